@@ -1,0 +1,17 @@
+//! The plyd line protocol.
+//!
+//! This crate is pure: it turns one line of text from a GUI or arbiter into a
+//! [`Command`], and turns the engine's answers ([`Response`]) back into text.
+//! It owns no threads, reads no stdin and keeps no global state, so it can be
+//! tested and fuzzed on its own.
+//!
+//! The dialect is UCI as published in April 2006, plus three plyd commands:
+//! `go perft N`, `d` and `bench`.
+
+#![warn(missing_docs)]
+
+mod command;
+mod response;
+
+pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
+pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
