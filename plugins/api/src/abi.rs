@@ -1,0 +1,294 @@
+//! The binary contract between the plyd host and its plugins.
+//!
+//! A game plugin is a dynamic library exporting one C function,
+//! [`GAME_ENTRY_SYMBOL`] (`plyd_game_api`), which returns a pointer to a
+//! static [`GameApi`] table. A stand-alone evaluator plugin exports
+//! [`EVALUATOR_ENTRY_SYMBOL`] (`plyd_evaluator_api`) returning an
+//! [`EvaluatorApi`] table. Both tables begin with the same two words:
+//!
+//! ```text
+//! offset 0: u32 abi_version   checked by the host before anything else is read
+//! offset 4: u32 table_size    sizeof(table) as the plugin was built
+//! ```
+//!
+//! # Growth
+//!
+//! New entries are only ever appended. A host reads an entry only when
+//! `table_size` says the plugin's table reaches that far, so a plugin built
+//! against an older minor layout still loads. A change that cannot be made by
+//! appending (a changed signature, a removed entry) bumps [`ABI_VERSION`]; the
+//! host keeps a range of versions it accepts ([`ABI_VERSION_MIN`] ..=
+//! [`ABI_VERSION`]).
+//!
+//! # Conventions
+//!
+//! * States are opaque pointers ([`State`]) that only the plugin allocates and
+//!   frees. Evaluator contexts ([`EvalContext`]) likewise.
+//! * Status-returning functions return [`STATUS_OK`] (0) or a negative
+//!   `STATUS_*` code. Length-returning functions return a length (>= 0) or a
+//!   negative status.
+//! * Text out: the caller passes `buf` and `cap`. The plugin writes at most
+//!   `cap` bytes including a NUL terminator and returns the full length of the
+//!   text without the NUL, like C's `snprintf`; when the return value is
+//!   `>= cap` the text was cut and the caller may retry with a larger buffer.
+//!   `buf` may be null when `cap` is 0.
+//! * Moves out: the caller passes `buf` and `cap` (in moves). The plugin
+//!   writes at most `cap` moves and returns the true number of moves, so a
+//!   caller with a short buffer learns the size it needs.
+//! * Every entry point catches panics/exceptions and returns
+//!   [`STATUS_PANIC`] (or a null pointer, for constructors) instead of
+//!   unwinding into the host. After a panic the host stops using the plugin.
+//!
+//! # Threading
+//!
+//! Calls on *different* states may run at the same time on different threads.
+//! Calls on *one* state never overlap. An evaluator context is immutable once
+//! created: `evaluate` and `explain` may run on one context from many threads
+//! at once, each with its own state.
+
+use std::ffi::c_char;
+
+/// The ABI version this crate describes.
+pub const ABI_VERSION: u32 = 1;
+/// The oldest ABI version a host built from this crate still accepts.
+pub const ABI_VERSION_MIN: u32 = 1;
+
+/// Name of the game plugin's entry point: `const GameApi *plyd_game_api(void)`.
+pub const GAME_ENTRY_SYMBOL: &str = "plyd_game_api";
+/// Name of a stand-alone evaluator plugin's entry point:
+/// `const EvaluatorApi *plyd_evaluator_api(void)`.
+pub const EVALUATOR_ENTRY_SYMBOL: &str = "plyd_evaluator_api";
+
+/// A move: an opaque integer whose meaning only the plugin knows. It is stable
+/// for a given position (the host stores moves in its transposition table and
+/// replays them after checking they are still legal).
+pub type Move = u32;
+
+/// Reserved move value: "pass the turn without moving" for null-move pruning.
+/// A plugin accepts it in `make_move`/`unmake_move` only when it declares
+/// [`CAP_NULL_MOVE`]; it never appears in a list of legal moves.
+pub const NULL_MOVE: Move = u32::MAX;
+
+/// Success.
+pub const STATUS_OK: i32 = 0;
+/// Bad input: a position text, a move text or a move the plugin rejects.
+pub const STATUS_INVALID: i32 = -1;
+/// The plugin panicked (or threw); the call had no effect the host may rely on.
+pub const STATUS_PANIC: i32 = -2;
+/// The entry point is not supported for this state or variant.
+pub const STATUS_UNSUPPORTED: i32 = -3;
+
+/// Outcome of a state, for the side to move: the game goes on.
+pub const OUTCOME_ONGOING: i32 = 0;
+/// Outcome: the side to move has won.
+pub const OUTCOME_WIN: i32 = 1;
+/// Outcome: the side to move has lost.
+pub const OUTCOME_LOSS: i32 = 2;
+/// Outcome: the game is drawn.
+pub const OUTCOME_DRAW: i32 = 3;
+
+/// Capability: null-move pruning is sound for this game, and `make_move` /
+/// `unmake_move` accept [`NULL_MOVE`]. Games with frequent zugzwang (Othello,
+/// Amazons endgames) must not set it.
+pub const CAP_NULL_MOVE: u64 = 1 << 0;
+/// Capability: `gen_noisy` lists moves worth a quiescence search (captures).
+pub const CAP_NOISY_MOVES: u64 = 1 << 1;
+/// Capability: the game has chance nodes (`chance_outcomes`).
+pub const CAP_CHANCE: u64 = 1 << 2;
+/// Capability: late-move reductions are sound for this game.
+pub const CAP_REDUCTIONS: u64 = 1 << 3;
+/// Capability: futility pruning on the evaluation is sound for this game.
+pub const CAP_FUTILITY: u64 = 1 << 4;
+
+/// A game state, opaque to the host. Only the plugin allocates and frees it.
+#[repr(C)]
+pub struct State {
+    _private: [u8; 0],
+}
+
+/// An evaluator's parameter set, opaque to the host, immutable once created.
+#[repr(C)]
+pub struct EvalContext {
+    _private: [u8; 0],
+}
+
+/// One variant of a game (`othello`; `amazons` and `amazons8`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct VariantInfo {
+    /// Variant name, lower case, no spaces: what `UCI_Variant` shows.
+    pub name: *const c_char,
+    /// Position text of the variant's start position.
+    pub start_position: *const c_char,
+}
+
+/// Table a game plugin exports through [`GAME_ENTRY_SYMBOL`].
+///
+/// Fields up to and including `board_text` are required: the host refuses a
+/// plugin where any of them is null. The optional entries after them may be
+/// null; the host then does without.
+#[repr(C)]
+pub struct GameApi {
+    /// Must equal an ABI version the host accepts; read before anything else.
+    pub abi_version: u32,
+    /// `size_of::<GameApi>()` as the plugin was built; see "Growth".
+    pub table_size: u32,
+    /// Game name (`othello`).
+    pub name: *const c_char,
+    /// Plugin version (free text, recorded by arenas).
+    pub plugin_version: *const c_char,
+    /// Number of entries in `variants` (at least 1).
+    pub variant_count: u32,
+    /// Version of the state layout that external evaluators read.
+    pub state_layout: u32,
+    /// The variants; index 0 is the default.
+    pub variants: *const VariantInfo,
+    /// `CAP_*` bits.
+    pub capabilities: u64,
+    /// Upper bound on the length of a game in plies, or 0 if unknown.
+    pub max_game_plies: u32,
+    /// Number of entries in `evaluators`.
+    pub evaluator_count: u32,
+    /// Built-in evaluators; index 0 is the default.
+    pub evaluators: *const *const EvaluatorApi,
+
+    /// New state at the start position of variant `variant`; null on failure.
+    pub state_new: Option<unsafe extern "C" fn(variant: u32) -> *mut State>,
+    /// Deep copy, history included; null on failure.
+    pub state_clone: Option<unsafe extern "C" fn(state: *const State) -> *mut State>,
+    /// Free a state from `state_new` or `state_clone`.
+    pub state_free: Option<unsafe extern "C" fn(state: *mut State)>,
+    /// Replace the position with one read from `text` (and clear the
+    /// history). On failure the state is unchanged, a one-line reason is
+    /// written to `err`, and [`STATUS_INVALID`] is returned.
+    pub set_position: Option<
+        unsafe extern "C" fn(
+            state: *mut State,
+            text: *const c_char,
+            err: *mut c_char,
+            err_cap: usize,
+        ) -> i32,
+    >,
+    /// Write the position text (the form `set_position` reads).
+    pub get_position:
+        Option<unsafe extern "C" fn(state: *const State, buf: *mut c_char, cap: usize) -> i64>,
+    /// Side to move: 0 for the first player, 1 for the second.
+    pub side_to_move: Option<unsafe extern "C" fn(state: *const State) -> i32>,
+    /// One of the `OUTCOME_*` values, for the side to move. Repetition and
+    /// move-count rules are applied here, from the history the state carries.
+    /// A state whose outcome is not ongoing has no legal moves.
+    pub outcome: Option<unsafe extern "C" fn(state: *const State) -> i32>,
+    /// Legal moves, written into `buf` (at most `cap`); returns the true
+    /// count. A forced pass is a move. Zero moves means the game is over.
+    pub gen_moves:
+        Option<unsafe extern "C" fn(state: *const State, buf: *mut Move, cap: usize) -> i64>,
+    /// Play a legal move (or a chance outcome). The host never passes a move
+    /// it has not seen in this state's move (or outcome) list.
+    pub make_move: Option<unsafe extern "C" fn(state: *mut State, mv: Move) -> i32>,
+    /// Take back the last move made, which is passed again.
+    pub unmake_move: Option<unsafe extern "C" fn(state: *mut State, mv: Move) -> i32>,
+    /// 64-bit hash of the position (side to move included).
+    pub hash: Option<unsafe extern "C" fn(state: *const State) -> u64>,
+    /// Read a move in any accepted spelling. Writes the move to `out` and
+    /// returns [`STATUS_OK`], or [`STATUS_INVALID`] if the text is not a
+    /// move. The host checks legality itself, against `gen_moves`.
+    pub parse_move: Option<
+        unsafe extern "C" fn(state: *const State, text: *const c_char, out: *mut Move) -> i32,
+    >,
+    /// Write the canonical spelling of `mv`.
+    pub format_move: Option<
+        unsafe extern "C" fn(state: *const State, mv: Move, buf: *mut c_char, cap: usize) -> i64,
+    >,
+    /// Write a human-readable board (several lines) for the `d` command.
+    pub board_text:
+        Option<unsafe extern "C" fn(state: *const State, buf: *mut c_char, cap: usize) -> i64>,
+
+    /// Optional: noisy moves only (captures), for quiescence search.
+    pub gen_noisy:
+        Option<unsafe extern "C" fn(state: *const State, buf: *mut Move, cap: usize) -> i64>,
+    /// Optional: a cheap ordering score per move (higher is searched first),
+    /// written to `scores[i]` for `moves[i]`.
+    pub order_hints: Option<
+        unsafe extern "C" fn(
+            state: *const State,
+            moves: *const Move,
+            count: usize,
+            scores: *mut i32,
+        ) -> i32,
+    >,
+    /// Optional: 1 if the side to move is in check, 0 if not.
+    pub in_check: Option<unsafe extern "C" fn(state: *const State) -> i32>,
+    /// Optional: if the state is a chance node, write its outcomes (tokens
+    /// that `make_move` plays and `format_move`/`parse_move` spell) and their
+    /// relative integer weights, and return their number; return 0 for a
+    /// state where a player moves.
+    pub chance_outcomes: Option<
+        unsafe extern "C" fn(
+            state: *const State,
+            tokens: *mut Move,
+            weights: *mut u32,
+            cap: usize,
+        ) -> i64,
+    >,
+    /// Optional: leaf count at `depth` computed inside the plugin, to measure
+    /// move generation without the boundary. The state is left as it was.
+    pub perft: Option<unsafe extern "C" fn(state: *mut State, depth: u32, out: *mut u64) -> i32>,
+}
+
+/// Table of one evaluator: built into a game plugin (listed in
+/// [`GameApi::evaluators`]) or exported alone through
+/// [`EVALUATOR_ENTRY_SYMBOL`].
+#[repr(C)]
+pub struct EvaluatorApi {
+    /// Must equal an ABI version the host accepts; read before anything else.
+    pub abi_version: u32,
+    /// `size_of::<EvaluatorApi>()` as the plugin was built.
+    pub table_size: u32,
+    /// Evaluator name (`seed004`), unique within its game.
+    pub name: *const c_char,
+    /// One line saying what it measures.
+    pub description: *const c_char,
+    /// Name of the game whose states it reads.
+    pub game: *const c_char,
+    /// The game's state layout version it was built against; the host
+    /// refuses it for a game plugin with another layout.
+    pub state_layout: u32,
+    /// Every value `evaluate` returns lies in `[-score_bound, score_bound]`.
+    pub score_bound: i32,
+    /// The default parameters, as TOML text (may be empty).
+    pub default_params: *const c_char,
+    /// Build a context from TOML parameter text (null: the defaults). On
+    /// failure returns null and writes a one-line reason to `err`.
+    pub create: Option<
+        unsafe extern "C" fn(
+            params: *const c_char,
+            err: *mut c_char,
+            err_cap: usize,
+        ) -> *mut EvalContext,
+    >,
+    /// Free a context from `create`.
+    pub destroy: Option<unsafe extern "C" fn(ctx: *mut EvalContext)>,
+    /// Score `state` for its side to move (positive: good for the side to
+    /// move), written to `out`.
+    pub evaluate: Option<
+        unsafe extern "C" fn(ctx: *const EvalContext, state: *const State, out: *mut i32) -> i32,
+    >,
+    /// Optional: each term of the evaluation as `name value` lines.
+    pub explain: Option<
+        unsafe extern "C" fn(
+            ctx: *const EvalContext,
+            state: *const State,
+            buf: *mut c_char,
+            cap: usize,
+        ) -> i64,
+    >,
+}
+
+/// Byte offset just past the last required entry of [`GameApi`]: a plugin
+/// whose `table_size` is smaller lacks required entries.
+pub const GAME_API_REQUIRED_SIZE: usize =
+    std::mem::offset_of!(GameApi, board_text) + std::mem::size_of::<usize>();
+
+/// Byte offset just past the last required entry of [`EvaluatorApi`].
+pub const EVALUATOR_API_REQUIRED_SIZE: usize =
+    std::mem::offset_of!(EvaluatorApi, evaluate) + std::mem::size_of::<usize>();

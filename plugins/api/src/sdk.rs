@@ -1,0 +1,779 @@
+//! The Rust SDK: write a game or an evaluator as safe Rust, export it with a
+//! macro.
+//!
+//! ```ignore
+//! #[derive(Clone)]
+//! struct MyGame { /* ... */ }
+//! impl plyd_api::Game for MyGame { /* ... */ }
+//! plyd_api::export_game!(MyGame, evaluators = [MyEval]);
+//! ```
+//!
+//! The macro generates the `plyd_game_api` entry point. Every function in the
+//! table is a shim from this module that converts raw pointers into
+//! references, runs the trait method inside `catch_unwind`, and turns a panic
+//! into [`STATUS_PANIC`](crate::abi::STATUS_PANIC).
+
+use std::ffi::{c_char, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
+
+use crate::abi::{self, EvalContext, EvaluatorApi, GameApi, Move, State, VariantInfo};
+
+/// One variant of a game.
+#[derive(Debug, Clone, Copy)]
+pub struct Variant {
+    /// Name shown in `UCI_Variant` (lower case, no spaces).
+    pub name: &'static str,
+    /// Position text of the start position.
+    pub start_position: &'static str,
+}
+
+/// Result of a game for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game goes on.
+    Ongoing,
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+impl Outcome {
+    fn code(self) -> i32 {
+        match self {
+            Outcome::Ongoing => abi::OUTCOME_ONGOING,
+            Outcome::Win => abi::OUTCOME_WIN,
+            Outcome::Loss => abi::OUTCOME_LOSS,
+            Outcome::Draw => abi::OUTCOME_DRAW,
+        }
+    }
+}
+
+/// Where a move generator writes its moves: the caller's buffer, which may be
+/// shorter than the list. Moves past its end are counted but not stored, so
+/// the host learns how much room it needs.
+pub struct MoveSink<'a> {
+    buf: &'a mut [Move],
+    len: usize,
+}
+
+impl<'a> MoveSink<'a> {
+    /// A sink writing into `buf`.
+    pub fn new(buf: &'a mut [Move]) -> Self {
+        MoveSink { buf, len: 0 }
+    }
+
+    /// Add one move.
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = mv;
+        }
+        self.len += 1;
+    }
+
+    /// Number of moves pushed so far (stored or not).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Where a chance node writes its outcomes and their relative weights.
+pub struct ChanceSink<'a> {
+    tokens: &'a mut [Move],
+    weights: &'a mut [u32],
+    len: usize,
+}
+
+impl<'a> ChanceSink<'a> {
+    /// A sink writing into `tokens` and `weights` (same length).
+    pub fn new(tokens: &'a mut [Move], weights: &'a mut [u32]) -> Self {
+        ChanceSink {
+            tokens,
+            weights,
+            len: 0,
+        }
+    }
+
+    /// Add one outcome with its relative weight.
+    pub fn push(&mut self, token: Move, weight: u32) {
+        if self.len < self.tokens.len() && self.len < self.weights.len() {
+            self.tokens[self.len] = token;
+            self.weights[self.len] = weight;
+        }
+        self.len += 1;
+    }
+
+    /// Number of outcomes pushed so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A game's rules, implemented on its state type.
+///
+/// The state carries its own history (what `unmake_move` needs, and whatever
+/// repetition rules need), so the host can search by make/unmake alone.
+pub trait Game: Clone + Send + 'static {
+    /// Game name (`othello`).
+    const NAME: &'static str;
+    /// Plugin version.
+    const VERSION: &'static str;
+    /// Variants; the first is the default.
+    const VARIANTS: &'static [Variant];
+    /// `CAP_*` bits from [`abi`](crate::abi).
+    const CAPABILITIES: u64 = 0;
+    /// Version of the state layout external evaluators read.
+    const STATE_LAYOUT: u32 = 1;
+    /// Upper bound on a game's length in plies, 0 if unknown.
+    const MAX_GAME_PLIES: u32 = 0;
+
+    /// The start position of `VARIANTS[variant]`.
+    fn new(variant: usize) -> Self;
+    /// Replace the position with one read from `text`, clearing the history.
+    /// On error `self` must be left unchanged.
+    fn set_position(&mut self, text: &str) -> Result<(), String>;
+    /// The position text, in the form `set_position` reads.
+    fn position_text(&self) -> String;
+    /// 0 for the first player, 1 for the second.
+    fn side_to_move(&self) -> u32;
+    /// The outcome for the side to move.
+    fn outcome(&self) -> Outcome;
+    /// Push every legal move. None when the game is over.
+    fn generate_moves(&self, moves: &mut MoveSink<'_>);
+    /// Play a legal move.
+    fn make_move(&mut self, mv: Move);
+    /// Take back `mv`, the last move played.
+    fn unmake_move(&mut self, mv: Move);
+    /// 64-bit position hash.
+    fn hash(&self) -> u64;
+    /// Read a move text; `None` if it is not a move of this game. Legality is
+    /// checked by the host.
+    fn parse_move(&self, text: &str) -> Option<Move>;
+    /// Canonical spelling of a move.
+    fn format_move(&self, mv: Move) -> String;
+    /// A multi-line picture of the board.
+    fn board_text(&self) -> String;
+
+    /// Whether [`Game::generate_noisy`] is meaningful (sets `gen_noisy`).
+    const HAS_NOISY_MOVES: bool = false;
+    /// Push noisy moves only (captures).
+    fn generate_noisy(&self, moves: &mut MoveSink<'_>) {
+        let _ = moves;
+    }
+    /// Whether [`Game::order_hints`] is meaningful (sets `order_hints`).
+    const HAS_ORDER_HINTS: bool = false;
+    /// Write a cheap ordering score for each move (higher first).
+    fn order_hints(&self, moves: &[Move], scores: &mut [i32]) {
+        let _ = moves;
+        scores.fill(0);
+    }
+    /// Whether [`Game::in_check`] is meaningful (sets `in_check`).
+    const HAS_CHECK: bool = false;
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// Push the outcomes of a chance node (nothing when a player moves).
+    fn chance_outcomes(&self, outcomes: &mut ChanceSink<'_>) {
+        let _ = outcomes;
+    }
+    /// Leaf count at `depth`, inside the plugin. The default walks the tree
+    /// with make/unmake and counts the last ply in bulk.
+    fn perft(&mut self, depth: u32) -> u64 {
+        default_perft(self, depth)
+    }
+}
+
+/// Straightforward perft over the [`Game`] trait, counting the last ply in
+/// bulk. Game crates with a faster path override [`Game::perft`].
+pub fn default_perft<G: Game>(game: &mut G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut buf = vec![0; 256];
+    let count = loop {
+        let mut sink = MoveSink::new(&mut buf);
+        game.generate_moves(&mut sink);
+        let count = sink.len();
+        if count <= buf.len() {
+            break count;
+        }
+        buf.resize(count, 0);
+    };
+    if depth == 1 {
+        return count as u64;
+    }
+    let mut total = 0;
+    for &mv in &buf[..count] {
+        game.make_move(mv);
+        total += default_perft(game, depth - 1);
+        game.unmake_move(mv);
+    }
+    total
+}
+
+/// An evaluation function for the states of one game.
+pub trait Evaluator: Sized + Send + Sync + 'static {
+    /// The game state type it reads.
+    type State: 'static;
+    /// Evaluator name (`seed004`).
+    const NAME: &'static str;
+    /// One line on what it measures.
+    const DESCRIPTION: &'static str;
+    /// The game it evaluates.
+    const GAME: &'static str;
+    /// The state layout version it reads.
+    const STATE_LAYOUT: u32 = 1;
+    /// Every score lies in `[-SCORE_BOUND, SCORE_BOUND]`.
+    const SCORE_BOUND: i32;
+    /// Default parameters as TOML text.
+    const DEFAULT_PARAMS: &'static str = "";
+
+    /// Build from TOML parameter text (`None`: the defaults).
+    fn from_params(params: Option<&str>) -> Result<Self, String>;
+    /// Score for the side to move.
+    fn evaluate(&self, state: &Self::State) -> i32;
+    /// Each term as `(name, value)`.
+    fn explain(&self, state: &Self::State) -> Vec<(String, f64)> {
+        vec![("total".to_string(), f64::from(self.evaluate(state)))]
+    }
+}
+
+/// Holds a table built once and handed out as a `'static` pointer.
+///
+/// The tables contain raw pointers (to leaked, immutable C strings), which
+/// makes them `!Sync` to the compiler; they are written once and never
+/// mutated afterwards, so sharing them between threads is sound.
+pub struct TableCell<T>(OnceLock<T>);
+
+// SAFETY: a table is initialised once through `OnceLock` and only read after;
+// the pointers inside point to leaked, immutable data.
+unsafe impl<T> Sync for TableCell<T> {}
+// SAFETY: as above; the data pointed to is 'static and immutable.
+unsafe impl<T> Send for TableCell<T> {}
+
+impl<T> TableCell<T> {
+    /// An empty cell.
+    pub const fn new() -> Self {
+        TableCell(OnceLock::new())
+    }
+
+    /// The table, built by `init` on first use.
+    pub fn get_or_init(&self, init: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(init)
+    }
+}
+
+impl<T> Default for TableCell<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn leak_c_str(text: &str) -> *const c_char {
+    let owned = CString::new(text.replace('\0', " ")).expect("NUL bytes were replaced");
+    Box::leak(owned.into_boxed_c_str()).as_ptr()
+}
+
+/// Build the table for `G` with the given built-in evaluators. Called once by
+/// [`export_game!`]; the memory it leaks lives as long as the library.
+pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
+    let variants: Vec<VariantInfo> = G::VARIANTS
+        .iter()
+        .map(|v| VariantInfo {
+            name: leak_c_str(v.name),
+            start_position: leak_c_str(v.start_position),
+        })
+        .collect();
+    let evaluator_ptrs: Vec<*const EvaluatorApi> = evaluators
+        .iter()
+        .map(|e| *e as *const EvaluatorApi)
+        .collect();
+    GameApi {
+        abi_version: abi::ABI_VERSION,
+        table_size: std::mem::size_of::<GameApi>() as u32,
+        name: leak_c_str(G::NAME),
+        plugin_version: leak_c_str(G::VERSION),
+        variant_count: variants.len() as u32,
+        state_layout: G::STATE_LAYOUT,
+        variants: Box::leak(variants.into_boxed_slice()).as_ptr(),
+        capabilities: G::CAPABILITIES,
+        max_game_plies: G::MAX_GAME_PLIES,
+        evaluator_count: evaluator_ptrs.len() as u32,
+        evaluators: Box::leak(evaluator_ptrs.into_boxed_slice()).as_ptr(),
+        state_new: Some(shim::state_new::<G>),
+        state_clone: Some(shim::state_clone::<G>),
+        state_free: Some(shim::state_free::<G>),
+        set_position: Some(shim::set_position::<G>),
+        get_position: Some(shim::get_position::<G>),
+        side_to_move: Some(shim::side_to_move::<G>),
+        outcome: Some(shim::outcome::<G>),
+        gen_moves: Some(shim::gen_moves::<G>),
+        make_move: Some(shim::make_move::<G>),
+        unmake_move: Some(shim::unmake_move::<G>),
+        hash: Some(shim::hash::<G>),
+        parse_move: Some(shim::parse_move::<G>),
+        format_move: Some(shim::format_move::<G>),
+        board_text: Some(shim::board_text::<G>),
+        gen_noisy: G::HAS_NOISY_MOVES.then_some(shim::gen_noisy::<G> as _),
+        order_hints: G::HAS_ORDER_HINTS.then_some(shim::order_hints::<G> as _),
+        in_check: G::HAS_CHECK.then_some(shim::in_check::<G> as _),
+        chance_outcomes: (G::CAPABILITIES & abi::CAP_CHANCE != 0)
+            .then_some(shim::chance_outcomes::<G> as _),
+        perft: Some(shim::perft::<G>),
+    }
+}
+
+/// Build the table of evaluator `E`. Called once per evaluator by the export
+/// macros; the memory it leaks lives as long as the library.
+pub fn evaluator_table<E: Evaluator>() -> &'static EvaluatorApi {
+    Box::leak(Box::new(EvaluatorApi {
+        abi_version: abi::ABI_VERSION,
+        table_size: std::mem::size_of::<EvaluatorApi>() as u32,
+        name: leak_c_str(E::NAME),
+        description: leak_c_str(E::DESCRIPTION),
+        game: leak_c_str(E::GAME),
+        state_layout: E::STATE_LAYOUT,
+        score_bound: E::SCORE_BOUND,
+        default_params: leak_c_str(E::DEFAULT_PARAMS),
+        create: Some(shim::eval_create::<E>),
+        destroy: Some(shim::eval_destroy::<E>),
+        evaluate: Some(shim::eval_evaluate::<E>),
+        explain: Some(shim::eval_explain::<E>),
+    }))
+}
+
+/// Run `f`, turning a panic into `on_panic`. The panic message has already
+/// gone to stderr through the panic hook.
+pub fn guard<R>(on_panic: R, f: impl FnOnce() -> R) -> R {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
+}
+
+/// Write `text` into a caller's buffer the `snprintf` way: at most `cap`
+/// bytes including the NUL, returning the full length.
+///
+/// # Safety
+/// `buf` must be valid for `cap` bytes of writes, or `cap` must be 0.
+pub unsafe fn write_text(text: &str, buf: *mut c_char, cap: usize) -> i64 {
+    let bytes = text.as_bytes();
+    if cap > 0 && !buf.is_null() {
+        let n = bytes.len().min(cap - 1);
+        // SAFETY: the caller guarantees `cap` writable bytes; we write n + 1 <= cap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
+            *buf.add(n) = 0;
+        }
+    }
+    bytes.len() as i64
+}
+
+/// The generic `extern "C"` functions the tables point to.
+mod shim {
+    use super::*;
+
+    /// # Safety
+    /// `state` must come from this plugin's `state_new`/`state_clone` for `G`.
+    unsafe fn state_ref<'a, G>(state: *const State) -> &'a G {
+        // SAFETY: states are `Box<G>` pointers handed out by `state_new`.
+        unsafe { &*(state as *const G) }
+    }
+
+    /// # Safety
+    /// As [`state_ref`], and no other reference to the state is alive.
+    unsafe fn state_mut<'a, G>(state: *mut State) -> &'a mut G {
+        // SAFETY: as above; the host never calls into one state concurrently.
+        unsafe { &mut *(state as *mut G) }
+    }
+
+    /// # Safety
+    /// `text` must be null or a NUL-terminated string.
+    unsafe fn text_arg<'a>(text: *const c_char) -> Option<&'a str> {
+        if text.is_null() {
+            return None;
+        }
+        // SAFETY: the caller passes a NUL-terminated string.
+        unsafe { CStr::from_ptr(text) }.to_str().ok()
+    }
+
+    /// # Safety
+    /// `buf` valid for `cap` moves, or `cap == 0`.
+    unsafe fn move_buf<'a>(buf: *mut Move, cap: usize) -> &'a mut [Move] {
+        if buf.is_null() || cap == 0 {
+            &mut []
+        } else {
+            // SAFETY: the caller guarantees `cap` writable moves at `buf`.
+            unsafe { std::slice::from_raw_parts_mut(buf, cap) }
+        }
+    }
+
+    pub unsafe extern "C" fn state_new<G: Game>(variant: u32) -> *mut State {
+        guard(std::ptr::null_mut(), || {
+            if variant as usize >= G::VARIANTS.len() {
+                return std::ptr::null_mut();
+            }
+            Box::into_raw(Box::new(G::new(variant as usize))) as *mut State
+        })
+    }
+
+    pub unsafe extern "C" fn state_clone<G: Game>(state: *const State) -> *mut State {
+        guard(std::ptr::null_mut(), || {
+            // SAFETY: the host passes a live state of this plugin.
+            let g = unsafe { state_ref::<G>(state) };
+            Box::into_raw(Box::new(g.clone())) as *mut State
+        })
+    }
+
+    pub unsafe extern "C" fn state_free<G: Game>(state: *mut State) {
+        guard((), || {
+            if !state.is_null() {
+                // SAFETY: the state came from Box::into_raw in state_new/state_clone.
+                drop(unsafe { Box::from_raw(state as *mut G) });
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn set_position<G: Game>(
+        state: *mut State,
+        text: *const c_char,
+        err: *mut c_char,
+        err_cap: usize,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: live state, text NUL-terminated, err valid for err_cap.
+            let g = unsafe { state_mut::<G>(state) };
+            let result = match unsafe { text_arg(text) } {
+                Some(t) => g.set_position(t),
+                None => Err("position text is not valid UTF-8".to_string()),
+            };
+            match result {
+                Ok(()) => abi::STATUS_OK,
+                Err(reason) => {
+                    // SAFETY: err is valid for err_cap bytes.
+                    unsafe { write_text(&reason, err, err_cap) };
+                    abi::STATUS_INVALID
+                }
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn get_position<G: Game>(
+        state: *const State,
+        buf: *mut c_char,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state; buf valid for cap bytes.
+            unsafe { write_text(&state_ref::<G>(state).position_text(), buf, cap) }
+        })
+    }
+
+    pub unsafe extern "C" fn side_to_move<G: Game>(state: *const State) -> i32 {
+        // SAFETY: live state.
+        guard(abi::STATUS_PANIC, || {
+            unsafe { state_ref::<G>(state) }.side_to_move() as i32
+        })
+    }
+
+    pub unsafe extern "C" fn outcome<G: Game>(state: *const State) -> i32 {
+        // SAFETY: live state.
+        guard(abi::STATUS_PANIC, || {
+            unsafe { state_ref::<G>(state) }.outcome().code()
+        })
+    }
+
+    pub unsafe extern "C" fn gen_moves<G: Game>(
+        state: *const State,
+        buf: *mut Move,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state; buf valid for cap moves.
+            let mut sink = MoveSink::new(unsafe { move_buf(buf, cap) });
+            unsafe { state_ref::<G>(state) }.generate_moves(&mut sink);
+            sink.len() as i64
+        })
+    }
+
+    pub unsafe extern "C" fn gen_noisy<G: Game>(
+        state: *const State,
+        buf: *mut Move,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state; buf valid for cap moves.
+            let mut sink = MoveSink::new(unsafe { move_buf(buf, cap) });
+            unsafe { state_ref::<G>(state) }.generate_noisy(&mut sink);
+            sink.len() as i64
+        })
+    }
+
+    pub unsafe extern "C" fn make_move<G: Game>(state: *mut State, mv: Move) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: live state, not shared.
+            unsafe { state_mut::<G>(state) }.make_move(mv);
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn unmake_move<G: Game>(state: *mut State, mv: Move) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: live state, not shared.
+            unsafe { state_mut::<G>(state) }.unmake_move(mv);
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn hash<G: Game>(state: *const State) -> u64 {
+        // A panic yields hash 0; the host learns of the panic from the next
+        // status-returning call, which panics too for a broken state.
+        // SAFETY: live state.
+        guard(0, || unsafe { state_ref::<G>(state) }.hash())
+    }
+
+    pub unsafe extern "C" fn parse_move<G: Game>(
+        state: *const State,
+        text: *const c_char,
+        out: *mut Move,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: live state; text NUL-terminated; out writable.
+            let g = unsafe { state_ref::<G>(state) };
+            match unsafe { text_arg(text) }.and_then(|t| g.parse_move(t)) {
+                Some(mv) if !out.is_null() => {
+                    // SAFETY: out is a writable Move.
+                    unsafe { *out = mv };
+                    abi::STATUS_OK
+                }
+                _ => abi::STATUS_INVALID,
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn format_move<G: Game>(
+        state: *const State,
+        mv: Move,
+        buf: *mut c_char,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state; buf valid for cap bytes.
+            unsafe { write_text(&state_ref::<G>(state).format_move(mv), buf, cap) }
+        })
+    }
+
+    pub unsafe extern "C" fn board_text<G: Game>(
+        state: *const State,
+        buf: *mut c_char,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state; buf valid for cap bytes.
+            unsafe { write_text(&state_ref::<G>(state).board_text(), buf, cap) }
+        })
+    }
+
+    pub unsafe extern "C" fn order_hints<G: Game>(
+        state: *const State,
+        moves: *const Move,
+        count: usize,
+        scores: *mut i32,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if count == 0 {
+                return abi::STATUS_OK;
+            }
+            if moves.is_null() || scores.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: the caller passes `count` moves and `count` writable scores.
+            let (moves, scores) = unsafe {
+                (
+                    std::slice::from_raw_parts(moves, count),
+                    std::slice::from_raw_parts_mut(scores, count),
+                )
+            };
+            unsafe { state_ref::<G>(state) }.order_hints(moves, scores);
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn in_check<G: Game>(state: *const State) -> i32 {
+        // SAFETY: live state.
+        guard(abi::STATUS_PANIC, || {
+            unsafe { state_ref::<G>(state) }.in_check() as i32
+        })
+    }
+
+    pub unsafe extern "C" fn chance_outcomes<G: Game>(
+        state: *const State,
+        tokens: *mut Move,
+        weights: *mut u32,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            let (tokens, weights): (&mut [Move], &mut [u32]) =
+                if tokens.is_null() || weights.is_null() || cap == 0 {
+                    (&mut [], &mut [])
+                } else {
+                    // SAFETY: the caller passes `cap` writable tokens and weights.
+                    unsafe {
+                        (
+                            std::slice::from_raw_parts_mut(tokens, cap),
+                            std::slice::from_raw_parts_mut(weights, cap),
+                        )
+                    }
+                };
+            let mut sink = ChanceSink::new(tokens, weights);
+            // SAFETY: live state.
+            unsafe { state_ref::<G>(state) }.chance_outcomes(&mut sink);
+            sink.len() as i64
+        })
+    }
+
+    pub unsafe extern "C" fn perft<G: Game>(state: *mut State, depth: u32, out: *mut u64) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if out.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: live state, not shared; out writable.
+            let nodes = unsafe { state_mut::<G>(state) }.perft(depth);
+            unsafe { *out = nodes };
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn eval_create<E: Evaluator>(
+        params: *const c_char,
+        err: *mut c_char,
+        err_cap: usize,
+    ) -> *mut EvalContext {
+        guard(std::ptr::null_mut(), || {
+            let result = if params.is_null() {
+                E::from_params(None)
+            } else {
+                // SAFETY: params is NUL-terminated.
+                match unsafe { text_arg(params) } {
+                    Some(text) => E::from_params(Some(text)),
+                    None => Err("parameters are not valid UTF-8".to_string()),
+                }
+            };
+            match result {
+                Ok(e) => Box::into_raw(Box::new(e)) as *mut EvalContext,
+                Err(reason) => {
+                    // SAFETY: err valid for err_cap bytes.
+                    unsafe { write_text(&reason, err, err_cap) };
+                    std::ptr::null_mut()
+                }
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn eval_destroy<E: Evaluator>(ctx: *mut EvalContext) {
+        guard((), || {
+            if !ctx.is_null() {
+                // SAFETY: ctx came from Box::into_raw in eval_create.
+                drop(unsafe { Box::from_raw(ctx as *mut E) });
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn eval_evaluate<E: Evaluator>(
+        ctx: *const EvalContext,
+        state: *const State,
+        out: *mut i32,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if ctx.is_null() || state.is_null() || out.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: ctx from eval_create; state is a live state of E::State's
+            // game with the layout version checked by the host; out writable.
+            let (e, s) = unsafe { (&*(ctx as *const E), &*(state as *const E::State)) };
+            let score = e.evaluate(s).clamp(-E::SCORE_BOUND, E::SCORE_BOUND);
+            unsafe { *out = score };
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn eval_explain<E: Evaluator>(
+        ctx: *const EvalContext,
+        state: *const State,
+        buf: *mut c_char,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            if ctx.is_null() || state.is_null() {
+                return i64::from(abi::STATUS_INVALID);
+            }
+            // SAFETY: as in eval_evaluate.
+            let (e, s) = unsafe { (&*(ctx as *const E), &*(state as *const E::State)) };
+            let text: String = e
+                .explain(s)
+                .iter()
+                .map(|(name, value)| format!("{name} {value}\n"))
+                .collect();
+            // SAFETY: buf valid for cap bytes.
+            unsafe { write_text(&text, buf, cap) }
+        })
+    }
+}
+
+/// Export a game (and its built-in evaluators) as this library's
+/// `plyd_game_api` entry point.
+///
+/// ```ignore
+/// plyd_api::export_game!(Othello, evaluators = [Seed004]);
+/// ```
+#[macro_export]
+macro_rules! export_game {
+    ($game:ty) => {
+        $crate::export_game!($game, evaluators = []);
+    };
+    ($game:ty, evaluators = [$($eval:ty),* $(,)?]) => {
+        /// The plyd game plugin entry point.
+        #[no_mangle]
+        pub extern "C" fn plyd_game_api() -> *const $crate::abi::GameApi {
+            static TABLE: $crate::sdk::TableCell<$crate::abi::GameApi> =
+                $crate::sdk::TableCell::new();
+            $crate::sdk::guard(::std::ptr::null(), || {
+                TABLE.get_or_init(|| {
+                    $crate::sdk::game_table::<$game>(&[
+                        $($crate::sdk::evaluator_table::<$eval>()),*
+                    ])
+                }) as *const $crate::abi::GameApi
+            })
+        }
+    };
+}
+
+/// Export one evaluator as a stand-alone evaluator plugin
+/// (`plyd_evaluator_api`).
+#[macro_export]
+macro_rules! export_evaluator {
+    ($eval:ty) => {
+        /// The plyd evaluator plugin entry point.
+        #[no_mangle]
+        pub extern "C" fn plyd_evaluator_api() -> *const $crate::abi::EvaluatorApi {
+            static TABLE: $crate::sdk::TableCell<&'static $crate::abi::EvaluatorApi> =
+                $crate::sdk::TableCell::new();
+            $crate::sdk::guard(::std::ptr::null(), || {
+                *TABLE.get_or_init(|| $crate::sdk::evaluator_table::<$eval>())
+                    as *const $crate::abi::EvaluatorApi
+            })
+        }
+    };
+}
