@@ -100,6 +100,13 @@ pub const CAP_REDUCTIONS: u64 = 1 << 3;
 /// Capability: futility pruning on the evaluation is sound for this game.
 pub const CAP_FUTILITY: u64 = 1 << 4;
 
+/// Capability: perft counts a game that ended before the last ply as one
+/// leaf, however much depth is left, instead of nothing. This is the
+/// convention of the published Othello perft figures (it equals letting both
+/// sides pass until the depth runs out); chess-like tables count only
+/// positions reached at exactly the last ply.
+pub const CAP_PERFT_COUNTS_ENDED_GAMES: u64 = 1 << 5;
+
 /// A game state, opaque to the host. Only the plugin allocates and frees it.
 #[repr(C)]
 pub struct State {

@@ -1,7 +1,7 @@
 //! The Rust SDK: write a game or an evaluator as safe Rust, export it with a
 //! macro.
 //!
-//! ```ignore
+//! ```text
 //! #[derive(Clone)]
 //! struct MyGame { /* ... */ }
 //! impl plyd_api::Game for MyGame { /* ... */ }
@@ -199,11 +199,14 @@ pub trait Game: Clone + Send + 'static {
 }
 
 /// Straightforward perft over the [`Game`] trait, counting the last ply in
-/// bulk. Game crates with a faster path override [`Game::perft`].
+/// bulk. A game that ended before the last ply counts as one leaf if the
+/// game declares [`CAP_PERFT_COUNTS_ENDED_GAMES`](abi::CAP_PERFT_COUNTS_ENDED_GAMES),
+/// else as nothing. Game crates with a faster path override [`Game::perft`].
 pub fn default_perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    let ended_counts = G::CAPABILITIES & abi::CAP_PERFT_COUNTS_ENDED_GAMES != 0;
     let mut buf = vec![0; 256];
     let count = loop {
         let mut sink = MoveSink::new(&mut buf);
@@ -214,6 +217,9 @@ pub fn default_perft<G: Game>(game: &mut G, depth: u32) -> u64 {
         }
         buf.resize(count, 0);
     };
+    if count == 0 {
+        return u64::from(ended_counts);
+    }
     if depth == 1 {
         return count as u64;
     }
@@ -735,7 +741,7 @@ mod shim {
 /// Export a game (and its built-in evaluators) as this library's
 /// `plyd_game_api` entry point.
 ///
-/// ```ignore
+/// ```text
 /// plyd_api::export_game!(Othello, evaluators = [Seed004]);
 /// ```
 #[macro_export]

@@ -1,0 +1,175 @@
+//! The Othello state the host holds, and its [`Game`] implementation: a
+//! position plus an undo stack of earlier positions.
+
+use plyd_api::{Game, Move, MoveSink, Outcome, Variant};
+
+use crate::board::{squares, Color, Position, PASS};
+use crate::text;
+
+/// Longest possible game: 60 placements, and at most one pass before each
+/// (a pass is only ever followed by a placement, as two passes in a row
+/// would mean the game had already ended).
+const MAX_PLIES: u32 = 120;
+
+/// Static value of each square for move ordering. Corners are worth most
+/// because they can never be flipped; the X-squares (diagonally next to a
+/// corner) and C-squares (beside a corner) are worst because they tend to
+/// hand the corner to the opponent.
+#[rustfmt::skip]
+const SQUARE_VALUE: [i32; 64] = [
+    100, -20,  10,   5,   5,  10, -20, 100,
+    -20, -50,  -2,  -2,  -2,  -2, -50, -20,
+     10,  -2,   1,   1,   1,   1,  -2,  10,
+      5,  -2,   1,   0,   0,   1,  -2,   5,
+      5,  -2,   1,   0,   0,   1,  -2,   5,
+     10,  -2,   1,   1,   1,   1,  -2,  10,
+    -20, -50,  -2,  -2,  -2,  -2, -50, -20,
+    100, -20,  10,   5,   5,  10, -20, 100,
+];
+
+/// An Othello game: the current position and the positions before each move
+/// played since the last `set_position`, so that `unmake_move` is a pop.
+#[derive(Debug, Clone)]
+pub struct Othello {
+    position: Position,
+    history: Vec<Position>,
+}
+
+impl Othello {
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Number of moves that `unmake_move` can still take back.
+    pub fn plies_played(&self) -> usize {
+        self.history.len()
+    }
+}
+
+/// SplitMix64's finaliser: a bijection on `u64` in which every input bit
+/// affects every output bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Game for Othello {
+    const NAME: &'static str = "othello";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const VARIANTS: &'static [Variant] = &[Variant {
+        name: "othello",
+        start_position: text::START_TEXT,
+    }];
+    // No null move: zugzwang-like positions are common in Othello, so
+    // null-move pruning would be unsound. Perft follows the published
+    // figures, which count a game that ended early as a leaf.
+    const CAPABILITIES: u64 = plyd_api::abi::CAP_PERFT_COUNTS_ENDED_GAMES;
+    const MAX_GAME_PLIES: u32 = MAX_PLIES;
+    const HAS_ORDER_HINTS: bool = true;
+
+    fn new(_variant: usize) -> Self {
+        Othello {
+            position: Position::START,
+            history: Vec::with_capacity(MAX_PLIES as usize),
+        }
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), String> {
+        // Parse fully before touching `self`, so an error leaves it as it was.
+        self.position = text::parse_position(text)?;
+        self.history.clear();
+        Ok(())
+    }
+
+    fn position_text(&self) -> String {
+        text::format_position(&self.position)
+    }
+
+    fn side_to_move(&self) -> u32 {
+        match self.position.side {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        if !self.position.is_game_over() {
+            return Outcome::Ongoing;
+        }
+        let (own, opp) = self.position.own_and_opponent();
+        match own.count_ones().cmp(&opp.count_ones()) {
+            std::cmp::Ordering::Greater => Outcome::Win,
+            std::cmp::Ordering::Less => Outcome::Loss,
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut MoveSink<'_>) {
+        let (own, opp) = self.position.own_and_opponent();
+        let placements = crate::board::legal_placements(own, opp);
+        if placements != 0 {
+            squares(placements).for_each(|square| moves.push(square));
+        } else if crate::board::legal_placements(opp, own) != 0 {
+            moves.push(PASS);
+        }
+        // Neither side can place: the game is over and there is no move.
+    }
+
+    fn make_move(&mut self, mv: Move) {
+        debug_assert!(
+            mv == PASS || (mv < 64 && self.position.placements() & (1u64 << mv) != 0),
+            "illegal move {mv} in {}",
+            self.position_text()
+        );
+        self.history.push(self.position);
+        self.position = self.position.play(mv);
+    }
+
+    fn unmake_move(&mut self, _mv: Move) {
+        // The host only takes back moves it made; an empty stack is a host
+        // bug, and the panic becomes an error code at the boundary.
+        self.position = self
+            .history
+            .pop()
+            .expect("unmake_move called with no move to take back");
+    }
+
+    fn hash(&self) -> u64 {
+        // The side to move picks the key mixed into the black discs, so the
+        // same discs with the other side to move hash differently.
+        let side_key = match self.position.side {
+            Color::Black => 0x9e37_79b9_7f4a_7c15,
+            Color::White => 0xd1b5_4a32_d192_ed03,
+        };
+        mix(mix(self.position.black ^ side_key) ^ self.position.white)
+    }
+
+    fn parse_move(&self, text: &str) -> Option<Move> {
+        text::parse_move(text)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        text::format_move(mv)
+    }
+
+    fn board_text(&self) -> String {
+        text::board_picture(&self.position)
+    }
+
+    fn order_hints(&self, moves: &[Move], scores: &mut [i32]) {
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            // The pass (and anything unexpected) is neutral.
+            *score = SQUARE_VALUE.get(*mv as usize).copied().unwrap_or(0);
+        }
+    }
+
+    /// Native perft on bare bitboards. Unlike the SDK's default walk, it
+    /// counts a game that ended early as one leaf, which is how the
+    /// published figures count (see the `perft` module).
+    fn perft(&mut self, depth: u32) -> u64 {
+        let (own, opp) = self.position.own_and_opponent();
+        crate::perft::perft(own, opp, depth)
+    }
+}

@@ -1,0 +1,254 @@
+//! Reading and writing positions and moves as text.
+//!
+//! Two position formats are read:
+//!
+//! * this crate's own, which it also writes: rows from top (row 1) to bottom
+//!   separated by `/`, `X` black, `O` white, digits 1-8 for runs of empty
+//!   squares, then a space and the side to move, `b` or `w`. The start
+//!   position is `8/8/8/3OX3/3XO3/8/8/8 b`.
+//! * the 64-square board string of Edax and NBoard: `-` or `.` empty, `X` or
+//!   `*` black, `O` white (either case), in the same square order, then
+//!   whitespace and the side to move (`X`, `*`, `b` or `B` for black; `O`,
+//!   `w` or `W` for white; `x` and `o` too, as the board accepts either case).
+//!
+//! A text with a `/` or a digit in its board part is read as the first
+//! format, anything else as a board string, so that each gets the error
+//! message that fits it.
+//!
+//! Moves are squares `a1`..`h8` (files left to right, rows downwards) and
+//! the pass, written `0000` as in UCI's null move.
+
+use crate::board::{squares, Color, Position, PASS};
+
+/// The position text of the start position.
+pub const START_TEXT: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
+
+/// Write `position` in this crate's position text.
+pub fn format_position(position: &Position) -> String {
+    let mut text = String::with_capacity(80);
+    for row in 0..8 {
+        if row > 0 {
+            text.push('/');
+        }
+        let mut empty_run = 0u8;
+        for file in 0..8 {
+            let bit = 1u64 << (row * 8 + file);
+            let disc = if position.black & bit != 0 {
+                'X'
+            } else if position.white & bit != 0 {
+                'O'
+            } else {
+                empty_run += 1;
+                continue;
+            };
+            if empty_run > 0 {
+                text.push(char::from(b'0' + empty_run));
+                empty_run = 0;
+            }
+            text.push(disc);
+        }
+        if empty_run > 0 {
+            text.push(char::from(b'0' + empty_run));
+        }
+    }
+    text.push_str(match position.side {
+        Color::Black => " b",
+        Color::White => " w",
+    });
+    text
+}
+
+/// Read a position in either format (see the module documentation). The
+/// error is one line saying what is wrong.
+pub fn parse_position(text: &str) -> Result<Position, String> {
+    let mut fields = text.split_whitespace();
+    let board = fields.next().ok_or("position text is empty")?;
+    let side = fields.next().ok_or("missing side to move")?;
+    if let Some(extra) = fields.next() {
+        return Err(format!("unexpected text after the side to move: '{extra}'"));
+    }
+    let uses_rows = board.contains('/') || board.bytes().any(|b| b.is_ascii_digit());
+    let (black, white, side) = if uses_rows {
+        let (black, white) = parse_rows(board)?;
+        (black, white, parse_row_side(side)?)
+    } else {
+        let (black, white) = parse_board_string(board)?;
+        (black, white, parse_board_string_side(side)?)
+    };
+    Ok(Position { black, white, side })
+}
+
+/// Read the `/`-separated rows into black and white bitboards.
+fn parse_rows(board: &str) -> Result<(u64, u64), String> {
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != 8 {
+        return Err(format!("expected 8 rows, got {}", rows.len()));
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for (row, cells) in rows.iter().enumerate() {
+        let row_name = row + 1;
+        // Count squares without indexing past the row, so that a long row
+        // is reported as such rather than spilling into the next one.
+        let mut file = 0usize;
+        for c in cells.chars() {
+            match c {
+                '1'..='8' => file += c as usize - '0' as usize,
+                'X' | 'O' => {
+                    if file < 8 {
+                        let bit = 1u64 << (row * 8 + file);
+                        if c == 'X' {
+                            black |= bit;
+                        } else {
+                            white |= bit;
+                        }
+                    }
+                    file += 1;
+                }
+                _ => return Err(format!("unknown character '{c}' in row {row_name}")),
+            }
+        }
+        if file != 8 {
+            return Err(format!("row {row_name} has {file} squares"));
+        }
+    }
+    Ok((black, white))
+}
+
+/// The side to move in this crate's format: `b` or `w`.
+fn parse_row_side(side: &str) -> Result<Color, String> {
+    match side {
+        "b" => Ok(Color::Black),
+        "w" => Ok(Color::White),
+        _ => Err(format!("side to move must be 'b' or 'w', got '{side}'")),
+    }
+}
+
+/// Read an Edax/NBoard board string into black and white bitboards.
+fn parse_board_string(board: &str) -> Result<(u64, u64), String> {
+    let count = board.chars().count();
+    if count != 64 {
+        return Err(format!("board string must have 64 squares, got {count}"));
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for (square, c) in board.chars().enumerate() {
+        let bit = 1u64 << square;
+        match c {
+            '-' | '.' => {}
+            'X' | 'x' | '*' => black |= bit,
+            'O' | 'o' => white |= bit,
+            _ => {
+                return Err(format!(
+                    "unknown character '{c}' at square {} of the board string",
+                    square_name(square as u32)
+                ))
+            }
+        }
+    }
+    Ok((black, white))
+}
+
+/// The side to move after a board string.
+fn parse_board_string_side(side: &str) -> Result<Color, String> {
+    match side {
+        "X" | "x" | "*" | "b" | "B" => Ok(Color::Black),
+        "O" | "o" | "w" | "W" => Ok(Color::White),
+        _ => Err(format!("side to move must be 'X' or 'O', got '{side}'")),
+    }
+}
+
+/// The name of square `square` (0..64), e.g. `d3`.
+fn square_name(square: u32) -> String {
+    let file = char::from(b'a' + (square % 8) as u8);
+    let row = square / 8 + 1;
+    format!("{file}{row}")
+}
+
+/// Canonical spelling of a move: the square in lower case, `0000` for a pass.
+pub fn format_move(mv: u32) -> String {
+    match mv {
+        PASS => "0000".to_string(),
+        square if square < 64 => square_name(square),
+        // Not a move of this game; the text says so rather than panicking.
+        other => format!("invalid-move-{other}"),
+    }
+}
+
+/// Read a move: a square `a1`..`h8` in either case, or a pass written
+/// `0000`, `pass` or `PA` (any case). Legality is not checked here.
+pub fn parse_move(text: &str) -> Option<u32> {
+    let text = text.trim();
+    if text == "0000" || text.eq_ignore_ascii_case("pass") || text.eq_ignore_ascii_case("pa") {
+        return Some(PASS);
+    }
+    match text.as_bytes() {
+        &[file, row] => {
+            let file = file.to_ascii_lowercase();
+            if (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&row) {
+                Some(u32::from(row - b'1') * 8 + u32::from(file - b'a'))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A picture of the board for people: file letters across the top, row
+/// numbers down the side, `X`, `O` and `.`, then whose turn it is and the
+/// disc counts.
+pub fn board_picture(position: &Position) -> String {
+    let mut text = String::from("   a b c d e f g h\n");
+    for row in 0..8 {
+        text.push_str(&format!(" {}", row + 1));
+        for file in 0..8 {
+            let bit = 1u64 << (row * 8 + file);
+            text.push(' ');
+            text.push(if position.black & bit != 0 {
+                'X'
+            } else if position.white & bit != 0 {
+                'O'
+            } else {
+                '.'
+            });
+        }
+        text.push('\n');
+    }
+    let turn = if position.is_game_over() {
+        "Game over"
+    } else {
+        match position.side {
+            Color::Black => "Black (X) to move",
+            Color::White => "White (O) to move",
+        }
+    };
+    let black = position.black.count_ones();
+    let white = position.white.count_ones();
+    let legal: Vec<String> = squares(position.placements()).map(square_name).collect();
+    text.push_str(&format!("{turn}; discs X {black}, O {white}\n"));
+    if !legal.is_empty() {
+        text.push_str(&format!("Legal: {}\n", legal.join(" ")));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_text_round_trips() {
+        assert_eq!(format_position(&Position::START), START_TEXT);
+        assert_eq!(parse_position(START_TEXT), Ok(Position::START));
+    }
+
+    #[test]
+    fn squares_follow_the_row_major_layout() {
+        assert_eq!(parse_move("a1"), Some(0));
+        assert_eq!(parse_move("h1"), Some(7));
+        assert_eq!(parse_move("a8"), Some(56));
+        assert_eq!(parse_move("H8"), Some(63));
+        for square in 0..64 {
+            assert_eq!(parse_move(&format_move(square)), Some(square));
+        }
+    }
+}
