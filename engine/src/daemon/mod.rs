@@ -1,0 +1,482 @@
+//! The daemon: a stdin reader thread, a controller loop, and background jobs.
+//!
+//! The controller is the only writer of stdout. It waits on two channels —
+//! input lines and job events — so it answers `isready`, `stop` and `quit`
+//! at once even while a search runs.
+
+mod session;
+mod worker;
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Response};
+
+use crate::options::{self, names, EngineSettings};
+use crate::search::{limits_from_go, SearchControl, SearchEvent};
+pub use session::Session;
+use worker::{Job, JobEvent};
+
+/// How long `quit` waits for a running job to wind down before leaving.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+/// How the daemon starts.
+#[derive(Debug, Clone, Default)]
+pub struct DaemonConfig {
+    /// Plugin directories.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Variant to start with.
+    pub game: Option<String>,
+    /// Evaluator to start with.
+    pub evaluator: Option<String>,
+    /// Numeric settings.
+    pub settings: EngineSettings,
+    /// The plugin path as given (shown as the `PluginPath` default).
+    pub plugin_path_text: String,
+}
+
+/// One line of input, or its end.
+enum Input {
+    Line(String),
+    Eof,
+}
+
+/// The controller's state.
+pub struct Daemon<W: Write> {
+    out: W,
+    session: Session,
+    settings: EngineSettings,
+    plugin_path_text: String,
+    job: Option<Job>,
+    events_tx: Sender<JobEvent>,
+    events_rx: Receiver<JobEvent>,
+    debug: bool,
+}
+
+/// Run the daemon on stdin/stdout until `quit` or the end of input.
+pub fn run(config: DaemonConfig) {
+    let (lines_tx, lines_rx) = unbounded();
+    std::thread::Builder::new()
+        .name("plyd-stdin".into())
+        .spawn(move || read_stdin(lines_tx))
+        .expect("the stdin thread can be started");
+    let stdout = std::io::stdout();
+    let mut daemon = Daemon::new(config, stdout.lock());
+    daemon.serve(lines_rx);
+}
+
+fn read_stdin(lines: Sender<Input>) {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                let _ = lines.send(Input::Eof);
+                return;
+            }
+            Ok(_) => {
+                // Bad UTF-8 is not a reason to stop reading: the parser
+                // reports the mangled line as unknown.
+                let line = String::from_utf8_lossy(&buf).into_owned();
+                if lines.send(Input::Line(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+impl<W: Write> Daemon<W> {
+    /// Load plugins and set up the session; problems go to the log.
+    pub fn new(config: DaemonConfig, out: W) -> Self {
+        let (session, messages) = Session::open(
+            &config.plugin_dirs,
+            config.game.as_deref(),
+            config.evaluator.as_deref(),
+        );
+        for message in messages {
+            log::error!("{message}");
+        }
+        let (events_tx, events_rx) = unbounded();
+        Daemon {
+            out,
+            session,
+            settings: config.settings,
+            plugin_path_text: config.plugin_path_text,
+            job: None,
+            events_tx,
+            events_rx,
+            debug: false,
+        }
+    }
+
+    fn serve(&mut self, lines: Receiver<Input>) {
+        loop {
+            select! {
+                recv(lines) -> input => match input {
+                    Ok(Input::Line(line)) => {
+                        if !self.handle_line(&line) {
+                            self.shut_down();
+                            return;
+                        }
+                    }
+                    Ok(Input::Eof) | Err(_) => {
+                        self.shut_down();
+                        return;
+                    }
+                },
+                recv(self.events_rx) -> event => {
+                    if let Ok(event) = event {
+                        self.handle_event(event);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stop a running job and print what it still has to say (its
+    /// `bestmove`), waiting a little for it.
+    fn shut_down(&mut self) {
+        if let Some(job) = &self.job {
+            job.control.stop();
+            let deadline = std::time::Instant::now() + QUIT_GRACE;
+            while self.job.is_some() {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                match self.events_rx.recv_timeout(left) {
+                    Ok(event) => self.handle_event(event),
+                    Err(_) => break,
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, response: &Response) {
+        self.raw(&response.to_string());
+    }
+
+    fn raw(&mut self, line: &str) {
+        // A closed stdout means the GUI is gone; the next read sees EOF.
+        let _ = writeln!(self.out, "{line}");
+        let _ = self.out.flush();
+    }
+
+    fn error(&mut self, what: &str) {
+        log::debug!("{what}");
+        self.send(&Response::info_string(format!("error: {what}")));
+    }
+
+    fn handle_event(&mut self, event: JobEvent) {
+        match event {
+            JobEvent::Search(SearchEvent::Info(info)) => self.send(&Response::Info(info)),
+            JobEvent::Search(SearchEvent::BestMove { best, ponder }) => {
+                self.send(&Response::BestMove { best, ponder });
+                self.mark_answered();
+            }
+            JobEvent::Line { text, last } => {
+                self.raw(&text);
+                if last {
+                    self.mark_answered();
+                }
+            }
+            JobEvent::Error(e) => self.error(&e),
+            JobEvent::Finished => {
+                if let Some(job) = self.job.take() {
+                    job.join();
+                }
+            }
+        }
+    }
+
+    fn mark_answered(&mut self) {
+        if let Some(job) = &mut self.job {
+            job.answered = true;
+        }
+    }
+
+    /// A job that has printed its final answer is over as far as the GUI
+    /// knows, which may already have sent the next `go`: wait for the job's
+    /// thread to end so that the command finds the engine idle.
+    fn settle_answered_job(&mut self) {
+        while self.job.as_ref().is_some_and(|job| job.answered) {
+            match self.events_rx.recv() {
+                Ok(event) => self.handle_event(event),
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Handle one input line; `false` means quit.
+    fn handle_line(&mut self, line: &str) -> bool {
+        self.settle_answered_job();
+        let command = match parse_line(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return true,
+            Err(e) => {
+                self.error(&e.to_string());
+                return true;
+            }
+        };
+        if self.debug {
+            self.send(&Response::info_string(format!("debug: {command:?}")));
+        }
+        match command {
+            Command::Uci => self.uci(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.send(&Response::ReadyOk),
+            Command::SetOption { name, value } => {
+                if self.job.is_some() {
+                    self.error("options cannot change while a search is running; send stop first");
+                } else if let Err(e) = self.set_option(&name, value.as_deref()) {
+                    self.error(&e);
+                }
+            }
+            Command::Register(_) => {}
+            Command::UciNewGame => {
+                if self.job.is_some() {
+                    self.error("ucinewgame during a search is ignored; send stop first");
+                } else if let Err(e) = self.session.reset_position() {
+                    self.error(&e);
+                }
+            }
+            Command::Position { start, moves } => {
+                if let Err(e) = self.session.set_position(&start, &moves) {
+                    self.error(&e);
+                }
+            }
+            Command::Go(go) => self.go(&go),
+            Command::Perft { depth } => self.perft(depth),
+            Command::Stop => {
+                if let Some(job) = &self.job {
+                    job.control.stop();
+                }
+            }
+            Command::PonderHit => {
+                if let Some(job) = &self.job {
+                    job.control.ponderhit();
+                }
+            }
+            Command::Quit => return false,
+            Command::Display => self.display(),
+            Command::Bench { .. } => self.error("bench is not available in this version"),
+        }
+        true
+    }
+
+    fn uci(&mut self) {
+        self.send(&Response::IdName(format!(
+            "plyd {}",
+            env!("CARGO_PKG_VERSION")
+        )));
+        self.send(&Response::IdAuthor("the plyd developers".to_string()));
+        for decl in self.option_decls() {
+            self.send(&Response::Option(decl));
+        }
+        self.send(&Response::UciOk);
+    }
+
+    fn option_decls(&self) -> Vec<OptionDecl> {
+        let variants = self.session.host.variant_names();
+        let mut evaluators: Vec<String> = Vec::new();
+        for game in self.session.host.games() {
+            for e in game.evaluators() {
+                if !evaluators.contains(&e.name) {
+                    evaluators.push(e.name.clone());
+                }
+            }
+        }
+        let (variant, evaluator) = match &self.session.current {
+            Some(c) => (c.variant.name().to_string(), c.evaluator.name().to_string()),
+            None => ("none".to_string(), "none".to_string()),
+        };
+        let combo = |name: &str, default: String, mut vars: Vec<String>| {
+            if vars.is_empty() {
+                vars.push(default.clone());
+            }
+            OptionDecl {
+                name: name.to_string(),
+                kind: OptionKind::Combo { default, vars },
+            }
+        };
+        let spin = |name: &str, range: options::SpinRange, value: u32| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Spin {
+                default: i64::from(value),
+                min: range.min,
+                max: range.max,
+            },
+        };
+        vec![
+            combo(names::VARIANT, variant, variants),
+            combo(names::EVALUATOR, evaluator, evaluators),
+            spin(names::HASH, options::HASH_RANGE, self.settings.hash_mib),
+            spin(
+                names::THREADS,
+                options::THREADS_RANGE,
+                self.settings.threads,
+            ),
+            OptionDecl {
+                name: names::CLEAR_HASH.to_string(),
+                kind: OptionKind::Button,
+            },
+            spin(
+                names::MOVE_OVERHEAD,
+                options::MOVE_OVERHEAD_RANGE,
+                self.settings.move_overhead_ms,
+            ),
+            OptionDecl {
+                name: names::PLUGIN_PATH.to_string(),
+                kind: OptionKind::String {
+                    default: self.plugin_path_text.clone(),
+                },
+            },
+            OptionDecl {
+                name: names::PONDER.to_string(),
+                kind: OptionKind::Check {
+                    default: self.settings.ponder,
+                },
+            },
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        let need = |value: Option<&str>| {
+            value
+                .map(str::to_string)
+                .ok_or_else(|| format!("option '{name}' needs a value"))
+        };
+        if is(names::VARIANT) {
+            let value = need(value)?;
+            self.session.select_variant(value.trim())?;
+            self.announce_variant()?;
+        } else if is(names::EVALUATOR) {
+            self.session.select_evaluator(need(value)?.trim())?;
+        } else if is(names::HASH) {
+            self.settings.hash_mib = options::HASH_RANGE.parse(names::HASH, &need(value)?)? as u32;
+        } else if is(names::THREADS) {
+            self.settings.threads =
+                options::THREADS_RANGE.parse(names::THREADS, &need(value)?)? as u32;
+        } else if is(names::MOVE_OVERHEAD) {
+            self.settings.move_overhead_ms =
+                options::MOVE_OVERHEAD_RANGE.parse(names::MOVE_OVERHEAD, &need(value)?)? as u32;
+        } else if is(names::CLEAR_HASH) {
+            // The search keeps no table between searches yet, so there is
+            // nothing to clear; the button is accepted for GUI compatibility.
+        } else if is(names::PONDER) {
+            self.settings.ponder = options::parse_bool(names::PONDER, &need(value)?)?;
+        } else if is(names::PLUGIN_PATH) {
+            let text = value.unwrap_or("").trim().to_string();
+            let dirs = if text.is_empty() {
+                crate::host::default_plugin_dir().into_iter().collect()
+            } else {
+                options::split_plugin_path(&text)
+            };
+            let problems = self.session.reload(&dirs)?;
+            for problem in problems {
+                self.error(&problem);
+            }
+            self.plugin_path_text = text;
+            self.announce_variant()?;
+        } else {
+            return Err(format!("unknown option '{name}'"));
+        }
+        Ok(())
+    }
+
+    fn announce_variant(&mut self) -> Result<(), String> {
+        let current = self.session.current()?;
+        let text = format!(
+            "variant {} startpos {}",
+            current.variant.name(),
+            current.variant.desc().start_position
+        );
+        self.send(&Response::info_string(text));
+        Ok(())
+    }
+
+    fn go(&mut self, go: &GoParams) {
+        if self.job.is_some() {
+            self.error("a search is already running; send stop first");
+            return;
+        }
+        if let Err(e) = self.start_search(go) {
+            self.error(&e);
+            // Every go gets exactly one bestmove, even one that failed.
+            self.send(&Response::BestMove {
+                best: None,
+                ponder: None,
+            });
+        }
+    }
+
+    fn start_search(&mut self, go: &GoParams) -> Result<(), String> {
+        let current = self.session.current()?;
+        let root = current.state.try_clone().map_err(|e| e.to_string())?;
+        let side = root.side_to_move().map_err(|e| e.to_string())?;
+        let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
+        let mut limits = limits_from_go(go, side, overhead);
+        let mut rejected = Vec::new();
+        for text in &go.search_moves {
+            match root.parse_legal_move(text) {
+                Ok(mv) => limits.search_moves.push(mv),
+                Err(_) => rejected.push(text.as_str()),
+            }
+        }
+        if !rejected.is_empty() {
+            let message = format!(
+                "searchmoves: ignoring illegal or unknown {}",
+                rejected.join(" ")
+            );
+            self.error(&message);
+        }
+        let evaluator = Arc::clone(&self.session.current()?.evaluator);
+        let control = Arc::new(SearchControl::new(go.ponder));
+        let job = worker::start_search(root, evaluator, limits, control, self.events_tx.clone())
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.job = Some(job);
+        Ok(())
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if self.job.is_some() {
+            self.error("a search is already running; send stop first");
+            return;
+        }
+        let started = self
+            .session
+            .current()
+            .and_then(|c| c.state.try_clone().map_err(|e| e.to_string()))
+            .and_then(|root| {
+                let control = Arc::new(SearchControl::new(false));
+                worker::start_perft(root, depth, control, self.events_tx.clone())
+                    .map_err(|e| format!("cannot start the perft thread: {e}"))
+            });
+        match started {
+            Ok(job) => self.job = Some(job),
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn display(&mut self) {
+        let shown = self.session.current().and_then(|c| {
+            let board = c.state.board_text().map_err(|e| e.to_string())?;
+            let fen = c.state.position_text().map_err(|e| e.to_string())?;
+            Ok((board, fen, c.state.hash()))
+        });
+        match shown {
+            Ok((board, fen, hash)) => {
+                for line in board.lines() {
+                    self.raw(line);
+                }
+                self.raw(&format!("Fen: {fen}"));
+                self.raw(&format!("Key: {hash:016x}"));
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+}

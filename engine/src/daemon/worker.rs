@@ -1,0 +1,161 @@
+//! Background jobs of the daemon: searches and perft runs. Each runs on its
+//! own thread and talks back only through the event channel, so the
+//! controller stays free to answer `isready` and `stop`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crossbeam_channel::Sender;
+
+use crate::host::{Evaluator, GameState};
+use crate::perft::Perft;
+use crate::search::{self, nps, SearchControl, SearchEvent, SearchLimits};
+
+/// A message from a job to the controller.
+#[derive(Debug)]
+pub enum JobEvent {
+    /// A search event to print.
+    Search(SearchEvent),
+    /// A raw protocol line (perft output); `last` marks the final one.
+    Line {
+        /// The line.
+        text: String,
+        /// Whether this ends the job's answer.
+        last: bool,
+    },
+    /// An error to report as `info string error: ...`.
+    Error(String),
+    /// The job has ended; nothing more will come from it.
+    Finished,
+}
+
+/// A running job.
+pub struct Job {
+    /// Stop flag and ponder state.
+    pub control: Arc<SearchControl>,
+    /// Set once the job's final answer (`bestmove`, or perft's last line)
+    /// has been printed: the GUI may send its next command at once, and the
+    /// `Finished` event is then only moments away.
+    pub answered: bool,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Job {
+    /// Wait for the thread to end (after it sent `Finished`).
+    pub fn join(mut self) {
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+fn spawn(
+    name: &str,
+    control: Arc<SearchControl>,
+    events: Sender<JobEvent>,
+    body: impl FnOnce(&Sender<JobEvent>) + Send + 'static,
+) -> std::io::Result<Job> {
+    let handle = std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(move || {
+            body(&events);
+            let _ = events.send(JobEvent::Finished);
+        })?;
+    Ok(Job {
+        control,
+        answered: false,
+        handle: Some(handle),
+    })
+}
+
+/// Start a search. Exactly one `bestmove` is sent, whatever happens: the
+/// search sends it even when the plugin fails midway, and should the engine
+/// itself panic, `bestmove (none)` follows the error.
+pub fn start_search(
+    root: GameState,
+    evaluator: Arc<Evaluator>,
+    limits: SearchLimits,
+    control: Arc<SearchControl>,
+    events: Sender<JobEvent>,
+) -> std::io::Result<Job> {
+    let job_control = Arc::clone(&control);
+    spawn("plyd-search", control, events, move |events| {
+        let mut best_sent = false;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let mut report = |event: SearchEvent| {
+                if matches!(event, SearchEvent::BestMove { .. }) {
+                    best_sent = true;
+                }
+                let _ = events.send(JobEvent::Search(event));
+            };
+            search::search(root, evaluator, &limits, &job_control, &mut report)
+        }));
+        match outcome {
+            Ok(Ok(_)) => {}
+            // Already reported by the search, ahead of its bestmove.
+            Ok(Err(e)) => log::debug!("search ended by a plugin failure: {e}"),
+            Err(_) => {
+                let _ = events.send(JobEvent::Error(
+                    "internal error: the search panicked".to_string(),
+                ));
+            }
+        }
+        if !best_sent {
+            // Only reachable if the engine itself panicked.
+            let _ = events.send(JobEvent::Search(SearchEvent::BestMove {
+                best: None,
+                ponder: None,
+            }));
+        }
+    })
+}
+
+/// Start `go perft <depth>`: one `<move>: <count>` line per root move, then
+/// `Nodes searched: <total>`.
+pub fn start_perft(
+    mut root: GameState,
+    depth: u32,
+    control: Arc<SearchControl>,
+    events: Sender<JobEvent>,
+) -> std::io::Result<Job> {
+    let job_control = Arc::clone(&control);
+    spawn("plyd-perft", control, events, move |events| {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            Perft::new().divide(&mut root, depth, false, || job_control.stop_requested())
+        }));
+        match result {
+            Ok(Ok(report)) => {
+                let line = |text: String, last: bool| {
+                    let _ = events.send(JobEvent::Line { text, last });
+                };
+                for root in &report.roots {
+                    line(format!("{}: {}", root.text, root.nodes), false);
+                }
+                if report.interrupted {
+                    let _ = events.send(JobEvent::Error(
+                        "perft stopped before every root move was counted".to_string(),
+                    ));
+                }
+                let ms = report.elapsed.as_millis();
+                line(
+                    format!(
+                        "info string perft depth {depth} nodes {} time {ms} nps {}",
+                        report.total,
+                        nps(report.total, report.elapsed)
+                    ),
+                    false,
+                );
+                line(format!("Nodes searched: {}", report.total), true);
+            }
+            Ok(Err(e)) => {
+                let _ = events.send(JobEvent::Error(e.to_string()));
+            }
+            Err(_) => {
+                let _ = events.send(JobEvent::Error(
+                    "internal error: perft panicked".to_string(),
+                ));
+            }
+        }
+    })
+}

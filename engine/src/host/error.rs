@@ -1,0 +1,112 @@
+//! Errors of the plugin host, each fit to be shown to a user as one line.
+
+use std::path::PathBuf;
+
+/// Why a plugin library could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The dynamic loader refused the file.
+    #[error("plugin {path}: cannot be loaded: {reason}")]
+    Open {
+        /// The library file.
+        path: PathBuf,
+        /// The loader's message.
+        reason: String,
+    },
+    /// The library lacks the entry point.
+    #[error("plugin {path}: missing symbol '{symbol}' (not a plyd game plugin?)")]
+    MissingSymbol {
+        /// The library file.
+        path: PathBuf,
+        /// The symbol that was looked for.
+        symbol: &'static str,
+    },
+    /// The entry point returned null (it failed or panicked).
+    #[error("plugin {path}: entry point '{symbol}' returned no table")]
+    NullTable {
+        /// The library file.
+        path: PathBuf,
+        /// The entry point.
+        symbol: &'static str,
+    },
+    /// The table's ABI version is outside the range this host accepts.
+    #[error(
+        "plugin {path}: ABI version {found}, but this plyd supports ABI version {}",
+        supported_range(*.min, *.max)
+    )]
+    AbiVersion {
+        /// The library file.
+        path: PathBuf,
+        /// The version the plugin declares.
+        found: u32,
+        /// Oldest version the host accepts.
+        min: u32,
+        /// Newest version the host accepts.
+        max: u32,
+    },
+    /// A required table entry is null or beyond the declared table size.
+    #[error("plugin {path}: missing required entry '{entry}'")]
+    MissingEntry {
+        /// The library file.
+        path: PathBuf,
+        /// The table entry.
+        entry: &'static str,
+    },
+    /// A descriptive field is malformed (bad string, no variants, ...).
+    #[error("plugin {path}: {what}")]
+    Malformed {
+        /// The library file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+fn supported_range(min: u32, max: u32) -> String {
+    if min == max {
+        min.to_string()
+    } else {
+        format!("{min} to {max}")
+    }
+}
+
+/// A failure while calling into a loaded plugin.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PluginError {
+    /// The plugin panicked; it has been disabled.
+    #[error("plugin {plugin} panicked in {entry}; the plugin is disabled until it is reloaded")]
+    Panicked {
+        /// Game name.
+        plugin: String,
+        /// The entry point.
+        entry: &'static str,
+    },
+    /// The plugin was disabled by an earlier failure.
+    #[error("plugin {plugin} is disabled after an earlier failure; reload it with PluginPath or choose another UCI_Variant")]
+    Disabled {
+        /// Game name.
+        plugin: String,
+    },
+    /// The plugin answered something impossible (a negative length, a
+    /// runaway move count, text that is not UTF-8); it has been disabled.
+    #[error("plugin {plugin} returned garbage from {entry}: {what}; the plugin is disabled")]
+    Garbage {
+        /// Game name.
+        plugin: String,
+        /// The entry point.
+        entry: &'static str,
+        /// What was wrong.
+        what: String,
+    },
+    /// The plugin rejected an input (position text, move text).
+    #[error("{0}")]
+    Invalid(String),
+    /// The plugin does not offer this entry point.
+    #[error("plugin {plugin} does not support {entry}")]
+    Unsupported {
+        /// Game name.
+        plugin: String,
+        /// The entry point.
+        entry: &'static str,
+    },
+}

@@ -1,0 +1,695 @@
+//! Safe handles over a loaded game plugin: the plugin itself, its states and
+//! its evaluators.
+//!
+//! Every call into the plugin goes through here. A panic reported by a shim
+//! disables the whole plugin (its states may be inconsistent), and every
+//! answer that could not be true (a negative length, a runaway move count,
+//! text that is not UTF-8) is treated the same way, so a broken plugin can
+//! cost a search but never the daemon.
+
+use std::ffi::{c_char, CString};
+use std::path::PathBuf;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use plyd_api::abi::{self, EvalContext, State};
+use plyd_api::Move;
+
+use super::error::PluginError;
+use super::library::is_panic;
+
+/// A plugin may list at most this many moves in one position.
+pub const MAX_MOVES: usize = 1 << 20;
+/// Longest text (position, board, move) accepted from a plugin.
+const MAX_TEXT: usize = 1 << 20;
+
+/// Function pointers of a game table, required ones checked non-null.
+pub(crate) struct GameVtable {
+    pub state_new: unsafe extern "C" fn(u32) -> *mut State,
+    pub state_clone: unsafe extern "C" fn(*const State) -> *mut State,
+    pub state_free: unsafe extern "C" fn(*mut State),
+    pub set_position: unsafe extern "C" fn(*mut State, *const c_char, *mut c_char, usize) -> i32,
+    pub get_position: unsafe extern "C" fn(*const State, *mut c_char, usize) -> i64,
+    pub side_to_move: unsafe extern "C" fn(*const State) -> i32,
+    pub outcome: unsafe extern "C" fn(*const State) -> i32,
+    pub gen_moves: unsafe extern "C" fn(*const State, *mut Move, usize) -> i64,
+    pub make_move: unsafe extern "C" fn(*mut State, Move) -> i32,
+    pub unmake_move: unsafe extern "C" fn(*mut State, Move) -> i32,
+    pub hash: unsafe extern "C" fn(*const State) -> u64,
+    pub parse_move: unsafe extern "C" fn(*const State, *const c_char, *mut Move) -> i32,
+    pub format_move: unsafe extern "C" fn(*const State, Move, *mut c_char, usize) -> i64,
+    pub board_text: unsafe extern "C" fn(*const State, *mut c_char, usize) -> i64,
+    pub gen_noisy: Option<unsafe extern "C" fn(*const State, *mut Move, usize) -> i64>,
+    pub order_hints:
+        Option<unsafe extern "C" fn(*const State, *const Move, usize, *mut i32) -> i32>,
+    pub in_check: Option<unsafe extern "C" fn(*const State) -> i32>,
+    pub chance_outcomes:
+        Option<unsafe extern "C" fn(*const State, *mut Move, *mut u32, usize) -> i64>,
+    pub perft: Option<unsafe extern "C" fn(*mut State, u32, *mut u64) -> i32>,
+}
+
+/// Function pointers of an evaluator table.
+pub(crate) struct EvaluatorVtable {
+    pub create: unsafe extern "C" fn(*const c_char, *mut c_char, usize) -> *mut EvalContext,
+    pub destroy: unsafe extern "C" fn(*mut EvalContext),
+    pub evaluate: unsafe extern "C" fn(*const EvalContext, *const State, *mut i32) -> i32,
+    pub explain:
+        Option<unsafe extern "C" fn(*const EvalContext, *const State, *mut c_char, usize) -> i64>,
+}
+
+/// One variant of a game.
+#[derive(Debug, Clone)]
+pub struct VariantDesc {
+    /// Name (`othello`).
+    pub name: String,
+    /// Start position text.
+    pub start_position: String,
+}
+
+/// What a game plugin says about itself.
+#[derive(Debug, Clone)]
+pub struct GameInfo {
+    /// Game name.
+    pub name: String,
+    /// Plugin version.
+    pub version: String,
+    /// The library file.
+    pub path: PathBuf,
+    /// Variants, the default first.
+    pub variants: Vec<VariantDesc>,
+    /// `CAP_*` bits.
+    pub capabilities: u64,
+    /// State layout version.
+    pub state_layout: u32,
+    /// Longest possible game in plies, 0 if unknown.
+    pub max_game_plies: u32,
+}
+
+/// A built-in evaluator as listed by its plugin.
+pub struct EvaluatorInfo {
+    /// Name (`seed004`).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// Default parameters (TOML text).
+    pub default_params: String,
+    /// Bound on its scores.
+    pub score_bound: i32,
+    pub(crate) vtable: EvaluatorVtable,
+}
+
+/// A loaded game plugin. The library stays loaded while any `Arc` to this,
+/// and so any state or evaluator made from it, is alive.
+pub struct GamePlugin {
+    pub(crate) vtable: GameVtable,
+    info: GameInfo,
+    evaluators: Vec<EvaluatorInfo>,
+    disabled: AtomicBool,
+    // Declared last so that it is dropped last, after everything that may
+    // point into the library.
+    _library: libloading::Library,
+}
+
+impl GamePlugin {
+    pub(crate) fn new(
+        library: libloading::Library,
+        vtable: GameVtable,
+        info: GameInfo,
+        evaluators: Vec<EvaluatorInfo>,
+    ) -> Self {
+        GamePlugin {
+            vtable,
+            info,
+            evaluators,
+            disabled: AtomicBool::new(false),
+            _library: library,
+        }
+    }
+
+    /// What the plugin says about itself.
+    pub fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    /// Game name.
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// Built-in evaluators, the default first.
+    pub fn evaluators(&self) -> &[EvaluatorInfo] {
+        &self.evaluators
+    }
+
+    /// Whether an earlier failure disabled the plugin.
+    pub fn is_disabled(&self) -> bool {
+        self.disabled.load(Ordering::Relaxed)
+    }
+
+    /// Whether the plugin computes perft natively.
+    pub fn has_native_perft(&self) -> bool {
+        self.vtable.perft.is_some()
+    }
+
+    fn check_enabled(&self) -> Result<(), PluginError> {
+        if self.is_disabled() {
+            Err(PluginError::Disabled {
+                plugin: self.info.name.clone(),
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    fn panicked(&self, entry: &'static str) -> PluginError {
+        self.disabled.store(true, Ordering::Relaxed);
+        log::error!(
+            "plugin {} panicked in {entry}; disabling it",
+            self.info.name
+        );
+        PluginError::Panicked {
+            plugin: self.info.name.clone(),
+            entry,
+        }
+    }
+
+    fn garbage(&self, entry: &'static str, what: String) -> PluginError {
+        self.disabled.store(true, Ordering::Relaxed);
+        log::error!(
+            "plugin {} returned garbage from {entry}: {what}; disabling it",
+            self.info.name
+        );
+        PluginError::Garbage {
+            plugin: self.info.name.clone(),
+            entry,
+            what,
+        }
+    }
+
+    /// Map a status code to a result.
+    fn status(&self, entry: &'static str, status: i32) -> Result<(), PluginError> {
+        match status {
+            abi::STATUS_OK => Ok(()),
+            abi::STATUS_PANIC => Err(self.panicked(entry)),
+            abi::STATUS_UNSUPPORTED => Err(PluginError::Unsupported {
+                plugin: self.info.name.clone(),
+                entry,
+            }),
+            other => Err(self.garbage(entry, format!("unexpected status {other}"))),
+        }
+    }
+
+    /// Call a text-writing entry point, growing the buffer as it asks.
+    fn read_text(
+        &self,
+        entry: &'static str,
+        mut call: impl FnMut(*mut c_char, usize) -> i64,
+    ) -> Result<String, PluginError> {
+        let mut buf = vec![0u8; 256];
+        loop {
+            let len = call(buf.as_mut_ptr().cast(), buf.len());
+            if is_panic(len) {
+                return Err(self.panicked(entry));
+            }
+            if len < 0 || len as usize > MAX_TEXT {
+                return Err(self.garbage(entry, format!("text length {len}")));
+            }
+            let len = len as usize;
+            if len < buf.len() {
+                if buf[len] != 0 {
+                    return Err(self.garbage(entry, "text is not NUL-terminated".to_string()));
+                }
+                buf.truncate(len);
+                return String::from_utf8(buf)
+                    .map_err(|_| self.garbage(entry, "text is not UTF-8".to_string()));
+            }
+            buf.resize(len + 1, 0);
+        }
+    }
+}
+
+/// Outcome of a state for its side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game goes on.
+    Ongoing,
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+/// A game state owned by the host, freed by the plugin on drop.
+pub struct GameState {
+    plugin: Arc<GamePlugin>,
+    ptr: NonNull<State>,
+}
+
+// SAFETY: the ABI allows calls on different states from different threads; a
+// `GameState` is only ever used through `&self`/`&mut self` by one thread at
+// a time, which is exactly "calls on one state never overlap".
+unsafe impl Send for GameState {}
+
+impl GameState {
+    /// The start position of `variant`.
+    pub fn new(plugin: &Arc<GamePlugin>, variant: usize) -> Result<Self, PluginError> {
+        plugin.check_enabled()?;
+        // SAFETY: calling a validated entry point.
+        let ptr = unsafe { (plugin.vtable.state_new)(variant as u32) };
+        Self::wrap(plugin, ptr, "state_new")
+    }
+
+    fn wrap(
+        plugin: &Arc<GamePlugin>,
+        ptr: *mut State,
+        entry: &'static str,
+    ) -> Result<Self, PluginError> {
+        match NonNull::new(ptr) {
+            Some(ptr) => Ok(GameState {
+                plugin: Arc::clone(plugin),
+                ptr,
+            }),
+            // A constructor returns null on panic; treat it as one.
+            None => Err(plugin.panicked(entry)),
+        }
+    }
+
+    /// The plugin this state belongs to.
+    pub fn plugin(&self) -> &Arc<GamePlugin> {
+        &self.plugin
+    }
+
+    /// A deep copy.
+    pub fn try_clone(&self) -> Result<Self, PluginError> {
+        self.plugin.check_enabled()?;
+        // SAFETY: live state of this plugin.
+        let ptr = unsafe { (self.plugin.vtable.state_clone)(self.ptr.as_ptr()) };
+        Self::wrap(&self.plugin, ptr, "state_clone")
+    }
+
+    /// Replace the position by one read from `text`; unchanged on error.
+    pub fn set_position(&mut self, text: &str) -> Result<(), PluginError> {
+        self.plugin.check_enabled()?;
+        let text = CString::new(text)
+            .map_err(|_| PluginError::Invalid("position text contains a NUL byte".into()))?;
+        let mut err = vec![0u8; 512];
+        // SAFETY: live state; text NUL-terminated; err valid for its length.
+        let status = unsafe {
+            (self.plugin.vtable.set_position)(
+                self.ptr.as_ptr(),
+                text.as_ptr(),
+                err.as_mut_ptr().cast(),
+                err.len(),
+            )
+        };
+        if status == abi::STATUS_INVALID {
+            let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
+            let reason = String::from_utf8_lossy(&err[..end]).trim().to_string();
+            return Err(PluginError::Invalid(if reason.is_empty() {
+                "the position text was rejected".to_string()
+            } else {
+                reason
+            }));
+        }
+        self.plugin.status("set_position", status)
+    }
+
+    /// The position text.
+    pub fn position_text(&self) -> Result<String, PluginError> {
+        let (vt, ptr) = (&self.plugin.vtable, self.ptr.as_ptr());
+        // SAFETY: live state; the closure passes a buffer and its length.
+        self.plugin.read_text("get_position", |buf, cap| unsafe {
+            (vt.get_position)(ptr, buf, cap)
+        })
+    }
+
+    /// The board picture for `d`.
+    pub fn board_text(&self) -> Result<String, PluginError> {
+        let (vt, ptr) = (&self.plugin.vtable, self.ptr.as_ptr());
+        // SAFETY: live state; the closure passes a buffer and its length.
+        self.plugin.read_text("board_text", |buf, cap| unsafe {
+            (vt.board_text)(ptr, buf, cap)
+        })
+    }
+
+    /// 0 for the first player, 1 for the second.
+    pub fn side_to_move(&self) -> Result<u32, PluginError> {
+        // SAFETY: live state.
+        match unsafe { (self.plugin.vtable.side_to_move)(self.ptr.as_ptr()) } {
+            s @ (0 | 1) => Ok(s as u32),
+            abi::STATUS_PANIC => Err(self.plugin.panicked("side_to_move")),
+            other => Err(self.plugin.garbage("side_to_move", format!("side {other}"))),
+        }
+    }
+
+    /// The outcome for the side to move.
+    pub fn outcome(&self) -> Result<Outcome, PluginError> {
+        // SAFETY: live state.
+        match unsafe { (self.plugin.vtable.outcome)(self.ptr.as_ptr()) } {
+            abi::OUTCOME_ONGOING => Ok(Outcome::Ongoing),
+            abi::OUTCOME_WIN => Ok(Outcome::Win),
+            abi::OUTCOME_LOSS => Ok(Outcome::Loss),
+            abi::OUTCOME_DRAW => Ok(Outcome::Draw),
+            abi::STATUS_PANIC => Err(self.plugin.panicked("outcome")),
+            other => Err(self.plugin.garbage("outcome", format!("outcome {other}"))),
+        }
+    }
+
+    /// Fill `moves` with the legal moves (replacing its contents).
+    #[inline]
+    pub fn legal_moves(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
+        let gen = self.plugin.vtable.gen_moves;
+        self.collect_moves("gen_moves", moves, gen)
+    }
+
+    /// Fill `moves` with the noisy moves, if the plugin lists them.
+    pub fn noisy_moves(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
+        match self.plugin.vtable.gen_noisy {
+            Some(gen) => self.collect_moves("gen_noisy", moves, gen),
+            None => {
+                moves.clear();
+                Ok(())
+            }
+        }
+    }
+
+    #[inline]
+    fn collect_moves(
+        &self,
+        entry: &'static str,
+        moves: &mut Vec<Move>,
+        gen: unsafe extern "C" fn(*const State, *mut Move, usize) -> i64,
+    ) -> Result<(), PluginError> {
+        moves.clear();
+        if moves.capacity() < 64 {
+            moves.reserve(64);
+        }
+        loop {
+            let cap = moves.capacity();
+            // SAFETY: live state; the buffer has `cap` writable moves.
+            let count = unsafe { gen(self.ptr.as_ptr(), moves.as_mut_ptr(), cap) };
+            if count < 0 || count as usize > MAX_MOVES {
+                return Err(if is_panic(count) {
+                    self.plugin.panicked(entry)
+                } else {
+                    self.plugin
+                        .garbage(entry, format!("move count {count} is out of range"))
+                });
+            }
+            let count = count as usize;
+            if count <= cap {
+                // SAFETY: the plugin initialised the first `count` moves.
+                unsafe { moves.set_len(count) };
+                return Ok(());
+            }
+            moves.reserve(count);
+        }
+    }
+
+    /// Play a move from this state's legal list.
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) -> Result<(), PluginError> {
+        // SAFETY: live state, exclusively borrowed.
+        let status = unsafe { (self.plugin.vtable.make_move)(self.ptr.as_ptr(), mv) };
+        if status == abi::STATUS_OK {
+            Ok(())
+        } else {
+            self.plugin.status("make_move", status)
+        }
+    }
+
+    /// Take back `mv`, the last move played.
+    #[inline]
+    pub fn unmake_move(&mut self, mv: Move) -> Result<(), PluginError> {
+        // SAFETY: live state, exclusively borrowed.
+        let status = unsafe { (self.plugin.vtable.unmake_move)(self.ptr.as_ptr(), mv) };
+        if status == abi::STATUS_OK {
+            Ok(())
+        } else {
+            self.plugin.status("unmake_move", status)
+        }
+    }
+
+    /// The position hash.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        // SAFETY: live state.
+        unsafe { (self.plugin.vtable.hash)(self.ptr.as_ptr()) }
+    }
+
+    /// Ordering hints for `moves` (zeros when the plugin offers none).
+    pub fn order_hints(&self, moves: &[Move], scores: &mut Vec<i32>) -> Result<(), PluginError> {
+        scores.clear();
+        scores.resize(moves.len(), 0);
+        if let Some(hints) = self.plugin.vtable.order_hints {
+            // SAFETY: live state; both buffers hold moves.len() elements.
+            let status = unsafe {
+                hints(
+                    self.ptr.as_ptr(),
+                    moves.as_ptr(),
+                    moves.len(),
+                    scores.as_mut_ptr(),
+                )
+            };
+            self.plugin.status("order_hints", status)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the side to move is in check (`false` when the plugin does
+    /// not say).
+    pub fn in_check(&self) -> Result<bool, PluginError> {
+        let Some(in_check) = self.plugin.vtable.in_check else {
+            return Ok(false);
+        };
+        // SAFETY: live state.
+        match unsafe { in_check(self.ptr.as_ptr()) } {
+            0 => Ok(false),
+            1 => Ok(true),
+            abi::STATUS_PANIC => Err(self.plugin.panicked("in_check")),
+            other => Err(self.plugin.garbage("in_check", format!("answer {other}"))),
+        }
+    }
+
+    /// The outcomes of a chance node with their relative weights; empty when
+    /// a player is to move (or the game has no chance).
+    pub fn chance_outcomes(&self, outcomes: &mut Vec<(Move, u32)>) -> Result<(), PluginError> {
+        outcomes.clear();
+        let Some(chance) = self.plugin.vtable.chance_outcomes else {
+            return Ok(());
+        };
+        let mut tokens: Vec<Move> = vec![0; 16];
+        let mut weights: Vec<u32> = vec![0; 16];
+        loop {
+            // SAFETY: live state; both buffers hold `tokens.len()` elements.
+            let count = unsafe {
+                chance(
+                    self.ptr.as_ptr(),
+                    tokens.as_mut_ptr(),
+                    weights.as_mut_ptr(),
+                    tokens.len(),
+                )
+            };
+            if count < 0 || count as usize > MAX_MOVES {
+                return Err(if is_panic(count) {
+                    self.plugin.panicked("chance_outcomes")
+                } else {
+                    self.plugin.garbage(
+                        "chance_outcomes",
+                        format!("outcome count {count} is out of range"),
+                    )
+                });
+            }
+            let count = count as usize;
+            if count <= tokens.len() {
+                outcomes.extend(
+                    tokens[..count]
+                        .iter()
+                        .copied()
+                        .zip(weights[..count].iter().copied()),
+                );
+                return Ok(());
+            }
+            tokens.resize(count, 0);
+            weights.resize(count, 0);
+        }
+    }
+
+    /// Read a move text; checks syntax only (see [`GameState::parse_legal_move`]).
+    pub fn parse_move(&self, text: &str) -> Result<Move, PluginError> {
+        let c_text = CString::new(text)
+            .map_err(|_| PluginError::Invalid(format!("move '{text}' contains a NUL byte")))?;
+        let mut mv: Move = 0;
+        // SAFETY: live state; text NUL-terminated; mv writable.
+        let status =
+            unsafe { (self.plugin.vtable.parse_move)(self.ptr.as_ptr(), c_text.as_ptr(), &mut mv) };
+        if status == abi::STATUS_INVALID {
+            return Err(PluginError::Invalid(format!(
+                "'{text}' is not a {} move",
+                self.plugin.name()
+            )));
+        }
+        self.plugin.status("parse_move", status).map(|()| mv)
+    }
+
+    /// Read a move text and check that it is legal here.
+    pub fn parse_legal_move(&self, text: &str) -> Result<Move, PluginError> {
+        let mv = self.parse_move(text)?;
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal)?;
+        if legal.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(PluginError::Invalid(format!("illegal move '{text}'")))
+        }
+    }
+
+    /// Canonical spelling of `mv`.
+    pub fn format_move(&self, mv: Move) -> Result<String, PluginError> {
+        let (vt, ptr) = (&self.plugin.vtable, self.ptr.as_ptr());
+        // SAFETY: live state; the closure passes a buffer and its length.
+        self.plugin.read_text("format_move", |buf, cap| unsafe {
+            (vt.format_move)(ptr, mv, buf, cap)
+        })
+    }
+
+    /// Perft computed inside the plugin.
+    pub fn native_perft(&mut self, depth: u32) -> Result<u64, PluginError> {
+        let perft = self
+            .plugin
+            .vtable
+            .perft
+            .ok_or_else(|| PluginError::Unsupported {
+                plugin: self.plugin.name().to_string(),
+                entry: "perft",
+            })?;
+        let mut nodes = 0u64;
+        // SAFETY: live state, exclusively borrowed; nodes writable.
+        let status = unsafe { perft(self.ptr.as_ptr(), depth, &mut nodes) };
+        self.plugin.status("perft", status).map(|()| nodes)
+    }
+
+    pub(crate) fn raw(&self) -> *const State {
+        self.ptr.as_ptr()
+    }
+}
+
+impl Drop for GameState {
+    fn drop(&mut self) {
+        // SAFETY: the state came from this plugin's state_new/state_clone and
+        // is freed exactly once.
+        unsafe { (self.plugin.vtable.state_free)(self.ptr.as_ptr()) }
+    }
+}
+
+/// An evaluator with its parameters: a context created by the plugin,
+/// shared read-only by every search thread.
+pub struct Evaluator {
+    plugin: Arc<GamePlugin>,
+    index: usize,
+    ctx: NonNull<EvalContext>,
+}
+
+// SAFETY: the ABI makes an evaluator context immutable once created and lets
+// `evaluate` run on one context from many threads at once.
+unsafe impl Send for Evaluator {}
+// SAFETY: as above.
+unsafe impl Sync for Evaluator {}
+
+impl Evaluator {
+    /// Create evaluator `index` of `plugin` with TOML `params` (defaults if `None`).
+    pub fn new(
+        plugin: &Arc<GamePlugin>,
+        index: usize,
+        params: Option<&str>,
+    ) -> Result<Self, PluginError> {
+        plugin.check_enabled()?;
+        let info = plugin.evaluators.get(index).ok_or_else(|| {
+            PluginError::Invalid(format!("{} has no evaluator number {index}", plugin.name()))
+        })?;
+        let params = params
+            .map(CString::new)
+            .transpose()
+            .map_err(|_| PluginError::Invalid("parameters contain a NUL byte".into()))?;
+        let mut err = vec![0u8; 1024];
+        // SAFETY: validated entry point; params null or NUL-terminated; err valid.
+        let ctx = unsafe {
+            (info.vtable.create)(
+                params.as_ref().map_or(std::ptr::null(), |p| p.as_ptr()),
+                err.as_mut_ptr().cast(),
+                err.len(),
+            )
+        };
+        match NonNull::new(ctx) {
+            Some(ctx) => Ok(Evaluator {
+                plugin: Arc::clone(plugin),
+                index,
+                ctx,
+            }),
+            None => {
+                let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
+                let reason = String::from_utf8_lossy(&err[..end]).trim().to_string();
+                Err(PluginError::Invalid(format!(
+                    "evaluator {}: {}",
+                    info.name,
+                    if reason.is_empty() {
+                        "could not be created"
+                    } else {
+                        &reason
+                    }
+                )))
+            }
+        }
+    }
+
+    /// The evaluator's description.
+    pub fn info(&self) -> &EvaluatorInfo {
+        &self.plugin.evaluators[self.index]
+    }
+
+    /// The evaluator's name.
+    pub fn name(&self) -> &str {
+        &self.info().name
+    }
+
+    /// Score of `state` for its side to move, within the evaluator's bound.
+    #[inline]
+    pub fn evaluate(&self, state: &GameState) -> Result<i32, PluginError> {
+        let info = self.info();
+        let mut score = 0;
+        // SAFETY: live context and state of the same plugin; score writable.
+        let status = unsafe { (info.vtable.evaluate)(self.ctx.as_ptr(), state.raw(), &mut score) };
+        if status != abi::STATUS_OK {
+            return self.plugin.status("evaluate", status).map(|()| 0);
+        }
+        Ok(score.clamp(-info.score_bound, info.score_bound))
+    }
+
+    /// Each term of the evaluation, as text lines.
+    pub fn explain(&self, state: &GameState) -> Result<String, PluginError> {
+        let info = self.info();
+        let explain = info
+            .vtable
+            .explain
+            .ok_or_else(|| PluginError::Unsupported {
+                plugin: self.plugin.name().to_string(),
+                entry: "explain",
+            })?;
+        let ctx = self.ctx.as_ptr();
+        let raw = state.raw();
+        // SAFETY: live context and state; the closure passes a buffer and its length.
+        self.plugin
+            .read_text("explain", |buf, cap| unsafe { explain(ctx, raw, buf, cap) })
+    }
+}
+
+impl Drop for Evaluator {
+    fn drop(&mut self) {
+        // SAFETY: the context came from this evaluator's `create` and is
+        // destroyed exactly once.
+        unsafe { (self.info().vtable.destroy)(self.ctx.as_ptr()) }
+    }
+}

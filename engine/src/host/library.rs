@@ -1,0 +1,297 @@
+//! Opening a plugin library and validating its tables.
+//!
+//! Order matters here: the ABI version is the first thing read from a table,
+//! before any other field and before any function in it is called. Only
+//! after the version is accepted are the other fields read, and only those
+//! the plugin's `table_size` says it has.
+
+use std::ffi::{c_char, CStr};
+use std::path::Path;
+
+use plyd_api::abi::{
+    self, EvaluatorApi, GameApi, ABI_VERSION, ABI_VERSION_MIN, EVALUATOR_API_REQUIRED_SIZE,
+    GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL,
+};
+
+use super::error::LoadError;
+use super::game::{EvaluatorInfo, EvaluatorVtable, GameInfo, GameVtable, VariantDesc};
+
+/// Longest descriptive string (name, start position) read from a table; a
+/// string without a NUL within this many bytes is refused as unterminated.
+const MAX_TABLE_STRING: usize = 64 * 1024;
+/// More variants or evaluators than this in one plugin is taken as garbage.
+const MAX_TABLE_ENTRIES: u32 = 1024;
+
+/// What a successfully opened game library yields.
+pub(crate) struct OpenedGame {
+    pub library: libloading::Library,
+    pub vtable: GameVtable,
+    pub info: GameInfo,
+    pub evaluators: Vec<EvaluatorInfo>,
+}
+
+/// Open `path` and validate its game table.
+pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
+    // SAFETY: loading a library runs its initialisers. Plugins are code the
+    // user chose to install in the plugin directory, as with any loader.
+    let library = unsafe { libloading::Library::new(path) }.map_err(|e| LoadError::Open {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let entry = {
+        // SAFETY: the symbol, if present, has the documented signature
+        // `const GameApi *plyd_game_api(void)`.
+        let symbol: Result<libloading::Symbol<'_, unsafe extern "C" fn() -> *const GameApi>, _> =
+            unsafe { library.get(GAME_ENTRY_SYMBOL.as_bytes()) };
+        match symbol {
+            Ok(f) => *f,
+            Err(_) => {
+                return Err(LoadError::MissingSymbol {
+                    path: path.to_path_buf(),
+                    symbol: GAME_ENTRY_SYMBOL,
+                })
+            }
+        }
+    };
+    // SAFETY: calling the documented entry point; the SDK's version catches
+    // panics and returns null.
+    let table = unsafe { entry() };
+    if table.is_null() {
+        return Err(LoadError::NullTable {
+            path: path.to_path_buf(),
+            symbol: GAME_ENTRY_SYMBOL,
+        });
+    }
+    // SAFETY: a non-null table pointer from the entry point points to at
+    // least the two leading u32 words every table version starts with.
+    let (version, table_size) = unsafe { ((*table).abi_version, (*table).table_size) };
+    check_version(path, version)?;
+    let table_size = table_size as usize;
+    if table_size < GAME_API_REQUIRED_SIZE {
+        return Err(LoadError::Malformed {
+            path: path.to_path_buf(),
+            what: format!(
+                "table size {table_size} is smaller than the {GAME_API_REQUIRED_SIZE} bytes ABI version {version} requires"
+            ),
+        });
+    }
+    // SAFETY: version accepted and the table is at least as large as the
+    // required part, so every required field can be read.
+    let (vtable, info, evaluator_ptrs) = unsafe { read_game_table(path, table, table_size)? };
+    let mut evaluators = Vec::new();
+    for ptr in evaluator_ptrs {
+        // SAFETY: pointers from the game's evaluator array; null is checked inside.
+        evaluators.push(unsafe { read_evaluator_table(path, ptr, &info)? });
+    }
+    Ok(OpenedGame {
+        library,
+        vtable,
+        info,
+        evaluators,
+    })
+}
+
+fn check_version(path: &Path, version: u32) -> Result<(), LoadError> {
+    if (ABI_VERSION_MIN..=ABI_VERSION).contains(&version) {
+        Ok(())
+    } else {
+        Err(LoadError::AbiVersion {
+            path: path.to_path_buf(),
+            found: version,
+            min: ABI_VERSION_MIN,
+            max: ABI_VERSION,
+        })
+    }
+}
+
+/// Read a NUL-terminated UTF-8 string of at most [`MAX_TABLE_STRING`] bytes.
+///
+/// # Safety
+/// `ptr` is null or points to readable memory up to its NUL terminator or
+/// `MAX_TABLE_STRING` bytes, whichever comes first.
+unsafe fn table_string(path: &Path, field: &str, ptr: *const c_char) -> Result<String, LoadError> {
+    let malformed = |what: String| LoadError::Malformed {
+        path: path.to_path_buf(),
+        what,
+    };
+    if ptr.is_null() {
+        return Err(malformed(format!("'{field}' is null")));
+    }
+    let mut len = 0;
+    // SAFETY: scanning at most MAX_TABLE_STRING bytes, per the contract above.
+    while unsafe { *ptr.add(len) } != 0 {
+        len += 1;
+        if len >= MAX_TABLE_STRING {
+            return Err(malformed(format!(
+                "'{field}' is not NUL-terminated within {MAX_TABLE_STRING} bytes"
+            )));
+        }
+    }
+    // SAFETY: we found the NUL at `len`.
+    let text = unsafe { CStr::from_ptr(ptr) };
+    text.to_str()
+        .map(str::to_owned)
+        .map_err(|_| malformed(format!("'{field}' is not valid UTF-8")))
+}
+
+/// Read an optional field only if the plugin's table reaches that far.
+macro_rules! optional_field {
+    ($table:expr, $size:expr, $ty:ident, $field:ident) => {{
+        let end = std::mem::offset_of!($ty, $field) + std::mem::size_of_val(&(*$table).$field);
+        if end <= $size {
+            (*$table).$field
+        } else {
+            None
+        }
+    }};
+}
+
+/// Read a required function entry, refusing the plugin if it is null.
+macro_rules! required_fn {
+    ($path:expr, $table:expr, $field:ident) => {
+        (*$table).$field.ok_or_else(|| LoadError::MissingEntry {
+            path: $path.to_path_buf(),
+            entry: stringify!($field),
+        })?
+    };
+}
+
+/// # Safety
+/// `table` points to a game table whose version has been accepted and whose
+/// size is `table_size >= GAME_API_REQUIRED_SIZE`.
+unsafe fn read_game_table(
+    path: &Path,
+    table: *const GameApi,
+    table_size: usize,
+) -> Result<(GameVtable, GameInfo, Vec<*const EvaluatorApi>), LoadError> {
+    // SAFETY (whole function): fields are read from a table the caller vouches
+    // for, optional ones only within `table_size`.
+    unsafe {
+        let vtable = GameVtable {
+            state_new: required_fn!(path, table, state_new),
+            state_clone: required_fn!(path, table, state_clone),
+            state_free: required_fn!(path, table, state_free),
+            set_position: required_fn!(path, table, set_position),
+            get_position: required_fn!(path, table, get_position),
+            side_to_move: required_fn!(path, table, side_to_move),
+            outcome: required_fn!(path, table, outcome),
+            gen_moves: required_fn!(path, table, gen_moves),
+            make_move: required_fn!(path, table, make_move),
+            unmake_move: required_fn!(path, table, unmake_move),
+            hash: required_fn!(path, table, hash),
+            parse_move: required_fn!(path, table, parse_move),
+            format_move: required_fn!(path, table, format_move),
+            board_text: required_fn!(path, table, board_text),
+            gen_noisy: optional_field!(table, table_size, GameApi, gen_noisy),
+            order_hints: optional_field!(table, table_size, GameApi, order_hints),
+            in_check: optional_field!(table, table_size, GameApi, in_check),
+            chance_outcomes: optional_field!(table, table_size, GameApi, chance_outcomes),
+            perft: optional_field!(table, table_size, GameApi, perft),
+        };
+        let name = table_string(path, "name", (*table).name)?;
+        let version = table_string(path, "plugin_version", (*table).plugin_version)?;
+        let variant_count = (*table).variant_count;
+        if variant_count == 0 || variant_count > MAX_TABLE_ENTRIES || (*table).variants.is_null() {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!("variant count {variant_count} is not in 1..={MAX_TABLE_ENTRIES}"),
+            });
+        }
+        let mut variants = Vec::new();
+        for i in 0..variant_count as usize {
+            let v = *(*table).variants.add(i);
+            variants.push(VariantDesc {
+                name: table_string(path, "variant name", v.name)?,
+                start_position: table_string(path, "variant start position", v.start_position)?,
+            });
+        }
+        let evaluator_count = (*table).evaluator_count;
+        if evaluator_count > MAX_TABLE_ENTRIES
+            || (evaluator_count > 0 && (*table).evaluators.is_null())
+        {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!("evaluator count {evaluator_count} with a bad evaluator array"),
+            });
+        }
+        let evaluators = (0..evaluator_count as usize)
+            .map(|i| *(*table).evaluators.add(i))
+            .collect();
+        let info = GameInfo {
+            name,
+            version,
+            path: path.to_path_buf(),
+            variants,
+            capabilities: (*table).capabilities,
+            state_layout: (*table).state_layout,
+            max_game_plies: (*table).max_game_plies,
+        };
+        Ok((vtable, info, evaluators))
+    }
+}
+
+/// # Safety
+/// `table` is null or points to an evaluator table of the library at `path`.
+unsafe fn read_evaluator_table(
+    path: &Path,
+    table: *const EvaluatorApi,
+    game: &GameInfo,
+) -> Result<EvaluatorInfo, LoadError> {
+    if table.is_null() {
+        return Err(LoadError::Malformed {
+            path: path.to_path_buf(),
+            what: "null evaluator table".to_string(),
+        });
+    }
+    // SAFETY (whole function): the version is read first; other fields only
+    // after it is accepted, optional ones within `table_size`.
+    unsafe {
+        check_version(path, (*table).abi_version)?;
+        let table_size = (*table).table_size as usize;
+        if table_size < EVALUATOR_API_REQUIRED_SIZE {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!("evaluator table size {table_size} is too small"),
+            });
+        }
+        let name = table_string(path, "evaluator name", (*table).name)?;
+        let evaluated_game = table_string(path, "evaluator game", (*table).game)?;
+        if evaluated_game != game.name || (*table).state_layout != game.state_layout {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!(
+                    "evaluator '{name}' reads {evaluated_game} state layout {}, but the game is {} with state layout {}",
+                    (*table).state_layout,
+                    game.name,
+                    game.state_layout
+                ),
+            });
+        }
+        let score_bound = (*table).score_bound;
+        if score_bound <= 0 {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!("evaluator '{name}' has score bound {score_bound}"),
+            });
+        }
+        Ok(EvaluatorInfo {
+            name,
+            description: table_string(path, "evaluator description", (*table).description)
+                .unwrap_or_default(),
+            default_params: table_string(path, "default params", (*table).default_params)
+                .unwrap_or_default(),
+            score_bound,
+            vtable: EvaluatorVtable {
+                create: required_fn!(path, table, create),
+                destroy: required_fn!(path, table, destroy),
+                evaluate: required_fn!(path, table, evaluate),
+                explain: optional_field!(table, table_size, EvaluatorApi, explain),
+            },
+        })
+    }
+}
+
+/// Whether a status code reports a panic.
+pub(crate) fn is_panic(status: i64) -> bool {
+    status == i64::from(abi::STATUS_PANIC)
+}

@@ -1,0 +1,16 @@
+//! plyd: a game-engine daemon that speaks a UCI-style protocol on
+//! stdin/stdout and loads game rules and evaluators from plugins.
+//!
+//! * [`host`] loads plugin libraries and wraps them in safe handles.
+//! * [`search`] is the game-agnostic search.
+//! * [`perft`] counts move-generation trees through the plugin boundary.
+//! * [`daemon`] runs the protocol loop.
+//! * [`options`] holds settings, option declarations and the config file.
+
+#![warn(missing_docs)]
+
+pub mod daemon;
+pub mod host;
+pub mod options;
+pub mod perft;
+pub mod search;

@@ -1,0 +1,258 @@
+//! The engine's settings: defaults, limits, the configuration file, and the
+//! `option` lines announced to the GUI.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Option names as announced in `uci` output.
+pub mod names {
+    /// Which game variant to play.
+    pub const VARIANT: &str = "UCI_Variant";
+    /// Which evaluator to use.
+    pub const EVALUATOR: &str = "Evaluator";
+    /// Transposition table size in MiB.
+    pub const HASH: &str = "Hash";
+    /// Search threads.
+    pub const THREADS: &str = "Threads";
+    /// Empty the transposition table.
+    pub const CLEAR_HASH: &str = "Clear Hash";
+    /// Time kept back per move for transmission delays.
+    pub const MOVE_OVERHEAD: &str = "Move Overhead";
+    /// Where game plugins are looked for.
+    pub const PLUGIN_PATH: &str = "PluginPath";
+    /// Whether the GUI may send `go ponder`.
+    pub const PONDER: &str = "Ponder";
+}
+
+/// A numeric option's range and default.
+#[derive(Debug, Clone, Copy)]
+pub struct SpinRange {
+    /// Default.
+    pub default: i64,
+    /// Lowest value.
+    pub min: i64,
+    /// Highest value.
+    pub max: i64,
+}
+
+/// `Hash`, in MiB.
+pub const HASH_RANGE: SpinRange = SpinRange {
+    default: 16,
+    min: 1,
+    max: 65536,
+};
+/// `Threads`.
+pub const THREADS_RANGE: SpinRange = SpinRange {
+    default: 1,
+    min: 1,
+    max: 256,
+};
+/// `Move Overhead`, in milliseconds.
+pub const MOVE_OVERHEAD_RANGE: SpinRange = SpinRange {
+    default: 10,
+    min: 0,
+    max: 5000,
+};
+
+impl SpinRange {
+    /// Parse and range-check `text` for the option `name`.
+    pub fn parse(&self, name: &str, text: &str) -> Result<i64, String> {
+        let value: i64 = text.trim().parse().map_err(|_| {
+            format!(
+                "option '{name}': '{text}' is not an integer between {} and {}",
+                self.min, self.max
+            )
+        })?;
+        self.check(name, value)
+    }
+
+    /// Range-check `value` for the option `name`.
+    pub fn check(&self, name: &str, value: i64) -> Result<i64, String> {
+        if (self.min..=self.max).contains(&value) {
+            Ok(value)
+        } else {
+            Err(format!(
+                "option '{name}': {value} is outside {}..={}",
+                self.min, self.max
+            ))
+        }
+    }
+}
+
+/// Settings that do not depend on the loaded plugins.
+#[derive(Debug, Clone)]
+pub struct EngineSettings {
+    /// Transposition table size in MiB.
+    pub hash_mib: u32,
+    /// Search threads.
+    pub threads: u32,
+    /// Milliseconds kept back per move.
+    pub move_overhead_ms: u32,
+    /// Whether pondering is enabled.
+    pub ponder: bool,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        EngineSettings {
+            hash_mib: HASH_RANGE.default as u32,
+            threads: THREADS_RANGE.default as u32,
+            move_overhead_ms: MOVE_OVERHEAD_RANGE.default as u32,
+            ponder: false,
+        }
+    }
+}
+
+/// The configuration file (`plyd --config plyd.toml`). Every key is optional.
+///
+/// ```toml
+/// plugin_path = "/opt/plyd/plugins"   # one folder, or several joined like PATH
+/// game = "othello"                    # default variant
+/// evaluator = "seed004"
+/// hash = 64                           # MiB
+/// threads = 2
+/// move_overhead = 30                  # ms
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// Plugin directories.
+    pub plugin_path: Option<String>,
+    /// Default game variant.
+    pub game: Option<String>,
+    /// Default evaluator.
+    pub evaluator: Option<String>,
+    /// `Hash` in MiB.
+    pub hash: Option<i64>,
+    /// `Threads`.
+    pub threads: Option<i64>,
+    /// `Move Overhead` in ms.
+    pub move_overhead: Option<i64>,
+}
+
+impl ConfigFile {
+    /// Read and parse a configuration file. The error is one line naming the
+    /// file and, where the parser knows them, the key and position.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("config {}: cannot be read: {e}", path.display()))?;
+        Self::parse(&text).map_err(|e| format!("config {}: {e}", path.display()))
+    }
+
+    /// Parse configuration text. The message names the line and quotes it,
+    /// so the offending key is in view.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e: toml::de::Error| {
+            let what = e.message().trim().to_string();
+            match e.span() {
+                Some(span) => {
+                    let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                    let line = text.lines().nth(line_no - 1).unwrap_or("").trim();
+                    format!("line {line_no} ({line}): {what}")
+                }
+                None => what,
+            }
+        })
+    }
+
+    /// Apply the numeric settings over `settings`, returning one message per
+    /// bad value (a bad value leaves that setting as it was).
+    pub fn apply(&self, settings: &mut EngineSettings) -> Vec<String> {
+        let mut errors = Vec::new();
+        let mut set = |value: Option<i64>, key: &str, range: SpinRange, slot: &mut u32| {
+            if let Some(v) = value {
+                match range.check(key, v) {
+                    Ok(v) => *slot = v as u32,
+                    Err(e) => errors.push(format!("config key '{key}': {e}")),
+                }
+            }
+        };
+        set(self.hash, "hash", HASH_RANGE, &mut settings.hash_mib);
+        set(
+            self.threads,
+            "threads",
+            THREADS_RANGE,
+            &mut settings.threads,
+        );
+        set(
+            self.move_overhead,
+            "move_overhead",
+            MOVE_OVERHEAD_RANGE,
+            &mut settings.move_overhead_ms,
+        );
+        errors
+    }
+}
+
+/// Split a plugin path (one folder, or several joined like `PATH`).
+pub fn split_plugin_path(text: &str) -> Vec<PathBuf> {
+    std::env::split_paths(text)
+        .filter(|p| !p.as_os_str().is_empty())
+        .collect()
+}
+
+/// Parse a `check` option value.
+pub fn parse_bool(name: &str, text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "option '{name}': '{text}' is not 'true' or 'false'"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spin_parse_checks_type_and_range() {
+        assert_eq!(HASH_RANGE.parse("Hash", " 64 "), Ok(64));
+        assert!(HASH_RANGE
+            .parse("Hash", "0")
+            .unwrap_err()
+            .contains("outside 1..=65536"));
+        assert!(HASH_RANGE
+            .parse("Hash", "lots")
+            .unwrap_err()
+            .contains("not an integer"));
+    }
+
+    #[test]
+    fn config_parses_every_key() {
+        let c = ConfigFile::parse(
+            "plugin_path = \"/a:/b\"\ngame = \"othello\"\nevaluator = \"seed004\"\nhash = 64\nthreads = 2\nmove_overhead = 30\n",
+        )
+        .unwrap();
+        let mut s = EngineSettings::default();
+        assert!(c.apply(&mut s).is_empty());
+        assert_eq!((s.hash_mib, s.threads, s.move_overhead_ms), (64, 2, 30));
+        assert_eq!(c.game.as_deref(), Some("othello"));
+        assert_eq!(
+            split_plugin_path(c.plugin_path.as_deref().unwrap()).len(),
+            2
+        );
+    }
+
+    #[test]
+    fn config_errors_name_the_key() {
+        let e = ConfigFile::parse("threads = 2\nhash = \"big\"").unwrap_err();
+        assert!(e.starts_with("line 2 (hash = \"big\"): "), "{e}");
+        let e = ConfigFile::parse("colour = 3").unwrap_err();
+        assert!(e.contains("colour"), "{e}");
+        let c = ConfigFile::parse("threads = 0").unwrap();
+        let mut s = EngineSettings::default();
+        let errors = c.apply(&mut s);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].contains("threads"));
+        assert_eq!(s.threads, 1);
+    }
+
+    #[test]
+    fn bools() {
+        assert_eq!(parse_bool("Ponder", "TRUE"), Ok(true));
+        assert!(parse_bool("Ponder", "yes").is_err());
+    }
+}

@@ -1,0 +1,142 @@
+//! Perft through the plugin boundary: the host walks the tree with the
+//! plugin's `gen_moves`, `make_move` and `unmake_move`, so the count checks
+//! the rules and the ABI together, and its speed includes the boundary's
+//! cost. (A plugin's own `perft` entry point measures the rules alone.)
+
+use std::time::{Duration, Instant};
+
+use plyd_api::{abi, Move};
+
+use crate::host::{GameState, PluginError};
+
+/// Count of one root move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootCount {
+    /// The move's text.
+    pub text: String,
+    /// Leaf nodes below it.
+    pub nodes: u64,
+}
+
+/// Result of a divided perft.
+#[derive(Debug, Clone)]
+pub struct PerftReport {
+    /// Per root move, in the plugin's move order.
+    pub roots: Vec<RootCount>,
+    /// Sum over the root moves.
+    pub total: u64,
+    /// Wall time taken.
+    pub elapsed: Duration,
+    /// Whether `should_stop` cut it short (counts are then partial).
+    pub interrupted: bool,
+}
+
+/// Perft through the boundary, with one move buffer per ply.
+pub struct Perft {
+    buffers: Vec<Vec<Move>>,
+}
+
+impl Default for Perft {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Perft {
+    /// A perft walker with empty buffers.
+    pub fn new() -> Self {
+        Perft {
+            buffers: Vec::new(),
+        }
+    }
+
+    /// Leaf count `depth` plies below `state`, the last ply counted in
+    /// bulk. A game that ended before the last ply contributes nothing, or
+    /// one leaf if the plugin declares `CAP_PERFT_COUNTS_ENDED_GAMES` (the
+    /// convention of the published Othello figures).
+    pub fn count(&mut self, state: &mut GameState, depth: u32) -> Result<u64, PluginError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let ended_counts =
+            state.plugin().info().capabilities & abi::CAP_PERFT_COUNTS_ENDED_GAMES != 0;
+        let ply = depth as usize;
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        state.legal_moves(&mut moves)?;
+        let result = if moves.is_empty() {
+            Ok(u64::from(ended_counts))
+        } else if depth == 1 {
+            Ok(moves.len() as u64)
+        } else {
+            let mut total = 0;
+            let mut outcome = Ok(());
+            for &mv in &moves {
+                if let Err(e) = state.make_move(mv) {
+                    outcome = Err(e);
+                    break;
+                }
+                match self.count(state, depth - 1) {
+                    Ok(n) => total += n,
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+                if let Err(e) = state.unmake_move(mv) {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+            outcome.map(|()| total)
+        };
+        self.buffers[ply] = moves;
+        result
+    }
+
+    /// Perft divided by root move. `should_stop` is asked between root
+    /// moves; `native` uses the plugin's own perft below each root move.
+    pub fn divide(
+        &mut self,
+        state: &mut GameState,
+        depth: u32,
+        native: bool,
+        mut should_stop: impl FnMut() -> bool,
+    ) -> Result<PerftReport, PluginError> {
+        let start = Instant::now();
+        let mut roots = Vec::new();
+        let mut total = 0;
+        let mut interrupted = false;
+        if depth > 0 {
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves)?;
+            for mv in moves {
+                if should_stop() {
+                    interrupted = true;
+                    break;
+                }
+                let text = state.format_move(mv)?;
+                state.make_move(mv)?;
+                let nodes = if native {
+                    state.native_perft(depth - 1)
+                } else {
+                    self.count(state, depth - 1)
+                };
+                state.unmake_move(mv)?;
+                let nodes = nodes?;
+                total += nodes;
+                roots.push(RootCount { text, nodes });
+            }
+        } else {
+            total = 1;
+        }
+        Ok(PerftReport {
+            roots,
+            total,
+            elapsed: start.elapsed(),
+            interrupted,
+        })
+    }
+}

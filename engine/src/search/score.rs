@@ -1,0 +1,58 @@
+//! Search scores: evaluations, draws, and wins that count plies to the end.
+
+use plyd_protocol::Score;
+
+/// Score of a won position at the root; a win `n` plies away scores
+/// `WIN - n`, so shorter wins are preferred.
+pub const WIN: i32 = 100_000_000;
+/// Bigger than any score.
+pub const INFINITY: i32 = WIN + 1;
+/// Evaluations are clamped inside this, well below any win score.
+pub const EVAL_LIMIT: i32 = WIN / 2;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 1024;
+
+/// Whether `score` says one side wins by force.
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= WIN - MAX_PLY as i32
+}
+
+/// Score of a won position `ply` plies from the root.
+pub fn win_in(ply: usize) -> i32 {
+    WIN - ply as i32
+}
+
+/// Score of a lost position `ply` plies from the root.
+pub fn loss_in(ply: usize) -> i32 {
+    -WIN + ply as i32
+}
+
+/// The protocol form of a score: `mate N` in moves (a move is two plies;
+/// negative when the engine is losing) or `cp N`.
+pub fn to_protocol(score: i32) -> Score {
+    if is_decisive(score) {
+        let plies = WIN - score.abs();
+        if score > 0 {
+            Score::Mate((plies + 1) / 2)
+        } else {
+            Score::Mate(-(plies / 2))
+        }
+    } else {
+        Score::Cp(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_count_moves() {
+        assert_eq!(to_protocol(win_in(1)), Score::Mate(1));
+        assert_eq!(to_protocol(win_in(3)), Score::Mate(2));
+        assert_eq!(to_protocol(loss_in(2)), Score::Mate(-1));
+        assert_eq!(to_protocol(loss_in(4)), Score::Mate(-2));
+        assert_eq!(to_protocol(123), Score::Cp(123));
+        assert_eq!(to_protocol(-EVAL_LIMIT), Score::Cp(-EVAL_LIMIT));
+    }
+}

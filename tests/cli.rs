@@ -1,0 +1,137 @@
+//! The command line: subcommands, the config file, and bad arguments.
+
+mod common;
+
+use std::process::Command;
+
+use common::{othello_dir, plyd_bin, Engine, TempDir};
+
+#[test]
+fn perft_subcommand_prints_divided_counts() {
+    let dir = othello_dir();
+    for native in [false, true] {
+        let mut cmd = Command::new(plyd_bin());
+        cmd.args(["perft", "--game", "othello", "--depth", "6"])
+            .env("PLYD_PLUGIN_PATH", dir.path());
+        if native {
+            cmd.arg("--native");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains("\nNodes searched: 8200\n"), "{stdout}");
+        assert_eq!(
+            stdout.lines().filter(|l| l.ends_with(": 2050")).count(),
+            4,
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn perft_subcommand_from_a_position_and_bad_input() {
+    let dir = othello_dir();
+    let out = Command::new(plyd_bin())
+        .args(["perft", "--depth", "1", "--fen", "8/8/8/3OX3/3XXX2/8/8/8 w"])
+        .env("PLYD_PLUGIN_PATH", dir.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 3"));
+    for args in [
+        &["perft", "--game", "chess", "--depth", "2"][..],
+        &["perft", "--depth", "2", "--fen", "rubbish"][..],
+    ] {
+        let out = Command::new(plyd_bin())
+            .args(args)
+            .env("PLYD_PLUGIN_PATH", dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.lines().filter(|l| l.contains("plyd perft:")).count(),
+            1,
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn config_file_sets_the_defaults() {
+    let plugins = othello_dir();
+    let conf_dir = TempDir::new("config");
+    let conf = conf_dir.path().join("plyd.toml");
+    std::fs::write(
+        &conf,
+        format!(
+            "plugin_path = \"{}\"\ngame = \"othello\"\nevaluator = \"seed004\"\nhash = 64\nthreads = 2\nmove_overhead = 25\n",
+            plugins.path().display()
+        ),
+    )
+    .unwrap();
+    // The config's plugin_path is used when PLYD_PLUGIN_PATH is empty.
+    let mut e = Engine::start(
+        std::path::Path::new(""),
+        &["--config", conf.to_str().unwrap()],
+        &[],
+    );
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    for expected in [
+        "option name Hash type spin default 64 min 1 max 65536",
+        "option name Threads type spin default 2 min 1 max 256",
+        "option name Move Overhead type spin default 25 min 0 max 5000",
+        "option name Evaluator type combo default seed004 var seed004",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == expected),
+            "missing {expected}: {lines:#?}"
+        );
+    }
+}
+
+#[test]
+fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
+    let plugins = othello_dir();
+    let conf_dir = TempDir::new("badconfig");
+    let conf = conf_dir.path().join("plyd.toml");
+    std::fs::write(&conf, "hash = 0\nthreads = \"many\"\n").unwrap();
+    let mut e = Engine::start(plugins.path(), &["--config", conf.to_str().unwrap()], &[]);
+    e.send("go depth 1");
+    assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
+    let log = e.stderr_lines().join("\n");
+    assert!(
+        log.contains("plyd.toml") && log.contains("threads"),
+        "{log}"
+    );
+
+    std::fs::write(&conf, "hash = 0\n").unwrap();
+    let mut e = Engine::start(
+        plugins.path(),
+        &["--config", conf.to_str().unwrap(), "--game", "chess"],
+        &[],
+    );
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin default 16 ")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name UCI_Variant type combo default othello")));
+    let log = e.stderr_lines().join("\n");
+    assert!(log.contains("config key 'hash'"), "{log}");
+    assert!(log.contains("game 'chess' is not loaded"), "{log}");
+}
+
+#[test]
+fn version_and_help() {
+    let out = Command::new(plyd_bin()).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("plyd "));
+    let out = Command::new(plyd_bin()).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("perft") && help.contains("--config"),
+        "{help}"
+    );
+}

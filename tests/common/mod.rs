@@ -1,0 +1,306 @@
+//! Shared helpers for the end-to-end tests: plugin folders made to measure,
+//! and a running plyd process to hold a protocol conversation with.
+//!
+//! Timeouts here only keep a broken build from hanging the test run; they
+//! are generous and no test passes or fails on how fast plyd answers.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Upper bound on any single wait, far above what a correct build needs.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The plyd binary under test.
+pub fn plyd_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_plyd"))
+}
+
+/// Where cargo put the plugin libraries this test depends on.
+fn build_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    exe.parent().expect("deps folder").to_path_buf()
+}
+
+/// Path of the built library of crate `crate_name` (underscores).
+pub fn built_library(crate_name: &str) -> PathBuf {
+    let file = format!(
+        "{}{crate_name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let deps = build_dir();
+    let candidates = [deps.join(&file), deps.parent().unwrap().join(&file)];
+    candidates
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .unwrap_or_else(|| panic!("{file} was not built (looked in {candidates:?})"))
+}
+
+/// A temporary folder, removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A fresh, empty folder.
+    pub fn new(tag: &str) -> Self {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("plyd-test-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A plugin folder holding the listed libraries, each copied under the
+/// game-plugin name `plyd_game_<game>`: `(crate_name, game)`.
+pub fn plugin_dir(plugins: &[(&str, &str)]) -> TempDir {
+    let dir = TempDir::new("plugins");
+    for (crate_name, game) in plugins {
+        let dest = dir.path().join(format!(
+            "{}plyd_game_{game}{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        ));
+        std::fs::copy(built_library(crate_name), dest).expect("copy plugin");
+    }
+    dir
+}
+
+/// A plugin folder with only the Othello plugin.
+pub fn othello_dir() -> TempDir {
+    plugin_dir(&[("plyd_game_othello", "othello")])
+}
+
+/// A running plyd daemon.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Receiver<String>,
+    /// Everything read from stdout so far.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    /// Start plyd with `args`, plugins from `plugin_path`, and extra `env`.
+    pub fn start(plugin_path: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(plyd_bin());
+        command
+            .args(args)
+            .env("PLYD_PLUGIN_PATH", plugin_path)
+            .env("RUST_BACKTRACE", "0")
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let mut child = command.spawn().expect("spawn plyd");
+        let stdout = child.stdout.take().unwrap();
+        let stderr_pipe = child.stderr.take().unwrap();
+        let (tx, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let (etx, stderr) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stderr_pipe).lines() {
+                let Ok(line) = line else { break };
+                if etx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            stderr,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Start plyd with only the Othello plugin.
+    pub fn othello() -> (Self, TempDir) {
+        let dir = othello_dir();
+        (Engine::start(dir.path(), &[], &[]), dir)
+    }
+
+    /// Send one line (a newline is added).
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to plyd");
+        stdin.flush().unwrap();
+    }
+
+    /// Send raw bytes, exactly as given.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to plyd");
+        stdin.flush().unwrap();
+    }
+
+    /// Close stdin.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next stdout line, or `None` if none comes within `wait`.
+    pub fn next_line(&mut self, wait: Duration) -> Option<String> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                self.transcript.push(line.clone());
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Read lines up to and including the first for which `done` holds.
+    pub fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                None => panic!(
+                    "plyd did not answer as expected; lines so far: {seen:#?}\nstderr: {:#?}",
+                    self.stderr_lines()
+                ),
+            }
+        }
+    }
+
+    /// Send `isready` and return every line before `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.read_until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Read up to and including the `bestmove` line.
+    pub fn until_bestmove(&mut self) -> Vec<String> {
+        self.read_until(|l| l.starts_with("bestmove"))
+    }
+
+    /// Send `d` and return the `Fen:` text (reading through the `Key:`
+    /// line that ends the answer).
+    pub fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.read_until(|l| l.starts_with("Key: "));
+        let fen = lines.iter().find_map(|l| l.strip_prefix("Fen: "));
+        fen.unwrap_or_else(|| panic!("no Fen line in {lines:?}"))
+            .to_string()
+    }
+
+    /// Every stderr line so far (waiting briefly for stragglers).
+    pub fn stderr_lines(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Ok(line) = self.stderr.recv_timeout(Duration::from_millis(200)) {
+            out.push(line);
+        }
+        out
+    }
+
+    /// Wait for the process to exit; `None` if it is still running after `wait`.
+    pub fn wait_exit(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The lines among `lines` that report an error.
+pub fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .collect()
+}
+
+/// Check that an `info` line is well formed: known keywords in UCI order,
+/// each with a value of the right shape, `pv` and `string` last.
+pub fn assert_info_well_formed(line: &str) {
+    let tokens: Vec<&str> = line.split(' ').collect();
+    assert_eq!(tokens[0], "info", "{line}");
+    let mut i = 1;
+    let number = |t: Option<&&str>| t.is_some_and(|t| t.parse::<i64>().is_ok());
+    while i < tokens.len() {
+        match tokens[i] {
+            "depth" | "seldepth" | "nodes" | "nps" | "time" | "hashfull" | "multipv"
+            | "currmovenumber" => {
+                assert!(
+                    number(tokens.get(i + 1)),
+                    "bad value after {} in {line}",
+                    tokens[i]
+                );
+                i += 2;
+            }
+            "score" => {
+                assert!(
+                    matches!(tokens.get(i + 1), Some(&"cp") | Some(&"mate")),
+                    "{line}"
+                );
+                assert!(number(tokens.get(i + 2)), "{line}");
+                i += 3;
+                if matches!(tokens.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
+                    i += 1;
+                }
+            }
+            "currmove" => i += 2,
+            "pv" => {
+                assert!(tokens.len() > i + 1, "empty pv in {line}");
+                return;
+            }
+            "string" => return,
+            other => panic!("unknown info keyword '{other}' in {line}"),
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Perft through the loaded plugin: the host walks the tree across the C ABI
+//! and must reproduce the published figures kept with each game plugin
+//! (`plugins/<game>/tests/<game>.perft`).
+
+mod common;
+
+use common::{built_library, Engine};
+use plyd::host::{GameState, PluginHost};
+use plyd::perft::Perft;
+
+/// (position text, [(depth, count)]) from a `.perft` file: one position per
+/// line, then `;<depth> <count>[ <ended>]` fields (the optional third
+/// number, games that ended early, is the plugin's own concern).
+fn read_perft_file(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut fields = line.split(';');
+            let fen = fields.next().unwrap().trim().to_string();
+            let counts = fields
+                .map(|f| {
+                    let numbers: Vec<u64> =
+                        f.split_whitespace().map(|n| n.parse().unwrap()).collect();
+                    assert!(numbers.len() >= 2, "bad field '{f}'");
+                    (numbers[0] as u32, numbers[1])
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+fn othello_state() -> GameState {
+    let mut host = PluginHost::default();
+    let plugin = host
+        .load_file(&built_library("plyd_game_othello"))
+        .expect("othello loads");
+    GameState::new(&plugin, 0).unwrap()
+}
+
+#[test]
+fn othello_perft_matches_the_published_table_through_the_abi() {
+    let cases = read_perft_file(include_str!("../plugins/othello/tests/othello.perft"));
+    assert!(!cases.is_empty());
+    let mut state = othello_state();
+    let mut perft = Perft::new();
+    for (fen, counts) in cases {
+        state.set_position(&fen).unwrap();
+        assert_eq!(counts.len(), 11, "the table covers depths 1..=11");
+        for (depth, expected) in counts {
+            assert_eq!(
+                perft.count(&mut state, depth).unwrap(),
+                expected,
+                "{fen} depth {depth}"
+            );
+        }
+        // The walk leaves the state as it found it.
+        assert_eq!(state.position_text().unwrap(), fen);
+    }
+}
+
+#[test]
+fn native_perft_agrees_with_the_abi_walk() {
+    let mut state = othello_state();
+    let mut perft = Perft::new();
+    for moves in [&[][..], &["f5", "d6", "c3", "d3", "c4"][..]] {
+        state.set_position("8/8/8/3OX3/3XO3/8/8/8 b").unwrap();
+        for m in moves {
+            let mv = state.parse_legal_move(m).unwrap();
+            state.make_move(mv).unwrap();
+        }
+        for depth in 0..=7 {
+            assert_eq!(
+                state.native_perft(depth).unwrap(),
+                perft.count(&mut state, depth).unwrap(),
+                "after {moves:?} at depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn divided_perft_sums_to_the_total() {
+    let mut state = othello_state();
+    let report = Perft::new().divide(&mut state, 7, false, || false).unwrap();
+    assert_eq!(report.total, 55_092);
+    assert_eq!(report.roots.iter().map(|r| r.nodes).sum::<u64>(), 55_092);
+    let names: Vec<&str> = report.roots.iter().map(|r| r.text.as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["c4", "d3", "e6", "f5"]);
+    // Othello's start is symmetric: every opening move has the same count.
+    assert!(report.roots.iter().all(|r| r.nodes == 55_092 / 4));
+}
+
+#[test]
+fn go_perft_in_the_daemon_matches_the_table() {
+    let (mut e, _dir) = Engine::othello();
+    for (depth, expected) in [(1, 4), (2, 12), (3, 56), (4, 244), (6, 8200), (8, 390_216)] {
+        e.send(&format!("go perft {depth}"));
+        let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!("Nodes searched: {expected}")
+        );
+        e.sync();
+    }
+}

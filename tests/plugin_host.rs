@@ -1,0 +1,216 @@
+//! The plugin host against broken plugins: a wrong ABI version, a missing
+//! entry point, missing table entries, and a plugin that panics. None of
+//! them may take the daemon down or disturb the games that did load.
+
+mod common;
+
+use std::path::Path;
+
+use common::{built_library, errors, plugin_dir, Engine};
+use plyd::host::{GameState, LoadError, PluginHost};
+
+fn assert_refused_in_log(e: &mut Engine, needles: &[&str]) {
+    let log = e.stderr_lines().join("\n");
+    for needle in needles {
+        assert!(log.contains(needle), "'{needle}' not in stderr:\n{log}");
+    }
+}
+
+fn assert_still_plays_othello(e: &mut Engine) {
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Variant type combo default othello var othello"),
+        "{lines:#?}"
+    );
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn wrong_abi_version_is_refused_naming_file_and_both_versions() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_test_bad_abi", "badabi"),
+    ]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    assert_still_plays_othello(&mut e);
+    assert_refused_in_log(
+        &mut e,
+        &[
+            "libplyd_game_badabi",
+            "ABI version 999",
+            "supports ABI version 1",
+        ],
+    );
+}
+
+#[test]
+fn missing_entry_point_is_refused_naming_file_and_symbol() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_test_no_entry", "noentry"),
+    ]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    assert_still_plays_othello(&mut e);
+    assert_refused_in_log(
+        &mut e,
+        &["libplyd_game_noentry", "missing symbol 'plyd_game_api'"],
+    );
+}
+
+#[test]
+fn missing_table_entries_and_short_tables_are_refused() {
+    for (mode, needle) in [
+        ("missing-entry", "missing required entry 'state_clone'"),
+        ("short", "table size 16 is smaller"),
+    ] {
+        let dir = plugin_dir(&[
+            ("plyd_game_othello", "othello"),
+            ("plyd_test_bad_abi", "badabi"),
+        ]);
+        let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_BAD_TABLE", mode)]);
+        assert_still_plays_othello(&mut e);
+        assert_refused_in_log(&mut e, &["libplyd_game_badabi", needle]);
+    }
+}
+
+#[test]
+fn host_api_reports_typed_errors() {
+    let mut host = PluginHost::default();
+    match host.load_file(&built_library("plyd_test_bad_abi")) {
+        Err(LoadError::AbiVersion {
+            found, min, max, ..
+        }) => {
+            assert_eq!(found, 999);
+            assert_eq!((min, max), (1, 1));
+        }
+        Err(other) => panic!("wrong error: {other}"),
+        Ok(_) => panic!("a plugin with ABI version 999 was accepted"),
+    }
+    assert!(matches!(
+        host.load_file(&built_library("plyd_test_no_entry")),
+        Err(LoadError::MissingSymbol { .. })
+    ));
+    assert!(matches!(
+        host.load_file(Path::new("/no/such/libplyd_game_x.so")),
+        Err(LoadError::Open { .. })
+    ));
+    let othello = host
+        .load_file(&built_library("plyd_game_othello"))
+        .expect("othello loads");
+    assert!(
+        host.load_file(&built_library("plyd_game_othello")).is_err(),
+        "a second copy is refused"
+    );
+    assert_eq!(host.games().len(), 1);
+    let state = GameState::new(&othello, 0).unwrap();
+    assert_eq!(state.position_text().unwrap(), "8/8/8/3OX3/3XO3/8/8/8 b");
+}
+
+#[test]
+fn missing_plugin_directory_leaves_a_daemon_that_answers() {
+    let dir = common::TempDir::new("empty");
+    let mut e = Engine::start(&dir.path().join("nowhere"), &[], &[]);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    e.send("d");
+    assert_eq!(errors(&e.sync()).len(), 1);
+    assert_refused_in_log(
+        &mut e,
+        &["cannot read plugin directory", "no game plugin found"],
+    );
+}
+
+fn panicky_engine() -> (Engine, common::TempDir) {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_test_panicky", "panicky"),
+    ]);
+    let e = Engine::start(dir.path(), &[], &[]);
+    (e, dir)
+}
+
+#[test]
+fn plugin_panic_while_reading_a_position_is_contained() {
+    let (mut e, _dir) = panicky_engine();
+    e.send("setoption name UCI_Variant value panicky");
+    assert_eq!(
+        e.sync(),
+        vec!["info string variant panicky startpos 10".to_string()]
+    );
+    e.send("position fen 5");
+    assert_eq!(e.fen(), "5");
+    e.send("position fen panic");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("panicked in set_position"), "{lines:?}");
+    // The plugin is now disabled: using it is an error, not a crash.
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().any(|l| l.contains("disabled")), "{lines:?}");
+    // The other game still works.
+    e.send("setoption name UCI_Variant value othello");
+    e.sync();
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn plugin_panic_during_search_keeps_the_last_answer() {
+    let (mut e, _dir) = panicky_engine();
+    e.send("setoption name UCI_Variant value panicky");
+    // From 9, the moves lead to 8 and 7; generating moves at 7 panics at depth 2.
+    e.send("position fen 9");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(error[0].contains("panicked in gen_moves"));
+    let best = lines.last().unwrap();
+    assert!(best == "bestmove 1" || best == "bestmove 2", "{lines:?}");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn plugin_panic_in_the_evaluator_is_contained() {
+    let (mut e, _dir) = panicky_engine();
+    e.send("setoption name UCI_Variant value panicky");
+    // From 14, taking one leaves 13, whose evaluation panics.
+    e.send("position fen 14");
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert!(
+        errors(&lines)
+            .iter()
+            .any(|l| l.contains("panicked in evaluate")),
+        "{lines:?}"
+    );
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn plugin_path_option_reloads_or_keeps_the_old_plugins() {
+    let (mut e, dir) = panicky_engine();
+    e.send("setoption name PluginPath value /no/such/folder");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(e.fen(), "8/8/8/3OX3/3XO3/8/8/8 b", "still Othello");
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.path().display()
+    ));
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        vec!["info string variant othello startpos 8/8/8/3OX3/3XO3/8/8/8 b".to_string()]
+    );
+}

@@ -1,0 +1,421 @@
+//! End-to-end conversations with the real plyd binary playing Othello.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{assert_info_well_formed, errors, Engine, PATIENCE};
+
+const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
+/// Black's four opening moves (a1 top-left, rows numbered downwards).
+const OPENING_MOVES: [&str; 4] = ["d3", "c4", "f5", "e6"];
+
+fn bestmove_of(lines: &[String]) -> String {
+    let last = lines.last().expect("a bestmove line");
+    last.split_whitespace()
+        .nth(1)
+        .expect("a move after bestmove")
+        .to_string()
+}
+
+fn count_bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+#[test]
+fn handshake_lists_identity_and_options() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name plyd "), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "option name UCI_Variant type combo default othello var othello",
+        "option name Evaluator type combo default seed004",
+        "option name Hash type spin default 16 min 1 max",
+        "option name Threads type spin default 1 min 1 max",
+        "option name Clear Hash type button",
+        "option name Move Overhead type spin default 10 min 0 max",
+        "option name PluginPath type string default ",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(option)),
+            "missing '{option}' in {lines:#?}"
+        );
+    }
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn options_are_checked_and_variant_change_is_announced() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("setoption name Hash value 64");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Move Overhead value 30");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Evaluator value seed004");
+    assert!(e.sync().is_empty(), "good options must be silent");
+
+    e.send("setoption name UCI_Variant value othello");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        vec![format!("info string variant othello startpos {START}")]
+    );
+
+    for bad in [
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name Threads value 100000",
+        "setoption name Evaluator value nosuch",
+        "setoption name UCI_Variant value chess",
+        "setoption name Colour value blue",
+        "setoption name Hash",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(
+            errors(&lines).len(),
+            1,
+            "'{bad}' should give one error line: {lines:?}"
+        );
+        assert_eq!(lines.len(), 1, "{lines:?}");
+    }
+    // Still playing, position untouched.
+    assert_eq!(e.fen(), START);
+}
+
+#[test]
+fn position_with_moves_and_display() {
+    let (mut e, _dir) = Engine::othello();
+    assert_eq!(e.fen(), START);
+    e.send("position startpos moves f5");
+    assert_eq!(e.fen(), "8/8/8/3OX3/3XXX2/8/8/8 w");
+    e.send("position startpos moves f5 d6");
+    assert_eq!(e.fen(), "8/8/8/3OX3/3OXX2/3O4/8/8 b");
+    e.send("position fen 8/8/8/3OX3/3OXX2/3O4/8/8 b moves c3");
+    assert_eq!(e.fen(), "8/8/2X5/3XX3/3OXX2/3O4/8/8 w");
+    // The Edax/NBoard board string is accepted too.
+    e.send("position fen ---------------------------OX------XO--------------------------- X");
+    assert_eq!(e.fen(), START);
+    e.send("d");
+    let lines = e.read_until(|l| l.starts_with("Key: "));
+    assert!(
+        lines.len() >= 10,
+        "a board picture, Fen and Key: {lines:#?}"
+    );
+    assert!(errors(&lines).is_empty());
+}
+
+#[test]
+fn go_depth_reports_each_iteration_and_one_legal_bestmove() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    for (i, line) in infos.iter().enumerate() {
+        assert_info_well_formed(line);
+        assert!(
+            line.starts_with(&format!("info depth {} ", i + 1)),
+            "{line}"
+        );
+        for key in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(line.contains(key), "'{key}' missing in {line}");
+        }
+    }
+    assert_eq!(infos.len(), 4, "{lines:#?}");
+    assert!(
+        OPENING_MOVES.contains(&bestmove_of(&lines).as_str()),
+        "{lines:?}"
+    );
+    assert_eq!(count_bestmoves(&lines), 1);
+    assert!(e.sync().is_empty(), "nothing after the bestmove");
+}
+
+#[test]
+fn bestmove_carries_ponder_move_from_the_pv() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    let last = lines.last().unwrap();
+    let tokens: Vec<&str> = last.split(' ').collect();
+    assert_eq!(tokens.len(), 4, "{last}");
+    assert_eq!(tokens[2], "ponder");
+    let pv_line = lines.iter().rev().find(|l| l.contains(" pv ")).unwrap();
+    let pv: Vec<&str> = pv_line.split(" pv ").nth(1).unwrap().split(' ').collect();
+    assert_eq!((pv[0], pv[1]), (tokens[1], tokens[3]), "{lines:?}");
+}
+
+#[test]
+fn go_movetime_ends_by_itself() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go movetime 300");
+    let lines = e.until_bestmove();
+    assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+    assert_eq!(count_bestmoves(&lines), 1);
+}
+
+#[test]
+fn go_movetime_then_stop_gives_one_bestmove() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go movetime 20000");
+    e.read_until(|l| l.starts_with("info depth 2"));
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert_eq!(count_bestmoves(&lines), 1);
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth 3"));
+    // readyok comes while the search is still running.
+    let before_ready = e.sync();
+    assert_eq!(count_bestmoves(&before_ready), 0, "{before_ready:?}");
+    // And it keeps running on its own for a while.
+    let mut quiet = Vec::new();
+    while let Some(line) = e.next_line(Duration::from_millis(300)) {
+        quiet.push(line);
+        if quiet.len() > 1000 {
+            break;
+        }
+    }
+    assert_eq!(
+        count_bestmoves(&quiet),
+        0,
+        "infinite search ended by itself: {quiet:?}"
+    );
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+    assert!(e.sync().is_empty(), "exactly one bestmove");
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth 2"));
+    e.send("quit");
+    let status = e.wait_exit(PATIENCE).expect("plyd exits on quit");
+    assert!(status.success());
+}
+
+#[test]
+fn end_of_input_exits() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("isready");
+    e.read_until(|l| l == "readyok");
+    e.close_stdin();
+    assert!(e.wait_exit(PATIENCE).expect("plyd exits at EOF").success());
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves f5");
+    e.send("go ponder movetime 200");
+    e.read_until(|l| l.starts_with("info depth 2"));
+    let quiet: Vec<String> = std::iter::from_fn(|| e.next_line(Duration::from_millis(400)))
+        .take(2000)
+        .collect();
+    assert_eq!(
+        count_bestmoves(&quiet),
+        0,
+        "a ponder search never ends by itself"
+    );
+    e.send("ponderhit");
+    let lines = e.until_bestmove();
+    assert_eq!(count_bestmoves(&lines), 1);
+
+    e.send("go ponder wtime 10000 btime 10000");
+    e.read_until(|l| l.starts_with("info depth 1"));
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert_eq!(count_bestmoves(&lines), 1);
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn clock_based_go_finishes() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20");
+    let lines = e.until_bestmove();
+    assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go depth 3 searchmoves e6");
+    let lines = e.until_bestmove();
+    assert_eq!(bestmove_of(&lines), "e6");
+    e.send("go depth 2 searchmoves c4 zz");
+    let lines = e.until_bestmove();
+    assert_eq!(
+        errors(&lines).len(),
+        1,
+        "the bad searchmove is reported: {lines:?}"
+    );
+    assert_eq!(bestmove_of(&lines), "c4");
+}
+
+#[test]
+fn go_nodes_is_deterministic_across_ucinewgame() {
+    let (mut e, _dir) = Engine::othello();
+    let run = |e: &mut Engine| {
+        e.send("ucinewgame");
+        e.send("position startpos moves f5 d6 c3");
+        e.send("go nodes 5000");
+        let lines = e.until_bestmove();
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .cloned();
+        (
+            bestmove_of(&lines),
+            last_info.map(|l| l.split(" nps ").next().unwrap().to_string()),
+        )
+    };
+    let first = run(&mut e);
+    let second = run(&mut e);
+    assert_eq!(first, second);
+}
+
+#[test]
+fn game_over_gives_bestmove_none() {
+    let (mut e, _dir) = Engine::othello();
+    // Black has wiped out White: nobody can move.
+    e.send("position fen 8/8/8/3XX3/3XX3/8/8/8 w");
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn forced_pass_is_played_as_0000() {
+    let (mut e, _dir) = Engine::othello();
+    // White to move has no placement, Black does: White must pass.
+    e.send("position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXO/XXXXXX2 w");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert_eq!(bestmove_of(&lines), "0000", "{lines:?}");
+    for spelling in ["0000", "pass", "PA"] {
+        e.send(&format!(
+            "position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXO/XXXXXX2 w moves {spelling}"
+        ));
+        assert!(e.fen().ends_with(" b"), "pass spelled '{spelling}'");
+    }
+}
+
+#[test]
+fn go_perft_divides_by_root_move() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go perft 5");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1396");
+    let per_move: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+        .collect();
+    assert_eq!(per_move.len(), 4);
+    let sum: u64 = per_move
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 1396);
+    e.sync();
+}
+
+#[test]
+fn malformed_lines_get_one_error_each_and_change_nothing() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("position startpos moves f5");
+    let before = e.fen();
+    for bad in [
+        "go depth x",
+        "go depth",
+        "go perft",
+        "position",
+        "position fen",
+        "setoption",
+        "setoption value 3",
+        "debug maybe",
+        "frobnicate the engine",
+        "go movetime -5",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "'{bad}' gave {lines:?}");
+        assert_eq!(errors(&lines).len(), 1, "'{bad}' gave {lines:?}");
+    }
+    // Blank lines, lone whitespace and CRLF endings are fine.
+    e.send("");
+    e.send("   \t ");
+    e.send_raw(b"isready\r\n");
+    e.read_until(|l| l == "readyok");
+    // Bytes that are not UTF-8 are an unknown command, not a crash.
+    e.send_raw(b"\xff\xfe garbage\n");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(e.fen(), before);
+}
+
+#[test]
+fn illegal_moves_and_bad_positions_are_refused_whole() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("position startpos moves f5 d6");
+    let before = e.fen();
+    for bad in [
+        "position startpos moves a1",
+        "position startpos moves f5 f5",
+        "position startpos moves f5 d6 zz9",
+        "position startpos moves f5 0000",
+        "position fen 8/8/8 b",
+        "position fen 8/8/8/3OX3/3XO3/8/8/8",
+        "position fen 8/8/8/3OX3/3XO3/8/8/8 q",
+        "position fen 9/8/8/3OX3/3XO3/8/8/8 b",
+        "position fen 8/8/8/3OZ3/3XO3/8/8/8 b",
+        "position fen 8/8/8/3OX3/3XO3/8/8/8/8 b",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "'{bad}' gave {lines:?}");
+        assert_eq!(e.fen(), before, "'{bad}' changed the position");
+    }
+    // A go after all that still searches the old position.
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn go_while_searching_is_refused_and_stop_when_idle_is_harmless() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("stop");
+    e.send("ponderhit");
+    assert!(e.sync().is_empty());
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth 1"));
+    e.send("go depth 1");
+    e.send("setoption name Hash value 32");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 2, "{lines:?}");
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert_eq!(count_bestmoves(&lines), 1);
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn debug_and_register_are_accepted() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("register later");
+    e.send("debug off");
+    assert!(e.sync().is_empty());
+}
