@@ -176,6 +176,7 @@ impl Searcher<'_> {
                 }
             }
             let completed = !self.stopped;
+            let found = best_this_iteration.is_some();
             if let Some((mv, score, line)) = best_this_iteration {
                 // A partial iteration still searched the previous best move
                 // first, so its best is at least as well founded.
@@ -192,10 +193,14 @@ impl Searcher<'_> {
             }
             result.nodes = self.nodes;
             self.remember_best(&result)?;
+            // An interrupted iteration that changed the answer reports it
+            // too, so the last pv printed is the line of the move played.
+            if completed || found {
+                report(SearchEvent::Info(self.iteration_info(depth, &result)?));
+            }
             if !completed {
                 break;
             }
-            report(SearchEvent::Info(self.iteration_info(depth, &result)?));
             if self.should_stop_between_iterations(depth, &result, root_moves.len()) {
                 break;
             }
