@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use plyd_api::abi::{self, EvalContext, State};
 use plyd_api::Move;
+pub use plyd_api::Outcome;
 
 use super::error::PluginError;
 use super::library::is_panic;
@@ -200,6 +201,15 @@ impl GamePlugin {
         }
     }
 
+    /// Check a count returned by a list-writing entry point.
+    fn count(&self, entry: &'static str, count: i64) -> Result<usize, PluginError> {
+        match usize::try_from(count) {
+            Ok(n) if n <= MAX_MOVES => Ok(n),
+            _ if is_panic(count) => Err(self.panicked(entry)),
+            _ => Err(self.garbage(entry, format!("count {count} is out of range"))),
+        }
+    }
+
     /// Call a text-writing entry point, growing the buffer as it asks.
     fn read_text(
         &self,
@@ -227,19 +237,6 @@ impl GamePlugin {
             buf.resize(len + 1, 0);
         }
     }
-}
-
-/// Outcome of a state for its side to move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// The game goes on.
-    Ongoing,
-    /// The side to move has won.
-    Win,
-    /// The side to move has lost.
-    Loss,
-    /// Drawn.
-    Draw,
 }
 
 /// A game state owned by the host, freed by the plugin on drop.
@@ -348,13 +345,11 @@ impl GameState {
     /// The outcome for the side to move.
     pub fn outcome(&self) -> Result<Outcome, PluginError> {
         // SAFETY: live state.
-        match unsafe { (self.plugin.vtable.outcome)(self.ptr.as_ptr()) } {
-            abi::OUTCOME_ONGOING => Ok(Outcome::Ongoing),
-            abi::OUTCOME_WIN => Ok(Outcome::Win),
-            abi::OUTCOME_LOSS => Ok(Outcome::Loss),
-            abi::OUTCOME_DRAW => Ok(Outcome::Draw),
-            abi::STATUS_PANIC => Err(self.plugin.panicked("outcome")),
-            other => Err(self.plugin.garbage("outcome", format!("outcome {other}"))),
+        let code = unsafe { (self.plugin.vtable.outcome)(self.ptr.as_ptr()) };
+        match Outcome::from_code(code) {
+            Some(outcome) => Ok(outcome),
+            None if code == abi::STATUS_PANIC => Err(self.plugin.panicked("outcome")),
+            None => Err(self.plugin.garbage("outcome", format!("outcome {code}"))),
         }
     }
 
@@ -391,15 +386,7 @@ impl GameState {
             let cap = moves.capacity();
             // SAFETY: live state; the buffer has `cap` writable moves.
             let count = unsafe { gen(self.ptr.as_ptr(), moves.as_mut_ptr(), cap) };
-            if count < 0 || count as usize > MAX_MOVES {
-                return Err(if is_panic(count) {
-                    self.plugin.panicked(entry)
-                } else {
-                    self.plugin
-                        .garbage(entry, format!("move count {count} is out of range"))
-                });
-            }
-            let count = count as usize;
+            let count = self.plugin.count(entry, count)?;
             if count <= cap {
                 // SAFETY: the plugin initialised the first `count` moves.
                 unsafe { moves.set_len(count) };

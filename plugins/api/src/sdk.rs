@@ -42,12 +42,24 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    fn code(self) -> i32 {
+    /// The ABI's `OUTCOME_*` code.
+    pub fn code(self) -> i32 {
         match self {
             Outcome::Ongoing => abi::OUTCOME_ONGOING,
             Outcome::Win => abi::OUTCOME_WIN,
             Outcome::Loss => abi::OUTCOME_LOSS,
             Outcome::Draw => abi::OUTCOME_DRAW,
+        }
+    }
+
+    /// The outcome for an ABI `OUTCOME_*` code, `None` for any other value.
+    pub fn from_code(code: i32) -> Option<Self> {
+        match code {
+            abi::OUTCOME_ONGOING => Some(Outcome::Ongoing),
+            abi::OUTCOME_WIN => Some(Outcome::Win),
+            abi::OUTCOME_LOSS => Some(Outcome::Loss),
+            abi::OUTCOME_DRAW => Some(Outcome::Draw),
+            _ => None,
         }
     }
 }
@@ -443,13 +455,22 @@ mod shim {
         })
     }
 
-    pub unsafe extern "C" fn state_free<G: Game>(state: *mut State) {
+    /// Drop a value handed out with `Box::into_raw`; null is ignored.
+    ///
+    /// # Safety
+    /// `ptr` is null or came from `Box::<T>::into_raw` and is freed once.
+    unsafe fn free_box<T, P>(ptr: *mut P) {
         guard((), || {
-            if !state.is_null() {
-                // SAFETY: the state came from Box::into_raw in state_new/state_clone.
-                drop(unsafe { Box::from_raw(state as *mut G) });
+            if !ptr.is_null() {
+                // SAFETY: per the contract above.
+                drop(unsafe { Box::from_raw(ptr as *mut T) });
             }
         })
+    }
+
+    pub unsafe extern "C" fn state_free<G: Game>(state: *mut State) {
+        // SAFETY: states come from Box::into_raw in state_new/state_clone.
+        unsafe { free_box::<G, State>(state) }
     }
 
     pub unsafe extern "C" fn set_position<G: Game>(
@@ -689,12 +710,8 @@ mod shim {
     }
 
     pub unsafe extern "C" fn eval_destroy<E: Evaluator>(ctx: *mut EvalContext) {
-        guard((), || {
-            if !ctx.is_null() {
-                // SAFETY: ctx came from Box::into_raw in eval_create.
-                drop(unsafe { Box::from_raw(ctx as *mut E) });
-            }
-        })
+        // SAFETY: contexts come from Box::into_raw in eval_create.
+        unsafe { free_box::<E, EvalContext>(ctx) }
     }
 
     pub unsafe extern "C" fn eval_evaluate<E: Evaluator>(
