@@ -5,6 +5,7 @@
 mod common;
 
 use std::path::Path;
+use std::process::Command;
 
 use common::{built_library, errors, plugin_dir, Engine};
 use plyd::host::{GameState, LoadError, PluginHost};
@@ -79,6 +80,35 @@ fn broken_plugins_are_refused_with_one_message_naming_the_file() {
             );
         }
     }
+}
+
+#[test]
+fn a_table_without_the_optional_entries_still_loads() {
+    // A plugin built before the optional entries were appended declares a
+    // shorter table: it must load and play, with those entries absent (the
+    // test plugin poisons them, so reading one would show as a panic).
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "old")]);
+    let env = [("PLYD_TEST_BAD_TABLE", "old")];
+    let mut e = Engine::start(dir.path(), &[], &env);
+    e.send("position fen 10 moves 1 2");
+    assert_eq!(e.fen(), "7");
+    e.send("position fen 5");
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send("go perft 3");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 7");
+
+    let native = Command::new(common::plyd_bin())
+        .args(["perft", "--game", "panicky", "--depth", "2", "--native"])
+        .env("PLYD_PLUGIN_PATH", dir.path())
+        .env("PLYD_TEST_BAD_TABLE", "old")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&native.stderr);
+    assert_eq!(native.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("does not support perft"), "{stderr}");
 }
 
 #[test]

@@ -1,15 +1,28 @@
-//! A test plugin with a broken table. By default its table declares ABI
-//! version 999; with `PLYD_TEST_BAD_TABLE=missing-entry` it declares the
-//! right version but leaves every required entry after `state_new` null,
-//! and with
-//! `PLYD_TEST_BAD_TABLE=short` its declared table size is too small. Every
-//! other field is zero or null, so a host that reads past what it should
-//! (or calls anything) fails loudly.
+//! A test plugin with an unusual table, chosen by `PLYD_TEST_BAD_TABLE`:
+//!
+//! * unset: the table declares ABI version 999;
+//! * `missing-entry`: the right version, but every required entry after
+//!   `state_new` is null;
+//! * `short`: the declared table size is too small for the required part.
+//!
+//! In those three, every other field is zero or null, so a host that reads
+//! past what it should (or calls anything) fails loudly.
+//!
+//! * `old`: a working game (the `panicky` test game) whose table declares
+//!   only the required part, as a plugin built before the optional entries
+//!   were appended would. The optional entries are present in memory but
+//!   poisoned: a host that reads past `table_size` calls a function that
+//!   panics.
 
 use std::ffi::c_char;
 
-use plyd_api::abi::{GameApi, ABI_VERSION};
-use plyd_api::sdk::TableCell;
+use plyd_api::abi::{GameApi, ABI_VERSION, GAME_API_REQUIRED_SIZE};
+use plyd_api::sdk::{evaluator_table, game_table, TableCell};
+// The same game as the panicky plugin, compiled in rather than linked, since
+// that crate's own entry point would clash with this one.
+#[path = "../../panicky/src/game.rs"]
+mod countdown;
+use countdown::{Countdown, PileEval};
 
 const NAME: &[u8] = b"badabi\0";
 
@@ -17,7 +30,21 @@ unsafe extern "C" fn never_called(_variant: u32) -> *mut plyd_api::abi::State {
     panic!("the host called into a plugin it should have refused")
 }
 
+unsafe extern "C" fn poisoned_perft(
+    _state: *mut plyd_api::abi::State,
+    _depth: u32,
+    _out: *mut u64,
+) -> i32 {
+    panic!("the host read an entry beyond the declared table size")
+}
+
 fn table(mode: &str) -> GameApi {
+    if mode == "old" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.table_size = GAME_API_REQUIRED_SIZE as u32;
+        t.perft = Some(poisoned_perft);
+        return t;
+    }
     // SAFETY: GameApi is a repr(C) struct of integers, raw pointers and
     // Option<fn> values, for all of which all-zero bytes are valid (0, null,
     // None).

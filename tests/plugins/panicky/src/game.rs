@@ -1,0 +1,124 @@
+//! The take-away game and its evaluator, with their deliberate panics.
+
+use plyd_api::{Evaluator, Game, Move, MoveSink, Outcome, Variant};
+
+/// The pile and the moves that led to it.
+#[derive(Clone, Debug)]
+pub struct Countdown {
+    pile: u32,
+    history: Vec<u32>,
+}
+
+impl Game for Countdown {
+    const NAME: &'static str = "panicky";
+    const VERSION: &'static str = "1";
+    const VARIANTS: &'static [Variant] = &[Variant {
+        name: "panicky",
+        start_position: "10",
+    }];
+
+    fn new(_variant: usize) -> Self {
+        Countdown {
+            pile: 10,
+            history: Vec::new(),
+        }
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), String> {
+        let text = text.trim();
+        if text == "panic" {
+            panic!("asked to panic while reading a position");
+        }
+        let pile = text
+            .parse()
+            .map_err(|_| format!("'{text}' is not a pile size"))?;
+        *self = Countdown {
+            pile,
+            history: Vec::new(),
+        };
+        Ok(())
+    }
+
+    fn position_text(&self) -> String {
+        self.pile.to_string()
+    }
+
+    fn side_to_move(&self) -> u32 {
+        (self.history.len() % 2) as u32
+    }
+
+    fn outcome(&self) -> Outcome {
+        if self.pile == 0 {
+            Outcome::Loss
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut MoveSink<'_>) {
+        if self.pile == 7 {
+            panic!("asked to panic while generating moves");
+        }
+        for take in 1..=2 {
+            if take <= self.pile {
+                moves.push(take);
+            }
+        }
+    }
+
+    fn make_move(&mut self, mv: Move) {
+        self.pile -= mv;
+        self.history.push(mv);
+    }
+
+    fn unmake_move(&mut self, mv: Move) {
+        self.history.pop();
+        self.pile += mv;
+    }
+
+    fn hash(&self) -> u64 {
+        u64::from(self.pile) * 2 + self.history.len() as u64 % 2
+    }
+
+    fn parse_move(&self, text: &str) -> Option<Move> {
+        match text.trim() {
+            "1" => Some(1),
+            "2" => Some(2),
+            _ => None,
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn board_text(&self) -> String {
+        format!("pile: {}\n", self.pile)
+    }
+}
+
+/// Scores the pile by its size modulo 3 (a pile divisible by 3 is lost).
+pub struct PileEval;
+
+impl Evaluator for PileEval {
+    type State = Countdown;
+    const NAME: &'static str = "pile";
+    const DESCRIPTION: &'static str = "pile size modulo 3";
+    const GAME: &'static str = "panicky";
+    const SCORE_BOUND: i32 = 100;
+
+    fn from_params(_params: Option<&str>) -> Result<Self, String> {
+        Ok(PileEval)
+    }
+
+    fn evaluate(&self, state: &Countdown) -> i32 {
+        if state.pile == 13 {
+            panic!("asked to panic while evaluating");
+        }
+        if state.pile.is_multiple_of(3) {
+            -50
+        } else {
+            50
+        }
+    }
+}
