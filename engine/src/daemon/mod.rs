@@ -8,6 +8,7 @@ mod session;
 mod worker;
 
 use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -120,7 +121,7 @@ impl<W: Write> Daemon<W> {
             select! {
                 recv(lines) -> input => match input {
                     Ok(Input::Line(line)) => {
-                        if !self.handle_line(&line) {
+                        if !self.handle_line_guarded(&line) {
                             self.shut_down();
                             return;
                         }
@@ -206,6 +207,18 @@ impl<W: Write> Daemon<W> {
             match self.events_rx.recv() {
                 Ok(event) => self.handle_event(event),
                 Err(_) => break,
+            }
+        }
+    }
+
+    /// [`Daemon::handle_line`], surviving a bug of the engine's own: a
+    /// panic becomes an error line instead of the end of the daemon.
+    fn handle_line_guarded(&mut self, line: &str) -> bool {
+        match catch_unwind(AssertUnwindSafe(|| self.handle_line(line))) {
+            Ok(keep_going) => keep_going,
+            Err(_) => {
+                self.error(&format!("internal error while handling '{}'", line.trim()));
+                true
             }
         }
     }
