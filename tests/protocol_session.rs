@@ -419,3 +419,36 @@ fn debug_and_register_are_accepted() {
     e.send("debug off");
     assert!(e.sync().is_empty());
 }
+
+#[test]
+fn self_play_games_run_to_the_end_with_only_legal_moves() {
+    let (mut e, _dir) = Engine::othello();
+    for nodes in [1, 300, 3000] {
+        e.send("ucinewgame");
+        let mut moves: Vec<String> = Vec::new();
+        loop {
+            assert!(
+                moves.len() <= 120,
+                "an Othello game lasts at most 120 plies"
+            );
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            e.send(&format!("go nodes {nodes}"));
+            let lines = e.until_bestmove();
+            assert!(errors(&lines).is_empty(), "{lines:?}");
+            let best = bestmove_of(&lines);
+            if best == "(none)" {
+                break;
+            }
+            moves.push(best);
+        }
+        // The daemon accepted every move it chose; the game is over.
+        assert!(
+            moves.len() >= 9,
+            "no Othello game ends before ply 9: {moves:?}"
+        );
+        e.send("go depth 1");
+        assert_eq!(e.until_bestmove().last().unwrap(), "bestmove (none)");
+        let fen = e.fen();
+        assert!(e.sync().is_empty(), "{fen}");
+    }
+}
