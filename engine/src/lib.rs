@@ -8,6 +8,7 @@
 //! * [`options`] holds settings, option declarations and the config file.
 
 #![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod daemon;
 pub mod host;

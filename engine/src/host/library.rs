@@ -164,7 +164,7 @@ unsafe fn read_game_table(
     table: *const GameApi,
     table_size: usize,
 ) -> Result<(GameVtable, GameInfo, Vec<*const EvaluatorApi>), LoadError> {
-    // SAFETY (whole function): fields are read from a table the caller vouches
+    // SAFETY: the whole body reads fields from a table the caller vouches
     // for, optional ones only within `table_size`.
     unsafe {
         let vtable = GameVtable {
@@ -243,7 +243,7 @@ unsafe fn read_evaluator_table(
             what: "null evaluator table".to_string(),
         });
     }
-    // SAFETY (whole function): the version is read first; other fields only
+    // SAFETY: the whole body reads the version first, other fields only
     // after it is accepted, optional ones within `table_size`.
     unsafe {
         check_version(path, (*table).abi_version)?;

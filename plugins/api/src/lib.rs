@@ -15,6 +15,7 @@
 //! caller owns together with their capacity, and NUL-terminated UTF-8.
 
 #![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod abi;
 pub mod sdk;

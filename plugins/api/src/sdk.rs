@@ -482,6 +482,7 @@ mod shim {
         guard(abi::STATUS_PANIC, || {
             // SAFETY: live state, text NUL-terminated, err valid for err_cap.
             let g = unsafe { state_mut::<G>(state) };
+            // SAFETY: the caller passes a NUL-terminated text (or null).
             let result = match unsafe { text_arg(text) } {
                 Some(t) => g.set_position(t),
                 None => Err("position text is not valid UTF-8".to_string()),
@@ -511,6 +512,7 @@ mod shim {
     pub unsafe extern "C" fn side_to_move<G: Game>(state: *const State) -> i32 {
         // SAFETY: live state.
         guard(abi::STATUS_PANIC, || {
+            // SAFETY: the host passes a live state of this plugin.
             unsafe { state_ref::<G>(state) }.side_to_move() as i32
         })
     }
@@ -518,6 +520,7 @@ mod shim {
     pub unsafe extern "C" fn outcome<G: Game>(state: *const State) -> i32 {
         // SAFETY: live state.
         guard(abi::STATUS_PANIC, || {
+            // SAFETY: the host passes a live state of this plugin.
             unsafe { state_ref::<G>(state) }.outcome().code()
         })
     }
@@ -530,6 +533,7 @@ mod shim {
         guard(i64::from(abi::STATUS_PANIC), || {
             // SAFETY: live state; buf valid for cap moves.
             let mut sink = MoveSink::new(unsafe { move_buf(buf, cap) });
+            // SAFETY: the host passes a live state of this plugin.
             unsafe { state_ref::<G>(state) }.generate_moves(&mut sink);
             sink.len() as i64
         })
@@ -543,6 +547,7 @@ mod shim {
         guard(i64::from(abi::STATUS_PANIC), || {
             // SAFETY: live state; buf valid for cap moves.
             let mut sink = MoveSink::new(unsafe { move_buf(buf, cap) });
+            // SAFETY: the host passes a live state of this plugin.
             unsafe { state_ref::<G>(state) }.generate_noisy(&mut sink);
             sink.len() as i64
         })
@@ -579,6 +584,7 @@ mod shim {
         guard(abi::STATUS_PANIC, || {
             // SAFETY: live state; text NUL-terminated; out writable.
             let g = unsafe { state_ref::<G>(state) };
+            // SAFETY: the caller passes a NUL-terminated text (or null).
             match unsafe { text_arg(text) }.and_then(|t| g.parse_move(t)) {
                 Some(mv) if !out.is_null() => {
                     // SAFETY: out is a writable Move.
@@ -633,6 +639,7 @@ mod shim {
                     std::slice::from_raw_parts_mut(scores, count),
                 )
             };
+            // SAFETY: the host passes a live state of this plugin.
             unsafe { state_ref::<G>(state) }.order_hints(moves, scores);
             abi::STATUS_OK
         })
@@ -641,6 +648,7 @@ mod shim {
     pub unsafe extern "C" fn in_check<G: Game>(state: *const State) -> i32 {
         // SAFETY: live state.
         guard(abi::STATUS_PANIC, || {
+            // SAFETY: the host passes a live state of this plugin.
             unsafe { state_ref::<G>(state) }.in_check() as i32
         })
     }
@@ -678,6 +686,7 @@ mod shim {
             }
             // SAFETY: live state, not shared; out writable.
             let nodes = unsafe { state_mut::<G>(state) }.perft(depth);
+            // SAFETY: the caller passes a writable u64.
             unsafe { *out = nodes };
             abi::STATUS_OK
         })
@@ -727,6 +736,7 @@ mod shim {
             // game with the layout version checked by the host; out writable.
             let (e, s) = unsafe { (&*(ctx as *const E), &*(state as *const E::State)) };
             let score = e.evaluate(s).clamp(-E::SCORE_BOUND, E::SCORE_BOUND);
+            // SAFETY: the caller passes a writable i32.
             unsafe { *out = score };
             abi::STATUS_OK
         })
