@@ -189,6 +189,7 @@ impl GamePlugin {
     }
 
     /// Map a status code to a result.
+    #[inline]
     fn status(&self, entry: &'static str, status: i32) -> Result<(), PluginError> {
         match status {
             abi::STATUS_OK => Ok(()),
@@ -401,11 +402,7 @@ impl GameState {
     pub fn make_move(&mut self, mv: Move) -> Result<(), PluginError> {
         // SAFETY: live state, exclusively borrowed.
         let status = unsafe { (self.plugin.vtable.make_move)(self.ptr.as_ptr(), mv) };
-        if status == abi::STATUS_OK {
-            Ok(())
-        } else {
-            self.plugin.status("make_move", status)
-        }
+        self.plugin.status("make_move", status)
     }
 
     /// Take back `mv`, the last move played.
@@ -413,11 +410,7 @@ impl GameState {
     pub fn unmake_move(&mut self, mv: Move) -> Result<(), PluginError> {
         // SAFETY: live state, exclusively borrowed.
         let status = unsafe { (self.plugin.vtable.unmake_move)(self.ptr.as_ptr(), mv) };
-        if status == abi::STATUS_OK {
-            Ok(())
-        } else {
-            self.plugin.status("unmake_move", status)
-        }
+        self.plugin.status("unmake_move", status)
     }
 
     /// The position hash.

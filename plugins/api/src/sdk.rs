@@ -525,18 +525,32 @@ mod shim {
         })
     }
 
+    /// Run a move generator of `G` into the caller's buffer.
+    ///
+    /// # Safety
+    /// `state` is a live state of `G`; `buf` is valid for `cap` moves.
+    unsafe fn fill_moves<G: Game>(
+        state: *const State,
+        buf: *mut Move,
+        cap: usize,
+        generate: impl FnOnce(&G, &mut MoveSink<'_>),
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: per this function's contract.
+            let (game, buf) = unsafe { (state_ref::<G>(state), move_buf(buf, cap)) };
+            let mut sink = MoveSink::new(buf);
+            generate(game, &mut sink);
+            sink.len() as i64
+        })
+    }
+
     pub unsafe extern "C" fn gen_moves<G: Game>(
         state: *const State,
         buf: *mut Move,
         cap: usize,
     ) -> i64 {
-        guard(i64::from(abi::STATUS_PANIC), || {
-            // SAFETY: live state; buf valid for cap moves.
-            let mut sink = MoveSink::new(unsafe { move_buf(buf, cap) });
-            // SAFETY: the host passes a live state of this plugin.
-            unsafe { state_ref::<G>(state) }.generate_moves(&mut sink);
-            sink.len() as i64
-        })
+        // SAFETY: the host passes a live state and a buffer of `cap` moves.
+        unsafe { fill_moves::<G>(state, buf, cap, G::generate_moves) }
     }
 
     pub unsafe extern "C" fn gen_noisy<G: Game>(
@@ -544,13 +558,8 @@ mod shim {
         buf: *mut Move,
         cap: usize,
     ) -> i64 {
-        guard(i64::from(abi::STATUS_PANIC), || {
-            // SAFETY: live state; buf valid for cap moves.
-            let mut sink = MoveSink::new(unsafe { move_buf(buf, cap) });
-            // SAFETY: the host passes a live state of this plugin.
-            unsafe { state_ref::<G>(state) }.generate_noisy(&mut sink);
-            sink.len() as i64
-        })
+        // SAFETY: the host passes a live state and a buffer of `cap` moves.
+        unsafe { fill_moves::<G>(state, buf, cap, G::generate_noisy) }
     }
 
     pub unsafe extern "C" fn make_move<G: Game>(state: *mut State, mv: Move) -> i32 {
