@@ -104,9 +104,21 @@ impl Engine {
     /// Start plyd with `args`, plugins from `plugin_path`, and extra `env`.
     pub fn start(plugin_path: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut command = Command::new(plyd_bin());
+        command.env("PLYD_PLUGIN_PATH", plugin_path);
+        Self::spawn(command, args, env)
+    }
+
+    /// Start the plyd executable at `binary` with no plugin path set, so it
+    /// finds its plugins next to itself.
+    pub fn start_installed(binary: &Path) -> Self {
+        let mut command = Command::new(binary);
+        command.env_remove("PLYD_PLUGIN_PATH");
+        Self::spawn(command, &[], &[])
+    }
+
+    fn spawn(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Self {
         command
             .args(args)
-            .env("PLYD_PLUGIN_PATH", plugin_path)
             .env("RUST_BACKTRACE", "0")
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
