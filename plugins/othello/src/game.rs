@@ -165,9 +165,10 @@ impl Game for Othello {
         }
     }
 
-    /// Native perft on bare bitboards. Unlike the SDK's default walk, it
-    /// counts a game that ended early as one leaf, which is how the
-    /// published figures count (see the `perft` module).
+    /// Native perft on bare bitboards. Like the host's walk under
+    /// `CAP_PERFT_COUNTS_ENDED_GAMES`, it counts a game that ended early as
+    /// one leaf, which is how the published figures count (see the `perft`
+    /// module).
     fn perft(&mut self, depth: u32) -> u64 {
         let (own, opp) = self.position.own_and_opponent();
         crate::perft::perft(own, opp, depth)
