@@ -473,17 +473,7 @@ impl GameState {
                     tokens.len(),
                 )
             };
-            if count < 0 || count as usize > MAX_MOVES {
-                return Err(if is_panic(count) {
-                    self.plugin.panicked("chance_outcomes")
-                } else {
-                    self.plugin.garbage(
-                        "chance_outcomes",
-                        format!("outcome count {count} is out of range"),
-                    )
-                });
-            }
-            let count = count as usize;
+            let count = self.plugin.count("chance_outcomes", count)?;
             if count <= tokens.len() {
                 outcomes.extend(
                     tokens[..count]

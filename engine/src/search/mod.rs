@@ -76,6 +76,7 @@ pub fn search(
         start: Instant::now(),
         move_lists: vec![Vec::new(); MAX_PLY + 1],
         hints: Vec::new(),
+        keyed: Vec::new(),
         pv: vec![Vec::new(); MAX_PLY + 1],
         best_text: None,
     };
@@ -115,6 +116,9 @@ struct Searcher<'a> {
     /// One move buffer per ply, reused across the whole search.
     move_lists: Vec<Vec<Move>>,
     hints: Vec<i32>,
+    /// Scratch for sorting moves by hint, reused to keep allocation out of
+    /// the search.
+    keyed: Vec<(i32, Move)>,
     /// The current answer, spelled out as soon as it is found so that it
     /// can be given even if the plugin fails later: (move, text, ponder text).
     best_text: Option<(Move, String, Option<String>)>,
@@ -141,7 +145,7 @@ impl Searcher<'_> {
             }));
             return Ok(SearchResult::default());
         }
-        self.order(&mut root_moves, 0)?;
+        self.order(&mut root_moves)?;
         // Until an iteration finishes, the best ordered move is the answer.
         self.remember_best(&SearchResult {
             best: Some(root_moves[0]),
@@ -297,15 +301,17 @@ impl Searcher<'_> {
     }
 
     /// Sort moves by the plugin's ordering hints, best first.
-    fn order(&mut self, moves: &mut [Move], _ply: usize) -> Result<(), PluginError> {
+    fn order(&mut self, moves: &mut [Move]) -> Result<(), PluginError> {
         if moves.len() < 2 {
             return Ok(());
         }
         self.state.order_hints(moves, &mut self.hints)?;
         let hints = &self.hints;
-        let mut keyed: Vec<(i32, Move)> = moves.iter().zip(hints).map(|(&m, &h)| (h, m)).collect();
+        let keyed = &mut self.keyed;
+        keyed.clear();
+        keyed.extend(moves.iter().zip(hints).map(|(&m, &h)| (h, m)));
         keyed.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
+        for (slot, &(_, m)) in moves.iter_mut().zip(keyed.iter()) {
             *slot = m;
         }
         Ok(())
@@ -368,7 +374,7 @@ impl Searcher<'_> {
             return Ok(Self::terminal_score(outcome, ply));
         }
         if depth >= 2 {
-            self.order(&mut moves, ply)?;
+            self.order(&mut moves)?;
         }
         let mut best = -INFINITY;
         let mut result = Ok(());
