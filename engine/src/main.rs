@@ -6,9 +6,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use plyd::daemon::{self, DaemonConfig};
-use plyd::host::{default_plugin_dir, GameState, PluginHost};
+use std::sync::Arc;
+
+use plyd::host::{default_plugin_dir, Evaluator, GameState, PluginHost};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
+use plyd::search::bench::BenchTarget;
 use plyd::search::nps;
 
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
@@ -47,6 +50,16 @@ enum Tool {
         /// crossing per node), to measure the rules alone.
         #[arg(long)]
         native: bool,
+    },
+    /// Search a fixed set of positions of each loaded game (or of GAME) to
+    /// a fixed depth on one thread, and print the total node count (the
+    /// search's regression signature) and the speed.
+    Bench {
+        /// Only this game variant.
+        #[arg(value_name = "GAME")]
+        bench_game: Option<String>,
+        /// Depth in plies (default: chosen per game from its branching).
+        depth: Option<u32>,
     },
 }
 
@@ -108,6 +121,16 @@ fn main() -> ExitCode {
             daemon::run(resolved.config);
             ExitCode::SUCCESS
         }
+        Some(Tool::Bench { bench_game, depth }) => {
+            let game = bench_game.as_deref().or(resolved.config.game.as_deref());
+            match bench(&resolved.config, game, *depth) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("plyd bench: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Tool::Perft { depth, fen, native }) => {
             match perft(&resolved.config, *depth, fen.as_deref(), *native) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -118,6 +141,64 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Result<(), String> {
+    let report = PluginHost::scan(&config.plugin_dirs);
+    for e in &report.errors {
+        log::error!("{e}");
+    }
+    let host = report.host;
+    let variants = match game {
+        Some(name) => vec![host.find_variant(name).ok_or_else(|| {
+            format!(
+                "game '{name}' is not loaded (loaded: {})",
+                host.variant_names().join(", ")
+            )
+        })?],
+        None => host.variants(),
+    };
+    if variants.is_empty() {
+        return Err("no game plugin is loaded".to_string());
+    }
+    let mut targets = Vec::new();
+    for variant in variants {
+        let evaluators = variant.plugin.evaluators();
+        let index = config
+            .evaluator
+            .as_deref()
+            .and_then(|name| {
+                evaluators
+                    .iter()
+                    .position(|e| e.name.eq_ignore_ascii_case(name))
+            })
+            .unwrap_or(0);
+        let evaluator = Evaluator::new(&variant.plugin, index, None).map_err(|e| e.to_string())?;
+        targets.push(BenchTarget {
+            variant,
+            evaluator: Arc::new(evaluator),
+        });
+    }
+    let summary = plyd::search::bench::run(
+        &targets,
+        depth,
+        &mut |l| {
+            println!(
+                "{:<10} depth {:>2} nodes {:>10} time {:>6} ms  bestmove {:<8} {}",
+                l.game,
+                l.depth,
+                l.nodes,
+                l.elapsed.as_millis(),
+                l.best,
+                l.position
+            )
+        },
+        &|| false,
+    )?;
+    println!("Nodes searched: {}", summary.nodes);
+    println!("Time: {} ms", summary.elapsed.as_millis());
+    println!("Nodes/second: {}", nps(summary.nodes, summary.elapsed));
+    Ok(())
 }
 
 fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> Result<(), String> {

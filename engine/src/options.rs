@@ -23,6 +23,14 @@ pub mod names {
     pub const PLUGIN_PATH: &str = "PluginPath";
     /// Whether the GUI may send `go ponder`.
     pub const PONDER: &str = "Ponder";
+    /// How many best lines to report.
+    pub const MULTIPV: &str = "MultiPV";
+    /// Null-move pruning, where the game declares it sound.
+    pub const NULL_MOVE: &str = "NullMove";
+    /// Late-move reductions, where the game declares them sound.
+    pub const LMR: &str = "LMR";
+    /// Futility pruning, where the game declares it sound.
+    pub const FUTILITY: &str = "Futility";
 }
 
 /// A numeric option's range and default.
@@ -44,6 +52,12 @@ pub const HASH_RANGE: SpinRange = SpinRange {
 };
 /// `Threads`.
 pub const THREADS_RANGE: SpinRange = SpinRange {
+    default: 1,
+    min: 1,
+    max: 256,
+};
+/// `MultiPV`.
+pub const MULTIPV_RANGE: SpinRange = SpinRange {
     default: 1,
     min: 1,
     max: 256,
@@ -91,6 +105,14 @@ pub struct EngineSettings {
     pub move_overhead_ms: u32,
     /// Whether pondering is enabled.
     pub ponder: bool,
+    /// Best lines to report.
+    pub multipv: u32,
+    /// Null-move pruning allowed.
+    pub null_move: bool,
+    /// Late-move reductions allowed.
+    pub reductions: bool,
+    /// Futility pruning allowed.
+    pub futility: bool,
 }
 
 impl Default for EngineSettings {
@@ -100,6 +122,10 @@ impl Default for EngineSettings {
             threads: THREADS_RANGE.default as u32,
             move_overhead_ms: MOVE_OVERHEAD_RANGE.default as u32,
             ponder: false,
+            multipv: MULTIPV_RANGE.default as u32,
+            null_move: true,
+            reductions: true,
+            futility: true,
         }
     }
 }

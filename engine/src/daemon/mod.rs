@@ -17,9 +17,12 @@ use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Response};
 
 use crate::options::{self, names, EngineSettings};
-use crate::search::{limits_from_go, SearchControl, SearchEvent};
+use crate::search::bench::BenchTarget;
+use crate::search::{
+    limits_from_go, SearchControl, SearchEvent, SearchOptions, TranspositionTable,
+};
 pub use session::Session;
-use worker::{Job, JobEvent};
+use worker::{Job, JobEvent, SearchJob};
 
 /// How long `quit` waits for a running job to wind down before leaving.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
@@ -51,6 +54,8 @@ pub struct Daemon<W: Write> {
     session: Session,
     settings: EngineSettings,
     plugin_path_text: String,
+    /// The transposition table, shared with the running search (if any).
+    tt: Arc<TranspositionTable>,
     job: Option<Job>,
     events_tx: Sender<JobEvent>,
     events_rx: Receiver<JobEvent>,
@@ -104,10 +109,18 @@ impl<W: Write> Daemon<W> {
             log::error!("{message}");
         }
         let (events_tx, events_rx) = unbounded();
+        let mut settings = config.settings;
+        let tt = TranspositionTable::new(settings.hash_mib as usize).unwrap_or_else(|e| {
+            let fallback = options::HASH_RANGE.default as u32;
+            log::error!("{e}; using {fallback} MiB");
+            settings.hash_mib = fallback;
+            TranspositionTable::new(fallback as usize).expect("the default hash size fits")
+        });
         Daemon {
             out,
             session,
-            settings: config.settings,
+            settings,
+            tt: Arc::new(tt),
             plugin_path_text: config.plugin_path_text,
             job: None,
             events_tx,
@@ -254,6 +267,8 @@ impl<W: Write> Daemon<W> {
                     self.error("ucinewgame during a search is ignored; send stop first");
                 } else if let Err(e) = self.session.reset_position() {
                     self.error(&e);
+                } else if let Err(e) = self.clear_hash() {
+                    self.error(&e);
                 }
             }
             Command::Position { start, moves } => {
@@ -275,7 +290,7 @@ impl<W: Write> Daemon<W> {
             }
             Command::Quit => return false,
             Command::Display => self.display(),
-            Command::Bench { .. } => self.error("bench is not available in this version"),
+            Command::Bench { game, depth } => self.bench(game.as_deref(), depth),
         }
         true
     }
@@ -315,6 +330,10 @@ impl<W: Write> Daemon<W> {
                 kind: OptionKind::Combo { default, vars },
             }
         };
+        let check = |name: &str, default: bool| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Check { default },
+        };
         let spin = |name: &str, range: options::SpinRange, value: u32| OptionDecl {
             name: name.to_string(),
             kind: OptionKind::Spin {
@@ -353,6 +372,14 @@ impl<W: Write> Daemon<W> {
                     default: self.settings.ponder,
                 },
             },
+            spin(
+                names::MULTIPV,
+                options::MULTIPV_RANGE,
+                self.settings.multipv,
+            ),
+            check(names::NULL_MOVE, self.settings.null_move),
+            check(names::LMR, self.settings.reductions),
+            check(names::FUTILITY, self.settings.futility),
         ]
     }
 
@@ -370,7 +397,9 @@ impl<W: Write> Daemon<W> {
         } else if is(names::EVALUATOR) {
             self.session.select_evaluator(need(value)?.trim())?;
         } else if is(names::HASH) {
-            self.settings.hash_mib = options::HASH_RANGE.parse(names::HASH, &need(value)?)? as u32;
+            let mib = options::HASH_RANGE.parse(names::HASH, &need(value)?)? as u32;
+            self.table()?.resize(mib as usize)?;
+            self.settings.hash_mib = mib;
         } else if is(names::THREADS) {
             self.settings.threads =
                 options::THREADS_RANGE.parse(names::THREADS, &need(value)?)? as u32;
@@ -378,10 +407,18 @@ impl<W: Write> Daemon<W> {
             self.settings.move_overhead_ms =
                 options::MOVE_OVERHEAD_RANGE.parse(names::MOVE_OVERHEAD, &need(value)?)? as u32;
         } else if is(names::CLEAR_HASH) {
-            // The search keeps no table between searches yet, so there is
-            // nothing to clear; the button is accepted for GUI compatibility.
+            self.clear_hash()?;
         } else if is(names::PONDER) {
             self.settings.ponder = options::parse_bool(names::PONDER, &need(value)?)?;
+        } else if is(names::MULTIPV) {
+            self.settings.multipv =
+                options::MULTIPV_RANGE.parse(names::MULTIPV, &need(value)?)? as u32;
+        } else if is(names::NULL_MOVE) {
+            self.settings.null_move = options::parse_bool(names::NULL_MOVE, &need(value)?)?;
+        } else if is(names::LMR) {
+            self.settings.reductions = options::parse_bool(names::LMR, &need(value)?)?;
+        } else if is(names::FUTILITY) {
+            self.settings.futility = options::parse_bool(names::FUTILITY, &need(value)?)?;
         } else if is(names::PLUGIN_PATH) {
             let text = value.unwrap_or("").trim().to_string();
             let dirs = if text.is_empty() {
@@ -399,6 +436,27 @@ impl<W: Write> Daemon<W> {
             return Err(format!("unknown option '{name}'"));
         }
         Ok(())
+    }
+
+    /// The table, for changes between searches (no search holds it then).
+    fn table(&mut self) -> Result<&mut TranspositionTable, String> {
+        Arc::get_mut(&mut self.tt)
+            .ok_or_else(|| "the hash table is in use by a search; send stop first".to_string())
+    }
+
+    fn clear_hash(&mut self) -> Result<(), String> {
+        self.table()?.clear();
+        Ok(())
+    }
+
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            threads: self.settings.threads as usize,
+            multipv: self.settings.multipv as usize,
+            null_move: self.settings.null_move,
+            reductions: self.settings.reductions,
+            futility: self.settings.futility,
+        }
     }
 
     fn announce_variant(&mut self) -> Result<(), String> {
@@ -447,9 +505,15 @@ impl<W: Write> Daemon<W> {
             );
             self.error(&message);
         }
-        let evaluator = Arc::clone(&self.session.current()?.evaluator);
+        let job = SearchJob {
+            root,
+            evaluator: Arc::clone(&self.session.current()?.evaluator),
+            tt: Arc::clone(&self.tt),
+            limits,
+            options: self.search_options(),
+        };
         let control = Arc::new(SearchControl::new(go.ponder));
-        let job = worker::start_search(root, evaluator, limits, control, self.events_tx.clone())
+        let job = worker::start_search(job, control, self.events_tx.clone())
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.job = Some(job);
         Ok(())
@@ -473,6 +537,52 @@ impl<W: Write> Daemon<W> {
             Ok(job) => self.job = Some(job),
             Err(e) => self.error(&e),
         }
+    }
+
+    fn bench(&mut self, game: Option<&str>, depth: Option<u32>) {
+        if self.job.is_some() {
+            self.error("a search is already running; send stop first");
+            return;
+        }
+        let started = self.bench_targets(game).and_then(|targets| {
+            let control = Arc::new(SearchControl::new(false));
+            worker::start_bench(targets, depth, control, self.events_tx.clone())
+                .map_err(|e| format!("cannot start the bench thread: {e}"))
+        });
+        match started {
+            Ok(job) => self.job = Some(job),
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// What `bench [game]` searches: the named variant or every loaded
+    /// one, each with the current evaluator if it is the current game and
+    /// its default evaluator otherwise.
+    fn bench_targets(&self, game: Option<&str>) -> Result<Vec<BenchTarget>, String> {
+        let variants = match game {
+            Some(name) => vec![self.session.host.find_variant(name).ok_or_else(|| {
+                format!(
+                    "bench: unknown game '{name}' (loaded: {})",
+                    self.session.host.variant_names().join(", ")
+                )
+            })?],
+            None => self.session.host.variants(),
+        };
+        let mut targets = Vec::new();
+        for variant in variants {
+            let evaluator = match &self.session.current {
+                Some(c) if c.variant.name() == variant.name() => Arc::clone(&c.evaluator),
+                _ => Arc::new(
+                    crate::host::Evaluator::new(&variant.plugin, 0, None)
+                        .map_err(|e| format!("bench: {e}"))?,
+                ),
+            };
+            targets.push(BenchTarget { variant, evaluator });
+        }
+        if targets.is_empty() {
+            return Err("bench: no game is loaded".to_string());
+        }
+        Ok(targets)
     }
 
     fn display(&mut self) {

@@ -10,7 +10,10 @@ use crossbeam_channel::Sender;
 
 use crate::host::{Evaluator, GameState};
 use crate::perft::Perft;
-use crate::search::{self, nps, SearchControl, SearchEvent, SearchLimits};
+use crate::search::bench::{self, BenchTarget};
+use crate::search::{
+    self, nps, SearchControl, SearchEvent, SearchLimits, SearchOptions, TranspositionTable,
+};
 
 /// A message from a job to the controller.
 #[derive(Debug)]
@@ -69,13 +72,25 @@ fn spawn(
     })
 }
 
+/// Everything a search job needs.
+pub struct SearchJob {
+    /// The position to search.
+    pub root: GameState,
+    /// The evaluator.
+    pub evaluator: Arc<Evaluator>,
+    /// The shared transposition table.
+    pub tt: Arc<TranspositionTable>,
+    /// Depth, nodes and time limits.
+    pub limits: SearchLimits,
+    /// Threads, MultiPV and the selective techniques allowed.
+    pub options: SearchOptions,
+}
+
 /// Start a search. Exactly one `bestmove` is sent, whatever happens: the
 /// search sends it even when the plugin fails midway, and should the engine
 /// itself panic, `bestmove (none)` follows the error.
 pub fn start_search(
-    root: GameState,
-    evaluator: Arc<Evaluator>,
-    limits: SearchLimits,
+    job: SearchJob,
     control: Arc<SearchControl>,
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
@@ -89,7 +104,15 @@ pub fn start_search(
                 }
                 let _ = events.send(JobEvent::Search(event));
             };
-            search::search(root, evaluator, &limits, &job_control, &mut report)
+            search::search(
+                job.root,
+                &job.evaluator,
+                &job.tt,
+                &job.limits,
+                &job_control,
+                &job.options,
+                &mut report,
+            )
         }));
         match outcome {
             Ok(Ok(_)) => {}
@@ -154,6 +177,65 @@ pub fn start_perft(
             Err(_) => {
                 let _ = events.send(JobEvent::Error(
                     "internal error: perft panicked".to_string(),
+                ));
+            }
+        }
+    })
+}
+
+/// Start `bench`: one `info string bench ...` line per position, the
+/// totals, then `Nodes searched: <total>`.
+pub fn start_bench(
+    targets: Vec<BenchTarget>,
+    depth: Option<u32>,
+    control: Arc<SearchControl>,
+    events: Sender<JobEvent>,
+) -> std::io::Result<Job> {
+    let job_control = Arc::clone(&control);
+    spawn("plyd-bench", control, events, move |events| {
+        let line = |text: String, last: bool| {
+            let _ = events.send(JobEvent::Line { text, last });
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            bench::run(
+                &targets,
+                depth,
+                &mut |l| {
+                    line(
+                        format!(
+                            "info string bench {} depth {} nodes {} time {} bestmove {} position {}",
+                            l.game,
+                            l.depth,
+                            l.nodes,
+                            l.elapsed.as_millis(),
+                            l.best,
+                            l.position
+                        ),
+                        false,
+                    )
+                },
+                &|| job_control.stop_requested(),
+            )
+        }));
+        match result {
+            Ok(Ok(summary)) => {
+                line(
+                    format!(
+                        "info string bench nodes {} time {} nps {}",
+                        summary.nodes,
+                        summary.elapsed.as_millis(),
+                        nps(summary.nodes, summary.elapsed)
+                    ),
+                    false,
+                );
+                line(format!("Nodes searched: {}", summary.nodes), true);
+            }
+            Ok(Err(e)) => {
+                let _ = events.send(JobEvent::Error(format!("bench: {e}")));
+            }
+            Err(_) => {
+                let _ = events.send(JobEvent::Error(
+                    "internal error: bench panicked".to_string(),
                 ));
             }
         }

@@ -148,6 +148,16 @@ impl GamePlugin {
         self.disabled.load(Ordering::Relaxed)
     }
 
+    /// Whether the plugin lists noisy moves (`gen_noisy`).
+    pub fn has_noisy_moves(&self) -> bool {
+        self.vtable.gen_noisy.is_some()
+    }
+
+    /// Whether the plugin says when the side to move is in check.
+    pub fn has_in_check(&self) -> bool {
+        self.vtable.in_check.is_some()
+    }
+
     /// Whether the plugin computes perft natively.
     pub fn has_native_perft(&self) -> bool {
         self.vtable.perft.is_some()

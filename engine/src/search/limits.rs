@@ -7,6 +7,8 @@ use parking_lot::Mutex;
 use plyd_api::Move;
 use plyd_protocol::GoParams;
 
+use super::timeman::{clock_budget, TimeBudget};
+
 /// Limits of one search, resolved from `go` parameters.
 #[derive(Debug, Clone, Default)]
 pub struct SearchLimits {
@@ -16,14 +18,26 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Stop once a win in at most this many moves is found.
     pub mate: Option<u32>,
-    /// Do not start an iteration after this much time.
-    pub soft_time: Option<Duration>,
-    /// Abort the search after this much time.
-    pub hard_time: Option<Duration>,
+    /// `go movetime`: search this long (less the move overhead).
+    pub movetime: Option<Duration>,
+    /// A budget taken from the clock (`wtime` ...).
+    pub clock: Option<TimeBudget>,
     /// Search until `stop` (also after the last depth).
     pub infinite: bool,
     /// Restrict the root to these moves (empty: all).
     pub search_moves: Vec<Move>,
+}
+
+impl SearchLimits {
+    /// The time at which the search is aborted mid-iteration, if any.
+    pub fn hard_time(&self) -> Option<Duration> {
+        self.movetime.or(self.clock.map(|b| b.hard))
+    }
+
+    /// Whether any time limit applies.
+    pub fn is_timed(&self) -> bool {
+        self.movetime.is_some() || self.clock.is_some()
+    }
 }
 
 /// Time budget for one move from the `go` parameters, for the player
@@ -43,9 +57,7 @@ pub fn limits_from_go(go: &GoParams, side: u32, move_overhead: Duration) -> Sear
     }
     if let Some(movetime) = go.movetime {
         let budget = Duration::from_millis(movetime).saturating_sub(move_overhead);
-        let budget = budget.max(Duration::from_millis(1));
-        limits.soft_time = Some(budget);
-        limits.hard_time = Some(budget);
+        limits.movetime = Some(budget.max(Duration::from_millis(1)));
         return limits;
     }
     let (time, inc) = if side == 0 {
@@ -54,17 +66,12 @@ pub fn limits_from_go(go: &GoParams, side: u32, move_overhead: Duration) -> Sear
         (go.btime, go.binc)
     };
     if let Some(time) = time {
-        let time = time.max(0) as u64;
-        let inc = inc.unwrap_or(0).max(0) as u64;
-        let moves_to_go = u64::from(go.moves_to_go.unwrap_or(30).clamp(1, 60));
-        let overhead = move_overhead.as_millis() as u64;
-        // Never plan to use more than what is left after the overhead.
-        let usable = time.saturating_sub(overhead).max(1);
-        let share = usable / moves_to_go + inc * 3 / 4;
-        let soft = share.min(usable / 2).max(1);
-        let hard = (soft * 4).min(usable * 3 / 4).max(soft);
-        limits.soft_time = Some(Duration::from_millis(soft));
-        limits.hard_time = Some(Duration::from_millis(hard));
+        limits.clock = Some(clock_budget(
+            time,
+            inc.unwrap_or(0),
+            go.moves_to_go,
+            move_overhead,
+        ));
     }
     limits
 }
@@ -76,6 +83,7 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     clock_start: Mutex<Instant>,
+    started: Instant,
 }
 
 impl SearchControl {
@@ -85,6 +93,7 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(ponder),
             clock_start: Mutex::new(Instant::now()),
+            started: Instant::now(),
         }
     }
 
@@ -112,6 +121,11 @@ impl SearchControl {
         self.pondering.load(Ordering::Acquire)
     }
 
+    /// Time since the search started (the `go`), for `info time`.
+    pub fn search_elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
     /// Time since the clock started (the `go`, or the `ponderhit`).
     pub fn clock_elapsed(&self) -> Duration {
         self.clock_start.lock().elapsed()
@@ -129,8 +143,8 @@ mod tests {
             ..GoParams::default()
         };
         let l = limits_from_go(&go, 0, Duration::from_millis(30));
-        assert_eq!(l.hard_time, Some(Duration::from_millis(970)));
-        assert_eq!(l.soft_time, Some(Duration::from_millis(970)));
+        assert_eq!(l.hard_time(), Some(Duration::from_millis(970)));
+        assert!(l.clock.is_none());
     }
 
     #[test]
@@ -144,9 +158,9 @@ mod tests {
         };
         let white = limits_from_go(&go, 0, Duration::from_millis(10));
         let black = limits_from_go(&go, 1, Duration::from_millis(10));
-        assert!(white.soft_time > black.soft_time);
-        assert!(black.hard_time.unwrap() < Duration::from_millis(1_000));
-        assert!(white.hard_time.unwrap() < Duration::from_millis(60_000));
+        assert!(white.clock.unwrap().soft > black.clock.unwrap().soft);
+        assert!(black.hard_time().unwrap() < Duration::from_millis(1_000));
+        assert!(white.hard_time().unwrap() < Duration::from_millis(60_000));
     }
 
     #[test]
@@ -156,7 +170,7 @@ mod tests {
             ..GoParams::default()
         };
         let l = limits_from_go(&go, 0, Duration::from_millis(10));
-        assert_eq!(l.hard_time, Some(Duration::from_millis(1)));
+        assert_eq!(l.hard_time(), Some(Duration::from_millis(1)));
     }
 
     #[test]

@@ -1,27 +1,41 @@
-//! The game-agnostic search: iterative deepening over a negamax alpha-beta.
+//! The game-agnostic search: iterative-deepening principal variation search
+//! on `Threads` threads sharing one transposition table (Lazy SMP).
 //!
-//! The search sees an opaque [`GameState`], `u32` moves, an outcome and an
-//! evaluation; it knows nothing of any game. It never prints: it reports
-//! through a callback of [`SearchEvent`]s, which the controller turns into
-//! protocol lines.
+//! The search sees an opaque [`GameState`], `u32` moves, a hash, an outcome
+//! and an evaluation; it knows nothing of any game. Techniques that are only
+//! sound for some games (null move, late-move reductions, futility pruning,
+//! quiescence over noisy moves, check extensions) are switched on by the
+//! plugin's capability bits, never by the game's name. It never prints: it
+//! reports through a callback of [`SearchEvent`]s, which the controller
+//! turns into protocol lines.
+//!
+//! Files, one concern each: [`tt`] the shared table, [`thread`] one
+//! thread's search, [`heuristics`] killers and history, [`timeman`] the
+//! clock, [`limits`] the limits and the stop flag, [`score`] score
+//! arithmetic, [`bench`] the benchmark.
 
+pub mod bench;
+mod heuristics;
 mod limits;
 pub mod score;
+mod thread;
+pub mod timeman;
+pub mod tt;
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
+use plyd_api::abi::{CAP_FUTILITY, CAP_NOISY_MOVES, CAP_NULL_MOVE, CAP_REDUCTIONS};
 use plyd_api::Move;
 use plyd_protocol::Info;
 
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 pub use limits::{limits_from_go, SearchControl, SearchLimits};
-use score::{loss_in, win_in, EVAL_LIMIT, INFINITY, MAX_PLY};
+use thread::{Searcher, ThreadResult};
+pub use tt::TranspositionTable;
 
 /// Deepest iteration when nothing else bounds the search.
 pub const MAX_DEPTH: u32 = 128;
-/// How many nodes pass between two looks at the clock and the stop flag.
-const CHECK_INTERVAL: u64 = 1024;
 
 /// What a search reports while it runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +51,46 @@ pub enum SearchEvent {
     },
 }
 
+/// How the search runs, from the engine's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Best lines to report (`MultiPV`).
+    pub multipv: usize,
+    /// Allow null-move pruning where the game declares it sound.
+    pub null_move: bool,
+    /// Allow late-move reductions where the game declares them sound.
+    pub reductions: bool,
+    /// Allow futility pruning where the game declares it sound.
+    pub futility: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            null_move: true,
+            reductions: true,
+            futility: true,
+        }
+    }
+}
+
+/// The techniques in force for one search: the options intersected with
+/// what the plugin declares.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Features {
+    pub null_move: bool,
+    pub reductions: bool,
+    pub futility: bool,
+    /// Quiescence over `gen_noisy`.
+    pub noisy: bool,
+    /// Check extensions and evasions in quiescence.
+    pub check: bool,
+}
+
 /// The result of a finished search, for callers that want it as data
 /// (benchmarks, tests).
 #[derive(Debug, Clone, Default)]
@@ -49,38 +103,101 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Deepest completed iteration.
     pub depth: u32,
-    /// Nodes visited.
+    /// Nodes visited by all threads.
     pub nodes: u64,
+}
+
+/// What the threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub evaluator: &'a Evaluator,
+    pub limits: &'a SearchLimits,
+    pub control: &'a SearchControl,
+    pub features: Features,
+    pub multipv: usize,
+    /// Half-width of the first aspiration window.
+    pub aspiration_delta: i32,
+    /// Reverse-futility margin per ply of depth.
+    pub futility_margin: i32,
+    /// Raised by the main thread when it is done, or by a thread whose
+    /// plugin call failed: every thread stops at its next check.
+    halt: AtomicBool,
+    /// Nodes of each thread, published every few thousand nodes.
+    node_counts: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    /// Whether the threads must stop now.
+    #[inline]
+    pub fn should_stop(&self) -> bool {
+        self.control.stop_requested() || self.halt.load(Ordering::Relaxed)
+    }
+
+    fn halt(&self) {
+        self.halt.store(true, Ordering::Relaxed);
+    }
+
+    /// Make thread `id`'s node count visible to the others.
+    #[inline]
+    pub fn publish_nodes(&self, id: usize, nodes: u64) {
+        self.node_counts[id].store(nodes, Ordering::Relaxed);
+    }
+
+    /// Nodes of all threads as last published.
+    pub fn all_nodes(&self) -> u64 {
+        self.node_counts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Nodes of all threads: `own` for thread `id`, the published counts
+    /// of the others.
+    #[inline]
+    pub fn total_nodes(&self, id: usize, own: u64) -> u64 {
+        if self.node_counts.len() == 1 {
+            return own;
+        }
+        self.node_counts
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if i == id {
+                    own
+                } else {
+                    n.load(Ordering::Relaxed)
+                }
+            })
+            .sum()
+    }
 }
 
 /// Search `root` within `limits`, reporting through `report`. Exactly one
 /// [`SearchEvent::BestMove`] is always reported. If the plugin fails midway,
-/// the best move of the last finished iteration is still given (it was
-/// legal at the root), after an `info string error: ...` naming the failure;
-/// the error is also returned.
+/// the best move found so far is still given (it was legal at the root),
+/// after an `info string error: ...` naming the failure; the error is also
+/// returned.
 pub fn search(
     root: GameState,
-    evaluator: Arc<Evaluator>,
+    evaluator: &Evaluator,
+    tt: &TranspositionTable,
     limits: &SearchLimits,
     control: &SearchControl,
+    options: &SearchOptions,
     report: &mut dyn FnMut(SearchEvent),
 ) -> Result<SearchResult, PluginError> {
-    let mut searcher = Searcher {
-        state: root,
+    tt.new_search();
+    let mut answer = Answer::default();
+    let outcome = run(
+        root,
         evaluator,
+        tt,
         limits,
         control,
-        nodes: 0,
-        seldepth: 0,
-        stopped: false,
-        start: Instant::now(),
-        move_lists: vec![Vec::new(); MAX_PLY + 1],
-        hints: Vec::new(),
-        keyed: Vec::new(),
-        pv: vec![Vec::new(); MAX_PLY + 1],
-        best_text: None,
-    };
-    let outcome = searcher.iterate(report);
+        options,
+        &mut answer,
+        report,
+    );
     if outcome.is_ok() {
         // `go infinite` and `go ponder` never end on their own: hold the
         // answer until the GUI says `stop` (or `ponderhit`, for a finished
@@ -95,325 +212,190 @@ pub fn search(
             ..Info::default()
         }));
     }
-    let best = searcher.best_text.as_ref().map(|(_, best, _)| best.clone());
-    let ponder = searcher
-        .best_text
-        .as_ref()
-        .and_then(|(_, _, ponder)| ponder.clone());
-    report(SearchEvent::BestMove { best, ponder });
+    report(SearchEvent::BestMove {
+        best: answer.best,
+        ponder: answer.ponder,
+    });
     outcome
 }
 
-struct Searcher<'a> {
-    state: GameState,
-    evaluator: Arc<Evaluator>,
-    limits: &'a SearchLimits,
-    control: &'a SearchControl,
-    nodes: u64,
-    seldepth: u32,
-    stopped: bool,
-    start: Instant,
-    /// One move buffer per ply, reused across the whole search.
-    move_lists: Vec<Vec<Move>>,
-    hints: Vec<i32>,
-    /// Scratch for sorting moves by hint, reused to keep allocation out of
-    /// the search.
-    keyed: Vec<(i32, Move)>,
-    /// The current answer, spelled out as soon as it is found so that it
-    /// can be given even if the plugin fails later: (move, text, ponder text).
-    best_text: Option<(Move, String, Option<String>)>,
-    /// Triangular principal-variation table: `pv[ply]` is the best line
-    /// found from `ply` in the current subtree.
-    pv: Vec<Vec<Move>>,
+/// The spelled-out answer, kept outside the search so that it survives a
+/// plugin failure.
+#[derive(Default)]
+struct Answer {
+    best: Option<String>,
+    ponder: Option<String>,
 }
 
-impl Searcher<'_> {
-    fn iterate(
-        &mut self,
-        report: &mut dyn FnMut(SearchEvent),
-    ) -> Result<SearchResult, PluginError> {
-        let mut root_moves = Vec::new();
-        self.state.legal_moves(&mut root_moves)?;
-        if !self.limits.search_moves.is_empty() {
-            root_moves.retain(|m| self.limits.search_moves.contains(m));
-        }
-        if root_moves.is_empty() {
-            let outcome = self.state.outcome()?;
-            report(SearchEvent::Info(Info {
-                string: Some(format!("no legal move: {}", outcome_words(outcome))),
-                ..Info::default()
-            }));
-            return Ok(SearchResult::default());
-        }
-        self.order(&mut root_moves)?;
-        // Until an iteration finishes, the best ordered move is the answer.
-        self.remember_best(&SearchResult {
-            best: Some(root_moves[0]),
-            ..SearchResult::default()
-        })?;
-
-        let max_depth = self
-            .limits
-            .depth
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_PLY as u32 - 1);
-        let mut result = SearchResult {
-            best: Some(root_moves[0]),
-            ..SearchResult::default()
-        };
-        for depth in 1..=max_depth {
-            let mut alpha = -INFINITY;
-            let mut best_this_iteration: Option<(Move, i32, Vec<Move>)> = None;
-            for &mv in &root_moves {
-                self.state.make_move(mv)?;
-                self.nodes += 1;
-                let score = -self.alpha_beta(depth - 1, 1, -INFINITY, -alpha)?;
-                self.state.unmake_move(mv)?;
-                if self.stopped {
-                    break;
-                }
-                if best_this_iteration.is_none() || score > alpha {
-                    alpha = score;
-                    let mut line = vec![mv];
-                    line.extend_from_slice(&self.pv[1]);
-                    best_this_iteration = Some((mv, score, line));
-                }
-            }
-            let completed = !self.stopped;
-            let found = best_this_iteration.is_some();
-            if let Some((mv, score, line)) = best_this_iteration {
-                // A partial iteration still searched the previous best move
-                // first, so its best is at least as well founded.
-                result.best = Some(mv);
-                result.score = score;
-                result.pv = line;
-                if completed {
-                    result.depth = depth;
-                }
-                // Search the best move first next time.
-                if let Some(pos) = root_moves.iter().position(|&m| m == mv) {
-                    root_moves[..=pos].rotate_right(1);
-                }
-            }
-            result.nodes = self.nodes;
-            self.remember_best(&result)?;
-            // An interrupted iteration that changed the answer reports it
-            // too, so the last pv printed is the line of the move played.
-            if completed || found {
-                report(SearchEvent::Info(self.iteration_info(depth, &result)?));
-            }
-            if !completed {
-                break;
-            }
-            if self.should_stop_between_iterations(depth, &result, root_moves.len()) {
-                break;
-            }
-        }
-        result.nodes = self.nodes;
-        Ok(result)
+#[allow(clippy::too_many_arguments)]
+fn run(
+    root: GameState,
+    evaluator: &Evaluator,
+    tt: &TranspositionTable,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    options: &SearchOptions,
+    answer: &mut Answer,
+    report: &mut dyn FnMut(SearchEvent),
+) -> Result<SearchResult, PluginError> {
+    let mut root_moves = Vec::new();
+    root.legal_moves(&mut root_moves)?;
+    if !limits.search_moves.is_empty() {
+        root_moves.retain(|m| limits.search_moves.contains(m));
     }
-
-    /// Spell the current best move and its expected reply.
-    fn remember_best(&mut self, result: &SearchResult) -> Result<(), PluginError> {
-        let Some(best) = result.best else {
-            return Ok(());
-        };
-        let line = if result.pv.first() == Some(&best) {
-            &result.pv[..result.pv.len().min(2)]
-        } else {
-            std::slice::from_ref(&best)
-        };
-        let mut texts = self.format_line(line)?.into_iter();
-        let best_text = texts.next().unwrap_or_default();
-        self.best_text = Some((best, best_text, texts.next()));
-        Ok(())
-    }
-
-    fn should_stop_between_iterations(
-        &self,
-        depth: u32,
-        result: &SearchResult,
-        root_count: usize,
-    ) -> bool {
-        if self.control.stop_requested() {
-            return true;
-        }
-        if let Some(mate) = self.limits.mate {
-            if result.score >= win_in(2 * mate as usize) {
-                return true;
-            }
-        }
-        if self.control.pondering() || self.limits.infinite {
-            return false;
-        }
-        // A timed search with a single legal move has nothing to decide.
-        if root_count == 1 && self.limits.soft_time.is_some() {
-            return true;
-        }
-        // A forced result is fully seen once the depth passes its length.
-        if score::is_decisive(result.score) && depth as i32 > score::WIN - result.score.abs() {
-            return true;
-        }
-        match self.limits.soft_time {
-            Some(soft) => self.control.clock_elapsed() >= soft,
-            None => false,
-        }
-    }
-
-    fn iteration_info(&mut self, depth: u32, result: &SearchResult) -> Result<Info, PluginError> {
-        let elapsed = self.start.elapsed();
-        let ms = elapsed.as_millis() as u64;
-        Ok(Info {
-            depth: Some(depth),
-            seldepth: Some(self.seldepth.max(depth)),
-            score: Some((score::to_protocol(result.score), None)),
-            nodes: Some(self.nodes),
-            nps: Some(nps(self.nodes, elapsed)),
-            time_ms: Some(ms),
-            pv: self.format_line(&result.pv)?,
+    if root_moves.is_empty() {
+        let outcome = root.outcome()?;
+        report(SearchEvent::Info(Info {
+            string: Some(format!("no legal move: {}", outcome_words(outcome))),
             ..Info::default()
-        })
+        }));
+        return Ok(SearchResult::default());
+    }
+    // Spell every root move now: whatever fails later, the answer can be
+    // given.
+    let root_texts = root_moves
+        .iter()
+        .map(|&mv| root.format_move(mv))
+        .collect::<Result<Vec<_>, _>>()?;
+    order_root(&root, tt, &mut root_moves)?;
+    let spell = |mv: Move| {
+        root_moves
+            .iter()
+            .position(|&m| m == mv)
+            .map(|i| root_texts[i].clone())
+    };
+    answer.best = spell(root_moves[0]);
+
+    let threads = options.threads.max(1);
+    let shared = Shared {
+        tt,
+        evaluator,
+        limits,
+        control,
+        features: features(&root, options),
+        multipv: options.multipv.max(1),
+        aspiration_delta: (evaluator.info().score_bound / 100).max(1),
+        futility_margin: (evaluator.info().score_bound / 50).max(1),
+        halt: AtomicBool::new(false),
+        node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+    };
+    let mut helper_states = Vec::with_capacity(threads - 1);
+    for _ in 1..threads {
+        helper_states.push(root.try_clone()?);
     }
 
-    /// Spell a line of moves, each in the position where it is played.
-    fn format_line(&mut self, line: &[Move]) -> Result<Vec<String>, PluginError> {
-        let mut texts = Vec::with_capacity(line.len());
-        let mut played = 0;
-        let mut outcome = Ok(());
-        for &mv in line {
-            match self.state.format_move(mv) {
-                Ok(text) => texts.push(text),
-                Err(e) => {
-                    outcome = Err(e);
-                    break;
-                }
-            }
-            if let Err(e) = self.state.make_move(mv) {
-                outcome = Err(e);
-                break;
-            }
-            played += 1;
-        }
-        for &mv in line[..played].iter().rev() {
-            self.state.unmake_move(mv)?;
-        }
-        outcome.map(|()| texts)
-    }
-
-    /// Sort moves by the plugin's ordering hints, best first.
-    fn order(&mut self, moves: &mut [Move]) -> Result<(), PluginError> {
-        if moves.len() < 2 {
-            return Ok(());
-        }
-        self.state.order_hints(moves, &mut self.hints)?;
-        let hints = &self.hints;
-        let keyed = &mut self.keyed;
-        keyed.clear();
-        keyed.extend(moves.iter().zip(hints).map(|(&m, &h)| (h, m)));
-        keyed.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
-        for (slot, &(_, m)) in moves.iter_mut().zip(keyed.iter()) {
-            *slot = m;
-        }
-        Ok(())
-    }
-
-    #[inline]
-    fn check_limits(&mut self) {
-        if let Some(limit) = self.limits.nodes {
-            if self.nodes >= limit {
-                self.stopped = true;
-                return;
-            }
-        }
-        if !self.nodes.is_multiple_of(CHECK_INTERVAL) {
-            return;
-        }
-        if self.control.stop_requested() {
-            self.stopped = true;
-        } else if let Some(hard) = self.limits.hard_time {
-            if !self.control.pondering() && self.control.clock_elapsed() >= hard {
-                self.stopped = true;
-            }
-        }
-    }
-
-    fn terminal_score(outcome: Outcome, ply: usize) -> i32 {
-        match outcome {
-            Outcome::Win => win_in(ply),
-            Outcome::Loss => loss_in(ply),
-            Outcome::Draw | Outcome::Ongoing => 0,
-        }
-    }
-
-    fn alpha_beta(
-        &mut self,
-        depth: u32,
-        ply: usize,
-        mut alpha: i32,
-        beta: i32,
-    ) -> Result<i32, PluginError> {
-        self.check_limits();
-        if self.stopped {
-            return Ok(0);
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply as u32);
-        if depth == 0 || ply >= MAX_PLY {
-            let outcome = self.state.outcome()?;
-            if outcome != Outcome::Ongoing {
-                return Ok(Self::terminal_score(outcome, ply));
-            }
-            let eval = self.evaluator.evaluate(&self.state)?;
-            return Ok(eval.clamp(-EVAL_LIMIT, EVAL_LIMIT));
-        }
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        self.state.legal_moves(&mut moves)?;
-        if moves.is_empty() {
-            self.move_lists[ply] = moves;
-            let outcome = self.state.outcome()?;
-            return Ok(Self::terminal_score(outcome, ply));
-        }
-        if depth >= 2 {
-            self.order(&mut moves)?;
-        }
-        let mut best = -INFINITY;
-        let mut result = Ok(());
-        for &mv in &moves {
-            if let Err(e) = self.state.make_move(mv) {
-                result = Err(e);
-                break;
-            }
-            self.nodes += 1;
-            let score = match self.alpha_beta(depth - 1, ply + 1, -beta, -alpha) {
-                Ok(s) => -s,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            };
-            if let Err(e) = self.state.unmake_move(mv) {
-                result = Err(e);
-                break;
-            }
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if alpha >= beta {
-                        break;
+    let (main_outcome, main_result, helper_results, pv_texts) = std::thread::scope(|scope| {
+        let handles: Vec<_> = helper_states
+            .into_iter()
+            .enumerate()
+            .map(|(i, state)| {
+                let shared = &shared;
+                let root_moves = &root_moves;
+                scope.spawn(move || {
+                    let mut searcher = Searcher::new(i + 1, state, shared, root_moves, None);
+                    let outcome = searcher.iterate();
+                    if outcome.is_err() {
+                        shared.halt();
                     }
+                    shared.publish_nodes(i + 1, searcher.nodes);
+                    (outcome, searcher.result())
+                })
+            })
+            .collect();
+        let mut main = Searcher::new(0, root, &shared, &root_moves, Some(report));
+        let main_outcome = main.iterate();
+        shared.halt();
+        shared.publish_nodes(0, main.nodes);
+        let mut helper_results = Vec::new();
+        let mut helper_error = None;
+        for handle in handles {
+            match handle.join() {
+                Ok((outcome, result)) => {
+                    if let Err(e) = outcome {
+                        helper_error.get_or_insert(e);
+                    }
+                    helper_results.push(result);
                 }
+                Err(_) => log::error!("a search helper thread panicked"),
             }
         }
-        self.move_lists[ply] = moves;
-        result.map(|()| best)
+        let main_result = main.result();
+        let chosen = choose(&main_result, &helper_results);
+        // The move and its expected reply, spelled on the main thread's
+        // state; after a plugin failure, only the move (spelled earlier).
+        let outcome = main_outcome.and(helper_error.map_or(Ok(()), Err));
+        let pv_texts = match outcome {
+            Ok(()) => main.format_line(&chosen.pv[..chosen.pv.len().min(2)]).ok(),
+            Err(_) => None,
+        };
+        (outcome, main_result, helper_results, pv_texts)
+    });
+
+    let chosen = choose(&main_result, &helper_results).clone();
+    if let Some(&best) = chosen.pv.first() {
+        answer.best = spell(best);
+        answer.ponder = pv_texts.and_then(|t| t.get(1).cloned());
+    }
+    main_outcome?;
+    let nodes = shared.all_nodes();
+    Ok(SearchResult {
+        best: chosen.pv.first().copied(),
+        score: chosen.score,
+        pv: chosen.pv,
+        depth: chosen.depth,
+        nodes,
+    })
+}
+
+/// The thread whose answer is played: the main thread's, unless a helper
+/// finished a deeper iteration with a better score.
+fn choose<'r>(main: &'r ThreadResult, helpers: &'r [ThreadResult]) -> &'r ThreadResult {
+    let mut best = main;
+    for helper in helpers {
+        if !helper.pv.is_empty() && helper.depth > best.depth && helper.score > best.score {
+            best = helper;
+        }
+    }
+    best
+}
+
+/// First ordering of the root: a table move first, then the plugin's hints.
+fn order_root(
+    root: &GameState,
+    tt: &TranspositionTable,
+    moves: &mut [Move],
+) -> Result<(), PluginError> {
+    let mut hints = Vec::new();
+    root.order_hints(moves, &mut hints)?;
+    let tt_move = tt.probe(root.hash(), 0).and_then(|hit| hit.best);
+    let mut keyed: Vec<(i64, Move)> = moves
+        .iter()
+        .zip(&hints)
+        .map(|(&mv, &hint)| {
+            let key = if Some(mv) == tt_move {
+                i64::MAX
+            } else {
+                i64::from(hint)
+            };
+            (key, mv)
+        })
+        .collect();
+    keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+    for (slot, (_, mv)) in moves.iter_mut().zip(keyed) {
+        *slot = mv;
+    }
+    Ok(())
+}
+
+fn features(root: &GameState, options: &SearchOptions) -> Features {
+    let plugin = root.plugin();
+    let caps = plugin.info().capabilities;
+    Features {
+        null_move: options.null_move && caps & CAP_NULL_MOVE != 0,
+        reductions: options.reductions && caps & CAP_REDUCTIONS != 0,
+        futility: options.futility && caps & CAP_FUTILITY != 0,
+        noisy: caps & CAP_NOISY_MOVES != 0 && plugin.has_noisy_moves(),
+        check: plugin.has_in_check(),
     }
 }
 

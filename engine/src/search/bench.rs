@@ -1,0 +1,180 @@
+//! `bench`: a fixed set of searches whose node count is the search's
+//! regression signature.
+//!
+//! The positions are made the same way for every game, without knowing it:
+//! the variant's start position, and the positions reached from it by a
+//! fixed number of pseudo-random legal moves drawn from a fixed seed. Each is
+//! searched to a fixed depth on one thread with a fresh 16 MiB table, so the
+//! total node count depends only on the search code, the plugin and the
+//! evaluator; any change to it shows up in that number.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::host::{Evaluator, GameState, PluginError, VariantRef};
+
+use super::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable};
+
+/// Plies of random play before each bench position.
+const PLIES: [u32; 8] = [0, 4, 9, 14, 20, 26, 33, 40];
+/// Table size for bench searches.
+const BENCH_HASH_MIB: usize = 16;
+/// Seed of the move choices.
+const SEED: u64 = 0x706c_7964_6265_6e63;
+
+/// One game to bench: a variant and the evaluator to use.
+pub struct BenchTarget {
+    /// The variant.
+    pub variant: VariantRef,
+    /// Its evaluator.
+    pub evaluator: Arc<Evaluator>,
+}
+
+/// The result of one bench search.
+#[derive(Debug, Clone)]
+pub struct BenchLine {
+    /// The variant.
+    pub game: String,
+    /// Position text.
+    pub position: String,
+    /// Depth searched.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// The move chosen (`(none)` if the game was over).
+    pub best: String,
+}
+
+/// The whole bench.
+#[derive(Debug, Clone, Default)]
+pub struct BenchSummary {
+    /// Total nodes over every position.
+    pub nodes: u64,
+    /// Total time.
+    pub elapsed: Duration,
+}
+
+/// The depth used when none is given: deep enough to take a few seconds in
+/// all, from how many moves the start position offers (a game with more
+/// moves per turn gets less depth).
+pub fn default_depth(start_moves: usize) -> u32 {
+    let branching = (start_moves.max(2)) as f64;
+    let depth = (2.0 * 11.0 / branching.ln()).floor() as u32;
+    depth.clamp(2, 12)
+}
+
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The bench positions of `variant`, as position texts.
+pub fn positions(variant: &VariantRef) -> Result<Vec<String>, PluginError> {
+    let mut texts = Vec::new();
+    let mut moves = Vec::new();
+    for (i, &plies) in PLIES.iter().enumerate() {
+        let mut state = GameState::new(&variant.plugin, variant.index)?;
+        let mut rng = SEED ^ (i as u64);
+        for _ in 0..plies {
+            state.legal_moves(&mut moves)?;
+            // Stop one move short of the end: a bench position has moves.
+            let mut probe = state.try_clone()?;
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(next_random(&mut rng) % moves.len() as u64) as usize];
+            probe.make_move(mv)?;
+            let mut replies = Vec::new();
+            probe.legal_moves(&mut replies)?;
+            if replies.is_empty() {
+                break;
+            }
+            state = probe;
+        }
+        let text = state.position_text()?;
+        if !texts.contains(&text) {
+            texts.push(text);
+        }
+    }
+    Ok(texts)
+}
+
+/// Run the bench over `targets`. `depth` overrides each game's default;
+/// `line` is called after each position; `stop` is polled between them.
+pub fn run(
+    targets: &[BenchTarget],
+    depth: Option<u32>,
+    line: &mut dyn FnMut(&BenchLine),
+    stop: &dyn Fn() -> bool,
+) -> Result<BenchSummary, String> {
+    let mut tt = TranspositionTable::new(BENCH_HASH_MIB)?;
+    let mut summary = BenchSummary::default();
+    let fail = |e: PluginError| e.to_string();
+    for target in targets {
+        let start = GameState::new(&target.variant.plugin, target.variant.index).map_err(fail)?;
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves).map_err(fail)?;
+        let depth = depth.unwrap_or_else(|| default_depth(moves.len()));
+        for text in positions(&target.variant).map_err(fail)? {
+            if stop() {
+                return Ok(summary);
+            }
+            let mut state =
+                GameState::new(&target.variant.plugin, target.variant.index).map_err(fail)?;
+            state.set_position(&text).map_err(fail)?;
+            tt.clear();
+            let limits = SearchLimits {
+                depth: Some(depth),
+                ..SearchLimits::default()
+            };
+            let control = SearchControl::new(false);
+            let options = SearchOptions::default();
+            let mut best = String::from("(none)");
+            let started = Instant::now();
+            let result = search(
+                state,
+                &target.evaluator,
+                &tt,
+                &limits,
+                &control,
+                &options,
+                &mut |event| {
+                    if let super::SearchEvent::BestMove { best: Some(b), .. } = event {
+                        best = b;
+                    }
+                },
+            )
+            .map_err(fail)?;
+            let elapsed = started.elapsed();
+            summary.nodes += result.nodes;
+            summary.elapsed += elapsed;
+            line(&BenchLine {
+                game: target.variant.name().to_string(),
+                position: text,
+                depth,
+                nodes: result.nodes,
+                elapsed,
+                best,
+            });
+        }
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_depth_shrinks_with_branching() {
+        assert_eq!(default_depth(4), 12);
+        assert!(default_depth(44) < default_depth(10));
+        assert_eq!(default_depth(2176), 2);
+        assert_eq!(default_depth(0), 12);
+    }
+}

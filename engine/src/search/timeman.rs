@@ -1,0 +1,173 @@
+//! Time management: how much of the clock one move may use, and whether the
+//! next iteration is worth starting.
+//!
+//! Two limits come out of the clock. The soft limit is the time the move
+//! should normally take; the search does not start an iteration after it,
+//! nor one that it predicts cannot finish before the hard limit. The hard
+//! limit aborts the search mid-iteration and is what keeps plyd from ever
+//! losing on time: it never exceeds three quarters of what is left on the
+//! clock after the move overhead. While the best move keeps changing, the
+//! soft limit stretches (up to the hard limit); when it stays put, the
+//! search stops a little earlier.
+
+use std::time::Duration;
+
+/// Moves assumed left in the game when the GUI sends no `movestogo`.
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+/// The soft and hard limits for one move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start an iteration after this.
+    pub soft: Duration,
+    /// Abort the search at this.
+    pub hard: Duration,
+}
+
+/// The budget for a move with `time` ms left, `inc` ms added per move and
+/// `moves_to_go` moves until the next time control (if the GUI says).
+pub fn clock_budget(
+    time: i64,
+    inc: i64,
+    moves_to_go: Option<u32>,
+    overhead: Duration,
+) -> TimeBudget {
+    let time = time.max(0) as u64;
+    let inc = inc.max(0) as u64;
+    let moves_to_go = moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).clamp(1, 60));
+    let overhead = overhead.as_millis() as u64;
+    // Never plan to use more than what is left after the overhead.
+    let usable = time.saturating_sub(overhead).max(1);
+    let share = usable / moves_to_go + inc * 3 / 4;
+    let soft = share.min(usable / 2).max(1);
+    let hard = (soft * 4).min(usable * 3 / 4).max(soft);
+    TimeBudget {
+        soft: Duration::from_millis(soft),
+        hard: Duration::from_millis(hard),
+    }
+}
+
+/// What the iterative deepening loop tells the time manager after each
+/// finished iteration.
+#[derive(Debug, Default)]
+pub struct IterationClock {
+    /// Time spent on each finished iteration, newest last.
+    durations: Vec<Duration>,
+    /// Decaying count of best-move changes between iterations.
+    instability: f64,
+}
+
+impl IterationClock {
+    /// Record a finished iteration that took `took`; `best_changed` says
+    /// whether it changed the best move.
+    pub fn finished(&mut self, took: Duration, best_changed: bool) {
+        self.durations.push(took);
+        self.instability = self.instability * 0.5 + if best_changed { 1.0 } else { 0.0 };
+    }
+
+    /// Ratio between the last two iterations' durations: a guess of how
+    /// much longer the next one will take than the last.
+    fn growth(&self) -> f64 {
+        match self.durations.as_slice() {
+            [.., a, b] if a.as_micros() > 200 => {
+                (b.as_secs_f64() / a.as_secs_f64()).clamp(1.5, 8.0)
+            }
+            _ => 3.0,
+        }
+    }
+
+    /// The soft limit after stretching for instability.
+    pub fn stretched_soft(&self, budget: TimeBudget) -> Duration {
+        let factor = (0.8 + self.instability * 0.7).clamp(0.8, 2.5);
+        budget.soft.mul_f64(factor).min(budget.hard)
+    }
+
+    /// Whether to start another iteration at `elapsed` under a clock budget.
+    pub fn start_next(&self, elapsed: Duration, budget: TimeBudget) -> bool {
+        if elapsed >= self.stretched_soft(budget) {
+            return false;
+        }
+        let Some(&last) = self.durations.last() else {
+            return true;
+        };
+        // Starting an iteration that cannot finish wastes the time: its
+        // partial result is rarely better than the finished one.
+        elapsed + last.mul_f64(self.growth()) <= budget.hard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn never_plans_past_the_clock() {
+        for time in [1, 5, 20, 100, 1_000, 60_000, 3_600_000] {
+            for inc in [0, 10, 1000] {
+                for mtg in [None, Some(1), Some(40)] {
+                    let b = clock_budget(time, inc, mtg, ms(10));
+                    assert!(b.soft <= b.hard);
+                    let left = (time as u64).saturating_sub(10).max(1);
+                    assert!(
+                        b.hard.as_millis() as u64 <= left.max(1),
+                        "{time} {inc} {mtg:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn last_move_before_the_control_may_use_much_of_the_clock() {
+        let b = clock_budget(10_000, 0, Some(1), ms(0));
+        assert_eq!(b.soft, ms(5_000));
+        assert_eq!(b.hard, ms(7_500));
+        let b = clock_budget(10_000, 0, None, ms(0));
+        assert_eq!(b.soft, ms(333));
+    }
+
+    #[test]
+    fn increment_adds_time() {
+        let without = clock_budget(10_000, 0, None, ms(0));
+        let with = clock_budget(10_000, 1_000, None, ms(0));
+        assert!(with.soft > without.soft);
+    }
+
+    #[test]
+    fn instability_stretches_the_soft_limit() {
+        let budget = TimeBudget {
+            soft: ms(100),
+            hard: ms(400),
+        };
+        let mut steady = IterationClock::default();
+        let mut unsteady = IterationClock::default();
+        for _ in 0..4 {
+            steady.finished(ms(1), false);
+            unsteady.finished(ms(1), true);
+        }
+        assert!(steady.stretched_soft(budget) < budget.soft);
+        assert!(unsteady.stretched_soft(budget) > budget.soft);
+        assert!(unsteady.stretched_soft(budget) <= budget.hard);
+    }
+
+    #[test]
+    fn does_not_start_an_iteration_that_cannot_finish() {
+        let budget = TimeBudget {
+            soft: ms(100),
+            hard: ms(200),
+        };
+        let mut clock = IterationClock::default();
+        assert!(clock.start_next(ms(0), budget));
+        clock.finished(ms(10), false);
+        clock.finished(ms(40), false);
+        // Next one is expected to take about 160 ms: 30 + 160 <= 200 is fine,
+        // 50 + 160 is not.
+        assert!(clock.start_next(ms(30), budget));
+        assert!(!clock.start_next(ms(50), budget));
+        assert!(!clock.start_next(ms(100), budget));
+    }
+}

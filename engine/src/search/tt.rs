@@ -1,0 +1,441 @@
+//! The transposition table: one table shared by every search thread, without
+//! locks.
+//!
+//! An entry is three 64-bit atomic words:
+//!
+//! | word | bits   | field                                              |
+//! |------|--------|----------------------------------------------------|
+//! | 1    | 0..32  | best move (`NULL_MOVE` when there is none)          |
+//! | 1    | 32..64 | score, `i32`, mate scores relative to the node      |
+//! | 2    | 0..32  | static evaluation, `i32`                            |
+//! | 2    | 32..40 | depth (0 for a quiescence result)                   |
+//! | 2    | 40..42 | bound: 0 empty, 1 upper, 2 lower, 3 exact           |
+//! | 2    | 42..48 | generation (the search that wrote it, modulo 64)    |
+//! | 0    | 0..64  | `key ^ word1 ^ word2`                               |
+//!
+//! Threads read and write entries with relaxed loads and stores and no lock,
+//! so a reader can see words from two different writes (a torn entry). Word 0
+//! holds the key folded with the two data words: a torn entry fails the
+//! check `word0 ^ word1 ^ word2 == key` (unless three random words happen to
+//! agree, a chance of 2^-64) and reads as a miss. A move that does come back
+//! may still belong to another position with the same key, which is why the
+//! search checks every table move for legality before playing it.
+//!
+//! Entries are grouped four to a cluster; a position may sit in any entry of
+//! its cluster. A new position replaces the entry of least worth: shallow
+//! entries and entries left over from earlier searches go first.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use plyd_api::{Move, NULL_MOVE};
+
+use super::score::{is_decisive, MAX_PLY};
+
+/// Entries per cluster.
+const CLUSTER: usize = 4;
+/// Atomic words per entry.
+const WORDS: usize = 3;
+/// Bytes in one cluster.
+const CLUSTER_BYTES: usize = CLUSTER * WORDS * 8;
+/// Generations wrap at this value (6 bits).
+const GENERATIONS: u8 = 64;
+
+/// What a stored score says about the true score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most the stored one (no move reached alpha).
+    Upper,
+    /// The true score is at least the stored one (a move reached beta).
+    Lower,
+    /// The stored score is exact.
+    Exact,
+}
+
+impl Bound {
+    fn bits(self) -> u64 {
+        match self {
+            Bound::Upper => 1,
+            Bound::Lower => 2,
+            Bound::Exact => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// A verified entry, as read by [`TranspositionTable::probe`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TtHit {
+    /// The best move found, if any. It may be illegal here (a key collision).
+    pub best: Option<Move>,
+    /// The score, already adjusted to the probing node's ply.
+    pub score: i32,
+    /// The static evaluation of the position.
+    pub eval: i32,
+    /// The depth the score was searched to.
+    pub depth: u32,
+    /// How the score bounds the true score.
+    pub bound: Bound,
+}
+
+/// The shared table. Its size changes only between searches (`resize`
+/// takes `&mut self`).
+pub struct TranspositionTable {
+    words: Vec<AtomicU64>,
+    clusters: usize,
+    generation: AtomicU8,
+}
+
+/// Score as stored: a win or loss counted from the node instead of the root,
+/// so that it stays true wherever the position is met again.
+fn score_to_table(score: i32, ply: usize) -> i32 {
+    if is_decisive(score) {
+        if score > 0 {
+            score + ply as i32
+        } else {
+            score - ply as i32
+        }
+    } else {
+        score
+    }
+}
+
+/// The reverse of [`score_to_table`] at the probing node's `ply`.
+fn score_from_table(score: i32, ply: usize) -> i32 {
+    if is_decisive(score) {
+        if score > 0 {
+            score - ply as i32
+        } else {
+            score + ply as i32
+        }
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` MiB (at least one cluster). Fails, instead of
+    /// aborting the process, when the memory cannot be had.
+    pub fn new(mib: usize) -> Result<Self, String> {
+        let mut table = TranspositionTable {
+            words: Vec::new(),
+            clusters: 0,
+            generation: AtomicU8::new(0),
+        };
+        table.resize(mib)?;
+        Ok(table)
+    }
+
+    /// Reallocate for `mib` MiB, emptying the table. On failure the table
+    /// keeps its old size and contents.
+    pub fn resize(&mut self, mib: usize) -> Result<(), String> {
+        let clusters = (mib.saturating_mul(1 << 20) / CLUSTER_BYTES).max(1);
+        if clusters == self.clusters {
+            self.clear();
+            return Ok(());
+        }
+        let too_big = || format!("cannot allocate a {mib} MiB hash table");
+        let len = clusters.checked_mul(CLUSTER * WORDS).ok_or_else(too_big)?;
+        let mut words: Vec<AtomicU64> = Vec::new();
+        words.try_reserve_exact(len).map_err(|_| too_big())?;
+        words.resize_with(len, || AtomicU64::new(0));
+        self.words = words;
+        self.clusters = clusters;
+        self.generation.store(0, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Size in MiB, rounded down.
+    pub fn size_mib(&self) -> usize {
+        self.clusters * CLUSTER_BYTES / (1 << 20)
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.clusters * CLUSTER
+    }
+
+    /// Forget every entry.
+    pub fn clear(&mut self) {
+        for word in &mut self.words {
+            *word.get_mut() = 0;
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Start a new search: entries written before now age by one.
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) % GENERATIONS;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u64 {
+        u64::from(self.generation.load(Ordering::Relaxed))
+    }
+
+    /// First word of the cluster for `key`. The multiply maps the key's
+    /// high bits evenly onto the clusters, whatever their number.
+    #[inline]
+    fn cluster_start(&self, key: u64) -> usize {
+        let cluster = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
+        cluster * CLUSTER * WORDS
+    }
+
+    #[inline]
+    fn load(&self, at: usize) -> (u64, u64, u64) {
+        (
+            self.words[at].load(Ordering::Relaxed),
+            self.words[at + 1].load(Ordering::Relaxed),
+            self.words[at + 2].load(Ordering::Relaxed),
+        )
+    }
+
+    /// Let the processor fetch the cluster of `key` ahead of the probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let at = self.cluster_start(key);
+            let ptr = self.words[at].as_ptr().cast::<i8>();
+            // SAFETY: `ptr` points into the table's live allocation; a
+            // prefetch is only a hint and reads nothing.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry for `key`, if one is stored intact. `ply` is the probing
+    /// node's distance from the root, for mate scores.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let start = self.cluster_start(key);
+        for slot in 0..CLUSTER {
+            let (check, data, info) = self.load(start + slot * WORDS);
+            if check ^ data ^ info != key {
+                continue;
+            }
+            let Some(bound) = Bound::from_bits((info >> 40) & 3) else {
+                continue;
+            };
+            let mv = data as u32;
+            return Some(TtHit {
+                best: (mv != NULL_MOVE).then_some(mv),
+                score: score_from_table((data >> 32) as u32 as i32, ply),
+                eval: info as u32 as i32,
+                depth: ((info >> 32) & 0xff) as u32,
+                bound,
+            });
+        }
+        None
+    }
+
+    /// Store a search result for `key`. A result for a position already in
+    /// the table replaces it unless the old one is deeper from this same
+    /// search and the new one is not exact; its move is kept when the new
+    /// result has none.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        best: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: u32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let start = self.cluster_start(key);
+        let generation = self.generation();
+        let mut victim = start;
+        let mut victim_worth = i64::MAX;
+        let mut old_move = NULL_MOVE;
+        for slot in 0..CLUSTER {
+            let at = start + slot * WORDS;
+            let (check, data, info) = self.load(at);
+            let used = (info >> 40) & 3 != 0;
+            if !used || check ^ data ^ info == key {
+                victim = at;
+                if used {
+                    let old_depth = ((info >> 32) & 0xff) as u32;
+                    let old_generation = (info >> 42) & 0x3f;
+                    if bound != Bound::Exact
+                        && old_generation == generation
+                        && old_depth > depth + 2
+                    {
+                        return;
+                    }
+                    old_move = data as u32;
+                }
+                break;
+            }
+            let age = (generation + u64::from(GENERATIONS) - ((info >> 42) & 0x3f))
+                % u64::from(GENERATIONS);
+            let worth = ((info >> 32) & 0xff) as i64 - 8 * age as i64;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = at;
+            }
+        }
+        let mv = best.unwrap_or(old_move);
+        let score = score_to_table(score, ply.min(MAX_PLY));
+        let data = u64::from(mv) | (u64::from(score as u32) << 32);
+        let info = u64::from(eval as u32)
+            | (u64::from(depth.min(255)) << 32)
+            | (bound.bits() << 40)
+            | (generation << 42);
+        self.words[victim + 1].store(data, Ordering::Relaxed);
+        self.words[victim + 2].store(info, Ordering::Relaxed);
+        self.words[victim].store(key ^ data ^ info, Ordering::Relaxed);
+    }
+
+    /// Permille of a sample of entries written by the current search, for
+    /// `info hashfull`.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = self.clusters.min(250);
+        let mut used = 0;
+        for cluster in 0..sample {
+            for slot in 0..CLUSTER {
+                let info =
+                    self.words[(cluster * CLUSTER + slot) * WORDS + 2].load(Ordering::Relaxed);
+                if (info >> 40) & 3 != 0 && (info >> 42) & 0x3f == generation {
+                    used += 1;
+                }
+            }
+        }
+        if sample == 0 {
+            0
+        } else {
+            (used * 1000 / (sample * CLUSTER)) as u32
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{loss_in, win_in};
+
+    #[test]
+    fn stores_and_probes() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert!(tt.probe(42, 0).is_none());
+        tt.store(42, Some(7), -123, 55, 9, Bound::Lower, 3);
+        let hit = tt.probe(42, 3).unwrap();
+        assert_eq!(
+            hit,
+            TtHit {
+                best: Some(7),
+                score: -123,
+                eval: 55,
+                depth: 9,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(43, 0).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // A win 3 plies below a node at ply 5 scores win_in(8) at the root.
+        tt.store(1, None, win_in(8), 0, 4, Bound::Exact, 5);
+        // Met again at ply 2, the same win is 3 plies away: win_in(5).
+        assert_eq!(tt.probe(1, 2).unwrap().score, win_in(5));
+        tt.store(2, None, loss_in(6), 0, 4, Bound::Exact, 4);
+        assert_eq!(tt.probe(2, 0).unwrap().score, loss_in(2));
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(99, Some(3), 10, 0, 5, Bound::Exact, 0);
+        let at = tt.cluster_start(99);
+        // Another writer's data word lands between our check and info words.
+        tt.words[at + 1].store(0xdead_beef, Ordering::Relaxed);
+        assert!(tt.probe(99, 0).is_none());
+    }
+
+    #[test]
+    fn keeps_the_old_move_when_the_new_result_has_none() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(5, Some(11), 0, 0, 3, Bound::Exact, 0);
+        tt.store(5, None, 1, 0, 4, Bound::Upper, 0);
+        let hit = tt.probe(5, 0).unwrap();
+        assert_eq!((hit.best, hit.depth, hit.score), (Some(11), 4, 1));
+    }
+
+    #[test]
+    fn shallow_results_do_not_evict_deep_ones_of_the_same_search() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(5, Some(1), 10, 0, 12, Bound::Lower, 0);
+        tt.store(5, Some(2), 20, 0, 2, Bound::Upper, 0);
+        assert_eq!(tt.probe(5, 0).unwrap().depth, 12);
+        // An older search's entry gives way.
+        tt.new_search();
+        tt.store(5, Some(2), 20, 0, 2, Bound::Upper, 0);
+        assert_eq!(tt.probe(5, 0).unwrap().depth, 2);
+    }
+
+    #[test]
+    fn replacement_prefers_old_and_shallow_entries() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.resize(0).unwrap();
+        assert_eq!(tt.capacity(), CLUSTER);
+        // With one cluster every key lands in it.
+        for key in 1..=4u64 {
+            tt.store(key, None, 0, 0, 10 + key as u32, Bound::Exact, 0);
+        }
+        tt.store(100, None, 0, 0, 1, Bound::Exact, 0);
+        // The shallowest (key 1, depth 11) gave way.
+        assert!(tt.probe(1, 0).is_none());
+        assert!(tt.probe(100, 0).is_some());
+        tt.new_search();
+        tt.new_search();
+        tt.store(200, None, 0, 0, 1, Bound::Exact, 0);
+        // Everything else is two searches old; the shallowest goes.
+        assert!(tt.probe(100, 0).is_none());
+        for key in 2..=4u64 {
+            assert!(tt.probe(key, 0).is_some());
+        }
+    }
+
+    #[test]
+    fn hashfull_counts_this_search_only() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        let mut key = 1u64;
+        for _ in 0..tt.capacity() * 3 {
+            key = key
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            tt.store(key, None, 0, 0, 1, Bound::Exact, 0);
+        }
+        assert!(tt.hashfull() > 900, "{}", tt.hashfull());
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.store(key, None, 0, 0, 1, Bound::Exact, 0);
+        tt.clear();
+        assert!(tt.probe(key, 0).is_none());
+    }
+
+    #[test]
+    fn resize_changes_capacity() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let one = tt.capacity();
+        tt.resize(4).unwrap();
+        assert!(tt.capacity() >= 4 * one && tt.capacity() < 4 * one + CLUSTER * 4);
+        assert!(tt.size_mib() <= 4);
+        assert!(TranspositionTable::new(usize::MAX >> 20).is_err());
+    }
+}
