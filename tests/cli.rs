@@ -135,3 +135,49 @@ fn version_and_help() {
         "{help}"
     );
 }
+
+#[test]
+fn bench_subcommand_prints_a_total_that_repeats() {
+    let dir = othello_dir();
+    let run = || {
+        let out = Command::new(plyd_bin())
+            .args(["bench", "othello", "4"])
+            .env("PLYD_PLUGIN_PATH", dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let total = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .unwrap_or_else(|| panic!("{stdout}"))
+            .parse::<u64>()
+            .unwrap();
+        let sum: u64 = stdout
+            .lines()
+            .filter(|l| l.starts_with("othello "))
+            .map(|l| {
+                let t: Vec<&str> = l.split_whitespace().collect();
+                let at = t.iter().position(|&w| w == "nodes").unwrap();
+                t[at + 1].parse::<u64>().unwrap()
+            })
+            .sum();
+        assert_eq!(total, sum, "{stdout}");
+        total
+    };
+    let first = run();
+    assert!(first > 0);
+    assert_eq!(run(), first);
+    // The daemon's bench command agrees with the command line.
+    let (mut e, _d) = Engine::othello();
+    e.send("bench othello 4");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {first}"));
+
+    let out = Command::new(plyd_bin())
+        .args(["bench", "chess"])
+        .env("PLYD_PLUGIN_PATH", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

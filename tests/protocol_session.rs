@@ -452,3 +452,110 @@ fn self_play_games_run_to_the_end_with_only_legal_moves() {
         assert!(e.sync().is_empty(), "{fen}");
     }
 }
+
+#[test]
+fn hash_threads_and_multipv_change_between_searches() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("setoption name Hash value 1");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name MultiPV value 2");
+    assert!(errors(&e.sync()).is_empty());
+    e.send("position startpos moves f5");
+    e.send("go depth 5");
+    let lines = e.until_bestmove();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    for line in &infos {
+        assert_info_well_formed(line);
+        assert!(line.contains(" hashfull "), "{line}");
+    }
+    let at_depth_5: Vec<&&String> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 "))
+        .collect();
+    assert_eq!(at_depth_5.len(), 2, "{lines:#?}");
+    assert!(at_depth_5[0].contains(" multipv 1 "));
+    assert!(at_depth_5[1].contains(" multipv 2 "));
+    let first_move = |l: &str| {
+        l.split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(first_move(at_depth_5[0]), first_move(at_depth_5[1]));
+    assert_eq!(bestmove_of(&lines), first_move(at_depth_5[0]));
+    assert_eq!(count_bestmoves(&lines), 1);
+
+    // Bad values change nothing and leave the daemon working.
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Threads value 1000",
+        "setoption name MultiPV value none",
+        "setoption name LMR value maybe",
+    ] {
+        e.send(bad);
+        assert_eq!(errors(&e.sync()).len(), 1, "{bad}");
+    }
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Hash value 8");
+    e.send("setoption name Threads value 1");
+    e.send("setoption name MultiPV value 1");
+    e.send("ucinewgame");
+    assert!(errors(&e.sync()).is_empty());
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().all(|l| !l.contains("multipv")), "{lines:?}");
+}
+
+#[test]
+fn currmove_is_reported_once_the_search_has_run_a_second() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go infinite");
+    let lines = e.read_until(|l| l.contains(" currmove "));
+    // Nothing of the kind in the first lines: every one before is a
+    // finished iteration.
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l.starts_with("info depth") && l.contains(" pv ")));
+    let line = lines.last().unwrap();
+    assert_info_well_formed(line);
+    let tokens: Vec<&str> = line.split(' ').collect();
+    let at = tokens.iter().position(|&t| t == "currmove").unwrap();
+    assert!(OPENING_MOVES.contains(&tokens[at + 1]), "{line}");
+    let number: usize = tokens[at + 3].parse().unwrap();
+    assert!((1..=4).contains(&number), "{line}");
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert_eq!(count_bestmoves(&lines), 1);
+}
+
+#[test]
+fn bench_command_gives_the_same_node_count_every_time() {
+    let (mut e, _dir) = Engine::othello();
+    let mut totals = Vec::new();
+    for _ in 0..2 {
+        e.send("bench othello 4");
+        let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
+        let positions = lines
+            .iter()
+            .filter(|l| l.starts_with("info string bench othello depth 4 "))
+            .count();
+        assert!(positions >= 6, "{lines:#?}");
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("info string bench nodes ")));
+        totals.push(lines.last().unwrap().clone());
+    }
+    assert_eq!(totals[0], totals[1]);
+    // The daemon is still fine, and bench did not change the position.
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+    e.send("bench chess");
+    assert_eq!(errors(&e.sync()).len(), 1);
+}

@@ -129,10 +129,13 @@ impl<'a> Searcher<'a> {
 
     /// The thread's result so far.
     pub(super) fn result(&self) -> ThreadResult {
+        // Moves not reached by an unfinished iteration keep their scores
+        // from the last one, so the first move's score is always its best
+        // known value.
         let best = &self.root_moves[0];
         ThreadResult {
             depth: self.completed_depth,
-            score: best.score.max(best.previous_score),
+            score: best.score,
             pv: best.pv.clone(),
         }
     }

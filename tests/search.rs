@@ -1,0 +1,281 @@
+//! The search against a plain minimax, through the real Othello plugin.
+//!
+//! Without selective techniques, a principal variation search with a
+//! transposition table, aspiration windows, killers and history must return
+//! exactly the minimax score at every depth: every one of those only changes
+//! the order and the window, never the value. Mate scores must agree too,
+//! which checks the table's ply adjustment.
+
+mod common;
+
+use std::sync::Arc;
+
+use plyd::host::{Evaluator, GameState, Outcome, PluginHost};
+use plyd::search::bench;
+use plyd::search::score::{loss_in, win_in, EVAL_LIMIT};
+use plyd::search::{
+    search, SearchControl, SearchEvent, SearchLimits, SearchOptions, SearchResult,
+    TranspositionTable,
+};
+
+struct Othello {
+    _dir: common::TempDir,
+    host: PluginHost,
+}
+
+fn othello() -> Othello {
+    let dir = common::othello_dir();
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    Othello {
+        _dir: dir,
+        host: report.host,
+    }
+}
+
+impl Othello {
+    fn state(&self, text: Option<&str>) -> GameState {
+        let variant = self.host.find_variant("othello").unwrap();
+        let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+        if let Some(text) = text {
+            state.set_position(text).unwrap();
+        }
+        state
+    }
+
+    fn evaluator(&self) -> Evaluator {
+        let variant = self.host.find_variant("othello").unwrap();
+        Evaluator::new(&variant.plugin, 0, None).unwrap()
+    }
+}
+
+/// Plain negamax with the search's leaf conventions.
+fn minimax(state: &mut GameState, eval: &Evaluator, depth: u32, ply: usize) -> i32 {
+    let terminal = |outcome: Outcome| match outcome {
+        Outcome::Win => win_in(ply),
+        Outcome::Loss => loss_in(ply),
+        Outcome::Draw | Outcome::Ongoing => 0,
+    };
+    if depth == 0 {
+        let outcome = state.outcome().unwrap();
+        if outcome != Outcome::Ongoing {
+            return terminal(outcome);
+        }
+        return eval.evaluate(state).unwrap().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves).unwrap();
+    if moves.is_empty() {
+        return terminal(state.outcome().unwrap());
+    }
+    let mut best = i32::MIN;
+    for mv in moves {
+        state.make_move(mv).unwrap();
+        best = best.max(-minimax(state, eval, depth - 1, ply + 1));
+        state.unmake_move(mv).unwrap();
+    }
+    best
+}
+
+fn run_search(
+    state: GameState,
+    eval: &Evaluator,
+    tt: &TranspositionTable,
+    limits: SearchLimits,
+    options: SearchOptions,
+) -> (SearchResult, Vec<SearchEvent>) {
+    let control = SearchControl::new(false);
+    let mut events = Vec::new();
+    let result = search(state, eval, tt, &limits, &control, &options, &mut |e| {
+        events.push(e)
+    })
+    .unwrap();
+    (result, events)
+}
+
+fn exact_options(threads: usize) -> SearchOptions {
+    SearchOptions {
+        threads,
+        null_move: false,
+        reductions: false,
+        futility: false,
+        ..SearchOptions::default()
+    }
+}
+
+/// Positions from the opening to the last few empty squares, where the
+/// search sees the end of the game and scores are wins and losses.
+const POSITIONS: &[&str] = &[
+    "8/8/8/3OX3/3XO3/8/8/8 b",
+    "8/8/8/3OOO2/3XXO2/4XO2/8/8 b",
+    "8/1O6/OOOX4/3OOO1X/3OOXX1/3OXX1O/5X2/8 b",
+    "2X1X1O1/X1OXXO2/1X1OO3/XXXOOXO1/2OXXXX1/1OX1XOOO/3X1O1X/2XXXXX1 w",
+    "XXXXXXXX/XOOOOOOX/XOXXXXOX/XOXOOXOX/XOXOOXOX/XOXXXXOX/XOOOOO2/XXXXXX2 b",
+    "OOOOOOOO/OXXXXXXO/OXOOOOXO/OXOXXOXO/OXOXXOXO/OXOOOOXO/OXXXX3/OOOOOO2 w",
+];
+
+#[test]
+fn scores_equal_plain_minimax_at_every_depth() {
+    let othello = othello();
+    let eval = othello.evaluator();
+    for text in POSITIONS {
+        // One table for all depths, as in a real game: entries from the
+        // shallower searches must not change the deeper results.
+        let tt = TranspositionTable::new(1).unwrap();
+        for depth in 1..=5 {
+            let mut state = othello.state(Some(text));
+            let expected = minimax(&mut state, &eval, depth, 0);
+            let limits = SearchLimits {
+                depth: Some(depth),
+                ..SearchLimits::default()
+            };
+            for threads in [1, 2] {
+                let (result, _) = run_search(
+                    state.try_clone().unwrap(),
+                    &eval,
+                    &tt,
+                    limits.clone(),
+                    exact_options(threads),
+                );
+                assert_eq!(result.depth, depth, "{text}");
+                assert_eq!(
+                    result.score, expected,
+                    "{text} depth {depth} threads {threads}"
+                );
+                // The best move's own minimax value is the score.
+                let best = result.best.unwrap();
+                state.make_move(best).unwrap();
+                let of_best = -minimax(&mut state, &eval, depth - 1, 1);
+                state.unmake_move(best).unwrap();
+                assert_eq!(of_best, expected, "{text} depth {depth}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_won_endgame_is_reported_as_mate_in_moves() {
+    let othello = othello();
+    let eval = othello.evaluator();
+    let tt = TranspositionTable::new(1).unwrap();
+    let text = POSITIONS[4];
+    let mut state = othello.state(Some(text));
+    let expected = minimax(&mut state, &eval, 8, 0);
+    assert!(expected.abs() > EVAL_LIMIT, "the position is decided");
+    let limits = SearchLimits {
+        depth: Some(8),
+        ..SearchLimits::default()
+    };
+    let (result, events) = run_search(state, &eval, &tt, limits, exact_options(1));
+    assert_eq!(result.score, expected);
+    let last = events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            SearchEvent::Info(info) if info.depth.is_some() => Some(info.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let plies = plyd::search::score::WIN - expected.abs();
+    let moves = if expected > 0 {
+        (plies + 1) / 2
+    } else {
+        -(plies / 2)
+    };
+    assert_eq!(
+        last.score.unwrap().0,
+        plyd_protocol::Score::Mate(moves),
+        "{last:?}"
+    );
+}
+
+#[test]
+fn multipv_lines_are_ordered_and_distinct() {
+    let othello = othello();
+    let eval = othello.evaluator();
+    let tt = TranspositionTable::new(1).unwrap();
+    let text = POSITIONS[2];
+    let mut state = othello.state(Some(text));
+    let limits = SearchLimits {
+        depth: Some(4),
+        ..SearchLimits::default()
+    };
+    let options = SearchOptions {
+        multipv: 3,
+        ..exact_options(1)
+    };
+    let (_, events) = run_search(state.try_clone().unwrap(), &eval, &tt, limits, options);
+    let lines: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            SearchEvent::Info(i) if i.depth == Some(4) => Some(i.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    // Each line's score is the minimax value of its first move.
+    let mut previous = i32::MAX;
+    let mut firsts = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        assert_eq!(line.multipv, Some(k as u32 + 1));
+        let mv = state.parse_legal_move(&line.pv[0]).unwrap();
+        state.make_move(mv).unwrap();
+        let value = -minimax(&mut state, &eval, 3, 1);
+        state.unmake_move(mv).unwrap();
+        let plyd_protocol::Score::Cp(cp) = line.score.unwrap().0 else {
+            panic!("not a cp score: {line:?}");
+        };
+        assert_eq!(cp, value, "{line:?}");
+        assert!(value <= previous);
+        previous = value;
+        firsts.push(line.pv[0].clone());
+    }
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn bench_node_count_is_reproducible() {
+    let othello = othello();
+    let variant = othello.host.find_variant("othello").unwrap();
+    let target = || bench::BenchTarget {
+        variant: variant.clone(),
+        evaluator: Arc::new(othello.evaluator()),
+    };
+    let run = || {
+        let mut lines = Vec::new();
+        let summary = bench::run(&[target()], Some(5), &mut |l| lines.push(l.nodes), &|| {
+            false
+        })
+        .unwrap();
+        (summary.nodes, lines)
+    };
+    let (first, per_position) = run();
+    assert_eq!(
+        per_position.len(),
+        bench::positions(&variant).unwrap().len()
+    );
+    assert!(per_position.len() >= 6);
+    assert_eq!(first, per_position.iter().sum::<u64>());
+    assert_eq!(run().0, first);
+}
+
+#[test]
+fn a_node_limit_stops_the_search_exactly_there() {
+    let othello = othello();
+    let eval = othello.evaluator();
+    let tt = TranspositionTable::new(1).unwrap();
+    let limits = SearchLimits {
+        nodes: Some(3000),
+        ..SearchLimits::default()
+    };
+    let (result, _) = run_search(
+        othello.state(None),
+        &eval,
+        &tt,
+        limits,
+        SearchOptions::default(),
+    );
+    assert_eq!(result.nodes, 3000);
+    assert!(result.best.is_some());
+}
