@@ -65,7 +65,9 @@ impl Game for Othello {
     // No null move: zugzwang-like positions are common in Othello, so
     // null-move pruning would be unsound. Perft follows the published
     // figures, which count a game that ended early as a leaf.
-    const CAPABILITIES: u64 = plyd_api::abi::CAP_PERFT_COUNTS_ENDED_GAMES;
+    const CAPABILITIES: u64 = plyd_api::abi::CAP_PERFT_COUNTS_ENDED_GAMES
+        | plyd_api::abi::CAP_REDUCTIONS
+        | plyd_api::abi::CAP_FUTILITY;
     const MAX_GAME_PLIES: u32 = MAX_PLIES;
     const HAS_ORDER_HINTS: bool = true;
 
