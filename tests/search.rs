@@ -279,3 +279,182 @@ fn a_node_limit_stops_the_search_exactly_there() {
     assert_eq!(result.nodes, 3000);
     assert!(result.best.is_some());
 }
+
+/// The synthetic test game of `tests/plugins/tactics`, which declares noisy
+/// moves, checks, a sound null move, reductions and futility.
+fn tactics() -> (common::TempDir, PluginHost) {
+    let dir = common::plugin_dir(&[("plyd_test_tactics", "tactics")]);
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    (dir, report.host)
+}
+
+fn terminal(outcome: Outcome, ply: usize) -> i32 {
+    match outcome {
+        Outcome::Win => win_in(ply),
+        Outcome::Loss => loss_in(ply),
+        Outcome::Draw | Outcome::Ongoing => 0,
+    }
+}
+
+/// The value the search must find: negamax with a one-ply extension in
+/// check, then a quiescence that stands on the evaluation or tries the
+/// noisy moves (every move when in check).
+fn with_quiescence(state: &mut GameState, eval: &Evaluator, depth: u32, ply: usize) -> i32 {
+    let depth = depth + u32::from(state.in_check().unwrap());
+    if depth == 0 {
+        return quiescence(state, eval, ply);
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves).unwrap();
+    if moves.is_empty() {
+        return terminal(state.outcome().unwrap(), ply);
+    }
+    let mut best = i32::MIN;
+    for mv in moves {
+        state.make_move(mv).unwrap();
+        best = best.max(-with_quiescence(state, eval, depth - 1, ply + 1));
+        state.unmake_move(mv).unwrap();
+    }
+    best
+}
+
+fn quiescence(state: &mut GameState, eval: &Evaluator, ply: usize) -> i32 {
+    let outcome = state.outcome().unwrap();
+    if outcome != Outcome::Ongoing {
+        return terminal(outcome, ply);
+    }
+    let mut moves = Vec::new();
+    let mut best = if state.in_check().unwrap() {
+        state.legal_moves(&mut moves).unwrap();
+        i32::MIN
+    } else {
+        state.noisy_moves(&mut moves).unwrap();
+        eval.evaluate(state).unwrap()
+    };
+    for mv in moves {
+        state.make_move(mv).unwrap();
+        best = best.max(-quiescence(state, eval, ply + 1));
+        state.unmake_move(mv).unwrap();
+    }
+    best
+}
+
+#[test]
+fn quiescence_and_check_extensions_give_the_exact_value() {
+    let (_dir, host) = tactics();
+    let variant = host.find_variant("tactics").unwrap();
+    let eval = Evaluator::new(&variant.plugin, 0, None).unwrap();
+    let mut differs_from_plain_minimax = false;
+    for node in 1..=12u64 {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut state = GameState::new(&variant.plugin, 0).unwrap();
+        state.set_position(&format!("{node} 0")).unwrap();
+        for depth in 1..=6 {
+            let expected = with_quiescence(&mut state, &eval, depth, 0);
+            differs_from_plain_minimax |= expected != minimax(&mut state, &eval, depth, 0);
+            let limits = SearchLimits {
+                depth: Some(depth),
+                ..SearchLimits::default()
+            };
+            for threads in [1, 2] {
+                let (result, _) = run_search(
+                    state.try_clone().unwrap(),
+                    &eval,
+                    &tt,
+                    limits.clone(),
+                    exact_options(threads),
+                );
+                assert_eq!(
+                    result.score, expected,
+                    "node {node} depth {depth} threads {threads}"
+                );
+            }
+        }
+    }
+    assert!(
+        differs_from_plain_minimax,
+        "the quiescence stage changed no value: the test game exercises nothing"
+    );
+}
+
+#[test]
+fn selective_techniques_run_where_declared_and_play_legal_moves() {
+    let (_dir, host) = tactics();
+    let variant = host.find_variant("tactics").unwrap();
+    let eval = Evaluator::new(&variant.plugin, 0, None).unwrap();
+    let limits = SearchLimits {
+        depth: Some(8),
+        ..SearchLimits::default()
+    };
+    let nodes_with = |options: SearchOptions| -> u64 {
+        let mut total = 0;
+        for node in 1..=12u64 {
+            let tt = TranspositionTable::new(1).unwrap();
+            let mut state = GameState::new(&variant.plugin, 0).unwrap();
+            state.set_position(&format!("{node} 0")).unwrap();
+            let (result, _) = run_search(
+                state.try_clone().unwrap(),
+                &eval,
+                &tt,
+                limits.clone(),
+                options,
+            );
+            let mut legal = Vec::new();
+            state.legal_moves(&mut legal).unwrap();
+            assert!(legal.contains(&result.best.unwrap()));
+            total += result.nodes;
+        }
+        total
+    };
+    let none = nodes_with(exact_options(1));
+    for (name, options) in [
+        (
+            "null move",
+            SearchOptions {
+                null_move: true,
+                ..exact_options(1)
+            },
+        ),
+        (
+            "reductions",
+            SearchOptions {
+                reductions: true,
+                ..exact_options(1)
+            },
+        ),
+        (
+            "futility",
+            SearchOptions {
+                futility: true,
+                ..exact_options(1)
+            },
+        ),
+    ] {
+        let with = nodes_with(options);
+        assert!(with < none, "{name}: {with} nodes, {none} without");
+    }
+    // Othello declares no null move: the option alone changes nothing.
+    let othello = othello();
+    let oeval = othello.evaluator();
+    let run = |null_move: bool| {
+        let tt = TranspositionTable::new(1).unwrap();
+        let limits = SearchLimits {
+            depth: Some(6),
+            ..SearchLimits::default()
+        };
+        run_search(
+            othello.state(Some(POSITIONS[2])),
+            &oeval,
+            &tt,
+            limits,
+            SearchOptions {
+                null_move,
+                ..exact_options(1)
+            },
+        )
+        .0
+        .nodes
+    };
+    assert_eq!(run(true), run(false));
+}

@@ -243,6 +243,9 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let start_alpha = alpha;
         let mut best_move = None;
+        // The root is extended in check like any other node.
+        let child_depth =
+            depth - 1 + u32::from(self.shared.features.check && self.state.in_check()?);
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             if self.is_main() && self.shared.control.clock_elapsed() >= CURRMOVE_AFTER {
@@ -251,11 +254,11 @@ impl<'a> Searcher<'a> {
             self.state.make_move(mv)?;
             self.nodes += 1;
             let value = if i == pv_index {
-                -self.pvs(depth - 1, 1, -beta, -alpha, true)?
+                -self.pvs(child_depth, 1, -beta, -alpha, true)?
             } else {
-                let scout = -self.pvs(depth - 1, 1, -alpha - 1, -alpha, false)?;
+                let scout = -self.pvs(child_depth, 1, -alpha - 1, -alpha, false)?;
                 if scout > alpha && scout < beta {
-                    -self.pvs(depth - 1, 1, -beta, -alpha, true)?
+                    -self.pvs(child_depth, 1, -beta, -alpha, true)?
                 } else {
                     scout
                 }
