@@ -34,7 +34,7 @@ pub struct Tactics {
 
 impl Tactics {
     fn is_over(&self) -> bool {
-        self.ply >= LAST_PLY || (self.ply > 0 && mix(self.node ^ 0x5eed) % 23 == 0)
+        self.ply >= LAST_PLY || (self.ply > 0 && mix(self.node ^ 0x5eed).is_multiple_of(23))
     }
 
     fn move_count(&self) -> u32 {
@@ -43,7 +43,7 @@ impl Tactics {
 
     /// Whether `mv` is noisy here.
     pub fn is_noisy(&self, mv: Move) -> bool {
-        mix(self.node ^ (u64::from(mv) + 7)) % 3 == 0
+        mix(self.node ^ (u64::from(mv) + 7)).is_multiple_of(3)
     }
 }
 
@@ -165,7 +165,7 @@ impl Game for Tactics {
     }
 
     fn in_check(&self) -> bool {
-        !self.is_over() && mix(self.node ^ 99) % 5 == 0
+        !self.is_over() && mix(self.node ^ 99).is_multiple_of(5)
     }
 }
 
