@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use plyd::daemon::{self, DaemonConfig};
+use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig};
 use plyd::host::{default_plugin_dir, GameState, PluginHost};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
@@ -29,6 +29,9 @@ struct Cli {
     /// Evaluator to start with.
     #[arg(long, global = true)]
     evaluator: Option<String>,
+    /// Parameter file (TOML) for the evaluator.
+    #[arg(long, global = true, value_name = "FILE")]
+    eval_params: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -48,6 +51,13 @@ enum Tool {
         #[arg(long)]
         native: bool,
     },
+    /// Print the evaluation of a position, term by term, for people tuning
+    /// an evaluator's weights.
+    Eval {
+        /// The position text (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
 }
 
 /// Settings resolved from the command line, the environment and the config
@@ -66,6 +76,11 @@ fn resolve(cli: &Cli) -> Resolved {
         }),
         None => ConfigFile::default(),
     };
+    // A relative eval_params in the config file is relative to the file.
+    let config_eval_params = file.eval_params.clone().map(|p| match &cli.config {
+        Some(config) if p.is_relative() => config.parent().map_or(p.clone(), |d| d.join(&p)),
+        _ => p,
+    });
     let mut settings = EngineSettings::default();
     problems.extend(file.apply(&mut settings));
     let env_path = std::env::var("PLYD_PLUGIN_PATH")
@@ -87,6 +102,7 @@ fn resolve(cli: &Cli) -> Resolved {
             plugin_dirs,
             game: cli.game.clone().or(file.game),
             evaluator: cli.evaluator.clone().or(file.evaluator),
+            eval_params: cli.eval_params.clone().or(config_eval_params),
             settings,
             plugin_path_text: path_text,
         },
@@ -117,7 +133,68 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Tool::Eval { fen }) => match eval(&resolved.config, fen.as_deref()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("plyd eval: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
+}
+
+/// `plyd eval`: one evaluation, with its terms.
+fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
+    let report = PluginHost::scan(&config.plugin_dirs);
+    for e in &report.errors {
+        log::error!("{e}");
+    }
+    let host = report.host;
+    let name = config.game.as_deref().unwrap_or("othello");
+    let variant = host.find_variant(name).ok_or_else(|| {
+        format!(
+            "game '{name}' is not loaded (loaded: {})",
+            host.variant_names().join(", ")
+        )
+    })?;
+    let offered = host.evaluators_for(&variant.plugin);
+    let source = match &config.evaluator {
+        Some(wanted) => offered
+            .iter()
+            .find(|e| e.name().eq_ignore_ascii_case(wanted))
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "{} has no evaluator '{wanted}' (it has: {})",
+                    variant.plugin.name(),
+                    offered
+                        .iter()
+                        .map(|e| e.name().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?,
+        None => offered
+            .first()
+            .cloned()
+            .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?,
+    };
+    let params = config.eval_params.as_deref();
+    let evaluator = create_evaluator(&variant.plugin, source, params)?;
+    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    if let Some(fen) = fen {
+        state
+            .set_position(fen)
+            .map_err(|e| format!("bad position '{fen}': {e}"))?;
+    }
+    println!(
+        "position {}",
+        state.position_text().map_err(|e| e.to_string())?
+    );
+    for line in evaluation_lines(&evaluator, &state, params)? {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> Result<(), String> {

@@ -9,7 +9,7 @@ mod worker;
 
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +18,7 @@ use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Respo
 
 use crate::options::{self, names, EngineSettings};
 use crate::search::{limits_from_go, SearchControl, SearchEvent};
-pub use session::Session;
+pub use session::{create_evaluator, evaluation_lines, Session};
 use worker::{Job, JobEvent};
 
 /// How long `quit` waits for a running job to wind down before leaving.
@@ -33,6 +33,8 @@ pub struct DaemonConfig {
     pub game: Option<String>,
     /// Evaluator to start with.
     pub evaluator: Option<String>,
+    /// Parameter file (TOML) for the starting evaluator.
+    pub eval_params: Option<PathBuf>,
     /// Numeric settings.
     pub settings: EngineSettings,
     /// The plugin path as given (shown as the `PluginPath` default).
@@ -51,6 +53,8 @@ pub struct Daemon<W: Write> {
     session: Session,
     settings: EngineSettings,
     plugin_path_text: String,
+    /// The last file loaded with `EvalFile`, shown as its value in `uci`.
+    eval_file_text: String,
     job: Option<Job>,
     events_tx: Sender<JobEvent>,
     events_rx: Receiver<JobEvent>,
@@ -99,6 +103,7 @@ impl<W: Write> Daemon<W> {
             &config.plugin_dirs,
             config.game.as_deref(),
             config.evaluator.as_deref(),
+            config.eval_params.as_deref(),
         );
         for message in messages {
             log::error!("{message}");
@@ -109,6 +114,7 @@ impl<W: Write> Daemon<W> {
             session,
             settings: config.settings,
             plugin_path_text: config.plugin_path_text,
+            eval_file_text: String::new(),
             job: None,
             events_tx,
             events_rx,
@@ -226,6 +232,11 @@ impl<W: Write> Daemon<W> {
     /// Handle one input line; `false` means quit.
     fn handle_line(&mut self, line: &str) -> bool {
         self.settle_answered_job();
+        if self.job.is_none() {
+            if let Some(note) = self.session.replace_failed_evaluator() {
+                self.error(&note);
+            }
+        }
         let command = match parse_line(line) {
             Ok(Some(command)) => command,
             Ok(None) => return true,
@@ -275,6 +286,7 @@ impl<W: Write> Daemon<W> {
             }
             Command::Quit => return false,
             Command::Display => self.display(),
+            Command::Eval => self.eval(),
             Command::Bench { .. } => self.error("bench is not available in this version"),
         }
         true
@@ -294,14 +306,14 @@ impl<W: Write> Daemon<W> {
 
     fn option_decls(&self) -> Vec<OptionDecl> {
         let variants = self.session.host.variant_names();
-        let mut evaluators: Vec<String> = Vec::new();
-        for game in self.session.host.games() {
-            for e in game.evaluators() {
-                if !evaluators.contains(&e.name) {
-                    evaluators.push(e.name.clone());
-                }
-            }
-        }
+        let evaluators = self.session.evaluator_names();
+        let eval_params = self
+            .session
+            .current
+            .as_ref()
+            .and_then(|c| c.eval_params.as_ref())
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
         let (variant, evaluator) = match &self.session.current {
             Some(c) => (c.variant.name().to_string(), c.evaluator.name().to_string()),
             None => ("none".to_string(), "none".to_string()),
@@ -326,6 +338,18 @@ impl<W: Write> Daemon<W> {
         vec![
             combo(names::VARIANT, variant, variants),
             combo(names::EVALUATOR, evaluator, evaluators),
+            OptionDecl {
+                name: names::EVAL_FILE.to_string(),
+                kind: OptionKind::String {
+                    default: self.eval_file_text.clone(),
+                },
+            },
+            OptionDecl {
+                name: names::EVAL_PARAMS.to_string(),
+                kind: OptionKind::String {
+                    default: eval_params,
+                },
+            },
             spin(names::HASH, options::HASH_RANGE, self.settings.hash_mib),
             spin(
                 names::THREADS,
@@ -369,6 +393,26 @@ impl<W: Write> Daemon<W> {
             self.announce_variant()?;
         } else if is(names::EVALUATOR) {
             self.session.select_evaluator(need(value)?.trim())?;
+        } else if is(names::EVAL_FILE) {
+            // An empty value loads nothing: GUIs send every string option's
+            // value, empty ones included, when they start an engine.
+            let text = value.unwrap_or("").trim().to_string();
+            if !text.is_empty() {
+                let name = self.session.load_eval_file(Path::new(&text))?;
+                self.eval_file_text = text.clone();
+                self.send(&Response::info_string(format!(
+                    "evaluator {name} loaded from {text}"
+                )));
+            }
+        } else if is(names::EVAL_PARAMS) {
+            let text = value.unwrap_or("").trim().to_string();
+            let path = (!text.is_empty()).then(|| PathBuf::from(&text));
+            self.session.set_eval_params(path.as_deref())?;
+            let evaluator = self.session.current()?.evaluator.name().to_string();
+            let shown = if text.is_empty() { "default" } else { &text };
+            self.send(&Response::info_string(format!(
+                "evaluator {evaluator} params {shown}"
+            )));
         } else if is(names::HASH) {
             self.settings.hash_mib = options::HASH_RANGE.parse(names::HASH, &need(value)?)? as u32;
         } else if is(names::THREADS) {
@@ -471,6 +515,19 @@ impl<W: Write> Daemon<W> {
             });
         match started {
             Ok(job) => self.job = Some(job),
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// `eval`: the evaluation of the current position, term by term, as
+    /// `info string eval ...` lines.
+    fn eval(&mut self) {
+        match self.session.eval_report() {
+            Ok(lines) => {
+                for line in lines {
+                    self.send(&Response::info_string(format!("eval {line}")));
+                }
+            }
             Err(e) => self.error(&e),
         }
     }

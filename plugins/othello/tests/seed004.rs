@@ -116,7 +116,10 @@ fn explain_lists_weights_and_utility() {
 /// The shipped parameter text with `from` replaced by `to` (which must
 /// occur, so a renamed key cannot make a test pass by accident).
 fn edited(from: &str, to: &str) -> String {
-    assert!(Seed004::DEFAULT_PARAMS.contains(from), "'{from}' not in seed004.toml");
+    assert!(
+        Seed004::DEFAULT_PARAMS.contains(from),
+        "'{from}' not in seed004.toml"
+    );
     Seed004::DEFAULT_PARAMS.replacen(from, to, 1)
 }
 

@@ -148,7 +148,9 @@ fn find_in_table(table: &toml_edit::Table, at: usize, path: &mut Vec<String>) ->
         let found = match item {
             // A table's header may be far from its keys, so look inside
             // whatever its own span says.
-            toml_edit::Item::Table(inner) => find_in_table(inner, at, path) || covers(key.span(), at),
+            toml_edit::Item::Table(inner) => {
+                find_in_table(inner, at, path) || covers(key.span(), at)
+            }
             toml_edit::Item::ArrayOfTables(tables) => {
                 tables.iter().enumerate().any(|(i, inner)| {
                     path.push(format!("[{i}]"));
@@ -223,7 +225,8 @@ mod tests {
         table: Vec<Vec<i32>>,
     }
 
-    const GOOD: &str = "scale = 100\ntable = [[1, 2], [3, 4]]\n\n[weights]\nmobility = 0.5\ncorners = 3\n";
+    const GOOD: &str =
+        "scale = 100\ntable = [[1, 2], [3, 4]]\n\n[weights]\nmobility = 0.5\ncorners = 3\n";
 
     #[test]
     fn good_text_parses() {
