@@ -247,3 +247,59 @@ fn plugin_path_option_reloads_or_keeps_the_old_plugins() {
         vec!["info string variant othello startpos 8/8/8/3OX3/3XO3/8/8/8 b".to_string()]
     );
 }
+
+#[test]
+fn a_game_plugin_answering_garbage_is_disabled_and_othello_plays_on() {
+    // (mode, command that meets the garbage, what the one error line says)
+    let cases = [
+        (
+            "runaway-count",
+            "go depth 2",
+            "plugin panicky returned garbage from gen_moves: count 1099511627776 is out of range; the plugin is disabled",
+        ),
+        (
+            "unterminated",
+            "d",
+            "plugin panicky returned garbage from board_text: text is not NUL-terminated; the plugin is disabled",
+        ),
+    ];
+    for (mode, command, expected) in cases {
+        let dir = plugin_dir(&[
+            ("plyd_game_othello", "othello"),
+            ("plyd_test_bad_abi", "garbage"),
+        ]);
+        let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_BAD_TABLE", mode)]);
+        e.send("setoption name UCI_Variant value panicky");
+        e.sync();
+        e.send(command);
+        let lines = if command.starts_with("go") {
+            e.until_bestmove()
+        } else {
+            e.sync()
+        };
+        let error = errors(&lines);
+        assert_eq!(error.len(), 1, "{mode}: {lines:?}");
+        assert_eq!(
+            error[0],
+            &format!("info string error: {expected}"),
+            "{mode}"
+        );
+        // From now on the plugin is out of use, with a reason, not a crash.
+        e.send("go depth 1");
+        let lines = e.until_bestmove();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("is disabled after an earlier failure")),
+            "{mode}: {lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "bestmove (none)");
+        // The other game is untouched.
+        e.send("setoption name UCI_Variant value othello");
+        e.sync();
+        e.send("go depth 2");
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{mode}: {lines:?}");
+        assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    }
+}

@@ -10,7 +10,7 @@ mod common;
 
 use std::sync::Arc;
 
-use plyd::host::{Evaluator, GameState, Outcome, PluginHost};
+use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost};
 use plyd::search::bench;
 use plyd::search::score::{loss_in, win_in, EVAL_LIMIT};
 use plyd::search::{
@@ -45,7 +45,15 @@ impl Othello {
 
     fn evaluator(&self) -> Evaluator {
         let variant = self.host.find_variant("othello").unwrap();
-        Evaluator::new(&variant.plugin, 0, None).unwrap()
+        Evaluator::new(
+            &variant.plugin,
+            EvaluatorSource::BuiltIn {
+                game: variant.plugin.clone(),
+                index: 0,
+            },
+            None,
+        )
+        .unwrap()
     }
 }
 
@@ -344,7 +352,15 @@ fn quiescence(state: &mut GameState, eval: &Evaluator, ply: usize) -> i32 {
 fn quiescence_and_check_extensions_give_the_exact_value() {
     let (_dir, host) = tactics();
     let variant = host.find_variant("tactics").unwrap();
-    let eval = Evaluator::new(&variant.plugin, 0, None).unwrap();
+    let eval = Evaluator::new(
+        &variant.plugin,
+        EvaluatorSource::BuiltIn {
+            game: variant.plugin.clone(),
+            index: 0,
+        },
+        None,
+    )
+    .unwrap();
     let mut differs_from_plain_minimax = false;
     for node in 1..=12u64 {
         let tt = TranspositionTable::new(1).unwrap();
@@ -382,7 +398,15 @@ fn quiescence_and_check_extensions_give_the_exact_value() {
 fn selective_techniques_run_where_declared_and_play_legal_moves() {
     let (_dir, host) = tactics();
     let variant = host.find_variant("tactics").unwrap();
-    let eval = Evaluator::new(&variant.plugin, 0, None).unwrap();
+    let eval = Evaluator::new(
+        &variant.plugin,
+        EvaluatorSource::BuiltIn {
+            game: variant.plugin.clone(),
+            index: 0,
+        },
+        None,
+    )
+    .unwrap();
     let limits = SearchLimits {
         depth: Some(8),
         ..SearchLimits::default()
@@ -457,4 +481,46 @@ fn selective_techniques_run_where_declared_and_play_legal_moves() {
         .nodes
     };
     assert_eq!(run(true), run(false));
+}
+
+#[test]
+fn the_answer_is_the_first_move_of_the_last_pv() {
+    let othello = othello();
+    let eval = othello.evaluator();
+    for text in POSITIONS {
+        let tt = TranspositionTable::new(1).unwrap();
+        let state = othello.state(Some(text));
+        let limits = SearchLimits {
+            depth: Some(4),
+            ..SearchLimits::default()
+        };
+        let (result, events) = run_search(
+            state.try_clone().unwrap(),
+            &eval,
+            &tt,
+            limits,
+            SearchOptions::default(),
+        );
+        let last_pv = events
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                SearchEvent::Info(i) if !i.pv.is_empty() => Some(i.pv.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let (best, ponder) = events
+            .iter()
+            .find_map(|e| match e {
+                SearchEvent::BestMove { best, ponder } => Some((best.clone(), ponder.clone())),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(best.as_deref(), Some(last_pv[0].as_str()), "{text}");
+        assert_eq!(
+            best.unwrap(),
+            state.format_move(result.best.unwrap()).unwrap()
+        );
+        assert_eq!(ponder, last_pv.get(1).cloned(), "{text}");
+    }
 }

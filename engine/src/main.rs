@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use plyd::daemon::{self, DaemonConfig};
 use std::sync::Arc;
 
-use plyd::host::{default_plugin_dir, Evaluator, GameState, PluginHost};
+use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig};
+use plyd::host::{default_plugin_dir, GameState, PluginHost};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
@@ -32,6 +32,9 @@ struct Cli {
     /// Evaluator to start with.
     #[arg(long, global = true)]
     evaluator: Option<String>,
+    /// Parameter file (TOML) for the evaluator.
+    #[arg(long, global = true, value_name = "FILE")]
+    eval_params: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -61,6 +64,13 @@ enum Tool {
         /// Depth in plies (default: chosen per game from its branching).
         depth: Option<u32>,
     },
+    /// Print the evaluation of a position, term by term, for people tuning
+    /// an evaluator's weights.
+    Eval {
+        /// The position text (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
 }
 
 /// Settings resolved from the command line, the environment and the config
@@ -79,6 +89,11 @@ fn resolve(cli: &Cli) -> Resolved {
         }),
         None => ConfigFile::default(),
     };
+    // A relative eval_params in the config file is relative to the file.
+    let config_eval_params = file.eval_params.clone().map(|p| match &cli.config {
+        Some(config) if p.is_relative() => config.parent().map_or(p.clone(), |d| d.join(&p)),
+        _ => p,
+    });
     let mut settings = EngineSettings::default();
     problems.extend(file.apply(&mut settings));
     let env_path = std::env::var("PLYD_PLUGIN_PATH")
@@ -100,6 +115,7 @@ fn resolve(cli: &Cli) -> Resolved {
             plugin_dirs,
             game: cli.game.clone().or(file.game),
             evaluator: cli.evaluator.clone().or(file.evaluator),
+            eval_params: cli.eval_params.clone().or(config_eval_params),
             settings,
             plugin_path_text: path_text,
         },
@@ -140,6 +156,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Tool::Eval { fen }) => match eval(&resolved.config, fen.as_deref()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("plyd eval: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 
@@ -163,17 +186,15 @@ fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Resul
     }
     let mut targets = Vec::new();
     for variant in variants {
-        let evaluators = variant.plugin.evaluators();
-        let index = config
+        let offered = host.evaluators_for(&variant.plugin);
+        let source = config
             .evaluator
             .as_deref()
-            .and_then(|name| {
-                evaluators
-                    .iter()
-                    .position(|e| e.name.eq_ignore_ascii_case(name))
-            })
-            .unwrap_or(0);
-        let evaluator = Evaluator::new(&variant.plugin, index, None).map_err(|e| e.to_string())?;
+            .and_then(|name| offered.iter().find(|e| e.name().eq_ignore_ascii_case(name)))
+            .or(offered.first())
+            .cloned()
+            .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?;
+        let evaluator = create_evaluator(&variant.plugin, source, config.eval_params.as_deref())?;
         targets.push(BenchTarget {
             variant,
             evaluator: Arc::new(evaluator),
@@ -198,6 +219,60 @@ fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Resul
     println!("Nodes searched: {}", summary.nodes);
     println!("Time: {} ms", summary.elapsed.as_millis());
     println!("Nodes/second: {}", nps(summary.nodes, summary.elapsed));
+    Ok(())
+}
+
+/// `plyd eval`: one evaluation, with its terms.
+fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
+    let report = PluginHost::scan(&config.plugin_dirs);
+    for e in &report.errors {
+        log::error!("{e}");
+    }
+    let host = report.host;
+    let name = config.game.as_deref().unwrap_or("othello");
+    let variant = host.find_variant(name).ok_or_else(|| {
+        format!(
+            "game '{name}' is not loaded (loaded: {})",
+            host.variant_names().join(", ")
+        )
+    })?;
+    let offered = host.evaluators_for(&variant.plugin);
+    let source = match &config.evaluator {
+        Some(wanted) => offered
+            .iter()
+            .find(|e| e.name().eq_ignore_ascii_case(wanted))
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "{} has no evaluator '{wanted}' (it has: {})",
+                    variant.plugin.name(),
+                    offered
+                        .iter()
+                        .map(|e| e.name().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?,
+        None => offered
+            .first()
+            .cloned()
+            .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?,
+    };
+    let params = config.eval_params.as_deref();
+    let evaluator = create_evaluator(&variant.plugin, source, params)?;
+    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    if let Some(fen) = fen {
+        state
+            .set_position(fen)
+            .map_err(|e| format!("bad position '{fen}': {e}"))?;
+    }
+    println!(
+        "position {}",
+        state.position_text().map_err(|e| e.to_string())?
+    );
+    for line in evaluation_lines(&evaluator, &state, params)? {
+        println!("{line}");
+    }
     Ok(())
 }
 

@@ -11,6 +11,10 @@ pub mod names {
     pub const VARIANT: &str = "UCI_Variant";
     /// Which evaluator to use.
     pub const EVALUATOR: &str = "Evaluator";
+    /// Load an evaluator plugin from a file and use it.
+    pub const EVAL_FILE: &str = "EvalFile";
+    /// The evaluator's parameter file (TOML).
+    pub const EVAL_PARAMS: &str = "EvalParams";
     /// Transposition table size in MiB.
     pub const HASH: &str = "Hash";
     /// Search threads.
@@ -136,6 +140,7 @@ impl Default for EngineSettings {
 /// plugin_path = "/opt/plyd/plugins"   # one folder, or several joined like PATH
 /// game = "othello"                    # default variant
 /// evaluator = "seed004"
+/// eval_params = "my-seed004.toml"     # the evaluator's parameters
 /// hash = 64                           # MiB
 /// threads = 2
 /// move_overhead = 30                  # ms
@@ -149,6 +154,8 @@ pub struct ConfigFile {
     pub game: Option<String>,
     /// Default evaluator.
     pub evaluator: Option<String>,
+    /// Parameter file (TOML) of the starting evaluator.
+    pub eval_params: Option<PathBuf>,
     /// `Hash` in MiB.
     pub hash: Option<i64>,
     /// `Threads`.
@@ -249,13 +256,14 @@ mod tests {
     #[test]
     fn config_parses_every_key() {
         let c = ConfigFile::parse(
-            "plugin_path = \"/a:/b\"\ngame = \"othello\"\nevaluator = \"seed004\"\nhash = 64\nthreads = 2\nmove_overhead = 30\n",
+            "plugin_path = \"/a:/b\"\ngame = \"othello\"\nevaluator = \"seed004\"\neval_params = \"w.toml\"\nhash = 64\nthreads = 2\nmove_overhead = 30\n",
         )
         .unwrap();
         let mut s = EngineSettings::default();
         assert!(c.apply(&mut s).is_empty());
         assert_eq!((s.hash_mib, s.threads, s.move_overhead_ms), (64, 2, 30));
         assert_eq!(c.game.as_deref(), Some("othello"));
+        assert_eq!(c.eval_params, Some(PathBuf::from("w.toml")));
         assert_eq!(
             split_plugin_path(c.plugin_path.as_deref().unwrap()).len(),
             2

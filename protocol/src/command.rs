@@ -42,6 +42,9 @@ pub enum Command {
     Quit,
     /// `d`: print the board and the position text (plyd extension).
     Display,
+    /// `eval`: print the evaluation of the current position, term by term
+    /// (plyd extension).
+    Eval,
     /// `bench [game] [depth]` (plyd extension).
     Bench {
         /// Game or variant to bench; all loaded games when absent.
@@ -182,6 +185,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
             "ponderhit" => Command::PonderHit,
             "quit" => Command::Quit,
             "d" => Command::Display,
+            "eval" => Command::Eval,
             "bench" => parse_bench(args)?,
             // Not a command word: the UCI text says to skip it and try the
             // rest of the line ("joho debug on" is "debug on").
@@ -569,6 +573,21 @@ mod tests {
         assert_eq!(cmd("ponderhit"), Command::PonderHit);
         assert_eq!(cmd("quit"), Command::Quit);
         assert_eq!(cmd("d"), Command::Display);
+        assert_eq!(cmd("eval"), Command::Eval);
+    }
+
+    #[test]
+    fn eval_is_found_after_unknown_words_and_ignores_what_follows() {
+        assert_eq!(cmd("joho eval"), Command::Eval);
+        assert_eq!(cmd("eval now\r\n"), Command::Eval);
+        // Inside another command the word is that command's argument.
+        assert_eq!(
+            cmd("setoption name EvalFile value /tmp/eval"),
+            Command::SetOption {
+                name: "EvalFile".into(),
+                value: Some("/tmp/eval".into()),
+            }
+        );
     }
 
     #[test]

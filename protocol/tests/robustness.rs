@@ -265,6 +265,7 @@ fn lone_command_words_parse() {
         ("ponderhit", Command::PonderHit),
         ("quit", Command::Quit),
         ("d", Command::Display),
+        ("eval", Command::Eval),
         (
             "bench",
             Command::Bench {

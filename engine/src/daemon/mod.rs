@@ -9,7 +9,7 @@ mod worker;
 
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ use crate::search::bench::BenchTarget;
 use crate::search::{
     limits_from_go, SearchControl, SearchEvent, SearchOptions, TranspositionTable,
 };
-pub use session::Session;
+pub use session::{create_evaluator, evaluation_lines, Session};
 use worker::{Job, JobEvent, SearchJob};
 
 /// How long `quit` waits for a running job to wind down before leaving.
@@ -36,6 +36,8 @@ pub struct DaemonConfig {
     pub game: Option<String>,
     /// Evaluator to start with.
     pub evaluator: Option<String>,
+    /// Parameter file (TOML) for the starting evaluator.
+    pub eval_params: Option<PathBuf>,
     /// Numeric settings.
     pub settings: EngineSettings,
     /// The plugin path as given (shown as the `PluginPath` default).
@@ -56,6 +58,8 @@ pub struct Daemon<W: Write> {
     plugin_path_text: String,
     /// The transposition table, shared with the running search (if any).
     tt: Arc<TranspositionTable>,
+    /// The last file loaded with `EvalFile`, shown as its value in `uci`.
+    eval_file_text: String,
     job: Option<Job>,
     events_tx: Sender<JobEvent>,
     events_rx: Receiver<JobEvent>,
@@ -104,6 +108,7 @@ impl<W: Write> Daemon<W> {
             &config.plugin_dirs,
             config.game.as_deref(),
             config.evaluator.as_deref(),
+            config.eval_params.as_deref(),
         );
         for message in messages {
             log::error!("{message}");
@@ -122,6 +127,7 @@ impl<W: Write> Daemon<W> {
             settings,
             tt: Arc::new(tt),
             plugin_path_text: config.plugin_path_text,
+            eval_file_text: String::new(),
             job: None,
             events_tx,
             events_rx,
@@ -239,6 +245,11 @@ impl<W: Write> Daemon<W> {
     /// Handle one input line; `false` means quit.
     fn handle_line(&mut self, line: &str) -> bool {
         self.settle_answered_job();
+        if self.job.is_none() {
+            if let Some(note) = self.session.replace_failed_evaluator() {
+                self.error(&note);
+            }
+        }
         let command = match parse_line(line) {
             Ok(Some(command)) => command,
             Ok(None) => return true,
@@ -290,6 +301,7 @@ impl<W: Write> Daemon<W> {
             }
             Command::Quit => return false,
             Command::Display => self.display(),
+            Command::Eval => self.eval(),
             Command::Bench { game, depth } => self.bench(game.as_deref(), depth),
         }
         true
@@ -309,14 +321,14 @@ impl<W: Write> Daemon<W> {
 
     fn option_decls(&self) -> Vec<OptionDecl> {
         let variants = self.session.host.variant_names();
-        let mut evaluators: Vec<String> = Vec::new();
-        for game in self.session.host.games() {
-            for e in game.evaluators() {
-                if !evaluators.contains(&e.name) {
-                    evaluators.push(e.name.clone());
-                }
-            }
-        }
+        let evaluators = self.session.evaluator_names();
+        let eval_params = self
+            .session
+            .current
+            .as_ref()
+            .and_then(|c| c.eval_params.as_ref())
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
         let (variant, evaluator) = match &self.session.current {
             Some(c) => (c.variant.name().to_string(), c.evaluator.name().to_string()),
             None => ("none".to_string(), "none".to_string()),
@@ -345,6 +357,18 @@ impl<W: Write> Daemon<W> {
         vec![
             combo(names::VARIANT, variant, variants),
             combo(names::EVALUATOR, evaluator, evaluators),
+            OptionDecl {
+                name: names::EVAL_FILE.to_string(),
+                kind: OptionKind::String {
+                    default: self.eval_file_text.clone(),
+                },
+            },
+            OptionDecl {
+                name: names::EVAL_PARAMS.to_string(),
+                kind: OptionKind::String {
+                    default: eval_params,
+                },
+            },
             spin(names::HASH, options::HASH_RANGE, self.settings.hash_mib),
             spin(
                 names::THREADS,
@@ -396,6 +420,26 @@ impl<W: Write> Daemon<W> {
             self.announce_variant()?;
         } else if is(names::EVALUATOR) {
             self.session.select_evaluator(need(value)?.trim())?;
+        } else if is(names::EVAL_FILE) {
+            // An empty value loads nothing: GUIs send every string option's
+            // value, empty ones included, when they start an engine.
+            let text = value.unwrap_or("").trim().to_string();
+            if !text.is_empty() {
+                let name = self.session.load_eval_file(Path::new(&text))?;
+                self.eval_file_text = text.clone();
+                self.send(&Response::info_string(format!(
+                    "evaluator {name} loaded from {text}"
+                )));
+            }
+        } else if is(names::EVAL_PARAMS) {
+            let text = value.unwrap_or("").trim().to_string();
+            let path = (!text.is_empty()).then(|| PathBuf::from(&text));
+            self.session.set_eval_params(path.as_deref())?;
+            let evaluator = self.session.current()?.evaluator.name().to_string();
+            let shown = if text.is_empty() { "default" } else { &text };
+            self.send(&Response::info_string(format!(
+                "evaluator {evaluator} params {shown}"
+            )));
         } else if is(names::HASH) {
             let mib = options::HASH_RANGE.parse(names::HASH, &need(value)?)? as u32;
             self.table()?.resize(mib as usize)?;
@@ -555,6 +599,19 @@ impl<W: Write> Daemon<W> {
         }
     }
 
+    /// `eval`: the evaluation of the current position, term by term, as
+    /// `info string eval ...` lines.
+    fn eval(&mut self) {
+        match self.session.eval_report() {
+            Ok(lines) => {
+                for line in lines {
+                    self.send(&Response::info_string(format!("eval {line}")));
+                }
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
     /// What `bench [game]` searches: the named variant or every loaded
     /// one, each with the current evaluator if it is the current game and
     /// its default evaluator otherwise.
@@ -572,10 +629,19 @@ impl<W: Write> Daemon<W> {
         for variant in variants {
             let evaluator = match &self.session.current {
                 Some(c) if c.variant.name() == variant.name() => Arc::clone(&c.evaluator),
-                _ => Arc::new(
-                    crate::host::Evaluator::new(&variant.plugin, 0, None)
-                        .map_err(|e| format!("bench: {e}"))?,
-                ),
+                _ => {
+                    let source = self
+                        .session
+                        .host
+                        .evaluators_for(&variant.plugin)
+                        .into_iter()
+                        .next()
+                        .ok_or_else(|| format!("bench: {} offers no evaluator", variant.name()))?;
+                    Arc::new(
+                        create_evaluator(&variant.plugin, source, None)
+                            .map_err(|e| format!("bench: {e}"))?,
+                    )
+                }
             };
             targets.push(BenchTarget { variant, evaluator });
         }

@@ -1,13 +1,17 @@
 //! The daemon's game session: the loaded plugins, the chosen variant and
-//! evaluator, and the current position. Every change is built aside and
-//! swapped in only when it fully succeeds, so a bad command changes nothing.
+//! evaluator (with its parameters), and the current position. Every change
+//! is built aside and swapped in only when it fully succeeds, so a bad
+//! command changes nothing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use plyd_protocol::StartPosition;
 
-use crate::host::{Evaluator, GameState, LoadError, PluginHost, VariantRef};
+use crate::host::{
+    Evaluator, EvaluatorSource, GamePlugin, GameState, LoadError, PluginError, PluginHost,
+    VariantRef,
+};
 
 /// The chosen variant with its position and evaluator.
 pub struct Current {
@@ -17,6 +21,9 @@ pub struct Current {
     pub state: GameState,
     /// The evaluator the search uses.
     pub evaluator: Arc<Evaluator>,
+    /// The parameter file the evaluator was created from; `None` for its
+    /// defaults.
+    pub eval_params: Option<PathBuf>,
 }
 
 /// Plugins plus the current game.
@@ -27,13 +34,38 @@ pub struct Session {
     pub current: Option<Current>,
 }
 
+/// Read a parameter file for the evaluator; the error names the file.
+fn read_params(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| format!("eval params {}: cannot be read: {e}", path.display()))
+}
+
+/// Create `source` for the states of `game` with the parameters in the
+/// file `path` (its defaults when `None`). A refusal of the parameters names
+/// the file: `eval params <file>: key '...': ...`.
+pub fn create_evaluator(
+    game: &Arc<GamePlugin>,
+    source: EvaluatorSource,
+    path: Option<&Path>,
+) -> Result<Evaluator, String> {
+    let text = path.map(read_params).transpose()?;
+    Evaluator::new(game, source, text.as_deref()).map_err(|e| match (e, path) {
+        (PluginError::Params { reason, .. }, Some(path)) => {
+            format!("eval params {}: {reason}", path.display())
+        }
+        (e, _) => e.to_string(),
+    })
+}
+
 impl Session {
-    /// Load the plugins from `dirs` and select `game` (or the default).
-    /// Returns the session and one message per problem.
+    /// Load the plugins from `dirs` and select `game` (or the default), with
+    /// `evaluator` (or the game's default) and its parameter file
+    /// `eval_params`. Returns the session and one message per problem.
     pub fn open(
         dirs: &[PathBuf],
         game: Option<&str>,
         evaluator: Option<&str>,
+        eval_params: Option<&Path>,
     ) -> (Self, Vec<String>) {
         let report = PluginHost::scan(dirs);
         let mut messages: Vec<String> = report.errors.iter().map(LoadError::to_string).collect();
@@ -63,13 +95,18 @@ impl Session {
         });
         let candidates = wanted.into_iter().chain(session.default_variants());
         for variant in candidates {
-            match Self::start(&variant, evaluator) {
+            match session.start(&variant, evaluator) {
                 Ok((current, warning)) => {
                     messages.extend(warning);
                     session.current = Some(current);
                     break;
                 }
                 Err(e) => messages.push(e),
+            }
+        }
+        if let Some(path) = eval_params {
+            if let Err(e) = session.set_eval_params(Some(path)) {
+                messages.push(format!("{e}; using the evaluator's defaults"));
             }
         }
         (session, messages)
@@ -84,40 +121,47 @@ impl Session {
     }
 
     /// A fresh `Current` for `variant` at its start position, with the
-    /// evaluator named `evaluator` if it has one, else its default. The
-    /// second value warns when the named evaluator was not found.
+    /// evaluator named `evaluator` if its game offers one, else the game's
+    /// default, with default parameters. The second value warns when the
+    /// named evaluator was not found.
     fn start(
+        &self,
         variant: &VariantRef,
         evaluator: Option<&str>,
     ) -> Result<(Current, Option<String>), String> {
         let state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
-        let evaluators = variant.plugin.evaluators();
-        if evaluators.is_empty() {
-            return Err(format!(
-                "game {} offers no evaluator",
-                variant.plugin.name()
-            ));
-        }
+        let offered = self.host.evaluators_for(&variant.plugin);
+        // A disabled evaluator plugin is passed over: choosing it would fail
+        // at the first evaluation.
+        let usable = |e: &&EvaluatorSource| !e.is_disabled();
+        let default = offered
+            .iter()
+            .find(usable)
+            .cloned()
+            .ok_or_else(|| format!("game {} offers no evaluator", variant.plugin.name()))?;
         let named = evaluator.and_then(|name| {
-            evaluators
+            offered
                 .iter()
-                .position(|e| e.name.eq_ignore_ascii_case(name))
+                .filter(usable)
+                .find(|e| e.name().eq_ignore_ascii_case(name))
+                .cloned()
         });
-        let warning = match (evaluator, named) {
+        let warning = match (evaluator, &named) {
             (Some(name), None) => Some(format!(
                 "evaluator '{name}' is not offered by {}; using {}",
                 variant.plugin.name(),
-                evaluators[0].name
+                default.name()
             )),
             _ => None,
         };
-        let evaluator =
-            Evaluator::new(&variant.plugin, named.unwrap_or(0), None).map_err(|e| e.to_string())?;
+        let source = named.unwrap_or(default);
+        let evaluator = create_evaluator(&variant.plugin, source, None)?;
         Ok((
             Current {
                 variant: variant.clone(),
                 state,
                 evaluator: Arc::new(evaluator),
+                eval_params: None,
             },
             warning,
         ))
@@ -130,8 +174,22 @@ impl Session {
             .ok_or_else(|| "no game is loaded (see PluginPath)".to_string())
     }
 
+    /// Names of the evaluators the current game offers, its default first.
+    pub fn evaluator_names(&self) -> Vec<String> {
+        match &self.current {
+            Some(current) => self
+                .host
+                .evaluators_for(&current.variant.plugin)
+                .iter()
+                .map(|e| e.name().to_string())
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
     /// Switch to the variant `name`, at its start position. The evaluator
-    /// keeps its name if the new game offers one of that name.
+    /// keeps its name if the new game offers one of that name; parameters go
+    /// back to that evaluator's defaults.
     pub fn select_variant(&mut self, name: &str) -> Result<(), String> {
         let variant = self.host.find_variant(name).ok_or_else(|| {
             format!(
@@ -143,34 +201,124 @@ impl Session {
             .current
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
-        let (current, _) = Self::start(&variant, keep.as_deref())?;
+        let (current, _) = self.start(&variant, keep.as_deref())?;
         self.current = Some(current);
         Ok(())
     }
 
-    /// Select the evaluator `name` of the current game.
+    /// Select the evaluator `name` of the current game, with its default
+    /// parameters.
     pub fn select_evaluator(&mut self, name: &str) -> Result<(), String> {
-        let current = self.current.as_mut().ok_or("no game is loaded")?;
-        let plugin = &current.variant.plugin;
-        let index = plugin
-            .evaluators()
+        let current = self.current.as_ref().ok_or("no game is loaded")?;
+        let offered = self.host.evaluators_for(&current.variant.plugin);
+        let source = offered
             .iter()
-            .position(|e| e.name.eq_ignore_ascii_case(name))
+            .find(|e| e.name().eq_ignore_ascii_case(name))
+            .cloned()
             .ok_or_else(|| {
                 format!(
                     "{} has no evaluator '{name}' (it has: {})",
-                    plugin.name(),
-                    plugin
-                        .evaluators()
-                        .iter()
-                        .map(|e| e.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    current.variant.plugin.name(),
+                    self.evaluator_names().join(", ")
                 )
             })?;
-        let evaluator = Evaluator::new(plugin, index, None).map_err(|e| e.to_string())?;
+        let evaluator = create_evaluator(&current.variant.plugin, source, None)?;
+        let current = self.current.as_mut().ok_or("no game is loaded")?;
         current.evaluator = Arc::new(evaluator);
+        current.eval_params = None;
         Ok(())
+    }
+
+    /// Load an evaluator plugin from `path` for the current game and select
+    /// it, with its default parameters. It must read the current game's
+    /// state layout. A plugin of the same evaluator name loaded before (an
+    /// older build) gives way to it. Returns the evaluator's name.
+    pub fn load_eval_file(&mut self, path: &Path) -> Result<String, String> {
+        let current = self.current.as_ref().ok_or("no game is loaded")?;
+        let game = Arc::clone(&current.variant.plugin);
+        let opened = PluginHost::open_evaluator_file(path).map_err(|e| e.to_string())?;
+        // Check the fit and create the context before registering, so a
+        // refused file leaves the list of evaluators as it was.
+        if !opened.info().fits(&game) {
+            let info = opened.info();
+            return Err(LoadError::Mismatch {
+                path: path.to_path_buf(),
+                evaluator: info.name.clone(),
+                game: info.game.clone(),
+                layout: info.state_layout,
+                loaded: format!(
+                    "the current game is {} with state layout {}",
+                    game.name(),
+                    game.info().state_layout
+                ),
+            }
+            .to_string());
+        }
+        let external = self
+            .host
+            .add_evaluator(&game, opened, true)
+            .map_err(|e| e.to_string())?;
+        let name = external.info().name.clone();
+        let evaluator = create_evaluator(&game, EvaluatorSource::External(external), None)?;
+        let current = self.current.as_mut().ok_or("no game is loaded")?;
+        current.evaluator = Arc::new(evaluator);
+        current.eval_params = None;
+        Ok(name)
+    }
+
+    /// Re-create the current evaluator with the parameters in `path`, or
+    /// with its defaults when `None`. On error the evaluator in use stays.
+    pub fn set_eval_params(&mut self, path: Option<&Path>) -> Result<(), String> {
+        let current = self.current.as_mut().ok_or("no game is loaded")?;
+        let source = current.evaluator.source().clone();
+        let evaluator = create_evaluator(&current.variant.plugin, source, path)?;
+        current.evaluator = Arc::new(evaluator);
+        current.eval_params = path.map(Path::to_path_buf);
+        Ok(())
+    }
+
+    /// If a failure disabled the evaluator plugin in use, go back to the
+    /// game's first usable evaluator. Returns what was done, to report.
+    pub fn replace_failed_evaluator(&mut self) -> Option<String> {
+        let current = self.current.as_ref()?;
+        let failed = &current.evaluator;
+        if !failed.is_disabled() || !failed.source().is_external() {
+            // A built-in evaluator fails with its game plugin, which the
+            // existing messages already cover.
+            return None;
+        }
+        let failed_name = failed.name().to_string();
+        let variant = current.variant.clone();
+        let replacement = self
+            .host
+            .evaluators_for(&variant.plugin)
+            .into_iter()
+            .find(|e| !e.is_disabled())?;
+        match create_evaluator(&variant.plugin, replacement, None) {
+            Ok(evaluator) => {
+                let name = evaluator.name().to_string();
+                let current = self.current.as_mut()?;
+                current.evaluator = Arc::new(evaluator);
+                current.eval_params = None;
+                Some(format!(
+                    "evaluator '{failed_name}' is disabled after a failure; using {name}"
+                ))
+            }
+            Err(e) => Some(format!(
+                "evaluator '{failed_name}' is disabled after a failure, and no other could be created: {e}"
+            )),
+        }
+    }
+
+    /// The evaluation of the current position, as lines for people tuning
+    /// weights: the evaluator, each term it explains, and the score.
+    pub fn eval_report(&self) -> Result<Vec<String>, String> {
+        let current = self.current()?;
+        evaluation_lines(
+            &current.evaluator,
+            &current.state,
+            current.eval_params.as_deref(),
+        )
     }
 
     /// Set the position from `position startpos|fen ... moves ...`.
@@ -201,20 +349,56 @@ impl Session {
         self.set_position(&StartPosition::StartPos, &[])
     }
 
-    /// Reload every plugin from `dirs`, keeping the current variant and
-    /// evaluator names where they still exist. On failure (nothing loads)
-    /// the old plugins stay. Returns the problems met along the way.
+    /// Reload every plugin from `dirs`, keeping the current variant,
+    /// evaluator name and parameter file where they still apply. On failure
+    /// (nothing loads) the old plugins stay. Returns the problems met along
+    /// the way.
     pub fn reload(&mut self, dirs: &[PathBuf]) -> Result<Vec<String>, String> {
         let variant = self.current.as_ref().map(|c| c.variant.name().to_string());
         let evaluator = self
             .current
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
-        let (fresh, messages) = Session::open(dirs, variant.as_deref(), evaluator.as_deref());
+        let params = self.current.as_ref().and_then(|c| c.eval_params.clone());
+        let (mut fresh, mut messages) =
+            Session::open(dirs, variant.as_deref(), evaluator.as_deref(), None);
         if fresh.current.is_none() {
             return Err(messages.join("; "));
+        }
+        let same_evaluator = fresh
+            .current
+            .as_ref()
+            .is_some_and(|c| Some(c.evaluator.name()) == evaluator.as_deref());
+        if let (Some(path), true) = (params, same_evaluator) {
+            if let Err(e) = fresh.set_eval_params(Some(&path)) {
+                messages.push(format!("{e}; using the evaluator's defaults"));
+            }
         }
         *self = fresh;
         Ok(messages)
     }
+}
+
+/// The lines of `plyd eval` and of the daemon's `eval`: which evaluator,
+/// with which parameters, each term it explains, and the score it returns
+/// for the side to move.
+pub fn evaluation_lines(
+    evaluator: &Evaluator,
+    state: &GameState,
+    params: Option<&Path>,
+) -> Result<Vec<String>, String> {
+    let mut lines = vec![format!(
+        "evaluator {} ({}) params {}",
+        evaluator.name(),
+        evaluator.source().origin(),
+        params.map_or("default".to_string(), |p| p.display().to_string())
+    )];
+    match evaluator.explain(state) {
+        Ok(text) => lines.extend(text.lines().map(str::to_string)),
+        Err(PluginError::Unsupported { .. }) => {}
+        Err(e) => return Err(e.to_string()),
+    }
+    let score = evaluator.evaluate(state).map_err(|e| e.to_string())?;
+    lines.push(format!("score {score} (side to move)"));
+    Ok(lines)
 }

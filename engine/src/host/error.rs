@@ -14,7 +14,10 @@ pub enum LoadError {
         reason: String,
     },
     /// The library lacks the entry point.
-    #[error("plugin {path}: missing symbol '{symbol}' (not a plyd game plugin?)")]
+    #[error(
+        "plugin {path}: missing symbol '{symbol}' (not a plyd {} plugin?)",
+        if *symbol == plyd_api::abi::GAME_ENTRY_SYMBOL { "game" } else { "evaluator" }
+    )]
     MissingSymbol {
         /// The library file.
         path: PathBuf,
@@ -52,6 +55,45 @@ pub enum LoadError {
         /// The table entry.
         entry: &'static str,
     },
+    /// An evaluator plugin file given where a game plugin was expected, or
+    /// the other way round.
+    #[error("plugin {path}: {what}")]
+    WrongKind {
+        /// The library file.
+        path: PathBuf,
+        /// What the file is, and what was expected.
+        what: String,
+    },
+    /// An evaluator plugin reads a game or state layout that is not loaded.
+    #[error(
+        "evaluator plugin {path}: evaluator '{evaluator}' reads {game} state layout {layout}, but {loaded}"
+    )]
+    Mismatch {
+        /// The library file.
+        path: PathBuf,
+        /// The evaluator's name.
+        evaluator: String,
+        /// The game it declares.
+        game: String,
+        /// The state layout it declares.
+        layout: u32,
+        /// What is loaded instead.
+        loaded: String,
+    },
+    /// An evaluator of the same name is already loaded for the game.
+    #[error(
+        "evaluator plugin {path}: {game} already has an evaluator named '{evaluator}' ({existing})"
+    )]
+    DuplicateEvaluator {
+        /// The library file.
+        path: PathBuf,
+        /// The game.
+        game: String,
+        /// The evaluator's name.
+        evaluator: String,
+        /// Where the one already loaded comes from.
+        existing: String,
+    },
     /// A descriptive field is malformed (bad string, no variants, ...).
     #[error("plugin {path}: {what}")]
     Malformed {
@@ -82,10 +124,12 @@ pub enum PluginError {
         entry: &'static str,
     },
     /// The plugin was disabled by an earlier failure.
-    #[error("plugin {plugin} is disabled after an earlier failure; reload it with PluginPath or choose another UCI_Variant")]
+    #[error("plugin {plugin} is disabled after an earlier failure; {remedy}")]
     Disabled {
-        /// Game name.
+        /// Game name, or `evaluator '<name>'`.
         plugin: String,
+        /// What the user can do about it.
+        remedy: &'static str,
     },
     /// The plugin answered something impossible (a negative length, a
     /// runaway move count, text that is not UTF-8); it has been disabled.
@@ -101,6 +145,14 @@ pub enum PluginError {
     /// The plugin rejected an input (position text, move text).
     #[error("{0}")]
     Invalid(String),
+    /// An evaluator refused its parameters.
+    #[error("evaluator {evaluator}: {reason}")]
+    Params {
+        /// The evaluator's name.
+        evaluator: String,
+        /// Its one-line reason (naming the key where it can).
+        reason: String,
+    },
     /// The plugin does not offer this entry point.
     #[error("plugin {plugin} does not support {entry}")]
     Unsupported {

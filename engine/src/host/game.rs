@@ -1,29 +1,24 @@
-//! Safe handles over a loaded game plugin: the plugin itself, its states and
-//! its evaluators.
+//! Safe handles over a loaded game plugin: the plugin itself and its states.
 //!
 //! Every call into the plugin goes through here. A panic reported by a shim
 //! disables the whole plugin (its states may be inconsistent), and every
 //! answer that could not be true (a negative length, a runaway move count,
-//! text that is not UTF-8) is treated the same way, so a broken plugin can
-//! cost a search but never the daemon.
+//! text that is not UTF-8) is treated the same way (see [`super::health`]),
+//! so a broken plugin can cost a search but never the daemon. Evaluators,
+//! built in or stand-alone, are in [`super::evaluator`].
 
 use std::ffi::{c_char, CString};
 use std::path::PathBuf;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use plyd_api::abi::{self, EvalContext, State};
+use plyd_api::abi::{self, State};
 use plyd_api::Move;
 pub use plyd_api::Outcome;
 
 use super::error::PluginError;
-use super::library::is_panic;
-
-/// A plugin may list at most this many moves in one position.
-pub const MAX_MOVES: usize = 1 << 20;
-/// Longest text (position, board, move) accepted from a plugin.
-const MAX_TEXT: usize = 1 << 20;
+use super::evaluator::EvaluatorInfo;
+use super::health::Health;
 
 /// Function pointers of a game table, required ones checked non-null.
 pub(crate) struct GameVtable {
@@ -48,15 +43,6 @@ pub(crate) struct GameVtable {
     pub chance_outcomes:
         Option<unsafe extern "C" fn(*const State, *mut Move, *mut u32, usize) -> i64>,
     pub perft: Option<unsafe extern "C" fn(*mut State, u32, *mut u64) -> i32>,
-}
-
-/// Function pointers of an evaluator table.
-pub(crate) struct EvaluatorVtable {
-    pub create: unsafe extern "C" fn(*const c_char, *mut c_char, usize) -> *mut EvalContext,
-    pub destroy: unsafe extern "C" fn(*mut EvalContext),
-    pub evaluate: unsafe extern "C" fn(*const EvalContext, *const State, *mut i32) -> i32,
-    pub explain:
-        Option<unsafe extern "C" fn(*const EvalContext, *const State, *mut c_char, usize) -> i64>,
 }
 
 /// One variant of a game.
@@ -87,26 +73,13 @@ pub struct GameInfo {
     pub max_game_plies: u32,
 }
 
-/// A built-in evaluator as listed by its plugin.
-pub struct EvaluatorInfo {
-    /// Name (`seed004`).
-    pub name: String,
-    /// One-line description.
-    pub description: String,
-    /// Default parameters (TOML text).
-    pub default_params: String,
-    /// Bound on its scores.
-    pub score_bound: i32,
-    pub(crate) vtable: EvaluatorVtable,
-}
-
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
 /// and so any state or evaluator made from it, is alive.
 pub struct GamePlugin {
     pub(crate) vtable: GameVtable,
     info: GameInfo,
     evaluators: Vec<EvaluatorInfo>,
-    disabled: AtomicBool,
+    pub(crate) health: Health,
     // Declared last so that it is dropped last, after everything that may
     // point into the library.
     _library: libloading::Library,
@@ -121,9 +94,12 @@ impl GamePlugin {
     ) -> Self {
         GamePlugin {
             vtable,
+            health: Health::new(
+                info.name.clone(),
+                "reload it with PluginPath or choose another UCI_Variant",
+            ),
             info,
             evaluators,
-            disabled: AtomicBool::new(false),
             _library: library,
         }
     }
@@ -145,7 +121,7 @@ impl GamePlugin {
 
     /// Whether an earlier failure disabled the plugin.
     pub fn is_disabled(&self) -> bool {
-        self.disabled.load(Ordering::Relaxed)
+        self.health.is_disabled()
     }
 
     /// Whether the plugin lists noisy moves (`gen_noisy`).
@@ -161,92 +137,6 @@ impl GamePlugin {
     /// Whether the plugin computes perft natively.
     pub fn has_native_perft(&self) -> bool {
         self.vtable.perft.is_some()
-    }
-
-    fn check_enabled(&self) -> Result<(), PluginError> {
-        if self.is_disabled() {
-            Err(PluginError::Disabled {
-                plugin: self.info.name.clone(),
-            })
-        } else {
-            Ok(())
-        }
-    }
-
-    fn panicked(&self, entry: &'static str) -> PluginError {
-        self.disabled.store(true, Ordering::Relaxed);
-        log::error!(
-            "plugin {} panicked in {entry}; disabling it",
-            self.info.name
-        );
-        PluginError::Panicked {
-            plugin: self.info.name.clone(),
-            entry,
-        }
-    }
-
-    fn garbage(&self, entry: &'static str, what: String) -> PluginError {
-        self.disabled.store(true, Ordering::Relaxed);
-        log::error!(
-            "plugin {} returned garbage from {entry}: {what}; disabling it",
-            self.info.name
-        );
-        PluginError::Garbage {
-            plugin: self.info.name.clone(),
-            entry,
-            what,
-        }
-    }
-
-    /// Map a status code to a result.
-    #[inline]
-    fn status(&self, entry: &'static str, status: i32) -> Result<(), PluginError> {
-        match status {
-            abi::STATUS_OK => Ok(()),
-            abi::STATUS_PANIC => Err(self.panicked(entry)),
-            abi::STATUS_UNSUPPORTED => Err(PluginError::Unsupported {
-                plugin: self.info.name.clone(),
-                entry,
-            }),
-            other => Err(self.garbage(entry, format!("unexpected status {other}"))),
-        }
-    }
-
-    /// Check a count returned by a list-writing entry point.
-    fn count(&self, entry: &'static str, count: i64) -> Result<usize, PluginError> {
-        match usize::try_from(count) {
-            Ok(n) if n <= MAX_MOVES => Ok(n),
-            _ if is_panic(count) => Err(self.panicked(entry)),
-            _ => Err(self.garbage(entry, format!("count {count} is out of range"))),
-        }
-    }
-
-    /// Call a text-writing entry point, growing the buffer as it asks.
-    fn read_text(
-        &self,
-        entry: &'static str,
-        mut call: impl FnMut(*mut c_char, usize) -> i64,
-    ) -> Result<String, PluginError> {
-        let mut buf = vec![0u8; 256];
-        loop {
-            let len = call(buf.as_mut_ptr().cast(), buf.len());
-            if is_panic(len) {
-                return Err(self.panicked(entry));
-            }
-            if len < 0 || len as usize > MAX_TEXT {
-                return Err(self.garbage(entry, format!("text length {len}")));
-            }
-            let len = len as usize;
-            if len < buf.len() {
-                if buf[len] != 0 {
-                    return Err(self.garbage(entry, "text is not NUL-terminated".to_string()));
-                }
-                buf.truncate(len);
-                return String::from_utf8(buf)
-                    .map_err(|_| self.garbage(entry, "text is not UTF-8".to_string()));
-            }
-            buf.resize(len + 1, 0);
-        }
     }
 }
 
@@ -264,7 +154,7 @@ unsafe impl Send for GameState {}
 impl GameState {
     /// The start position of `variant`.
     pub fn new(plugin: &Arc<GamePlugin>, variant: usize) -> Result<Self, PluginError> {
-        plugin.check_enabled()?;
+        plugin.health.check_enabled()?;
         // SAFETY: calling a validated entry point.
         let ptr = unsafe { (plugin.vtable.state_new)(variant as u32) };
         Self::wrap(plugin, ptr, "state_new")
@@ -281,7 +171,7 @@ impl GameState {
                 ptr,
             }),
             // A constructor returns null on panic; treat it as one.
-            None => Err(plugin.panicked(entry)),
+            None => Err(plugin.health.panicked(entry)),
         }
     }
 
@@ -292,7 +182,7 @@ impl GameState {
 
     /// A deep copy.
     pub fn try_clone(&self) -> Result<Self, PluginError> {
-        self.plugin.check_enabled()?;
+        self.plugin.health.check_enabled()?;
         // SAFETY: live state of this plugin.
         let ptr = unsafe { (self.plugin.vtable.state_clone)(self.ptr.as_ptr()) };
         Self::wrap(&self.plugin, ptr, "state_clone")
@@ -300,7 +190,7 @@ impl GameState {
 
     /// Replace the position by one read from `text`; unchanged on error.
     pub fn set_position(&mut self, text: &str) -> Result<(), PluginError> {
-        self.plugin.check_enabled()?;
+        self.plugin.health.check_enabled()?;
         let text = CString::new(text)
             .map_err(|_| PluginError::Invalid("position text contains a NUL byte".into()))?;
         let mut err = vec![0u8; 512];
@@ -322,25 +212,29 @@ impl GameState {
                 reason
             }));
         }
-        self.plugin.status("set_position", status)
+        self.plugin.health.status("set_position", status)
     }
 
     /// The position text.
     pub fn position_text(&self) -> Result<String, PluginError> {
         let (vt, ptr) = (&self.plugin.vtable, self.ptr.as_ptr());
         // SAFETY: live state; the closure passes a buffer and its length.
-        self.plugin.read_text("get_position", |buf, cap| unsafe {
-            (vt.get_position)(ptr, buf, cap)
-        })
+        self.plugin
+            .health
+            .read_text("get_position", |buf, cap| unsafe {
+                (vt.get_position)(ptr, buf, cap)
+            })
     }
 
     /// The board picture for `d`.
     pub fn board_text(&self) -> Result<String, PluginError> {
         let (vt, ptr) = (&self.plugin.vtable, self.ptr.as_ptr());
         // SAFETY: live state; the closure passes a buffer and its length.
-        self.plugin.read_text("board_text", |buf, cap| unsafe {
-            (vt.board_text)(ptr, buf, cap)
-        })
+        self.plugin
+            .health
+            .read_text("board_text", |buf, cap| unsafe {
+                (vt.board_text)(ptr, buf, cap)
+            })
     }
 
     /// 0 for the first player, 1 for the second.
@@ -348,8 +242,11 @@ impl GameState {
         // SAFETY: live state.
         match unsafe { (self.plugin.vtable.side_to_move)(self.ptr.as_ptr()) } {
             s @ (0 | 1) => Ok(s as u32),
-            abi::STATUS_PANIC => Err(self.plugin.panicked("side_to_move")),
-            other => Err(self.plugin.garbage("side_to_move", format!("side {other}"))),
+            abi::STATUS_PANIC => Err(self.plugin.health.panicked("side_to_move")),
+            other => Err(self
+                .plugin
+                .health
+                .garbage("side_to_move", format!("side {other}"))),
         }
     }
 
@@ -359,8 +256,11 @@ impl GameState {
         let code = unsafe { (self.plugin.vtable.outcome)(self.ptr.as_ptr()) };
         match Outcome::from_code(code) {
             Some(outcome) => Ok(outcome),
-            None if code == abi::STATUS_PANIC => Err(self.plugin.panicked("outcome")),
-            None => Err(self.plugin.garbage("outcome", format!("outcome {code}"))),
+            None if code == abi::STATUS_PANIC => Err(self.plugin.health.panicked("outcome")),
+            None => Err(self
+                .plugin
+                .health
+                .garbage("outcome", format!("outcome {code}"))),
         }
     }
 
@@ -397,7 +297,7 @@ impl GameState {
             let cap = moves.capacity();
             // SAFETY: live state; the buffer has `cap` writable moves.
             let count = unsafe { gen(self.ptr.as_ptr(), moves.as_mut_ptr(), cap) };
-            let count = self.plugin.count(entry, count)?;
+            let count = self.plugin.health.count(entry, count)?;
             if count <= cap {
                 // SAFETY: the plugin initialised the first `count` moves.
                 unsafe { moves.set_len(count) };
@@ -412,7 +312,7 @@ impl GameState {
     pub fn make_move(&mut self, mv: Move) -> Result<(), PluginError> {
         // SAFETY: live state, exclusively borrowed.
         let status = unsafe { (self.plugin.vtable.make_move)(self.ptr.as_ptr(), mv) };
-        self.plugin.status("make_move", status)
+        self.plugin.health.status("make_move", status)
     }
 
     /// Take back `mv`, the last move played.
@@ -420,7 +320,7 @@ impl GameState {
     pub fn unmake_move(&mut self, mv: Move) -> Result<(), PluginError> {
         // SAFETY: live state, exclusively borrowed.
         let status = unsafe { (self.plugin.vtable.unmake_move)(self.ptr.as_ptr(), mv) };
-        self.plugin.status("unmake_move", status)
+        self.plugin.health.status("unmake_move", status)
     }
 
     /// The position hash.
@@ -444,7 +344,7 @@ impl GameState {
                     scores.as_mut_ptr(),
                 )
             };
-            self.plugin.status("order_hints", status)?;
+            self.plugin.health.status("order_hints", status)?;
         }
         Ok(())
     }
@@ -459,8 +359,11 @@ impl GameState {
         match unsafe { in_check(self.ptr.as_ptr()) } {
             0 => Ok(false),
             1 => Ok(true),
-            abi::STATUS_PANIC => Err(self.plugin.panicked("in_check")),
-            other => Err(self.plugin.garbage("in_check", format!("answer {other}"))),
+            abi::STATUS_PANIC => Err(self.plugin.health.panicked("in_check")),
+            other => Err(self
+                .plugin
+                .health
+                .garbage("in_check", format!("answer {other}"))),
         }
     }
 
@@ -483,7 +386,7 @@ impl GameState {
                     tokens.len(),
                 )
             };
-            let count = self.plugin.count("chance_outcomes", count)?;
+            let count = self.plugin.health.count("chance_outcomes", count)?;
             if count <= tokens.len() {
                 outcomes.extend(
                     tokens[..count]
@@ -512,7 +415,7 @@ impl GameState {
                 self.plugin.name()
             )));
         }
-        self.plugin.status("parse_move", status).map(|()| mv)
+        self.plugin.health.status("parse_move", status).map(|()| mv)
     }
 
     /// Read a move text and check that it is legal here.
@@ -531,9 +434,11 @@ impl GameState {
     pub fn format_move(&self, mv: Move) -> Result<String, PluginError> {
         let (vt, ptr) = (&self.plugin.vtable, self.ptr.as_ptr());
         // SAFETY: live state; the closure passes a buffer and its length.
-        self.plugin.read_text("format_move", |buf, cap| unsafe {
-            (vt.format_move)(ptr, mv, buf, cap)
-        })
+        self.plugin
+            .health
+            .read_text("format_move", |buf, cap| unsafe {
+                (vt.format_move)(ptr, mv, buf, cap)
+            })
     }
 
     /// Perft computed inside the plugin.
@@ -549,7 +454,7 @@ impl GameState {
         let mut nodes = 0u64;
         // SAFETY: live state, exclusively borrowed; nodes writable.
         let status = unsafe { perft(self.ptr.as_ptr(), depth, &mut nodes) };
-        self.plugin.status("perft", status).map(|()| nodes)
+        self.plugin.health.status("perft", status).map(|()| nodes)
     }
 
     pub(crate) fn raw(&self) -> *const State {
@@ -562,114 +467,5 @@ impl Drop for GameState {
         // SAFETY: the state came from this plugin's state_new/state_clone and
         // is freed exactly once.
         unsafe { (self.plugin.vtable.state_free)(self.ptr.as_ptr()) }
-    }
-}
-
-/// An evaluator with its parameters: a context created by the plugin,
-/// shared read-only by every search thread.
-pub struct Evaluator {
-    plugin: Arc<GamePlugin>,
-    index: usize,
-    ctx: NonNull<EvalContext>,
-}
-
-// SAFETY: the ABI makes an evaluator context immutable once created and lets
-// `evaluate` run on one context from many threads at once.
-unsafe impl Send for Evaluator {}
-// SAFETY: as above.
-unsafe impl Sync for Evaluator {}
-
-impl Evaluator {
-    /// Create evaluator `index` of `plugin` with TOML `params` (defaults if `None`).
-    pub fn new(
-        plugin: &Arc<GamePlugin>,
-        index: usize,
-        params: Option<&str>,
-    ) -> Result<Self, PluginError> {
-        plugin.check_enabled()?;
-        let info = plugin.evaluators.get(index).ok_or_else(|| {
-            PluginError::Invalid(format!("{} has no evaluator number {index}", plugin.name()))
-        })?;
-        let params = params
-            .map(CString::new)
-            .transpose()
-            .map_err(|_| PluginError::Invalid("parameters contain a NUL byte".into()))?;
-        let mut err = vec![0u8; 1024];
-        // SAFETY: validated entry point; params null or NUL-terminated; err valid.
-        let ctx = unsafe {
-            (info.vtable.create)(
-                params.as_ref().map_or(std::ptr::null(), |p| p.as_ptr()),
-                err.as_mut_ptr().cast(),
-                err.len(),
-            )
-        };
-        match NonNull::new(ctx) {
-            Some(ctx) => Ok(Evaluator {
-                plugin: Arc::clone(plugin),
-                index,
-                ctx,
-            }),
-            None => {
-                let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
-                let reason = String::from_utf8_lossy(&err[..end]).trim().to_string();
-                Err(PluginError::Invalid(format!(
-                    "evaluator {}: {}",
-                    info.name,
-                    if reason.is_empty() {
-                        "could not be created"
-                    } else {
-                        &reason
-                    }
-                )))
-            }
-        }
-    }
-
-    /// The evaluator's description.
-    pub fn info(&self) -> &EvaluatorInfo {
-        &self.plugin.evaluators[self.index]
-    }
-
-    /// The evaluator's name.
-    pub fn name(&self) -> &str {
-        &self.info().name
-    }
-
-    /// Score of `state` for its side to move, within the evaluator's bound.
-    #[inline]
-    pub fn evaluate(&self, state: &GameState) -> Result<i32, PluginError> {
-        let info = self.info();
-        let mut score = 0;
-        // SAFETY: live context and state of the same plugin; score writable.
-        let status = unsafe { (info.vtable.evaluate)(self.ctx.as_ptr(), state.raw(), &mut score) };
-        if status != abi::STATUS_OK {
-            return self.plugin.status("evaluate", status).map(|()| 0);
-        }
-        Ok(score.clamp(-info.score_bound, info.score_bound))
-    }
-
-    /// Each term of the evaluation, as text lines.
-    pub fn explain(&self, state: &GameState) -> Result<String, PluginError> {
-        let info = self.info();
-        let explain = info
-            .vtable
-            .explain
-            .ok_or_else(|| PluginError::Unsupported {
-                plugin: self.plugin.name().to_string(),
-                entry: "explain",
-            })?;
-        let ctx = self.ctx.as_ptr();
-        let raw = state.raw();
-        // SAFETY: live context and state; the closure passes a buffer and its length.
-        self.plugin
-            .read_text("explain", |buf, cap| unsafe { explain(ctx, raw, buf, cap) })
-    }
-}
-
-impl Drop for Evaluator {
-    fn drop(&mut self) {
-        // SAFETY: the context came from this evaluator's `create` and is
-        // destroyed exactly once.
-        unsafe { (self.info().vtable.destroy)(self.ctx.as_ptr()) }
     }
 }

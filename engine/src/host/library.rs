@@ -9,12 +9,13 @@ use std::ffi::{c_char, CStr};
 use std::path::Path;
 
 use plyd_api::abi::{
-    self, EvaluatorApi, GameApi, ABI_VERSION, ABI_VERSION_MIN, EVALUATOR_API_REQUIRED_SIZE,
-    GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL,
+    EvaluatorApi, GameApi, ABI_VERSION, ABI_VERSION_MIN, EVALUATOR_API_REQUIRED_SIZE,
+    EVALUATOR_ENTRY_SYMBOL, GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL,
 };
 
 use super::error::LoadError;
-use super::game::{EvaluatorInfo, EvaluatorVtable, GameInfo, GameVtable, VariantDesc};
+use super::evaluator::{EvaluatorInfo, EvaluatorVtable};
+use super::game::{GameInfo, GameVtable, VariantDesc};
 
 /// Longest descriptive string (name, start position) read from a table; a
 /// string without a NUL within this many bytes is refused as unterminated.
@@ -30,14 +31,27 @@ pub(crate) struct OpenedGame {
     pub evaluators: Vec<EvaluatorInfo>,
 }
 
-/// Open `path` and validate its game table.
-pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
+/// Load the library at `path`.
+fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     // SAFETY: loading a library runs its initialisers. Plugins are code the
-    // user chose to install in the plugin directory, as with any loader.
-    let library = unsafe { libloading::Library::new(path) }.map_err(|e| LoadError::Open {
+    // user chose to install in the plugin directory (or name in EvalFile),
+    // as with any loader.
+    unsafe { libloading::Library::new(path) }.map_err(|e| LoadError::Open {
         path: path.to_path_buf(),
         reason: e.to_string(),
-    })?;
+    })
+}
+
+/// Whether `library` exports `symbol` (looked up, never called).
+fn exports(library: &libloading::Library, symbol: &str) -> bool {
+    // SAFETY: the symbol is only looked up, never used; the type given to
+    // `get` does not matter for that.
+    unsafe { library.get::<unsafe extern "C" fn()>(symbol.as_bytes()) }.is_ok()
+}
+
+/// Open `path` and validate its game table.
+pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
+    let library = open_library(path)?;
     let entry = {
         // SAFETY: the symbol, if present, has the documented signature
         // `const GameApi *plyd_game_api(void)`.
@@ -45,6 +59,12 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
             unsafe { library.get(GAME_ENTRY_SYMBOL.as_bytes()) };
         match symbol {
             Ok(f) => *f,
+            Err(_) if exports(&library, EVALUATOR_ENTRY_SYMBOL) => {
+                return Err(LoadError::WrongKind {
+                    path: path.to_path_buf(),
+                    what: "is an evaluator plugin, not a game plugin (load it with EvalFile, or name it libplyd_eval_<name>)".to_string(),
+                })
+            }
             Err(_) => {
                 return Err(LoadError::MissingSymbol {
                     path: path.to_path_buf(),
@@ -81,7 +101,21 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
     let mut evaluators = Vec::new();
     for ptr in evaluator_ptrs {
         // SAFETY: pointers from the game's evaluator array; null is checked inside.
-        evaluators.push(unsafe { read_evaluator_table(path, ptr, &info)? });
+        let evaluator = unsafe { read_evaluator_table(path, ptr)? };
+        if evaluator.game != info.name || evaluator.state_layout != info.state_layout {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!(
+                    "built-in evaluator '{}' reads {} state layout {}, but the game is {} with state layout {}",
+                    evaluator.name,
+                    evaluator.game,
+                    evaluator.state_layout,
+                    info.name,
+                    info.state_layout
+                ),
+            });
+        }
+        evaluators.push(evaluator);
     }
     Ok(OpenedGame {
         library,
@@ -89,6 +123,44 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
         info,
         evaluators,
     })
+}
+
+/// Open `path` as a stand-alone evaluator plugin and validate its table.
+/// Whether the evaluator fits a loaded game is the caller's check.
+pub(crate) fn open_evaluator(
+    path: &Path,
+) -> Result<(libloading::Library, EvaluatorInfo), LoadError> {
+    let library = open_library(path)?;
+    let entry = {
+        // SAFETY: the symbol, if present, has the documented signature
+        // `const EvaluatorApi *plyd_evaluator_api(void)`.
+        let symbol: Result<
+            libloading::Symbol<'_, unsafe extern "C" fn() -> *const EvaluatorApi>,
+            _,
+        > = unsafe { library.get(EVALUATOR_ENTRY_SYMBOL.as_bytes()) };
+        match symbol {
+            Ok(f) => *f,
+            Err(_) if exports(&library, GAME_ENTRY_SYMBOL) => {
+                return Err(LoadError::WrongKind {
+                    path: path.to_path_buf(),
+                    what: "is a game plugin, not an evaluator plugin (its built-in evaluators are chosen with Evaluator; game plugins load from PluginPath)".to_string(),
+                })
+            }
+            Err(_) => {
+                return Err(LoadError::MissingSymbol {
+                    path: path.to_path_buf(),
+                    symbol: EVALUATOR_ENTRY_SYMBOL,
+                })
+            }
+        }
+    };
+    // SAFETY: calling the documented entry point; the SDK's version catches
+    // panics and returns null.
+    let table = unsafe { entry() };
+    // SAFETY: null is checked inside; otherwise the table comes from the
+    // entry point, which promises a table that lives as long as the library.
+    let info = unsafe { read_evaluator_table(path, table)? };
+    Ok((library, info))
 }
 
 fn check_version(path: &Path, version: u32) -> Result<(), LoadError> {
@@ -235,12 +307,11 @@ unsafe fn read_game_table(
 unsafe fn read_evaluator_table(
     path: &Path,
     table: *const EvaluatorApi,
-    game: &GameInfo,
 ) -> Result<EvaluatorInfo, LoadError> {
     if table.is_null() {
-        return Err(LoadError::Malformed {
+        return Err(LoadError::NullTable {
             path: path.to_path_buf(),
-            what: "null evaluator table".to_string(),
+            symbol: EVALUATOR_ENTRY_SYMBOL,
         });
     }
     // SAFETY: the whole body reads the version first, other fields only
@@ -251,22 +322,13 @@ unsafe fn read_evaluator_table(
         if table_size < EVALUATOR_API_REQUIRED_SIZE {
             return Err(LoadError::Malformed {
                 path: path.to_path_buf(),
-                what: format!("evaluator table size {table_size} is too small"),
-            });
-        }
-        let name = table_string(path, "evaluator name", (*table).name)?;
-        let evaluated_game = table_string(path, "evaluator game", (*table).game)?;
-        if evaluated_game != game.name || (*table).state_layout != game.state_layout {
-            return Err(LoadError::Malformed {
-                path: path.to_path_buf(),
                 what: format!(
-                    "evaluator '{name}' reads {evaluated_game} state layout {}, but the game is {} with state layout {}",
-                    (*table).state_layout,
-                    game.name,
-                    game.state_layout
+                    "evaluator table size {table_size} is smaller than the {EVALUATOR_API_REQUIRED_SIZE} bytes its ABI version requires"
                 ),
             });
         }
+        let name = table_string(path, "evaluator name", (*table).name)?;
+        let game = table_string(path, "evaluator game", (*table).game)?;
         let score_bound = (*table).score_bound;
         if score_bound <= 0 {
             return Err(LoadError::Malformed {
@@ -275,11 +337,11 @@ unsafe fn read_evaluator_table(
             });
         }
         Ok(EvaluatorInfo {
+            description: table_string(path, "evaluator description", (*table).description)?,
+            default_params: table_string(path, "default params", (*table).default_params)?,
             name,
-            description: table_string(path, "evaluator description", (*table).description)
-                .unwrap_or_default(),
-            default_params: table_string(path, "default params", (*table).default_params)
-                .unwrap_or_default(),
+            game,
+            state_layout: (*table).state_layout,
             score_bound,
             vtable: EvaluatorVtable {
                 create: required_fn!(path, table, create),
@@ -289,9 +351,4 @@ unsafe fn read_evaluator_table(
             },
         })
     }
-}
-
-/// Whether a status code reports a panic.
-pub(crate) fn is_panic(status: i64) -> bool {
-    status == i64::from(abi::STATUS_PANIC)
 }

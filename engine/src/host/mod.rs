@@ -1,25 +1,32 @@
-//! The plugin host: finds game plugins in the plugin directories, loads them
-//! through [`library`], and hands out safe handles ([`GamePlugin`],
-//! [`GameState`], [`Evaluator`]).
+//! The plugin host: finds game and evaluator plugins in the plugin
+//! directories, loads them through [`library`], and hands out safe handles
+//! ([`GamePlugin`], [`GameState`], [`Evaluator`]).
 //!
 //! A game plugin is a file named `{DLL_PREFIX}plyd_game_<name>{DLL_SUFFIX}`
-//! (`libplyd_game_othello.so` on Linux). Other files in the directories are
-//! left alone, so a plugin directory can be the build output folder.
+//! (`libplyd_game_othello.so` on Linux), an evaluator plugin one named
+//! `{DLL_PREFIX}plyd_eval_<name>{DLL_SUFFIX}`. Other files in the
+//! directories are left alone, so a plugin directory can be the build output
+//! folder. Game plugins load first, so that each evaluator plugin can be
+//! checked against the game it declares, from whichever directory.
 
 mod error;
+mod evaluator;
 mod game;
+mod health;
 mod library;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{LoadError, PluginError};
-pub use game::{
-    Evaluator, EvaluatorInfo, GameInfo, GamePlugin, GameState, Outcome, VariantDesc, MAX_MOVES,
-};
+pub use evaluator::{Evaluator, EvaluatorInfo, EvaluatorSource, ExternalEvaluator};
+pub use game::{GameInfo, GamePlugin, GameState, Outcome, VariantDesc};
+pub use health::MAX_MOVES;
 
 /// File-name stem prefix of game plugins (after the platform's library prefix).
 pub const GAME_PLUGIN_PREFIX: &str = "plyd_game_";
+/// File-name stem prefix of evaluator plugins.
+pub const EVALUATOR_PLUGIN_PREFIX: &str = "plyd_eval_";
 
 /// A game variant: a plugin and the index of one of its variants.
 #[derive(Clone)]
@@ -42,10 +49,11 @@ impl VariantRef {
     }
 }
 
-/// The set of loaded game plugins.
+/// The loaded game plugins and stand-alone evaluator plugins.
 #[derive(Default)]
 pub struct PluginHost {
     games: Vec<Arc<GamePlugin>>,
+    evaluators: Vec<Arc<ExternalEvaluator>>,
     dirs: Vec<PathBuf>,
 }
 
@@ -58,14 +66,18 @@ pub struct ScanReport {
 }
 
 impl PluginHost {
-    /// Load every game plugin found in `dirs`. Failures are collected, never
-    /// fatal: a broken plugin file leaves the others usable.
+    /// Load every game plugin found in `dirs`, then every evaluator plugin.
+    /// Failures are collected, never fatal: a broken plugin file leaves the
+    /// others usable.
     pub fn scan(dirs: &[PathBuf]) -> ScanReport {
         let mut host = PluginHost {
             games: Vec::new(),
+            evaluators: Vec::new(),
             dirs: dirs.to_vec(),
         };
         let mut errors = Vec::new();
+        let mut game_files = Vec::new();
+        let mut evaluator_files = Vec::new();
         for dir in dirs {
             let entries = match std::fs::read_dir(dir) {
                 Ok(entries) => entries,
@@ -77,21 +89,32 @@ impl PluginHost {
                     continue;
                 }
             };
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| is_game_plugin_file(p))
-                .collect();
+            let mut files: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             files.sort();
-            for file in files {
-                match host.load_file(&file) {
-                    Ok(plugin) => log::info!(
-                        "loaded game plugin {} {} from {}",
-                        plugin.name(),
-                        plugin.info().version,
-                        file.display()
-                    ),
-                    Err(e) => errors.push(e),
-                }
+            game_files.extend(files.iter().filter(|p| is_game_plugin_file(p)).cloned());
+            evaluator_files.extend(files.into_iter().filter(|p| is_evaluator_plugin_file(p)));
+        }
+        for file in game_files {
+            match host.load_file(&file) {
+                Ok(plugin) => log::info!(
+                    "loaded game plugin {} {} from {}",
+                    plugin.name(),
+                    plugin.info().version,
+                    file.display()
+                ),
+                Err(e) => errors.push(e),
+            }
+        }
+        for file in evaluator_files {
+            match host.load_evaluator_file(&file) {
+                Ok(evaluator) => log::info!(
+                    "loaded evaluator plugin {} for {} from {}",
+                    evaluator.info().name,
+                    evaluator.info().game,
+                    file.display()
+                ),
+                Err(e) => errors.push(e),
             }
         }
         ScanReport { host, errors }
@@ -124,6 +147,117 @@ impl PluginHost {
     /// The loaded plugins, in load order.
     pub fn games(&self) -> &[Arc<GamePlugin>] {
         &self.games
+    }
+
+    /// Load an evaluator plugin file and add it, refusing it unless a loaded
+    /// game has the game name and state layout it declares.
+    pub fn load_evaluator_file(
+        &mut self,
+        path: &Path,
+    ) -> Result<Arc<ExternalEvaluator>, LoadError> {
+        let evaluator = Self::open_evaluator_file(path)?;
+        let info = evaluator.info();
+        let Some(game) = self.games.iter().find(|g| g.name() == info.game) else {
+            return Err(LoadError::Mismatch {
+                path: path.to_path_buf(),
+                evaluator: info.name.clone(),
+                game: info.game.clone(),
+                layout: info.state_layout,
+                loaded: format!(
+                    "no {} game plugin is loaded (loaded: {})",
+                    info.game,
+                    self.games_and_layouts()
+                ),
+            });
+        };
+        let game = Arc::clone(game);
+        self.add_evaluator(&game, evaluator, false)
+    }
+
+    /// Open an evaluator plugin file without adding it or checking it
+    /// against the loaded games.
+    pub fn open_evaluator_file(path: &Path) -> Result<ExternalEvaluator, LoadError> {
+        let (library, info) = library::open_evaluator(path)?;
+        Ok(ExternalEvaluator::new(library, info, path.to_path_buf()))
+    }
+
+    /// Add an opened evaluator plugin for `game`. It must read the game's
+    /// state layout, and its name must be free among the game's evaluators;
+    /// with `replace`, another evaluator plugin of the same name (an older
+    /// build, say) gives way to it, but a built-in evaluator never does.
+    pub fn add_evaluator(
+        &mut self,
+        game: &Arc<GamePlugin>,
+        evaluator: ExternalEvaluator,
+        replace: bool,
+    ) -> Result<Arc<ExternalEvaluator>, LoadError> {
+        let info = evaluator.info();
+        if !info.fits(game) {
+            return Err(LoadError::Mismatch {
+                path: evaluator.path().to_path_buf(),
+                evaluator: info.name.clone(),
+                game: info.game.clone(),
+                layout: info.state_layout,
+                loaded: format!(
+                    "the loaded {} plugin ({}) has state layout {}",
+                    game.name(),
+                    game.info().path.display(),
+                    game.info().state_layout
+                ),
+            });
+        }
+        let clash = self
+            .evaluators_for(game)
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(&info.name));
+        if let Some(existing) = clash {
+            if !(replace && existing.is_external()) {
+                return Err(LoadError::DuplicateEvaluator {
+                    path: evaluator.path().to_path_buf(),
+                    game: game.name().to_string(),
+                    evaluator: info.name.clone(),
+                    existing: existing.origin(),
+                });
+            }
+            self.evaluators.retain(|e| {
+                !(e.info().fits(game) && e.info().name.eq_ignore_ascii_case(&info.name))
+            });
+        }
+        let evaluator = Arc::new(evaluator);
+        self.evaluators.push(Arc::clone(&evaluator));
+        Ok(evaluator)
+    }
+
+    /// The evaluators offered for `game`: its built-in ones (the default
+    /// first), then the evaluator plugins that read its state layout.
+    pub fn evaluators_for(&self, game: &Arc<GamePlugin>) -> Vec<EvaluatorSource> {
+        let built_in = (0..game.evaluators().len()).map(|index| EvaluatorSource::BuiltIn {
+            game: Arc::clone(game),
+            index,
+        });
+        let external = self
+            .evaluators
+            .iter()
+            .filter(|e| e.info().fits(game))
+            .map(|e| EvaluatorSource::External(Arc::clone(e)));
+        built_in.chain(external).collect()
+    }
+
+    /// The stand-alone evaluator plugins, in load order.
+    pub fn external_evaluators(&self) -> &[Arc<ExternalEvaluator>] {
+        &self.evaluators
+    }
+
+    /// `othello layout 1, ...`, for messages.
+    fn games_and_layouts(&self) -> String {
+        if self.games.is_empty() {
+            return "none".to_string();
+        }
+        self.games
+            .iter()
+            .map(|g| format!("{} state layout {}", g.name(), g.info().state_layout))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The directories that were scanned.
@@ -174,14 +308,21 @@ impl PluginHost {
 
 /// Whether `path` is named like a game plugin for this platform.
 pub fn is_game_plugin_file(path: &Path) -> bool {
+    is_named_plugin_file(path, GAME_PLUGIN_PREFIX)
+}
+
+/// Whether `path` is named like an evaluator plugin for this platform.
+pub fn is_evaluator_plugin_file(path: &Path) -> bool {
+    is_named_plugin_file(path, EVALUATOR_PLUGIN_PREFIX)
+}
+
+fn is_named_plugin_file(path: &Path, prefix: &str) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
     name.strip_prefix(std::env::consts::DLL_PREFIX)
         .and_then(|rest| rest.strip_suffix(std::env::consts::DLL_SUFFIX))
-        .is_some_and(|stem| {
-            stem.starts_with(GAME_PLUGIN_PREFIX) && stem.len() > GAME_PLUGIN_PREFIX.len()
-        })
+        .is_some_and(|stem| stem.starts_with(prefix) && stem.len() > prefix.len())
         && path.is_file()
 }
 

@@ -251,13 +251,13 @@ fn run(
         }));
         return Ok(SearchResult::default());
     }
+    order_root(&root, tt, &mut root_moves)?;
     // Spell every root move now: whatever fails later, the answer can be
     // given.
     let root_texts = root_moves
         .iter()
         .map(|&mv| root.format_move(mv))
         .collect::<Result<Vec<_>, _>>()?;
-    order_root(&root, tt, &mut root_moves)?;
     let spell = |mv: Move| {
         root_moves
             .iter()

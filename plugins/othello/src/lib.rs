@@ -1,15 +1,9 @@
-//! Othello for plyd, as a dynamic plugin: the rules on bitboards and the
-//! `seed004` evaluator.
+//! Othello for plyd, as a dynamic plugin: the rules from `plyd-othello-rules`
+//! and the built-in `seed004` evaluator, exported as `plyd_game_api`.
 //!
-//! * [`board`]: bitboard move generation and flips, the hot loop.
-//! * [`perft`]: a native perft over bare bitboards.
-//! * [`text`]: position and move text.
-//! * [`game`]: the state the host holds and its [`plyd_api::Game`]
-//!   implementation.
-//! * [`seed004`]: the evaluator.
-//!
-//! Squares are numbered `row * 8 + file` with `a1` the top-left square and
-//! rows counted downwards; a move is that number, and 64 is the pass.
+//! This crate is the only one that exports the game entry point; see the
+//! rules crate for why the rules live apart from it. The rules' modules are
+//! re-exported so that code written against this crate keeps working.
 
 // The game crate writes no unsafe code. Not `forbid`: the export macro's
 // `#[no_mangle]` counts as unsafe code for this lint, and only `deny` could
@@ -17,14 +11,9 @@
 // skips code expanded from another crate's macro).
 #![deny(unsafe_code)]
 
-pub mod board;
-pub mod game;
-pub mod perft;
 pub mod seed004;
-pub mod text;
 
-pub use board::PASS;
-pub use game::Othello;
+pub use plyd_othello_rules::{board, game, perft, text, Othello, PASS, STATE_LAYOUT};
 pub use seed004::Seed004;
 
 plyd_api::export_game!(Othello, evaluators = [Seed004]);

@@ -97,7 +97,7 @@ fn corner_closeness_is_clamped_to_the_documented_range() {
 
 #[test]
 fn explain_lists_weights_and_utility() {
-    let eval = Seed004::from_params(Some("")).unwrap();
+    let eval = Seed004::from_params(Some(Seed004::DEFAULT_PARAMS)).unwrap();
     let game = game_at("X6O/8/8/3OX3/3XO3/8/8/X7 w");
     for name in [
         "piece_difference",
@@ -113,14 +113,83 @@ fn explain_lists_weights_and_utility() {
     assert_eq!(term(&eval, &game, "total"), -2054.0);
 }
 
-#[test]
-fn parameters_are_refused_for_now() {
-    assert!(Seed004::from_params(None).is_ok());
-    assert!(Seed004::from_params(Some("  \n")).is_ok());
-    assert_eq!(
-        Seed004::from_params(Some("weights = [1, 1, 1, 1]")).err(),
-        Some("seed004: parameters are not supported yet".to_string())
+/// The shipped parameter text with `from` replaced by `to` (which must
+/// occur, so a renamed key cannot make a test pass by accident).
+fn edited(from: &str, to: &str) -> String {
+    assert!(
+        Seed004::DEFAULT_PARAMS.contains(from),
+        "'{from}' not in seed004.toml"
     );
+    Seed004::DEFAULT_PARAMS.replacen(from, to, 1)
+}
+
+#[test]
+fn the_shipped_parameters_are_the_documents() {
+    // The file in the crate is the default, and it gives the same scores as
+    // no parameters at all (the hand-worked values above).
+    let shipped = Seed004::from_params(Some(Seed004::DEFAULT_PARAMS)).unwrap();
+    let game = game_at("1X4XO/XX6/8/3OX3/3XO3/8/6O1/8 b");
+    assert_eq!(shipped.evaluate(&game), -1139);
+    let on_disk = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/seed004.toml"));
+    assert_eq!(on_disk.unwrap(), Seed004::DEFAULT_PARAMS);
+}
+
+#[test]
+fn parameters_change_the_evaluation() {
+    // Same position as discs_next_to_empty_corners: terms 60, -25, -25,
+    // -500/9. Mobility alone, weight 1, others 0: (-500/9) / 4 -> -1389.
+    let text = edited("piece_difference = 1.0", "piece_difference = 0.0")
+        .replacen("corner_occupancy = 1.0", "corner_occupancy = 0", 1)
+        .replacen("corner_closeness = 1.0", "corner_closeness = 0.0", 1);
+    let eval = Seed004::from_params(Some(&text)).unwrap();
+    let game = game_at("1X4XO/XX6/8/3OX3/3XO3/8/6O1/8 b");
+    assert_eq!(eval.evaluate(&game), -1389);
+    // The corner constants: occupancy 10 makes the corner term -10.
+    let eval = Seed004::from_params(Some(&edited("occupancy = 25.0", "occupancy = 10.0"))).unwrap();
+    assert_eq!(term(&eval, &game, "corner_occupancy"), -10.0);
+    // Closeness 50: -150 + 50 = -100, inside the range.
+    let eval = Seed004::from_params(Some(&edited("closeness = 12.5", "closeness = 50.0"))).unwrap();
+    assert_eq!(term(&eval, &game, "corner_closeness"), -100.0);
+    // Scale 1: the utility -11.3889 rounds to -11.
+    let eval = Seed004::from_params(Some(&edited("scale = 100", "scale = 1"))).unwrap();
+    assert_eq!(eval.evaluate(&game), -11);
+}
+
+#[test]
+fn bad_parameters_name_the_key() {
+    let cases = [
+        (
+            edited("mobility = 1.0", "mobility = \"high\""),
+            "key 'weights.mobility': expected a number, found a string \"high\"",
+        ),
+        (
+            edited("mobility = 1.0", "mobility = 1.5"),
+            "key 'weights.mobility': 1.5 is outside [0, 1]",
+        ),
+        (
+            edited("scale = 100", "scale = 1000"),
+            "key 'scale': 1000 is outside [1, 100]",
+        ),
+        (
+            edited("scale = 100", "scale = 2.5"),
+            "key 'scale': expected an integer, found a number 2.5",
+        ),
+        (
+            edited("mobility = 1.0", "mobility = 1.0\nparity = 1.0"),
+            "key 'weights.parity': unknown field `parity`",
+        ),
+    ];
+    for (text, expected) in cases {
+        let got = Seed004::from_params(Some(&text)).err();
+        assert!(
+            got.as_deref().is_some_and(|e| e.starts_with(expected)),
+            "got {got:?}, expected {expected}"
+        );
+    }
+    // A file missing a key is refused rather than half-read.
+    let missing = edited("mobility = 1.0", "");
+    let e = Seed004::from_params(Some(&missing)).unwrap_err();
+    assert!(e.contains("missing field `mobility`"), "{e}");
 }
 
 #[test]

@@ -8,6 +8,10 @@
 //! In those three, every other field is zero or null, so a host that reads
 //! past what it should (or calls anything) fails loudly.
 //!
+//! * `runaway-count`: the working `panicky` game, except that `gen_moves`
+//!   claims 2^40 moves;
+//! * `unterminated`: the same game, except that `board_text` fills the
+//!   buffer without a NUL terminator;
 //! * `old`: a working game (the `panicky` test game) whose table declares
 //!   only the required part, as a plugin built before the optional entries
 //!   were appended would. The optional entries are present in memory but
@@ -38,7 +42,36 @@ unsafe extern "C" fn poisoned_perft(
     panic!("the host read an entry beyond the declared table size")
 }
 
+unsafe extern "C" fn runaway_count(
+    _state: *const plyd_api::abi::State,
+    _buf: *mut plyd_api::Move,
+    _cap: usize,
+) -> i64 {
+    1 << 40
+}
+
+unsafe extern "C" fn unterminated_text(
+    _state: *const plyd_api::abi::State,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    if cap > 0 && !buf.is_null() {
+        // SAFETY: the host passes `cap` writable bytes.
+        unsafe { std::ptr::write_bytes(buf, b'x', cap) };
+    }
+    2
+}
+
 fn table(mode: &str) -> GameApi {
+    if mode == "runaway-count" || mode == "unterminated" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        if mode == "runaway-count" {
+            t.gen_moves = Some(runaway_count);
+        } else {
+            t.board_text = Some(unterminated_text);
+        }
+        return t;
+    }
     if mode == "old" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.table_size = GAME_API_REQUIRED_SIZE as u32;

@@ -6,6 +6,12 @@ use plyd_api::{Game, Move, MoveSink, Outcome, Variant};
 use crate::board::{squares, Color, Position, PASS};
 use crate::text;
 
+/// Version of the state layout described in the crate docs: a pointer to
+/// an Othello state points to a `#[repr(C)]` [`Othello`] whose first field is
+/// the `#[repr(C)]` [`Position`]. Bump it whenever that prefix changes, so
+/// that the host refuses evaluator plugins built against the old one.
+pub const STATE_LAYOUT: u32 = 1;
+
 /// Longest possible game: 60 placements, and at most one pass before each
 /// (a pass is only ever followed by a placement, as two passes in a row
 /// would mean the game had already ended).
@@ -29,7 +35,12 @@ const SQUARE_VALUE: [i32; 64] = [
 
 /// An Othello game: the current position and the positions before each move
 /// played since the last `set_position`, so that `unmake_move` is a pop.
+///
+/// `#[repr(C)]` so that `position` is at offset 0: that prefix is the state
+/// layout external evaluators read ([`STATE_LAYOUT`]); `history` is private
+/// to the rules and not part of the contract.
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct Othello {
     position: Position,
     history: Vec<Position>,
@@ -69,6 +80,7 @@ impl Game for Othello {
         | plyd_api::abi::CAP_REDUCTIONS
         | plyd_api::abi::CAP_FUTILITY;
     const MAX_GAME_PLIES: u32 = MAX_PLIES;
+    const STATE_LAYOUT: u32 = STATE_LAYOUT;
     const HAS_ORDER_HINTS: bool = true;
 
     fn new(_variant: usize) -> Self {

@@ -23,13 +23,15 @@ const ALL_SQUARES: u64 = u64::MAX;
 /// The four corners: a1, h1, a8, h8.
 pub const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
 
-/// A player's colour.
+/// A player's colour. One byte, 0 for Black and 1 for White: it is part of
+/// the state layout that external evaluators read (see the crate docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Color {
     /// Black (`X`), who moves first.
-    Black,
+    Black = 0,
     /// White (`O`).
-    White,
+    White = 1,
 }
 
 impl Color {
@@ -44,7 +46,11 @@ impl Color {
 
 /// A position: the discs of each colour and the side to move. It is small
 /// and `Copy`, so the undo history simply stores whole positions.
+///
+/// `#[repr(C)]` because it heads the state that evaluator plugins read:
+/// `black` at offset 0, `white` at 8, `side` at 16 (see the crate docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Position {
     /// Black discs.
     pub black: u64,

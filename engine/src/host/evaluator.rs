@@ -1,0 +1,308 @@
+//! Evaluators: the ones built into a game plugin and the ones loaded from a
+//! library of their own (`libplyd_eval_<name>.so`), behind one handle.
+//!
+//! An evaluator reads the game's state memory directly, so handing it a
+//! state of another game, or of another layout of the same game, would be
+//! undefined behaviour. Two checks stand in the way: a stand-alone
+//! evaluator is accepted for a game only when its declared game name and
+//! state layout equal the game plugin's, and every [`Evaluator`] is bound to
+//! one game plugin and refuses states from any other.
+//!
+//! A failing built-in evaluator disables its game plugin, since both live in
+//! one library. A failing stand-alone evaluator disables only itself; the
+//! daemon then goes back to the game's own evaluator.
+
+use std::ffi::{c_char, CString};
+use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use plyd_api::abi::{self, EvalContext, State};
+
+use super::error::PluginError;
+use super::game::{GamePlugin, GameState};
+use super::health::Health;
+
+/// Function pointers of an evaluator table.
+pub(crate) struct EvaluatorVtable {
+    pub create: unsafe extern "C" fn(*const c_char, *mut c_char, usize) -> *mut EvalContext,
+    pub destroy: unsafe extern "C" fn(*mut EvalContext),
+    pub evaluate: unsafe extern "C" fn(*const EvalContext, *const State, *mut i32) -> i32,
+    pub explain:
+        Option<unsafe extern "C" fn(*const EvalContext, *const State, *mut c_char, usize) -> i64>,
+}
+
+/// What an evaluator table says about itself.
+pub struct EvaluatorInfo {
+    /// Name (`seed004`).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// The game whose states it reads.
+    pub game: String,
+    /// The state layout version it reads.
+    pub state_layout: u32,
+    /// Default parameters (TOML text).
+    pub default_params: String,
+    /// Bound on its scores.
+    pub score_bound: i32,
+    pub(crate) vtable: EvaluatorVtable,
+}
+
+impl EvaluatorInfo {
+    /// Whether it reads the states of `game`: same name, same layout.
+    pub fn fits(&self, game: &GamePlugin) -> bool {
+        self.game == game.name() && self.state_layout == game.info().state_layout
+    }
+}
+
+/// An evaluator plugin: a library of its own holding one evaluator.
+pub struct ExternalEvaluator {
+    info: EvaluatorInfo,
+    path: PathBuf,
+    health: Health,
+    // Declared last so that it is dropped last, after everything that may
+    // point into the library.
+    _library: libloading::Library,
+}
+
+impl ExternalEvaluator {
+    pub(crate) fn new(library: libloading::Library, info: EvaluatorInfo, path: PathBuf) -> Self {
+        ExternalEvaluator {
+            health: Health::new(
+                format!("evaluator '{}'", info.name),
+                "choose another Evaluator, or load it again with EvalFile",
+            ),
+            info,
+            path,
+            _library: library,
+        }
+    }
+
+    /// What it says about itself.
+    pub fn info(&self) -> &EvaluatorInfo {
+        &self.info
+    }
+
+    /// The library file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether an earlier failure disabled it.
+    pub fn is_disabled(&self) -> bool {
+        self.health.is_disabled()
+    }
+}
+
+/// Where an evaluator comes from.
+#[derive(Clone)]
+pub enum EvaluatorSource {
+    /// Entry `index` of a game plugin's built-in evaluators.
+    BuiltIn {
+        /// The game plugin.
+        game: Arc<GamePlugin>,
+        /// Index into its evaluators.
+        index: usize,
+    },
+    /// A stand-alone evaluator plugin.
+    External(Arc<ExternalEvaluator>),
+}
+
+impl EvaluatorSource {
+    /// What the evaluator says about itself.
+    pub fn info(&self) -> &EvaluatorInfo {
+        match self {
+            EvaluatorSource::BuiltIn { game, index } => &game.evaluators()[*index],
+            EvaluatorSource::External(external) => external.info(),
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.info().name
+    }
+
+    /// Where it comes from, for messages: `built into othello` or the file.
+    pub fn origin(&self) -> String {
+        match self {
+            EvaluatorSource::BuiltIn { game, .. } => format!("built into {}", game.name()),
+            EvaluatorSource::External(external) => external.path().display().to_string(),
+        }
+    }
+
+    /// Whether the library it lives in is disabled.
+    pub fn is_disabled(&self) -> bool {
+        self.health().is_disabled()
+    }
+
+    /// Whether it is a stand-alone plugin.
+    pub fn is_external(&self) -> bool {
+        matches!(self, EvaluatorSource::External(_))
+    }
+
+    fn health(&self) -> &Health {
+        match self {
+            EvaluatorSource::BuiltIn { game, .. } => &game.health,
+            EvaluatorSource::External(external) => &external.health,
+        }
+    }
+}
+
+/// An evaluator with its parameters, bound to one game plugin: a context
+/// created by the evaluator's library and shared read-only by every search
+/// thread.
+pub struct Evaluator {
+    source: EvaluatorSource,
+    game: Arc<GamePlugin>,
+    ctx: NonNull<EvalContext>,
+}
+
+// SAFETY: the ABI makes an evaluator context immutable once created and lets
+// `evaluate` run on one context from many threads at once.
+unsafe impl Send for Evaluator {}
+// SAFETY: as above.
+unsafe impl Sync for Evaluator {}
+
+impl Evaluator {
+    /// Create the evaluator `source` for the states of `game`, with TOML
+    /// `params` (the evaluator's defaults if `None`). Refused unless the
+    /// evaluator reads this game's state layout.
+    pub fn new(
+        game: &Arc<GamePlugin>,
+        source: EvaluatorSource,
+        params: Option<&str>,
+    ) -> Result<Self, PluginError> {
+        let info = source.info();
+        let same_library = match &source {
+            EvaluatorSource::BuiltIn { game: owner, .. } => Arc::ptr_eq(owner, game),
+            EvaluatorSource::External(_) => true,
+        };
+        if !same_library || !info.fits(game) {
+            return Err(PluginError::Invalid(format!(
+                "evaluator '{}' ({}) reads {} state layout {}, but the game is {} with state layout {}",
+                info.name,
+                source.origin(),
+                info.game,
+                info.state_layout,
+                game.name(),
+                game.info().state_layout
+            )));
+        }
+        game.health.check_enabled()?;
+        source.health().check_enabled()?;
+        let params = params
+            .map(CString::new)
+            .transpose()
+            .map_err(|_| PluginError::Invalid("parameters contain a NUL byte".into()))?;
+        let mut err = vec![0u8; 1024];
+        // SAFETY: validated entry point; params null or NUL-terminated; err valid.
+        let ctx = unsafe {
+            (info.vtable.create)(
+                params.as_ref().map_or(std::ptr::null(), |p| p.as_ptr()),
+                err.as_mut_ptr().cast(),
+                err.len(),
+            )
+        };
+        match NonNull::new(ctx) {
+            Some(ctx) => Ok(Evaluator {
+                game: Arc::clone(game),
+                source,
+                ctx,
+            }),
+            None => {
+                let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
+                let reason = String::from_utf8_lossy(&err[..end]).trim().to_string();
+                Err(PluginError::Params {
+                    evaluator: info.name.clone(),
+                    reason: if reason.is_empty() {
+                        "could not be created (the plugin gave no reason)".to_string()
+                    } else {
+                        reason
+                    },
+                })
+            }
+        }
+    }
+
+    /// Where it comes from.
+    pub fn source(&self) -> &EvaluatorSource {
+        &self.source
+    }
+
+    /// The evaluator's description.
+    pub fn info(&self) -> &EvaluatorInfo {
+        self.source.info()
+    }
+
+    /// The evaluator's name.
+    pub fn name(&self) -> &str {
+        &self.info().name
+    }
+
+    /// Whether its library has been disabled by a failure.
+    pub fn is_disabled(&self) -> bool {
+        self.source.is_disabled()
+    }
+
+    /// Refuse a state of another game plugin: the evaluator would read
+    /// memory of a layout it does not know.
+    #[inline]
+    fn check_state(&self, state: &GameState) -> Result<(), PluginError> {
+        if Arc::ptr_eq(state.plugin(), &self.game) {
+            Ok(())
+        } else {
+            Err(PluginError::Invalid(format!(
+                "evaluator '{}' reads {} states, not {} states",
+                self.name(),
+                self.game.name(),
+                state.plugin().name()
+            )))
+        }
+    }
+
+    /// Score of `state` for its side to move, within the evaluator's bound.
+    #[inline]
+    pub fn evaluate(&self, state: &GameState) -> Result<i32, PluginError> {
+        self.check_state(state)?;
+        // One relaxed load: a library that failed is not called again.
+        self.source.health().check_enabled()?;
+        let info = self.info();
+        let mut score = 0;
+        // SAFETY: live context; the state belongs to the game plugin whose
+        // name and layout the evaluator was checked against; score writable.
+        let status = unsafe { (info.vtable.evaluate)(self.ctx.as_ptr(), state.raw(), &mut score) };
+        if status != abi::STATUS_OK {
+            return self.source.health().status("evaluate", status).map(|()| 0);
+        }
+        Ok(score.clamp(-info.score_bound, info.score_bound))
+    }
+
+    /// Each term of the evaluation, as text lines.
+    pub fn explain(&self, state: &GameState) -> Result<String, PluginError> {
+        self.check_state(state)?;
+        let info = self.info();
+        let health = self.source.health();
+        health.check_enabled()?;
+        let explain = info
+            .vtable
+            .explain
+            .ok_or_else(|| PluginError::Unsupported {
+                plugin: health.label().to_string(),
+                entry: "explain",
+            })?;
+        let ctx = self.ctx.as_ptr();
+        let raw = state.raw();
+        // SAFETY: live context and a state of the evaluator's game; the
+        // closure passes a buffer and its length.
+        health.read_text("explain", |buf, cap| unsafe { explain(ctx, raw, buf, cap) })
+    }
+}
+
+impl Drop for Evaluator {
+    fn drop(&mut self) {
+        // SAFETY: the context came from this evaluator's `create` and is
+        // destroyed exactly once; `source` keeps the library loaded.
+        unsafe { (self.info().vtable.destroy)(self.ctx.as_ptr()) }
+    }
+}

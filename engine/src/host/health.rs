@@ -1,0 +1,148 @@
+//! The health of a loaded library: whether an earlier failure disabled it,
+//! and the checks that turn impossible answers into that state.
+//!
+//! A game plugin and a stand-alone evaluator plugin each carry one. Every
+//! answer from a plugin passes through these checks: a reported panic, an
+//! unexpected status code, a count beyond [`MAX_MOVES`], a text length that
+//! cannot be true or a text without its NUL all disable the library, so a
+//! broken plugin costs a search but never the daemon.
+
+use std::ffi::c_char;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use plyd_api::abi;
+
+use super::error::PluginError;
+
+/// A plugin may list at most this many moves in one position.
+pub const MAX_MOVES: usize = 1 << 20;
+/// Longest text (position, board, move, explanation) accepted from a plugin.
+const MAX_TEXT: usize = 1 << 20;
+
+/// Whether a length-or-status return value reports a panic.
+pub(crate) fn is_panic(value: i64) -> bool {
+    value == i64::from(abi::STATUS_PANIC)
+}
+
+/// The disabled flag of one library, with the name used in messages.
+pub(crate) struct Health {
+    /// How messages name the library: `othello`, `evaluator 'weights'`.
+    label: String,
+    /// What a user can do once it is disabled.
+    remedy: &'static str,
+    disabled: AtomicBool,
+}
+
+impl Health {
+    /// A healthy library called `label` in messages.
+    pub fn new(label: String, remedy: &'static str) -> Self {
+        Health {
+            label,
+            remedy,
+            disabled: AtomicBool::new(false),
+        }
+    }
+
+    /// The name used in messages.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// Whether an earlier failure disabled the library.
+    pub fn is_disabled(&self) -> bool {
+        self.disabled.load(Ordering::Relaxed)
+    }
+
+    /// An error if the library is disabled.
+    pub fn check_enabled(&self) -> Result<(), PluginError> {
+        if self.is_disabled() {
+            Err(PluginError::Disabled {
+                plugin: self.label.clone(),
+                remedy: self.remedy,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Disable after a panic in `entry`.
+    pub fn panicked(&self, entry: &'static str) -> PluginError {
+        self.disabled.store(true, Ordering::Relaxed);
+        log::error!("plugin {} panicked in {entry}; disabling it", self.label);
+        PluginError::Panicked {
+            plugin: self.label.clone(),
+            entry,
+        }
+    }
+
+    /// Disable after an impossible answer from `entry`.
+    pub fn garbage(&self, entry: &'static str, what: String) -> PluginError {
+        self.disabled.store(true, Ordering::Relaxed);
+        log::error!(
+            "plugin {} returned garbage from {entry}: {what}; disabling it",
+            self.label
+        );
+        PluginError::Garbage {
+            plugin: self.label.clone(),
+            entry,
+            what,
+        }
+    }
+
+    /// Map a status code to a result.
+    #[inline]
+    pub fn status(&self, entry: &'static str, status: i32) -> Result<(), PluginError> {
+        match status {
+            abi::STATUS_OK => Ok(()),
+            abi::STATUS_PANIC => Err(self.panicked(entry)),
+            abi::STATUS_UNSUPPORTED => Err(PluginError::Unsupported {
+                plugin: self.label.clone(),
+                entry,
+            }),
+            other => Err(self.garbage(entry, format!("unexpected status {other}"))),
+        }
+    }
+
+    /// Check a count returned by a list-writing entry point.
+    #[inline]
+    pub fn count(&self, entry: &'static str, count: i64) -> Result<usize, PluginError> {
+        match usize::try_from(count) {
+            Ok(n) if n <= MAX_MOVES => Ok(n),
+            _ if is_panic(count) => Err(self.panicked(entry)),
+            _ => Err(self.garbage(entry, format!("count {count} is out of range"))),
+        }
+    }
+
+    /// Call a text-writing entry point, growing the buffer as it asks, and
+    /// check what comes back: a plausible length, the NUL where the length
+    /// says, UTF-8.
+    pub fn read_text(
+        &self,
+        entry: &'static str,
+        mut call: impl FnMut(*mut c_char, usize) -> i64,
+    ) -> Result<String, PluginError> {
+        let mut buf = vec![0u8; 256];
+        loop {
+            // A plugin that writes no NUL must not get the previous call's
+            // terminator for free.
+            buf.fill(0xff);
+            let len = call(buf.as_mut_ptr().cast(), buf.len());
+            if is_panic(len) {
+                return Err(self.panicked(entry));
+            }
+            if len < 0 || len as usize > MAX_TEXT {
+                return Err(self.garbage(entry, format!("text length {len}")));
+            }
+            let len = len as usize;
+            if len < buf.len() {
+                if buf[len] != 0 {
+                    return Err(self.garbage(entry, "text is not NUL-terminated".to_string()));
+                }
+                buf.truncate(len);
+                return String::from_utf8(buf)
+                    .map_err(|_| self.garbage(entry, "text is not UTF-8".to_string()));
+            }
+            buf.resize(len + 1, 0);
+        }
+    }
+}

@@ -1,0 +1,309 @@
+/*
+ * plyd_plugin.h - the plyd plugin ABI, version 1, for plugins written in C
+ * or C++.
+ *
+ * plyd knows no game. A game plugin is a shared library that exports
+ *
+ *     const PlydGameApi *plyd_game_api(void);
+ *
+ * and a stand-alone evaluator plugin one that exports
+ *
+ *     const PlydEvaluatorApi *plyd_evaluator_api(void);
+ *
+ * Each returns a pointer to a table of plain data and C function pointers
+ * that stays valid and unchanged for as long as the library is loaded. This
+ * header states the whole contract; it matches the Rust definitions in
+ * plugins/api/src/abi.rs field for field (a test in plugins/api/tests checks
+ * the names, the order, the offsets and the constants against them).
+ *
+ * FILE NAMES
+ *   A game plugin is named libplyd_game_<name>.so (.dylib on macOS,
+ *   plyd_game_<name>.dll on Windows), an evaluator plugin
+ *   libplyd_eval_<name>.so; plyd loads both kinds from its plugin folders.
+ *   Any file can also be loaded as an evaluator with
+ *   `setoption name EvalFile value <path>`.
+ *
+ * VERSIONING AND GROWTH
+ *   Every table starts with two 32-bit words: abi_version and table_size
+ *   (sizeof the table as the plugin was built). The host reads abi_version
+ *   before anything else and refuses the plugin unless it lies in the range
+ *   the host accepts (this version: PLYD_ABI_VERSION_MIN..PLYD_ABI_VERSION),
+ *   naming the file and both versions. The ABI grows only by appending
+ *   entries at the end of a table: the host reads an entry only if
+ *   table_size shows the plugin's table reaches it, so a plugin built
+ *   against an older header keeps loading. Appending optional entries does
+ *   not change PLYD_ABI_VERSION; anything else (a changed signature, a
+ *   reordered or removed entry, a changed meaning) increments it.
+ *   Fill table_size with sizeof(PlydGameApi) / sizeof(PlydEvaluatorApi).
+ *
+ * REQUIRED AND OPTIONAL ENTRIES
+ *   In PlydGameApi every entry up to and including board_text is required:
+ *   a null one, or a table_size that stops before board_text's end, gets
+ *   the plugin refused with a message naming the entry. The entries after
+ *   it may be null. In PlydEvaluatorApi, create, destroy and evaluate are
+ *   required and explain is optional.
+ *
+ * OWNERSHIP
+ *   Whoever allocates, frees. States (PlydState) are allocated by the plugin
+ *   in state_new/state_clone and freed by it in state_free; evaluator
+ *   contexts likewise in create/destroy. Both are opaque to the host. Every
+ *   buffer the host passes (text, moves, scores) is owned by the host and
+ *   valid only during the call; the plugin must not keep pointers to it.
+ *   Strings in the tables (names, start positions, default parameters) are
+ *   owned by the plugin and must stay valid while the library is loaded.
+ *   The host keeps the library loaded while any state, context or table
+ *   pointer from it is alive.
+ *
+ * TEXT
+ *   All text is NUL-terminated UTF-8. Text out goes the snprintf way: the
+ *   plugin writes at most cap bytes including the NUL and returns the full
+ *   length without the NUL; when that is >= cap the host retries with a
+ *   larger buffer. buf may be NULL when cap is 0. A plugin never writes to
+ *   stdout, which carries the protocol; diagnostics go to stderr.
+ *
+ * MOVES
+ *   A move is a uint32_t whose meaning only the plugin knows, stable for a
+ *   position. PLYD_NULL_MOVE is reserved. Move lists go into a host buffer
+ *   of cap moves: write at most cap and return the true count, so the host
+ *   can grow its buffer (there is no fixed maximum; counts above 2^20 are
+ *   taken as garbage). A forced pass is a move; zero moves means the game
+ *   is over.
+ *
+ * STATUS CODES
+ *   Functions returning int32_t status return PLYD_STATUS_OK or a negative
+ *   PLYD_STATUS_* code. Functions returning int64_t return a length or
+ *   count (>= 0) or a negative status. Constructors return NULL on failure.
+ *
+ * ERRORS AND SAFETY
+ *   Nothing may unwind across the boundary: C++ plugins catch every
+ *   exception in every entry point and return PLYD_STATUS_PANIC (or NULL).
+ *   After a panic, or an impossible answer (an unknown status, a negative
+ *   or runaway count, text without its NUL or not UTF-8), the host disables
+ *   the library: a game plugin until it is reloaded with PluginPath, an
+ *   evaluator plugin until it is loaded again with EvalFile (the daemon
+ *   goes back to the game's own evaluator). The daemon itself goes on.
+ *
+ * THREADING
+ *   Calls on different states may run at the same time on different
+ *   threads (one state per search thread); calls on one state never
+ *   overlap. Functions taking `const PlydState *` must not modify the
+ *   state in any way another thread could see. An evaluator context is
+ *   immutable once created: evaluate and explain may run on one context
+ *   from many threads at once, each with its own state. plyd_game_api and
+ *   plyd_evaluator_api may be called more than once and must return the
+ *   same table.
+ *
+ * EVALUATORS AND STATE LAYOUTS
+ *   An evaluator reads the game's state memory directly. A game plugin
+ *   declares the version of its state layout in state_layout; an evaluator
+ *   declares the game name and layout it reads, and the host refuses it for
+ *   any other before calling it. A game that wants external evaluators
+ *   publishes its layout (Othello's: plugins/othello-rules/src/lib.rs) and
+ *   increments state_layout whenever it changes. Scores are for the side to
+ *   move and lie in [-score_bound, score_bound].
+ */
+
+#ifndef PLYD_PLUGIN_H
+#define PLYD_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Versions and entry points ---------------------------------------- */
+
+/* The ABI version this header describes. */
+#define PLYD_ABI_VERSION 1u
+/* The oldest ABI version a host built from this header still accepts. */
+#define PLYD_ABI_VERSION_MIN 1u
+
+/* Names of the two entry points, for loaders. */
+#define PLYD_GAME_ENTRY_SYMBOL "plyd_game_api"
+#define PLYD_EVALUATOR_ENTRY_SYMBOL "plyd_evaluator_api"
+
+/* ---- Moves ------------------------------------------------------------ */
+
+typedef uint32_t PlydMove;
+
+/* "Pass the turn without moving", for null-move pruning. Accepted by
+ * make_move/unmake_move only from plugins declaring PLYD_CAP_NULL_MOVE;
+ * never in a list of legal moves. */
+#define PLYD_NULL_MOVE 0xFFFFFFFFu
+
+/* ---- Status codes ----------------------------------------------------- */
+
+#define PLYD_STATUS_OK 0           /* success */
+#define PLYD_STATUS_INVALID (-1)   /* bad input: position text, move text */
+#define PLYD_STATUS_PANIC (-2)     /* the plugin failed (panic, exception) */
+#define PLYD_STATUS_UNSUPPORTED (-3) /* not supported for this state */
+
+/* ---- Outcomes, for the side to move ----------------------------------- */
+
+#define PLYD_OUTCOME_ONGOING 0
+#define PLYD_OUTCOME_WIN 1
+#define PLYD_OUTCOME_LOSS 2
+#define PLYD_OUTCOME_DRAW 3
+
+/* ---- Capability bits (PlydGameApi.capabilities) ----------------------- */
+
+/* Null-move pruning is sound; make_move(PLYD_NULL_MOVE) passes the turn. */
+#define PLYD_CAP_NULL_MOVE (UINT64_C(1) << 0)
+/* gen_noisy lists moves worth a quiescence search (captures). */
+#define PLYD_CAP_NOISY_MOVES (UINT64_C(1) << 1)
+/* The game has chance nodes (chance_outcomes). */
+#define PLYD_CAP_CHANCE (UINT64_C(1) << 2)
+/* Late-move reductions are sound. */
+#define PLYD_CAP_REDUCTIONS (UINT64_C(1) << 3)
+/* Futility pruning on the evaluation is sound. */
+#define PLYD_CAP_FUTILITY (UINT64_C(1) << 4)
+/* Perft counts a game that ended before the last ply as one leaf (the
+ * published Othello convention); without it such a game counts nothing. */
+#define PLYD_CAP_PERFT_COUNTS_ENDED_GAMES (UINT64_C(1) << 5)
+
+/* ---- Opaque handles --------------------------------------------------- */
+
+/* A game state: allocated, read, changed and freed only by the plugin. */
+typedef struct PlydState PlydState;
+/* An evaluator's parameter set: immutable once created. */
+typedef struct PlydEvalContext PlydEvalContext;
+
+/* ---- Tables ----------------------------------------------------------- */
+
+/* One variant of a game (`othello`; `amazons` and `amazons8`). */
+typedef struct PlydVariantInfo {
+    const char *name;           /* lower case, no spaces: what UCI_Variant shows */
+    const char *start_position; /* position text of the start position */
+} PlydVariantInfo;
+
+typedef struct PlydEvaluatorApi PlydEvaluatorApi;
+
+/* The table a game plugin returns from plyd_game_api(). */
+typedef struct PlydGameApi {
+    uint32_t abi_version;       /* PLYD_ABI_VERSION; read before anything else */
+    uint32_t table_size;        /* sizeof(PlydGameApi) as built */
+    const char *name;           /* game name (`othello`) */
+    const char *plugin_version; /* free text, recorded by arenas */
+    uint32_t variant_count;     /* entries in variants, at least 1 */
+    uint32_t state_layout;      /* version of the state layout evaluators read */
+    const PlydVariantInfo *variants; /* index 0 is the default */
+    uint64_t capabilities;      /* PLYD_CAP_* bits */
+    uint32_t max_game_plies;    /* bound on a game's length, 0 if unknown */
+    uint32_t evaluator_count;   /* entries in evaluators; plyd plays a game
+                                   only if it has at least one */
+    const PlydEvaluatorApi *const *evaluators; /* built-in; index 0 default */
+
+    /* -- required -- */
+
+    /* New state at the start of variant `variant`; NULL on failure. */
+    PlydState *(*state_new)(uint32_t variant);
+    /* Deep copy, history included; NULL on failure. */
+    PlydState *(*state_clone)(const PlydState *state);
+    /* Free a state from state_new or state_clone. */
+    void (*state_free)(PlydState *state);
+    /* Replace the position by one read from `text`, clearing the history.
+     * On failure leave the state unchanged, write a one-line reason to err
+     * (snprintf-style, err_cap bytes) and return PLYD_STATUS_INVALID. */
+    int32_t (*set_position)(PlydState *state, const char *text, char *err, size_t err_cap);
+    /* Write the position text (the form set_position reads). */
+    int64_t (*get_position)(const PlydState *state, char *buf, size_t cap);
+    /* 0 if the first player is to move, 1 if the second. */
+    int32_t (*side_to_move)(const PlydState *state);
+    /* PLYD_OUTCOME_* for the side to move. Repetition and move-count rules
+     * are applied here, from the history the state carries. A state whose
+     * outcome is not ongoing has no legal moves. */
+    int32_t (*outcome)(const PlydState *state);
+    /* Legal moves into buf (at most cap); returns the true count. */
+    int64_t (*gen_moves)(const PlydState *state, PlydMove *buf, size_t cap);
+    /* Play a move from this state's legal list (or a chance outcome). */
+    int32_t (*make_move)(PlydState *state, PlydMove mv);
+    /* Take back the last move made, which is passed again. */
+    int32_t (*unmake_move)(PlydState *state, PlydMove mv);
+    /* 64-bit hash of the position, side to move included. */
+    uint64_t (*hash)(const PlydState *state);
+    /* Read a move in any accepted spelling into *out: PLYD_STATUS_OK, or
+     * PLYD_STATUS_INVALID if it is not a move. The host checks legality. */
+    int32_t (*parse_move)(const PlydState *state, const char *text, PlydMove *out);
+    /* Write the canonical spelling of mv. */
+    int64_t (*format_move)(const PlydState *state, PlydMove mv, char *buf, size_t cap);
+    /* Write a picture of the board (several lines) for the `d` command. */
+    int64_t (*board_text)(const PlydState *state, char *buf, size_t cap);
+
+    /* -- optional (may be NULL) -- */
+
+    /* Noisy moves only (captures), for quiescence search. */
+    int64_t (*gen_noisy)(const PlydState *state, PlydMove *buf, size_t cap);
+    /* A cheap ordering score per move, higher searched first:
+     * scores[i] for moves[i]. */
+    int32_t (*order_hints)(const PlydState *state, const PlydMove *moves, size_t count,
+                           int32_t *scores);
+    /* 1 if the side to move is in check, 0 if not. */
+    int32_t (*in_check)(const PlydState *state);
+    /* At a chance node, its outcomes (tokens make_move plays) and their
+     * relative weights, at most cap; returns their number, 0 where a player
+     * moves. */
+    int64_t (*chance_outcomes)(const PlydState *state, PlydMove *tokens, uint32_t *weights,
+                               size_t cap);
+    /* Leaf count at `depth`, computed inside the plugin, into *out. The
+     * state is left as it was. */
+    int32_t (*perft)(PlydState *state, uint32_t depth, uint64_t *out);
+} PlydGameApi;
+
+/* The table of one evaluator: listed in PlydGameApi.evaluators, or returned
+ * alone by plyd_evaluator_api(). */
+struct PlydEvaluatorApi {
+    uint32_t abi_version;       /* PLYD_ABI_VERSION; read before anything else */
+    uint32_t table_size;        /* sizeof(PlydEvaluatorApi) as built */
+    const char *name;           /* unique within its game (`seed004`) */
+    const char *description;    /* one line on what it measures */
+    const char *game;           /* the game whose states it reads */
+    uint32_t state_layout;      /* the game's state layout it was built for */
+    int32_t score_bound;        /* every score lies in [-score_bound, score_bound], > 0 */
+    const char *default_params; /* default parameters as TOML text (may be "") */
+
+    /* -- required -- */
+
+    /* A context from TOML parameter text (NULL: the defaults). On failure
+     * return NULL and write a one-line reason to err; name the key where
+     * you can ("key 'weights.mobility': expected a number"). */
+    PlydEvalContext *(*create)(const char *params, char *err, size_t err_cap);
+    /* Free a context from create. */
+    void (*destroy)(PlydEvalContext *ctx);
+    /* Score for the side to move (positive: good for it) into *out. */
+    int32_t (*evaluate)(const PlydEvalContext *ctx, const PlydState *state, int32_t *out);
+
+    /* -- optional (may be NULL) -- */
+
+    /* Each term of the evaluation as `name value` lines, for tuning. */
+    int64_t (*explain)(const PlydEvalContext *ctx, const PlydState *state, char *buf,
+                       size_t cap);
+};
+
+/* Bytes of PlydGameApi up to the end of its last required entry: a table
+ * whose table_size is smaller is refused. */
+#define PLYD_GAME_API_REQUIRED_SIZE \
+    (offsetof(PlydGameApi, board_text) + sizeof(void (*)(void)))
+/* Bytes of PlydEvaluatorApi up to the end of evaluate. */
+#define PLYD_EVALUATOR_API_REQUIRED_SIZE \
+    (offsetof(PlydEvaluatorApi, evaluate) + sizeof(void (*)(void)))
+
+/* ---- Entry points ----------------------------------------------------- */
+
+#if defined(_WIN32)
+#define PLYD_EXPORT __declspec(dllexport)
+#else
+#define PLYD_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* A game plugin defines this one ... */
+PLYD_EXPORT const PlydGameApi *plyd_game_api(void);
+/* ... an evaluator plugin this one. */
+PLYD_EXPORT const PlydEvaluatorApi *plyd_evaluator_api(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLYD_PLUGIN_H */

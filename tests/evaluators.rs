@@ -1,0 +1,604 @@
+//! Evaluators end to end, through the real binary: switching evaluators and
+//! parameter files in one running daemon, loading evaluator plugins at scan
+//! time and with `EvalFile`, refusing mismatched or broken ones with one
+//! clear line, and surviving one that panics or answers garbage mid-search.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{built_library, errors, plugin_dir, plyd_bin, Engine, TempDir};
+
+/// Copy the built library of `crate_name` into `dir` as
+/// `libplyd_eval_<name>.so`, where the host's scan finds evaluators.
+fn add_evaluator(dir: &Path, crate_name: &str, name: &str) -> PathBuf {
+    let dest = dir.join(format!(
+        "{}plyd_eval_{name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    std::fs::copy(built_library(crate_name), &dest).expect("copy evaluator");
+    dest
+}
+
+/// A plugin folder with Othello and the `weights` evaluator.
+fn othello_and_weights() -> TempDir {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    add_evaluator(dir.path(), "plyd_eval_othello_weights", "othello_weights");
+    dir
+}
+
+/// The shipped seed004 parameters with `from` replaced by `to`.
+fn seed004_params(edits: &[(&str, &str)]) -> String {
+    let mut text = plyd_game_othello::seed004::DEFAULT_PARAMS.to_string();
+    for (from, to) in edits {
+        assert!(text.contains(from), "'{from}' not in seed004.toml");
+        text = text.replacen(from, to, 1);
+    }
+    text
+}
+
+/// `go depth N`: the score of the last completed iteration and the move.
+fn search(e: &mut Engine, depth: u32) -> (String, String) {
+    e.send(&format!("go depth {depth}"));
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(&format!("info depth {depth} ")))
+        .unwrap_or_else(|| panic!("no depth {depth} line in {lines:?}"));
+    let score = last_info
+        .split(" score ")
+        .nth(1)
+        .and_then(|rest| rest.split(" nodes ").next())
+        .expect("a score")
+        .to_string();
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    (score, best)
+}
+
+/// The `option name Evaluator ...` line of `uci`.
+fn evaluator_option(e: &mut Engine) -> String {
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    lines
+        .into_iter()
+        .find(|l| l.starts_with("option name Evaluator "))
+        .expect("an Evaluator option")
+}
+
+#[test]
+fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
+    let plugins = othello_and_weights();
+    let files = TempDir::new("params");
+    let mobility_only = files.path().join("mobility-only.toml");
+    std::fs::write(
+        &mobility_only,
+        seed004_params(&[
+            ("piece_difference = 1.0", "piece_difference = 0.0"),
+            ("corner_occupancy = 1.0", "corner_occupancy = 0.0"),
+            ("corner_closeness = 1.0", "corner_closeness = 0.0"),
+        ]),
+    )
+    .unwrap();
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    assert_eq!(
+        evaluator_option(&mut e),
+        "option name Evaluator type combo default seed004 var seed004 var weights"
+    );
+    // After f5, White chooses among d6, f6 and f4.
+    e.send("position startpos moves f5");
+    let (seed_score, seed_move) = search(&mut e, 4);
+
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        mobility_only.display()
+    ));
+    assert_eq!(
+        e.sync(),
+        vec![format!(
+            "info string evaluator seed004 params {}",
+            mobility_only.display()
+        )]
+    );
+    let (mobility_score, mobility_move) = search(&mut e, 4);
+    assert_ne!(mobility_score, seed_score, "the weights changed nothing");
+    assert_ne!(mobility_move, seed_move, "the weights changed nothing");
+
+    e.send("setoption name Evaluator value weights");
+    assert!(e.sync().is_empty());
+    let (weights_score, weights_move) = search(&mut e, 4);
+    assert_ne!(weights_score, seed_score);
+    assert!(["d6", "f6", "f4"].contains(&weights_move.as_str()));
+
+    // Back to seed004: its defaults again, and the first answer again.
+    e.send("setoption name Evaluator value seed004");
+    assert!(e.sync().is_empty());
+    assert_eq!(search(&mut e, 4), (seed_score.clone(), seed_move.clone()));
+    // The parameters once more, then the empty value for the defaults.
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        mobility_only.display()
+    ));
+    e.sync();
+    assert_eq!(search(&mut e, 4), (mobility_score, mobility_move));
+    e.send("setoption name EvalParams value");
+    assert_eq!(
+        e.sync(),
+        vec!["info string evaluator seed004 params default".to_string()]
+    );
+    assert_eq!(search(&mut e, 4), (seed_score, seed_move));
+}
+
+#[test]
+fn bad_parameter_files_are_refused_and_the_evaluator_stays() {
+    let plugins = othello_and_weights();
+    let files = TempDir::new("params");
+    let typo = files.path().join("typo.toml");
+    std::fs::write(
+        &typo,
+        seed004_params(&[("mobility = 1.0", "mobility = \"high\"")]),
+    )
+    .unwrap();
+    let range = files.path().join("range.toml");
+    std::fs::write(&range, seed004_params(&[("scale = 100", "scale = 0")])).unwrap();
+    let weights_file = files.path().join("weights.toml");
+    std::fs::write(&weights_file, plyd_eval_othello_weights::DEFAULT_PARAMS).unwrap();
+
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    e.send("position startpos moves f5 d6");
+    let before = search(&mut e, 3);
+    let cases = [
+        (
+            typo.clone(),
+            format!(
+                "info string error: eval params {}: key 'weights.mobility': expected a number, found a string \"high\"",
+                typo.display()
+            ),
+        ),
+        (
+            range.clone(),
+            format!(
+                "info string error: eval params {}: key 'scale': 0 is outside [1, 100]",
+                range.display()
+            ),
+        ),
+        (
+            // The other evaluator's file: its keys are not seed004's.
+            weights_file.clone(),
+            format!(
+                "info string error: eval params {}: key 'terms': unknown field `terms`",
+                weights_file.display()
+            ),
+        ),
+        (
+            files.path().join("missing.toml"),
+            format!(
+                "info string error: eval params {}: cannot be read:",
+                files.path().join("missing.toml").display()
+            ),
+        ),
+    ];
+    for (file, expected) in cases {
+        e.send(&format!(
+            "setoption name EvalParams value {}",
+            file.display()
+        ));
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with(&expected),
+            "{} vs {expected}",
+            lines[0]
+        );
+        assert_eq!(search(&mut e, 3), before, "the evaluator changed");
+    }
+    // The weights evaluator takes the weights file.
+    e.send("setoption name Evaluator value weights");
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        weights_file.display()
+    ));
+    assert_eq!(
+        e.sync(),
+        vec![format!(
+            "info string evaluator weights params {}",
+            weights_file.display()
+        )]
+    );
+}
+
+#[test]
+fn eval_command_prints_the_terms_and_the_parameters_in_use() {
+    let plugins = othello_and_weights();
+    let files = TempDir::new("params");
+    let half = files.path().join("half.toml");
+    std::fs::write(
+        &half,
+        seed004_params(&[("mobility = 1.0", "mobility = 0.5")]),
+    )
+    .unwrap();
+    // --eval-params applies to the starting evaluator.
+    let mut e = Engine::start(
+        plugins.path(),
+        &["--eval-params", half.to_str().unwrap()],
+        &[],
+    );
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(
+        lines.contains(&format!(
+            "option name EvalParams type string default {}",
+            half.display()
+        )),
+        "{lines:#?}"
+    );
+    e.send("position startpos moves f5");
+    e.send("eval");
+    let lines = e.sync();
+    assert_eq!(
+        lines[0],
+        format!(
+            "info string eval evaluator seed004 (built into othello) params {}",
+            half.display()
+        )
+    );
+    for expected in [
+        "info string eval weight_mobility 0.5",
+        "info string eval weight_piece_difference 1",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == expected),
+            "{expected}: {lines:#?}"
+        );
+    }
+    // After f5, White to move: 4 black discs to 1, Black 3 placements to
+    // White's 3. Terms are Black's view; the score is White's.
+    assert!(
+        lines.contains(&"info string eval piece_difference 80".to_string()),
+        "{lines:#?}"
+    );
+    let total = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string eval total "))
+        .expect("a total");
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("info string eval score {total} (side to move)")
+    );
+
+    e.send("setoption name Evaluator value weights");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(lines[0].starts_with("info string eval evaluator weights ("));
+    assert!(lines[0].ends_with("libplyd_eval_othello_weights.so) params default"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string eval frontier ")));
+}
+
+#[test]
+fn eval_file_loads_an_evaluator_between_searches() {
+    // The evaluator is not in the plugin folder: EvalFile brings it in.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let elsewhere = TempDir::new("evalfile");
+    let file = elsewhere.path().join("my-evaluator.so");
+    std::fs::copy(built_library("plyd_eval_othello_weights"), &file).unwrap();
+
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    assert_eq!(
+        evaluator_option(&mut e),
+        "option name Evaluator type combo default seed004 var seed004"
+    );
+    e.send("position startpos moves f5 f6");
+    let seed = search(&mut e, 3);
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
+    assert_eq!(
+        e.sync(),
+        vec![format!(
+            "info string evaluator weights loaded from {}",
+            file.display()
+        )]
+    );
+    assert_eq!(
+        evaluator_option(&mut e),
+        "option name Evaluator type combo default weights var seed004 var weights"
+    );
+    let weights = search(&mut e, 3);
+    assert_ne!(weights.0, seed.0);
+    // Loading the same file again replaces the earlier load.
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
+    assert_eq!(e.sync().len(), 1);
+    assert_eq!(
+        evaluator_option(&mut e),
+        "option name Evaluator type combo default weights var seed004 var weights"
+    );
+    assert_eq!(search(&mut e, 3), weights);
+    // An empty value, as GUIs send at start-up, loads nothing.
+    e.send("setoption name EvalFile value");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let odd = built_library("plyd_test_odd_eval");
+    let game = built_library("plyd_game_othello");
+    let odd_s = odd.display().to_string();
+    // (PLYD_TEST_EVAL mode, file, what the one error line must say)
+    let cases: Vec<(&str, PathBuf, Vec<String>)> = vec![
+        (
+            "layout",
+            odd.clone(),
+            vec![
+                format!("evaluator plugin {odd_s}: evaluator 'odd' reads othello state layout 99"),
+                "but the current game is othello with state layout 1".to_string(),
+            ],
+        ),
+        (
+            "game",
+            odd.clone(),
+            vec![
+                format!("evaluator plugin {odd_s}: evaluator 'odd' reads checkers state layout 1"),
+                "but the current game is othello with state layout 1".to_string(),
+            ],
+        ),
+        (
+            "abi",
+            odd.clone(),
+            vec![format!(
+                "plugin {odd_s}: ABI version 999, but this plyd supports ABI version 1"
+            )],
+        ),
+        (
+            "short",
+            odd.clone(),
+            vec![format!(
+                "plugin {odd_s}: evaluator table size 16 is smaller"
+            )],
+        ),
+        (
+            "",
+            game.clone(),
+            vec![format!(
+                "plugin {}: is a game plugin, not an evaluator plugin",
+                game.display()
+            )],
+        ),
+        (
+            "",
+            PathBuf::from("/no/such/libplyd_eval_x.so"),
+            vec!["plugin /no/such/libplyd_eval_x.so: cannot be loaded".to_string()],
+        ),
+        (
+            "",
+            built_library("plyd_test_no_entry"),
+            vec!["missing symbol 'plyd_evaluator_api' (not a plyd evaluator plugin?)".to_string()],
+        ),
+    ];
+    for (mode, file, needles) in cases {
+        let mut e = Engine::start(plugins.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
+        e.send("position startpos moves f5 d6");
+        let before = search(&mut e, 3);
+        e.send(&format!("setoption name EvalFile value {}", file.display()));
+        let lines = e.sync();
+        assert_eq!(errors(&lines).len(), 1, "{mode}: {lines:?}");
+        assert_eq!(lines.len(), 1, "{mode}: {lines:?}");
+        for needle in &needles {
+            assert!(
+                lines[0].contains(needle.as_str()),
+                "{mode}: '{needle}' not in {}",
+                lines[0]
+            );
+        }
+        // Nothing changed: same evaluator, same list, same answer.
+        assert_eq!(
+            evaluator_option(&mut e),
+            "option name Evaluator type combo default seed004 var seed004",
+            "{mode}"
+        );
+        assert_eq!(search(&mut e, 3), before, "{mode}");
+    }
+}
+
+#[test]
+fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
+    for (mode, needles) in [
+        (
+            "layout",
+            [
+                "evaluator 'odd' reads othello state layout 99",
+                "but the loaded othello plugin",
+                "has state layout 1",
+            ],
+        ),
+        (
+            "game",
+            [
+                "evaluator 'odd' reads checkers state layout 1",
+                "but no checkers game plugin is loaded",
+                "(loaded: othello state layout 1)",
+            ],
+        ),
+    ] {
+        let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+        let file = add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+        let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
+        assert_eq!(
+            evaluator_option(&mut e),
+            "option name Evaluator type combo default seed004 var seed004"
+        );
+        e.send("go depth 2");
+        assert!(errors(&e.until_bestmove()).is_empty());
+        let log = e.stderr_lines();
+        let refusals: Vec<&String> = log
+            .iter()
+            .filter(|l| l.contains(&file.display().to_string()))
+            .collect();
+        assert_eq!(refusals.len(), 1, "{mode}: {log:#?}");
+        for needle in needles {
+            assert!(
+                refusals[0].contains(needle),
+                "{mode}: '{needle}' not in {}",
+                refusals[0]
+            );
+        }
+    }
+}
+
+/// A daemon with Othello and the `odd` test evaluator in mode `mode`.
+fn odd_engine(mode: &str) -> (Engine, TempDir) {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
+    assert_eq!(
+        evaluator_option(&mut e),
+        "option name Evaluator type combo default seed004 var seed004 var odd"
+    );
+    e.send("setoption name Evaluator value odd");
+    assert!(e.sync().is_empty());
+    (e, dir)
+}
+
+/// After a failed evaluator: the next command brings back seed004, with one
+/// line saying so, and the daemon searches as before.
+fn assert_back_on_seed004(e: &mut Engine) {
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        vec![
+            "info string error: evaluator 'odd' is disabled after a failure; using seed004"
+                .to_string()
+        ]
+    );
+    assert_eq!(
+        evaluator_option(e),
+        "option name Evaluator type combo default seed004 var seed004 var odd"
+    );
+    e.send("position startpos moves f5 d6 c3");
+    let (_, best) = search(e, 3);
+    assert_ne!(best, "(none)");
+    // Choosing the failed evaluator again is refused with the reason.
+    e.send("setoption name Evaluator value odd");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("evaluator 'odd' is disabled after an earlier failure"));
+}
+
+#[test]
+fn an_evaluator_that_panics_mid_search_is_dropped_and_play_goes_on() {
+    let (mut e, _dir) = odd_engine("panic");
+    // The start has 4 discs; three plies in there are 7, where it panics.
+    e.send("go depth 2");
+    assert!(errors(&e.until_bestmove()).is_empty(), "fine at 6 discs");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("plugin evaluator 'odd' panicked in evaluate"),
+        "{lines:?}"
+    );
+    // The search still answers with a legal move from the depths it finished.
+    assert!(
+        ["bestmove d3", "bestmove c4", "bestmove f5", "bestmove e6"]
+            .iter()
+            .any(|b| lines.last().unwrap().starts_with(b)),
+        "{lines:?}"
+    );
+    assert_back_on_seed004(&mut e);
+}
+
+#[test]
+fn an_evaluator_that_answers_garbage_is_dropped() {
+    // Status 42 from evaluate, at 7 discs.
+    let (mut e, _dir) = odd_engine("garbage");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("returned garbage from evaluate: unexpected status 42"),
+        "{lines:?}"
+    );
+    assert_back_on_seed004(&mut e);
+
+    // An explanation without its NUL terminator.
+    let (mut e, _dir) = odd_engine("garbage");
+    e.send("eval");
+    let lines = e.read_until(|l| l.starts_with("info string error:"));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("returned garbage from explain: text is not NUL-terminated"),
+        "{lines:?}"
+    );
+    assert_back_on_seed004(&mut e);
+}
+
+#[test]
+fn eval_subcommand_prints_terms_for_tuning() {
+    let plugins = othello_and_weights();
+    let files = TempDir::new("params");
+    let params = files.path().join("w.toml");
+    std::fs::write(
+        &params,
+        plyd_eval_othello_weights::DEFAULT_PARAMS.replacen("mobility = 12", "mobility = 100", 1),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(plyd_bin())
+            .args(args)
+            .env("PLYD_PLUGIN_PATH", plugins.path())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    // Black to move after f5 d6 has 5 placements, White 4 (from `d`).
+    let fen = "8/8/8/3OX3/3OXX2/3O4/8/8 b";
+    let (code, stdout, _) = run(&["eval", "--evaluator", "weights", "--fen", fen]);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout.starts_with(&format!("position {fen}\nevaluator weights (")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nraw_mobility 1\nraw_frontier "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nmobility 12\n"), "{stdout}");
+    let p = params.to_str().unwrap();
+    let (code, stdout, _) = run(&[
+        "eval",
+        "--evaluator",
+        "weights",
+        "--eval-params",
+        p,
+        "--fen",
+        fen,
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains(&format!(") params {p}\n")), "{stdout}");
+    assert!(stdout.contains("\nmobility 100\n"), "{stdout}");
+    // seed004 by default, and errors with exit code 2 and one line.
+    let (code, stdout, _) = run(&["eval"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("evaluator seed004 (built into othello) params default\n"));
+    let (code, _, stderr) = run(&["eval", "--eval-params", p]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr.trim(),
+        format!("plyd eval: eval params {p}: key 'terms': unknown field `terms`, expected one of `scale`, `weights`, `corners`")
+    );
+    let (code, _, stderr) = run(&["eval", "--evaluator", "nonsense"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("othello has no evaluator 'nonsense' (it has: seed004, weights)"),
+        "{stderr}"
+    );
+}

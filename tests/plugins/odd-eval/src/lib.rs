@@ -1,0 +1,108 @@
+//! A test evaluator plugin that misbehaves as `PLYD_TEST_EVAL` asks:
+//!
+//! * unset or `layout`: declares game `othello` with state layout 99;
+//! * `game`: declares game `checkers`, which no plugin provides;
+//! * `abi`: declares ABI version 999;
+//! * `short`: declares a table too small for the required entries;
+//! * `panic`: a working disc-count evaluator for `othello` that panics once
+//!   a position has 7 discs or more (three plies into a game);
+//! * `garbage`: the same, but then answers status 42 from `evaluate`, and
+//!   its `explain` writes text without a NUL terminator;
+//! * `ok`: the disc-count evaluator, well behaved.
+//!
+//! The evaluator is named `odd` in every mode.
+
+use std::ffi::c_char;
+
+use plyd_api::abi::{self, EvalContext, EvaluatorApi, State};
+use plyd_api::sdk::{evaluator_table, TableCell};
+use plyd_api::Evaluator;
+use plyd_othello_rules::{Othello, STATE_LAYOUT};
+
+/// Own discs minus the opponent's, for the side to move.
+pub struct DiscCount;
+
+fn discs(state: &Othello) -> u32 {
+    let p = state.position();
+    (p.black | p.white).count_ones()
+}
+
+impl Evaluator for DiscCount {
+    type State = Othello;
+    const NAME: &'static str = "odd";
+    const DESCRIPTION: &'static str = "disc count, with misbehaviour on request";
+    const GAME: &'static str = "othello";
+    const STATE_LAYOUT: u32 = STATE_LAYOUT;
+    const SCORE_BOUND: i32 = 64;
+
+    fn from_params(_params: Option<&str>) -> Result<Self, String> {
+        Ok(DiscCount)
+    }
+
+    fn evaluate(&self, state: &Othello) -> i32 {
+        if mode() == "panic" && discs(state) >= 7 {
+            panic!("asked to panic while evaluating");
+        }
+        let (own, opp) = state.position().own_and_opponent();
+        own.count_ones() as i32 - opp.count_ones() as i32
+    }
+}
+
+fn mode() -> String {
+    std::env::var("PLYD_TEST_EVAL").unwrap_or_default()
+}
+
+/// The garbage mode's `evaluate`: status 42 once the position has 7 discs.
+unsafe extern "C" fn garbage_evaluate(
+    _ctx: *const EvalContext,
+    state: *const State,
+    out: *mut i32,
+) -> i32 {
+    // SAFETY: the host passes a live Othello state (layout checked) and a
+    // writable i32.
+    let state = unsafe { &*(state as *const Othello) };
+    if discs(state) >= 7 {
+        return 42;
+    }
+    // SAFETY: as above.
+    unsafe { *out = 0 };
+    abi::STATUS_OK
+}
+
+/// The garbage mode's `explain`: fills the buffer with text and no NUL.
+unsafe extern "C" fn garbage_explain(
+    _ctx: *const EvalContext,
+    _state: *const State,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    if cap > 0 && !buf.is_null() {
+        // SAFETY: the host passes `cap` writable bytes.
+        unsafe { std::ptr::write_bytes(buf, b'x', cap) };
+    }
+    3
+}
+
+fn table(mode: &str) -> EvaluatorApi {
+    let t = evaluator_table::<DiscCount>();
+    let mut table = EvaluatorApi { ..*t };
+    match mode {
+        "game" => table.game = c"checkers".as_ptr(),
+        "abi" => table.abi_version = 999,
+        "short" => table.table_size = 16,
+        "panic" | "ok" => {}
+        "garbage" => {
+            table.evaluate = Some(garbage_evaluate);
+            table.explain = Some(garbage_explain);
+        }
+        _ => table.state_layout = 99,
+    }
+    table
+}
+
+/// The entry point, returning the table of the mode asked for.
+#[no_mangle]
+pub extern "C" fn plyd_evaluator_api() -> *const EvaluatorApi {
+    static TABLE: TableCell<EvaluatorApi> = TableCell::new();
+    TABLE.get_or_init(|| table(&mode())) as *const EvaluatorApi
+}
