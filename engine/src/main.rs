@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use plyd::arena::{self, ArenaArgs};
 use plyd::daemon::{self, DaemonConfig};
 use plyd::host::{default_plugin_dir, GameState, PluginHost};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
@@ -48,6 +49,8 @@ enum Tool {
         #[arg(long)]
         native: bool,
     },
+    /// Play a match between two engines and report Elo (and an SPRT).
+    Arena(Box<ArenaArgs>),
 }
 
 /// Settings resolved from the command line, the environment and the config
@@ -116,6 +119,19 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+        Some(Tool::Arena(args)) => {
+            // Each engine chooses its own evaluator (option.Evaluator=...);
+            // one given to the arena itself would silently do nothing.
+            if cli.evaluator.is_some() {
+                eprintln!("plyd arena: --evaluator does not apply to a match; give each engine option.Evaluator=NAME");
+                return ExitCode::from(2);
+            }
+            arena::run(
+                args,
+                &resolved.config.plugin_dirs,
+                resolved.config.game.as_deref(),
+            )
         }
     }
 }
