@@ -49,7 +49,7 @@ pub enum EngineError {
     Died {
         /// Engine name.
         name: String,
-        /// How it ended (`exited with exit status: 3`).
+        /// How it ended (`exit status: 3`).
         what: String,
     },
     /// No answer in time during set-up.
@@ -365,7 +365,7 @@ impl EngineProcess {
         let deadline = Instant::now() + EXIT_GRACE;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return format!("exited ({status})"),
+                Ok(Some(status)) => return status.to_string(),
                 Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(5))
                 }

@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crossbeam_channel::{unbounded, Sender};
+use crossbeam_channel::{bounded, unbounded, Sender};
 
 use super::args::EngineSpec;
 use super::engine::{EngineError, EngineProcess};
@@ -24,8 +24,8 @@ const CHANCE_STREAM: u64 = 2;
 
 /// What a worker tells the main thread.
 enum Report {
-    /// A finished game.
-    Game(Box<GameRecord>),
+    /// A finished game, and where to say whether to go on.
+    Game(Box<GameRecord>, Sender<bool>),
     /// The worker cannot go on (the referee failed, or an engine cannot be
     /// restarted); the match stops.
     Fatal(String),
@@ -56,8 +56,8 @@ pub enum MatchError {
 
 impl Match<'_> {
     /// Start the engines, then play, handing every finished game to
-    /// `on_game`, which returns `false` to stop the match (in-flight games
-    /// still finish and are handed over).
+    /// `on_game`, which returns `false` to stop the match (games other
+    /// workers have in progress still finish and are handed over).
     pub fn play(&self, mut on_game: impl FnMut(&GameRecord) -> bool) -> Result<(), MatchError> {
         let game = self.rules.variant.name().to_string();
         // Start every engine before the first game, so that a bad command
@@ -82,10 +82,11 @@ impl Match<'_> {
             drop(tx);
             for report in rx {
                 match report {
-                    Report::Game(record) => {
+                    Report::Game(record, go_on) => {
                         if !on_game(&record) {
                             stop.store(true, Ordering::Relaxed);
                         }
+                        let _ = go_on.send(!stop.load(Ordering::Relaxed));
                     }
                     Report::Fatal(why) => {
                         stop.store(true, Ordering::Relaxed);
@@ -108,6 +109,10 @@ impl Match<'_> {
         game: &str,
         tx: Sender<Report>,
     ) {
+        // The worker waits for the main thread's word after each game, so
+        // that a decision (an SPRT verdict) stops it before it starts
+        // another game, not some games later.
+        let (go_on_tx, go_on) = bounded(1);
         loop {
             if stop.load(Ordering::Relaxed) {
                 break;
@@ -129,7 +134,8 @@ impl Match<'_> {
             };
             match play_game(&mut engines, self.rules, order) {
                 Ok(record) => {
-                    if tx.send(Report::Game(Box::new(record))).is_err() {
+                    let sent = tx.send(Report::Game(Box::new(record), go_on_tx.clone()));
+                    if sent.is_err() || !go_on.recv().unwrap_or(false) {
                         break;
                     }
                 }
