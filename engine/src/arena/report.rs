@@ -147,12 +147,12 @@ impl Standings {
             let (lower, upper) = sprt.bounds();
             let verdict = match sprt.decide(t) {
                 SprtDecision::AcceptH1 => format!(
-                    "H1 accepted: {} is at least {} Elo stronger",
-                    self.names[0], sprt.elo1
+                    "H1 accepted (elo1={} favoured over elo0={})",
+                    sprt.elo1, sprt.elo0
                 ),
                 SprtDecision::AcceptH0 => format!(
-                    "H0 accepted: {} is not {} Elo stronger",
-                    self.names[0], sprt.elo1
+                    "H0 accepted (elo0={} favoured over elo1={})",
+                    sprt.elo0, sprt.elo1
                 ),
                 SprtDecision::Continue => "no decision".to_string(),
             };
