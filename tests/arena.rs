@@ -14,8 +14,9 @@ use std::process::{Command, Output};
 
 use common::{othello_dir, plugin_dir, plyd_bin, Engine, TempDir};
 
-/// A fake engine in POSIX sh: it answers the handshake, and on `go` does
+/// A fake engine in POSIX sh (so the tests that use it run on Unix only): it answers the handshake, and on `go` does
 /// what `$1` says.
+#[cfg(unix)]
 const FAKE_ENGINE: &str = r#"mode="$1"
 while IFS= read -r line; do
   case "$line" in
@@ -122,6 +123,7 @@ fn points(game: &LoggedGame, name: &str) -> f64 {
 }
 
 /// Write the fake engine into `dir` and give the engine words to run it.
+#[cfg(unix)]
 fn fake_engine(dir: &TempDir, mode: &str) -> Vec<String> {
     let script = dir.path().join("fake.sh");
     std::fs::write(&script, FAKE_ENGINE).unwrap();
@@ -268,6 +270,7 @@ fn plyd_against_itself_on_othello() {
 }
 
 #[test]
+#[cfg(unix)]
 fn an_engine_that_oversleeps_loses_on_time() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-sleep");
@@ -299,6 +302,7 @@ fn an_engine_that_oversleeps_loses_on_time() {
 }
 
 #[test]
+#[cfg(unix)]
 fn an_illegal_move_loses() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-illegal");
@@ -343,6 +347,7 @@ fn an_illegal_move_loses() {
 }
 
 #[test]
+#[cfg(unix)]
 fn a_crashing_engine_loses_and_is_restarted() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-crash");
@@ -388,6 +393,7 @@ fn a_crashing_engine_loses_and_is_restarted() {
 }
 
 #[test]
+#[cfg(unix)]
 fn sprt_stops_the_match_when_it_decides() {
     // plyd against an engine that only plays illegal moves wins every game.
     // With elo0=0 elo1=50 each win adds ln(0.571463 / 0.5) = 0.1336 to the

@@ -45,7 +45,7 @@ pub enum EngineError {
         reason: String,
     },
     /// The process ended, or its pipes broke.
-    #[error("engine {name}: {what}")]
+    #[error("engine {name} stopped: {what}")]
     Died {
         /// Engine name.
         name: String,

@@ -42,7 +42,7 @@ use openings::OpeningSource;
 use referee::Rules;
 use report::Standings;
 use stats::{Sprt, SprtDecision};
-use tournament::{Match, MatchError};
+use tournament::Match;
 
 /// The game played when neither `--game` nor the config file names one.
 const DEFAULT_GAME: &str = "othello";
@@ -133,6 +133,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         max_plies: args.max_plies,
         seed,
     };
+    let matched = Match {
+        specs: &specs,
+        rules: &rules,
+        openings: &openings,
+        games: args.games,
+        concurrency: args.concurrency,
+    };
+    let pairs = matched.start_engines().map_err(|e| setup(e.to_string()))?;
     eprintln!(
         "arena: {} ({}) vs {} ({}) on {}, {} games, openings {source}, seed {seed}, concurrency {}{}",
         specs[0].name,
@@ -148,14 +156,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     let mut standings = Standings::new([specs[0].name.clone(), specs[1].name.clone()]);
     let mut log_error = None;
     let mut decided = false;
-    let outcome = Match {
-        specs: &specs,
-        rules: &rules,
-        openings: &openings,
-        games: args.games,
-        concurrency: args.concurrency,
-    }
-    .play(|record| {
+    let outcome = matched.play(pairs, |record| {
         standings.add(record);
         eprintln!(
             "{}",
@@ -172,7 +173,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             if decision != SprtDecision::Continue && !decided {
                 decided = true;
                 eprintln!(
-                    "SPRT decided after {} games; finishing the games in progress",
+                    "SPRT decided after {} games; no new game starts",
                     standings.tally.games()
                 );
                 return false;
@@ -183,8 +184,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
 
     print!("{}", standings.final_table(sprt.as_ref()));
     match (outcome, log_error) {
-        (Err(MatchError::Setup(e)), _) => Err(setup(e.to_string())),
-        (Err(MatchError::Aborted(why)), _) | (Ok(()), Some(why)) => Err(ArenaError::Aborted(why)),
+        (Err(why), _) | (Ok(()), Some(why)) => Err(ArenaError::Aborted(why)),
         (Ok(()), None) => Ok(()),
     }
 }

@@ -45,30 +45,31 @@ pub struct Match<'a> {
     pub concurrency: usize,
 }
 
-/// Why a match stopped before its end.
-#[derive(Debug)]
-pub enum MatchError {
-    /// An engine could not be started before the first game.
-    Setup(EngineError),
-    /// The match broke off.
-    Aborted(String),
-}
-
 impl Match<'_> {
-    /// Start the engines, then play, handing every finished game to
-    /// `on_game`, which returns `false` to stop the match (games other
-    /// workers have in progress still finish and are handed over).
-    pub fn play(&self, mut on_game: impl FnMut(&GameRecord) -> bool) -> Result<(), MatchError> {
-        let game = self.rules.variant.name().to_string();
-        // Start every engine before the first game, so that a bad command
-        // line is reported at once and not after hours of play.
+    /// Start every worker's pair of engines, before the first game, so that
+    /// a bad command line is reported at once and not after hours of play.
+    pub fn start_engines(&self) -> Result<Vec<[EngineProcess; 2]>, EngineError> {
+        let game = self.rules.variant.name();
         let workers = self.concurrency.clamp(1, self.games.max(1));
         let mut pairs = Vec::new();
         for _ in 0..workers {
-            let a = EngineProcess::start(&self.specs[0], &game).map_err(MatchError::Setup)?;
-            let b = EngineProcess::start(&self.specs[1], &game).map_err(MatchError::Setup)?;
+            let a = EngineProcess::start(&self.specs[0], game)?;
+            let b = EngineProcess::start(&self.specs[1], game)?;
             pairs.push([a, b]);
         }
+        Ok(pairs)
+    }
+
+    /// Play the match with the engine pairs from [`Match::start_engines`],
+    /// handing every finished game to `on_game`, which returns `false` to
+    /// stop the match (games other workers have in progress still finish
+    /// and are handed over). An `Err` says why the match broke off.
+    pub fn play(
+        &self,
+        pairs: Vec<[EngineProcess; 2]>,
+        mut on_game: impl FnMut(&GameRecord) -> bool,
+    ) -> Result<(), String> {
+        let game = self.rules.variant.name().to_string();
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let (tx, rx) = unbounded();
@@ -96,7 +97,7 @@ impl Match<'_> {
             }
         });
         match fatal {
-            Some(why) => Err(MatchError::Aborted(why)),
+            Some(why) => Err(why),
             None => Ok(()),
         }
     }
