@@ -6,10 +6,12 @@
 //! * [`perft`] counts move-generation trees through the plugin boundary.
 //! * [`daemon`] runs the protocol loop.
 //! * [`options`] holds settings, option declarations and the config file.
+//! * [`arena`] plays matches between engines (`plyd arena`).
 
 #![warn(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+pub mod arena;
 pub mod daemon;
 pub mod host;
 pub mod options;

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use std::sync::Arc;
 
+use plyd::arena::{self, ArenaArgs};
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig};
 use plyd::host::{default_plugin_dir, GameState, PluginHost};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
@@ -71,6 +72,8 @@ enum Tool {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Play a match between two engines and report Elo (and an SPRT).
+    Arena(Box<ArenaArgs>),
 }
 
 /// Settings resolved from the command line, the environment and the config
@@ -163,6 +166,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Tool::Arena(args)) => {
+            // Each engine chooses its own evaluator (option.Evaluator=...);
+            // one given to the arena itself would silently do nothing.
+            if cli.evaluator.is_some() {
+                eprintln!("plyd arena: --evaluator does not apply to a match; give each engine option.Evaluator=NAME");
+                return ExitCode::from(2);
+            }
+            arena::run(
+                args,
+                &resolved.config.plugin_dirs,
+                resolved.config.game.as_deref(),
+            )
+        }
     }
 }
 

@@ -1,0 +1,425 @@
+//! The `plyd arena` command line and the engine descriptions it holds.
+//!
+//! Engines are described cutechess-style, by `key=value` words after
+//! `--engine`; `--each` gives words that every engine gets before its own.
+
+use std::path::PathBuf;
+
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+
+use super::clock::{parse_clock, parse_seconds, Limits};
+
+/// `plyd arena`: play a match between two engines.
+#[derive(Args, Debug, Clone)]
+pub struct ArenaArgs {
+    /// The `--engine` groups, one per engine.
+    #[command(flatten)]
+    pub engines: EngineGroups,
+    /// key=value words for both engines, read before each engine's own.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Clock for both engines: [MOVES/]SECONDS[+INCREMENT] (`10+0.1`,
+    /// `40/60`), or st=SECONDS for a fixed time per move.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Depth limit per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Node limit per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Overstep of the clock or move time forgiven before a loss on time.
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    pub timemargin: u64,
+    /// How long an engine with no clock or move time (depth or nodes only)
+    /// may think before it loses for not answering.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub timeout: u64,
+    /// Number of games; each opening is played twice, sides swapped.
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at the same time, each by its own pair of engine
+    /// processes.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Where games start: startpos, random:PLIES, or file:PATH.
+    #[arg(long, default_value = "startpos")]
+    pub openings: String,
+    /// Seed of the random openings and chance outcomes (default: from the
+    /// clock, printed so the match can be repeated).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop early when a sequential probability ratio test decides:
+    /// elo0=E elo1=E alpha=P beta=P.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Scores a game that reaches this many plies a draw.
+    #[arg(long, value_name = "PLIES")]
+    pub max_plies: Option<u32>,
+    /// Write every game to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The words of each `--engine`, kept apart per occurrence. (clap's derive
+/// flattens repeated multi-word options into one list, so this part of the
+/// command line is declared by hand.)
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EngineGroups(pub Vec<Vec<String>>);
+
+const ENGINE_ARG: &str = "engine";
+
+impl FromArgMatches for EngineGroups {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let groups = matches
+            .get_occurrences::<String>(ENGINE_ARG)
+            .map(|occurrences| occurrences.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineGroups(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for EngineGroups {
+    fn augment_args(cmd: Command) -> Command {
+        cmd.arg(
+            Arg::new(ENGINE_ARG)
+                .long(ENGINE_ARG)
+                .num_args(1..)
+                .action(ArgAction::Append)
+                .required(true)
+                .value_name("KEY=VALUE")
+                .help(
+                    "An engine, as key=value words: cmd=PROGRAM (may hold arguments, \
+                     quoted like a shell), arg=ARG (repeatable), name=NAME, dir=FOLDER, \
+                     option.NAME=VALUE, tc=.., st=SECONDS, depth=N, nodes=N, stderr=FILE. \
+                     Give it twice",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// One engine: how to start it and how to play it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name used in tables and logs.
+    pub name: String,
+    /// The program to run.
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Working folder.
+    pub dir: Option<PathBuf>,
+    /// Options sent with `setoption`, in order, one value per name.
+    pub options: Vec<(String, String)>,
+    /// How its moves are limited.
+    pub limits: Limits,
+    /// A file that receives its stderr.
+    pub stderr: Option<PathBuf>,
+}
+
+impl EngineSpec {
+    /// Read an engine description from `key=value` words. `defaults` are
+    /// the limits from `--tc`, `--movetime`, `--depth` and `--nodes`, used
+    /// when the words name none of their own.
+    pub fn parse(words: &[String], defaults: Limits) -> Result<Self, String> {
+        let mut spec = EngineSpec {
+            name: String::new(),
+            program: String::new(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            limits: Limits::default(),
+            stderr: None,
+        };
+        let mut cmd_args = Vec::new();
+        let mut extra_args = Vec::new();
+        for word in words {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("'{word}' is not key=value"))?;
+            let number = |what: &str| -> Result<u64, String> {
+                value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("{key}: '{value}' is not a {what}"))
+            };
+            match key {
+                "cmd" => {
+                    let mut words = split_command(value)?.into_iter();
+                    spec.program = words.next().ok_or("cmd= is empty")?;
+                    cmd_args = words.collect();
+                }
+                "arg" => extra_args.push(value.to_string()),
+                "name" => spec.name = value.trim().to_string(),
+                "dir" => spec.dir = Some(value.into()),
+                "stderr" => spec.stderr = Some(value.into()),
+                "tc" => match value.strip_prefix("st=") {
+                    Some(st) => spec.limits.movetime_ms = Some(parse_seconds(st)?),
+                    None => spec.limits.clock = Some(parse_clock(value)?),
+                },
+                "st" => spec.limits.movetime_ms = Some(parse_seconds(value)?),
+                "depth" => {
+                    let depth = u32::try_from(number("whole number")?)
+                        .map_err(|_| format!("depth: '{value}' is too big"))?;
+                    spec.limits.depth = Some(depth);
+                }
+                "nodes" => spec.limits.nodes = Some(number("whole number")?),
+                _ => match key.strip_prefix("option.") {
+                    Some(name) if !name.trim().is_empty() => {
+                        let name = name.trim().to_string();
+                        spec.options.retain(|(n, _)| *n != name);
+                        spec.options.push((name, value.to_string()));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "unknown key '{key}' (known: cmd, arg, name, dir, option.NAME, tc, st, depth, nodes, stderr)"
+                        ))
+                    }
+                },
+            }
+        }
+        if spec.program.is_empty() {
+            return Err("cmd= is missing".to_string());
+        }
+        spec.args = cmd_args.into_iter().chain(extra_args).collect();
+        if spec.name.is_empty() {
+            spec.name = std::path::Path::new(&spec.program)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| spec.program.clone());
+        }
+        if !spec.limits.is_set() {
+            spec.limits = defaults;
+        }
+        if spec.limits.clock.is_some() && spec.limits.movetime_ms.is_some() {
+            return Err("a clock (tc) and a fixed move time (st) exclude each other".to_string());
+        }
+        if !spec.limits.is_set() {
+            return Err(
+                "no time control: give --tc, --movetime, --depth or --nodes (or tc=, st=, depth=, nodes=)"
+                    .to_string(),
+            );
+        }
+        Ok(spec)
+    }
+}
+
+impl ArenaArgs {
+    /// The limits given by `--tc`, `--movetime`, `--depth` and `--nodes`.
+    pub fn default_limits(&self) -> Result<Limits, String> {
+        let mut limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime_ms: self.movetime,
+            clock: None,
+        };
+        if let Some(tc) = &self.tc {
+            match tc.strip_prefix("st=") {
+                Some(st) => {
+                    if self.movetime.is_some() {
+                        return Err("--tc st= and --movetime both give a move time".to_string());
+                    }
+                    limits.movetime_ms = Some(parse_seconds(st)?);
+                }
+                None => limits.clock = Some(parse_clock(tc)?),
+            }
+        }
+        if limits.clock.is_some() && limits.movetime_ms.is_some() {
+            return Err("--tc (a clock) and --movetime exclude each other".to_string());
+        }
+        Ok(limits)
+    }
+
+    /// The two engines, named apart if they would share a name.
+    pub fn engine_specs(&self) -> Result<[EngineSpec; 2], String> {
+        if self.engines.0.len() != 2 {
+            return Err(format!(
+                "a match needs exactly two --engine, {} given",
+                self.engines.0.len()
+            ));
+        }
+        let defaults = self.default_limits()?;
+        let mut specs = Vec::new();
+        for (i, words) in self.engines.0.iter().enumerate() {
+            let all: Vec<String> = self.each.iter().chain(words).cloned().collect();
+            let spec =
+                EngineSpec::parse(&all, defaults).map_err(|e| format!("engine {}: {e}", i + 1))?;
+            specs.push(spec);
+        }
+        let [mut a, mut b]: [EngineSpec; 2] = specs.try_into().expect("two engines");
+        if a.name == b.name {
+            a.name = format!("{}-1", a.name);
+            b.name = format!("{}-2", b.name);
+        }
+        Ok([a, b])
+    }
+}
+
+/// Split a command line into words the way a POSIX shell would for plain
+/// words, single quotes, double quotes and backslashes (no expansions).
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unclosed ' in '{text}'")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err(format!("unclosed \" in '{text}'")),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unclosed \" in '{text}'")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(c) => word.push(c),
+                    None => return Err(format!("'{text}' ends in a backslash")),
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &[&str]) -> Vec<String> {
+        s.iter().map(|w| w.to_string()).collect()
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn splits_commands_like_a_shell() {
+        assert_eq!(
+            split_command("./plyd --evaluator x").unwrap(),
+            words(&["./plyd", "--evaluator", "x"])
+        );
+        assert_eq!(
+            split_command(r#"'/opt/my engine' "a b" c\ d """#).unwrap(),
+            words(&["/opt/my engine", "a b", "c d", ""])
+        );
+        assert!(split_command("'open").is_err());
+        assert!(split_command("\"open").is_err());
+        assert!(split_command("x\\").is_err());
+    }
+
+    #[test]
+    fn reads_an_engine() {
+        let spec = EngineSpec::parse(
+            &words(&[
+                "cmd=./target/release/plyd --evaluator seed004",
+                "arg=--game",
+                "arg=othello",
+                "option.Hash=32",
+                "option.Move Overhead=30",
+                "option.Hash=64",
+                "depth=4",
+            ]),
+            Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(spec.program, "./target/release/plyd");
+        assert_eq!(
+            spec.args,
+            words(&["--evaluator", "seed004", "--game", "othello"])
+        );
+        assert_eq!(spec.name, "plyd");
+        assert_eq!(
+            spec.options,
+            vec![
+                ("Move Overhead".to_string(), "30".to_string()),
+                ("Hash".to_string(), "64".to_string())
+            ]
+        );
+        assert_eq!(spec.limits, depth(4));
+    }
+
+    #[test]
+    fn own_limits_replace_the_defaults() {
+        let own = EngineSpec::parse(&words(&["cmd=x", "st=0.2"]), depth(3)).unwrap();
+        assert_eq!(own.limits.movetime_ms, Some(200));
+        assert_eq!(own.limits.depth, None);
+        let default = EngineSpec::parse(&words(&["cmd=x", "name=a"]), depth(3)).unwrap();
+        assert_eq!(default.limits, depth(3));
+        assert_eq!(default.name, "a");
+        let tc =
+            EngineSpec::parse(&words(&["cmd=x", "tc=40/10+0.1", "nodes=1000"]), depth(3)).unwrap();
+        assert_eq!(tc.limits.clock.unwrap().moves_per_period, Some(40));
+        assert_eq!(tc.limits.nodes, Some(1000));
+    }
+
+    #[test]
+    fn bad_engines() {
+        for (bad, why) in [
+            (&["name=a"][..], "cmd= is missing"),
+            (&["cmd="][..], "cmd= is empty"),
+            (&["cmd=x", "colour=red"][..], "unknown key 'colour'"),
+            (&["cmd=x", "depth=deep"][..], "not a whole number"),
+            (&["cmd=x", "tc=fast"][..], "bad time control"),
+            (&["cmd=x", "tc=10", "st=1"][..], "exclude each other"),
+            (&["cmd=x", "option.=1"][..], "unknown key"),
+            (&["cmd"][..], "not key=value"),
+        ] {
+            let err = EngineSpec::parse(&words(bad), depth(1)).unwrap_err();
+            assert!(err.contains(why), "{bad:?}: {err}");
+        }
+        let err = EngineSpec::parse(&words(&["cmd=x"]), Limits::default()).unwrap_err();
+        assert!(err.contains("no time control"), "{err}");
+    }
+}

@@ -1,0 +1,429 @@
+//! The engine driver: one engine process spoken to over its stdin and
+//! stdout with the protocol, as a GUI would.
+//!
+//! A reader thread turns the engine's stdout into a channel of lines, each
+//! stamped with the instant it was read, so the arena can wait for an
+//! answer with a deadline and measure a move from `go` to `bestmove`
+//! without counting its own delays in picking the line up. The engine's
+//! stderr goes nowhere unless the engine's `stderr=` names a file.
+
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+
+use super::args::EngineSpec;
+
+/// How long an engine may take to answer `uci` or `isready`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long `quit` is given before the process is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+/// How long to wait for the exit status of an engine whose stdout closed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+/// Something the reader thread saw on the engine's stdout.
+enum Event {
+    /// A line, with the instant it was read.
+    Line(Instant, String),
+    /// The end of the output: the engine exited or closed stdout.
+    Closed,
+}
+
+/// Why an engine could not be used.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum EngineError {
+    /// The process could not be started.
+    #[error("engine {name}: cannot start '{command}': {reason}")]
+    Spawn {
+        /// Engine name.
+        name: String,
+        /// The program.
+        command: String,
+        /// What the system said.
+        reason: String,
+    },
+    /// The process ended, or its pipes broke.
+    #[error("engine {name} stopped: {what}")]
+    Died {
+        /// Engine name.
+        name: String,
+        /// How it ended (`exit status: 3`).
+        what: String,
+    },
+    /// No answer in time during set-up.
+    #[error("engine {name}: no '{expected}' within {} s", .waited.as_secs())]
+    Silent {
+        /// Engine name.
+        name: String,
+        /// The line waited for.
+        expected: &'static str,
+        /// How long the arena waited.
+        waited: Duration,
+    },
+    /// The engine refused its set-up (an option or the variant).
+    #[error("engine {name}: {what}")]
+    Refused {
+        /// Engine name.
+        name: String,
+        /// What it refused.
+        what: String,
+    },
+}
+
+/// The answer to one `go`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A `bestmove` line: its move word (`None` when the line had none) and
+    /// the time since `go` was sent.
+    BestMove {
+        /// The move as written, if any.
+        text: Option<String>,
+        /// Time from `go` to the line.
+        elapsed: Duration,
+    },
+    /// Nothing within the allowance.
+    Timeout {
+        /// How long the arena waited.
+        waited: Duration,
+    },
+    /// The engine exited (or closed its output) before answering.
+    Died {
+        /// How it ended.
+        what: String,
+    },
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    events: Receiver<Event>,
+    /// The name the engine gave in `id name`.
+    id_name: Option<String>,
+    /// Set once the process is known to be gone or unusable.
+    dead: Option<String>,
+}
+
+impl EngineProcess {
+    /// Start the engine of `spec`, hold the `uci` handshake, select the
+    /// variant `game` and send the spec's options.
+    pub fn start(spec: &EngineSpec, game: &str) -> Result<Self, EngineError> {
+        let mut command = Command::new(&spec.program);
+        command
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        let spawn_error = |reason: String| EngineError::Spawn {
+            name: spec.name.clone(),
+            command: spec.program.clone(),
+            reason,
+        };
+        match &spec.stderr {
+            Some(path) => {
+                let file = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| spawn_error(format!("stderr file {}: {e}", path.display())))?;
+                command.stderr(file);
+            }
+            None => {
+                command.stderr(Stdio::null());
+            }
+        }
+        let mut child = command.spawn().map_err(|e| spawn_error(e.to_string()))?;
+        let stdin = child.stdin.take().expect("stdin was piped");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let (tx, events) = unbounded();
+        std::thread::Builder::new()
+            .name(format!("arena-{}", spec.name))
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(Event::Line(Instant::now(), line)).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(Event::Closed);
+            })
+            .map_err(|e| spawn_error(format!("cannot start a reader thread: {e}")))?;
+        let mut engine = EngineProcess {
+            name: spec.name.clone(),
+            child,
+            stdin,
+            events,
+            id_name: None,
+            dead: None,
+        };
+        engine.handshake(spec, game)?;
+        Ok(engine)
+    }
+
+    /// `uci` … `uciok`, the variant, the options, `isready` … `readyok`.
+    fn handshake(&mut self, spec: &EngineSpec, game: &str) -> Result<(), EngineError> {
+        self.send("uci")?;
+        let lines = self.wait_for("uciok", HANDSHAKE_TIMEOUT)?;
+        let mut variants: Option<Vec<String>> = None;
+        for line in &lines {
+            if let Some(name) = line.strip_prefix("id name ") {
+                self.id_name = Some(name.trim().to_string());
+            }
+            if let Some(vars) = variant_choices(line) {
+                variants = Some(vars);
+            }
+        }
+        // An engine that lists its variants must list this one; one that
+        // lists none is told anyway, as UCI engines ignore unknown options.
+        if let Some(vars) = &variants {
+            if !vars.is_empty() && !vars.iter().any(|v| v.eq_ignore_ascii_case(game)) {
+                return Err(EngineError::Refused {
+                    name: self.name.clone(),
+                    what: format!(
+                        "does not offer the variant '{game}' (it offers: {})",
+                        vars.join(", ")
+                    ),
+                });
+            }
+        }
+        self.send(&format!("setoption name UCI_Variant value {game}"))?;
+        for (name, value) in &spec.options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.send("isready")?;
+        let lines = self.wait_for("readyok", HANDSHAKE_TIMEOUT)?;
+        // plyd answers a setting it cannot use with `info string error: ...`;
+        // playing a match with an option silently ignored would measure the
+        // wrong thing, so it stops here.
+        if let Some(error) = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string error"))
+        {
+            return Err(EngineError::Refused {
+                name: self.name.clone(),
+                what: format!(
+                    "refused its set-up: {}",
+                    error.trim_start_matches(':').trim()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The arena's name for the engine.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The name the engine gave itself in `id name`.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// Whether the process is known to have died or stopped answering, so
+    /// that it must be restarted before another game.
+    pub fn is_dead(&self) -> bool {
+        self.dead.is_some()
+    }
+
+    /// Mark the engine unusable (it overran its time and may still be
+    /// searching, so a late `bestmove` would be mistaken for the next one).
+    pub fn mark_unusable(&mut self, why: &str) {
+        self.dead.get_or_insert_with(|| why.to_string());
+    }
+
+    /// Prepare for a new game: `ucinewgame`, then `isready` … `readyok`.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.drain();
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok", HANDSHAKE_TIMEOUT).map(|_| ())
+    }
+
+    /// Send `position` and `go`, and wait up to `allowance` for `bestmove`.
+    pub fn go(&mut self, position: &str, go: &str, allowance: Duration) -> Answer {
+        self.drain();
+        if let Err(e) = self.send(position).and_then(|()| self.send(go)) {
+            return Answer::Died {
+                what: died_text(&e),
+            };
+        }
+        let sent = Instant::now();
+        let deadline = sent + allowance;
+        loop {
+            match self.events.recv_deadline(deadline) {
+                Ok(Event::Line(at, line)) => {
+                    let mut words = line.split_whitespace();
+                    if words.next() == Some("bestmove") {
+                        return Answer::BestMove {
+                            text: words.next().map(str::to_string),
+                            elapsed: at.saturating_duration_since(sent),
+                        };
+                    }
+                }
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    let what = self.exit_text();
+                    self.dead = Some(what.clone());
+                    return Answer::Died { what };
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Answer::Timeout {
+                        waited: sent.elapsed(),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ask the engine to quit, and kill it if it does not.
+    pub fn quit(mut self) {
+        self.shut_down();
+    }
+
+    /// End the process: `quit` with a short grace if it is still usable,
+    /// else at once.
+    pub fn shut_down(&mut self) {
+        if self.dead.is_none() {
+            self.dead = Some("shut down".to_string());
+            let _ = writeln!(self.stdin, "quit");
+            let _ = self.stdin.flush();
+            let deadline = Instant::now() + QUIT_GRACE;
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Write one line.
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        log::debug!("arena > {}: {line}", self.name);
+        let result = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        result.map_err(|_| {
+            let what = self.exit_text();
+            self.dead = Some(what.clone());
+            EngineError::Died {
+                name: self.name.clone(),
+                what,
+            }
+        })
+    }
+
+    /// Read lines until one equal to `expected`; return those before it.
+    fn wait_for(
+        &mut self,
+        expected: &'static str,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            match self.events.recv_deadline(deadline) {
+                Ok(Event::Line(_, line)) => {
+                    log::debug!("arena < {}: {line}", self.name);
+                    if line.trim() == expected {
+                        return Ok(seen);
+                    }
+                    seen.push(line);
+                }
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    let what = self.exit_text();
+                    self.dead = Some(what.clone());
+                    return Err(EngineError::Died {
+                        name: self.name.clone(),
+                        what,
+                    });
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.dead = Some(format!("no '{expected}'"));
+                    return Err(EngineError::Silent {
+                        name: self.name.clone(),
+                        expected,
+                        waited: timeout,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Throw away lines already read (`info` lines of an earlier search).
+    fn drain(&mut self) {
+        while let Ok(Event::Line(..)) = self.events.try_recv() {}
+    }
+
+    /// How the process ended, waiting briefly for the system to say.
+    fn exit_text(&mut self) -> String {
+        let deadline = Instant::now() + EXIT_GRACE;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.to_string(),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                Ok(None) => return "closed its output".to_string(),
+                Err(e) => return format!("cannot be waited for: {e}"),
+            }
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        // Never leave a child behind, whatever ended the match.
+        if let Ok(None) = self.child.try_wait() {
+            self.shut_down();
+        }
+    }
+}
+
+fn died_text(e: &EngineError) -> String {
+    match e {
+        EngineError::Died { what, .. } => what.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The variants listed by an `option name UCI_Variant type combo ... var ...`
+/// line, if `line` is one.
+fn variant_choices(line: &str) -> Option<Vec<String>> {
+    let rest = line.strip_prefix("option name UCI_Variant ")?;
+    let mut words = rest.split_whitespace();
+    let mut vars = Vec::new();
+    while let Some(word) = words.next() {
+        if word == "var" {
+            if let Some(v) = words.next() {
+                vars.push(v.to_string());
+            }
+        }
+    }
+    Some(vars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_variant_list() {
+        assert_eq!(
+            variant_choices(
+                "option name UCI_Variant type combo default othello var othello var amazons"
+            ),
+            Some(vec!["othello".to_string(), "amazons".to_string()])
+        );
+        assert_eq!(
+            variant_choices("option name UCI_Variant type string default chess"),
+            Some(vec![])
+        );
+        assert_eq!(variant_choices("option name Hash type spin"), None);
+    }
+}

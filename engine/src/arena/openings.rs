@@ -1,0 +1,312 @@
+//! Openings: where each pair of games starts. A pair plays one opening
+//! twice, the engines swapping sides, so that neither profits from a lucky
+//! start.
+//!
+//! An opening is a start (the variant's start position or a position text)
+//! and a list of moves played from it. Openings come from a file, from
+//! random legal plies, or are just the start position. Every opening is
+//! played through the game plugin when it is made, so a bad line is
+//! reported before the first game and never reaches an engine.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::host::{GameState, VariantRef};
+
+use super::rng::SplitMix64;
+
+/// Stream number of the random-opening generator (see [`SplitMix64::for_item`]).
+const OPENING_STREAM: u64 = 1;
+/// How many times a random opening is drawn again when the game ends
+/// before its last ply.
+const RANDOM_ATTEMPTS: u32 = 1000;
+
+/// Where a game starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// The variant's start position (`position startpos`).
+    StartPos,
+    /// A position text (`position fen <text>`).
+    Fen(String),
+}
+
+/// One opening: a start and the moves played from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opening {
+    /// Where it came from, for the game log (`book.txt:12`, `random 6 plies`).
+    pub label: String,
+    /// The start.
+    pub start: Start,
+    /// Moves from the start, in the plugin's canonical spelling.
+    pub moves: Vec<String>,
+}
+
+/// What `--openings` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpeningSource {
+    /// Every game from the start position.
+    StartPos,
+    /// Openings from a file, one a line, used in order and repeated.
+    File(std::path::PathBuf),
+    /// This many random legal plies from the start, a fresh opening per pair.
+    Random(u32),
+}
+
+impl OpeningSource {
+    /// Read `startpos`, `random:N` or `file:PATH` (a bare path means a file).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        if text == "startpos" {
+            Ok(OpeningSource::StartPos)
+        } else if let Some(n) = text.strip_prefix("random:") {
+            n.trim()
+                .parse()
+                .map(OpeningSource::Random)
+                .map_err(|_| format!("--openings: 'random:{n}' needs a whole number of plies"))
+        } else {
+            let path = text.strip_prefix("file:").unwrap_or(text);
+            if path.is_empty() {
+                return Err("--openings: the file name is missing".to_string());
+            }
+            Ok(OpeningSource::File(path.into()))
+        }
+    }
+}
+
+impl fmt::Display for OpeningSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningSource::StartPos => f.write_str("startpos"),
+            OpeningSource::File(path) => write!(f, "file:{}", path.display()),
+            OpeningSource::Random(n) => write!(f, "random:{n}"),
+        }
+    }
+}
+
+/// The openings for `pairs` pairs of games, one per pair.
+pub fn prepare(
+    source: &OpeningSource,
+    variant: &VariantRef,
+    pairs: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
+    match source {
+        OpeningSource::StartPos => Ok(vec![
+            Opening {
+                label: "startpos".to_string(),
+                start: Start::StartPos,
+                moves: Vec::new(),
+            };
+            pairs
+        ]),
+        OpeningSource::File(path) => {
+            let book = load_file(path, variant)?;
+            Ok(book.iter().cycle().take(pairs).cloned().collect())
+        }
+        OpeningSource::Random(plies) => (0..pairs)
+            .map(|pair| {
+                let mut rng = SplitMix64::for_item(seed, OPENING_STREAM, pair as u64);
+                random_opening(variant, *plies, &mut rng)
+            })
+            .collect(),
+    }
+}
+
+/// Read an openings file. Each line that is not blank or a `#` comment is
+/// one opening: `startpos [moves ...]`, `fen <text> [moves ...]`, or a bare
+/// position text with optional `moves ...`; a leading `position` is
+/// allowed, so lines copied from a game log work.
+pub fn load_file(path: &Path, variant: &VariantRef) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
+    let mut openings = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let label = format!("{}:{}", path.display(), i + 1);
+        let opening =
+            parse_line(line, label.clone(), variant).map_err(|e| format!("{label}: {e}"))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(format!("openings file {} has no openings", path.display()));
+    }
+    Ok(openings)
+}
+
+/// Read one opening line and check it by playing it.
+fn parse_line(line: &str, label: String, variant: &VariantRef) -> Result<Opening, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let words = match words.first() {
+        Some(&"position") => &words[1..],
+        _ => &words[..],
+    };
+    let split = words.iter().position(|&w| w == "moves");
+    let (head, moves) = match split {
+        Some(at) => (&words[..at], &words[at + 1..]),
+        None => (words, &[][..]),
+    };
+    let start = match head {
+        ["startpos"] => Start::StartPos,
+        ["fen", text @ ..] if !text.is_empty() => Start::Fen(text.join(" ")),
+        [] | ["fen"] => return Err("no position before 'moves'".to_string()),
+        text => Start::Fen(text.join(" ")),
+    };
+    let mut opening = Opening {
+        label,
+        start,
+        moves: Vec::new(),
+    };
+    let mut state = opening.start_state(variant)?;
+    for text in moves {
+        let canonical = play_text(&mut state, text)?;
+        opening.moves.push(canonical);
+    }
+    Ok(opening)
+}
+
+/// Play `plies` random plies from the start: legal moves chosen uniformly,
+/// chance outcomes by their weights. A draw that ends the game early is
+/// thrown away and drawn again.
+fn random_opening(
+    variant: &VariantRef,
+    plies: u32,
+    rng: &mut SplitMix64,
+) -> Result<Opening, String> {
+    let mut moves = Vec::new();
+    let mut chance = Vec::new();
+    'attempt: for _ in 0..RANDOM_ATTEMPTS {
+        let mut state =
+            GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+        let mut texts = Vec::new();
+        for _ in 0..plies {
+            state
+                .chance_outcomes(&mut chance)
+                .map_err(|e| e.to_string())?;
+            let mv = if chance.is_empty() {
+                state.legal_moves(&mut moves).map_err(|e| e.to_string())?;
+                if moves.is_empty() {
+                    continue 'attempt;
+                }
+                moves[rng.below(moves.len() as u64) as usize]
+            } else {
+                let weights: Vec<u32> = chance.iter().map(|&(_, w)| w).collect();
+                let pick = rng
+                    .pick_weighted(&weights)
+                    .ok_or("the plugin gave a chance node whose weights are all zero")?;
+                chance[pick].0
+            };
+            texts.push(state.format_move(mv).map_err(|e| e.to_string())?);
+            state.make_move(mv).map_err(|e| e.to_string())?;
+        }
+        return Ok(Opening {
+            label: format!("random {plies} plies"),
+            start: Start::StartPos,
+            moves: texts,
+        });
+    }
+    Err(format!(
+        "no random opening of {plies} plies found in {RANDOM_ATTEMPTS} tries: games end sooner"
+    ))
+}
+
+impl Opening {
+    /// A state at the opening's start, before its moves.
+    pub fn start_state(&self, variant: &VariantRef) -> Result<GameState, String> {
+        let mut state =
+            GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+        if let Start::Fen(text) = &self.start {
+            state
+                .set_position(text)
+                .map_err(|e| format!("bad position '{text}': {e}"))?;
+        }
+        Ok(state)
+    }
+
+    /// A state after the opening's moves.
+    pub fn state(&self, variant: &VariantRef) -> Result<GameState, String> {
+        let mut state = self.start_state(variant)?;
+        for text in &self.moves {
+            play_text(&mut state, text)?;
+        }
+        Ok(state)
+    }
+}
+
+/// The `position` command for a game from `start` with `moves` played.
+pub fn position_command(start: &Start, moves: &[String]) -> String {
+    let mut line = match start {
+        Start::StartPos => "position startpos".to_string(),
+        Start::Fen(text) => format!("position fen {text}"),
+    };
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for mv in moves {
+            line.push(' ');
+            line.push_str(mv);
+        }
+    }
+    line
+}
+
+/// Play the move (or chance outcome) written `text` if it is allowed here,
+/// returning its canonical spelling.
+pub fn play_text(state: &mut GameState, text: &str) -> Result<String, String> {
+    let mut chance = Vec::new();
+    state
+        .chance_outcomes(&mut chance)
+        .map_err(|e| e.to_string())?;
+    let mv = if chance.is_empty() {
+        state.parse_legal_move(text).map_err(|e| e.to_string())?
+    } else {
+        let mv = state.parse_move(text).map_err(|e| e.to_string())?;
+        if !chance.iter().any(|&(token, _)| token == mv) {
+            return Err(format!("'{text}' is not an outcome of this chance node"));
+        }
+        mv
+    };
+    let canonical = state.format_move(mv).map_err(|e| e.to_string())?;
+    state.make_move(mv).map_err(|e| e.to_string())?;
+    Ok(canonical)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources() {
+        assert_eq!(
+            OpeningSource::parse("startpos").unwrap(),
+            OpeningSource::StartPos
+        );
+        assert_eq!(
+            OpeningSource::parse("random:6").unwrap(),
+            OpeningSource::Random(6)
+        );
+        assert_eq!(
+            OpeningSource::parse("file:a b.txt").unwrap(),
+            OpeningSource::File("a b.txt".into())
+        );
+        assert_eq!(
+            OpeningSource::parse("book.txt").unwrap(),
+            OpeningSource::File("book.txt".into())
+        );
+        assert!(OpeningSource::parse("random:x").is_err());
+        assert!(OpeningSource::parse("file:").is_err());
+        assert_eq!(OpeningSource::Random(4).to_string(), "random:4");
+    }
+
+    #[test]
+    fn position_commands() {
+        assert_eq!(position_command(&Start::StartPos, &[]), "position startpos");
+        assert_eq!(
+            position_command(
+                &Start::Fen("8/8 b".into()),
+                &["f5".to_string(), "0000".to_string()]
+            ),
+            "position fen 8/8 b moves f5 0000"
+        );
+    }
+}

@@ -1,0 +1,204 @@
+//! The game log: one record per game, in a PGN-like form of `[Tag "value"]`
+//! lines followed by the game's `position` command and a blank line.
+//!
+//! The `position` line is exactly what the engines were last sent, plus the
+//! move that ended the game if it was legal, so any game can be replayed by
+//! pasting it into plyd (or checked move by move with the plugin). Chance
+//! outcomes that the arena drew are in it like moves.
+
+use std::fmt;
+use std::io::Write;
+
+use super::openings::{position_command, Start};
+
+/// Who won, by side: the first player is side 0 (Othello's Black), whatever
+/// the game calls its sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// The first player won (`1-0`).
+    FirstWins,
+    /// The second player won (`0-1`).
+    SecondWins,
+    /// A draw (`1/2-1/2`).
+    Draw,
+}
+
+impl GameResult {
+    /// The result with the given side as the winner.
+    pub fn win_for(side: u32) -> Self {
+        if side == 0 {
+            GameResult::FirstWins
+        } else {
+            GameResult::SecondWins
+        }
+    }
+
+    /// The result with the given side as the loser.
+    pub fn loss_for(side: u32) -> Self {
+        Self::win_for(1 - side.min(1))
+    }
+
+    /// Points of the player on `side`: 1, 1/2 or 0.
+    pub fn points_for(self, side: u32) -> f64 {
+        match (self, side) {
+            (GameResult::Draw, _) => 0.5,
+            (GameResult::FirstWins, 0) | (GameResult::SecondWins, 1) => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        })
+    }
+}
+
+/// How a game ended, as counted in the final table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Ending {
+    /// The rules ended it: no legal moves, and the plugin's outcome.
+    Rules,
+    /// It reached the ply limit and was scored a draw.
+    MaxPlies,
+    /// A player used more than its time plus the margin.
+    TimeForfeit,
+    /// A player with no time limit gave no move within the timeout.
+    NoAnswer,
+    /// A player answered an illegal or unreadable move.
+    IllegalMove,
+    /// A player's process exited.
+    Crash,
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ending::Rules => "rules",
+            Ending::MaxPlies => "max plies",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::NoAnswer => "no answer",
+            Ending::IllegalMove => "illegal move",
+            Ending::Crash => "crash",
+        })
+    }
+}
+
+/// Everything recorded about one finished game.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    /// Game number, from 1, in the order games were scheduled.
+    pub number: usize,
+    /// The variant played.
+    pub variant: String,
+    /// The names of the first and the second player.
+    pub players: [String; 2],
+    /// Which engine (0 for the first `--engine`) was the first player.
+    pub first_engine: usize,
+    /// Where the opening came from.
+    pub opening: String,
+    /// How many of `moves` the opening played.
+    pub opening_plies: usize,
+    /// The start of the game.
+    pub start: Start,
+    /// Every move and chance outcome, opening included.
+    pub moves: Vec<String>,
+    /// The result.
+    pub result: GameResult,
+    /// How the game ended.
+    pub ending: Ending,
+    /// One line on how the game ended (`illegal move 'z9' by b`).
+    pub reason: String,
+    /// The position text at the end.
+    pub final_position: String,
+    /// The match seed (openings and chance outcomes follow from it).
+    pub seed: u64,
+}
+
+impl GameRecord {
+    /// Points of engine `engine` (0 or 1) in this game.
+    pub fn points_of_engine(&self, engine: usize) -> f64 {
+        let side = if engine == self.first_engine { 0 } else { 1 };
+        self.result.points_for(side)
+    }
+
+    /// The `position` command that replays the whole game.
+    pub fn position_line(&self) -> String {
+        position_command(&self.start, &self.moves)
+    }
+
+    /// Write the record, then a blank line.
+    pub fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let tag = |name: &str, value: &str| format!("[{name} \"{}\"]\n", escape(value));
+        let mut text = String::new();
+        text += &tag("Game", &self.number.to_string());
+        text += &tag("Variant", &self.variant);
+        text += &tag("First", &self.players[0]);
+        text += &tag("Second", &self.players[1]);
+        text += &tag("Opening", &self.opening);
+        text += &tag("OpeningPlies", &self.opening_plies.to_string());
+        text += &tag("Seed", &self.seed.to_string());
+        text += &tag("Plies", &self.moves.len().to_string());
+        text += &tag("Result", &self.result.to_string());
+        text += &tag("Ending", &self.ending.to_string());
+        text += &tag("Reason", &self.reason);
+        text += &tag("FinalPosition", &self.final_position);
+        text += &self.position_line();
+        text += "\n\n";
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    }
+}
+
+/// Tag values are quoted; a quote or backslash inside is escaped.
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_by_side() {
+        assert_eq!(GameResult::win_for(0), GameResult::FirstWins);
+        assert_eq!(GameResult::loss_for(0), GameResult::SecondWins);
+        assert_eq!(GameResult::loss_for(1), GameResult::FirstWins);
+        assert_eq!(GameResult::FirstWins.points_for(0), 1.0);
+        assert_eq!(GameResult::FirstWins.points_for(1), 0.0);
+        assert_eq!(GameResult::Draw.points_for(1), 0.5);
+        assert_eq!(GameResult::Draw.to_string(), "1/2-1/2");
+    }
+
+    #[test]
+    fn a_record_reads_back() {
+        let record = GameRecord {
+            number: 7,
+            variant: "othello".into(),
+            players: ["b".into(), "a".into()],
+            first_engine: 1,
+            opening: "book.txt:3".into(),
+            opening_plies: 1,
+            start: Start::StartPos,
+            moves: vec!["f5".into()],
+            result: GameResult::FirstWins,
+            ending: Ending::IllegalMove,
+            reason: "illegal move 'z\"9' by a".into(),
+            final_position: "8/8 w".into(),
+            seed: 1,
+        };
+        let mut out = Vec::new();
+        record.write_to(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("[Game \"7\"]\n[Variant \"othello\"]\n[First \"b\"]\n"));
+        assert!(text.contains("[Reason \"illegal move 'z\\\"9' by a\"]\n"));
+        assert!(text.ends_with("\nposition startpos moves f5\n\n"), "{text}");
+        // Engine 1 played first and won.
+        assert_eq!(record.points_of_engine(1), 1.0);
+        assert_eq!(record.points_of_engine(0), 0.0);
+    }
+}

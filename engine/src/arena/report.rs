@@ -1,0 +1,247 @@
+//! What the arena prints: a progress line after every game and the final
+//! table, both built from the running [`Standings`].
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::record::{Ending, GameRecord, GameResult};
+use super::stats::{signed, EloEstimate, Sprt, SprtDecision, Tally};
+
+/// The running totals of a match.
+#[derive(Debug, Clone)]
+pub struct Standings {
+    /// The engines' names, the first `--engine` first.
+    pub names: [String; 2],
+    /// Results of the first engine.
+    pub tally: Tally,
+    /// Games by how they ended.
+    pub endings: BTreeMap<Ending, u64>,
+    /// Wins of the first player, wins of the second player, draws.
+    pub by_side: [u64; 3],
+}
+
+impl Standings {
+    /// Nothing played yet.
+    pub fn new(names: [String; 2]) -> Self {
+        Standings {
+            names,
+            tally: Tally::default(),
+            endings: BTreeMap::new(),
+            by_side: [0; 3],
+        }
+    }
+
+    /// Count a finished game.
+    pub fn add(&mut self, record: &GameRecord) {
+        let points = record.points_of_engine(0);
+        if points == 1.0 {
+            self.tally.wins += 1;
+        } else if points == 0.0 {
+            self.tally.losses += 1;
+        } else {
+            self.tally.draws += 1;
+        }
+        *self.endings.entry(record.ending).or_default() += 1;
+        self.by_side[match record.result {
+            GameResult::FirstWins => 0,
+            GameResult::SecondWins => 1,
+            GameResult::Draw => 2,
+        }] += 1;
+    }
+
+    /// One line after a game: the game, then the totals so far.
+    pub fn progress_line(
+        &self,
+        record: &GameRecord,
+        planned: usize,
+        sprt: Option<&Sprt>,
+    ) -> String {
+        let t = &self.tally;
+        let mut line = format!(
+            "game {} ({}/{planned}): {} vs {}: {} {} | {} vs {}: +{} ={} -{}",
+            record.number,
+            t.games(),
+            record.players[0],
+            record.players[1],
+            record.result,
+            record.reason,
+            self.names[0],
+            self.names[1],
+            t.wins,
+            t.draws,
+            t.losses,
+        );
+        if let Some(elo) = EloEstimate::from_tally(t) {
+            let _ = write!(line, " | Elo {elo}");
+        }
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let _ = write!(line, " | LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(t));
+        }
+        line
+    }
+
+    /// The final table.
+    pub fn final_table(&self, sprt: Option<&Sprt>) -> String {
+        let t = &self.tally;
+        let n = t.games();
+        let mut out = String::new();
+        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>7}",
+            "engine", "games", "wins", "draws", "losses", "points", "score"
+        );
+        let rows = [
+            (&self.names[0], t.wins, t.losses),
+            (&self.names[1], t.losses, t.wins),
+        ];
+        for (name, wins, losses) in rows {
+            let points = wins as f64 + t.draws as f64 / 2.0;
+            let score = if n == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}%", 100.0 * points / n as f64)
+            };
+            let _ = writeln!(
+                out,
+                "{name:<width$}  {n:>6} {wins:>6} {:>6} {losses:>6} {points:>7.1} {score:>7}",
+                t.draws
+            );
+        }
+        let _ = writeln!(
+            out,
+            "first player won {}, second player won {}, drawn {}",
+            self.by_side[0], self.by_side[1], self.by_side[2]
+        );
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(ending, count)| format!("{ending} {count}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "endings: {}",
+            if endings.is_empty() {
+                "none".to_string()
+            } else {
+                endings.join(", ")
+            }
+        );
+        match EloEstimate::from_tally(t) {
+            Some(elo) => {
+                let _ = writeln!(
+                    out,
+                    "Elo difference {} - {}: {elo} (95% interval {} to {}; per-game score standard error)",
+                    self.names[0],
+                    self.names[1],
+                    signed(elo.low),
+                    signed(elo.high)
+                );
+            }
+            None => {
+                let _ = writeln!(out, "Elo difference: no games");
+            }
+        }
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let verdict = match sprt.decide(t) {
+                SprtDecision::AcceptH1 => format!(
+                    "H1 accepted (elo1={} favoured over elo0={})",
+                    sprt.elo1, sprt.elo0
+                ),
+                SprtDecision::AcceptH0 => format!(
+                    "H0 accepted (elo0={} favoured over elo1={})",
+                    sprt.elo0, sprt.elo1
+                ),
+                SprtDecision::Continue => "no decision".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "SPRT {sprt}: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
+                sprt.llr(t)
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::openings::Start;
+
+    fn record(
+        number: usize,
+        first_engine: usize,
+        result: GameResult,
+        ending: Ending,
+    ) -> GameRecord {
+        let names = ["a".to_string(), "b".to_string()];
+        GameRecord {
+            number,
+            variant: "othello".into(),
+            players: if first_engine == 0 {
+                names.clone()
+            } else {
+                [names[1].clone(), names[0].clone()]
+            },
+            first_engine,
+            opening: "startpos".into(),
+            opening_plies: 0,
+            start: Start::StartPos,
+            moves: Vec::new(),
+            result,
+            ending,
+            reason: ending.to_string(),
+            final_position: String::new(),
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn counts_from_the_first_engines_side() {
+        let mut s = Standings::new(["a".into(), "b".into()]);
+        // a first and wins; b first and wins (a loses); a second and the
+        // first player (b) loses; a draw.
+        s.add(&record(1, 0, GameResult::FirstWins, Ending::Rules));
+        s.add(&record(2, 1, GameResult::FirstWins, Ending::TimeForfeit));
+        s.add(&record(3, 1, GameResult::SecondWins, Ending::IllegalMove));
+        s.add(&record(4, 0, GameResult::Draw, Ending::MaxPlies));
+        assert_eq!(
+            s.tally,
+            Tally {
+                wins: 2,
+                draws: 1,
+                losses: 1
+            }
+        );
+        assert_eq!(s.by_side, [2, 1, 1]);
+        let table = s.final_table(None);
+        assert!(
+            table.contains("a            4      2      1      1     2.5   62.5%"),
+            "{table}"
+        );
+        assert!(
+            table.contains("b            4      1      1      2     1.5   37.5%"),
+            "{table}"
+        );
+        assert!(
+            table.contains("endings: rules 1, max plies 1, time forfeit 1, illegal move 1"),
+            "{table}"
+        );
+        assert!(table.contains("first player won 2, second player won 1, drawn 1"));
+        // 62.5%: -400 log10(0.6) = +88.7
+        assert!(
+            table.contains("Elo difference a - b: +88.7 +/- "),
+            "{table}"
+        );
+        let line = s.progress_line(&record(4, 0, GameResult::Draw, Ending::MaxPlies), 10, None);
+        assert!(
+            line.starts_with(
+                "game 4 (4/10): a vs b: 1/2-1/2 max plies | a vs b: +2 =1 -1 | Elo +88.7"
+            ),
+            "{line}"
+        );
+    }
+}

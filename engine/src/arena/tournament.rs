@@ -1,0 +1,173 @@
+//! Scheduling: `--concurrency` workers, each with its own pair of engine
+//! processes kept alive from game to game, take game numbers from a shared
+//! counter and send finished games to the main thread, which alone writes
+//! the log and the progress and decides when to stop.
+//!
+//! Game `n` (from 0) plays the opening of pair `n / 2`; the first engine
+//! takes the first side in even games and the second side in odd ones. The
+//! opening and the chance outcomes depend on the pair only, so which worker
+//! plays a game, and when, changes nothing but timing.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crossbeam_channel::{bounded, unbounded, Sender};
+
+use super::args::EngineSpec;
+use super::engine::{EngineError, EngineProcess};
+use super::openings::Opening;
+use super::record::GameRecord;
+use super::referee::{play_game, GameOrder, Rules};
+use super::rng::SplitMix64;
+
+/// Stream number of the chance-outcome generator (see [`SplitMix64::for_item`]).
+const CHANCE_STREAM: u64 = 2;
+
+/// What a worker tells the main thread.
+enum Report {
+    /// A finished game, and where to say whether to go on.
+    Game(Box<GameRecord>, Sender<bool>),
+    /// The worker cannot go on (the referee failed, or an engine cannot be
+    /// restarted); the match stops.
+    Fatal(String),
+}
+
+/// A match to play.
+pub struct Match<'a> {
+    /// The two engines.
+    pub specs: &'a [EngineSpec; 2],
+    /// What every game shares.
+    pub rules: &'a Rules,
+    /// One opening per pair of games.
+    pub openings: &'a [Opening],
+    /// Games to play.
+    pub games: usize,
+    /// Workers.
+    pub concurrency: usize,
+}
+
+impl Match<'_> {
+    /// Start every worker's pair of engines, before the first game, so that
+    /// a bad command line is reported at once and not after hours of play.
+    pub fn start_engines(&self) -> Result<Vec<[EngineProcess; 2]>, EngineError> {
+        let game = self.rules.variant.name();
+        let workers = self.concurrency.clamp(1, self.games.max(1));
+        let mut pairs = Vec::new();
+        for _ in 0..workers {
+            let a = EngineProcess::start(&self.specs[0], game)?;
+            let b = EngineProcess::start(&self.specs[1], game)?;
+            pairs.push([a, b]);
+        }
+        Ok(pairs)
+    }
+
+    /// Play the match with the engine pairs from [`Match::start_engines`],
+    /// handing every finished game to `on_game`, which returns `false` to
+    /// stop the match (games other workers have in progress still finish
+    /// and are handed over). An `Err` says why the match broke off.
+    pub fn play(
+        &self,
+        pairs: Vec<[EngineProcess; 2]>,
+        mut on_game: impl FnMut(&GameRecord) -> bool,
+    ) -> Result<(), String> {
+        let game = self.rules.variant.name().to_string();
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = unbounded();
+        let mut fatal = None;
+        std::thread::scope(|scope| {
+            for engines in pairs {
+                let tx = tx.clone();
+                let (next, stop, game) = (&next, &stop, game.as_str());
+                scope.spawn(move || self.worker(engines, next, stop, game, tx));
+            }
+            drop(tx);
+            for report in rx {
+                match report {
+                    Report::Game(record, go_on) => {
+                        if !on_game(&record) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        let _ = go_on.send(!stop.load(Ordering::Relaxed));
+                    }
+                    Report::Fatal(why) => {
+                        stop.store(true, Ordering::Relaxed);
+                        fatal.get_or_insert(why);
+                    }
+                }
+            }
+        });
+        match fatal {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
+    }
+
+    fn worker(
+        &self,
+        mut engines: [EngineProcess; 2],
+        next: &AtomicUsize,
+        stop: &AtomicBool,
+        game: &str,
+        tx: Sender<Report>,
+    ) {
+        // The worker waits for the main thread's word after each game, so
+        // that a decision (an SPRT verdict) stops it before it starts
+        // another game, not some games later.
+        let (go_on_tx, go_on) = bounded(1);
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let n = next.fetch_add(1, Ordering::Relaxed);
+            if n >= self.games {
+                break;
+            }
+            if let Err(why) = self.make_ready(&mut engines, game) {
+                let _ = tx.send(Report::Fatal(why));
+                break;
+            }
+            let pair = n / 2;
+            let order = GameOrder {
+                number: n + 1,
+                opening: &self.openings[pair],
+                first_engine: n % 2,
+                chance: SplitMix64::for_item(self.rules.seed, CHANCE_STREAM, pair as u64),
+            };
+            match play_game(&mut engines, self.rules, order) {
+                Ok(record) => {
+                    let sent = tx.send(Report::Game(Box::new(record), go_on_tx.clone()));
+                    if sent.is_err() || !go_on.recv().unwrap_or(false) {
+                        break;
+                    }
+                }
+                Err(why) => {
+                    let _ = tx.send(Report::Fatal(why));
+                    break;
+                }
+            }
+        }
+        for engine in engines {
+            engine.quit();
+        }
+    }
+
+    /// Get both engines ready for a new game, restarting one that died or
+    /// overran its time. An engine that fails right after a restart ends
+    /// the match: it would lose every game without playing.
+    fn make_ready(&self, engines: &mut [EngineProcess; 2], game: &str) -> Result<(), String> {
+        for (engine, spec) in engines.iter_mut().zip(self.specs) {
+            let ready = !engine.is_dead() && engine.new_game().is_ok();
+            if ready {
+                continue;
+            }
+            log::info!("restarting engine {}", spec.name);
+            engine.shut_down();
+            *engine =
+                EngineProcess::start(spec, game).map_err(|e| format!("cannot restart: {e}"))?;
+            engine
+                .new_game()
+                .map_err(|e| format!("after a restart: {e}"))?;
+        }
+        Ok(())
+    }
+}

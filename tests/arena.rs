@@ -1,0 +1,732 @@
+//! `plyd arena` end to end: real matches between real processes — plyd
+//! against itself, and plyd against small shell-script engines that sleep,
+//! answer nonsense or exit — checked through the game log and the table.
+//!
+//! Only the deliberately broken engines depend on time, and then by a wide
+//! margin (a 3 s sleep against a 0.2 s budget); the plyd games are played
+//! at fixed depth, so their results do not depend on the machine's speed.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{othello_dir, plugin_dir, plyd_bin, Engine, TempDir};
+
+/// A fake engine in POSIX sh (so the tests that use it run on Unix only): it answers the handshake, and on `go` does
+/// what `$1` says.
+#[cfg(unix)]
+const FAKE_ENGINE: &str = r#"mode="$1"
+while IFS= read -r line; do
+  case "$line" in
+    uci) echo "id name fake-$mode"; echo "option name UCI_Variant type combo default othello var othello"; echo uciok ;;
+    isready) echo readyok ;;
+    go*)
+      case "$mode" in
+        sleep) sleep 3; echo "bestmove 0000" ;;
+        illegal) echo "bestmove z9" ;;
+        crash) exit 3 ;;
+      esac ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+/// One game of the log: its tags and its `position` line.
+#[derive(Debug)]
+struct LoggedGame {
+    tags: BTreeMap<String, String>,
+    position: String,
+}
+
+impl LoggedGame {
+    fn tag(&self, name: &str) -> &str {
+        self.tags
+            .get(name)
+            .unwrap_or_else(|| panic!("no tag {name} in {self:?}"))
+    }
+
+    /// The moves of the position line.
+    fn moves(&self) -> Vec<&str> {
+        match self.position.split_once(" moves ") {
+            Some((_, moves)) => moves.split(' ').collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+fn read_log(path: &Path) -> Vec<LoggedGame> {
+    let text = std::fs::read_to_string(path).expect("the game log");
+    text.split("\n\n")
+        .filter(|block| !block.trim().is_empty())
+        .map(|block| {
+            let mut tags = BTreeMap::new();
+            let mut position = None;
+            for line in block.lines() {
+                if let Some(tag) = line.strip_prefix('[') {
+                    let (name, value) = tag.split_once(' ').expect("a tag");
+                    let value = value.trim_end_matches(']').trim_matches('"');
+                    tags.insert(name.to_string(), value.to_string());
+                } else {
+                    assert!(line.starts_with("position "), "{block}");
+                    position = Some(line.to_string());
+                }
+            }
+            LoggedGame {
+                tags,
+                position: position.unwrap_or_else(|| panic!("no position line in {block}")),
+            }
+        })
+        .collect()
+}
+
+/// Run `plyd arena` with `args` and plugins from `plugins`.
+fn arena(plugins: &Path, args: &[&str]) -> Output {
+    Command::new(plyd_bin())
+        .arg("arena")
+        .args(args)
+        .env("PLYD_PLUGIN_PATH", plugins)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run plyd arena")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The `engine` row of the final table: games, wins, draws, losses.
+fn table_row(stdout: &str, engine: &str) -> [u64; 4] {
+    let line = stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(engine))
+        .unwrap_or_else(|| panic!("no row for {engine} in {stdout}"));
+    let numbers: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(4)
+        .map(|n| n.parse().unwrap())
+        .collect();
+    numbers.try_into().unwrap()
+}
+
+/// Points of engine `name` in `game`.
+fn points(game: &LoggedGame, name: &str) -> f64 {
+    let first = game.tag("First") == name;
+    assert!(first || game.tag("Second") == name, "{game:?}");
+    match (game.tag("Result"), first) {
+        ("1/2-1/2", _) => 0.5,
+        ("1-0", true) | ("0-1", false) => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// Write the fake engine into `dir` and give the engine words to run it.
+#[cfg(unix)]
+fn fake_engine(dir: &TempDir, mode: &str) -> Vec<String> {
+    let script = dir.path().join("fake.sh");
+    std::fs::write(&script, FAKE_ENGINE).unwrap();
+    vec![
+        "cmd=sh".to_string(),
+        format!("arg={}", script.display()),
+        format!("arg={mode}"),
+        "name=fake".to_string(),
+    ]
+}
+
+#[test]
+fn plyd_against_itself_on_othello() {
+    let plugins = othello_dir();
+    let out_dir = TempDir::new("arena-self");
+    let log = out_dir.path().join("games.txt");
+    let plyd = plyd_bin();
+    let cmd = format!("cmd={}", plyd.display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--game",
+            "othello",
+            "--engine",
+            &cmd,
+            "name=deep",
+            "depth=3",
+            "option.Threads=1",
+            "--engine",
+            &cmd,
+            "name=shallow",
+            "depth=1",
+            "option.Hash=8",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--openings",
+            "random:4",
+            "--seed",
+            "11",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+
+    let games = read_log(&log);
+    assert_eq!(games.len(), 4, "{games:#?}");
+    let mut numbers: Vec<&str> = games.iter().map(|g| g.tag("Game")).collect();
+    numbers.sort();
+    assert_eq!(numbers, ["1", "2", "3", "4"]);
+
+    // Replay every game in a plyd daemon: the moves are accepted, the final
+    // position is the one logged, and the game is over there.
+    let mut daemon = Engine::start(plugins.path(), &[], &[]);
+    for game in &games {
+        assert_eq!(game.tag("Variant"), "othello");
+        assert_eq!(game.tag("Ending"), "rules", "{game:?}");
+        assert_eq!(game.moves().len().to_string(), game.tag("Plies"));
+        daemon.send(&game.position);
+        assert!(common::errors(&daemon.sync()).is_empty(), "{game:?}");
+        assert_eq!(daemon.fen(), game.tag("FinalPosition"));
+        daemon.send("go depth 1");
+        assert_eq!(daemon.until_bestmove().last().unwrap(), "bestmove (none)");
+    }
+
+    // Each pair plays one opening, each engine first once.
+    for pair in 0..2 {
+        let of_pair: Vec<&LoggedGame> = games
+            .iter()
+            .filter(|g| (g.tag("Game").parse::<usize>().unwrap() - 1) / 2 == pair)
+            .collect();
+        assert_eq!(of_pair.len(), 2);
+        assert_eq!(of_pair[0].tag("First"), of_pair[1].tag("Second"));
+        assert_eq!(of_pair[0].moves()[..4], of_pair[1].moves()[..4]);
+        assert_eq!(of_pair[0].tag("OpeningPlies"), "4");
+    }
+
+    // The table adds up, and agrees with the log.
+    let deep = table_row(&stdout, "deep");
+    let shallow = table_row(&stdout, "shallow");
+    assert_eq!(deep[0], 4);
+    assert_eq!(deep[1] + deep[2] + deep[3], 4, "{stdout}");
+    assert_eq!(
+        (deep[1], deep[2], deep[3]),
+        (shallow[3], shallow[2], shallow[1])
+    );
+    let deep_points: f64 = games.iter().map(|g| points(g, "deep")).sum();
+    assert_eq!(
+        deep_points,
+        deep[1] as f64 + deep[2] as f64 / 2.0,
+        "{stdout}"
+    );
+    assert!(stdout.contains("endings: rules 4"), "{stdout}");
+    assert!(
+        stdout.contains("Elo difference deep - shallow: "),
+        "{stdout}"
+    );
+    // One progress line per game.
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("game ")).count(),
+        4,
+        "{stderr}"
+    );
+
+    // The same seed plays the same match: fixed-depth search is
+    // deterministic, and so are the openings.
+    let log2 = out_dir.path().join("again.txt");
+    let again = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &cmd,
+            "name=deep",
+            "depth=3",
+            "--engine",
+            &cmd,
+            "name=shallow",
+            "depth=1",
+            "--games",
+            "4",
+            "--openings",
+            "random:4",
+            "--seed",
+            "11",
+            "--out",
+            log2.to_str().unwrap(),
+        ],
+    );
+    assert!(again.status.success());
+    let mut first: Vec<(String, String)> = games
+        .iter()
+        .map(|g| (g.tag("Game").to_string(), g.position.clone()))
+        .collect();
+    let mut second: Vec<(String, String)> = read_log(&log2)
+        .iter()
+        .map(|g| (g.tag("Game").to_string(), g.position.clone()))
+        .collect();
+    first.sort();
+    second.sort();
+    assert_eq!(first, second);
+}
+
+#[test]
+#[cfg(unix)]
+fn an_engine_that_oversleeps_loses_on_time() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-sleep");
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    // Once under a clock, once under a fixed move time.
+    for budget in ["tc=0.2+0", "st=0.2"] {
+        let mut args = vec!["--engine".to_string()];
+        args.extend(fake_engine(&dir, "sleep"));
+        args.push(budget.to_string());
+        args.extend(["--engine", &plyd, "name=plyd", "depth=1", "--games", "2"].map(String::from));
+        args.extend(["--out".to_string(), log.to_str().unwrap().to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = arena(plugins.path(), &args);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+        let games = read_log(&log);
+        assert_eq!(games.len(), 2);
+        for game in &games {
+            assert_eq!(game.tag("Ending"), "time forfeit", "{game:?}");
+            assert!(
+                game.tag("Reason").starts_with("time forfeit by fake"),
+                "{game:?}"
+            );
+            assert_eq!(points(game, "fake"), 0.0, "{game:?}");
+        }
+        assert_eq!(table_row(&stdout, "fake"), [2, 0, 0, 2], "{stdout}");
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn an_illegal_move_loses() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-illegal");
+    let log = dir.path().join("games.txt");
+    let mut args = vec!["--engine".to_string()];
+    args.extend(fake_engine(&dir, "illegal"));
+    args.extend(
+        [
+            "--engine",
+            &format!("cmd={}", plyd_bin().display()),
+            "name=plyd",
+        ]
+        .map(String::from),
+    );
+    args.extend(
+        [
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--out",
+            log.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(plugins.path(), &args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.tag("Reason"), "illegal move 'z9' by fake", "{game:?}");
+        assert_eq!(points(game, "fake"), 0.0);
+        // The illegal move is not part of the replayable game.
+        assert!(!game.position.contains("z9"), "{game:?}");
+    }
+    // Fake first: it loses at once. Plyd first: one move, then the loss.
+    let plies: Vec<&str> = games.iter().map(|g| g.tag("Plies")).collect();
+    assert_eq!(plies, ["0", "1"], "{games:?}");
+    assert_eq!(table_row(&stdout, "plyd"), [2, 2, 0, 0], "{stdout}");
+}
+
+#[test]
+#[cfg(unix)]
+fn a_crashing_engine_loses_and_is_restarted() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-crash");
+    let log = dir.path().join("games.txt");
+    let mut args = vec!["--engine".to_string()];
+    args.extend(fake_engine(&dir, "crash"));
+    args.extend(
+        [
+            "--engine",
+            &format!("cmd={}", plyd_bin().display()),
+            "name=plyd",
+        ]
+        .map(String::from),
+    );
+    args.extend(
+        [
+            "--depth",
+            "1",
+            "--games",
+            "3",
+            "--out",
+            log.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(plugins.path(), &args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let games = read_log(&log);
+    // Three games: the crashed engine was started again for each.
+    assert_eq!(games.len(), 3);
+    for game in &games {
+        assert_eq!(game.tag("Ending"), "crash", "{game:?}");
+        assert_eq!(
+            game.tag("Reason"),
+            "crash of fake: exit status: 3",
+            "{game:?}"
+        );
+        assert_eq!(points(game, "fake"), 0.0);
+    }
+    assert!(stdout.contains("endings: crash 3"), "{stdout}");
+}
+
+#[test]
+#[cfg(unix)]
+fn sprt_stops_the_match_when_it_decides() {
+    // plyd against an engine that only plays illegal moves wins every game.
+    // With elo0=0 elo1=50 each win adds ln(0.571463 / 0.5) = 0.1336 to the
+    // LLR, so the 23rd win is the first above ln(19) = 2.944 (see the unit
+    // tests of the arithmetic): one worker, so exactly 23 games.
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-sprt");
+    let log = dir.path().join("games.txt");
+    let mut args = [
+        "--engine",
+        &format!("cmd={}", plyd_bin().display()),
+        "name=plyd",
+        "--engine",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(fake_engine(&dir, "illegal"));
+    args.extend(
+        [
+            "--depth",
+            "1",
+            "--games",
+            "200",
+            "--sprt",
+            "elo0=0",
+            "elo1=50",
+            "alpha=0.05",
+            "beta=0.05",
+            "--out",
+            log.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(plugins.path(), &args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert_eq!(read_log(&log).len(), 23);
+    assert_eq!(table_row(&stdout, "plyd"), [23, 23, 0, 0], "{stdout}");
+    assert!(
+        stdout.contains(
+            "SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 3.07 (bounds -2.94, 2.94): H1 accepted"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_rules_end_games_from_book_positions() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-book");
+    let book = dir.path().join("book.txt");
+    // Line 2: a full board, all Black: over before it starts, Black (the
+    // first player) wins. Line 3: Black has no move and must pass (0000),
+    // then White takes the last Black disc and the game is over.
+    std::fs::write(
+        &book,
+        "# test book\nXXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX w\nposition fen OX6/8/8/8/8/8/8/8 b\n",
+    )
+    .unwrap();
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let openings = format!("file:{}", book.display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "name=a",
+            "--engine",
+            &plyd,
+            "name=b",
+            "--depth",
+            "2",
+            "--games",
+            "4",
+            "--openings",
+            &openings,
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert_eq!(game.tag("Ending"), "rules");
+        match game.tag("Game") {
+            "1" | "2" => {
+                assert_eq!(game.tag("Result"), "1-0", "{game:?}");
+                assert_eq!(game.tag("Plies"), "0");
+                assert!(game.tag("Opening").ends_with("book.txt:2"), "{game:?}");
+            }
+            _ => {
+                assert_eq!(game.tag("Result"), "0-1", "{game:?}");
+                assert_eq!(game.moves(), ["0000", "c1"], "{game:?}");
+                assert_eq!(
+                    game.position,
+                    "position fen OX6/8/8/8/8/8/8/8 b moves 0000 c1"
+                );
+            }
+        }
+    }
+    // Every side won twice, so each engine once per pair: an even match.
+    assert_eq!(table_row(&stdout, "a"), [4, 2, 0, 2], "{stdout}");
+    assert!(stdout.contains("first player won 2, second player won 2, drawn 0"));
+}
+
+#[test]
+fn max_plies_scores_a_draw() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-maxplies");
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--depth",
+            "1",
+            "--max-plies",
+            "6",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    // Two engines of the same name are told apart.
+    assert_eq!(table_row(&stdout, "plyd-1"), [2, 0, 2, 0], "{stdout}");
+    for game in read_log(&log) {
+        assert_eq!(game.tag("Result"), "1/2-1/2");
+        assert_eq!(game.tag("Reason"), "max plies 6 reached");
+        assert_eq!(game.moves().len(), 6);
+    }
+}
+
+#[test]
+fn the_arena_draws_chance_outcomes_itself() {
+    let plugins = plugin_dir(&[("plyd_test_dice", "dicerace")]);
+    let dir = TempDir::new("arena-dice");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let run = |log: &Path| {
+        let out = arena(
+            plugins.path(),
+            &[
+                "--game",
+                "dicerace",
+                "--engine",
+                &plyd,
+                "name=a",
+                "--engine",
+                &plyd,
+                "name=b",
+                "--depth",
+                "2",
+                "--games",
+                "4",
+                "--seed",
+                "5",
+                "--out",
+                log.to_str().unwrap(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}\n{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        read_log(log)
+    };
+    let games = run(&dir.path().join("one.txt"));
+    assert_eq!(games.len(), 4);
+    let rolls = |g: &LoggedGame| -> Vec<String> {
+        g.moves()
+            .iter()
+            .filter(|m| m.starts_with('r'))
+            .map(|m| m.to_string())
+            .collect()
+    };
+    for game in &games {
+        assert_eq!(game.tag("Ending"), "rules", "{game:?}");
+        // Rolls and moves alternate, and each move stays within its roll.
+        let moves = game.moves();
+        assert!(moves.len() >= 8, "{game:?}");
+        for turn in moves.chunks(2) {
+            let face: u32 = turn[0]
+                .strip_prefix('r')
+                .expect("a roll first")
+                .parse()
+                .unwrap();
+            if let Some(step) = turn.get(1) {
+                let step: u32 = step.parse().expect("a move after the roll");
+                assert!((1..=face).contains(&step), "{game:?}");
+            }
+        }
+    }
+    // Both games of a pair draw from one stream: the same rolls.
+    let by_number = |n: &str| games.iter().find(|g| g.tag("Game") == n).unwrap();
+    for (x, y) in [("1", "2"), ("3", "4")] {
+        let (rx, ry) = (rolls(by_number(x)), rolls(by_number(y)));
+        let common = rx.len().min(ry.len());
+        assert_eq!(rx[..common], ry[..common]);
+    }
+    assert_ne!(rolls(by_number("1")), rolls(by_number("3")));
+    // The seed replays the match exactly.
+    let again = run(&dir.path().join("two.txt"));
+    for game in &again {
+        assert_eq!(by_number(game.tag("Game")).position, game.position);
+    }
+    // All 3s would be weight 3 of 6; all 1s weight 1 of 6. Over every roll
+    // of the match, 3 must come up more often than 1.
+    let all: Vec<String> = games.iter().flat_map(rolls).collect();
+    let count = |face: &str| all.iter().filter(|r| *r == face).count();
+    assert!(count("r3") > count("r1"), "{all:?}");
+}
+
+#[test]
+fn bad_input_is_one_error_line() {
+    let plugins = othello_dir();
+    let empty = TempDir::new("arena-noplugins");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let cases: Vec<(Vec<&str>, &Path, &str)> = vec![
+        (
+            vec!["--engine", &plyd, "--engine", &plyd, "--tc", "fast"],
+            plugins.path(),
+            "bad time control 'fast'",
+        ),
+        (
+            vec!["--engine", &plyd, "--engine", &plyd],
+            plugins.path(),
+            "no time control",
+        ),
+        (
+            vec!["--engine", &plyd, "--depth", "1"],
+            plugins.path(),
+            "exactly two --engine",
+        ),
+        (
+            vec![
+                "--engine",
+                "cmd=/no/such/engine",
+                "--engine",
+                &plyd,
+                "--depth",
+                "1",
+            ],
+            plugins.path(),
+            "cannot start '/no/such/engine'",
+        ),
+        (
+            vec![
+                "--engine",
+                &plyd,
+                "option.Hash=lots",
+                "--engine",
+                &plyd,
+                "--depth",
+                "1",
+            ],
+            plugins.path(),
+            "refused its set-up",
+        ),
+        (
+            vec![
+                "--game", "chess", "--engine", &plyd, "--engine", &plyd, "--depth", "1",
+            ],
+            plugins.path(),
+            "game 'chess' is not loaded",
+        ),
+        (
+            vec!["--engine", &plyd, "--engine", &plyd, "--depth", "1"],
+            empty.path(),
+            "game 'othello' is not loaded",
+        ),
+        (
+            vec![
+                "--engine", &plyd, "--engine", &plyd, "--depth", "1", "--sprt", "elo0=0",
+            ],
+            plugins.path(),
+            "--sprt: elo1 is missing",
+        ),
+        (
+            vec![
+                "--engine",
+                &plyd,
+                "--engine",
+                &plyd,
+                "--depth",
+                "1",
+                "--openings",
+                "file:/no/book",
+            ],
+            plugins.path(),
+            "cannot read openings file",
+        ),
+        (
+            vec![
+                "--engine", &plyd, "--engine", &plyd, "--depth", "1", "--games", "0",
+            ],
+            plugins.path(),
+            "--games must be at least 1",
+        ),
+        (
+            vec![
+                "--engine",
+                &plyd,
+                "--engine",
+                &plyd,
+                "--depth",
+                "1",
+                "--evaluator",
+                "seed004",
+            ],
+            plugins.path(),
+            "--evaluator does not apply",
+        ),
+    ];
+    for (args, plugin_path, expected) in cases {
+        let out = arena(plugin_path, &args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let errors: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("plyd arena: "))
+            .collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+        assert!(errors[0].contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
