@@ -487,20 +487,18 @@ fn selective_techniques_run_where_declared_and_play_legal_moves() {
 fn the_answer_is_the_first_move_of_the_last_pv() {
     let othello = othello();
     let eval = othello.evaluator();
-    for text in POSITIONS {
+    for (text, threads) in POSITIONS.iter().flat_map(|t| [(t, 1), (t, 2)]) {
         let tt = TranspositionTable::new(1).unwrap();
         let state = othello.state(Some(text));
         let limits = SearchLimits {
-            depth: Some(4),
+            depth: Some(7),
             ..SearchLimits::default()
         };
-        let (result, events) = run_search(
-            state.try_clone().unwrap(),
-            &eval,
-            &tt,
-            limits,
-            SearchOptions::default(),
-        );
+        let options = SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        };
+        let (result, events) = run_search(state.try_clone().unwrap(), &eval, &tt, limits, options);
         let last_pv = events
             .iter()
             .rev()

@@ -133,7 +133,7 @@ impl Shared<'_> {
         self.control.stop_requested() || self.halt.load(Ordering::Relaxed)
     }
 
-    fn halt(&self) {
+    pub fn halt(&self) {
         self.halt.store(true, Ordering::Relaxed);
     }
 
@@ -321,6 +321,10 @@ fn run(
         }
         let main_result = main.result();
         let chosen = choose(&main_result, &helper_results);
+        let mut main_outcome = main_outcome;
+        if main_outcome.is_ok() && !std::ptr::eq(chosen, &main_result) {
+            main_outcome = main.report_result(chosen);
+        }
         // The move and its expected reply, spelled on the main thread's
         // state; after a plugin failure, only the move (spelled earlier).
         let outcome = main_outcome.and(helper_error.map_or(Ok(()), Err));
@@ -347,12 +351,12 @@ fn run(
     })
 }
 
-/// The thread whose answer is played: the main thread's, unless a helper
-/// finished a deeper iteration with a better score.
+/// The thread whose answer is played: the one that finished the deepest
+/// iteration, the main thread among equals.
 fn choose<'r>(main: &'r ThreadResult, helpers: &'r [ThreadResult]) -> &'r ThreadResult {
     let mut best = main;
     for helper in helpers {
-        if !helper.pv.is_empty() && helper.depth > best.depth && helper.score > best.score {
+        if !helper.pv.is_empty() && helper.depth > best.depth {
             best = helper;
         }
     }

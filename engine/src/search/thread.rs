@@ -174,6 +174,12 @@ impl<'a> Searcher<'a> {
                 if self.stopped {
                     break;
                 }
+                // A helper that finishes the last depth first ends the
+                // search: its answer is as deep as the main thread's will be.
+                if depth == max_depth && limits.depth.is_some() && multipv == 1 {
+                    self.shared.halt();
+                    break;
+                }
                 continue;
             }
             let best_changed = self.root_moves[0].mv != last_best;
@@ -340,6 +346,26 @@ impl<'a> Searcher<'a> {
             Some(budget) => !clock.start_next(control.clock_elapsed(), budget),
             None => false,
         }
+    }
+
+    /// Report a helper's result as the final `info` line, so that the last
+    /// line printed is the line of the move played.
+    pub(super) fn report_result(&mut self, result: &ThreadResult) -> Result<(), PluginError> {
+        let elapsed = self.shared.control.search_elapsed();
+        let nodes = self.shared.all_nodes();
+        let info = Info {
+            depth: Some(result.depth),
+            seldepth: Some(self.seldepth.max(result.depth)),
+            score: Some((score::to_protocol(result.score), None)),
+            nodes: Some(nodes),
+            nps: Some(nps(nodes, elapsed)),
+            hashfull: Some(self.shared.tt.hashfull()),
+            time_ms: Some(elapsed.as_millis() as u64),
+            pv: self.format_line(&result.pv)?,
+            ..Info::default()
+        };
+        self.emit(SearchEvent::Info(info));
+        Ok(())
     }
 
     /// The `info` line for line `pv_index` after an iteration.
