@@ -730,3 +730,38 @@ fn bad_input_is_one_error_line() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+#[test]
+fn closed_output_pipes_do_not_stop_the_match() {
+    // Like `plyd arena ... | head -1`: the reader goes away early. The match
+    // still runs to its end and writes its log.
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-pipes");
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let mut child = Command::new(plyd_bin())
+        .args([
+            "arena", "--engine", &plyd, "--engine", &plyd, "--depth", "1",
+        ])
+        .args(["--games", "4", "--out", log.to_str().unwrap()])
+        .env("PLYD_PLUGIN_PATH", plugins.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let deadline = std::time::Instant::now() + common::PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("plyd arena did not finish with its output closed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    assert_eq!(read_log(&log).len(), 4);
+}

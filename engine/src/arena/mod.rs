@@ -30,7 +30,7 @@ pub mod stats;
 pub mod tournament;
 
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -62,11 +62,11 @@ pub fn run(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Exi
     match play(args, plugin_dirs, game) {
         Ok(()) => ExitCode::SUCCESS,
         Err(ArenaError::Setup(why)) => {
-            eprintln!("plyd arena: {why}");
+            say(&format!("plyd arena: {why}"));
             ExitCode::from(2)
         }
         Err(ArenaError::Aborted(why)) => {
-            eprintln!("plyd arena: match aborted: {why}");
+            say(&format!("plyd arena: match aborted: {why}"));
             ExitCode::from(3)
         }
     }
@@ -141,7 +141,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         concurrency: args.concurrency,
     };
     let pairs = matched.start_engines().map_err(|e| setup(e.to_string()))?;
-    eprintln!(
+    say(&format!(
         "arena: {} ({}) vs {} ({}) on {}, {} games, openings {source}, seed {seed}, concurrency {}{}",
         specs[0].name,
         specs[0].limits,
@@ -151,17 +151,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         args.games,
         args.concurrency,
         sprt.map_or(String::new(), |s| format!(", SPRT {s}")),
-    );
+    ));
 
     let mut standings = Standings::new([specs[0].name.clone(), specs[1].name.clone()]);
     let mut log_error = None;
     let mut decided = false;
     let outcome = matched.play(pairs, |record| {
         standings.add(record);
-        eprintln!(
-            "{}",
-            standings.progress_line(record, args.games, sprt.as_ref())
-        );
+        say(&standings.progress_line(record, args.games, sprt.as_ref()));
         if let Some(file) = log_file.as_mut() {
             if let Err(e) = record.write_to(file) {
                 log_error.get_or_insert(format!("cannot write the game log: {e}"));
@@ -172,21 +169,31 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             let decision = sprt.decide(&standings.tally);
             if decision != SprtDecision::Continue && !decided {
                 decided = true;
-                eprintln!(
+                say(&format!(
                     "SPRT decided after {} games; no new game starts",
                     standings.tally.games()
-                );
+                ));
                 return false;
             }
         }
         true
     });
 
-    print!("{}", standings.final_table(sprt.as_ref()));
+    // A closed stdout (`| head`) must not turn into a panic; the games are
+    // in the log either way.
+    let mut stdout = std::io::stdout().lock();
+    let _ = write!(stdout, "{}", standings.final_table(sprt.as_ref()));
+    let _ = stdout.flush();
     match (outcome, log_error) {
         (Err(why), _) | (Ok(()), Some(why)) => Err(ArenaError::Aborted(why)),
         (Ok(()), None) => Ok(()),
     }
+}
+
+/// Write a progress line to stderr. A closed stderr (the arena piped into
+/// `head`) only silences the progress; `eprintln!` would panic instead.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// A seed for a match run without `--seed`: the clock's nanoseconds.

@@ -110,10 +110,6 @@ impl Match<'_> {
         game: &str,
         tx: Sender<Report>,
     ) {
-        // The worker waits for the main thread's word after each game, so
-        // that a decision (an SPRT verdict) stops it before it starts
-        // another game, not some games later.
-        let (go_on_tx, go_on) = bounded(1);
         loop {
             if stop.load(Ordering::Relaxed) {
                 break;
@@ -135,7 +131,13 @@ impl Match<'_> {
             };
             match play_game(&mut engines, self.rules, order) {
                 Ok(record) => {
-                    let sent = tx.send(Report::Game(Box::new(record), go_on_tx.clone()));
+                    // Wait for the main thread's word before another game,
+                    // so that a decision (an SPRT verdict) stops this worker
+                    // at once, not some games later. The only sender travels
+                    // with the report: if the main thread drops it unread,
+                    // the wait ends and the worker stops.
+                    let (go_on_tx, go_on) = bounded(1);
+                    let sent = tx.send(Report::Game(Box::new(record), go_on_tx));
                     if sent.is_err() || !go_on.recv().unwrap_or(false) {
                         break;
                     }
