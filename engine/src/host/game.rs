@@ -411,7 +411,7 @@ impl GameState {
             unsafe { (self.plugin.vtable.parse_move)(self.ptr.as_ptr(), c_text.as_ptr(), &mut mv) };
         if status == abi::STATUS_INVALID {
             return Err(PluginError::Invalid(format!(
-                "'{text}' is not a {} move",
+                "'{text}' is not a move of {}",
                 self.plugin.name()
             )));
         }
