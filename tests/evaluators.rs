@@ -88,8 +88,8 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
         evaluator_option(&mut e),
         "option name Evaluator type combo default seed004 var seed004 var weights"
     );
-    // After f5, White chooses among d6, f6 and f4.
-    e.send("position startpos moves f5");
+    // After f5 d6 c3 d3 c4, White chooses among b3 f3 f4 b5 g5 g6.
+    e.send("position startpos moves f5 d6 c3 d3 c4");
     let (seed_score, seed_move) = search(&mut e, 4);
 
     e.send(&format!(
@@ -111,7 +111,7 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
     assert!(e.sync().is_empty());
     let (weights_score, weights_move) = search(&mut e, 4);
     assert_ne!(weights_score, seed_score);
-    assert!(["d6", "f6", "f4"].contains(&weights_move.as_str()));
+    assert!(["b3", "f3", "f4", "b5", "g5", "g6"].contains(&weights_move.as_str()));
 
     // Back to seed004: its defaults again, and the first answer again.
     e.send("setoption name Evaluator value seed004");
