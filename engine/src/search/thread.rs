@@ -67,6 +67,8 @@ pub struct Searcher<'a> {
     pub(super) completed_depth: u32,
     heuristics: Heuristics,
     move_lists: Vec<Vec<Move>>,
+    /// Ordering keys of `move_lists[ply]`, one per move.
+    key_lists: Vec<Vec<i64>>,
     hints: Vec<i32>,
     keyed: Vec<(i64, Move)>,
     pv: Vec<Vec<Move>>,
@@ -109,6 +111,7 @@ impl<'a> Searcher<'a> {
             completed_depth: 0,
             heuristics: Heuristics::default(),
             move_lists: vec![Vec::new(); MAX_PLY + 1],
+            key_lists: vec![Vec::new(); MAX_PLY + 1],
             hints: Vec::new(),
             keyed: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -451,8 +454,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Sort `moves` best first: the table move, the killers, then by the
-    /// plugin's hint with the history score breaking ties.
+    /// Sort `moves` best first (see [`Searcher::score_moves`]).
     fn order_moves(
         &mut self,
         moves: &mut [Move],
@@ -463,6 +465,33 @@ impl<'a> Searcher<'a> {
         if moves.len() < 2 {
             return Ok(());
         }
+        let mut keys = std::mem::take(&mut self.key_lists[ply]);
+        let scored = self.score_moves(moves, &mut keys, tt_move, ply, with_hints);
+        if scored.is_ok() {
+            self.keyed.clear();
+            self.keyed
+                .extend(keys.iter().copied().zip(moves.iter().copied()));
+            self.keyed
+                .sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
+            for (slot, &(_, mv)) in moves.iter_mut().zip(&self.keyed) {
+                *slot = mv;
+            }
+        }
+        self.key_lists[ply] = keys;
+        scored
+    }
+
+    /// An ordering key per move, higher first: the table move, the
+    /// killers, then the plugin's hint with the history score breaking ties.
+    fn score_moves(
+        &mut self,
+        moves: &[Move],
+        keys: &mut Vec<i64>,
+        tt_move: Option<Move>,
+        ply: usize,
+        with_hints: bool,
+    ) -> Result<(), PluginError> {
+        keys.clear();
         if with_hints {
             self.state.order_hints(moves, &mut self.hints)?;
         } else {
@@ -471,7 +500,6 @@ impl<'a> Searcher<'a> {
         }
         let killers = self.heuristics.killers(ply);
         let side = (ply & 1) as u32;
-        self.keyed.clear();
         for (&mv, &hint) in moves.iter().zip(&self.hints) {
             let key = if Some(mv) == tt_move {
                 TT_MOVE_KEY
@@ -482,12 +510,7 @@ impl<'a> Searcher<'a> {
             } else {
                 (i64::from(hint) << 32) + i64::from(self.heuristics.history(side, mv))
             };
-            self.keyed.push((key, mv));
-        }
-        self.keyed
-            .sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
-        for (slot, &(_, mv)) in moves.iter_mut().zip(&self.keyed) {
-            *slot = mv;
+            keys.push(key);
         }
         Ok(())
     }
@@ -588,7 +611,7 @@ impl<'a> Searcher<'a> {
         moves: &mut [Move],
         depth: u32,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         pv_node: bool,
         in_check: bool,
@@ -638,13 +661,42 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        self.order_moves(moves, tt_move, ply, depth >= 2)?;
+        let mut keys = std::mem::take(&mut self.key_lists[ply]);
+        let result = self.score_moves(moves, &mut keys, tt_move, ply, depth >= 2);
+        let result = result.and_then(|()| {
+            self.search_moves(
+                moves, &mut keys, depth, ply, alpha, beta, pv_node, in_check, tt_move,
+            )
+        });
+        self.key_lists[ply] = keys;
+        let (best, best_move) = result?;
+        Ok((best, best_move, static_eval))
+    }
+
+    /// The move loop: moves are taken best key first, picked one at a time
+    /// (a cutoff on an early move spares sorting the rest).
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        moves: &mut [Move],
+        keys: &mut [i64],
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        in_check: bool,
+        tt_move: Option<Move>,
+    ) -> Result<(i32, Option<Move>), PluginError> {
+        let features = self.shared.features;
         self.heuristics.clear_killers(ply + 2);
         let killers = self.heuristics.killers(ply);
         let side = (ply & 1) as u32;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            pick_best(moves, keys, i);
+            let mv = moves[i];
             self.state.make_move(mv)?;
             self.nodes += 1;
             let special = Some(mv) == tt_move || killers.contains(&mv);
@@ -671,7 +723,7 @@ impl<'a> Searcher<'a> {
             };
             self.state.unmake_move(mv)?;
             if self.stopped {
-                return Ok((best.max(-INFINITY + 1), best_move, static_eval));
+                return Ok((best.max(-INFINITY + 1), best_move));
             }
             if value > best {
                 best = value;
@@ -696,7 +748,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        Ok((best, best_move, static_eval))
+        Ok((best, best_move))
     }
 
     /// Quiescence: stand on the static evaluation or try the noisy moves
@@ -759,4 +811,18 @@ impl<'a> Searcher<'a> {
         self.move_lists[ply] = moves;
         result
     }
+}
+
+/// Bring the move with the highest key among `moves[from..]` to `from`
+/// (keys move with their moves). Ties keep the earlier move first.
+#[inline]
+fn pick_best(moves: &mut [Move], keys: &mut [i64], from: usize) {
+    let mut best = from;
+    for j in from + 1..keys.len() {
+        if keys[j] > keys[best] {
+            best = j;
+        }
+    }
+    moves.swap(from, best);
+    keys.swap(from, best);
 }
