@@ -11,6 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::arena::rng::SplitMix64;
 use crate::host::{Evaluator, GameState, PluginError, VariantRef};
 
 use super::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable};
@@ -65,36 +66,26 @@ pub fn default_depth(start_moves: usize) -> u32 {
     depth.clamp(2, 12)
 }
 
-fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// The bench positions of `variant`, as position texts.
 pub fn positions(variant: &VariantRef) -> Result<Vec<String>, PluginError> {
     let mut texts = Vec::new();
     let mut moves = Vec::new();
     for (i, &plies) in PLIES.iter().enumerate() {
         let mut state = GameState::new(&variant.plugin, variant.index)?;
-        let mut rng = SEED ^ (i as u64);
+        let mut rng = SplitMix64::new(SEED ^ (i as u64));
         for _ in 0..plies {
             state.legal_moves(&mut moves)?;
-            // Stop one move short of the end: a bench position has moves.
-            let mut probe = state.try_clone()?;
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[(next_random(&mut rng) % moves.len() as u64) as usize];
-            probe.make_move(mv)?;
-            let mut replies = Vec::new();
-            probe.legal_moves(&mut replies)?;
-            if replies.is_empty() {
+            let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            state.make_move(mv)?;
+            // Stop one move short of the end: a bench position has moves.
+            state.legal_moves(&mut moves)?;
+            if moves.is_empty() {
+                state.unmake_move(mv)?;
                 break;
             }
-            state = probe;
         }
         let text = state.position_text()?;
         if !texts.contains(&text) {
