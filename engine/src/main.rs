@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use plyd::arena::{self, ArenaArgs};
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig};
-use plyd::host::{default_plugin_dir, GameState, PluginHost};
+use plyd::host::{default_plugin_dir, GameState, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
@@ -182,19 +182,40 @@ fn main() -> ExitCode {
     }
 }
 
-fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Result<(), String> {
+/// The plugins of the configured folders; load problems go to the log.
+fn load_plugins(config: &DaemonConfig) -> PluginHost {
     let report = PluginHost::scan(&config.plugin_dirs);
     for e in &report.errors {
         log::error!("{e}");
     }
-    let host = report.host;
+    report.host
+}
+
+/// The loaded variant `name`, or an error listing what is loaded.
+fn find_variant(host: &PluginHost, name: &str) -> Result<VariantRef, String> {
+    host.find_variant(name).ok_or_else(|| {
+        format!(
+            "game '{name}' is not loaded (loaded: {})",
+            host.variant_names().join(", ")
+        )
+    })
+}
+
+/// A state of `variant` at its start, or at the position text `fen`.
+fn start_state(variant: &VariantRef, fen: Option<&str>) -> Result<GameState, String> {
+    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    if let Some(fen) = fen {
+        state
+            .set_position(fen)
+            .map_err(|e| format!("bad position '{fen}': {e}"))?;
+    }
+    Ok(state)
+}
+
+fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Result<(), String> {
+    let host = load_plugins(config);
     let variants = match game {
-        Some(name) => vec![host.find_variant(name).ok_or_else(|| {
-            format!(
-                "game '{name}' is not loaded (loaded: {})",
-                host.variant_names().join(", ")
-            )
-        })?],
+        Some(name) => vec![find_variant(&host, name)?],
         None => host.variants(),
     };
     if variants.is_empty() {
@@ -240,18 +261,8 @@ fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Resul
 
 /// `plyd eval`: one evaluation, with its terms.
 fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
-    let report = PluginHost::scan(&config.plugin_dirs);
-    for e in &report.errors {
-        log::error!("{e}");
-    }
-    let host = report.host;
-    let name = config.game.as_deref().unwrap_or("othello");
-    let variant = host.find_variant(name).ok_or_else(|| {
-        format!(
-            "game '{name}' is not loaded (loaded: {})",
-            host.variant_names().join(", ")
-        )
-    })?;
+    let host = load_plugins(config);
+    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
     let offered = host.evaluators_for(&variant.plugin);
     let source = match &config.evaluator {
         Some(wanted) => offered
@@ -276,12 +287,7 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     };
     let params = config.eval_params.as_deref();
     let evaluator = create_evaluator(&variant.plugin, source, params)?;
-    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
-    if let Some(fen) = fen {
-        state
-            .set_position(fen)
-            .map_err(|e| format!("bad position '{fen}': {e}"))?;
-    }
+    let state = start_state(&variant, fen)?;
     println!(
         "position {}",
         state.position_text().map_err(|e| e.to_string())?
@@ -293,24 +299,9 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
 }
 
 fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> Result<(), String> {
-    let report = PluginHost::scan(&config.plugin_dirs);
-    for e in &report.errors {
-        log::error!("{e}");
-    }
-    let host = report.host;
-    let name = config.game.as_deref().unwrap_or("othello");
-    let variant = host.find_variant(name).ok_or_else(|| {
-        format!(
-            "game '{name}' is not loaded (loaded: {})",
-            host.variant_names().join(", ")
-        )
-    })?;
-    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
-    if let Some(fen) = fen {
-        state
-            .set_position(fen)
-            .map_err(|e| format!("bad position '{fen}': {e}"))?;
-    }
+    let host = load_plugins(config);
+    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let mut state = start_state(&variant, fen)?;
     let result = Perft::new()
         .divide(&mut state, depth, native, || false)
         .map_err(|e| e.to_string())?;
