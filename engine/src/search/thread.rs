@@ -354,19 +354,7 @@ impl<'a> Searcher<'a> {
     /// Report a helper's result as the final `info` line, so that the last
     /// line printed is the line of the move played.
     pub(super) fn report_result(&mut self, result: &ThreadResult) -> Result<(), PluginError> {
-        let elapsed = self.shared.control.search_elapsed();
-        let nodes = self.shared.all_nodes();
-        let info = Info {
-            depth: Some(result.depth),
-            seldepth: Some(self.seldepth.max(result.depth)),
-            score: Some((score::to_protocol(result.score), None)),
-            nodes: Some(nodes),
-            nps: Some(nps(nodes, elapsed)),
-            hashfull: Some(self.shared.tt.hashfull()),
-            time_ms: Some(elapsed.as_millis() as u64),
-            pv: self.format_line(&result.pv)?,
-            ..Info::default()
-        };
+        let info = self.pv_info(result.depth, result.score, &result.pv, None)?;
         self.emit(SearchEvent::Info(info));
         Ok(())
     }
@@ -378,20 +366,32 @@ impl<'a> Searcher<'a> {
         pv_index: usize,
         numbered: bool,
     ) -> Result<Info, PluginError> {
-        let elapsed = self.shared.control.search_elapsed();
-        let nodes = self.shared.total_nodes(self.id, self.nodes);
         let rm = &self.root_moves[pv_index];
         let (value, line) = (rm.score, rm.pv.clone());
+        self.pv_info(depth, value, &line, numbered.then_some(pv_index as u32 + 1))
+    }
+
+    /// An `info` line for a principal variation `line` scored `value` at
+    /// `depth`, with the search's counters.
+    fn pv_info(
+        &mut self,
+        depth: u32,
+        value: i32,
+        line: &[Move],
+        multipv: Option<u32>,
+    ) -> Result<Info, PluginError> {
+        let elapsed = self.shared.control.search_elapsed();
+        let nodes = self.shared.total_nodes(self.id, self.nodes);
         Ok(Info {
             depth: Some(depth),
             seldepth: Some(self.seldepth.max(depth)),
-            multipv: numbered.then_some(pv_index as u32 + 1),
+            multipv,
             score: Some((score::to_protocol(value), None)),
             nodes: Some(nodes),
             nps: Some(nps(nodes, elapsed)),
             hashfull: Some(self.shared.tt.hashfull()),
             time_ms: Some(elapsed.as_millis() as u64),
-            pv: self.format_line(&line)?,
+            pv: self.format_line(line)?,
             ..Info::default()
         })
     }
