@@ -10,7 +10,7 @@ mod common;
 
 use std::sync::Arc;
 
-use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost};
+use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost, VariantRef};
 use plyd::search::bench;
 use plyd::search::score::{loss_in, win_in, EVAL_LIMIT};
 use plyd::search::{
@@ -44,37 +44,32 @@ impl Othello {
     }
 
     fn evaluator(&self) -> Evaluator {
-        let variant = self.host.find_variant("othello").unwrap();
-        Evaluator::new(
-            &variant.plugin,
-            EvaluatorSource::BuiltIn {
-                game: variant.plugin.clone(),
-                index: 0,
-            },
-            None,
-        )
-        .unwrap()
+        default_evaluator(&self.host.find_variant("othello").unwrap())
     }
+}
+
+/// The built-in default evaluator of `variant`'s game.
+fn default_evaluator(variant: &VariantRef) -> Evaluator {
+    let source = EvaluatorSource::BuiltIn {
+        game: variant.plugin.clone(),
+        index: 0,
+    };
+    Evaluator::new(&variant.plugin, source, None).unwrap()
 }
 
 /// Plain negamax with the search's leaf conventions.
 fn minimax(state: &mut GameState, eval: &Evaluator, depth: u32, ply: usize) -> i32 {
-    let terminal = |outcome: Outcome| match outcome {
-        Outcome::Win => win_in(ply),
-        Outcome::Loss => loss_in(ply),
-        Outcome::Draw | Outcome::Ongoing => 0,
-    };
     if depth == 0 {
         let outcome = state.outcome().unwrap();
         if outcome != Outcome::Ongoing {
-            return terminal(outcome);
+            return terminal(outcome, ply);
         }
         return eval.evaluate(state).unwrap().clamp(-EVAL_LIMIT, EVAL_LIMIT);
     }
     let mut moves = Vec::new();
     state.legal_moves(&mut moves).unwrap();
     if moves.is_empty() {
-        return terminal(state.outcome().unwrap());
+        return terminal(state.outcome().unwrap(), ply);
     }
     let mut best = i32::MIN;
     for mv in moves {
@@ -352,15 +347,7 @@ fn quiescence(state: &mut GameState, eval: &Evaluator, ply: usize) -> i32 {
 fn quiescence_and_check_extensions_give_the_exact_value() {
     let (_dir, host) = tactics();
     let variant = host.find_variant("tactics").unwrap();
-    let eval = Evaluator::new(
-        &variant.plugin,
-        EvaluatorSource::BuiltIn {
-            game: variant.plugin.clone(),
-            index: 0,
-        },
-        None,
-    )
-    .unwrap();
+    let eval = default_evaluator(&variant);
     let mut differs_from_plain_minimax = false;
     for node in 1..=12u64 {
         let tt = TranspositionTable::new(1).unwrap();
@@ -398,15 +385,7 @@ fn quiescence_and_check_extensions_give_the_exact_value() {
 fn selective_techniques_run_where_declared_and_play_legal_moves() {
     let (_dir, host) = tactics();
     let variant = host.find_variant("tactics").unwrap();
-    let eval = Evaluator::new(
-        &variant.plugin,
-        EvaluatorSource::BuiltIn {
-            game: variant.plugin.clone(),
-            index: 0,
-        },
-        None,
-    )
-    .unwrap();
+    let eval = default_evaluator(&variant);
     let limits = SearchLimits {
         depth: Some(8),
         ..SearchLimits::default()
