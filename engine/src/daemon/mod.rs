@@ -500,6 +500,7 @@ impl<W: Write> Daemon<W> {
             null_move: self.settings.null_move,
             reductions: self.settings.reductions,
             futility: self.settings.futility,
+            ..SearchOptions::default()
         }
     }
 

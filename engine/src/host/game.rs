@@ -134,6 +134,11 @@ impl GamePlugin {
         self.vtable.in_check.is_some()
     }
 
+    /// Whether the game has chance nodes (`chance_outcomes`).
+    pub fn has_chance(&self) -> bool {
+        self.vtable.chance_outcomes.is_some()
+    }
+
     /// Whether the plugin computes perft natively.
     pub fn has_native_perft(&self) -> bool {
         self.vtable.perft.is_some()

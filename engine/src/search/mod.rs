@@ -64,6 +64,9 @@ pub struct SearchOptions {
     pub reductions: bool,
     /// Allow futility pruning where the game declares it sound.
     pub futility: bool,
+    /// Star1 pruning at chance nodes (off: every outcome is searched with
+    /// a window that cannot cut, for measuring what the pruning saves).
+    pub chance_pruning: bool,
 }
 
 impl Default for SearchOptions {
@@ -74,6 +77,7 @@ impl Default for SearchOptions {
             null_move: true,
             reductions: true,
             futility: true,
+            chance_pruning: true,
         }
     }
 }

@@ -199,6 +199,8 @@ pub trait Game: Clone + Send + 'static {
     fn in_check(&self) -> bool {
         false
     }
+    /// Whether the game has chance nodes (sets `chance_outcomes`).
+    const HAS_CHANCE: bool = false;
     /// Push the outcomes of a chance node (nothing when a player moves).
     fn chance_outcomes(&self, outcomes: &mut ChanceSink<'_>) {
         let _ = outcomes;
@@ -350,8 +352,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         gen_noisy: G::HAS_NOISY_MOVES.then_some(shim::gen_noisy::<G> as _),
         order_hints: G::HAS_ORDER_HINTS.then_some(shim::order_hints::<G> as _),
         in_check: G::HAS_CHECK.then_some(shim::in_check::<G> as _),
-        chance_outcomes: (G::CAPABILITIES & abi::CAP_CHANCE != 0)
-            .then_some(shim::chance_outcomes::<G> as _),
+        chance_outcomes: G::HAS_CHANCE.then_some(shim::chance_outcomes::<G> as _),
         perft: Some(shim::perft::<G>),
     }
 }

@@ -7,7 +7,7 @@
 //! host that replays `position ... moves r2 2 ...` with its legality check
 //! accepts them.
 
-use plyd_api::{abi, ChanceSink, Evaluator, Game, Move, MoveSink, Outcome, Variant};
+use plyd_api::{ChanceSink, Evaluator, Game, Move, MoveSink, Outcome, Variant};
 
 /// The square that wins.
 const GOAL: u32 = 12;
@@ -39,7 +39,7 @@ impl Game for DiceRace {
         name: "dicerace",
         start_position: "0 0 0",
     }];
-    const CAPABILITIES: u64 = abi::CAP_CHANCE;
+    const HAS_CHANCE: bool = true;
     // A turn (roll and move) advances at least one square, and the race
     // ends by 2 * (GOAL - 1) + 1 turns.
     const MAX_GAME_PLIES: u32 = 2 * (2 * (GOAL - 1) + 1);
