@@ -139,6 +139,11 @@ impl GamePlugin {
         self.vtable.chance_outcomes.is_some()
     }
 
+    /// Whether the plugin can check one move's legality (`is_legal`).
+    pub fn has_is_legal(&self) -> bool {
+        false
+    }
+
     /// Whether the plugin computes perft natively.
     pub fn has_native_perft(&self) -> bool {
         self.vtable.perft.is_some()
@@ -404,6 +409,13 @@ impl GameState {
             tokens.resize(count, 0);
             weights.resize(count, 0);
         }
+    }
+
+    /// Whether `mv` is legal here (by generation, for now).
+    pub fn is_legal(&self, mv: Move) -> Result<bool, PluginError> {
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal)?;
+        Ok(legal.contains(&mv))
     }
 
     /// Read a move text; checks syntax only (see [`GameState::parse_legal_move`]).

@@ -9,29 +9,48 @@
 //! reports through a callback of [`SearchEvent`]s, which the controller
 //! turns into protocol lines.
 //!
-//! Files, one concern each: [`tt`] the shared table, [`thread`] one
-//! thread's search, [`heuristics`] killers and history, [`timeman`] the
-//! clock, [`limits`] the limits and the stop flag, [`score`] score
-//! arithmetic, [`bench`] the benchmark.
+//! Files, one concern each: [`pool`] the threads of one search (Lazy SMP),
+//! [`worker`] one thread's search and the order of a node's steps,
+//! [`picker`] the staged move picker, [`chance`] chance-node values and
+//! Star1, [`tt`] the shared table, [`heuristics`] killers and history,
+//! [`timeman`] the clock, [`limits`] the limits and the stop flag,
+//! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
+//! benchmark.
+//!
+//! # What a node costs in plugin calls
+//!
+//! Every call into a plugin crosses the C ABI, so the search makes each at
+//! most once per node (`p` = present in this plugin; `m` = moves searched):
+//!
+//! | node | calls |
+//! |---|---|
+//! | any node | `side_to_move` (asked by the parent after its move), `outcome`, `chance_outcomes` (p) |
+//! | main search | + `in_check` (p), `hash`; `evaluate` only where null move or futility may prune; `is_legal` (p) for the table move; `gen_moves` and, from depth 2, `order_hints`, unless the table move cuts off first; `make_move` + `unmake_move` per move |
+//! | horizon (depth 0) | + `in_check` (p) (shared with the step above), `evaluate`, `gen_noisy` (p) and `order_hints` |
+//! | quiescence | + `in_check` (p), `evaluate` (stand pat, not in check), `gen_noisy` (all moves in check), `order_hints`, `make_move` + `unmake_move` per move |
+//! | chance node | + `hash`, `make_move` + `unmake_move` per outcome searched; `evaluate` alone at depth 0 |
+//! | game over | nothing after `outcome` |
 
 pub mod bench;
+mod chance;
 mod heuristics;
 mod limits;
+mod picker;
+mod pool;
+mod report;
 pub mod score;
-mod thread;
 pub mod timeman;
 pub mod tt;
+mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use plyd_api::abi::{CAP_FUTILITY, CAP_NOISY_MOVES, CAP_NULL_MOVE, CAP_REDUCTIONS};
+use plyd_api::abi::{CAP_FUTILITY, CAP_NULL_MOVE, CAP_REDUCTIONS};
 use plyd_api::Move;
 use plyd_protocol::Info;
 
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 pub use limits::{limits_from_go, SearchControl, SearchLimits};
-use thread::{Searcher, ThreadResult};
 pub use tt::TranspositionTable;
 
 /// Deepest iteration when nothing else bounds the search.
@@ -93,6 +112,32 @@ pub(crate) struct Features {
     pub noisy: bool,
     /// Check extensions and evasions in quiescence.
     pub check: bool,
+    /// Chance nodes (`chance_outcomes`).
+    pub chance: bool,
+    /// Star1 pruning at chance nodes.
+    pub chance_pruning: bool,
+    /// The table move is checked with `is_legal` before generation.
+    pub is_legal: bool,
+}
+
+impl Features {
+    /// The techniques `options` allow and the root's plugin supports: an
+    /// optional entry that is present turns its feature on; a capability
+    /// bit is needed only where the plugin claims a technique is sound.
+    pub(crate) fn of(root: &GameState, options: &SearchOptions) -> Self {
+        let plugin = root.plugin();
+        let caps = plugin.info().capabilities;
+        Features {
+            null_move: options.null_move && caps & CAP_NULL_MOVE != 0,
+            reductions: options.reductions && caps & CAP_REDUCTIONS != 0,
+            futility: options.futility && caps & CAP_FUTILITY != 0,
+            noisy: plugin.has_noisy_moves(),
+            check: plugin.has_in_check(),
+            chance: plugin.has_chance(),
+            chance_pruning: options.chance_pruning,
+            is_legal: plugin.has_is_legal(),
+        }
+    }
 }
 
 /// The result of a finished search, for callers that want it as data
@@ -111,71 +156,6 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// What the threads of one search share.
-pub(crate) struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
-    pub evaluator: &'a Evaluator,
-    pub limits: &'a SearchLimits,
-    pub control: &'a SearchControl,
-    pub features: Features,
-    pub multipv: usize,
-    /// Half-width of the first aspiration window.
-    pub aspiration_delta: i32,
-    /// Reverse-futility margin per ply of depth.
-    pub futility_margin: i32,
-    /// Raised by the main thread when it is done, or by a thread whose
-    /// plugin call failed: every thread stops at its next check.
-    halt: AtomicBool,
-    /// Nodes of each thread, published every few thousand nodes.
-    node_counts: Vec<AtomicU64>,
-}
-
-impl Shared<'_> {
-    /// Whether the threads must stop now.
-    #[inline]
-    pub fn should_stop(&self) -> bool {
-        self.control.stop_requested() || self.halt.load(Ordering::Relaxed)
-    }
-
-    pub fn halt(&self) {
-        self.halt.store(true, Ordering::Relaxed);
-    }
-
-    /// Make thread `id`'s node count visible to the others.
-    #[inline]
-    pub fn publish_nodes(&self, id: usize, nodes: u64) {
-        self.node_counts[id].store(nodes, Ordering::Relaxed);
-    }
-
-    /// Nodes of all threads as last published.
-    pub fn all_nodes(&self) -> u64 {
-        self.node_counts
-            .iter()
-            .map(|n| n.load(Ordering::Relaxed))
-            .sum()
-    }
-
-    /// Nodes of all threads: `own` for thread `id`, the published counts
-    /// of the others.
-    #[inline]
-    pub fn total_nodes(&self, id: usize, own: u64) -> u64 {
-        if self.node_counts.len() == 1 {
-            return own;
-        }
-        self.node_counts
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                if i == id {
-                    own
-                } else {
-                    n.load(Ordering::Relaxed)
-                }
-            })
-            .sum()
-    }
-}
-
 /// Search `root` within `limits`, reporting through `report`. Exactly one
 /// [`SearchEvent::BestMove`] is always reported. If the plugin fails midway,
 /// the best move found so far is still given (it was legal at the root),
@@ -192,7 +172,7 @@ pub fn search(
 ) -> Result<SearchResult, PluginError> {
     tt.new_search();
     let mut answer = Answer::default();
-    let outcome = run(
+    let outcome = pool::run(
         root,
         evaluator,
         tt,
@@ -226,188 +206,12 @@ pub fn search(
 /// The spelled-out answer, kept outside the search so that it survives a
 /// plugin failure.
 #[derive(Default)]
-struct Answer {
-    best: Option<String>,
-    ponder: Option<String>,
+pub(crate) struct Answer {
+    pub best: Option<String>,
+    pub ponder: Option<String>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run(
-    root: GameState,
-    evaluator: &Evaluator,
-    tt: &TranspositionTable,
-    limits: &SearchLimits,
-    control: &SearchControl,
-    options: &SearchOptions,
-    answer: &mut Answer,
-    report: &mut dyn FnMut(SearchEvent),
-) -> Result<SearchResult, PluginError> {
-    let mut root_moves = Vec::new();
-    root.legal_moves(&mut root_moves)?;
-    if !limits.search_moves.is_empty() {
-        root_moves.retain(|m| limits.search_moves.contains(m));
-    }
-    if root_moves.is_empty() {
-        let outcome = root.outcome()?;
-        report(SearchEvent::Info(Info {
-            string: Some(format!("no legal move: {}", outcome_words(outcome))),
-            ..Info::default()
-        }));
-        return Ok(SearchResult::default());
-    }
-    order_root(&root, tt, &mut root_moves)?;
-    // Spell every root move now: whatever fails later, the answer can be
-    // given.
-    let root_texts = root_moves
-        .iter()
-        .map(|&mv| root.format_move(mv))
-        .collect::<Result<Vec<_>, _>>()?;
-    let spell = |mv: Move| {
-        root_moves
-            .iter()
-            .position(|&m| m == mv)
-            .map(|i| root_texts[i].clone())
-    };
-    answer.best = spell(root_moves[0]);
-
-    let threads = options.threads.max(1);
-    let shared = Shared {
-        tt,
-        evaluator,
-        limits,
-        control,
-        features: features(&root, options),
-        multipv: options.multipv.max(1),
-        aspiration_delta: (evaluator.info().score_bound / 100).max(1),
-        futility_margin: (evaluator.info().score_bound / 50).max(1),
-        halt: AtomicBool::new(false),
-        node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-    };
-    let mut helper_states = Vec::with_capacity(threads - 1);
-    for _ in 1..threads {
-        helper_states.push(root.try_clone()?);
-    }
-
-    let (main_outcome, main_result, helper_results, pv_texts) = std::thread::scope(|scope| {
-        let handles: Vec<_> = helper_states
-            .into_iter()
-            .enumerate()
-            .map(|(i, state)| {
-                let shared = &shared;
-                let root_moves = &root_moves;
-                scope.spawn(move || {
-                    let mut searcher = Searcher::new(i + 1, state, shared, root_moves, None);
-                    let outcome = searcher.iterate();
-                    if outcome.is_err() {
-                        shared.halt();
-                    }
-                    shared.publish_nodes(i + 1, searcher.nodes);
-                    (outcome, searcher.result())
-                })
-            })
-            .collect();
-        let mut main = Searcher::new(0, root, &shared, &root_moves, Some(report));
-        let main_outcome = main.iterate();
-        shared.halt();
-        shared.publish_nodes(0, main.nodes);
-        let mut helper_results = Vec::new();
-        let mut helper_error = None;
-        for handle in handles {
-            match handle.join() {
-                Ok((outcome, result)) => {
-                    if let Err(e) = outcome {
-                        helper_error.get_or_insert(e);
-                    }
-                    helper_results.push(result);
-                }
-                Err(_) => log::error!("a search helper thread panicked"),
-            }
-        }
-        let main_result = main.result();
-        let chosen = choose(&main_result, &helper_results);
-        let mut main_outcome = main_outcome;
-        if main_outcome.is_ok() && !std::ptr::eq(chosen, &main_result) {
-            main_outcome = main.report_result(chosen);
-        }
-        // The move and its expected reply, spelled on the main thread's
-        // state; after a plugin failure, only the move (spelled earlier).
-        let outcome = main_outcome.and(helper_error.map_or(Ok(()), Err));
-        let pv_texts = match outcome {
-            Ok(()) => main.format_line(&chosen.pv[..chosen.pv.len().min(2)]).ok(),
-            Err(_) => None,
-        };
-        (outcome, main_result, helper_results, pv_texts)
-    });
-
-    let chosen = choose(&main_result, &helper_results).clone();
-    if let Some(&best) = chosen.pv.first() {
-        answer.best = spell(best);
-        answer.ponder = pv_texts.and_then(|t| t.get(1).cloned());
-    }
-    main_outcome?;
-    let nodes = shared.all_nodes();
-    Ok(SearchResult {
-        best: chosen.pv.first().copied(),
-        score: chosen.score,
-        pv: chosen.pv,
-        depth: chosen.depth,
-        nodes,
-    })
-}
-
-/// The thread whose answer is played: the one that finished the deepest
-/// iteration, the main thread among equals.
-fn choose<'r>(main: &'r ThreadResult, helpers: &'r [ThreadResult]) -> &'r ThreadResult {
-    let mut best = main;
-    for helper in helpers {
-        if !helper.pv.is_empty() && helper.depth > best.depth {
-            best = helper;
-        }
-    }
-    best
-}
-
-/// First ordering of the root: a table move first, then the plugin's hints.
-fn order_root(
-    root: &GameState,
-    tt: &TranspositionTable,
-    moves: &mut [Move],
-) -> Result<(), PluginError> {
-    let mut hints = Vec::new();
-    root.order_hints(moves, &mut hints)?;
-    let tt_move = tt.probe(root.hash(), 0).and_then(|hit| hit.best);
-    let mut keyed: Vec<(i64, Move)> = moves
-        .iter()
-        .zip(&hints)
-        .map(|(&mv, &hint)| {
-            let key = if Some(mv) == tt_move {
-                i64::MAX
-            } else {
-                i64::from(hint)
-            };
-            (key, mv)
-        })
-        .collect();
-    keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-    for (slot, (_, mv)) in moves.iter_mut().zip(keyed) {
-        *slot = mv;
-    }
-    Ok(())
-}
-
-fn features(root: &GameState, options: &SearchOptions) -> Features {
-    let plugin = root.plugin();
-    let caps = plugin.info().capabilities;
-    Features {
-        null_move: options.null_move && caps & CAP_NULL_MOVE != 0,
-        reductions: options.reductions && caps & CAP_REDUCTIONS != 0,
-        futility: options.futility && caps & CAP_FUTILITY != 0,
-        noisy: caps & CAP_NOISY_MOVES != 0 && plugin.has_noisy_moves(),
-        check: plugin.has_in_check(),
-    }
-}
-
-fn outcome_words(outcome: Outcome) -> &'static str {
+pub(crate) fn outcome_words(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Ongoing => "the game goes on",
         Outcome::Win => "the side to move has won",

@@ -85,6 +85,21 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// Whether the stored score decides a node searched to `depth` in the
+    /// window `(alpha, beta)`: deep enough, and exact or a bound on the
+    /// side of the window it falls.
+    #[inline]
+    pub fn is_usable(&self, depth: u32, alpha: i32, beta: i32) -> bool {
+        self.depth >= depth
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => self.score >= beta,
+                Bound::Upper => self.score <= alpha,
+            }
+    }
+}
+
 /// The shared table. Its size changes only between searches (`resize`
 /// takes `&mut self`).
 pub struct TranspositionTable {

@@ -1,0 +1,302 @@
+//! The thread pool of one search (Lazy SMP): what the threads share, how
+//! they are started and stopped, at which depths each one searches, and
+//! whose answer is played.
+//!
+//! Every thread searches the same root on its own copy of the state. They
+//! share the transposition table, one halt flag and their node counts,
+//! nothing else; only the main thread reads the clock and reports.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use plyd_api::Move;
+use plyd_protocol::Info;
+
+use super::heuristics::Heuristics;
+use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
+use super::score::EVAL_LIMIT;
+use super::worker::{Searcher, ThreadResult};
+use super::{
+    outcome_words, Features, SearchControl, SearchEvent, SearchLimits, SearchOptions, SearchResult,
+    TranspositionTable,
+};
+use crate::host::{Evaluator, GameState, PluginError};
+
+/// What every thread knows of the root before it starts.
+pub(super) struct RootInfo {
+    /// The root moves, in their first order (empty at a chance root).
+    pub moves: Vec<Move>,
+    /// The side to move.
+    pub side: u32,
+    /// Whether the root is a chance node.
+    pub is_chance: bool,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// The root's hash.
+    pub key: u64,
+}
+
+/// What the threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub evaluator: &'a Evaluator,
+    pub limits: &'a SearchLimits,
+    pub control: &'a SearchControl,
+    pub features: Features,
+    pub root: RootInfo,
+    pub multipv: usize,
+    /// The evaluator's bound: every evaluation is clamped into
+    /// `[-eval_bound, eval_bound]`, which chance nodes rely on.
+    pub eval_bound: i32,
+    /// Half-width of the first aspiration window.
+    pub aspiration_delta: i32,
+    /// Reverse-futility margin per ply of depth.
+    pub futility_margin: i32,
+    /// Raised by the main thread when it is done, or by a thread whose
+    /// plugin call failed: every thread stops at its next check.
+    halt: AtomicBool,
+    /// Nodes of each thread, published every few thousand nodes.
+    node_counts: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    /// Whether the threads must stop now.
+    #[inline]
+    pub fn should_stop(&self) -> bool {
+        self.control.stop_requested() || self.halt.load(Ordering::Relaxed)
+    }
+
+    /// Tell every thread to stop.
+    pub fn halt(&self) {
+        self.halt.store(true, Ordering::Relaxed);
+    }
+
+    /// Make thread `id`'s node count visible to the others.
+    #[inline]
+    pub fn publish_nodes(&self, id: usize, nodes: u64) {
+        self.node_counts[id].store(nodes, Ordering::Relaxed);
+    }
+
+    /// Nodes of all threads as last published.
+    pub fn all_nodes(&self) -> u64 {
+        self.node_counts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Nodes of all threads: `own` for thread `id`, the published counts
+    /// of the others.
+    #[inline]
+    pub fn total_nodes(&self, id: usize, own: u64) -> u64 {
+        if self.node_counts.len() == 1 {
+            return own;
+        }
+        self.node_counts
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if i == id {
+                    own
+                } else {
+                    n.load(Ordering::Relaxed)
+                }
+            })
+            .sum()
+    }
+
+    /// The first iteration of thread `id`: helpers of odd number start one
+    /// ply deeper, so that the threads spread over two depths.
+    pub fn first_depth(&self, id: usize) -> u32 {
+        if id % 2 == 1 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The iteration thread `id` searches after finishing `depth`.
+    pub fn next_depth(&self, _id: usize, depth: u32) -> u32 {
+        depth + 1
+    }
+}
+
+/// Search with `options.threads` threads; see [`super::search`].
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run(
+    root: GameState,
+    evaluator: &Evaluator,
+    tt: &TranspositionTable,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    options: &SearchOptions,
+    answer: &mut super::Answer,
+    report: &mut dyn FnMut(SearchEvent),
+) -> Result<SearchResult, PluginError> {
+    let features = Features::of(&root, options);
+    let outcome = root.outcome()?;
+    let mut outcomes = Vec::new();
+    if features.chance && outcome == crate::host::Outcome::Ongoing {
+        root.chance_outcomes(&mut outcomes)?;
+    }
+    let is_chance = !outcomes.is_empty();
+    let mut root_moves = Vec::new();
+    if !is_chance {
+        if outcome == crate::host::Outcome::Ongoing {
+            order_root(&root, tt, features, &mut root_moves)?;
+        }
+        if !limits.search_moves.is_empty() {
+            root_moves.retain(|m| limits.search_moves.contains(m));
+        }
+        if root_moves.is_empty() {
+            report(SearchEvent::Info(Info {
+                string: Some(format!("no legal move: {}", outcome_words(outcome))),
+                ..Info::default()
+            }));
+            return Ok(SearchResult::default());
+        }
+    }
+    // Spell every root move now: whatever fails later, the answer can be
+    // given.
+    let root_texts = root_moves
+        .iter()
+        .map(|&mv| root.format_move(mv))
+        .collect::<Result<Vec<_>, _>>()?;
+    let spell = |mv: Move| {
+        root_moves
+            .iter()
+            .position(|&m| m == mv)
+            .map(|i| root_texts[i].clone())
+    };
+    answer.best = root_moves.first().and_then(|&mv| spell(mv));
+
+    let threads = options.threads.max(1);
+    let bound = evaluator.info().score_bound.clamp(1, EVAL_LIMIT);
+    let shared = Shared {
+        tt,
+        evaluator,
+        limits,
+        control,
+        features,
+        root: RootInfo {
+            moves: root_moves.clone(),
+            side: root.side_to_move()?,
+            is_chance,
+            in_check: features.check && !is_chance && root.in_check()?,
+            key: root.hash(),
+        },
+        multipv: options.multipv.max(1),
+        eval_bound: bound,
+        aspiration_delta: (bound / 100).max(1),
+        futility_margin: (bound / 50).max(1),
+        halt: AtomicBool::new(false),
+        node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+    };
+    let mut helper_states = Vec::with_capacity(threads - 1);
+    for _ in 1..threads {
+        helper_states.push(root.try_clone()?);
+    }
+
+    let (main_outcome, main_result, helper_results, ponder) = std::thread::scope(|scope| {
+        let handles: Vec<_> = helper_states
+            .into_iter()
+            .enumerate()
+            .map(|(i, state)| {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut searcher = Searcher::new(i + 1, state, shared, None);
+                    let outcome = searcher.iterate();
+                    if outcome.is_err() {
+                        shared.halt();
+                    }
+                    shared.publish_nodes(i + 1, searcher.nodes);
+                    (outcome, searcher.result())
+                })
+            })
+            .collect();
+        let mut main = Searcher::new(0, root, &shared, Some(report));
+        let main_outcome = main.iterate();
+        shared.halt();
+        shared.publish_nodes(0, main.nodes);
+        let mut helper_results = Vec::new();
+        let mut helper_error = None;
+        for handle in handles {
+            match handle.join() {
+                Ok((outcome, result)) => {
+                    if let Err(e) = outcome {
+                        helper_error.get_or_insert(e);
+                    }
+                    helper_results.push(result);
+                }
+                Err(_) => log::error!("a search helper thread panicked"),
+            }
+        }
+        let main_result = main.result();
+        let chosen = choose(&main_result, &helper_results);
+        let mut main_outcome = main_outcome;
+        if main_outcome.is_ok() && !std::ptr::eq(chosen, &main_result) {
+            main_outcome = main.report_result(chosen);
+        }
+        // The expected reply, spelled on the main thread's state; after a
+        // plugin failure, only the move (spelled earlier).
+        let outcome = main_outcome.and(helper_error.map_or(Ok(()), Err));
+        let ponder = match (&outcome, is_chance) {
+            (Ok(()), false) => main.ponder_move(&chosen.pv).ok().flatten(),
+            _ => None,
+        };
+        (outcome, main_result, helper_results, ponder)
+    });
+
+    let chosen = choose(&main_result, &helper_results).clone();
+    if !is_chance {
+        if let Some(&best) = chosen.pv.first() {
+            answer.best = spell(best);
+            answer.ponder = ponder;
+        }
+    }
+    main_outcome?;
+    let nodes = shared.all_nodes();
+    Ok(SearchResult {
+        best: if is_chance {
+            None
+        } else {
+            chosen.pv.first().copied()
+        },
+        score: chosen.score,
+        pv: chosen.pv,
+        depth: chosen.depth,
+        nodes,
+    })
+}
+
+/// The thread whose answer is played: the one that finished the deepest
+/// iteration, the main thread among equals.
+fn choose<'r>(main: &'r ThreadResult, helpers: &'r [ThreadResult]) -> &'r ThreadResult {
+    let mut best = main;
+    for helper in helpers {
+        if !helper.pv.is_empty() && helper.depth > best.depth {
+            best = helper;
+        }
+    }
+    best
+}
+
+/// The root moves in their first order, from the same picker as every
+/// other node: the table move first, then the plugin's hints.
+fn order_root(
+    root: &GameState,
+    tt: &TranspositionTable,
+    features: Features,
+    moves: &mut Vec<Move>,
+) -> Result<(), PluginError> {
+    let setup = PickerSetup {
+        kind: Kind::All,
+        tt_move: tt.probe(root.hash(), 0).and_then(|hit| hit.best),
+        check_tt_move: features.is_legal,
+        hints: true,
+        side: 0,
+        killers: [plyd_api::NULL_MOVE; 2],
+    };
+    let mut picker = MovePicker::new(setup, PickerBuffers::default());
+    moves.clear();
+    picker.drain_into(root, &Heuristics::default(), moves)
+}

@@ -1,0 +1,132 @@
+//! What a search thread tells the GUI: `info` lines for finished
+//! iterations, the move being searched, and the spelling of lines.
+
+use plyd_api::Move;
+use plyd_protocol::Info;
+
+use super::worker::{Searcher, ThreadResult};
+use super::{nps, score, SearchEvent};
+use crate::host::PluginError;
+
+impl Searcher<'_> {
+    /// Report the lines of a finished (or answer-changing) iteration.
+    pub(super) fn report_iteration(
+        &mut self,
+        depth: u32,
+        multipv: usize,
+    ) -> Result<(), PluginError> {
+        if self.root_moves.is_empty() {
+            // A chance root: one line, its expected value.
+            let result = self.result();
+            let info = self.pv_info(depth, result.score, &result.pv, None)?;
+            self.emit(SearchEvent::Info(info));
+            return Ok(());
+        }
+        for pv_index in 0..multipv {
+            let rm = &self.root_moves[pv_index];
+            if rm.score == -score::INFINITY {
+                continue;
+            }
+            let (value, line) = (rm.score, rm.pv.clone());
+            let numbered = (multipv > 1).then_some(pv_index as u32 + 1);
+            let info = self.pv_info(depth, value, &line, numbered)?;
+            self.emit(SearchEvent::Info(info));
+        }
+        Ok(())
+    }
+
+    /// Report a helper's result as the final `info` line, so that the last
+    /// line printed is the line of the move played.
+    pub(super) fn report_result(&mut self, result: &ThreadResult) -> Result<(), PluginError> {
+        let info = self.pv_info(result.depth, result.score, &result.pv, None)?;
+        self.emit(SearchEvent::Info(info));
+        Ok(())
+    }
+
+    /// `info depth D currmove M currmovenumber N`.
+    pub(super) fn report_currmove(
+        &mut self,
+        depth: u32,
+        mv: Move,
+        number: usize,
+    ) -> Result<(), PluginError> {
+        let text = self.state.format_move(mv)?;
+        self.emit(SearchEvent::Info(Info {
+            depth: Some(depth),
+            currmove: Some(text),
+            currmovenumber: Some(number as u32),
+            ..Info::default()
+        }));
+        Ok(())
+    }
+
+    /// An `info` line for a principal variation `line` scored `value` at
+    /// `depth`, with the search's counters.
+    fn pv_info(
+        &mut self,
+        depth: u32,
+        value: i32,
+        line: &[Move],
+        multipv: Option<u32>,
+    ) -> Result<Info, PluginError> {
+        let elapsed = self.shared.control.search_elapsed();
+        let nodes = self.shared.total_nodes(self.id, self.nodes);
+        Ok(Info {
+            depth: Some(depth),
+            seldepth: Some(self.seldepth.max(depth)),
+            multipv,
+            score: Some((score::to_protocol(value), None)),
+            nodes: Some(nodes),
+            nps: Some(nps(nodes, elapsed)),
+            hashfull: Some(self.shared.tt.hashfull()),
+            time_ms: Some(elapsed.as_millis() as u64),
+            pv: self.format_line(line)?,
+            ..Info::default()
+        })
+    }
+
+    /// Spell a line of moves, each in the position where it is played.
+    pub(super) fn format_line(&mut self, line: &[Move]) -> Result<Vec<String>, PluginError> {
+        let mut texts = Vec::with_capacity(line.len());
+        let mut played = 0;
+        let mut outcome = Ok(());
+        for &mv in line {
+            match self.state.format_move(mv) {
+                Ok(text) => texts.push(text),
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+            if let Err(e) = self.state.make_move(mv) {
+                outcome = Err(e);
+                break;
+            }
+            played += 1;
+        }
+        for &mv in line[..played].iter().rev() {
+            self.state.unmake_move(mv)?;
+        }
+        outcome.map(|()| texts)
+    }
+
+    /// The reply to expect after `best`, spelled: the second move of the
+    /// line, unless the die is rolled in between (a roll is nobody's move
+    /// to ponder on).
+    pub(super) fn ponder_move(&mut self, line: &[Move]) -> Result<Option<String>, PluginError> {
+        let [best, reply, ..] = *line else {
+            return Ok(None);
+        };
+        self.state.make_move(best)?;
+        let mut outcomes = Vec::new();
+        let answer = self.state.chance_outcomes(&mut outcomes).and_then(|()| {
+            if outcomes.is_empty() {
+                self.state.format_move(reply).map(Some)
+            } else {
+                Ok(None)
+            }
+        });
+        self.state.unmake_move(best)?;
+        answer
+    }
+}
