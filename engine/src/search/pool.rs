@@ -56,7 +56,16 @@ pub(crate) struct Shared<'a> {
     halt: AtomicBool,
     /// Nodes of each thread, published every few thousand nodes.
     node_counts: Vec<AtomicU64>,
+    /// Positions some thread is searching right now (see
+    /// [`Shared::enter`]); empty with one thread.
+    busy: Vec<AtomicU64>,
 }
+
+/// Slots of the table of positions being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+/// Nodes shallower than this are not marked busy: they finish too fast for
+/// another thread to gain by searching something else meanwhile.
+pub(super) const BUSY_MIN_DEPTH: u32 = 3;
 
 impl Shared<'_> {
     /// Whether the threads must stop now.
@@ -74,6 +83,12 @@ impl Shared<'_> {
     #[inline]
     pub fn publish_nodes(&self, id: usize, nodes: u64) {
         self.node_counts[id].store(nodes, Ordering::Relaxed);
+    }
+
+    /// Number of search threads.
+    #[inline]
+    pub fn threads(&self) -> usize {
+        self.node_counts.len()
     }
 
     /// Nodes of all threads as last published.
@@ -102,6 +117,41 @@ impl Shared<'_> {
                 }
             })
             .sum()
+    }
+
+    /// Mark the node `key` as being searched by this thread (ABDADA's
+    /// "exclusive" idea, without its counters): another thread that
+    /// reaches the same node as a later sibling puts it off to the end of
+    /// its own move list, so the threads split the tree instead of all
+    /// searching the same subtrees at the same time. A slot holds one key;
+    /// two nodes sharing a slot only make the marks less exact, which
+    /// changes the order of moves, never a score.
+    #[inline]
+    pub fn enter(&self, key: u64) -> bool {
+        if self.busy.is_empty() {
+            return false;
+        }
+        self.busy[key as usize & (BUSY_SLOTS - 1)].store(key, Ordering::Relaxed);
+        true
+    }
+
+    /// Clear the mark of [`Shared::enter`], unless another node took the
+    /// slot since.
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let _ = self.busy[key as usize & (BUSY_SLOTS - 1)].compare_exchange(
+            key,
+            0,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Whether some thread is searching the node `key` now.
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        !self.busy.is_empty()
+            && self.busy[key as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == key
     }
 
     /// The first iteration of thread `id`: helpers of odd number start one
@@ -190,6 +240,11 @@ pub(super) fn run(
         futility_margin: (bound / 50).max(1),
         halt: AtomicBool::new(false),
         node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        busy: if threads > 1 {
+            (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
+        } else {
+            Vec::new()
+        },
     };
     let mut helper_states = Vec::with_capacity(threads - 1);
     for _ in 1..threads {

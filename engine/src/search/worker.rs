@@ -37,7 +37,7 @@ use plyd_api::{Move, NULL_MOVE};
 use super::chance::{ChanceValue, Step};
 use super::heuristics::Heuristics;
 use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
-use super::pool::Shared;
+use super::pool::{Shared, BUSY_MIN_DEPTH};
 use super::score::{self, loss_in, win_in, INFINITY, MAX_PLY};
 use super::timeman::IterationClock;
 use super::tt::{Bound, TtHit};
@@ -98,6 +98,8 @@ pub struct Searcher<'a> {
     heuristics: Heuristics,
     /// Move-picker buffers, one per ply, reused node after node.
     pickers: Vec<PickerBuffers>,
+    /// Moves put off because another thread was searching them, per ply.
+    deferred: Vec<Vec<Move>>,
     /// Chance outcomes, one list per ply.
     outcomes: Vec<Vec<(Move, u32)>>,
     pub(super) pv: Vec<Vec<Move>>,
@@ -144,6 +146,7 @@ impl<'a> Searcher<'a> {
             completed_depth: 0,
             heuristics: Heuristics::default(),
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
+            deferred: vec![Vec::new(); MAX_PLY + 1],
             outcomes: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             lmr,
@@ -556,7 +559,12 @@ impl<'a> Searcher<'a> {
             in_check,
             side,
         };
-        let (best, best_move, static_eval) = self.pvs_moves(node, hit)?;
+        let marked = depth >= BUSY_MIN_DEPTH && self.shared.enter(key);
+        let result = self.pvs_moves(node, hit);
+        if marked {
+            self.shared.leave(key);
+        }
+        let (best, best_move, static_eval) = result?;
         if self.stopped {
             return Ok(best);
         }
@@ -646,11 +654,31 @@ impl<'a> Searcher<'a> {
             killers,
         };
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let may_defer = depth > BUSY_MIN_DEPTH && self.shared.threads() > 1;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut count = 0usize;
-        while let Some(mv) = picker.next(&self.state, &self.heuristics)? {
+        let mut next_deferred = 0usize;
+        loop {
+            // The picker's moves first, then those put off because another
+            // thread was searching them.
+            let mv = match picker.next(&self.state, &self.heuristics)? {
+                Some(mv) => mv,
+                None if next_deferred < deferred.len() => {
+                    next_deferred += 1;
+                    deferred[next_deferred - 1]
+                }
+                None => break,
+            };
             self.state.make_move(mv)?;
+            let from_picker = next_deferred == 0;
+            if may_defer && count > 0 && from_picker && self.shared.is_busy(self.state.hash()) {
+                self.state.unmake_move(mv)?;
+                deferred.push(mv);
+                continue;
+            }
             self.nodes += 1;
             let special = Some(mv) == tt_move || killers.contains(&mv);
             let value = if count == 0 {
@@ -684,6 +712,7 @@ impl<'a> Searcher<'a> {
             count += 1;
             if self.stopped {
                 self.pickers[ply] = picker.into_buffers();
+                self.deferred[ply] = deferred;
                 return Ok((best.max(-INFINITY + 1), best_move, static_eval));
             }
             if value > best {
@@ -712,6 +741,7 @@ impl<'a> Searcher<'a> {
             }
         }
         self.pickers[ply] = picker.into_buffers();
+        self.deferred[ply] = deferred;
         if count == 0 {
             // No move, and the plugin said the game goes on: nothing can
             // change any more, which scores as a draw.
