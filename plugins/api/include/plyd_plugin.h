@@ -249,6 +249,10 @@ typedef struct PlydGameApi {
     /* Leaf count at `depth`, computed inside the plugin, into *out. The
      * state is left as it was. */
     int32_t (*perft)(PlydState *state, uint32_t depth, uint64_t *out);
+    /* 1 if mv is a legal move (or, at a chance node, one of its outcomes)
+     * in this state, 0 if not, or a negative PLYD_STATUS_*. Any value may be
+     * passed, PLYD_NULL_MOVE and garbage included, and must get an answer. */
+    int32_t (*is_legal)(const PlydState *state, PlydMove mv);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

@@ -240,6 +240,14 @@ pub struct GameApi {
     /// Optional: leaf count at `depth` computed inside the plugin, to measure
     /// move generation without the boundary. The state is left as it was.
     pub perft: Option<unsafe extern "C" fn(state: *mut State, depth: u32, out: *mut u64) -> i32>,
+    /// Optional: 1 if `mv` is a legal move (or, at a chance node, one of its
+    /// outcomes) in this state, 0 if not, or a negative `STATUS_*` code.
+    /// Any `u32` may be passed, [`NULL_MOVE`] and garbage included, and must
+    /// get an answer, never undefined behaviour. [`STATUS_UNSUPPORTED`]
+    /// makes the host look the move up in the generated list instead. Lets
+    /// the host check a move from its transposition table without
+    /// generating the whole list.
+    pub is_legal: Option<unsafe extern "C" fn(state: *const State, mv: Move) -> i32>,
 }
 
 /// Table of one evaluator: built into a game plugin (listed in
