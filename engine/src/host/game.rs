@@ -66,7 +66,9 @@ pub struct GameInfo {
     pub path: PathBuf,
     /// Variants, the default first.
     pub variants: Vec<VariantDesc>,
-    /// `CAP_*` bits.
+    /// `CAP_*` bits as the plugin declared them: soundness claims. Bits
+    /// 1 and 2 are retired; use [`GamePlugin::has_noisy_moves`] and
+    /// [`GamePlugin::has_chance`] instead.
     pub capabilities: u64,
     /// State layout version.
     pub state_layout: u32,
@@ -125,7 +127,8 @@ impl GamePlugin {
         self.health.is_disabled()
     }
 
-    /// Whether the plugin lists noisy moves (`gen_noisy`).
+    /// Whether the game has noisy moves: its `gen_noisy` entry is present.
+    /// (The retired `CAP_NOISY_MOVES` bit plays no part.)
     pub fn has_noisy_moves(&self) -> bool {
         self.vtable.gen_noisy.is_some()
     }
@@ -135,7 +138,8 @@ impl GamePlugin {
         self.vtable.in_check.is_some()
     }
 
-    /// Whether the game has chance nodes (`chance_outcomes`).
+    /// Whether the game has chance nodes: its `chance_outcomes` entry is
+    /// present. (The retired `CAP_CHANCE` bit plays no part.)
     pub fn has_chance(&self) -> bool {
         self.vtable.chance_outcomes.is_some()
     }

@@ -180,7 +180,8 @@ pub trait Game: Clone + Send + 'static {
     /// A multi-line picture of the board.
     fn board_text(&self) -> String;
 
-    /// Whether [`Game::generate_noisy`] is meaningful (sets `gen_noisy`).
+    /// Whether [`Game::generate_noisy`] is meaningful: sets `gen_noisy`, whose
+    /// presence alone switches quiescence on (no capability bit).
     const HAS_NOISY_MOVES: bool = false;
     /// Push noisy moves only (captures).
     fn generate_noisy(&self, moves: &mut MoveSink<'_>) {
@@ -199,7 +200,8 @@ pub trait Game: Clone + Send + 'static {
     fn in_check(&self) -> bool {
         false
     }
-    /// Whether the game has chance nodes (sets `chance_outcomes`).
+    /// Whether the game has chance nodes: sets `chance_outcomes`, whose
+    /// presence alone says so (no capability bit).
     const HAS_CHANCE: bool = false;
     /// Push the outcomes of a chance node (nothing when a player moves).
     fn chance_outcomes(&self, outcomes: &mut ChanceSink<'_>) {
