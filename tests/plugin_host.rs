@@ -303,3 +303,105 @@ fn a_game_plugin_answering_garbage_is_disabled_and_othello_plays_on() {
         assert_ne!(lines.last().unwrap(), "bestmove (none)");
     }
 }
+
+/// A small deterministic generator for the random playouts below.
+fn next_random(seed: &mut u64) -> u64 {
+    *seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *seed;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[test]
+fn othello_is_legal_agrees_with_the_move_list_in_random_positions() {
+    let mut host = PluginHost::default();
+    let othello = host
+        .load_file(&built_library("plyd_game_othello"))
+        .expect("othello loads");
+    assert!(othello.has_is_legal(), "othello exports is_legal");
+    let pass = 64;
+    let junk = [65, 100, 1 << 20, u32::MAX - 1, plyd_api::NULL_MOVE];
+    let mut seed = 2026;
+    let mut moves = Vec::new();
+    let mut positions = 0;
+    for _game in 0..60 {
+        let mut state = GameState::new(&othello, 0).unwrap();
+        loop {
+            state.legal_moves(&mut moves).unwrap();
+            for mv in (0..64).chain([pass]) {
+                assert_eq!(
+                    state.is_legal(mv).unwrap(),
+                    moves.contains(&mv),
+                    "move {mv} in {}",
+                    state.position_text().unwrap()
+                );
+            }
+            for mv in junk {
+                assert!(!state.is_legal(mv).unwrap(), "junk {mv} is not legal");
+            }
+            positions += 1;
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(next_random(&mut seed) % moves.len() as u64) as usize];
+            state.make_move(mv).unwrap();
+        }
+    }
+    assert!(positions > 60 * 50, "only {positions} positions");
+}
+
+#[test]
+fn is_legal_without_the_entry_looks_in_the_move_and_outcome_lists() {
+    let mut host = PluginHost::default();
+    let dice = host
+        .load_file(&built_library("plyd_test_dice"))
+        .expect("dice loads");
+    assert!(!dice.has_is_legal());
+    assert!(dice.has_chance());
+    let mut state = GameState::new(&dice, 0).unwrap();
+    let mut seed = 7;
+    let (mut moves, mut outcomes) = (Vec::new(), Vec::new());
+    for _ply in 0..40 {
+        state.chance_outcomes(&mut outcomes).unwrap();
+        state.legal_moves(&mut moves).unwrap();
+        let listed: Vec<u32> = if outcomes.is_empty() {
+            moves.clone()
+        } else {
+            outcomes.iter().map(|&(token, _)| token).collect()
+        };
+        for mv in (0..300).chain([plyd_api::NULL_MOVE]) {
+            assert_eq!(state.is_legal(mv).unwrap(), listed.contains(&mv), "{mv}");
+        }
+        if listed.is_empty() {
+            break;
+        }
+        let mv = listed[(next_random(&mut seed) % listed.len() as u64) as usize];
+        state.make_move(mv).unwrap();
+    }
+}
+
+#[test]
+fn tactics_is_legal_agrees_with_the_move_list() {
+    let mut host = PluginHost::default();
+    let tactics = host
+        .load_file(&built_library("plyd_test_tactics"))
+        .expect("tactics loads");
+    assert!(tactics.has_is_legal());
+    let mut seed = 11;
+    let mut moves = Vec::new();
+    for _game in 0..50 {
+        let mut state = GameState::new(&tactics, 0).unwrap();
+        loop {
+            state.legal_moves(&mut moves).unwrap();
+            for mv in (0..8).chain([1000, plyd_api::NULL_MOVE]) {
+                assert_eq!(state.is_legal(mv).unwrap(), moves.contains(&mv), "{mv}");
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(next_random(&mut seed) % moves.len() as u64) as usize];
+            state.make_move(mv).unwrap();
+        }
+    }
+}

@@ -43,6 +43,7 @@ pub(crate) struct GameVtable {
     pub chance_outcomes:
         Option<unsafe extern "C" fn(*const State, *mut Move, *mut u32, usize) -> i64>,
     pub perft: Option<unsafe extern "C" fn(*mut State, u32, *mut u64) -> i32>,
+    pub is_legal: Option<unsafe extern "C" fn(*const State, Move) -> i32>,
 }
 
 /// One variant of a game.
@@ -65,7 +66,9 @@ pub struct GameInfo {
     pub path: PathBuf,
     /// Variants, the default first.
     pub variants: Vec<VariantDesc>,
-    /// `CAP_*` bits.
+    /// `CAP_*` bits as the plugin declared them: soundness claims. Bits
+    /// 1 and 2 are retired; use [`GamePlugin::has_noisy_moves`] and
+    /// [`GamePlugin::has_chance`] instead.
     pub capabilities: u64,
     /// State layout version.
     pub state_layout: u32,
@@ -124,7 +127,8 @@ impl GamePlugin {
         self.health.is_disabled()
     }
 
-    /// Whether the plugin lists noisy moves (`gen_noisy`).
+    /// Whether the game has noisy moves: its `gen_noisy` entry is present.
+    /// (The retired `CAP_NOISY_MOVES` bit plays no part.)
     pub fn has_noisy_moves(&self) -> bool {
         self.vtable.gen_noisy.is_some()
     }
@@ -134,14 +138,16 @@ impl GamePlugin {
         self.vtable.in_check.is_some()
     }
 
-    /// Whether the game has chance nodes (`chance_outcomes`).
+    /// Whether the game has chance nodes: its `chance_outcomes` entry is
+    /// present. (The retired `CAP_CHANCE` bit plays no part.)
     pub fn has_chance(&self) -> bool {
         self.vtable.chance_outcomes.is_some()
     }
 
-    /// Whether the plugin can check one move's legality (`is_legal`).
+    /// Whether the plugin answers "is this move legal here" itself
+    /// (`is_legal`); [`GameState::is_legal`] works either way.
     pub fn has_is_legal(&self) -> bool {
-        false
+        self.vtable.is_legal.is_some()
     }
 
     /// Whether the plugin computes perft natively.
@@ -379,43 +385,103 @@ impl GameState {
 
     /// The outcomes of a chance node with their relative weights; empty when
     /// a player is to move (or the game has no chance).
+    ///
+    /// Called at every node of a search in a game with chance, so the first
+    /// try writes into a stack buffer; only a node with more outcomes than
+    /// that costs an allocation.
     pub fn chance_outcomes(&self, outcomes: &mut Vec<(Move, u32)>) -> Result<(), PluginError> {
         outcomes.clear();
         let Some(chance) = self.plugin.vtable.chance_outcomes else {
             return Ok(());
         };
-        let mut tokens: Vec<Move> = vec![0; 16];
-        let mut weights: Vec<u32> = vec![0; 16];
+        const STACK_OUTCOMES: usize = 32;
+        let mut tokens = [0 as Move; STACK_OUTCOMES];
+        let mut weights = [0u32; STACK_OUTCOMES];
+        // SAFETY: live state; both buffers hold STACK_OUTCOMES elements.
+        let count = unsafe {
+            chance(
+                self.ptr.as_ptr(),
+                tokens.as_mut_ptr(),
+                weights.as_mut_ptr(),
+                STACK_OUTCOMES,
+            )
+        };
+        let mut count = self.plugin.health.count("chance_outcomes", count)?;
+        if count <= STACK_OUTCOMES {
+            outcomes.extend(
+                tokens[..count]
+                    .iter()
+                    .copied()
+                    .zip(weights[..count].iter().copied()),
+            );
+            return Ok(());
+        }
+        let mut tokens: Vec<Move> = Vec::new();
+        let mut weights: Vec<u32> = Vec::new();
         loop {
-            // SAFETY: live state; both buffers hold `tokens.len()` elements.
-            let count = unsafe {
+            tokens.resize(count, 0);
+            weights.resize(count, 0);
+            // SAFETY: live state; both buffers hold `count` elements.
+            let needed = unsafe {
                 chance(
                     self.ptr.as_ptr(),
                     tokens.as_mut_ptr(),
                     weights.as_mut_ptr(),
-                    tokens.len(),
+                    count,
                 )
             };
-            let count = self.plugin.health.count("chance_outcomes", count)?;
-            if count <= tokens.len() {
+            let needed = self.plugin.health.count("chance_outcomes", needed)?;
+            if needed <= count {
                 outcomes.extend(
-                    tokens[..count]
+                    tokens[..needed]
                         .iter()
                         .copied()
-                        .zip(weights[..count].iter().copied()),
+                        .zip(weights[..needed].iter().copied()),
                 );
                 return Ok(());
             }
-            tokens.resize(count, 0);
-            weights.resize(count, 0);
+            count = needed;
         }
     }
 
-    /// Whether `mv` is legal here (by generation, for now).
+    /// Whether `mv` is a legal move here, or at a chance node one of its
+    /// outcomes. Any value may be asked about, [`abi::NULL_MOVE`] and
+    /// garbage included. The plugin's `is_legal` answers when it has one;
+    /// otherwise the outcome or move list is generated and searched.
     pub fn is_legal(&self, mv: Move) -> Result<bool, PluginError> {
-        let mut legal = Vec::new();
-        self.legal_moves(&mut legal)?;
-        Ok(legal.contains(&mv))
+        let Some(is_legal) = self.plugin.vtable.is_legal else {
+            return self.is_legal_by_lists(mv);
+        };
+        // SAFETY: live state; any move value is allowed by the ABI.
+        match unsafe { is_legal(self.ptr.as_ptr(), mv) } {
+            0 => Ok(false),
+            1 => Ok(true),
+            // A plugin may decline for some states or variants.
+            abi::STATUS_UNSUPPORTED => self.is_legal_by_lists(mv),
+            status if status < 0 => self
+                .plugin
+                .health
+                .status("is_legal", status)
+                .map(|()| false),
+            other => Err(self
+                .plugin
+                .health
+                .garbage("is_legal", format!("answer {other}"))),
+        }
+    }
+
+    /// [`GameState::is_legal`] for a plugin without the entry.
+    fn is_legal_by_lists(&self, mv: Move) -> Result<bool, PluginError> {
+        if self.plugin.has_chance() {
+            let mut outcomes = Vec::new();
+            self.chance_outcomes(&mut outcomes)?;
+            if !outcomes.is_empty() {
+                return Ok(outcomes.iter().any(|&(token, _)| token == mv));
+            }
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves)?;
+        Ok(moves.contains(&mv))
     }
 
     /// Read a move text; checks syntax only (see [`GameState::parse_legal_move`]).
@@ -435,12 +501,11 @@ impl GameState {
         self.plugin.health.status("parse_move", status).map(|()| mv)
     }
 
-    /// Read a move text and check that it is legal here.
+    /// Read a move text and check that it is legal here (a chance node's
+    /// outcomes count as its moves).
     pub fn parse_legal_move(&self, text: &str) -> Result<Move, PluginError> {
         let mv = self.parse_move(text)?;
-        let mut legal = Vec::new();
-        self.legal_moves(&mut legal)?;
-        if legal.contains(&mv) {
+        if self.is_legal(mv)? {
             Ok(mv)
         } else {
             Err(PluginError::Invalid(format!("illegal move '{text}'")))

@@ -259,6 +259,7 @@ unsafe fn read_game_table(
             in_check: optional_field!(table, table_size, GameApi, in_check),
             chance_outcomes: optional_field!(table, table_size, GameApi, chance_outcomes),
             perft: optional_field!(table, table_size, GameApi, perft),
+            is_legal: optional_field!(table, table_size, GameApi, is_legal),
         };
         let name = table_string(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;

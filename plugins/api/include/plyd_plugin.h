@@ -149,11 +149,17 @@ typedef uint32_t PlydMove;
 
 /* ---- Capability bits (PlydGameApi.capabilities) ----------------------- */
 
+/* One rule for optional features: an optional entry that is present (not
+ * NULL, within table_size) switches its feature on. Capability bits are
+ * only the soundness claims the host cannot check. */
+
 /* Null-move pruning is sound; make_move(PLYD_NULL_MOVE) passes the turn. */
 #define PLYD_CAP_NULL_MOVE (UINT64_C(1) << 0)
-/* gen_noisy lists moves worth a quiescence search (captures). */
+/* Retired, reserved, ignored by the host: noisy moves are on exactly when
+ * gen_noisy is present. Older plugins may still set it. */
 #define PLYD_CAP_NOISY_MOVES (UINT64_C(1) << 1)
-/* The game has chance nodes (chance_outcomes). */
+/* Retired, reserved, ignored by the host: a game has chance nodes exactly
+ * when chance_outcomes is present. Older plugins may still set it. */
 #define PLYD_CAP_CHANCE (UINT64_C(1) << 2)
 /* Late-move reductions are sound. */
 #define PLYD_CAP_REDUCTIONS (UINT64_C(1) << 3)
@@ -189,7 +195,7 @@ typedef struct PlydGameApi {
     uint32_t variant_count;     /* entries in variants, at least 1 */
     uint32_t state_layout;      /* version of the state layout evaluators read */
     const PlydVariantInfo *variants; /* index 0 is the default */
-    uint64_t capabilities;      /* PLYD_CAP_* bits */
+    uint64_t capabilities;      /* PLYD_CAP_* bits: soundness claims */
     uint32_t max_game_plies;    /* bound on a game's length, 0 if unknown */
     uint32_t evaluator_count;   /* entries in evaluators; plyd plays a game
                                    only if it has at least one */
@@ -231,7 +237,7 @@ typedef struct PlydGameApi {
     /* Write a picture of the board (several lines) for the `d` command. */
     int64_t (*board_text)(const PlydState *state, char *buf, size_t cap);
 
-    /* -- optional (may be NULL) -- */
+    /* -- optional (may be NULL; present switches the feature on) -- */
 
     /* Noisy moves only (captures), for quiescence search. */
     int64_t (*gen_noisy)(const PlydState *state, PlydMove *buf, size_t cap);
@@ -249,6 +255,10 @@ typedef struct PlydGameApi {
     /* Leaf count at `depth`, computed inside the plugin, into *out. The
      * state is left as it was. */
     int32_t (*perft)(PlydState *state, uint32_t depth, uint64_t *out);
+    /* 1 if mv is a legal move (or, at a chance node, one of its outcomes)
+     * in this state, 0 if not, or a negative PLYD_STATUS_*. Any value may be
+     * passed, PLYD_NULL_MOVE and garbage included, and must get an answer. */
+    int32_t (*is_legal)(const PlydState *state, PlydMove mv);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned
@@ -274,7 +284,7 @@ struct PlydEvaluatorApi {
     /* Score for the side to move (positive: good for it) into *out. */
     int32_t (*evaluate)(const PlydEvalContext *ctx, const PlydState *state, int32_t *out);
 
-    /* -- optional (may be NULL) -- */
+    /* -- optional (may be NULL; present switches the feature on) -- */
 
     /* Each term of the evaluation as `name value` lines, for tuning. */
     int64_t (*explain)(const PlydEvalContext *ctx, const PlydState *state, char *buf,

@@ -87,13 +87,23 @@ pub const OUTCOME_LOSS: i32 = 2;
 /// Outcome: the game is drawn.
 pub const OUTCOME_DRAW: i32 = 3;
 
+// Optional features follow one rule: an optional entry of [`GameApi`] that
+// is present (non-null, within `table_size`) means the feature is on. A
+// capability bit exists only where a technique's soundness is a claim the
+// plugin makes and the host cannot check: null move, reductions, futility
+// and how perft counts ended games.
+
 /// Capability: null-move pruning is sound for this game, and `make_move` /
 /// `unmake_move` accept [`NULL_MOVE`]. Games with frequent zugzwang (Othello,
 /// Amazons endgames) must not set it.
 pub const CAP_NULL_MOVE: u64 = 1 << 0;
-/// Capability: `gen_noisy` lists moves worth a quiescence search (captures).
+/// Retired capability bit 1, reserved: the host ignores it. Noisy moves are
+/// on exactly when `gen_noisy` is present. Plugins built earlier may still
+/// set it; new plugins should not, and the bit is never given a new meaning.
 pub const CAP_NOISY_MOVES: u64 = 1 << 1;
-/// Capability: the game has chance nodes (`chance_outcomes`).
+/// Retired capability bit 2, reserved: the host ignores it. A game has
+/// chance nodes exactly when `chance_outcomes` is present. Plugins built
+/// earlier may still set it; the bit is never given a new meaning.
 pub const CAP_CHANCE: u64 = 1 << 2;
 /// Capability: late-move reductions are sound for this game.
 pub const CAP_REDUCTIONS: u64 = 1 << 3;
@@ -150,7 +160,8 @@ pub struct GameApi {
     pub state_layout: u32,
     /// The variants; index 0 is the default.
     pub variants: *const VariantInfo,
-    /// `CAP_*` bits.
+    /// `CAP_*` bits: soundness claims. Optional features are switched on by
+    /// their entries being present, not by bits.
     pub capabilities: u64,
     /// Upper bound on the length of a game in plies, or 0 if unknown.
     pub max_game_plies: u32,
@@ -210,7 +221,8 @@ pub struct GameApi {
     pub board_text:
         Option<unsafe extern "C" fn(state: *const State, buf: *mut c_char, cap: usize) -> i64>,
 
-    /// Optional: noisy moves only (captures), for quiescence search.
+    /// Optional: noisy moves only (captures), for quiescence search. Present
+    /// means the game has noisy moves.
     pub gen_noisy:
         Option<unsafe extern "C" fn(state: *const State, buf: *mut Move, cap: usize) -> i64>,
     /// Optional: a cheap ordering score per move (higher is searched first),
@@ -228,7 +240,7 @@ pub struct GameApi {
     /// Optional: if the state is a chance node, write its outcomes (tokens
     /// that `make_move` plays and `format_move`/`parse_move` spell) and their
     /// relative integer weights, and return their number; return 0 for a
-    /// state where a player moves.
+    /// state where a player moves. Present means the game has chance nodes.
     pub chance_outcomes: Option<
         unsafe extern "C" fn(
             state: *const State,
@@ -240,6 +252,14 @@ pub struct GameApi {
     /// Optional: leaf count at `depth` computed inside the plugin, to measure
     /// move generation without the boundary. The state is left as it was.
     pub perft: Option<unsafe extern "C" fn(state: *mut State, depth: u32, out: *mut u64) -> i32>,
+    /// Optional: 1 if `mv` is a legal move (or, at a chance node, one of its
+    /// outcomes) in this state, 0 if not, or a negative `STATUS_*` code.
+    /// Any `u32` may be passed, [`NULL_MOVE`] and garbage included, and must
+    /// get an answer, never undefined behaviour. [`STATUS_UNSUPPORTED`]
+    /// makes the host look the move up in the generated list instead. Lets
+    /// the host check a move from its transposition table without
+    /// generating the whole list.
+    pub is_legal: Option<unsafe extern "C" fn(state: *const State, mv: Move) -> i32>,
 }
 
 /// Table of one evaluator: built into a game plugin (listed in

@@ -180,7 +180,8 @@ pub trait Game: Clone + Send + 'static {
     /// A multi-line picture of the board.
     fn board_text(&self) -> String;
 
-    /// Whether [`Game::generate_noisy`] is meaningful (sets `gen_noisy`).
+    /// Whether [`Game::generate_noisy`] is meaningful: sets `gen_noisy`, whose
+    /// presence alone switches quiescence on (no capability bit).
     const HAS_NOISY_MOVES: bool = false;
     /// Push noisy moves only (captures).
     fn generate_noisy(&self, moves: &mut MoveSink<'_>) {
@@ -199,11 +200,48 @@ pub trait Game: Clone + Send + 'static {
     fn in_check(&self) -> bool {
         false
     }
-    /// Whether the game has chance nodes (sets `chance_outcomes`).
+    /// Whether the game has chance nodes: sets `chance_outcomes`, whose
+    /// presence alone says so (no capability bit).
     const HAS_CHANCE: bool = false;
     /// Push the outcomes of a chance node (nothing when a player moves).
     fn chance_outcomes(&self, outcomes: &mut ChanceSink<'_>) {
         let _ = outcomes;
+    }
+    /// Whether [`Game::is_legal`] is worth exporting (sets `is_legal`). Set it
+    /// when the game answers faster than generating every move.
+    const HAS_IS_LEGAL: bool = false;
+    /// Whether `mv` is a legal move here, or at a chance node one of its
+    /// outcomes. Any `u32` may come in, [`NULL_MOVE`](abi::NULL_MOVE) and
+    /// garbage included. The default generates the list and looks `mv` up.
+    fn is_legal(&self, mv: Move) -> bool {
+        if Self::HAS_CHANCE {
+            let mut tokens = [0; 64];
+            let mut weights = [0; 64];
+            let mut sink = ChanceSink::new(&mut tokens, &mut weights);
+            self.chance_outcomes(&mut sink);
+            let count = sink.len();
+            if count > 0 {
+                if count <= tokens.len() {
+                    return tokens[..count].contains(&mv);
+                }
+                let mut tokens = vec![0; count];
+                let mut weights = vec![0; count];
+                let mut sink = ChanceSink::new(&mut tokens, &mut weights);
+                self.chance_outcomes(&mut sink);
+                let count = sink.len().min(tokens.len());
+                return tokens[..count].contains(&mv);
+            }
+        }
+        let mut buf = vec![0; 256];
+        loop {
+            let mut sink = MoveSink::new(&mut buf);
+            self.generate_moves(&mut sink);
+            let count = sink.len();
+            if count <= buf.len() {
+                return buf[..count].contains(&mv);
+            }
+            buf.resize(count, 0);
+        }
     }
     /// Leaf count at `depth`, inside the plugin. The default walks the tree
     /// with make/unmake and counts the last ply in bulk.
@@ -354,6 +392,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         in_check: G::HAS_CHECK.then_some(shim::in_check::<G> as _),
         chance_outcomes: G::HAS_CHANCE.then_some(shim::chance_outcomes::<G> as _),
         perft: Some(shim::perft::<G>),
+        is_legal: G::HAS_IS_LEGAL.then_some(shim::is_legal::<G> as _),
     }
 }
 
@@ -699,6 +738,13 @@ mod shim {
             // SAFETY: the caller passes a writable u64.
             unsafe { *out = nodes };
             abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn is_legal<G: Game>(state: *const State, mv: Move) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: the host passes a live state of this plugin.
+            i32::from(unsafe { state_ref::<G>(state) }.is_legal(mv))
         })
     }
 

@@ -45,7 +45,8 @@ fn game_fields() -> Vec<Field> {
         variants, capabilities, max_game_plies, evaluator_count, evaluators,
         state_new, state_clone, state_free, set_position, get_position, side_to_move,
         outcome, gen_moves, make_move, unmake_move, hash, parse_move, format_move,
-        board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft)
+        board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft,
+        is_legal)
 }
 
 fn evaluator_fields() -> Vec<Field> {

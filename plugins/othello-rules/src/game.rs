@@ -84,6 +84,7 @@ impl Game for Othello {
     const MAX_GAME_PLIES: u32 = MAX_PLIES;
     const STATE_LAYOUT: u32 = STATE_LAYOUT;
     const HAS_ORDER_HINTS: bool = true;
+    const HAS_IS_LEGAL: bool = true;
 
     fn new(_variant: usize) -> Self {
         Othello {
@@ -131,6 +132,19 @@ impl Game for Othello {
             moves.push(PASS);
         }
         // Neither side can place: the game is over and there is no move.
+    }
+
+    /// One bit test on the placement bitboard; the pass is legal exactly
+    /// when the side to move cannot place but the opponent can (so the game
+    /// is not over).
+    fn is_legal(&self, mv: Move) -> bool {
+        let (own, opp) = self.position.own_and_opponent();
+        let placements = crate::board::legal_placements(own, opp);
+        if mv < 64 {
+            placements & (1u64 << mv) != 0
+        } else {
+            mv == PASS && placements == 0 && crate::board::legal_placements(opp, own) != 0
+        }
     }
 
     fn make_move(&mut self, mv: Move) {

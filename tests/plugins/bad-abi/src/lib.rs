@@ -42,6 +42,13 @@ unsafe extern "C" fn poisoned_perft(
     panic!("the host read an entry beyond the declared table size")
 }
 
+unsafe extern "C" fn poisoned_is_legal(
+    _state: *const plyd_api::abi::State,
+    _mv: plyd_api::Move,
+) -> i32 {
+    panic!("the host read an entry beyond the declared table size")
+}
+
 unsafe extern "C" fn runaway_count(
     _state: *const plyd_api::abi::State,
     _buf: *mut plyd_api::Move,
@@ -76,6 +83,7 @@ fn table(mode: &str) -> GameApi {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.table_size = GAME_API_REQUIRED_SIZE as u32;
         t.perft = Some(poisoned_perft);
+        t.is_legal = Some(poisoned_is_legal);
         return t;
     }
     // SAFETY: GameApi is a repr(C) struct of integers, raw pointers and
