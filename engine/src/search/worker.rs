@@ -263,7 +263,7 @@ impl<'a> Searcher<'a> {
 
     /// One iteration at a chance root: the root's expected value.
     fn search_chance_root(&mut self, depth: u32) -> Result<(), PluginError> {
-        let value = self.pvs(depth, 0, -INFINITY, INFINITY, true, self.root_side)?;
+        let value = self.pvs(depth, 0, -INFINITY, INFINITY, true, self.root_side, None)?;
         if !self.stopped {
             self.chance_root = (value, self.pv[0].clone());
         }
@@ -462,10 +462,19 @@ impl<'a> Searcher<'a> {
         parent_side: u32,
     ) -> Result<i32, PluginError> {
         let side = self.state.side_to_move()?;
-        if side == parent_side {
-            self.pvs(depth, ply, alpha, beta, pv_node, side)
+        // A node with depth left will probe the table: fetch its cluster
+        // now, while the plugin answers the node's first questions.
+        let key = if depth > 0 {
+            let key = self.state.hash();
+            self.shared.tt.prefetch(key);
+            Some(key)
         } else {
-            Ok(-self.pvs(depth, ply, -beta, -alpha, pv_node, side)?)
+            None
+        };
+        if side == parent_side {
+            self.pvs(depth, ply, alpha, beta, pv_node, side, key)
+        } else {
+            Ok(-self.pvs(depth, ply, -beta, -alpha, pv_node, side, key)?)
         }
     }
 
@@ -499,7 +508,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// Principal variation search of the node at `ply` to `depth`, for its
-    /// side to move `side`.
+    /// side to move `side`; `key` is its hash if the caller has it.
+    #[allow(clippy::too_many_arguments)]
     fn pvs(
         &mut self,
         depth: u32,
@@ -508,6 +518,7 @@ impl<'a> Searcher<'a> {
         beta: i32,
         pv_node: bool,
         side: u32,
+        key: Option<u64>,
     ) -> Result<i32, PluginError> {
         self.check_limits();
         if self.stopped {
@@ -523,7 +534,7 @@ impl<'a> Searcher<'a> {
             return self.evaluate();
         }
         if self.load_outcomes(ply)? {
-            return self.chance_node(depth, ply, alpha, beta, pv_node, side);
+            return self.chance_node(depth, ply, alpha, beta, pv_node, side, key);
         }
         let features = self.shared.features;
         let in_check = features.check && self.state.in_check()?;
@@ -543,7 +554,10 @@ impl<'a> Searcher<'a> {
             });
         }
 
-        let key = self.state.hash();
+        let key = match key {
+            Some(key) => key,
+            None => self.state.hash(),
+        };
         let hit = self.shared.tt.probe(key, ply);
         if let Some(hit) = hit {
             if !pv_node && hit.is_usable(depth, alpha, beta) {
@@ -756,6 +770,7 @@ impl<'a> Searcher<'a> {
     /// any node, with the bound its window gives and no move: its value
     /// depends on nothing but the position and the depth, and the stored
     /// entry spares the probes of all its outcomes next time.
+    #[allow(clippy::too_many_arguments)]
     fn chance_node(
         &mut self,
         depth: u32,
@@ -764,11 +779,15 @@ impl<'a> Searcher<'a> {
         beta: i32,
         pv_node: bool,
         side: u32,
+        key: Option<u64>,
     ) -> Result<i32, PluginError> {
         if depth == 0 {
             return self.evaluate();
         }
-        let key = self.state.hash();
+        let key = match key {
+            Some(key) => key,
+            None => self.state.hash(),
+        };
         if let Some(hit) = self.shared.tt.probe(key, ply) {
             if !pv_node && hit.is_usable(depth, alpha, beta) {
                 return Ok(hit.score);

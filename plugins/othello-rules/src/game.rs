@@ -1,6 +1,8 @@
 //! The Othello state the host holds, and its [`Game`] implementation: a
 //! position plus an undo stack of earlier positions.
 
+use std::cell::Cell;
+
 use plyd_api::{Game, Move, MoveSink, Outcome, Variant};
 
 use crate::board::{squares, Color, Position, PASS};
@@ -44,12 +46,39 @@ const SQUARE_VALUE: [i32; 64] = [
 pub struct Othello {
     position: Position,
     history: Vec<Position>,
+    /// The side to move's legal placements, computed once per position:
+    /// the search asks `outcome`, `is_legal` and `gen_moves` of the same
+    /// position, and each needs them. [`UNKNOWN`] until first asked.
+    placements: Cell<u64>,
 }
+
+/// No position has every square as a legal placement (a placement needs a
+/// disc next to it), so this marks "not computed yet".
+const UNKNOWN: u64 = u64::MAX;
 
 impl Othello {
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// The side to move's legal placements, from the cache.
+    #[inline]
+    fn own_placements(&self) -> u64 {
+        let cached = self.placements.get();
+        if cached != UNKNOWN {
+            return cached;
+        }
+        let placements = self.position.placements();
+        self.placements.set(placements);
+        placements
+    }
+
+    /// Whether the opponent could place a disc (the side to move then
+    /// passes instead of the game ending).
+    fn opponent_can_place(&self) -> bool {
+        let (own, opp) = self.position.own_and_opponent();
+        crate::board::legal_placements(opp, own) != 0
     }
 
     /// Number of moves that `unmake_move` can still take back.
@@ -90,6 +119,7 @@ impl Game for Othello {
         Othello {
             position: Position::START,
             history: Vec::with_capacity(MAX_PLIES as usize),
+            placements: Cell::new(UNKNOWN),
         }
     }
 
@@ -97,6 +127,7 @@ impl Game for Othello {
         // Parse fully before touching `self`, so an error leaves it as it was.
         self.position = text::parse_position(text)?;
         self.history.clear();
+        self.placements.set(UNKNOWN);
         Ok(())
     }
 
@@ -112,7 +143,7 @@ impl Game for Othello {
     }
 
     fn outcome(&self) -> Outcome {
-        if !self.position.is_game_over() {
+        if self.own_placements() != 0 || self.opponent_can_place() {
             return Outcome::Ongoing;
         }
         let (own, opp) = self.position.own_and_opponent();
@@ -124,11 +155,10 @@ impl Game for Othello {
     }
 
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
-        let (own, opp) = self.position.own_and_opponent();
-        let placements = crate::board::legal_placements(own, opp);
+        let placements = self.own_placements();
         if placements != 0 {
             squares(placements).for_each(|square| moves.push(square));
-        } else if crate::board::legal_placements(opp, own) != 0 {
+        } else if self.opponent_can_place() {
             moves.push(PASS);
         }
         // Neither side can place: the game is over and there is no move.
@@ -138,12 +168,11 @@ impl Game for Othello {
     /// when the side to move cannot place but the opponent can (so the game
     /// is not over).
     fn is_legal(&self, mv: Move) -> bool {
-        let (own, opp) = self.position.own_and_opponent();
-        let placements = crate::board::legal_placements(own, opp);
+        let placements = self.own_placements();
         if mv < 64 {
             placements & (1u64 << mv) != 0
         } else {
-            mv == PASS && placements == 0 && crate::board::legal_placements(opp, own) != 0
+            mv == PASS && placements == 0 && self.opponent_can_place()
         }
     }
 
@@ -155,6 +184,7 @@ impl Game for Othello {
         );
         self.history.push(self.position);
         self.position = self.position.play(mv);
+        self.placements.set(UNKNOWN);
     }
 
     fn unmake_move(&mut self, _mv: Move) {
@@ -164,6 +194,7 @@ impl Game for Othello {
             .history
             .pop()
             .expect("unmake_move called with no move to take back");
+        self.placements.set(UNKNOWN);
     }
 
     fn hash(&self) -> u64 {
