@@ -175,7 +175,8 @@ impl ChanceValue {
                 }
                 let lower = self.sum - rest * b;
                 if lower >= self.beta * self.total {
-                    return Step::Cutoff(ceil_div(lower, self.total) as i32);
+                    // The value is floor(sum / W) >= floor(lower / W) >= beta.
+                    return Step::Cutoff(floor_div(lower, self.total) as i32);
                 }
                 Step::Continue
             }
@@ -257,14 +258,16 @@ mod tests {
             }
         }
         let got = got.unwrap_or_else(|| node.finish());
+        // A fail-low answer is an upper bound: at or below alpha, and not
+        // below the value; a fail-high one a lower bound.
         if want <= alpha {
             assert!(
-                got <= alpha,
+                want <= got && got <= alpha,
                 "{values:?} ({alpha},{beta}): {got} vs exact {want}"
             );
         } else if want >= beta {
             assert!(
-                got >= beta,
+                beta <= got && got <= want,
                 "{values:?} ({alpha},{beta}): {got} vs exact {want}"
             );
         } else {

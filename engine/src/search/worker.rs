@@ -584,7 +584,7 @@ impl<'a> Searcher<'a> {
         }
         let bound = if best >= beta {
             Bound::Lower
-        } else if pv_node && best_move.is_some() && best > alpha {
+        } else if best_move.is_some() && best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -717,8 +717,11 @@ impl<'a> Searcher<'a> {
                 if value > alpha && reduction > 0 {
                     value = self.child(depth - 1, ply + 1, alpha, alpha + 1, false, side)?;
                 }
-                if value > alpha && value < beta && pv_node {
-                    value = self.child(depth - 1, ply + 1, alpha, beta, true, side)?;
+                // A scout inside a window wider than null needs the real
+                // value: at a PV node, and at a node a chance node searches
+                // with a Star1 window.
+                if value > alpha && value < beta {
+                    value = self.child(depth - 1, ply + 1, alpha, beta, pv_node, side)?;
                 }
                 value
             };
