@@ -236,7 +236,7 @@ const DICE_POSITIONS: &[&str] = &[
     "8 8 0 r3",
     "11 9 1 r1",
 ];
-const DICE_DEPTH: u32 = 7;
+const DICE_DEPTH: u32 = 8;
 
 /// Ministein positions with the roll made (see the plugin's crate doc):
 /// the start, one after a pass, and mid-games, one where the rolled piece
@@ -249,7 +249,7 @@ const MINISTEIN_POSITIONS: &[&str] = &[
     "1.../..a./.2../...b 0 r2",
     "1.../.c../..3./b... 0 r2",
 ];
-const MINISTEIN_DEPTH: u32 = 4;
+const MINISTEIN_DEPTH: u32 = 5;
 
 #[test]
 fn the_reference_matches_hand_computed_values() {
