@@ -249,7 +249,7 @@ const MINISTEIN_POSITIONS: &[&str] = &[
     "1.../..a./.2../...b 0 r2",
     "1.../.c../..3./b... 0 r2",
 ];
-const MINISTEIN_DEPTH: u32 = 4;
+const MINISTEIN_DEPTH: u32 = 5;
 
 #[test]
 fn the_reference_matches_hand_computed_values() {
@@ -366,4 +366,29 @@ fn a_repetition_draw_beats_a_stored_score() {
         let result = cycle.search(&r, &tt, depth, 1, true);
         assert_eq!(result.score, expected, "from R at depth {depth}");
     }
+}
+
+#[test]
+fn ministein_texts_read_back_and_the_hash_sees_rolls_passes_and_sides() {
+    let stein = ministein();
+    let start = "12../3.../...c/..ba 0";
+    let lines: [&[&str]; 5] = [&[], &["r1"], &["r2"], &["r0"], &["r0", "r3"]];
+    let mut hashes = Vec::new();
+    for moves in lines {
+        let state = stein.state(start, moves);
+        let text = state.position_text().unwrap();
+        assert_eq!(stein.state(&text, &[]).hash(), state.hash(), "{text}");
+        hashes.push(state.hash());
+    }
+    assert_eq!(
+        stein.state(start, &["r0"]).position_text().unwrap(),
+        "12../3.../...c/..ba 1 p"
+    );
+    assert_eq!(
+        stein.state(start, &["r2", "b1c2"]).position_text().unwrap(),
+        "1.../3.2./...c/..ba 1"
+    );
+    hashes.sort_unstable();
+    hashes.dedup();
+    assert_eq!(hashes.len(), lines.len(), "equal hashes: {hashes:?}");
 }
