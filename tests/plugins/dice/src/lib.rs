@@ -147,10 +147,17 @@ impl Game for DiceRace {
     }
 
     fn hash(&self) -> u64 {
+        // The moves made since `set_position` are part of the key: the
+        // same squares are reached after different numbers of moves (3 + 3
+        // or 2 + 2 + 2), that is with different depths left, and the
+        // search tests compare with a fixed-depth expectiminimax, which a
+        // deeper table entry answering a shallower node would not match.
+        let moves = self.history.iter().filter(|&&(mv, _)| mv <= ROLL).count();
         u64::from(self.squares[0])
             | u64::from(self.squares[1]) << 8
             | u64::from(self.to_move) << 16
             | u64::from(self.roll.unwrap_or(0)) << 24
+            | (moves as u64) << 32
     }
 
     fn parse_move(&self, text: &str) -> Option<Move> {
