@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use super::clock::{parse_clock, parse_seconds, Limits};
+use crate::clock::{parse_clock, parse_seconds, Limits};
 
 /// `plyd arena`: play a match between two engines.
 #[derive(Args, Debug, Clone)]

@@ -11,9 +11,9 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::host::{GameState, VariantRef};
+use plyd_host::{GameState, VariantRef};
 
-use super::rng::SplitMix64;
+use plyd_util::rng::SplitMix64;
 
 /// Stream number of the random-opening generator (see [`SplitMix64::for_item`]).
 const OPENING_STREAM: u64 = 1;
