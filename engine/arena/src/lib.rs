@@ -86,14 +86,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     if args.timeout == 0 {
         return Err(setup("--timeout must be at least 1 second".to_string()));
     }
-    let specs = args.engine_specs().map_err(setup)?;
+    let specs = args.engine_specs().map_err(|e| setup(e.to_string()))?;
     let sprt = args
         .sprt
         .as_deref()
         .map(Sprt::parse)
         .transpose()
         .map_err(setup)?;
-    let source = OpeningSource::parse(&args.openings).map_err(setup)?;
+    let source = OpeningSource::parse(&args.openings).map_err(|e| setup(e.to_string()))?;
 
     let report = PluginHost::scan(plugin_dirs);
     for e in &report.errors {
