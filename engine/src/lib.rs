@@ -1,19 +1,22 @@
 //! plyd: a game-engine daemon that speaks a UCI-style protocol on
 //! stdin/stdout and loads game rules and evaluators from plugins.
 //!
-//! * [`host`] loads plugin libraries and wraps them in safe handles.
+//! * [`host`] loads plugin libraries and wraps them in safe handles (the
+//!   `plyd-host` crate, re-exported under this name).
 //! * [`search`] is the game-agnostic search.
 //! * [`perft`] counts move-generation trees through the plugin boundary.
 //! * [`daemon`] runs the protocol loop.
 //! * [`options`] holds settings, option declarations and the config file.
-//! * [`arena`] plays matches between engines (`plyd arena`).
+//!
+//! `plyd arena` lives in the `plyd-arena` crate, which the `plyd` binary
+//! calls; it depends on the host, not on this library.
 
 #![warn(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
-pub mod arena;
+pub use plyd_host as host;
+
 pub mod daemon;
-pub mod host;
 pub mod options;
 pub mod perft;
 pub mod search;

@@ -7,13 +7,13 @@ use clap::{Parser, Subcommand};
 
 use std::sync::Arc;
 
-use plyd::arena::{self, ArenaArgs};
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig};
 use plyd::host::{default_plugin_dir, GameState, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
 use plyd::search::nps;
+use plyd_arena::{self as arena, ArenaArgs};
 
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
 /// würfelt nicht, driven over stdin/stdout with a UCI-style protocol.

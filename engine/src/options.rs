@@ -73,27 +73,90 @@ pub const MOVE_OVERHEAD_RANGE: SpinRange = SpinRange {
     max: 5000,
 };
 
+/// Why an option value (from `setoption` or the config file) was refused.
+/// The message names the option, as the protocol's `info string error`
+/// shows it; [`OptionValueError::reason`] is the same without the name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionValueError {
+    /// A `spin` value that is not an integer.
+    #[error("option '{name}': '{text}' is not an integer between {min} and {max}")]
+    NotAnInteger {
+        /// The option.
+        name: String,
+        /// The value as given.
+        text: String,
+        /// Lowest allowed value.
+        min: i64,
+        /// Highest allowed value.
+        max: i64,
+    },
+    /// A `spin` value outside the option's range.
+    #[error("option '{name}': {value} is outside {min}..={max}")]
+    OutOfRange {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: i64,
+        /// Lowest allowed value.
+        min: i64,
+        /// Highest allowed value.
+        max: i64,
+    },
+    /// A `check` value that is not `true` or `false`.
+    #[error("option '{name}': '{text}' is not 'true' or 'false'")]
+    NotABool {
+        /// The option.
+        name: String,
+        /// The value as given.
+        text: String,
+    },
+}
+
+impl OptionValueError {
+    /// What is wrong with the value, without the option's name (for
+    /// messages that name the setting their own way, like the config file's
+    /// `config key 'threads': ...`).
+    pub fn reason(&self) -> String {
+        match self {
+            OptionValueError::NotAnInteger { text, min, max, .. } => {
+                format!("'{text}' is not an integer between {min} and {max}")
+            }
+            OptionValueError::OutOfRange {
+                value, min, max, ..
+            } => format!("{value} is outside {min}..={max}"),
+            OptionValueError::NotABool { text, .. } => {
+                format!("'{text}' is not 'true' or 'false'")
+            }
+        }
+    }
+}
+
 impl SpinRange {
     /// Parse and range-check `text` for the option `name`.
-    pub fn parse(&self, name: &str, text: &str) -> Result<i64, String> {
-        let value: i64 = text.trim().parse().map_err(|_| {
-            format!(
-                "option '{name}': '{text}' is not an integer between {} and {}",
-                self.min, self.max
-            )
-        })?;
+    pub fn parse(&self, name: &str, text: &str) -> Result<i64, OptionValueError> {
+        let value: i64 = text
+            .trim()
+            .parse()
+            .map_err(|_| OptionValueError::NotAnInteger {
+                name: name.to_string(),
+                text: text.to_string(),
+                min: self.min,
+                max: self.max,
+            })?;
         self.check(name, value)
     }
 
     /// Range-check `value` for the option `name`.
-    pub fn check(&self, name: &str, value: i64) -> Result<i64, String> {
+    pub fn check(&self, name: &str, value: i64) -> Result<i64, OptionValueError> {
         if (self.min..=self.max).contains(&value) {
             Ok(value)
         } else {
-            Err(format!(
-                "option '{name}': {value} is outside {}..={}",
-                self.min, self.max
-            ))
+            Err(OptionValueError::OutOfRange {
+                name: name.to_string(),
+                value,
+                min: self.min,
+                max: self.max,
+            })
         }
     }
 }
@@ -164,27 +227,73 @@ pub struct ConfigFile {
     pub move_overhead: Option<i64>,
 }
 
+/// A configuration text that does not parse: the parser's message and,
+/// where it knows it, the line. Shown as `line 2 (hash = "big"): ...`, so
+/// the offending key is in view.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", self.line_prefix())]
+pub struct ConfigSyntaxError {
+    /// The line number (from 1) and the line's text, trimmed.
+    pub line: Option<(usize, String)>,
+    /// What the parser says is wrong.
+    pub message: String,
+}
+
+impl ConfigSyntaxError {
+    fn line_prefix(&self) -> String {
+        match &self.line {
+            Some((number, text)) => format!("line {number} ({text}): "),
+            None => String::new(),
+        }
+    }
+}
+
+/// Why a configuration file could not be used. Either way the message is
+/// one line naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read (missing, unreadable, not UTF-8).
+    #[error("config {}: cannot be read: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file was read but is not a valid configuration.
+    #[error("config {}: {source}", path.display())]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// Where and what.
+        source: ConfigSyntaxError,
+    },
+}
+
 impl ConfigFile {
-    /// Read and parse a configuration file. The error is one line naming the
-    /// file and, where the parser knows them, the key and position.
-    pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("config {}: cannot be read: {e}", path.display()))?;
-        Self::parse(&text).map_err(|e| format!("config {}: {e}", path.display()))
+    /// Read and parse a configuration file.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text).map_err(|source| ConfigError::Syntax {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
-    /// Parse configuration text. The message names the line and quotes it,
-    /// so the offending key is in view.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    /// Parse configuration text.
+    pub fn parse(text: &str) -> Result<Self, ConfigSyntaxError> {
         toml::from_str(text).map_err(|e: toml::de::Error| {
-            let what = e.message().trim().to_string();
-            match e.span() {
-                Some(span) => {
-                    let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                    let line = text.lines().nth(line_no - 1).unwrap_or("").trim();
-                    format!("line {line_no} ({line}): {what}")
-                }
-                None => what,
+            let line = e.span().map(|span| {
+                let number = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                let line = text.lines().nth(number - 1).unwrap_or("").trim();
+                (number, line.to_string())
+            });
+            ConfigSyntaxError {
+                line,
+                message: e.message().trim().to_string(),
             }
         })
     }
@@ -197,7 +306,7 @@ impl ConfigFile {
             if let Some(v) = value {
                 match range.check(key, v) {
                     Ok(v) => *slot = v as u32,
-                    Err(e) => errors.push(format!("config key '{key}': {e}")),
+                    Err(e) => errors.push(format!("config key '{key}': {}", e.reason())),
                 }
             }
         };
@@ -226,13 +335,14 @@ pub fn split_plugin_path(text: &str) -> Vec<PathBuf> {
 }
 
 /// Parse a `check` option value.
-pub fn parse_bool(name: &str, text: &str) -> Result<bool, String> {
+pub fn parse_bool(name: &str, text: &str) -> Result<bool, OptionValueError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(format!(
-            "option '{name}': '{text}' is not 'true' or 'false'"
-        )),
+        _ => Err(OptionValueError::NotABool {
+            name: name.to_string(),
+            text: text.to_string(),
+        }),
     }
 }
 
@@ -243,14 +353,25 @@ mod tests {
     #[test]
     fn spin_parse_checks_type_and_range() {
         assert_eq!(HASH_RANGE.parse("Hash", " 64 "), Ok(64));
-        assert!(HASH_RANGE
-            .parse("Hash", "0")
-            .unwrap_err()
-            .contains("outside 1..=65536"));
-        assert!(HASH_RANGE
-            .parse("Hash", "lots")
-            .unwrap_err()
-            .contains("not an integer"));
+        assert!(matches!(
+            HASH_RANGE.parse("Hash", "0"),
+            Err(OptionValueError::OutOfRange {
+                value: 0,
+                min: 1,
+                max: 65536,
+                ..
+            })
+        ));
+        assert_eq!(
+            HASH_RANGE.parse("Hash", "0").unwrap_err().to_string(),
+            "option 'Hash': 0 is outside 1..=65536"
+        );
+        let e = HASH_RANGE.parse("Hash", "lots").unwrap_err();
+        assert!(matches!(e, OptionValueError::NotAnInteger { .. }));
+        assert_eq!(
+            e.to_string(),
+            "option 'Hash': 'lots' is not an integer between 1 and 65536"
+        );
     }
 
     #[test]
@@ -273,20 +394,26 @@ mod tests {
     #[test]
     fn config_errors_name_the_key() {
         let e = ConfigFile::parse("threads = 2\nhash = \"big\"").unwrap_err();
-        assert!(e.starts_with("line 2 (hash = \"big\"): "), "{e}");
+        assert_eq!(e.line, Some((2, "hash = \"big\"".to_string())));
+        assert!(
+            e.to_string().starts_with("line 2 (hash = \"big\"): "),
+            "{e}"
+        );
         let e = ConfigFile::parse("colour = 3").unwrap_err();
-        assert!(e.contains("colour"), "{e}");
+        assert!(e.to_string().contains("colour"), "{e}");
         let c = ConfigFile::parse("threads = 0").unwrap();
         let mut s = EngineSettings::default();
         let errors = c.apply(&mut s);
-        assert_eq!(errors.len(), 1);
-        assert!(errors[0].contains("threads"));
+        assert_eq!(errors, ["config key 'threads': 0 is outside 1..=256"]);
         assert_eq!(s.threads, 1);
     }
 
     #[test]
     fn bools() {
         assert_eq!(parse_bool("Ponder", "TRUE"), Ok(true));
-        assert!(parse_bool("Ponder", "yes").is_err());
+        assert!(matches!(
+            parse_bool("Ponder", "yes"),
+            Err(OptionValueError::NotABool { .. })
+        ));
     }
 }

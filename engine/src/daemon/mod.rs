@@ -441,28 +441,37 @@ impl<W: Write> Daemon<W> {
                 "evaluator {evaluator} params {shown}"
             )));
         } else if is(names::HASH) {
-            let mib = options::HASH_RANGE.parse(names::HASH, &need(value)?)? as u32;
+            let mib = options::HASH_RANGE
+                .parse(names::HASH, &need(value)?)
+                .map_err(|e| e.to_string())? as u32;
             self.table()?.resize(mib as usize)?;
             self.settings.hash_mib = mib;
         } else if is(names::THREADS) {
-            self.settings.threads =
-                options::THREADS_RANGE.parse(names::THREADS, &need(value)?)? as u32;
+            self.settings.threads = options::THREADS_RANGE
+                .parse(names::THREADS, &need(value)?)
+                .map_err(|e| e.to_string())? as u32;
         } else if is(names::MOVE_OVERHEAD) {
-            self.settings.move_overhead_ms =
-                options::MOVE_OVERHEAD_RANGE.parse(names::MOVE_OVERHEAD, &need(value)?)? as u32;
+            self.settings.move_overhead_ms = options::MOVE_OVERHEAD_RANGE
+                .parse(names::MOVE_OVERHEAD, &need(value)?)
+                .map_err(|e| e.to_string())? as u32;
         } else if is(names::CLEAR_HASH) {
             self.clear_hash()?;
         } else if is(names::PONDER) {
-            self.settings.ponder = options::parse_bool(names::PONDER, &need(value)?)?;
+            self.settings.ponder =
+                options::parse_bool(names::PONDER, &need(value)?).map_err(|e| e.to_string())?;
         } else if is(names::MULTIPV) {
-            self.settings.multipv =
-                options::MULTIPV_RANGE.parse(names::MULTIPV, &need(value)?)? as u32;
+            self.settings.multipv = options::MULTIPV_RANGE
+                .parse(names::MULTIPV, &need(value)?)
+                .map_err(|e| e.to_string())? as u32;
         } else if is(names::NULL_MOVE) {
-            self.settings.null_move = options::parse_bool(names::NULL_MOVE, &need(value)?)?;
+            self.settings.null_move =
+                options::parse_bool(names::NULL_MOVE, &need(value)?).map_err(|e| e.to_string())?;
         } else if is(names::LMR) {
-            self.settings.reductions = options::parse_bool(names::LMR, &need(value)?)?;
+            self.settings.reductions =
+                options::parse_bool(names::LMR, &need(value)?).map_err(|e| e.to_string())?;
         } else if is(names::FUTILITY) {
-            self.settings.futility = options::parse_bool(names::FUTILITY, &need(value)?)?;
+            self.settings.futility =
+                options::parse_bool(names::FUTILITY, &need(value)?).map_err(|e| e.to_string())?;
         } else if is(names::PLUGIN_PATH) {
             let text = value.unwrap_or("").trim().to_string();
             let dirs = if text.is_empty() {

@@ -11,8 +11,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::arena::rng::SplitMix64;
 use crate::host::{Evaluator, GameState, PluginError, VariantRef};
+use plyd_util::rng::SplitMix64;
 
 use super::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable};
 

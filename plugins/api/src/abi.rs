@@ -143,7 +143,8 @@ pub struct VariantInfo {
 ///
 /// Fields up to and including `board_text` are required: the host refuses a
 /// plugin where any of them is null. The optional entries after them may be
-/// null; the host then does without.
+/// null; the host then does without. An optional entry that is present
+/// switches its feature on: there is no capability bit beside it.
 #[repr(C)]
 pub struct GameApi {
     /// Must equal an ABI version the host accepts; read before anything else.

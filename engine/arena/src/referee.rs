@@ -11,13 +11,13 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::host::{Outcome, VariantRef};
+use plyd_host::{Outcome, VariantRef};
 
-use super::clock::{check_movetime, Clock, Limits};
-use super::engine::{Answer, EngineProcess};
-use super::openings::{position_command, Opening};
-use super::record::{Ending, GameRecord, GameResult};
-use super::rng::SplitMix64;
+use crate::clock::{check_movetime, Clock, Limits};
+use crate::engine::{Answer, EngineProcess};
+use crate::openings::{position_command, Opening};
+use crate::record::{Ending, GameRecord, GameResult};
+use plyd_util::rng::SplitMix64;
 
 /// What every game of a match shares.
 pub struct Rules {
@@ -63,7 +63,7 @@ pub fn play_game(
     rules: &Rules,
     mut order: GameOrder<'_>,
 ) -> Result<GameRecord, String> {
-    let plugin_error = |e: crate::host::PluginError| format!("game plugin: {e}");
+    let plugin_error = |e: plyd_host::PluginError| format!("game plugin: {e}");
     let opening = order.opening;
     let mut state = opening.state(&rules.variant)?;
     let mut moves = opening.moves.clone();
@@ -244,7 +244,7 @@ pub fn go_command(clocks: &[Option<Clock>; 2], limits: &Limits, side: u32) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::clock::parse_clock;
+    use crate::clock::parse_clock;
 
     #[test]
     fn the_rules_decide_from_the_side_to_move() {

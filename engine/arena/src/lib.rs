@@ -11,12 +11,16 @@
 //! * [`record`] — the game log.
 //! * [`stats`] — Elo, its interval, and the SPRT.
 //! * [`report`] — the progress line and the final table.
-//! * [`rng`] — the seeded generator behind openings and chance.
+//!
+//! Random openings and chance outcomes draw from `plyd_util::rng`.
 //!
 //! Exit status: 0 when the match was played (or an SPRT stopped it), 2 when
 //! it could not start (bad arguments, missing plugin or game, an engine
 //! that does not start), 3 when it broke off (a game plugin failed, an
 //! engine could not be restarted, the log could not be written).
+
+#![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod args;
 pub mod clock;
@@ -25,7 +29,6 @@ pub mod openings;
 pub mod record;
 pub mod referee;
 pub mod report;
-pub mod rng;
 pub mod stats;
 pub mod tournament;
 
@@ -37,8 +40,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use args::ArenaArgs;
 
-use crate::host::PluginHost;
 use openings::OpeningSource;
+use plyd_host::PluginHost;
 use referee::Rules;
 use report::Standings;
 use stats::{Sprt, SprtDecision};
@@ -83,14 +86,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     if args.timeout == 0 {
         return Err(setup("--timeout must be at least 1 second".to_string()));
     }
-    let specs = args.engine_specs().map_err(setup)?;
+    let specs = args.engine_specs().map_err(|e| setup(e.to_string()))?;
     let sprt = args
         .sprt
         .as_deref()
         .map(Sprt::parse)
         .transpose()
         .map_err(setup)?;
-    let source = OpeningSource::parse(&args.openings).map_err(setup)?;
+    let source = OpeningSource::parse(&args.openings).map_err(|e| setup(e.to_string()))?;
 
     let report = PluginHost::scan(plugin_dirs);
     for e in &report.errors {

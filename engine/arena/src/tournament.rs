@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crossbeam_channel::{bounded, unbounded, Sender};
 
-use super::args::EngineSpec;
-use super::engine::{EngineError, EngineProcess};
-use super::openings::Opening;
-use super::record::GameRecord;
-use super::referee::{play_game, GameOrder, Rules};
-use super::rng::SplitMix64;
+use crate::args::EngineSpec;
+use crate::engine::{EngineError, EngineProcess};
+use crate::openings::Opening;
+use crate::record::GameRecord;
+use crate::referee::{play_game, GameOrder, Rules};
+use plyd_util::rng::SplitMix64;
 
 /// Stream number of the chance-outcome generator (see [`SplitMix64::for_item`]).
 const CHANCE_STREAM: u64 = 2;

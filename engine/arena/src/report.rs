@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::record::{Ending, GameRecord, GameResult};
-use super::stats::{signed, EloEstimate, Sprt, SprtDecision, Tally};
+use crate::record::{Ending, GameRecord, GameResult};
+use crate::stats::{signed, EloEstimate, Sprt, SprtDecision, Tally};
 
 /// The running totals of a match.
 #[derive(Debug, Clone)]
@@ -169,7 +169,7 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::openings::Start;
+    use crate::openings::Start;
 
     fn record(
         number: usize,

@@ -13,9 +13,9 @@ use plyd_api::abi::{
     EVALUATOR_ENTRY_SYMBOL, GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL,
 };
 
-use super::error::LoadError;
-use super::evaluator::{EvaluatorInfo, EvaluatorVtable};
-use super::game::{GameInfo, GameVtable, VariantDesc};
+use crate::error::LoadError;
+use crate::game::GameVtable;
+use crate::info::{EvaluatorInfo, EvaluatorVtable, GameInfo, VariantDesc};
 
 /// Longest descriptive string (name, start position) read from a table; a
 /// string without a NUL within this many bytes is refused as unterminated.

@@ -1,10 +1,11 @@
-//! The arena's random numbers: a SplitMix64 generator, seeded explicitly so
-//! that a match (its random openings and its chance outcomes) can be played
-//! again from the seed printed in its log.
+//! A SplitMix64 generator, seeded explicitly so that whatever draws from it
+//! can be replayed: an arena match (its random openings and its chance
+//! outcomes) from the seed printed in its log, and `plyd bench`'s random
+//! positions from its fixed seed.
 //!
-//! The arena needs only a handful of draws per game and no statistical
-//! subtlety, so a few lines of well-known arithmetic serve better than a
-//! dependency whose stream might change between versions.
+//! Its users need only a handful of draws and no statistical subtlety, so a
+//! few lines of well-known arithmetic serve better than a dependency whose
+//! stream might change between versions.
 
 /// A SplitMix64 stream (Steele, Lea and Flood, "Fast splittable
 /// pseudorandom number generators", OOPSLA 2014).

@@ -3,12 +3,11 @@
 //! Every call into the plugin goes through here. A panic reported by a shim
 //! disables the whole plugin (its states may be inconsistent), and every
 //! answer that could not be true (a negative length, a runaway move count,
-//! text that is not UTF-8) is treated the same way (see [`super::health`]),
+//! text that is not UTF-8) is treated the same way (see [`crate::health`]),
 //! so a broken plugin can cost a search but never the daemon. Evaluators,
-//! built in or stand-alone, are in [`super::evaluator`].
+//! built in or stand-alone, are in [`crate::evaluator`].
 
 use std::ffi::{c_char, CString};
-use std::path::PathBuf;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
@@ -16,9 +15,9 @@ use plyd_api::abi::{self, State};
 use plyd_api::Move;
 pub use plyd_api::Outcome;
 
-use super::error::PluginError;
-use super::evaluator::EvaluatorInfo;
-use super::health::Health;
+use crate::error::PluginError;
+use crate::health::Health;
+use crate::info::{EvaluatorInfo, GameInfo};
 
 /// Function pointers of a game table, required ones checked non-null.
 pub(crate) struct GameVtable {
@@ -44,36 +43,6 @@ pub(crate) struct GameVtable {
         Option<unsafe extern "C" fn(*const State, *mut Move, *mut u32, usize) -> i64>,
     pub perft: Option<unsafe extern "C" fn(*mut State, u32, *mut u64) -> i32>,
     pub is_legal: Option<unsafe extern "C" fn(*const State, Move) -> i32>,
-}
-
-/// One variant of a game.
-#[derive(Debug, Clone)]
-pub struct VariantDesc {
-    /// Name (`othello`).
-    pub name: String,
-    /// Start position text.
-    pub start_position: String,
-}
-
-/// What a game plugin says about itself.
-#[derive(Debug, Clone)]
-pub struct GameInfo {
-    /// Game name.
-    pub name: String,
-    /// Plugin version.
-    pub version: String,
-    /// The library file.
-    pub path: PathBuf,
-    /// Variants, the default first.
-    pub variants: Vec<VariantDesc>,
-    /// `CAP_*` bits as the plugin declared them: soundness claims. Bits
-    /// 1 and 2 are retired; use [`GamePlugin::has_noisy_moves`] and
-    /// [`GamePlugin::has_chance`] instead.
-    pub capabilities: u64,
-    /// State layout version.
-    pub state_layout: u32,
-    /// Longest possible game in plies, 0 if unknown.
-    pub max_game_plies: u32,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,

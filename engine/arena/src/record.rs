@@ -9,7 +9,7 @@
 use std::fmt;
 use std::io::Write;
 
-use super::openings::{position_command, Start};
+use crate::openings::{position_command, Start};
 
 /// Who won, by side: the first player is side 0 (Othello's Black), whatever
 /// the game calls its sides.

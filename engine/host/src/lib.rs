@@ -8,20 +8,32 @@
 //! directories are left alone, so a plugin directory can be the build output
 //! folder. Game plugins load first, so that each evaluator plugin can be
 //! checked against the game it declares, from whichever directory.
+//!
+//! Modules, each depending only on those listed before it: [`error`]
+//! (typed errors), [`health`] (turning impossible answers into a disabled
+//! plugin), [`info`] (what the tables say about themselves), [`game`] (a
+//! game plugin and its states), [`evaluator`] (evaluators bound to a game),
+//! [`library`] (opening a library and validating its tables), and this
+//! root (finding plugins in directories).
+
+#![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 mod error;
 mod evaluator;
 mod game;
 mod health;
+mod info;
 mod library;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{LoadError, PluginError};
-pub use evaluator::{Evaluator, EvaluatorInfo, EvaluatorSource, ExternalEvaluator};
-pub use game::{GameInfo, GamePlugin, GameState, Outcome, VariantDesc};
+pub use evaluator::{Evaluator, EvaluatorSource, ExternalEvaluator};
+pub use game::{GamePlugin, GameState, Outcome};
 pub use health::MAX_MOVES;
+pub use info::{EvaluatorInfo, GameInfo, VariantDesc};
 
 /// File-name stem prefix of game plugins (after the platform's library prefix).
 pub const GAME_PLUGIN_PREFIX: &str = "plyd_game_";

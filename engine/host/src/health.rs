@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use plyd_api::abi;
 
-use super::error::PluginError;
+use crate::error::PluginError;
 
 /// A plugin may list at most this many moves in one position.
 pub const MAX_MOVES: usize = 1 << 20;

@@ -12,43 +12,20 @@
 //! one library. A failing stand-alone evaluator disables only itself; the
 //! daemon then goes back to the game's own evaluator.
 
-use std::ffi::{c_char, CString};
+use std::ffi::CString;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use plyd_api::abi::{self, EvalContext, State};
+use plyd_api::abi::{self, EvalContext};
 
-use super::error::PluginError;
-use super::game::{GamePlugin, GameState};
-use super::health::Health;
+use crate::error::PluginError;
+use crate::game::{GamePlugin, GameState};
+use crate::health::Health;
+use crate::info::EvaluatorInfo;
 
-/// Function pointers of an evaluator table.
-pub(crate) struct EvaluatorVtable {
-    pub create: unsafe extern "C" fn(*const c_char, *mut c_char, usize) -> *mut EvalContext,
-    pub destroy: unsafe extern "C" fn(*mut EvalContext),
-    pub evaluate: unsafe extern "C" fn(*const EvalContext, *const State, *mut i32) -> i32,
-    pub explain:
-        Option<unsafe extern "C" fn(*const EvalContext, *const State, *mut c_char, usize) -> i64>,
-}
-
-/// What an evaluator table says about itself.
-pub struct EvaluatorInfo {
-    /// Name (`seed004`).
-    pub name: String,
-    /// One-line description.
-    pub description: String,
-    /// The game whose states it reads.
-    pub game: String,
-    /// The state layout version it reads.
-    pub state_layout: u32,
-    /// Default parameters (TOML text).
-    pub default_params: String,
-    /// Bound on its scores.
-    pub score_bound: i32,
-    pub(crate) vtable: EvaluatorVtable,
-}
-
+// Kept here rather than beside the type in `info`, so that `info` needs
+// nothing from the rest of the host.
 impl EvaluatorInfo {
     /// Whether it reads the states of `game`: same name, same layout.
     pub fn fits(&self, game: &GamePlugin) -> bool {

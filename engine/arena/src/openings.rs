@@ -11,9 +11,9 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::host::{GameState, VariantRef};
+use plyd_host::{GameState, VariantRef};
 
-use super::rng::SplitMix64;
+use plyd_util::rng::SplitMix64;
 
 /// Stream number of the random-opening generator (see [`SplitMix64::for_item`]).
 const OPENING_STREAM: u64 = 1;
@@ -52,20 +52,36 @@ pub enum OpeningSource {
     Random(u32),
 }
 
+/// Why an `--openings` value was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningSourceError {
+    /// `random:N` where N is not a whole number.
+    #[error("--openings: 'random:{plies}' needs a whole number of plies")]
+    BadPlies {
+        /// The text after `random:`.
+        plies: String,
+    },
+    /// `file:` with nothing after it (or an empty value).
+    #[error("--openings: the file name is missing")]
+    MissingFile,
+}
+
 impl OpeningSource {
     /// Read `startpos`, `random:N` or `file:PATH` (a bare path means a file).
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, OpeningSourceError> {
         if text == "startpos" {
             Ok(OpeningSource::StartPos)
         } else if let Some(n) = text.strip_prefix("random:") {
             n.trim()
                 .parse()
                 .map(OpeningSource::Random)
-                .map_err(|_| format!("--openings: 'random:{n}' needs a whole number of plies"))
+                .map_err(|_| OpeningSourceError::BadPlies {
+                    plies: n.to_string(),
+                })
         } else {
             let path = text.strip_prefix("file:").unwrap_or(text);
             if path.is_empty() {
-                return Err("--openings: the file name is missing".to_string());
+                return Err(OpeningSourceError::MissingFile);
             }
             Ok(OpeningSource::File(path.into()))
         }
@@ -293,8 +309,14 @@ mod tests {
             OpeningSource::parse("book.txt").unwrap(),
             OpeningSource::File("book.txt".into())
         );
-        assert!(OpeningSource::parse("random:x").is_err());
-        assert!(OpeningSource::parse("file:").is_err());
+        assert_eq!(
+            OpeningSource::parse("random:x"),
+            Err(OpeningSourceError::BadPlies { plies: "x".into() })
+        );
+        assert_eq!(
+            OpeningSource::parse("file:"),
+            Err(OpeningSourceError::MissingFile)
+        );
         assert_eq!(OpeningSource::Random(4).to_string(), "random:4");
     }
 

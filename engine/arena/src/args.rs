@@ -7,7 +7,83 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use super::clock::{parse_clock, parse_seconds, Limits};
+use crate::clock::{parse_clock, parse_seconds, Limits};
+
+/// Why the arena's engine descriptions or limits were refused. The message
+/// is the one line `plyd arena:` prints before exiting with status 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgsError {
+    /// Not exactly two `--engine` groups.
+    #[error("a match needs exactly two --engine, {given} given")]
+    EngineCount {
+        /// How many were given.
+        given: usize,
+    },
+    /// A problem in one engine's description.
+    #[error("engine {number}: {source}")]
+    Engine {
+        /// The engine, counted from 1.
+        number: usize,
+        /// What is wrong with its description.
+        source: Box<ArgsError>,
+    },
+    /// An engine word without `=`.
+    #[error("'{word}' is not key=value")]
+    NotKeyValue {
+        /// The word.
+        word: String,
+    },
+    /// A key this version does not know.
+    #[error("unknown key '{key}' (known: cmd, arg, name, dir, option.NAME, tc, st, depth, nodes, stderr)")]
+    UnknownKey {
+        /// The key.
+        key: String,
+    },
+    /// A numeric key whose value is not a number of the kind it needs.
+    #[error("{key}: '{value}' is not a {what}")]
+    NotANumber {
+        /// The key.
+        key: String,
+        /// Its value.
+        value: String,
+        /// The kind of number (`whole number`).
+        what: &'static str,
+    },
+    /// A number too big for its key.
+    #[error("{key}: '{value}' is too big")]
+    TooBig {
+        /// The key.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+    /// `cmd=` that a shell could not split (an unclosed quote).
+    #[error("{0}")]
+    BadCommand(String),
+    /// `cmd=` with no program.
+    #[error("cmd= is empty")]
+    EmptyCommand,
+    /// No `cmd=` at all.
+    #[error("cmd= is missing")]
+    MissingCommand,
+    /// A time control or a number of seconds that does not read.
+    #[error("{0}")]
+    BadTime(String),
+    /// Both `tc=` (a clock) and `st=` (a fixed move time) for one engine.
+    #[error("a clock (tc) and a fixed move time (st) exclude each other")]
+    ClockAndMoveTime,
+    /// `--tc st=` together with `--movetime`.
+    #[error("--tc st= and --movetime both give a move time")]
+    TwoMoveTimes,
+    /// `--tc` (a clock) together with `--movetime`.
+    #[error("--tc (a clock) and --movetime exclude each other")]
+    TcAndMoveTime,
+    /// No limit at all, on the command line or in the engine's words.
+    #[error(
+        "no time control: give --tc, --movetime, --depth or --nodes (or tc=, st=, depth=, nodes=)"
+    )]
+    NoTimeControl,
+}
 
 /// `plyd arena`: play a match between two engines.
 #[derive(Args, Debug, Clone)]
@@ -133,7 +209,7 @@ impl EngineSpec {
     /// Read an engine description from `key=value` words. `defaults` are
     /// the limits from `--tc`, `--movetime`, `--depth` and `--nodes`, used
     /// when the words name none of their own.
-    pub fn parse(words: &[String], defaults: Limits) -> Result<Self, String> {
+    pub fn parse(words: &[String], defaults: Limits) -> Result<Self, ArgsError> {
         let mut spec = EngineSpec {
             name: String::new(),
             program: String::new(),
@@ -148,17 +224,20 @@ impl EngineSpec {
         for word in words {
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("'{word}' is not key=value"))?;
-            let number = |what: &str| -> Result<u64, String> {
-                value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("{key}: '{value}' is not a {what}"))
+                .ok_or_else(|| ArgsError::NotKeyValue { word: word.clone() })?;
+            let number = |what: &'static str| -> Result<u64, ArgsError> {
+                value.trim().parse().map_err(|_| ArgsError::NotANumber {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    what,
+                })
             };
             match key {
                 "cmd" => {
-                    let mut words = split_command(value)?.into_iter();
-                    spec.program = words.next().ok_or("cmd= is empty")?;
+                    let mut words = split_command(value)
+                        .map_err(ArgsError::BadCommand)?
+                        .into_iter();
+                    spec.program = words.next().ok_or(ArgsError::EmptyCommand)?;
                     cmd_args = words.collect();
                 }
                 "arg" => extra_args.push(value.to_string()),
@@ -166,13 +245,24 @@ impl EngineSpec {
                 "dir" => spec.dir = Some(value.into()),
                 "stderr" => spec.stderr = Some(value.into()),
                 "tc" => match value.strip_prefix("st=") {
-                    Some(st) => spec.limits.movetime_ms = Some(parse_seconds(st)?),
-                    None => spec.limits.clock = Some(parse_clock(value)?),
+                    Some(st) => {
+                        spec.limits.movetime_ms =
+                            Some(parse_seconds(st).map_err(ArgsError::BadTime)?)
+                    }
+                    None => {
+                        spec.limits.clock = Some(parse_clock(value).map_err(ArgsError::BadTime)?)
+                    }
                 },
-                "st" => spec.limits.movetime_ms = Some(parse_seconds(value)?),
+                "st" => {
+                    spec.limits.movetime_ms =
+                        Some(parse_seconds(value).map_err(ArgsError::BadTime)?)
+                }
                 "depth" => {
-                    let depth = u32::try_from(number("whole number")?)
-                        .map_err(|_| format!("depth: '{value}' is too big"))?;
+                    let depth =
+                        u32::try_from(number("whole number")?).map_err(|_| ArgsError::TooBig {
+                            key: key.to_string(),
+                            value: value.to_string(),
+                        })?;
                     spec.limits.depth = Some(depth);
                 }
                 "nodes" => spec.limits.nodes = Some(number("whole number")?),
@@ -183,15 +273,15 @@ impl EngineSpec {
                         spec.options.push((name, value.to_string()));
                     }
                     _ => {
-                        return Err(format!(
-                            "unknown key '{key}' (known: cmd, arg, name, dir, option.NAME, tc, st, depth, nodes, stderr)"
-                        ))
+                        return Err(ArgsError::UnknownKey {
+                            key: key.to_string(),
+                        })
                     }
                 },
             }
         }
         if spec.program.is_empty() {
-            return Err("cmd= is missing".to_string());
+            return Err(ArgsError::MissingCommand);
         }
         spec.args = cmd_args.into_iter().chain(extra_args).collect();
         if spec.name.is_empty() {
@@ -204,13 +294,10 @@ impl EngineSpec {
             spec.limits = defaults;
         }
         if spec.limits.clock.is_some() && spec.limits.movetime_ms.is_some() {
-            return Err("a clock (tc) and a fixed move time (st) exclude each other".to_string());
+            return Err(ArgsError::ClockAndMoveTime);
         }
         if !spec.limits.is_set() {
-            return Err(
-                "no time control: give --tc, --movetime, --depth or --nodes (or tc=, st=, depth=, nodes=)"
-                    .to_string(),
-            );
+            return Err(ArgsError::NoTimeControl);
         }
         Ok(spec)
     }
@@ -218,7 +305,7 @@ impl EngineSpec {
 
 impl ArenaArgs {
     /// The limits given by `--tc`, `--movetime`, `--depth` and `--nodes`.
-    pub fn default_limits(&self) -> Result<Limits, String> {
+    pub fn default_limits(&self) -> Result<Limits, ArgsError> {
         let mut limits = Limits {
             depth: self.depth,
             nodes: self.nodes,
@@ -229,33 +316,34 @@ impl ArenaArgs {
             match tc.strip_prefix("st=") {
                 Some(st) => {
                     if self.movetime.is_some() {
-                        return Err("--tc st= and --movetime both give a move time".to_string());
+                        return Err(ArgsError::TwoMoveTimes);
                     }
-                    limits.movetime_ms = Some(parse_seconds(st)?);
+                    limits.movetime_ms = Some(parse_seconds(st).map_err(ArgsError::BadTime)?);
                 }
-                None => limits.clock = Some(parse_clock(tc)?),
+                None => limits.clock = Some(parse_clock(tc).map_err(ArgsError::BadTime)?),
             }
         }
         if limits.clock.is_some() && limits.movetime_ms.is_some() {
-            return Err("--tc (a clock) and --movetime exclude each other".to_string());
+            return Err(ArgsError::TcAndMoveTime);
         }
         Ok(limits)
     }
 
     /// The two engines, named apart if they would share a name.
-    pub fn engine_specs(&self) -> Result<[EngineSpec; 2], String> {
+    pub fn engine_specs(&self) -> Result<[EngineSpec; 2], ArgsError> {
         if self.engines.0.len() != 2 {
-            return Err(format!(
-                "a match needs exactly two --engine, {} given",
-                self.engines.0.len()
-            ));
+            return Err(ArgsError::EngineCount {
+                given: self.engines.0.len(),
+            });
         }
         let defaults = self.default_limits()?;
         let mut specs = Vec::new();
         for (i, words) in self.engines.0.iter().enumerate() {
             let all: Vec<String> = self.each.iter().chain(words).cloned().collect();
-            let spec =
-                EngineSpec::parse(&all, defaults).map_err(|e| format!("engine {}: {e}", i + 1))?;
+            let spec = EngineSpec::parse(&all, defaults).map_err(|e| ArgsError::Engine {
+                number: i + 1,
+                source: Box::new(e),
+            })?;
             specs.push(spec);
         }
         let [mut a, mut b]: [EngineSpec; 2] = specs.try_into().expect("two engines");
@@ -406,20 +494,41 @@ mod tests {
 
     #[test]
     fn bad_engines() {
-        for (bad, why) in [
-            (&["name=a"][..], "cmd= is missing"),
-            (&["cmd="][..], "cmd= is empty"),
-            (&["cmd=x", "colour=red"][..], "unknown key 'colour'"),
-            (&["cmd=x", "depth=deep"][..], "not a whole number"),
-            (&["cmd=x", "tc=fast"][..], "bad time control"),
-            (&["cmd=x", "tc=10", "st=1"][..], "exclude each other"),
-            (&["cmd=x", "option.=1"][..], "unknown key"),
-            (&["cmd"][..], "not key=value"),
-        ] {
-            let err = EngineSpec::parse(&words(bad), depth(1)).unwrap_err();
-            assert!(err.contains(why), "{bad:?}: {err}");
-        }
+        let err = |bad: &[&str]| EngineSpec::parse(&words(bad), depth(1)).unwrap_err();
+        assert_eq!(err(&["name=a"]), ArgsError::MissingCommand);
+        assert_eq!(err(&["cmd="]), ArgsError::EmptyCommand);
+        assert_eq!(
+            err(&["cmd=x", "colour=red"]),
+            ArgsError::UnknownKey {
+                key: "colour".into()
+            }
+        );
+        assert!(matches!(
+            err(&["cmd=x", "depth=deep"]),
+            ArgsError::NotANumber { key, .. } if key == "depth"
+        ));
+        assert!(matches!(
+            err(&["cmd=x", "tc=fast"]),
+            ArgsError::BadTime(why) if why.starts_with("bad time control")
+        ));
+        assert_eq!(
+            err(&["cmd=x", "tc=10", "st=1"]),
+            ArgsError::ClockAndMoveTime
+        );
+        assert!(matches!(
+            err(&["cmd=x", "option.=1"]),
+            ArgsError::UnknownKey { .. }
+        ));
+        assert!(matches!(err(&["cmd"]), ArgsError::NotKeyValue { .. }));
         let err = EngineSpec::parse(&words(&["cmd=x"]), Limits::default()).unwrap_err();
-        assert!(err.contains("no time control"), "{err}");
+        assert_eq!(err, ArgsError::NoTimeControl);
+        assert_eq!(
+            ArgsError::Engine {
+                number: 2,
+                source: Box::new(ArgsError::UnknownKey { key: "colour".into() })
+            }
+            .to_string(),
+            "engine 2: unknown key 'colour' (known: cmd, arg, name, dir, option.NAME, tc, st, depth, nodes, stderr)"
+        );
     }
 }

@@ -1,0 +1,66 @@
+//! What a plugin's tables say about themselves: the game's name, variants
+//! and capability bits, and each evaluator's description with its function
+//! pointers. Read once at load time by [`crate::library`]; [`crate::game`]
+//! and [`crate::evaluator`] hold these, and this module needs neither, so
+//! the dependencies between the host's modules run one way.
+
+use std::ffi::c_char;
+use std::path::PathBuf;
+
+use plyd_api::abi::{EvalContext, State};
+
+/// One variant of a game.
+#[derive(Debug, Clone)]
+pub struct VariantDesc {
+    /// Name (`othello`).
+    pub name: String,
+    /// Start position text.
+    pub start_position: String,
+}
+
+/// What a game plugin says about itself.
+#[derive(Debug, Clone)]
+pub struct GameInfo {
+    /// Game name.
+    pub name: String,
+    /// Plugin version.
+    pub version: String,
+    /// The library file.
+    pub path: PathBuf,
+    /// Variants, the default first.
+    pub variants: Vec<VariantDesc>,
+    /// `CAP_*` bits as the plugin declared them: soundness claims. Bits
+    /// 1 and 2 are retired; use [`crate::GamePlugin::has_noisy_moves`]
+    /// and [`crate::GamePlugin::has_chance`] instead.
+    pub capabilities: u64,
+    /// State layout version.
+    pub state_layout: u32,
+    /// Longest possible game in plies, 0 if unknown.
+    pub max_game_plies: u32,
+}
+
+/// Function pointers of an evaluator table.
+pub(crate) struct EvaluatorVtable {
+    pub create: unsafe extern "C" fn(*const c_char, *mut c_char, usize) -> *mut EvalContext,
+    pub destroy: unsafe extern "C" fn(*mut EvalContext),
+    pub evaluate: unsafe extern "C" fn(*const EvalContext, *const State, *mut i32) -> i32,
+    pub explain:
+        Option<unsafe extern "C" fn(*const EvalContext, *const State, *mut c_char, usize) -> i64>,
+}
+
+/// What an evaluator table says about itself.
+pub struct EvaluatorInfo {
+    /// Name (`seed004`).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// The game whose states it reads.
+    pub game: String,
+    /// The state layout version it reads.
+    pub state_layout: u32,
+    /// Default parameters (TOML text).
+    pub default_params: String,
+    /// Bound on its scores.
+    pub score_bound: i32,
+    pub(crate) vtable: EvaluatorVtable,
+}
