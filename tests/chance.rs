@@ -305,6 +305,7 @@ fn star1_prunes_chance_nodes() {
             .sum()
     };
     let (with, without) = (nodes(true), nodes(false));
+    println!("ministein depth {MINISTEIN_DEPTH}: {with} nodes with Star1, {without} without");
     assert!(
         with < without,
         "Star1 pruned nothing: {with} nodes with it, {without} without"
@@ -391,4 +392,63 @@ fn ministein_texts_read_back_and_the_hash_sees_rolls_passes_and_sides() {
     hashes.sort_unstable();
     hashes.dedup();
     assert_eq!(hashes.len(), lines.len(), "equal hashes: {hashes:?}");
+}
+
+/// `go` before the roll: no move to play, the expected value as the score,
+/// and the likeliest roll's line as the principal variation.
+#[test]
+fn a_chance_root_is_searched_for_its_expected_value() {
+    for (game, text, depths) in [
+        (ministein(), "12../3.../...c/..ba 0", 1..=3),
+        (dice(), "5 7 0", 1..=5),
+    ] {
+        let mut state = game.state(text, &[]);
+        let mut outcomes = Vec::new();
+        state.chance_outcomes(&mut outcomes).unwrap();
+        let likeliest = outcomes.iter().max_by_key(|&&(_, w)| w).unwrap().0;
+        for threads in [1, 2] {
+            let tt = TranspositionTable::new(1).unwrap();
+            for depth in depths.clone() {
+                let expected = game.value(&mut state, depth);
+                let result = game.search(&state, &tt, depth, threads, true);
+                let what = format!("{text} depth {depth} threads {threads}");
+                assert_eq!(result.best, None, "{what}");
+                assert_eq!(result.score, expected, "{what}");
+                assert_eq!(result.pv.first(), Some(&likeliest), "{what}");
+            }
+        }
+    }
+}
+
+/// The same through the daemon: `bestmove (none)` before the roll, a move
+/// (and no roll to ponder on) after it.
+#[test]
+fn the_daemon_answers_no_move_before_the_roll() {
+    let dir = common::plugin_dir(&[("plyd_test_dice", "dicerace")]);
+    let mut engine = common::Engine::start(dir.path(), &[], &[]);
+    engine.send("uci");
+    engine.read_until(|l| l == "uciok");
+    engine.send("setoption name UCI_Variant value dicerace");
+    engine.sync();
+    engine.send("position startpos");
+    engine.send("go depth 4");
+    let lines = engine.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains(" score cp "), "{last_info}");
+    assert!(last_info.contains(" pv r3 "), "{last_info}");
+
+    engine.send("position startpos moves r2");
+    engine.send("go depth 4");
+    let lines = engine.until_bestmove();
+    let answer = lines.last().unwrap();
+    assert!(
+        answer == "bestmove 1" || answer == "bestmove 2",
+        "{lines:?}"
+    );
+    assert!(common::errors(&lines).is_empty(), "{lines:?}");
 }

@@ -327,7 +327,11 @@ impl Game for MiniStein {
         // would no longer be the fixed-depth expectiminimax the tests
         // compare it with. With the count in the key a transposition
         // always has the same depth left.
-        let moved = self.history.iter().filter(|undo| undo.roll.is_some()).count();
+        let moved = self
+            .history
+            .iter()
+            .filter(|undo| undo.roll.is_some())
+            .count();
         code = code.wrapping_mul(64).wrapping_add(moved as u64);
         code = (code ^ (code >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         code = (code ^ (code >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -12,7 +12,7 @@
 //! function of the id, a test can compute the exact search value by plain
 //! recursion and hold the engine to it.
 
-use plyd_api::abi::{CAP_FUTILITY, CAP_NOISY_MOVES, CAP_NULL_MOVE, CAP_REDUCTIONS};
+use plyd_api::abi::{CAP_FUTILITY, CAP_NULL_MOVE, CAP_REDUCTIONS};
 use plyd_api::{Evaluator, Game, Move, MoveSink, Outcome, Variant, NULL_MOVE};
 
 /// Plies after which every game is over.
@@ -55,10 +55,9 @@ impl Game for Tactics {
         name: "tactics",
         start_position: "1 0",
     }];
-    // CAP_NOISY_MOVES is retired (the host goes by the gen_noisy entry
-    // alone), but the search's feature switch still reads the bit until it
-    // moves to `GamePlugin::has_noisy_moves`; drop it from here then.
-    const CAPABILITIES: u64 = CAP_NULL_MOVE | CAP_NOISY_MOVES | CAP_REDUCTIONS | CAP_FUTILITY;
+    // Noisy moves are on because `gen_noisy` is present; the bits are the
+    // soundness claims.
+    const CAPABILITIES: u64 = CAP_NULL_MOVE | CAP_REDUCTIONS | CAP_FUTILITY;
     const MAX_GAME_PLIES: u32 = LAST_PLY;
     const HAS_NOISY_MOVES: bool = true;
     const HAS_ORDER_HINTS: bool = true;
