@@ -33,7 +33,12 @@
 //! size (up to `u32::MAX` each) cannot overflow, and the rounding is chosen
 //! so that a window handed to an outcome is never narrower than Star1's.
 
+use plyd_api::Move;
+
 use super::score::INFINITY;
+use super::tt::Bound;
+use super::worker::{Searcher, NO_EVAL};
+use crate::host::PluginError;
 
 /// How the node's window relates to the evaluator's bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,6 +202,113 @@ impl ChanceValue {
                 Mode::Exact | Mode::Star1 => floor_div(self.sum, self.total) as i32,
             }
         }
+    }
+}
+
+/// The search of a chance node.
+impl Searcher<'_> {
+    /// A chance node: the weighted average of its outcomes' values, with
+    /// Star1 pruning (see [`super::chance`]). A chance node reached with no
+    /// depth left is evaluated as it stands. It is stored in the table like
+    /// any node, with the bound its window gives and no move: its value
+    /// depends on nothing but the position and the depth, and the stored
+    /// entry spares the probes of all its outcomes next time.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn chance_node(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        side: u32,
+        key: Option<u64>,
+    ) -> Result<i32, PluginError> {
+        if depth == 0 {
+            return self.evaluate();
+        }
+        let key = match key {
+            Some(key) => key,
+            None => self.state.hash(),
+        };
+        if let Some(hit) = self.shared.tt.probe(key, ply) {
+            if !pv_node && hit.is_usable(depth, alpha, beta) {
+                return Ok(hit.score);
+            }
+        }
+        let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
+        // The likeliest outcomes first: they narrow the others' windows most.
+        outcomes.sort_by_key(|&(_, weight)| std::cmp::Reverse(weight));
+        let result = self.chance_outcomes(&outcomes, depth, ply, alpha, beta, pv_node, side);
+        self.outcomes[ply] = outcomes;
+        let value = result?;
+        if self.stopped {
+            return Ok(value);
+        }
+        let bound = if value <= alpha {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.shared
+            .tt
+            .store(key, None, value, NO_EVAL, depth, bound, ply);
+        Ok(value)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn chance_outcomes(
+        &mut self,
+        outcomes: &[(Move, u32)],
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        side: u32,
+    ) -> Result<i32, PluginError> {
+        // Weights of zero everywhere would leave nothing to average by:
+        // count every outcome alike then.
+        let total: u64 = outcomes.iter().map(|&(_, w)| u64::from(w)).sum();
+        let weight_of = |w: u32| if total == 0 { 1 } else { u64::from(w) };
+        let total = if total == 0 {
+            outcomes.len() as u64
+        } else {
+            total
+        };
+        let mut value = ChanceValue::new(
+            alpha,
+            beta,
+            self.shared.eval_bound,
+            total,
+            self.shared.features.chance_pruning,
+        );
+        for (i, &(token, weight)) in outcomes.iter().enumerate() {
+            let weight = weight_of(weight);
+            if weight == 0 {
+                continue;
+            }
+            let (lo, hi) = value.window(weight);
+            self.state.make_move(token)?;
+            self.nodes += 1;
+            let v = self.child(depth, ply + 1, lo, hi, pv_node && i == 0, side)?;
+            self.state.unmake_move(token)?;
+            if self.stopped {
+                return Ok(0);
+            }
+            if i == 0 {
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                head[ply].clear();
+                head[ply].push(token);
+                head[ply].extend_from_slice(&tail[0]);
+            }
+            if let Step::Cutoff(cut) = value.add(weight, v) {
+                return Ok(cut);
+            }
+        }
+        Ok(value.finish())
     }
 }
 

@@ -11,8 +11,9 @@
 //!
 //! Files, one concern each: [`pool`] the threads of one search (Lazy SMP),
 //! [`worker`] one thread's search and the order of a node's steps,
-//! [`picker`] the staged move picker, [`chance`] chance-node values and
-//! Star1, [`tt`] the shared table, [`heuristics`] killers and history,
+//! [`root`] iterative deepening and the root, [`quiescence`] the
+//! quiescence stage, [`picker`] the staged move picker, [`chance`]
+//! chance-node values, Star1 and the search of chance nodes, [`tt`] the shared table, [`heuristics`] killers and history,
 //! [`timeman`] the clock, [`limits`] the limits and the stop flag,
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
 //! benchmark.
@@ -37,7 +38,9 @@ mod heuristics;
 mod limits;
 mod picker;
 mod pool;
+mod quiescence;
 mod report;
+mod root;
 pub mod score;
 pub mod timeman;
 pub mod tt;

@@ -188,6 +188,11 @@ impl MovePicker {
         Ok(())
     }
 
+    /// The table move, if it was handed out before generation.
+    pub fn tried_tt_move(&self) -> Option<Move> {
+        self.tried_tt_move
+    }
+
     /// The moves handed out so far from the generated list, in order (the
     /// table move of the first stage is not among them).
     pub fn picked(&self) -> &[Move] {

@@ -1,0 +1,119 @@
+//! Quiescence: past the nominal depth, only the noisy moves (every move
+//! in check) are searched, until the position is quiet enough for the
+//! static evaluation to be trusted.
+
+use plyd_api::NULL_MOVE;
+
+use super::picker::{Kind, MovePicker, PickerSetup};
+use super::score::{INFINITY, MAX_PLY};
+use super::worker::Searcher;
+use crate::host::PluginError;
+
+impl Searcher<'_> {
+    /// As [`Searcher::child`], for quiescence.
+    pub(super) fn quiet_child(
+        &mut self,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        parent_side: u32,
+    ) -> Result<i32, PluginError> {
+        let side = self.state.side_to_move()?;
+        if side == parent_side {
+            self.quiescence(ply, alpha, beta, side)
+        } else {
+            Ok(-self.quiescence(ply, -beta, -alpha, side)?)
+        }
+    }
+
+    /// Quiescence: stand on the static evaluation or try the noisy moves
+    /// (all moves when in check) until the position is quiet. Games without
+    /// noisy moves are evaluated at once, and so is a chance node.
+    pub(super) fn quiescence(
+        &mut self,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        side: u32,
+    ) -> Result<i32, PluginError> {
+        if let Some(value) = self.enter_node(ply)? {
+            return Ok(value);
+        }
+        if ply >= MAX_PLY - 1 || !self.shared.features.noisy || self.load_outcomes(ply)? {
+            return self.evaluate();
+        }
+        let in_check = self.shared.features.check && self.state.in_check()?;
+        self.quiescence_moves(ply, alpha, beta, side, in_check)
+    }
+
+    /// The part of quiescence after the game-over, chance and check tests,
+    /// which [`Searcher::pvs`] has already made when its depth runs out.
+    pub(super) fn quiescence_moves(
+        &mut self,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        side: u32,
+        in_check: bool,
+    ) -> Result<i32, PluginError> {
+        if !self.shared.features.noisy {
+            return self.evaluate();
+        }
+        let mut best = -INFINITY;
+        if !in_check {
+            best = self.evaluate()?;
+            if best >= beta {
+                return Ok(best);
+            }
+            alpha = alpha.max(best);
+        }
+        let setup = PickerSetup {
+            kind: if in_check { Kind::All } else { Kind::Noisy },
+            tt_move: None,
+            check_tt_move: false,
+            hints: true,
+            side,
+            killers: [NULL_MOVE; 2],
+        };
+        let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
+        let mut count = 0usize;
+        let result = loop {
+            let mv = match picker.next(&self.state, &self.heuristics) {
+                Ok(Some(mv)) => mv,
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            };
+            if let Err(e) = self.state.make_move(mv) {
+                break Err(e);
+            }
+            self.nodes += 1;
+            count += 1;
+            let value = self.quiet_child(ply + 1, alpha, beta, side);
+            let undone = self.state.unmake_move(mv);
+            let value = match value.and_then(|v| undone.map(|()| v)) {
+                Ok(v) => v,
+                Err(e) => break Err(e),
+            };
+            if self.stopped {
+                break Ok(());
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break Ok(());
+                    }
+                }
+            }
+        };
+        self.pickers[ply] = picker.into_buffers();
+        result?;
+        if in_check && count == 0 {
+            // In check with no move, and the game goes on by the plugin's
+            // word: score it as the draw an ongoing dead end is.
+            return Ok(0);
+        }
+        Ok(best)
+    }
+}

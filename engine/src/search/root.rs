@@ -1,0 +1,228 @@
+//! The root of one thread's search: iterative deepening, aspiration
+//! windows, the root move loop, and when to stop between iterations.
+
+use std::time::{Duration, Instant};
+
+use super::score::{self, win_in, INFINITY, MAX_PLY};
+use super::timeman::IterationClock;
+use super::tt::Bound;
+use super::worker::{Searcher, NO_EVAL};
+use super::MAX_DEPTH;
+use crate::host::PluginError;
+
+/// `info currmove` lines start after this long, as GUIs expect.
+const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+impl Searcher<'_> {
+    /// Iterative deepening. The main thread (id 0) reports, watches the
+    /// clock and decides when to stop; helpers search until the main thread
+    /// raises the stop flag.
+    pub(super) fn iterate(&mut self) -> Result<(), PluginError> {
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
+        let mut clock = IterationClock::default();
+        let mut last_best = self.root_moves.first().map(|rm| rm.mv);
+        let mut iteration_start = Instant::now();
+        let mut depth = self.shared.first_depth(self.id);
+        while depth <= max_depth {
+            if self.root_is_chance {
+                self.search_chance_root(depth)?;
+            } else {
+                for rm in &mut self.root_moves {
+                    rm.previous_score = rm.score;
+                }
+                for pv_index in 0..multipv {
+                    self.aspiration(depth, pv_index)?;
+                    if self.stopped {
+                        break;
+                    }
+                    // Keep the lines found so far in order, best first.
+                    self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                }
+            }
+            if !self.stopped {
+                self.completed_depth = depth;
+            }
+            if !self.is_main() {
+                if self.stopped {
+                    break;
+                }
+                // A helper that finishes the last depth first ends the
+                // search: its answer is as deep as the main thread's will be.
+                if depth == max_depth && limits.depth.is_some() && multipv == 1 {
+                    self.shared.halt();
+                    break;
+                }
+                depth = self.shared.next_depth(self.id, depth);
+                continue;
+            }
+            let best_now = self.root_moves.first().map(|rm| rm.mv);
+            let best_changed = best_now != last_best;
+            last_best = best_now;
+            // A partial iteration that changed the answer reports it too, so
+            // the last pv printed is the line of the move played.
+            if !self.stopped || best_changed {
+                self.report_iteration(depth, multipv)?;
+            }
+            if self.stopped {
+                break;
+            }
+            let now = Instant::now();
+            clock.finished(now - iteration_start, best_changed);
+            iteration_start = now;
+            if self.stop_between_iterations(depth, &clock) {
+                break;
+            }
+            depth += 1;
+        }
+        Ok(())
+    }
+
+    /// One iteration at a chance root: the root's expected value.
+    pub(super) fn search_chance_root(&mut self, depth: u32) -> Result<(), PluginError> {
+        let value = self.pvs(depth, 0, -INFINITY, INFINITY, true, self.root_side, None)?;
+        if !self.stopped {
+            self.chance_root = (value, self.pv[0].clone());
+        }
+        Ok(())
+    }
+
+    /// Search the root at `depth` for the line `pv_index`, in a window
+    /// around the last score that widens on every failure.
+    fn aspiration(&mut self, depth: u32, pv_index: usize) -> Result<(), PluginError> {
+        let previous = self.root_moves[pv_index].previous_score;
+        let mut delta = self.shared.aspiration_delta;
+        let (mut alpha, mut beta) = if depth >= 4 && !score::is_decisive(previous) {
+            (
+                (previous - delta).max(-INFINITY),
+                (previous + delta).min(INFINITY),
+            )
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let value = self.search_root(depth, alpha, beta, pv_index)?;
+            self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                return Ok(());
+            }
+            if value <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = value.saturating_sub(delta).max(-INFINITY);
+            } else if value >= beta && beta < INFINITY {
+                beta = value.saturating_add(delta).min(INFINITY);
+            } else {
+                return Ok(());
+            }
+            delta = delta.saturating_mul(2);
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        pv_index: usize,
+    ) -> Result<i32, PluginError> {
+        let mut best = -INFINITY;
+        let start_alpha = alpha;
+        let mut best_move = None;
+        // The root is extended in check like any other node.
+        let child_depth = depth - 1 + u32::from(self.shared.root.in_check);
+        let side = self.root_side;
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.is_main() && self.shared.control.clock_elapsed() >= CURRMOVE_AFTER {
+                self.report_currmove(depth, mv, i + 1)?;
+            }
+            self.state.make_move(mv)?;
+            self.nodes += 1;
+            let value = if i == pv_index {
+                self.child(child_depth, 1, alpha, beta, true, side)?
+            } else {
+                let scout = self.child(child_depth, 1, alpha, alpha + 1, false, side)?;
+                if scout > alpha && scout < beta {
+                    self.child(child_depth, 1, alpha, beta, true, side)?
+                } else {
+                    scout
+                }
+            };
+            self.state.unmake_move(mv)?;
+            if self.stopped {
+                return Ok(best);
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || value > alpha {
+                rm.score = value;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITY;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = Some(mv);
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if pv_index == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > start_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                self.shared.root.key,
+                best_move,
+                best,
+                NO_EVAL,
+                depth,
+                bound,
+                0,
+            );
+        }
+        Ok(best)
+    }
+
+    fn stop_between_iterations(&self, depth: u32, clock: &IterationClock) -> bool {
+        let limits = self.shared.limits;
+        let control = self.shared.control;
+        if control.stop_requested() {
+            return true;
+        }
+        let best = self.best_score();
+        if let Some(mate) = limits.mate {
+            if best >= win_in(2 * mate as usize) {
+                return true;
+            }
+        }
+        if control.pondering() || limits.infinite {
+            return false;
+        }
+        // A timed search with a single legal move has nothing to decide.
+        if self.root_moves.len() == 1 && limits.is_timed() {
+            return true;
+        }
+        // A forced result is fully seen once the depth passes its length.
+        if score::is_decisive(best) && depth as i32 > score::WIN - best.abs() {
+            return true;
+        }
+        match limits.clock {
+            Some(budget) => !clock.start_next(control.clock_elapsed(), budget),
+            None => false,
+        }
+    }
+}
