@@ -65,7 +65,7 @@ pub(crate) struct Shared<'a> {
 const BUSY_SLOTS: usize = 1 << 14;
 /// Nodes shallower than this are not marked busy: they finish too fast for
 /// another thread to gain by searching something else meanwhile.
-pub(super) const BUSY_MIN_DEPTH: u32 = 3;
+pub(super) const BUSY_MIN_DEPTH: u32 = 4;
 
 impl Shared<'_> {
     /// Whether the threads must stop now.

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::pool::BUSY_MIN_DEPTH;
 use super::score::{self, win_in, INFINITY, MAX_PLY};
 use super::timeman::IterationClock;
 use super::tt::Bound;
@@ -135,8 +136,31 @@ impl Searcher<'_> {
         // The root is extended in check like any other node.
         let child_depth = depth - 1 + u32::from(self.shared.root.in_check);
         let side = self.root_side;
-        for i in pv_index..self.root_moves.len() {
+        // As in the tree, a root move another thread is searching right
+        // now is put off to the end (never the first one).
+        let may_defer = self.shared.threads() > 1 && child_depth >= BUSY_MIN_DEPTH;
+        let mut deferred = Vec::new();
+        let (mut next, mut next_deferred) = (pv_index, 0);
+        loop {
+            let i = if next < self.root_moves.len() {
+                next += 1;
+                next - 1
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
+            } else {
+                break;
+            };
             let mv = self.root_moves[i].mv;
+            if may_defer && i != pv_index && next_deferred == 0 {
+                self.state.make_move(mv)?;
+                let busy = self.shared.is_busy(self.state.hash());
+                self.state.unmake_move(mv)?;
+                if busy {
+                    deferred.push(i);
+                    continue;
+                }
+            }
             if self.is_main() && self.shared.control.clock_elapsed() >= CURRMOVE_AFTER {
                 self.report_currmove(depth, mv, i + 1)?;
             }
