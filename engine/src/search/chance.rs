@@ -227,10 +227,7 @@ impl Searcher<'_> {
         if depth == 0 {
             return self.evaluate();
         }
-        let key = match key {
-            Some(key) => key,
-            None => self.state.hash(),
-        };
+        let key = key.unwrap_or_else(|| self.state.hash());
         if let Some(hit) = self.shared.tt.probe(key, ply) {
             if !pv_node && hit.is_usable(depth, alpha, beta) {
                 return Ok(hit.score);
@@ -245,13 +242,7 @@ impl Searcher<'_> {
         if self.stopped {
             return Ok(value);
         }
-        let bound = if value <= alpha {
-            Bound::Upper
-        } else if value >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(value, alpha, beta);
         self.shared
             .tt
             .store(key, None, value, NO_EVAL, depth, bound, ply);

@@ -163,11 +163,6 @@ impl Shared<'_> {
             1
         }
     }
-
-    /// The iteration thread `id` searches after finishing `depth`.
-    pub fn next_depth(&self, _id: usize, depth: u32) -> u32 {
-        depth + 1
-    }
 }
 
 /// Search with `options.threads` threads; see [`super::search`].

@@ -77,38 +77,28 @@ impl Searcher<'_> {
         };
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
         let mut count = 0usize;
-        let result = loop {
-            let mv = match picker.next(&self.state, &self.heuristics) {
-                Ok(Some(mv)) => mv,
-                Ok(None) => break Ok(()),
-                Err(e) => break Err(e),
-            };
-            if let Err(e) = self.state.make_move(mv) {
-                break Err(e);
-            }
+        // As in the main search, an error abandons the search: the buffers
+        // taken from the pool are simply not given back then.
+        while let Some(mv) = picker.next(&self.state, &self.heuristics)? {
+            self.state.make_move(mv)?;
             self.nodes += 1;
             count += 1;
-            let value = self.quiet_child(ply + 1, alpha, beta, side);
-            let undone = self.state.unmake_move(mv);
-            let value = match value.and_then(|v| undone.map(|()| v)) {
-                Ok(v) => v,
-                Err(e) => break Err(e),
-            };
+            let value = self.quiet_child(ply + 1, alpha, beta, side)?;
+            self.state.unmake_move(mv)?;
             if self.stopped {
-                break Ok(());
+                break;
             }
             if value > best {
                 best = value;
                 if value > alpha {
                     alpha = value;
                     if alpha >= beta {
-                        break Ok(());
+                        break;
                     }
                 }
             }
-        };
+        }
         self.pickers[ply] = picker.into_buffers();
-        result?;
         if in_check && count == 0 {
             // In check with no move, and the game goes on by the plugin's
             // word: score it as the draw an ongoing dead end is.

@@ -58,7 +58,7 @@ impl Searcher<'_> {
                     self.shared.halt();
                     break;
                 }
-                depth = self.shared.next_depth(self.id, depth);
+                depth += 1;
                 continue;
             }
             let best_now = self.root_moves.first().map(|rm| rm.mv);
@@ -201,13 +201,7 @@ impl Searcher<'_> {
             }
         }
         if pv_index == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > start_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, start_alpha, beta);
             self.shared.tt.store(
                 self.shared.root.key,
                 best_move,

@@ -85,6 +85,21 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl Bound {
+    /// What a fail-soft `value` searched in the window `(alpha, beta)` is:
+    /// a lower bound at or above beta, an upper bound at or below alpha,
+    /// exact in between.
+    pub fn of(value: i32, alpha: i32, beta: i32) -> Bound {
+        if value >= beta {
+            Bound::Lower
+        } else if value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 impl TtHit {
     /// Whether the stored score decides a node searched to `depth` in the
     /// window `(alpha, beta)`: deep enough, and exact or a bound on the

@@ -329,10 +329,7 @@ impl<'a> Searcher<'a> {
             });
         }
 
-        let key = match key {
-            Some(key) => key,
-            None => self.state.hash(),
-        };
+        let key = key.unwrap_or_else(|| self.state.hash());
         let hit = self.shared.tt.probe(key, ply);
         if let Some(hit) = hit {
             if !pv_node && hit.is_usable(depth, alpha, beta) {
