@@ -19,15 +19,16 @@
 //! - A player node at depth 0 is its static evaluation; with no moves it is
 //!   0; else the best child at `depth - 1`, negated iff the side changed.
 //! - With null move, reductions and futility off, the search's score at
-//!   depth `d` is that value at the root, with or without Star1 pruning,
-//!   on 1 or 2 threads, and with a table kept across depths.
+//!   depth `d` is that value at the root, with chance pruning off, Star1
+//!   or Star2, on 1 or 2 threads, and with a table kept across depths.
 
 mod common;
 
 use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost, VariantRef};
 use plyd::search::score::{is_decisive, loss_in, win_in, EVAL_LIMIT};
 use plyd::search::{
-    search, SearchControl, SearchLimits, SearchOptions, SearchResult, TranspositionTable,
+    search, ChancePruning, SearchControl, SearchLimits, SearchOptions, SearchResult,
+    TranspositionTable,
 };
 
 /// A test game loaded from its plugin folder, with its default evaluator.
@@ -79,7 +80,7 @@ impl Loaded {
         tt: &TranspositionTable,
         depth: u32,
         threads: usize,
-        chance_pruning: bool,
+        chance_pruning: ChancePruning,
     ) -> SearchResult {
         let limits = SearchLimits {
             depth: Some(depth),
@@ -108,19 +109,22 @@ impl Loaded {
     }
 
     /// Check the search on `state` at depths `1..=max_depth` against the
-    /// brute force: threads 1 and 2, Star1 on and off, one table per
+    /// brute force: threads 1 and 2, every chance pruning, one table per
     /// configuration kept across depths. The best move must be worth the
     /// score too.
     fn check_against_reference(&self, label: &str, state: &mut GameState, max_depth: u32) {
         let expected: Vec<i32> = (1..=max_depth).map(|d| self.value(state, d)).collect();
         for threads in [1, 2] {
-            for pruning in [true, false] {
+            for pruning in [
+                ChancePruning::Off,
+                ChancePruning::Star1,
+                ChancePruning::Star2,
+            ] {
                 let tt = TranspositionTable::new(1).unwrap();
                 for depth in 1..=max_depth {
                     let expected = expected[depth as usize - 1];
                     let result = self.search(state, &tt, depth, threads, pruning);
-                    let what =
-                        format!("{label} depth {depth} threads {threads} chance_pruning {pruning}");
+                    let what = format!("{label} depth {depth} threads {threads} {pruning:?}");
                     // A forced result seen to its end stops the deepening
                     // early; its score cannot change with more depth.
                     assert!(
@@ -291,24 +295,33 @@ fn ministein_scores_equal_expectiminimax() {
     }
 }
 
+/// Nodes to search every ministein position to its test depth, a fresh
+/// table each.
+fn ministein_nodes(stein: &Loaded, pruning: ChancePruning) -> u64 {
+    MINISTEIN_POSITIONS
+        .iter()
+        .map(|text| {
+            let tt = TranspositionTable::new(1).unwrap();
+            let state = stein.state(text, &[]);
+            stein.search(&state, &tt, MINISTEIN_DEPTH, 1, pruning).nodes
+        })
+        .sum()
+}
+
 #[test]
-fn star1_prunes_chance_nodes() {
+fn star1_and_star2_prune_chance_nodes() {
     let stein = ministein();
-    let nodes = |pruning: bool| -> u64 {
-        MINISTEIN_POSITIONS
-            .iter()
-            .map(|text| {
-                let tt = TranspositionTable::new(1).unwrap();
-                let state = stein.state(text, &[]);
-                stein.search(&state, &tt, MINISTEIN_DEPTH, 1, pruning).nodes
-            })
-            .sum()
-    };
-    let (with, without) = (nodes(true), nodes(false));
-    println!("ministein depth {MINISTEIN_DEPTH}: {with} nodes with Star1, {without} without");
+    let off = ministein_nodes(&stein, ChancePruning::Off);
+    let star1 = ministein_nodes(&stein, ChancePruning::Star1);
+    let star2 = ministein_nodes(&stein, ChancePruning::Star2);
+    println!("ministein depth {MINISTEIN_DEPTH}: {off} nodes without pruning, {star1} with Star1, {star2} with Star2");
     assert!(
-        with < without,
-        "Star1 pruned nothing: {with} nodes with it, {without} without"
+        star1 < off,
+        "Star1 pruned nothing: {star1} nodes with it, {off} without"
+    );
+    assert!(
+        star2 < off,
+        "Star2 pruned nothing: {star2} nodes with it, {off} without"
     );
 }
 
@@ -335,7 +348,7 @@ fn cycle_scores_equal_minimax_with_repetition_draws() {
             for depth in 1..=CYCLE_DEPTH {
                 let mut state = cycle.state(text, moves);
                 let expected = cycle.value(&mut state, depth);
-                let result = cycle.search(&state, &tt, depth, threads, true);
+                let result = cycle.search(&state, &tt, depth, threads, ChancePruning::Star1);
                 assert_eq!(
                     result.score, expected,
                     "{label} depth {depth} threads {threads}"
@@ -355,7 +368,10 @@ fn a_repetition_draw_beats_a_stored_score() {
     let tt = TranspositionTable::new(1).unwrap();
     let mut fresh = cycle.state(p, &[]);
     assert_eq!(cycle.value(&mut fresh, 6), 80);
-    assert_eq!(cycle.search(&fresh, &tt, 6, 1, true).score, 80);
+    assert_eq!(
+        cycle.search(&fresh, &tt, 6, 1, ChancePruning::Star1).score,
+        80
+    );
     // Then from R (P, then 1): going back to 0 repeats P, a draw (0),
     // which beats going on to 2 (-10 at depth 2: the reply to 3). The
     // search meets P in a null-window scout after the first move, where
@@ -364,7 +380,7 @@ fn a_repetition_draw_beats_a_stored_score() {
     assert_eq!(cycle.value(&mut r, 2), 0);
     for depth in 1..=6 {
         let expected = cycle.value(&mut r, depth);
-        let result = cycle.search(&r, &tt, depth, 1, true);
+        let result = cycle.search(&r, &tt, depth, 1, ChancePruning::Star1);
         assert_eq!(result.score, expected, "from R at depth {depth}");
     }
 }
@@ -406,12 +422,16 @@ fn a_chance_root_is_searched_for_its_expected_value() {
         let mut outcomes = Vec::new();
         state.chance_outcomes(&mut outcomes).unwrap();
         let likeliest = outcomes.iter().max_by_key(|&&(_, w)| w).unwrap().0;
-        for threads in [1, 2] {
+        for (threads, pruning) in [
+            (1, ChancePruning::Star1),
+            (2, ChancePruning::Star1),
+            (1, ChancePruning::Star2),
+        ] {
             let tt = TranspositionTable::new(1).unwrap();
             for depth in depths.clone() {
                 let expected = game.value(&mut state, depth);
-                let result = game.search(&state, &tt, depth, threads, true);
-                let what = format!("{text} depth {depth} threads {threads}");
+                let result = game.search(&state, &tt, depth, threads, pruning);
+                let what = format!("{text} depth {depth} threads {threads} {pruning:?}");
                 assert_eq!(result.best, None, "{what}");
                 assert_eq!(result.score, expected, "{what}");
                 assert_eq!(result.pv.first(), Some(&likeliest), "{what}");
@@ -451,4 +471,83 @@ fn the_daemon_answers_no_move_before_the_roll() {
         "{lines:?}"
     );
     assert!(common::errors(&lines).is_empty(), "{lines:?}");
+
+    // Every chance pruning answers the same expected value at the root.
+    let mut scores = Vec::new();
+    for pruning in ["Off", "star2", "Star1"] {
+        engine.send(&format!("setoption name ChancePruning value {pruning}"));
+        engine.send("ucinewgame");
+        engine.send("position startpos");
+        engine.send("go depth 5");
+        let lines = engine.until_bestmove();
+        assert!(common::errors(&lines).is_empty(), "{pruning}: {lines:?}");
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 5 "))
+            .unwrap()
+            .clone();
+        let score = last_info.split(" score ").nth(1).unwrap();
+        scores.push(score.split(" nodes ").next().unwrap().to_string());
+    }
+    assert!(scores.iter().all(|s| s == &scores[0]), "{scores:?}");
+    // A value the option does not take is refused and changes nothing.
+    engine.send("setoption name ChancePruning value Star3");
+    let lines = engine.sync();
+    assert_eq!(common::errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        common::errors(&lines)[0].contains("Off, Star1, Star2"),
+        "{lines:?}"
+    );
+}
+
+/// Not a check: the figures behind the default chance pruning, printed
+/// for the README. `cargo test --release --test chance -- --ignored
+/// --nocapture` runs it: every position of each game searched to each
+/// depth with the default techniques and a fresh 16 MiB table, Star1 and
+/// Star2 alternated, nodes and wall time summed.
+#[test]
+#[ignore = "a benchmark: run with --ignored --nocapture"]
+fn benchmark_star1_against_star2() {
+    let stein = ministein();
+    let dice = dice();
+    let games = [
+        ("ministein", &stein, MINISTEIN_POSITIONS, 5..=7u32),
+        ("dicerace", &dice, DICE_POSITIONS, 7..=9u32),
+    ];
+    for (name, game, positions, depths) in games {
+        for depth in depths {
+            let mut line = format!("{name} depth {depth}:");
+            for pruning in [ChancePruning::Star1, ChancePruning::Star2] {
+                let start = std::time::Instant::now();
+                let mut nodes = 0;
+                for text in positions {
+                    let options = SearchOptions {
+                        chance_pruning: pruning,
+                        ..SearchOptions::default()
+                    };
+                    let limits = SearchLimits {
+                        depth: Some(depth),
+                        ..SearchLimits::default()
+                    };
+                    let tt = TranspositionTable::new(16).unwrap();
+                    let root = game.state(text, &[]);
+                    let control = SearchControl::new(false);
+                    let result = search(
+                        root,
+                        &game.eval,
+                        &tt,
+                        &limits,
+                        &control,
+                        &options,
+                        &mut |_| {},
+                    );
+                    nodes += result.unwrap().nodes;
+                }
+                let seconds = start.elapsed().as_secs_f64();
+                line += &format!(" {pruning:?} {nodes} nodes {seconds:.3} s;");
+            }
+            println!("{line}");
+        }
+    }
 }

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::search::ChancePruning;
+
 /// Option names as announced in `uci` output.
 pub mod names {
     /// Which game variant to play.
@@ -35,6 +37,8 @@ pub mod names {
     pub const LMR: &str = "LMR";
     /// Futility pruning, where the game declares it sound.
     pub const FUTILITY: &str = "Futility";
+    /// Pruning at chance nodes: `Off`, `Star1` or `Star2`.
+    pub const CHANCE_PRUNING: &str = "ChancePruning";
 }
 
 /// A numeric option's range and default.
@@ -180,6 +184,8 @@ pub struct EngineSettings {
     pub reductions: bool,
     /// Futility pruning allowed.
     pub futility: bool,
+    /// Pruning at chance nodes.
+    pub chance_pruning: ChancePruning,
 }
 
 impl Default for EngineSettings {
@@ -193,6 +199,7 @@ impl Default for EngineSettings {
             null_move: true,
             reductions: true,
             futility: true,
+            chance_pruning: ChancePruning::default(),
         }
     }
 }

@@ -19,7 +19,7 @@ use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Respo
 use crate::options::{self, names, EngineSettings};
 use crate::search::bench::BenchTarget;
 use crate::search::{
-    limits_from_go, SearchControl, SearchEvent, SearchOptions, TranspositionTable,
+    limits_from_go, ChancePruning, SearchControl, SearchEvent, SearchOptions, TranspositionTable,
 };
 pub use session::{create_evaluator, evaluation_lines, Session};
 use worker::{Job, JobEvent, SearchJob};
@@ -404,6 +404,11 @@ impl<W: Write> Daemon<W> {
             check(names::NULL_MOVE, self.settings.null_move),
             check(names::LMR, self.settings.reductions),
             check(names::FUTILITY, self.settings.futility),
+            combo(
+                names::CHANCE_PRUNING,
+                self.settings.chance_pruning.name().to_string(),
+                ChancePruning::NAMES.iter().map(|n| n.to_string()).collect(),
+            ),
         ]
     }
 
@@ -472,6 +477,16 @@ impl<W: Write> Daemon<W> {
         } else if is(names::FUTILITY) {
             self.settings.futility =
                 options::parse_bool(names::FUTILITY, &need(value)?).map_err(|e| e.to_string())?;
+        } else if is(names::CHANCE_PRUNING) {
+            let value = need(value)?;
+            self.settings.chance_pruning = ChancePruning::parse(&value).ok_or_else(|| {
+                format!(
+                    "option '{}' takes {}, not '{}'",
+                    names::CHANCE_PRUNING,
+                    ChancePruning::NAMES.join(", "),
+                    value.trim()
+                )
+            })?;
         } else if is(names::PLUGIN_PATH) {
             let text = value.unwrap_or("").trim().to_string();
             let dirs = if text.is_empty() {
@@ -509,7 +524,7 @@ impl<W: Write> Daemon<W> {
             null_move: self.settings.null_move,
             reductions: self.settings.reductions,
             futility: self.settings.futility,
-            ..SearchOptions::default()
+            chance_pruning: self.settings.chance_pruning,
         }
     }
 

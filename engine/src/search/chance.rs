@@ -21,6 +21,17 @@
 //! so far and `R` the weight still unsearched, and the node is cut off as
 //! soon as that interval leaves the window `(alpha, beta)`.
 //!
+//! Star2 (`ChancePruning::Star2`) first probes every outcome: the table's
+//! bound for the position the outcome leads to, else that position's first
+//! move alone, searched to full depth. A first move's value bounds its
+//! node from the mover's side (below when the roll keeps the turn, above
+//! for the chance node when the turn passes), so each outcome starts the
+//! search phase with an interval `[lo_i, hi_i]` narrower than `[-B, B]`,
+//! and the node may be cut off before any outcome is fully searched; the
+//! Star1 formula above becomes `[sum w_i lo_i / W, sum w_i hi_i / W]`.
+//! Whether the probes pay depends on the game (see the README's figures):
+//! Star1 is the default.
+//!
 //! Two windows cannot be handled by the interval above, because the node's
 //! value may then be a win or loss score outside `[-B, B]`:
 //!
@@ -35,17 +46,19 @@
 
 use plyd_api::Move;
 
-use super::score::INFINITY;
+use super::picker::{Kind, MovePicker, PickerSetup};
+use super::score::{INFINITY, MAX_PLY};
 use super::tt::Bound;
 use super::worker::{Searcher, NO_EVAL};
-use crate::host::PluginError;
+use super::ChancePruning;
+use crate::host::{Outcome, PluginError};
 
 /// How the node's window relates to the evaluator's bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// No pruning: every outcome searched with an infinite window.
     Exact,
-    /// Star1 on the clamped average.
+    /// Star1 (and Star2) on the clamped average.
     Star1,
     /// `alpha >= B`: only a sure win can beat alpha.
     NeedsAllWins,
@@ -54,6 +67,12 @@ enum Mode {
 }
 
 /// The running value of one chance node while its outcomes are searched.
+///
+/// Every outcome `i` has an interval `[lo_i, hi_i]` within `[-B, B]` known
+/// to hold its clamped value: `[-B, B]` at first, narrowed by a Star2
+/// probe, a single value once searched. The node's value then lies in
+/// `[floor(SL / W), floor(SH / W)]` with `SL = sum w_i lo_i` and
+/// `SH = sum w_i hi_i`.
 #[derive(Debug, Clone)]
 pub(super) struct ChanceValue {
     mode: Mode,
@@ -62,10 +81,11 @@ pub(super) struct ChanceValue {
     bound: i128,
     /// Sum of all weights.
     total: i128,
-    /// Sum of the weights of the outcomes searched so far.
-    seen: i128,
-    /// Sum of `w_i * clamp(v_i, -B, B)` over the outcomes searched.
-    sum: i128,
+    /// `sum w_i lo_i` and `sum w_i hi_i`.
+    sum_lo: i128,
+    sum_hi: i128,
+    /// `(lo_i, hi_i)` per outcome.
+    bounds: Vec<(i32, i32)>,
     all_wins: bool,
     all_losses: bool,
     /// Smallest (largest) value among the outcomes, for the all-wins
@@ -83,12 +103,33 @@ pub(super) enum Step {
     Cutoff(i32),
 }
 
+/// What a Star2 probe learnt of one outcome, from the chance node's point
+/// of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Probe {
+    /// The outcome is worth at least this much.
+    AtLeast(i32),
+    /// The outcome is worth at most this much.
+    AtMost(i32),
+    /// The outcome is worth exactly this much (a decided game).
+    Exactly(i32),
+}
+
 impl ChanceValue {
-    /// A node searched in `(alpha, beta)` whose outcome weights sum to
-    /// `total` (> 0), with every non-decisive value in `[-bound, bound]`.
-    /// `prune` false searches every outcome with an infinite window, which
-    /// gives the exact value whatever the window.
-    pub fn new(alpha: i32, beta: i32, bound: i32, total: u64, prune: bool) -> Self {
+    /// A node searched in `(alpha, beta)` with `count` outcomes whose
+    /// weights sum to `total` (> 0), with every non-decisive value in
+    /// `[-bound, bound]`. `prune` false searches every outcome with an
+    /// infinite window, which gives the exact value whatever the window.
+    /// `buffer` is reused for the outcomes' intervals.
+    pub fn new(
+        alpha: i32,
+        beta: i32,
+        bound: i32,
+        count: usize,
+        total: u64,
+        prune: bool,
+        mut buffer: Vec<(i32, i32)>,
+    ) -> Self {
         let mode = if !prune {
             Mode::Exact
         } else if alpha >= bound {
@@ -98,14 +139,19 @@ impl ChanceValue {
         } else {
             Mode::Star1
         };
+        buffer.clear();
+        buffer.resize(count, (-bound, bound));
+        let total = i128::from(total);
+        let b = i128::from(bound);
         ChanceValue {
             mode,
             alpha: alpha.into(),
             beta: beta.into(),
-            bound: bound.into(),
-            total: total.into(),
-            seen: 0,
-            sum: 0,
+            bound: b,
+            total,
+            sum_lo: -b * total,
+            sum_hi: b * total,
+            bounds: buffer,
             all_wins: true,
             all_losses: true,
             min_value: INFINITY,
@@ -113,40 +159,51 @@ impl ChanceValue {
         }
     }
 
-    /// The window to search the next outcome, of weight `weight`, in (from
-    /// the chance node's point of view).
-    pub fn window(&self, weight: u64) -> (i32, i32) {
+    /// The buffer handed to [`ChanceValue::new`], for the next node.
+    pub fn into_buffer(self) -> Vec<(i32, i32)> {
+        self.bounds
+    }
+
+    /// Whether Star2 probes can tell anything in this window: only where
+    /// the Star1 interval decides.
+    pub fn can_probe(&self) -> bool {
+        self.mode == Mode::Star1
+    }
+
+    /// The window to search outcome `i`, of weight `weight`, in (from the
+    /// chance node's point of view): at or below its low edge the node
+    /// fails low, at or above its high edge the node fails high.
+    pub fn window(&self, i: usize, weight: u64) -> (i32, i32) {
         let w = i128::from(weight);
         let b = self.bound;
+        let (lo_i, hi_i) = self.bounds[i];
         match self.mode {
             Mode::Exact => (-INFINITY, INFINITY),
             Mode::NeedsAllWins | Mode::NeedsAllLosses => (self.alpha as i32, self.beta as i32),
             Mode::Star1 => {
-                // The weight still unsearched once this outcome is done.
-                let rest = self.total - self.seen - w;
                 let lo = if self.alpha < -b {
                     // A window reaching below -B needs exact loss scores.
                     -i128::from(INFINITY)
                 } else {
-                    // The outcome fails the node low at or below
-                    // (alpha W - S - rest B) / w.
-                    let a = floor_div(self.alpha * self.total - self.sum - rest * b, w);
-                    a.max(-b - 1)
+                    // The others at their highest, this one at v: the node
+                    // fails low once v <= (alpha W - others) / w.
+                    let others = self.sum_hi - w * i128::from(hi_i);
+                    floor_div(self.alpha * self.total - others, w).max(-b - 1)
                 };
                 let hi = if self.beta > b {
                     i128::from(INFINITY)
                 } else {
-                    let c = ceil_div(self.beta * self.total - self.sum + rest * b, w);
-                    c.min(b + 1)
+                    let others = self.sum_lo - w * i128::from(lo_i);
+                    ceil_div(self.beta * self.total - others, w).min(b + 1)
                 };
                 (clamp_score(lo), clamp_score(hi))
             }
         }
     }
 
-    /// Add the value `value` of an outcome of weight `weight`, searched in
-    /// the window [`ChanceValue::window`] gave.
-    pub fn add(&mut self, weight: u64, value: i32) -> Step {
+    /// Add the value `value` of outcome `i`, of weight `weight`, searched
+    /// in the window [`ChanceValue::window`] gave.
+    pub fn add(&mut self, i: usize, weight: u64, value: i32) -> Step {
         let b = self.bound;
         let v = i128::from(value);
         self.all_wins &= v > b;
@@ -167,25 +224,51 @@ impl ChanceValue {
                 Step::Continue
             }
             Mode::Exact | Mode::Star1 => {
-                let w = i128::from(weight);
-                self.seen += w;
-                self.sum += w * v.clamp(-b, b);
+                let v = v.clamp(-b, b) as i32;
+                self.set(i, weight, v, v);
                 if self.mode == Mode::Exact {
                     return Step::Continue;
                 }
-                let rest = self.total - self.seen;
-                let upper = self.sum + rest * b;
-                if upper <= self.alpha * self.total {
-                    return Step::Cutoff(floor_div(upper, self.total) as i32);
-                }
-                let lower = self.sum - rest * b;
-                if lower >= self.beta * self.total {
-                    // The value is floor(sum / W) >= floor(lower / W) >= beta.
-                    return Step::Cutoff(floor_div(lower, self.total) as i32);
-                }
-                Step::Continue
+                self.decided()
             }
         }
+    }
+
+    /// Narrow outcome `i`'s interval by what a Star2 probe found (only
+    /// where [`ChanceValue::can_probe`]).
+    pub fn narrow(&mut self, i: usize, weight: u64, probe: Probe) -> Step {
+        let b = self.bound as i32;
+        let (lo_i, hi_i) = self.bounds[i];
+        let (lo, hi) = match probe {
+            Probe::AtLeast(v) => (lo_i.max(v.clamp(-b, b)).min(hi_i), hi_i),
+            Probe::AtMost(v) => (lo_i, hi_i.min(v.clamp(-b, b)).max(lo_i)),
+            Probe::Exactly(v) => {
+                let v = v.clamp(-b, b).clamp(lo_i, hi_i);
+                (v, v)
+            }
+        };
+        self.set(i, weight, lo, hi);
+        self.decided()
+    }
+
+    fn set(&mut self, i: usize, weight: u64, lo: i32, hi: i32) {
+        let w = i128::from(weight);
+        let (lo_i, hi_i) = self.bounds[i];
+        self.sum_lo += w * i128::from(lo - lo_i);
+        self.sum_hi += w * i128::from(hi - hi_i);
+        self.bounds[i] = (lo, hi);
+    }
+
+    /// A cutoff once the node's interval has left the window.
+    fn decided(&self) -> Step {
+        if self.sum_hi <= self.alpha * self.total {
+            return Step::Cutoff(floor_div(self.sum_hi, self.total) as i32);
+        }
+        if self.sum_lo >= self.beta * self.total {
+            // The value is floor(sum / W) >= floor(SL / W) >= beta.
+            return Step::Cutoff(floor_div(self.sum_lo, self.total) as i32);
+        }
+        Step::Continue
     }
 
     /// The node's value once every outcome has been added.
@@ -199,7 +282,7 @@ impl ChanceValue {
                 // Not every outcome won, so not every one beat alpha.
                 Mode::NeedsAllWins => self.alpha as i32,
                 Mode::NeedsAllLosses => self.beta as i32,
-                Mode::Exact | Mode::Star1 => floor_div(self.sum, self.total) as i32,
+                Mode::Exact | Mode::Star1 => floor_div(self.sum_lo, self.total) as i32,
             }
         }
     }
@@ -273,15 +356,59 @@ impl Searcher<'_> {
             alpha,
             beta,
             self.shared.eval_bound,
+            outcomes.len(),
             total,
-            self.shared.features.chance_pruning,
+            self.shared.features.chance_pruning != ChancePruning::Off,
+            std::mem::take(&mut self.chance_bounds[ply]),
         );
+        let result =
+            self.chance_search(outcomes, &mut value, depth, ply, pv_node, side, &weight_of);
+        self.chance_bounds[ply] = value.into_buffer();
+        result
+    }
+
+    /// Star2's probes, if on, then Star1's search of every outcome.
+    #[allow(clippy::too_many_arguments)]
+    fn chance_search(
+        &mut self,
+        outcomes: &[(Move, u32)],
+        value: &mut ChanceValue,
+        depth: u32,
+        ply: usize,
+        pv_node: bool,
+        side: u32,
+        weight_of: &dyn Fn(u32) -> u64,
+    ) -> Result<i32, PluginError> {
+        if self.shared.features.chance_pruning == ChancePruning::Star2
+            && value.can_probe()
+            && ply + 3 < MAX_PLY
+        {
+            for (i, &(token, weight)) in outcomes.iter().enumerate() {
+                let weight = weight_of(weight);
+                if weight == 0 {
+                    continue;
+                }
+                let (lo, hi) = value.window(i, weight);
+                self.state.make_move(token)?;
+                self.nodes += 1;
+                let probe = self.probe(depth, ply + 1, lo, hi, side)?;
+                self.state.unmake_move(token)?;
+                if self.stopped {
+                    return Ok(0);
+                }
+                if let Some(probe) = probe {
+                    if let Step::Cutoff(cut) = value.narrow(i, weight, probe) {
+                        return Ok(cut);
+                    }
+                }
+            }
+        }
         for (i, &(token, weight)) in outcomes.iter().enumerate() {
             let weight = weight_of(weight);
             if weight == 0 {
                 continue;
             }
-            let (lo, hi) = value.window(weight);
+            let (lo, hi) = value.window(i, weight);
             self.state.make_move(token)?;
             self.nodes += 1;
             let v = self.child(depth, ply + 1, lo, hi, pv_node && i == 0, side)?;
@@ -295,11 +422,95 @@ impl Searcher<'_> {
                 head[ply].push(token);
                 head[ply].extend_from_slice(&tail[0]);
             }
-            if let Step::Cutoff(cut) = value.add(weight, v) {
+            if let Step::Cutoff(cut) = value.add(i, weight, v) {
                 return Ok(cut);
             }
         }
         Ok(value.finish())
+    }
+
+    /// Star2's probe of the node at `ply`, just reached by an outcome of a
+    /// chance node of side `parent_side` whose window for it is
+    /// `(lo, hi)`: the table's bound if it is as deep as the search's,
+    /// else the node's first move alone (the table's, else the picker's
+    /// first), searched to the depth the full search will give it. Its value bounds the node from the side of the node's mover: a
+    /// lower bound when the roll keeps the turn, an upper bound for the
+    /// chance node when it passes to the other side. `None` when the probe
+    /// says nothing: a node with no depth left, another chance node, no
+    /// move, or a first move that fails on the wrong side of the window.
+    fn probe(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        lo: i32,
+        hi: i32,
+        parent_side: u32,
+    ) -> Result<Option<Probe>, PluginError> {
+        self.check_limits();
+        if self.stopped {
+            return Ok(None);
+        }
+        let side = self.state.side_to_move()?;
+        let outcome = self.state.outcome()?;
+        if outcome != Outcome::Ongoing {
+            let score = Self::terminal_score(outcome, ply);
+            let score = if side == parent_side { score } else { -score };
+            return Ok(Some(Probe::Exactly(score)));
+        }
+        if self.load_outcomes(ply)? {
+            return Ok(None);
+        }
+        let features = self.shared.features;
+        let in_check = features.check && self.state.in_check()?;
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth == 0 {
+            return Ok(None);
+        }
+        let key = self.state.hash();
+        let hit = self.shared.tt.probe(key, ply);
+        // A stored bound as deep as the search's is the cheapest probe.
+        if let Some(hit) = hit.filter(|hit| hit.depth >= depth) {
+            let same = side == parent_side;
+            let score = if same { hit.score } else { -hit.score };
+            return Ok(Some(match (hit.bound, same) {
+                (Bound::Exact, _) => Probe::Exactly(score),
+                (Bound::Lower, true) | (Bound::Upper, false) => Probe::AtLeast(score),
+                (Bound::Upper, true) | (Bound::Lower, false) => Probe::AtMost(score),
+            }));
+        }
+        let tt_move = hit.and_then(|hit| hit.best);
+        let setup = PickerSetup {
+            kind: Kind::All,
+            tt_move,
+            check_tt_move: features.is_legal,
+            hints: depth >= 2,
+            side,
+            killers: self.heuristics.killers(ply),
+        };
+        let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
+        let first = picker.next(&self.state, &self.heuristics);
+        self.pickers[ply] = picker.into_buffers();
+        let Some(mv) = first? else {
+            return Ok(None);
+        };
+        // The window from the mover's point of view.
+        let (alpha, beta) = if side == parent_side {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        };
+        self.state.make_move(mv)?;
+        self.nodes += 1;
+        let value = self.child(depth - 1, ply + 1, alpha, beta, false, side)?;
+        self.state.unmake_move(mv)?;
+        if self.stopped || value <= alpha {
+            return Ok(None);
+        }
+        Ok(Some(if side == parent_side {
+            Probe::AtLeast(value)
+        } else {
+            Probe::AtMost(-value)
+        }))
     }
 }
 
@@ -322,9 +533,17 @@ mod tests {
 
     /// The exact value by the definition, for checking.
     fn exact(values: &[(u64, i32)], bound: i32) -> i32 {
-        let mut node = ChanceValue::new(-INFINITY, INFINITY, bound, total(values), false);
-        for &(w, v) in values {
-            node.add(w, v);
+        let mut node = ChanceValue::new(
+            -INFINITY,
+            INFINITY,
+            bound,
+            values.len(),
+            total(values),
+            false,
+            Vec::new(),
+        );
+        for (i, &(w, v)) in values.iter().enumerate() {
+            node.add(i, w, v);
         }
         node.finish()
     }
@@ -349,18 +568,41 @@ mod tests {
     /// Star1 with `(alpha, beta)` agrees with the exact value as alpha-beta
     /// requires: exact inside the window, a correct bound outside it.
     fn check(values: &[(u64, i32)], bound: i32, alpha: i32, beta: i32) {
+        check_probed(values, &[], bound, alpha, beta);
+    }
+
+    /// [`check`] after Star2 probes: `probes[i]`, where given, is a true
+    /// statement about outcome `i`'s value, fed to the node as a probe
+    /// searched in the window the node gives would report it.
+    fn check_probed(
+        values: &[(u64, i32)],
+        probes: &[Option<Probe>],
+        bound: i32,
+        alpha: i32,
+        beta: i32,
+    ) {
         let want = exact(values, bound);
-        let mut node = ChanceValue::new(alpha, beta, bound, total(values), true);
-        let mut got = None;
-        for &(w, v) in values {
-            let (lo, hi) = node.window(w);
-            assert!(lo < hi, "empty window {lo} {hi}");
-            if let Step::Cutoff(c) = node.add(w, searched(v, lo, hi)) {
-                got = Some(c);
-                break;
-            }
-        }
-        let got = got.unwrap_or_else(|| node.finish());
+        let mut node = ChanceValue::new(
+            alpha,
+            beta,
+            bound,
+            values.len(),
+            total(values),
+            true,
+            Vec::new(),
+        );
+        let got = probed(&mut node, values, probes)
+            .or_else(|| {
+                values.iter().enumerate().find_map(|(i, &(w, v))| {
+                    let (lo, hi) = node.window(i, w);
+                    assert!(lo < hi, "empty window {lo} {hi}");
+                    match node.add(i, w, searched(v, lo, hi)) {
+                        Step::Cutoff(c) => Some(c),
+                        Step::Continue => None,
+                    }
+                })
+            })
+            .unwrap_or_else(|| node.finish());
         // A fail-low answer is an upper bound: at or below alpha, and not
         // below the value; a fail-high one a lower bound.
         if want <= alpha {
@@ -376,6 +618,32 @@ mod tests {
         } else {
             assert_eq!(got, want, "{values:?} ({alpha},{beta})");
         }
+    }
+
+    /// The probe phase: `Some(cutoff)` if it decided the node.
+    fn probed(
+        node: &mut ChanceValue,
+        values: &[(u64, i32)],
+        probes: &[Option<Probe>],
+    ) -> Option<i32> {
+        if !node.can_probe() {
+            return None;
+        }
+        for (i, probe) in probes.iter().enumerate() {
+            let w = values[i].0;
+            let (lo, hi) = node.window(i, w);
+            // What the probe's search in (lo, hi) returns of its bound.
+            let probe = match *probe {
+                Some(Probe::AtLeast(v)) if v > lo => Probe::AtLeast(v.min(hi)),
+                Some(Probe::AtMost(v)) if v < hi => Probe::AtMost(v.max(lo)),
+                Some(Probe::Exactly(v)) => Probe::Exactly(v),
+                _ => continue,
+            };
+            if let Step::Cutoff(c) = node.narrow(i, w, probe) {
+                return Some(c);
+            }
+        }
+        None
     }
 
     #[test]
@@ -434,6 +702,51 @@ mod tests {
             check(&values, bound, alpha, INFINITY);
             check(&values, bound, -INFINITY, alpha);
         }
+    }
+
+    #[test]
+    fn star2_bounds_are_right_for_every_window() {
+        let bound = 10;
+        let mut rng = 0x9e37_79b9_u64;
+        let mut next = |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        let mut cutoffs = 0;
+        for _ in 0..20_000 {
+            let count = 1 + next(5) as usize;
+            let values: Vec<(u64, i32)> = (0..count)
+                .map(|_| {
+                    let v = match next(8) {
+                        0 => win_in(3 + next(9) as usize),
+                        1 => loss_in(3 + next(9) as usize),
+                        _ => next(21) as i32 - 10,
+                    };
+                    (1 + next(5), v)
+                })
+                .collect();
+            // True statements: a lower bound at or below the value, an
+            // upper one at or above it, the value itself, or nothing.
+            let probes: Vec<Option<Probe>> = values
+                .iter()
+                .map(|&(_, v)| match next(4) {
+                    0 => Some(Probe::AtLeast(v - next(6) as i32)),
+                    1 => Some(Probe::AtMost(v + next(6) as i32)),
+                    2 => Some(Probe::Exactly(v)),
+                    _ => None,
+                })
+                .collect();
+            let alpha = next(25) as i32 - 12;
+            for (a, b) in [(alpha, alpha + 1), (alpha, alpha + 4), (-11, 11)] {
+                check_probed(&values, &probes, bound, a, b);
+                let mut node =
+                    ChanceValue::new(a, b, bound, count, total(&values), true, Vec::new());
+                cutoffs += usize::from(probed(&mut node, &values, &probes).is_some());
+            }
+        }
+        assert!(cutoffs > 1000, "the probes decided only {cutoffs} nodes");
     }
 
     #[test]

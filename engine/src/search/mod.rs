@@ -13,7 +13,8 @@
 //! [`worker`] one thread's search and the order of a node's steps,
 //! [`root`] iterative deepening and the root, [`quiescence`] the
 //! quiescence stage, [`picker`] the staged move picker, [`chance`]
-//! chance-node values, Star1 and the search of chance nodes, [`tt`] the shared table, [`heuristics`] killers and history,
+//! chance-node values, Star1, Star2 and the search of chance nodes,
+//! [`tt`] the shared table, [`heuristics`] killers and history,
 //! [`timeman`] the clock, [`limits`] the limits and the stop flag,
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
 //! benchmark.
@@ -30,6 +31,7 @@
 //! | horizon (depth 0) | + `in_check` (p) (shared with the step above), `evaluate`, `gen_noisy` (p) and `order_hints` |
 //! | quiescence | + `in_check` (p), `evaluate` (stand pat, not in check), `gen_noisy` (all moves in check), `order_hints`, `make_move` + `unmake_move` per move |
 //! | chance node | + `hash`, `make_move` + `unmake_move` per outcome searched; `evaluate` alone at depth 0 |
+//! | Star2 probe (per outcome, before the search) | `make_move` + `unmake_move` of the outcome, `side_to_move`, `outcome`, `chance_outcomes` (p), `in_check` (p), `hash`; unless the table bounds the node: `is_legal` (p) or `gen_moves` (+ `order_hints` from depth 2), and one move searched |
 //! | game over | nothing after `outcome` |
 
 pub mod bench;
@@ -86,9 +88,38 @@ pub struct SearchOptions {
     pub reductions: bool,
     /// Allow futility pruning where the game declares it sound.
     pub futility: bool,
-    /// Star1 pruning at chance nodes (off: every outcome is searched with
-    /// a window that cannot cut, for measuring what the pruning saves).
-    pub chance_pruning: bool,
+    /// Pruning at chance nodes (off: every outcome is searched with a
+    /// window that cannot cut, for measuring what the pruning saves).
+    pub chance_pruning: ChancePruning,
+}
+
+/// How chance nodes prune (see [`chance`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChancePruning {
+    /// Every outcome searched with an infinite window: plain expectimax.
+    Off,
+    /// Star1: each outcome's window narrowed by the others' bounds.
+    #[default]
+    Star1,
+    /// Star2: Star1 after a probe of every outcome's first move.
+    Star2,
+}
+
+impl ChancePruning {
+    /// The option's values, as `setoption` spells them.
+    pub const NAMES: [&'static str; 3] = ["Off", "Star1", "Star2"];
+
+    /// The option's spelling of this value.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The value `name` spells (any case), if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Off, Self::Star1, Self::Star2]
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name.trim()))
+    }
 }
 
 impl Default for SearchOptions {
@@ -99,7 +130,7 @@ impl Default for SearchOptions {
             null_move: true,
             reductions: true,
             futility: true,
-            chance_pruning: true,
+            chance_pruning: ChancePruning::default(),
         }
     }
 }
@@ -117,8 +148,8 @@ pub(crate) struct Features {
     pub check: bool,
     /// Chance nodes (`chance_outcomes`).
     pub chance: bool,
-    /// Star1 pruning at chance nodes.
-    pub chance_pruning: bool,
+    /// Pruning at chance nodes.
+    pub chance_pruning: ChancePruning,
     /// The table move is checked with `is_legal` before generation.
     pub is_legal: bool,
 }

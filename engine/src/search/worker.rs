@@ -96,6 +96,8 @@ pub struct Searcher<'a> {
     pub(super) deferred: Vec<Vec<Move>>,
     /// Chance outcomes, one list per ply.
     pub(super) outcomes: Vec<Vec<(Move, u32)>>,
+    /// The outcomes' known intervals at a chance node, one list per ply.
+    pub(super) chance_bounds: Vec<Vec<(i32, i32)>>,
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) lmr: Vec<[u8; 64]>,
     /// Where the main thread reports; `None` for helpers.
@@ -142,6 +144,7 @@ impl<'a> Searcher<'a> {
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
             deferred: vec![Vec::new(); MAX_PLY + 1],
             outcomes: vec![Vec::new(); MAX_PLY + 1],
+            chance_bounds: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             lmr,
             report,
