@@ -3,10 +3,11 @@
 //! whose answer is played.
 //!
 //! Every thread searches the same root on its own copy of the state. They
-//! share the transposition table, one halt flag and their node counts,
-//! nothing else; only the main thread reads the clock and reports.
+//! share the transposition table, one halt flag, their node counts, the
+//! nodes being searched right now and the depth each is searching, nothing
+//! else; only the main thread reads the clock and reports.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use plyd_api::Move;
 use plyd_protocol::Info;
@@ -59,6 +60,8 @@ pub(crate) struct Shared<'a> {
     /// Positions some thread is searching right now (see
     /// [`Shared::enter`]); empty with one thread.
     busy: Vec<AtomicU64>,
+    /// The iteration each thread is searching (0: none yet).
+    searching: Vec<AtomicU32>,
 }
 
 /// Slots of the table of positions being searched (a power of two).
@@ -163,6 +166,31 @@ impl Shared<'_> {
             1
         }
     }
+
+    /// The iteration thread `id` searches next, from `depth` on. In a
+    /// search with no time limit (`go depth`, `nodes`, `mate`, `infinite`)
+    /// a depth that another thread is already searching is skipped (up to
+    /// `max_depth`), so the threads leapfrog one another and each one's
+    /// iteration starts from the table the other filled one ply shallower.
+    /// A timed search keeps every depth on every thread: its main thread
+    /// judges each next iteration by what the last one took, and the
+    /// moves played must come from iterations that finish in time
+    /// (skipping lost matches under a clock; see the README).
+    pub fn next_depth(&self, id: usize, mut depth: u32, max_depth: u32) -> u32 {
+        let may_skip = !self.limits.is_timed();
+        while may_skip
+            && depth < max_depth
+            && self
+                .searching
+                .iter()
+                .enumerate()
+                .any(|(i, d)| i != id && d.load(Ordering::Relaxed) == depth)
+        {
+            depth += 1;
+        }
+        self.searching[id].store(depth, Ordering::Relaxed);
+        depth
+    }
 }
 
 /// Search with `options.threads` threads; see [`super::search`].
@@ -235,6 +263,7 @@ pub(super) fn run(
         futility_margin: (bound / 50).max(1),
         halt: AtomicBool::new(false),
         node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        searching: (0..threads).map(|_| AtomicU32::new(0)).collect(),
         busy: if threads > 1 {
             (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
         } else {

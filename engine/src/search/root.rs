@@ -30,6 +30,7 @@ impl Searcher<'_> {
         let mut iteration_start = Instant::now();
         let mut depth = self.shared.first_depth(self.id);
         while depth <= max_depth {
+            depth = self.shared.next_depth(self.id, depth, max_depth);
             if self.root_is_chance {
                 self.search_chance_root(depth)?;
             } else {

@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening over a principal variation search
 //! (negamax with null-window scouts and re-searches), aspiration windows at
-//! the root, expectimax with Star1 at chance nodes, a quiescence stage over
+//! the root, expectimax with Star1 or Star2 at chance nodes, a quiescence stage over
 //! the plugin's noisy moves, and the selective techniques the plugin
 //! declares sound.
 //!
