@@ -176,21 +176,33 @@ impl Shared<'_> {
     /// judges each next iteration by what the last one took, and the
     /// moves played must come from iterations that finish in time
     /// (skipping lost matches under a clock; see the README).
-    pub fn next_depth(&self, id: usize, mut depth: u32, max_depth: u32) -> u32 {
-        let may_skip = !self.limits.is_timed();
-        while may_skip
-            && depth < max_depth
-            && self
-                .searching
-                .iter()
-                .enumerate()
-                .any(|(i, d)| i != id && d.load(Ordering::Relaxed) == depth)
-        {
-            depth += 1;
-        }
-        self.searching[id].store(depth, Ordering::Relaxed);
-        depth
+    pub fn next_depth(&self, id: usize, depth: u32, max_depth: u32) -> u32 {
+        let skip = !self.limits.is_timed();
+        claim_depth(&self.searching, id, depth, max_depth, skip)
     }
+}
+
+/// Record in `searching` the depth thread `id` searches next: `depth`, or
+/// with `skip` the first depth from there that no other thread is
+/// searching, never past `max_depth`.
+fn claim_depth(
+    searching: &[AtomicU32],
+    id: usize,
+    mut depth: u32,
+    max_depth: u32,
+    skip: bool,
+) -> u32 {
+    let taken = |depth: u32| {
+        searching
+            .iter()
+            .enumerate()
+            .any(|(i, d)| i != id && d.load(Ordering::Relaxed) == depth)
+    };
+    while skip && depth < max_depth && taken(depth) {
+        depth += 1;
+    }
+    searching[id].store(depth, Ordering::Relaxed);
+    depth
 }
 
 /// Search with `options.threads` threads; see [`super::search`].
@@ -378,4 +390,38 @@ fn order_root(
     let mut picker = MovePicker::new(setup, PickerBuffers::default());
     moves.clear();
     picker.drain_into(root, &Heuristics::default(), moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depths(values: &[u32]) -> Vec<AtomicU32> {
+        values.iter().map(|&d| AtomicU32::new(d)).collect()
+    }
+
+    #[test]
+    fn a_depth_another_thread_searches_is_skipped() {
+        // Thread 1 is at depth 5: thread 0, done with 4, goes on to 6.
+        let searching = depths(&[4, 5]);
+        assert_eq!(claim_depth(&searching, 0, 5, 20, true), 6);
+        assert_eq!(searching[0].load(Ordering::Relaxed), 6);
+        // Then thread 1, done with 5, leaps over 6 to 7.
+        assert_eq!(claim_depth(&searching, 1, 6, 20, true), 7);
+        // Several taken depths in a row are all skipped.
+        let searching = depths(&[3, 7, 8, 9]);
+        assert_eq!(claim_depth(&searching, 0, 7, 20, true), 10);
+        // A thread's own depth does not count as taken.
+        let searching = depths(&[7, 2]);
+        assert_eq!(claim_depth(&searching, 0, 7, 20, true), 7);
+    }
+
+    #[test]
+    fn the_last_depth_and_timed_searches_are_never_skipped() {
+        let searching = depths(&[4, 5]);
+        assert_eq!(claim_depth(&searching, 0, 5, 5, true), 5);
+        let searching = depths(&[4, 5]);
+        assert_eq!(claim_depth(&searching, 0, 5, 20, false), 5);
+        assert_eq!(searching[0].load(Ordering::Relaxed), 5);
+    }
 }

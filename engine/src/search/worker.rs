@@ -1,8 +1,8 @@
 //! One search thread: iterative deepening over a principal variation search
 //! (negamax with null-window scouts and re-searches), aspiration windows at
-//! the root, expectimax with Star1 or Star2 at chance nodes, a quiescence stage over
-//! the plugin's noisy moves, and the selective techniques the plugin
-//! declares sound.
+//! the root, expectimax with Star1 or Star2 at chance nodes, a quiescence
+//! stage over the plugin's noisy moves, and the selective techniques the
+//! plugin declares sound.
 //!
 //! Every thread of a Lazy SMP search runs this same code on its own clone of
 //! the root state, sharing only the transposition table and the stop flags
