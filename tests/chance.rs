@@ -551,3 +551,58 @@ fn benchmark_star1_against_star2() {
         }
     }
 }
+
+#[test]
+fn multipv_and_the_clock_work_over_chance_nodes() {
+    let dir = common::plugin_dir(&[("plyd_test_dice", "dicerace")]);
+    let mut engine = common::Engine::start(dir.path(), &[], &[]);
+    engine.send("uci");
+    engine.read_until(|l| l == "uciok");
+    engine.send("setoption name UCI_Variant value dicerace");
+    engine.send("setoption name MultiPV value 2");
+    engine.sync();
+    // After a roll of 3 the mover has three moves; every later roll is a
+    // chance node inside the tree.
+    engine.send("position startpos moves r3");
+    engine.send("go depth 4");
+    let lines = engine.until_bestmove();
+    assert!(common::errors(&lines).is_empty(), "{lines:?}");
+    let first_moves: Vec<&str> = ["multipv 1 ", "multipv 2 "]
+        .iter()
+        .map(|tag| {
+            let line = lines
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth 4 ") && l.contains(tag))
+                .unwrap_or_else(|| panic!("no depth 4 line with {tag}: {lines:?}"));
+            line.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_ne!(first_moves[0], first_moves[1], "{lines:?}");
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert_eq!(best, first_moves[0], "{lines:?}");
+
+    // Under a clock and a fixed move time, with two threads: a legal move.
+    engine.send("setoption name MultiPV value 1");
+    engine.send("setoption name Threads value 2");
+    for go in ["go wtime 300 btime 300", "go movetime 100"] {
+        engine.send("position startpos moves r3 2 r3");
+        engine.send(go);
+        let lines = engine.until_bestmove();
+        assert!(common::errors(&lines).is_empty(), "{go}: {lines:?}");
+        let answer = lines.last().unwrap().split(' ').nth(1).unwrap();
+        assert!(
+            ["1", "2", "3"].contains(&answer),
+            "{go}: after a roll of 3 the moves are 1, 2 and 3: {lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{go}: no iteration reported: {lines:?}"
+        );
+    }
+}
