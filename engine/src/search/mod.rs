@@ -99,9 +99,9 @@ pub enum ChancePruning {
     /// Every outcome searched with an infinite window: plain expectimax.
     Off,
     /// Star1: each outcome's window narrowed by the others' bounds.
-    #[default]
     Star1,
     /// Star2: Star1 after a probe of every outcome's first move.
+    #[default]
     Star2,
 }
 
