@@ -82,10 +82,6 @@ impl Loaded {
         threads: usize,
         chance_pruning: ChancePruning,
     ) -> SearchResult {
-        let limits = SearchLimits {
-            depth: Some(depth),
-            ..SearchLimits::default()
-        };
         let options = SearchOptions {
             threads,
             null_move: false,
@@ -93,6 +89,21 @@ impl Loaded {
             futility: false,
             chance_pruning,
             ..SearchOptions::default()
+        };
+        self.search_with(state, tt, depth, &options)
+    }
+
+    /// Search `state` to `depth` with `options`.
+    fn search_with(
+        &self,
+        state: &GameState,
+        tt: &TranspositionTable,
+        depth: u32,
+        options: &SearchOptions,
+    ) -> SearchResult {
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
         };
         let control = SearchControl::new(false);
         let root = state.try_clone().unwrap();
@@ -102,7 +113,7 @@ impl Loaded {
             tt,
             &limits,
             &control,
-            &options,
+            options,
             &mut |_| {},
         )
         .unwrap()
@@ -522,28 +533,14 @@ fn benchmark_star1_against_star2() {
             for pruning in [ChancePruning::Star1, ChancePruning::Star2] {
                 let start = std::time::Instant::now();
                 let mut nodes = 0;
+                let options = SearchOptions {
+                    chance_pruning: pruning,
+                    ..SearchOptions::default()
+                };
                 for text in positions {
-                    let options = SearchOptions {
-                        chance_pruning: pruning,
-                        ..SearchOptions::default()
-                    };
-                    let limits = SearchLimits {
-                        depth: Some(depth),
-                        ..SearchLimits::default()
-                    };
                     let tt = TranspositionTable::new(16).unwrap();
-                    let root = game.state(text, &[]);
-                    let control = SearchControl::new(false);
-                    let result = search(
-                        root,
-                        &game.eval,
-                        &tt,
-                        &limits,
-                        &control,
-                        &options,
-                        &mut |_| {},
-                    );
-                    nodes += result.unwrap().nodes;
+                    let state = game.state(text, &[]);
+                    nodes += game.search_with(&state, &tt, depth, &options).nodes;
                 }
                 let seconds = start.elapsed().as_secs_f64();
                 line += &format!(" {pruning:?} {nodes} nodes {seconds:.3} s;");

@@ -24,12 +24,12 @@
 //! Star2 (`ChancePruning::Star2`, the default) first probes every outcome
 //! of a node with depth 3 or more left: the table's bound for the position
 //! the outcome leads to, else that position's first move alone, searched
-//! to full depth. A first move's value bounds its
-//! node from the mover's side (below when the roll keeps the turn, above
-//! for the chance node when the turn passes), so each outcome starts the
-//! search phase with an interval `[lo_i, hi_i]` narrower than `[-B, B]`,
-//! and the node may be cut off before any outcome is fully searched; the
-//! Star1 formula above becomes `[sum w_i lo_i / W, sum w_i hi_i / W]`.
+//! to full depth. A first move's value bounds its node from the mover's
+//! side (below when the roll keeps the turn, above for the chance node
+//! when the turn passes), so each outcome starts the search phase with an
+//! interval `[lo_i, hi_i]` narrower than `[-B, B]`, and the node may be
+//! cut off before any outcome is fully searched; the Star1 formula above
+//! becomes `[sum w_i lo_i / W, sum w_i hi_i / W]`.
 //! On the test games Star2 searched 5-9% fewer nodes than Star1 on the
 //! EinStein-like one and 1.7-3x fewer on the dice race (README figures).
 //!
@@ -47,12 +47,12 @@
 
 use plyd_api::Move;
 
-use super::picker::{Kind, MovePicker, PickerSetup};
+use super::picker::MovePicker;
 use super::score::{INFINITY, MAX_PLY};
 use super::tt::Bound;
 use super::worker::{Searcher, NO_EVAL};
 use super::ChancePruning;
-use crate::host::{Outcome, PluginError};
+use crate::host::PluginError;
 
 /// Star2 probes only chance nodes with at least this much depth left:
 /// nearer the leaves a probe costs about as much as the search it would
@@ -441,9 +441,10 @@ impl Searcher<'_> {
     /// chance node of side `parent_side` whose window for it is
     /// `(lo, hi)`: the table's bound if it is as deep as the search's,
     /// else the node's first move alone (the table's, else the picker's
-    /// first), searched to the depth the full search will give it. Its value bounds the node from the side of the node's mover: a
-    /// lower bound when the roll keeps the turn, an upper bound for the
-    /// chance node when it passes to the other side. `None` when the probe
+    /// first), searched to the depth the full search will give it. Its
+    /// value bounds the node from the side of the node's mover: a lower
+    /// bound when the roll keeps the turn, an upper bound for the chance
+    /// node when it passes to the other side. `None` when the probe
     /// says nothing: a node with no depth left, another chance node, no
     /// move, or a first move that fails on the wrong side of the window.
     fn probe(
@@ -454,14 +455,12 @@ impl Searcher<'_> {
         hi: i32,
         parent_side: u32,
     ) -> Result<Option<Probe>, PluginError> {
-        self.check_limits();
+        let ended = self.enter_node(ply)?;
         if self.stopped {
             return Ok(None);
         }
         let side = self.state.side_to_move()?;
-        let outcome = self.state.outcome()?;
-        if outcome != Outcome::Ongoing {
-            let score = Self::terminal_score(outcome, ply);
+        if let Some(score) = ended {
             let score = if side == parent_side { score } else { -score };
             return Ok(Some(Probe::Exactly(score)));
         }
@@ -486,15 +485,7 @@ impl Searcher<'_> {
                 (Bound::Upper, true) | (Bound::Lower, false) => Probe::AtMost(score),
             }));
         }
-        let tt_move = hit.and_then(|hit| hit.best);
-        let setup = PickerSetup {
-            kind: Kind::All,
-            tt_move,
-            check_tt_move: features.is_legal,
-            hints: depth >= 2,
-            side,
-            killers: self.heuristics.killers(ply),
-        };
+        let setup = self.picker_setup(hit.and_then(|hit| hit.best), depth, ply, side);
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
         let first = picker.next(&self.state, &self.heuristics);
         self.pickers[ply] = picker.into_buffers();
@@ -538,6 +529,7 @@ fn clamp_score(v: i128) -> i32 {
 mod tests {
     use super::*;
     use crate::search::score::{loss_in, win_in};
+    use plyd_util::rng::SplitMix64;
 
     /// The exact value by the definition, for checking.
     fn exact(values: &[(u64, i32)], bound: i32) -> i32 {
@@ -670,13 +662,8 @@ mod tests {
     #[test]
     fn star1_bounds_are_right_for_every_window() {
         let bound = 10;
-        let mut rng = 0x1234_5678_u64;
-        let mut next = |n: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % n
-        };
+        let mut rng = SplitMix64::new(0x1234_5678_u64);
+        let mut next = |n: u64| rng.below(n);
         let pick_value = |r: u64, s: u64| match r {
             0 => win_in(3 + s as usize),
             1 => loss_in(3 + s as usize),
@@ -715,13 +702,8 @@ mod tests {
     #[test]
     fn star2_bounds_are_right_for_every_window() {
         let bound = 10;
-        let mut rng = 0x9e37_79b9_u64;
-        let mut next = |n: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % n
-        };
+        let mut rng = SplitMix64::new(0x9e37_79b9_u64);
+        let mut next = |n: u64| rng.below(n);
         let mut cutoffs = 0;
         for _ in 0..20_000 {
             let count = 1 + next(5) as usize;

@@ -292,6 +292,25 @@ impl<'a> Searcher<'a> {
         listed.map(|()| is_chance)
     }
 
+    /// How the main search orders the moves of a node at `ply` with `depth`
+    /// left for `side`: the table move, then killers, hints and history.
+    pub(super) fn picker_setup(
+        &self,
+        tt_move: Option<Move>,
+        depth: u32,
+        ply: usize,
+        side: u32,
+    ) -> PickerSetup {
+        PickerSetup {
+            kind: Kind::All,
+            tt_move,
+            check_tt_move: self.shared.features.is_legal,
+            hints: depth >= 2,
+            side,
+            killers: self.heuristics.killers(ply),
+        }
+    }
+
     /// Principal variation search of the node at `ply` to `depth`, for its
     /// side to move `side`; `key` is its hash if the caller has it.
     #[allow(clippy::too_many_arguments)]
@@ -433,15 +452,8 @@ impl<'a> Searcher<'a> {
         }
 
         self.heuristics.clear_killers(ply + 2);
-        let killers = self.heuristics.killers(ply);
-        let setup = PickerSetup {
-            kind: Kind::All,
-            tt_move,
-            check_tt_move: features.is_legal,
-            hints: depth >= 2,
-            side,
-            killers,
-        };
+        let setup = self.picker_setup(tt_move, depth, ply, side);
+        let killers = setup.killers;
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
