@@ -1,0 +1,316 @@
+//! The xiangqi state the host holds, and its [`Game`] implementation: a
+//! position, the moves played since `set_position` (for unmake and the
+//! repetition judgement), and the plies since the last capture.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use plyd_api::abi::NULL_MOVE;
+use plyd_api::{Game, Move, MoveSink, Outcome, Variant};
+
+use crate::board::{kind_of, to_sq, Position, CANNON, CHARIOT, HORSE};
+use crate::judge::{judge, Verdict};
+use crate::text;
+
+/// Version of the state layout described in the crate docs.
+pub const STATE_LAYOUT: u32 = 1;
+
+/// Default of the no-capture draw: 120 plies (60 moves each).
+pub const DEFAULT_NO_CAPTURE_PLIES: u32 = 120;
+
+/// Plies without a capture after which the game is drawn (the
+/// `NoCaptureDrawPlies` option; 0 turns the rule off). One setting for the
+/// whole plugin.
+static NO_CAPTURE_PLIES: AtomicU32 = AtomicU32::new(DEFAULT_NO_CAPTURE_PLIES);
+
+/// Set the no-capture draw length (0: never).
+pub fn set_no_capture_plies(plies: u32) {
+    NO_CAPTURE_PLIES.store(plies, Ordering::Relaxed);
+}
+
+/// The no-capture draw length (0: never).
+pub fn no_capture_plies() -> u32 {
+    NO_CAPTURE_PLIES.load(Ordering::Relaxed)
+}
+
+/// One move played, with what unmake and the repetition scan need.
+#[derive(Debug, Clone, Copy)]
+struct Played {
+    mv: Move,
+    captured: u8,
+    /// Hash of the position before the move.
+    hash_before: u64,
+    /// Plies since the last capture before the move.
+    quiet_before: u32,
+}
+
+/// A xiangqi game.
+///
+/// `#[repr(C)]` so that `position` is at offset 0: its `board` and `side`
+/// are the layout external evaluators read ([`STATE_LAYOUT`]).
+#[derive(Debug, Clone)]
+#[repr(C)]
+pub struct Xiangqi {
+    position: Position,
+    history: Vec<Played>,
+    /// Plies since the last capture (seeded from the FEN).
+    quiet_plies: u32,
+    /// Move number at `set_position`, for the FEN written back.
+    first_move_number: u32,
+    /// The outcome of this position once computed ([`UNKNOWN`] before):
+    /// the search asks `outcome` and then `gen_moves` of one position, and
+    /// both need it.
+    outcome: Cell<u8>,
+}
+
+const UNKNOWN: u8 = u8::MAX;
+
+impl Xiangqi {
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Plies since the last capture.
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet_plies
+    }
+
+    /// Number of moves `unmake_move` can take back.
+    pub fn plies_played(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The outcome, cached per position.
+    fn cached_outcome(&self) -> Outcome {
+        let cached = self.outcome.get();
+        if cached != UNKNOWN {
+            return Outcome::from_code(i32::from(cached)).unwrap_or(Outcome::Ongoing);
+        }
+        let outcome = self.compute_outcome();
+        self.outcome.set(outcome.code() as u8);
+        outcome
+    }
+
+    fn compute_outcome(&self) -> Outcome {
+        // No legal move loses, checkmate and stalemate alike.
+        if !self.position.has_legal_move() {
+            return Outcome::Loss;
+        }
+        if let Some(verdict) = self.repetition() {
+            return match verdict {
+                Verdict::Win => Outcome::Win,
+                Verdict::Loss => Outcome::Loss,
+                Verdict::Draw => Outcome::Draw,
+            };
+        }
+        let limit = no_capture_plies();
+        if limit > 0 && self.quiet_plies >= limit {
+            return Outcome::Draw;
+        }
+        Outcome::Ongoing
+    }
+
+    /// The verdict if this position occurs for the third time.
+    fn repetition(&self) -> Option<Verdict> {
+        let n = self.history.len();
+        let hash = self.position.hash;
+        let window = (self.quiet_plies as usize).min(n);
+        let mut seen = 0;
+        for back in 1..=window {
+            let played = &self.history[n - back];
+            if played.mv == NULL_MOVE {
+                break;
+            }
+            if back % 2 == 0 && played.hash_before == hash {
+                seen += 1;
+                if seen == 2 {
+                    return Some(self.judge_from(n - back));
+                }
+            }
+        }
+        None
+    }
+
+    /// Judge the moves from `history[start]` to now.
+    fn judge_from(&self, start: usize) -> Verdict {
+        let mut position = self.position;
+        for played in self.history[start..].iter().rev() {
+            position.take_back(played.mv, played.captured);
+        }
+        let moves: Vec<Move> = self.history[start..].iter().map(|p| p.mv).collect();
+        judge(&position, &moves)
+    }
+}
+
+/// Move-ordering value of each piece kind (index by kind).
+const ORDER_VALUE: [i32; 8] = [0, 1000, 20, 20, 40, 90, 45, 10];
+
+impl Game for Xiangqi {
+    const NAME: &'static str = "xiangqi";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const VARIANTS: &'static [Variant] = &[Variant {
+        name: "xiangqi",
+        start_position: text::START_FEN,
+    }];
+    const CAPABILITIES: u64 = plyd_api::abi::CAP_NULL_MOVE | plyd_api::abi::CAP_REDUCTIONS;
+    const STATE_LAYOUT: u32 = STATE_LAYOUT;
+    const HAS_NOISY_MOVES: bool = true;
+    const HAS_ORDER_HINTS: bool = true;
+    const HAS_CHECK: bool = true;
+    const HAS_IS_LEGAL: bool = true;
+
+    fn new(_variant: usize) -> Self {
+        let parsed = text::parse_fen(text::START_FEN).expect("the start position parses");
+        Xiangqi {
+            position: parsed.position,
+            history: Vec::with_capacity(256),
+            quiet_plies: 0,
+            first_move_number: 1,
+            outcome: Cell::new(UNKNOWN),
+        }
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), String> {
+        let parsed = text::parse_fen(text)?;
+        self.position = parsed.position;
+        self.quiet_plies = parsed.quiet_plies;
+        self.first_move_number = parsed.move_number.max(1);
+        self.history.clear();
+        self.outcome.set(UNKNOWN);
+        Ok(())
+    }
+
+    fn position_text(&self) -> String {
+        // The move number goes up after each Black move.
+        let plies = self.history.len() as u32;
+        let red_first = self.position.side() as u32 == plies % 2;
+        let black_moves = if red_first {
+            plies / 2
+        } else {
+            plies.div_ceil(2)
+        };
+        text::format_fen(
+            &self.position,
+            self.quiet_plies,
+            self.first_move_number + black_moves,
+        )
+    }
+
+    fn side_to_move(&self) -> u32 {
+        self.position.side() as u32
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.cached_outcome()
+    }
+
+    fn generate_moves(&self, moves: &mut MoveSink<'_>) {
+        if self.cached_outcome() != Outcome::Ongoing {
+            return;
+        }
+        self.position.legal_moves(false, &mut |mv| moves.push(mv));
+    }
+
+    fn generate_noisy(&self, moves: &mut MoveSink<'_>) {
+        self.position.legal_moves(true, &mut |mv| moves.push(mv));
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.position.is_legal(mv) && self.cached_outcome() == Outcome::Ongoing
+    }
+
+    fn in_check(&self) -> bool {
+        self.position.in_check()
+    }
+
+    fn make_move(&mut self, mv: Move) {
+        let hash_before = self.position.hash;
+        let captured = self.position.play(mv);
+        self.history.push(Played {
+            mv,
+            captured,
+            hash_before,
+            quiet_before: self.quiet_plies,
+        });
+        self.quiet_plies = if captured != crate::board::EMPTY {
+            0
+        } else {
+            self.quiet_plies + 1
+        };
+        self.outcome.set(UNKNOWN);
+    }
+
+    fn unmake_move(&mut self, _mv: Move) {
+        let played = self
+            .history
+            .pop()
+            .expect("unmake_move called with no move to take back");
+        self.position.take_back(played.mv, played.captured);
+        self.quiet_plies = played.quiet_before;
+        self.outcome.set(UNKNOWN);
+    }
+
+    fn hash(&self) -> u64 {
+        self.position.hash
+    }
+
+    fn parse_move(&self, text: &str) -> Option<Move> {
+        text::parse_move(text)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        text::format_move(mv)
+    }
+
+    fn board_text(&self) -> String {
+        text::board_picture(&self.position, self.quiet_plies)
+    }
+
+    /// Captures first, most valuable victim by least valuable attacker;
+    /// quiet moves score 0.
+    fn order_hints(&self, moves: &[Move], scores: &mut [i32]) {
+        let board = &self.position.board;
+        for (&mv, score) in moves.iter().zip(scores.iter_mut()) {
+            let victim = board.get(to_sq(mv)).copied().unwrap_or(0);
+            let attacker = board
+                .get(crate::board::from_sq(mv))
+                .copied()
+                .unwrap_or(0);
+            *score = if victim == crate::board::EMPTY {
+                0
+            } else {
+                ORDER_VALUE[kind_of(victim) as usize] * 16
+                    - ORDER_VALUE[kind_of(attacker) as usize] / 8
+            };
+        }
+    }
+
+    /// Native perft over the bare position, last ply counted in bulk. It
+    /// follows the published tables: no repetition or no-capture judgement
+    /// (none can arise within the depths those tables give from a fresh
+    /// position).
+    fn perft(&mut self, depth: u32) -> u64 {
+        crate::perft::perft(&mut self.position, depth)
+    }
+}
+
+/// Whether any piece of the side to move can still make the null move
+/// sound: a chariot, horse or cannon (with only a general, advisors,
+/// elephants and pawns, zugzwang is common).
+pub fn has_attacking_pieces(position: &Position) -> bool {
+    position
+        .squares_of(position.side())
+        .any(|sq| matches!(kind_of(position.board[sq]), CHARIOT | HORSE | CANNON))
+}
+
+/// Number of each kind of piece, by colour and kind.
+pub fn piece_counts(position: &Position) -> [[u32; 8]; 2] {
+    let mut counts = [[0; 8]; 2];
+    for (color, side_counts) in counts.iter_mut().enumerate() {
+        for sq in position.squares_of(color) {
+            side_counts[kind_of(position.board[sq]) as usize] += 1;
+        }
+    }
+    counts
+}
