@@ -43,6 +43,9 @@ pub(crate) struct GameVtable {
         Option<unsafe extern "C" fn(*const State, *mut Move, *mut u32, usize) -> i64>,
     pub perft: Option<unsafe extern "C" fn(*mut State, u32, *mut u64) -> i32>,
     pub is_legal: Option<unsafe extern "C" fn(*const State, Move) -> i32>,
+    pub null_move_ok: Option<unsafe extern "C" fn(*const State) -> i32>,
+    pub set_option:
+        Option<unsafe extern "C" fn(*const c_char, *const c_char, *mut c_char, usize) -> i32>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -73,6 +76,44 @@ impl GamePlugin {
             info,
             evaluators,
             _library: library,
+        }
+    }
+
+    /// Set one of the game's options (listed in [`GameInfo::options`]) for
+    /// every state of the plugin. The caller has checked `value` against
+    /// the option's kind; the plugin's refusal comes back as its reason.
+    pub fn set_option(&self, name: &str, value: &str) -> Result<(), PluginError> {
+        self.health.check_enabled()?;
+        let Some(set_option) = self.vtable.set_option else {
+            return Err(PluginError::Invalid(format!(
+                "game {} has no option '{name}'",
+                self.info.name
+            )));
+        };
+        let name_c = CString::new(name)
+            .map_err(|_| PluginError::Invalid("option name contains a NUL byte".into()))?;
+        let value_c = CString::new(value)
+            .map_err(|_| PluginError::Invalid("option value contains a NUL byte".into()))?;
+        let mut err = vec![0 as c_char; 256];
+        // SAFETY: NUL-terminated texts; err valid for its length.
+        let status = unsafe {
+            set_option(
+                name_c.as_ptr(),
+                value_c.as_ptr(),
+                err.as_mut_ptr(),
+                err.len(),
+            )
+        };
+        match status {
+            abi::STATUS_OK => Ok(()),
+            abi::STATUS_INVALID => {
+                // SAFETY: the plugin wrote a NUL-terminated reason into err
+                // (or left it zeroed).
+                let reason = unsafe { std::ffi::CStr::from_ptr(err.as_ptr()) };
+                Err(PluginError::Invalid(reason.to_string_lossy().into_owned()))
+            }
+            abi::STATUS_PANIC => Err(self.health.panicked("set_option")),
+            other => Err(self.health.garbage("set_option", format!("status {other}"))),
         }
     }
 
@@ -349,6 +390,24 @@ impl GameState {
                 .plugin
                 .health
                 .garbage("in_check", format!("answer {other}"))),
+        }
+    }
+
+    /// Whether a null move is worth trying here (`true` when the plugin
+    /// does not say).
+    pub fn null_move_ok(&self) -> Result<bool, PluginError> {
+        let Some(null_move_ok) = self.plugin.vtable.null_move_ok else {
+            return Ok(true);
+        };
+        // SAFETY: live state.
+        match unsafe { null_move_ok(self.ptr.as_ptr()) } {
+            0 => Ok(false),
+            1 => Ok(true),
+            abi::STATUS_PANIC => Err(self.plugin.health.panicked("null_move_ok")),
+            other => Err(self
+                .plugin
+                .health
+                .garbage("null_move_ok", format!("answer {other}"))),
         }
     }
 

@@ -37,6 +37,48 @@ pub struct GameInfo {
     pub state_layout: u32,
     /// Longest possible game in plies, 0 if unknown.
     pub max_game_plies: u32,
+    /// The game's own settings, shown as UCI options.
+    pub options: Vec<GameOptionDesc>,
+}
+
+/// One setting of a game, as its table describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameOptionDesc {
+    /// Option name.
+    pub name: String,
+    /// Kind, default and range.
+    pub kind: GameOptionKindDesc,
+}
+
+/// The kind of a game option, with its default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameOptionKindDesc {
+    /// `true` or `false`.
+    Check {
+        /// Default.
+        default: bool,
+    },
+    /// An integer in `[min, max]`.
+    Spin {
+        /// Default.
+        default: i64,
+        /// Lowest value.
+        min: i64,
+        /// Highest value.
+        max: i64,
+    },
+    /// One of `choices`.
+    Combo {
+        /// Default.
+        default: String,
+        /// The choices.
+        choices: Vec<String>,
+    },
+    /// Any text.
+    Text {
+        /// Default.
+        default: String,
+    },
 }
 
 /// Function pointers of an evaluator table.

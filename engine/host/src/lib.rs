@@ -33,7 +33,7 @@ pub use error::{LoadError, PluginError};
 pub use evaluator::{Evaluator, EvaluatorSource, ExternalEvaluator};
 pub use game::{GamePlugin, GameState, Outcome};
 pub use health::MAX_MOVES;
-pub use info::{EvaluatorInfo, GameInfo, VariantDesc};
+pub use info::{EvaluatorInfo, GameInfo, GameOptionDesc, GameOptionKindDesc, VariantDesc};
 
 /// File-name stem prefix of game plugins (after the platform's library prefix).
 pub const GAME_PLUGIN_PREFIX: &str = "plyd_game_";

@@ -10,12 +10,15 @@ use std::path::Path;
 
 use plyd_api::abi::{
     EvaluatorApi, GameApi, ABI_VERSION, ABI_VERSION_MIN, EVALUATOR_API_REQUIRED_SIZE,
-    EVALUATOR_ENTRY_SYMBOL, GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL,
+    EVALUATOR_ENTRY_SYMBOL, GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL, OPTION_CHECK, OPTION_COMBO,
+    OPTION_SPIN, OPTION_STRING,
 };
 
 use crate::error::LoadError;
 use crate::game::GameVtable;
-use crate::info::{EvaluatorInfo, EvaluatorVtable, GameInfo, VariantDesc};
+use crate::info::{
+    EvaluatorInfo, EvaluatorVtable, GameInfo, GameOptionDesc, GameOptionKindDesc, VariantDesc,
+};
 
 /// Longest descriptive string (name, start position) read from a table; a
 /// string without a NUL within this many bytes is refused as unterminated.
@@ -260,6 +263,8 @@ unsafe fn read_game_table(
             chance_outcomes: optional_field!(table, table_size, GameApi, chance_outcomes),
             perft: optional_field!(table, table_size, GameApi, perft),
             is_legal: optional_field!(table, table_size, GameApi, is_legal),
+            null_move_ok: optional_field!(table, table_size, GameApi, null_move_ok),
+            set_option: optional_field!(table, table_size, GameApi, set_option),
         };
         let name = table_string(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;
@@ -298,9 +303,95 @@ unsafe fn read_game_table(
             capabilities: (*table).capabilities,
             state_layout: (*table).state_layout,
             max_game_plies: (*table).max_game_plies,
+            options: read_game_options(path, table, table_size, vtable.set_option.is_some())?,
         };
         Ok((vtable, info, evaluators))
     }
+}
+
+/// The game's options, if its table reaches `options`.
+///
+/// # Safety
+/// As [`read_game_table`].
+unsafe fn read_game_options(
+    path: &Path,
+    table: *const GameApi,
+    table_size: usize,
+    has_set_option: bool,
+) -> Result<Vec<GameOptionDesc>, LoadError> {
+    let malformed = |what: String| LoadError::Malformed {
+        path: path.to_path_buf(),
+        what,
+    };
+    let end = std::mem::offset_of!(GameApi, options) + std::mem::size_of::<usize>();
+    if table_size < end {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the table reaches `options`, per the check above.
+    let (count, options) = unsafe { ((*table).option_count, (*table).options) };
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    if count > MAX_TABLE_ENTRIES || options.is_null() {
+        return Err(malformed(format!(
+            "option count {count} with a bad option array"
+        )));
+    }
+    if !has_set_option {
+        return Err(malformed(format!(
+            "{count} options are listed but 'set_option' is missing"
+        )));
+    }
+    let mut out = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        // SAFETY: `options` holds `count` entries, per the ABI.
+        let o = unsafe { *options.add(i) };
+        // SAFETY: the strings are the plugin's NUL-terminated table strings.
+        let (name, default, choices) = unsafe {
+            (
+                table_string(path, "option name", o.name)?,
+                table_string(path, "option default", o.default_value)?,
+                table_string(path, "option choices", o.choices)?,
+            )
+        };
+        let bad = |what: &str| malformed(format!("option '{name}': {what}"));
+        let kind = match o.kind {
+            OPTION_CHECK => GameOptionKindDesc::Check {
+                default: match default.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(bad("a check option's default must be true or false")),
+                },
+            },
+            OPTION_SPIN => {
+                let value: i64 = default
+                    .parse()
+                    .map_err(|_| bad("a spin option's default is not an integer"))?;
+                if o.min > o.max || value < o.min || value > o.max {
+                    return Err(bad("a spin option's default is outside min..=max"));
+                }
+                GameOptionKindDesc::Spin {
+                    default: value,
+                    min: o.min,
+                    max: o.max,
+                }
+            }
+            OPTION_COMBO => {
+                let choices: Vec<String> = choices.split('\n').map(str::to_string).collect();
+                if !choices.contains(&default) {
+                    return Err(bad("a combo option's default is not one of its choices"));
+                }
+                GameOptionKindDesc::Combo { default, choices }
+            }
+            OPTION_STRING => GameOptionKindDesc::Text { default },
+            other => return Err(bad(&format!("unknown kind {other}"))),
+        };
+        if name.trim().is_empty() || name.trim() != name {
+            return Err(bad("the name is empty or has spaces around it"));
+        }
+        out.push(GameOptionDesc { name, kind });
+    }
+    Ok(out)
 }
 
 /// # Safety

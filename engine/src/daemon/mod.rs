@@ -16,6 +16,7 @@ use std::time::Duration;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Response};
 
+use crate::host::GameOptionKindDesc;
 use crate::options::{self, names, EngineSettings};
 use crate::search::bench::BenchTarget;
 use crate::search::{
@@ -354,7 +355,7 @@ impl<W: Write> Daemon<W> {
                 max: range.max,
             },
         };
-        vec![
+        let mut decls = vec![
             combo(names::VARIANT, variant, variants),
             combo(names::EVALUATOR, evaluator, evaluators),
             OptionDecl {
@@ -409,7 +410,88 @@ impl<W: Write> Daemon<W> {
                 self.settings.chance_pruning.name().to_string(),
                 ChancePruning::NAMES.iter().map(|n| n.to_string()).collect(),
             ),
-        ]
+        ];
+        // Each loaded game's own settings, after the engine's; a name two
+        // games share is shown once (a setoption reaches both).
+        for game in self.session.host.games() {
+            for option in &game.info().options {
+                if decls
+                    .iter()
+                    .any(|d| d.name.eq_ignore_ascii_case(&option.name))
+                {
+                    continue;
+                }
+                let kind = match &option.kind {
+                    GameOptionKindDesc::Check { default } => {
+                        OptionKind::Check { default: *default }
+                    }
+                    GameOptionKindDesc::Spin { default, min, max } => OptionKind::Spin {
+                        default: *default,
+                        min: *min,
+                        max: *max,
+                    },
+                    GameOptionKindDesc::Combo { default, choices } => OptionKind::Combo {
+                        default: default.clone(),
+                        vars: choices.clone(),
+                    },
+                    GameOptionKindDesc::Text { default } => OptionKind::String {
+                        default: default.clone(),
+                    },
+                };
+                decls.push(OptionDecl {
+                    name: option.name.clone(),
+                    kind,
+                });
+            }
+        }
+        decls
+    }
+
+    /// Pass a setting to every loaded game that lists an option `name`,
+    /// after checking `value` against its kind. `Ok(false)`: no game has it.
+    fn set_game_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+        let mut found = false;
+        for game in self.session.host.games().to_vec() {
+            let Some(option) = game
+                .info()
+                .options
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(name))
+                .cloned()
+            else {
+                continue;
+            };
+            found = true;
+            let given = value.unwrap_or("").trim();
+            let value = match &option.kind {
+                GameOptionKindDesc::Check { .. } => options::parse_bool(&option.name, given)
+                    .map_err(|e| e.to_string())?
+                    .to_string(),
+                GameOptionKindDesc::Spin { default, min, max } => options::SpinRange {
+                    default: *default,
+                    min: *min,
+                    max: *max,
+                }
+                .parse(&option.name, given)
+                .map_err(|e| e.to_string())?
+                .to_string(),
+                GameOptionKindDesc::Combo { choices, .. } => choices
+                    .iter()
+                    .find(|c| c.eq_ignore_ascii_case(given))
+                    .cloned()
+                    .ok_or_else(|| {
+                        format!(
+                            "option '{}' takes {}, not '{given}'",
+                            option.name,
+                            choices.join(", ")
+                        )
+                    })?,
+                GameOptionKindDesc::Text { .. } => given.to_string(),
+            };
+            game.set_option(&option.name, &value)
+                .map_err(|e| format!("option '{}': {e}", option.name))?;
+        }
+        Ok(found)
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -500,7 +582,7 @@ impl<W: Write> Daemon<W> {
             }
             self.plugin_path_text = text;
             self.announce_variant()?;
-        } else {
+        } else if !self.set_game_option(name, value)? {
             return Err(format!("unknown option '{name}'"));
         }
         Ok(())

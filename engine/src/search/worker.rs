@@ -424,7 +424,14 @@ impl<'a> Searcher<'a> {
                 return Ok((static_eval, None, static_eval));
             }
             // Null move: if passing still beats beta, a real move will too.
-            if features.null_move && depth >= 3 && static_eval >= beta && ply >= 1 {
+            // The plugin's zugzwang guard (`null_move_ok`) is asked last,
+            // only when everything else says try.
+            if features.null_move
+                && depth >= 3
+                && static_eval >= beta
+                && ply >= 1
+                && self.state.null_move_ok()?
+            {
                 let reduction = 2 + depth / 4;
                 self.state.make_move(NULL_MOVE)?;
                 self.nodes += 1;

@@ -169,6 +169,12 @@ typedef uint32_t PlydMove;
  * published Othello convention); without it such a game counts nothing. */
 #define PLYD_CAP_PERFT_COUNTS_ENDED_GAMES (UINT64_C(1) << 5)
 
+/* Kinds of game options (PlydGameOptionInfo.kind). */
+#define PLYD_OPTION_CHECK 0u  /* true or false */
+#define PLYD_OPTION_SPIN 1u   /* an integer in [min, max] */
+#define PLYD_OPTION_COMBO 2u  /* one of choices */
+#define PLYD_OPTION_STRING 3u /* any text */
+
 /* ---- Opaque handles --------------------------------------------------- */
 
 /* A game state: allocated, read, changed and freed only by the plugin. */
@@ -183,6 +189,16 @@ typedef struct PlydVariantInfo {
     const char *name;           /* lower case, no spaces: what UCI_Variant shows */
     const char *start_position; /* position text of the start position */
 } PlydVariantInfo;
+
+/* One setting of a game (a rule, a notation), shown as a UCI option. */
+typedef struct PlydGameOptionInfo {
+    const char *name;          /* as `uci` shows it */
+    uint32_t kind;             /* PLYD_OPTION_* */
+    int64_t min;               /* spin: lowest value (else 0) */
+    int64_t max;               /* spin: highest value (else 0) */
+    const char *default_value; /* the default as text */
+    const char *choices;       /* combo: the choices separated by '\n' (else "") */
+} PlydGameOptionInfo;
 
 typedef struct PlydEvaluatorApi PlydEvaluatorApi;
 
@@ -259,6 +275,17 @@ typedef struct PlydGameApi {
      * in this state, 0 if not, or a negative PLYD_STATUS_*. Any value may be
      * passed, PLYD_NULL_MOVE and garbage included, and must get an answer. */
     int32_t (*is_legal)(const PlydState *state, PlydMove mv);
+    /* 1 if a null move is worth trying here, 0 if the side to move may be in
+     * zugzwang. Asked only under PLYD_CAP_NULL_MOVE; NULL: always worth it. */
+    int32_t (*null_move_ok)(const PlydState *state);
+    /* The game's settings, shown as UCI options (options may be NULL when
+     * option_count is 0). */
+    uint32_t option_count;
+    const PlydGameOptionInfo *options;
+    /* Set option `name` to `value` (checked by the host against its kind)
+     * for every state of the plugin. Required when option_count > 0. On
+     * failure write a one-line reason to err, return PLYD_STATUS_INVALID. */
+    int32_t (*set_option)(const char *name, const char *value, char *err, size_t err_cap);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

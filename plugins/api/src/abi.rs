@@ -261,6 +261,56 @@ pub struct GameApi {
     /// the host check a move from its transposition table without
     /// generating the whole list.
     pub is_legal: Option<unsafe extern "C" fn(state: *const State, mv: Move) -> i32>,
+    /// Optional: 1 if a null move is worth trying in this state, 0 if the
+    /// side to move may be in zugzwang (for example, it has no piece left
+    /// that attacks). Asked only where [`CAP_NULL_MOVE`] is declared and the
+    /// search is about to try one; absent means always worth trying.
+    pub null_move_ok: Option<unsafe extern "C" fn(state: *const State) -> i32>,
+    /// Number of entries in `options`.
+    pub option_count: u32,
+    /// The game's own settings (a rule, a notation), which the host shows
+    /// as UCI options beside its own; null when `option_count` is 0.
+    pub options: *const GameOptionInfo,
+    /// Optional, required when `option_count` is not 0: set option `name`
+    /// (as listed) to `value` (already checked by the host against the
+    /// option's kind and range). A setting holds for every state of the
+    /// plugin, existing and new. On failure writes a one-line reason to
+    /// `err` and returns [`STATUS_INVALID`].
+    pub set_option: Option<
+        unsafe extern "C" fn(
+            name: *const c_char,
+            value: *const c_char,
+            err: *mut c_char,
+            err_cap: usize,
+        ) -> i32,
+    >,
+}
+
+/// A `check` game option: `true` or `false`.
+pub const OPTION_CHECK: u32 = 0;
+/// A `spin` game option: an integer in `[min, max]`.
+pub const OPTION_SPIN: u32 = 1;
+/// A `combo` game option: one of `choices`.
+pub const OPTION_COMBO: u32 = 2;
+/// A `string` game option: any text.
+pub const OPTION_STRING: u32 = 3;
+
+/// One setting of a game, shown as a UCI option.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct GameOptionInfo {
+    /// Option name as `uci` shows it (no leading or trailing spaces).
+    pub name: *const c_char,
+    /// One of the `OPTION_*` kinds.
+    pub kind: u32,
+    /// Lowest value of a `spin` option (0 otherwise).
+    pub min: i64,
+    /// Highest value of a `spin` option (0 otherwise).
+    pub max: i64,
+    /// The default, as text (`true`, `120`, one of the choices).
+    pub default_value: *const c_char,
+    /// The choices of a `combo` option, separated by `\n` (empty otherwise).
+    pub choices: *const c_char,
 }
 
 /// Table of one evaluator: built into a game plugin (listed in

@@ -21,4 +21,6 @@ pub mod abi;
 pub mod sdk;
 
 pub use abi::{EvaluatorApi, GameApi, Move, VariantInfo, ABI_VERSION, NULL_MOVE};
-pub use sdk::{ChanceSink, Evaluator, Game, MoveSink, Outcome, Variant};
+pub use sdk::{
+    ChanceSink, Evaluator, Game, GameOption, GameOptionKind, MoveSink, Outcome, Variant,
+};

@@ -28,6 +28,46 @@ pub struct Variant {
     pub start_position: &'static str,
 }
 
+/// One setting of a game, shown by the host as a UCI option.
+#[derive(Debug, Clone, Copy)]
+pub struct GameOption {
+    /// Option name as `uci` shows it.
+    pub name: &'static str,
+    /// Its kind, default and range.
+    pub kind: GameOptionKind,
+}
+
+/// The kind of a [`GameOption`], with its default.
+#[derive(Debug, Clone, Copy)]
+pub enum GameOptionKind {
+    /// `true` or `false`.
+    Check {
+        /// Default.
+        default: bool,
+    },
+    /// An integer in `[min, max]`.
+    Spin {
+        /// Default.
+        default: i64,
+        /// Lowest value.
+        min: i64,
+        /// Highest value.
+        max: i64,
+    },
+    /// One of a list of words.
+    Combo {
+        /// Default, one of `choices`.
+        default: &'static str,
+        /// The choices.
+        choices: &'static [&'static str],
+    },
+    /// Any text.
+    Text {
+        /// Default.
+        default: &'static str,
+    },
+}
+
 /// Result of a game for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -248,6 +288,21 @@ pub trait Game: Clone + Send + 'static {
     fn perft(&mut self, depth: u32) -> u64 {
         default_perft(self, depth)
     }
+    /// Whether [`Game::null_move_ok`] is meaningful (sets `null_move_ok`).
+    const HAS_NULL_MOVE_GUARD: bool = false;
+    /// Whether a null move is worth trying here (false where the side to
+    /// move may be in zugzwang).
+    fn null_move_ok(&self) -> bool {
+        true
+    }
+    /// The game's settings, shown as UCI options.
+    const OPTIONS: &'static [GameOption] = &[];
+    /// Apply a setting from [`Game::OPTIONS`] to every state of the game.
+    /// The host has checked `value` against the option's kind and range.
+    fn set_option(name: &str, value: &str) -> Result<(), String> {
+        let _ = value;
+        Err(format!("unknown option '{name}'"))
+    }
 }
 
 /// Straightforward perft over the [`Game`] trait, counting the last ply in
@@ -393,6 +448,49 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         chance_outcomes: G::HAS_CHANCE.then_some(shim::chance_outcomes::<G> as _),
         perft: Some(shim::perft::<G>),
         is_legal: G::HAS_IS_LEGAL.then_some(shim::is_legal::<G> as _),
+        null_move_ok: G::HAS_NULL_MOVE_GUARD.then_some(shim::null_move_ok::<G> as _),
+        option_count: G::OPTIONS.len() as u32,
+        options: if G::OPTIONS.is_empty() {
+            std::ptr::null()
+        } else {
+            let infos: Vec<abi::GameOptionInfo> = G::OPTIONS.iter().map(option_info).collect();
+            Box::leak(infos.into_boxed_slice()).as_ptr()
+        },
+        set_option: (!G::OPTIONS.is_empty()).then_some(shim::set_option::<G> as _),
+    }
+}
+
+/// The C description of one option; its strings are leaked with the table.
+fn option_info(option: &GameOption) -> abi::GameOptionInfo {
+    let (kind, min, max, default, choices) = match option.kind {
+        GameOptionKind::Check { default } => {
+            (abi::OPTION_CHECK, 0, 0, default.to_string(), String::new())
+        }
+        GameOptionKind::Spin { default, min, max } => (
+            abi::OPTION_SPIN,
+            min,
+            max,
+            default.to_string(),
+            String::new(),
+        ),
+        GameOptionKind::Combo { default, choices } => (
+            abi::OPTION_COMBO,
+            0,
+            0,
+            default.to_string(),
+            choices.join("\n"),
+        ),
+        GameOptionKind::Text { default } => {
+            (abi::OPTION_STRING, 0, 0, default.to_string(), String::new())
+        }
+    };
+    abi::GameOptionInfo {
+        name: leak_c_str(option.name),
+        kind,
+        min,
+        max,
+        default_value: leak_c_str(&default),
+        choices: leak_c_str(&choices),
     }
 }
 
@@ -745,6 +843,37 @@ mod shim {
         guard(abi::STATUS_PANIC, || {
             // SAFETY: the host passes a live state of this plugin.
             i32::from(unsafe { state_ref::<G>(state) }.is_legal(mv))
+        })
+    }
+
+    pub unsafe extern "C" fn null_move_ok<G: Game>(state: *const State) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: the host passes a live state of this plugin.
+            i32::from(unsafe { state_ref::<G>(state) }.null_move_ok())
+        })
+    }
+
+    pub unsafe extern "C" fn set_option<G: Game>(
+        name: *const c_char,
+        value: *const c_char,
+        err: *mut c_char,
+        err_cap: usize,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: the caller passes NUL-terminated texts (or null).
+            let (name, value) = unsafe { (text_arg(name), text_arg(value)) };
+            let result = match (name, value) {
+                (Some(name), Some(value)) => G::set_option(name, value),
+                _ => Err("option name or value is not valid UTF-8".to_string()),
+            };
+            match result {
+                Ok(()) => abi::STATUS_OK,
+                Err(reason) => {
+                    // SAFETY: err is valid for err_cap bytes.
+                    unsafe { write_text(&reason, err, err_cap) };
+                    abi::STATUS_INVALID
+                }
+            }
         })
     }
 

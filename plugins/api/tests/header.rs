@@ -16,7 +16,7 @@ use std::mem::{align_of, offset_of, size_of};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use plyd_api::abi::{self, EvaluatorApi, GameApi, VariantInfo};
+use plyd_api::abi::{self, EvaluatorApi, GameApi, GameOptionInfo, VariantInfo};
 
 const HEADER: &str = include_str!("../include/plyd_plugin.h");
 
@@ -46,7 +46,7 @@ fn game_fields() -> Vec<Field> {
         state_new, state_clone, state_free, set_position, get_position, side_to_move,
         outcome, gen_moves, make_move, unmake_move, hash, parse_move, format_move,
         board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft,
-        is_legal)
+        is_legal, null_move_ok, option_count, options, set_option)
 }
 
 fn evaluator_fields() -> Vec<Field> {
@@ -57,6 +57,10 @@ fn evaluator_fields() -> Vec<Field> {
 
 fn variant_fields() -> Vec<Field> {
     fields!(VariantInfo; name, start_position)
+}
+
+fn option_fields() -> Vec<Field> {
+    fields!(GameOptionInfo; name, kind, min, max, default_value, choices)
 }
 
 /// The list covers the whole struct: fields in increasing order, each gap
@@ -98,6 +102,12 @@ fn the_field_lists_cover_the_rust_structs() {
         &variant_fields(),
         size_of::<VariantInfo>(),
         align_of::<VariantInfo>(),
+    );
+    assert_covers(
+        "GameOptionInfo",
+        &option_fields(),
+        size_of::<GameOptionInfo>(),
+        align_of::<GameOptionInfo>(),
     );
 }
 
@@ -153,6 +163,7 @@ fn the_header_names_the_fields_in_the_rust_order() {
         ("typedef struct PlydGameApi {", game_fields()),
         ("struct PlydEvaluatorApi {", evaluator_fields()),
         ("typedef struct PlydVariantInfo {", variant_fields()),
+        ("typedef struct PlydGameOptionInfo {", option_fields()),
     ] {
         let rust: Vec<&str> = fields.iter().map(|f| f.0).collect();
         assert_eq!(header_members(&format!("\n{opening}")), rust, "{opening}");
@@ -192,7 +203,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 19] = [
+    let numbers: [(&str, i128); 23] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -213,6 +224,10 @@ fn the_header_constants_have_the_rust_values() {
             "PLYD_CAP_PERFT_COUNTS_ENDED_GAMES",
             abi::CAP_PERFT_COUNTS_ENDED_GAMES.into(),
         ),
+        ("PLYD_OPTION_CHECK", abi::OPTION_CHECK.into()),
+        ("PLYD_OPTION_SPIN", abi::OPTION_SPIN.into()),
+        ("PLYD_OPTION_COMBO", abi::OPTION_COMBO.into()),
+        ("PLYD_OPTION_STRING", abi::OPTION_STRING.into()),
         ("PLYD_STATUS_OK", 0),
         ("PLYD_OUTCOME_ONGOING", 0),
     ];
@@ -285,6 +300,11 @@ fn a_c_compiler_agrees_on_every_offset_and_size() {
         "PlydVariantInfo",
         variant_fields(),
         size_of::<VariantInfo>(),
+    );
+    check(
+        "PlydGameOptionInfo",
+        option_fields(),
+        size_of::<GameOptionInfo>(),
     );
     c.push_str(&format!(
         "_Static_assert(PLYD_GAME_API_REQUIRED_SIZE == {}, \"game required size\");\n\

@@ -7,8 +7,8 @@
 use plyd_api::Move;
 
 use crate::tables::{
-    in_palace, ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
-    PAWN_STEPS, PIECE_KEYS, RAYS, SIDE_KEY,
+    in_palace, ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_STEPS,
+    PIECE_KEYS, RAYS, SIDE_KEY,
 };
 
 /// Files on the board.

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use plyd_api::abi::NULL_MOVE;
-use plyd_api::{Game, Move, MoveSink, Outcome, Variant};
+use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, Variant};
 
 use crate::board::{kind_of, to_sq, Position, CANNON, CHARIOT, HORSE};
 use crate::judge::{judge, Verdict};
@@ -14,6 +14,11 @@ use crate::text;
 
 /// Version of the state layout described in the crate docs.
 pub const STATE_LAYOUT: u32 = 1;
+
+/// The option that picks the rank numbering of move text.
+pub const MOVE_RANKS_OPTION: &str = "MoveRanks";
+/// The option that sets the no-capture draw.
+pub const NO_CAPTURE_OPTION: &str = "NoCaptureDrawPlies";
 
 /// Default of the no-capture draw: 120 plies (60 moves each).
 pub const DEFAULT_NO_CAPTURE_PLIES: u32 = 120;
@@ -159,6 +164,50 @@ impl Game for Xiangqi {
     const HAS_ORDER_HINTS: bool = true;
     const HAS_CHECK: bool = true;
     const HAS_IS_LEGAL: bool = true;
+    const HAS_NULL_MOVE_GUARD: bool = true;
+    const OPTIONS: &'static [GameOption] = &[
+        GameOption {
+            name: MOVE_RANKS_OPTION,
+            kind: GameOptionKind::Combo {
+                default: "0-9",
+                choices: &["0-9", "1-10"],
+            },
+        },
+        GameOption {
+            name: NO_CAPTURE_OPTION,
+            kind: GameOptionKind::Spin {
+                default: DEFAULT_NO_CAPTURE_PLIES as i64,
+                min: 0,
+                max: 1000,
+            },
+        },
+    ];
+
+    fn set_option(name: &str, value: &str) -> Result<(), String> {
+        if name == MOVE_RANKS_OPTION {
+            match value {
+                "0-9" => text::set_ranks_from_one(false),
+                "1-10" => text::set_ranks_from_one(true),
+                _ => return Err(format!("'{value}' is not 0-9 or 1-10")),
+            }
+        } else if name == NO_CAPTURE_OPTION {
+            let plies = value
+                .parse::<u32>()
+                .ok()
+                .filter(|&p| p <= 1000)
+                .ok_or_else(|| format!("'{value}' is not a ply count in 0..=1000"))?;
+            set_no_capture_plies(plies);
+        } else {
+            return Err(format!("unknown option '{name}'"));
+        }
+        Ok(())
+    }
+
+    /// With no chariot, horse or cannon left, the side to move is often in
+    /// zugzwang, and passing would overstate its position.
+    fn null_move_ok(&self) -> bool {
+        has_attacking_pieces(&self.position)
+    }
 
     fn new(_variant: usize) -> Self {
         let parsed = text::parse_fen(text::START_FEN).expect("the start position parses");
@@ -273,10 +322,7 @@ impl Game for Xiangqi {
         let board = &self.position.board;
         for (&mv, score) in moves.iter().zip(scores.iter_mut()) {
             let victim = board.get(to_sq(mv)).copied().unwrap_or(0);
-            let attacker = board
-                .get(crate::board::from_sq(mv))
-                .copied()
-                .unwrap_or(0);
+            let attacker = board.get(crate::board::from_sq(mv)).copied().unwrap_or(0);
             *score = if victim == crate::board::EMPTY {
                 0
             } else {

@@ -30,8 +30,8 @@
 use plyd_api::Move;
 
 use crate::board::{
-    attacked, attacks_from, color_of, from_sq, kind_of, rank_of, to_sq, Position, CANNON,
-    CHARIOT, EMPTY, HORSE, KING, PAWN, RED, SQUARES,
+    attacked, attacks_from, color_of, from_sq, kind_of, rank_of, to_sq, Position, CANNON, CHARIOT,
+    EMPTY, HORSE, KING, PAWN, RED, SQUARES,
 };
 use crate::tables::KING_STEPS;
 

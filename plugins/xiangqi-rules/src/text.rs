@@ -120,13 +120,19 @@ pub fn parse_fen(text: &str) -> Result<ParsedFen, String> {
             let code = letter_piece(c)
                 .ok_or_else(|| format!("FEN rank {rank}: '{c}' is not a xiangqi piece"))?;
             if file >= FILES {
-                return Err(format!("FEN rank {rank} '{row_text}' has more than 9 files"));
+                return Err(format!(
+                    "FEN rank {rank} '{row_text}' has more than 9 files"
+                ));
             }
             let sq = square(file, rank);
             if !reachable(code, sq) {
                 return Err(format!(
                     "FEN: {} '{c}' cannot stand on {}",
-                    if color_of(code) == RED { "Red" } else { "Black" },
+                    if color_of(code) == RED {
+                        "Red"
+                    } else {
+                        "Black"
+                    },
                     square_text(sq, false)
                 ));
             }
@@ -241,7 +247,11 @@ pub fn format_move(mv: Move) -> String {
     if mv >> 14 != 0 || from >= FILES * RANKS || to >= FILES * RANKS {
         return "(none)".to_string();
     }
-    format!("{}{}", square_text(from, from_one), square_text(to, from_one))
+    format!(
+        "{}{}",
+        square_text(from, from_one),
+        square_text(to, from_one)
+    )
 }
 
 /// Read one square from the front of `text`; returns it and the rest.
