@@ -138,6 +138,11 @@ pub struct ArenaArgs {
     /// Write every game to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// A setting of the game plugin the arena referees with (a game option,
+    /// as `uci` lists it): `MoveRanks=1-10` makes the arena read and write
+    /// xiangqi moves as Fairy-Stockfish does. Repeatable.
+    #[arg(long = "game-option", value_name = "NAME=VALUE")]
+    pub game_options: Vec<String>,
 }
 
 /// The words of each `--engine`, kept apart per occurrence. (clap's derive

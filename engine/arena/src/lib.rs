@@ -118,6 +118,22 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         ))
     })?;
 
+    for setting in &args.game_options {
+        let (option, value) = setting
+            .split_once('=')
+            .ok_or_else(|| setup(format!("--game-option '{setting}': expected NAME=VALUE")))?;
+        let plugin = &variant.plugin;
+        if !plugin.info().options.iter().any(|o| o.name == option) {
+            return Err(setup(format!(
+                "--game-option: game {} has no option '{option}'",
+                plugin.name()
+            )));
+        }
+        plugin
+            .set_option(option, value)
+            .map_err(|e| setup(format!("--game-option {option}: {e}")))?;
+    }
+
     let seed = args.seed.unwrap_or_else(seed_from_clock);
     let pairs = args.games.div_ceil(2);
     let openings = openings::prepare(&source, &variant, pairs, seed).map_err(setup)?;

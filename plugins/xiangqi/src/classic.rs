@@ -1,32 +1,398 @@
-//! Placeholder.
+//! The `classic` evaluator, plyd's default for xiangqi: material,
+//! piece-square tables mirrored between the colours, mobility of the
+//! chariots, horses and cannons, and general safety, each with a
+//! middlegame and an endgame weight blended by the material left.
+//!
+//! The piece-square tables are built by formulas below (centrality and
+//! advance, with the few squares every xiangqi player knows singled out),
+//! from Red's side; Black reads them with the ranks turned round. The
+//! weights are parameters (`classic.toml` next to this crate is the
+//! default), so they can be tuned without rebuilding.
+
 use plyd_api::Evaluator;
-use plyd_xiangqi_rules::board::{color_of, kind_of};
+use plyd_params::{check_range, ParamsError};
+use plyd_xiangqi_rules::board::{
+    attacks_from, color_of, file_of, kind_of, rank_of, square, Position, ADVISOR, CANNON, CHARIOT,
+    ELEPHANT, EMPTY, HORSE, KING, PAWN, RANKS, RED, SQUARES,
+};
 use plyd_xiangqi_rules::Xiangqi;
+use serde::Deserialize;
 
-/// Material only.
-pub struct Classic;
+/// The default parameters.
+pub const DEFAULT_PARAMS: &str = include_str!("../classic.toml");
 
-const VALUE: [i32; 8] = [0, 0, 200, 200, 400, 900, 450, 100];
+/// Every score lies within this bound.
+pub const SCORE_BOUND: i32 = 20_000;
+
+/// Phase weight of each kind: a full board has 2 * (2*6 + 2*3 + 2*3) = 48.
+const PHASE_WEIGHT: [i32; 8] = [0, 0, 0, 0, 3, 6, 3, 0];
+const FULL_PHASE: i32 = 48;
+
+/// A middlegame / endgame pair.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Pair {
+    mg: i32,
+    eg: i32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Material {
+    advisor: Pair,
+    elephant: Pair,
+    horse: Pair,
+    chariot: Pair,
+    cannon: Pair,
+    pawn: Pair,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Mobility {
+    horse: Pair,
+    chariot: Pair,
+    cannon: Pair,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Safety {
+    /// Per missing advisor or elephant, times the enemy attackers across
+    /// the river.
+    missing_defender: i32,
+    /// Per enemy chariot, horse or cannon across the river.
+    attacker_across: i32,
+    /// An enemy cannon on the general's file with nothing between.
+    open_cannon: i32,
+    /// An enemy cannon on the general's file with one screen.
+    screened_cannon: i32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Params {
+    material: Material,
+    mobility: Mobility,
+    safety: Safety,
+    /// Bonus for the side to move.
+    tempo: i32,
+    /// Scale of the piece-square tables, in percent.
+    tables_percent: i32,
+}
+
+/// The evaluator: parameters folded into per-square tables.
+pub struct Classic {
+    /// Value (material plus table) of each piece code on each square, for
+    /// its own side: `[code][square]` as (mg, eg).
+    table: Box<[[(i32, i32); SQUARES]; 16]>,
+    mobility: [(i32, i32); 8],
+    safety: Safety,
+    tempo: i32,
+}
+
+/// The position part of a piece's value on a square, from its own side
+/// (`rank` 0 is its own back rank, `file` 0-8).
+fn square_bonus(kind: u8, file: usize, rank: usize) -> (i32, i32) {
+    let centre = 4 - file.abs_diff(4) as i32; // 0 on the edge, 4 in the middle
+    let r = rank as i32;
+    match kind {
+        KING => {
+            let off_home = (r * 12) + if file == 4 { 0 } else { 8 };
+            (-off_home, -off_home / 2)
+        }
+        ADVISOR => {
+            if (file, rank) == (4, 1) {
+                (6, 4)
+            } else {
+                (0, 0)
+            }
+        }
+        ELEPHANT => match (file, rank) {
+            (4, 2) => (6, 4),
+            (0, 2) | (8, 2) => (-4, -2),
+            _ => (0, 0),
+        },
+        HORSE => {
+            let advance = [0, 4, 8, 12, 16, 20, 24, 24, 16, 6][rank];
+            let edge = if file == 0 || file == 8 { -14 } else { 0 };
+            // The horse on its starting square with the leg ahead of it is
+            // slow to develop; the palace-corner squares of the enemy
+            // ("horse in the palace corner") are strong.
+            let corner = if rank == 7 && (file == 3 || file == 5) {
+                10
+            } else {
+                0
+            };
+            (
+                3 * centre + advance + edge + corner,
+                2 * centre + advance / 2,
+            )
+        }
+        CHARIOT => {
+            let advance = [0, 2, 2, 4, 8, 8, 12, 16, 14, 8][rank];
+            let file_bonus = match file {
+                3 | 5 => 6,
+                4 => 2,
+                0 | 8 => -6,
+                _ => 0,
+            };
+            (advance + file_bonus, advance / 2 + centre)
+        }
+        CANNON => {
+            let home = if rank <= 2 && file == 4 { 14 } else { 0 };
+            let advance = [0, 0, 2, 2, 2, 4, 6, 4, 6, 8][rank];
+            (home + advance + centre, advance / 2 + centre)
+        }
+        PAWN => {
+            if rank < 5 {
+                let centre_pawn = if file == 4 && rank >= 3 { 4 } else { 0 };
+                (centre_pawn, 0)
+            } else {
+                // Across the river: stronger towards the palace files and
+                // the ranks in front of the palace; the last rank is dead.
+                let by_rank = [0, 0, 0, 0, 0, 20, 34, 46, 40, 6][rank];
+                let near_palace = if (3..=5).contains(&file) { 12 } else { 0 };
+                (
+                    by_rank + near_palace + centre * 2,
+                    by_rank + 30 + near_palace + centre,
+                )
+            }
+        }
+        _ => (0, 0),
+    }
+}
+
+impl Classic {
+    fn build(params: Params) -> Classic {
+        let m = &params.material;
+        let value = |kind: u8| -> Pair {
+            match kind {
+                ADVISOR => m.advisor,
+                ELEPHANT => m.elephant,
+                HORSE => m.horse,
+                CHARIOT => m.chariot,
+                CANNON => m.cannon,
+                PAWN => m.pawn,
+                _ => Pair { mg: 0, eg: 0 },
+            }
+        };
+        let mut table = Box::new([[(0, 0); SQUARES]; 16]);
+        for kind in KING..=PAWN {
+            let v = value(kind);
+            for sq in 0..SQUARES {
+                let (file, rank) = (file_of(sq), rank_of(sq));
+                for color in [RED, 1] {
+                    let own_rank = if color == RED { rank } else { RANKS - 1 - rank };
+                    let (mg, eg) = square_bonus(kind, file, own_rank);
+                    let code = kind | (color as u8) << 3;
+                    table[code as usize][sq] = (
+                        v.mg + mg * params.tables_percent / 100,
+                        v.eg + eg * params.tables_percent / 100,
+                    );
+                }
+            }
+        }
+        let mut mobility = [(0, 0); 8];
+        mobility[HORSE as usize] = (params.mobility.horse.mg, params.mobility.horse.eg);
+        mobility[CHARIOT as usize] = (params.mobility.chariot.mg, params.mobility.chariot.eg);
+        mobility[CANNON as usize] = (params.mobility.cannon.mg, params.mobility.cannon.eg);
+        Classic {
+            table,
+            mobility,
+            safety: params.safety,
+            tempo: params.tempo,
+        }
+    }
+
+    /// Each term for Red, as (mg, eg), and the phase (0 bare, 48 full).
+    fn terms(&self, position: &Position) -> ([(i32, i32); 3], i32) {
+        let board = &position.board;
+        let mut material = [(0, 0); 2];
+        let mut mobility = [(0, 0); 2];
+        let mut phase = 0;
+        let mut defenders = [0; 2];
+        let mut across = [0; 2];
+        for color in [RED, 1] {
+            for sq in position.squares_of(color) {
+                let code = board[sq];
+                let kind = kind_of(code);
+                let (mg, eg) = self.table[code as usize][sq];
+                material[color].0 += mg;
+                material[color].1 += eg;
+                phase += PHASE_WEIGHT[kind as usize];
+                match kind {
+                    ADVISOR | ELEPHANT => defenders[color] += 1,
+                    HORSE | CHARIOT | CANNON => {
+                        let crossed = if color == RED {
+                            rank_of(sq) >= 5
+                        } else {
+                            rank_of(sq) <= 4
+                        };
+                        across[color] += i32::from(crossed);
+                        let mut reach = 0;
+                        attacks_or_moves(board, sq, &mut || reach += 1);
+                        let (wm, we) = self.mobility[kind as usize];
+                        mobility[color].0 += wm * reach;
+                        mobility[color].1 += we * reach;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut safety = [(0, 0); 2];
+        for color in [RED, 1] {
+            let enemy = color ^ 1;
+            let s = &self.safety;
+            let missing = 4 - defenders[color];
+            let danger =
+                missing * s.missing_defender * across[enemy] + s.attacker_across * across[enemy];
+            safety[color] = (-danger, -danger / 4);
+        }
+        let diff = |t: [(i32, i32); 2]| (t[0].0 - t[1].0, t[0].1 - t[1].1);
+        (
+            [diff(material), diff(mobility), diff(safety)],
+            phase.min(FULL_PHASE),
+        )
+    }
+
+    /// The danger from enemy cannons on `color`'s general's file.
+    fn cannon_danger(&self, position: &Position, color: usize) -> i32 {
+        cannon_screens(position, color)
+            .map(|screens| match screens {
+                0 => self.safety.open_cannon,
+                1 => self.safety.screened_cannon,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    fn blend((mg, eg): (i32, i32), phase: i32) -> i32 {
+        (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
+    }
+}
+
+/// Count the squares a chariot, horse or cannon can move to or capture on.
+fn attacks_or_moves(board: &[u8; SQUARES], from: usize, count: &mut impl FnMut()) {
+    let color = color_of(board[from]);
+    match kind_of(board[from]) {
+        CHARIOT | CANNON => {
+            // Empty squares along each line, plus the capture squares.
+            for d in plyd_xiangqi_rules::tables::RAYS[from].iter() {
+                for &to in d.squares() {
+                    if board[to as usize] != EMPTY {
+                        break;
+                    }
+                    count();
+                }
+            }
+            attacks_from(board, from, &mut |to| {
+                if color_of(board[to]) != color {
+                    count();
+                }
+            });
+        }
+        _ => attacks_from(board, from, &mut |to| {
+            if board[to] == EMPTY || color_of(board[to]) != color {
+                count();
+            }
+        }),
+    }
+}
+
+/// For each enemy cannon on `color`'s general's file, the number of pieces
+/// between it and the general.
+fn cannon_screens(position: &Position, color: usize) -> impl Iterator<Item = i32> + '_ {
+    let king = position.kings[color] as usize;
+    let file = file_of(king);
+    let cannon = CANNON | ((color ^ 1) as u8) << 3;
+    let rank = rank_of(king);
+    (0..RANKS).filter_map(move |r| {
+        let sq = square(file, r);
+        if position.board[sq] != cannon {
+            return None;
+        }
+        let (lo, hi) = if r < rank { (r, rank) } else { (rank, r) };
+        let between = (lo + 1..hi)
+            .filter(|&x| position.board[square(file, x)] != EMPTY)
+            .count();
+        Some(between as i32)
+    })
+}
 
 impl Evaluator for Classic {
     type State = Xiangqi;
     const NAME: &'static str = "classic";
-    const DESCRIPTION: &'static str = "material";
+    const DESCRIPTION: &'static str =
+        "material, mirrored piece-square tables, mobility and general safety, tapered by phase";
     const GAME: &'static str = "xiangqi";
-    const SCORE_BOUND: i32 = 30000;
-    fn from_params(_params: Option<&str>) -> Result<Self, String> {
-        Ok(Classic)
+    const SCORE_BOUND: i32 = SCORE_BOUND;
+    const DEFAULT_PARAMS: &'static str = DEFAULT_PARAMS;
+
+    fn from_params(params: Option<&str>) -> Result<Self, String> {
+        let params: Params =
+            plyd_params::parse(params.unwrap_or(DEFAULT_PARAMS)).map_err(|e| e.to_string())?;
+        check_range("tables_percent", params.tables_percent, 0, 400).map_err(err)?;
+        check_range("tempo", params.tempo, -200, 200).map_err(err)?;
+        Ok(Classic::build(params))
     }
+
     fn evaluate(&self, state: &Xiangqi) -> i32 {
-        let p = state.position();
-        let mut s = 0;
-        for sq in 0..90 {
-            let c = p.board[sq];
-            if c != 0 {
-                let v = VALUE[kind_of(c) as usize];
-                s += if color_of(c) == p.side() { v } else { -v };
+        let position = state.position();
+        let ([material, mobility, safety], phase) = self.terms(position);
+        let cannons = self.cannon_danger(position, 1) - self.cannon_danger(position, RED);
+        let red = Self::blend(material, phase)
+            + Self::blend(mobility, phase)
+            + Self::blend(safety, phase)
+            + cannons * phase / FULL_PHASE;
+        let score = if position.side() == RED { red } else { -red } + self.tempo;
+        score.clamp(-SCORE_BOUND, SCORE_BOUND)
+    }
+
+    fn explain(&self, state: &Xiangqi) -> Vec<(String, f64)> {
+        let position = state.position();
+        let ([material, mobility, safety], phase) = self.terms(position);
+        let sign = if position.side() == RED { 1 } else { -1 };
+        let cannons = self.cannon_danger(position, 1) - self.cannon_danger(position, RED);
+        vec![
+            ("phase".to_string(), f64::from(phase)),
+            (
+                "material".to_string(),
+                f64::from(sign * Self::blend(material, phase)),
+            ),
+            (
+                "mobility".to_string(),
+                f64::from(sign * Self::blend(mobility, phase)),
+            ),
+            (
+                "safety".to_string(),
+                f64::from(sign * (Self::blend(safety, phase) + cannons * phase / FULL_PHASE)),
+            ),
+            ("tempo".to_string(), f64::from(self.tempo)),
+            ("total".to_string(), f64::from(self.evaluate(state))),
+        ]
+    }
+}
+
+fn err(e: ParamsError) -> String {
+    e.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_mirror_between_the_colours() {
+        let e = Classic::from_params(None).unwrap();
+        for kind in KING..=PAWN {
+            for sq in 0..SQUARES {
+                let mirror = square(file_of(sq), RANKS - 1 - rank_of(sq));
+                assert_eq!(
+                    e.table[kind as usize][sq],
+                    e.table[(kind | 8) as usize][mirror]
+                );
             }
         }
-        s
     }
 }
