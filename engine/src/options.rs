@@ -39,6 +39,10 @@ pub mod names {
     pub const FUTILITY: &str = "Futility";
     /// Pruning at chance nodes: `Off`, `Star1` or `Star2`.
     pub const CHANCE_PRUNING: &str = "ChancePruning";
+    /// Quiescence search over noisy moves, where the game lists them.
+    pub const QUIESCENCE: &str = "Quiescence";
+    /// Check extensions and evasions, where the game reports checks.
+    pub const CHECK_EXTENSIONS: &str = "CheckExtensions";
 }
 
 /// A numeric option's range and default.
@@ -186,6 +190,10 @@ pub struct EngineSettings {
     pub futility: bool,
     /// Pruning at chance nodes.
     pub chance_pruning: ChancePruning,
+    /// Quiescence search allowed.
+    pub quiescence: bool,
+    /// Check extensions allowed.
+    pub check_extensions: bool,
 }
 
 impl Default for EngineSettings {
@@ -200,6 +208,8 @@ impl Default for EngineSettings {
             reductions: true,
             futility: true,
             chance_pruning: ChancePruning::default(),
+            quiescence: true,
+            check_extensions: true,
         }
     }
 }

@@ -410,6 +410,8 @@ impl<W: Write> Daemon<W> {
                 self.settings.chance_pruning.name().to_string(),
                 ChancePruning::NAMES.iter().map(|n| n.to_string()).collect(),
             ),
+            check(names::QUIESCENCE, self.settings.quiescence),
+            check(names::CHECK_EXTENSIONS, self.settings.check_extensions),
         ];
         // Each loaded game's own settings, after the engine's; a name two
         // games share is shown once (a setoption reaches both).
@@ -559,6 +561,13 @@ impl<W: Write> Daemon<W> {
         } else if is(names::FUTILITY) {
             self.settings.futility =
                 options::parse_bool(names::FUTILITY, &need(value)?).map_err(|e| e.to_string())?;
+        } else if is(names::QUIESCENCE) {
+            self.settings.quiescence =
+                options::parse_bool(names::QUIESCENCE, &need(value)?).map_err(|e| e.to_string())?;
+        } else if is(names::CHECK_EXTENSIONS) {
+            self.settings.check_extensions =
+                options::parse_bool(names::CHECK_EXTENSIONS, &need(value)?)
+                    .map_err(|e| e.to_string())?;
         } else if is(names::CHANCE_PRUNING) {
             let value = need(value)?;
             self.settings.chance_pruning = ChancePruning::parse(&value).ok_or_else(|| {
@@ -607,6 +616,8 @@ impl<W: Write> Daemon<W> {
             reductions: self.settings.reductions,
             futility: self.settings.futility,
             chance_pruning: self.settings.chance_pruning,
+            quiescence: self.settings.quiescence,
+            check_extensions: self.settings.check_extensions,
         }
     }
 

@@ -91,6 +91,12 @@ pub struct SearchOptions {
     /// Pruning at chance nodes (off: every outcome is searched with a
     /// window that cannot cut, for measuring what the pruning saves).
     pub chance_pruning: ChancePruning,
+    /// Allow quiescence search where the game lists noisy moves (off: the
+    /// evaluation at depth 0, for measuring what quiescence is worth).
+    pub quiescence: bool,
+    /// Allow check extensions and evasion search where the game reports
+    /// checks.
+    pub check_extensions: bool,
 }
 
 /// How chance nodes prune (see [`chance`]).
@@ -131,6 +137,8 @@ impl Default for SearchOptions {
             reductions: true,
             futility: true,
             chance_pruning: ChancePruning::default(),
+            quiescence: true,
+            check_extensions: true,
         }
     }
 }
@@ -165,8 +173,8 @@ impl Features {
             null_move: options.null_move && caps & CAP_NULL_MOVE != 0,
             reductions: options.reductions && caps & CAP_REDUCTIONS != 0,
             futility: options.futility && caps & CAP_FUTILITY != 0,
-            noisy: plugin.has_noisy_moves(),
-            check: plugin.has_in_check(),
+            noisy: options.quiescence && plugin.has_noisy_moves(),
+            check: options.check_extensions && plugin.has_in_check(),
             chance: plugin.has_chance(),
             chance_pruning: options.chance_pruning,
             is_legal: plugin.has_is_legal(),
