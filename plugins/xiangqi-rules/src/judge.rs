@@ -150,12 +150,11 @@ fn chaseable(code: u8, sq: usize) -> bool {
     match kind_of(code) {
         KING => false,
         PAWN => {
-            let crossed = if color_of(code) == RED {
+            if color_of(code) == RED {
                 rank_of(sq) >= 5
             } else {
                 rank_of(sq) <= 4
-            };
-            crossed
+            }
         }
         _ => true,
     }

@@ -101,13 +101,7 @@ fn square_bonus(kind: u8, file: usize, rank: usize) -> (i32, i32) {
             let off_home = (r * 12) + if file == 4 { 0 } else { 8 };
             (-off_home, -off_home / 2)
         }
-        ADVISOR => {
-            if (file, rank) == (4, 1) {
-                (6, 4)
-            } else {
-                (0, 0)
-            }
-        }
+        ADVISOR if (file, rank) == (4, 1) => (6, 4),
         ELEPHANT => match (file, rank) {
             (4, 2) => (6, 4),
             (0, 2) | (8, 2) => (-4, -2),

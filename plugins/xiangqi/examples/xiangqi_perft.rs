@@ -1,4 +1,4 @@
-//! Time the native perft: `cargo run --release --example perft -p
+//! Time the native perft: `cargo run --release --example xiangqi_perft -p
 //! plyd-game-xiangqi -- DEPTH [FEN]`. Prints the count and the time for
 //! each depth from 1 to DEPTH, from the start position unless a FEN is
 //! given.
@@ -13,7 +13,7 @@ fn main() {
     let depth: u32 = match args.next().map(|a| a.parse()) {
         Some(Ok(depth)) => depth,
         _ => {
-            eprintln!("usage: perft DEPTH [FEN]");
+            eprintln!("usage: xiangqi_perft DEPTH [FEN]");
             std::process::exit(2);
         }
     };
