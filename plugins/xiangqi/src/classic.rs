@@ -75,10 +75,22 @@ struct Params {
     material: Material,
     mobility: Mobility,
     safety: Safety,
+    tables: Tables,
     /// Bonus for the side to move.
     tempo: i32,
-    /// Scale of the piece-square tables, in percent.
-    tables_percent: i32,
+}
+
+/// Scale of each kind's piece-square table, in percent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Tables {
+    general: i32,
+    advisor: i32,
+    elephant: i32,
+    horse: i32,
+    chariot: i32,
+    cannon: i32,
+    pawn: i32,
 }
 
 /// The evaluator: parameters folded into per-square tables.
@@ -171,19 +183,21 @@ impl Classic {
                 _ => Pair { mg: 0, eg: 0 },
             }
         };
+        let t = &params.tables;
+        let percent = [
+            0, t.general, t.advisor, t.elephant, t.horse, t.chariot, t.cannon, t.pawn,
+        ];
         let mut table = Box::new([[(0, 0); SQUARES]; 16]);
         for kind in KING..=PAWN {
             let v = value(kind);
+            let scale = percent[kind as usize];
             for sq in 0..SQUARES {
                 let (file, rank) = (file_of(sq), rank_of(sq));
                 for color in [RED, 1] {
                     let own_rank = if color == RED { rank } else { RANKS - 1 - rank };
                     let (mg, eg) = square_bonus(kind, file, own_rank);
                     let code = kind | (color as u8) << 3;
-                    table[code as usize][sq] = (
-                        v.mg + mg * params.tables_percent / 100,
-                        v.eg + eg * params.tables_percent / 100,
-                    );
+                    table[code as usize][sq] = (v.mg + mg * scale / 100, v.eg + eg * scale / 100);
                 }
             }
         }
@@ -261,6 +275,19 @@ impl Classic {
             .sum()
     }
 
+    /// The score of a bare position for its side to move (what
+    /// [`Evaluator::evaluate`] returns for a state holding it).
+    pub fn score(&self, position: &Position) -> i32 {
+        let ([material, mobility, safety], phase) = self.terms(position);
+        let cannons = self.cannon_danger(position, 1) - self.cannon_danger(position, RED);
+        let red = Self::blend(material, phase)
+            + Self::blend(mobility, phase)
+            + Self::blend(safety, phase)
+            + cannons * phase / FULL_PHASE;
+        let score = if position.side() == RED { red } else { -red } + self.tempo;
+        score.clamp(-SCORE_BOUND, SCORE_BOUND)
+    }
+
     fn blend((mg, eg): (i32, i32), phase: i32) -> i32 {
         (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
     }
@@ -326,21 +353,24 @@ impl Evaluator for Classic {
     fn from_params(params: Option<&str>) -> Result<Self, String> {
         let params: Params =
             plyd_params::parse(params.unwrap_or(DEFAULT_PARAMS)).map_err(|e| e.to_string())?;
-        check_range("tables_percent", params.tables_percent, 0, 400).map_err(err)?;
+        let t = &params.tables;
+        for (key, value) in [
+            ("tables.general", t.general),
+            ("tables.advisor", t.advisor),
+            ("tables.elephant", t.elephant),
+            ("tables.horse", t.horse),
+            ("tables.chariot", t.chariot),
+            ("tables.cannon", t.cannon),
+            ("tables.pawn", t.pawn),
+        ] {
+            check_range(key, value, 0, 1000).map_err(err)?;
+        }
         check_range("tempo", params.tempo, -200, 200).map_err(err)?;
         Ok(Classic::build(params))
     }
 
     fn evaluate(&self, state: &Xiangqi) -> i32 {
-        let position = state.position();
-        let ([material, mobility, safety], phase) = self.terms(position);
-        let cannons = self.cannon_danger(position, 1) - self.cannon_danger(position, RED);
-        let red = Self::blend(material, phase)
-            + Self::blend(mobility, phase)
-            + Self::blend(safety, phase)
-            + cannons * phase / FULL_PHASE;
-        let score = if position.side() == RED { red } else { -red } + self.tempo;
-        score.clamp(-SCORE_BOUND, SCORE_BOUND)
+        self.score(state.position())
     }
 
     fn explain(&self, state: &Xiangqi) -> Vec<(String, f64)> {
