@@ -232,6 +232,15 @@ impl Position {
     /// mover's general attacked.
     #[inline]
     pub fn pseudo_moves(&self, noisy: bool, out: &mut impl FnMut(Move)) {
+        for from in self.squares_of(self.side()) {
+            self.piece_moves(from, noisy, out);
+        }
+    }
+
+    /// Push the pseudo-legal moves of the side to move's piece on `from`
+    /// (captures only if `noisy`).
+    #[inline]
+    pub fn piece_moves(&self, from: usize, noisy: bool, out: &mut impl FnMut(Move)) {
         let us = self.side();
         let board = &self.board;
         // A destination is open if empty (quiet moves wanted) or an enemy.
@@ -242,23 +251,43 @@ impl Position {
                 color_of(code) != us
             }
         };
-        for from in self.squares_of(us) {
-            match kind_of(board[from]) {
-                KING => steps(&KING_STEPS[from], from, board, open, false, out),
-                ADVISOR => steps(&ADVISOR_STEPS[from], from, board, open, false, out),
-                ELEPHANT => steps(&ELEPHANT_STEPS[from], from, board, open, true, out),
-                HORSE => steps(&HORSE_STEPS[from], from, board, open, true, out),
-                PAWN => steps(&PAWN_STEPS[us][from], from, board, open, false, out),
-                CHARIOT => {
-                    for ray in &RAYS[from] {
-                        for &to in ray.squares() {
-                            let code = board[to as usize];
+        match kind_of(board[from]) {
+            KING => steps(&KING_STEPS[from], from, board, open, false, out),
+            ADVISOR => steps(&ADVISOR_STEPS[from], from, board, open, false, out),
+            ELEPHANT => steps(&ELEPHANT_STEPS[from], from, board, open, true, out),
+            HORSE => steps(&HORSE_STEPS[from], from, board, open, true, out),
+            PAWN => steps(&PAWN_STEPS[us][from], from, board, open, false, out),
+            CHARIOT => {
+                for ray in &RAYS[from] {
+                    for &to in ray.squares() {
+                        let code = board[to as usize];
+                        if code == EMPTY {
+                            if !noisy {
+                                out(make_move(from, to as usize));
+                            }
+                            continue;
+                        }
+                        if color_of(code) != us {
+                            out(make_move(from, to as usize));
+                        }
+                        break;
+                    }
+                }
+            }
+            CANNON => {
+                for ray in &RAYS[from] {
+                    let mut screened = false;
+                    for &to in ray.squares() {
+                        let code = board[to as usize];
+                        if !screened {
                             if code == EMPTY {
                                 if !noisy {
                                     out(make_move(from, to as usize));
                                 }
-                                continue;
+                            } else {
+                                screened = true;
                             }
+                        } else if code != EMPTY {
                             if color_of(code) != us {
                                 out(make_move(from, to as usize));
                             }
@@ -266,30 +295,8 @@ impl Position {
                         }
                     }
                 }
-                CANNON => {
-                    for ray in &RAYS[from] {
-                        let mut screened = false;
-                        for &to in ray.squares() {
-                            let code = board[to as usize];
-                            if !screened {
-                                if code == EMPTY {
-                                    if !noisy {
-                                        out(make_move(from, to as usize));
-                                    }
-                                } else {
-                                    screened = true;
-                                }
-                            } else if code != EMPTY {
-                                if color_of(code) != us {
-                                    out(make_move(from, to as usize));
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
-                _ => {}
             }
+            _ => {}
         }
     }
 
@@ -369,10 +376,10 @@ impl Position {
         if moving == EMPTY || color_of(moving) != self.side() {
             return false;
         }
-        // The same generator decides what the piece may do; a capture is
-        // looked for among the captures only.
+        // The generator of that one piece decides what it may do; a capture
+        // is looked for among its captures only.
         let mut pseudo = false;
-        self.pseudo_moves(self.board[to] != EMPTY, &mut |m| pseudo |= m == mv);
+        self.piece_moves(from, self.board[to] != EMPTY, &mut |m| pseudo |= m == mv);
         if !pseudo {
             return false;
         }
