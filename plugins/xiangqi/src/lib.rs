@@ -8,7 +8,7 @@ pub mod classic;
 pub mod seed002;
 
 pub use classic::Classic;
-pub use seed002::Seed002;
 pub use plyd_xiangqi_rules::{board, game, judge, perft, tables, text, Xiangqi, STATE_LAYOUT};
+pub use seed002::Seed002;
 
 plyd_api::export_game!(Xiangqi, evaluators = [Classic, Seed002]);

@@ -1,0 +1,261 @@
+//! Fit the `classic` evaluator's weights to game results (Texel's method).
+//!
+//! ```text
+//! cargo run --release -p plyd-game-xiangqi --example tune_classic -- \
+//!     [--params plugins/xiangqi/classic.toml] [--out tuned.toml] [--rounds 6] \
+//!     GAMES.txt...
+//! ```
+//!
+//! The games are `plyd arena --out` logs of xiangqi games from the start
+//! position (docs/xiangqi.md gives the command that makes the committed
+//! weights' games). From every game the positions after its tenth ply in
+//! which the side to move is not in check and the move played was not a
+//! capture are kept (quiet positions, where the static score should tell
+//! the outcome), each labelled with the game's result for Red. The loss is
+//! the mean squared difference between the result and
+//! `1 / (1 + 10^(-K * score / 400))` of the evaluator's score for Red;
+//! `K` is fitted first and then held. Every integer in the parameter file is
+//! then moved up and down by its step, keeping each move that lowers the
+//! loss, round after round; a round with no gain halves the steps. The
+//! result is the parameter file with the numbers replaced, comments kept.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use plyd_api::{Evaluator, Game};
+use plyd_game_xiangqi::board::{to_sq, Position, EMPTY, RED};
+use plyd_game_xiangqi::{Classic, Xiangqi};
+
+/// Plies skipped at the start of every game (the random opening and the
+/// first moves after it).
+const SKIP_PLIES: usize = 10;
+
+/// One training position: the board and the result for Red (1, 0.5, 0).
+struct Sample {
+    position: Position,
+    result: f64,
+}
+
+fn main() {
+    let mut params_path = PathBuf::from("plugins/xiangqi/classic.toml");
+    let mut out_path = None;
+    let mut rounds = 6;
+    let mut logs = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--params" => params_path = args.next().expect("--params FILE").into(),
+            "--out" => out_path = Some(PathBuf::from(args.next().expect("--out FILE"))),
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|r| r.parse().ok())
+                    .expect("--rounds N")
+            }
+            _ => logs.push(PathBuf::from(arg)),
+        }
+    }
+    if logs.is_empty() {
+        eprintln!("usage: tune_classic [--params FILE] [--out FILE] [--rounds N] GAMES.txt...");
+        std::process::exit(2);
+    }
+    let text = std::fs::read_to_string(&params_path).expect("read the parameter file");
+    let mut samples = Vec::new();
+    for log in &logs {
+        let games = std::fs::read_to_string(log).expect("read a game log");
+        read_games(&games, &mut samples);
+    }
+    println!("{} positions from {} files", samples.len(), logs.len());
+
+    let mut values = numbers(&text);
+    let names: Vec<String> = values.keys().cloned().collect();
+    let loss_of = |values: &BTreeMap<String, i64>, k: f64| -> f64 {
+        let evaluator = Classic::from_params(Some(&rewrite(&text, values)))
+            .unwrap_or_else(|e| panic!("tuned parameters refused: {e}"));
+        loss(&evaluator, &samples, k)
+    };
+
+    // K: a scan, then a finer one around the best.
+    let mut k = 1.0;
+    let mut best = f64::MAX;
+    for step in [0.1, 0.01] {
+        let centre = k;
+        for i in -10..=10 {
+            let candidate: f64 = centre + step * f64::from(i);
+            if candidate <= 0.0 {
+                continue;
+            }
+            let l = loss_of(&values, candidate);
+            if l < best {
+                best = l;
+                k = candidate;
+            }
+        }
+    }
+    println!("K {k:.3}, loss {best:.6}");
+
+    let mut steps: BTreeMap<String, i64> = values
+        .iter()
+        .map(|(name, &v)| (name.clone(), (v.abs() / 10).clamp(1, 20)))
+        .collect();
+    for round in 1..=rounds {
+        let mut improved = false;
+        for name in &names {
+            let step = steps[name];
+            for delta in [step, -step] {
+                let mut trial = values.clone();
+                *trial.get_mut(name).unwrap() += delta;
+                if Classic::from_params(Some(&rewrite(&text, &trial))).is_err() {
+                    continue;
+                }
+                let l = loss_of(&trial, k);
+                if l < best {
+                    best = l;
+                    values = trial;
+                    improved = true;
+                    break;
+                }
+            }
+        }
+        println!("round {round}: loss {best:.6}");
+        if !improved {
+            for step in steps.values_mut() {
+                *step = (*step / 2).max(1);
+            }
+        }
+    }
+    let tuned = rewrite(&text, &values);
+    match out_path {
+        Some(path) => std::fs::write(&path, &tuned).expect("write the tuned parameters"),
+        None => print!("{tuned}"),
+    }
+}
+
+/// Read the games of one arena log into samples.
+fn read_games(log: &str, samples: &mut Vec<Sample>) {
+    let mut result = None;
+    for line in log.lines() {
+        if let Some(rest) = line.strip_prefix("[Result \"") {
+            result = match rest.trim_end_matches("\"]") {
+                "1-0" => Some(1.0),
+                "0-1" => Some(0.0),
+                "1/2-1/2" => Some(0.5),
+                _ => None,
+            };
+        } else if let Some(moves) = line.strip_prefix("position startpos moves ") {
+            if let Some(result) = result.take() {
+                replay(moves, result, samples);
+            }
+        }
+    }
+}
+
+/// Replay one game, keeping its quiet positions.
+fn replay(moves: &str, result: f64, samples: &mut Vec<Sample>) {
+    let mut game = Xiangqi::new(0);
+    for (ply, text) in moves.split_whitespace().enumerate() {
+        let Some(mv) = game.parse_move(text).filter(|&mv| game.is_legal(mv)) else {
+            return;
+        };
+        let quiet = game.position().board[to_sq(mv)] == EMPTY;
+        if ply >= SKIP_PLIES && quiet && !game.in_check() {
+            samples.push(Sample {
+                position: *game.position(),
+                result,
+            });
+        }
+        game.make_move(mv);
+    }
+}
+
+/// Mean squared error of the predicted results, on two threads.
+fn loss(evaluator: &Classic, samples: &[Sample], k: f64) -> f64 {
+    let half = samples.len() / 2;
+    let (a, b) = samples.split_at(half);
+    let part = |chunk: &[Sample]| -> f64 {
+        chunk
+            .iter()
+            .map(|s| {
+                let score = evaluator.score(&s.position);
+                let red = if s.position.side() == RED {
+                    score
+                } else {
+                    -score
+                };
+                let predicted = 1.0 / (1.0 + 10f64.powf(-k * f64::from(red) / 400.0));
+                (s.result - predicted).powi(2)
+            })
+            .sum()
+    };
+    let total = std::thread::scope(|scope| {
+        let other = scope.spawn(|| part(b));
+        part(a) + other.join().expect("the loss thread")
+    });
+    total / samples.len().max(1) as f64
+}
+
+/// Every integer of a parameter file by dotted path (`material.horse.mg`),
+/// read from lines `key = N` and `key = { mg = N, eg = M }` under
+/// `[section]` headers, the only shapes `classic.toml` has.
+fn numbers(text: &str) -> BTreeMap<String, i64> {
+    let mut out = BTreeMap::new();
+    walk(text, |path, value| {
+        out.insert(path.to_string(), value);
+        value
+    });
+    out
+}
+
+/// The file with every integer replaced by its value in `values`.
+fn rewrite(text: &str, values: &BTreeMap<String, i64>) -> String {
+    walk(text, |path, value| {
+        values.get(path).copied().unwrap_or(value)
+    })
+}
+
+/// Visit every integer of the file, rebuilding it with what `visit` returns.
+fn walk(text: &str, mut visit: impl FnMut(&str, i64) -> i64) -> String {
+    let mut section = String::new();
+    let mut out = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            section = trimmed.trim_matches(['[', ']']).to_string();
+            out.push_str(line);
+        } else if trimmed.starts_with('#') || !trimmed.contains('=') {
+            out.push_str(line);
+        } else {
+            let (key, value) = line.split_once('=').unwrap();
+            let key_name = key.trim();
+            let prefix = if section.is_empty() {
+                key_name.to_string()
+            } else {
+                format!("{section}.{key_name}")
+            };
+            let value = value.trim();
+            out.push_str(key);
+            out.push_str("= ");
+            if let Some(inner) = value.strip_prefix('{') {
+                let inner = inner.trim_end_matches('}');
+                let parts: Vec<String> = inner
+                    .split(',')
+                    .map(|part| {
+                        let (k, v) = part.split_once('=').expect("key = value");
+                        let n: i64 = v.trim().parse().expect("an integer");
+                        format!(
+                            "{} = {}",
+                            k.trim(),
+                            visit(&format!("{prefix}.{}", k.trim()), n)
+                        )
+                    })
+                    .collect();
+                out.push_str(&format!("{{ {} }}", parts.join(", ")));
+            } else {
+                let n: i64 = value.parse().expect("an integer");
+                out.push_str(&visit(&prefix, n).to_string());
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
