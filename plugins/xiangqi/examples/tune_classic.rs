@@ -13,8 +13,11 @@
 //! capture are kept (quiet positions, where the static score should tell
 //! the outcome), each labelled with the game's result for Red. The loss is
 //! the mean squared difference between the result and
-//! `1 / (1 + 10^(-K * score / 400))` of the evaluator's score for Red;
-//! `K` is fitted first and then held. Every integer in the parameter file is
+//! `1 / (1 + 10^(-K * score / 400))` of the evaluator's score for Red,
+//! plus `--prior W` (default 0) times the sum of each weight's squared
+//! distance from its starting value: a pull towards the hand-set values
+//! for the weights the games say little about (endgame terms of positions
+//! that seldom occur). `K` is fitted first and then held. Every integer in the parameter file is
 //! then moved up and down by its step, keeping each move that lowers the
 //! loss, round after round; a round with no gain halves the steps. The
 //! result is the parameter file with the numbers replaced, comments kept.
@@ -40,6 +43,7 @@ fn main() {
     let mut params_path = PathBuf::from("plugins/xiangqi/classic.toml");
     let mut out_path = None;
     let mut rounds = 6;
+    let mut prior = 0.0;
     let mut logs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -52,11 +56,19 @@ fn main() {
                     .and_then(|r| r.parse().ok())
                     .expect("--rounds N")
             }
+            "--prior" => {
+                prior = args
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .expect("--prior WEIGHT")
+            }
             _ => logs.push(PathBuf::from(arg)),
         }
     }
     if logs.is_empty() {
-        eprintln!("usage: tune_classic [--params FILE] [--out FILE] [--rounds N] GAMES.txt...");
+        eprintln!(
+            "usage: tune_classic [--params FILE] [--out FILE] [--rounds N] [--prior W] GAMES.txt..."
+        );
         std::process::exit(2);
     }
     let text = std::fs::read_to_string(&params_path).expect("read the parameter file");
@@ -68,11 +80,16 @@ fn main() {
     println!("{} positions from {} files", samples.len(), logs.len());
 
     let mut values = numbers(&text);
+    let start = values.clone();
     let names: Vec<String> = values.keys().cloned().collect();
     let loss_of = |values: &BTreeMap<String, i64>, k: f64| -> f64 {
         let evaluator = Classic::from_params(Some(&rewrite(&text, values)))
             .unwrap_or_else(|e| panic!("tuned parameters refused: {e}"));
-        loss(&evaluator, &samples, k)
+        let pull: f64 = values
+            .iter()
+            .map(|(name, &v)| ((v - start[name]) as f64).powi(2))
+            .sum();
+        loss(&evaluator, &samples, k) + prior * pull
     };
 
     // K: a scan, then a finer one around the best.
