@@ -1,0 +1,154 @@
+//! Xiangqi end to end: the real `plyd` binary with the xiangqi plugin, over
+//! the protocol — the variant, its FEN and move text in both rank
+//! conventions, its game options, refused input, perft and mates.
+
+mod common;
+
+use common::{errors, plugin_dir, Engine, TempDir};
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Red mates at once with b1b9: the chariot on a8 holds rank 8 and Red's
+/// general holds the d-file.
+const MATE_IN_1: &str = "4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1";
+/// Red mates in two (a0a8, taking rank 8 so that Black's general must go
+/// to f9, then b1b9, is one way; there are others), never in one.
+const MATE_IN_2: &str = "4k4/9/9/9/9/9/9/9/1R7/R2K5 w - - 0 1";
+
+fn xiangqi() -> (Engine, TempDir) {
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let mut engine = Engine::start(dir.path(), &[], &[]);
+    engine.send("setoption name UCI_Variant value xiangqi");
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        vec![format!("info string variant xiangqi startpos {START}")]
+    );
+    (engine, dir)
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let line = lines.last().expect("a bestmove line");
+    line.split_whitespace().nth(1).unwrap().to_string()
+}
+
+#[test]
+fn uci_lists_the_game_options() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok");
+    assert!(lines
+        .contains(&"option name MoveRanks type combo default 0-9 var 0-9 var 1-10".to_string()));
+    assert!(lines.contains(
+        &"option name NoCaptureDrawPlies type spin default 120 min 0 max 1000".to_string()
+    ));
+}
+
+#[test]
+fn moves_are_played_and_shown() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("position startpos moves h2e2 h9g7");
+    assert_eq!(
+        engine.fen(),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    );
+    engine.send("d");
+    let lines = engine.read_until(|l| l.starts_with("Key: "));
+    assert!(lines
+        .iter()
+        .any(|l| l.trim_end() == " 2  . C . . C . . . ."));
+    assert!(lines.iter().any(|l| l.trim() == "a b c d e f g h i"));
+}
+
+#[test]
+fn move_ranks_switch_between_0_9_and_1_10() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("setoption name MoveRanks value 1-10");
+    engine.send("position startpos moves h3e3 h10g8");
+    assert!(errors(&engine.sync()).is_empty());
+    assert_eq!(
+        engine.fen(),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    );
+    engine.send(&format!("position fen {MATE_IN_1}"));
+    engine.send("go depth 3");
+    assert_eq!(bestmove(&engine.until_bestmove()), "b2b10");
+
+    // A value that is not a choice is refused and changes nothing.
+    engine.send("setoption name MoveRanks value 2-11");
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    engine.send("go depth 3");
+    assert_eq!(bestmove(&engine.until_bestmove()), "b2b10");
+
+    engine.send("setoption name MoveRanks value 0-9");
+    engine.send("go depth 3");
+    assert_eq!(bestmove(&engine.until_bestmove()), "b1b9");
+}
+
+#[test]
+fn bad_moves_and_positions_are_refused_and_change_nothing() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("position startpos moves h2e2");
+    let before = engine.fen();
+    for line in [
+        "position startpos moves h2e2 h9h8",
+        "position startpos moves h2e2 z9z8",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9 w",
+        "position fen rnbakakbnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
+    ] {
+        engine.send(line);
+        let lines = engine.sync();
+        assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(engine.fen(), before, "{line}");
+    }
+}
+
+#[test]
+fn mates_are_found_and_scored() {
+    let (mut engine, _dir) = xiangqi();
+    for (fen, mate, first) in [(MATE_IN_1, 1, Some("b1b9")), (MATE_IN_2, 2, None)] {
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 6");
+        let lines = engine.until_bestmove();
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("info lines");
+        assert!(
+            last_info.contains(&format!("score mate {mate} ")),
+            "{fen}: {last_info}"
+        );
+        if let Some(first) = first {
+            assert_eq!(bestmove(&lines), first, "{fen}");
+        }
+    }
+}
+
+#[test]
+fn the_no_capture_draw_follows_its_option() {
+    let (mut engine, _dir) = xiangqi();
+    // Two quiet plies already played: with the option at 2 the game is
+    // drawn and there is nothing to play.
+    engine.send("setoption name NoCaptureDrawPlies value 2");
+    engine.send("position fen 3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 2 1");
+    engine.send("go depth 3");
+    assert_eq!(bestmove(&engine.until_bestmove()), "(none)");
+    engine.send("setoption name NoCaptureDrawPlies value 120");
+    engine.send("go depth 3");
+    assert_ne!(bestmove(&engine.until_bestmove()), "(none)");
+    engine.send("setoption name NoCaptureDrawPlies value -1");
+    assert_eq!(errors(&engine.sync()).len(), 1);
+}
+
+#[test]
+fn perft_from_the_start() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("position startpos");
+    engine.send("go perft 3");
+    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 79666");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 45);
+}
