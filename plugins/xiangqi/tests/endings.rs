@@ -213,3 +213,18 @@ fn a_horse_attacking_a_protected_chariot_chases() {
     );
     assert_eq!(outcome, Outcome::Loss);
 }
+
+/// ```text
+///  9  . . . k . . . . .     A crossed red pawn steps between d6 and e6,
+///  7  . . . . r . . . .     attacking the unprotected black chariot each
+///  6  . . . P . . . . .     time as it steps between e7 and d7. Pawns may
+///  0  . . . . . K . . .     attack freely: no chase, a draw.
+/// ```
+#[test]
+fn a_pawn_may_attack_over_and_over() {
+    let outcome = repeat_twice(
+        "3k5/9/4r4/3P5/9/9/9/9/9/5K3 w",
+        &["d6e6", "e7d7", "e6d6", "d7e7"],
+    );
+    assert_eq!(outcome, Outcome::Draw);
+}
