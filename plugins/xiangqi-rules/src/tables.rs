@@ -67,34 +67,16 @@ const fn same_half(a: usize, b: usize) -> bool {
 const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-const fn build_king() -> [Steps; SQUARES] {
+/// One-step moves in `directions` that stay inside the palace they start
+/// in: the general's (orthogonal) and the advisor's (diagonal).
+const fn build_palace_steps(directions: [(i32, i32); 4]) -> [Steps; SQUARES] {
     let mut table = [Steps::EMPTY; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let mut d = 0;
         while d < 4 {
             if in_palace(sq) {
-                if let Some(to) = offset(sq, ORTHOGONAL[d].0, ORTHOGONAL[d].1) {
-                    if in_palace(to) && same_half(sq, to) {
-                        table[sq] = table[sq].push(to, to);
-                    }
-                }
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-
-const fn build_advisor() -> [Steps; SQUARES] {
-    let mut table = [Steps::EMPTY; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut d = 0;
-        while d < 4 {
-            if in_palace(sq) {
-                if let Some(to) = offset(sq, DIAGONAL[d].0, DIAGONAL[d].1) {
+                if let Some(to) = offset(sq, directions[d].0, directions[d].1) {
                     if in_palace(to) && same_half(sq, to) {
                         table[sq] = table[sq].push(to, to);
                     }
@@ -262,9 +244,9 @@ const fn build_rays() -> [[Ray; 4]; SQUARES] {
 }
 
 /// General steps inside the palace.
-pub static KING_STEPS: [Steps; SQUARES] = build_king();
+pub static KING_STEPS: [Steps; SQUARES] = build_palace_steps(ORTHOGONAL);
 /// Advisor steps inside the palace.
-pub static ADVISOR_STEPS: [Steps; SQUARES] = build_advisor();
+pub static ADVISOR_STEPS: [Steps; SQUARES] = build_palace_steps(DIAGONAL);
 /// Elephant steps with their eyes, never across the river.
 pub static ELEPHANT_STEPS: [Steps; SQUARES] = build_elephant();
 /// Horse jumps with their legs.
