@@ -237,11 +237,11 @@ impl Position {
         }
     }
 
-    /// Push the pseudo-legal moves of the side to move's piece on `from`
-    /// (captures only if `noisy`).
+    /// Push the pseudo-legal moves of the piece on `from`, whichever side it
+    /// belongs to (captures only if `noisy`; nothing for an empty square).
     #[inline]
     pub fn piece_moves(&self, from: usize, noisy: bool, out: &mut impl FnMut(Move)) {
-        let us = self.side();
+        let us = color_of(self.board[from]);
         let board = &self.board;
         // A destination is open if empty (quiet moves wanted) or an enemy.
         let open = |code: u8| -> bool {
@@ -348,19 +348,19 @@ impl Position {
         count
     }
 
-    /// Whether the side to move has any legal move (stops at the first).
+    /// Whether the side to move has any legal move. Stops after the first
+    /// piece that has one (within a piece, the tests after the first legal
+    /// move are skipped).
     pub fn has_legal_move(&self) -> bool {
         let mut scratch = self.board;
         let in_check = self.in_check();
-        let mut found = false;
-        // The generator has no early exit; each test after the first legal
-        // move is skipped, so the cost past it is the pseudo-move walk only.
-        self.pseudo_moves(false, &mut |mv| {
-            if !found && self.leaves_king_safe(mv, &mut scratch, in_check) {
-                found = true;
-            }
-        });
-        found
+        self.squares_of(self.side()).any(|from| {
+            let mut found = false;
+            self.piece_moves(from, false, &mut |mv| {
+                found = found || self.leaves_king_safe(mv, &mut scratch, in_check);
+            });
+            found
+        })
     }
 
     /// Whether `mv` is legal here: any `u32` may come in.

@@ -353,14 +353,3 @@ pub fn has_attacking_pieces(position: &Position) -> bool {
         .squares_of(position.side())
         .any(|sq| matches!(kind_of(position.board[sq]), CHARIOT | HORSE | CANNON))
 }
-
-/// Number of each kind of piece, by colour and kind.
-pub fn piece_counts(position: &Position) -> [[u32; 8]; 2] {
-    let mut counts = [[0; 8]; 2];
-    for (color, side_counts) in counts.iter_mut().enumerate() {
-        for sq in position.squares_of(color) {
-            side_counts[kind_of(position.board[sq]) as usize] += 1;
-        }
-    }
-    counts
-}

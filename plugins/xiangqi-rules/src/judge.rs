@@ -176,23 +176,18 @@ fn is_chase(position: &Position, from: usize, target: usize) -> bool {
     if kind_of(victim) == CHARIOT && matches!(kind_of(attacker), HORSE | CANNON) {
         return true;
     }
-    !defended(&board, target, us ^ 1)
+    !defended(&board, target, us ^ 1, position.kings[us ^ 1] as usize)
 }
 
-/// Whether a piece of `by` could capture on `sq` (the general by a palace
-/// step only, not by flying along a file).
-fn defended(board: &[u8; SQUARES], sq: usize, by: usize) -> bool {
-    let king = crate::board::piece(by, KING);
-    if KING_STEPS[sq].iter().any(|(s, _)| board[s] == king) {
+/// Whether a piece of `by`, whose general stands on `king`, could capture
+/// on `sq` (the general by a palace step only, not by flying along a file).
+fn defended(board: &[u8; SQUARES], sq: usize, by: usize, king: usize) -> bool {
+    if KING_STEPS[sq].iter().any(|(s, _)| s == king) {
         return true;
     }
     // `attacked` also counts a general facing along the file; take the
     // general off the board so that only real recaptures count.
     let mut without_king = *board;
-    for code in without_king.iter_mut() {
-        if *code == king {
-            *code = EMPTY;
-        }
-    }
+    without_king[king] = EMPTY;
     attacked(&without_king, sq, by)
 }

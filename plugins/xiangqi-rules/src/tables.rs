@@ -89,29 +89,10 @@ const fn build_palace_steps(directions: [(i32, i32); 4]) -> [Steps; SQUARES] {
     table
 }
 
-const fn build_elephant() -> [Steps; SQUARES] {
-    let mut table = [Steps::EMPTY; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = DIAGONAL[d];
-            if let Some(to) = offset(sq, 2 * df, 2 * dr) {
-                if same_half(sq, to) {
-                    if let Some(eye) = offset(sq, df, dr) {
-                        table[sq] = table[sq].push(to, eye);
-                    }
-                }
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    table
-}
+/// The elephant's four jumps, two squares diagonally.
+const ELEPHANT_JUMPS: [(i32, i32); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
 
-/// The eight horse jumps as (file, rank) steps; the leg is the orthogonal
-/// square next to the horse in the direction of the long step.
+/// The eight horse jumps as (file, rank) steps.
 const HORSE_JUMPS: [(i32, i32); 8] = [
     (1, 2),
     (-1, 2),
@@ -123,25 +104,30 @@ const HORSE_JUMPS: [(i32, i32); 8] = [
     (-2, -1),
 ];
 
-const fn leg_step(df: i32, dr: i32) -> (i32, i32) {
-    if dr == 2 || dr == -2 {
-        (0, dr / 2)
-    } else {
-        (df / 2, 0)
-    }
+/// The square that blocks a jump of (`df`, `dr`), as a step from the
+/// jumping piece: half the jump, rounded towards zero. That is the
+/// elephant's eye (the diagonal square between) and the horse's leg (the
+/// orthogonal square next to it in the direction of the long step).
+const fn blocker(df: i32, dr: i32) -> (i32, i32) {
+    (df / 2, dr / 2)
 }
 
-const fn build_horse() -> [Steps; SQUARES] {
+/// Jumps that a piece on the square in between can block, with that
+/// square as `via`; `own_half` keeps only jumps that stay on the same side
+/// of the river (the elephant's).
+const fn build_jumps(jumps: &[(i32, i32)], own_half: bool) -> [Steps; SQUARES] {
     let mut table = [Steps::EMPTY; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let mut j = 0;
-        while j < 8 {
-            let (df, dr) = HORSE_JUMPS[j];
+        while j < jumps.len() {
+            let (df, dr) = jumps[j];
             if let Some(to) = offset(sq, df, dr) {
-                let (lf, lr) = leg_step(df, dr);
-                if let Some(leg) = offset(sq, lf, lr) {
-                    table[sq] = table[sq].push(to, leg);
+                let (bf, br) = blocker(df, dr);
+                if let Some(via) = offset(sq, bf, br) {
+                    if !own_half || same_half(sq, to) {
+                        table[sq] = table[sq].push(to, via);
+                    }
                 }
             }
             j += 1;
@@ -162,7 +148,7 @@ const fn build_horse_attackers() -> [Steps; SQUARES] {
             let (df, dr) = HORSE_JUMPS[j];
             // A horse at sq - (df, dr) jumps by (df, dr) onto sq.
             if let Some(from) = offset(sq, -df, -dr) {
-                let (lf, lr) = leg_step(df, dr);
+                let (lf, lr) = blocker(df, dr);
                 if let Some(leg) = offset(from, lf, lr) {
                     table[sq] = table[sq].push(from, leg);
                 }
@@ -248,9 +234,9 @@ pub static KING_STEPS: [Steps; SQUARES] = build_palace_steps(ORTHOGONAL);
 /// Advisor steps inside the palace.
 pub static ADVISOR_STEPS: [Steps; SQUARES] = build_palace_steps(DIAGONAL);
 /// Elephant steps with their eyes, never across the river.
-pub static ELEPHANT_STEPS: [Steps; SQUARES] = build_elephant();
+pub static ELEPHANT_STEPS: [Steps; SQUARES] = build_jumps(&ELEPHANT_JUMPS, true);
 /// Horse jumps with their legs.
-pub static HORSE_STEPS: [Steps; SQUARES] = build_horse();
+pub static HORSE_STEPS: [Steps; SQUARES] = build_jumps(&HORSE_JUMPS, false);
 /// Horses attacking each square, with their legs.
 pub static HORSE_ATTACKERS: [Steps; SQUARES] = build_horse_attackers();
 /// Pawn steps by colour.
