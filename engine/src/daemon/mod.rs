@@ -451,15 +451,14 @@ impl<W: Write> Daemon<W> {
 
     /// Pass a setting to every loaded game that lists an option `name`,
     /// after checking `value` against its kind. `Ok(false)`: no game has it.
-    fn set_game_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+    fn set_game_option(&self, name: &str, value: Option<&str>) -> Result<bool, String> {
         let mut found = false;
-        for game in self.session.host.games().to_vec() {
+        for game in self.session.host.games() {
             let Some(option) = game
                 .info()
                 .options
                 .iter()
                 .find(|o| o.name.eq_ignore_ascii_case(name))
-                .cloned()
             else {
                 continue;
             };

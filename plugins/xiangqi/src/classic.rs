@@ -12,8 +12,8 @@
 use plyd_api::Evaluator;
 use plyd_params::{check_range, ParamsError};
 use plyd_xiangqi_rules::board::{
-    attacks_from, color_of, file_of, kind_of, rank_of, square, Position, ADVISOR, CANNON, CHARIOT,
-    ELEPHANT, EMPTY, HORSE, KING, PAWN, RANKS, RED, SQUARES,
+    file_of, kind_of, rank_of, square, Position, ADVISOR, CANNON, CHARIOT, ELEPHANT, EMPTY, HORSE,
+    KING, PAWN, RANKS, RED, SQUARES,
 };
 use plyd_xiangqi_rules::Xiangqi;
 use serde::Deserialize;
@@ -238,8 +238,9 @@ impl Classic {
                             rank_of(sq) <= 4
                         };
                         across[color] += i32::from(crossed);
+                        // Squares it can move to or capture on.
                         let mut reach = 0;
-                        attacks_or_moves(board, sq, &mut || reach += 1);
+                        position.piece_moves(sq, false, &mut |_| reach += 1);
                         let (wm, we) = self.mobility[kind as usize];
                         mobility[color].0 += wm * reach;
                         mobility[color].1 += we * reach;
@@ -275,49 +276,32 @@ impl Classic {
             .sum()
     }
 
+    /// Material, mobility and safety for Red, each blended by the phase,
+    /// and the phase.
+    fn blended(&self, position: &Position) -> ([i32; 3], i32) {
+        let ([material, mobility, safety], phase) = self.terms(position);
+        let cannons = self.cannon_danger(position, 1) - self.cannon_danger(position, RED);
+        (
+            [
+                Self::blend(material, phase),
+                Self::blend(mobility, phase),
+                Self::blend(safety, phase) + cannons * phase / FULL_PHASE,
+            ],
+            phase,
+        )
+    }
+
     /// The score of a bare position for its side to move (what
     /// [`Evaluator::evaluate`] returns for a state holding it).
     pub fn score(&self, position: &Position) -> i32 {
-        let ([material, mobility, safety], phase) = self.terms(position);
-        let cannons = self.cannon_danger(position, 1) - self.cannon_danger(position, RED);
-        let red = Self::blend(material, phase)
-            + Self::blend(mobility, phase)
-            + Self::blend(safety, phase)
-            + cannons * phase / FULL_PHASE;
+        let (terms, _) = self.blended(position);
+        let red: i32 = terms.iter().sum();
         let score = if position.side() == RED { red } else { -red } + self.tempo;
         score.clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 
     fn blend((mg, eg): (i32, i32), phase: i32) -> i32 {
         (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
-    }
-}
-
-/// Count the squares a chariot, horse or cannon can move to or capture on.
-fn attacks_or_moves(board: &[u8; SQUARES], from: usize, count: &mut impl FnMut()) {
-    let color = color_of(board[from]);
-    match kind_of(board[from]) {
-        CHARIOT | CANNON => {
-            // Empty squares along each line, plus the capture squares.
-            for d in plyd_xiangqi_rules::tables::RAYS[from].iter() {
-                for &to in d.squares() {
-                    if board[to as usize] != EMPTY {
-                        break;
-                    }
-                    count();
-                }
-            }
-            attacks_from(board, from, &mut |to| {
-                if color_of(board[to]) != color {
-                    count();
-                }
-            });
-        }
-        _ => attacks_from(board, from, &mut |to| {
-            if board[to] == EMPTY || color_of(board[to]) != color {
-                count();
-            }
-        }),
     }
 }
 
@@ -375,26 +359,19 @@ impl Evaluator for Classic {
 
     fn explain(&self, state: &Xiangqi) -> Vec<(String, f64)> {
         let position = state.position();
-        let ([material, mobility, safety], phase) = self.terms(position);
+        let ([material, mobility, safety], phase) = self.blended(position);
         let sign = if position.side() == RED { 1 } else { -1 };
-        let cannons = self.cannon_danger(position, 1) - self.cannon_danger(position, RED);
-        vec![
-            ("phase".to_string(), f64::from(phase)),
-            (
-                "material".to_string(),
-                f64::from(sign * Self::blend(material, phase)),
-            ),
-            (
-                "mobility".to_string(),
-                f64::from(sign * Self::blend(mobility, phase)),
-            ),
-            (
-                "safety".to_string(),
-                f64::from(sign * (Self::blend(safety, phase) + cannons * phase / FULL_PHASE)),
-            ),
-            ("tempo".to_string(), f64::from(self.tempo)),
-            ("total".to_string(), f64::from(self.evaluate(state))),
-        ]
+        let mut lines = vec![("phase".to_string(), f64::from(phase))];
+        for (name, value) in [
+            ("material", material),
+            ("mobility", mobility),
+            ("safety", safety),
+        ] {
+            lines.push((name.to_string(), f64::from(sign * value)));
+        }
+        lines.push(("tempo".to_string(), f64::from(self.tempo)));
+        lines.push(("total".to_string(), f64::from(self.evaluate(state))));
+        lines
     }
 }
 
