@@ -43,6 +43,8 @@ pub mod names {
     pub const QUIESCENCE: &str = "Quiescence";
     /// Check extensions and evasions, where the game reports checks.
     pub const CHECK_EXTENSIONS: &str = "CheckExtensions";
+    /// Skipping the moves a selective game advises against, below the root.
+    pub const SELECTIVE: &str = "Selective";
 }
 
 /// A numeric option's range and default.
@@ -194,6 +196,8 @@ pub struct EngineSettings {
     pub quiescence: bool,
     /// Check extensions allowed.
     pub check_extensions: bool,
+    /// Selective search allowed.
+    pub selective: bool,
 }
 
 impl Default for EngineSettings {
@@ -210,6 +214,7 @@ impl Default for EngineSettings {
             chance_pruning: ChancePruning::default(),
             quiescence: true,
             check_extensions: true,
+            selective: true,
         }
     }
 }

@@ -160,6 +160,11 @@ impl GamePlugin {
         self.vtable.is_legal.is_some()
     }
 
+    /// Whether the plugin gives ordering hints (`order_hints`).
+    pub fn has_order_hints(&self) -> bool {
+        self.vtable.order_hints.is_some()
+    }
+
     /// Whether the plugin computes perft natively.
     pub fn has_native_perft(&self) -> bool {
         self.vtable.perft.is_some()

@@ -412,6 +412,7 @@ impl<W: Write> Daemon<W> {
             ),
             check(names::QUIESCENCE, self.settings.quiescence),
             check(names::CHECK_EXTENSIONS, self.settings.check_extensions),
+            check(names::SELECTIVE, self.settings.selective),
         ];
         // Each loaded game's own settings, after the engine's; a name two
         // games share is shown once (a setoption reaches both).
@@ -563,6 +564,9 @@ impl<W: Write> Daemon<W> {
         } else if is(names::QUIESCENCE) {
             self.settings.quiescence =
                 options::parse_bool(names::QUIESCENCE, &need(value)?).map_err(|e| e.to_string())?;
+        } else if is(names::SELECTIVE) {
+            self.settings.selective =
+                options::parse_bool(names::SELECTIVE, &need(value)?).map_err(|e| e.to_string())?;
         } else if is(names::CHECK_EXTENSIONS) {
             self.settings.check_extensions =
                 options::parse_bool(names::CHECK_EXTENSIONS, &need(value)?)
@@ -617,6 +621,7 @@ impl<W: Write> Daemon<W> {
             chance_pruning: self.settings.chance_pruning,
             quiescence: self.settings.quiescence,
             check_extensions: self.settings.check_extensions,
+            selective: self.settings.selective,
         }
     }
 

@@ -50,7 +50,7 @@ mod worker;
 
 use std::time::Duration;
 
-use plyd_api::abi::{CAP_FUTILITY, CAP_NULL_MOVE, CAP_REDUCTIONS};
+use plyd_api::abi::{CAP_FUTILITY, CAP_NULL_MOVE, CAP_REDUCTIONS, CAP_SELECTIVE};
 use plyd_api::Move;
 use plyd_protocol::Info;
 
@@ -97,6 +97,9 @@ pub struct SearchOptions {
     /// Allow check extensions and evasion search where the game reports
     /// checks.
     pub check_extensions: bool,
+    /// Skip, below the root, the moves a plugin declaring `CAP_SELECTIVE`
+    /// marks with `HINT_SKIP`.
+    pub selective: bool,
 }
 
 /// How chance nodes prune (see [`chance`]).
@@ -139,6 +142,7 @@ impl Default for SearchOptions {
             chance_pruning: ChancePruning::default(),
             quiescence: true,
             check_extensions: true,
+            selective: true,
         }
     }
 }
@@ -160,6 +164,8 @@ pub(crate) struct Features {
     pub chance_pruning: ChancePruning,
     /// The table move is checked with `is_legal` before generation.
     pub is_legal: bool,
+    /// Moves hinted `HINT_SKIP` are not searched below the root.
+    pub selective: bool,
 }
 
 impl Features {
@@ -178,6 +184,7 @@ impl Features {
             chance: plugin.has_chance(),
             chance_pruning: options.chance_pruning,
             is_legal: plugin.has_is_legal(),
+            selective: options.selective && caps & CAP_SELECTIVE != 0 && plugin.has_order_hints(),
         }
     }
 }

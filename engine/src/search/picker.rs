@@ -13,6 +13,9 @@
 //!    ones only, in quiescence out of check), each given an ordering key:
 //!    the killers above everything else, then the plugin's hint with the
 //!    history score breaking ties.
+//!    A plugin declaring `CAP_SELECTIVE` may mark moves `HINT_SKIP`; below
+//!    the root, with the `Selective` option on, those are dropped here
+//!    (the table move and the killers excepted).
 //! 3. **Picking.** The first few moves are picked by a linear scan for the
 //!    best key, which is all a node that cuts off early pays; if the node
 //!    goes on, the rest of the list is sorted once (`O(n log n)`), so a node
@@ -24,6 +27,7 @@
 //! takes from and gives back to a per-ply pool so that nothing is allocated
 //! in the tree.
 
+use plyd_api::abi::HINT_SKIP;
 use plyd_api::Move;
 
 use super::heuristics::Heuristics;
@@ -74,6 +78,9 @@ pub(super) struct PickerSetup {
     pub check_tt_move: bool,
     /// Whether to ask the plugin for ordering hints.
     pub hints: bool,
+    /// Whether to drop the moves hinted `HINT_SKIP` (selective search
+    /// below the root); the table move and the killers are kept.
+    pub skip_marked: bool,
     /// The side to move, for the history table.
     pub side: u32,
     /// The killers of this ply.
@@ -171,6 +178,22 @@ impl MovePicker {
             buffers.hints.resize(moves.len(), 0);
         }
         let setup = &self.setup;
+        if setup.skip_marked && setup.hints {
+            let PickerBuffers { moves, hints, .. } = buffers;
+            let mut kept = 0;
+            for i in 0..moves.len() {
+                let mv = moves[i];
+                if hints[i] != HINT_SKIP || Some(mv) == setup.tt_move || setup.killers.contains(&mv)
+                {
+                    moves[kept] = mv;
+                    hints[kept] = hints[i];
+                    kept += 1;
+                }
+            }
+            moves.truncate(kept);
+            hints.truncate(kept);
+        }
+        let moves = &buffers.moves;
         buffers.keys.clear();
         buffers
             .keys

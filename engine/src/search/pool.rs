@@ -384,6 +384,7 @@ fn order_root(
         tt_move: tt.probe(root.hash(), 0).and_then(|hit| hit.best),
         check_tt_move: features.is_legal,
         hints: true,
+        skip_marked: false,
         side: 0,
         killers: [plyd_api::NULL_MOVE; 2],
     };

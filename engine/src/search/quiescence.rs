@@ -72,6 +72,7 @@ impl Searcher<'_> {
             tt_move: None,
             check_tt_move: false,
             hints: true,
+            skip_marked: false,
             side,
             killers: [NULL_MOVE; 2],
         };

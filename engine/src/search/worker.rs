@@ -305,7 +305,10 @@ impl<'a> Searcher<'a> {
             kind: Kind::All,
             tt_move,
             check_tt_move: self.shared.features.is_legal,
-            hints: depth >= 2,
+            // A selective game needs its hints at every depth: they decide
+            // which moves are searched at all.
+            hints: depth >= 2 || self.shared.features.selective,
+            skip_marked: self.shared.features.selective,
             side,
             killers: self.heuristics.killers(ply),
         }

@@ -168,6 +168,11 @@ typedef uint32_t PlydMove;
 /* Perft counts a game that ended before the last ply as one leaf (the
  * published Othello convention); without it such a game counts nothing. */
 #define PLYD_CAP_PERFT_COUNTS_ENDED_GAMES (UINT64_C(1) << 5)
+/* order_hints may write PLYD_HINT_SKIP for moves not worth searching below
+ * the root; the host's Selective option decides whether it listens. */
+#define PLYD_CAP_SELECTIVE (UINT64_C(1) << 6)
+/* The hint of a move the search may skip (with PLYD_CAP_SELECTIVE). */
+#define PLYD_HINT_SKIP INT32_MIN
 
 /* Kinds of game options (PlydGameOptionInfo.kind). */
 #define PLYD_OPTION_CHECK 0u  /* true or false */

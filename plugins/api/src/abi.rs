@@ -117,6 +117,17 @@ pub const CAP_FUTILITY: u64 = 1 << 4;
 /// positions reached at exactly the last ply.
 pub const CAP_PERFT_COUNTS_ENDED_GAMES: u64 = 1 << 5;
 
+/// Capability: `order_hints` may write [`HINT_SKIP`] for moves the plugin
+/// advises not to search below the root (a selective search for games with
+/// thousands of moves a node, like Amazons). The host's `Selective` option
+/// decides whether the advice is taken; the root always searches every move.
+pub const CAP_SELECTIVE: u64 = 1 << 6;
+
+/// The hint that marks a move the search may skip below the root, from a
+/// plugin declaring [`CAP_SELECTIVE`]. From other plugins it is just the
+/// lowest hint.
+pub const HINT_SKIP: i32 = i32::MIN;
+
 /// A game state, opaque to the host. Only the plugin allocates and frees it.
 #[repr(C)]
 pub struct State {

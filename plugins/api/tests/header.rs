@@ -203,7 +203,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 23] = [
+    let numbers: [(&str, i128); 24] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -224,6 +224,7 @@ fn the_header_constants_have_the_rust_values() {
             "PLYD_CAP_PERFT_COUNTS_ENDED_GAMES",
             abi::CAP_PERFT_COUNTS_ENDED_GAMES.into(),
         ),
+        ("PLYD_CAP_SELECTIVE", abi::CAP_SELECTIVE.into()),
         ("PLYD_OPTION_CHECK", abi::OPTION_CHECK.into()),
         ("PLYD_OPTION_SPIN", abi::OPTION_SPIN.into()),
         ("PLYD_OPTION_COMBO", abi::OPTION_COMBO.into()),
@@ -309,10 +310,12 @@ fn a_c_compiler_agrees_on_every_offset_and_size() {
     c.push_str(&format!(
         "_Static_assert(PLYD_GAME_API_REQUIRED_SIZE == {}, \"game required size\");\n\
          _Static_assert(PLYD_EVALUATOR_API_REQUIRED_SIZE == {}, \"evaluator required size\");\n\
-         _Static_assert(PLYD_CAP_PERFT_COUNTS_ENDED_GAMES == {}ull, \"cap\");\n",
+         _Static_assert(PLYD_CAP_PERFT_COUNTS_ENDED_GAMES == {}ull, \"cap\");\n\
+         _Static_assert(PLYD_HINT_SKIP == ({} - 1), \"hint skip\");\n",
         abi::GAME_API_REQUIRED_SIZE,
         abi::EVALUATOR_API_REQUIRED_SIZE,
         abi::CAP_PERFT_COUNTS_ENDED_GAMES,
+        abi::HINT_SKIP + 1,
     ));
     let dir = std::env::temp_dir().join(format!("plyd-header-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
