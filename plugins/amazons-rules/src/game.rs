@@ -1,0 +1,316 @@
+//! The Amazons state the host holds, and its [`Game`] implementation: the
+//! board, the move number of its position text, the ordering hints and the
+//! selective mode.
+//!
+//! # Ordering hints and the selective mode
+//!
+//! `order_hints` scores every move in O(1) from a few bitboards computed
+//! once per node: an arrow that takes a free square from an enemy amazon,
+//! or lands where only the enemy reaches in one move, scores up; an arrow
+//! that walls in one of our own amazons, or a queen move to a square with
+//! fewer free neighbours than the one left, scores down.
+//!
+//! With the `SelectiveWidth` option above 0, only the best `SelectiveWidth`
+//! moves by that score keep their hint; the others get
+//! [`HINT_SKIP`](plyd_api::abi::HINT_SKIP), which tells the search (below
+//! the root, where the engine's `Selective` option allows it) not to search
+//! them. The root always searches every move.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use plyd_api::abi::{CAP_REDUCTIONS, CAP_SELECTIVE, HINT_SKIP, NULL_MOVE};
+use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, Variant};
+
+use crate::board::{arrow_sq, from_sq, squares, to_sq, Board, Geometry, Sq};
+use crate::flood::queen_step;
+use crate::text;
+
+/// Version of the state layout described in the crate docs.
+pub const STATE_LAYOUT: u32 = 1;
+
+/// Start position of the 10x10 game.
+pub const START_10: &str = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1";
+/// Start position of the 8x8 game played on Botzone.
+pub const START_8: &str = "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1";
+
+/// The option that sets how many moves the search keeps below the root.
+pub const SELECTIVE_WIDTH_OPTION: &str = "SelectiveWidth";
+/// Default of `SelectiveWidth`.
+pub const DEFAULT_SELECTIVE_WIDTH: u32 = 24;
+
+/// Moves kept per node below the root (0: all). One setting for the whole
+/// plugin.
+static SELECTIVE_WIDTH: AtomicU32 = AtomicU32::new(DEFAULT_SELECTIVE_WIDTH);
+
+/// Set the selective width (0: every move is searched).
+pub fn set_selective_width(width: u32) {
+    SELECTIVE_WIDTH.store(width, Ordering::Relaxed);
+}
+
+/// The selective width (0: every move is searched).
+pub fn selective_width() -> u32 {
+    SELECTIVE_WIDTH.load(Ordering::Relaxed)
+}
+
+/// An Amazons game.
+///
+/// `#[repr(C)]` so that `board` is at offset 0: its `size`, `side` and
+/// `cells` are the layout external evaluators read ([`STATE_LAYOUT`]).
+#[derive(Debug, Clone)]
+#[repr(C)]
+pub struct Amazons {
+    board: Board,
+    /// Move number of the position text at `set_position`.
+    first_move_number: u32,
+    /// Plies played since `set_position`.
+    plies: u32,
+    /// The side to move at `set_position`.
+    first_side: u8,
+}
+
+impl Amazons {
+    /// A game from a position text.
+    pub fn from_fen(text: &str) -> Result<Self, String> {
+        let parsed = text::parse_fen(text)?;
+        Ok(Amazons {
+            first_side: parsed.board.side,
+            board: parsed.board,
+            first_move_number: parsed.move_number,
+            plies: 0,
+        })
+    }
+
+    /// The current board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The move number of the current position (it goes up after each move
+    /// of the second player).
+    pub fn move_number(&self) -> u32 {
+        let second_moves = if self.first_side == 0 {
+            self.plies / 2
+        } else {
+            self.plies.div_ceil(2)
+        };
+        self.first_move_number + second_moves
+    }
+}
+
+/// What the hint of every move of one node is built from.
+struct HintTables {
+    geometry: Geometry,
+    /// Score of each arrow square.
+    arrow: [i32; 128],
+    /// Free neighbours of each square, with the mover's own from square
+    /// counted free.
+    free: [i8; 128],
+}
+
+impl HintTables {
+    fn new(board: &Board) -> Self {
+        let g = *board.geometry();
+        let us = usize::from(board.side);
+        let empty = board.empties();
+        let their_liberties = g.neighbours(board.amazons[us ^ 1]) & empty;
+        let our_liberties = g.neighbours(board.amazons[us]) & empty;
+        let their_reach = queen_step(&g, board.amazons[us ^ 1], empty);
+        let our_reach = queen_step(&g, board.amazons[us], empty);
+        let mut arrow = [0i32; 128];
+        let mut free = [0i8; 128];
+        for sq in squares(g.mask) {
+            let bit = 1u128 << sq;
+            let mut score = 0;
+            if their_liberties & bit != 0 {
+                score += 6;
+            }
+            if our_liberties & bit != 0 {
+                score -= 3;
+            }
+            if their_reach & bit != 0 && our_reach & bit == 0 {
+                score += 2;
+            } else if our_reach & bit != 0 && their_reach & bit == 0 {
+                score -= 1;
+            }
+            arrow[usize::from(sq)] = score;
+            free[usize::from(sq)] = (g.neighbours(bit) & empty).count_ones() as i8;
+        }
+        HintTables {
+            geometry: g,
+            arrow,
+            free,
+        }
+    }
+
+    #[inline]
+    fn adjacent(&self, a: Sq, b: Sq) -> bool {
+        let (af, ar) = self.geometry.file_rank(a);
+        let (bf, br) = self.geometry.file_rank(b);
+        af.abs_diff(bf) <= 1 && ar.abs_diff(br) <= 1
+    }
+
+    #[inline]
+    fn hint(&self, mv: Move) -> i32 {
+        let (from, to, arrow) = (from_sq(mv), to_sq(mv), arrow_sq(mv));
+        // Free squares around the amazon after the move: the from square
+        // becomes free, the arrow square stops being free.
+        let mut free_to = i32::from(self.free[usize::from(to)]);
+        if self.adjacent(from, to) {
+            free_to += 1;
+        }
+        if self.adjacent(to, arrow) {
+            free_to -= 1;
+        }
+        let free_from = i32::from(self.free[usize::from(from)]);
+        let arrow_score = self.arrow[usize::from(arrow)];
+        (arrow_score + 2 * (free_to - free_from)) * 16 + i32::from(self.centrality(to))
+    }
+
+    /// 0 on the edge, higher towards the middle (a tie-breaker).
+    #[inline]
+    fn centrality(&self, sq: Sq) -> u8 {
+        let (f, r) = self.geometry.file_rank(sq);
+        let n = self.geometry.size - 1;
+        f.min(n - f) + r.min(n - r)
+    }
+}
+
+impl Game for Amazons {
+    const NAME: &'static str = "amazons";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const VARIANTS: &'static [Variant] = &[
+        Variant {
+            name: "amazons",
+            start_position: START_10,
+        },
+        Variant {
+            name: "amazons8",
+            start_position: START_8,
+        },
+    ];
+    // Late-move reductions are sound for a game whose moves are ordered by
+    // hints; the null move is not declared, since passing is illegal and
+    // endgames of separate regions are all about zugzwang-like counting.
+    const CAPABILITIES: u64 = CAP_REDUCTIONS | CAP_SELECTIVE;
+    const STATE_LAYOUT: u32 = STATE_LAYOUT;
+    // Every ply puts an arrow on an empty square.
+    const MAX_GAME_PLIES: u32 = 96;
+    const HAS_ORDER_HINTS: bool = true;
+    const HAS_IS_LEGAL: bool = true;
+    const OPTIONS: &'static [GameOption] = &[GameOption {
+        name: SELECTIVE_WIDTH_OPTION,
+        kind: GameOptionKind::Spin {
+            default: DEFAULT_SELECTIVE_WIDTH as i64,
+            min: 0,
+            max: 5000,
+        },
+    }];
+
+    fn set_option(name: &str, value: &str) -> Result<(), String> {
+        if name != SELECTIVE_WIDTH_OPTION {
+            return Err(format!("unknown option '{name}'"));
+        }
+        let width = value
+            .parse::<u32>()
+            .ok()
+            .filter(|&w| w <= 5000)
+            .ok_or_else(|| format!("'{value}' is not a move count in 0..=5000"))?;
+        set_selective_width(width);
+        Ok(())
+    }
+
+    fn new(variant: usize) -> Self {
+        let start = if variant == 1 { START_8 } else { START_10 };
+        Amazons::from_fen(start).expect("the start position parses")
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), String> {
+        *self = Amazons::from_fen(text)?;
+        Ok(())
+    }
+
+    fn position_text(&self) -> String {
+        text::format_fen(&self.board, self.move_number())
+    }
+
+    fn side_to_move(&self) -> u32 {
+        u32::from(self.board.side)
+    }
+
+    fn outcome(&self) -> Outcome {
+        if self.board.has_legal_move() {
+            Outcome::Ongoing
+        } else {
+            Outcome::Loss
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut MoveSink<'_>) {
+        self.board.for_each_move(|mv| moves.push(mv));
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.board.is_legal(mv)
+    }
+
+    fn make_move(&mut self, mv: Move) {
+        if mv == NULL_MOVE {
+            self.board.pass();
+        } else {
+            self.board.play(mv);
+        }
+        self.plies += 1;
+    }
+
+    fn unmake_move(&mut self, mv: Move) {
+        if mv == NULL_MOVE {
+            self.board.pass();
+        } else {
+            self.board.take_back(mv);
+        }
+        self.plies -= 1;
+    }
+
+    fn hash(&self) -> u64 {
+        self.board.hash
+    }
+
+    fn parse_move(&self, text: &str) -> Option<Move> {
+        text::parse_move(self.board.geometry(), text)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        text::format_move(self.board.geometry(), mv)
+    }
+
+    fn board_text(&self) -> String {
+        text::board_picture(&self.board, self.move_number())
+    }
+
+    fn order_hints(&self, moves: &[Move], scores: &mut [i32]) {
+        let tables = HintTables::new(&self.board);
+        for (&mv, score) in moves.iter().zip(scores.iter_mut()) {
+            *score = tables.hint(mv);
+        }
+        let width = selective_width() as usize;
+        if width > 0 && moves.len() > width {
+            mark_skipped(scores, width);
+        }
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        crate::perft::perft(&mut self.board, depth)
+    }
+}
+
+/// Keep the `width` best scores (ties broken by list order) and mark the
+/// others [`HINT_SKIP`].
+fn mark_skipped(scores: &mut [i32], width: usize) {
+    let mut order: Vec<u32> = (0..scores.len() as u32).collect();
+    order.select_nth_unstable_by(width - 1, |&a, &b| {
+        scores[b as usize].cmp(&scores[a as usize]).then(a.cmp(&b))
+    });
+    for &i in &order[width..] {
+        scores[i as usize] = HINT_SKIP;
+    }
+}
