@@ -9,6 +9,9 @@
 //!    generation. Without `is_legal`, a table move is only ever trusted
 //!    after it was found in the generated list, so a hash collision can
 //!    never play a move the plugin did not list.
+//!    For a selective game (whose hints cost far more than a legality
+//!    test, since they decide which moves are searched) the two killers
+//!    follow here too, each checked with `is_legal`.
 //! 2. **Generation.** The rest of the moves are generated once (the noisy
 //!    ones only, in quiescence out of check), each given an ordering key:
 //!    the killers above everything else, then the plugin's hint with the
@@ -28,7 +31,7 @@
 //! in the tree.
 
 use plyd_api::abi::HINT_SKIP;
-use plyd_api::Move;
+use plyd_api::{Move, NULL_MOVE};
 
 use super::heuristics::Heuristics;
 use crate::host::{GameState, PluginError};
@@ -52,6 +55,7 @@ pub(super) enum Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
     TableMove,
+    Killers,
     Generate,
     Pick,
 }
@@ -78,6 +82,9 @@ pub(super) struct PickerSetup {
     pub check_tt_move: bool,
     /// Whether to ask the plugin for ordering hints.
     pub hints: bool,
+    /// Whether the killers are tried, each checked with `is_legal`, before
+    /// generation (needs `check_tt_move`).
+    pub killers_first: bool,
     /// Whether to drop the moves hinted `HINT_SKIP` (selective search
     /// below the root); the table move and the killers are kept.
     pub skip_marked: bool,
@@ -92,8 +99,13 @@ pub(super) struct MovePicker {
     setup: PickerSetup,
     stage: Stage,
     buffers: PickerBuffers,
-    /// The table move, once handed out in the first stage.
-    tried_tt_move: Option<Move>,
+    /// The moves handed out before generation, in order: the table move
+    /// and the killers that were legal.
+    tried_early: [Move; 3],
+    /// How many of `tried_early` are set.
+    early_count: usize,
+    /// Next killer to try in the killer stage.
+    next_killer: usize,
     /// Next index to hand out in the generated list.
     next: usize,
     /// Whether `moves[next..]` is sorted best first.
@@ -105,14 +117,18 @@ impl MovePicker {
     /// overwritten).
     pub fn new(setup: PickerSetup, buffers: PickerBuffers) -> Self {
         MovePicker {
-            stage: if setup.tt_move.is_some() && setup.check_tt_move {
+            stage: if !setup.check_tt_move {
+                Stage::Generate
+            } else if setup.tt_move.is_some() {
                 Stage::TableMove
             } else {
-                Stage::Generate
+                Stage::Killers
             },
             setup,
             buffers,
-            tried_tt_move: None,
+            tried_early: [NULL_MOVE; 3],
+            early_count: 0,
+            next_killer: 0,
             next: 0,
             sorted: false,
         }
@@ -130,12 +146,32 @@ impl MovePicker {
         heuristics: &Heuristics,
     ) -> Result<Option<Move>, PluginError> {
         if self.stage == Stage::TableMove {
-            self.stage = Stage::Generate;
+            self.stage = Stage::Killers;
             let mv = self.setup.tt_move.expect("a table move in its stage");
             if state.is_legal(mv)? {
-                self.tried_tt_move = Some(mv);
+                self.tried_early[0] = mv;
+                self.early_count = 1;
                 return Ok(Some(mv));
             }
+        }
+        if self.stage == Stage::Killers {
+            // Only where the whole list would otherwise be generated and
+            // hinted for nothing: a game whose hints cost more than a
+            // legality test (they always do when they decide selectivity).
+            while self.setup.kind == Kind::All && self.next_killer < 2 {
+                let mv = self.setup.killers[self.next_killer];
+                self.next_killer += 1;
+                if mv != NULL_MOVE
+                    && Some(mv) != self.setup.tt_move
+                    && self.setup.killers_first
+                    && state.is_legal(mv)?
+                {
+                    self.tried_early[self.early_count] = mv;
+                    self.early_count += 1;
+                    return Ok(Some(mv));
+                }
+            }
+            self.stage = Stage::Generate;
         }
         if self.stage == Stage::Generate {
             self.generate(state, heuristics)?;
@@ -165,7 +201,7 @@ impl MovePicker {
             Kind::All => state.legal_moves(&mut buffers.moves)?,
             Kind::Noisy => state.noisy_moves(&mut buffers.moves)?,
         }
-        if let Some(tried) = self.tried_tt_move {
+        for &tried in &self.tried_early[..self.early_count] {
             if let Some(i) = buffers.moves.iter().position(|&m| m == tried) {
                 buffers.moves.swap_remove(i);
             }
@@ -211,13 +247,13 @@ impl MovePicker {
         Ok(())
     }
 
-    /// The table move, if it was handed out before generation.
-    pub fn tried_tt_move(&self) -> Option<Move> {
-        self.tried_tt_move
+    /// The moves handed out before generation (the table move, killers).
+    pub fn tried_early(&self) -> &[Move] {
+        &self.tried_early[..self.early_count]
     }
 
     /// The moves handed out so far from the generated list, in order (the
-    /// table move of the first stage is not among them).
+    /// moves of the stages before generation are not among them).
     pub fn picked(&self) -> &[Move] {
         &self.buffers.moves[..self.next.min(self.buffers.moves.len())]
     }

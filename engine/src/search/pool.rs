@@ -385,6 +385,7 @@ fn order_root(
         check_tt_move: features.is_legal,
         hints: true,
         skip_marked: false,
+        killers_first: false,
         side: 0,
         killers: [plyd_api::NULL_MOVE; 2],
     };

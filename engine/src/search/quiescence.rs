@@ -73,6 +73,7 @@ impl Searcher<'_> {
             check_tt_move: false,
             hints: true,
             skip_marked: false,
+            killers_first: false,
             side,
             killers: [NULL_MOVE; 2],
         };

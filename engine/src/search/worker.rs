@@ -30,6 +30,8 @@
 //! 6. Reverse futility and null move where declared (`evaluate`).
 //! 7. The **move loop**, from the [`MovePicker`].
 
+use std::time::{Duration, Instant};
+
 use plyd_api::{Move, NULL_MOVE};
 
 use super::heuristics::Heuristics;
@@ -40,8 +42,14 @@ use super::tt::{Bound, TtHit};
 use super::SearchEvent;
 use crate::host::{GameState, Outcome, PluginError};
 
-/// How many nodes pass between two looks at the clock and the stop flags.
-const CHECK_INTERVAL: u64 = 1024;
+/// The most nodes that pass between two looks at the clock and the stop
+/// flags.
+const MAX_CHECK_INTERVAL: u32 = 1024;
+/// The time the checks aim to leave between them: nodes of a game with
+/// thousands of moves and costly hints can take a fraction of a
+/// millisecond each, so the interval is counted in nodes but tuned on the
+/// clock.
+const CHECK_EVERY: Duration = Duration::from_micros(500);
 /// The table's marker for "no static evaluation stored".
 pub(super) const NO_EVAL: i32 = i32::MIN;
 
@@ -89,6 +97,12 @@ pub struct Searcher<'a> {
     pub(super) seldepth: u32,
     pub(super) stopped: bool,
     pub(super) completed_depth: u32,
+    /// Nodes left before the next look at the clock and the stop flags.
+    check_countdown: u32,
+    /// Nodes between two looks, adapted to the time a node takes.
+    check_interval: u32,
+    /// When the last look was.
+    last_check: Instant,
     pub(super) heuristics: Heuristics,
     /// Move-picker buffers, one per ply, reused node after node.
     pub(super) pickers: Vec<PickerBuffers>,
@@ -140,6 +154,9 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             stopped: false,
             completed_depth: 0,
+            check_countdown: 1,
+            check_interval: 1,
+            last_check: Instant::now(),
             heuristics: Heuristics::default(),
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
             deferred: vec![Vec::new(); MAX_PLY + 1],
@@ -199,9 +216,21 @@ impl<'a> Searcher<'a> {
                 return;
             }
         }
-        if !self.nodes.is_multiple_of(CHECK_INTERVAL) {
+        self.check_countdown -= 1;
+        if self.check_countdown > 0 {
             return;
         }
+        // Aim at one look every CHECK_EVERY: double the interval while the
+        // looks come too often, halve it when they come too late.
+        let now = Instant::now();
+        let since = now - self.last_check;
+        self.last_check = now;
+        if since < CHECK_EVERY / 2 {
+            self.check_interval = (self.check_interval * 2).min(MAX_CHECK_INTERVAL);
+        } else if since > CHECK_EVERY * 2 {
+            self.check_interval = (self.check_interval / 2).max(1);
+        }
+        self.check_countdown = self.check_interval;
         shared.publish_nodes(self.id, self.nodes);
         if shared.should_stop() {
             self.stopped = true;
@@ -309,6 +338,7 @@ impl<'a> Searcher<'a> {
             // which moves are searched at all.
             hints: depth >= 2 || self.shared.features.selective,
             skip_marked: self.shared.features.selective,
+            killers_first: self.shared.features.selective,
             side,
             killers: self.heuristics.killers(ply),
         }
@@ -546,8 +576,7 @@ impl<'a> Searcher<'a> {
                         self.heuristics.update_history(side, mv, bonus);
                         // Every move tried before the cutoff loses a little,
                         // the table move of the first stage too.
-                        let tried_first = picker.tried_tt_move();
-                        for &tried in tried_first.iter().chain(picker.picked()) {
+                        for &tried in picker.tried_early().iter().chain(picker.picked()) {
                             if tried != mv {
                                 self.heuristics.update_history(side, tried, -bonus);
                             }
