@@ -22,7 +22,7 @@ use plyd_api::abi::{CAP_REDUCTIONS, CAP_SELECTIVE, HINT_SKIP, NULL_MOVE};
 use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, Variant};
 
 use crate::board::{arrow_sq, from_sq, squares, to_sq, Board, Geometry, Sq};
-use crate::flood::queen_step;
+use crate::flood::{queen_step, queen_territory};
 use crate::text;
 
 /// Version of the state layout described in the crate docs.
@@ -288,10 +288,7 @@ impl Game for Amazons {
     }
 
     fn order_hints(&self, moves: &[Move], scores: &mut [i32]) {
-        let tables = HintTables::new(&self.board);
-        for (&mv, score) in moves.iter().zip(scores.iter_mut()) {
-            *score = tables.hint(mv);
-        }
+        hint_moves(&self.board, moves, scores);
         let width = selective_width() as usize;
         if width > 0 && moves.len() > width {
             mark_skipped(scores, width);
@@ -300,6 +297,59 @@ impl Game for Amazons {
 
     fn perft(&mut self, depth: u32) -> u64 {
         crate::perft::perft(&mut self.board, depth)
+    }
+}
+
+/// Queen moves whose arrows are each scored by a territory flood.
+pub const FLOODED_QUEEN_MOVES: usize = 10;
+
+/// Score every move of `moves` (see the module docs): each queen move by
+/// the queen-move territory after it, the arrows of the best
+/// [`FLOODED_QUEEN_MOVES`] queen moves by the territory after the arrow
+/// too, the others by the arrow's local value.
+pub fn hint_moves(board: &Board, moves: &[Move], scores: &mut [i32]) {
+    let tables = HintTables::new(board);
+    let g = board.geometry();
+    let us = usize::from(board.side);
+    let (mine, theirs) = (board.amazons[us], board.amazons[us ^ 1]);
+    let empty = board.empties();
+    // One slot per amazon and target square.
+    let mut froms = [u8::MAX; 128];
+    for (i, sq) in squares(mine).enumerate() {
+        froms[usize::from(sq)] = i as u8;
+    }
+    let slot =
+        |mv: Move| usize::from(froms[usize::from(from_sq(mv))]) * 128 + usize::from(to_sq(mv));
+    let mut queen = vec![i32::MIN; mine.count_ones() as usize * 128];
+    let mut distinct = Vec::with_capacity(256);
+    for &mv in moves {
+        let key = slot(mv);
+        if queen[key] == i32::MIN {
+            let moved = 1u128 << from_sq(mv) | 1u128 << to_sq(mv);
+            queen[key] = queen_territory(g, mine ^ moved, theirs, empty ^ moved);
+            distinct.push(key);
+        }
+    }
+    // The best queen moves get every arrow flooded.
+    let top = FLOODED_QUEEN_MOVES.min(distinct.len());
+    if top > 0 && top < distinct.len() {
+        distinct.select_nth_unstable_by(top - 1, |&a, &b| queen[b].cmp(&queen[a]));
+    }
+    let mut flooded = vec![false; queen.len()];
+    for &key in &distinct[..top] {
+        flooded[key] = true;
+    }
+    for (&mv, score) in moves.iter().zip(scores.iter_mut()) {
+        let key = slot(mv);
+        let local = tables.hint(mv);
+        *score = if flooded[key] {
+            let moved = 1u128 << from_sq(mv) | 1u128 << to_sq(mv);
+            let arrow = 1u128 << arrow_sq(mv);
+            let after = queen_territory(g, mine ^ moved, theirs, (empty ^ moved) & !arrow);
+            after * 256 + local
+        } else {
+            queen[key] * 256 + local
+        };
     }
 }
 
@@ -312,5 +362,52 @@ fn mark_skipped(scores: &mut [i32], width: usize) {
     });
     for &i in &order[width..] {
         scores[i as usize] = HINT_SKIP;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves_of(game: &Amazons) -> Vec<Move> {
+        let mut moves = Vec::new();
+        game.board.for_each_move(|mv| moves.push(mv));
+        moves
+    }
+
+    #[test]
+    fn the_selective_width_keeps_exactly_the_best_hints() {
+        let game = Amazons::new(0);
+        let moves = moves_of(&game);
+        let mut plain = vec![0; moves.len()];
+        hint_moves(&game.board, &moves, &mut plain);
+        let mut marked = plain.clone();
+        mark_skipped(&mut marked, 24);
+        let kept: Vec<usize> = (0..moves.len())
+            .filter(|&i| marked[i] != HINT_SKIP)
+            .collect();
+        assert_eq!(kept.len(), 24);
+        let lowest_kept = kept.iter().map(|&i| plain[i]).min().unwrap();
+        let highest_skipped = (0..moves.len())
+            .filter(|&i| marked[i] == HINT_SKIP)
+            .map(|i| plain[i])
+            .max()
+            .unwrap();
+        assert!(lowest_kept >= highest_skipped);
+        for &i in &kept {
+            assert_eq!(marked[i], plain[i]);
+        }
+    }
+
+    #[test]
+    fn the_best_hint_shuts_in_the_last_enemy_amazon() {
+        // The second player's only amazon on a10 has one free square, b9.
+        let game = Amazons::from_fen("q*8/*9/10/10/10/10/10/10/10/4Q5 w").unwrap();
+        let moves = moves_of(&game);
+        let mut hints = vec![0; moves.len()];
+        hint_moves(&game.board, &moves, &mut hints);
+        let best = (0..moves.len()).max_by_key(|&i| hints[i]).unwrap();
+        let text = text::format_move(game.board.geometry(), moves[best]);
+        assert!(text.ends_with("b9"), "{text}");
     }
 }

@@ -1,0 +1,355 @@
+//! The `classic` evaluator, plyd's default for the Amazons: territory and
+//! position from queen- and king-move distance maps (bitboard floods), the
+//! mobility of each amazon with trapped and dead amazons penalised, and an
+//! exact-by-counting score once the board has split into regions that no
+//! two enemy amazons share.
+//!
+//! # Terms (all from the side to move's view)
+//!
+//! * `queen_territory`: empty squares our amazons reach in fewer queen
+//!   moves than theirs, minus the reverse; a tie counts `tempo` for the
+//!   side to move (it gets there first).
+//! * `king_territory`: the same with king-move distances, which see
+//!   further into walled-off areas and matter most in the opening.
+//! * `queen_position`: `Σ 2^(1-d_us) - 2^(1-d_them)` over the empty
+//!   squares, `d` the queen-move distance: how close our amazons are to
+//!   the squares still in play.
+//! * `king_position`: `Σ clamp((k_them - k_us) / 6, -1, 1)`, `k` the
+//!   king-move distance.
+//! * `mobility`: per amazon, a table entry indexed by the number of squares
+//!   it can move to (the last entry for any higher number), ours minus
+//!   theirs. The table is steep at the bottom: an amazon with one or two
+//!   squares left is nearly lost, one with none is dead for the rest of the
+//!   game.
+//!
+//! Each term has an opening weight and an ending weight; the weight used
+//! is blended by the share of the board still empty. The sum is rounded
+//! and clamped to `±SCORE_BOUND`.
+//!
+//! # Decided positions
+//!
+//! When no empty square is reachable by both players (king-move floods
+//! that never meet), the board has split into separate regions and the
+//! game is a count: each player can make about as many moves as there are
+//! empty squares in its regions. The side to move wins when it has more
+//! than the opponent. The score is then `decided_base + per_move * margin`
+//! for the winner's side (negated for the loser), well above every
+//! undecided score, so the search steers into won separations and away
+//! from lost ones. The count assumes every region can be filled; a region
+//! with dead corners can hold fewer moves, so it is a strong estimate, not
+//! a proof, and the score stays below the search's mate scores.
+
+use plyd_amazons_rules::board::{squares, Board};
+use plyd_amazons_rules::flood::{queen_step, DistanceMap, Maps};
+use plyd_amazons_rules::Amazons;
+use plyd_api::Evaluator;
+use plyd_params::{self as params, ParamsError};
+use serde::Deserialize;
+
+/// The default parameters, shipped next to this file.
+pub const DEFAULT_PARAMS: &str = include_str!("classic.toml");
+
+/// Every score lies within this bound.
+pub const SCORE_BOUND: i32 = 10_000;
+
+/// Entries of the mobility table.
+pub const MOBILITY_ENTRIES: usize = 16;
+
+/// The weight of each term in one phase.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weights {
+    /// Per square of queen-move territory.
+    pub queen_territory: f64,
+    /// Per square of king-move territory.
+    pub king_territory: f64,
+    /// Per unit of queen-move position.
+    pub queen_position: f64,
+    /// Per unit of king-move position.
+    pub king_position: f64,
+    /// Multiplies the mobility table.
+    pub mobility: f64,
+}
+
+/// What decided (separated) positions score.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decided {
+    /// Score of a won count by a margin of one move.
+    pub base: f64,
+    /// Added per move of margin.
+    pub per_move: f64,
+}
+
+/// The parameters of [`Classic`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    /// Share of a tied square for the side to move, in `[0, 1)`.
+    pub tempo: f64,
+    /// Weights when the board is empty.
+    pub opening: Weights,
+    /// Weights when the board is full.
+    pub ending: Weights,
+    /// Value of an amazon with `i` moves, [`MOBILITY_ENTRIES`] entries.
+    pub mobility: Vec<f64>,
+    /// Scores of separated positions.
+    pub decided: Decided,
+}
+
+impl Params {
+    fn check(&self) -> Result<(), ParamsError> {
+        if !(0.0..1.0).contains(&self.tempo) {
+            return Err(ParamsError::at_key("tempo", "expected a number in [0, 1)"));
+        }
+        if self.mobility.len() != MOBILITY_ENTRIES {
+            return Err(ParamsError::at_key(
+                "mobility",
+                format!(
+                    "expected {MOBILITY_ENTRIES} numbers, found {}",
+                    self.mobility.len()
+                ),
+            ));
+        }
+        let finite = |x: f64| x.is_finite() && x.abs() <= f64::from(SCORE_BOUND);
+        for (name, w) in [("opening", &self.opening), ("ending", &self.ending)] {
+            for (key, value) in [
+                ("queen_territory", w.queen_territory),
+                ("king_territory", w.king_territory),
+                ("queen_position", w.queen_position),
+                ("king_position", w.king_position),
+                ("mobility", w.mobility),
+            ] {
+                if !finite(value) {
+                    return Err(ParamsError::at_key(
+                        &format!("{name}.{key}"),
+                        "expected a finite number within the score bound",
+                    ));
+                }
+            }
+        }
+        if let Some(i) = self.mobility.iter().position(|&v| !finite(v)) {
+            return Err(ParamsError::at_key(
+                &format!("mobility[{i}]"),
+                "expected a finite number within the score bound",
+            ));
+        }
+        if !(finite(self.decided.base) && self.decided.base > 0.0) {
+            return Err(ParamsError::at_key(
+                "decided.base",
+                "expected a positive number within the score bound",
+            ));
+        }
+        if !(finite(self.decided.per_move) && self.decided.per_move >= 0.0) {
+            return Err(ParamsError::at_key(
+                "decided.per_move",
+                "expected a number >= 0 within the score bound",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The raw terms of one position, side to move first.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Terms {
+    /// Queen-move territory.
+    pub queen_territory: f64,
+    /// King-move territory.
+    pub king_territory: f64,
+    /// Queen-move position.
+    pub queen_position: f64,
+    /// King-move position.
+    pub king_position: f64,
+    /// Mobility table sum, ours minus theirs.
+    pub mobility: f64,
+    /// Share of the board still empty, 0..=1.
+    pub empty_share: f64,
+    /// `Some((ours, theirs))` empty squares of each side's regions when
+    /// the board has split.
+    pub separated: Option<(u32, u32)>,
+}
+
+/// The `classic` evaluator.
+#[derive(Debug, Clone)]
+pub struct Classic {
+    params: Params,
+}
+
+impl Classic {
+    /// The evaluator with these parameters.
+    pub fn with_params(params: Params) -> Result<Self, ParamsError> {
+        params.check()?;
+        Ok(Classic { params })
+    }
+
+    /// The parameters in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The raw terms of `board`.
+    pub fn terms(&self, board: &Board) -> Terms {
+        let us = usize::from(board.side);
+        let them = us ^ 1;
+        let empty = board.empties();
+        let cells = u32::from(board.size) * u32::from(board.size);
+        let pieces = board.amazons[0].count_ones() + board.amazons[1].count_ones();
+        let empty_share = f64::from(empty.count_ones()) / f64::from((cells - pieces).max(1));
+        let king = Maps::king(board);
+        let (k_us, k_them) = (&king.maps[us], &king.maps[them]);
+        if k_us.reached() & k_them.reached() == 0 {
+            return Terms {
+                empty_share,
+                separated: Some((k_us.reached().count_ones(), k_them.reached().count_ones())),
+                ..Terms::default()
+            };
+        }
+        let queen = Maps::queen(board);
+        let (q_us, q_them) = (&queen.maps[us], &queen.maps[them]);
+        let tempo = self.params.tempo;
+        let split = |maps: &Maps| {
+            let s = maps.split(empty);
+            f64::from(s.nearer[us]) - f64::from(s.nearer[them]) + tempo * f64::from(s.tied)
+        };
+        let mobility = self.mobility_sum(board, us, empty) - self.mobility_sum(board, them, empty);
+        Terms {
+            queen_territory: split(&queen),
+            king_territory: split(&king),
+            queen_position: closeness(q_us) - closeness(q_them),
+            king_position: king_position(k_us, k_them),
+            mobility,
+            empty_share,
+            separated: None,
+        }
+    }
+
+    fn mobility_sum(&self, board: &Board, player: usize, empty: u128) -> f64 {
+        let table = &self.params.mobility;
+        squares(board.amazons[player])
+            .map(|sq| {
+                let moves = queen_step(board.geometry(), 1u128 << sq, empty).count_ones() as usize;
+                table[moves.min(MOBILITY_ENTRIES - 1)]
+            })
+            .sum()
+    }
+
+    /// The weight of each term at this point of the game.
+    fn weights(&self, empty_share: f64) -> Weights {
+        let (o, e) = (&self.params.opening, &self.params.ending);
+        let blend = |a: f64, b: f64| b + (a - b) * empty_share;
+        Weights {
+            queen_territory: blend(o.queen_territory, e.queen_territory),
+            king_territory: blend(o.king_territory, e.king_territory),
+            queen_position: blend(o.queen_position, e.queen_position),
+            king_position: blend(o.king_position, e.king_position),
+            mobility: blend(o.mobility, e.mobility),
+        }
+    }
+
+    /// Each weighted term and the total (before rounding).
+    fn weighted(&self, terms: &Terms) -> [(&'static str, f64); 6] {
+        if let Some((ours, theirs)) = terms.separated {
+            let margin = f64::from(ours) - f64::from(theirs);
+            let d = &self.params.decided;
+            let total = if margin > 0.0 {
+                d.base + d.per_move * margin
+            } else {
+                -d.base + d.per_move * (margin - 1.0)
+            };
+            return [
+                ("queen_territory", 0.0),
+                ("king_territory", 0.0),
+                ("queen_position", 0.0),
+                ("king_position", 0.0),
+                ("mobility", 0.0),
+                ("decided", total),
+            ];
+        }
+        let w = self.weights(terms.empty_share);
+        [
+            ("queen_territory", w.queen_territory * terms.queen_territory),
+            ("king_territory", w.king_territory * terms.king_territory),
+            ("queen_position", w.queen_position * terms.queen_position),
+            ("king_position", w.king_position * terms.king_position),
+            ("mobility", w.mobility * terms.mobility),
+            ("decided", 0.0),
+        ]
+    }
+
+    fn score(&self, board: &Board) -> i32 {
+        let terms = self.terms(board);
+        let total: f64 = self.weighted(&terms).iter().map(|(_, v)| v).sum();
+        let bound = f64::from(SCORE_BOUND);
+        total.round().clamp(-bound, bound) as i32
+    }
+}
+
+/// `Σ 2^(1-d)` over the squares of a queen map.
+fn closeness(map: &DistanceMap) -> f64 {
+    (1..=map.depth())
+        .map(|d| f64::from(map.level(d).count_ones()) * 2f64.powi(1 - d as i32))
+        .sum()
+}
+
+/// `Σ clamp((k_them - k_us) / 6, -1, 1)` over the empty squares, a square
+/// only one side reaches counting ±1.
+fn king_position(us: &DistanceMap, them: &DistanceMap) -> f64 {
+    let mut total = 0.0;
+    for du in 1..=us.depth() {
+        let level = us.level(du);
+        for dt in 1..=them.depth() {
+            let both = (level & them.level(dt)).count_ones();
+            if both > 0 {
+                let diff = (dt as f64 - du as f64) / 6.0;
+                total += f64::from(both) * diff.clamp(-1.0, 1.0);
+            }
+        }
+    }
+    let only_us = (us.reached() & !them.reached()).count_ones();
+    let only_them = (them.reached() & !us.reached()).count_ones();
+    total + f64::from(only_us) - f64::from(only_them)
+}
+
+impl Evaluator for Classic {
+    type State = Amazons;
+    const NAME: &'static str = "classic";
+    const DESCRIPTION: &'static str = "territory and position from queen and king distance floods, amazon mobility with trapped amazons penalised, separated boards scored by counting moves";
+    const GAME: &'static str = "amazons";
+    const STATE_LAYOUT: u32 = plyd_amazons_rules::STATE_LAYOUT;
+    const SCORE_BOUND: i32 = SCORE_BOUND;
+    const DEFAULT_PARAMS: &'static str = DEFAULT_PARAMS;
+
+    fn from_params(text: Option<&str>) -> Result<Self, String> {
+        let params: Params =
+            params::parse(text.unwrap_or(DEFAULT_PARAMS)).map_err(|e| e.to_string())?;
+        Classic::with_params(params).map_err(|e| e.to_string())
+    }
+
+    fn evaluate(&self, state: &Amazons) -> i32 {
+        self.score(state.board())
+    }
+
+    fn explain(&self, state: &Amazons) -> Vec<(String, f64)> {
+        let terms = self.terms(state.board());
+        let mut out = vec![
+            ("raw.queen_territory".to_string(), terms.queen_territory),
+            ("raw.king_territory".to_string(), terms.king_territory),
+            ("raw.queen_position".to_string(), terms.queen_position),
+            ("raw.king_position".to_string(), terms.king_position),
+            ("raw.mobility".to_string(), terms.mobility),
+            ("empty_share".to_string(), terms.empty_share),
+        ];
+        if let Some((ours, theirs)) = terms.separated {
+            out.push(("separated.ours".to_string(), f64::from(ours)));
+            out.push(("separated.theirs".to_string(), f64::from(theirs)));
+        }
+        out.extend(
+            self.weighted(&terms)
+                .iter()
+                .map(|&(name, v)| (name.to_string(), v)),
+        );
+        out.push(("total".to_string(), f64::from(self.score(state.board()))));
+        out
+    }
+}

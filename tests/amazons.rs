@@ -1,0 +1,169 @@
+//! The Amazons end to end: the real `plyd` binary with the amazons plugin,
+//! over the protocol — both boards, every move spelling, refused input,
+//! perft, the selective options, a won position and a lost one.
+
+mod common;
+
+use common::{errors, plugin_dir, Engine, TempDir};
+
+const START_10: &str = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1";
+const START_8: &str = "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1";
+
+/// The second player's only amazon, on a10, has one free neighbour (b9);
+/// an arrow there ends the game: `e1e6b9` is one of the winning moves.
+const WIN_IN_1: &str = "q*8/*9/10/10/10/10/10/10/10/4Q5 w - - 0 1";
+
+fn amazons(variant: &str) -> (Engine, TempDir) {
+    let dir = plugin_dir(&[("plyd_game_amazons", "amazons")]);
+    let mut engine = Engine::start(dir.path(), &[], &[]);
+    engine.send(&format!("setoption name UCI_Variant value {variant}"));
+    let start = if variant == "amazons8" {
+        START_8
+    } else {
+        START_10
+    };
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        vec![format!("info string variant {variant} startpos {start}")]
+    );
+    (engine, dir)
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let line = lines.last().expect("a bestmove line");
+    line.split_whitespace().nth(1).unwrap().to_string()
+}
+
+#[test]
+fn uci_lists_both_variants_and_the_selective_options() {
+    let (mut engine, _dir) = amazons("amazons");
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok");
+    let variant = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant"))
+        .expect("a UCI_Variant option");
+    assert!(variant.contains("var amazons ") || variant.ends_with("var amazons"));
+    assert!(variant.contains("var amazons8"), "{variant}");
+    assert!(lines.contains(&"option name Selective type check default true".to_string()));
+    assert!(lines
+        .contains(&"option name SelectiveWidth type spin default 24 min 0 max 5000".to_string()));
+}
+
+#[test]
+fn every_move_spelling_is_read() {
+    let (mut engine, _dir) = amazons("amazons");
+    // Canonical, the championship records' brackets, dash and slash, and
+    // Fairy-Stockfish's two-part form, one per ply.
+    engine.send("position startpos moves d1d7g7 a7b6(b2) g1-g4/e2 d10d9,d9c10");
+    assert!(errors(&engine.sync()).is_empty());
+    assert_eq!(
+        engine.fen(),
+        "2*3q3/3q6/10/3Q2*2q/1q8/10/Q5Q2Q/10/1*2*5/10 w - - 0 3"
+    );
+    engine.send("d");
+    let lines = engine.read_until(|l| l.starts_with("Key: "));
+    assert!(lines.iter().any(|l| l.trim() == "a b c d e f g h i j"));
+}
+
+#[test]
+fn the_8x8_board_plays_its_own_squares() {
+    let (mut engine, _dir) = amazons("amazons8");
+    engine.send("position startpos moves c1c7e5");
+    assert!(errors(&engine.sync()).is_empty());
+    assert_eq!(engine.fen(), "2q2q2/2Q5/q6q/4*3/8/Q6Q/8/5Q2 b - - 0 1");
+    // j10 is off this board.
+    engine.send("position startpos moves c1c7j10");
+    assert_eq!(errors(&engine.sync()).len(), 1);
+    assert_eq!(engine.fen(), "2q2q2/2Q5/q6q/4*3/8/Q6Q/8/5Q2 b - - 0 1");
+}
+
+#[test]
+fn bad_moves_and_positions_are_refused_and_change_nothing() {
+    let (mut engine, _dir) = amazons("amazons");
+    engine.send("position startpos moves d1d7g7");
+    let before = engine.fen();
+    for line in [
+        // d10 holds an enemy amazon.
+        "position startpos moves d1d10d9",
+        // Not a queen line.
+        "position startpos moves d1e3e4",
+        // The arrow crosses an amazon.
+        "position startpos moves a4b4j4",
+        // The opponent's amazon.
+        "position startpos moves a7a6a5",
+        "position startpos moves d1d7",
+        "position startpos moves zz",
+        "position fen 3q2q3/10/10/q8q/10/10/Q8Q/10/3Q2Q3 w",
+        "position fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q2 w",
+        "position fen 3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 x",
+        "position fen 10/10/10/10/10/10/Q8Q/10/10/3Q2Q3 w",
+    ] {
+        engine.send(line);
+        let lines = engine.sync();
+        assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(engine.fen(), before, "{line}");
+    }
+}
+
+#[test]
+fn perft_on_both_boards() {
+    for (variant, depth, nodes, root_moves) in [
+        ("amazons", 2, 4_307_152u64, 2_176usize),
+        ("amazons8", 2, 1_331_198, 1_232),
+    ] {
+        let (mut engine, _dir) = amazons(variant);
+        engine.send("position startpos");
+        engine.send(&format!("go perft {depth}"));
+        let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!("Nodes searched: {nodes}"),
+            "{variant}"
+        );
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(": ")).count(),
+            root_moves + 1,
+            "{variant}"
+        );
+    }
+}
+
+#[test]
+fn a_win_in_one_is_found_with_and_without_selectivity() {
+    let (mut engine, _dir) = amazons("amazons");
+    for selective in ["true", "false"] {
+        engine.send(&format!("setoption name Selective value {selective}"));
+        engine.send(&format!("position fen {WIN_IN_1}"));
+        engine.send("go depth 3");
+        let lines = engine.until_bestmove();
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("info lines");
+        assert!(last_info.contains("score mate 1 "), "{last_info}");
+        let best = bestmove(&lines);
+        assert!(best.ends_with("b9"), "{best}");
+        // The move really wins: afterwards the second player has nothing.
+        engine.send(&format!("position fen {WIN_IN_1} moves {best}"));
+        engine.send("go depth 1");
+        assert_eq!(bestmove(&engine.until_bestmove()), "(none)");
+    }
+}
+
+#[test]
+fn selective_width_is_checked_and_applied() {
+    let (mut engine, _dir) = amazons("amazons8");
+    engine.send("setoption name SelectiveWidth value 5001");
+    assert_eq!(errors(&engine.sync()).len(), 1);
+    for width in ["0", "8", "24"] {
+        engine.send(&format!("setoption name SelectiveWidth value {width}"));
+        engine.send("position startpos");
+        engine.send("go depth 3");
+        let lines = engine.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{width}: {lines:?}");
+        assert_ne!(bestmove(&lines), "(none)");
+    }
+}
