@@ -46,8 +46,8 @@ use plyd_api::Evaluator;
 use plyd_params::{self as params, ParamsError};
 use serde::Deserialize;
 
-/// The default parameters, shipped next to this file.
-pub const DEFAULT_PARAMS: &str = include_str!("classic.toml");
+/// The default parameters, shipped as plugins/amazons/classic.toml.
+pub const DEFAULT_PARAMS: &str = include_str!("../classic.toml");
 
 /// Every score lies within this bound.
 pub const SCORE_BOUND: i32 = 10_000;

@@ -5,8 +5,10 @@
 #![deny(unsafe_code)]
 
 pub mod classic;
+pub mod seed000;
 
 pub use classic::Classic;
 pub use plyd_amazons_rules::{board, flood, game, perft, text, Amazons, STATE_LAYOUT};
+pub use seed000::Seed000;
 
-plyd_api::export_game!(Amazons, evaluators = [Classic]);
+plyd_api::export_game!(Amazons, evaluators = [Classic, Seed000]);
