@@ -49,6 +49,28 @@ fn uci_lists_both_variants_and_the_selective_options() {
     assert!(lines.contains(&"option name Selective type check default true".to_string()));
     assert!(lines
         .contains(&"option name SelectiveWidth type spin default 24 min 0 max 5000".to_string()));
+    assert!(lines.contains(
+        &"option name MoveNotation type combo default d1d7g7 var d1d7g7 var d1d7,d7g7".to_string()
+    ));
+}
+
+#[test]
+fn move_notation_switches_to_the_two_part_form() {
+    let (mut engine, _dir) = amazons("amazons");
+    engine.send("setoption name MoveNotation value d1d7,d7g7");
+    engine.send(&format!("position fen {WIN_IN_1}"));
+    engine.send("go depth 1");
+    let best = bestmove(&engine.until_bestmove());
+    let (queen, arrow) = best.split_once(',').expect("a two-part move");
+    assert_eq!(queen.len(), 4, "{best}");
+    assert_eq!(&arrow[..2], &queen[2..], "{best}");
+    assert_eq!(&arrow[2..], "b9", "{best}");
+    engine.send("setoption name MoveNotation value d1-d7/g7");
+    assert_eq!(errors(&engine.sync()).len(), 1);
+    engine.send("setoption name MoveNotation value d1d7g7");
+    engine.send("go depth 1");
+    let best = bestmove(&engine.until_bestmove());
+    assert!(!best.contains(','), "{best}");
 }
 
 #[test]

@@ -33,6 +33,9 @@ pub const START_10: &str = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1";
 /// Start position of the 8x8 game played on Botzone.
 pub const START_8: &str = "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1";
 
+/// The option that picks how moves are written.
+pub const MOVE_NOTATION_OPTION: &str = "MoveNotation";
+
 /// The option that sets how many moves the search keeps below the root.
 pub const SELECTIVE_WIDTH_OPTION: &str = "SelectiveWidth";
 /// Default of `SelectiveWidth`.
@@ -197,16 +200,33 @@ impl Game for Amazons {
     const MAX_GAME_PLIES: u32 = 96;
     const HAS_ORDER_HINTS: bool = true;
     const HAS_IS_LEGAL: bool = true;
-    const OPTIONS: &'static [GameOption] = &[GameOption {
-        name: SELECTIVE_WIDTH_OPTION,
-        kind: GameOptionKind::Spin {
-            default: DEFAULT_SELECTIVE_WIDTH as i64,
-            min: 0,
-            max: 5000,
+    const OPTIONS: &'static [GameOption] = &[
+        GameOption {
+            name: SELECTIVE_WIDTH_OPTION,
+            kind: GameOptionKind::Spin {
+                default: DEFAULT_SELECTIVE_WIDTH as i64,
+                min: 0,
+                max: 5000,
+            },
         },
-    }];
+        GameOption {
+            name: MOVE_NOTATION_OPTION,
+            kind: GameOptionKind::Combo {
+                default: "d1d7g7",
+                choices: &["d1d7g7", "d1d7,d7g7"],
+            },
+        },
+    ];
 
     fn set_option(name: &str, value: &str) -> Result<(), String> {
+        if name == MOVE_NOTATION_OPTION {
+            match value {
+                "d1d7g7" => text::set_two_part_moves(false),
+                "d1d7,d7g7" => text::set_two_part_moves(true),
+                _ => return Err(format!("'{value}' is not d1d7g7 or d1d7,d7g7")),
+            }
+            return Ok(());
+        }
         if name != SELECTIVE_WIDTH_OPTION {
             return Err(format!("unknown option '{name}'"));
         }

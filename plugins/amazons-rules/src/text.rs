@@ -14,6 +14,8 @@
 //! championship records), `d1-d7/g7` and `d1d7,d7g7` (Fairy-Stockfish's
 //! UCI).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use plyd_api::Move;
 
 use crate::board::{
@@ -196,14 +198,28 @@ pub fn parse_move(geometry: &Geometry, text: &str) -> Option<Move> {
     }
 }
 
-/// The canonical spelling of a move (`d1d7g7`).
+/// Whether moves are written in Fairy-Stockfish's two-part form. One
+/// setting for the whole plugin (the `MoveNotation` option).
+static TWO_PART: AtomicBool = AtomicBool::new(false);
+
+/// Write moves as `d1d7,d7g7` (Fairy-Stockfish's UCI) instead of `d1d7g7`.
+pub fn set_two_part_moves(on: bool) {
+    TWO_PART.store(on, Ordering::Relaxed);
+}
+
+/// The spelling of a move: `d1d7g7`, or `d1d7,d7g7` when
+/// [`set_two_part_moves`] is on.
 pub fn format_move(geometry: &Geometry, mv: Move) -> String {
-    format!(
-        "{}{}{}",
+    let (from, to, arrow) = (
         square_name(geometry, from_sq(mv)),
         square_name(geometry, to_sq(mv)),
-        square_name(geometry, arrow_sq(mv))
-    )
+        square_name(geometry, arrow_sq(mv)),
+    );
+    if TWO_PART.load(Ordering::Relaxed) {
+        format!("{from}{to},{to}{arrow}")
+    } else {
+        format!("{from}{to}{arrow}")
+    }
 }
 
 /// A picture of the board, last rank on top, with the position text.

@@ -22,9 +22,10 @@
 //!   squares left is nearly lost, one with none is dead for the rest of the
 //!   game.
 //!
-//! Each term has an opening weight and an ending weight; the weight used
-//! is blended by the share of the board still empty. The sum is rounded
-//! and clamped to `±SCORE_BOUND`.
+//! Each term, and each entry of the mobility table, has an opening value
+//! and an ending value; the value used is blended by the share of the
+//! board still empty. The sum is rounded and clamped to `±SCORE_BOUND`.
+//! `examples/tune_classic.rs` fits all of them to game results.
 //!
 //! # Decided positions
 //!
@@ -56,7 +57,7 @@ pub const SCORE_BOUND: i32 = 10_000;
 pub const MOBILITY_ENTRIES: usize = 16;
 
 /// The weight of each term in one phase.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Weights {
     /// Per square of queen-move territory.
@@ -67,8 +68,9 @@ pub struct Weights {
     pub queen_position: f64,
     /// Per unit of king-move position.
     pub king_position: f64,
-    /// Multiplies the mobility table.
-    pub mobility: f64,
+    /// Value of one amazon with 0, 1, ... squares to move to, the last
+    /// entry for that many or more ([`MOBILITY_ENTRIES`] entries).
+    pub mobility: Vec<f64>,
 }
 
 /// What decided (separated) positions score.
@@ -91,8 +93,6 @@ pub struct Params {
     pub opening: Weights,
     /// Weights when the board is full.
     pub ending: Weights,
-    /// Value of an amazon with `i` moves, [`MOBILITY_ENTRIES`] entries.
-    pub mobility: Vec<f64>,
     /// Scores of separated positions.
     pub decided: Decided,
 }
@@ -102,23 +102,22 @@ impl Params {
         if !(0.0..1.0).contains(&self.tempo) {
             return Err(ParamsError::at_key("tempo", "expected a number in [0, 1)"));
         }
-        if self.mobility.len() != MOBILITY_ENTRIES {
-            return Err(ParamsError::at_key(
-                "mobility",
-                format!(
-                    "expected {MOBILITY_ENTRIES} numbers, found {}",
-                    self.mobility.len()
-                ),
-            ));
-        }
         let finite = |x: f64| x.is_finite() && x.abs() <= f64::from(SCORE_BOUND);
         for (name, w) in [("opening", &self.opening), ("ending", &self.ending)] {
+            if w.mobility.len() != MOBILITY_ENTRIES {
+                return Err(ParamsError::at_key(
+                    &format!("{name}.mobility"),
+                    format!(
+                        "expected {MOBILITY_ENTRIES} numbers, found {}",
+                        w.mobility.len()
+                    ),
+                ));
+            }
             for (key, value) in [
                 ("queen_territory", w.queen_territory),
                 ("king_territory", w.king_territory),
                 ("queen_position", w.queen_position),
                 ("king_position", w.king_position),
-                ("mobility", w.mobility),
             ] {
                 if !finite(value) {
                     return Err(ParamsError::at_key(
@@ -127,12 +126,12 @@ impl Params {
                     ));
                 }
             }
-        }
-        if let Some(i) = self.mobility.iter().position(|&v| !finite(v)) {
-            return Err(ParamsError::at_key(
-                &format!("mobility[{i}]"),
-                "expected a finite number within the score bound",
-            ));
+            if let Some(i) = w.mobility.iter().position(|&v| !finite(v)) {
+                return Err(ParamsError::at_key(
+                    &format!("{name}.mobility[{i}]"),
+                    "expected a finite number within the score bound",
+                ));
+            }
         }
         if !(finite(self.decided.base) && self.decided.base > 0.0) {
             return Err(ParamsError::at_key(
@@ -161,8 +160,9 @@ pub struct Terms {
     pub queen_position: f64,
     /// King-move position.
     pub king_position: f64,
-    /// Mobility table sum, ours minus theirs.
-    pub mobility: f64,
+    /// Amazons with `i` squares to move to (the last entry: that many or
+    /// more), ours minus theirs.
+    pub mobility: [i32; MOBILITY_ENTRIES],
     /// Share of the board still empty, 0..=1.
     pub empty_share: f64,
     /// `Some((ours, theirs))` empty squares of each side's regions when
@@ -212,7 +212,13 @@ impl Classic {
             let s = maps.split(empty);
             f64::from(s.nearer[us]) - f64::from(s.nearer[them]) + tempo * f64::from(s.tied)
         };
-        let mobility = self.mobility_sum(board, us, empty) - self.mobility_sum(board, them, empty);
+        let mut mobility = [0i32; MOBILITY_ENTRIES];
+        for (player, sign) in [(us, 1), (them, -1)] {
+            for sq in squares(board.amazons[player]) {
+                let moves = queen_step(board.geometry(), 1u128 << sq, empty).count_ones() as usize;
+                mobility[moves.min(MOBILITY_ENTRIES - 1)] += sign;
+            }
+        }
         Terms {
             queen_territory: split(&queen),
             king_territory: split(&king),
@@ -224,27 +230,13 @@ impl Classic {
         }
     }
 
-    fn mobility_sum(&self, board: &Board, player: usize, empty: u128) -> f64 {
-        let table = &self.params.mobility;
-        squares(board.amazons[player])
-            .map(|sq| {
-                let moves = queen_step(board.geometry(), 1u128 << sq, empty).count_ones() as usize;
-                table[moves.min(MOBILITY_ENTRIES - 1)]
-            })
+    /// The value of the mobility term at this point of the game.
+    fn mobility_value(&self, terms: &Terms) -> f64 {
+        let share = terms.empty_share;
+        let (o, e) = (&self.params.opening.mobility, &self.params.ending.mobility);
+        (0..MOBILITY_ENTRIES)
+            .map(|i| f64::from(terms.mobility[i]) * (e[i] + (o[i] - e[i]) * share))
             .sum()
-    }
-
-    /// The weight of each term at this point of the game.
-    fn weights(&self, empty_share: f64) -> Weights {
-        let (o, e) = (&self.params.opening, &self.params.ending);
-        let blend = |a: f64, b: f64| b + (a - b) * empty_share;
-        Weights {
-            queen_territory: blend(o.queen_territory, e.queen_territory),
-            king_territory: blend(o.king_territory, e.king_territory),
-            queen_position: blend(o.queen_position, e.queen_position),
-            king_position: blend(o.king_position, e.king_position),
-            mobility: blend(o.mobility, e.mobility),
-        }
     }
 
     /// Each weighted term and the total (before rounding).
@@ -266,13 +258,26 @@ impl Classic {
                 ("decided", total),
             ];
         }
-        let w = self.weights(terms.empty_share);
+        let (o, e) = (&self.params.opening, &self.params.ending);
+        let blend = |a: f64, b: f64| b + (a - b) * terms.empty_share;
         [
-            ("queen_territory", w.queen_territory * terms.queen_territory),
-            ("king_territory", w.king_territory * terms.king_territory),
-            ("queen_position", w.queen_position * terms.queen_position),
-            ("king_position", w.king_position * terms.king_position),
-            ("mobility", w.mobility * terms.mobility),
+            (
+                "queen_territory",
+                blend(o.queen_territory, e.queen_territory) * terms.queen_territory,
+            ),
+            (
+                "king_territory",
+                blend(o.king_territory, e.king_territory) * terms.king_territory,
+            ),
+            (
+                "queen_position",
+                blend(o.queen_position, e.queen_position) * terms.queen_position,
+            ),
+            (
+                "king_position",
+                blend(o.king_position, e.king_position) * terms.king_position,
+            ),
+            ("mobility", self.mobility_value(terms)),
             ("decided", 0.0),
         ]
     }
@@ -337,13 +342,19 @@ impl Evaluator for Classic {
             ("raw.king_territory".to_string(), terms.king_territory),
             ("raw.queen_position".to_string(), terms.queen_position),
             ("raw.king_position".to_string(), terms.king_position),
-            ("raw.mobility".to_string(), terms.mobility),
             ("empty_share".to_string(), terms.empty_share),
         ];
         if let Some((ours, theirs)) = terms.separated {
             out.push(("separated.ours".to_string(), f64::from(ours)));
             out.push(("separated.theirs".to_string(), f64::from(theirs)));
         }
+        out.extend(
+            terms
+                .mobility
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| (format!("raw.mobility[{i}]"), f64::from(n))),
+        );
         out.extend(
             self.weighted(&terms)
                 .iter()

@@ -71,7 +71,7 @@ fn a_position_symmetric_under_a_half_turn_is_level() {
     assert!(qt > 0.0 && kt > 0.0, "{qt} {kt}");
     assert!(term(&eval, &game, "raw.queen_position").abs() < 1e-9);
     assert!(term(&eval, &game, "raw.king_position").abs() < 1e-9);
-    assert!(term(&eval, &game, "raw.mobility").abs() < 1e-9);
+    assert!(term(&eval, &game, "mobility").abs() < 1e-9);
     // Same placement, other side to move: the same figure.
     let other = game_at("3q/2*1/1*2/Q3 b - - 0 1");
     assert_eq!(eval.evaluate(&game), eval.evaluate(&other));
@@ -139,7 +139,7 @@ fn parameter_errors_name_their_key() {
         (
             "mobility = [-120.0,",
             "mobility = [-120.0, 1.0,",
-            "mobility",
+            "opening.mobility",
         ),
         ("base = 2000.0", "base = -1.0", "decided.base"),
         ("[opening]\n", "[opening]\nspeed = 1.0\n", "speed"),
