@@ -1,12 +1,13 @@
 //! Position and move text through the `Game` trait: the start positions of
 //! both variants; FEN reading and writing on every board side (runs of
 //! `10`, arrows, either side to move, optional trailing fields, the move
-//! number and how it goes up); each kind of bad FEN refused with an error
-//! and the position left as it was; every accepted move spelling, on both
-//! boards and with two-digit ranks; move text refused when a square is off
-//! the board, when there are too few or too many squares, when the
-//! Fairy-Stockfish form names two different middle squares, or when it is
-//! not move text at all; and the board picture carrying the FEN.
+//! number and how it goes up, stopping at the largest one); each kind of
+//! bad FEN refused with an error and the position left as it was; every
+//! accepted move spelling, on both boards and with two-digit ranks; move
+//! text refused when a square is off the board, when there are too few or
+//! too many squares, when the Fairy-Stockfish form names two different
+//! middle squares, or when it is not move text at all; and the board
+//! picture carrying the FEN.
 
 use plyd_amazons_rules::game::{START_10, START_8};
 use plyd_amazons_rules::Amazons;
@@ -137,6 +138,16 @@ fn the_move_number_goes_up_after_the_second_player_moves() {
 }
 
 #[test]
+fn the_largest_move_number_does_not_overflow() {
+    let mut game = game_at("q3q/5/2*2/5/Q3Q b - - 0 4294967295");
+    play(&mut game, &["a5b5a5"]);
+    assert_eq!(game.position_text(), "*q2q/5/2*2/5/Q3Q w - - 0 4294967295");
+    assert!(game
+        .set_position("q3q/5/5/5/Q3Q w - - 0 4294967296")
+        .is_err());
+}
+
+#[test]
 fn bad_positions_are_refused_and_leave_the_game_as_it_was() {
     let start = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3";
     for (why, bad) in [
@@ -147,6 +158,10 @@ fn bad_positions_are_refused_and_leave_the_game_as_it_was() {
         ("a run of 0", start.replace("3Q2Q3", "3Q2Q0*2")),
         ("a rank too wide", start.replace("3Q2Q3", "3Q2Q4")),
         ("a rank too narrow", start.replace("3Q2Q3", "3Q2Q2")),
+        (
+            "a run too long to count",
+            start.replace("3Q2Q3", "3Q2Q99999999999999999999999999"),
+        ),
         ("a piece past the edge", start.replace("q8q", "q9q")),
         ("11 ranks", format!("10/{start}")),
         ("3 ranks", "q2/3/Q2".to_string()),
