@@ -96,7 +96,7 @@ impl Amazons {
         } else {
             self.plies.div_ceil(2)
         };
-        self.first_move_number + second_moves
+        self.first_move_number.saturating_add(second_moves)
     }
 }
 

@@ -53,13 +53,13 @@ pub fn parse_fen(text: &str) -> Result<Parsed, String> {
             if let Some(digit) = c.to_digit(10) {
                 let mut run = digit as usize;
                 while let Some(next) = chars.peek().and_then(|c| c.to_digit(10)) {
-                    run = run * 10 + next as usize;
+                    run = run.saturating_mul(10).saturating_add(next as usize);
                     chars.next();
                 }
                 if run == 0 {
                     return Err(format!("rank {}: a run of 0 empty squares", rank + 1));
                 }
-                file += run;
+                file = file.saturating_add(run);
                 continue;
             }
             let what = match c {
