@@ -17,22 +17,26 @@
 //! The classic score is linear in its weights: each term, and each entry of
 //! the mobility table, counts once blended towards its opening value by the
 //! share of empty squares and once towards its ending value. So the fit is
-//! a logistic regression of the results on those 2 x (4 + 16) features,
+//! a logistic regression of the results on those 2 x (5 + 16) features,
 //! `P(win) = 1 / (1 + exp(-score / S))` with `S = 400 / ln 10` (so that a
 //! score difference reads like an Elo difference), minimising the mean
 //! cross-entropy plus `--prior` times the mean squared distance of the
 //! weights from their starting values, by full-batch gradient descent
-//! (Adam). `tempo` and the decided scores are kept. The result is written
+//! (Adam). Positions of boards up to 8x8 and of larger boards are fitted
+//! apart (the former give `small_board`). `tempo` and the decided scores
+//! are kept. The result is written
 //! as a complete parameter file.
 
 use std::path::PathBuf;
 
 use plyd_api::{Evaluator, Game};
-use plyd_game_amazons::classic::{Classic, Params, MOBILITY_ENTRIES};
+use plyd_game_amazons::classic::{Classic, Params, Phases, Weights, MOBILITY_ENTRIES};
 use plyd_game_amazons::Amazons;
 
-/// Features per phase: four terms and the mobility table.
-const PER_PHASE: usize = 4 + MOBILITY_ENTRIES;
+/// The terms before the mobility table.
+const TERMS: usize = 5;
+/// Features per phase: the terms and the mobility table.
+const PER_PHASE: usize = TERMS + MOBILITY_ENTRIES;
 /// All features: opening then ending.
 const FEATURES: usize = 2 * PER_PHASE;
 
@@ -44,32 +48,33 @@ fn curve_scale() -> f64 {
 struct Sample {
     x: [f32; FEATURES],
     result: f32,
+    /// From a board of 8x8 or smaller.
+    small: bool,
 }
 
-fn weights_of(params: &Params) -> [f64; FEATURES] {
+fn weights_of(opening: &Weights, ending: &Weights) -> [f64; FEATURES] {
     let mut w = [0.0; FEATURES];
-    for (phase, p) in [&params.opening, &params.ending].into_iter().enumerate() {
+    for (phase, p) in [opening, ending].into_iter().enumerate() {
         let base = phase * PER_PHASE;
         w[base] = p.queen_territory;
         w[base + 1] = p.king_territory;
         w[base + 2] = p.queen_position;
         w[base + 3] = p.king_position;
-        w[base + 4..base + PER_PHASE].copy_from_slice(&p.mobility);
+        w[base + 4] = p.reach;
+        w[base + TERMS..base + PER_PHASE].copy_from_slice(&p.mobility);
     }
     w
 }
 
-fn set_weights(params: &mut Params, w: &[f64; FEATURES]) {
-    for (phase, p) in [&mut params.opening, &mut params.ending]
-        .into_iter()
-        .enumerate()
-    {
+fn set_weights(opening: &mut Weights, ending: &mut Weights, w: &[f64; FEATURES]) {
+    for (phase, p) in [opening, ending].into_iter().enumerate() {
         let base = phase * PER_PHASE;
         p.queen_territory = w[base];
         p.king_territory = w[base + 1];
         p.queen_position = w[base + 2];
         p.king_position = w[base + 3];
-        p.mobility = w[base + 4..base + PER_PHASE].to_vec();
+        p.reach = w[base + 4];
+        p.mobility = w[base + TERMS..base + PER_PHASE].to_vec();
     }
 }
 
@@ -103,14 +108,15 @@ fn read_log(path: &PathBuf, skip: usize, eval: &Classic, out: &mut Vec<Sample>) 
                             terms.king_territory,
                             terms.queen_position,
                             terms.king_position,
+                            terms.reach,
                         ];
                         for (i, &v) in raw.iter().enumerate() {
                             x[i] = (v * s) as f32;
                             x[PER_PHASE + i] = (v * (1.0 - s)) as f32;
                         }
                         for (i, &n) in terms.mobility.iter().enumerate() {
-                            x[4 + i] = (f64::from(n) * s) as f32;
-                            x[PER_PHASE + 4 + i] = (f64::from(n) * (1.0 - s)) as f32;
+                            x[TERMS + i] = (f64::from(n) * s) as f32;
+                            x[PER_PHASE + TERMS + i] = (f64::from(n) * (1.0 - s)) as f32;
                         }
                         let mover_first = game.side_to_move() == 0;
                         let result = if mover_first {
@@ -118,7 +124,11 @@ fn read_log(path: &PathBuf, skip: usize, eval: &Classic, out: &mut Vec<Sample>) 
                         } else {
                             1.0 - first_won
                         };
-                        out.push(Sample { x, result });
+                        out.push(Sample {
+                            x,
+                            result,
+                            small: terms.small,
+                        });
                     }
                 }
                 let mv = game
@@ -155,7 +165,7 @@ fn main() {
     let text = std::fs::read_to_string(&params_path)
         .unwrap_or_else(|e| panic!("{}: {e}", params_path.display()));
     let start = Classic::from_params(Some(&text)).expect("the starting parameters load");
-    let mut params = start.params().clone();
+    let mut params: Params = start.params().clone();
     let mut samples = Vec::new();
     for log in &logs {
         read_log(log, skip, &start, &mut samples);
@@ -163,14 +173,45 @@ fn main() {
     assert!(!samples.is_empty(), "no positions in the logs");
     eprintln!("{} positions from {} logs", samples.len(), logs.len());
 
-    let w0 = weights_of(&params);
+    let (small, large): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(|s| s.small);
+    if !large.is_empty() {
+        eprintln!("boards above 8x8: {} positions", large.len());
+        let w = fit(
+            &large,
+            weights_of(&params.opening, &params.ending),
+            iterations,
+            prior,
+        );
+        set_weights(&mut params.opening, &mut params.ending, &w);
+    }
+    if !small.is_empty() {
+        eprintln!("boards of 8x8 and smaller: {} positions", small.len());
+        let (o, e) = start.phases(true);
+        let w = fit(&small, weights_of(o, e), iterations, prior);
+        let mut phases = Phases {
+            opening: o.clone(),
+            ending: e.clone(),
+        };
+        set_weights(&mut phases.opening, &mut phases.ending, &w);
+        params.small_board = Some(phases);
+    }
+    let out = format_params(&params);
+    Classic::from_params(Some(&out)).expect("the fitted parameters load");
+    match out_path {
+        Some(path) => std::fs::write(&path, out).expect("write the output"),
+        None => print!("{out}"),
+    }
+}
+
+/// Fit the weights of one group of samples, starting from `w0`.
+fn fit(samples: &[Sample], w0: [f64; FEATURES], iterations: usize, prior: f64) -> [f64; FEATURES] {
     let mut w = w0;
     let scale = curve_scale();
     let n = samples.len() as f64;
     let loss_and_grad = |w: &[f64; FEATURES]| {
         let mut grad = [0.0; FEATURES];
         let mut loss = 0.0;
-        for s in &samples {
+        for s in samples {
             let score: f64 = s.x.iter().zip(w).map(|(&x, &w)| f64::from(x) * w).sum();
             let p = 1.0 / (1.0 + (-score / scale).exp());
             let y = f64::from(s.result);
@@ -187,7 +228,7 @@ fn main() {
         (loss / n, grad.map(|g| g / n))
     };
     let (first_loss, _) = loss_and_grad(&w);
-    // Adam, with a step of a few points.
+    // Adam, with a step of a fraction of a point.
     let (b1, b2, rate) = (0.9, 0.999, 0.5);
     let mut m = [0.0; FEATURES];
     let mut v = [0.0; FEATURES];
@@ -196,8 +237,8 @@ fn main() {
         for i in 0..FEATURES {
             m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
             v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
-            let mh = m[i] / (1.0 - b1.powi(t));
-            let vh = v[i] / (1.0 - b2.powi(t));
+            let mh = m[i] / (1.0 - b1.powi(t as i32));
+            let vh = v[i] / (1.0 - b2.powi(t as i32));
             w[i] -= rate * mh / (vh.sqrt() + 1e-12);
         }
         if t % 500 == 0 {
@@ -206,13 +247,7 @@ fn main() {
     }
     let (last_loss, _) = loss_and_grad(&w);
     eprintln!("loss {first_loss:.5} -> {last_loss:.5}");
-    set_weights(&mut params, &w);
-    let out = format_params(&params);
-    Classic::from_params(Some(&out)).expect("the fitted parameters load");
-    match out_path {
-        Some(path) => std::fs::write(&path, out).expect("write the output"),
-        None => print!("{out}"),
-    }
+    w
 }
 
 fn list(values: &[f64]) -> String {
@@ -231,14 +266,23 @@ fn format_params(p: &Params) -> String {
          # Share of a square both sides reach equally soon that goes to the side to move.\n",
     );
     out.push_str(&format!("tempo = {}\n", p.tempo));
-    for (name, w) in [("opening", &p.opening), ("ending", &p.ending)] {
+    let mut sets = vec![("opening", &p.opening), ("ending", &p.ending)];
+    if let Some(small) = &p.small_board {
+        sets.push(("small_board.opening", &small.opening));
+        sets.push(("small_board.ending", &small.ending));
+    }
+    for (name, w) in sets {
+        if name == "small_board.opening" {
+            out.push_str("\n# Boards of 8x8 and smaller (above: larger boards).");
+        }
         out.push_str(&format!(
-            "\n[{name}]\nqueen_territory = {:.1}\nking_territory = {:.1}\nqueen_position = {:.1}\nking_position = {:.1}\n\
+            "\n[{name}]\nqueen_territory = {:.1}\nking_territory = {:.1}\nqueen_position = {:.1}\nking_position = {:.1}\nreach = {:.2}\n\
              # Value of one amazon with 0, 1, 2, ... 15 or more squares to move to.\nmobility = {}\n",
             w.queen_territory,
             w.king_territory,
             w.queen_position,
             w.king_position,
+            w.reach,
             list(&w.mobility)
         ));
     }

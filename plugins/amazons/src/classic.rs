@@ -16,6 +16,10 @@
 //!   the squares still in play.
 //! * `king_position`: `Σ clamp((k_them - k_us) / 6, -1, 1)`, `k` the
 //!   king-move distance.
+//! * `reach`: for every square an amazon reaches in one queen move, the
+//!   number of empty squares around it divided by the number of steps to
+//!   it, summed over our amazons minus theirs: how much room the squares
+//!   within a move's reach give.
 //! * `mobility`: per amazon, a table entry indexed by the number of squares
 //!   it can move to (the last entry for any higher number), ours minus
 //!   theirs. The table is steep at the bottom: an amazon with one or two
@@ -24,7 +28,8 @@
 //!
 //! Each term, and each entry of the mobility table, has an opening value
 //! and an ending value; the value used is blended by the share of the
-//! board still empty. The sum is rounded and clamped to `±SCORE_BOUND`.
+//! board still empty. Boards of 8x8 and smaller may have weights of their
+//! own (`small_board`), since a square there is a larger share of the game. The sum is rounded and clamped to `±SCORE_BOUND`.
 //! `examples/tune_classic.rs` fits all of them to game results.
 //!
 //! # Decided positions
@@ -40,7 +45,7 @@
 //! with dead corners can hold fewer moves, so it is a strong estimate, not
 //! a proof, and the score stays below the search's mate scores.
 
-use plyd_amazons_rules::board::{squares, Board};
+use plyd_amazons_rules::board::{shift, squares, Board};
 use plyd_amazons_rules::flood::{queen_step, DistanceMap, Maps};
 use plyd_amazons_rules::Amazons;
 use plyd_api::Evaluator;
@@ -68,6 +73,8 @@ pub struct Weights {
     pub queen_position: f64,
     /// Per unit of king-move position.
     pub king_position: f64,
+    /// Per unit of reach.
+    pub reach: f64,
     /// Value of one amazon with 0, 1, ... squares to move to, the last
     /// entry for that many or more ([`MOBILITY_ENTRIES`] entries).
     pub mobility: Vec<f64>,
@@ -93,9 +100,25 @@ pub struct Params {
     pub opening: Weights,
     /// Weights when the board is full.
     pub ending: Weights,
+    /// Weights for boards of 8x8 and smaller, when given (else `opening`
+    /// and `ending` serve every board).
+    pub small_board: Option<Phases>,
     /// Scores of separated positions.
     pub decided: Decided,
 }
+
+/// An opening and an ending set of weights.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phases {
+    /// Weights when the board is empty.
+    pub opening: Weights,
+    /// Weights when the board is full.
+    pub ending: Weights,
+}
+
+/// Largest board side that reads `small_board`.
+pub const SMALL_BOARD: u8 = 8;
 
 impl Params {
     fn check(&self) -> Result<(), ParamsError> {
@@ -103,7 +126,12 @@ impl Params {
             return Err(ParamsError::at_key("tempo", "expected a number in [0, 1)"));
         }
         let finite = |x: f64| x.is_finite() && x.abs() <= f64::from(SCORE_BOUND);
-        for (name, w) in [("opening", &self.opening), ("ending", &self.ending)] {
+        let mut sets = vec![("opening", &self.opening), ("ending", &self.ending)];
+        if let Some(small) = &self.small_board {
+            sets.push(("small_board.opening", &small.opening));
+            sets.push(("small_board.ending", &small.ending));
+        }
+        for (name, w) in sets {
             if w.mobility.len() != MOBILITY_ENTRIES {
                 return Err(ParamsError::at_key(
                     &format!("{name}.mobility"),
@@ -118,6 +146,7 @@ impl Params {
                 ("king_territory", w.king_territory),
                 ("queen_position", w.queen_position),
                 ("king_position", w.king_position),
+                ("reach", w.reach),
             ] {
                 if !finite(value) {
                     return Err(ParamsError::at_key(
@@ -160,11 +189,15 @@ pub struct Terms {
     pub queen_position: f64,
     /// King-move position.
     pub king_position: f64,
+    /// Reach, ours minus theirs.
+    pub reach: f64,
     /// Amazons with `i` squares to move to (the last entry: that many or
     /// more), ours minus theirs.
     pub mobility: [i32; MOBILITY_ENTRIES],
     /// Share of the board still empty, 0..=1.
     pub empty_share: f64,
+    /// Whether the board is 8x8 or smaller.
+    pub small: bool,
     /// `Some((ours, theirs))` empty squares of each side's regions when
     /// the board has split.
     pub separated: Option<(u32, u32)>,
@@ -201,6 +234,7 @@ impl Classic {
         if k_us.reached() & k_them.reached() == 0 {
             return Terms {
                 empty_share,
+                small: board.size <= SMALL_BOARD,
                 separated: Some((k_us.reached().count_ones(), k_them.reached().count_ones())),
                 ..Terms::default()
             };
@@ -224,23 +258,34 @@ impl Classic {
             king_territory: split(&king),
             queen_position: closeness(q_us) - closeness(q_them),
             king_position: king_position(k_us, k_them),
+            reach: reach(board, us, empty) - reach(board, them, empty),
             mobility,
             empty_share,
+            small: board.size <= SMALL_BOARD,
             separated: None,
+        }
+    }
+
+    /// The opening and ending weights for a small board or a large one.
+    pub fn phases(&self, small: bool) -> (&Weights, &Weights) {
+        match (&self.params.small_board, small) {
+            (Some(p), true) => (&p.opening, &p.ending),
+            _ => (&self.params.opening, &self.params.ending),
         }
     }
 
     /// The value of the mobility term at this point of the game.
     fn mobility_value(&self, terms: &Terms) -> f64 {
         let share = terms.empty_share;
-        let (o, e) = (&self.params.opening.mobility, &self.params.ending.mobility);
+        let (o, e) = self.phases(terms.small);
+        let (o, e) = (&o.mobility, &e.mobility);
         (0..MOBILITY_ENTRIES)
             .map(|i| f64::from(terms.mobility[i]) * (e[i] + (o[i] - e[i]) * share))
             .sum()
     }
 
     /// Each weighted term and the total (before rounding).
-    fn weighted(&self, terms: &Terms) -> [(&'static str, f64); 6] {
+    fn weighted(&self, terms: &Terms) -> [(&'static str, f64); 7] {
         if let Some((ours, theirs)) = terms.separated {
             let margin = f64::from(ours) - f64::from(theirs);
             let d = &self.params.decided;
@@ -254,11 +299,12 @@ impl Classic {
                 ("king_territory", 0.0),
                 ("queen_position", 0.0),
                 ("king_position", 0.0),
+                ("reach", 0.0),
                 ("mobility", 0.0),
                 ("decided", total),
             ];
         }
-        let (o, e) = (&self.params.opening, &self.params.ending);
+        let (o, e) = self.phases(terms.small);
         let blend = |a: f64, b: f64| b + (a - b) * terms.empty_share;
         [
             (
@@ -277,6 +323,7 @@ impl Classic {
                 "king_position",
                 blend(o.king_position, e.king_position) * terms.king_position,
             ),
+            ("reach", blend(o.reach, e.reach) * terms.reach),
             ("mobility", self.mobility_value(terms)),
             ("decided", 0.0),
         ]
@@ -295,6 +342,45 @@ fn closeness(map: &DistanceMap) -> f64 {
     (1..=map.depth())
         .map(|d| f64::from(map.level(d).count_ones()) * 2f64.powi(1 - d as i32))
         .sum()
+}
+
+/// `Σ m(x) / steps(x)` over the squares `x` the amazons of `player` reach
+/// in one queen move, `m(x)` the empty squares around `x`. The counts are
+/// kept as four bit planes (a bit-sliced sum of the eight shifted empty
+/// boards), and every amazon's ray in one direction advances together: two
+/// rays of one direction never share a square at the same step.
+fn reach(board: &Board, player: usize, empty: u128) -> f64 {
+    let g = board.geometry();
+    let mut planes = [0u128; 4];
+    for &d in &g.dirs {
+        // Add the shifted board into the four-bit counter.
+        let mut carry = shift(empty, d) & g.mask;
+        for plane in planes.iter_mut() {
+            let next = *plane & carry;
+            *plane ^= carry;
+            carry = next;
+        }
+    }
+    let weight = |set: u128| {
+        (set & planes[0]).count_ones()
+            + 2 * (set & planes[1]).count_ones()
+            + 4 * (set & planes[2]).count_ones()
+            + 8 * (set & planes[3]).count_ones()
+    };
+    let mut total = 0.0;
+    for &d in &g.dirs {
+        let mut ray = board.amazons[player];
+        let mut step = 1.0;
+        loop {
+            ray = shift(ray, d) & empty;
+            if ray == 0 {
+                break;
+            }
+            total += f64::from(weight(ray)) / step;
+            step += 1.0;
+        }
+    }
+    total
 }
 
 /// `Σ clamp((k_them - k_us) / 6, -1, 1)` over the empty squares, a square
@@ -342,6 +428,7 @@ impl Evaluator for Classic {
             ("raw.king_territory".to_string(), terms.king_territory),
             ("raw.queen_position".to_string(), terms.queen_position),
             ("raw.king_position".to_string(), terms.king_position),
+            ("raw.reach".to_string(), terms.reach),
             ("empty_share".to_string(), terms.empty_share),
         ];
         if let Some((ours, theirs)) = terms.separated {

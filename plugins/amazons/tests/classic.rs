@@ -39,6 +39,7 @@ fn explain_adds_up_to_evaluate() {
             "king_territory",
             "queen_position",
             "king_position",
+            "reach",
             "mobility",
             "decided",
         ]
@@ -78,7 +79,7 @@ fn a_position_symmetric_under_a_half_turn_is_level() {
 }
 
 #[test]
-fn the_start_positions_are_level_but_for_the_tempo() {
+fn the_start_positions_score_alike_for_either_side_to_move() {
     let eval = classic();
     for fen in [
         "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3",
@@ -87,8 +88,11 @@ fn the_start_positions_are_level_but_for_the_tempo() {
         let white = game_at(&format!("{fen} w"));
         let black = game_at(&format!("{fen} b"));
         assert_eq!(eval.evaluate(&white), eval.evaluate(&black), "{fen}");
-        assert!(eval.evaluate(&white) >= 0);
-        assert!(eval.evaluate(&white) < 200, "{}", eval.evaluate(&white));
+        assert!(
+            eval.evaluate(&white).abs() < 200,
+            "{}",
+            eval.evaluate(&white)
+        );
     }
 }
 
@@ -136,12 +140,13 @@ fn parameter_errors_name_their_key() {
     let good = Classic::DEFAULT_PARAMS;
     for (from, to, key) in [
         ("tempo = 0.2", "tempo = 1.5", "tempo"),
-        (
-            "mobility = [-120.0,",
-            "mobility = [-120.0, 1.0,",
-            "opening.mobility",
-        ),
+        ("mobility = [", "mobility = [1.0, ", "opening.mobility"),
         ("base = 2000.0", "base = -1.0", "decided.base"),
+        (
+            "[small_board.opening]\n",
+            "[small_board.opening]\nspeed = 1.0\n",
+            "speed",
+        ),
         ("[opening]\n", "[opening]\nspeed = 1.0\n", "speed"),
     ] {
         assert!(good.contains(from), "{from}");
@@ -152,4 +157,20 @@ fn parameter_errors_name_their_key() {
         };
         assert!(err.contains(key), "{to}: {err}");
     }
+}
+
+#[test]
+fn small_boards_read_their_own_weights() {
+    let full = Classic::DEFAULT_PARAMS;
+    let cut = full
+        .find("[small_board.opening]")
+        .expect("small-board weights");
+    let decided = full.find("[decided]").expect("decided scores");
+    let without = format!("{}{}", &full[..cut], &full[decided..]);
+    let shared = Classic::from_params(Some(&without)).expect("parameters without small_board");
+    let eval = classic();
+    let ten = game_at("2*3q3/3q6/10/3Q2*2q/1q8/10/Q5Q2Q/10/1*2*5/10 w - - 0 3");
+    let eight = game_at("2q2q2/2Q5/q6q/4*3/8/Q6Q/8/5Q2 b - - 0 1");
+    assert_eq!(eval.evaluate(&ten), shared.evaluate(&ten));
+    assert_ne!(eval.evaluate(&eight), shared.evaluate(&eight));
 }

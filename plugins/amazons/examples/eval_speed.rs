@@ -1,0 +1,64 @@
+//! Nanoseconds per evaluation of each built-in evaluator, on positions from
+//! random games of both boards.
+//!
+//! ```text
+//! cargo run --release -p plyd-game-amazons --example eval_speed
+//! ```
+
+use std::time::Instant;
+
+use plyd_api::{Evaluator, Game, MoveSink};
+use plyd_game_amazons::{Amazons, Classic, Seed000};
+
+fn positions(variant: usize, count: usize) -> Vec<Amazons> {
+    let mut rng = 0x2545_f491_4f6c_dd1du64 ^ variant as u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut out = Vec::with_capacity(count);
+    let mut moves = vec![0u32; 5000];
+    while out.len() < count {
+        let mut game = Amazons::new(variant);
+        let plies = (next() % 50) as usize;
+        for _ in 0..plies {
+            let mut sink = MoveSink::new(&mut moves);
+            game.generate_moves(&mut sink);
+            let n = sink.len();
+            if n == 0 {
+                break;
+            }
+            game.make_move(moves[(next() % n as u64) as usize]);
+        }
+        out.push(game);
+    }
+    out
+}
+
+fn time<E: Evaluator<State = Amazons>>(eval: &E, games: &[Amazons]) -> f64 {
+    let mut sum = 0i64;
+    let started = Instant::now();
+    for _ in 0..20 {
+        for game in games {
+            sum += i64::from(eval.evaluate(game));
+        }
+    }
+    let ns = started.elapsed().as_nanos() as f64 / (20 * games.len()) as f64;
+    std::hint::black_box(sum);
+    ns
+}
+
+fn main() {
+    let classic = Classic::from_params(None).expect("classic");
+    let seed000 = Seed000::from_params(None).expect("seed000");
+    for (variant, name) in [(0, "amazons"), (1, "amazons8")] {
+        let games = positions(variant, 2000);
+        println!(
+            "{name}: classic {:.0} ns, seed000 {:.0} ns per evaluation",
+            time(&classic, &games),
+            time(&seed000, &games)
+        );
+    }
+}
