@@ -1,0 +1,12 @@
+//! The Game of the Amazons for plyd, as a dynamic plugin: the rules from
+//! `plyd-amazons-rules` and the built-in evaluators, exported as
+//! `plyd_game_api`.
+
+#![deny(unsafe_code)]
+
+pub mod seed000;
+
+pub use plyd_amazons_rules::{board, flood, game, perft, text, Amazons, STATE_LAYOUT};
+pub use seed000::Seed000;
+
+plyd_api::export_game!(Amazons, evaluators = [Seed000]);
