@@ -50,13 +50,12 @@
 //! # How it is computed
 //!
 //! The distance floods of both sides run in lockstep ([`Contest`]): at
-//! each distance `d` the new squares of each side are one
-//! [`queen_step`](plyd_amazons_rules::flood::queen_step) (or one
-//! king step) from the previous ones, and the territory counts, the `p1`
-//! sum and the `p2` sum are popcounts of those level sets; nothing is
-//! stored per square and nothing is allocated. The floods are not capped:
-//! king distances on a 10x10 board can exceed the 32 levels that
-//! [`DistanceMap`](plyd_amazons_rules::flood::DistanceMap) keeps (a
+//! each distance `d` the new squares of each side are one [`queen_step`]
+//! (or one king step) from the previous ones, and the territory counts,
+//! the `p1` sum and the `p2` sum are popcounts of those level sets;
+//! nothing is stored per square and nothing is allocated. The floods are
+//! not capped: king distances on a 10x10 board can exceed the 32 levels
+//! that [`DistanceMap`](plyd_amazons_rules::flood::DistanceMap) keeps (a
 //! serpentine corridor of arrows), and every distance counts here.
 //!
 //! `p2` uses `clip(b - a, -6, 6) = Σ_{j=1..6} ([b - a ≥ j] - [a - b ≥ j])`:
