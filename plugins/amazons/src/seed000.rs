@@ -50,13 +50,12 @@
 //! # How it is computed
 //!
 //! The distance floods of both sides run in lockstep ([`Contest`]): at
-//! each distance `d` the new squares of each side are one
-//! [`queen_step`](plyd_amazons_rules::flood::queen_step) (or one
-//! king step) from the previous ones, and the territory counts, the `p1`
-//! sum and the `p2` sum are popcounts of those level sets; nothing is
-//! stored per square and nothing is allocated. The floods are not capped:
-//! king distances on a 10x10 board can exceed the 32 levels that
-//! [`DistanceMap`](plyd_amazons_rules::flood::DistanceMap) keeps (a
+//! each distance `d` the new squares of each side are one [`queen_step`]
+//! (or one king step) from the previous ones, and the territory counts,
+//! the `p1` sum and the `p2` sum are popcounts of those level sets;
+//! nothing is stored per square and nothing is allocated. The floods are
+//! not capped: king distances on a 10x10 board can exceed the 32 levels
+//! that [`DistanceMap`](plyd_amazons_rules::flood::DistanceMap) keeps (a
 //! serpentine corridor of arrows), and every distance counts here.
 //!
 //! `p2` uses `clip(b - a, -6, 6) = Σ_{j=1..6} ([b - a ≥ j] - [a - b ≥ j])`:
@@ -65,13 +64,13 @@
 //! popcount of the squares player 1 reached within the last six levels
 //! minus those player 2 has reached.
 //!
-//! For the mobility the empty-neighbour count of every square is kept as
-//! four bit planes (a bit-sliced sum of eight shifted boards), so
-//! `Σ_{ξ ∈ S} m_ξ` is four popcounts; all amazons of one side advance
-//! together along each direction (at a given step count, two amazons
-//! never land on the same square in the same direction). `m` is exact: it
-//! is summed in units of 1/2520, 2520 being divisible by every step count
-//! from 1 to 10.
+//! For the mobility a byte table by bit holds `m_ξ + 1` for every empty
+//! square and 0 for everything else: the table of empty squares times its
+//! 3x3 box sum, two passes of byte adds. Each amazon walks its eight lines
+//! through it, the 0 past the last empty square ending a line with no
+//! other test. `m` is exact: it is summed in units of 1/2520, 2520 being
+//! divisible by every step count a line of a 10x10 board can have (1 to
+//! 9).
 //!
 //! # Score bound
 //!
@@ -88,7 +87,7 @@
 //! smaller figures. Other parameters, or a position with more amazons,
 //! can go past it: the score is then clamped to the bound.
 
-use plyd_amazons_rules::board::{shift, Board, Geometry};
+use plyd_amazons_rules::board::{squares, Board, Geometry, EMPTY};
 use plyd_amazons_rules::flood::queen_step;
 use plyd_amazons_rules::Amazons;
 use plyd_api::Evaluator;
@@ -105,9 +104,13 @@ pub const LAST_ROUND: usize = TABLE_LEN - 1;
 /// Every score lies within this (see the module docs).
 pub const SCORE_BOUND: i32 = 18_600;
 
-/// A common multiple of every step count a queen line can have (1 to 10),
+/// A common multiple of every step count a queen line can have (1 to 9),
 /// so that `Σ m_ξ / K` is a whole number of `1 / MOBILITY_UNITS`.
 const MOBILITY_UNITS: u32 = 2520;
+
+/// `MOBILITY_UNITS / k` for a square `k` steps along a line (a table, as a
+/// division in the innermost loop costs more than the rest of it).
+const STEP_WEIGHTS: [u32; 10] = [0, 2520, 1260, 840, 630, 504, 420, 360, 315, 280];
 
 /// The parameter file's shape.
 #[derive(Debug, Deserialize)]
@@ -167,11 +170,15 @@ impl Contest {
                     within[side] |= level[side];
                 }
             }
-            contest.nearer[0] += (level[0] & !within[1]).count_ones();
-            contest.nearer[1] += (level[1] & !within[0]).count_ones();
-            contest.tied += (level[0] & level[1]).count_ones();
-            contest.halves +=
-                weight * (f64::from(level[0].count_ones()) - f64::from(level[1].count_ones()));
+            // Both floods stop a few levels before the loop does (popcounts
+            // are not free on every target, so the empty levels skip them).
+            if level[0] | level[1] != 0 {
+                contest.nearer[0] += (level[0] & !within[1]).count_ones();
+                contest.nearer[1] += (level[1] & !within[0]).count_ones();
+                contest.tied += (level[0] & level[1]).count_ones();
+                contest.halves +=
+                    weight * (f64::from(level[0].count_ones()) - f64::from(level[1].count_ones()));
+            }
             weight *= 0.5;
             // Reached at distances d - 5 ..= d; zero for d <= 6, as those
             // slots are written later.
@@ -224,44 +231,63 @@ pub fn sides(board: &Board) -> [u128; 2] {
     [board.amazons[us], board.amazons[us ^ 1]]
 }
 
-/// The number of empty neighbours of every square, as bit planes of
-/// weight 1, 2, 4 and 8.
+/// Room for every bit of the board plus one line step either side, so a
+/// walk can look one square past any edge without a bounds test.
+pub const TABLE_OFFSET: usize = 12;
+/// Entries of a [`SquareTable`].
+pub const TABLE_SIZE: usize = 128 + 2 * TABLE_OFFSET;
+
+/// A byte per bit of the padded board, bit `sq` at `sq + TABLE_OFFSET`.
+pub type SquareTable = [u8; TABLE_SIZE];
+
+/// 1 for every empty square, 0 for every other entry (the padding column,
+/// the bits past the last rank and the margins included).
 #[inline]
-fn liberty_planes(g: &Geometry, empty: u128) -> [u128; 4] {
-    let mut planes = [0u128; 4];
-    for &d in &g.dirs {
-        // Bit `x` is set when `x + d` is empty; the padding column and the
-        // bits past the last rank are never empty, so nothing wraps.
-        let mut carry = shift(empty, -d);
-        for plane in &mut planes {
-            let next = *plane & carry;
-            *plane ^= carry;
-            carry = next;
+pub fn empty_table(board: &Board) -> SquareTable {
+    let g = board.geometry();
+    let (size, stride) = (usize::from(g.size), usize::from(g.stride));
+    let mut table = [0u8; TABLE_SIZE];
+    for rank in 0..size {
+        let row = &board.cells[rank * size..][..size];
+        let out = &mut table[TABLE_OFFSET + rank * stride..][..size];
+        for (o, &cell) in out.iter_mut().zip(row) {
+            *o = u8::from(cell == EMPTY);
         }
     }
-    planes
+    table
 }
 
-/// `Σ_{ξ ∈ set} m_ξ`.
+/// `m_ξ + 1` for every empty square `ξ`, 0 for every other entry, so the
+/// table tells both whether a line goes on and what its square is worth.
+/// It is the empty table times its 3x3 box sum (the box counts the square
+/// itself): two passes of adds over the whole array, which vectorise.
 #[inline]
-fn liberties_of(set: u128, planes: &[u128; 4]) -> u32 {
-    (set & planes[0]).count_ones()
-        + 2 * (set & planes[1]).count_ones()
-        + 4 * (set & planes[2]).count_ones()
-        + 8 * (set & planes[3]).count_ones()
+fn liberty_table(board: &Board, empty: &SquareTable) -> SquareTable {
+    let stride = usize::from(board.geometry().stride);
+    let mut across = [0u8; TABLE_SIZE];
+    for i in 1..TABLE_SIZE - 1 {
+        across[i] = empty[i - 1] + empty[i] + empty[i + 1];
+    }
+    let mut table = [0u8; TABLE_SIZE];
+    for i in stride..TABLE_SIZE - stride {
+        table[i] = empty[i] * (across[i - stride] + across[i] + across[i + stride]);
+    }
+    table
 }
 
 /// `Σ_a F(a)` over `amazons`, in units of `1 / MOBILITY_UNITS`.
 #[inline]
-fn mobility_units(g: &Geometry, amazons: u128, empty: u128, planes: &[u128; 4]) -> i64 {
+fn mobility_units(g: &Geometry, amazons: u128, table: &SquareTable) -> i64 {
     let mut units = 0u32;
-    for &d in &g.dirs {
-        let mut reached = shift(amazons, d) & empty;
-        let mut steps = 1;
-        while reached != 0 {
-            units += MOBILITY_UNITS / steps * liberties_of(reached, planes);
-            reached = shift(reached, d) & empty;
-            steps += 1;
+    for from in squares(amazons) {
+        for &d in &g.dirs {
+            let mut at = (usize::from(from) + TABLE_OFFSET).wrapping_add_signed(d as isize);
+            let mut steps = 1;
+            while table[at] != 0 {
+                units += STEP_WEIGHTS[steps] * u32::from(table[at] - 1);
+                at = at.wrapping_add_signed(d as isize);
+                steps += 1;
+            }
         }
     }
     i64::from(units)
@@ -270,10 +296,9 @@ fn mobility_units(g: &Geometry, amazons: u128, empty: u128, planes: &[u128; 4]) 
 /// The document's mobility `m` for the side to move.
 pub fn mobility(board: &Board) -> f64 {
     let g = board.geometry();
-    let empty = board.empties();
-    let planes = liberty_planes(g, empty);
+    let table = liberty_table(board, &empty_table(board));
     let [ours, theirs] = sides(board);
-    let units = mobility_units(g, ours, empty, &planes) - mobility_units(g, theirs, empty, &planes);
+    let units = mobility_units(g, ours, &table) - mobility_units(g, theirs, &table);
     units as f64 / f64::from(MOBILITY_UNITS)
 }
 
@@ -447,9 +472,8 @@ mod tests {
                 let mut board = Board::empty(10);
                 let g = *board.geometry();
                 board.put(g.square(file, rank), FIRST);
-                let empty = board.empties();
-                let planes = liberty_planes(&g, empty);
-                let units = mobility_units(&g, board.amazons[0], empty, &planes);
+                let table = liberty_table(&board, &empty_table(&board));
+                let units = mobility_units(&g, board.amazons[0], &table);
                 best = best.max(units as f64 / f64::from(MOBILITY_UNITS));
             }
         }
@@ -475,19 +499,28 @@ mod tests {
     }
 
     #[test]
-    fn liberty_planes_count_empty_neighbours() {
+    fn step_weights_are_the_units_over_the_steps() {
+        for (k, &weight) in STEP_WEIGHTS.iter().enumerate().skip(1) {
+            assert_eq!(weight * k as u32, MOBILITY_UNITS);
+        }
+    }
+
+    #[test]
+    fn the_liberty_table_counts_empty_neighbours() {
         let mut board = Board::empty(5);
         let g = *board.geometry();
         board.put(g.square(0, 0), FIRST);
         board.put(g.square(2, 2), SECOND);
-        let planes = liberty_planes(&g, board.empties());
-        for file in 0..5 {
-            for rank in 0..5 {
-                let sq = g.square(file, rank);
-                let bit = 1u128 << sq;
-                let expected = (g.neighbours(bit) & board.empties()).count_ones();
-                assert_eq!(liberties_of(bit, &planes), expected, "{file} {rank}");
-            }
+        let empty = board.empties();
+        let table = liberty_table(&board, &empty_table(&board));
+        for sq in 0..128u8 {
+            let bit = 1u128 << sq;
+            let expected = if empty & bit != 0 {
+                (g.neighbours(bit) & empty).count_ones() as u8 + 1
+            } else {
+                0
+            };
+            assert_eq!(table[usize::from(sq) + TABLE_OFFSET], expected, "{sq}");
         }
     }
 }
