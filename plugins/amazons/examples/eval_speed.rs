@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use plyd_api::{Evaluator, Game, MoveSink};
-use plyd_game_amazons::{Amazons, Classic, Seed000};
+use plyd_game_amazons::{Amazons, Classic, Seed000, Seed003};
 
 fn positions(variant: usize, count: usize) -> Vec<Amazons> {
     let mut rng = 0x2545_f491_4f6c_dd1du64 ^ variant as u64;
@@ -53,12 +53,14 @@ fn time<E: Evaluator<State = Amazons>>(eval: &E, games: &[Amazons]) -> f64 {
 fn main() {
     let classic = Classic::from_params(None).expect("classic");
     let seed000 = Seed000::from_params(None).expect("seed000");
+    let seed003 = Seed003::from_params(None).expect("seed003");
     for (variant, name) in [(0, "amazons"), (1, "amazons8")] {
         let games = positions(variant, 2000);
         println!(
-            "{name}: classic {:.0} ns, seed000 {:.0} ns per evaluation",
+            "{name}: classic {:.0} ns, seed000 {:.0} ns, seed003 {:.0} ns per evaluation",
             time(&classic, &games),
-            time(&seed000, &games)
+            time(&seed000, &games),
+            time(&seed003, &games)
         );
     }
 }

@@ -246,6 +246,10 @@ fn the_header_constants_have_the_rust_values() {
         defines["PLYD_EVALUATOR_ENTRY_SYMBOL"],
         format!("\"{}\"", abi::EVALUATOR_ENTRY_SYMBOL)
     );
+    // INT32_MIN is C's spelling of i32::MIN; the compile test checks the
+    // value too.
+    assert_eq!(defines["PLYD_HINT_SKIP"], "INT32_MIN");
+    assert_eq!(abi::HINT_SKIP, i32::MIN);
     // Every PLYD_ constant of the header is checked above (or is a macro
     // with a C-only meaning checked by the compile test).
     let checked: Vec<&str> = numbers.iter().map(|n| n.0).collect();
@@ -257,6 +261,7 @@ fn the_header_constants_have_the_rust_values() {
             "PLYD_EVALUATOR_ENTRY_SYMBOL",
             "PLYD_GAME_API_REQUIRED_SIZE",
             "PLYD_EVALUATOR_API_REQUIRED_SIZE",
+            "PLYD_HINT_SKIP",
         ];
         assert!(
             checked.contains(&name.as_str()) || c_only.contains(&name.as_str()),
