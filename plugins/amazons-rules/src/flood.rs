@@ -6,10 +6,10 @@
 
 use crate::board::{shift, Board, Geometry};
 
-/// Levels kept per map; squares farther than this count as unreachable.
-/// A 10x10 board needs at most a few more than 10 queen moves between any
-/// two connected squares; 32 is never reached in practice.
-pub const MAX_LEVELS: usize = 32;
+/// Levels kept per map. Every level holds at least one empty square, and
+/// a board has at most 96 empty squares, so no distance is ever cut off
+/// (a corridor of arrows can make a king-move distance on 10x10 above 40).
+pub const MAX_LEVELS: usize = 96;
 
 /// The squares one queen move away from any square of `from`, moving
 /// through the squares of `empty` (Kogge-Stone occluded fills, eight
@@ -211,5 +211,23 @@ impl Maps {
         }
         split.neither = (empty & !a.reached() & !b.reached()).count_ones();
         split
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::parse_fen;
+
+    #[test]
+    fn a_long_corridor_is_followed_to_its_end() {
+        // Arrows wind a corridor through the board: the second player's
+        // amazon on a2 walks 45 king moves to j10.
+        let fen = "10/1*********/10/*********1/10/1*********/10/*********1/q9/Q9 w - - 0 1";
+        let board = parse_fen(fen).unwrap().board;
+        let map = DistanceMap::king(&board, 1);
+        let g = *board.geometry();
+        assert_eq!(map.distance(g.square(9, 9)), Some(45));
+        assert_eq!(map.reached().count_ones(), 62);
     }
 }

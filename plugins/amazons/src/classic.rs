@@ -45,12 +45,14 @@
 //! with dead corners can hold fewer moves, so it is a strong estimate, not
 //! a proof, and the score stays below the search's mate scores.
 
-use plyd_amazons_rules::board::{shift, squares, Board};
-use plyd_amazons_rules::flood::{queen_step, DistanceMap, Maps};
+use plyd_amazons_rules::board::{squares, Board};
+use plyd_amazons_rules::flood::queen_step;
 use plyd_amazons_rules::Amazons;
 use plyd_api::Evaluator;
 use plyd_params::{self as params, ParamsError};
 use serde::Deserialize;
+
+use crate::seed000::{self, Contest};
 
 /// The default parameters, shipped as plugins/amazons/classic.toml.
 pub const DEFAULT_PARAMS: &str = include_str!("../classic.toml");
@@ -229,23 +231,18 @@ impl Classic {
         let cells = u32::from(board.size) * u32::from(board.size);
         let pieces = board.amazons[0].count_ones() + board.amazons[1].count_ones();
         let empty_share = f64::from(empty.count_ones()) / f64::from((cells - pieces).max(1));
-        let king = Maps::king(board);
-        let (k_us, k_them) = (&king.maps[us], &king.maps[them]);
-        if k_us.reached() & k_them.reached() == 0 {
+        let king = Contest::king(board);
+        let [k_us, k_them] = king.reached;
+        if k_us & k_them == 0 {
             return Terms {
                 empty_share,
                 small: board.size <= SMALL_BOARD,
-                separated: Some((k_us.reached().count_ones(), k_them.reached().count_ones())),
+                separated: Some((k_us.count_ones(), k_them.count_ones())),
                 ..Terms::default()
             };
         }
-        let queen = Maps::queen(board);
-        let (q_us, q_them) = (&queen.maps[us], &queen.maps[them]);
+        let queen = Contest::queen(board);
         let tempo = self.params.tempo;
-        let split = |maps: &Maps| {
-            let s = maps.split(empty);
-            f64::from(s.nearer[us]) - f64::from(s.nearer[them]) + tempo * f64::from(s.tied)
-        };
         let mut mobility = [0i32; MOBILITY_ENTRIES];
         for (player, sign) in [(us, 1), (them, -1)] {
             for sq in squares(board.amazons[player]) {
@@ -254,11 +251,12 @@ impl Classic {
             }
         }
         Terms {
-            queen_territory: split(&queen),
-            king_territory: split(&king),
-            queen_position: closeness(q_us) - closeness(q_them),
-            king_position: king_position(k_us, k_them),
-            reach: reach(board, us, empty) - reach(board, them, empty),
+            queen_territory: queen.territory(tempo),
+            king_territory: king.territory(tempo),
+            queen_position: queen.halves,
+            king_position: king.clipped(),
+            // seed000's mobility `m` is exactly this term.
+            reach: seed000::mobility(board),
             mobility,
             empty_share,
             small: board.size <= SMALL_BOARD,
@@ -335,71 +333,6 @@ impl Classic {
         let bound = f64::from(SCORE_BOUND);
         total.round().clamp(-bound, bound) as i32
     }
-}
-
-/// `Σ 2^(1-d)` over the squares of a queen map.
-fn closeness(map: &DistanceMap) -> f64 {
-    (1..=map.depth())
-        .map(|d| f64::from(map.level(d).count_ones()) * 2f64.powi(1 - d as i32))
-        .sum()
-}
-
-/// `Σ m(x) / steps(x)` over the squares `x` the amazons of `player` reach
-/// in one queen move, `m(x)` the empty squares around `x`. The counts are
-/// kept as four bit planes (a bit-sliced sum of the eight shifted empty
-/// boards), and every amazon's ray in one direction advances together: two
-/// rays of one direction never share a square at the same step.
-fn reach(board: &Board, player: usize, empty: u128) -> f64 {
-    let g = board.geometry();
-    let mut planes = [0u128; 4];
-    for &d in &g.dirs {
-        // Add the shifted board into the four-bit counter.
-        let mut carry = shift(empty, d) & g.mask;
-        for plane in planes.iter_mut() {
-            let next = *plane & carry;
-            *plane ^= carry;
-            carry = next;
-        }
-    }
-    let weight = |set: u128| {
-        (set & planes[0]).count_ones()
-            + 2 * (set & planes[1]).count_ones()
-            + 4 * (set & planes[2]).count_ones()
-            + 8 * (set & planes[3]).count_ones()
-    };
-    let mut total = 0.0;
-    for &d in &g.dirs {
-        let mut ray = board.amazons[player];
-        let mut step = 1.0;
-        loop {
-            ray = shift(ray, d) & empty;
-            if ray == 0 {
-                break;
-            }
-            total += f64::from(weight(ray)) / step;
-            step += 1.0;
-        }
-    }
-    total
-}
-
-/// `Σ clamp((k_them - k_us) / 6, -1, 1)` over the empty squares, a square
-/// only one side reaches counting ±1.
-fn king_position(us: &DistanceMap, them: &DistanceMap) -> f64 {
-    let mut total = 0.0;
-    for du in 1..=us.depth() {
-        let level = us.level(du);
-        for dt in 1..=them.depth() {
-            let both = (level & them.level(dt)).count_ones();
-            if both > 0 {
-                let diff = (dt as f64 - du as f64) / 6.0;
-                total += f64::from(both) * diff.clamp(-1.0, 1.0);
-            }
-        }
-    }
-    let only_us = (us.reached() & !them.reached()).count_ones();
-    let only_them = (them.reached() & !us.reached()).count_ones();
-    total + f64::from(only_us) - f64::from(only_them)
 }
 
 impl Evaluator for Classic {

@@ -146,6 +146,8 @@ pub struct Contest {
     /// `Σ_A clip(D(1, A) - D(0, A), -6, 6)`, a finite distance against
     /// `∞` counting ±6.
     pub gap: i32,
+    /// The empty squares each side reaches at all.
+    pub reached: [u128; 2],
 }
 
 impl Contest {
@@ -190,6 +192,7 @@ impl Contest {
             if recent[0] | recent[1] == 0 {
                 // Neither side has reached anything in six levels, so
                 // neither ever will again, and every gap is counted.
+                contest.reached = within;
                 return contest;
             }
             frontier = level;

@@ -174,3 +174,108 @@ fn small_boards_read_their_own_weights() {
     assert_eq!(eval.evaluate(&ten), shared.evaluate(&ten));
     assert_ne!(eval.evaluate(&eight), shared.evaluate(&eight));
 }
+
+/// The terms computed the plain way: stored distance maps per side, a
+/// level-by-level comparison, and a ray walk counting neighbours square by
+/// square.
+fn reference_terms(game: &Amazons, tempo: f64) -> [f64; 5] {
+    use plyd_game_amazons::board::squares;
+    use plyd_game_amazons::flood::{DistanceMap, Maps};
+    let board = game.board();
+    let us = usize::from(board.side);
+    let them = us ^ 1;
+    let empty = board.empties();
+    let g = *board.geometry();
+    let territory = |maps: &Maps| {
+        let s = maps.split(empty);
+        f64::from(s.nearer[us]) - f64::from(s.nearer[them]) + tempo * f64::from(s.tied)
+    };
+    let closeness = |map: &DistanceMap| -> f64 {
+        (1..=map.depth())
+            .map(|d| f64::from(map.level(d).count_ones()) * 2f64.powi(1 - d as i32))
+            .sum()
+    };
+    let queen = Maps::queen(board);
+    let king = Maps::king(board);
+    let (ku, kt) = (&king.maps[us], &king.maps[them]);
+    let mut king_position = 0.0;
+    for sq in squares(empty) {
+        king_position += match (ku.distance(sq), kt.distance(sq)) {
+            (Some(a), Some(b)) => ((b as f64 - a as f64) / 6.0).clamp(-1.0, 1.0),
+            (Some(_), None) => 1.0,
+            (None, Some(_)) => -1.0,
+            (None, None) => 0.0,
+        };
+    }
+    let reach = |player: usize| -> f64 {
+        let mut total = 0.0;
+        for from in squares(board.amazons[player]) {
+            for &d in &g.dirs {
+                let mut at = i32::from(from) + d;
+                let mut steps = 1.0;
+                while (0..128).contains(&at) && empty >> at & 1 != 0 {
+                    let around = (g.neighbours(1u128 << at) & empty).count_ones();
+                    total += f64::from(around) / steps;
+                    at += d;
+                    steps += 1.0;
+                }
+            }
+        }
+        total
+    };
+    [
+        territory(&queen),
+        territory(&king),
+        closeness(&queen.maps[us]) - closeness(&queen.maps[them]),
+        king_position,
+        reach(us) - reach(them),
+    ]
+}
+
+#[test]
+fn terms_equal_a_plain_computation_on_random_games() {
+    use plyd_api::MoveSink;
+    let eval = classic();
+    let tempo = eval.params().tempo;
+    let mut rng = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut moves = vec![0u32; 5000];
+    let mut checked = 0;
+    for game_index in 0..40 {
+        let mut game = Amazons::new(game_index % 2);
+        loop {
+            let terms = eval.terms(game.board());
+            if terms.separated.is_none() {
+                let want = reference_terms(&game, tempo);
+                let got = [
+                    terms.queen_territory,
+                    terms.king_territory,
+                    terms.queen_position,
+                    terms.king_position,
+                    terms.reach,
+                ];
+                for (g, w) in got.iter().zip(&want) {
+                    assert!(
+                        (g - w).abs() < 1e-9,
+                        "{}: {got:?} vs {want:?}",
+                        game.position_text()
+                    );
+                }
+                checked += 1;
+            }
+            let mut sink = MoveSink::new(&mut moves);
+            game.generate_moves(&mut sink);
+            let n = sink.len();
+            if n == 0 {
+                break;
+            }
+            game.make_move(moves[(next() % n as u64) as usize]);
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
