@@ -4,11 +4,15 @@
 //!
 //! # Ordering hints and the selective mode
 //!
-//! `order_hints` scores every move in O(1) from a few bitboards computed
-//! once per node: an arrow that takes a free square from an enemy amazon,
-//! or lands where only the enemy reaches in one move, scores up; an arrow
-//! that walls in one of our own amazons, or a queen move to a square with
-//! fewer free neighbours than the one left, scores down.
+//! `order_hints` ([`hint_moves`]) scores each queen move by the queen-move
+//! territory after it (a flood of both sides, [`queen_territory`]), and
+//! the arrows of the best [`FLOODED_QUEEN_MOVES`] queen moves by the
+//! territory after the arrow too. A local term from a few bitboards
+//! computed once per node breaks ties: an arrow that takes a free square
+//! from an enemy amazon, or lands where only the enemy reaches in one move,
+//! scores up; an arrow that walls in one of our own amazons, or a queen
+//! move to a square with fewer free neighbours than the one left, scores
+//! down.
 //!
 //! With the `SelectiveWidth` option above 0, only the best `SelectiveWidth`
 //! moves by that score keep their hint; the others get
