@@ -16,7 +16,7 @@
 //!
 //! With the `SelectiveWidth` option above 0, only the best `SelectiveWidth`
 //! moves by that score keep their hint; the others get
-//! [`HINT_SKIP`](plyd_api::abi::HINT_SKIP), which tells the search (below
+//! [`HINT_SKIP`], which tells the search (below
 //! the root, where the engine's `Selective` option allows it) not to search
 //! them. The root always searches every move.
 
