@@ -3,6 +3,11 @@
 //! piece and arrow blocking. Territory, position and region terms of an
 //! evaluation are popcounts over these level sets, so a whole map costs a
 //! few hundred word operations instead of a breadth-first walk per square.
+//!
+//! [`Contest`] runs both sides' floods in lockstep and keeps only the sums
+//! evaluations need (what the built-in evaluators use); [`DistanceMap`]
+//! keeps every level of one side, for terms that need the distances
+//! themselves; [`queen_territory`] is the leanest count, for move ordering.
 
 use crate::board::{shift, Board, Geometry};
 
@@ -63,6 +68,109 @@ pub fn queen_territory(geometry: &Geometry, mine: u128, theirs: u128, empty: u12
     score
 }
 
+/// How the empty squares split between the side to move and its opponent
+/// under one kind of distance, with the sums the position terms need.
+/// Index 0 is the side to move.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Contest {
+    /// Empty squares each side reaches strictly sooner (the other side
+    /// later or never).
+    pub nearer: [u32; 2],
+    /// Empty squares both reach at the same finite distance.
+    pub tied: u32,
+    /// `Σ_A (2^(1 - D(0, A)) - 2^(1 - D(1, A)))`, `2^-∞ = 0`.
+    pub halves: f64,
+    /// `Σ_A clip(D(1, A) - D(0, A), -6, 6)`, a finite distance against
+    /// `∞` counting ±6.
+    pub gap: i32,
+    /// The empty squares each side reaches at all.
+    pub reached: [u128; 2],
+}
+
+impl Contest {
+    /// Flood from `start[0]` and `start[1]` through the squares of `empty`
+    /// in lockstep, `step` giving the squares one move from a set.
+    #[inline]
+    pub fn measure(start: [u128; 2], empty: u128, step: impl Fn(u128) -> u128) -> Self {
+        let mut contest = Contest::default();
+        let mut frontier = start;
+        let mut within = [0u128; 2];
+        // `history[d % 8]` holds `within` as it was at distance `d`, so the
+        // squares reached in the last six levels are at hand.
+        let mut history = [[0u128; 2]; 8];
+        let mut weight = 1.0;
+        let mut d = 0usize;
+        loop {
+            d += 1;
+            let mut level = [0u128; 2];
+            for side in 0..2 {
+                if frontier[side] != 0 {
+                    level[side] = step(frontier[side]) & empty & !within[side];
+                    within[side] |= level[side];
+                }
+            }
+            // Both floods stop a few levels before the loop does (popcounts
+            // are not free on every target, so the empty levels skip them).
+            if level[0] | level[1] != 0 {
+                contest.nearer[0] += (level[0] & !within[1]).count_ones();
+                contest.nearer[1] += (level[1] & !within[0]).count_ones();
+                contest.tied += (level[0] & level[1]).count_ones();
+                contest.halves +=
+                    weight * (f64::from(level[0].count_ones()) - f64::from(level[1].count_ones()));
+            }
+            weight *= 0.5;
+            // Reached at distances d - 5 ..= d; zero for d <= 6, as those
+            // slots are written later.
+            let old = history[(d + 2) % 8];
+            let recent = [within[0] & !old[0], within[1] & !old[1]];
+            contest.gap += (recent[0] & !within[1]).count_ones() as i32
+                - (recent[1] & !within[0]).count_ones() as i32;
+            history[d % 8] = within;
+            if recent[0] | recent[1] == 0 {
+                // Neither side has reached anything in six levels, so
+                // neither ever will again, and every gap is counted.
+                contest.reached = within;
+                return contest;
+            }
+            frontier = level;
+        }
+    }
+
+    /// Queen-move distances of `board`'s amazons, the side to move first.
+    #[inline]
+    pub fn queen(board: &Board) -> Self {
+        let g = *board.geometry();
+        let empty = board.empties();
+        Self::measure(sides(board), empty, |from| queen_step(&g, from, empty))
+    }
+
+    /// King-move distances of `board`'s amazons, the side to move first.
+    #[inline]
+    pub fn king(board: &Board) -> Self {
+        let g = *board.geometry();
+        Self::measure(sides(board), board.empties(), |from| g.neighbours(from))
+    }
+
+    /// The territory term with ties worth `tie` to the side to move.
+    #[inline]
+    pub fn territory(&self, tie: f64) -> f64 {
+        f64::from(self.nearer[0]) - f64::from(self.nearer[1]) + tie * f64::from(self.tied)
+    }
+
+    /// The clipped-difference position term `Σ clip(gap / 6, -1, 1)`.
+    #[inline]
+    pub fn clipped(&self) -> f64 {
+        f64::from(self.gap) / 6.0
+    }
+}
+
+/// The amazons of the side to move, then the other side's.
+#[inline]
+pub fn sides(board: &Board) -> [u128; 2] {
+    let us = usize::from(board.side);
+    [board.amazons[us], board.amazons[us ^ 1]]
+}
+
 /// One player's distance map: `levels[d]` holds the empty squares at
 /// distance exactly `d + 1`.
 #[derive(Debug, Clone)]
@@ -94,13 +202,6 @@ impl DistanceMap {
     #[inline]
     pub fn reached(&self) -> u128 {
         self.reached
-    }
-
-    /// The empty squares at distance `1..=d`.
-    pub fn within(&self, d: usize) -> u128 {
-        self.levels[..d.min(self.depth)]
-            .iter()
-            .fold(0, |acc, &level| acc | level)
     }
 
     /// The distance of `sq`, `None` when unreachable.
@@ -144,18 +245,6 @@ impl DistanceMap {
         let empty = board.empties();
         let g = *board.geometry();
         Self::build(board.amazons[player], empty, |f| g.neighbours(f))
-    }
-
-    /// The distance of every cell (`rank * size + file`), `u8::MAX` where
-    /// unreachable or occupied.
-    pub fn to_cells(&self, geometry: &Geometry) -> [u8; crate::board::MAX_CELLS] {
-        let mut cells = [u8::MAX; crate::board::MAX_CELLS];
-        for (i, &level) in self.levels[..self.depth].iter().enumerate() {
-            for sq in crate::board::squares(level) {
-                cells[geometry.cell(sq)] = (i + 1) as u8;
-            }
-        }
-        cells
     }
 }
 

@@ -46,13 +46,13 @@
 //! a proof, and the score stays below the search's mate scores.
 
 use plyd_amazons_rules::board::{squares, Board};
-use plyd_amazons_rules::flood::queen_step;
+use plyd_amazons_rules::flood::{queen_step, Contest};
 use plyd_amazons_rules::Amazons;
 use plyd_api::Evaluator;
 use plyd_params::{self as params, ParamsError};
 use serde::Deserialize;
 
-use crate::seed000::{self, Contest};
+use crate::seed000;
 
 /// The default parameters, shipped as plugins/amazons/classic.toml.
 pub const DEFAULT_PARAMS: &str = include_str!("../classic.toml");

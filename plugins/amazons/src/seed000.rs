@@ -49,14 +49,14 @@
 //!
 //! # How it is computed
 //!
-//! The distance floods of both sides run in lockstep ([`Contest`]): at
-//! each distance `d` the new squares of each side are one [`queen_step`]
-//! (or one king step) from the previous ones, and the territory counts,
-//! the `p1` sum and the `p2` sum are popcounts of those level sets;
-//! nothing is stored per square and nothing is allocated. The floods are
-//! not capped: king distances on a 10x10 board can exceed the 32 levels
-//! that [`DistanceMap`](plyd_amazons_rules::flood::DistanceMap) keeps (a
-//! serpentine corridor of arrows), and every distance counts here.
+//! The distance floods of both sides run in lockstep
+//! ([`Contest`]): at each distance `d` the new squares of each side are one
+//! [`queen_step`](plyd_amazons_rules::flood::queen_step) (or one king step)
+//! from the previous ones, and the territory counts, the `p1` sum and the
+//! `p2` sum are popcounts of those level sets; nothing is stored per square
+//! and nothing is allocated. The floods are not capped: king distances on
+//! a 10x10 board can exceed 40 (a serpentine corridor of arrows), and every
+//! distance counts here.
 //!
 //! `p2` uses `clip(b - a, -6, 6) = Σ_{j=1..6} ([b - a ≥ j] - [a - b ≥ j])`:
 //! a square at distance `a` from player 1 adds one for each distance `d`
@@ -88,7 +88,7 @@
 //! can go past it: the score is then clamped to the bound.
 
 use plyd_amazons_rules::board::{squares, Board, Geometry, EMPTY};
-use plyd_amazons_rules::flood::queen_step;
+use plyd_amazons_rules::flood::{sides, Contest};
 use plyd_amazons_rules::Amazons;
 use plyd_api::Evaluator;
 use plyd_params::ParamsError;
@@ -129,109 +129,6 @@ struct Weights {
     f3: Vec<f64>,
     f4: Vec<f64>,
     f5: Vec<f64>,
-}
-
-/// How the empty squares split between the side to move and its opponent
-/// under one kind of distance, with the sums the position terms need.
-/// Index 0 is the side to move.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Contest {
-    /// Empty squares each side reaches strictly sooner (the other side
-    /// later or never).
-    pub nearer: [u32; 2],
-    /// Empty squares both reach at the same finite distance.
-    pub tied: u32,
-    /// `Σ_A (2^(1 - D(0, A)) - 2^(1 - D(1, A)))`, `2^-∞ = 0`.
-    pub halves: f64,
-    /// `Σ_A clip(D(1, A) - D(0, A), -6, 6)`, a finite distance against
-    /// `∞` counting ±6.
-    pub gap: i32,
-    /// The empty squares each side reaches at all.
-    pub reached: [u128; 2],
-}
-
-impl Contest {
-    /// Flood from `start[0]` and `start[1]` through the squares of `empty`
-    /// in lockstep, `step` giving the squares one move from a set.
-    #[inline]
-    pub fn measure(start: [u128; 2], empty: u128, step: impl Fn(u128) -> u128) -> Self {
-        let mut contest = Contest::default();
-        let mut frontier = start;
-        let mut within = [0u128; 2];
-        // `history[d % 8]` holds `within` as it was at distance `d`, so the
-        // squares reached in the last six levels are at hand.
-        let mut history = [[0u128; 2]; 8];
-        let mut weight = 1.0;
-        let mut d = 0usize;
-        loop {
-            d += 1;
-            let mut level = [0u128; 2];
-            for side in 0..2 {
-                if frontier[side] != 0 {
-                    level[side] = step(frontier[side]) & empty & !within[side];
-                    within[side] |= level[side];
-                }
-            }
-            // Both floods stop a few levels before the loop does (popcounts
-            // are not free on every target, so the empty levels skip them).
-            if level[0] | level[1] != 0 {
-                contest.nearer[0] += (level[0] & !within[1]).count_ones();
-                contest.nearer[1] += (level[1] & !within[0]).count_ones();
-                contest.tied += (level[0] & level[1]).count_ones();
-                contest.halves +=
-                    weight * (f64::from(level[0].count_ones()) - f64::from(level[1].count_ones()));
-            }
-            weight *= 0.5;
-            // Reached at distances d - 5 ..= d; zero for d <= 6, as those
-            // slots are written later.
-            let old = history[(d + 2) % 8];
-            let recent = [within[0] & !old[0], within[1] & !old[1]];
-            contest.gap += (recent[0] & !within[1]).count_ones() as i32
-                - (recent[1] & !within[0]).count_ones() as i32;
-            history[d % 8] = within;
-            if recent[0] | recent[1] == 0 {
-                // Neither side has reached anything in six levels, so
-                // neither ever will again, and every gap is counted.
-                contest.reached = within;
-                return contest;
-            }
-            frontier = level;
-        }
-    }
-
-    /// Queen-move distances of `board`'s amazons, the side to move first.
-    #[inline]
-    pub fn queen(board: &Board) -> Self {
-        let g = *board.geometry();
-        let empty = board.empties();
-        Self::measure(sides(board), empty, |from| queen_step(&g, from, empty))
-    }
-
-    /// King-move distances of `board`'s amazons, the side to move first.
-    #[inline]
-    pub fn king(board: &Board) -> Self {
-        let g = *board.geometry();
-        Self::measure(sides(board), board.empties(), |from| g.neighbours(from))
-    }
-
-    /// The territory term with ties worth `tie` to the side to move.
-    #[inline]
-    pub fn territory(&self, tie: f64) -> f64 {
-        f64::from(self.nearer[0]) - f64::from(self.nearer[1]) + tie * f64::from(self.tied)
-    }
-
-    /// The clipped-difference position term `Σ clip(gap / 6, -1, 1)`.
-    #[inline]
-    pub fn clipped(&self) -> f64 {
-        f64::from(self.gap) / 6.0
-    }
-}
-
-/// The amazons of the side to move, then the other side's.
-#[inline]
-pub fn sides(board: &Board) -> [u128; 2] {
-    let us = usize::from(board.side);
-    [board.amazons[us], board.amazons[us ^ 1]]
 }
 
 /// Room for every bit of the board plus one line step either side, so a

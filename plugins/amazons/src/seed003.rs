@@ -52,7 +52,7 @@
 //! # How it is computed
 //!
 //! The territory and position terms come from the lockstep floods of
-//! [`seed000::Contest`](crate::seed000::Contest) (no level cap, no
+//! [`Contest`] (no level cap, no
 //! allocation); the mobility figures from walking each amazon's eight
 //! lines through seed000's byte table of empty squares.
 //!
@@ -70,12 +70,13 @@
 //! clamped to it as well, which only ever guards against rounding.
 
 use plyd_amazons_rules::board::{squares, Board, Geometry};
+use plyd_amazons_rules::flood::{sides, Contest};
 use plyd_amazons_rules::Amazons;
 use plyd_api::Evaluator;
 use plyd_params::ParamsError;
 use serde::Deserialize;
 
-use crate::seed000::{empty_table, sides, Contest, SquareTable, TABLE_OFFSET};
+use crate::seed000::{empty_table, SquareTable, TABLE_OFFSET};
 
 /// The default parameters: the values of design document 003.
 pub const DEFAULT_PARAMS: &str = include_str!("../seed003.toml");
