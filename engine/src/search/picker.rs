@@ -83,7 +83,8 @@ pub(super) struct PickerSetup {
     /// Whether to ask the plugin for ordering hints.
     pub hints: bool,
     /// Whether the killers are tried, each checked with `is_legal`, before
-    /// generation (needs `check_tt_move`).
+    /// generation (needs `check_tt_move`; main search only, where every
+    /// move is listed).
     pub killers_first: bool,
     /// Whether to drop the moves hinted `HINT_SKIP` (selective search
     /// below the root); the table move and the killers are kept.
@@ -121,8 +122,10 @@ impl MovePicker {
                 Stage::Generate
             } else if setup.tt_move.is_some() {
                 Stage::TableMove
-            } else {
+            } else if setup.killers_first {
                 Stage::Killers
+            } else {
+                Stage::Generate
             },
             setup,
             buffers,
@@ -146,7 +149,11 @@ impl MovePicker {
         heuristics: &Heuristics,
     ) -> Result<Option<Move>, PluginError> {
         if self.stage == Stage::TableMove {
-            self.stage = Stage::Killers;
+            self.stage = if self.setup.killers_first {
+                Stage::Killers
+            } else {
+                Stage::Generate
+            };
             let mv = self.setup.tt_move.expect("a table move in its stage");
             if state.is_legal(mv)? {
                 self.tried_early[0] = mv;
@@ -158,14 +165,10 @@ impl MovePicker {
             // Only where the whole list would otherwise be generated and
             // hinted for nothing: a game whose hints cost more than a
             // legality test (they always do when they decide selectivity).
-            while self.setup.kind == Kind::All && self.next_killer < 2 {
+            while self.next_killer < 2 {
                 let mv = self.setup.killers[self.next_killer];
                 self.next_killer += 1;
-                if mv != NULL_MOVE
-                    && Some(mv) != self.setup.tt_move
-                    && self.setup.killers_first
-                    && state.is_legal(mv)?
-                {
+                if mv != NULL_MOVE && Some(mv) != self.setup.tt_move && state.is_legal(mv)? {
                     self.tried_early[self.early_count] = mv;
                     self.early_count += 1;
                     return Ok(Some(mv));

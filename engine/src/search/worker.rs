@@ -575,7 +575,7 @@ impl<'a> Searcher<'a> {
                         self.heuristics.add_killer(ply, mv);
                         self.heuristics.update_history(side, mv, bonus);
                         // Every move tried before the cutoff loses a little,
-                        // the table move of the first stage too.
+                        // those of the stages before generation too.
                         for &tried in picker.tried_early().iter().chain(picker.picked()) {
                             if tried != mv {
                                 self.heuristics.update_history(side, tried, -bonus);
