@@ -35,14 +35,12 @@ must be built with largeboards=yes and all=yes.
 """
 import argparse
 import os
-import queue
 import random
 import re
-import subprocess
 import sys
 import tempfile
-import threading
-import time
+
+from uci_engine import Engine, EngineError
 
 # Per board side: plyd's variant, Fairy-Stockfish's variant, start FEN.
 BOARDS = {
@@ -63,11 +61,6 @@ startFen = {start}
 SQUARE = r"([a-j](?:10|[1-9]))"
 PLYD_MOVE_RE = re.compile(rf"^{SQUARE}{SQUARE}{SQUARE}$")
 FSF_MOVE_RE = re.compile(rf"^{SQUARE}{SQUARE},{SQUARE}{SQUARE}$")
-DIVIDE_RE = re.compile(r"^(\S+): (\d+)$")
-
-
-class EngineError(Exception):
-    """An engine died, timed out or reported an error."""
 
 
 def fsf_to_plyd(move):
@@ -86,110 +79,6 @@ def plyd_to_fsf(move):
     return f"{m[1]}{m[2]},{m[2]}{m[3]}"
 
 
-class Engine:
-    """One long-lived engine process spoken to over UCI, in plyd notation."""
-
-    def __init__(self, name, argv, setup, timeout):
-        self.name = name
-        self.timeout = timeout
-        try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                text=True, bufsize=1,
-            )
-        except OSError as e:
-            raise EngineError(f"{name}: cannot start {argv[0]}: {e}") from e
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.send("uci")
-        self.read_until(lambda line: line == "uciok")
-        for line in setup:
-            self.send(line)
-        self.send("ucinewgame")
-        self.sync()
-
-    def _pump(self):
-        """Move the engine's output lines into a queue (None at the end)."""
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, line):
-        """Write one command line."""
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except OSError as e:
-            raise EngineError(f"{self.name}: cannot write '{line}': {e}") from e
-
-    def read_line(self):
-        """Next output line; fails on timeout, exit or a reported error."""
-        try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise EngineError(f"{self.name}: no answer in {self.timeout} s") from None
-        if line is None:
-            raise EngineError(f"{self.name}: the process exited")
-        if line.startswith("info string error") or line.startswith("Unknown command"):
-            raise EngineError(f"{self.name}: {line}")
-        return line
-
-    def read_until(self, done):
-        """Read lines up to and including the one `done` accepts; return them."""
-        seen = []
-        while True:
-            line = self.read_line()
-            seen.append(line)
-            if done(line):
-                return seen
-
-    def sync(self):
-        """Wait until the engine has handled everything sent so far."""
-        self.send("isready")
-        self.read_until(lambda line: line == "readyok")
-
-    def to_engine(self, move):
-        """A plyd move in this engine's notation."""
-        return move
-
-    def from_engine(self, move):
-        """A move of this engine in plyd's notation."""
-        return move
-
-    def set_game(self, moves):
-        """The start position followed by `moves` (plyd notation)."""
-        line = "position startpos"
-        if moves:
-            line += " moves " + " ".join(self.to_engine(m) for m in moves)
-        self.send(line)
-        self.sync()
-
-    def perft(self, depth):
-        """Run `go perft depth`; return ({move: count}, total, seconds)."""
-        started = time.perf_counter()
-        self.send(f"go perft {depth}")
-        lines = self.read_until(lambda line: line.startswith("Nodes searched:"))
-        seconds = time.perf_counter() - started
-        counts = {}
-        for line in lines:
-            m = DIVIDE_RE.match(line)
-            if m:
-                move = self.from_engine(m[1])
-                if move in counts:
-                    raise EngineError(f"{self.name}: {move} listed twice")
-                counts[move] = int(m[2])
-        total = int(lines[-1].split(":", 1)[1])
-        return counts, total, seconds
-
-    def close(self):
-        """Ask the engine to quit; kill it if it does not."""
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (EngineError, subprocess.TimeoutExpired):
-            self.proc.kill()
-
-
 class Fsf(Engine):
     """Fairy-Stockfish, its two-leg moves converted to plyd's notation."""
 
@@ -198,12 +87,6 @@ class Fsf(Engine):
 
     def from_engine(self, move):
         return fsf_to_plyd(move)
-
-    def fen(self):
-        """The current position's FEN, from the `d` command."""
-        self.send("d")
-        line = self.read_until(lambda line: line.startswith("Fen:"))[-1]
-        return line.split(":", 1)[1].strip()
 
 
 def start_fsf(name, args, variant_dir):

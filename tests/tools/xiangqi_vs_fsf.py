@@ -31,20 +31,14 @@ cause, so look at the position before calling it a bug.
     python3 tests/tools/xiangqi_vs_fsf.py --perft-depth 3 --every 10
 """
 import argparse
-import queue
 import random
 import re
-import subprocess
 import sys
-import threading
+
+from uci_engine import Engine, EngineError
 
 VARIANT = "xiangqi"
 MOVE_RE = re.compile(r"^([a-i])(\d+)([a-i])(\d+)$")
-DIVIDE_RE = re.compile(r"^(\S+): (\d+)$")
-
-
-class EngineError(Exception):
-    """An engine died, timed out or reported an error."""
 
 
 def plyd_to_fsf(move):
@@ -63,108 +57,14 @@ def fsf_to_plyd(move):
     return f"{m[1]}{int(m[2]) - 1}{m[3]}{int(m[4]) - 1}"
 
 
-class Engine:
-    """One long-lived engine process spoken to over its text protocol."""
-
-    def __init__(self, name, argv, timeout):
-        self.name = name
-        self.timeout = timeout
-        try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                text=True, bufsize=1,
-            )
-        except OSError as e:
-            raise EngineError(f"{name}: cannot start {argv[0]}: {e}") from e
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.send("uci")
-        self.read_until(lambda line: line == "uciok")
-        self.send(f"setoption name UCI_Variant value {VARIANT}")
-        self.send("ucinewgame")
-        self.sync()
-
-    def _pump(self):
-        """Move the engine's output lines into a queue (None at the end)."""
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, line):
-        """Write one command line."""
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except OSError as e:
-            raise EngineError(f"{self.name}: cannot write '{line}': {e}") from e
-
-    def read_line(self):
-        """Next output line; fails on timeout, exit or a reported error."""
-        try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise EngineError(f"{self.name}: no answer in {self.timeout} s") from None
-        if line is None:
-            raise EngineError(f"{self.name}: the process exited")
-        if line.startswith("info string error"):
-            raise EngineError(f"{self.name}: {line}")
-        return line
-
-    def read_until(self, done):
-        """Read lines up to and including the one `done` accepts; return them."""
-        seen = []
-        while True:
-            line = self.read_line()
-            seen.append(line)
-            if done(line):
-                return seen
-
-    def sync(self):
-        """Wait until the engine has handled everything sent so far."""
-        self.send("isready")
-        self.read_until(lambda line: line == "readyok")
-
-    def set_game(self, moves):
-        """Set the start position followed by `moves` (in this engine's notation)."""
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        self.sync()
-
-    def perft(self, depth):
-        """Run `go perft depth`; return ({move: count}, total)."""
-        self.send(f"go perft {depth}")
-        lines = self.read_until(lambda line: line.startswith("Nodes searched:"))
-        counts = {}
-        for line in lines:
-            m = DIVIDE_RE.match(line)
-            if m:
-                counts[m[1]] = int(m[2])
-        total = int(lines[-1].split(":", 1)[1])
-        return counts, total
-
-    def fen(self):
-        """The current position's FEN, from the `d` command."""
-        self.send("d")
-        line = self.read_until(lambda line: line.startswith("Fen:"))[-1]
-        return line.split(":", 1)[1].strip()
-
-    def close(self):
-        """Ask the engine to quit; kill it if it does not."""
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (EngineError, subprocess.TimeoutExpired):
-            self.proc.kill()
-
-
 class FsfAsPlyd(Engine):
     """Fairy-Stockfish speaking plyd's notation, to test this tool alone."""
 
-    def set_game(self, moves):
-        super().set_game([plyd_to_fsf(m) for m in moves])
+    def to_engine(self, move):
+        return plyd_to_fsf(move)
 
-    def perft(self, depth):
-        counts, total = super().perft(depth)
-        return {fsf_to_plyd(m): n for m, n in counts.items()}, total
+    def from_engine(self, move):
+        return fsf_to_plyd(move)
 
 
 def position_key(fen):
@@ -209,9 +109,9 @@ def play_game(game, plyd, fsf, rng, args, stats):
         depth = args.perft_depth if deep else 1
         plyd.set_game([fsf_to_plyd(m) for m in moves])
         fsf.set_game(moves)
-        plyd_raw, plyd_total = plyd.perft(depth)
+        plyd_raw, plyd_total, _ = plyd.perft(depth)
         plyd_counts = {plyd_to_fsf(m): n for m, n in plyd_raw.items()}
-        fsf_counts, fsf_total = fsf.perft(depth)
+        fsf_counts, fsf_total, _ = fsf.perft(depth)
         stats["positions compared"] += 1
         stats["moves compared"] += len(fsf_counts)
 
@@ -286,15 +186,16 @@ def main():
     games = 0
     status = 0
     try:
-        fsf = Engine("Fairy-Stockfish", [args.fsf], args.timeout)
+        setup = [f"setoption name UCI_Variant value {VARIANT}"]
+        fsf = Engine("Fairy-Stockfish", [args.fsf], setup, args.timeout)
         engines.append(fsf)
         if args.no_plyd:
-            plyd = FsfAsPlyd("Fairy-Stockfish (as plyd)", [args.fsf], args.timeout)
+            plyd = FsfAsPlyd("Fairy-Stockfish (as plyd)", [args.fsf], setup, args.timeout)
         else:
             argv = [args.plyd]
             if args.plugin_path:
                 argv += ["--plugin-path", args.plugin_path]
-            plyd = Engine("plyd", argv, args.timeout)
+            plyd = Engine("plyd", argv, setup, args.timeout)
         engines.append(plyd)
         for game in range(args.games):
             games += 1
