@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use plyd_api::{Evaluator, Game, MoveSink};
-use plyd_game_amazons::{Amazons, Classic, Seed000, Seed003};
+use plyd_game_amazons::{Amazons, Classic, Seed000, Seed003, Tables};
 
 fn positions(variant: usize, count: usize) -> Vec<Amazons> {
     let mut rng = 0x2545_f491_4f6c_dd1du64 ^ variant as u64;
@@ -54,10 +54,12 @@ fn main() {
     let classic = Classic::from_params(None).expect("classic");
     let seed000 = Seed000::from_params(None).expect("seed000");
     let seed003 = Seed003::from_params(None).expect("seed003");
+    let tables = Tables::from_params(None).expect("tables");
     for (variant, name) in [(0, "amazons"), (1, "amazons8")] {
         let games = positions(variant, 2000);
         println!(
-            "{name}: classic {:.0} ns, seed000 {:.0} ns, seed003 {:.0} ns per evaluation",
+            "{name}: tables {:.0} ns, classic {:.0} ns, seed000 {:.0} ns, seed003 {:.0} ns per evaluation",
+            time(&tables, &games),
             time(&classic, &games),
             time(&seed000, &games),
             time(&seed003, &games)

@@ -7,10 +7,12 @@
 pub mod classic;
 pub mod seed000;
 pub mod seed003;
+pub mod tables;
 
 pub use classic::Classic;
 pub use plyd_amazons_rules::{board, flood, game, perft, text, Amazons, STATE_LAYOUT};
 pub use seed000::Seed000;
 pub use seed003::Seed003;
+pub use tables::Tables;
 
-plyd_api::export_game!(Amazons, evaluators = [Classic, Seed000, Seed003]);
+plyd_api::export_game!(Amazons, evaluators = [Tables, Classic, Seed000, Seed003]);
