@@ -37,7 +37,7 @@
 //! probability after it. At the set-up stage every position scores 0.
 
 use plyd_api::Evaluator;
-use plyd_einstein_rules::board::{distance, Board, STAGE_PLAY};
+use plyd_einstein_rules::board::{distance, steps, Board, NO_SQUARE, STAGE_PLAY};
 use plyd_einstein_rules::EinStein;
 use plyd_params::ParamsError;
 use serde::Deserialize;
@@ -59,6 +59,9 @@ struct Params {
     scale: f64,
     horizon: usize,
     endgame_table: bool,
+    threat_mine: f64,
+    threat_theirs: f64,
+    exact_race: bool,
 }
 
 /// The odds evaluator and its parameters.
@@ -67,6 +70,9 @@ pub struct Odds {
     scale: f64,
     horizon: usize,
     endgame_table: bool,
+    threat_mine: f64,
+    threat_theirs: f64,
+    exact_race: bool,
     /// `reach[k][d][t]`: probability that a stone selected by `k` faces
     /// has made `d` steps within `t` turns.
     reach: Vec<[[f64; MAX_HORIZON + 1]; 5]>,
@@ -130,23 +136,163 @@ impl Odds {
             scale: p.scale,
             horizon: p.horizon,
             endgame_table: p.endgame_table,
+            threat_mine: plyd_params::check_range("threat_mine", p.threat_mine, 0.0, 1.0)?,
+            threat_theirs: plyd_params::check_range("threat_theirs", p.threat_theirs, 0.0, 1.0)?,
+            exact_race: p.exact_race,
             reach,
         })
     }
 
-    /// `S(t)` for `side`, for t = 0..=horizon.
-    fn not_finished(&self, board: &Board, side: usize, out: &mut [f64; MAX_HORIZON + 1]) {
+    /// `S(t)` for `side`, for t = 0..=horizon, its stones discounted by
+    /// `threat` times the chance that the enemy's next roll lets it take
+    /// them.
+    fn not_finished(
+        &self,
+        board: &Board,
+        side: usize,
+        threat: f64,
+        out: &mut [f64; MAX_HORIZON + 1],
+    ) {
         let faces = racing_faces(board, side);
+        let enemy = 1 - side;
+        // For each enemy stone, the faces that let the enemy move it.
+        let mut selectable = [0u8; 7];
+        for face in 1..=6u8 {
+            let (stones, n) = board.movable(enemy, face);
+            for &e in &stones[..n] {
+                selectable[usize::from(e)] |= 1 << face;
+            }
+        }
         out[..=self.horizon].fill(1.0);
         for s in 1..=6u8 {
             let sq = board.squares[side][usize::from(s)];
-            if sq == plyd_einstein_rules::board::NO_SQUARE {
+            if sq == NO_SQUARE {
                 continue;
             }
             let d = usize::from(distance(side, sq));
             let row = &self.reach[usize::from(faces[usize::from(s)])][d];
+            // The faces of the enemy's next roll that let it take this stone.
+            let mut attack = 0u8;
+            for e in 1..=6u8 {
+                let at = board.squares[enemy][usize::from(e)];
+                if at != NO_SQUARE {
+                    let (to, n) = steps(enemy, at);
+                    if to[..n].contains(&sq) {
+                        attack |= selectable[usize::from(e)];
+                    }
+                }
+            }
+            let lost = threat * f64::from(attack.count_ones()) / 6.0;
             for (o, r) in out[..=self.horizon].iter_mut().zip(row) {
-                *o *= 1.0 - r;
+                *o *= lost + (1.0 - lost) * (1.0 - r);
+            }
+        }
+    }
+
+    /// `S(t)` for `side` counted exactly: the die selects one stone a
+    /// turn, so the side has not finished after `t` turns with the
+    /// multinomial probability that every stone has had fewer turns than
+    /// its distance, `t! [z^t] Π_stones Σ_(j<d) (k/6 · z)^j / j!`. A stone
+    /// the enemy may take next is taken off in a share `threat` × (faces
+    /// of the enemy's roll that allow it) / 6 of the cases, its faces then
+    /// going to its neighbours by number.
+    fn not_finished_exact(
+        &self,
+        board: &Board,
+        side: usize,
+        threat: f64,
+        out: &mut [f64; MAX_HORIZON + 1],
+    ) {
+        let enemy = 1 - side;
+        let mut selectable = [0u8; 7];
+        for face in 1..=6u8 {
+            let (stones, n) = board.movable(enemy, face);
+            for &e in &stones[..n] {
+                selectable[usize::from(e)] |= 1 << face;
+            }
+        }
+        // The stones the enemy may take next, with that chance.
+        let mut attacked: Vec<(u8, f64)> = Vec::new();
+        if threat > 0.0 {
+            for s in 1..=6u8 {
+                let sq = board.squares[side][usize::from(s)];
+                if sq == NO_SQUARE {
+                    continue;
+                }
+                let mut attack = 0u8;
+                for e in 1..=6u8 {
+                    let at = board.squares[enemy][usize::from(e)];
+                    if at != NO_SQUARE {
+                        let (to, n) = steps(enemy, at);
+                        if to[..n].contains(&sq) {
+                            attack |= selectable[usize::from(e)];
+                        }
+                    }
+                }
+                if attack != 0 && attacked.len() < 3 {
+                    attacked.push((s, threat * f64::from(attack.count_ones()) / 6.0));
+                }
+            }
+        }
+        out[..=self.horizon].fill(0.0);
+        for subset in 0..1u32 << attacked.len() {
+            let mut weight = 1.0;
+            let mut scenario = board.clone();
+            for (i, &(s, lost)) in attacked.iter().enumerate() {
+                if subset >> i & 1 == 1 {
+                    weight *= lost;
+                    let sq = scenario.squares[side][usize::from(s)];
+                    scenario.cells[usize::from(sq)] = 0;
+                    scenario.squares[side][usize::from(s)] = NO_SQUARE;
+                    scenario.counts[side] -= 1;
+                } else {
+                    weight *= 1.0 - lost;
+                }
+            }
+            if weight == 0.0 {
+                continue;
+            }
+            if scenario.counts[side] == 0 {
+                for o in out[..=self.horizon].iter_mut() {
+                    *o += weight;
+                }
+                continue;
+            }
+            let faces = racing_faces(&scenario, side);
+            let mut poly = [0.0f64; 25];
+            poly[0] = 1.0;
+            let mut degree = 0;
+            for s in 1..=6u8 {
+                let sq = scenario.squares[side][usize::from(s)];
+                if sq == NO_SQUARE || faces[usize::from(s)] == 0 {
+                    continue;
+                }
+                let p = f64::from(faces[usize::from(s)]) / 6.0;
+                let d = usize::from(distance(side, sq));
+                // Σ_(j<d) p^j / j!
+                let mut factor = [0.0f64; 5];
+                let mut term = 1.0;
+                for (j, f) in factor.iter_mut().enumerate().take(d) {
+                    *f = term;
+                    term *= p / (j + 1) as f64;
+                }
+                let mut next = [0.0f64; 25];
+                for (a, &pa) in poly[..=degree].iter().enumerate() {
+                    for (b, &fb) in factor[..d].iter().enumerate() {
+                        next[a + b] += pa * fb;
+                    }
+                }
+                degree += d - 1;
+                poly = next;
+            }
+            let mut factorial = 1.0;
+            for (t, o) in out[..=self.horizon].iter_mut().enumerate() {
+                if t > 0 {
+                    factorial *= t as f64;
+                }
+                if t <= degree {
+                    *o += weight * factorial * poly[t];
+                }
             }
         }
     }
@@ -156,8 +302,13 @@ impl Odds {
         let me = board.mover();
         let mut mine = [0.0; MAX_HORIZON + 1];
         let mut theirs = [0.0; MAX_HORIZON + 1];
-        self.not_finished(board, me, &mut mine);
-        self.not_finished(board, 1 - me, &mut theirs);
+        if self.exact_race {
+            self.not_finished_exact(board, me, self.threat_mine, &mut mine);
+            self.not_finished_exact(board, 1 - me, self.threat_theirs, &mut theirs);
+        } else {
+            self.not_finished(board, me, self.threat_mine, &mut mine);
+            self.not_finished(board, 1 - me, self.threat_theirs, &mut theirs);
+        }
         let mut p = 0.0;
         for t in 1..=self.horizon {
             p += (mine[t - 1] - mine[t]) * theirs[t - 1];

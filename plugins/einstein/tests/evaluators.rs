@@ -146,7 +146,7 @@ fn odds_is_a_probability_and_prefers_the_nearer_racer() {
 fn odds_uses_the_table_with_three_stones_and_can_be_told_not_to() {
     let with = Odds::default();
     let without =
-        Odds::from_params(Some("scale = 1000\nhorizon = 48\nendgame_table = false\n")).unwrap();
+        Odds::from_params(Some("scale = 1000\nhorizon = 48\nendgame_table = false\nthreat_mine = 1\nthreat_theirs = 1\nexact_race = true\n")).unwrap();
     let g = state("1..../...../..a../...../....b r - -");
     let exact = plyd_game_einstein::endgame::win_probability(g.board()).unwrap();
     assert_eq!(with.probability(g.board()), exact);
@@ -156,7 +156,7 @@ fn odds_uses_the_table_with_three_stones_and_can_be_told_not_to() {
 
 #[test]
 fn bad_parameters_name_the_key() {
-    let err = Odds::from_params(Some("scale = 1000\nhorizon = 0\nendgame_table = true\n"))
+    let err = Odds::from_params(Some("scale = 1000\nhorizon = 0\nendgame_table = true\nthreat_mine = 1\nthreat_theirs = 1\nexact_race = true\n"))
         .err()
         .unwrap();
     assert!(err.contains("horizon"), "{err}");
