@@ -50,6 +50,18 @@ pub const DEFAULT_PARAMS: &str = include_str!("../odds.toml");
 /// Every score lies within this; it is also the largest scale accepted.
 pub const SCORE_BOUND: i32 = 1000;
 
+/// `t!` for the exact race's coefficients (its polynomials have degree 18
+/// at most: six stones, each at most four steps away).
+const FACTORIAL: [f64; 25] = {
+    let mut f = [1.0; 25];
+    let mut t = 1;
+    while t < 25 {
+        f[t] = f[t - 1] * t as f64;
+        t += 1;
+    }
+    f
+};
+
 /// The longest horizon accepted, in turns of each side.
 const MAX_HORIZON: usize = 96;
 
@@ -212,7 +224,8 @@ impl Odds {
             }
         }
         // The stones the enemy may take next, with that chance.
-        let mut attacked: Vec<(u8, f64)> = Vec::new();
+        let mut attacked = [(0u8, 0.0f64); 3];
+        let mut attacked_count = 0;
         if threat > 0.0 {
             for s in 1..=6u8 {
                 let sq = board.squares[side][usize::from(s)];
@@ -229,15 +242,18 @@ impl Odds {
                         }
                     }
                 }
-                if attack != 0 && attacked.len() < 3 {
-                    attacked.push((s, threat * f64::from(attack.count_ones()) / 6.0));
+                if attack != 0 && attacked_count < attacked.len() {
+                    attacked[attacked_count] = (s, threat * f64::from(attack.count_ones()) / 6.0);
+                    attacked_count += 1;
                 }
             }
         }
         out[..=self.horizon].fill(0.0);
+        let attacked = &attacked[..attacked_count];
+        let mut scenario = board.clone();
         for subset in 0..1u32 << attacked.len() {
             let mut weight = 1.0;
-            let mut scenario = board.clone();
+            scenario.clone_from(board);
             for (i, &(s, lost)) in attacked.iter().enumerate() {
                 if subset >> i & 1 == 1 {
                     weight *= lost;
@@ -285,14 +301,8 @@ impl Odds {
                 degree += d - 1;
                 poly = next;
             }
-            let mut factorial = 1.0;
-            for (t, o) in out[..=self.horizon].iter_mut().enumerate() {
-                if t > 0 {
-                    factorial *= t as f64;
-                }
-                if t <= degree {
-                    *o += weight * factorial * poly[t];
-                }
+            for (t, o) in out[..=degree.min(self.horizon)].iter_mut().enumerate() {
+                *o += weight * FACTORIAL[t] * poly[t];
             }
         }
     }
