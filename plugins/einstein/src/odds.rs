@@ -15,22 +15,36 @@
 //! of the die select (its own face, and the faces of missing stones next
 //! to it) is selected with probability `k/6` each turn. A face that lets
 //! the player choose between two stones goes to the stone nearer its
-//! corner (the choice a racing player makes). Taking the stones as
-//! independent, the side has not finished after `t` of its turns with
-//! probability
+//! corner (the choice a racing player makes). One stone moves a turn, so
+//! the side has not finished after `t` of its turns with the multinomial
+//! probability that every stone has had fewer than its `d` turns:
 //!
 //! ```text
-//! S(t) = Π_stones P(Binomial(t, k/6) < d)
+//! S(t) = t! [z^t] Π_stones Σ_(j<d) (k z / 6)^j / j!
 //! ```
 //!
-//! and the side to move, which plays first, wins the race with
-//! probability `Σ_t (S_me(t-1) - S_me(t)) · S_them(t-1)` (its `t`-th turn
-//! comes before the opponent's `t`-th). Races still running after
-//! `horizon` turns count one half.
+//! a polynomial of degree 18 at most (`exact_race = true`, the default;
+//! `false` takes the stones as independent, `S(t) = Π P(Binomial(t, k/6) <
+//! d)`, the first version, kept for comparison). The side to move, which
+//! plays first, wins the race with probability
+//! `Σ_t (S_me(t-1) - S_me(t)) · S_them(t-1)` (its `t`-th turn comes before
+//! the opponent's `t`-th). Races still running after `horizon` turns count
+//! one half.
 //!
 //! The race knows which stones cover most faces: capturing one's own
 //! stone, or losing one, gives its faces to its neighbours by number, and
-//! the estimate follows. Captures to come are left to the search.
+//! the estimate follows.
+//!
+//! # Captures to come
+//!
+//! A stone that an enemy stone could take with its next step is taken off
+//! in a share `w · f / 6` of the cases, `f` being the faces of the enemy's
+//! next roll that let it move an attacker and `w` the weight
+//! (`threat_mine` for the stones of the side to move, `threat_theirs` for
+//! the others', 1 by default). The race is counted again for each case (up
+//! to three attacked stones a side, so at most eight cases), with the faces
+//! of the stones taken off passed to their neighbours, and the cases are
+//! averaged by their shares.
 //!
 //! Once the die is cast for the side to move, the evaluation is the best
 //! of its steps: 1 for a step that wins, else one minus the opponent's

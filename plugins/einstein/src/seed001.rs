@@ -69,6 +69,11 @@
 //!   no number but says this rule takes priority). Taking the corner when
 //!   one step away needs no term: the search sees the win.
 //!
+//! The capture terms read the state's most recent steps, which the
+//! position hash does not include, so a transposition-table entry may hold
+//! a value computed after other last steps; for a baseline evaluator that
+//! is accepted.
+//!
 //! # Parameters and bound
 //!
 //! `seed001.toml` holds the values above; scores are `scale = 100` times
