@@ -1,0 +1,428 @@
+//! The `odds` evaluator, plyd's default for EinStein: an estimate of the
+//! probability that the side to move wins, reported as
+//! `(2p - 1) × scale`.
+//!
+//! # Small endings: exact
+//!
+//! With three stones or fewer on the board the probability is exact, from
+//! the retrograde table of [`crate::endgame`] (best play by both sides,
+//! every roll weighed).
+//!
+//! # Otherwise: the race to the corner
+//!
+//! Each side races for its corner. A stone `d` king steps away needs `d`
+//! of its side's turns in which the die selects it; a stone that `k` faces
+//! of the die select (its own face, and the faces of missing stones next
+//! to it) is selected with probability `k/6` each turn. A face that lets
+//! the player choose between two stones goes to the stone nearer its
+//! corner (the choice a racing player makes). One stone moves a turn, so
+//! the side has not finished after `t` of its turns with the multinomial
+//! probability that every stone has had fewer than its `d` turns:
+//!
+//! ```text
+//! S(t) = t! [z^t] Π_stones Σ_(j<d) (k z / 6)^j / j!
+//! ```
+//!
+//! a polynomial of degree 18 at most (`exact_race = true`, the default;
+//! `false` takes the stones as independent, `S(t) = Π P(Binomial(t, k/6) <
+//! d)`, the first version, kept for comparison). The side to move, which
+//! plays first, wins the race with probability
+//! `Σ_t (S_me(t-1) - S_me(t)) · S_them(t-1)` (its `t`-th turn comes before
+//! the opponent's `t`-th). Races still running after `horizon` turns count
+//! one half.
+//!
+//! The race knows which stones cover most faces: capturing one's own
+//! stone, or losing one, gives its faces to its neighbours by number, and
+//! the estimate follows.
+//!
+//! # Captures to come
+//!
+//! A stone that an enemy stone could take with its next step is taken off
+//! in a share `w · f / 6` of the cases, `f` being the faces of the enemy's
+//! next roll that let it move an attacker and `w` the weight
+//! (`threat_mine` for the stones of the side to move, `threat_theirs` for
+//! the others', 1 by default). The race is counted again for each case (up
+//! to three attacked stones a side, so at most eight cases), with the faces
+//! of the stones taken off passed to their neighbours, and the cases are
+//! averaged by their shares.
+//!
+//! Once the die is cast for the side to move, the evaluation is the best
+//! of its steps: 1 for a step that wins, else one minus the opponent's
+//! probability after it. At the set-up stage every position scores 0.
+
+use plyd_api::Evaluator;
+use plyd_einstein_rules::board::{distance, steps, Board, NO_SQUARE, STAGE_PLAY};
+use plyd_einstein_rules::EinStein;
+use plyd_params::ParamsError;
+use serde::Deserialize;
+
+use crate::endgame;
+
+/// The default parameters.
+pub const DEFAULT_PARAMS: &str = include_str!("../odds.toml");
+
+/// Every score lies within this; it is also the largest scale accepted.
+pub const SCORE_BOUND: i32 = 1000;
+
+/// `t!` for the exact race's coefficients (its polynomials have degree 18
+/// at most: six stones, each at most four steps away).
+const FACTORIAL: [f64; 25] = {
+    let mut f = [1.0; 25];
+    let mut t = 1;
+    while t < 25 {
+        f[t] = f[t - 1] * t as f64;
+        t += 1;
+    }
+    f
+};
+
+/// The longest horizon accepted, in turns of each side.
+const MAX_HORIZON: usize = 96;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Params {
+    scale: f64,
+    horizon: usize,
+    endgame_table: bool,
+    threat_mine: f64,
+    threat_theirs: f64,
+    exact_race: bool,
+}
+
+/// The odds evaluator and its parameters.
+#[derive(Debug, Clone)]
+pub struct Odds {
+    scale: f64,
+    horizon: usize,
+    endgame_table: bool,
+    threat_mine: f64,
+    threat_theirs: f64,
+    exact_race: bool,
+    /// `reach[k][d][t]`: probability that a stone selected by `k` faces
+    /// has made `d` steps within `t` turns.
+    reach: Vec<[[f64; MAX_HORIZON + 1]; 5]>,
+}
+
+impl Default for Odds {
+    fn default() -> Self {
+        Odds::from_toml(DEFAULT_PARAMS).expect("the shipped odds.toml is valid")
+    }
+}
+
+/// Faces of the die that select each stone of `side` (index by number), a
+/// shared face going to the stone nearer its corner.
+pub fn racing_faces(board: &Board, side: usize) -> [u8; 7] {
+    let mut faces = [0; 7];
+    for face in 1..=6 {
+        let (stones, n) = board.movable(side, face);
+        let pick = if n == 2 {
+            let d = |s: u8| distance(side, board.squares[side][usize::from(s)]);
+            if d(stones[1]) < d(stones[0]) {
+                stones[1]
+            } else {
+                stones[0]
+            }
+        } else {
+            stones[0]
+        };
+        if n > 0 {
+            faces[usize::from(pick)] += 1;
+        }
+    }
+    faces
+}
+
+impl Odds {
+    /// Read and check parameters.
+    pub fn from_toml(text: &str) -> Result<Self, ParamsError> {
+        let p: Params = plyd_params::parse(text)?;
+        plyd_params::check_range("scale", p.scale, 1.0, f64::from(SCORE_BOUND))?;
+        plyd_params::check_range("horizon", p.horizon, 1, MAX_HORIZON)?;
+        let mut reach = vec![[[0.0; MAX_HORIZON + 1]; 5]; 7];
+        for (k, by_distance) in reach.iter_mut().enumerate() {
+            let q = k as f64 / 6.0;
+            // Probability of exactly j successes in t trials, j = 0..=4.
+            let mut exactly = [1.0, 0.0, 0.0, 0.0, 0.0];
+            for t in 0..=MAX_HORIZON {
+                let mut at_least: f64 = 1.0;
+                for (d, row) in by_distance.iter_mut().enumerate() {
+                    if d > 0 {
+                        at_least -= exactly[d - 1];
+                    }
+                    row[t] = at_least.max(0.0);
+                }
+                for j in (0..5).rev() {
+                    exactly[j] =
+                        exactly[j] * (1.0 - q) + if j > 0 { exactly[j - 1] * q } else { 0.0 };
+                }
+            }
+        }
+        Ok(Odds {
+            scale: p.scale,
+            horizon: p.horizon,
+            endgame_table: p.endgame_table,
+            threat_mine: plyd_params::check_range("threat_mine", p.threat_mine, 0.0, 1.0)?,
+            threat_theirs: plyd_params::check_range("threat_theirs", p.threat_theirs, 0.0, 1.0)?,
+            exact_race: p.exact_race,
+            reach,
+        })
+    }
+
+    /// `S(t)` for `side`, for t = 0..=horizon, its stones discounted by
+    /// `threat` times the chance that the enemy's next roll lets it take
+    /// them.
+    fn not_finished(
+        &self,
+        board: &Board,
+        side: usize,
+        threat: f64,
+        out: &mut [f64; MAX_HORIZON + 1],
+    ) {
+        let faces = racing_faces(board, side);
+        let enemy = 1 - side;
+        // For each enemy stone, the faces that let the enemy move it.
+        let mut selectable = [0u8; 7];
+        for face in 1..=6u8 {
+            let (stones, n) = board.movable(enemy, face);
+            for &e in &stones[..n] {
+                selectable[usize::from(e)] |= 1 << face;
+            }
+        }
+        out[..=self.horizon].fill(1.0);
+        for s in 1..=6u8 {
+            let sq = board.squares[side][usize::from(s)];
+            if sq == NO_SQUARE {
+                continue;
+            }
+            let d = usize::from(distance(side, sq));
+            let row = &self.reach[usize::from(faces[usize::from(s)])][d];
+            // The faces of the enemy's next roll that let it take this stone.
+            let mut attack = 0u8;
+            for e in 1..=6u8 {
+                let at = board.squares[enemy][usize::from(e)];
+                if at != NO_SQUARE {
+                    let (to, n) = steps(enemy, at);
+                    if to[..n].contains(&sq) {
+                        attack |= selectable[usize::from(e)];
+                    }
+                }
+            }
+            let lost = threat * f64::from(attack.count_ones()) / 6.0;
+            for (o, r) in out[..=self.horizon].iter_mut().zip(row) {
+                *o *= lost + (1.0 - lost) * (1.0 - r);
+            }
+        }
+    }
+
+    /// `S(t)` for `side` counted exactly: the die selects one stone a
+    /// turn, so the side has not finished after `t` turns with the
+    /// multinomial probability that every stone has had fewer turns than
+    /// its distance, `t! [z^t] Π_stones Σ_(j<d) (k/6 · z)^j / j!`. A stone
+    /// the enemy may take next is taken off in a share `threat` × (faces
+    /// of the enemy's roll that allow it) / 6 of the cases, its faces then
+    /// going to its neighbours by number.
+    fn not_finished_exact(
+        &self,
+        board: &Board,
+        side: usize,
+        threat: f64,
+        out: &mut [f64; MAX_HORIZON + 1],
+    ) {
+        let enemy = 1 - side;
+        let mut selectable = [0u8; 7];
+        for face in 1..=6u8 {
+            let (stones, n) = board.movable(enemy, face);
+            for &e in &stones[..n] {
+                selectable[usize::from(e)] |= 1 << face;
+            }
+        }
+        // The stones the enemy may take next, with that chance.
+        let mut attacked = [(0u8, 0.0f64); 3];
+        let mut attacked_count = 0;
+        if threat > 0.0 {
+            for s in 1..=6u8 {
+                let sq = board.squares[side][usize::from(s)];
+                if sq == NO_SQUARE {
+                    continue;
+                }
+                let mut attack = 0u8;
+                for e in 1..=6u8 {
+                    let at = board.squares[enemy][usize::from(e)];
+                    if at != NO_SQUARE {
+                        let (to, n) = steps(enemy, at);
+                        if to[..n].contains(&sq) {
+                            attack |= selectable[usize::from(e)];
+                        }
+                    }
+                }
+                if attack != 0 && attacked_count < attacked.len() {
+                    attacked[attacked_count] = (s, threat * f64::from(attack.count_ones()) / 6.0);
+                    attacked_count += 1;
+                }
+            }
+        }
+        out[..=self.horizon].fill(0.0);
+        let attacked = &attacked[..attacked_count];
+        let mut scenario = board.clone();
+        for subset in 0..1u32 << attacked.len() {
+            let mut weight = 1.0;
+            scenario.clone_from(board);
+            for (i, &(s, lost)) in attacked.iter().enumerate() {
+                if subset >> i & 1 == 1 {
+                    weight *= lost;
+                    let sq = scenario.squares[side][usize::from(s)];
+                    scenario.cells[usize::from(sq)] = 0;
+                    scenario.squares[side][usize::from(s)] = NO_SQUARE;
+                    scenario.counts[side] -= 1;
+                } else {
+                    weight *= 1.0 - lost;
+                }
+            }
+            if weight == 0.0 {
+                continue;
+            }
+            if scenario.counts[side] == 0 {
+                for o in out[..=self.horizon].iter_mut() {
+                    *o += weight;
+                }
+                continue;
+            }
+            let faces = racing_faces(&scenario, side);
+            let mut poly = [0.0f64; 25];
+            poly[0] = 1.0;
+            let mut degree = 0;
+            for s in 1..=6u8 {
+                let sq = scenario.squares[side][usize::from(s)];
+                if sq == NO_SQUARE || faces[usize::from(s)] == 0 {
+                    continue;
+                }
+                let p = f64::from(faces[usize::from(s)]) / 6.0;
+                let d = usize::from(distance(side, sq));
+                // Σ_(j<d) p^j / j!
+                let mut factor = [0.0f64; 5];
+                let mut term = 1.0;
+                for (j, f) in factor.iter_mut().enumerate().take(d) {
+                    *f = term;
+                    term *= p / (j + 1) as f64;
+                }
+                let mut next = [0.0f64; 25];
+                for (a, &pa) in poly[..=degree].iter().enumerate() {
+                    for (b, &fb) in factor[..d].iter().enumerate() {
+                        next[a + b] += pa * fb;
+                    }
+                }
+                degree += d - 1;
+                poly = next;
+            }
+            for (t, o) in out[..=degree.min(self.horizon)].iter_mut().enumerate() {
+                *o += weight * FACTORIAL[t] * poly[t];
+            }
+        }
+    }
+
+    /// The race estimate for the side to move, before its roll.
+    pub fn race(&self, board: &Board) -> f64 {
+        let me = board.mover();
+        let mut mine = [0.0; MAX_HORIZON + 1];
+        let mut theirs = [0.0; MAX_HORIZON + 1];
+        if self.exact_race {
+            self.not_finished_exact(board, me, self.threat_mine, &mut mine);
+            self.not_finished_exact(board, 1 - me, self.threat_theirs, &mut theirs);
+        } else {
+            self.not_finished(board, me, self.threat_mine, &mut mine);
+            self.not_finished(board, 1 - me, self.threat_theirs, &mut theirs);
+        }
+        let mut p = 0.0;
+        for t in 1..=self.horizon {
+            p += (mine[t - 1] - mine[t]) * theirs[t - 1];
+        }
+        p + 0.5 * mine[self.horizon] * theirs[self.horizon]
+    }
+
+    /// The probability that the side to move wins, before its roll.
+    fn before_roll(&self, board: &Board) -> f64 {
+        if self.endgame_table {
+            if let Some(p) = endgame::win_probability(board) {
+                return p;
+            }
+        }
+        self.race(board)
+    }
+
+    /// The estimated probability that the side to move wins.
+    pub fn probability(&self, board: &Board) -> f64 {
+        if board.stage != STAGE_PLAY {
+            return 0.5;
+        }
+        if let Some(w) = board.winner() {
+            return if w == board.mover() { 1.0 } else { 0.0 };
+        }
+        if board.roll == 0 {
+            return self.before_roll(board);
+        }
+        if self.endgame_table {
+            if let Some(p) = endgame::win_probability(board) {
+                return p;
+            }
+        }
+        let mut best: f64 = 0.0;
+        let mut steps = [0u32; 6];
+        let mut n = 0;
+        board.for_each_step(board.roll, &mut |mv| {
+            steps[n] = mv;
+            n += 1;
+        });
+        let mut child = board.clone();
+        for &mv in &steps[..n] {
+            let undo = child.play(mv);
+            let value = match child.winner() {
+                Some(_) => 1.0,
+                None => 1.0 - self.before_roll(&child),
+            };
+            child.take_back(mv, undo);
+            best = best.max(value);
+        }
+        best
+    }
+}
+
+impl Evaluator for Odds {
+    type State = EinStein;
+    const NAME: &'static str = "odds";
+    const DESCRIPTION: &'static str =
+        "Probability of winning: exact for three stones or fewer, else the race to the corner by die odds";
+    const GAME: &'static str = "einstein";
+    const STATE_LAYOUT: u32 = plyd_einstein_rules::STATE_LAYOUT;
+    const SCORE_BOUND: i32 = SCORE_BOUND;
+    const DEFAULT_PARAMS: &'static str = DEFAULT_PARAMS;
+
+    fn from_params(params: Option<&str>) -> Result<Self, String> {
+        match params {
+            None => Ok(Odds::default()),
+            Some(text) => Odds::from_toml(text).map_err(|e| e.to_string()),
+        }
+    }
+
+    fn evaluate(&self, state: &EinStein) -> i32 {
+        let p = self.probability(state.board());
+        ((2.0 * p - 1.0) * self.scale)
+            .round()
+            .clamp(-f64::from(SCORE_BOUND), f64::from(SCORE_BOUND)) as i32
+    }
+
+    fn explain(&self, state: &EinStein) -> Vec<(String, f64)> {
+        let board = state.board();
+        let mut out = Vec::new();
+        if board.stage == STAGE_PLAY && !board.is_over() {
+            let exact = self.endgame_table && endgame::win_probability(board).is_some();
+            out.push(("exact_ending".to_string(), f64::from(u8::from(exact))));
+            if board.roll == 0 {
+                out.push(("race".to_string(), self.race(board)));
+            }
+        }
+        out.push(("probability".to_string(), self.probability(board)));
+        out.push(("total".to_string(), f64::from(self.evaluate(state))));
+        out
+    }
+}

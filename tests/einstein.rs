@@ -1,0 +1,209 @@
+//! EinStein würfelt nicht end to end: the real `plyd` binary with the
+//! einstein plugin, over the protocol — the set-up stage and its `go`, a
+//! game written as an arbiter writes it (set-ups, rolls, steps), `go`
+//! before and after a roll, refused input that leaves the daemon and the
+//! position as they were, perft with each roll its own ply, and both
+//! evaluators.
+
+mod common;
+
+use common::{errors, plugin_dir, Engine, TempDir};
+
+const START: &str = "...../...../...../...../..... r - -";
+const AFTER_SETUP: &str = "123../45.../6...f/...ed/..cba r s123456 s123456";
+
+fn einstein() -> (Engine, TempDir) {
+    let dir = plugin_dir(&[("plyd_game_einstein", "einstein")]);
+    let mut engine = Engine::start(dir.path(), &[], &[]);
+    engine.send("setoption name UCI_Variant value einstein");
+    assert_eq!(
+        engine.sync(),
+        vec![format!("info string variant einstein startpos {START}")]
+    );
+    (engine, dir)
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let line = lines.last().expect("a bestmove line");
+    line.split_whitespace().nth(1).unwrap().to_string()
+}
+
+#[test]
+fn uci_lists_the_variant_and_both_evaluators() {
+    let (mut engine, _dir) = einstein();
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok");
+    let variant = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant"))
+        .unwrap();
+    assert!(variant.contains("var einstein"), "{variant}");
+    assert!(
+        lines.contains(
+            &"option name Evaluator type combo default odds var odds var seed001".to_string()
+        ),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn an_arbiters_game_reads_and_shows_both_set_ups_and_the_roll() {
+    let (mut engine, _dir) = einstein();
+    engine.send("position startpos moves s123456 s654321 r4 a4b3 r2 d2c2");
+    assert!(errors(&engine.sync()).is_empty());
+    assert_eq!(
+        engine.fen(),
+        "123../.5.../64..a/..b.c/..def r s123456 s654321"
+    );
+    engine.send("position startpos moves s123456 s654321 r4 a4b3 r2 d2c2 r6");
+    assert!(errors(&engine.sync()).is_empty());
+    engine.send("d");
+    let lines = engine.read_until(|l| l.starts_with("Key: "));
+    assert!(lines.iter().any(|l| l.trim() == "a b c d e"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "Red to move, rolled 6"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: 123../.5.../64..a/..b.c/..def r s123456 s654321 r6")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn go_at_the_set_up_answers_an_arrangement() {
+    let (mut engine, _dir) = einstein();
+    for (moves, side) in [("", "Red"), (" moves s123456", "Blue")] {
+        engine.send(&format!("position startpos{moves}"));
+        engine.send("go depth 2");
+        let best = bestmove(&engine.until_bestmove());
+        assert!(best.starts_with('s') && best.len() == 7, "{side}: {best}");
+        let mut digits: Vec<char> = best[1..].chars().collect();
+        digits.sort();
+        assert_eq!(digits.into_iter().collect::<String>(), "123456", "{best}");
+        // The answer is accepted as the next move.
+        engine.send(&format!(
+            "position startpos{moves}{} {best}",
+            if moves.is_empty() { " moves" } else { "" }
+        ));
+        assert!(errors(&engine.sync()).is_empty(), "{best}");
+    }
+}
+
+#[test]
+fn go_before_the_roll_reports_the_expected_value_and_no_move() {
+    let (mut engine, _dir) = einstein();
+    engine.send(&format!("position fen {AFTER_SETUP}"));
+    engine.send("go depth 3");
+    let lines = engine.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 3"))
+        .expect("an info line at depth 3");
+    assert!(info.contains(" score cp "), "{info}");
+    // The pv starts with a roll.
+    let pv = info.split(" pv ").nth(1).unwrap();
+    assert!(pv.starts_with('r'), "{info}");
+}
+
+#[test]
+fn go_after_the_roll_moves_the_rolled_stone_and_takes_a_win() {
+    let (mut engine, _dir) = einstein();
+    // Red's 3 is gone: a roll of 3 lets Red move its 2 or its 4.
+    engine.send("position fen 12.../45.../6...f/...ed/..cba r s123456 s123456 r3");
+    engine.send("go depth 3");
+    let best = bestmove(&engine.until_bestmove());
+    assert!(best.starts_with("b5") || best.starts_with("a4"), "{best}");
+    // Red's 1 on d2 rolled 1: d2e1 wins at once.
+    engine.send("position fen 2..../...../..f../...1./a.... r - - r1");
+    engine.send("go depth 2");
+    let lines = engine.until_bestmove();
+    assert_eq!(bestmove(&lines), "d2e1");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    engine.send("position fen 2..../...../..f../...1./a.... r - - r1 moves d2e1");
+    engine.send("go depth 1");
+    assert_eq!(bestmove(&engine.until_bestmove()), "(none)");
+}
+
+#[test]
+fn bad_input_is_refused_with_one_line_and_changes_nothing() {
+    let (mut engine, _dir) = einstein();
+    engine.send("position startpos moves s123456 s654321 r4");
+    let before = engine.fen();
+    for line in [
+        // Five stone numbers; a stone twice; a seventh stone.
+        "position startpos moves s12345",
+        "position startpos moves s123456 s113456",
+        "position startpos moves s1234567",
+        // No die has a 7 or a 0.
+        "position startpos moves s123456 s654321 r7",
+        "position startpos moves s123456 s654321 r0",
+        // A step before the roll, a step of a stone the roll did not pick,
+        // a step backwards, two rolls in a row, an arrangement in play.
+        "position startpos moves s123456 s654321 a4b3",
+        "position startpos moves s123456 s654321 r4 b4c3",
+        "position startpos moves s123456 s654321 r4 a4a5",
+        "position startpos moves s123456 s654321 r4 r5",
+        "position startpos moves s123456 s654321 r4 a4b3 s123456",
+        // Position texts: a stone twice, a short rank, a bad side, a bad
+        // roll, a roll at the set-up stage, a malformed set-up field.
+        "position fen 11.../45.../6...f/...ed/..cba r - -",
+        "position fen 123./45.../6...f/...ed/..cba r - -",
+        "position fen 123../45.../6...f/...ed/..cba x - -",
+        "position fen 123../45.../6...f/...ed/..cba r - - r9",
+        "position fen ...../...../...../...../..... r - - r3",
+        "position fen 123../45.../6...f/...ed/..cba r s12345 -",
+    ] {
+        engine.send(line);
+        let lines = engine.sync();
+        assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(engine.fen(), before, "{line}");
+    }
+    engine.send("go depth 2");
+    assert_ne!(bestmove(&engine.until_bestmove()), "(none)");
+}
+
+#[test]
+fn perft_counts_each_roll_as_a_ply() {
+    let (mut engine, _dir) = einstein();
+    // Figures of the independent reference (plugins/einstein-rules/tests).
+    for (position, depth, nodes, root) in [
+        (format!("fen {AFTER_SETUP}"), 4, 324u64, 6usize),
+        (format!("fen {AFTER_SETUP}"), 6, 6162, 6),
+        ("startpos".to_string(), 1, 720, 720),
+    ] {
+        engine.send(&format!("position {position}"));
+        engine.send(&format!("go perft {depth}"));
+        let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+        assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {nodes}"));
+        assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), root + 1);
+    }
+}
+
+#[test]
+fn both_evaluators_play_and_explain() {
+    let (mut engine, _dir) = einstein();
+    for evaluator in ["odds", "seed001"] {
+        engine.send(&format!("setoption name Evaluator value {evaluator}"));
+        engine.send(&format!("position fen {AFTER_SETUP} r5"));
+        engine.send("eval");
+        let lines = engine.sync();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string eval score ")),
+            "{evaluator}: {lines:?}"
+        );
+        engine.send("go depth 3");
+        let best = bestmove(&engine.until_bestmove());
+        assert!(best.starts_with("b4"), "{evaluator}: {best}");
+    }
+}

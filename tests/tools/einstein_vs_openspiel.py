@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""plyd's EinStein würfelt nicht against OpenSpiel's `einstein_wurfelt_nicht`.
+
+Two commands, both driving plyd through uci_engine.py:
+
+  check  Random games played in OpenSpiel (set-ups, rolls and moves drawn
+         at random). At every move, plyd is given OpenSpiel's position as
+         a position text with the roll (`position fen ... r4`) and asked
+         for `go perft 1`; its legal moves must be OpenSpiel's. The first
+         mismatch stops the run (exit status 1) and prints the position
+         and the moves only one side has.
+  play   plyd against OpenSpiel's MCTS bot (random roll-outs, chance nodes
+         sampled), an outside Monte-Carlo player. Games are played in
+         OpenSpiel, which draws the set-ups and the rolls; plyd answers
+         `go movetime T` on the position text after each roll. Colours
+         alternate; the score is printed with a 95% interval.
+
+OpenSpiel's board, printed with row 0 on top, is plyd's with rank 5 on
+top: black cubes start in the top-left triangle (plyd's Red, heading for
+e1), white in the bottom-right one (plyd's Blue, heading for a5); the same
+steps, captures (of either colour), win conditions and choice of stone when
+the rolled one is gone. OpenSpiel draws both set-ups by chance instead of
+letting the players choose, and whichever side it has to move is given to
+plyd as the side to move.
+
+    python3 tests/tools/einstein_vs_openspiel.py check --games 2000 --seed 1 \\
+        --plyd target/release/plyd
+    python3 tests/tools/einstein_vs_openspiel.py play --games 100 --seed 1 \\
+        --movetime 100 --simulations 1000 --plyd target/release/plyd
+"""
+import argparse
+import math
+import random
+import sys
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+from uci_engine import Engine, EngineError
+
+# OpenSpiel's direction offsets (row, column), black's three then white's.
+DIR_ROWS = [1, 1, 0, -1, -1, 0]
+DIR_COLS = [1, 0, 1, 0, -1, -1]
+
+
+def square(r, c):
+    """plyd's name of OpenSpiel's (row, column): row 0 is rank 5."""
+    return "abcde"[c] + str(5 - r)
+
+
+def decode(action):
+    """OpenSpiel's move action as plyd's from-to text."""
+    cap = action % 2
+    action //= 2
+    d = action % 6
+    action //= 6
+    c = action % 5
+    r = action // 5
+    del cap
+    return square(r, c) + square(r + DIR_ROWS[d], c + DIR_COLS[d])
+
+
+def ranks(state):
+    """The board part of plyd's position text, read from the state's text."""
+    rows = []
+    for line in str(state).strip().splitlines()[:5]:
+        cells = [cell for cell in line.split("|") if cell]
+        row = ""
+        for cell in cells:
+            if cell == "__":
+                row += "."
+            elif cell[0] == "b":
+                row += cell[1]
+            else:
+                row += "abcdef"[int(cell[1]) - 1]
+        rows.append(row)
+    return "/".join(rows)
+
+
+def position(state, roll):
+    side = "r" if state.current_player() == 0 else "b"
+    return f"{ranks(state)} {side} - - r{roll}"
+
+
+def random_setups(state, rng):
+    """Play the two set-up chance nodes at random; return the state."""
+    while state.is_chance_node() and len(state.chance_outcomes()) > 6:
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+    return state
+
+
+def check(args, plyd):
+    rng = random.Random(args.seed)
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    compared = 0
+    for index in range(args.games):
+        state = random_setups(game.new_initial_state(), rng)
+        roll = None
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[rng.randrange(len(outcomes))][0]
+                roll = action + 1
+                state.apply_action(action)
+                continue
+            text = position(state, roll)
+            plyd.send(f"position fen {text}")
+            counts, _, _ = plyd.perft(1)
+            ours = set(counts)
+            legal = state.legal_actions()
+            theirs = {decode(a) for a in legal}
+            if ours != theirs:
+                print(f"game {index}: mismatch at {text}")
+                print(f"  only plyd: {sorted(ours - theirs)}")
+                print(f"  only OpenSpiel: {sorted(theirs - ours)}")
+                return 1
+            compared += 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+        # The finished position: plyd must see the game over too.
+        plyd.send(f"position fen {ranks(state)} r - -")
+        counts, total, _ = plyd.perft(1)
+        if total != 0:
+            print(f"game {index}: OpenSpiel ended the game, plyd lists {sorted(counts)}")
+            return 1
+    print(f"{args.games} games, {compared} positions after a roll: "
+          "every legal move set equal")
+    return 0
+
+
+def play(args, plyd):
+    rng = random.Random(args.seed)
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1,
+                                            random_state=np.random.RandomState(args.seed))
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=args.simulations,
+                       evaluator=evaluator, solve=True,
+                       random_state=np.random.RandomState(args.seed + 1))
+    points = 0.0
+    for index in range(args.games):
+        plyd_player = index % 2
+        state = random_setups(game.new_initial_state(), rng)
+        plyd.send("ucinewgame")
+        roll = None
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[rng.randrange(len(outcomes))][0]
+                roll = action + 1
+                state.apply_action(action)
+            elif state.current_player() == plyd_player:
+                plyd.send(f"position fen {position(state, roll)}")
+                plyd.send(f"go movetime {args.movetime}")
+                line = plyd.read_until(lambda l: l.startswith("bestmove"))[-1]
+                move = line.split()[1]
+                matches = [a for a in state.legal_actions() if decode(a) == move]
+                if not matches:
+                    print(f"game {index}: plyd played {move}, not legal in OpenSpiel")
+                    return 1
+                state.apply_action(matches[0])
+            else:
+                state.apply_action(bot.step(state))
+        won = state.returns()[plyd_player] > 0
+        points += 1.0 if won else 0.0
+        print(f"game {index + 1}: plyd as {'black' if plyd_player == 0 else 'white'} "
+              f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})", file=sys.stderr)
+    n = args.games
+    score = points / n
+    se = math.sqrt(max(score * (1 - score), 1e-9) / n)
+    low, high = max(0.0, score - 1.96 * se), min(1.0, score + 1.96 * se)
+    print(f"plyd {points:.0f}/{n} = {100 * score:.1f}% "
+          f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against "
+          f"OpenSpiel MCTS ({args.simulations} simulations a move), "
+          f"plyd at {args.movetime} ms a move")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("command", choices=["check", "play"])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plyd", default="target/release/plyd")
+    parser.add_argument("--movetime", type=int, default=100,
+                        help="plyd's time per move in ms (play)")
+    parser.add_argument("--simulations", type=int, default=1000,
+                        help="MCTS simulations per move (play)")
+    parser.add_argument("--evaluator", default=None,
+                        help="plyd's Evaluator option (play)")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    args = parser.parse_args()
+    setup = ["setoption name UCI_Variant value einstein"]
+    if args.evaluator:
+        setup.append(f"setoption name Evaluator value {args.evaluator}")
+    try:
+        plyd = Engine("plyd", [args.plyd], setup, args.timeout)
+    except EngineError as e:
+        print(e)
+        return 2
+    try:
+        return check(args, plyd) if args.command == "check" else play(args, plyd)
+    except EngineError as e:
+        print(e)
+        return 2
+    finally:
+        plyd.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
