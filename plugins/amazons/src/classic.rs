@@ -92,6 +92,27 @@ pub struct Decided {
     pub per_move: f64,
 }
 
+impl Decided {
+    /// Check the scores: `base` positive, `per_move` not negative, both
+    /// within the score bound.
+    pub fn check(&self) -> Result<(), ParamsError> {
+        let finite = |x: f64| x.is_finite() && x.abs() <= f64::from(SCORE_BOUND);
+        if !(finite(self.base) && self.base > 0.0) {
+            return Err(ParamsError::at_key(
+                "decided.base",
+                "expected a positive number within the score bound",
+            ));
+        }
+        if !(finite(self.per_move) && self.per_move >= 0.0) {
+            return Err(ParamsError::at_key(
+                "decided.per_move",
+                "expected a number >= 0 within the score bound",
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The parameters of [`Classic`].
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -164,19 +185,7 @@ impl Params {
                 ));
             }
         }
-        if !(finite(self.decided.base) && self.decided.base > 0.0) {
-            return Err(ParamsError::at_key(
-                "decided.base",
-                "expected a positive number within the score bound",
-            ));
-        }
-        if !(finite(self.decided.per_move) && self.decided.per_move >= 0.0) {
-            return Err(ParamsError::at_key(
-                "decided.per_move",
-                "expected a number >= 0 within the score bound",
-            ));
-        }
-        Ok(())
+        self.decided.check()
     }
 }
 

@@ -146,19 +146,7 @@ impl Params {
                 return Err(bad(format!("{name}.reach")));
             }
         }
-        if !(finite(self.decided.base) && self.decided.base > 0.0) {
-            return Err(ParamsError::at_key(
-                "decided.base",
-                "expected a positive number within the score bound",
-            ));
-        }
-        if !(finite(self.decided.per_move) && self.decided.per_move >= 0.0) {
-            return Err(ParamsError::at_key(
-                "decided.per_move",
-                "expected a number >= 0 within the score bound",
-            ));
-        }
-        Ok(())
+        self.decided.check()
     }
 }
 
