@@ -26,11 +26,12 @@
 //! is repeated on every game for the output).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use plyd_api::{Evaluator, Game};
+mod common;
+
+use plyd_api::Evaluator;
 use plyd_game_amazons::tables::{Params, Phases, Tables, Weights, BINS, MOBILITY_ENTRIES};
-use plyd_game_amazons::Amazons;
 
 /// Weights per phase: two pair tables, the mobility table, reach.
 const PER_PHASE: usize = 2 * BINS * BINS + MOBILITY_ENTRIES + 1;
@@ -66,48 +67,24 @@ fn features(board: &plyd_game_amazons::board::Board) -> Option<(Vec<f32>, bool)>
     Some((x, t.small))
 }
 
-fn read_log(path: &PathBuf, games: &mut usize, out: &mut Vec<Sample>) {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut variant = 0;
-    let mut result = None;
-    for line in text.lines() {
-        if let Some(v) = line.strip_prefix("[Variant \"") {
-            variant = usize::from(v.trim_end_matches("\"]") == "amazons8");
-        } else if let Some(r) = line.strip_prefix("[Result \"") {
-            result = match r.trim_end_matches("\"]") {
-                "1-0" => Some(1.0f32),
-                "0-1" => Some(0.0f32),
-                _ => None,
-            };
-        } else if let Some(moves) = line.strip_prefix("position startpos moves ") {
-            let Some(first_won) = result.take() else {
-                continue;
-            };
+/// Every position after the random opening of the games of `path`, the
+/// games numbered on from `games`.
+fn read_log(path: &Path, games: &mut usize, out: &mut Vec<Sample>) {
+    common::replay(path, |game, ply, result| {
+        if ply == 0 {
             *games += 1;
-            let mut game = Amazons::new(variant);
-            for (ply, text) in moves.split_whitespace().enumerate() {
-                if ply >= 4 {
-                    if let Some((x, small)) = features(game.board()) {
-                        let result = if game.side_to_move() == 0 {
-                            first_won
-                        } else {
-                            1.0 - first_won
-                        };
-                        out.push(Sample {
-                            x,
-                            result,
-                            game: *games,
-                            small,
-                        });
-                    }
-                }
-                let mv = game
-                    .parse_move(text)
-                    .unwrap_or_else(|| panic!("{}: bad move {text}", path.display()));
-                game.make_move(mv);
+        }
+        if ply >= 4 {
+            if let Some((x, small)) = features(game.board()) {
+                out.push(Sample {
+                    x,
+                    result,
+                    game: *games,
+                    small,
+                });
             }
         }
-    }
+    });
 }
 
 fn cross_entropy(samples: &[&Sample], w: &[f64]) -> f64 {

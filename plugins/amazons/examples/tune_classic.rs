@@ -27,11 +27,12 @@
 //! are kept. The result is written
 //! as a complete parameter file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use plyd_api::{Evaluator, Game};
+mod common;
+
+use plyd_api::Evaluator;
 use plyd_game_amazons::classic::{Classic, Params, Phases, Weights, MOBILITY_ENTRIES};
-use plyd_game_amazons::Amazons;
 
 /// The terms before the mobility table.
 const TERMS: usize = 5;
@@ -79,65 +80,38 @@ fn set_weights(opening: &mut Weights, ending: &mut Weights, w: &[f64; FEATURES])
 }
 
 /// The positions of one arena log.
-fn read_log(path: &PathBuf, skip: usize, eval: &Classic, out: &mut Vec<Sample>) {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut variant = 0;
-    let mut result = None;
-    for line in text.lines() {
-        if let Some(v) = line.strip_prefix("[Variant \"") {
-            variant = usize::from(v.trim_end_matches("\"]") == "amazons8");
-        } else if let Some(r) = line.strip_prefix("[Result \"") {
-            result = match r.trim_end_matches("\"]") {
-                "1-0" => Some(1.0f32),
-                "0-1" => Some(0.0f32),
-                _ => None,
-            };
-        } else if let Some(moves) = line.strip_prefix("position startpos moves ") {
-            let Some(first_won) = result.take() else {
-                continue;
-            };
-            let mut game = Amazons::new(variant);
-            for (ply, text) in moves.split_whitespace().enumerate() {
-                if ply >= skip {
-                    let terms = eval.terms(game.board());
-                    if terms.separated.is_none() {
-                        let s = terms.empty_share;
-                        let mut x = [0f32; FEATURES];
-                        let raw = [
-                            terms.queen_territory,
-                            terms.king_territory,
-                            terms.queen_position,
-                            terms.king_position,
-                            terms.reach,
-                        ];
-                        for (i, &v) in raw.iter().enumerate() {
-                            x[i] = (v * s) as f32;
-                            x[PER_PHASE + i] = (v * (1.0 - s)) as f32;
-                        }
-                        for (i, &n) in terms.mobility.iter().enumerate() {
-                            x[TERMS + i] = (f64::from(n) * s) as f32;
-                            x[PER_PHASE + TERMS + i] = (f64::from(n) * (1.0 - s)) as f32;
-                        }
-                        let mover_first = game.side_to_move() == 0;
-                        let result = if mover_first {
-                            first_won
-                        } else {
-                            1.0 - first_won
-                        };
-                        out.push(Sample {
-                            x,
-                            result,
-                            small: terms.small,
-                        });
-                    }
-                }
-                let mv = game
-                    .parse_move(text)
-                    .unwrap_or_else(|| panic!("{}: bad move {text}", path.display()));
-                game.make_move(mv);
-            }
+fn read_log(path: &Path, skip: usize, eval: &Classic, out: &mut Vec<Sample>) {
+    common::replay(path, |game, ply, result| {
+        if ply < skip {
+            return;
         }
-    }
+        let terms = eval.terms(game.board());
+        if terms.separated.is_some() {
+            return;
+        }
+        let s = terms.empty_share;
+        let mut x = [0f32; FEATURES];
+        let raw = [
+            terms.queen_territory,
+            terms.king_territory,
+            terms.queen_position,
+            terms.king_position,
+            terms.reach,
+        ];
+        for (i, &v) in raw.iter().enumerate() {
+            x[i] = (v * s) as f32;
+            x[PER_PHASE + i] = (v * (1.0 - s)) as f32;
+        }
+        for (i, &n) in terms.mobility.iter().enumerate() {
+            x[TERMS + i] = (f64::from(n) * s) as f32;
+            x[PER_PHASE + TERMS + i] = (f64::from(n) * (1.0 - s)) as f32;
+        }
+        out.push(Sample {
+            x,
+            result,
+            small: terms.small,
+        });
+    });
 }
 
 fn main() {
