@@ -93,6 +93,18 @@ pub struct Decided {
 }
 
 impl Decided {
+    /// The score of a separated board whose regions hold `ours` empty
+    /// squares for the side to move and `theirs` for the other: the side
+    /// to move wins with more (it runs out first on a tie).
+    pub fn score(&self, ours: u32, theirs: u32) -> f64 {
+        let margin = f64::from(ours) - f64::from(theirs);
+        if margin > 0.0 {
+            self.base + self.per_move * margin
+        } else {
+            -self.base + self.per_move * (margin - 1.0)
+        }
+    }
+
     /// Check the scores: `base` positive, `per_move` not negative, both
     /// within the score bound.
     pub fn check(&self) -> Result<(), ParamsError> {
@@ -294,13 +306,7 @@ impl Classic {
     /// Each weighted term and the total (before rounding).
     fn weighted(&self, terms: &Terms) -> [(&'static str, f64); 7] {
         if let Some((ours, theirs)) = terms.separated {
-            let margin = f64::from(ours) - f64::from(theirs);
-            let d = &self.params.decided;
-            let total = if margin > 0.0 {
-                d.base + d.per_move * margin
-            } else {
-                -d.base + d.per_move * (margin - 1.0)
-            };
+            let total = self.params.decided.score(ours, theirs);
             return [
                 ("queen_territory", 0.0),
                 ("king_territory", 0.0),

@@ -275,13 +275,7 @@ impl Tables {
     /// decided.
     fn weighted(&self, terms: &Terms) -> [(&'static str, f64); 5] {
         if let Some((ours, theirs)) = terms.separated {
-            let margin = f64::from(ours) - f64::from(theirs);
-            let d = &self.params.decided;
-            let total = if margin > 0.0 {
-                d.base + d.per_move * margin
-            } else {
-                -d.base + d.per_move * (margin - 1.0)
-            };
+            let total = self.params.decided.score(ours, theirs);
             return [
                 ("queen", 0.0),
                 ("king", 0.0),
