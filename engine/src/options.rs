@@ -214,7 +214,7 @@ impl Default for EngineSettings {
             chance_pruning: ChancePruning::default(),
             quiescence: true,
             check_extensions: true,
-            selective: true,
+            selective: false,
         }
     }
 }
