@@ -1,5 +1,5 @@
 //! Othello for plyd, as a dynamic plugin: the rules from `plyd-othello-rules`
-//! and the built-in `seed004` evaluator, exported as `plyd_game_api`.
+//! and the built-in `seed004` and `patterns` evaluators, exported as `plyd_game_api`.
 //!
 //! This crate is the only one that exports the game entry point; see the
 //! rules crate for why the rules live apart from it. The rules' modules are
@@ -11,9 +11,11 @@
 // skips code expanded from another crate's macro).
 #![deny(unsafe_code)]
 
+pub mod patterns;
 pub mod seed004;
 
+pub use patterns::Patterns;
 pub use plyd_othello_rules::{board, game, perft, text, Othello, PASS, STATE_LAYOUT};
 pub use seed004::Seed004;
 
-plyd_api::export_game!(Othello, evaluators = [Seed004]);
+plyd_api::export_game!(Othello, evaluators = [Seed004, Patterns]);

@@ -1,0 +1,466 @@
+//! Fit the `patterns` evaluator's weights to self-play games.
+//!
+//! ```text
+//! cargo run --release -p plyd-game-othello --example fit_patterns -- \
+//!     [--games 12000] [--rounds 2] [--depth 3] [--exact 12] [--epochs 12] \
+//!     [--threads 2] [--seed 1] [--stage-width 4] [--out plugins/othello/patterns.bin]
+//! ```
+//!
+//! Each round plays `--games` games in-process through the rules crate:
+//! a random opening of 2 to 14 plies, then every move chosen by an
+//! alpha-beta search `--depth` plies deep (the first round's player values
+//! mobility and corners; later rounds use the weights fitted so far), and
+//! from `--exact` empty squares on the game is played out perfectly by an
+//! exact alpha-beta solve. Every position of a game is labelled with the
+//! game's final disc difference (empties to the winner) for its side to
+//! move: exact from `--exact` empties on, and the result of the players'
+//! play before.
+//!
+//! The score is linear in its weights, so the fit is a least-squares
+//! regression of those labels, per stage, by stochastic gradient descent
+//! (a learning rate falling linearly to a tenth over `--epochs` passes)
+//! with an L2 prior pulling each weight to zero. Every tenth game is held
+//! out and its mean squared error reported each epoch; the weights are
+//! written in hundredths of a disc (docs/othello.md, "Pattern evaluator").
+//! Progress goes to stderr.
+
+use std::time::Instant;
+
+use plyd_game_othello::board::flips;
+use plyd_game_othello::board::legal_placements;
+use plyd_game_othello::patterns::features::{
+    empties, linear_terms, pattern_indices, FAMILY_COUNT, LINEAR_COUNT, PATTERN_WEIGHTS,
+    SYMMETRIES, TABLE_OFFSETS,
+};
+use plyd_game_othello::patterns::file::STAGE_LEN;
+use plyd_game_othello::patterns::{PatternWeights, Patterns};
+
+/// Counted terms enter the fit divided by this, so that their steps are of
+/// the same size as a pattern entry's.
+const LINEAR_SCALE: f32 = 8.0;
+
+/// A small, fast generator (SplitMix64); each game has its own, seeded by
+/// the run's seed and the game's number, so the data do not depend on the
+/// number of threads.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// One labelled position.
+#[derive(Clone, Copy)]
+struct Sample {
+    own: u64,
+    opp: u64,
+    label: i8,
+    game: u32,
+}
+
+/// The player's evaluation, for the side owning `own`.
+enum Player {
+    /// Mobility and corners: the first round's player.
+    Simple,
+    /// The weights fitted so far.
+    Patterns(Patterns),
+}
+
+impl Player {
+    fn evaluate(&self, own: u64, opp: u64) -> i32 {
+        match self {
+            Player::Simple => {
+                const CORNERS: u64 = 0x8100_0000_0000_0081;
+                let mobility = legal_placements(own, opp).count_ones() as i32
+                    - legal_placements(opp, own).count_ones() as i32;
+                let corners =
+                    (own & CORNERS).count_ones() as i32 - (opp & CORNERS).count_ones() as i32;
+                100 * mobility + 800 * corners
+            }
+            Player::Patterns(p) => p.score(own, opp),
+        }
+    }
+}
+
+/// The final disc difference for the side owning `own`, empties to the
+/// winner.
+fn final_score(own: u64, opp: u64) -> i32 {
+    let (o, p) = (own.count_ones() as i32, opp.count_ones() as i32);
+    let e = 64 - o - p;
+    match o.cmp(&p) {
+        std::cmp::Ordering::Greater => o - p + e,
+        std::cmp::Ordering::Less => o - p - e,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+fn play(own: u64, opp: u64, square: u32) -> (u64, u64) {
+    let disc = 1u64 << square;
+    let flipped = flips(own, opp, disc);
+    (opp & !flipped, own | disc | flipped)
+}
+
+/// The exact value (final disc difference) for the side owning `own`.
+fn solve(own: u64, opp: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    let moves = legal_placements(own, opp);
+    if moves == 0 {
+        if passed {
+            return final_score(opp, own).wrapping_neg();
+        }
+        return -solve(opp, own, -beta, -alpha, true);
+    }
+    let mut best = -65;
+    let mut rest = moves;
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        rest &= rest - 1;
+        let (next_own, next_opp) = play(own, opp, square);
+        let value = -solve(next_own, next_opp, -beta, -alpha, false);
+        if value > best {
+            best = value;
+            if value > alpha {
+                alpha = value;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The player's search value for the side owning `own`.
+fn search(player: &Player, own: u64, opp: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    let moves = legal_placements(own, opp);
+    if moves == 0 {
+        if legal_placements(opp, own) == 0 {
+            return 10_000 * final_score(own, opp).signum() + final_score(own, opp);
+        }
+        return -search(player, opp, own, depth, -beta, -alpha);
+    }
+    if depth == 0 {
+        return player.evaluate(own, opp);
+    }
+    let mut best = -1_000_000;
+    let mut rest = moves;
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        rest &= rest - 1;
+        let (next_own, next_opp) = play(own, opp, square);
+        let value = -search(player, next_own, next_opp, depth - 1, -beta, -alpha);
+        if value > best {
+            best = value;
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The move the side owning `own` plays (it has one): perfect at `exact`
+/// empties or fewer, else the player's best at `depth`.
+fn choose(player: &Player, own: u64, opp: u64, depth: u32, exact: u32) -> u32 {
+    let perfect = empties(own, opp) <= exact;
+    const INFINITE: i32 = 1_000_000;
+    let mut best = (-INFINITE, 0);
+    let mut rest = legal_placements(own, opp);
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        rest &= rest - 1;
+        let (next_own, next_opp) = play(own, opp, square);
+        let value = if perfect {
+            -solve(next_own, next_opp, -65, -best.0.max(-65), false)
+        } else {
+            -search(player, next_own, next_opp, depth - 1, -INFINITE, -best.0)
+        };
+        if value > best.0 {
+            best = (value, square);
+        }
+    }
+    best.1
+}
+
+/// Play game number `index` and append its labelled positions.
+fn play_game(player: &Player, index: u32, seed: u64, depth: u32, exact: u32) -> Vec<Sample> {
+    let mut rng = Rng(seed ^ (u64::from(index) << 20) ^ 0x5eed);
+    let start = plyd_game_othello::board::Position::START;
+    let (mut own, mut opp) = (start.black, start.white);
+    let mut black_to_move = true;
+    let random_plies = 2 + rng.below(13) as u32;
+    let mut positions = Vec::with_capacity(64);
+    let mut ply = 0;
+    loop {
+        let moves = legal_placements(own, opp);
+        if moves == 0 {
+            if legal_placements(opp, own) == 0 {
+                break;
+            }
+            positions.push((own, opp, black_to_move));
+            (own, opp) = (opp, own);
+            black_to_move = !black_to_move;
+            continue;
+        }
+        positions.push((own, opp, black_to_move));
+        let square = if ply < random_plies {
+            let pick = rng.below(u64::from(moves.count_ones()));
+            let mut rest = moves;
+            for _ in 0..pick {
+                rest &= rest - 1;
+            }
+            rest.trailing_zeros()
+        } else {
+            choose(player, own, opp, depth, exact)
+        };
+        (own, opp) = play(own, opp, square);
+        black_to_move = !black_to_move;
+        ply += 1;
+    }
+    let black_result = if black_to_move {
+        final_score(own, opp)
+    } else {
+        -final_score(own, opp)
+    };
+    positions
+        .into_iter()
+        .map(|(own, opp, black)| Sample {
+            own,
+            opp,
+            label: if black { black_result } else { -black_result } as i8,
+            game: index,
+        })
+        .collect()
+}
+
+/// Play games `first..first + count` on `threads` threads.
+fn play_games(
+    player: &Player,
+    first: u32,
+    count: u32,
+    threads: u32,
+    seed: u64,
+    depth: u32,
+    exact: u32,
+) -> Vec<Sample> {
+    let mut per_thread: Vec<Vec<(u32, Vec<Sample>)>> = Vec::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (first + t..first + count)
+                        .step_by(threads as usize)
+                        .map(|i| (i, play_game(player, i, seed, depth, exact)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            per_thread.push(handle.join().expect("a game thread panicked"));
+        }
+    });
+    let mut games: Vec<(u32, Vec<Sample>)> = per_thread.into_iter().flatten().collect();
+    games.sort_by_key(|(i, _)| *i);
+    games.into_iter().flat_map(|(_, s)| s).collect()
+}
+
+/// The weights being fitted, in discs, as floats.
+struct Model {
+    stage_width: u32,
+    weights: Vec<f32>,
+}
+
+impl Model {
+    fn stage_of(&self, own: u64, opp: u64) -> usize {
+        let stages = self.weights.len() / STAGE_LEN;
+        ((empties(own, opp) / self.stage_width) as usize).min(stages - 1)
+    }
+
+    /// The flat positions of a sample's active weights, and its counted
+    /// terms (scaled).
+    fn active(
+        &self,
+        own: u64,
+        opp: u64,
+    ) -> (
+        [usize; FAMILY_COUNT * SYMMETRIES],
+        [f32; LINEAR_COUNT],
+        usize,
+    ) {
+        let base = self.stage_of(own, opp) * STAGE_LEN;
+        let indices = pattern_indices(own, opp);
+        let mut flat = [0usize; FAMILY_COUNT * SYMMETRIES];
+        for (k, index) in indices.iter().enumerate() {
+            flat[k] = base + TABLE_OFFSETS[k / SYMMETRIES] + *index as usize;
+        }
+        let mut terms = [0f32; LINEAR_COUNT];
+        for (t, x) in terms.iter_mut().zip(linear_terms(own, opp)) {
+            *t = x as f32 / LINEAR_SCALE;
+        }
+        (flat, terms, base + PATTERN_WEIGHTS)
+    }
+
+    fn predict(&self, own: u64, opp: u64) -> f32 {
+        let (flat, terms, linear) = self.active(own, opp);
+        let patterns: f32 = flat.iter().map(|&i| self.weights[i]).sum();
+        let counted: f32 = terms
+            .iter()
+            .enumerate()
+            .map(|(k, x)| x * self.weights[linear + k])
+            .sum();
+        patterns + counted
+    }
+
+    /// One SGD step on one sample.
+    fn step(&mut self, sample: &Sample, rate: f32, prior: f32) {
+        let (flat, terms, linear) = self.active(sample.own, sample.opp);
+        let patterns: f32 = flat.iter().map(|&i| self.weights[i]).sum();
+        let counted: f32 = terms
+            .iter()
+            .enumerate()
+            .map(|(k, x)| x * self.weights[linear + k])
+            .sum();
+        let error = patterns + counted - f32::from(sample.label);
+        for &i in &flat {
+            let w = &mut self.weights[i];
+            *w -= rate * (error + prior * *w);
+        }
+        for (k, x) in terms.iter().enumerate() {
+            let w = &mut self.weights[linear + k];
+            *w -= rate * (error * x + prior * *w);
+        }
+    }
+
+    /// The weights in hundredths of a disc, as the evaluator reads them.
+    fn to_weights(&self) -> PatternWeights {
+        let mut out = PatternWeights::zeros(self.stage_width as u16);
+        for stage in 0..out.stages() {
+            let floats = &self.weights[stage * STAGE_LEN..(stage + 1) * STAGE_LEN];
+            for (k, (w, f)) in out.stage_mut(stage).iter_mut().zip(floats).enumerate() {
+                let scale = if k >= PATTERN_WEIGHTS {
+                    100.0 / LINEAR_SCALE
+                } else {
+                    100.0
+                };
+                *w = (f * scale).round().clamp(-32767.0, 32767.0) as i16;
+            }
+        }
+        out
+    }
+}
+
+fn mean_squared_error(model: &Model, samples: &[Sample]) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let e = f64::from(model.predict(s.own, s.opp)) - f64::from(s.label);
+            e * e
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// Fit from zero weights by SGD over shuffled samples.
+fn fit(samples: &[Sample], stage_width: u32, epochs: u32, seed: u64) -> Model {
+    let stages = (60 / stage_width + 1) as usize;
+    let mut model = Model {
+        stage_width,
+        weights: vec![0.0; stages * STAGE_LEN],
+    };
+    let (held, train): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.game % 10 == 0);
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = Rng(seed ^ 0xf17);
+    let prior = 1e-3;
+    for epoch in 0..epochs {
+        for i in (1..order.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            order.swap(i, j);
+        }
+        let rate = 0.001 * (1.0 - 0.9 * epoch as f32 / epochs.max(1) as f32);
+        for &i in &order {
+            model.step(&train[i as usize], rate, prior);
+        }
+        eprintln!(
+            "  epoch {:2}: mean squared error {:.2} (training), {:.2} (held-out games)",
+            epoch + 1,
+            mean_squared_error(&model, &train),
+            mean_squared_error(&model, &held)
+        );
+    }
+    model
+}
+
+fn main() {
+    let mut games = 12_000u32;
+    let mut rounds = 2u32;
+    let mut depth = 3u32;
+    let mut exact = 12u32;
+    let mut epochs = 12u32;
+    let mut threads = 2u32;
+    let mut seed = 1u64;
+    let mut stage_width = 4u32;
+    let mut out = String::from("plugins/othello/patterns.bin");
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
+        match arg.as_str() {
+            "--games" => games = value().parse().expect("--games N"),
+            "--rounds" => rounds = value().parse().expect("--rounds N"),
+            "--depth" => depth = value().parse().expect("--depth N"),
+            "--exact" => exact = value().parse().expect("--exact N"),
+            "--epochs" => epochs = value().parse().expect("--epochs N"),
+            "--threads" => threads = value().parse().expect("--threads N"),
+            "--seed" => seed = value().parse().expect("--seed N"),
+            "--stage-width" => stage_width = value().parse().expect("--stage-width N"),
+            "--out" => out = value(),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    assert!(depth >= 1 && threads >= 1 && (1..=60).contains(&stage_width));
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    let mut player = Player::Simple;
+    let mut model = None;
+    for round in 0..rounds {
+        let t = Instant::now();
+        samples.extend(play_games(
+            &player,
+            round * games,
+            games,
+            threads,
+            seed,
+            depth,
+            exact,
+        ));
+        eprintln!(
+            "round {}: {} games in {:.0} s, {} positions in all",
+            round + 1,
+            games,
+            t.elapsed().as_secs_f64(),
+            samples.len()
+        );
+        let t = Instant::now();
+        let fitted = fit(&samples, stage_width, epochs, seed);
+        eprintln!("  fitted in {:.0} s", t.elapsed().as_secs_f64());
+        player = Player::Patterns(Patterns::with_weights(fitted.to_weights()));
+        model = Some(fitted);
+    }
+    let weights = model.expect("at least one round").to_weights();
+    let bytes = weights.encode();
+    std::fs::write(&out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
+    eprintln!(
+        "wrote {out}: {} bytes, {} stages; {:.0} s in all",
+        bytes.len(),
+        weights.stages(),
+        started.elapsed().as_secs_f64()
+    );
+}

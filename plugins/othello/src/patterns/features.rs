@@ -1,0 +1,334 @@
+//! The features of the `patterns` evaluator: pattern indices in base 3 and
+//! the few counted terms (mobility, potential mobility, parity).
+//!
+//! # Patterns
+//!
+//! Each pattern family is one list of squares near the top-left corner
+//! (the *base*, in [`FAMILIES`]). Its instances are the base's images under
+//! the eight symmetries of the board. Rather than carry eight lists of
+//! squares per family, the evaluation builds the eight symmetric images of
+//! the board once (three cheap bit transforms) and reads every base
+//! pattern on each image with a few shifts and masks: reading the base on
+//! the image `g(board)` is reading the instance `g⁻¹(base)` on the board.
+//! All instances of a family share one weight table, so the evaluation is
+//! exactly the same for the eight symmetric images of a position.
+//!
+//! A family whose base is mapped onto itself by some symmetry (an edge
+//! reversed, a diagonal) is simply read more than once, in each order; the
+//! shared table is fitted with that multiplicity, so nothing needs
+//! canonicalising.
+//!
+//! An index is `Σ 3^i · digit(base[i])` with digit 0 for an empty square,
+//! 1 for a disc of the side to move and 2 for an opponent disc. The digits
+//! of `k` squares read as the low bits of a byte become a base-3 number
+//! through [`TERNARY`], so an index is `TERNARY[own] + 2 · TERNARY[opp]`.
+
+use crate::board::legal_placements;
+
+/// Number of board symmetries, hence instances per family.
+pub const SYMMETRIES: usize = 8;
+
+/// One pattern family: its name and the squares of its base, in digit
+/// order (digit `i` has weight `3^i`).
+#[derive(Debug, Clone, Copy)]
+pub struct Family {
+    /// Name used in `explain` and the docs.
+    pub name: &'static str,
+    /// The base's squares, `row * 8 + file`, `a1` = 0.
+    pub squares: &'static [u8],
+}
+
+impl Family {
+    /// Entries in the family's weight table: `3^squares`.
+    pub const fn table_len(&self) -> usize {
+        3usize.pow(self.squares.len() as u32)
+    }
+}
+
+/// The pattern families, in table order.
+pub const FAMILIES: [Family; 11] = [
+    Family {
+        name: "edge_x",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+    },
+    Family {
+        name: "corner_3x3",
+        squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    },
+    Family {
+        name: "corner_2x5",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    },
+    Family {
+        name: "line_2",
+        squares: &[8, 9, 10, 11, 12, 13, 14, 15],
+    },
+    Family {
+        name: "line_3",
+        squares: &[16, 17, 18, 19, 20, 21, 22, 23],
+    },
+    Family {
+        name: "line_4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+    },
+    Family {
+        name: "diagonal_8",
+        squares: &[0, 9, 18, 27, 36, 45, 54, 63],
+    },
+    Family {
+        name: "diagonal_7",
+        squares: &[1, 10, 19, 28, 37, 46, 55],
+    },
+    Family {
+        name: "diagonal_6",
+        squares: &[2, 11, 20, 29, 38, 47],
+    },
+    Family {
+        name: "diagonal_5",
+        squares: &[3, 12, 21, 30, 39],
+    },
+    Family {
+        name: "diagonal_4",
+        squares: &[4, 13, 22, 31],
+    },
+];
+
+/// Number of families.
+pub const FAMILY_COUNT: usize = FAMILIES.len();
+
+/// Pattern instances read per position: every family on every image.
+pub const INSTANCES: usize = FAMILY_COUNT * SYMMETRIES;
+
+/// Where each family's table starts in one stage's weights.
+pub const TABLE_OFFSETS: [usize; FAMILY_COUNT] = table_offsets();
+
+/// Pattern weights in one stage: the families' tables end to end.
+pub const PATTERN_WEIGHTS: usize =
+    TABLE_OFFSETS[FAMILY_COUNT - 1] + FAMILIES[FAMILY_COUNT - 1].table_len();
+
+const fn table_offsets() -> [usize; FAMILY_COUNT] {
+    let mut offsets = [0; FAMILY_COUNT];
+    let mut i = 1;
+    while i < FAMILY_COUNT {
+        offsets[i] = offsets[i - 1] + FAMILIES[i - 1].table_len();
+        i += 1;
+    }
+    offsets
+}
+
+/// Names of the counted terms, in weight order.
+pub const LINEAR_NAMES: [&str; LINEAR_COUNT] = [
+    "mobility_own",
+    "mobility_opponent",
+    "potential_mobility_own",
+    "potential_mobility_opponent",
+    "parity",
+];
+
+/// Number of counted terms.
+pub const LINEAR_COUNT: usize = 5;
+
+/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit `i` ↦ `3^i`).
+pub static TERNARY: [u16; 256] = ternary_table();
+
+const fn ternary_table() -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut value = 0u16;
+        let mut power = 1u16;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                value += power;
+            }
+            power *= 3;
+            bit += 1;
+        }
+        table[b] = value;
+        b += 1;
+    }
+    table
+}
+
+/// The board with its files reversed (a1 ↔ h1).
+#[inline(always)]
+pub fn mirror_files(mut x: u64) -> u64 {
+    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+    ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4)
+}
+
+/// The board with its rows reversed (a1 ↔ a8).
+#[inline(always)]
+pub fn flip_rows(x: u64) -> u64 {
+    x.swap_bytes()
+}
+
+/// The board reflected in the a1-h8 diagonal: (row, file) ↦ (file, row).
+/// Three delta swaps, each exchanging blocks across the diagonal.
+#[inline(always)]
+pub fn transpose(mut x: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The eight images of a bitboard; image `g` of every board is taken by
+/// the same transform, so own and opponent images stay paired.
+#[inline(always)]
+pub fn images(x: u64) -> [u64; SYMMETRIES] {
+    let m = mirror_files(x);
+    let t = transpose(x);
+    let tm = mirror_files(t);
+    [
+        x,
+        m,
+        flip_rows(x),
+        flip_rows(m),
+        t,
+        tm,
+        flip_rows(t),
+        flip_rows(tm),
+    ]
+}
+
+/// The squares of a diagonal parallel to a1-h8 gathered into a byte, bit
+/// `f` for the square on file `f`: each square is on its own file, so the
+/// multiplication stacks the rows into the top byte without carries.
+#[inline(always)]
+fn gather_files(x: u64, mask: u64) -> u64 {
+    ((x & mask).wrapping_mul(0x0101_0101_0101_0101)) >> 56
+}
+
+/// The diagonal parallel to a1-h8 that starts on the top row at `file`.
+const fn diagonal_from(file: u32) -> u64 {
+    let mut mask = 0;
+    let mut k = 0;
+    while file + k < 8 {
+        mask |= 1u64 << (file + 9 * k);
+        k += 1;
+    }
+    mask
+}
+
+const DIAGONALS: [u64; 5] = [
+    diagonal_from(0),
+    diagonal_from(1),
+    diagonal_from(2),
+    diagonal_from(3),
+    diagonal_from(4),
+];
+
+/// The families' base patterns read on one image: the base-3 index built
+/// from one side's bits (digits 0 or 1).
+#[inline(always)]
+fn base_digits(x: u64) -> [u32; FAMILY_COUNT] {
+    let t = |bits: u64| u32::from(TERNARY[(bits & 0xff) as usize]);
+    [
+        t(x) + 6561 * ((x >> 9) & 1) as u32 + 19683 * ((x >> 14) & 1) as u32,
+        t(x & 7) + 27 * t((x >> 8) & 7) + 729 * t((x >> 16) & 7),
+        t(x & 0x1f) + 243 * t((x >> 8) & 0x1f),
+        t(x >> 8),
+        t(x >> 16),
+        t(x >> 24),
+        t(gather_files(x, DIAGONALS[0])),
+        t(gather_files(x, DIAGONALS[1]) >> 1),
+        t(gather_files(x, DIAGONALS[2]) >> 2),
+        t(gather_files(x, DIAGONALS[3]) >> 3),
+        t(gather_files(x, DIAGONALS[4]) >> 4),
+    ]
+}
+
+/// Every pattern instance's index into its family's table, family-major:
+/// entry `f * SYMMETRIES + g` is family `f` read on image `g`.
+#[inline]
+pub fn pattern_indices(own: u64, opp: u64) -> [u32; INSTANCES] {
+    let own_images = images(own);
+    let opp_images = images(opp);
+    let mut out = [0u32; INSTANCES];
+    for g in 0..SYMMETRIES {
+        let o = base_digits(own_images[g]);
+        let p = base_digits(opp_images[g]);
+        for f in 0..FAMILY_COUNT {
+            out[f * SYMMETRIES + g] = o[f] + 2 * p[f];
+        }
+    }
+    out
+}
+
+/// Squares next to some square of `bits`, in any of the eight directions.
+#[inline]
+pub fn neighbours(bits: u64) -> u64 {
+    const NOT_A_FILE: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let right = (bits << 1) & NOT_A_FILE;
+    let left = (bits >> 1) & NOT_H_FILE;
+    let row = bits | right | left;
+    right | left | (row << 8) | (row >> 8)
+}
+
+/// The counted terms, from the side to move's view: its legal placements,
+/// the opponent's, the empty squares next to an opponent disc (where the
+/// side to move may later play), those next to one of its own discs, and
+/// 1 when the number of empty squares is odd (the side to move would then
+/// fill the last square if nobody passed).
+#[inline]
+pub fn linear_terms(own: u64, opp: u64) -> [i32; LINEAR_COUNT] {
+    let empty = !(own | opp);
+    [
+        legal_placements(own, opp).count_ones() as i32,
+        legal_placements(opp, own).count_ones() as i32,
+        (neighbours(opp) & empty).count_ones() as i32,
+        (neighbours(own) & empty).count_ones() as i32,
+        (empty.count_ones() & 1) as i32,
+    ]
+}
+
+/// The empty squares of a position.
+#[inline]
+pub fn empties(own: u64, opp: u64) -> u32 {
+    64 - (own | opp).count_ones()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bitboard with each square moved by `map` (row, file) ↦ (row, file).
+    fn remap(x: u64, map: impl Fn(usize, usize) -> (usize, usize)) -> u64 {
+        (0..64)
+            .filter(|s| x >> s & 1 != 0)
+            .map(|s| {
+                let (r, f) = map(s / 8, s % 8);
+                1u64 << (r * 8 + f)
+            })
+            .fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn bit_transforms_match_square_by_square_ones() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..100 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            assert_eq!(mirror_files(x), remap(x, |r, f| (r, 7 - f)));
+            assert_eq!(flip_rows(x), remap(x, |r, f| (7 - r, f)));
+            assert_eq!(transpose(x), remap(x, |r, f| (f, r)));
+        }
+    }
+
+    #[test]
+    fn table_sizes_add_up() {
+        assert_eq!(TABLE_OFFSETS[0], 0);
+        assert_eq!(
+            PATTERN_WEIGHTS,
+            2 * 59049 + 19683 + 4 * 6561 + 2187 + 729 + 243 + 81
+        );
+        assert_eq!(TERNARY[0b101], 10);
+    }
+}
