@@ -86,7 +86,7 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
     let mut e = Engine::start(plugins.path(), &[], &[]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default seed004 var seed004 var weights"
+        "option name Evaluator type combo default seed004 var seed004 var patterns var weights"
     );
     // After f5 d6 c3 d3 c4, White chooses among b3 f3 f4 b5 g5 g6.
     e.send("position startpos moves f5 d6 c3 d3 c4");
@@ -290,7 +290,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     let mut e = Engine::start(plugins.path(), &[], &[]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default seed004 var seed004"
+        "option name Evaluator type combo default seed004 var seed004 var patterns"
     );
     e.send("position startpos moves f5 f6");
     let seed = search(&mut e, 3);
@@ -304,7 +304,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     );
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default weights var seed004 var weights"
+        "option name Evaluator type combo default weights var seed004 var patterns var weights"
     );
     let weights = search(&mut e, 3);
     assert_ne!(weights.0, seed.0);
@@ -313,7 +313,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     assert_eq!(e.sync().len(), 1);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default weights var seed004 var weights"
+        "option name Evaluator type combo default weights var seed004 var patterns var weights"
     );
     assert_eq!(search(&mut e, 3), weights);
     // An empty value, as GUIs send at start-up, loads nothing.
@@ -396,7 +396,7 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
         // Nothing changed: same evaluator, same list, same answer.
         assert_eq!(
             evaluator_option(&mut e),
-            "option name Evaluator type combo default seed004 var seed004",
+            "option name Evaluator type combo default seed004 var seed004 var patterns",
             "{mode}"
         );
         assert_eq!(search(&mut e, 3), before, "{mode}");
@@ -428,7 +428,7 @@ fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
         let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
         assert_eq!(
             evaluator_option(&mut e),
-            "option name Evaluator type combo default seed004 var seed004"
+            "option name Evaluator type combo default seed004 var seed004 var patterns"
         );
         e.send("go depth 2");
         assert!(errors(&e.until_bestmove()).is_empty());
@@ -455,7 +455,7 @@ fn odd_engine(mode: &str) -> (Engine, TempDir) {
     let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default seed004 var seed004 var odd"
+        "option name Evaluator type combo default seed004 var seed004 var patterns var odd"
     );
     e.send("setoption name Evaluator value odd");
     assert!(e.sync().is_empty());
@@ -475,7 +475,7 @@ fn assert_back_on_seed004(e: &mut Engine) {
     );
     assert_eq!(
         evaluator_option(e),
-        "option name Evaluator type combo default seed004 var seed004 var odd"
+        "option name Evaluator type combo default seed004 var seed004 var patterns var odd"
     );
     e.send("position startpos moves f5 d6 c3");
     let (_, best) = search(e, 3);

@@ -291,12 +291,13 @@ impl Model {
         &self,
         own: u64,
         opp: u64,
+        stage: usize,
     ) -> (
         [usize; FAMILY_COUNT * SYMMETRIES],
         [f32; LINEAR_COUNT],
         usize,
     ) {
-        let base = self.stage_of(own, opp) * STAGE_LEN;
+        let base = stage * STAGE_LEN;
         let indices = pattern_indices(own, opp);
         let mut flat = [0usize; FAMILY_COUNT * SYMMETRIES];
         for (k, index) in indices.iter().enumerate() {
@@ -310,7 +311,7 @@ impl Model {
     }
 
     fn predict(&self, own: u64, opp: u64) -> f32 {
-        let (flat, terms, linear) = self.active(own, opp);
+        let (flat, terms, linear) = self.active(own, opp, self.stage_of(own, opp));
         let patterns: f32 = flat.iter().map(|&i| self.weights[i]).sum();
         let counted: f32 = terms
             .iter()
@@ -320,9 +321,9 @@ impl Model {
         patterns + counted
     }
 
-    /// One SGD step on one sample.
-    fn step(&mut self, sample: &Sample, rate: f32, prior: f32) {
-        let (flat, terms, linear) = self.active(sample.own, sample.opp);
+    /// One SGD step on one sample, for the weights of `stage`.
+    fn step(&mut self, sample: &Sample, stage: usize, rate: f32, prior: f32) {
+        let (flat, terms, linear) = self.active(sample.own, sample.opp, stage);
         let patterns: f32 = flat.iter().map(|&i| self.weights[i]).sum();
         let counted: f32 = terms
             .iter()
@@ -369,25 +370,52 @@ fn mean_squared_error(model: &Model, samples: &[Sample]) -> f64 {
     total / samples.len().max(1) as f64
 }
 
+/// The fit's settings.
+#[derive(Clone, Copy)]
+struct FitSettings {
+    stage_width: u32,
+    epochs: u32,
+    /// The first epoch's learning rate; it falls linearly to a tenth.
+    rate: f32,
+    /// The L2 prior's weight.
+    prior: f32,
+    /// Each position also trains the stages next to its own, with the
+    /// learning rate times this: neighbouring stages then share what they
+    /// see, which matters where a stage has few positions.
+    smooth: f32,
+    seed: u64,
+}
+
 /// Fit from zero weights by SGD over shuffled samples.
-fn fit(samples: &[Sample], stage_width: u32, epochs: u32, seed: u64) -> Model {
-    let stages = (60 / stage_width + 1) as usize;
+fn fit(samples: &[Sample], settings: FitSettings) -> Model {
+    let stages = (60 / settings.stage_width + 1) as usize;
     let mut model = Model {
-        stage_width,
+        stage_width: settings.stage_width,
         weights: vec![0.0; stages * STAGE_LEN],
     };
     let (held, train): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.game % 10 == 0);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    let mut rng = Rng(seed ^ 0xf17);
-    let prior = 1e-3;
+    let mut rng = Rng(settings.seed ^ 0xf17);
+    let epochs = settings.epochs.max(1);
     for epoch in 0..epochs {
         for i in (1..order.len()).rev() {
             let j = rng.below(i as u64 + 1) as usize;
             order.swap(i, j);
         }
-        let rate = 0.001 * (1.0 - 0.9 * epoch as f32 / epochs.max(1) as f32);
+        let rate = settings.rate * (1.0 - 0.9 * epoch as f32 / epochs as f32);
         for &i in &order {
-            model.step(&train[i as usize], rate, prior);
+            let sample = &train[i as usize];
+            let stage = model.stage_of(sample.own, sample.opp);
+            model.step(sample, stage, rate, settings.prior);
+            if settings.smooth > 0.0 {
+                let side_rate = rate * settings.smooth;
+                if stage > 0 {
+                    model.step(sample, stage - 1, side_rate, settings.prior);
+                }
+                if stage + 1 < stages {
+                    model.step(sample, stage + 1, side_rate, settings.prior);
+                }
+            }
         }
         eprintln!(
             "  epoch {:2}: mean squared error {:.2} (training), {:.2} (held-out games)",
@@ -397,6 +425,35 @@ fn fit(samples: &[Sample], stage_width: u32, epochs: u32, seed: u64) -> Model {
         );
     }
     model
+}
+
+/// Bytes of one position in a `--save` file: own and opponent discs
+/// (`u64` little-endian each), the label (`i8`) and the game (`u32`).
+const RECORD: usize = 21;
+
+fn save_positions(path: &str, samples: &[Sample]) {
+    let mut bytes = Vec::with_capacity(samples.len() * RECORD);
+    for s in samples {
+        bytes.extend_from_slice(&s.own.to_le_bytes());
+        bytes.extend_from_slice(&s.opp.to_le_bytes());
+        bytes.push(s.label as u8);
+        bytes.extend_from_slice(&s.game.to_le_bytes());
+    }
+    std::fs::write(path, bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+}
+
+fn load_positions(path: &str) -> Vec<Sample> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(bytes.len() % RECORD == 0, "{path}: not a positions file");
+    bytes
+        .chunks_exact(RECORD)
+        .map(|r| Sample {
+            own: u64::from_le_bytes(r[0..8].try_into().expect("8 bytes")),
+            opp: u64::from_le_bytes(r[8..16].try_into().expect("8 bytes")),
+            label: r[16] as i8,
+            game: u32::from_le_bytes(r[17..21].try_into().expect("4 bytes")),
+        })
+        .collect()
 }
 
 fn main() {
@@ -409,6 +466,11 @@ fn main() {
     let mut seed = 1u64;
     let mut stage_width = 4u32;
     let mut out = String::from("plugins/othello/patterns.bin");
+    let mut rate = 0.001f32;
+    let mut prior = 1e-3f32;
+    let mut smooth = 0.0f32;
+    let mut save = None;
+    let mut load = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -422,14 +484,36 @@ fn main() {
             "--seed" => seed = value().parse().expect("--seed N"),
             "--stage-width" => stage_width = value().parse().expect("--stage-width N"),
             "--out" => out = value(),
+            "--rate" => rate = value().parse().expect("--rate R"),
+            "--prior" => prior = value().parse().expect("--prior P"),
+            "--smooth" => smooth = value().parse().expect("--smooth S"),
+            "--save" => save = Some(value()),
+            "--load" => load.push(value()),
             other => panic!("unknown argument {other}"),
         }
     }
     assert!(depth >= 1 && threads >= 1 && (1..=60).contains(&stage_width));
     let started = Instant::now();
     let mut samples = Vec::new();
+    for path in &load {
+        samples.extend(load_positions(path));
+        eprintln!("{path}: {} positions in all", samples.len());
+    }
+    let settings = FitSettings {
+        stage_width,
+        epochs,
+        rate,
+        prior,
+        smooth,
+        seed,
+    };
+    if rounds == 0 {
+        let weights = fit(&samples, settings).to_weights();
+        std::fs::write(&out, weights.encode()).unwrap_or_else(|e| panic!("{out}: {e}"));
+        eprintln!("wrote {out}");
+        return;
+    }
     let mut player = Player::Simple;
-    let mut model = None;
     for round in 0..rounds {
         let t = Instant::now();
         samples.extend(play_games(
@@ -449,18 +533,22 @@ fn main() {
             samples.len()
         );
         let t = Instant::now();
-        let fitted = fit(&samples, stage_width, epochs, seed);
+        if let Some(path) = &save {
+            save_positions(path, &samples);
+        }
+        let fitted = fit(&samples, settings);
         eprintln!("  fitted in {:.0} s", t.elapsed().as_secs_f64());
-        player = Player::Patterns(Patterns::with_weights(fitted.to_weights()));
-        model = Some(fitted);
+        // Written after every round, so that a long run can be stopped
+        // early with usable weights.
+        let weights = fitted.to_weights();
+        let bytes = weights.encode();
+        std::fs::write(&out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
+        eprintln!(
+            "  wrote {out}: {} bytes, {} stages; {:.0} s so far",
+            bytes.len(),
+            weights.stages(),
+            started.elapsed().as_secs_f64()
+        );
+        player = Player::Patterns(Patterns::with_weights(weights));
     }
-    let weights = model.expect("at least one round").to_weights();
-    let bytes = weights.encode();
-    std::fs::write(&out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
-    eprintln!(
-        "wrote {out}: {} bytes, {} stages; {:.0} s in all",
-        bytes.len(),
-        weights.stages(),
-        started.elapsed().as_secs_f64()
-    );
 }

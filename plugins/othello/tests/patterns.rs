@@ -291,3 +291,50 @@ fn parameters_name_a_weights_file_and_errors_are_one_line() {
     assert!(Patterns::from_params(Some("weights = \"\"")).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn representatives_and_stabilisers_match_the_symmetries() {
+    use plyd_game_othello::patterns::features::{DISTINCT, REPRESENTATIVES, STABILISERS};
+    // The squares each image reads a family's base from, as a set.
+    let covered = |squares: &[u8], g: usize| -> u64 {
+        squares
+            .iter()
+            .map(|&b| {
+                // The board square that image g puts on square b.
+                let s = (0..64usize)
+                    .find(|&q| {
+                        let (r, f) = symmetry(g, q / 8, q % 8);
+                        r * 8 + f == b as usize
+                    })
+                    .unwrap();
+                1u64 << s
+            })
+            .fold(0, |a, b| a | b)
+    };
+    let mut distinct = 0;
+    for (f, family) in FAMILIES.iter().enumerate() {
+        let mut seen: Vec<u64> = Vec::new();
+        let mut representatives = Vec::new();
+        for g in 0..SYMMETRIES {
+            let set = covered(family.squares, g);
+            if !seen.contains(&set) {
+                seen.push(set);
+                representatives.push(g);
+            }
+        }
+        assert_eq!(
+            REPRESENTATIVES[f],
+            representatives.as_slice(),
+            "{}",
+            family.name
+        );
+        let base = covered(family.squares, 0);
+        let stabiliser: Vec<usize> = (0..SYMMETRIES)
+            .filter(|&g| covered(family.squares, g) == base)
+            .collect();
+        assert_eq!(STABILISERS[f], stabiliser.as_slice(), "{}", family.name);
+        assert_eq!(representatives.len() * stabiliser.len(), SYMMETRIES);
+        distinct += representatives.len();
+    }
+    assert_eq!(distinct, DISTINCT);
+}

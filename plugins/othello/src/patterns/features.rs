@@ -223,41 +223,161 @@ const DIAGONALS: [u64; 5] = [
     diagonal_from(4),
 ];
 
-/// The families' base patterns read on one image: the base-3 index built
+/// Family `F`'s base pattern read on one image: the base-3 index built
 /// from one side's bits (digits 0 or 1).
 #[inline(always)]
-fn base_digits(x: u64) -> [u32; FAMILY_COUNT] {
+fn family_digits<const F: usize>(x: u64) -> u32 {
     let t = |bits: u64| u32::from(TERNARY[(bits & 0xff) as usize]);
-    [
-        t(x) + 6561 * ((x >> 9) & 1) as u32 + 19683 * ((x >> 14) & 1) as u32,
-        t(x & 7) + 27 * t((x >> 8) & 7) + 729 * t((x >> 16) & 7),
-        t(x & 0x1f) + 243 * t((x >> 8) & 0x1f),
-        t(x >> 8),
-        t(x >> 16),
-        t(x >> 24),
-        t(gather_files(x, DIAGONALS[0])),
-        t(gather_files(x, DIAGONALS[1]) >> 1),
-        t(gather_files(x, DIAGONALS[2]) >> 2),
-        t(gather_files(x, DIAGONALS[3]) >> 3),
-        t(gather_files(x, DIAGONALS[4]) >> 4),
-    ]
+    match F {
+        0 => t(x) + 6561 * ((x >> 9) & 1) as u32 + 19683 * ((x >> 14) & 1) as u32,
+        1 => t(x & 7) + 27 * t((x >> 8) & 7) + 729 * t((x >> 16) & 7),
+        2 => t(x & 0x1f) + 243 * t((x >> 8) & 0x1f),
+        3 => t(x >> 8),
+        4 => t(x >> 16),
+        5 => t(x >> 24),
+        6 => t(gather_files(x, DIAGONALS[0])),
+        7 => t(gather_files(x, DIAGONALS[1]) >> 1),
+        8 => t(gather_files(x, DIAGONALS[2]) >> 2),
+        9 => t(gather_files(x, DIAGONALS[3]) >> 3),
+        _ => t(gather_files(x, DIAGONALS[4]) >> 4),
+    }
+}
+
+/// The index of family `F` read on image `g`.
+#[inline(always)]
+fn family_index<const F: usize>(own: &[u64; SYMMETRIES], opp: &[u64; SYMMETRIES], g: usize) -> u32 {
+    family_digits::<F>(own[g]) + 2 * family_digits::<F>(opp[g])
 }
 
 /// Every pattern instance's index into its family's table, family-major:
-/// entry `f * SYMMETRIES + g` is family `f` read on image `g`.
+/// entry `f * SYMMETRIES + g` is family `f` read on image `g`. This is the
+/// evaluation's definition, which the fit uses; the evaluator reads only
+/// the distinct instances ([`distinct_indices`]).
 #[inline]
 pub fn pattern_indices(own: u64, opp: u64) -> [u32; INSTANCES] {
     let own_images = images(own);
     let opp_images = images(opp);
     let mut out = [0u32; INSTANCES];
     for g in 0..SYMMETRIES {
-        let o = base_digits(own_images[g]);
-        let p = base_digits(opp_images[g]);
-        for f in 0..FAMILY_COUNT {
-            out[f * SYMMETRIES + g] = o[f] + 2 * p[f];
+        let (o, p) = (&own_images, &opp_images);
+        let row = [
+            family_index::<0>(o, p, g),
+            family_index::<1>(o, p, g),
+            family_index::<2>(o, p, g),
+            family_index::<3>(o, p, g),
+            family_index::<4>(o, p, g),
+            family_index::<5>(o, p, g),
+            family_index::<6>(o, p, g),
+            family_index::<7>(o, p, g),
+            family_index::<8>(o, p, g),
+            family_index::<9>(o, p, g),
+            family_index::<10>(o, p, g),
+        ];
+        for (f, index) in row.into_iter().enumerate() {
+            out[f * SYMMETRIES + g] = index;
         }
     }
     out
+}
+
+/// For each family, one image per distinct set of squares its instances
+/// cover: the others read the same squares in another order. An edge read
+/// on the board and on its mirror image covers the same squares, so does
+/// the a1 corner read on the board and on its transpose, and the long
+/// diagonal covers the same squares on four images.
+pub const REPRESENTATIVES: [&[usize]; FAMILY_COUNT] = [
+    &[0, 2, 4, 6],
+    &[0, 1, 2, 3],
+    &[0, 1, 2, 3, 4, 5, 6, 7],
+    &[0, 2, 4, 6],
+    &[0, 2, 4, 6],
+    &[0, 2, 4, 6],
+    &[0, 1],
+    &[0, 1, 2, 3],
+    &[0, 1, 2, 3],
+    &[0, 1, 2, 3],
+    &[0, 1, 2, 3],
+];
+
+/// For each family, the images on which the base reads its own squares
+/// (in some order): image 0 and the symmetries that map the base onto
+/// itself. Every set of [`REPRESENTATIVES`] is read this many times in
+/// [`pattern_indices`].
+pub const STABILISERS: [&[usize]; FAMILY_COUNT] = [
+    &[0, 1],
+    &[0, 4],
+    &[0],
+    &[0, 1],
+    &[0, 1],
+    &[0, 1],
+    &[0, 3, 4, 7],
+    &[0, 7],
+    &[0, 7],
+    &[0, 7],
+    &[0, 7],
+];
+
+/// Distinct pattern instances of a position.
+pub const DISTINCT: usize = 46;
+
+/// Family `F` on its representative images, appended to `out` at `at`.
+#[inline(always)]
+fn push_distinct<const F: usize>(
+    own: &[u64; SYMMETRIES],
+    opp: &[u64; SYMMETRIES],
+    out: &mut [u32; DISTINCT],
+    at: &mut usize,
+) {
+    for &g in REPRESENTATIVES[F] {
+        out[*at] = family_index::<F>(own, opp, g);
+        *at += 1;
+    }
+}
+
+/// The index of every distinct pattern instance, family by family, each
+/// family on its [`REPRESENTATIVES`] in order. With tables that add up a
+/// family's entries over its [`STABILISERS`], the sum over these equals
+/// the sum over all of [`pattern_indices`], at about half the reads.
+#[inline]
+pub fn distinct_indices(own: u64, opp: u64) -> [u32; DISTINCT] {
+    let o = images(own);
+    let p = images(opp);
+    let mut out = [0u32; DISTINCT];
+    let mut at = 0;
+    push_distinct::<0>(&o, &p, &mut out, &mut at);
+    push_distinct::<1>(&o, &p, &mut out, &mut at);
+    push_distinct::<2>(&o, &p, &mut out, &mut at);
+    push_distinct::<3>(&o, &p, &mut out, &mut at);
+    push_distinct::<4>(&o, &p, &mut out, &mut at);
+    push_distinct::<5>(&o, &p, &mut out, &mut at);
+    push_distinct::<6>(&o, &p, &mut out, &mut at);
+    push_distinct::<7>(&o, &p, &mut out, &mut at);
+    push_distinct::<8>(&o, &p, &mut out, &mut at);
+    push_distinct::<9>(&o, &p, &mut out, &mut at);
+    push_distinct::<10>(&o, &p, &mut out, &mut at);
+    out
+}
+
+/// For entry `index` of family `family`'s table, the entries the same
+/// squares give on each image of [`STABILISERS`]: the base's digits are
+/// set on the board and read again on those images.
+pub fn stabiliser_partners(family: usize, index: u32) -> Vec<u32> {
+    let squares = FAMILIES[family].squares;
+    let (mut own, mut opp) = (0u64, 0u64);
+    let mut rest = index;
+    for &square in squares {
+        match rest % 3 {
+            1 => own |= 1 << square,
+            2 => opp |= 1 << square,
+            _ => {}
+        }
+        rest /= 3;
+    }
+    let all = pattern_indices(own, opp);
+    STABILISERS[family]
+        .iter()
+        .map(|&g| all[family * SYMMETRIES + g])
+        .collect()
 }
 
 /// Squares next to some square of `bits`, in any of the eight directions.

@@ -21,9 +21,11 @@ use serde::Deserialize;
 
 use crate::game::Othello;
 use features::{
-    empties, linear_terms, pattern_indices, FAMILIES, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS,
+    distinct_indices, empties, linear_terms, pattern_indices, stabiliser_partners, FAMILIES,
+    FAMILY_COUNT, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS, REPRESENTATIVES, STABILISERS,
     SYMMETRIES, TABLE_OFFSETS,
 };
+use file::STAGE_LEN;
 pub use file::{PatternFileError, PatternWeights};
 
 /// The default parameters.
@@ -43,18 +45,59 @@ struct Params {
     weights: String,
 }
 
-/// The evaluator: shared, read-only weights.
+/// The evaluator: shared, read-only weights, and the tables it reads.
 #[derive(Debug, Clone)]
 pub struct Patterns {
     weights: Arc<PatternWeights>,
+    /// Per stage, [`STAGE_LEN`] entries: each family's table with every
+    /// entry replaced by the sum of the entries its squares give on the
+    /// family's [`STABILISERS`] (saturated to `i16`), so that reading only
+    /// the distinct instances scores as reading all 88; then the counted
+    /// terms' weights as they are.
+    folded: Arc<Vec<i16>>,
 }
 
-/// The shipped weights, decoded once.
-fn shipped() -> Arc<PatternWeights> {
-    static WEIGHTS: OnceLock<Arc<PatternWeights>> = OnceLock::new();
-    WEIGHTS
+/// For each family, the partners of every table entry
+/// ([`stabiliser_partners`]), `STABILISERS[f].len()` a entry; the same for
+/// every stage and every weights file, so computed once.
+fn partners() -> &'static [Vec<u32>; FAMILY_COUNT] {
+    static PARTNERS: OnceLock<[Vec<u32>; FAMILY_COUNT]> = OnceLock::new();
+    PARTNERS.get_or_init(|| {
+        std::array::from_fn(|f| {
+            (0..FAMILIES[f].table_len() as u32)
+                .flat_map(|index| stabiliser_partners(f, index))
+                .collect()
+        })
+    })
+}
+
+/// The tables the evaluator reads, from the file's weights.
+fn fold(weights: &PatternWeights) -> Vec<i16> {
+    let partners = partners();
+    let mut out = Vec::with_capacity(weights.stages() * STAGE_LEN);
+    for stage in 0..weights.stages() {
+        let w = weights.stage(stage);
+        for (f, family) in FAMILIES.iter().enumerate() {
+            let table = &w[TABLE_OFFSETS[f]..TABLE_OFFSETS[f] + family.table_len()];
+            let per_entry = STABILISERS[f].len();
+            for entry in partners[f].chunks_exact(per_entry) {
+                let sum: i32 = entry.iter().map(|&i| i32::from(table[i as usize])).sum();
+                out.push(sum.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16);
+            }
+        }
+        out.extend_from_slice(&w[PATTERN_WEIGHTS..]);
+    }
+    out
+}
+
+/// The shipped weights, decoded and folded once.
+fn shipped() -> Patterns {
+    static SHIPPED_PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    SHIPPED_PATTERNS
         .get_or_init(|| {
-            Arc::new(PatternWeights::decode(SHIPPED).expect("the shipped patterns.bin is valid"))
+            Patterns::with_weights(
+                PatternWeights::decode(SHIPPED).expect("the shipped patterns.bin is valid"),
+            )
         })
         .clone()
 }
@@ -62,14 +105,16 @@ fn shipped() -> Arc<PatternWeights> {
 impl Patterns {
     /// The evaluator with the given weights.
     pub fn with_weights(weights: PatternWeights) -> Self {
+        let folded = fold(&weights);
         Patterns {
             weights: Arc::new(weights),
+            folded: Arc::new(folded),
         }
     }
 
     /// The evaluator with the shipped weights.
     pub fn shipped() -> Self {
-        Patterns { weights: shipped() }
+        shipped()
     }
 
     /// Read a weights file; the error is one line naming the file.
@@ -87,17 +132,21 @@ impl Patterns {
     }
 
     /// The score for the side owning `own`, in hundredths of a disc,
-    /// before clamping to [`SCORE_BOUND`].
+    /// before clamping to [`SCORE_BOUND`]: the folded tables over the
+    /// distinct instances, plus the counted terms.
     #[inline]
     pub fn score(&self, own: u64, opp: u64) -> i32 {
-        let stage = self.weights.stage(self.weights.stage_of(empties(own, opp)));
-        let indices = pattern_indices(own, opp);
+        let stage_number = self.weights.stage_of(empties(own, opp));
+        let stage = &self.folded[stage_number * STAGE_LEN..(stage_number + 1) * STAGE_LEN];
+        let indices = distinct_indices(own, opp);
         let mut sum = 0i32;
+        let mut at = 0;
         for (f, offset) in TABLE_OFFSETS.iter().enumerate() {
             let table = &stage[*offset..*offset + FAMILIES[f].table_len()];
-            for index in &indices[f * SYMMETRIES..(f + 1) * SYMMETRIES] {
+            for index in &indices[at..at + REPRESENTATIVES[f].len()] {
                 sum += i32::from(table[*index as usize]);
             }
+            at += REPRESENTATIVES[f].len();
         }
         let linear = &stage[PATTERN_WEIGHTS..PATTERN_WEIGHTS + LINEAR_COUNT];
         for (term, weight) in linear_terms(own, opp).iter().zip(linear) {
