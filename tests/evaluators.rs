@@ -86,8 +86,10 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
     let mut e = Engine::start(plugins.path(), &[], &[]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default seed004 var seed004 var patterns var weights"
+        "option name Evaluator type combo default patterns var patterns var seed004 var weights"
     );
+    e.send("setoption name Evaluator value seed004");
+    assert!(e.sync().is_empty());
     // After f5 d6 c3 d3 c4, White chooses among b3 f3 f4 b5 g5 g6.
     e.send("position startpos moves f5 d6 c3 d3 c4");
     let (seed_score, seed_move) = search(&mut e, 4);
@@ -147,7 +149,7 @@ fn bad_parameter_files_are_refused_and_the_evaluator_stays() {
     let weights_file = files.path().join("weights.toml");
     std::fs::write(&weights_file, plyd_eval_othello_weights::DEFAULT_PARAMS).unwrap();
 
-    let mut e = Engine::start(plugins.path(), &[], &[]);
+    let mut e = Engine::start(plugins.path(), &["--evaluator", "seed004"], &[]);
     e.send("position startpos moves f5 d6");
     let before = search(&mut e, 3);
     let cases = [
@@ -223,7 +225,12 @@ fn eval_command_prints_the_terms_and_the_parameters_in_use() {
     // --eval-params applies to the starting evaluator.
     let mut e = Engine::start(
         plugins.path(),
-        &["--eval-params", half.to_str().unwrap()],
+        &[
+            "--evaluator",
+            "seed004",
+            "--eval-params",
+            half.to_str().unwrap(),
+        ],
         &[],
     );
     e.send("uci");
@@ -290,7 +297,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     let mut e = Engine::start(plugins.path(), &[], &[]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default seed004 var seed004 var patterns"
+        "option name Evaluator type combo default patterns var patterns var seed004"
     );
     e.send("position startpos moves f5 f6");
     let seed = search(&mut e, 3);
@@ -304,7 +311,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     );
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default weights var seed004 var patterns var weights"
+        "option name Evaluator type combo default weights var patterns var seed004 var weights"
     );
     let weights = search(&mut e, 3);
     assert_ne!(weights.0, seed.0);
@@ -313,7 +320,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     assert_eq!(e.sync().len(), 1);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default weights var seed004 var patterns var weights"
+        "option name Evaluator type combo default weights var patterns var seed004 var weights"
     );
     assert_eq!(search(&mut e, 3), weights);
     // An empty value, as GUIs send at start-up, loads nothing.
@@ -396,7 +403,7 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
         // Nothing changed: same evaluator, same list, same answer.
         assert_eq!(
             evaluator_option(&mut e),
-            "option name Evaluator type combo default seed004 var seed004 var patterns",
+            "option name Evaluator type combo default patterns var patterns var seed004",
             "{mode}"
         );
         assert_eq!(search(&mut e, 3), before, "{mode}");
@@ -428,7 +435,7 @@ fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
         let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
         assert_eq!(
             evaluator_option(&mut e),
-            "option name Evaluator type combo default seed004 var seed004 var patterns"
+            "option name Evaluator type combo default patterns var patterns var seed004"
         );
         e.send("go depth 2");
         assert!(errors(&e.until_bestmove()).is_empty());
@@ -455,27 +462,27 @@ fn odd_engine(mode: &str) -> (Engine, TempDir) {
     let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default seed004 var seed004 var patterns var odd"
+        "option name Evaluator type combo default patterns var patterns var seed004 var odd"
     );
     e.send("setoption name Evaluator value odd");
     assert!(e.sync().is_empty());
     (e, dir)
 }
 
-/// After a failed evaluator: the next command brings back seed004, with one
+/// After a failed evaluator: the next command brings back the default (patterns), with one
 /// line saying so, and the daemon searches as before.
-fn assert_back_on_seed004(e: &mut Engine) {
+fn assert_back_on_the_default(e: &mut Engine) {
     let lines = e.sync();
     assert_eq!(
         lines,
         vec![
-            "info string error: evaluator 'odd' is disabled after a failure; using seed004"
+            "info string error: evaluator 'odd' is disabled after a failure; using patterns"
                 .to_string()
         ]
     );
     assert_eq!(
         evaluator_option(e),
-        "option name Evaluator type combo default seed004 var seed004 var patterns var odd"
+        "option name Evaluator type combo default patterns var patterns var seed004 var odd"
     );
     e.send("position startpos moves f5 d6 c3");
     let (_, best) = search(e, 3);
@@ -508,7 +515,7 @@ fn an_evaluator_that_panics_mid_search_is_dropped_and_play_goes_on() {
             .any(|b| lines.last().unwrap().starts_with(b)),
         "{lines:?}"
     );
-    assert_back_on_seed004(&mut e);
+    assert_back_on_the_default(&mut e);
 }
 
 #[test]
@@ -523,7 +530,7 @@ fn an_evaluator_that_answers_garbage_is_dropped() {
         error[0].contains("returned garbage from evaluate: unexpected status 42"),
         "{lines:?}"
     );
-    assert_back_on_seed004(&mut e);
+    assert_back_on_the_default(&mut e);
 
     // An explanation without its NUL terminator.
     let (mut e, _dir) = odd_engine("garbage");
@@ -534,7 +541,7 @@ fn an_evaluator_that_answers_garbage_is_dropped() {
         lines[0].contains("returned garbage from explain: text is not NUL-terminated"),
         "{lines:?}"
     );
-    assert_back_on_seed004(&mut e);
+    assert_back_on_the_default(&mut e);
 }
 
 #[test]
@@ -585,11 +592,11 @@ fn eval_subcommand_prints_terms_for_tuning() {
     assert_eq!(code, Some(0));
     assert!(stdout.contains(&format!(") params {p}\n")), "{stdout}");
     assert!(stdout.contains("\nmobility 100\n"), "{stdout}");
-    // seed004 by default, and errors with exit code 2 and one line.
+    // patterns by default, and errors with exit code 2 and one line.
     let (code, stdout, _) = run(&["eval"]);
     assert_eq!(code, Some(0));
-    assert!(stdout.contains("evaluator seed004 (built into othello) params default\n"));
-    let (code, _, stderr) = run(&["eval", "--eval-params", p]);
+    assert!(stdout.contains("evaluator patterns (built into othello) params default\n"));
+    let (code, _, stderr) = run(&["eval", "--evaluator", "seed004", "--eval-params", p]);
     assert_eq!(code, Some(2));
     assert_eq!(
         stderr.trim(),
@@ -598,7 +605,7 @@ fn eval_subcommand_prints_terms_for_tuning() {
     let (code, _, stderr) = run(&["eval", "--evaluator", "nonsense"]);
     assert_eq!(code, Some(2));
     assert!(
-        stderr.contains("othello has no evaluator 'nonsense' (it has: seed004, weights)"),
+        stderr.contains("othello has no evaluator 'nonsense' (it has: patterns, seed004, weights)"),
         "{stderr}"
     );
 }

@@ -31,7 +31,7 @@ fn handshake_lists_identity_and_options() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for option in [
         "option name UCI_Variant type combo default othello var othello",
-        "option name Evaluator type combo default seed004",
+        "option name Evaluator type combo default patterns",
         "option name Hash type spin default 16 min 1 max",
         "option name Threads type spin default 1 min 1 max",
         "option name Clear Hash type button",

@@ -2,9 +2,14 @@
 //!
 //! ```text
 //! cargo run --release -p plyd-game-othello --example fit_patterns -- \
-//!     [--games 12000] [--rounds 2] [--depth 3] [--exact 12] [--epochs 12] \
-//!     [--threads 2] [--seed 1] [--stage-width 4] [--out plugins/othello/patterns.bin]
+//!     [--games 12000] [--rounds 3] [--depth 3] [--exact 12] [--epochs 10] \
+//!     [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001] [--prior 0.001] \
+//!     [--smooth 0] [--save POSITIONS] [--load POSITIONS]... \
+//!     [--out plugins/othello/patterns.bin]
 //! ```
+//!
+//! The defaults are the settings of the shipped `patterns.bin`
+//! (docs/othello.md, "How patterns.bin was fitted").
 //!
 //! Each round plays `--games` games in-process through the rules crate:
 //! a random opening of 2 to 14 plies, then every move chosen by an
@@ -21,8 +26,10 @@
 //! (a learning rate falling linearly to a tenth over `--epochs` passes)
 //! with an L2 prior pulling each weight to zero. Every tenth game is held
 //! out and its mean squared error reported each epoch; the weights are
-//! written in hundredths of a disc (docs/othello.md, "Pattern evaluator").
-//! Progress goes to stderr.
+//! written in hundredths of a disc (docs/othello.md, "Pattern evaluator"),
+//! after every round. `--save FILE` keeps the labelled positions (21
+//! bytes each); `--load FILE --rounds 0` fits again from such files
+//! without playing. Progress goes to stderr.
 
 use std::time::Instant;
 
@@ -191,7 +198,7 @@ fn choose(player: &Player, own: u64, opp: u64, depth: u32, exact: u32) -> u32 {
     best.1
 }
 
-/// Play game number `index` and append its labelled positions.
+/// Play game number `index`; its labelled positions.
 fn play_game(player: &Player, index: u32, seed: u64, depth: u32, exact: u32) -> Vec<Sample> {
     let mut rng = Rng(seed ^ (u64::from(index) << 20) ^ 0x5eed);
     let start = plyd_game_othello::board::Position::START;
@@ -444,7 +451,10 @@ fn save_positions(path: &str, samples: &[Sample]) {
 
 fn load_positions(path: &str) -> Vec<Sample> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    assert!(bytes.len() % RECORD == 0, "{path}: not a positions file");
+    assert!(
+        bytes.len().is_multiple_of(RECORD),
+        "{path}: not a positions file"
+    );
     bytes
         .chunks_exact(RECORD)
         .map(|r| Sample {
@@ -458,13 +468,13 @@ fn load_positions(path: &str) -> Vec<Sample> {
 
 fn main() {
     let mut games = 12_000u32;
-    let mut rounds = 2u32;
+    let mut rounds = 3u32;
     let mut depth = 3u32;
     let mut exact = 12u32;
-    let mut epochs = 12u32;
+    let mut epochs = 10u32;
     let mut threads = 2u32;
     let mut seed = 1u64;
-    let mut stage_width = 4u32;
+    let mut stage_width = 8u32;
     let mut out = String::from("plugins/othello/patterns.bin");
     let mut rate = 0.001f32;
     let mut prior = 1e-3f32;

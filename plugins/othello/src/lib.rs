@@ -18,4 +18,4 @@ pub use patterns::Patterns;
 pub use plyd_othello_rules::{board, game, perft, text, Othello, PASS, STATE_LAYOUT};
 pub use seed004::Seed004;
 
-plyd_api::export_game!(Othello, evaluators = [Seed004, Patterns]);
+plyd_api::export_game!(Othello, evaluators = [Patterns, Seed004]);
