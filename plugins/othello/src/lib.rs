@@ -1,5 +1,6 @@
 //! Othello for plyd, as a dynamic plugin: the rules from `plyd-othello-rules`
-//! and the built-in `seed004` and `patterns` evaluators, exported as `plyd_game_api`.
+//! and the built-in `patterns` (the default) and `seed004` evaluators,
+//! exported as `plyd_game_api`.
 //!
 //! This crate is the only one that exports the game entry point; see the
 //! rules crate for why the rules live apart from it. The rules' modules are

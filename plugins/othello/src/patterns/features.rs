@@ -16,7 +16,9 @@
 //! A family whose base is mapped onto itself by some symmetry (an edge
 //! reversed, a diagonal) is simply read more than once, in each order; the
 //! shared table is fitted with that multiplicity, so nothing needs
-//! canonicalising.
+//! canonicalising. The evaluator then reads each set of squares once
+//! ([`distinct_indices`]) from tables that add up the entries of its
+//! several readings (see the parent module).
 //!
 //! An index is `Σ 3^i · digit(base[i])` with digit 0 for an empty square,
 //! 1 for a disc of the side to move and 2 for an opponent disc. The digits

@@ -7,6 +7,10 @@
 //! stage (its number of empty squares, a stage every few empties). The
 //! patterns and the terms are in [`features`]; the weights file in [`file`].
 //!
+//! The evaluator reads only the distinct instances of a position, from
+//! tables folded over each family's self-symmetries when the weights are
+//! loaded (see [`Patterns`]); the sum is the same as over all 88.
+//!
 //! The shipped weights, `patterns.bin` next to this crate, are compiled in
 //! and decoded once, on first use. The parameter `weights` names another
 //! weights file to read at run time instead.
