@@ -14,6 +14,7 @@
 //! [`root`] iterative deepening and the root, [`quiescence`] the
 //! quiescence stage, [`picker`] the staged move picker, [`chance`]
 //! chance-node values, Star1, Star2 and the search of chance nodes,
+//! [`endgame`] the searches handed to the plugin's exact solver,
 //! [`tt`] the shared table, [`heuristics`] killers and history,
 //! [`timeman`] the clock, [`limits`] the limits and the stop flag,
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
@@ -36,6 +37,7 @@
 
 pub mod bench;
 mod chance;
+mod endgame;
 mod heuristics;
 mod limits;
 mod picker;
@@ -221,16 +223,29 @@ pub fn search(
 ) -> Result<SearchResult, PluginError> {
     tt.new_search();
     let mut answer = Answer::default();
-    let outcome = pool::run(
-        root,
-        evaluator,
-        tt,
-        limits,
-        control,
-        options,
-        &mut answer,
-        report,
-    );
+    let outcome = match endgame::plan(&root, limits) {
+        Ok(Some(size)) => endgame::run(
+            root,
+            size,
+            tt,
+            limits,
+            control,
+            options.threads,
+            &mut answer,
+            report,
+        ),
+        Ok(None) => pool::run(
+            root,
+            evaluator,
+            tt,
+            limits,
+            control,
+            options,
+            &mut answer,
+            report,
+        ),
+        Err(e) => Err(e),
+    };
     if outcome.is_ok() {
         // `go infinite` and `go ponder` never end on their own: hold the
         // answer until the GUI says `stop` (or `ponderhit`, for a finished

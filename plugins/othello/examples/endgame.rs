@@ -26,7 +26,10 @@ fn main() {
     };
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
     let (mut total_nodes, mut total_time) = (0u64, 0f64);
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let number: u32 = fields[0].trim_start_matches("ffo").parse().unwrap_or(0);
         if let Some((first, last)) = range {
@@ -38,7 +41,14 @@ fn main() {
         let expected: i32 = fields[3].parse().unwrap();
         let (own, opp) = position.own_and_opponent();
         let start = Instant::now();
-        let solution = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut LocalTable::new(22));
+        let solution = solve(
+            own,
+            opp,
+            -SCORE_INFINITY,
+            SCORE_INFINITY,
+            0,
+            &mut LocalTable::new(22),
+        );
         let seconds = start.elapsed().as_secs_f64();
         total_nodes += solution.nodes;
         total_time += seconds;
@@ -47,7 +57,11 @@ fn main() {
             fields[0],
             solution.score,
             expected,
-            if solution.score == expected { "ok" } else { "WRONG" },
+            if solution.score == expected {
+                "ok"
+            } else {
+                "WRONG"
+            },
             solution.nodes,
             seconds,
             solution.nodes as f64 / seconds

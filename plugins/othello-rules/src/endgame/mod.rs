@@ -399,7 +399,14 @@ mod tests {
         for empties in [1, 2, 3, 4, 5, 6, 7, 8, 9] {
             for (own, opp) in random_positions(empties as u64, 60, empties) {
                 let expected = minimax(own, opp);
-                let with_table = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut LocalTable::new(12));
+                let with_table = solve(
+                    own,
+                    opp,
+                    -SCORE_INFINITY,
+                    SCORE_INFINITY,
+                    0,
+                    &mut LocalTable::new(12),
+                );
                 let without = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut NoTable);
                 assert_eq!(with_table.score, expected, "own {own:#x} opp {opp:#x}");
                 assert_eq!(without.score, expected, "own {own:#x} opp {opp:#x}");
@@ -411,7 +418,14 @@ mod tests {
     #[test]
     fn the_best_move_reaches_the_score_and_other_threads_agree() {
         for (own, opp) in random_positions(99, 40, 10) {
-            let solution = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut LocalTable::new(14));
+            let solution = solve(
+                own,
+                opp,
+                -SCORE_INFINITY,
+                SCORE_INFINITY,
+                0,
+                &mut LocalTable::new(14),
+            );
             let Some(best) = solution.best else {
                 assert_eq!(solution.score, final_score(own, opp));
                 continue;
@@ -425,7 +439,14 @@ mod tests {
             };
             assert_eq!(-minimax(after.0, after.1), solution.score);
             for thread in 1..4 {
-                let other = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, thread, &mut LocalTable::new(14));
+                let other = solve(
+                    own,
+                    opp,
+                    -SCORE_INFINITY,
+                    SCORE_INFINITY,
+                    thread,
+                    &mut LocalTable::new(14),
+                );
                 assert_eq!(other.score, solution.score);
             }
         }
@@ -460,7 +481,14 @@ mod tests {
     #[test]
     fn a_stopped_solve_says_so_and_still_names_a_legal_move() {
         let (own, opp) = random_positions(3, 1, 18)[0];
-        let solution = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut StopAtOnce);
+        let solution = solve(
+            own,
+            opp,
+            -SCORE_INFINITY,
+            SCORE_INFINITY,
+            0,
+            &mut StopAtOnce,
+        );
         assert!(!solution.complete);
         let best = solution.best.expect("a move");
         assert!(legal_placements(own, opp) & (1u64 << best) != 0);

@@ -123,7 +123,14 @@ impl Solver<'_> {
     /// tier, then the table tier. `passed` says the opponent has just
     /// passed, which the last-squares functions use to end the game
     /// without generating the opponent's moves again.
-    pub(crate) fn search(&mut self, own: u64, opp: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    pub(crate) fn search(
+        &mut self,
+        own: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
         let empties = !(own | opp);
         let count = empties.count_ones();
         if count > 4 {
