@@ -18,7 +18,7 @@
 //! [`tt`] the shared table, [`heuristics`] killers and history,
 //! [`timeman`] the clock, [`limits`] the limits and the stop flag,
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
-//! benchmark.
+//! benchmark, [`solve_bench`] the endgame benchmark.
 //!
 //! # What a node costs in plugin calls
 //!
@@ -46,6 +46,7 @@ mod quiescence;
 mod report;
 mod root;
 pub mod score;
+pub mod solve_bench;
 pub mod timeman;
 pub mod tt;
 mod worker;
