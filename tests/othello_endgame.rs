@@ -63,7 +63,10 @@ fn go_depth_at_the_empty_squares_solves_the_ffo_positions_exactly() {
             "{}",
             scored[0]
         );
-        assert!(lines.contains(&"info string exact".to_string()), "{lines:?}");
+        assert!(
+            lines.contains(&"info string exact".to_string()),
+            "{lines:?}"
+        );
     }
 }
 
@@ -73,7 +76,10 @@ fn the_threshold_option_decides_when_shallow_searches_solve() {
     let p = &ffo_positions(14)[0];
     // Default threshold 18: a depth-2 search of 14 empty squares solves.
     let lines = go(&mut engine, &p.position, "go depth 2");
-    assert!(lines.contains(&"info string exact".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
     assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
     // Threshold 10: the evaluation search answers, depth by depth.
     engine.send("setoption name EndgameEmpties value 10");
@@ -83,7 +89,10 @@ fn the_threshold_option_decides_when_shallow_searches_solve() {
     // Back at 14: solved again.
     engine.send("setoption name EndgameEmpties value 14");
     let lines = go(&mut engine, &p.position, "go depth 1");
-    assert!(lines.contains(&"info string exact".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -137,15 +146,19 @@ fn bad_option_values_get_one_error_line_and_change_nothing() {
     // The defaults still hold: exact scores, solved from 18 empty squares.
     let p = &ffo_positions(16)[0];
     let lines = go(&mut engine, &p.position, "go depth 1");
-    assert!(lines.contains(&"info string exact".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
     assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
     engine.send("uci");
     let lines = engine.read_until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name EndgameEmpties type spin default 18 min 0 max 60".to_string())
+    );
     assert!(lines.contains(
-        &"option name EndgameEmpties type spin default 18 min 0 max 60".to_string()
+        &"option name EndgameMode type combo default exact var exact var wld".to_string()
     ));
-    assert!(lines
-        .contains(&"option name EndgameMode type combo default exact var exact var wld".to_string()));
 }
 
 /// Final disc difference for the side to move in a finished game, the
@@ -273,7 +286,11 @@ fn the_solver_through_the_abi_equals_plain_minimax_on_random_games() {
             let side_changed = reference.side_to_move().unwrap() != root_side;
             let after = minimax(&mut reference);
             reference.unmake_move(best).unwrap();
-            assert_eq!(if side_changed { -after } else { after }, expected, "{text}");
+            assert_eq!(
+                if side_changed { -after } else { after },
+                expected,
+                "{text}"
+            );
         }
     }
 }
@@ -314,7 +331,10 @@ fn endgame_bench_solves_a_file_and_checks_its_scores() {
     let _ = std::fs::remove_file(&wrong);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("mine") && stdout.contains("WRONG"), "{stdout}");
+    assert!(
+        stdout.contains("mine") && stdout.contains("WRONG"),
+        "{stdout}"
+    );
     // An unknown name is one error.
     let out = run(&["--from", "ffo99"]);
     assert_eq!(out.status.code(), Some(2));

@@ -21,7 +21,9 @@ use plyd_api::abi::{self, SolveEntry};
 use plyd_protocol::{Info, Score};
 
 use super::tt::Bound;
-use super::{nps, SearchControl, SearchEvent, SearchLimits, SearchResult, TranspositionTable};
+use super::{
+    nps, SearchControl, SearchEvent, SearchLimits, SearchOptions, SearchResult, TranspositionTable,
+};
 use crate::host::{GameState, PluginError, SolveTable, Solved};
 
 /// Folded into every solver key, so that solver entries and evaluation
@@ -29,11 +31,19 @@ use crate::host::{GameState, PluginError, SolveTable, Solved};
 const SOLVER_KEY_SALT: u64 = 0x6a09_e667_f3bc_c908;
 
 /// The size of the endgame to solve at the root, when the solver should
-/// answer this search: the plugin has one, takes this position, and its
-/// settings or the depth asked for say so. `go mate` and `searchmoves`
-/// stay with the evaluation search.
-pub(super) fn plan(root: &GameState, limits: &SearchLimits) -> Result<Option<u32>, PluginError> {
-    if !root.has_solver() || limits.mate.is_some() || !limits.search_moves.is_empty() {
+/// answer this search: the `EndgameSolver` option allows it, the plugin
+/// has one and takes this position, and its settings or the depth asked
+/// for say so. `go mate` and `searchmoves` stay with the evaluation search.
+pub(super) fn plan(
+    root: &GameState,
+    limits: &SearchLimits,
+    options: &SearchOptions,
+) -> Result<Option<u32>, PluginError> {
+    if !options.endgame_solver
+        || !root.has_solver()
+        || limits.mate.is_some()
+        || !limits.search_moves.is_empty()
+    {
         return Ok(None);
     }
     Ok(match root.endgame_size()? {

@@ -103,6 +103,10 @@ pub struct SearchOptions {
     /// Skip, below the root, the moves a plugin declaring `CAP_SELECTIVE`
     /// marks with `HINT_SKIP`.
     pub selective: bool,
+    /// Hand the search to the game's exact endgame solver where the plugin
+    /// has one and its settings or the depth call for it (off: the
+    /// evaluation search always, for measuring the two against each other).
+    pub endgame_solver: bool,
 }
 
 /// How chance nodes prune (see [`chance`]).
@@ -146,6 +150,7 @@ impl Default for SearchOptions {
             quiescence: true,
             check_extensions: true,
             selective: true,
+            endgame_solver: true,
         }
     }
 }
@@ -224,7 +229,7 @@ pub fn search(
 ) -> Result<SearchResult, PluginError> {
     tt.new_search();
     let mut answer = Answer::default();
-    let outcome = match endgame::plan(&root, limits) {
+    let outcome = match endgame::plan(&root, limits, options) {
         Ok(Some(size)) => endgame::run(
             root,
             size,
