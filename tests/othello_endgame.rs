@@ -93,6 +93,12 @@ fn the_threshold_option_decides_when_shallow_searches_solve() {
         lines.contains(&"info string exact".to_string()),
         "{lines:?}"
     );
+    // The engine's EndgameSolver off: the evaluation search, whatever the
+    // game's settings say.
+    engine.send("setoption name EndgameSolver value false");
+    let lines = go(&mut engine, &p.position, "go depth 1");
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")));
 }
 
 #[test]
