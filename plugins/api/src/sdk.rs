@@ -966,9 +966,8 @@ mod shim {
                 return abi::STATUS_INVALID;
             }
             // SAFETY: the caller passes a request valid for the call.
-            let mut host = SolveHost {
-                request: unsafe { &*request },
-            };
+            let request = unsafe { &*request };
+            let mut host = SolveHost { request };
             // SAFETY: live state, not shared during the call.
             match unsafe { state_mut::<G>(state) }.solve(&mut host) {
                 Some(solved) => {
