@@ -37,6 +37,19 @@ pub(crate) fn bound_of(value: i32, alpha: i32, beta: i32) -> Bound {
     }
 }
 
+/// Weight of one square of the opponent's potential mobility in the
+/// fastest-first key, against 16 for one of its moves.
+const POTENTIAL_WEIGHT: i32 = 4;
+
+/// The squares next to any square of `bits` (and `bits` itself).
+#[inline]
+fn neighbours(bits: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let row = bits | ((bits << 1) & NOT_A) | ((bits >> 1) & NOT_H);
+    row | (row << 8) | (row >> 8)
+}
+
 /// Most legal moves an Othello position can have is well under this.
 const MAX_MOVES: usize = 48;
 
@@ -83,8 +96,13 @@ impl MoveList {
             bits &= bits - 1;
             let disc = 1u64 << square;
             let flipped = flips(own, opp, disc);
-            let replies = legal_placements(opp & !flipped, own | flipped | disc);
-            let mut key = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let mover = own | flipped | disc;
+            let replies = legal_placements(opp & !flipped, mover);
+            // Empty squares next to the mover's discs: where the opponent
+            // may find moves later (potential mobility).
+            let frontier = neighbours(mover) & !(mover | opp);
+            let mut key = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+                - POTENTIAL_WEIGHT * frontier.count_ones() as i32;
             if disc & odd != 0 {
                 key += 6;
             }
