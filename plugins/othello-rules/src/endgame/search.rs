@@ -50,6 +50,11 @@ fn neighbours(bits: u64) -> u64 {
     row | (row << 8) | (row >> 8)
 }
 
+/// Fewest empty squares at which a node looks its children up in the
+/// table before searching them (enhanced transposition cutoff): below it
+/// the look-ups cost more than the cutoffs save.
+const ETC_MIN_EMPTIES: u32 = 12;
+
 /// Most legal moves an Othello position can have is well under this.
 const MAX_MOVES: usize = 48;
 
@@ -242,6 +247,34 @@ impl Solver<'_> {
         best
     }
 
+    /// Enhanced transposition cutoff: a move whose resulting position the
+    /// table already proves at least `beta` for us (an upper bound or an
+    /// exact score at most `-beta` for the opponent) decides the node
+    /// before any move is searched.
+    fn transposition_cutoff(
+        &mut self,
+        own: u64,
+        opp: u64,
+        moves: u64,
+        beta: i32,
+        count: u32,
+    ) -> Option<i32> {
+        let mut bits = moves;
+        while bits != 0 {
+            let disc = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let flipped = flips(own, opp, disc);
+            let key = table_key(opp & !flipped, own | flipped | disc);
+            if let Some(entry) = self.table.probe(key) {
+                let proves = matches!(entry.bound, Bound::Upper | Bound::Exact);
+                if entry.depth == count - 1 && proves && -entry.score >= beta {
+                    return Some(-entry.score);
+                }
+            }
+        }
+        None
+    }
+
     /// Principal variation search with the table and fastest-first
     /// ordering, for `TABLE_MIN_EMPTIES` empty squares and more.
     fn table_search(&mut self, own: u64, opp: u64, alpha: i32, beta: i32, count: u32) -> i32 {
@@ -268,6 +301,11 @@ impl Solver<'_> {
                 if entry.best < 64 && moves & (1u64 << entry.best) != 0 {
                     table_move = Some(entry.best);
                 }
+            }
+        }
+        if count >= ETC_MIN_EMPTIES {
+            if let Some(value) = self.transposition_cutoff(own, opp, moves, beta, count) {
+                return value;
             }
         }
         let mut list = MoveList::new();
