@@ -46,7 +46,7 @@ fn uci_lists_both_variants_and_the_selective_options() {
         .expect("a UCI_Variant option");
     assert!(variant.contains("var amazons ") || variant.ends_with("var amazons"));
     assert!(variant.contains("var amazons8"), "{variant}");
-    assert!(lines.contains(&"option name Selective type check default true".to_string()));
+    assert!(lines.contains(&"option name Selective type check default false".to_string()));
     assert!(lines
         .contains(&"option name SelectiveWidth type spin default 24 min 0 max 5000".to_string()));
     assert!(lines.contains(
@@ -178,6 +178,7 @@ fn a_win_in_one_is_found_with_and_without_selectivity() {
 #[test]
 fn selective_width_is_checked_and_applied() {
     let (mut engine, _dir) = amazons("amazons8");
+    engine.send("setoption name Selective value true");
     engine.send("setoption name SelectiveWidth value 5001");
     assert_eq!(errors(&engine.sync()).len(), 1);
     for width in ["0", "8", "24"] {

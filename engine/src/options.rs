@@ -218,7 +218,7 @@ impl Default for EngineSettings {
             chance_pruning: ChancePruning::default(),
             quiescence: true,
             check_extensions: true,
-            selective: true,
+            selective: false,
             endgame_solver: true,
         }
     }

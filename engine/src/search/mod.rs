@@ -149,7 +149,7 @@ impl Default for SearchOptions {
             chance_pruning: ChancePruning::default(),
             quiescence: true,
             check_extensions: true,
-            selective: true,
+            selective: false,
             endgame_solver: true,
         }
     }

@@ -175,11 +175,19 @@ fn liberty_table(board: &Board, empty: &SquareTable) -> SquareTable {
     table
 }
 
-/// `Σ_a F(a)` over `amazons`, in units of `1 / MOBILITY_UNITS`.
+/// `Σ_a F(a)` over `amazons`, in units of `1 / MOBILITY_UNITS`; `moves`
+/// is told how many squares each amazon can move to (the squares its walk
+/// passes).
 #[inline]
-fn mobility_units(g: &Geometry, amazons: u128, table: &SquareTable) -> i64 {
+fn mobility_units(
+    g: &Geometry,
+    amazons: u128,
+    table: &SquareTable,
+    mut moves: impl FnMut(u32),
+) -> i64 {
     let mut units = 0u32;
     for from in squares(amazons) {
+        let mut count = 0;
         for &d in &g.dirs {
             let mut at = (usize::from(from) + TABLE_OFFSET).wrapping_add_signed(d as isize);
             let mut steps = 1;
@@ -188,17 +196,28 @@ fn mobility_units(g: &Geometry, amazons: u128, table: &SquareTable) -> i64 {
                 at = at.wrapping_add_signed(d as isize);
                 steps += 1;
             }
+            count += steps as u32 - 1;
         }
+        moves(count);
     }
     i64::from(units)
 }
 
 /// The document's mobility `m` for the side to move.
 pub fn mobility(board: &Board) -> f64 {
+    mobility_and_moves(board, |_, _| {})
+}
+
+/// The document's mobility `m` for the side to move, telling `moves` for
+/// every amazon whether it is the side to move's and how many squares it
+/// can move to (the walks that sum `m` pass exactly those squares).
+#[inline]
+pub fn mobility_and_moves(board: &Board, mut moves: impl FnMut(bool, u32)) -> f64 {
     let g = board.geometry();
     let table = liberty_table(board, &empty_table(board));
     let [ours, theirs] = sides(board);
-    let units = mobility_units(g, ours, &table) - mobility_units(g, theirs, &table);
+    let units = mobility_units(g, ours, &table, |n| moves(true, n))
+        - mobility_units(g, theirs, &table, |n| moves(false, n));
     units as f64 / f64::from(MOBILITY_UNITS)
 }
 
@@ -373,7 +392,7 @@ mod tests {
                 let g = *board.geometry();
                 board.put(g.square(file, rank), FIRST);
                 let table = liberty_table(&board, &empty_table(&board));
-                let units = mobility_units(&g, board.amazons[0], &table);
+                let units = mobility_units(&g, board.amazons[0], &table, |_| {});
                 best = best.max(units as f64 / f64::from(MOBILITY_UNITS));
             }
         }

@@ -40,7 +40,7 @@
 //! squares in its regions (each side has about as many moves left as
 //! that), negated for the other.
 
-use plyd_amazons_rules::board::{squares, Board};
+use plyd_amazons_rules::board::Board;
 use plyd_amazons_rules::flood::{queen_step, sides};
 use plyd_amazons_rules::Amazons;
 use plyd_api::Evaluator;
@@ -190,6 +190,35 @@ pub fn binned(start: u128, empty: u128, step: impl Fn(u128) -> u128) -> [u128; B
     bins
 }
 
+/// [`binned`] for a step whose reach is the same as the king step's (a
+/// queen move crosses only empty squares, so the two connect the same
+/// squares): the flood stops after the last finite bin, the squares of
+/// `reachable` left over fall in the 6-or-more bin and the others in
+/// [`NEVER`].
+#[inline]
+pub fn binned_within(
+    start: u128,
+    empty: u128,
+    reachable: u128,
+    step: impl Fn(u128) -> u128,
+) -> [u128; BINS] {
+    let mut bins = [0u128; BINS];
+    let mut reached = 0u128;
+    let mut frontier = start;
+    for bin in bins.iter_mut().take(BINS - 2) {
+        if frontier == 0 {
+            break;
+        }
+        let next = step(frontier) & empty & !reached;
+        reached |= next;
+        *bin = next;
+        frontier = next;
+    }
+    bins[BINS - 2] = reachable & !reached;
+    bins[NEVER] = empty & !reachable;
+    bins
+}
+
 /// Count the squares of each pair of bins.
 #[inline]
 fn pair_counts(ours: &[u128; BINS], theirs: &[u128; BINS]) -> [[u32; BINS]; BINS] {
@@ -243,20 +272,17 @@ impl Tables {
                 ..Terms::default()
             };
         }
-        let queen_us = binned(ours, empty, |f| queen_step(&g, f, empty));
-        let queen_them = binned(theirs, empty, |f| queen_step(&g, f, empty));
+        let queen_us = binned_within(ours, empty, reach_us, |f| queen_step(&g, f, empty));
+        let queen_them = binned_within(theirs, empty, reach_them, |f| queen_step(&g, f, empty));
         let mut mobility = [0i32; MOBILITY_ENTRIES];
-        for (amazons, sign) in [(ours, 1), (theirs, -1)] {
-            for sq in squares(amazons) {
-                let moves = queen_step(&g, 1u128 << sq, empty).count_ones() as usize;
-                mobility[moves.min(MOBILITY_ENTRIES - 1)] += sign;
-            }
-        }
+        let reach = seed000::mobility_and_moves(board, |ours, moves| {
+            mobility[(moves as usize).min(MOBILITY_ENTRIES - 1)] += if ours { 1 } else { -1 };
+        });
         Terms {
             queen: pair_counts(&queen_us, &queen_them),
             king: pair_counts(&king_us, &king_them),
             mobility,
-            reach: seed000::mobility(board),
+            reach,
             empty_share,
             small,
             separated: None,
