@@ -102,6 +102,32 @@ fn the_threshold_option_decides_when_shallow_searches_solve() {
 }
 
 #[test]
+fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
+    let (mut engine, _dir) = Engine::othello();
+    let p = &ffo_positions(14)[0];
+    // 5 ms a move is too little for 14 empty squares: the evaluation search
+    // answers, so a solve cut short never picks the move.
+    let lines = go(&mut engine, &p.position, "go movetime 5");
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth ")));
+    // With two seconds the solver answers (and ends long before).
+    let lines = go(&mut engine, &p.position, "go movetime 2000");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    // `go depth` at the empty squares hands the search to the solver
+    // whatever the clock says (which may stop it).
+    let lines = go(&mut engine, &p.position, "go depth 14 movetime 5");
+    assert!(
+        lines.iter().any(|l| l == "info string exact"
+            || l.starts_with("info string endgame solve stopped")),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn win_loss_draw_mode_reports_the_sign_and_two_threads_agree() {
     let (mut engine, _dir) = Engine::othello();
     engine.send("setoption name EndgameMode value wld");
