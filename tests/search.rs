@@ -102,6 +102,9 @@ fn exact_options(threads: usize) -> SearchOptions {
         null_move: false,
         reductions: false,
         futility: false,
+        // These tests are of the evaluation search, even at the end of the
+        // game (tests/othello_endgame.rs tests the solver).
+        endgame_solver: false,
         ..SearchOptions::default()
     }
 }

@@ -65,6 +65,25 @@ enum Tool {
         /// Depth in plies (default: chosen per game from its branching).
         depth: Option<u32>,
     },
+    /// Solve a file of endgame positions with known exact scores (for
+    /// Othello, plugins/othello/ffo.txt), printing time, nodes and speed per
+    /// position and in total; exits with 1 if a score differs from the file.
+    EndgameBench {
+        /// The position file.
+        file: PathBuf,
+        /// First position to solve, by name (default: the first of the file).
+        #[arg(long)]
+        from: Option<String>,
+        /// Last position to solve, by name (default: the last of the file).
+        #[arg(long)]
+        to: Option<String>,
+        /// Search threads (Lazy SMP).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB, emptied before each position.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
     /// Print the evaluation of a position, term by term, for people tuning
     /// an evaluator's weights.
     Eval {
@@ -146,6 +165,23 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("plyd bench: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Tool::EndgameBench {
+            file,
+            from,
+            to,
+            threads,
+            hash,
+        }) => {
+            let range = (from.as_deref(), to.as_deref());
+            match endgame_bench(&resolved.config, file, range, *threads, *hash) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("plyd endgame-bench: {e}");
                     ExitCode::from(2)
                 }
             }
@@ -257,6 +293,80 @@ fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Resul
     println!("Time: {} ms", summary.elapsed.as_millis());
     println!("Nodes/second: {}", nps(summary.nodes, summary.elapsed));
     Ok(())
+}
+
+/// `plyd endgame-bench`: solve the positions of `file` from `range.0` to
+/// `range.1`; `Ok(false)` when a score differs from the file's.
+fn endgame_bench(
+    config: &DaemonConfig,
+    file: &std::path::Path,
+    range: (Option<&str>, Option<&str>),
+    threads: usize,
+    hash: usize,
+) -> Result<bool, String> {
+    use plyd::search::solve_bench;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let positions =
+        solve_bench::read_positions(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let index_of = |name: &str| {
+        positions
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| format!("no position named '{name}' in {}", file.display()))
+    };
+    let first = range.0.map(index_of).transpose()?.unwrap_or(0);
+    let last = range
+        .1
+        .map(index_of)
+        .transpose()?
+        .unwrap_or(positions.len().saturating_sub(1));
+    if positions.is_empty() || first > last {
+        return Err("no position to solve".to_string());
+    }
+    let host = load_plugins(config);
+    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let source = host
+        .evaluators_for(&variant.plugin)
+        .first()
+        .cloned()
+        .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?;
+    let evaluator = create_evaluator(&variant.plugin, source, None)?;
+    println!(
+        "{} positions of {}, {threads} thread(s), {hash} MiB table",
+        last - first + 1,
+        file.display()
+    );
+    let summary = solve_bench::run(
+        &variant,
+        &evaluator,
+        &positions[first..=last],
+        threads,
+        hash,
+        &mut |l| {
+            println!(
+                "{:<8} empties {:>2} score {:>+3} expected {:>+3} {:<5} time {:>9.3} s nodes {:>12} nps {:>10} best {}",
+                l.name,
+                l.size,
+                l.score,
+                l.expected,
+                if l.is_right() { "ok" } else { "WRONG" },
+                l.elapsed.as_secs_f64(),
+                l.nodes,
+                nps(l.nodes, l.elapsed),
+                l.best
+            )
+        },
+    )?;
+    println!(
+        "total positions {} wrong {} time {:.3} s nodes {} nps {}",
+        summary.positions,
+        summary.wrong,
+        summary.elapsed.as_secs_f64(),
+        summary.nodes,
+        nps(summary.nodes, summary.elapsed)
+    );
+    Ok(summary.wrong == 0)
 }
 
 /// `plyd eval`: one evaluation, with its terms.

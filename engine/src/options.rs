@@ -45,6 +45,8 @@ pub mod names {
     pub const CHECK_EXTENSIONS: &str = "CheckExtensions";
     /// Skipping the moves a selective game advises against, below the root.
     pub const SELECTIVE: &str = "Selective";
+    /// Handing the search to the game's exact endgame solver, where it has one.
+    pub const ENDGAME_SOLVER: &str = "EndgameSolver";
 }
 
 /// A numeric option's range and default.
@@ -198,6 +200,8 @@ pub struct EngineSettings {
     pub check_extensions: bool,
     /// Selective search allowed.
     pub selective: bool,
+    /// The game's exact endgame solver allowed.
+    pub endgame_solver: bool,
 }
 
 impl Default for EngineSettings {
@@ -215,6 +219,7 @@ impl Default for EngineSettings {
             quiescence: true,
             check_extensions: true,
             selective: false,
+            endgame_solver: true,
         }
     }
 }

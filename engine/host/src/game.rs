@@ -46,6 +46,8 @@ pub(crate) struct GameVtable {
     pub null_move_ok: Option<unsafe extern "C" fn(*const State) -> i32>,
     pub set_option:
         Option<unsafe extern "C" fn(*const c_char, *const c_char, *mut c_char, usize) -> i32>,
+    /// Set only when the plugin has both `endgame_size` and `solve`.
+    pub solver: Option<crate::solve::SolverEntries>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -173,8 +175,8 @@ impl GamePlugin {
 
 /// A game state owned by the host, freed by the plugin on drop.
 pub struct GameState {
-    plugin: Arc<GamePlugin>,
-    ptr: NonNull<State>,
+    pub(crate) plugin: Arc<GamePlugin>,
+    pub(crate) ptr: NonNull<State>,
 }
 
 // SAFETY: the ABI allows calls on different states from different threads; a

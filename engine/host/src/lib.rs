@@ -25,6 +25,7 @@ mod game;
 mod health;
 mod info;
 mod library;
+mod solve;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,6 +35,7 @@ pub use evaluator::{Evaluator, EvaluatorSource, ExternalEvaluator};
 pub use game::{GamePlugin, GameState, Outcome};
 pub use health::MAX_MOVES;
 pub use info::{EvaluatorInfo, GameInfo, GameOptionDesc, GameOptionKindDesc, VariantDesc};
+pub use solve::{SolveTable, Solved};
 
 /// File-name stem prefix of game plugins (after the platform's library prefix).
 pub const GAME_PLUGIN_PREFIX: &str = "plyd_game_";

@@ -265,6 +265,16 @@ unsafe fn read_game_table(
             is_legal: optional_field!(table, table_size, GameApi, is_legal),
             null_move_ok: optional_field!(table, table_size, GameApi, null_move_ok),
             set_option: optional_field!(table, table_size, GameApi, set_option),
+            solver: match (
+                optional_field!(table, table_size, GameApi, endgame_size),
+                optional_field!(table, table_size, GameApi, solve),
+            ) {
+                (Some(endgame_size), Some(solve)) => Some(crate::solve::SolverEntries {
+                    endgame_size,
+                    solve,
+                }),
+                _ => None,
+            },
         };
         let name = table_string(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;

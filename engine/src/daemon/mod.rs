@@ -413,6 +413,7 @@ impl<W: Write> Daemon<W> {
             check(names::QUIESCENCE, self.settings.quiescence),
             check(names::CHECK_EXTENSIONS, self.settings.check_extensions),
             check(names::SELECTIVE, self.settings.selective),
+            check(names::ENDGAME_SOLVER, self.settings.endgame_solver),
         ];
         // Each loaded game's own settings, after the engine's; a name two
         // games share is shown once (a setoption reaches both).
@@ -564,6 +565,10 @@ impl<W: Write> Daemon<W> {
         } else if is(names::QUIESCENCE) {
             self.settings.quiescence =
                 options::parse_bool(names::QUIESCENCE, &need(value)?).map_err(|e| e.to_string())?;
+        } else if is(names::ENDGAME_SOLVER) {
+            self.settings.endgame_solver =
+                options::parse_bool(names::ENDGAME_SOLVER, &need(value)?)
+                    .map_err(|e| e.to_string())?;
         } else if is(names::SELECTIVE) {
             self.settings.selective =
                 options::parse_bool(names::SELECTIVE, &need(value)?).map_err(|e| e.to_string())?;
@@ -622,6 +627,7 @@ impl<W: Write> Daemon<W> {
             quiescence: self.settings.quiescence,
             check_extensions: self.settings.check_extensions,
             selective: self.settings.selective,
+            endgame_solver: self.settings.endgame_solver,
         }
     }
 

@@ -14,10 +14,11 @@
 //! [`root`] iterative deepening and the root, [`quiescence`] the
 //! quiescence stage, [`picker`] the staged move picker, [`chance`]
 //! chance-node values, Star1, Star2 and the search of chance nodes,
+//! [`endgame`] the searches handed to the plugin's exact solver,
 //! [`tt`] the shared table, [`heuristics`] killers and history,
 //! [`timeman`] the clock, [`limits`] the limits and the stop flag,
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
-//! benchmark.
+//! benchmark, [`solve_bench`] the endgame benchmark.
 //!
 //! # What a node costs in plugin calls
 //!
@@ -36,6 +37,7 @@
 
 pub mod bench;
 mod chance;
+mod endgame;
 mod heuristics;
 mod limits;
 mod picker;
@@ -44,6 +46,7 @@ mod quiescence;
 mod report;
 mod root;
 pub mod score;
+pub mod solve_bench;
 pub mod timeman;
 pub mod tt;
 mod worker;
@@ -100,6 +103,10 @@ pub struct SearchOptions {
     /// Skip, below the root, the moves a plugin declaring `CAP_SELECTIVE`
     /// marks with `HINT_SKIP`.
     pub selective: bool,
+    /// Hand the search to the game's exact endgame solver where the plugin
+    /// has one and its settings or the depth call for it (off: the
+    /// evaluation search always, for measuring the two against each other).
+    pub endgame_solver: bool,
 }
 
 /// How chance nodes prune (see [`chance`]).
@@ -143,6 +150,7 @@ impl Default for SearchOptions {
             quiescence: true,
             check_extensions: true,
             selective: false,
+            endgame_solver: true,
         }
     }
 }
@@ -221,16 +229,29 @@ pub fn search(
 ) -> Result<SearchResult, PluginError> {
     tt.new_search();
     let mut answer = Answer::default();
-    let outcome = pool::run(
-        root,
-        evaluator,
-        tt,
-        limits,
-        control,
-        options,
-        &mut answer,
-        report,
-    );
+    let outcome = match endgame::plan(&root, limits, options) {
+        Ok(Some(size)) => endgame::run(
+            root,
+            size,
+            tt,
+            limits,
+            control,
+            options.threads,
+            &mut answer,
+            report,
+        ),
+        Ok(None) => pool::run(
+            root,
+            evaluator,
+            tt,
+            limits,
+            control,
+            options,
+            &mut answer,
+            report,
+        ),
+        Err(e) => Err(e),
+    };
     if outcome.is_ok() {
         // `go infinite` and `go ponder` never end on their own: hold the
         // answer until the GUI says `stop` (or `ponderhit`, for a finished

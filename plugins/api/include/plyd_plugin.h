@@ -207,6 +207,48 @@ typedef struct PlydGameOptionInfo {
 
 typedef struct PlydEvaluatorApi PlydEvaluatorApi;
 
+/* PlydSolveEntry.bound */
+#define PLYD_BOUND_UPPER 1u /* the true score is at most the stored one */
+#define PLYD_BOUND_LOWER 2u /* the true score is at least the stored one */
+#define PLYD_BOUND_EXACT 3u /* the stored score is the true score */
+/* PlydSolveResult.exactness */
+#define PLYD_SOLVE_EXACT 0u          /* the score is the exact final score */
+#define PLYD_SOLVE_WIN_LOSS_DRAW 1u  /* only its sign is exact */
+
+/* One entry of the host's transposition table as a solver sees it. */
+typedef struct PlydSolveEntry {
+    PlydMove best;  /* the best move found */
+    int32_t score;  /* for the side to move, in final-score units */
+    uint32_t depth; /* the depth searched (Othello: the empty squares) */
+    uint32_t bound; /* PLYD_BOUND_* */
+} PlydSolveEntry;
+
+/* What the host lends one call of solve: its shared table and a way to
+ * stop. host is passed back to each callback; the callbacks are never NULL
+ * and valid only during the call. */
+typedef struct PlydSolveRequest {
+    uint32_t thread; /* 0 for the main search thread; helpers may vary
+                        their move order with it (Lazy SMP) */
+    void *host;
+    /* 1 and *out filled on a hit, 0 on a miss. The keys are the solver's
+     * own: the host keeps them apart from its search's. */
+    int32_t (*probe)(void *host, uint64_t key, PlydSolveEntry *out);
+    void (*store)(void *host, uint64_t key, const PlydSolveEntry *entry);
+    /* Called every few thousand nodes with the nodes so far: 1 means stop
+     * now (time, `stop`), 0 go on. */
+    int32_t (*poll)(void *host, uint64_t nodes);
+} PlydSolveRequest;
+
+/* What one call of solve found. */
+typedef struct PlydSolveResult {
+    int32_t score;      /* for the side to move, in final-score units (Othello:
+                           the disc difference; shown as score cp 100 times it) */
+    PlydMove best;      /* the best move (none when the game is over) */
+    uint64_t nodes;     /* positions visited */
+    uint32_t complete;  /* 1: solved; 0: stopped by poll (best so far only) */
+    uint32_t exactness; /* PLYD_SOLVE_* */
+} PlydSolveResult;
+
 /* The table a game plugin returns from plyd_game_api(). */
 typedef struct PlydGameApi {
     uint32_t abi_version;       /* PLYD_ABI_VERSION; read before anything else */
@@ -291,6 +333,20 @@ typedef struct PlydGameApi {
      * for every state of the plugin. Required when option_count > 0. On
      * failure write a one-line reason to err, return PLYD_STATUS_INVALID. */
     int32_t (*set_option)(const char *name, const char *value, char *err, size_t err_cap);
+    /* The exact endgame solver: present together, or neither is used.
+     * endgame_size: the size of the endgame left (Othello: empty squares),
+     * or a negative PLYD_STATUS_* (PLYD_STATUS_UNSUPPORTED where the solver
+     * cannot take this state); a search of that many plies or more is
+     * answered by solve. Writes 1 to *auto_solve when the plugin's own
+     * settings ask for the solver whatever the depth, else 0. */
+    int32_t (*endgame_size)(const PlydState *state, uint32_t *auto_solve);
+    /* Solve the state to the end of the game into *result: PLYD_STATUS_OK
+     * (also when poll stopped it: result->complete is then 0),
+     * PLYD_STATUS_UNSUPPORTED for a state endgame_size refuses, or another
+     * status. The state is left as it was. Several threads may solve
+     * different states at once, sharing the host's table. */
+    int32_t (*solve)(PlydState *state, const PlydSolveRequest *request,
+                     PlydSolveResult *result);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

@@ -46,7 +46,7 @@
 //! created: `evaluate` and `explain` may run on one context from many threads
 //! at once, each with its own state.
 
-use std::ffi::c_char;
+use std::ffi::{c_char, c_void};
 
 /// The ABI version this crate describes.
 pub const ABI_VERSION: u32 = 1;
@@ -295,6 +295,97 @@ pub struct GameApi {
             err_cap: usize,
         ) -> i32,
     >,
+    /// Optional: the size of the endgame left in `state` for the exact
+    /// solver (Othello: its empty squares), or a negative `STATUS_*` code
+    /// ([`STATUS_UNSUPPORTED`] where the solver cannot take this state).
+    /// A search of that many plies or more is answered by `solve`; writes
+    /// 1 to `auto_solve` when the plugin's own settings (a threshold
+    /// option) ask for the solver whatever the depth, else 0. Present
+    /// together with `solve`, or neither is used.
+    pub endgame_size:
+        Option<unsafe extern "C" fn(state: *const State, auto_solve: *mut u32) -> i32>,
+    /// Optional: solve `state` to the end of the game and write the result.
+    /// Returns [`STATUS_OK`] (also when `poll` stopped it; `result.complete`
+    /// then says 0), [`STATUS_UNSUPPORTED`] for a state `endgame_size`
+    /// refuses, or another status. The state is left as it was. The host
+    /// may call it on several states at once from several threads, each
+    /// with its own `request`, sharing one table behind the callbacks.
+    pub solve: Option<
+        unsafe extern "C" fn(
+            state: *mut State,
+            request: *const SolveRequest,
+            result: *mut SolveResult,
+        ) -> i32,
+    >,
+}
+
+/// [`SolveEntry::bound`]: the true score is at most the stored one.
+pub const BOUND_UPPER: u32 = 1;
+/// [`SolveEntry::bound`]: the true score is at least the stored one.
+pub const BOUND_LOWER: u32 = 2;
+/// [`SolveEntry::bound`]: the stored score is the true score.
+pub const BOUND_EXACT: u32 = 3;
+
+/// [`SolveResult::exactness`]: the score is the exact final score.
+pub const SOLVE_EXACT: u32 = 0;
+/// [`SolveResult::exactness`]: only the sign of the score is exact (win,
+/// loss or draw), from a solver told to decide just that.
+pub const SOLVE_WIN_LOSS_DRAW: u32 = 1;
+
+/// One entry of the host's transposition table as a solver sees it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SolveEntry {
+    /// The best move found.
+    pub best: Move,
+    /// Score for the side to move, in the game's final-score units.
+    pub score: i32,
+    /// The depth it was searched to (Othello: the empty squares).
+    pub depth: u32,
+    /// One of the `BOUND_*` values.
+    pub bound: u32,
+}
+
+/// What the host lends one call of `solve`: its shared transposition
+/// table and a way to stop. `host` is passed back to every callback
+/// unchanged; the callbacks are valid only during the call and never null.
+#[repr(C)]
+pub struct SolveRequest {
+    /// The search thread making the call: 0 for the main one. Helpers may
+    /// use it to vary their move order (Lazy SMP).
+    pub thread: u32,
+    /// The host's context for the callbacks.
+    pub host: *mut c_void,
+    /// Look `key` up: writes the entry and returns 1 on a hit, returns 0
+    /// on a miss. Keys are the solver's own; the host keeps them apart
+    /// from its search's.
+    pub probe:
+        Option<unsafe extern "C" fn(host: *mut c_void, key: u64, out: *mut SolveEntry) -> i32>,
+    /// Store an entry for `key`.
+    pub store: Option<unsafe extern "C" fn(host: *mut c_void, key: u64, entry: *const SolveEntry)>,
+    /// Called every few thousand nodes with the nodes searched so far;
+    /// returns 1 when the solver must stop now (time, `stop`), else 0.
+    pub poll: Option<unsafe extern "C" fn(host: *mut c_void, nodes: u64) -> i32>,
+}
+
+/// What one call of `solve` found.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SolveResult {
+    /// Score for the side to move in the game's final-score units
+    /// (Othello: the final disc difference; the host reports 100 times it
+    /// as `score cp`).
+    pub score: i32,
+    /// The best move: a move of the state's list; meaningless when the game
+    /// is over (no move).
+    pub best: Move,
+    /// Positions the solver visited.
+    pub nodes: u64,
+    /// 1 when the solve ended, 0 when `poll` stopped it (the score is then
+    /// meaningless and `best` is the best move found so far).
+    pub complete: u32,
+    /// [`SOLVE_EXACT`] or [`SOLVE_WIN_LOSS_DRAW`].
+    pub exactness: u32,
 }
 
 /// A `check` game option: `true` or `false`.

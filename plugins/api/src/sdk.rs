@@ -295,6 +295,24 @@ pub trait Game: Clone + Send + 'static {
     fn null_move_ok(&self) -> bool {
         true
     }
+    /// Whether [`Game::endgame_size`] and [`Game::solve`] are meaningful
+    /// (sets `endgame_size` and `solve`): the game has an exact endgame
+    /// solver.
+    const HAS_SOLVER: bool = false;
+    /// The size of the endgame left for the solver (a search of that many
+    /// plies or more is answered by [`Game::solve`]) and whether the game's
+    /// settings ask for the solver here whatever the depth; `None` where
+    /// the solver cannot take this state.
+    fn endgame_size(&self) -> Option<(u32, bool)> {
+        None
+    }
+    /// Solve this state to the end of the game with the host's table and
+    /// stop signal; `None` where [`Game::endgame_size`] says `None`. The
+    /// state must be left as it was.
+    fn solve(&mut self, host: &mut SolveHost<'_>) -> Option<abi::SolveResult> {
+        let _ = host;
+        None
+    }
     /// The game's settings, shown as UCI options.
     const OPTIONS: &'static [GameOption] = &[];
     /// Apply a setting from [`Game::OPTIONS`] to every state of the game.
@@ -302,6 +320,46 @@ pub trait Game: Clone + Send + 'static {
     fn set_option(name: &str, value: &str) -> Result<(), String> {
         let _ = value;
         Err(format!("unknown option '{name}'"))
+    }
+}
+
+/// The host's side of one call of [`Game::solve`]: its shared
+/// transposition table and its stop signal, as safe methods.
+pub struct SolveHost<'a> {
+    request: &'a abi::SolveRequest,
+}
+
+impl SolveHost<'_> {
+    /// The search thread making the call (0: the main one).
+    pub fn thread(&self) -> u32 {
+        self.request.thread
+    }
+
+    /// The entry the host's table holds for `key`, if any.
+    pub fn probe(&mut self, key: u64) -> Option<abi::SolveEntry> {
+        let probe = self.request.probe?;
+        let mut entry = abi::SolveEntry::default();
+        // SAFETY: the host passes callbacks valid for the whole call of
+        // `solve`, with its own `host` pointer, and `entry` is writable.
+        let hit = unsafe { probe(self.request.host, key, &mut entry) };
+        (hit == 1).then_some(entry)
+    }
+
+    /// Store `entry` for `key` in the host's table.
+    pub fn store(&mut self, key: u64, entry: &abi::SolveEntry) {
+        if let Some(store) = self.request.store {
+            // SAFETY: as in `probe`; `entry` is read during the call only.
+            unsafe { store(self.request.host, key, entry) };
+        }
+    }
+
+    /// Tell the host how many nodes were searched; `true` means stop now.
+    pub fn poll(&mut self, nodes: u64) -> bool {
+        match self.request.poll {
+            // SAFETY: as in `probe`.
+            Some(poll) => (unsafe { poll(self.request.host, nodes) }) != 0,
+            None => false,
+        }
     }
 }
 
@@ -457,6 +515,8 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
             Box::leak(infos.into_boxed_slice()).as_ptr()
         },
         set_option: (!G::OPTIONS.is_empty()).then_some(shim::set_option::<G> as _),
+        endgame_size: G::HAS_SOLVER.then_some(shim::endgame_size::<G> as _),
+        solve: G::HAS_SOLVER.then_some(shim::solve::<G> as _),
     }
 }
 
@@ -873,6 +933,49 @@ mod shim {
                     unsafe { write_text(&reason, err, err_cap) };
                     abi::STATUS_INVALID
                 }
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn endgame_size<G: Game>(
+        state: *const State,
+        auto_solve: *mut u32,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: the host passes a live state of this plugin.
+            match unsafe { state_ref::<G>(state) }.endgame_size() {
+                Some((size, auto)) => {
+                    if !auto_solve.is_null() {
+                        // SAFETY: the caller passes a writable u32 (or null).
+                        unsafe { *auto_solve = u32::from(auto) };
+                    }
+                    i32::try_from(size).unwrap_or(i32::MAX)
+                }
+                None => abi::STATUS_UNSUPPORTED,
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn solve<G: Game>(
+        state: *mut State,
+        request: *const abi::SolveRequest,
+        result: *mut abi::SolveResult,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if request.is_null() || result.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: the caller passes a request valid for the call.
+            let request = unsafe { &*request };
+            let mut host = SolveHost { request };
+            // SAFETY: live state, not shared during the call.
+            match unsafe { state_mut::<G>(state) }.solve(&mut host) {
+                Some(solved) => {
+                    // SAFETY: the caller passes a writable result.
+                    unsafe { *result = solved };
+                    abi::STATUS_OK
+                }
+                None => abi::STATUS_UNSUPPORTED,
             }
         })
     }

@@ -16,7 +16,9 @@ use std::mem::{align_of, offset_of, size_of};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use plyd_api::abi::{self, EvaluatorApi, GameApi, GameOptionInfo, VariantInfo};
+use plyd_api::abi::{
+    self, EvaluatorApi, GameApi, GameOptionInfo, SolveEntry, SolveRequest, SolveResult, VariantInfo,
+};
 
 const HEADER: &str = include_str!("../include/plyd_plugin.h");
 
@@ -46,7 +48,7 @@ fn game_fields() -> Vec<Field> {
         state_new, state_clone, state_free, set_position, get_position, side_to_move,
         outcome, gen_moves, make_move, unmake_move, hash, parse_move, format_move,
         board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft,
-        is_legal, null_move_ok, option_count, options, set_option)
+        is_legal, null_move_ok, option_count, options, set_option, endgame_size, solve)
 }
 
 fn evaluator_fields() -> Vec<Field> {
@@ -61,6 +63,18 @@ fn variant_fields() -> Vec<Field> {
 
 fn option_fields() -> Vec<Field> {
     fields!(GameOptionInfo; name, kind, min, max, default_value, choices)
+}
+
+fn solve_entry_fields() -> Vec<Field> {
+    fields!(SolveEntry; best, score, depth, bound)
+}
+
+fn solve_request_fields() -> Vec<Field> {
+    fields!(SolveRequest; thread, host, probe, store, poll)
+}
+
+fn solve_result_fields() -> Vec<Field> {
+    fields!(SolveResult; score, best, nodes, complete, exactness)
 }
 
 /// The list covers the whole struct: fields in increasing order, each gap
@@ -108,6 +122,24 @@ fn the_field_lists_cover_the_rust_structs() {
         &option_fields(),
         size_of::<GameOptionInfo>(),
         align_of::<GameOptionInfo>(),
+    );
+    assert_covers(
+        "SolveEntry",
+        &solve_entry_fields(),
+        size_of::<SolveEntry>(),
+        align_of::<SolveEntry>(),
+    );
+    assert_covers(
+        "SolveRequest",
+        &solve_request_fields(),
+        size_of::<SolveRequest>(),
+        align_of::<SolveRequest>(),
+    );
+    assert_covers(
+        "SolveResult",
+        &solve_result_fields(),
+        size_of::<SolveResult>(),
+        align_of::<SolveResult>(),
     );
 }
 
@@ -164,6 +196,9 @@ fn the_header_names_the_fields_in_the_rust_order() {
         ("struct PlydEvaluatorApi {", evaluator_fields()),
         ("typedef struct PlydVariantInfo {", variant_fields()),
         ("typedef struct PlydGameOptionInfo {", option_fields()),
+        ("typedef struct PlydSolveEntry {", solve_entry_fields()),
+        ("typedef struct PlydSolveRequest {", solve_request_fields()),
+        ("typedef struct PlydSolveResult {", solve_result_fields()),
     ] {
         let rust: Vec<&str> = fields.iter().map(|f| f.0).collect();
         assert_eq!(header_members(&format!("\n{opening}")), rust, "{opening}");
@@ -203,7 +238,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 24] = [
+    let numbers: [(&str, i128); 29] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -229,6 +264,11 @@ fn the_header_constants_have_the_rust_values() {
         ("PLYD_OPTION_SPIN", abi::OPTION_SPIN.into()),
         ("PLYD_OPTION_COMBO", abi::OPTION_COMBO.into()),
         ("PLYD_OPTION_STRING", abi::OPTION_STRING.into()),
+        ("PLYD_BOUND_UPPER", abi::BOUND_UPPER.into()),
+        ("PLYD_BOUND_LOWER", abi::BOUND_LOWER.into()),
+        ("PLYD_BOUND_EXACT", abi::BOUND_EXACT.into()),
+        ("PLYD_SOLVE_EXACT", abi::SOLVE_EXACT.into()),
+        ("PLYD_SOLVE_WIN_LOSS_DRAW", abi::SOLVE_WIN_LOSS_DRAW.into()),
         ("PLYD_STATUS_OK", 0),
         ("PLYD_OUTCOME_ONGOING", 0),
     ];
@@ -311,6 +351,21 @@ fn a_c_compiler_agrees_on_every_offset_and_size() {
         "PlydGameOptionInfo",
         option_fields(),
         size_of::<GameOptionInfo>(),
+    );
+    check(
+        "PlydSolveEntry",
+        solve_entry_fields(),
+        size_of::<SolveEntry>(),
+    );
+    check(
+        "PlydSolveRequest",
+        solve_request_fields(),
+        size_of::<SolveRequest>(),
+    );
+    check(
+        "PlydSolveResult",
+        solve_result_fields(),
+        size_of::<SolveResult>(),
     );
     c.push_str(&format!(
         "_Static_assert(PLYD_GAME_API_REQUIRED_SIZE == {}, \"game required size\");\n\

@@ -2,11 +2,73 @@
 //! position plus an undo stack of earlier positions.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use plyd_api::{Game, Move, MoveSink, Outcome, Variant};
+use plyd_api::abi::{self, SolveEntry, SolveResult};
+use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, SolveHost, Variant};
 
 use crate::board::{squares, Color, Position, PASS};
+use crate::endgame::{self, Bound, Entry, SCORE_INFINITY};
 use crate::text;
+
+/// The option naming the most empty squares at which any search of a
+/// position is answered by the exact solver (0: only when the search's
+/// depth reaches the empty squares).
+pub const ENDGAME_EMPTIES_OPTION: &str = "EndgameEmpties";
+/// Default of [`ENDGAME_EMPTIES_OPTION`].
+pub const DEFAULT_ENDGAME_EMPTIES: u32 = 18;
+/// The option choosing what the solver finds: `exact` (the final disc
+/// difference) or `wld` (only win, loss or draw, faster).
+pub const ENDGAME_MODE_OPTION: &str = "EndgameMode";
+
+/// [`ENDGAME_EMPTIES_OPTION`]'s value, for every state of the plugin.
+static ENDGAME_EMPTIES: AtomicU32 = AtomicU32::new(DEFAULT_ENDGAME_EMPTIES);
+/// Whether [`ENDGAME_MODE_OPTION`] is `wld`.
+static WIN_LOSS_DRAW: AtomicBool = AtomicBool::new(false);
+
+/// The host's table and stop signal seen as the solver's [`endgame::Table`].
+struct HostTable<'h, 'a> {
+    host: &'h mut SolveHost<'a>,
+}
+
+impl endgame::Table for HostTable<'_, '_> {
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        let entry = self.host.probe(key)?;
+        let bound = match entry.bound {
+            abi::BOUND_UPPER => Bound::Upper,
+            abi::BOUND_LOWER => Bound::Lower,
+            abi::BOUND_EXACT => Bound::Exact,
+            _ => return None,
+        };
+        Some(Entry {
+            best: entry.best,
+            score: entry.score,
+            depth: entry.depth,
+            bound,
+        })
+    }
+
+    fn store(&mut self, key: u64, entry: Entry) {
+        let bound = match entry.bound {
+            Bound::Upper => abi::BOUND_UPPER,
+            Bound::Lower => abi::BOUND_LOWER,
+            Bound::Exact => abi::BOUND_EXACT,
+        };
+        self.host.store(
+            key,
+            &SolveEntry {
+                best: entry.best,
+                score: entry.score,
+                depth: entry.depth,
+                bound,
+            },
+        );
+    }
+
+    fn poll(&mut self, nodes: u64) -> bool {
+        self.host.poll(nodes)
+    }
+}
 
 /// Version of the state layout described in the crate docs: a pointer to
 /// an Othello state points to a `#[repr(C)]` [`Othello`] whose first field is
@@ -114,6 +176,80 @@ impl Game for Othello {
     const STATE_LAYOUT: u32 = STATE_LAYOUT;
     const HAS_ORDER_HINTS: bool = true;
     const HAS_IS_LEGAL: bool = true;
+    const HAS_SOLVER: bool = true;
+    const OPTIONS: &'static [GameOption] = &[
+        GameOption {
+            name: ENDGAME_EMPTIES_OPTION,
+            kind: GameOptionKind::Spin {
+                default: DEFAULT_ENDGAME_EMPTIES as i64,
+                min: 0,
+                max: 60,
+            },
+        },
+        GameOption {
+            name: ENDGAME_MODE_OPTION,
+            kind: GameOptionKind::Combo {
+                default: "exact",
+                choices: &["exact", "wld"],
+            },
+        },
+    ];
+
+    fn set_option(name: &str, value: &str) -> Result<(), String> {
+        if name == ENDGAME_EMPTIES_OPTION {
+            let empties = value
+                .parse::<u32>()
+                .ok()
+                .filter(|&e| e <= 60)
+                .ok_or_else(|| format!("'{value}' is not a number of empty squares in 0..=60"))?;
+            ENDGAME_EMPTIES.store(empties, Ordering::Relaxed);
+        } else if name == ENDGAME_MODE_OPTION {
+            let wld = match value {
+                "exact" => false,
+                "wld" => true,
+                _ => return Err(format!("'{value}' is not exact or wld")),
+            };
+            WIN_LOSS_DRAW.store(wld, Ordering::Relaxed);
+        } else {
+            return Err(format!("unknown option '{name}'"));
+        }
+        Ok(())
+    }
+
+    /// The empty squares; solved automatically up to `EndgameEmpties` of
+    /// them. A finished game is left to the search (it has no move).
+    fn endgame_size(&self) -> Option<(u32, bool)> {
+        if self.position.is_game_over() {
+            return None;
+        }
+        let empties = 64 - (self.position.black | self.position.white).count_ones();
+        let threshold = ENDGAME_EMPTIES.load(Ordering::Relaxed);
+        Some((empties, empties <= threshold))
+    }
+
+    fn solve(&mut self, host: &mut SolveHost<'_>) -> Option<SolveResult> {
+        self.endgame_size()?;
+        let wld = WIN_LOSS_DRAW.load(Ordering::Relaxed);
+        let (alpha, beta) = if wld {
+            (-1, 1)
+        } else {
+            (-SCORE_INFINITY, SCORE_INFINITY)
+        };
+        let (own, opp) = self.position.own_and_opponent();
+        let thread = host.thread();
+        let solution = endgame::solve(own, opp, alpha, beta, thread, &mut HostTable { host });
+        Some(SolveResult {
+            score: solution.score,
+            best: solution.best.unwrap_or(PASS),
+            nodes: solution.nodes,
+            complete: u32::from(solution.complete),
+            exactness: if wld {
+                abi::SOLVE_WIN_LOSS_DRAW
+            } else {
+                abi::SOLVE_EXACT
+            },
+        })
+    }
 
     fn new(_variant: usize) -> Self {
         Othello {

@@ -3,6 +3,7 @@
 //!
 //! * [`board`]: bitboard move generation and flips, the hot loop.
 //! * [`perft`]: a native perft over bare bitboards.
+//! * [`endgame`]: the exact endgame solver.
 //! * [`text`]: position and move text.
 //! * [`game`]: the state the host holds and its [`plyd_api::Game`]
 //!   implementation.
@@ -46,6 +47,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod endgame;
 pub mod game;
 pub mod perft;
 pub mod text;

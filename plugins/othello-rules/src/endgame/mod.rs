@@ -1,0 +1,513 @@
+//! The exact endgame solver: the final disc difference of a position under
+//! best play from both sides, found by searching every line to the end of
+//! the game.
+//!
+//! The search is alpha-beta over bare bitboards, in three tiers chosen by
+//! the number of empty squares `n`:
+//!
+//! * `n >= TABLE_MIN_EMPTIES`: principal variation search with the
+//!   transposition table (lent by the caller through [`Table`], which in
+//!   the plugin is the host's shared table, so Lazy SMP threads share what
+//!   they find) and **fastest-first** ordering: the move that leaves the
+//!   opponent the fewest replies goes first, corners counting double, the
+//!   table's move before all; see [`search`].
+//! * `5 <= n < TABLE_MIN_EMPTIES`: fail-soft alpha-beta with no table and
+//!   no sorting: **parity** order (moves in quadrants holding an odd number
+//!   of empty squares first), corners first inside each group.
+//! * `n <= 4`: one function per count in [`last`], the last square counted
+//!   without being played.
+//!
+//! Scores are disc differences for the side to move at the end of the game,
+//! in `[-64, 64]`, with the empty squares of a game that ended early given
+//! to the winner, as in the published endgame test scores. A search in the
+//! window `(-1, 1)` decides win, loss or draw only, much faster.
+
+mod last;
+mod search;
+
+pub use last::count_last_flips;
+
+use crate::board::{legal_placements, CORNERS, PASS};
+
+/// Above every score.
+pub const SCORE_INFINITY: i32 = 65;
+
+/// Fewest empty squares at which a node uses the table and sorts its
+/// moves fastest-first; below it, nodes are too many and too cheap for
+/// either to pay.
+pub const TABLE_MIN_EMPTIES: u32 = 8;
+
+/// What a solver asks of whoever runs it: a transposition table and a
+/// periodic chance to stop.
+pub trait Table {
+    /// The entry stored for `key`, if any.
+    fn probe(&mut self, key: u64) -> Option<Entry>;
+    /// Store an entry for `key`.
+    fn store(&mut self, key: u64, entry: Entry);
+    /// Called every [`POLL_INTERVAL`] nodes with the nodes searched so
+    /// far; `true` stops the search.
+    fn poll(&mut self, nodes: u64) -> bool;
+}
+
+/// Nodes between two calls of [`Table::poll`].
+pub const POLL_INTERVAL: u64 = 1 << 12;
+
+/// How a stored score bounds the true score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most the stored one.
+    Upper,
+    /// The true score is at least the stored one.
+    Lower,
+    /// The stored score is the true score.
+    Exact,
+}
+
+/// One table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// Best move found ([`PASS`] when none).
+    pub best: u32,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Empty squares of the position (what the score was searched to).
+    pub depth: u32,
+    /// How `score` bounds the true score.
+    pub bound: Bound,
+}
+
+/// A table that stores nothing and never stops: for tests and for callers
+/// without one.
+#[derive(Debug, Default)]
+pub struct NoTable;
+
+impl Table for NoTable {
+    fn probe(&mut self, _key: u64) -> Option<Entry> {
+        None
+    }
+    fn store(&mut self, _key: u64, _entry: Entry) {}
+    fn poll(&mut self, _nodes: u64) -> bool {
+        false
+    }
+}
+
+/// A table of its own, for one thread: one entry per slot, the newest
+/// kept. For solving without a host (tests, examples); the plugin lends
+/// the host's shared table instead.
+#[derive(Debug)]
+pub struct LocalTable {
+    slots: Vec<Option<(u64, Entry)>>,
+}
+
+impl LocalTable {
+    /// A table of `2^bits` entries.
+    pub fn new(bits: u32) -> Self {
+        LocalTable {
+            slots: vec![None; 1 << bits],
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> 32) as usize & (self.slots.len() - 1)
+    }
+}
+
+impl Table for LocalTable {
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        match self.slots[self.slot(key)] {
+            Some((stored, entry)) if stored == key => Some(entry),
+            _ => None,
+        }
+    }
+    fn store(&mut self, key: u64, entry: Entry) {
+        let slot = self.slot(key);
+        self.slots[slot] = Some((key, entry));
+    }
+    fn poll(&mut self, _nodes: u64) -> bool {
+        false
+    }
+}
+
+/// The answer of [`solve`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solution {
+    /// Score of the position for the side to move: exact if it lies inside
+    /// the window searched, else a bound on the side it fell.
+    pub score: i32,
+    /// Best move ([`PASS`] for a forced pass; `None` when the game is over).
+    pub best: Option<u32>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// False when [`Table::poll`] stopped the search before it ended: the
+    /// score is then meaningless and `best` is the best move so far.
+    pub complete: bool,
+}
+
+/// Final disc difference for the side owning `own` when the game ends
+/// now: the empty squares go to the winner.
+#[inline]
+pub fn final_score(own: u64, opp: u64) -> i32 {
+    let own_count = own.count_ones() as i32;
+    let opp_count = opp.count_ones() as i32;
+    let empties = 64 - own_count - opp_count;
+    let diff = own_count - opp_count;
+    match diff.cmp(&0) {
+        std::cmp::Ordering::Greater => diff + empties,
+        std::cmp::Ordering::Less => diff - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The four quadrants of the board.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The empty squares lying in quadrants that hold an odd number of them.
+/// The last move in a region is worth having, so moving first where the
+/// count is odd tends to keep it.
+#[inline]
+pub fn odd_quadrants(empties: u64) -> u64 {
+    let mut odd = 0;
+    for quadrant in QUADRANTS {
+        if (empties & quadrant).count_ones() & 1 == 1 {
+            odd |= quadrant;
+        }
+    }
+    empties & odd
+}
+
+/// The X-squares and C-squares, next to the corners: the worst moves on
+/// average, tried last among equals.
+const NEAR_CORNERS: u64 = 0x42c3_0000_0000_c342;
+
+/// Groups of squares in the order the cheap tiers try them: corners, the
+/// middle, then next to the corners.
+const SQUARE_GROUPS: [u64; 3] = [CORNERS, !(CORNERS | NEAR_CORNERS), NEAR_CORNERS];
+
+/// Write the squares of `empties` into `out` in parity order (odd
+/// quadrants first, each part in [`SQUARE_GROUPS`] order) and return
+/// their number.
+#[inline]
+pub fn parity_order(empties: u64, out: &mut [usize; 64]) -> usize {
+    let odd = odd_quadrants(empties);
+    let mut len = 0;
+    for part in [odd, empties & !odd] {
+        for group in SQUARE_GROUPS {
+            let mut bits = part & group;
+            while bits != 0 {
+                out[len] = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                len += 1;
+            }
+        }
+    }
+    len
+}
+
+/// Solve the position where the side to move owns `own` and its opponent
+/// `opp`, in the window `(alpha, beta)` (`(-1, 1)` for win, loss or draw;
+/// `(-SCORE_INFINITY, SCORE_INFINITY)` for the exact score).
+///
+/// `thread` varies the first order of the root's moves, so that threads
+/// solving the same position at once (Lazy SMP) start on different moves
+/// and share what they find through the table; thread 0 keeps the best
+/// order.
+pub fn solve(
+    own: u64,
+    opp: u64,
+    alpha: i32,
+    beta: i32,
+    thread: u32,
+    table: &mut dyn Table,
+) -> Solution {
+    let mut solver = Solver {
+        table,
+        nodes: 0,
+        next_poll: POLL_INTERVAL,
+        stopped: false,
+    };
+    let (score, best) = solver.root(own, opp, alpha, beta, thread);
+    Solution {
+        score,
+        best,
+        nodes: solver.nodes,
+        complete: !solver.stopped,
+    }
+}
+
+/// The state of one solve.
+pub(crate) struct Solver<'t> {
+    table: &'t mut dyn Table,
+    /// Positions visited.
+    pub(crate) nodes: u64,
+    /// Node count at which to poll next.
+    next_poll: u64,
+    /// Set once [`Table::poll`] asked to stop; every score after it is junk.
+    stopped: bool,
+}
+
+impl Solver<'_> {
+    /// The root: every move searched, the best one kept.
+    fn root(
+        &mut self,
+        own: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        thread: u32,
+    ) -> (i32, Option<u32>) {
+        let (first_alpha, mut alpha) = (alpha, alpha);
+        let moves = legal_placements(own, opp);
+        if moves == 0 {
+            if legal_placements(opp, own) == 0 {
+                return (final_score(own, opp), None);
+            }
+            self.nodes += 1;
+            let value = -self.search(opp, own, -beta, -alpha, true);
+            return (value, Some(PASS));
+        }
+        let mut list = search::MoveList::new();
+        let key = search::table_key(own, opp);
+        let table_move = self.table.probe(key).map(|e| e.best);
+        list.fill(own, opp, moves, table_move);
+        if thread > 0 && list.len() > 1 {
+            let shift = thread as usize % list.len();
+            list.rotate(shift);
+        }
+        self.nodes += 1;
+        let mut best_score = -SCORE_INFINITY;
+        let mut best_move = list.square(0);
+        let empties = (!(own | opp)).count_ones();
+        for i in 0..list.len() {
+            let (square, flipped) = (list.square(i), list.flipped(i));
+            let disc = 1u64 << square;
+            let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
+            let value = if i == 0 {
+                -self.search(child_own, child_opp, -beta, -alpha, false)
+            } else {
+                let probe = -self.search(child_own, child_opp, -alpha - 1, -alpha, false);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.search(child_own, child_opp, -beta, -alpha, false)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if value > best_score {
+                best_score = value;
+                best_move = square;
+                if value > alpha {
+                    alpha = value;
+                }
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        if !self.stopped {
+            self.table.store(
+                key,
+                Entry {
+                    best: best_move as u32,
+                    score: best_score,
+                    depth: empties,
+                    bound: search::bound_of(best_score, first_alpha, beta),
+                },
+            );
+        }
+        (best_score, Some(best_move as u32))
+    }
+
+    /// Whether to stop: polls the table every [`POLL_INTERVAL`] nodes.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            if self.table.poll(self.nodes) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{flips, squares, Position};
+
+    /// Plain minimax to the end of the game, with no pruning at all.
+    fn minimax(own: u64, opp: u64) -> i32 {
+        let moves = legal_placements(own, opp);
+        if moves == 0 {
+            if legal_placements(opp, own) == 0 {
+                return final_score(own, opp);
+            }
+            return -minimax(opp, own);
+        }
+        squares(moves)
+            .map(|square| {
+                let disc = 1u64 << square;
+                let flipped = flips(own, opp, disc);
+                -minimax(opp & !flipped, own | flipped | disc)
+            })
+            .max()
+            .expect("a move")
+    }
+
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Positions from random games, stopped with `empties` empty squares
+    /// (or earlier, when a game ends first).
+    fn random_positions(seed: u64, count: usize, empties: u32) -> Vec<(u64, u64)> {
+        let mut rng = seed;
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut position = Position::START;
+            loop {
+                let (own, opp) = position.own_and_opponent();
+                if 64 - (own | opp).count_ones() <= empties || position.is_game_over() {
+                    out.push((own, opp));
+                    break;
+                }
+                let moves: Vec<u32> = squares(position.placements()).collect();
+                let mv = if moves.is_empty() {
+                    PASS
+                } else {
+                    moves[(next(&mut rng) % moves.len() as u64) as usize]
+                };
+                position = position.play(mv);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn exact_scores_equal_plain_minimax() {
+        for empties in [1, 2, 3, 4, 5, 6, 7, 8, 9] {
+            for (own, opp) in random_positions(empties as u64, 60, empties) {
+                let expected = minimax(own, opp);
+                let with_table = solve(
+                    own,
+                    opp,
+                    -SCORE_INFINITY,
+                    SCORE_INFINITY,
+                    0,
+                    &mut LocalTable::new(12),
+                );
+                let without = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut NoTable);
+                assert_eq!(with_table.score, expected, "own {own:#x} opp {opp:#x}");
+                assert_eq!(without.score, expected, "own {own:#x} opp {opp:#x}");
+                assert!(with_table.complete);
+            }
+        }
+    }
+
+    #[test]
+    fn the_best_move_reaches_the_score_and_other_threads_agree() {
+        for (own, opp) in random_positions(99, 40, 10) {
+            let solution = solve(
+                own,
+                opp,
+                -SCORE_INFINITY,
+                SCORE_INFINITY,
+                0,
+                &mut LocalTable::new(14),
+            );
+            let Some(best) = solution.best else {
+                assert_eq!(solution.score, final_score(own, opp));
+                continue;
+            };
+            let after = if best == PASS {
+                (opp, own)
+            } else {
+                let disc = 1u64 << best;
+                let flipped = flips(own, opp, disc);
+                (opp & !flipped, own | flipped | disc)
+            };
+            assert_eq!(-minimax(after.0, after.1), solution.score);
+            for thread in 1..4 {
+                let other = solve(
+                    own,
+                    opp,
+                    -SCORE_INFINITY,
+                    SCORE_INFINITY,
+                    thread,
+                    &mut LocalTable::new(14),
+                );
+                assert_eq!(other.score, solution.score);
+            }
+        }
+    }
+
+    #[test]
+    fn a_null_window_gives_the_right_side_and_win_loss_draw_the_sign() {
+        for (own, opp) in random_positions(5, 40, 11) {
+            let exact = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut NoTable).score;
+            let wld = solve(own, opp, -1, 1, 0, &mut LocalTable::new(12)).score;
+            assert_eq!(wld.signum(), exact.signum(), "own {own:#x} opp {opp:#x}");
+            for cut in [-10, 0, 7] {
+                let probe = solve(own, opp, cut, cut + 1, 0, &mut LocalTable::new(12)).score;
+                assert_eq!(probe > cut, exact > cut);
+            }
+        }
+    }
+
+    /// Stops at the first poll.
+    struct StopAtOnce;
+
+    impl Table for StopAtOnce {
+        fn probe(&mut self, _key: u64) -> Option<Entry> {
+            None
+        }
+        fn store(&mut self, _key: u64, _entry: Entry) {}
+        fn poll(&mut self, _nodes: u64) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_stopped_solve_says_so_and_still_names_a_legal_move() {
+        let (own, opp) = random_positions(3, 1, 18)[0];
+        let solution = solve(
+            own,
+            opp,
+            -SCORE_INFINITY,
+            SCORE_INFINITY,
+            0,
+            &mut StopAtOnce,
+        );
+        assert!(!solution.complete);
+        let best = solution.best.expect("a move");
+        assert!(legal_placements(own, opp) & (1u64 << best) != 0);
+    }
+
+    #[test]
+    fn parity_order_puts_odd_quadrants_first() {
+        // Two empty squares in the top-left quadrant, one in the bottom-right.
+        let empties = (1u64 << 0) | (1 << 9) | (1 << 63);
+        let mut order = [0usize; 64];
+        assert_eq!(parity_order(empties, &mut order), 3);
+        assert_eq!(order[0], 63);
+        assert_eq!(&order[1..3], &[0, 9]);
+    }
+
+    #[test]
+    fn a_finished_game_gives_the_empty_squares_to_the_winner() {
+        assert_eq!(final_score(0b111, 0b1), 2 + 60);
+        assert_eq!(final_score(0b1, 0b111), -62);
+        assert_eq!(final_score(0b11, 0b1100), 0);
+    }
+}

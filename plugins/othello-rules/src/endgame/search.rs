@@ -1,0 +1,354 @@
+//! The solver's search above the last four empty squares: the dispatch by
+//! number of empty squares, the table tier with fastest-first ordering, and
+//! the parity tier below it (see the module docs of [`super`]).
+
+use crate::board::{flips, legal_placements, CORNERS};
+
+use super::{
+    final_score, odd_quadrants, parity_order, Bound, Entry, Solver, SCORE_INFINITY, SQUARE_GROUPS,
+    TABLE_MIN_EMPTIES,
+};
+
+/// The solver's table key of a position: distinct from the game's own hash
+/// (which also mixes in the colour to move), so that solver entries and
+/// evaluation-search entries never answer for one another.
+#[inline]
+pub(crate) fn table_key(own: u64, opp: u64) -> u64 {
+    mix(mix(own ^ 0x5be0_cd19_137e_2179) ^ opp.rotate_left(17))
+}
+
+/// SplitMix64's finaliser.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// What a fail-soft `value` from the window `(alpha, beta)` says.
+#[inline]
+pub(crate) fn bound_of(value: i32, alpha: i32, beta: i32) -> Bound {
+    if value >= beta {
+        Bound::Lower
+    } else if value > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Weight of one square of the opponent's potential mobility in the
+/// fastest-first key, against 16 for one of its moves.
+const POTENTIAL_WEIGHT: i32 = 4;
+
+/// The squares next to any square of `bits` (and `bits` itself).
+#[inline]
+fn neighbours(bits: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let row = bits | ((bits << 1) & NOT_A) | ((bits >> 1) & NOT_H);
+    row | (row << 8) | (row >> 8)
+}
+
+/// Fewest empty squares at which a node looks its children up in the
+/// table before searching them (enhanced transposition cutoff): below it
+/// the look-ups cost more than the cutoffs save.
+const ETC_MIN_EMPTIES: u32 = 12;
+
+/// Most legal moves an Othello position can have is well under this.
+const MAX_MOVES: usize = 48;
+
+/// The moves of one node with what each flips, sorted best first.
+pub(crate) struct MoveList {
+    squares: [u8; MAX_MOVES],
+    flipped: [u64; MAX_MOVES],
+    keys: [i32; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    pub(crate) fn new() -> Self {
+        MoveList {
+            squares: [0; MAX_MOVES],
+            flipped: [0; MAX_MOVES],
+            keys: [0; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn square(&self, i: usize) -> usize {
+        usize::from(self.squares[i])
+    }
+
+    pub(crate) fn flipped(&self, i: usize) -> u64 {
+        self.flipped[i]
+    }
+
+    /// Fill with `moves` (the legal placements of `own` against `opp`)
+    /// sorted fastest-first: fewest replies for the opponent (a corner
+    /// reply counting twice), then a move that keeps parity, then a
+    /// corner; `table_move` before everything.
+    pub(crate) fn fill(&mut self, own: u64, opp: u64, moves: u64, table_move: Option<u32>) {
+        let odd = odd_quadrants(!(own | opp));
+        self.len = 0;
+        let mut bits = moves;
+        while bits != 0 {
+            let square = bits.trailing_zeros();
+            bits &= bits - 1;
+            let disc = 1u64 << square;
+            let flipped = flips(own, opp, disc);
+            let mover = own | flipped | disc;
+            let replies = legal_placements(opp & !flipped, mover);
+            // Empty squares next to the mover's discs: where the opponent
+            // may find moves later (potential mobility).
+            let frontier = neighbours(mover) & !(mover | opp);
+            let mut key = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+                - POTENTIAL_WEIGHT * frontier.count_ones() as i32;
+            if disc & odd != 0 {
+                key += 6;
+            }
+            if disc & CORNERS != 0 {
+                key += 4;
+            }
+            if table_move == Some(square) {
+                key = i32::MAX;
+            }
+            // Insertion into the sorted prefix: lists are short.
+            let mut i = self.len;
+            while i > 0 && self.keys[i - 1] < key {
+                self.keys[i] = self.keys[i - 1];
+                self.squares[i] = self.squares[i - 1];
+                self.flipped[i] = self.flipped[i - 1];
+                i -= 1;
+            }
+            self.keys[i] = key;
+            self.squares[i] = square as u8;
+            self.flipped[i] = flipped;
+            self.len += 1;
+        }
+    }
+
+    /// Rotate the order left by `shift` places.
+    pub(crate) fn rotate(&mut self, shift: usize) {
+        self.squares[..self.len].rotate_left(shift);
+        self.flipped[..self.len].rotate_left(shift);
+        self.keys[..self.len].rotate_left(shift);
+    }
+}
+
+impl Solver<'_> {
+    /// The score of a position for the side to move (`own`), by number of
+    /// empty squares: the last ones in [`super::last`], then the parity
+    /// tier, then the table tier. `passed` says the opponent has just
+    /// passed, which the last-squares functions use to end the game
+    /// without generating the opponent's moves again.
+    pub(crate) fn search(
+        &mut self,
+        own: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        let empties = !(own | opp);
+        let count = empties.count_ones();
+        if count > 4 {
+            return if count < TABLE_MIN_EMPTIES {
+                self.parity_search(own, opp, alpha, beta, count)
+            } else {
+                self.table_search(own, opp, alpha, beta, count)
+            };
+        }
+        let mut order = [0usize; 64];
+        parity_order(empties, &mut order);
+        match count {
+            0 => {
+                self.nodes += 1;
+                final_score(own, opp)
+            }
+            1 => self.solve_1(own, order[0]),
+            2 => self.solve_2(own, opp, alpha, beta, [order[0], order[1]], passed),
+            3 => self.solve_3(
+                own,
+                opp,
+                alpha,
+                beta,
+                [order[0], order[1], order[2]],
+                passed,
+            ),
+            _ => self.solve_4(
+                own,
+                opp,
+                alpha,
+                beta,
+                [order[0], order[1], order[2], order[3]],
+                passed,
+            ),
+        }
+    }
+
+    /// The score when the side to move cannot place: the game is over, or
+    /// the turn passes.
+    #[inline]
+    fn pass_or_end(&mut self, own: u64, opp: u64, alpha: i32, beta: i32) -> i32 {
+        if legal_placements(opp, own) == 0 {
+            final_score(own, opp)
+        } else {
+            -self.search(opp, own, -beta, -alpha, true)
+        }
+    }
+
+    /// Fail-soft alpha-beta with parity ordering and no table, for 5 to
+    /// `TABLE_MIN_EMPTIES - 1` empty squares.
+    fn parity_search(&mut self, own: u64, opp: u64, mut alpha: i32, beta: i32, count: u32) -> i32 {
+        self.nodes += 1;
+        let moves = legal_placements(own, opp);
+        if moves == 0 {
+            return self.pass_or_end(own, opp, alpha, beta);
+        }
+        let odd = odd_quadrants(!(own | opp));
+        let mut best = -SCORE_INFINITY;
+        for part in [moves & odd, moves & !odd] {
+            for group in SQUARE_GROUPS {
+                let mut bits = part & group;
+                while bits != 0 {
+                    let disc = bits & bits.wrapping_neg();
+                    bits &= bits - 1;
+                    let flipped = flips(own, opp, disc);
+                    let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
+                    let value = if count == 5 {
+                        let mut order = [0usize; 64];
+                        parity_order(!(child_own | child_opp), &mut order);
+                        -self.solve_4(
+                            child_own,
+                            child_opp,
+                            -beta,
+                            -alpha,
+                            [order[0], order[1], order[2], order[3]],
+                            false,
+                        )
+                    } else {
+                        -self.parity_search(child_own, child_opp, -beta, -alpha, count - 1)
+                    };
+                    if value > best {
+                        best = value;
+                        if value >= beta {
+                            return value;
+                        }
+                        alpha = alpha.max(value);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Enhanced transposition cutoff: a move whose resulting position the
+    /// table already proves at least `beta` for us (an upper bound or an
+    /// exact score at most `-beta` for the opponent) decides the node
+    /// before any move is searched.
+    fn transposition_cutoff(
+        &mut self,
+        own: u64,
+        opp: u64,
+        moves: u64,
+        beta: i32,
+        count: u32,
+    ) -> Option<i32> {
+        let mut bits = moves;
+        while bits != 0 {
+            let disc = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let flipped = flips(own, opp, disc);
+            let key = table_key(opp & !flipped, own | flipped | disc);
+            if let Some(entry) = self.table.probe(key) {
+                let proves = matches!(entry.bound, Bound::Upper | Bound::Exact);
+                if entry.depth == count - 1 && proves && -entry.score >= beta {
+                    return Some(-entry.score);
+                }
+            }
+        }
+        None
+    }
+
+    /// Principal variation search with the table and fastest-first
+    /// ordering, for `TABLE_MIN_EMPTIES` empty squares and more.
+    fn table_search(&mut self, own: u64, opp: u64, alpha: i32, beta: i32, count: u32) -> i32 {
+        if self.should_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        let moves = legal_placements(own, opp);
+        if moves == 0 {
+            return self.pass_or_end(own, opp, alpha, beta);
+        }
+        let key = table_key(own, opp);
+        let mut table_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            if entry.depth == count {
+                let decided = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                };
+                if decided {
+                    return entry.score;
+                }
+                if entry.best < 64 && moves & (1u64 << entry.best) != 0 {
+                    table_move = Some(entry.best);
+                }
+            }
+        }
+        if count >= ETC_MIN_EMPTIES {
+            if let Some(value) = self.transposition_cutoff(own, opp, moves, beta, count) {
+                return value;
+            }
+        }
+        let mut list = MoveList::new();
+        list.fill(own, opp, moves, table_move);
+        let first_alpha = alpha;
+        let mut alpha = alpha;
+        let mut best = -SCORE_INFINITY;
+        let mut best_move = list.square(0);
+        for i in 0..list.len() {
+            let (square, flipped) = (list.square(i), list.flipped(i));
+            let disc = 1u64 << square;
+            let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
+            let value = if i == 0 {
+                -self.search(child_own, child_opp, -beta, -alpha, false)
+            } else {
+                let probe = -self.search(child_own, child_opp, -alpha - 1, -alpha, false);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.search(child_own, child_opp, -beta, -alpha, false)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = square;
+                if value >= beta {
+                    break;
+                }
+                alpha = alpha.max(value);
+            }
+        }
+        self.table.store(
+            key,
+            Entry {
+                best: best_move as u32,
+                score: best,
+                depth: count,
+                bound: bound_of(best, first_alpha, beta),
+            },
+        );
+        best
+    }
+}

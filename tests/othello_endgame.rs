@@ -1,0 +1,374 @@
+//! The exact endgame solver through the real binary and the real Othello
+//! plugin: published scores of the FFO positions with 14 to 16 empty
+//! squares, the solver against a plain minimax over the plugin ABI on
+//! positions from random games, the options, and `plyd endgame-bench`.
+//!
+//! The positions with 20 empty squares and more (FFO 40-59) are the speed
+//! benchmark, not a test: `plyd endgame-bench plugins/othello/ffo.txt
+//! --from ffo40 --to ffo59`.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{assert_info_well_formed, errors, Engine};
+use plyd::host::{GameState, Outcome, PluginHost};
+use plyd::search::solve_bench::{read_positions, SolvePosition};
+use plyd::search::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable};
+
+const FFO: &str = include_str!("../plugins/othello/ffo.txt");
+
+/// The FFO positions of the file with at most `empties` empty squares.
+fn ffo_positions(empties: usize) -> Vec<SolvePosition> {
+    read_positions(FFO)
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.position.matches('-').count() <= empties)
+        .collect()
+}
+
+/// The `score cp` value of an `info` line.
+fn cp(line: &str) -> Option<i32> {
+    let rest = line.split(" score cp ").nth(1)?;
+    rest.split(' ').next()?.parse().ok()
+}
+
+/// Search `go` in `position` and return the lines up to `bestmove`.
+fn go(engine: &mut Engine, position: &str, go: &str) -> Vec<String> {
+    engine.send(&format!("position fen {position}"));
+    engine.send(go);
+    engine.until_bestmove()
+}
+
+#[test]
+fn go_depth_at_the_empty_squares_solves_the_ffo_positions_exactly() {
+    let (mut engine, _dir) = Engine::othello();
+    let positions = ffo_positions(16);
+    assert_eq!(positions.len(), 19, "FFO 1-19 have 14 to 16 empty squares");
+    // Below the automatic threshold's default (18) and at or past the empty
+    // squares: the solver answers either way.
+    engine.send("setoption name EndgameEmpties value 0");
+    for (i, p) in positions.iter().enumerate() {
+        let empties = p.position.matches('-').count();
+        let depth = empties + i % 3;
+        let lines = go(&mut engine, &p.position, &format!("go depth {depth}"));
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        let scored: Vec<&String> = lines.iter().filter(|l| cp(l).is_some()).collect();
+        assert_eq!(scored.len(), 1, "{}: {lines:?}", p.name);
+        assert_info_well_formed(scored[0]);
+        assert_eq!(cp(scored[0]), Some(100 * p.expected), "{}", p.name);
+        assert!(
+            scored[0].starts_with(&format!("info depth {empties} ")),
+            "{}",
+            scored[0]
+        );
+        assert!(
+            lines.contains(&"info string exact".to_string()),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
+fn the_threshold_option_decides_when_shallow_searches_solve() {
+    let (mut engine, _dir) = Engine::othello();
+    let p = &ffo_positions(14)[0];
+    // Default threshold 18: a depth-2 search of 14 empty squares solves.
+    let lines = go(&mut engine, &p.position, "go depth 2");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    // Threshold 10: the evaluation search answers, depth by depth.
+    engine.send("setoption name EndgameEmpties value 10");
+    let lines = go(&mut engine, &p.position, "go depth 2");
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ")));
+    // Back at 14: solved again.
+    engine.send("setoption name EndgameEmpties value 14");
+    let lines = go(&mut engine, &p.position, "go depth 1");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    // The engine's EndgameSolver off: the evaluation search, whatever the
+    // game's settings say.
+    engine.send("setoption name EndgameSolver value false");
+    let lines = go(&mut engine, &p.position, "go depth 1");
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")));
+}
+
+#[test]
+fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
+    let (mut engine, _dir) = Engine::othello();
+    let p = &ffo_positions(14)[0];
+    // 5 ms a move is too little for 14 empty squares: the evaluation search
+    // answers, so a solve cut short never picks the move.
+    let lines = go(&mut engine, &p.position, "go movetime 5");
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth ")));
+    // With two seconds the solver answers (and ends long before).
+    let lines = go(&mut engine, &p.position, "go movetime 2000");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    // `go depth` at the empty squares hands the search to the solver
+    // whatever the clock says (which may stop it).
+    let lines = go(&mut engine, &p.position, "go depth 14 movetime 5");
+    assert!(
+        lines.iter().any(|l| l == "info string exact"
+            || l.starts_with("info string endgame solve stopped")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn win_loss_draw_mode_reports_the_sign_and_two_threads_agree() {
+    let (mut engine, _dir) = Engine::othello();
+    engine.send("setoption name EndgameMode value wld");
+    for p in ffo_positions(15).iter().take(8) {
+        engine.send("ucinewgame");
+        let lines = go(&mut engine, &p.position, "go depth 60");
+        let verdict = match p.expected.signum() {
+            1 => "win",
+            -1 => "loss",
+            _ => "draw",
+        };
+        assert!(
+            lines.contains(&format!("info string exact wld {verdict}")),
+            "{}: {lines:?}",
+            p.name
+        );
+        assert!(lines
+            .iter()
+            .any(|l| cp(l) == Some(100 * p.expected.signum())));
+    }
+    engine.send("setoption name EndgameMode value exact");
+    engine.send("setoption name Threads value 2");
+    for p in ffo_positions(16).iter().rev().take(4) {
+        engine.send("ucinewgame");
+        let lines = go(&mut engine, &p.position, "go depth 60");
+        assert!(
+            lines.iter().any(|l| cp(l) == Some(100 * p.expected)),
+            "{}: {lines:?}",
+            p.name
+        );
+    }
+}
+
+#[test]
+fn bad_option_values_get_one_error_line_and_change_nothing() {
+    let (mut engine, _dir) = Engine::othello();
+    for bad in [
+        "setoption name EndgameEmpties value 61",
+        "setoption name EndgameEmpties value -1",
+        "setoption name EndgameEmpties value many",
+        "setoption name EndgameMode value exactly",
+    ] {
+        engine.send(bad);
+        let lines = engine.sync();
+        assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:?}");
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+    }
+    // The defaults still hold: exact scores, solved from 18 empty squares.
+    let p = &ffo_positions(16)[0];
+    let lines = go(&mut engine, &p.position, "go depth 1");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name EndgameEmpties type spin default 18 min 0 max 60".to_string())
+    );
+    assert!(lines.contains(
+        &"option name EndgameMode type combo default exact var exact var wld".to_string()
+    ));
+}
+
+/// Final disc difference for the side to move in a finished game, the
+/// empty squares going to the winner, read from the position text.
+fn final_score(state: &GameState) -> i32 {
+    let text = state.position_text().unwrap();
+    let (board, side) = text.split_once(' ').unwrap();
+    let (mut black, mut white, mut empty) = (0, 0, 0);
+    for c in board.chars() {
+        match c {
+            'X' => black += 1,
+            'O' => white += 1,
+            '1'..='8' => empty += c as i32 - '0' as i32,
+            _ => {}
+        }
+    }
+    let diff: i32 = if side == "b" {
+        black - white
+    } else {
+        white - black
+    };
+    match diff.signum() {
+        1 => diff + empty,
+        -1 => diff - empty,
+        _ => 0,
+    }
+}
+
+/// Plain minimax to the end of the game over the plugin ABI: no pruning,
+/// no table, the plugin's own move list and outcome.
+fn minimax(state: &mut GameState) -> i32 {
+    if state.outcome().unwrap() != Outcome::Ongoing {
+        return final_score(state);
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves).unwrap();
+    let side = state.side_to_move().unwrap();
+    let mut best = i32::MIN;
+    for mv in moves {
+        state.make_move(mv).unwrap();
+        let value = minimax(state);
+        let value = if state.side_to_move().unwrap() == side {
+            value
+        } else {
+            -value
+        };
+        state.unmake_move(mv).unwrap();
+        best = best.max(value);
+    }
+    best
+}
+
+#[test]
+fn the_solver_through_the_abi_equals_plain_minimax_on_random_games() {
+    let dir = common::othello_dir();
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let variant = report.host.find_variant("othello").unwrap();
+    let evaluator = plyd::host::Evaluator::new(
+        &variant.plugin,
+        plyd::host::EvaluatorSource::BuiltIn {
+            game: variant.plugin.clone(),
+            index: 0,
+        },
+        None,
+    )
+    .unwrap();
+    let tt = TranspositionTable::new(4).unwrap();
+    let mut seed = 0x1234_5678u64;
+    let mut moves = Vec::new();
+    for game in 0..30 {
+        let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+        // Play at random until 6 to 9 squares are empty (or the game ends).
+        let empties_left = 6 + game % 4;
+        loop {
+            let text = state.position_text().unwrap();
+            let empty: usize = text
+                .chars()
+                .filter_map(|c| c.to_digit(10))
+                .map(|d| d as usize)
+                .sum();
+            state.legal_moves(&mut moves).unwrap();
+            if empty <= empties_left || moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            state.make_move(mv).unwrap();
+        }
+        if moves.is_empty() {
+            continue;
+        }
+        let text = state.position_text().unwrap();
+        let mut reference = GameState::new(&variant.plugin, variant.index).unwrap();
+        reference.set_position(&text).unwrap();
+        let expected = minimax(&mut reference);
+        for threads in [1, 2] {
+            let limits = SearchLimits {
+                depth: Some(60),
+                ..SearchLimits::default()
+            };
+            let options = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            let mut solved = GameState::new(&variant.plugin, variant.index).unwrap();
+            solved.set_position(&text).unwrap();
+            let result = search(
+                solved,
+                &evaluator,
+                &tt,
+                &limits,
+                &SearchControl::new(false),
+                &options,
+                &mut |_| {},
+            )
+            .unwrap();
+            assert_eq!(result.score, 100 * expected, "{text}, {threads} thread(s)");
+            // The best move reaches that score.
+            let best = result.best.expect("a move");
+            let root_side = reference.side_to_move().unwrap();
+            reference.make_move(best).unwrap();
+            let side_changed = reference.side_to_move().unwrap() != root_side;
+            let after = minimax(&mut reference);
+            reference.unmake_move(best).unwrap();
+            assert_eq!(
+                if side_changed { -after } else { after },
+                expected,
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn endgame_bench_solves_a_file_and_checks_its_scores() {
+    let dir = common::othello_dir();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/othello/ffo.txt");
+    let run = |args: &[&str]| {
+        Command::new(common::plyd_bin())
+            .env("PLYD_PLUGIN_PATH", dir.path())
+            .arg("endgame-bench")
+            .arg(&file)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--from", "ffo1", "--to", "ffo7", "--threads", "2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert_eq!(stdout.matches(" ok ").count(), 7, "{stdout}");
+    assert!(stdout.contains("total positions 7 wrong 0 "), "{stdout}");
+    // A file whose score is wrong fails, naming the position.
+    let wrong = std::env::temp_dir().join(format!("plyd-wrong-{}.txt", std::process::id()));
+    let first = ffo_positions(14).remove(0);
+    std::fs::write(
+        &wrong,
+        format!("mine {} {:+}\n", first.position, first.expected + 2),
+    )
+    .unwrap();
+    let out = Command::new(common::plyd_bin())
+        .env("PLYD_PLUGIN_PATH", dir.path())
+        .arg("endgame-bench")
+        .arg(&wrong)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&wrong);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("mine") && stdout.contains("WRONG"),
+        "{stdout}"
+    );
+    // An unknown name is one error.
+    let out = run(&["--from", "ffo99"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no position named 'ffo99'"));
+}
