@@ -1,7 +1,7 @@
 //! Fit the `classic` evaluator's weights to game results (Texel's method).
 //!
 //! ```text
-//! cargo run --release -p plyd-game-xiangqi --example tune_classic -- \
+//! cargo run --release -p plyd-game-xiangqi --example tune_xiangqi -- \
 //!     [--params plugins/xiangqi/classic.toml] [--out tuned.toml] [--rounds 6] \
 //!     GAMES.txt...
 //! ```
@@ -67,7 +67,7 @@ fn main() {
     }
     if logs.is_empty() {
         eprintln!(
-            "usage: tune_classic [--params FILE] [--out FILE] [--rounds N] [--prior W] GAMES.txt..."
+            "usage: tune_xiangqi [--params FILE] [--out FILE] [--rounds N] [--prior W] GAMES.txt..."
         );
         std::process::exit(2);
     }

@@ -2,7 +2,7 @@
 //! random games.
 //!
 //! ```text
-//! cargo run --release -p plyd-game-othello --example eval_speed
+//! cargo run --release -p plyd-game-othello --example othello_eval_speed
 //! ```
 //!
 //! With arguments `EVALUATOR ROUNDS` (`patterns 20`) it times one evaluator
