@@ -286,16 +286,7 @@ impl Solver<'_> {
             let (square, flipped) = (list.square(i), list.flipped(i));
             let disc = 1u64 << square;
             let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
-            let value = if i == 0 {
-                -self.search(child_own, child_opp, -beta, -alpha, false)
-            } else {
-                let probe = -self.search(child_own, child_opp, -alpha - 1, -alpha, false);
-                if probe > alpha && probe < beta && !self.stopped {
-                    -self.search(child_own, child_opp, -beta, -alpha, false)
-                } else {
-                    probe
-                }
-            };
+            let value = self.principal_child(child_own, child_opp, i == 0, alpha, beta);
             if self.stopped {
                 break;
             }

@@ -141,6 +141,30 @@ impl MoveList {
 }
 
 impl Solver<'_> {
+    /// The value of one child of a principal variation node, from the
+    /// parent's side: the first child with the full window, the others
+    /// with a null window first and again with the full window when they
+    /// land inside it (unless the solve has been stopped).
+    #[inline]
+    pub(crate) fn principal_child(
+        &mut self,
+        child_own: u64,
+        child_opp: u64,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if first {
+            return -self.search(child_own, child_opp, -beta, -alpha, false);
+        }
+        let probe = -self.search(child_own, child_opp, -alpha - 1, -alpha, false);
+        if probe > alpha && probe < beta && !self.stopped {
+            -self.search(child_own, child_opp, -beta, -alpha, false)
+        } else {
+            probe
+        }
+    }
+
     /// The score of a position for the side to move (`own`), by number of
     /// empty squares: the last ones in [`super::last`], then the parity
     /// tier, then the table tier. `passed` says the opponent has just
@@ -318,16 +342,7 @@ impl Solver<'_> {
             let (square, flipped) = (list.square(i), list.flipped(i));
             let disc = 1u64 << square;
             let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
-            let value = if i == 0 {
-                -self.search(child_own, child_opp, -beta, -alpha, false)
-            } else {
-                let probe = -self.search(child_own, child_opp, -alpha - 1, -alpha, false);
-                if probe > alpha && probe < beta && !self.stopped {
-                    -self.search(child_own, child_opp, -beta, -alpha, false)
-                } else {
-                    probe
-                }
-            };
+            let value = self.principal_child(child_own, child_opp, i == 0, alpha, beta);
             if self.stopped {
                 return 0;
             }
