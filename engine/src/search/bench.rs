@@ -95,6 +95,34 @@ pub fn positions(variant: &VariantRef) -> Result<Vec<String>, PluginError> {
     Ok(texts)
 }
 
+/// Search `state` quietly, as the benches do: the result, the best move as
+/// text (`(none)` without one) and the time taken.
+pub(super) fn timed_search(
+    state: GameState,
+    evaluator: &Evaluator,
+    tt: &TranspositionTable,
+    limits: &SearchLimits,
+    options: &SearchOptions,
+) -> Result<(super::SearchResult, String, Duration), PluginError> {
+    let control = SearchControl::new(false);
+    let mut best = String::from("(none)");
+    let started = Instant::now();
+    let result = search(
+        state,
+        evaluator,
+        tt,
+        limits,
+        &control,
+        options,
+        &mut |event| {
+            if let super::SearchEvent::BestMove { best: Some(b), .. } = event {
+                best = b;
+            }
+        },
+    )?;
+    Ok((result, best, started.elapsed()))
+}
+
 /// Run the bench over `targets`. `depth` overrides each game's default;
 /// `line` is called after each position; `stop` is polled between them.
 pub fn run(
@@ -123,25 +151,14 @@ pub fn run(
                 depth: Some(depth),
                 ..SearchLimits::default()
             };
-            let control = SearchControl::new(false);
-            let options = SearchOptions::default();
-            let mut best = String::from("(none)");
-            let started = Instant::now();
-            let result = search(
+            let (result, best, elapsed) = timed_search(
                 state,
                 &target.evaluator,
                 &tt,
                 &limits,
-                &control,
-                &options,
-                &mut |event| {
-                    if let super::SearchEvent::BestMove { best: Some(b), .. } = event {
-                        best = b;
-                    }
-                },
+                &SearchOptions::default(),
             )
             .map_err(fail)?;
-            let elapsed = started.elapsed();
             summary.nodes += result.nodes;
             summary.elapsed += elapsed;
             line(&BenchLine {

@@ -14,11 +14,12 @@
 //! the side to move do here), and the exact score of the position for the
 //! side to move, in the game's final-score units (Othello: discs).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::host::{Evaluator, GameState, PluginError, VariantRef};
 
-use super::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable, MAX_DEPTH};
+use super::bench::timed_search;
+use super::{SearchLimits, SearchOptions, TranspositionTable, MAX_DEPTH};
 
 /// One position of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,28 +134,12 @@ pub fn run(
             depth: Some(MAX_DEPTH),
             ..SearchLimits::default()
         };
-        let control = SearchControl::new(false);
         let options = SearchOptions {
             threads,
             ..SearchOptions::default()
         };
-        let mut best = String::from("(none)");
-        let started = Instant::now();
-        let result = search(
-            state,
-            evaluator,
-            &tt,
-            &limits,
-            &control,
-            &options,
-            &mut |event| {
-                if let super::SearchEvent::BestMove { best: Some(b), .. } = event {
-                    best = b;
-                }
-            },
-        )
-        .map_err(fail)?;
-        let elapsed = started.elapsed();
+        let (result, best, elapsed) =
+            timed_search(state, evaluator, &tt, &limits, &options).map_err(fail)?;
         if result.depth != size {
             return Err(format!("{}: the solve did not end", entry.name));
         }
