@@ -106,10 +106,16 @@ fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
     let (mut engine, _dir) = Engine::othello();
     let p = &ffo_positions(14)[0];
     // 5 ms a move is too little for 14 empty squares: the evaluation search
-    // answers, so a solve cut short never picks the move.
+    // answers, so a solve cut short never picks the move. (Whether a
+    // depth of it ends within 5 ms depends on the machine's load, so only
+    // the solver's silence is checked.)
     let lines = go(&mut engine, &p.position, "go movetime 5");
-    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("info depth ")));
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("exact") || l.starts_with("info string endgame solve")),
+        "{lines:?}"
+    );
     // With two seconds the solver answers (and ends long before).
     let lines = go(&mut engine, &p.position, "go movetime 2000");
     assert!(

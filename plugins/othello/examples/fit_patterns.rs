@@ -2,9 +2,10 @@
 //!
 //! ```text
 //! cargo run --release -p plyd-game-othello --example fit_patterns -- \
-//!     [--games 12000] [--rounds 3] [--depth 3] [--exact 12] [--epochs 10] \
-//!     [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001] [--prior 0.001] \
-//!     [--smooth 0] [--save POSITIONS] [--load POSITIONS]... \
+//!     [--games 12000] [--rounds 6] [--depth 3] [--exact 12] [--epochs 10] \
+//!     [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001] [--decay 0.01] \
+//!     [--snapshots 32] [--prior 0.001] [--smooth 0] [--save POSITIONS] \
+//!     [--load POSITIONS]... \
 //!     [--out plugins/othello/patterns.bin]
 //! ```
 //!
@@ -23,8 +24,10 @@
 //!
 //! The score is linear in its weights, so the fit is a least-squares
 //! regression of those labels, per stage, by stochastic gradient descent
-//! (a learning rate falling linearly to a tenth over `--epochs` passes)
-//! with an L2 prior pulling each weight to zero. Every tenth game is held
+//! (a learning rate falling linearly to `--decay` times itself over
+//! `--epochs` passes) with an L2 prior pulling each weight to zero; the
+//! weights written are the mean of `--snapshots` snapshots taken through
+//! the last pass. Every tenth game is held
 //! out and its mean squared error reported each epoch; the weights are
 //! written in hundredths of a disc (docs/othello.md, "Pattern evaluator"),
 //! after every round. `--save FILE` keeps the labelled positions (21
@@ -382,8 +385,15 @@ fn mean_squared_error(model: &Model, samples: &[Sample]) -> f64 {
 struct FitSettings {
     stage_width: u32,
     epochs: u32,
-    /// The first epoch's learning rate; it falls linearly to a tenth.
+    /// The first epoch's learning rate; it falls linearly to `rate *
+    /// decay` in the last epoch.
     rate: f32,
+    decay: f32,
+    /// The weights written are the mean of this many snapshots taken
+    /// through the last epoch (1: the weights at its end). SGD's weights
+    /// wander with the last positions seen, the common ones (counted terms,
+    /// frequent pattern entries) most; their mean over an epoch does not.
+    snapshots: u32,
     /// The L2 prior's weight.
     prior: f32,
     /// Each position also trains the stages next to its own, with the
@@ -409,8 +419,17 @@ fn fit(samples: &[Sample], settings: FitSettings) -> Model {
             let j = rng.below(i as u64 + 1) as usize;
             order.swap(i, j);
         }
-        let rate = settings.rate * (1.0 - 0.9 * epoch as f32 / epochs as f32);
-        for &i in &order {
+        let fall = if epochs > 1 {
+            epoch as f32 / (epochs - 1) as f32
+        } else {
+            1.0
+        };
+        let rate = settings.rate * (1.0 - (1.0 - settings.decay) * fall);
+        let last = epoch + 1 == epochs;
+        let every = (order.len() / settings.snapshots.max(1) as usize).max(1);
+        let mut sum: Vec<f64> = Vec::new();
+        let mut taken = 0u32;
+        for (n, &i) in order.iter().enumerate() {
             let sample = &train[i as usize];
             let stage = model.stage_of(sample.own, sample.opp);
             model.step(sample, stage, rate, settings.prior);
@@ -422,6 +441,20 @@ fn fit(samples: &[Sample], settings: FitSettings) -> Model {
                 if stage + 1 < stages {
                     model.step(sample, stage + 1, side_rate, settings.prior);
                 }
+            }
+            if last && settings.snapshots > 1 && (n + 1) % every == 0 {
+                if sum.is_empty() {
+                    sum = vec![0.0; model.weights.len()];
+                }
+                for (s, w) in sum.iter_mut().zip(&model.weights) {
+                    *s += f64::from(*w);
+                }
+                taken += 1;
+            }
+        }
+        if taken > 0 {
+            for (w, s) in model.weights.iter_mut().zip(&sum) {
+                *w = (*s / f64::from(taken)) as f32;
             }
         }
         eprintln!(
@@ -468,7 +501,7 @@ fn load_positions(path: &str) -> Vec<Sample> {
 
 fn main() {
     let mut games = 12_000u32;
-    let mut rounds = 3u32;
+    let mut rounds = 6u32;
     let mut depth = 3u32;
     let mut exact = 12u32;
     let mut epochs = 10u32;
@@ -479,6 +512,8 @@ fn main() {
     let mut rate = 0.001f32;
     let mut prior = 1e-3f32;
     let mut smooth = 0.0f32;
+    let mut decay = 0.01f32;
+    let mut snapshots = 32u32;
     let mut save = None;
     let mut load = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -497,6 +532,8 @@ fn main() {
             "--rate" => rate = value().parse().expect("--rate R"),
             "--prior" => prior = value().parse().expect("--prior P"),
             "--smooth" => smooth = value().parse().expect("--smooth S"),
+            "--decay" => decay = value().parse().expect("--decay F"),
+            "--snapshots" => snapshots = value().parse().expect("--snapshots N"),
             "--save" => save = Some(value()),
             "--load" => load.push(value()),
             other => panic!("unknown argument {other}"),
@@ -513,6 +550,8 @@ fn main() {
         stage_width,
         epochs,
         rate,
+        decay,
+        snapshots,
         prior,
         smooth,
         seed,
