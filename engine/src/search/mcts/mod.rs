@@ -216,7 +216,6 @@ pub(super) fn run(
         visits: AtomicU64::new(0),
         halt: AtomicBool::new(false),
     };
-    let started_nodes: u64 = 0;
     let mut walkers = walkers.into_iter();
     let mut main = walkers.next().expect("one thread at least");
     let helpers: Vec<_> = walkers.collect();
@@ -274,7 +273,6 @@ pub(super) fn run(
             return Err(e);
         }
     };
-    let _ = started_nodes;
     let best = view.ranked.first().map(|r| r.mv);
     let line = view.line(&main.tree, &helper_trees, style);
     if !is_chance {
@@ -422,7 +420,13 @@ impl Combined {
             for &child in &root.children {
                 let c = tree.node(child);
                 let mean = tree.mean_for_parent(Tree::ROOT, child);
-                let proof = tree.proof_for_parent(Tree::ROOT, child);
+                // A proof counted from the root: one ply more than the
+                // child's own.
+                let proof = match tree.proof_for_parent(Tree::ROOT, child) {
+                    Proof::Win(n) => Proof::Win(n + 1),
+                    Proof::Loss(n) => Proof::Loss(n + 1),
+                    other => other,
+                };
                 match stats.iter_mut().find(|s| s.0 == c.mv) {
                     Some(s) => {
                         s.1 += u64::from(c.visits);
@@ -627,6 +631,8 @@ impl Reporter<'_> {
                 score: Some((score::to_protocol(value), None)),
                 nodes: Some(nodes),
                 nps: Some(nps(nodes, elapsed)),
+                // The tree's fill, as the table's is for the PVS.
+                hashfull: Some((walker.tree.len() * 1000 / walker.config.max_nodes) as u32),
                 time_ms: Some(elapsed.as_millis() as u64),
                 pv: texts,
                 ..Info::default()
