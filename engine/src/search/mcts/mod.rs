@@ -65,7 +65,6 @@ struct TreeKey {
     game: String,
     evaluator: String,
     style: Style,
-    map: ValueMap,
     playout_plies: u32,
     search_moves: Vec<Move>,
 }
@@ -74,6 +73,8 @@ struct TreeKey {
 #[derive(Debug, Default)]
 pub struct TreeMemory {
     key: Option<TreeKey>,
+    /// The mapping the trees' values were made with.
+    map: Option<ValueMap>,
     trees: Vec<Tree>,
 }
 
@@ -81,7 +82,27 @@ impl TreeMemory {
     /// Forget every tree (`ucinewgame`, another game or evaluator).
     pub fn clear(&mut self) {
         self.key = None;
+        self.map = None;
         self.trees.clear();
+    }
+
+    /// The mapping for a search at the position `hash`, `side` to move:
+    /// the kept trees' own while the main one holds the position and
+    /// `fresh`, the one measured now, is close to it; otherwise `fresh`,
+    /// and the trees are dropped.
+    fn prepare(&mut self, hash: u64, side: u32, fresh: ValueMap) -> ValueMap {
+        let found = self
+            .trees
+            .first()
+            .is_some_and(|t| t.find(hash, side, REUSE_PLIES).is_some());
+        match self.map {
+            Some(kept) if found && kept.close_to(&fresh) => kept,
+            _ => {
+                self.trees.clear();
+                self.map = Some(fresh);
+                fresh
+            }
+        }
     }
 
     /// Nodes kept, over all trees.
@@ -105,7 +126,7 @@ impl TreeMemory {
 /// Search `root` by MCTS; see [`super::search`].
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run(
-    root: GameState,
+    mut root: GameState,
     evaluator: &Evaluator,
     limits: &SearchLimits,
     control: &SearchControl,
@@ -142,13 +163,13 @@ pub(super) fn run(
 
     let bound = evaluator.info().score_bound.clamp(1, score::EVAL_LIMIT);
     let seed003 = evaluator.name() == SEED003_EVALUATOR;
-    let (style, map) = if seed003 {
+    let root_side = root.side_to_move()?;
+    let (style, fresh_map) = if seed003 {
         (Style::Seed003, ValueMap::linear(bound))
     } else {
-        (
-            Style::Widening,
-            ValueMap::sigmoid(bound, value::DEFAULT_SCALE_PERMILLE),
-        )
+        let scores = sample_scores(&mut root, evaluator, &root_moves, bound, root_side);
+        let map = scores.map(|s| ValueMap::calibrated(bound, root_side, &s));
+        (Style::Widening, map?)
     };
     let playout_plies = if plugin.info().capabilities & CAP_MCTS_PLAYOUTS != 0 {
         PLAYOUT_PLIES
@@ -157,7 +178,7 @@ pub(super) fn run(
     };
     let config = VisitConfig {
         style,
-        map,
+        map: fresh_map,
         bound,
         playout_plies,
         chance: plugin.has_chance(),
@@ -168,7 +189,6 @@ pub(super) fn run(
         game: plugin.name().to_string(),
         evaluator: evaluator.name().to_string(),
         style,
-        map,
         playout_plies,
         search_moves: limits.search_moves.clone(),
     };
@@ -176,6 +196,8 @@ pub(super) fn run(
         memory.clear();
         memory.key = Some(key);
     }
+    let map = memory.prepare(root.hash(), root_side, fresh_map);
+    let config = VisitConfig { map, ..config };
 
     let threads = options.threads.max(1);
     let hash = root.hash();
@@ -283,7 +305,7 @@ pub(super) fn run(
     }
     let result = SearchResult {
         best: if is_chance { None } else { best },
-        score: view.score(&map, None),
+        score: view.score(&map, root_side, None),
         pv: line,
         depth: main.max_depth,
         nodes: shared.visits.load(Ordering::Relaxed),
@@ -292,6 +314,38 @@ pub(super) fn run(
     memory.trees.push(main.tree);
     memory.trees.extend(helper_trees);
     Ok(result)
+}
+
+/// Moves sampled at the root to measure the sigmoid.
+const CALIBRATION_MOVES: usize = 32;
+
+/// The scores, for `root_side`, of the positions after a sample of the
+/// root moves spread over the list (a game over counts as the bound).
+fn sample_scores(
+    root: &mut GameState,
+    evaluator: &Evaluator,
+    moves: &[Move],
+    bound: i32,
+    root_side: u32,
+) -> Result<Vec<i32>, PluginError> {
+    let step = moves.len().div_ceil(CALIBRATION_MOVES).max(1);
+    let mut scores = Vec::new();
+    for &mv in moves.iter().step_by(step) {
+        root.make_move(mv)?;
+        let scored = (|| {
+            let side = root.side_to_move()?;
+            let score = match root.outcome()? {
+                Outcome::Ongoing => evaluator.evaluate(root)?.clamp(-bound, bound),
+                Outcome::Win => bound,
+                Outcome::Loss => -bound,
+                Outcome::Draw => 0,
+            };
+            Ok(if side == root_side { score } else { -score })
+        })();
+        root.unmake_move(mv)?;
+        scores.push(scored?);
+    }
+    Ok(scores)
 }
 
 /// What the threads share: the visits of all of them and the halt flag.
@@ -483,7 +537,7 @@ impl Combined {
 
     /// The search score of root move `index` (or of the root itself, at
     /// a chance root or with `None` and no move).
-    fn score(&self, map: &ValueMap, index: Option<usize>) -> i32 {
+    fn score(&self, map: &ValueMap, root_side: u32, index: Option<usize>) -> i32 {
         let (mean, proof) = match index.or((!self.ranked.is_empty()).then_some(0)) {
             Some(i) => {
                 let s = &self.ranked[i];
@@ -495,7 +549,7 @@ impl Combined {
             Proof::Win(n) => score::win_in(n as usize),
             Proof::Loss(n) => score::loss_in(n as usize),
             Proof::Draw => 0,
-            Proof::Unknown => map.score(mean),
+            Proof::Unknown => map.score(mean, root_side),
         }
     }
 
@@ -623,7 +677,8 @@ impl Reporter<'_> {
             let first = view.ranked.get(k).map(|s| s.mv);
             let line = line_in(&walker.tree, &[], first, self.style);
             let texts = spell(&mut walker.state, &line)?;
-            let value = view.score(&walker.config.map, first.map(|_| k));
+            let root_side = walker.tree.node(Tree::ROOT).side;
+            let value = view.score(&walker.config.map, root_side, first.map(|_| k));
             let info = Info {
                 depth: Some(walker.max_depth.max(1)),
                 seldepth: Some(walker.max_depth.max(1)),

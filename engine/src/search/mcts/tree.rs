@@ -92,6 +92,10 @@ pub struct Node {
     pub pending: Option<Vec<(Move, u32)>>,
     /// The moves this node has in all (known once they are listed).
     pub move_count: u32,
+    /// Whether `pending` is in the order of the plugin's hints (a node
+    /// of few visits lists its moves in random order; see
+    /// [`super::visit`]).
+    pub hinted: bool,
 }
 
 impl Node {
@@ -110,6 +114,7 @@ impl Node {
             children: Vec::new(),
             pending: None,
             move_count: 0,
+            hinted: false,
         }
     }
 

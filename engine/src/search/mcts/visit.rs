@@ -41,6 +41,14 @@ pub struct VisitConfig {
 /// list, and the list is made again (the same, best first) when they do.
 const WIDENING_CHUNK: usize = 32;
 
+/// Visits a widening node must have had before its moves are ordered by
+/// the plugin's hints. Hints cost the most of all calls where moves are
+/// many (the Amazons' floods over 2,000 moves), and most nodes of a tree
+/// are visited only a few times: their first children are taken in
+/// random order, like seed 003's, and the hints are asked for once the
+/// node has proven worth visiting.
+pub const HINT_AFTER_VISITS: u32 = 8;
+
 /// One thread's tree walker.
 pub struct Visitor<'a> {
     pub state: GameState,
@@ -180,12 +188,16 @@ impl<'a> Visitor<'a> {
         Ok(())
     }
 
-    /// Whether a widening node has used up the chunk of moves it listed.
+    /// Whether a widening node has used up the chunk of moves it listed,
+    /// or has been visited enough to have them ordered by hints.
     fn needs_relist(&self, id: NodeId) -> bool {
         let node = self.tree.node(id);
         node.kind == NodeKind::Decision
-            && node.pending.as_ref().is_some_and(|p| p.is_empty())
             && (node.children.len() as u32) < node.move_count
+            && (node.pending.as_ref().is_some_and(|p| p.is_empty())
+                || (self.config.style == Style::Widening
+                    && !node.hinted
+                    && node.visits >= HINT_AFTER_VISITS))
     }
 
     /// List the moves (or outcomes) of `id`, whose position the state is
@@ -225,7 +237,17 @@ impl<'a> Visitor<'a> {
                 }
                 pending.extend(self.moves.iter().map(|&m| (m, 0)));
             }
+            Style::Widening if self.tree.node(id).visits < HINT_AFTER_VISITS => {
+                self.moves.retain(|m| !expanded.contains(m));
+                for i in (1..self.moves.len()).rev() {
+                    let j = (self.random() % (i as u64 + 1)) as usize;
+                    self.moves.swap(i, j);
+                }
+                self.moves.truncate(WIDENING_CHUNK);
+                pending.extend(self.moves.iter().map(|&m| (m, 0)));
+            }
             Style::Widening => {
+                self.tree.node_mut(id).hinted = true;
                 self.state.order_hints(&self.moves, &mut self.hints)?;
                 let mut ranked: Vec<(i32, Move)> = self
                     .hints
@@ -324,7 +346,7 @@ impl<'a> Visitor<'a> {
     /// evaluation, after a short random playout where one is asked for.
     fn leaf_value(&mut self, side: u32) -> Result<f64, PluginError> {
         if self.config.playout_plies == 0 {
-            return self.evaluate();
+            return self.evaluate(side);
         }
         let mut played = Vec::new();
         let value = self.playout(side, &mut played);
@@ -339,10 +361,12 @@ impl<'a> Visitor<'a> {
         undo.map(|()| value)
     }
 
-    fn evaluate(&mut self) -> Result<f64, PluginError> {
+    /// The evaluation of the position the state is in, whose side to
+    /// move is `side`, as a value for that side.
+    fn evaluate(&mut self, side: u32) -> Result<f64, PluginError> {
         let bound = self.config.bound;
         let score = self.evaluator.evaluate(&self.state)?.clamp(-bound, bound);
-        Ok(self.config.map.value(score))
+        Ok(self.config.map.value(score, side))
     }
 
     /// Random moves (and outcomes by weight) until the game ends or the
@@ -386,7 +410,7 @@ impl<'a> Visitor<'a> {
         let here = self.state.side_to_move()?;
         let sign = if here == side { 1.0 } else { -1.0 };
         let value = match self.state.outcome()? {
-            Outcome::Ongoing => self.evaluate()?,
+            Outcome::Ongoing => self.evaluate(here)?,
             Outcome::Win => 1.0,
             Outcome::Loss => -1.0,
             Outcome::Draw => 0.0,
