@@ -163,6 +163,19 @@ fn mates_are_found_and_scored_by_mcts() {
     }
 }
 
+/// `go mate N` in the Monte-Carlo search ends at the proof, not at the
+/// mate's depth.
+#[test]
+fn go_mate_ends_at_the_proof_in_mcts() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("setoption name SearchMode value mcts");
+    engine.send(&format!("position fen {MATE_IN_2}"));
+    engine.send("go mate 2");
+    let lines = engine.until_bestmove();
+    assert!(last_info(&lines).contains(" score mate "), "{lines:?}");
+    assert_ne!(bestmove(&lines), "(none)");
+}
+
 fn last_info(lines: &[String]) -> &str {
     lines
         .iter()

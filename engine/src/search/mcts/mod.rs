@@ -50,6 +50,8 @@ pub const PLAYOUT_PLIES: u32 = 8;
 pub const MAX_TREE_NODES: usize = 2_000_000;
 /// Plies below the old root where the new root is looked for.
 pub const REUSE_PLIES: u32 = 3;
+/// Visits of a `go mate` with no node limit that finds no proof.
+pub const MATE_SEARCH_VISITS: u64 = 1_000_000;
 /// Time between two `info` lines when the depth does not change.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 
@@ -405,7 +407,12 @@ fn main_loop(
             return Ok(());
         }
         walker.visit()?;
-        if limits.depth.is_some_and(|d| walker.max_depth >= d) {
+        // `go mate N` stops at a proof (above) or another limit, not at
+        // the depth of its mate: a tree is not searched to a full depth.
+        if limits.mate.is_none() && limits.depth.is_some_and(|d| walker.max_depth >= d) {
+            return Ok(());
+        }
+        if limits.mate.is_some() && limits.nodes.is_none() && total >= MATE_SEARCH_VISITS {
             return Ok(());
         }
         if out_of_time(limits, control) {
@@ -470,6 +477,10 @@ impl Combined {
             root_visits += u64::from(root.visits);
             if root.proof != Proof::Unknown {
                 root_proof = root.proof;
+            }
+            if root.kind == NodeKind::Chance {
+                // A chance root's children are rolls, not moves to play.
+                continue;
             }
             for &child in &root.children {
                 let c = tree.node(child);

@@ -59,11 +59,15 @@ pub enum Step {
     Descend(NodeId),
 }
 
-/// The step at decision node `id`, whose moves are listed.
-pub fn decide(tree: &Tree, id: NodeId, style: Style) -> Step {
+/// The step at decision node `id`, whose moves are listed. With `full`
+/// (the tree holds all the nodes it may), a node that has children goes
+/// down to one of them rather than expand.
+pub fn decide(tree: &Tree, id: NodeId, style: Style, full: bool) -> Step {
     let node = tree.node(id);
-    let has_pending = node.pending.as_ref().is_some_and(|p| !p.is_empty())
-        || (node.children.len() as u32) < node.move_count;
+    let may_expand = !full || node.children.is_empty();
+    let has_pending = may_expand
+        && (node.pending.as_ref().is_some_and(|p| !p.is_empty())
+            || (node.children.len() as u32) < node.move_count);
     let may_widen = match style {
         Style::Seed003 => true,
         Style::Widening => node.children.len() < widening_width(node.visits),
@@ -244,13 +248,18 @@ mod tests {
         child.value_sum = -1.0;
         tree.add_child(0, child);
         tree.node_mut(0).visits = 100;
-        assert_eq!(decide(&tree, 0, Style::Seed003), Step::Expand);
+        assert_eq!(decide(&tree, 0, Style::Seed003, false), Step::Expand);
         // The widening style keeps to its width, 1 + sqrt(N) children: one
         // child is all a node of no visits may have, two at one visit.
         tree.node_mut(0).visits = 0;
-        assert_eq!(decide(&tree, 0, Style::Widening), Step::Descend(1));
+        assert_eq!(decide(&tree, 0, Style::Widening, false), Step::Descend(1));
         tree.node_mut(0).visits = 1;
-        assert_eq!(decide(&tree, 0, Style::Widening), Step::Expand);
+        assert_eq!(decide(&tree, 0, Style::Widening, false), Step::Expand);
+        assert_eq!(
+            decide(&tree, 0, Style::Widening, true),
+            Step::Descend(1),
+            "a full tree goes down instead"
+        );
         assert_eq!(widening_width(1), 2);
         assert_eq!(widening_width(3), 2);
         assert_eq!(widening_width(4), 3);

@@ -154,7 +154,12 @@ impl<'a> Visitor<'a> {
             }
             let next = match self.tree.node(id).kind {
                 NodeKind::Chance => self.sample_outcome(id),
-                _ => match select::decide(&self.tree, id, self.config.style) {
+                _ => match select::decide(
+                    &self.tree,
+                    id,
+                    self.config.style,
+                    self.tree.len() >= self.config.max_nodes,
+                ) {
                     Step::Descend(child) => Ok(child),
                     Step::Expand => Err(self.take_pending(id)),
                 },
