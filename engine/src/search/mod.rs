@@ -20,6 +20,11 @@
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
 //! benchmark, [`solve_bench`] the endgame benchmark.
 //!
+//! [`mcts`] is the second search, a Monte-Carlo tree search with the
+//! evaluation at its leaves (`SearchMode mcts`); [`search_with_trees`]
+//! runs either, by [`SearchOptions::mode`], through the same limits, stop
+//! flag and events.
+//!
 //! # What a node costs in plugin calls
 //!
 //! Every call into a plugin crosses the C ABI, so the search makes each at
