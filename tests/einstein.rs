@@ -207,3 +207,37 @@ fn both_evaluators_play_and_explain() {
         assert!(best.starts_with("b4"), "{evaluator}: {best}");
     }
 }
+
+/// The Monte-Carlo search at chance nodes: before the roll it draws rolls
+/// by weight, reports the root's expected value with a roll first in its
+/// line, and plays nothing; after the roll it steps the rolled stone and
+/// proves a win at once.
+#[test]
+fn mcts_draws_rolls_and_takes_a_win() {
+    let (mut engine, _dir) = einstein();
+    engine.send("setoption name SearchMode value mcts");
+    engine.send(&format!("position fen {AFTER_SETUP}"));
+    engine.send("go nodes 3000");
+    let lines = engine.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    assert!(info.contains(" score cp "), "{info}");
+    let pv = info.split(" pv ").nth(1).unwrap();
+    assert!(pv.starts_with('r'), "{info}");
+    engine.send("position fen 12.../45.../6...f/...ed/..cba r s123456 s123456 r3");
+    engine.send("go nodes 3000");
+    let best = bestmove(&engine.until_bestmove());
+    assert!(best.starts_with("b5") || best.starts_with("a4"), "{best}");
+    engine.send("position fen 2..../...../..f../...1./a.... r - - r1");
+    engine.send("go nodes 100000");
+    let lines = engine.until_bestmove();
+    assert_eq!(bestmove(&lines), "d2e1");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+}

@@ -22,6 +22,46 @@ fn count_bestmoves(lines: &[String]) -> usize {
     lines.iter().filter(|l| l.starts_with("bestmove")).count()
 }
 
+/// Run each named conversation twice, as `<name>::pvs` and `<name>::mcts`:
+/// once with each `SearchMode`, since every promise of the protocol holds
+/// for both searches.
+macro_rules! in_both_modes {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn pvs() {
+                    super::$name("pvs")
+                }
+                #[test]
+                fn mcts() {
+                    super::$name("mcts")
+                }
+            }
+        )*
+    };
+}
+
+in_both_modes!(
+    go_depth_reports_each_iteration_and_one_legal_bestmove,
+    bestmove_carries_ponder_move_from_the_pv,
+    go_movetime_ends_by_itself,
+    go_movetime_then_stop_gives_one_bestmove,
+    go_infinite_waits_for_stop_and_isready_is_answered_meanwhile,
+    quit_during_search_exits,
+    ponder_then_ponderhit_or_stop,
+    clock_based_go_finishes,
+    searchmoves_restricts_the_root,
+    go_nodes_is_deterministic_across_ucinewgame,
+    game_over_gives_bestmove_none,
+    forced_pass_is_played_as_0000,
+    malformed_lines_get_one_error_each_and_change_nothing,
+    illegal_moves_and_bad_positions_are_refused_whole,
+    go_while_searching_is_refused_and_stop_when_idle_is_harmless,
+    self_play_games_run_to_the_end_with_only_legal_moves,
+    hash_threads_and_multipv_change_between_searches,
+);
+
 #[test]
 fn handshake_lists_identity_and_options() {
     let (mut e, _dir) = Engine::othello();
@@ -107,9 +147,8 @@ fn position_with_moves_and_display() {
     assert!(errors(&lines).is_empty());
 }
 
-#[test]
-fn go_depth_reports_each_iteration_and_one_legal_bestmove() {
-    let (mut e, _dir) = Engine::othello();
+fn go_depth_reports_each_iteration_and_one_legal_bestmove(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("position startpos");
     e.send("go depth 4");
     let lines = e.until_bestmove();
@@ -133,9 +172,8 @@ fn go_depth_reports_each_iteration_and_one_legal_bestmove() {
     assert!(e.sync().is_empty(), "nothing after the bestmove");
 }
 
-#[test]
-fn bestmove_carries_ponder_move_from_the_pv() {
-    let (mut e, _dir) = Engine::othello();
+fn bestmove_carries_ponder_move_from_the_pv(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go depth 3");
     let lines = e.until_bestmove();
     let last = lines.last().unwrap();
@@ -147,18 +185,16 @@ fn bestmove_carries_ponder_move_from_the_pv() {
     assert_eq!((pv[0], pv[1]), (tokens[1], tokens[3]), "{lines:?}");
 }
 
-#[test]
-fn go_movetime_ends_by_itself() {
-    let (mut e, _dir) = Engine::othello();
+fn go_movetime_ends_by_itself(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go movetime 300");
     let lines = e.until_bestmove();
     assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
     assert_eq!(count_bestmoves(&lines), 1);
 }
 
-#[test]
-fn go_movetime_then_stop_gives_one_bestmove() {
-    let (mut e, _dir) = Engine::othello();
+fn go_movetime_then_stop_gives_one_bestmove(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go movetime 20000");
     e.read_until(|l| l.starts_with("info depth 2"));
     e.send("stop");
@@ -167,9 +203,8 @@ fn go_movetime_then_stop_gives_one_bestmove() {
     assert!(e.sync().is_empty());
 }
 
-#[test]
-fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile() {
-    let (mut e, _dir) = Engine::othello();
+fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go infinite");
     e.read_until(|l| l.starts_with("info depth 3"));
     // readyok comes while the search is still running.
@@ -194,9 +229,8 @@ fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile() {
     assert!(e.sync().is_empty(), "exactly one bestmove");
 }
 
-#[test]
-fn quit_during_search_exits() {
-    let (mut e, _dir) = Engine::othello();
+fn quit_during_search_exits(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go infinite");
     e.read_until(|l| l.starts_with("info depth 2"));
     e.send("quit");
@@ -213,9 +247,8 @@ fn end_of_input_exits() {
     assert!(e.wait_exit(PATIENCE).expect("plyd exits at EOF").success());
 }
 
-#[test]
-fn ponder_then_ponderhit_or_stop() {
-    let (mut e, _dir) = Engine::othello();
+fn ponder_then_ponderhit_or_stop(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("setoption name Ponder value true");
     e.send("position startpos moves f5");
     e.send("go ponder movetime 200");
@@ -233,24 +266,24 @@ fn ponder_then_ponderhit_or_stop() {
     assert_eq!(count_bestmoves(&lines), 1);
 
     e.send("go ponder wtime 10000 btime 10000");
-    e.read_until(|l| l.starts_with("info depth 1"));
+    // Any depth: a Monte-Carlo search of the same position starts from
+    // the tree the last one left, deeper than one ply.
+    e.read_until(|l| l.starts_with("info depth "));
     e.send("stop");
     let lines = e.until_bestmove();
     assert_eq!(count_bestmoves(&lines), 1);
     assert!(e.sync().is_empty());
 }
 
-#[test]
-fn clock_based_go_finishes() {
-    let (mut e, _dir) = Engine::othello();
+fn clock_based_go_finishes(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20");
     let lines = e.until_bestmove();
     assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
 }
 
-#[test]
-fn searchmoves_restricts_the_root() {
-    let (mut e, _dir) = Engine::othello();
+fn searchmoves_restricts_the_root(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go depth 3 searchmoves e6");
     let lines = e.until_bestmove();
     assert_eq!(bestmove_of(&lines), "e6");
@@ -264,9 +297,8 @@ fn searchmoves_restricts_the_root() {
     assert_eq!(bestmove_of(&lines), "c4");
 }
 
-#[test]
-fn go_nodes_is_deterministic_across_ucinewgame() {
-    let (mut e, _dir) = Engine::othello();
+fn go_nodes_is_deterministic_across_ucinewgame(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     let run = |e: &mut Engine| {
         e.send("ucinewgame");
         e.send("position startpos moves f5 d6 c3");
@@ -287,9 +319,8 @@ fn go_nodes_is_deterministic_across_ucinewgame() {
     assert_eq!(first, second);
 }
 
-#[test]
-fn game_over_gives_bestmove_none() {
-    let (mut e, _dir) = Engine::othello();
+fn game_over_gives_bestmove_none(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     // Black has wiped out White: nobody can move.
     e.send("position fen 8/8/8/3XX3/3XX3/8/8/8 w");
     e.send("go depth 3");
@@ -297,9 +328,8 @@ fn game_over_gives_bestmove_none() {
     assert_eq!(lines.last().unwrap(), "bestmove (none)");
 }
 
-#[test]
-fn forced_pass_is_played_as_0000() {
-    let (mut e, _dir) = Engine::othello();
+fn forced_pass_is_played_as_0000(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     // White to move has no placement, Black does: White must pass.
     e.send("position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXO/XXXXXX2 w");
     e.send("go depth 2");
@@ -332,9 +362,8 @@ fn go_perft_divides_by_root_move() {
     e.sync();
 }
 
-#[test]
-fn malformed_lines_get_one_error_each_and_change_nothing() {
-    let (mut e, _dir) = Engine::othello();
+fn malformed_lines_get_one_error_each_and_change_nothing(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("position startpos moves f5");
     let before = e.fen();
     for bad in [
@@ -366,9 +395,8 @@ fn malformed_lines_get_one_error_each_and_change_nothing() {
     assert_eq!(e.fen(), before);
 }
 
-#[test]
-fn illegal_moves_and_bad_positions_are_refused_whole() {
-    let (mut e, _dir) = Engine::othello();
+fn illegal_moves_and_bad_positions_are_refused_whole(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("position startpos moves f5 d6");
     let before = e.fen();
     for bad in [
@@ -394,9 +422,8 @@ fn illegal_moves_and_bad_positions_are_refused_whole() {
     assert_ne!(lines.last().unwrap(), "bestmove (none)");
 }
 
-#[test]
-fn go_while_searching_is_refused_and_stop_when_idle_is_harmless() {
-    let (mut e, _dir) = Engine::othello();
+fn go_while_searching_is_refused_and_stop_when_idle_is_harmless(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("stop");
     e.send("ponderhit");
     assert!(e.sync().is_empty());
@@ -420,9 +447,8 @@ fn debug_and_register_are_accepted() {
     assert!(e.sync().is_empty());
 }
 
-#[test]
-fn self_play_games_run_to_the_end_with_only_legal_moves() {
-    let (mut e, _dir) = Engine::othello();
+fn self_play_games_run_to_the_end_with_only_legal_moves(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     for nodes in [1, 300, 3000] {
         e.send("ucinewgame");
         let mut moves: Vec<String> = Vec::new();
@@ -453,9 +479,8 @@ fn self_play_games_run_to_the_end_with_only_legal_moves() {
     }
 }
 
-#[test]
-fn hash_threads_and_multipv_change_between_searches() {
-    let (mut e, _dir) = Engine::othello();
+fn hash_threads_and_multipv_change_between_searches(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
     e.send("setoption name Hash value 1");
     e.send("setoption name Threads value 2");
     e.send("setoption name MultiPV value 2");
@@ -558,4 +583,54 @@ fn bench_command_gives_the_same_node_count_every_time() {
     assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
     e.send("bench chess");
     assert_eq!(errors(&e.sync()).len(), 1);
+}
+
+#[test]
+fn search_mode_switches_between_searches_and_bad_values_change_nothing() {
+    let (mut e, _dir) = Engine::othello();
+    let shown_mode = |e: &mut Engine| {
+        e.send("uci");
+        let lines = e.read_until(|l| l == "uciok");
+        lines
+            .iter()
+            .find(|l| l.starts_with("option name SearchMode "))
+            .cloned()
+            .expect("a SearchMode option")
+    };
+    assert_eq!(
+        shown_mode(&mut e),
+        "option name SearchMode type combo default pvs var pvs var mcts"
+    );
+    e.send("position startpos moves f5");
+    for mode in ["mcts", "pvs", "MCTS", "pvs", "mcts"] {
+        e.send(&format!("setoption name SearchMode value {mode}"));
+        assert!(e.sync().is_empty(), "{mode}");
+        e.send("go nodes 400");
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        assert_eq!(count_bestmoves(&lines), 1);
+        assert_ne!(bestmove_of(&lines), "(none)");
+        for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+            assert_info_well_formed(line);
+        }
+    }
+    let before = e.fen();
+    for bad in [
+        "setoption name SearchMode value alphabeta",
+        "setoption name SearchMode value",
+        "setoption name SearchMode",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "'{bad}' gave {lines:?}");
+        assert_eq!(errors(&lines).len(), 1, "'{bad}' gave {lines:?}");
+    }
+    // The last good value stands, and so does the position.
+    assert_eq!(
+        shown_mode(&mut e),
+        "option name SearchMode type combo default mcts var pvs var mcts"
+    );
+    assert_eq!(e.fen(), before);
+    e.send("go nodes 50");
+    assert_eq!(count_bestmoves(&e.until_bestmove()), 1);
 }

@@ -12,10 +12,11 @@ use std::sync::Arc;
 
 use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost, VariantRef};
 use plyd::search::bench;
+use plyd::search::mcts::TreeMemory;
 use plyd::search::score::{loss_in, win_in, EVAL_LIMIT};
 use plyd::search::{
-    search, SearchControl, SearchEvent, SearchLimits, SearchOptions, SearchResult,
-    TranspositionTable,
+    search, search_with_trees, SearchControl, SearchEvent, SearchLimits, SearchMode, SearchOptions,
+    SearchResult, TranspositionTable,
 };
 
 struct Othello {
@@ -503,4 +504,99 @@ fn the_answer_is_the_first_move_of_the_last_pv() {
         );
         assert_eq!(ponder, last_pv.get(1).cloned(), "{text}");
     }
+}
+
+/// The Monte-Carlo search proves the won and lost endings the PVS scores
+/// as mates: same side winning, a decided score, and a move played that
+/// keeps the win (its minimax value after it is still the win).
+#[test]
+fn mcts_proves_the_decided_endings() {
+    let othello = othello();
+    let eval = othello.evaluator();
+    let tt = TranspositionTable::new(1).unwrap();
+    for text in &POSITIONS[4..] {
+        let mut state = othello.state(Some(text));
+        let expected = minimax(&mut state, &eval, 10, 0);
+        assert!(expected.abs() > EVAL_LIMIT, "{text} is decided");
+        for threads in [1, 2] {
+            let options = SearchOptions {
+                mode: SearchMode::Mcts,
+                threads,
+                ..SearchOptions::default()
+            };
+            let limits = SearchLimits {
+                nodes: Some(1_000_000),
+                ..SearchLimits::default()
+            };
+            let (result, _) = run_search(othello.state(Some(text)), &eval, &tt, limits, options);
+            assert!(result.score.abs() > EVAL_LIMIT, "{text}: {}", result.score);
+            assert_eq!(result.score.signum(), expected.signum(), "{text}");
+            assert!(result.nodes < 1_000_000, "a proven root ends the search");
+            let best = result.best.expect("a move");
+            let mut after = othello.state(Some(text));
+            let side = after.side_to_move().unwrap();
+            after.make_move(best).unwrap();
+            let value = minimax(&mut after, &eval, 9, 1);
+            let value = if after.side_to_move().unwrap() == side {
+                value
+            } else {
+                -value
+            };
+            assert_eq!(value.signum(), expected.signum(), "{text}: {best}");
+        }
+    }
+}
+
+/// A tree grown by one search is found again by the next, two plies on:
+/// the second search, of a single visit, already reports the depth the
+/// first one reached below that position; after another evaluator, or in
+/// a memory that was cleared, it starts afresh.
+#[test]
+fn mcts_reuses_its_tree_two_plies_on() {
+    let othello = othello();
+    let eval = othello.evaluator();
+    let tt = TranspositionTable::new(1).unwrap();
+    let options = SearchOptions {
+        mode: SearchMode::Mcts,
+        ..SearchOptions::default()
+    };
+    let mut trees = TreeMemory::default();
+    let text = POSITIONS[1];
+    let run = |state: GameState, nodes: u64, trees: &mut TreeMemory| {
+        let limits = SearchLimits {
+            nodes: Some(nodes),
+            ..SearchLimits::default()
+        };
+        let control = SearchControl::new(false);
+        search_with_trees(
+            state,
+            &eval,
+            &tt,
+            &limits,
+            &control,
+            &options,
+            trees,
+            &mut |_| {},
+        )
+        .unwrap()
+    };
+    let first = run(othello.state(Some(text)), 20_000, &mut trees);
+    assert!(first.pv.len() >= 4, "{:?}", first.pv);
+    let kept = trees.nodes();
+    assert!(kept > 1000);
+    let mut state = othello.state(Some(text));
+    state.make_move(first.pv[0]).unwrap();
+    state.make_move(first.pv[1]).unwrap();
+    let again = state.try_clone().unwrap();
+    let second = run(state, 1, &mut trees);
+    assert_eq!(second.nodes, 1);
+    assert!(
+        second.depth >= 2,
+        "the kept subtree: depth {}",
+        second.depth
+    );
+    assert!(trees.nodes() < kept, "only the subtree is kept");
+    trees.clear();
+    let fresh = run(again, 1, &mut trees);
+    assert_eq!(fresh.depth, 1);
 }

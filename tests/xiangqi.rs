@@ -112,19 +112,76 @@ fn mates_are_found_and_scored() {
         engine.send(&format!("position fen {fen}"));
         engine.send("go depth 6");
         let lines = engine.until_bestmove();
-        let last_info = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .expect("info lines");
         assert!(
-            last_info.contains(&format!("score mate {mate} ")),
-            "{fen}: {last_info}"
+            last_info(&lines).contains(&format!("score mate {mate} ")),
+            "{fen}: {lines:?}"
         );
         if let Some(first) = first {
             assert_eq!(bestmove(&lines), first, "{fen}");
         }
     }
+}
+
+/// The Monte-Carlo search proves a forced win in the same positions. It
+/// stops at the first proof, which need not be the fastest: the mate it
+/// reports is never shorter than the fastest (nor far longer here), and
+/// the move it plays keeps the win (the PVS then sees the other side
+/// mated).
+#[test]
+fn mates_are_found_and_scored_by_mcts() {
+    let (mut engine, _dir) = xiangqi();
+    for (fen, mate) in [(MATE_IN_1, 1), (MATE_IN_2, 2)] {
+        engine.send("setoption name SearchMode value mcts");
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go nodes 400000");
+        let lines = engine.until_bestmove();
+        let info = last_info(&lines);
+        let found: i32 = info
+            .split(" score mate ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{fen}: no mate in {info}"));
+        assert!((mate..=mate + 3).contains(&found), "{fen}: {info}");
+        let nodes: u64 = info
+            .split(" nodes ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(nodes < 400_000, "a proven root ends the search: {info}");
+        let best = bestmove(&lines);
+        engine.send("setoption name SearchMode value pvs");
+        engine.send(&format!("position fen {fen} moves {best}"));
+        engine.send(&format!("go depth {}", 2 * found));
+        let lines = engine.until_bestmove();
+        assert!(
+            last_info(&lines).contains("score mate -")
+                || (found == 1 && bestmove(&lines) == "(none)"),
+            "{fen} after {best}: {lines:?}"
+        );
+    }
+}
+
+/// `go mate N` in the Monte-Carlo search ends at the proof, not at the
+/// mate's depth.
+#[test]
+fn go_mate_ends_at_the_proof_in_mcts() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("setoption name SearchMode value mcts");
+    engine.send(&format!("position fen {MATE_IN_2}"));
+    engine.send("go mate 2");
+    let lines = engine.until_bestmove();
+    assert!(last_info(&lines).contains(" score mate "), "{lines:?}");
+    assert_ne!(bestmove(&lines), "(none)");
+}
+
+fn last_info(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .map_or("", |l| l.as_str())
 }
 
 #[test]

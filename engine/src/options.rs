@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::search::ChancePruning;
+use crate::search::{ChancePruning, SearchMode};
 
 /// Option names as announced in `uci` output.
 pub mod names {
@@ -47,6 +47,8 @@ pub mod names {
     pub const SELECTIVE: &str = "Selective";
     /// Handing the search to the game's exact endgame solver, where it has one.
     pub const ENDGAME_SOLVER: &str = "EndgameSolver";
+    /// Which search runs: `pvs` or `mcts`.
+    pub const SEARCH_MODE: &str = "SearchMode";
 }
 
 /// A numeric option's range and default.
@@ -202,6 +204,9 @@ pub struct EngineSettings {
     pub selective: bool,
     /// The game's exact endgame solver allowed.
     pub endgame_solver: bool,
+    /// The search chosen with `SearchMode`; `None`: the one the current
+    /// game's plugin recommends.
+    pub search_mode: Option<SearchMode>,
 }
 
 impl Default for EngineSettings {
@@ -220,6 +225,7 @@ impl Default for EngineSettings {
             check_extensions: true,
             selective: false,
             endgame_solver: true,
+            search_mode: None,
         }
     }
 }

@@ -163,6 +163,14 @@ impl Engine {
         (Engine::start(dir.path(), &[], &[]), dir)
     }
 
+    /// Start plyd with only the Othello plugin, its search set to `mode`
+    /// (`pvs` or `mcts`).
+    pub fn othello_in(mode: &str) -> (Self, TempDir) {
+        let (mut engine, dir) = Engine::othello();
+        engine.send(&format!("setoption name SearchMode value {mode}"));
+        (engine, dir)
+    }
+
     /// Send one line (a newline is added).
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");

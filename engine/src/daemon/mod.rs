@@ -20,7 +20,8 @@ use crate::host::GameOptionKindDesc;
 use crate::options::{self, names, EngineSettings};
 use crate::search::bench::BenchTarget;
 use crate::search::{
-    limits_from_go, ChancePruning, SearchControl, SearchEvent, SearchOptions, TranspositionTable,
+    limits_from_go, mcts::TreeMemory, ChancePruning, SearchControl, SearchEvent, SearchMode,
+    SearchOptions, TranspositionTable,
 };
 pub use session::{create_evaluator, evaluation_lines, Session};
 use worker::{Job, JobEvent, SearchJob};
@@ -59,6 +60,8 @@ pub struct Daemon<W: Write> {
     plugin_path_text: String,
     /// The transposition table, shared with the running search (if any).
     tt: Arc<TranspositionTable>,
+    /// The Monte-Carlo trees kept between searches of one game.
+    trees: Arc<parking_lot::Mutex<TreeMemory>>,
     /// The last file loaded with `EvalFile`, shown as its value in `uci`.
     eval_file_text: String,
     job: Option<Job>,
@@ -127,6 +130,7 @@ impl<W: Write> Daemon<W> {
             session,
             settings,
             tt: Arc::new(tt),
+            trees: Arc::default(),
             plugin_path_text: config.plugin_path_text,
             eval_file_text: String::new(),
             job: None,
@@ -414,6 +418,11 @@ impl<W: Write> Daemon<W> {
             check(names::CHECK_EXTENSIONS, self.settings.check_extensions),
             check(names::SELECTIVE, self.settings.selective),
             check(names::ENDGAME_SOLVER, self.settings.endgame_solver),
+            combo(
+                names::SEARCH_MODE,
+                self.search_mode().name().to_string(),
+                SearchMode::NAMES.iter().map(|n| n.to_string()).collect(),
+            ),
         ];
         // Each loaded game's own settings, after the engine's; a name two
         // games share is shown once (a setoption reaches both).
@@ -499,6 +508,17 @@ impl<W: Write> Daemon<W> {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let is = |n: &str| name.eq_ignore_ascii_case(n);
+        // A kept tree was grown under the old settings: any option that
+        // can change the game, the evaluator or the search drops it.
+        let harmless = [
+            names::PONDER,
+            names::MOVE_OVERHEAD,
+            names::MULTIPV,
+            names::THREADS,
+        ];
+        if !harmless.iter().any(|n| is(n)) {
+            self.trees.lock().clear();
+        }
         let need = |value: Option<&str>| {
             value
                 .map(str::to_string)
@@ -576,6 +596,16 @@ impl<W: Write> Daemon<W> {
             self.settings.check_extensions =
                 options::parse_bool(names::CHECK_EXTENSIONS, &need(value)?)
                     .map_err(|e| e.to_string())?;
+        } else if is(names::SEARCH_MODE) {
+            let value = need(value)?;
+            self.settings.search_mode = Some(SearchMode::parse(&value).ok_or_else(|| {
+                format!(
+                    "option '{}' takes {}, not '{}'",
+                    names::SEARCH_MODE,
+                    SearchMode::NAMES.join(", "),
+                    value.trim()
+                )
+            })?);
         } else if is(names::CHANCE_PRUNING) {
             let value = need(value)?;
             self.settings.chance_pruning = ChancePruning::parse(&value).ok_or_else(|| {
@@ -613,7 +643,18 @@ impl<W: Write> Daemon<W> {
 
     fn clear_hash(&mut self) -> Result<(), String> {
         self.table()?.clear();
+        self.trees.lock().clear();
         Ok(())
+    }
+
+    /// The search in force: the one `SearchMode` chose, else the one the
+    /// current game's plugin recommends.
+    fn search_mode(&self) -> SearchMode {
+        self.settings.search_mode.unwrap_or_else(|| {
+            self.session.current.as_ref().map_or(SearchMode::Pvs, |c| {
+                SearchMode::recommended(c.state.plugin().info().capabilities)
+            })
+        })
     }
 
     fn search_options(&self) -> SearchOptions {
@@ -628,6 +669,7 @@ impl<W: Write> Daemon<W> {
             check_extensions: self.settings.check_extensions,
             selective: self.settings.selective,
             endgame_solver: self.settings.endgame_solver,
+            mode: self.search_mode(),
         }
     }
 
@@ -681,6 +723,7 @@ impl<W: Write> Daemon<W> {
             root,
             evaluator: Arc::clone(&self.session.current()?.evaluator),
             tt: Arc::clone(&self.tt),
+            trees: Arc::clone(&self.trees),
             limits,
             options: self.search_options(),
         };

@@ -80,6 +80,8 @@ pub struct SearchJob {
     pub evaluator: Arc<Evaluator>,
     /// The shared transposition table.
     pub tt: Arc<TranspositionTable>,
+    /// The Monte-Carlo trees kept between searches.
+    pub trees: Arc<parking_lot::Mutex<crate::search::mcts::TreeMemory>>,
     /// Depth, nodes and time limits.
     pub limits: SearchLimits,
     /// Threads, MultiPV and the selective techniques allowed.
@@ -104,13 +106,15 @@ pub fn start_search(
                 }
                 let _ = events.send(JobEvent::Search(event));
             };
-            search::search(
+            let mut trees = job.trees.lock();
+            search::search_with_trees(
                 job.root,
                 &job.evaluator,
                 &job.tt,
                 &job.limits,
                 &job_control,
                 &job.options,
+                &mut trees,
                 &mut report,
             )
         }));

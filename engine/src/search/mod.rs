@@ -20,6 +20,11 @@
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
 //! benchmark, [`solve_bench`] the endgame benchmark.
 //!
+//! [`mcts`] is the second search, a Monte-Carlo tree search with the
+//! evaluation at its leaves (`SearchMode mcts`); [`search_with_trees`]
+//! runs either, by [`SearchOptions::mode`], through the same limits, stop
+//! flag and events.
+//!
 //! # What a node costs in plugin calls
 //!
 //! Every call into a plugin crosses the C ABI, so the search makes each at
@@ -40,6 +45,7 @@ mod chance;
 mod endgame;
 mod heuristics;
 mod limits;
+pub mod mcts;
 mod picker;
 mod pool;
 mod quiescence;
@@ -107,6 +113,46 @@ pub struct SearchOptions {
     /// has one and its settings or the depth call for it (off: the
     /// evaluation search always, for measuring the two against each other).
     pub endgame_solver: bool,
+    /// Which search runs: the alpha-beta search or the Monte-Carlo one.
+    pub mode: SearchMode,
+}
+
+/// The two searches (`SearchMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchMode {
+    /// Iterative-deepening principal variation search (alpha-beta).
+    #[default]
+    Pvs,
+    /// Monte-Carlo tree search with the evaluation at the leaves (see
+    /// [`mcts`]).
+    Mcts,
+}
+
+impl SearchMode {
+    /// The option's values, as `setoption` spells them.
+    pub const NAMES: [&'static str; 2] = ["pvs", "mcts"];
+
+    /// The option's spelling of this value.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The value `name` spells (any case), if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Pvs, Self::Mcts]
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The search a game's plugin recommends: MCTS where it declares
+    /// `CAP_PREFERS_MCTS`, the PVS otherwise.
+    pub fn recommended(capabilities: u64) -> Self {
+        if capabilities & plyd_api::abi::CAP_PREFERS_MCTS != 0 {
+            SearchMode::Mcts
+        } else {
+            SearchMode::Pvs
+        }
+    }
 }
 
 /// How chance nodes prune (see [`chance`]).
@@ -151,6 +197,7 @@ impl Default for SearchOptions {
             check_extensions: true,
             selective: false,
             endgame_solver: true,
+            mode: SearchMode::default(),
         }
     }
 }
@@ -227,9 +274,43 @@ pub fn search(
     options: &SearchOptions,
     report: &mut dyn FnMut(SearchEvent),
 ) -> Result<SearchResult, PluginError> {
+    let mut trees = mcts::TreeMemory::default();
+    search_with_trees(
+        root, evaluator, tt, limits, control, options, &mut trees, report,
+    )
+}
+
+/// [`search`] with the Monte-Carlo trees of earlier searches, which an
+/// MCTS search reuses where the new root lies in them and leaves there for
+/// the next one (the PVS does not touch them).
+#[allow(clippy::too_many_arguments)]
+pub fn search_with_trees(
+    root: GameState,
+    evaluator: &Evaluator,
+    tt: &TranspositionTable,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    options: &SearchOptions,
+    trees: &mut mcts::TreeMemory,
+    report: &mut dyn FnMut(SearchEvent),
+) -> Result<SearchResult, PluginError> {
     tt.new_search();
     let mut answer = Answer::default();
-    let outcome = match endgame::plan(&root, limits, options) {
+    let plan = match options.mode {
+        SearchMode::Pvs => endgame::plan(&root, limits, options),
+        SearchMode::Mcts => Ok(None),
+    };
+    let outcome = match plan {
+        Ok(None) if options.mode == SearchMode::Mcts => mcts::run(
+            root,
+            evaluator,
+            limits,
+            control,
+            options,
+            trees,
+            &mut answer,
+            report,
+        ),
         Ok(Some(size)) => endgame::run(
             root,
             size,

@@ -171,6 +171,11 @@ typedef uint32_t PlydMove;
 /* order_hints may write PLYD_HINT_SKIP for moves not worth searching below
  * the root; the host's Selective option decides whether it listens. */
 #define PLYD_CAP_SELECTIVE (UINT64_C(1) << 6)
+/* The plugin recommends the Monte-Carlo tree search (SearchMode mcts) as
+ * the game's default search; the user's SearchMode always wins. */
+#define PLYD_CAP_PREFERS_MCTS (UINT64_C(1) << 7)
+/* The Monte-Carlo search values a new leaf after a short random playout. */
+#define PLYD_CAP_MCTS_PLAYOUTS (UINT64_C(1) << 8)
 /* The hint of a move the search may skip (with PLYD_CAP_SELECTIVE). */
 #define PLYD_HINT_SKIP INT32_MIN
 

@@ -123,6 +123,17 @@ pub const CAP_PERFT_COUNTS_ENDED_GAMES: u64 = 1 << 5;
 /// decides whether the advice is taken; the root always searches every move.
 pub const CAP_SELECTIVE: u64 = 1 << 6;
 
+/// Capability: the plugin recommends the Monte-Carlo tree search
+/// (`SearchMode mcts`) as this game's default search. A preference, not a
+/// soundness claim: the user's `SearchMode` always wins, and a host that
+/// does not know the bit keeps its own default.
+pub const CAP_PREFERS_MCTS: u64 = 1 << 7;
+
+/// Capability: the Monte-Carlo search should value a new leaf by a short
+/// random playout (moves uniformly at random, chance outcomes by weight)
+/// before the evaluation, instead of the evaluation alone.
+pub const CAP_MCTS_PLAYOUTS: u64 = 1 << 8;
+
 /// The hint that marks a move the search may skip below the root, from a
 /// plugin declaring [`CAP_SELECTIVE`]. From other plugins it is just the
 /// lowest hint.

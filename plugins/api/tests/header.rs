@@ -238,7 +238,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 29] = [
+    let numbers: [(&str, i128); 31] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -260,6 +260,8 @@ fn the_header_constants_have_the_rust_values() {
             abi::CAP_PERFT_COUNTS_ENDED_GAMES.into(),
         ),
         ("PLYD_CAP_SELECTIVE", abi::CAP_SELECTIVE.into()),
+        ("PLYD_CAP_PREFERS_MCTS", abi::CAP_PREFERS_MCTS.into()),
+        ("PLYD_CAP_MCTS_PLAYOUTS", abi::CAP_MCTS_PLAYOUTS.into()),
         ("PLYD_OPTION_CHECK", abi::OPTION_CHECK.into()),
         ("PLYD_OPTION_SPIN", abi::OPTION_SPIN.into()),
         ("PLYD_OPTION_COMBO", abi::OPTION_COMBO.into()),

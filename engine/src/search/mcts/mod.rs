@@ -1,0 +1,733 @@
+//! The second search: Monte-Carlo tree search whose playouts are replaced
+//! by the evaluation (`SearchMode mcts`), for every game.
+//!
+//! A visit goes down the tree by UCT, expands one new node, values it (the
+//! evaluation mapped to `[-1, 1]` by [`value`], a short random playout
+//! first where the plugin declares `CAP_MCTS_PLAYOUTS`, the exact result
+//! where the game is over) and adds the value to every node on the way
+//! back, each for its own side to move. Chance nodes draw an outcome by
+//! its weight. Proven wins and losses rise through the tree
+//! ([`select::update_proofs`]). The tree is kept between searches of the
+//! same game in a [`TreeMemory`], re-rooted at the new position when it
+//! lies within a few plies of the old root.
+//!
+//! Files: [`tree`] the nodes and re-rooting, [`select`] the selection
+//! rules, proofs and the move played, [`visit`] one visit, [`value`] the
+//! score mapping; this file the threads, the limits and the reports.
+//!
+//! # Threads
+//!
+//! Root parallelism: each thread grows its own tree from the same root on
+//! its own copy of the state, and at the end the root moves' visits and
+//! value sums are added over the trees. The threads share nothing but the
+//! stop flag and the visit count, so they never wait on a lock.
+
+pub mod select;
+pub mod tree;
+pub mod value;
+mod visit;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use plyd_api::abi::CAP_MCTS_PLAYOUTS;
+use plyd_api::Move;
+use plyd_protocol::Info;
+
+use super::limits::{SearchControl, SearchLimits};
+use super::{nps, outcome_words, score, Answer, SearchEvent, SearchOptions, SearchResult};
+use crate::host::{Evaluator, GameState, Outcome, PluginError};
+use select::Style;
+use tree::{NodeId, NodeKind, Proof, Tree, NO_NODE};
+use value::ValueMap;
+use visit::{VisitConfig, Visitor};
+
+/// Plies of random play before the evaluation, for a plugin that asks
+/// for playouts.
+pub const PLAYOUT_PLIES: u32 = 8;
+/// Most nodes of one thread's tree (about 100 bytes each, plus the move
+/// lists of the nodes visited more than once).
+pub const MAX_TREE_NODES: usize = 2_000_000;
+/// Plies below the old root where the new root is looked for.
+pub const REUSE_PLIES: u32 = 3;
+/// Visits of a `go mate` with no node limit that finds no proof.
+pub const MATE_SEARCH_VISITS: u64 = 1_000_000;
+/// Time between two `info` lines when the depth does not change.
+const REPORT_EVERY: Duration = Duration::from_secs(1);
+
+/// The evaluator name whose search follows seed 003 to the letter (see
+/// `docs/mcts.md`): its UCT formula and constant, random expansion of
+/// every child, its evaluation taken linearly, the best mean played.
+pub const SEED003_EVALUATOR: &str = "seed003";
+
+/// What the trees of the last search were grown for: a tree is reused
+/// only by a search of the same game, evaluator and settings.
+#[derive(Debug, Clone, PartialEq)]
+struct TreeKey {
+    game: String,
+    evaluator: String,
+    style: Style,
+    playout_plies: u32,
+    search_moves: Vec<Move>,
+}
+
+/// The trees kept from one search to the next (one per thread).
+#[derive(Debug, Default)]
+pub struct TreeMemory {
+    key: Option<TreeKey>,
+    /// The mapping the trees' values were made with.
+    map: Option<ValueMap>,
+    trees: Vec<Tree>,
+}
+
+impl TreeMemory {
+    /// Forget every tree (`ucinewgame`, another game or evaluator).
+    pub fn clear(&mut self) {
+        self.key = None;
+        self.map = None;
+        self.trees.clear();
+    }
+
+    /// The mapping for a search at the position `hash`, `side` to move:
+    /// the kept trees' own while the main one holds the position and
+    /// `fresh`, the one measured now, is close to it; otherwise `fresh`,
+    /// and the trees are dropped.
+    fn prepare(&mut self, hash: u64, side: u32, fresh: ValueMap) -> ValueMap {
+        let found = self
+            .trees
+            .first()
+            .is_some_and(|t| t.find(hash, side, REUSE_PLIES).is_some());
+        match self.map {
+            Some(kept) if found && kept.close_to(&fresh) => kept,
+            _ => {
+                self.trees.clear();
+                self.map = Some(fresh);
+                fresh
+            }
+        }
+    }
+
+    /// Nodes kept, over all trees.
+    pub fn nodes(&self) -> usize {
+        self.trees.iter().map(Tree::len).sum()
+    }
+
+    /// The tree for thread `index` rooted at the node of `root`'s
+    /// position, if the old tree has it; `None` otherwise.
+    fn take(&mut self, index: usize, hash: u64, side: u32) -> Option<Tree> {
+        let old = std::mem::take(self.trees.get_mut(index)?);
+        let id = old.find(hash, side, REUSE_PLIES)?;
+        Some(if id == Tree::ROOT {
+            old
+        } else {
+            old.subtree(id)
+        })
+    }
+}
+
+/// Search `root` by MCTS; see [`super::search`].
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run(
+    mut root: GameState,
+    evaluator: &Evaluator,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    options: &SearchOptions,
+    memory: &mut TreeMemory,
+    answer: &mut Answer,
+    report: &mut dyn FnMut(SearchEvent),
+) -> Result<SearchResult, PluginError> {
+    let plugin = root.plugin().clone();
+    let outcome = root.outcome()?;
+    let mut outcomes = Vec::new();
+    if plugin.has_chance() && outcome == Outcome::Ongoing {
+        root.chance_outcomes(&mut outcomes)?;
+    }
+    let is_chance = !outcomes.is_empty();
+    let mut root_moves = Vec::new();
+    if !is_chance {
+        if outcome == Outcome::Ongoing {
+            root.legal_moves(&mut root_moves)?;
+        }
+        if !limits.search_moves.is_empty() {
+            root_moves.retain(|m| limits.search_moves.contains(m));
+        }
+        if root_moves.is_empty() {
+            report(SearchEvent::Info(Info {
+                string: Some(format!("no legal move: {}", outcome_words(outcome))),
+                ..Info::default()
+            }));
+            return Ok(SearchResult::default());
+        }
+        // Whatever fails later, a legal move can be given.
+        answer.best = Some(root.format_move(root_moves[0])?);
+    }
+
+    let bound = evaluator.info().score_bound.clamp(1, score::EVAL_LIMIT);
+    let seed003 = evaluator.name() == SEED003_EVALUATOR;
+    let root_side = root.side_to_move()?;
+    let (style, fresh_map) = if seed003 {
+        (Style::Seed003, ValueMap::linear(bound))
+    } else {
+        let scores = sample_scores(&mut root, evaluator, &root_moves, bound, root_side);
+        let map = scores.map(|s| ValueMap::calibrated(bound, root_side, &s));
+        (Style::Widening, map?)
+    };
+    let playout_plies = if plugin.info().capabilities & CAP_MCTS_PLAYOUTS != 0 {
+        PLAYOUT_PLIES
+    } else {
+        0
+    };
+    let config = VisitConfig {
+        style,
+        map: fresh_map,
+        bound,
+        playout_plies,
+        chance: plugin.has_chance(),
+        root_moves: limits.search_moves.clone(),
+        max_nodes: MAX_TREE_NODES,
+    };
+    let key = TreeKey {
+        game: plugin.name().to_string(),
+        evaluator: evaluator.name().to_string(),
+        style,
+        playout_plies,
+        search_moves: limits.search_moves.clone(),
+    };
+    if memory.key.as_ref() != Some(&key) {
+        memory.clear();
+        memory.key = Some(key);
+    }
+    let map = memory.prepare(root.hash(), root_side, fresh_map);
+    let config = VisitConfig { map, ..config };
+
+    let threads = options.threads.max(1);
+    let hash = root.hash();
+    let mut visitors = Vec::with_capacity(threads);
+    for index in 0..threads {
+        let state = if index == 0 {
+            None
+        } else {
+            Some(root.try_clone()?)
+        };
+        visitors.push((index, state));
+    }
+    let mut root_state = Some(root);
+    let mut walkers = Vec::with_capacity(threads);
+    for (index, state) in visitors {
+        let state = match state {
+            Some(s) => s,
+            None => root_state.take().expect("the main thread's state"),
+        };
+        let side = state.side_to_move()?;
+        let reused = memory.take(index, hash, side);
+        let mut walker = Visitor::new(
+            state,
+            Tree::default(),
+            &config,
+            evaluator,
+            0x9e37_79b9_7f4a_7c15 ^ (index as u64 + 1).wrapping_mul(0x1234_5678_9abc_def1),
+        );
+        walker.tree = match reused {
+            Some(tree) => tree,
+            None => Tree::with_root(walker.describe(0, NO_NODE)?),
+        };
+        walker.max_depth = walker.tree.depth();
+        walkers.push(walker);
+    }
+
+    let shared = SharedCounters {
+        visits: AtomicU64::new(0),
+        halt: AtomicBool::new(false),
+    };
+    let mut walkers = walkers.into_iter();
+    let mut main = walkers.next().expect("one thread at least");
+    let helpers: Vec<_> = walkers.collect();
+    let style_for_report = style;
+
+    let (main_outcome, helper_trees) = std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .into_iter()
+            .map(|mut walker| {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let outcome = helper_loop(&mut walker, shared, limits, control);
+                    if outcome.is_err() {
+                        shared.halt.store(true, Ordering::Relaxed);
+                    }
+                    (outcome, walker.tree)
+                })
+            })
+            .collect();
+        let mut reporter = Reporter {
+            report,
+            last_depth: 0,
+            last_report: Instant::now(),
+            multipv: options.multipv.max(1),
+            style: style_for_report,
+        };
+        let outcome = main_loop(&mut main, &shared, limits, control, &mut reporter);
+        shared.halt.store(true, Ordering::Relaxed);
+        let mut trees = Vec::new();
+        let mut helper_error = None;
+        for handle in handles {
+            match handle.join() {
+                Ok((o, tree)) => {
+                    if let Err(e) = o {
+                        helper_error.get_or_insert(e);
+                    }
+                    trees.push(tree);
+                }
+                Err(_) => log::error!("an MCTS helper thread panicked"),
+            }
+        }
+        let outcome = outcome.and(helper_error.map_or(Ok(()), Err));
+        let outcome = outcome.and_then(|()| {
+            let view = Combined::of(&main.tree, &trees, style);
+            reporter.lines(&mut main, &view, &shared, control)?;
+            Ok(view)
+        });
+        (outcome, trees)
+    });
+
+    let view = match main_outcome {
+        Ok(view) => view,
+        Err(e) => {
+            memory.clear();
+            return Err(e);
+        }
+    };
+    let best = view.ranked.first().map(|r| r.mv);
+    let line = view.line(&main.tree, &helper_trees, style);
+    if !is_chance {
+        if let Some(mv) = best {
+            answer.best = Some(main.state.format_move(mv)?);
+            answer.ponder = ponder_text(&mut main.state, &line)?;
+        }
+    }
+    let result = SearchResult {
+        best: if is_chance { None } else { best },
+        score: view.score(&map, root_side, None),
+        pv: line,
+        depth: main.max_depth,
+        nodes: shared.visits.load(Ordering::Relaxed),
+    };
+    memory.trees.clear();
+    memory.trees.push(main.tree);
+    memory.trees.extend(helper_trees);
+    Ok(result)
+}
+
+/// Moves sampled at the root to measure the sigmoid.
+const CALIBRATION_MOVES: usize = 32;
+
+/// The scores, for `root_side`, of the positions after a sample of the
+/// root moves spread over the list (a game over counts as the bound).
+fn sample_scores(
+    root: &mut GameState,
+    evaluator: &Evaluator,
+    moves: &[Move],
+    bound: i32,
+    root_side: u32,
+) -> Result<Vec<i32>, PluginError> {
+    let step = moves.len().div_ceil(CALIBRATION_MOVES).max(1);
+    let mut scores = Vec::new();
+    for &mv in moves.iter().step_by(step) {
+        root.make_move(mv)?;
+        let scored = (|| {
+            let side = root.side_to_move()?;
+            let score = match root.outcome()? {
+                Outcome::Ongoing => evaluator.evaluate(root)?.clamp(-bound, bound),
+                Outcome::Win => bound,
+                Outcome::Loss => -bound,
+                Outcome::Draw => 0,
+            };
+            Ok(if side == root_side { score } else { -score })
+        })();
+        root.unmake_move(mv)?;
+        scores.push(scored?);
+    }
+    Ok(scores)
+}
+
+/// What the threads share: the visits of all of them and the halt flag.
+struct SharedCounters {
+    visits: AtomicU64,
+    halt: AtomicBool,
+}
+
+/// Visits between two publications of a helper's count.
+const PUBLISH_EVERY: u64 = 16;
+
+fn helper_loop(
+    walker: &mut Visitor,
+    shared: &SharedCounters,
+    limits: &SearchLimits,
+    control: &SearchControl,
+) -> Result<(), PluginError> {
+    let mut local = 0;
+    while !shared.halt.load(Ordering::Relaxed) && !control.stop_requested() {
+        if walker.tree.node(Tree::ROOT).proof != Proof::Unknown {
+            break;
+        }
+        walker.visit()?;
+        local += 1;
+        if local == PUBLISH_EVERY {
+            let total = shared.visits.fetch_add(local, Ordering::Relaxed) + local;
+            local = 0;
+            if limits.nodes.is_some_and(|n| total >= n) {
+                break;
+            }
+        }
+    }
+    shared.visits.fetch_add(local, Ordering::Relaxed);
+    Ok(())
+}
+
+fn main_loop(
+    walker: &mut Visitor,
+    shared: &SharedCounters,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    reporter: &mut Reporter,
+) -> Result<(), PluginError> {
+    loop {
+        if control.stop_requested() || shared.halt.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let root = walker.tree.node(Tree::ROOT);
+        let proof = root.proof;
+        if proof != Proof::Unknown {
+            // Decided: nothing more to learn (a `go mate` is answered too).
+            return Ok(());
+        }
+        let total = shared.visits.fetch_add(1, Ordering::Relaxed) + 1;
+        if limits.nodes.is_some_and(|n| total > n) {
+            shared.visits.fetch_sub(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        walker.visit()?;
+        // `go mate N` stops at a proof (above) or another limit, not at
+        // the depth of its mate: a tree is not searched to a full depth.
+        if limits.mate.is_none() && limits.depth.is_some_and(|d| walker.max_depth >= d) {
+            return Ok(());
+        }
+        if limits.mate.is_some() && limits.nodes.is_none() && total >= MATE_SEARCH_VISITS {
+            return Ok(());
+        }
+        if out_of_time(limits, control) {
+            return Ok(());
+        }
+        if walker.max_depth > reporter.last_depth || reporter.last_report.elapsed() >= REPORT_EVERY
+        {
+            let view = Combined::of(&walker.tree, &[], reporter.style);
+            reporter.lines(walker, &view, shared, control)?;
+        }
+    }
+}
+
+/// Whether the clock says stop: `movetime` or the clock's hard limit
+/// mid-search, and the clock's soft limit too (a visit is short, so the
+/// soft limit is as good a place to stop as any).
+fn out_of_time(limits: &SearchLimits, control: &SearchControl) -> bool {
+    if control.pondering() || limits.infinite {
+        return false;
+    }
+    let elapsed = control.clock_elapsed();
+    if let Some(budget) = limits.clock {
+        if elapsed >= budget.soft {
+            return true;
+        }
+    }
+    limits.hard_time().is_some_and(|hard| elapsed >= hard)
+}
+
+/// A root move with its statistics summed over the threads' trees.
+#[derive(Debug, Clone)]
+struct RootStat {
+    mv: Move,
+    visits: u64,
+    /// Mean for the root's side.
+    mean: f64,
+    /// Proven result for the root's side.
+    proof: Proof,
+}
+
+/// The root as all threads see it together.
+struct Combined {
+    ranked: Vec<RootStat>,
+    /// The root's own mean and proof (for a chance root).
+    root_mean: f64,
+    root_proof: Proof,
+    visits: u64,
+}
+
+impl Combined {
+    fn of(main: &Tree, helpers: &[Tree], style: Style) -> Combined {
+        let mut stats: Vec<(Move, u64, f64, Proof)> = Vec::new();
+        let mut root_sum = 0.0;
+        let mut root_visits = 0u64;
+        let mut root_proof = Proof::Unknown;
+        for tree in std::iter::once(main).chain(helpers) {
+            if tree.is_empty() {
+                continue;
+            }
+            let root = tree.node(Tree::ROOT);
+            root_sum += root.mean() * f64::from(root.visits);
+            root_visits += u64::from(root.visits);
+            if root.proof != Proof::Unknown {
+                root_proof = root.proof;
+            }
+            if root.kind == NodeKind::Chance {
+                // A chance root's children are rolls, not moves to play.
+                continue;
+            }
+            for &child in &root.children {
+                let c = tree.node(child);
+                let mean = tree.mean_for_parent(Tree::ROOT, child);
+                // A proof counted from the root: one ply more than the
+                // child's own.
+                let proof = match tree.proof_for_parent(Tree::ROOT, child) {
+                    Proof::Win(n) => Proof::Win(n + 1),
+                    Proof::Loss(n) => Proof::Loss(n + 1),
+                    other => other,
+                };
+                match stats.iter_mut().find(|s| s.0 == c.mv) {
+                    Some(s) => {
+                        s.1 += u64::from(c.visits);
+                        s.2 += mean * f64::from(c.visits);
+                        if proof != Proof::Unknown {
+                            s.3 = proof;
+                        }
+                    }
+                    None => {
+                        stats.push((c.mv, u64::from(c.visits), mean * f64::from(c.visits), proof))
+                    }
+                }
+            }
+        }
+        let mut ranked: Vec<RootStat> = stats
+            .into_iter()
+            .map(|(mv, visits, sum, proof)| RootStat {
+                mv,
+                visits,
+                mean: match proof.value() {
+                    Some(v) => v,
+                    None if visits > 0 => sum / visits as f64,
+                    None => 0.0,
+                },
+                proof,
+            })
+            .collect();
+        let class = |p: Proof| match p {
+            Proof::Win(n) => (2, -(n as i64)),
+            Proof::Loss(n) => (0, n as i64),
+            _ => (1, 0),
+        };
+        ranked.sort_by(|a, b| {
+            let primary = |s: &RootStat| match style {
+                Style::Widening => s.visits as f64,
+                Style::Seed003 => s.mean,
+            };
+            class(b.proof)
+                .cmp(&class(a.proof))
+                .then(primary(b).total_cmp(&primary(a)))
+                .then(b.mean.total_cmp(&a.mean))
+        });
+        Combined {
+            ranked,
+            root_mean: if root_visits > 0 {
+                root_sum / root_visits as f64
+            } else {
+                0.0
+            },
+            root_proof,
+            visits: root_visits,
+        }
+    }
+
+    /// The search score of root move `index` (or of the root itself, at
+    /// a chance root or with `None` and no move).
+    fn score(&self, map: &ValueMap, root_side: u32, index: Option<usize>) -> i32 {
+        let (mean, proof) = match index.or((!self.ranked.is_empty()).then_some(0)) {
+            Some(i) => {
+                let s = &self.ranked[i];
+                (s.mean, s.proof)
+            }
+            None => (self.root_mean, self.root_proof),
+        };
+        match proof {
+            Proof::Win(n) => score::win_in(n as usize),
+            Proof::Loss(n) => score::loss_in(n as usize),
+            Proof::Draw => 0,
+            Proof::Unknown => map.score(mean, root_side),
+        }
+    }
+
+    /// The principal variation: the best root move, then the most played
+    /// child at each node of the tree that played it most.
+    fn line(&self, main: &Tree, helpers: &[Tree], style: Style) -> Vec<Move> {
+        let first = self.ranked.first().map(|s| s.mv);
+        line_in(main, helpers, first, style)
+    }
+}
+
+/// The line from the root through `first` (or, at a chance root, the most
+/// played outcome) in the tree that visited that move most.
+fn line_in(main: &Tree, helpers: &[Tree], first: Option<Move>, style: Style) -> Vec<Move> {
+    let mut best_tree = main;
+    let mut best_visits = 0;
+    for tree in std::iter::once(main).chain(helpers) {
+        if tree.is_empty() {
+            continue;
+        }
+        let root = tree.node(Tree::ROOT);
+        let visits = root
+            .children
+            .iter()
+            .filter(|&&c| first.is_none_or(|m| tree.node(c).mv == m))
+            .map(|&c| tree.node(c).visits)
+            .max()
+            .unwrap_or(0);
+        if visits > best_visits {
+            best_visits = visits;
+            best_tree = tree;
+        }
+    }
+    let tree = best_tree;
+    let mut line = Vec::new();
+    if tree.is_empty() {
+        return line;
+    }
+    let mut id: NodeId = Tree::ROOT;
+    if let Some(mv) = first {
+        match tree
+            .node(Tree::ROOT)
+            .children
+            .iter()
+            .find(|&&c| tree.node(c).mv == mv)
+        {
+            Some(&child) => {
+                line.push(mv);
+                id = child;
+            }
+            None => return vec![mv],
+        }
+    }
+    while line.len() < score::MAX_PLY {
+        let node = tree.node(id);
+        let next = match node.kind {
+            NodeKind::Chance => node
+                .children
+                .iter()
+                .copied()
+                .max_by_key(|&c| tree.node(c).visits),
+            _ => select::ranked_children(tree, id, style).first().copied(),
+        };
+        match next {
+            Some(child) if tree.node(child).visits > 0 => {
+                line.push(tree.node(child).mv);
+                id = child;
+            }
+            _ => break,
+        }
+    }
+    line
+}
+
+/// The reply to expect after the line's first move, unless a roll comes
+/// in between.
+fn ponder_text(state: &mut GameState, line: &[Move]) -> Result<Option<String>, PluginError> {
+    let [best, reply, ..] = *line else {
+        return Ok(None);
+    };
+    state.make_move(best)?;
+    let mut outcomes = Vec::new();
+    let answer = state.chance_outcomes(&mut outcomes).and_then(|()| {
+        if outcomes.is_empty() {
+            state.format_move(reply).map(Some)
+        } else {
+            Ok(None)
+        }
+    });
+    state.unmake_move(best)?;
+    answer
+}
+
+/// The main thread's `info` lines.
+struct Reporter<'r> {
+    report: &'r mut dyn FnMut(SearchEvent),
+    last_depth: u32,
+    last_report: Instant,
+    multipv: usize,
+    style: Style,
+}
+
+impl Reporter<'_> {
+    /// One line per reported root move (MultiPV), by visits.
+    fn lines(
+        &mut self,
+        walker: &mut Visitor,
+        view: &Combined,
+        shared: &SharedCounters,
+        control: &SearchControl,
+    ) -> Result<(), PluginError> {
+        self.last_depth = walker.max_depth;
+        self.last_report = Instant::now();
+        let elapsed = control.search_elapsed();
+        let nodes = shared
+            .visits
+            .load(Ordering::Relaxed)
+            .max(view.visits.min(1));
+        let count = if view.ranked.is_empty() {
+            1
+        } else {
+            self.multipv.min(view.ranked.len())
+        };
+        for k in 0..count {
+            let first = view.ranked.get(k).map(|s| s.mv);
+            let line = line_in(&walker.tree, &[], first, self.style);
+            let texts = spell(&mut walker.state, &line)?;
+            let root_side = walker.tree.node(Tree::ROOT).side;
+            let value = view.score(&walker.config.map, root_side, first.map(|_| k));
+            let info = Info {
+                depth: Some(walker.max_depth.max(1)),
+                seldepth: Some(walker.max_depth.max(1)),
+                multipv: (self.multipv > 1).then_some(k as u32 + 1),
+                score: Some((score::to_protocol(value), None)),
+                nodes: Some(nodes),
+                nps: Some(nps(nodes, elapsed)),
+                // The tree's fill, as the table's is for the PVS.
+                hashfull: Some((walker.tree.len() * 1000 / walker.config.max_nodes) as u32),
+                time_ms: Some(elapsed.as_millis() as u64),
+                pv: texts,
+                ..Info::default()
+            };
+            (self.report)(SearchEvent::Info(info));
+        }
+        Ok(())
+    }
+}
+
+/// Spell a line, each move in the position where it is played.
+fn spell(state: &mut GameState, line: &[Move]) -> Result<Vec<String>, PluginError> {
+    let mut texts = Vec::with_capacity(line.len());
+    let mut played = 0;
+    let mut outcome = Ok(());
+    for &mv in line {
+        match state.format_move(mv).and_then(|t| {
+            texts.push(t);
+            state.make_move(mv)
+        }) {
+            Ok(()) => played += 1,
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        }
+    }
+    for &mv in line[..played].iter().rev() {
+        state.unmake_move(mv)?;
+    }
+    outcome.map(|()| texts)
+}

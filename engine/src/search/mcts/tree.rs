@@ -1,0 +1,309 @@
+//! The tree of a Monte-Carlo search: nodes in one arena, indexed by `u32`,
+//! each knowing its parent, its children, its visits and value sum, and
+//! what is proven of it; and the re-rooting that keeps a subtree for the
+//! next search.
+//!
+//! A node's value sum is for **its own side to move**, as the plugin says
+//! it. A parent reads a child's mean as is when the child's side is its
+//! own and negated otherwise, so a pass, a roll that keeps the turn or a
+//! turn of several moves needs nothing special (the same rule as the
+//! alpha-beta search's scores).
+
+use plyd_api::Move;
+
+/// Index of a node in its [`Tree`].
+pub type NodeId = u32;
+
+/// No node (the root's parent).
+pub const NO_NODE: NodeId = u32::MAX;
+
+/// What a node is, once its position has been looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A player chooses a move here.
+    Decision,
+    /// A chance event (a roll) happens here; children are its outcomes.
+    Chance,
+    /// The game is over here.
+    Terminal,
+}
+
+/// What is known for certain of a node, for its side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proof {
+    /// Nothing yet.
+    Unknown,
+    /// The side to move wins in this many plies.
+    Win(u32),
+    /// The side to move loses in this many plies.
+    Loss(u32),
+    /// The game is drawn with best play.
+    Draw,
+}
+
+impl Proof {
+    /// The same proof seen by a side that is not the node's (only
+    /// for two players: a win of one is the loss of the other).
+    pub fn flipped(self) -> Proof {
+        match self {
+            Proof::Win(n) => Proof::Loss(n),
+            Proof::Loss(n) => Proof::Win(n),
+            other => other,
+        }
+    }
+
+    /// The exact value of a proven node, for its side to move.
+    pub fn value(self) -> Option<f64> {
+        match self {
+            Proof::Unknown => None,
+            Proof::Win(_) => Some(1.0),
+            Proof::Loss(_) => Some(-1.0),
+            Proof::Draw => Some(0.0),
+        }
+    }
+}
+
+/// One node of the tree.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// The position's hash (for finding it again after moves are played).
+    pub hash: u64,
+    /// The move or chance outcome that leads here from the parent.
+    pub mv: Move,
+    /// The parent, [`NO_NODE`] at the root.
+    pub parent: NodeId,
+    /// The side to move here.
+    pub side: u32,
+    /// Decision, chance or terminal.
+    pub kind: NodeKind,
+    /// What is proven of the node.
+    pub proof: Proof,
+    /// The weight of the outcome that leads here, when the parent is a
+    /// chance node (0 otherwise).
+    pub weight: u32,
+    /// Visits through this node, the expansion's own included.
+    pub visits: u32,
+    /// Sum of the values backed up through the node, for its side.
+    pub value_sum: f64,
+    /// The children expanded so far, in the order they were expanded.
+    pub children: Vec<NodeId>,
+    /// The moves (or outcomes with weights) not expanded yet, best first
+    /// (see [`super::select`]); `None` until the node's moves are listed.
+    pub pending: Option<Vec<(Move, u32)>>,
+    /// The moves this node has in all (known once they are listed).
+    pub move_count: u32,
+    /// Whether `pending` is in the order of the plugin's hints (a node
+    /// of few visits lists its moves in random order; see
+    /// [`super::visit`]).
+    pub hinted: bool,
+}
+
+impl Node {
+    /// A node just reached, before its position is looked at.
+    pub fn new(hash: u64, mv: Move, parent: NodeId, side: u32, kind: NodeKind) -> Self {
+        Node {
+            hash,
+            mv,
+            parent,
+            side,
+            kind,
+            proof: Proof::Unknown,
+            weight: 0,
+            visits: 0,
+            value_sum: 0.0,
+            children: Vec::new(),
+            pending: None,
+            move_count: 0,
+            hinted: false,
+        }
+    }
+
+    /// The mean value for the node's side (0 before any visit).
+    pub fn mean(&self) -> f64 {
+        if let Some(v) = self.proof.value() {
+            return v;
+        }
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.value_sum / f64::from(self.visits)
+        }
+    }
+
+    /// Whether every move of the node has a child.
+    pub fn fully_expanded(&self) -> bool {
+        self.pending.as_ref().is_some_and(|p| p.is_empty())
+    }
+}
+
+/// The nodes of one tree; index 0 is the root.
+#[derive(Debug, Clone, Default)]
+pub struct Tree {
+    /// The nodes, each after its parent.
+    pub nodes: Vec<Node>,
+}
+
+impl Tree {
+    /// A tree of the root alone.
+    pub fn with_root(root: Node) -> Self {
+        Tree { nodes: vec![root] }
+    }
+
+    /// The root's index.
+    pub const ROOT: NodeId = 0;
+
+    /// Node `id`.
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// Node `id`, to change.
+    #[inline]
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree is empty (it never is once it has a root).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Add `node` as the newest child of `parent`.
+    pub fn add_child(&mut self, parent: NodeId, node: Node) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(node);
+        self.nodes[parent as usize].children.push(id);
+        id
+    }
+
+    /// The mean of `child` seen from the side to move at `parent`.
+    #[inline]
+    pub fn mean_for_parent(&self, parent: NodeId, child: NodeId) -> f64 {
+        let (p, c) = (self.node(parent), self.node(child));
+        let mean = c.mean();
+        if c.side == p.side {
+            mean
+        } else {
+            -mean
+        }
+    }
+
+    /// The proof of `child` seen from the side to move at `parent`.
+    #[inline]
+    pub fn proof_for_parent(&self, parent: NodeId, child: NodeId) -> Proof {
+        let (p, c) = (self.node(parent), self.node(child));
+        if c.side == p.side {
+            c.proof
+        } else {
+            c.proof.flipped()
+        }
+    }
+
+    /// The deepest node's distance from the root, in plies.
+    pub fn depth(&self) -> u32 {
+        // Nodes are only ever added after their parent, so one pass in
+        // index order sees every parent's depth first.
+        let mut depths = vec![0u32; self.nodes.len()];
+        let mut deepest = 0;
+        for (i, node) in self.nodes.iter().enumerate().skip(1) {
+            let d = depths[node.parent as usize] + 1;
+            depths[i] = d;
+            deepest = deepest.max(d);
+        }
+        deepest
+    }
+
+    /// The node `plies` plies or fewer below the root whose hash is
+    /// `hash` and whose side to move is `side`, nearest first.
+    pub fn find(&self, hash: u64, side: u32, plies: u32) -> Option<NodeId> {
+        let mut level = vec![Tree::ROOT];
+        for _ in 0..=plies {
+            if let Some(&hit) = level.iter().find(|&&id| {
+                let n = self.node(id);
+                n.hash == hash && n.side == side
+            }) {
+                return Some(hit);
+            }
+            level = level
+                .iter()
+                .flat_map(|&id| self.node(id).children.iter().copied())
+                .collect();
+        }
+        None
+    }
+
+    /// A new tree made of the subtree under `id`, which becomes the root
+    /// (with no parent and no incoming move).
+    pub fn subtree(&self, id: NodeId) -> Tree {
+        let mut nodes = Vec::new();
+        // The old index of each copied node's new parent, breadth first so
+        // that parents keep coming before their children.
+        let mut queue = std::collections::VecDeque::new();
+        queue.push_back((id, NO_NODE));
+        while let Some((old, new_parent)) = queue.pop_front() {
+            let new_id = nodes.len() as NodeId;
+            let mut node = self.node(old).clone();
+            node.parent = new_parent;
+            let children = std::mem::take(&mut node.children);
+            nodes.push(node);
+            if new_parent != NO_NODE {
+                let parent: &mut Node = &mut nodes[new_parent as usize];
+                parent.children.push(new_id);
+            }
+            for child in children {
+                queue.push_back((child, new_id));
+            }
+        }
+        let root = &mut nodes[0];
+        root.weight = 0;
+        Tree { nodes }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> Tree {
+        // root(side 0) -> a(side 1) -> c(side 0)
+        //              -> b(side 1)
+        let mut t = Tree::with_root(Node::new(10, 0, NO_NODE, 0, NodeKind::Decision));
+        let a = t.add_child(0, Node::new(11, 1, 0, 1, NodeKind::Decision));
+        t.add_child(0, Node::new(12, 2, 0, 1, NodeKind::Decision));
+        t.add_child(a, Node::new(13, 3, a, 0, NodeKind::Decision));
+        t
+    }
+
+    #[test]
+    fn a_node_two_plies_down_is_found_and_becomes_the_root() {
+        let t = tree();
+        assert_eq!(t.find(13, 0, 2), Some(3));
+        assert_eq!(t.find(13, 1, 2), None, "the side must match too");
+        assert_eq!(t.find(13, 0, 1), None, "too deep for one ply");
+        let sub = t.subtree(1);
+        assert_eq!(sub.len(), 2);
+        assert_eq!(sub.node(0).hash, 11);
+        assert_eq!(sub.node(0).parent, NO_NODE);
+        assert_eq!(sub.node(0).children, vec![1]);
+        assert_eq!(sub.node(1).hash, 13);
+        assert_eq!(sub.node(1).parent, 0);
+        assert_eq!(t.depth(), 2);
+    }
+
+    #[test]
+    fn a_child_is_read_from_its_parents_side() {
+        let mut t = tree();
+        t.node_mut(1).visits = 2;
+        t.node_mut(1).value_sum = 1.0;
+        assert_eq!(t.mean_for_parent(0, 1), -0.5);
+        t.node_mut(3).proof = Proof::Loss(1);
+        assert_eq!(t.proof_for_parent(1, 3), Proof::Win(1));
+        assert_eq!(t.node(3).mean(), -1.0);
+    }
+}
