@@ -46,8 +46,7 @@ REFUSED_GO = "a search is already running"
 # Commands whose answers the soak counts, and plyd's commands that print
 # more than protocol lines (the board, the evaluation, perft, bench):
 # garbage lines never hold them.
-COUNTED = {b"go", b"stop", b"ponderhit", b"isready", b"quit", b"uci",
-           b"d", b"eval", b"bench", b"perft"}
+COUNTED = {"go", "stop", "ponderhit", "isready", "quit", "uci", "d", "eval", "bench", "perft"}
 PATIENCE = 30.0
 
 WORDS = [
@@ -188,8 +187,13 @@ class Soak:
         # UCI skips unknown tokens and reads a command further on, so no
         # word of a line may be a command whose answer the other generators
         # count: those are replaced.
-        words = line.replace(b"\n", b" ").replace(b"\r", b" ").split(b" ")
-        return b" ".join(b"xyzzy" if w.strip() in COUNTED else w for w in words)
+        line = line.replace(b"\n", b" ").replace(b"\r", b" ")
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return line  # not UTF-8: refused whole, whatever it holds
+        parts = re.split(r"(\s+)", text)
+        return "".join("xyzzy" if p in COUNTED else p for p in parts).encode()
 
     def setoption(self):
         name = self.rng.choice(OPTIONS)
