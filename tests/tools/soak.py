@@ -48,6 +48,7 @@ REFUSED_GO = "a search is already running"
 # garbage lines never hold them.
 COUNTED = {"go", "stop", "ponderhit", "isready", "quit", "uci", "d", "eval", "bench", "perft"}
 PATIENCE = 30.0
+SYNC_EVERY = int(os.environ.get("SOAK_SYNC_EVERY", "1000"))
 
 WORDS = [
     "go", "stop", "ponderhit", "isready", "position", "startpos", "fen", "moves",
@@ -72,8 +73,8 @@ class Daemon:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, bufsize=1 << 16)
         self.lines = queue.Queue()
-        self.recent = collections.deque(maxlen=12)
-        self.received = collections.deque(maxlen=12)
+        self.recent = collections.deque(maxlen=40)
+        self.received = collections.deque(maxlen=40)
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self):
@@ -187,13 +188,14 @@ class Soak:
         # UCI skips unknown tokens and reads a command further on, so no
         # word of a line may be a command whose answer the other generators
         # count: those are replaced.
+        # A line that is not UTF-8 is read with its bad bytes replaced, so
+        # its words count too.
         line = line.replace(b"\n", b" ").replace(b"\r", b" ")
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
-            return line  # not UTF-8: refused whole, whatever it holds
-        parts = re.split(r"(\s+)", text)
-        return "".join("xyzzy" if p in COUNTED else p for p in parts).encode()
+        parts = re.split(rb"(\s+)", line)
+        line = b"".join(b"xyzzy" if p.decode("utf-8", "replace") in COUNTED else p for p in parts)
+        if any(w in COUNTED for w in line.decode("utf-8", "replace").split()):
+            return b"xyzzy"  # split by other whitespace than ASCII's
+        return line
 
     def setoption(self):
         name = self.rng.choice(OPTIONS)
@@ -314,7 +316,7 @@ class Soak:
                     else:
                         self.daemon.send(self.position())
                     self.counts["lines"] += 1
-                    if self.counts["lines"] % 1000 == 0:
+                    if self.counts["lines"] % SYNC_EVERY == 0:
                         self.sync()
                         if self.daemon.proc.poll() is not None:
                             raise EOFError
