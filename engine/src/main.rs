@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use std::sync::Arc;
 
-use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig};
+use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Dialect};
 use plyd::host::{default_plugin_dir, GameState, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
@@ -36,6 +36,10 @@ struct Cli {
     /// Parameter file (TOML) for the evaluator.
     #[arg(long, global = true, value_name = "FILE")]
     eval_params: Option<PathBuf>,
+    /// The protocol to speak: uci, ucci, ugi or gtp (default: chosen by
+    /// the first command).
+    #[arg(long, value_name = "DIALECT", value_parser = parse_protocol)]
+    protocol: Option<Dialect>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -140,9 +144,19 @@ fn resolve(cli: &Cli) -> Resolved {
             eval_params: cli.eval_params.clone().or(config_eval_params),
             settings,
             plugin_path_text: path_text,
+            protocol: cli.protocol,
         },
         problems,
     }
+}
+
+fn parse_protocol(text: &str) -> Result<Dialect, String> {
+    Dialect::parse(text).ok_or_else(|| {
+        format!(
+            "unknown protocol '{text}' (one of {})",
+            Dialect::NAMES.join(", ")
+        )
+    })
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,189 @@
+//! The dialects the daemon speaks over one controller: UCI (the main one,
+//! handled by the controller itself), UCCI, UGI, GTP, NBoard and Botzone.
+//!
+//! The first command chooses the dialect (`uci`, `ucci`, `ugi`, `nboard`,
+//! a GTP command), unless `--protocol` chose it already. Each dialect is a
+//! module that turns its lines into the controller's actions and the
+//! search's events into its own replies; a line a dialect shares with UCI
+//! is handed back to the controller as UCI text.
+
+mod gtp;
+mod ucci;
+mod ugi;
+
+use std::io::Write;
+
+use plyd_protocol::{Info, Response, Score};
+
+use super::Daemon;
+
+/// A protocol the daemon speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI, with plyd's extensions.
+    Uci,
+    /// UCCI 3.0 (xiangqi).
+    Ucci,
+    /// UGI, the game-agnostic UCI.
+    Ugi,
+    /// GTP version 2 (Othello).
+    Gtp,
+}
+
+impl Dialect {
+    /// The names `--protocol` takes.
+    pub const NAMES: [&'static str; 4] = ["uci", "ucci", "ugi", "gtp"];
+
+    /// The dialect called `name` (any case).
+    pub fn parse(name: &str) -> Option<Dialect> {
+        match name.to_ascii_lowercase().as_str() {
+            "uci" => Some(Dialect::Uci),
+            "ucci" => Some(Dialect::Ucci),
+            "ugi" => Some(Dialect::Ugi),
+            "gtp" => Some(Dialect::Gtp),
+            _ => None,
+        }
+    }
+
+    /// The dialect a first line asks for: its greeting, a GTP command, or
+    /// UCI for anything else (so a UCI GUI that skips `uci` still works).
+    fn from_first_line(line: &str) -> Dialect {
+        let mut words = line.split_ascii_whitespace();
+        let Some(first) = words.next() else {
+            return Dialect::Uci;
+        };
+        match first {
+            "ucci" => Dialect::Ucci,
+            "ugi" => Dialect::Ugi,
+            _ if gtp::is_gtp_start(line) => Dialect::Gtp,
+            _ => Dialect::Uci,
+        }
+    }
+
+    /// The game the dialect's community plays, started unless `--game`
+    /// named one.
+    fn default_game(self) -> Option<&'static str> {
+        match self {
+            Dialect::Ucci => Some("xiangqi"),
+            Dialect::Gtp => Some("othello"),
+            Dialect::Uci | Dialect::Ugi => None,
+        }
+    }
+}
+
+/// The dialect chosen so far and what each dialect keeps between lines.
+pub(super) struct DialectState {
+    chosen: Option<Dialect>,
+    game_given: bool,
+    ucci: ucci::UcciState,
+    gtp: gtp::GtpState,
+}
+
+impl DialectState {
+    /// Nothing chosen yet; `game_given`: the command line named a game.
+    pub(super) fn new(game_given: bool) -> Self {
+        DialectState {
+            chosen: None,
+            game_given,
+            ucci: ucci::UcciState::default(),
+            gtp: gtp::GtpState::default(),
+        }
+    }
+}
+
+/// What became of a line.
+pub(super) enum Routed {
+    /// A dialect handled it; `false` means quit.
+    Done(bool),
+    /// UCI text for the controller.
+    Uci(String),
+}
+
+impl<W: Write> Daemon<W> {
+    /// Speak `dialect` from now on, switching to its game unless the
+    /// command line chose one.
+    pub(super) fn choose_dialect(&mut self, dialect: Dialect) {
+        self.dialects.chosen = Some(dialect);
+        let Some(game) = dialect.default_game() else {
+            return;
+        };
+        if self.dialects.game_given
+            || self
+                .session
+                .current
+                .as_ref()
+                .is_some_and(|c| c.variant.name() == game)
+        {
+            return;
+        }
+        if let Err(e) = self.session.select_variant(game) {
+            log::warn!("{dialect:?} plays {game}, which cannot be started: {e}");
+        }
+    }
+
+    /// Pass `line` to the dialect spoken, choosing it first if need be.
+    pub(super) fn dialect_line(&mut self, line: &str) -> Routed {
+        let dialect = match self.dialects.chosen {
+            Some(dialect) => dialect,
+            None if line.trim().is_empty() => return Routed::Done(true),
+            None => {
+                let dialect = Dialect::from_first_line(line);
+                self.choose_dialect(dialect);
+                dialect
+            }
+        };
+        match dialect {
+            Dialect::Uci => Routed::Uci(line.to_string()),
+            Dialect::Ucci => self.ucci_line(line),
+            Dialect::Ugi => self.ugi_line(line),
+            Dialect::Gtp => Routed::Done(self.gtp_line(line)),
+        }
+    }
+
+    fn dialect(&self) -> Dialect {
+        self.dialects.chosen.unwrap_or(Dialect::Uci)
+    }
+
+    /// A search's progress, in the dialect's form.
+    pub(super) fn report_info(&mut self, info: Info) {
+        match self.dialect() {
+            Dialect::Uci | Dialect::Ugi => self.send(&Response::Info(info)),
+            Dialect::Ucci => self.ucci_info(&info),
+            // GTP has no room for progress: it goes to the log.
+            Dialect::Gtp => log::info!("{}", Response::Info(info)),
+        }
+    }
+
+    /// A search's answer, in the dialect's form.
+    pub(super) fn report_best(&mut self, best: Option<String>, ponder: Option<String>) {
+        match self.dialect() {
+            Dialect::Uci | Dialect::Ugi => self.send(&Response::BestMove { best, ponder }),
+            Dialect::Ucci => self.ucci_best(best, ponder),
+            Dialect::Gtp => self.gtp_best(best),
+        }
+    }
+
+    /// A refused line or a failure, in the dialect's form.
+    pub(super) fn report_error(&mut self, what: &str) {
+        match self.dialect() {
+            Dialect::Uci | Dialect::Ugi => {
+                self.send(&Response::info_string(format!("error: {what}")))
+            }
+            Dialect::Ucci => self.raw(&format!("info message error: {}", one_line(what))),
+            Dialect::Gtp => self.gtp_error(what),
+        }
+    }
+}
+
+/// `text` with line breaks made spaces.
+fn one_line(text: &str) -> String {
+    text.replace(['\r', '\n'], " ")
+}
+
+/// The score of the main line of an `info`, if it has one.
+fn main_line_score(info: &Info) -> Option<Score> {
+    if info.multipv.is_some_and(|n| n > 1) {
+        return None;
+    }
+    info.score.map(|(score, _)| score)
+}
