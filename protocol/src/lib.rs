@@ -12,9 +12,11 @@
 #![warn(missing_docs)]
 
 mod command;
+mod ggf;
 mod response;
 mod ucci;
 
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
+pub use ggf::{GgfError, GgfGame, GgfMove};
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
 pub use ucci::{format_ucci_info, parse_ucci_line, UcciCommand, UcciGo, UCCI_MATE_SCORE};

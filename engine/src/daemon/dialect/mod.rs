@@ -1,5 +1,5 @@
 //! The dialects the daemon speaks over one controller: UCI (the main one,
-//! handled by the controller itself), UCCI, UGI, GTP, NBoard and Botzone.
+//! handled by the controller itself), UCCI, UGI, GTP and NBoard.
 //!
 //! The first command chooses the dialect (`uci`, `ucci`, `ugi`, `nboard`,
 //! a GTP command), unless `--protocol` chose it already. Each dialect is a
@@ -8,6 +8,7 @@
 //! is handed back to the controller as UCI text.
 
 mod gtp;
+mod nboard;
 mod ucci;
 mod ugi;
 
@@ -28,11 +29,13 @@ pub enum Dialect {
     Ugi,
     /// GTP version 2 (Othello).
     Gtp,
+    /// NBoard version 2 (Othello).
+    NBoard,
 }
 
 impl Dialect {
     /// The names `--protocol` takes.
-    pub const NAMES: [&'static str; 4] = ["uci", "ucci", "ugi", "gtp"];
+    pub const NAMES: [&'static str; 5] = ["uci", "ucci", "ugi", "gtp", "nboard"];
 
     /// The dialect called `name` (any case).
     pub fn parse(name: &str) -> Option<Dialect> {
@@ -41,6 +44,7 @@ impl Dialect {
             "ucci" => Some(Dialect::Ucci),
             "ugi" => Some(Dialect::Ugi),
             "gtp" => Some(Dialect::Gtp),
+            "nboard" => Some(Dialect::NBoard),
             _ => None,
         }
     }
@@ -55,6 +59,7 @@ impl Dialect {
         match first {
             "ucci" => Dialect::Ucci,
             "ugi" => Dialect::Ugi,
+            "nboard" => Dialect::NBoard,
             _ if gtp::is_gtp_start(line) => Dialect::Gtp,
             _ => Dialect::Uci,
         }
@@ -65,7 +70,7 @@ impl Dialect {
     fn default_game(self) -> Option<&'static str> {
         match self {
             Dialect::Ucci => Some("xiangqi"),
-            Dialect::Gtp => Some("othello"),
+            Dialect::Gtp | Dialect::NBoard => Some("othello"),
             Dialect::Uci | Dialect::Ugi => None,
         }
     }
@@ -77,6 +82,7 @@ pub(super) struct DialectState {
     game_given: bool,
     ucci: ucci::UcciState,
     gtp: gtp::GtpState,
+    nboard: nboard::NBoardState,
 }
 
 impl DialectState {
@@ -87,6 +93,7 @@ impl DialectState {
             game_given,
             ucci: ucci::UcciState::default(),
             gtp: gtp::GtpState::default(),
+            nboard: nboard::NBoardState::default(),
         }
     }
 }
@@ -137,6 +144,7 @@ impl<W: Write> Daemon<W> {
             Dialect::Ucci => self.ucci_line(line),
             Dialect::Ugi => self.ugi_line(line),
             Dialect::Gtp => Routed::Done(self.gtp_line(line)),
+            Dialect::NBoard => Routed::Done(self.nboard_line(line)),
         }
     }
 
@@ -151,6 +159,7 @@ impl<W: Write> Daemon<W> {
             Dialect::Ucci => self.ucci_info(&info),
             // GTP has no room for progress: it goes to the log.
             Dialect::Gtp => log::info!("{}", Response::Info(info)),
+            Dialect::NBoard => self.nboard_info(&info),
         }
     }
 
@@ -160,6 +169,7 @@ impl<W: Write> Daemon<W> {
             Dialect::Uci | Dialect::Ugi => self.send(&Response::BestMove { best, ponder }),
             Dialect::Ucci => self.ucci_best(best, ponder),
             Dialect::Gtp => self.gtp_best(best),
+            Dialect::NBoard => self.nboard_best(best),
         }
     }
 
@@ -171,6 +181,7 @@ impl<W: Write> Daemon<W> {
             }
             Dialect::Ucci => self.raw(&format!("info message error: {}", one_line(what))),
             Dialect::Gtp => self.gtp_error(what),
+            Dialect::NBoard => self.raw(&format!("status error: {}", one_line(what))),
         }
     }
 }
