@@ -36,7 +36,7 @@ struct Cli {
     /// Parameter file (TOML) for the evaluator.
     #[arg(long, global = true, value_name = "FILE")]
     eval_params: Option<PathBuf>,
-    /// The protocol to speak: uci, ucci, ugi, gtp or nboard (default: chosen by
+    /// The protocol to speak: uci, ucci, ugi, gtp, nboard or botzone (default: chosen by
     /// the first command).
     #[arg(long, value_name = "DIALECT", value_parser = parse_protocol)]
     protocol: Option<Dialect>,

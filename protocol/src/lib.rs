@@ -11,12 +11,16 @@
 
 #![warn(missing_docs)]
 
+mod botzone;
 mod command;
 mod ggf;
+mod json;
 mod response;
 mod ucci;
 
+pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
 pub use ggf::{GgfError, GgfGame, GgfMove};
+pub use json::Json;
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
 pub use ucci::{format_ucci_info, parse_ucci_line, UcciCommand, UcciGo, UCCI_MATE_SCORE};

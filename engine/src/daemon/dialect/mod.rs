@@ -1,12 +1,14 @@
 //! The dialects the daemon speaks over one controller: UCI (the main one,
-//! handled by the controller itself), UCCI, UGI, GTP and NBoard.
+//! handled by the controller itself), UCCI, UGI, GTP, NBoard and Botzone.
 //!
 //! The first command chooses the dialect (`uci`, `ucci`, `ugi`, `nboard`,
-//! a GTP command), unless `--protocol` chose it already. Each dialect is a
+//! a GTP command), unless `--protocol` chose it already (Botzone, which
+//! sends no greeting, needs `--protocol botzone`). Each dialect is a
 //! module that turns its lines into the controller's actions and the
 //! search's events into its own replies; a line a dialect shares with UCI
 //! is handed back to the controller as UCI text.
 
+mod botzone;
 mod gtp;
 mod nboard;
 mod ucci;
@@ -31,11 +33,13 @@ pub enum Dialect {
     Gtp,
     /// NBoard version 2 (Othello).
     NBoard,
+    /// Botzone's bot input and output (Amazons 8x8, Reversi).
+    Botzone,
 }
 
 impl Dialect {
     /// The names `--protocol` takes.
-    pub const NAMES: [&'static str; 5] = ["uci", "ucci", "ugi", "gtp", "nboard"];
+    pub const NAMES: [&'static str; 6] = ["uci", "ucci", "ugi", "gtp", "nboard", "botzone"];
 
     /// The dialect called `name` (any case).
     pub fn parse(name: &str) -> Option<Dialect> {
@@ -45,6 +49,7 @@ impl Dialect {
             "ugi" => Some(Dialect::Ugi),
             "gtp" => Some(Dialect::Gtp),
             "nboard" => Some(Dialect::NBoard),
+            "botzone" => Some(Dialect::Botzone),
             _ => None,
         }
     }
@@ -71,7 +76,8 @@ impl Dialect {
         match self {
             Dialect::Ucci => Some("xiangqi"),
             Dialect::Gtp | Dialect::NBoard => Some("othello"),
-            Dialect::Uci | Dialect::Ugi => None,
+            // Botzone's game comes with its first request.
+            Dialect::Uci | Dialect::Ugi | Dialect::Botzone => None,
         }
     }
 }
@@ -83,6 +89,7 @@ pub(super) struct DialectState {
     ucci: ucci::UcciState,
     gtp: gtp::GtpState,
     nboard: nboard::NBoardState,
+    botzone: botzone::BotzoneState,
 }
 
 impl DialectState {
@@ -94,6 +101,7 @@ impl DialectState {
             ucci: ucci::UcciState::default(),
             gtp: gtp::GtpState::default(),
             nboard: nboard::NBoardState::default(),
+            botzone: botzone::BotzoneState::default(),
         }
     }
 }
@@ -111,6 +119,10 @@ impl<W: Write> Daemon<W> {
     /// command line chose one.
     pub(super) fn choose_dialect(&mut self, dialect: Dialect) {
         self.dialects.chosen = Some(dialect);
+        if dialect == Dialect::Botzone {
+            // Botzone runs a bot on one core.
+            self.settings.threads = 1;
+        }
         let Some(game) = dialect.default_game() else {
             return;
         };
@@ -145,6 +157,18 @@ impl<W: Write> Daemon<W> {
             Dialect::Ugi => self.ugi_line(line),
             Dialect::Gtp => Routed::Done(self.gtp_line(line)),
             Dialect::NBoard => Routed::Done(self.nboard_line(line)),
+            Dialect::Botzone => Routed::Done(self.botzone_line(line)),
+        }
+    }
+
+    /// Wait for the running job, if any, to end, printing what it says:
+    /// for the dialects whose commands are served in order.
+    fn finish_job(&mut self) {
+        while self.job.is_some() {
+            match self.events_rx.recv() {
+                Ok(event) => self.handle_event(event),
+                Err(_) => break,
+            }
         }
     }
 
@@ -160,6 +184,7 @@ impl<W: Write> Daemon<W> {
             // GTP has no room for progress: it goes to the log.
             Dialect::Gtp => log::info!("{}", Response::Info(info)),
             Dialect::NBoard => self.nboard_info(&info),
+            Dialect::Botzone => log::debug!("{}", Response::Info(info)),
         }
     }
 
@@ -170,6 +195,7 @@ impl<W: Write> Daemon<W> {
             Dialect::Ucci => self.ucci_best(best, ponder),
             Dialect::Gtp => self.gtp_best(best),
             Dialect::NBoard => self.nboard_best(best),
+            Dialect::Botzone => self.botzone_best(best),
         }
     }
 
@@ -182,6 +208,9 @@ impl<W: Write> Daemon<W> {
             Dialect::Ucci => self.raw(&format!("info message error: {}", one_line(what))),
             Dialect::Gtp => self.gtp_error(what),
             Dialect::NBoard => self.raw(&format!("status error: {}", one_line(what))),
+            // stdout carries only answers for the judge; stderr is the
+            // bot's log on Botzone.
+            Dialect::Botzone => log::error!("{what}"),
         }
     }
 }

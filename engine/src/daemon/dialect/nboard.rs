@@ -139,16 +139,6 @@ impl<W: Write> Daemon<W> {
         true
     }
 
-    /// Wait for the running job, if any, to end, printing what it says.
-    fn finish_job(&mut self) {
-        while self.job.is_some() {
-            match self.events_rx.recv() {
-                Ok(event) => self.handle_event(event),
-                Err(_) => break,
-            }
-        }
-    }
-
     fn nboard_set(&mut self, line: &str, args: &[&str]) -> Result<(), String> {
         match args.first().copied() {
             Some("depth") => {
