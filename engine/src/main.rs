@@ -97,6 +97,12 @@ enum Tool {
     },
     /// Play a match between two engines and report Elo (and an SPRT).
     Arena(Box<ArenaArgs>),
+    /// Replay the games of a record file (CCGC Amazons or EinStein, GGF
+    /// Othello) and print the `position startpos moves ...` line of each.
+    Record {
+        /// The record file.
+        file: PathBuf,
+    },
 }
 
 /// Settings resolved from the command line, the environment and the config
@@ -216,6 +222,28 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Tool::Record { file }) => {
+            let text = match std::fs::read(file) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) => {
+                    eprintln!("plyd record: {}: {e}", file.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let host = load_plugins(&resolved.config);
+            match plyd::replay::position_lines(&host, &text, cli.game.as_deref()) {
+                Ok(lines) => {
+                    for line in lines {
+                        println!("{line}");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("plyd record: {}: {e}", file.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
         Some(Tool::Arena(args)) => {
             // Each engine chooses its own evaluator (option.Evaluator=...);
             // one given to the arena itself would silently do nothing.

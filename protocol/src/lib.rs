@@ -15,6 +15,7 @@ mod botzone;
 mod command;
 mod ggf;
 mod json;
+mod records;
 mod response;
 mod ucci;
 
@@ -22,5 +23,6 @@ pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RU
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
 pub use ggf::{GgfError, GgfGame, GgfMove};
 pub use json::Json;
+pub use records::{read_record, write_record, RecordFormat, RecordGame, RecordResult};
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
 pub use ucci::{format_ucci_info, parse_ucci_line, UcciCommand, UcciGo, UCCI_MATE_SCORE};

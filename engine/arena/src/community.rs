@@ -1,0 +1,49 @@
+//! Each game written as its community records it (`--record FILE`): the
+//! Chinese championship's record for the Amazons and EinStein würfelt
+//! nicht, GGF for Othello. The arena's own log (`--out`) stays the
+//! complete record; this one is for the tools and archives of each game.
+
+use std::io::Write;
+
+use plyd_protocol::{write_record, RecordFormat, RecordGame, RecordResult};
+
+use crate::openings::Start;
+use crate::record::{GameRecord, GameResult};
+
+/// The record format of `variant`, or why it has none.
+pub fn format_for(variant: &str) -> Result<RecordFormat, String> {
+    RecordFormat::for_variant(variant).ok_or_else(|| {
+        format!("--record: no community record format for {variant} (amazons, einstein, othello)")
+    })
+}
+
+/// Write `game` in `format`, then a blank line.
+pub fn write_game(
+    format: RecordFormat,
+    game: &GameRecord,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    if game.start != Start::StartPos {
+        return Err(format!(
+            "--record: game {} starts from a position text, which these records cannot hold",
+            game.number
+        ));
+    }
+    let record = RecordGame {
+        first: game.players[0].clone(),
+        second: game.players[1].clone(),
+        result: match game.result {
+            GameResult::FirstWins => RecordResult::First,
+            GameResult::SecondWins => RecordResult::Second,
+            GameResult::Draw => RecordResult::Draw,
+        },
+        date_place: format!("game {} seed {}", game.number, game.seed),
+        event: "plyd arena".to_string(),
+        moves: game.moves.clone(),
+    };
+    let text = write_record(format, &record)?;
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write the record: {e}"))
+}
