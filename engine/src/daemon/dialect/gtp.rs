@@ -19,7 +19,7 @@ use plyd_protocol::{GoParams, StartPosition};
 use crate::daemon::Daemon;
 
 /// The commands this GTP answers, as `list_commands` shows them.
-const COMMANDS: [&str; 18] = [
+const COMMANDS: [&str; 16] = [
     "protocol_version",
     "name",
     "version",
@@ -36,8 +36,6 @@ const COMMANDS: [&str; 18] = [
     "time_left",
     "showboard",
     "final_score",
-    "reg_genmove",
-    "loadsgf",
 ];
 
 /// A search without a clock thinks this long.
@@ -122,10 +120,9 @@ impl<W: Write> Daemon<W> {
             self.gtp_answer(command.id, false, "empty command");
             return true;
         }
-        if self.job.is_some() {
-            self.gtp_answer(command.id, false, "busy: a genmove is still searching");
-            return true;
-        }
+        // GTP is answered in order: a command sent before `genmove` has
+        // answered waits for it.
+        self.finish_job();
         let id = command.id;
         let result = match command.name {
             "protocol_version" => Ok("2".to_string()),
@@ -153,7 +150,7 @@ impl<W: Write> Daemon<W> {
                 _ => Err("komi needs a number".to_string()),
             },
             "play" => self.gtp_play(&command.args).map(|()| String::new()),
-            "genmove" | "reg_genmove" => match self.gtp_genmove(id, &command.args) {
+            "genmove" => match self.gtp_genmove(id, &command.args) {
                 // The answer comes when the search ends.
                 Ok(()) => return true,
                 Err(e) => Err(e),
