@@ -163,3 +163,24 @@ fn bad_commands_are_refused_and_change_nothing() {
     refused(&mut engine, "play b c5");
     assert_eq!(ok(&mut engine, "showboard"), before);
 }
+
+#[test]
+fn commands_sent_ahead_of_an_answer_are_answered_in_order() {
+    let (mut engine, _dir) = gtp_engine();
+    engine.send("1 clear_board");
+    engine.send("2 genmove b");
+    engine.send("3 showboard");
+    engine.send("4 final_score");
+    let lines = engine.read_until(|l| l.starts_with("=4"));
+    let answers: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with('=') || l.starts_with('?'))
+        .collect();
+    assert_eq!(answers.len(), 4, "{lines:?}");
+    assert_eq!(answers[0].trim_end(), "=1");
+    assert!(answers[1].starts_with("=2 "), "{lines:?}");
+    assert!(is_square(answers[1][3..].trim()), "{lines:?}");
+    assert_eq!(answers[2].trim_end(), "=3");
+    // After Black's first move Black has 4 discs and White 1.
+    assert_eq!(answers[3], "=4 B+3");
+}

@@ -334,15 +334,12 @@ impl<W: Write> Daemon<W> {
         Ok(String::new())
     }
 
-    /// Disc count: `B+n`, `W+n` or `0`, empty squares to the winner as in
-    /// plyd's Othello scoring.
+    /// Disc count: `B+n`, `W+n` or `0`; at the end of the game the empty
+    /// squares go to the winner, as in plyd's Othello scoring.
     fn gtp_final_score(&self) -> Result<String, String> {
-        let text = self
-            .session
-            .current()?
-            .state
-            .position_text()
-            .map_err(|e| e.to_string())?;
+        let state = &self.session.current()?.state;
+        let text = state.position_text().map_err(|e| e.to_string())?;
+        let over = state.outcome().map_err(|e| e.to_string())? != crate::host::Outcome::Ongoing;
         let board = text.split_whitespace().next().unwrap_or("");
         let (mut black, mut white, mut empty) = (0i32, 0i32, 0i32);
         for c in board.chars() {
@@ -353,6 +350,9 @@ impl<W: Write> Daemon<W> {
                 d if d.is_ascii_digit() => empty += d.to_digit(10).unwrap_or(0) as i32,
                 _ => {}
             }
+        }
+        if !over {
+            empty = 0;
         }
         Ok(match black.cmp(&white) {
             std::cmp::Ordering::Greater => format!("B+{}", black - white + empty),
