@@ -214,3 +214,33 @@ fn probe_answers_pophash_and_the_protocol_flag_needs_no_greeting() {
         "{last}"
     );
 }
+
+#[test]
+fn ponder_waits_for_ponderhit_and_infinite_for_stop() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    engine.send("setoption usemillisec true");
+    engine.send("position startpos moves h2e2");
+    engine.send("go ponder time 300 opptime 300");
+    // Pondering goes on until the GUI says: isready is answered meanwhile.
+    let before = sync(&mut engine);
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    engine.send("ponderhit draw");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(last.starts_with("bestmove "), "{last}");
+    engine.send("go depth infinite");
+    let during = sync(&mut engine);
+    assert!(
+        !during.iter().any(|l| l.starts_with("bestmove")),
+        "{during:?}"
+    );
+    engine.send("stop");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(
+        is_ucci_move(last.split_whitespace().nth(1).unwrap()),
+        "{last}"
+    );
+}
