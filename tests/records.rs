@@ -35,10 +35,21 @@ fn logged_positions(path: &Path) -> Vec<String> {
 
 /// Play two games of `game` and check that the records read back.
 fn round_trip(crate_name: &str, plugin_game: &str, game: &str, header: &str) -> String {
+    round_trip_to(crate_name, plugin_game, game, header, "records.txt")
+}
+
+/// [`round_trip`] with the records in a file named `file`.
+fn round_trip_to(
+    crate_name: &str,
+    plugin_game: &str,
+    game: &str,
+    header: &str,
+    file: &str,
+) -> String {
     let plugins = plugin_dir(&[(crate_name, plugin_game)]);
     let dir = TempDir::new("records");
     let log = dir.path().join("log.txt");
-    let records = dir.path().join("records.txt");
+    let records = dir.path().join(file);
     let plyd = format!("cmd={}", plyd_bin().display());
     let out = run(
         plugins.path(),
@@ -108,6 +119,24 @@ fn einstein_games_read_back_from_ccgc_records() {
 fn othello_games_read_back_from_ggf() {
     let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
     assert!(written.contains("PB[a]PW[b]") || written.contains("PB[b]PW[a]"));
+}
+
+#[test]
+fn othello_games_read_back_from_sgf() {
+    let written = round_trip_to(
+        "plyd_game_othello",
+        "othello",
+        "othello",
+        "(;GM[2]FF[4]SZ[8]",
+        "records.sgf",
+    );
+    // Black's first move is one of f5, d3, c4, e6: column and row letters.
+    assert!(
+        [";B[fe]", ";B[dc]", ";B[cd]", ";B[ef]"]
+            .iter()
+            .any(|m| written.contains(m)),
+        "{written}"
+    );
 }
 
 #[test]

@@ -98,7 +98,7 @@ enum Tool {
     /// Play a match between two engines and report Elo (and an SPRT).
     Arena(Box<ArenaArgs>),
     /// Replay the games of a record file (CCGC Amazons or EinStein, GGF
-    /// Othello) and print the `position startpos moves ...` line of each.
+    /// or SGF Othello) and print the `position startpos moves ...` line of each.
     Record {
         /// The record file.
         file: PathBuf,

@@ -1,5 +1,5 @@
 //! `plyd record FILE`: the games of a community record file (CCGC Amazons
-//! or EinStein, GGF Othello) replayed through the game plugin and printed
+//! or EinStein, GGF or SGF Othello) replayed through the game plugin and printed
 //! as the `position startpos moves ...` lines that set them up in plyd.
 //!
 //! Every move is checked against the rules, so a record that does not

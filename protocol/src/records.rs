@@ -11,7 +11,10 @@
 //!   one line a turn `ply:die;(stone,square)`, e.g. `1:5;(R5,C3)`: the roll
 //!   and where the stone it moved went. plyd writes a turn as the roll
 //!   `r5` and the step `b4c3`, so the stones are followed on the board.
-//! * Othello: a GGF game (see [`crate::GgfGame`]), passes written `PA`.
+//! * Othello: a GGF game (see [`crate::GgfGame`]), passes written `PA`;
+//!   or SGF (`(;GM[2]FF[4]SZ[8]...;B[fe];W[dd]...)`), a square as two
+//!   letters, column then row from the top-left (`fe` is f5), a pass
+//!   empty (`W[]`); `f5` and `tt` are read too.
 
 use crate::ggf::GgfGame;
 
@@ -24,6 +27,8 @@ pub enum RecordFormat {
     CcgcEinstein,
     /// GGF Othello.
     Ggf,
+    /// SGF Othello (`GM[2]`).
+    Sgf,
 }
 
 /// Who won a recorded game.
@@ -126,6 +131,7 @@ pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, S
         RecordFormat::CcgcAmazons => write_amazons(game),
         RecordFormat::CcgcEinstein => write_einstein(game),
         RecordFormat::Ggf => Ok(write_ggf(game)),
+        RecordFormat::Sgf => write_sgf(game),
     }
 }
 
@@ -280,6 +286,99 @@ fn write_ggf(game: &RecordGame) -> String {
     text + ";)\n"
 }
 
+fn write_sgf(game: &RecordGame) -> Result<String, String> {
+    let result = match game.result {
+        RecordResult::First => "B+",
+        RecordResult::Second => "W+",
+        RecordResult::Draw => "0",
+        RecordResult::Unknown => "?",
+    };
+    let mut text = format!(
+        "(;GM[2]FF[4]SZ[8]EV[{}]DT[{}]PB[{}]PW[{}]RE[{result}]",
+        game.event, game.date_place, game.first, game.second
+    );
+    for (i, mv) in game.moves.iter().enumerate() {
+        let color = if i % 2 == 0 { 'B' } else { 'W' };
+        let point = match mv.as_str() {
+            "0000" | "pass" | "PA" => String::new(),
+            other => {
+                let sq = squares(other)?;
+                let [square] = &sq[..] else {
+                    return Err(format!("'{other}' is not an Othello move"));
+                };
+                let file = square.as_bytes()[0];
+                let rank: u8 = square[1..]
+                    .parse()
+                    .map_err(|_| format!("'{other}' is not an Othello move"))?;
+                format!("{}{}", file as char, (b'a' + rank - 1) as char)
+            }
+        };
+        text += &format!(";{color}[{point}]");
+    }
+    Ok(text + ")\n")
+}
+
+fn read_sgf(text: &str) -> Result<RecordGame, String> {
+    let start = text.find("(;").ok_or("an SGF game is written (; ... )")?;
+    let mut game = RecordGame {
+        first: String::new(),
+        second: String::new(),
+        result: RecordResult::Unknown,
+        date_place: String::new(),
+        event: String::new(),
+        moves: Vec::new(),
+    };
+    let mut rest = &text[start + 2..];
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        if rest.is_empty() || rest.starts_with(')') {
+            break;
+        }
+        let key_len = rest
+            .find(|c: char| !c.is_ascii_uppercase())
+            .unwrap_or(rest.len());
+        let key = &rest[..key_len];
+        let after = &rest[key_len..];
+        if key.is_empty() || !after.starts_with('[') {
+            return Err(format!(
+                "SGF: a property expected at '{}'",
+                after.chars().take(12).collect::<String>()
+            ));
+        }
+        let close = after.find(']').ok_or("SGF: a value without ']'")?;
+        let value = &after[1..close];
+        rest = &after[close + 1..];
+        match key {
+            "PB" => game.first = value.to_string(),
+            "PW" => game.second = value.to_string(),
+            "DT" => game.date_place = value.to_string(),
+            "EV" => game.event = value.to_string(),
+            "RE" => {
+                game.result = match value.trim() {
+                    r if r.starts_with("B+") => RecordResult::First,
+                    r if r.starts_with("W+") => RecordResult::Second,
+                    "0" | "Draw" | "draw" => RecordResult::Draw,
+                    _ => RecordResult::Unknown,
+                }
+            }
+            "B" | "W" => {
+                let v = value.trim().to_ascii_lowercase();
+                let b = v.as_bytes();
+                let mv = if v.is_empty() || v == "tt" || v == "pass" || v == "pa" {
+                    "pass".to_string()
+                } else if b.len() == 2 && b[1].is_ascii_lowercase() {
+                    format!("{}{}", b[0] as char, b[1] - b'a' + 1)
+                } else {
+                    v
+                };
+                game.moves.push(mv);
+            }
+            _ => {}
+        }
+    }
+    Ok(game)
+}
+
 /// Read a record in any of the formats, recognised by its first text:
 /// the variant it plays and the game. GGF passes are kept as the record
 /// writes them; one it leaves out is for the reader to add.
@@ -289,10 +388,12 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
         read_amazons(trimmed).map(|g| ("amazons", g))
     } else if trimmed.starts_with("#[WTN]") {
         read_einstein(trimmed).map(|g| ("einstein", g))
-    } else if trimmed.starts_with("(;") {
+    } else if trimmed.starts_with("(;") && trimmed.contains("GM[Othello]") {
         read_ggf(trimmed).map(|g| ("othello", g))
+    } else if trimmed.starts_with("(;") {
+        read_sgf(trimmed).map(|g| ("othello", g))
     } else {
-        Err("not a record plyd reads (#[AM], #[WTN] or a GGF game)".to_string())
+        Err("not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game)".to_string())
     }
 }
 
@@ -486,5 +587,15 @@ mod tests {
         assert!(text.contains("B[F5]W[D6]B[C3]W[PA]"), "{text}");
         assert_eq!(read_record(&text).unwrap(), ("othello", g));
         assert!(read_record("hello").is_err());
+    }
+
+    #[test]
+    fn sgf_records_read_back() {
+        let g = game(&["f5", "d6", "c3", "pass"]);
+        let text = write_record(RecordFormat::Sgf, &g).unwrap();
+        assert!(text.contains(";B[fe];W[df];B[cc];W[])"), "{text}");
+        assert_eq!(read_record(&text).unwrap(), ("othello", g));
+        let other = read_record("(;GM[2]SZ[8];B[F5];W[tt])").unwrap().1;
+        assert_eq!(other.moves, ["f5", "pass"]);
     }
 }

@@ -1,7 +1,8 @@
 //! Each game written as its community records it (`--record FILE`): the
 //! Chinese championship's record for the Amazons and EinStein würfelt
-//! nicht, GGF for Othello. The arena's own log (`--out`) stays the
-//! complete record; this one is for the tools and archives of each game.
+//! nicht, GGF (or SGF, for a `.sgf` file) for Othello. The arena's own log
+//! (`--out`) stays the complete record; this one is for the tools and
+//! archives of each game.
 
 use std::io::Write;
 
@@ -10,10 +11,19 @@ use plyd_protocol::{write_record, RecordFormat, RecordGame, RecordResult};
 use crate::openings::Start;
 use crate::record::{GameRecord, GameResult};
 
-/// The record format of `variant`, or why it has none.
-pub fn format_for(variant: &str) -> Result<RecordFormat, String> {
-    RecordFormat::for_variant(variant).ok_or_else(|| {
+/// The record format of `variant` written to `path` (Othello: SGF for a
+/// `.sgf` file, GGF otherwise), or why it has none.
+pub fn format_for(variant: &str, path: &std::path::Path) -> Result<RecordFormat, String> {
+    let format = RecordFormat::for_variant(variant).ok_or_else(|| {
         format!("--record: no community record format for {variant} (amazons, einstein, othello)")
+    })?;
+    let sgf = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
+    Ok(if format == RecordFormat::Ggf && sgf {
+        RecordFormat::Sgf
+    } else {
+        format
     })
 }
 

@@ -148,7 +148,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
 
     let mut record_file = match &args.record {
         Some(path) => {
-            let format = community::format_for(variant.name()).map_err(setup)?;
+            let format = community::format_for(variant.name(), path).map_err(setup)?;
             let file = File::create(path)
                 .map_err(|e| setup(format!("cannot write the records {}: {e}", path.display())))?;
             Some((format, BufWriter::new(file)))
