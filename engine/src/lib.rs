@@ -7,6 +7,7 @@
 //! * [`perft`] counts move-generation trees through the plugin boundary.
 //! * [`daemon`] runs the protocol loop.
 //! * [`options`] holds settings, option declarations and the config file.
+//! * [`replay`] reads community game records back into `position` lines.
 //!
 //! `plyd arena` lives in the `plyd-arena` crate, which the `plyd` binary
 //! calls; it depends on the host, not on this library.
@@ -19,4 +20,5 @@ pub use plyd_host as host;
 pub mod daemon;
 pub mod options;
 pub mod perft;
+pub mod replay;
 pub mod search;

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use std::sync::Arc;
 
-use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig};
+use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Dialect};
 use plyd::host::{default_plugin_dir, GameState, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
@@ -36,6 +36,10 @@ struct Cli {
     /// Parameter file (TOML) for the evaluator.
     #[arg(long, global = true, value_name = "FILE")]
     eval_params: Option<PathBuf>,
+    /// The protocol to speak: uci, ucci, ugi, gtp, nboard or botzone (default: chosen by
+    /// the first command).
+    #[arg(long, value_name = "DIALECT", value_parser = parse_protocol)]
+    protocol: Option<Dialect>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -93,6 +97,12 @@ enum Tool {
     },
     /// Play a match between two engines and report Elo (and an SPRT).
     Arena(Box<ArenaArgs>),
+    /// Replay the games of a record file (CCGC Amazons or EinStein, GGF
+    /// or SGF Othello) and print the `position startpos moves ...` line of each.
+    Record {
+        /// The record file.
+        file: PathBuf,
+    },
 }
 
 /// Settings resolved from the command line, the environment and the config
@@ -140,9 +150,19 @@ fn resolve(cli: &Cli) -> Resolved {
             eval_params: cli.eval_params.clone().or(config_eval_params),
             settings,
             plugin_path_text: path_text,
+            protocol: cli.protocol,
         },
         problems,
     }
+}
+
+fn parse_protocol(text: &str) -> Result<Dialect, String> {
+    Dialect::parse(text).ok_or_else(|| {
+        format!(
+            "unknown protocol '{text}' (one of {})",
+            Dialect::NAMES.join(", ")
+        )
+    })
 }
 
 fn main() -> ExitCode {
@@ -202,6 +222,28 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Tool::Record { file }) => {
+            let text = match std::fs::read(file) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) => {
+                    eprintln!("plyd record: {}: {e}", file.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let host = load_plugins(&resolved.config);
+            match plyd::replay::position_lines(&host, &text, cli.game.as_deref()) {
+                Ok(lines) => {
+                    for line in lines {
+                        println!("{line}");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("plyd record: {}: {e}", file.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
         Some(Tool::Arena(args)) => {
             // Each engine chooses its own evaluator (option.Evaluator=...);
             // one given to the arena itself would silently do nothing.

@@ -5,13 +5,24 @@
 //! It owns no threads, reads no stdin and keeps no global state, so it can be
 //! tested and fuzzed on its own.
 //!
-//! The dialect is UCI as published in April 2006, plus three plyd commands:
-//! `go perft N`, `d` and `bench`.
+//! The main dialect is UCI as published in April 2006, plus three plyd
+//! commands: `go perft N`, `d` and `bench`. The other dialects plyd speaks
+//! each have a module of their own here where their text differs from UCI's.
 
 #![warn(missing_docs)]
 
+mod botzone;
 mod command;
+mod ggf;
+mod json;
+mod records;
 mod response;
+mod ucci;
 
+pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
+pub use ggf::{GgfError, GgfGame, GgfMove};
+pub use json::Json;
+pub use records::{read_record, write_record, RecordFormat, RecordGame, RecordResult};
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
+pub use ucci::{format_ucci_info, parse_ucci_line, UcciCommand, UcciGo, UCCI_MATE_SCORE};

@@ -138,6 +138,10 @@ pub struct ArenaArgs {
     /// Write every game to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Also write every game as its community records it: the Chinese
+    /// championship's format for the Amazons and EinStein, GGF for Othello.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// A setting of the game plugin the arena referees with (a game option,
     /// as `uci` lists it): `MoveRanks=1-10` makes the arena read and write
     /// xiangqi moves as Fairy-Stockfish does. Repeatable.

@@ -9,6 +9,7 @@
 //! * [`openings`] — where games start.
 //! * [`tournament`] — workers, engine pairs, scheduling.
 //! * [`record`] — the game log.
+//! * [`community`] — each game in its community's record format (`--record`).
 //! * [`stats`] — Elo, its interval, and the SPRT.
 //! * [`report`] — the progress line and the final table.
 //!
@@ -24,6 +25,7 @@
 
 pub mod args;
 pub mod clock;
+pub mod community;
 pub mod engine;
 pub mod openings;
 pub mod record;
@@ -144,6 +146,16 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         None => None,
     };
 
+    let mut record_file = match &args.record {
+        Some(path) => {
+            let format = community::format_for(variant.name(), path).map_err(setup)?;
+            let file = File::create(path)
+                .map_err(|e| setup(format!("cannot write the records {}: {e}", path.display())))?;
+            Some((format, BufWriter::new(file)))
+        }
+        None => None,
+    };
+
     let rules = Rules {
         variant: variant.clone(),
         limits: [specs[0].limits, specs[1].limits],
@@ -182,6 +194,11 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             if let Err(e) = record.write_to(file) {
                 log_error.get_or_insert(format!("cannot write the game log: {e}"));
                 return false;
+            }
+        }
+        if let Some((format, file)) = record_file.as_mut() {
+            if let Err(e) = community::write_game(*format, record, file) {
+                say(&format!("plyd arena: {e}"));
             }
         }
         if let Some(sprt) = &sprt {

@@ -4,6 +4,7 @@
 //! input lines and job events — so it answers `isready`, `stop` and `quit`
 //! at once even while a search runs.
 
+mod dialect;
 mod session;
 mod worker;
 
@@ -23,6 +24,8 @@ use crate::search::{
     limits_from_go, mcts::TreeMemory, ChancePruning, SearchControl, SearchEvent, SearchMode,
     SearchOptions, TranspositionTable,
 };
+pub use dialect::Dialect;
+use dialect::{DialectState, Routed};
 pub use session::{create_evaluator, evaluation_lines, Session};
 use worker::{Job, JobEvent, SearchJob};
 
@@ -44,6 +47,8 @@ pub struct DaemonConfig {
     pub settings: EngineSettings,
     /// The plugin path as given (shown as the `PluginPath` default).
     pub plugin_path_text: String,
+    /// The dialect to speak; `None`: the first command chooses.
+    pub protocol: Option<Dialect>,
 }
 
 /// One line of input, or its end.
@@ -68,6 +73,8 @@ pub struct Daemon<W: Write> {
     events_tx: Sender<JobEvent>,
     events_rx: Receiver<JobEvent>,
     debug: bool,
+    /// The dialect spoken and its own state.
+    dialects: DialectState,
 }
 
 /// Run the daemon on stdin/stdout until `quit` or the end of input.
@@ -125,7 +132,7 @@ impl<W: Write> Daemon<W> {
             settings.hash_mib = fallback;
             TranspositionTable::new(fallback as usize).expect("the default hash size fits")
         });
-        Daemon {
+        let mut daemon = Daemon {
             out,
             session,
             settings,
@@ -137,7 +144,12 @@ impl<W: Write> Daemon<W> {
             events_tx,
             events_rx,
             debug: false,
+            dialects: DialectState::new(config.game.is_some()),
+        };
+        if let Some(dialect) = config.protocol {
+            daemon.choose_dialect(dialect);
         }
+        daemon
     }
 
     fn serve(&mut self, lines: Receiver<Input>) {
@@ -192,14 +204,14 @@ impl<W: Write> Daemon<W> {
 
     fn error(&mut self, what: &str) {
         log::debug!("{what}");
-        self.send(&Response::info_string(format!("error: {what}")));
+        self.report_error(what);
     }
 
     fn handle_event(&mut self, event: JobEvent) {
         match event {
-            JobEvent::Search(SearchEvent::Info(info)) => self.send(&Response::Info(info)),
+            JobEvent::Search(SearchEvent::Info(info)) => self.report_info(info),
             JobEvent::Search(SearchEvent::BestMove { best, ponder }) => {
-                self.send(&Response::BestMove { best, ponder });
+                self.report_best(best, ponder);
                 self.mark_answered();
             }
             JobEvent::Line { text, last } => {
@@ -255,7 +267,11 @@ impl<W: Write> Daemon<W> {
                 self.error(&note);
             }
         }
-        let command = match parse_line(line) {
+        let line = match self.dialect_line(line) {
+            Routed::Done(keep_going) => return keep_going,
+            Routed::Uci(line) => line,
+        };
+        let command = match parse_line(&line) {
             Ok(Some(command)) => command,
             Ok(None) => return true,
             Err(e) => {
@@ -692,10 +708,7 @@ impl<W: Write> Daemon<W> {
         if let Err(e) = self.start_search(go) {
             self.error(&e);
             // Every go gets exactly one bestmove, even one that failed.
-            self.send(&Response::BestMove {
-                best: None,
-                ponder: None,
-            });
+            self.report_best(None, None);
         }
     }
 

@@ -1,0 +1,59 @@
+//! Each game written as its community records it (`--record FILE`): the
+//! Chinese championship's record for the Amazons and EinStein würfelt
+//! nicht, GGF (or SGF, for a `.sgf` file) for Othello. The arena's own log
+//! (`--out`) stays the complete record; this one is for the tools and
+//! archives of each game.
+
+use std::io::Write;
+
+use plyd_protocol::{write_record, RecordFormat, RecordGame, RecordResult};
+
+use crate::openings::Start;
+use crate::record::{GameRecord, GameResult};
+
+/// The record format of `variant` written to `path` (Othello: SGF for a
+/// `.sgf` file, GGF otherwise), or why it has none.
+pub fn format_for(variant: &str, path: &std::path::Path) -> Result<RecordFormat, String> {
+    let format = RecordFormat::for_variant(variant).ok_or_else(|| {
+        format!("--record: no community record format for {variant} (amazons, einstein, othello)")
+    })?;
+    let sgf = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
+    Ok(if format == RecordFormat::Ggf && sgf {
+        RecordFormat::Sgf
+    } else {
+        format
+    })
+}
+
+/// Write `game` in `format`, then a blank line.
+pub fn write_game(
+    format: RecordFormat,
+    game: &GameRecord,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    if game.start != Start::StartPos {
+        return Err(format!(
+            "--record: game {} starts from a position text, which these records cannot hold",
+            game.number
+        ));
+    }
+    let record = RecordGame {
+        first: game.players[0].clone(),
+        second: game.players[1].clone(),
+        result: match game.result {
+            GameResult::FirstWins => RecordResult::First,
+            GameResult::SecondWins => RecordResult::Second,
+            GameResult::Draw => RecordResult::Draw,
+        },
+        date_place: format!("game {} seed {}", game.number, game.seed),
+        event: "plyd arena".to_string(),
+        moves: game.moves.clone(),
+    };
+    let text = write_record(format, &record)?;
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write the record: {e}"))
+}

@@ -1,0 +1,306 @@
+//! The NBoard protocol (version 2) over the controller, for Othello GUIs.
+//!
+//! `set game` gives the whole game in GGF, `move` adds one, `go` asks for
+//! the move the engine would play (answered `=== F5/eval/time`; the board
+//! is not changed, the GUI sends `move` if it plays it), `hint n` for the
+//! evaluations of the n best moves (`search <pv> <eval> 0 <depth>` lines),
+//! and `ping n` stops any search before `pong n`. Evaluations are discs for
+//! the side to move (plyd's Othello scores are hundredths of a disc). The
+//! protocol has no error reply, so a refused line is reported on the GUI's
+//! status line: `status error: ...`, and changes nothing.
+
+use std::io::Write;
+use std::time::Instant;
+
+use plyd_protocol::{GgfGame, GoParams, Info, Score, StartPosition};
+
+use super::main_line_score;
+use crate::daemon::Daemon;
+
+/// The midgame depth until `set depth` gives one.
+const DEFAULT_DEPTH: u32 = 12;
+
+/// What a running search was asked for.
+#[derive(Debug, Clone, Copy)]
+enum Asked {
+    /// `go`: answer `===`.
+    Move(Instant),
+    /// `hint n`: `search` lines, then an empty status.
+    Hint,
+    /// Stopped by `ping`: its answer is no longer wanted.
+    Dropped,
+}
+
+/// What NBoard keeps between lines.
+#[derive(Debug)]
+pub(super) struct NBoardState {
+    depth: u32,
+    start: StartPosition,
+    moves: Vec<String>,
+    asked: Option<Asked>,
+    last_score: Option<Score>,
+    last_nodes: u64,
+}
+
+impl Default for NBoardState {
+    fn default() -> Self {
+        NBoardState {
+            depth: DEFAULT_DEPTH,
+            start: StartPosition::StartPos,
+            moves: Vec::new(),
+            asked: None,
+            last_score: None,
+            last_nodes: 0,
+        }
+    }
+}
+
+/// An NBoard move (`F5`, `PA`) as plyd's Othello reads it.
+fn plyd_move(text: &str) -> String {
+    let square = text.split('/').next().unwrap_or("").trim();
+    if square.eq_ignore_ascii_case("pa") || square.eq_ignore_ascii_case("pass") {
+        "pass".to_string()
+    } else {
+        square.to_ascii_lowercase()
+    }
+}
+
+/// A plyd move as NBoard writes it.
+fn nboard_move(text: &str) -> String {
+    match text {
+        "0000" | "pass" | "PA" => "PA".to_string(),
+        other => other.to_ascii_uppercase(),
+    }
+}
+
+/// A score in discs for the side to move.
+fn discs(score: Score) -> f64 {
+    match score {
+        Score::Cp(cp) => f64::from(cp) / 100.0,
+        Score::Mate(moves) if moves > 0 => 64.0,
+        Score::Mate(_) => -64.0,
+    }
+}
+
+impl<W: Write> Daemon<W> {
+    /// One NBoard line; `false` means quit.
+    pub(super) fn nboard_line(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return true;
+        };
+        if !matches!(command, "ping" | "quit") {
+            // NBoard commands are served in order: one that comes during a
+            // search waits for its end (only `ping` cuts a search short).
+            self.finish_job();
+        }
+        let result = match command {
+            "nboard" => {
+                self.raw(&format!("set myname plyd{}", self.dialects.nboard.depth));
+                Ok(())
+            }
+            "set" => self.nboard_set(line, args),
+            "move" => match args.first() {
+                Some(text) => self.nboard_move(text),
+                None => Err("'move' needs a move".to_string()),
+            },
+            "hint" => {
+                let count = args
+                    .first()
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .unwrap_or(1);
+                self.nboard_search(Asked::Hint, count.max(1));
+                Ok(())
+            }
+            "go" => {
+                self.nboard_search(Asked::Move(Instant::now()), 1);
+                Ok(())
+            }
+            "ping" => {
+                if self.job.is_some() {
+                    self.dialects.nboard.asked = Some(Asked::Dropped);
+                    self.shut_down();
+                }
+                self.raw(&format!("pong {}", args.first().unwrap_or(&"0")));
+                Ok(())
+            }
+            // plyd has no book to learn into; the reply says it is done.
+            "learn" => {
+                self.raw("learned");
+                Ok(())
+            }
+            "analyze" => Ok(()),
+            "quit" => return false,
+            other => Err(format!("unknown command '{other}'")),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+        true
+    }
+
+    fn nboard_set(&mut self, line: &str, args: &[&str]) -> Result<(), String> {
+        match args.first().copied() {
+            Some("depth") => {
+                let depth = args
+                    .get(1)
+                    .and_then(|d| d.parse::<u32>().ok())
+                    .filter(|&d| d > 0)
+                    .ok_or("'set depth' needs a positive depth")?;
+                self.dialects.nboard.depth = depth;
+                self.raw(&format!("set myname plyd{depth}"));
+                Ok(())
+            }
+            Some("game") => {
+                let text = line.split_once("game").map_or("", |(_, rest)| rest);
+                self.nboard_set_game(text)
+            }
+            // Contempt and the settings of later versions are read and
+            // left alone, as the protocol asks of what an engine lacks.
+            Some(_) => Ok(()),
+            None => Err("'set' needs a setting".to_string()),
+        }
+    }
+
+    fn nboard_set_game(&mut self, text: &str) -> Result<(), String> {
+        let game = GgfGame::parse(text).map_err(|e| e.to_string())?;
+        let start = match game.start_position().map_err(|e| e.to_string())? {
+            Some(board) => StartPosition::Fen(board),
+            None => StartPosition::StartPos,
+        };
+        let mut moves = Vec::new();
+        for mv in game.moves() {
+            let color = if mv.color == 'W' { 1 } else { 0 };
+            moves = self.with_turn_of(&start, moves, color)?;
+            moves.push(plyd_move(&mv.square));
+        }
+        self.session
+            .set_position(&start, &moves)
+            .map_err(|e| format!("set game: {e}"))?;
+        self.dialects.nboard.start = start;
+        self.dialects.nboard.moves = moves;
+        Ok(())
+    }
+
+    /// `moves` with a pass added when `color` is not on move after them and
+    /// the side on move can only pass (a GGF record may leave it out).
+    fn with_turn_of(
+        &mut self,
+        start: &StartPosition,
+        moves: Vec<String>,
+        color: u32,
+    ) -> Result<Vec<String>, String> {
+        let variant = self.session.current()?.variant.clone();
+        let mut state = crate::host::GameState::new(&variant.plugin, variant.index)
+            .map_err(|e| e.to_string())?;
+        if let StartPosition::Fen(text) = start {
+            state.set_position(text).map_err(|e| e.to_string())?;
+        }
+        for text in &moves {
+            let mv = state
+                .parse_legal_move(text)
+                .map_err(|e| format!("move '{text}': {e}"))?;
+            state.make_move(mv).map_err(|e| e.to_string())?;
+        }
+        if state.side_to_move().map_err(|e| e.to_string())? == color {
+            return Ok(moves);
+        }
+        let mut legal = Vec::new();
+        state.legal_moves(&mut legal).map_err(|e| e.to_string())?;
+        let pass = state.parse_move("pass").ok();
+        if legal.len() == 1 && pass == Some(legal[0]) {
+            let mut moves = moves;
+            moves.push("pass".to_string());
+            Ok(moves)
+        } else {
+            Err(format!(
+                "{} is not on move",
+                if color == 0 { "black" } else { "white" }
+            ))
+        }
+    }
+
+    fn nboard_move(&mut self, text: &str) -> Result<(), String> {
+        let wanted = plyd_move(text);
+        let start = self.dialects.nboard.start.clone();
+        let mut moves = self.dialects.nboard.moves.clone();
+        moves.push(wanted.clone());
+        if self.session.set_position(&start, &moves).is_err() {
+            // The side on move may have had to pass first.
+            moves.pop();
+            let side = self
+                .session
+                .current()?
+                .state
+                .side_to_move()
+                .map_err(|e| e.to_string())?;
+            moves = self
+                .with_turn_of(&start, moves, 1 - side)
+                .map_err(|_| format!("move '{text}' is not legal here"))?;
+            moves.push(wanted);
+            self.session
+                .set_position(&start, &moves)
+                .map_err(|_| format!("move '{text}' is not legal here"))?;
+        }
+        self.dialects.nboard.moves = moves;
+        Ok(())
+    }
+
+    fn nboard_search(&mut self, asked: Asked, lines: u32) {
+        self.dialects.nboard.asked = Some(asked);
+        self.dialects.nboard.last_score = None;
+        self.dialects.nboard.last_nodes = 0;
+        self.raw("status plyd is thinking");
+        let go = GoParams {
+            depth: Some(self.dialects.nboard.depth),
+            ..GoParams::default()
+        };
+        let multipv = self.settings.multipv;
+        self.settings.multipv = lines;
+        self.go(&go);
+        self.settings.multipv = multipv;
+    }
+
+    pub(super) fn nboard_info(&mut self, info: &Info) {
+        if let Some(nodes) = info.nodes {
+            self.dialects.nboard.last_nodes = nodes;
+        }
+        if let Some(score) = main_line_score(info) {
+            self.dialects.nboard.last_score = Some(score);
+        }
+        let Some(Asked::Hint) = self.dialects.nboard.asked else {
+            return;
+        };
+        let (Some((score, None)), Some(depth), false) =
+            (info.score, info.depth, info.pv.is_empty())
+        else {
+            return;
+        };
+        let pv: Vec<String> = info.pv.iter().map(|m| nboard_move(m)).collect();
+        self.raw(&format!(
+            "search {} {:.2} 0 {depth}",
+            pv.join("-"),
+            discs(score)
+        ));
+    }
+
+    pub(super) fn nboard_best(&mut self, best: Option<String>) {
+        let nboard = &mut self.dialects.nboard;
+        match nboard.asked.take() {
+            Some(Asked::Move(started)) => {
+                let seconds = started.elapsed().as_secs_f64();
+                let nodes = nboard.last_nodes;
+                let eval = nboard.last_score.map(discs);
+                self.raw(&format!("nodestats {nodes} {seconds:.2}"));
+                let mv = best.as_deref().map_or("PA".to_string(), nboard_move);
+                match eval {
+                    Some(eval) => self.raw(&format!("=== {mv}/{eval:.2}/{seconds:.2}")),
+                    None => self.raw(&format!("=== {mv}")),
+                }
+                self.raw("status");
+            }
+            Some(Asked::Hint) => self.raw("status"),
+            Some(Asked::Dropped) | None => {}
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! UCCI 3.0 over the controller: xiangqi GUIs and leagues.
+//!
+//! plyd's xiangqi move text already is UCCI's (files `a`-`i`, ranks `0`-`9`
+//! from Red's side) and its FEN is the one UCCI uses, so moves and positions
+//! pass through unchanged (with the `MoveRanks` option left at `0-9`). What
+//! UCCI adds is mapped here: `banmoves` becomes the root move list of the
+//! next search, the engine's and the opponent's clocks become the side to
+//! move's, a draw offer is accepted when the search judges the position
+//! no better than level, a search that sees itself mated resigns, and
+//! `quit` is answered with `bye`.
+
+use std::io::Write;
+
+use plyd_protocol::{
+    format_ucci_info, parse_ucci_line, Command, GoParams, Info, OptionKind, Response, Score,
+    UcciCommand, UcciGo,
+};
+
+use super::{main_line_score, Routed};
+use crate::daemon::Daemon;
+use crate::options::names;
+
+/// UCCI's options that plyd accepts and leaves as they are: they ask for
+/// things plyd does not have (an opening book, a playing style) or do not
+/// need (batch mode, idle time).
+const IGNORED_OPTIONS: [&str; 11] = [
+    "batch",
+    "debug",
+    "bookfiles",
+    "loadbook",
+    "idle",
+    "randomness",
+    "selectivity",
+    "style",
+    "promotion",
+    "repetition",
+    "drawmoves",
+];
+
+/// What UCCI keeps between lines.
+#[derive(Debug, Default)]
+pub(super) struct UcciState {
+    /// `usemillisec`: `go` times are in milliseconds, not seconds.
+    millisec: bool,
+    /// `banmoves` for the current position.
+    banned: Vec<String>,
+    /// The opponent offered a draw in this search.
+    draw_offered: bool,
+    /// The main line's last score in this search.
+    last_score: Option<Score>,
+}
+
+impl<W: Write> Daemon<W> {
+    pub(super) fn ucci_line(&mut self, line: &str) -> Routed {
+        let command = match parse_ucci_line(line, self.dialects.ucci.millisec) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Routed::Done(true),
+            Err(e) => {
+                self.error(&e.to_string());
+                return Routed::Done(true);
+            }
+        };
+        match command {
+            UcciCommand::Ucci => self.ucci_identify(),
+            UcciCommand::IsReady => self.send(&Response::ReadyOk),
+            UcciCommand::SetOption { name, value } => {
+                if self.job.is_some() {
+                    self.error("options cannot change while a search is running; send stop first");
+                } else if let Err(e) = self.ucci_set_option(&name, value.as_deref()) {
+                    self.error(&e);
+                }
+            }
+            UcciCommand::Position { start, moves } => {
+                match self.session.set_position(&start, &moves) {
+                    Ok(()) => self.dialects.ucci.banned.clear(),
+                    Err(e) => self.error(&e),
+                }
+            }
+            UcciCommand::BanMoves(moves) => self.ban_moves(moves),
+            UcciCommand::Go(go) => self.ucci_go(&go),
+            UcciCommand::PonderHit { draw } => {
+                if let Some(job) = &self.job {
+                    self.dialects.ucci.draw_offered |= draw;
+                    job.control.ponderhit();
+                }
+            }
+            UcciCommand::Stop => {
+                if let Some(job) = &self.job {
+                    job.control.stop();
+                }
+            }
+            // plyd keeps no per-position answers it could show a GUI; an
+            // empty `pophash` says it knows nothing.
+            UcciCommand::Probe => self.raw("pophash"),
+            UcciCommand::Quit => {
+                self.shut_down();
+                self.raw("bye");
+                return Routed::Done(false);
+            }
+            UcciCommand::Extension(command) => return Routed::Uci(uci_text(&command, line)),
+        }
+        Routed::Done(true)
+    }
+
+    fn ucci_identify(&mut self) {
+        self.raw(&format!("id name plyd {}", env!("CARGO_PKG_VERSION")));
+        self.raw("id author the plyd developers");
+        let millisec = self.dialects.ucci.millisec;
+        self.raw(&format!("option usemillisec type check default {millisec}"));
+        self.raw("option newgame type button");
+        for decl in self.option_decls() {
+            let name = match decl.name.as_str() {
+                names::HASH => "hashsize".to_string(),
+                names::THREADS => "threads".to_string(),
+                names::PONDER => "ponder".to_string(),
+                other => other.to_string(),
+            };
+            if matches!(decl.kind, OptionKind::Button) && name == names::CLEAR_HASH {
+                self.raw(&format!("option clearhash {}", decl.kind));
+                continue;
+            }
+            self.raw(&format!("option {} {}", name.replace(' ', ""), decl.kind));
+        }
+        self.raw("ucciok");
+    }
+
+    fn ucci_set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let lower = name.to_ascii_lowercase();
+        let flag = |value: Option<&str>| match value.map(|v| v.trim().to_ascii_lowercase()) {
+            Some(v) if v == "true" || v == "on" => Ok("true"),
+            Some(v) if v == "false" || v == "off" => Ok("false"),
+            _ => Err(format!("option '{name}' takes true or false")),
+        };
+        match lower.as_str() {
+            "usemillisec" => self.dialects.ucci.millisec = flag(value)? == "true",
+            "newgame" => {
+                self.session.reset_position()?;
+                self.dialects.ucci.banned.clear();
+                self.clear_hash()?;
+            }
+            "hashsize" => self.set_option(names::HASH, value)?,
+            "threads" => self.set_option(names::THREADS, value)?,
+            "ponder" => self.set_option(names::PONDER, Some(flag(value)?))?,
+            "clearhash" => self.clear_hash()?,
+            "moveoverhead" => self.set_option(names::MOVE_OVERHEAD, value)?,
+            _ if IGNORED_OPTIONS.contains(&lower.as_str()) => {
+                log::debug!("UCCI option {name} is not used by plyd");
+            }
+            _ => {
+                let value = match value.map(|v| v.trim().to_ascii_lowercase()) {
+                    Some(v) if v == "on" => Some("true".to_string()),
+                    Some(v) if v == "off" => Some("false".to_string()),
+                    _ => value.map(str::to_string),
+                };
+                self.set_option(name, value.as_deref())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuse every move of the list, or none when one is not a legal move.
+    fn ban_moves(&mut self, moves: Vec<String>) {
+        let checked = self.session.current().and_then(|c| {
+            for text in &moves {
+                c.state
+                    .parse_legal_move(text)
+                    .map_err(|e| format!("banmoves: '{text}' is not a legal move: {e}"))?;
+            }
+            Ok(())
+        });
+        match checked {
+            Ok(()) => self.dialects.ucci.banned = moves,
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// The legal moves that are not banned; `None` when nothing is banned.
+    fn allowed_moves(&self) -> Result<Option<Vec<String>>, String> {
+        if self.dialects.ucci.banned.is_empty() {
+            return Ok(None);
+        }
+        let state = &self.session.current()?.state;
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves).map_err(|e| e.to_string())?;
+        let mut allowed = Vec::new();
+        for mv in moves {
+            let text = state.format_move(mv).map_err(|e| e.to_string())?;
+            if !self.dialects.ucci.banned.contains(&text) {
+                allowed.push(text);
+            }
+        }
+        Ok(Some(allowed))
+    }
+
+    fn ucci_go(&mut self, go: &UcciGo) {
+        if self.job.is_some() {
+            self.error("a search is already running; send stop first");
+            return;
+        }
+        self.dialects.ucci.draw_offered = go.draw;
+        self.dialects.ucci.last_score = None;
+        let prepared = self.session.current().and_then(|c| {
+            let side = c.state.side_to_move().map_err(|e| e.to_string())?;
+            Ok((side, self.allowed_moves()?))
+        });
+        let (side, allowed) = match prepared {
+            Ok(found) => found,
+            Err(e) => {
+                self.error(&e);
+                self.raw("nobestmove");
+                return;
+            }
+        };
+        let search_moves = match allowed {
+            // Every legal move is banned: nothing can be played.
+            Some(moves) if moves.is_empty() => {
+                self.raw("nobestmove");
+                return;
+            }
+            Some(moves) => moves,
+            None => Vec::new(),
+        };
+        let (mine, theirs) = (
+            (go.time_ms, go.increment_ms),
+            (go.opp_time_ms, go.opp_increment_ms),
+        );
+        let ((wtime, winc), (btime, binc)) = if side == 0 {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        let params = GoParams {
+            search_moves,
+            ponder: go.ponder,
+            wtime,
+            btime,
+            winc,
+            binc,
+            moves_to_go: go.moves_to_go,
+            depth: go.depth,
+            nodes: go.nodes,
+            infinite: go.infinite,
+            ..GoParams::default()
+        };
+        self.go(&params);
+    }
+
+    pub(super) fn ucci_info(&mut self, info: &Info) {
+        if let Some(score) = main_line_score(info) {
+            self.dialects.ucci.last_score = Some(score);
+        }
+        if let Some(line) = format_ucci_info(info) {
+            self.raw(&line);
+        }
+    }
+
+    pub(super) fn ucci_best(&mut self, best: Option<String>, ponder: Option<String>) {
+        let Some(best) = best else {
+            self.raw("nobestmove");
+            return;
+        };
+        let mut line = format!("bestmove {best}");
+        if let Some(ponder) = ponder {
+            line += &format!(" ponder {ponder}");
+        }
+        match self.dialects.ucci.last_score {
+            Some(Score::Mate(moves)) if moves < 0 => line += " resign",
+            Some(Score::Cp(cp)) if self.dialects.ucci.draw_offered && cp <= 0 => line += " draw",
+            _ => {}
+        }
+        self.dialects.ucci.draw_offered = false;
+        self.raw(&line);
+    }
+}
+
+/// The UCI text of a command UCCI shares with UCI: the line itself, which
+/// parses to `command` in UCI too.
+fn uci_text(command: &Command, line: &str) -> String {
+    debug_assert!(matches!(
+        plyd_protocol::parse_line(line),
+        Ok(Some(ref c)) if c == command
+    ));
+    line.to_string()
+}

@@ -1,0 +1,376 @@
+//! Botzone's bot input and output, for its Amazons (8x8) and Reversi games.
+//!
+//! A Botzone bot is started, given one turn's input, and answers one line.
+//! The input is either simple — a line with the turn number `n`, then the
+//! `2n - 1` lines of the requests and the bot's own earlier responses,
+//! alternating — or one line of JSON (`{"requests":[...],"responses":[...]}`).
+//! A bot that answers and then prints `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`
+//! stays alive, and each later turn brings only that turn's request.
+//!
+//! A move is numbers: Amazons `x0 y0 x1 y1 x2 y2` (from, to, arrow),
+//! Reversi `x y`; `x` counts columns from the left and `y` rows from the
+//! top, from 0, and all `-1` means no move (the first request of the first
+//! player, or a pass). In plyd's notation both games write column `x` as
+//! the file letter and row `y` as rank `y + 1` (Botzone's top row holds the
+//! Amazons' first player, plyd's rank 1, and Othello's a1 is the top-left
+//! square).
+
+use crate::json::Json;
+
+/// The line that asks Botzone to keep the bot running.
+pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+
+/// The Botzone games plyd plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotzoneGame {
+    /// Amazons on 8x8 (plyd's `amazons8`).
+    Amazons,
+    /// Reversi (plyd's `othello`).
+    Reversi,
+}
+
+impl BotzoneGame {
+    /// The plyd variant.
+    pub fn variant(self) -> &'static str {
+        match self {
+            BotzoneGame::Amazons => "amazons8",
+            BotzoneGame::Reversi => "othello",
+        }
+    }
+
+    /// The game of a plyd variant.
+    pub fn of_variant(name: &str) -> Option<BotzoneGame> {
+        match name {
+            "amazons8" => Some(BotzoneGame::Amazons),
+            "othello" => Some(BotzoneGame::Reversi),
+            _ => None,
+        }
+    }
+
+    fn numbers(self) -> usize {
+        match self {
+            BotzoneGame::Amazons => 6,
+            BotzoneGame::Reversi => 2,
+        }
+    }
+
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            BotzoneGame::Amazons => &["x0", "y0", "x1", "y1", "x2", "y2"],
+            BotzoneGame::Reversi => &["x", "y"],
+        }
+    }
+}
+
+/// One move as Botzone writes it: 6 or 2 numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotzoneMove(pub Vec<i32>);
+
+impl BotzoneMove {
+    /// The game whose moves have this many numbers.
+    pub fn game(&self) -> Option<BotzoneGame> {
+        match self.0.len() {
+            6 => Some(BotzoneGame::Amazons),
+            2 => Some(BotzoneGame::Reversi),
+            _ => None,
+        }
+    }
+
+    /// All `-1`: no move (the first player's first request, or a pass).
+    pub fn is_none(&self) -> bool {
+        self.0.iter().all(|&n| n == -1)
+    }
+
+    /// The move in plyd's notation; `None` for no move.
+    pub fn to_plyd(&self) -> Result<Option<String>, String> {
+        if self.is_none() {
+            return Ok(None);
+        }
+        let mut text = String::new();
+        for pair in self.0.chunks(2) {
+            let (x, y) = (pair[0], pair[1]);
+            if !(0..8).contains(&x) || !(0..8).contains(&y) {
+                return Err(format!("({x}, {y}) is not a square of the 8x8 board"));
+            }
+            text.push((b'a' + x as u8) as char);
+            text += &(y + 1).to_string();
+        }
+        Ok(Some(text))
+    }
+
+    /// A plyd move (or its pass, `0000` or `pass`) in Botzone's numbers.
+    pub fn from_plyd(game: BotzoneGame, text: &str) -> Result<BotzoneMove, String> {
+        if matches!(text, "0000" | "pass" | "PA") {
+            return Ok(BotzoneMove(vec![-1; game.numbers()]));
+        }
+        let mut numbers = Vec::new();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let file = bytes[i].to_ascii_lowercase();
+            i += 1;
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let rank: i32 = text[start..i]
+                .parse()
+                .map_err(|_| format!("'{text}' is not a move of squares"))?;
+            if !(b'a'..=b'h').contains(&file) || !(1..=8).contains(&rank) {
+                return Err(format!("'{text}' leaves the 8x8 board"));
+            }
+            numbers.push(i32::from(file - b'a'));
+            numbers.push(rank - 1);
+        }
+        if numbers.len() != game.numbers() {
+            return Err(format!("'{text}' is not a {game:?} move"));
+        }
+        Ok(BotzoneMove(numbers))
+    }
+
+    /// Read `x0 y0 ...` numbers.
+    fn from_words(line: &str) -> Option<BotzoneMove> {
+        let numbers: Option<Vec<i32>> = line.split_whitespace().map(|w| w.parse().ok()).collect();
+        let mv = BotzoneMove(numbers?);
+        mv.game().map(|_| mv)
+    }
+
+    /// Read a JSON request object.
+    fn from_json(value: &Json) -> Option<BotzoneMove> {
+        for game in [BotzoneGame::Amazons, BotzoneGame::Reversi] {
+            let numbers: Option<Vec<i32>> = game
+                .keys()
+                .iter()
+                .map(|k| value.get(k).and_then(Json::as_i64).map(|n| n as i32))
+                .collect();
+            if let Some(numbers) = numbers {
+                return Some(BotzoneMove(numbers));
+            }
+        }
+        None
+    }
+
+    /// The answer line: the numbers, or a JSON object.
+    pub fn answer(&self, json: bool) -> String {
+        if !json {
+            return self
+                .0
+                .iter()
+                .map(i32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ");
+        }
+        let game = self.game().unwrap_or(BotzoneGame::Reversi);
+        let members: Vec<String> = game
+            .keys()
+            .iter()
+            .zip(&self.0)
+            .map(|(k, n)| format!("\"{k}\":{n}"))
+            .collect();
+        format!("{{\"response\":{{{}}}}}", members.join(","))
+    }
+}
+
+/// A turn's input, read whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BotzoneInput {
+    /// The whole history: the requests, and the bot's responses between
+    /// them (one fewer).
+    Full {
+        /// The requests, oldest first.
+        requests: Vec<BotzoneMove>,
+        /// The bot's earlier responses.
+        responses: Vec<BotzoneMove>,
+        /// Whether it came as JSON (and wants a JSON answer).
+        json: bool,
+    },
+    /// A kept-running bot's next request.
+    Next {
+        /// The request.
+        request: BotzoneMove,
+        /// Whether it came as JSON.
+        json: bool,
+    },
+}
+
+/// Reads the lines of a turn's input as they come.
+#[derive(Debug, Default)]
+pub struct BotzoneReader {
+    /// Lines still to come of a simple input, and those read.
+    expecting: Option<(usize, Vec<String>)>,
+}
+
+impl BotzoneReader {
+    /// Take one line. `Ok(Some)` when a turn's input is complete,
+    /// `Ok(None)` when more lines are needed or the line is one Botzone
+    /// adds that plyd does not use (the `data` lines, blank lines).
+    pub fn feed(&mut self, line: &str) -> Result<Option<BotzoneInput>, String> {
+        let line = line.trim();
+        if let Some((left, lines)) = &mut self.expecting {
+            lines.push(line.to_string());
+            *left -= 1;
+            if *left > 0 {
+                return Ok(None);
+            }
+            let (_, lines) = self.expecting.take().unwrap_or_default();
+            return simple_history(&lines).map(Some);
+        }
+        if line.is_empty() {
+            return Ok(None);
+        }
+        if line.starts_with('{') {
+            return json_input(line).map(Some);
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let [count] = words[..] {
+            let turns: usize = count
+                .parse()
+                .map_err(|_| format!("'{line}' is neither a turn number nor a request"))?;
+            if turns == 0 {
+                return Err("the turn number starts at 1".to_string());
+            }
+            self.expecting = Some((2 * turns - 1, Vec::new()));
+            return Ok(None);
+        }
+        match BotzoneMove::from_words(line) {
+            Some(request) => Ok(Some(BotzoneInput::Next {
+                request,
+                json: false,
+            })),
+            None => Err(format!(
+                "'{line}' is not a request (6 numbers for the Amazons, 2 for Reversi)"
+            )),
+        }
+    }
+}
+
+fn simple_history(lines: &[String]) -> Result<BotzoneInput, String> {
+    let mut requests = Vec::new();
+    let mut responses = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mv = BotzoneMove::from_words(line)
+            .ok_or_else(|| format!("history line {}: '{line}' is not a move", i + 2))?;
+        if i % 2 == 0 {
+            requests.push(mv);
+        } else {
+            responses.push(mv);
+        }
+    }
+    Ok(BotzoneInput::Full {
+        requests,
+        responses,
+        json: false,
+    })
+}
+
+fn json_input(line: &str) -> Result<BotzoneInput, String> {
+    let value = Json::parse(line)?;
+    let moves = |key: &str| -> Result<Vec<BotzoneMove>, String> {
+        match value.get(key) {
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    BotzoneMove::from_json(item)
+                        .ok_or_else(|| format!("'{key}' holds something that is not a move"))
+                })
+                .collect(),
+            Some(_) => Err(format!("'{key}' is not a list")),
+            None => Ok(Vec::new()),
+        }
+    };
+    if value.get("requests").is_some() {
+        let requests = moves("requests")?;
+        let responses = moves("responses")?;
+        if requests.is_empty() || responses.len() + 1 != requests.len() {
+            return Err(format!(
+                "{} requests and {} responses: there must be one request more",
+                requests.len(),
+                responses.len()
+            ));
+        }
+        return Ok(BotzoneInput::Full {
+            requests,
+            responses,
+            json: true,
+        });
+    }
+    BotzoneMove::from_json(&value)
+        .map(|request| BotzoneInput::Next {
+            request,
+            json: true,
+        })
+        .ok_or_else(|| "a JSON input holds 'requests' or is a request".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_map_both_ways() {
+        let mv = BotzoneMove(vec![2, 0, 2, 3, 5, 6]);
+        assert_eq!(mv.to_plyd().unwrap().unwrap(), "c1c4f7");
+        assert_eq!(
+            BotzoneMove::from_plyd(BotzoneGame::Amazons, "c1c4f7").unwrap(),
+            mv
+        );
+        assert_eq!(
+            BotzoneMove::from_plyd(BotzoneGame::Reversi, "d3").unwrap(),
+            BotzoneMove(vec![3, 2])
+        );
+        assert_eq!(
+            BotzoneMove::from_plyd(BotzoneGame::Reversi, "0000").unwrap(),
+            BotzoneMove(vec![-1, -1])
+        );
+        assert_eq!(BotzoneMove(vec![-1, -1]).to_plyd().unwrap(), None);
+        assert!(BotzoneMove(vec![8, 0]).to_plyd().is_err());
+        assert!(BotzoneMove::from_plyd(BotzoneGame::Amazons, "d3").is_err());
+    }
+
+    #[test]
+    fn simple_input_is_read_whole_then_one_request_a_turn() {
+        let mut reader = BotzoneReader::default();
+        assert_eq!(reader.feed("2"), Ok(None));
+        assert_eq!(reader.feed("-1 -1 -1 -1 -1 -1"), Ok(None));
+        assert_eq!(reader.feed("2 0 2 3 5 6"), Ok(None));
+        let full = reader.feed("0 5 0 4 1 4").unwrap().unwrap();
+        let BotzoneInput::Full {
+            requests,
+            responses,
+            json: false,
+        } = full
+        else {
+            panic!("{full:?}")
+        };
+        assert_eq!(requests.len(), 2);
+        assert_eq!(responses, [BotzoneMove(vec![2, 0, 2, 3, 5, 6])]);
+        assert_eq!(reader.feed(""), Ok(None));
+        assert_eq!(
+            reader.feed("3 2"),
+            Ok(Some(BotzoneInput::Next {
+                request: BotzoneMove(vec![3, 2]),
+                json: false
+            }))
+        );
+        assert!(reader.feed("3 2 1").is_err());
+        assert!(reader.feed("x").is_err());
+    }
+
+    #[test]
+    fn json_input_and_answers() {
+        let mut reader = BotzoneReader::default();
+        let full = reader
+            .feed(r#"{"requests":[{"x":-1,"y":-1}],"responses":[],"data":""}"#)
+            .unwrap()
+            .unwrap();
+        assert!(matches!(full, BotzoneInput::Full { json: true, .. }));
+        assert!(reader
+            .feed(r#"{"requests":[{"x":-1,"y":-1}],"responses":[{"x":1,"y":1}]}"#)
+            .is_err());
+        assert_eq!(
+            BotzoneMove(vec![3, 2]).answer(true),
+            r#"{"response":{"x":3,"y":2}}"#
+        );
+        assert_eq!(BotzoneMove(vec![3, 2]).answer(false), "3 2");
+    }
+}

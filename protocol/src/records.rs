@@ -1,0 +1,601 @@
+//! Game records in the formats of the communities that keep them: the
+//! Chinese championship's (CCGC) Amazons (`#[AM]...`) and EinStein
+//! (`#[WTN]...`) records, and GGF for Othello. Each is read into, and
+//! written from, plyd's own moves from the start position.
+//!
+//! * Amazons: a header `#[AM][first][second][先手胜|后手胜][date place][event];`
+//!   then lines `1 d1d7(g7) g10g3(d6)`: a move number and the two sides'
+//!   moves (from, to, and the arrow in brackets), in plyd's squares.
+//! * EinStein: a header `#[WTN][first R][second B][result][...][...];`, the
+//!   set-ups `R:A5-1;B5-2;...` and `B:E1-1;...` (square, stone number), then
+//!   one line a turn `ply:die;(stone,square)`, e.g. `1:5;(R5,C3)`: the roll
+//!   and where the stone it moved went. plyd writes a turn as the roll
+//!   `r5` and the step `b4c3`, so the stones are followed on the board.
+//! * Othello: a GGF game (see [`crate::GgfGame`]), passes written `PA`;
+//!   or SGF (`(;GM[2]FF[4]SZ[8]...;B[fe];W[dd]...)`), a square as two
+//!   letters, column then row from the top-left (`fe` is f5), a pass
+//!   empty (`W[]`); `f5` and `tt` are read too.
+
+use crate::ggf::GgfGame;
+
+/// The formats of [`write_record`] and [`read_record`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// CCGC Amazons.
+    CcgcAmazons,
+    /// CCGC EinStein würfelt nicht.
+    CcgcEinstein,
+    /// GGF Othello.
+    Ggf,
+    /// SGF Othello (`GM[2]`).
+    Sgf,
+}
+
+/// Who won a recorded game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordResult {
+    /// The first player.
+    First,
+    /// The second player.
+    Second,
+    /// Neither.
+    Draw,
+    /// Not known.
+    Unknown,
+}
+
+/// A game as a record holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordGame {
+    /// The first player's name.
+    pub first: String,
+    /// The second player's name.
+    pub second: String,
+    /// The result.
+    pub result: RecordResult,
+    /// When and where, as free text (`2024.08.10 14:00 Chongqing`).
+    pub date_place: String,
+    /// The event.
+    pub event: String,
+    /// The moves from the start position, in plyd's notation.
+    pub moves: Vec<String>,
+}
+
+impl RecordFormat {
+    /// The format a game of `variant` is recorded in.
+    pub fn for_variant(variant: &str) -> Option<RecordFormat> {
+        match variant {
+            "amazons" | "amazons8" => Some(RecordFormat::CcgcAmazons),
+            "einstein" => Some(RecordFormat::CcgcEinstein),
+            "othello" => Some(RecordFormat::Ggf),
+            _ => None,
+        }
+    }
+}
+
+/// Split a move text into its squares (`d10d7g7` → `d10`, `d7`, `g7`).
+fn squares(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphabetic() {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            current.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_digit() && !current.is_empty() {
+            current.push(c);
+        } else if matches!(c, '(' | ')' | '-' | ',' | '/') {
+            continue;
+        } else {
+            return Err(format!("'{text}' is not a move of squares"));
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    Ok(out)
+}
+
+fn result_word(result: RecordResult) -> &'static str {
+    match result {
+        RecordResult::First => "先手胜",
+        RecordResult::Second => "后手胜",
+        RecordResult::Draw => "和棋",
+        RecordResult::Unknown => "?",
+    }
+}
+
+fn result_of_word(word: &str) -> RecordResult {
+    match word.trim() {
+        "先手胜" => RecordResult::First,
+        "后手胜" => RecordResult::Second,
+        "和棋" | "平局" => RecordResult::Draw,
+        _ => RecordResult::Unknown,
+    }
+}
+
+/// The bracketed fields of a CCGC header line.
+fn header_fields(line: &str) -> Vec<String> {
+    line.split('[')
+        .skip(1)
+        .map(|part| part.split(']').next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Write `game` in `format`. `start_board` is the Othello start for GGF
+/// (the 64-square string and side, as plyd reads it); the others start
+/// from their standard position.
+pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, String> {
+    match format {
+        RecordFormat::CcgcAmazons => write_amazons(game),
+        RecordFormat::CcgcEinstein => write_einstein(game),
+        RecordFormat::Ggf => Ok(write_ggf(game)),
+        RecordFormat::Sgf => write_sgf(game),
+    }
+}
+
+fn write_amazons(game: &RecordGame) -> Result<String, String> {
+    let mut text = format!(
+        "#[AM][{}][{}][{}][{}][{}];\n",
+        game.first,
+        game.second,
+        result_word(game.result),
+        game.date_place,
+        game.event
+    );
+    for (i, pair) in game.moves.chunks(2).enumerate() {
+        let mut line = format!("{}", i + 1);
+        for mv in pair {
+            let sq = squares(mv)?;
+            let [from, to, arrow] = &sq[..] else {
+                return Err(format!("'{mv}' is not an Amazons move"));
+            };
+            line += &format!(" {from}{to}({arrow})");
+        }
+        text += &line;
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The start squares of each EinStein side, in the set-up order.
+const RED_SQUARES: [&str; 6] = ["a5", "b5", "c5", "a4", "b4", "a3"];
+const BLUE_SQUARES: [&str; 6] = ["e1", "d1", "c1", "e2", "d2", "e3"];
+
+/// EinStein stones on the board: (side, stone) per square.
+#[derive(Default)]
+struct Stones(Vec<(String, char, u8)>);
+
+impl Stones {
+    fn place(&mut self, side: char, setup: &str) -> Result<(), String> {
+        let digits = setup.strip_prefix('s').unwrap_or(setup);
+        let squares = if side == 'R' {
+            RED_SQUARES
+        } else {
+            BLUE_SQUARES
+        };
+        if digits.len() != 6 {
+            return Err(format!("'{setup}' is not a set-up of six stones"));
+        }
+        for (square, digit) in squares.iter().zip(digits.bytes()) {
+            self.0.push((square.to_string(), side, digit - b'0'));
+        }
+        Ok(())
+    }
+
+    fn at(&self, square: &str) -> Option<(char, u8)> {
+        self.0
+            .iter()
+            .find(|(s, _, _)| s == square)
+            .map(|&(_, side, stone)| (side, stone))
+    }
+
+    fn square_of(&self, side: char, stone: u8) -> Option<String> {
+        self.0
+            .iter()
+            .find(|&&(_, s, n)| s == side && n == stone)
+            .map(|(sq, _, _)| sq.clone())
+    }
+
+    fn step(&mut self, from: &str, to: &str) {
+        self.0.retain(|(s, _, _)| s != to);
+        for entry in &mut self.0 {
+            if entry.0 == from {
+                entry.0 = to.to_string();
+            }
+        }
+    }
+}
+
+fn write_einstein(game: &RecordGame) -> Result<String, String> {
+    let mut text = format!(
+        "#[WTN][{} R][{} B][{}][{}][{}];\n",
+        game.first,
+        game.second,
+        result_word(game.result),
+        game.date_place,
+        game.event
+    );
+    let (Some(red), Some(blue)) = (game.moves.first(), game.moves.get(1)) else {
+        return Err("an EinStein game starts with both set-ups".to_string());
+    };
+    let mut stones = Stones::default();
+    stones.place('R', red)?;
+    stones.place('B', blue)?;
+    for (side, setup) in [('R', red), ('B', blue)] {
+        let squares = if side == 'R' {
+            RED_SQUARES
+        } else {
+            BLUE_SQUARES
+        };
+        let placed: Vec<String> = squares
+            .iter()
+            .zip(setup.trim_start_matches('s').chars())
+            .map(|(sq, n)| format!("{}-{n}", sq.to_ascii_uppercase()))
+            .collect();
+        text += &format!("{side}:{}\n", placed.join(";"));
+    }
+    let mut turn = 0;
+    let mut die = None;
+    for mv in &game.moves[2..] {
+        if let Some(roll) = mv.strip_prefix('r') {
+            die = Some(roll.to_string());
+            continue;
+        }
+        let sq = squares(mv)?;
+        let [from, to] = &sq[..] else {
+            return Err(format!("'{mv}' is not an EinStein step"));
+        };
+        let (side, stone) = stones
+            .at(from)
+            .ok_or_else(|| format!("step '{mv}': no stone on {from}"))?;
+        let roll = die
+            .take()
+            .ok_or_else(|| format!("step '{mv}' without a roll"))?;
+        turn += 1;
+        text += &format!(
+            "{turn}:{roll};({side}{stone},{})\n",
+            to.to_ascii_uppercase()
+        );
+        stones.step(from, to);
+    }
+    Ok(text)
+}
+
+fn write_ggf(game: &RecordGame) -> String {
+    let result = match game.result {
+        RecordResult::First => "+",
+        RecordResult::Second => "-",
+        RecordResult::Draw => "0",
+        RecordResult::Unknown => "?",
+    };
+    let mut text = format!(
+        "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{result}]TY[8]\
+         BO[8 ---------------------------O*------*O--------------------------- *]",
+        game.event, game.date_place, game.first, game.second
+    );
+    for (i, mv) in game.moves.iter().enumerate() {
+        let color = if i % 2 == 0 { 'B' } else { 'W' };
+        let square = match mv.as_str() {
+            "0000" | "pass" | "PA" => "PA".to_string(),
+            other => other.to_ascii_uppercase(),
+        };
+        text += &format!("{color}[{square}]");
+    }
+    text + ";)\n"
+}
+
+fn write_sgf(game: &RecordGame) -> Result<String, String> {
+    let result = match game.result {
+        RecordResult::First => "B+",
+        RecordResult::Second => "W+",
+        RecordResult::Draw => "0",
+        RecordResult::Unknown => "?",
+    };
+    let mut text = format!(
+        "(;GM[2]FF[4]SZ[8]EV[{}]DT[{}]PB[{}]PW[{}]RE[{result}]",
+        game.event, game.date_place, game.first, game.second
+    );
+    for (i, mv) in game.moves.iter().enumerate() {
+        let color = if i % 2 == 0 { 'B' } else { 'W' };
+        let point = match mv.as_str() {
+            "0000" | "pass" | "PA" => String::new(),
+            other => {
+                let sq = squares(other)?;
+                let [square] = &sq[..] else {
+                    return Err(format!("'{other}' is not an Othello move"));
+                };
+                let file = square.as_bytes()[0];
+                let rank: u8 = square[1..]
+                    .parse()
+                    .map_err(|_| format!("'{other}' is not an Othello move"))?;
+                format!("{}{}", file as char, (b'a' + rank - 1) as char)
+            }
+        };
+        text += &format!(";{color}[{point}]");
+    }
+    Ok(text + ")\n")
+}
+
+fn read_sgf(text: &str) -> Result<RecordGame, String> {
+    let start = text.find("(;").ok_or("an SGF game is written (; ... )")?;
+    let mut game = RecordGame {
+        first: String::new(),
+        second: String::new(),
+        result: RecordResult::Unknown,
+        date_place: String::new(),
+        event: String::new(),
+        moves: Vec::new(),
+    };
+    let mut rest = &text[start + 2..];
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        if rest.is_empty() || rest.starts_with(')') {
+            break;
+        }
+        let key_len = rest
+            .find(|c: char| !c.is_ascii_uppercase())
+            .unwrap_or(rest.len());
+        let key = &rest[..key_len];
+        let after = &rest[key_len..];
+        if key.is_empty() || !after.starts_with('[') {
+            return Err(format!(
+                "SGF: a property expected at '{}'",
+                after.chars().take(12).collect::<String>()
+            ));
+        }
+        let close = after.find(']').ok_or("SGF: a value without ']'")?;
+        let value = &after[1..close];
+        rest = &after[close + 1..];
+        match key {
+            "PB" => game.first = value.to_string(),
+            "PW" => game.second = value.to_string(),
+            "DT" => game.date_place = value.to_string(),
+            "EV" => game.event = value.to_string(),
+            "RE" => {
+                game.result = match value.trim() {
+                    r if r.starts_with("B+") => RecordResult::First,
+                    r if r.starts_with("W+") => RecordResult::Second,
+                    "0" | "Draw" | "draw" => RecordResult::Draw,
+                    _ => RecordResult::Unknown,
+                }
+            }
+            "B" | "W" => {
+                let v = value.trim().to_ascii_lowercase();
+                let b = v.as_bytes();
+                let mv = if v.is_empty() || v == "tt" || v == "pass" || v == "pa" {
+                    "pass".to_string()
+                } else if b.len() == 2 && b[1].is_ascii_lowercase() {
+                    format!("{}{}", b[0] as char, b[1] - b'a' + 1)
+                } else {
+                    v
+                };
+                game.moves.push(mv);
+            }
+            _ => {}
+        }
+    }
+    Ok(game)
+}
+
+/// Read a record in any of the formats, recognised by its first text:
+/// the variant it plays and the game. GGF passes are kept as the record
+/// writes them; one it leaves out is for the reader to add.
+pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with("#[AM]") {
+        read_amazons(trimmed).map(|g| ("amazons", g))
+    } else if trimmed.starts_with("#[WTN]") {
+        read_einstein(trimmed).map(|g| ("einstein", g))
+    } else if trimmed.starts_with("(;") && trimmed.contains("GM[Othello]") {
+        read_ggf(trimmed).map(|g| ("othello", g))
+    } else if trimmed.starts_with("(;") {
+        read_sgf(trimmed).map(|g| ("othello", g))
+    } else {
+        Err("not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game)".to_string())
+    }
+}
+
+fn header_game(line: &str, strip_sides: bool) -> RecordGame {
+    let fields = header_fields(line);
+    let name = |i: usize| {
+        let text = fields.get(i).cloned().unwrap_or_default();
+        if strip_sides {
+            text.trim_end_matches(" R")
+                .trim_end_matches(" B")
+                .trim()
+                .to_string()
+        } else {
+            text
+        }
+    };
+    RecordGame {
+        first: name(1),
+        second: name(2),
+        result: result_of_word(fields.get(3).map_or("", String::as_str)),
+        date_place: fields.get(4).cloned().unwrap_or_default(),
+        event: fields.get(5).cloned().unwrap_or_default(),
+        moves: Vec::new(),
+    }
+}
+
+fn read_amazons(text: &str) -> Result<RecordGame, String> {
+    let mut lines = text.lines();
+    let mut game = header_game(lines.next().unwrap_or(""), false);
+    for (n, line) in lines.enumerate() {
+        for token in line.split_whitespace() {
+            if token.chars().all(|c| c.is_ascii_digit() || c == '.') {
+                continue;
+            }
+            let sq = squares(token).map_err(|e| format!("line {}: {e}", n + 2))?;
+            let [from, to, arrow] = &sq[..] else {
+                return Err(format!("line {}: '{token}' is not an Amazons move", n + 2));
+            };
+            game.moves.push(format!("{from}{to}{arrow}"));
+        }
+    }
+    Ok(game)
+}
+
+fn read_einstein(text: &str) -> Result<RecordGame, String> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let mut game = header_game(lines.next().unwrap_or(""), true);
+    let mut setups = [None, None];
+    let mut stones = Stones::default();
+    for (n, line) in lines.enumerate() {
+        let line = line.trim();
+        let at = n + 2;
+        if let Some((side @ ("R" | "B"), placed)) = line.split_once(':') {
+            let squares = if side == "R" {
+                RED_SQUARES
+            } else {
+                BLUE_SQUARES
+            };
+            let mut digits = [b'0'; 6];
+            for item in placed.split(';').filter(|s| !s.trim().is_empty()) {
+                let (square, stone) = item
+                    .trim()
+                    .split_once('-')
+                    .ok_or_else(|| format!("line {at}: '{item}' is not square-stone"))?;
+                let square = square.to_ascii_lowercase();
+                let index = squares
+                    .iter()
+                    .position(|s| *s == square)
+                    .ok_or_else(|| format!("line {at}: {square} is not a {side} start square"))?;
+                digits[index] = stone
+                    .trim()
+                    .bytes()
+                    .next()
+                    .filter(|b| (b'1'..=b'6').contains(b))
+                    .ok_or_else(|| format!("line {at}: stone '{stone}'"))?;
+            }
+            let setup = format!("s{}", String::from_utf8_lossy(&digits));
+            setups[usize::from(side == "B")] = Some(setup);
+            continue;
+        }
+        if game.moves.is_empty() {
+            let [Some(red), Some(blue)] = &setups else {
+                return Err(format!("line {at}: a turn before both set-ups"));
+            };
+            stones.place('R', red)?;
+            stones.place('B', blue)?;
+            game.moves.push(red.clone());
+            game.moves.push(blue.clone());
+        }
+        // `ply:die;(Sn,SQ)`
+        let bad = || format!("line {at}: '{line}' is not 'ply:die;(stone,square)'");
+        let (_, rest) = line.split_once(':').ok_or_else(bad)?;
+        let (die, step) = rest.split_once(';').ok_or_else(bad)?;
+        let step = step.trim().trim_start_matches('(').trim_end_matches(')');
+        let (stone, to) = step.split_once(',').ok_or_else(bad)?;
+        let mut chars = stone.trim().chars();
+        let side = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
+        let number: u8 = chars.as_str().parse().map_err(|_| bad())?;
+        let from = stones
+            .square_of(side, number)
+            .ok_or_else(|| format!("line {at}: stone {side}{number} is not on the board"))?;
+        let to = to.trim().to_ascii_lowercase();
+        game.moves.push(format!("r{}", die.trim()));
+        game.moves.push(format!("{from}{to}"));
+        stones.step(&from, &to);
+    }
+    if game.moves.is_empty() {
+        if let [Some(red), Some(blue)] = setups {
+            game.moves = vec![red, blue];
+        }
+    }
+    Ok(game)
+}
+
+fn read_ggf(text: &str) -> Result<RecordGame, String> {
+    let ggf = GgfGame::parse(text).map_err(|e| e.to_string())?;
+    let result = match ggf.get("RE").unwrap_or("?").trim() {
+        r if r.starts_with('+') => RecordResult::First,
+        r if r.starts_with('-') => RecordResult::Second,
+        r if r.parse::<f64>().is_ok_and(|v| v > 0.0) => RecordResult::First,
+        r if r.parse::<f64>().is_ok_and(|v| v < 0.0) => RecordResult::Second,
+        r if r.parse::<f64>().is_ok() => RecordResult::Draw,
+        _ => RecordResult::Unknown,
+    };
+    Ok(RecordGame {
+        first: ggf.get("PB").unwrap_or("").to_string(),
+        second: ggf.get("PW").unwrap_or("").to_string(),
+        result,
+        date_place: ggf.get("DT").unwrap_or("").to_string(),
+        event: ggf.get("PC").unwrap_or("").to_string(),
+        moves: ggf
+            .moves()
+            .into_iter()
+            .map(|m| {
+                if m.square.eq_ignore_ascii_case("pa") {
+                    "pass".to_string()
+                } else {
+                    m.square.to_ascii_lowercase()
+                }
+            })
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &[&str]) -> RecordGame {
+        RecordGame {
+            first: "plyd".into(),
+            second: "other".into(),
+            result: RecordResult::Second,
+            date_place: "2026.11.23 20:00 here".into(),
+            event: "test".into(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn amazons_records_read_back() {
+        let g = game(&["d1d7g7", "g10g3d6", "a4a5a6"]);
+        let text = write_record(RecordFormat::CcgcAmazons, &g).unwrap();
+        assert!(text.starts_with("#[AM][plyd][other][后手胜]"), "{text}");
+        assert!(
+            text.contains("\n1 d1d7(g7) g10g3(d6)\n2 a4a5(a6)\n"),
+            "{text}"
+        );
+        assert_eq!(read_record(&text).unwrap(), ("amazons", g));
+    }
+
+    #[test]
+    fn einstein_records_follow_the_stones() {
+        let g = game(&[
+            "s123456", "s654321", "r5", "b4c3", "r2", "d1c2", "r1", "a5b4",
+        ]);
+        let text = write_record(RecordFormat::CcgcEinstein, &g).unwrap();
+        assert!(text.contains("R:A5-1;B5-2;C5-3;A4-4;B4-5;A3-6\n"), "{text}");
+        assert!(text.contains("B:E1-6;D1-5;C1-4;E2-3;D2-2;E3-1\n"), "{text}");
+        assert!(
+            text.contains("1:5;(R5,C3)\n2:2;(B5,C2)\n3:1;(R1,B4)\n"),
+            "{text}"
+        );
+        assert_eq!(read_record(&text).unwrap(), ("einstein", g));
+    }
+
+    #[test]
+    fn ggf_records_read_back() {
+        let g = game(&["f5", "d6", "c3", "pass"]);
+        let text = write_record(RecordFormat::Ggf, &g).unwrap();
+        assert!(text.contains("B[F5]W[D6]B[C3]W[PA]"), "{text}");
+        assert_eq!(read_record(&text).unwrap(), ("othello", g));
+        assert!(read_record("hello").is_err());
+    }
+
+    #[test]
+    fn sgf_records_read_back() {
+        let g = game(&["f5", "d6", "c3", "pass"]);
+        let text = write_record(RecordFormat::Sgf, &g).unwrap();
+        assert!(text.contains(";B[fe];W[df];B[cc];W[])"), "{text}");
+        assert_eq!(read_record(&text).unwrap(), ("othello", g));
+        let other = read_record("(;GM[2]SZ[8];B[F5];W[tt])").unwrap().1;
+        assert_eq!(other.moves, ["f5", "pass"]);
+    }
+}

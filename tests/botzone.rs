@@ -1,0 +1,276 @@
+//! Botzone end to end: a judge written from Botzone's bot documentation
+//! runs two real `plyd --protocol botzone` bots against each other, turn by
+//! turn, in keep-running mode — the first turn's full input, then one
+//! request a turn — for a whole Amazons (8x8, simple input) and Reversi
+//! (JSON input) game. A third plyd, spoken to in UGI, referees: every
+//! answer must be a legal move and the game must end. Each answer's time is
+//! measured and reported, not judged (the machine may be busy).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{errors, plugin_dir, Engine, TempDir};
+
+const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+
+#[derive(Clone, Copy, PartialEq)]
+enum Game {
+    Amazons,
+    Reversi,
+}
+
+impl Game {
+    fn variant(self) -> &'static str {
+        match self {
+            Game::Amazons => "amazons8",
+            Game::Reversi => "othello",
+        }
+    }
+
+    fn numbers(self) -> usize {
+        match self {
+            Game::Amazons => 6,
+            Game::Reversi => 2,
+        }
+    }
+
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Game::Amazons => &["x0", "y0", "x1", "y1", "x2", "y2"],
+            Game::Reversi => &["x", "y"],
+        }
+    }
+}
+
+fn plugins() -> TempDir {
+    plugin_dir(&[
+        ("plyd_game_amazons", "amazons"),
+        ("plyd_game_othello", "othello"),
+    ])
+}
+
+/// A move's numbers in the referee's notation: column x is the file letter,
+/// row y (from the top, where the Amazons' first player and Othello's a1
+/// are) is rank y + 1; all -1 is a pass.
+fn referee_move(numbers: &[i32]) -> String {
+    if numbers.iter().all(|&n| n == -1) {
+        return "pass".to_string();
+    }
+    numbers
+        .chunks(2)
+        .map(|p| format!("{}{}", (b'a' + p[0] as u8) as char, p[1] + 1))
+        .collect()
+}
+
+/// Read the numbers of an answer line, simple or JSON.
+fn answer_numbers(game: Game, line: &str, json: bool) -> Vec<i32> {
+    if !json {
+        let numbers: Vec<i32> = line
+            .split_whitespace()
+            .map(|w| w.parse().unwrap_or_else(|_| panic!("not numbers: {line}")))
+            .collect();
+        assert_eq!(numbers.len(), game.numbers(), "{line}");
+        return numbers;
+    }
+    assert!(line.starts_with("{\"response\":{"), "{line}");
+    game.keys()
+        .iter()
+        .map(|k| {
+            let at = line
+                .find(&format!("\"{k}\":"))
+                .unwrap_or_else(|| panic!("no {k} in {line}"));
+            let rest = &line[at + k.len() + 3..];
+            let end = rest.find([',', '}']).unwrap();
+            rest[..end].trim().parse().unwrap()
+        })
+        .collect()
+}
+
+fn request_text(game: Game, numbers: &[i32], json: bool) -> String {
+    if json {
+        let members: Vec<String> = game
+            .keys()
+            .iter()
+            .zip(numbers)
+            .map(|(k, n)| format!("\"{k}\":{n}"))
+            .collect();
+        format!("{{{}}}", members.join(","))
+    } else {
+        numbers
+            .iter()
+            .map(i32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Send one turn's input to a bot and read its answer and the keep-running
+/// line; returns the numbers and how long the answer took.
+fn turn(bot: &mut Engine, game: Game, input: &[String], json: bool) -> (Vec<i32>, Duration) {
+    let started = Instant::now();
+    for line in input {
+        bot.send(line);
+    }
+    let answer = bot.next_line(common::PATIENCE).expect("the bot answers");
+    let took = started.elapsed();
+    assert_eq!(
+        bot.next_line(common::PATIENCE).as_deref(),
+        Some(KEEP_RUNNING)
+    );
+    (answer_numbers(game, &answer, json), took)
+}
+
+struct Referee {
+    engine: Engine,
+    moves: Vec<String>,
+}
+
+impl Referee {
+    fn new(dir: &TempDir, game: Game) -> Referee {
+        let mut engine = Engine::start(
+            dir.path(),
+            &["--protocol", "ugi", "--game", game.variant()],
+            &[],
+        );
+        engine.send("uginewgame");
+        Referee {
+            engine,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Play `mv`, which must be legal.
+    fn play(&mut self, mv: String) {
+        self.moves.push(mv);
+        self.engine
+            .send(&format!("position startpos moves {}", self.moves.join(" ")));
+        let lines = self.engine.sync();
+        assert!(
+            errors(&lines).is_empty(),
+            "illegal: {:?}: {lines:?}",
+            self.moves
+        );
+    }
+
+    fn game_over(&mut self) -> bool {
+        self.engine.send("query gameover");
+        let lines = self.engine.read_until(|l| l.starts_with("response "));
+        lines.last().unwrap() == "response true"
+    }
+}
+
+fn play_a_game(game: Game, json: bool) -> usize {
+    let dir = plugins();
+    let mut bots = [
+        Engine::start(dir.path(), &["--protocol", "botzone"], &[]),
+        Engine::start(dir.path(), &["--protocol", "botzone"], &[]),
+    ];
+    let mut referee = Referee::new(&dir, game);
+    let none = vec![-1; game.numbers()];
+    let mut last = none.clone();
+    let mut slowest = [Duration::ZERO, Duration::ZERO];
+    let mut plies = 0;
+    for ply in 0..130 {
+        let side = ply % 2;
+        let input = if ply < 2 {
+            // A bot's first turn: the whole (one-request) history.
+            if json {
+                vec![format!(
+                    "{{\"requests\":[{}],\"responses\":[],\"data\":\"\",\"globaldata\":\"\"}}",
+                    request_text(game, &last, true)
+                )]
+            } else {
+                vec![
+                    "1".to_string(),
+                    request_text(game, &last, false),
+                    String::new(),
+                    String::new(),
+                ]
+            }
+        } else {
+            vec![request_text(game, &last, json)]
+        };
+        let (numbers, took) = turn(&mut bots[side], game, &input, json);
+        slowest[side] = slowest[side].max(took);
+        referee.play(referee_move(&numbers));
+        plies += 1;
+        last = numbers;
+        if referee.game_over() {
+            break;
+        }
+    }
+    assert!(referee.game_over(), "no end after {plies} plies");
+    eprintln!(
+        "{} ({}): {plies} plies, slowest answers {:?} and {:?}",
+        game.variant(),
+        if json { "JSON" } else { "simple" },
+        slowest[0],
+        slowest[1]
+    );
+    plies
+}
+
+#[test]
+fn a_whole_amazons_game_in_keep_running_mode() {
+    let plies = play_a_game(Game::Amazons, false);
+    assert!(plies >= 10, "{plies}");
+}
+
+#[test]
+fn a_whole_reversi_game_in_keep_running_mode() {
+    let plies = play_a_game(Game::Reversi, true);
+    assert!(plies >= 9, "{plies}");
+}
+
+#[test]
+fn a_bot_started_late_replays_the_history() {
+    let dir = plugins();
+    let mut bot = Engine::start(dir.path(), &["--protocol", "botzone"], &[]);
+    // Black's first request (nothing yet), its answer c4, White's c3:
+    // Black, started afresh, answers from the whole history.
+    let input: Vec<String> = ["2", "-1 -1", "2 3", "2 2"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (numbers, _) = turn(&mut bot, Game::Reversi, &input, false);
+    let mut referee = Referee::new(&dir, Game::Reversi);
+    referee.play("c4".to_string());
+    referee.play("c3".to_string());
+    referee.play(referee_move(&numbers));
+}
+
+#[test]
+fn bad_input_is_refused_and_the_game_goes_on() {
+    let dir = plugins();
+    let mut bot = Engine::start(
+        dir.path(),
+        &["--protocol", "botzone", "--game", "amazons8"],
+        &[],
+    );
+    let (first, _) = turn(
+        &mut bot,
+        Game::Amazons,
+        &["1".to_string(), "-1 -1 -1 -1 -1 -1".to_string()],
+        false,
+    );
+    let mut referee = Referee::new(&dir, Game::Amazons);
+    referee.play(referee_move(&first));
+    // A line that is no request, a request of the wrong game, a square off
+    // the board and an illegal move (an amazon that is not there): no answer
+    // to any, and the next good request is answered as if they never came.
+    for bad in ["hello", "3 2", "0 5 0 9 1 4", "4 4 4 5 4 6"] {
+        bot.send(bad);
+    }
+    let reply = [0, 5, 0, 4, 1, 4];
+    referee.play(referee_move(&reply));
+    let (numbers, _) = turn(
+        &mut bot,
+        Game::Amazons,
+        &[request_text(Game::Amazons, &reply, false)],
+        false,
+    );
+    referee.play(referee_move(&numbers));
+    let stderr = bot.stderr_lines();
+    assert!(stderr.len() >= 4, "{stderr:?}");
+}

@@ -1,0 +1,186 @@
+//! GTP end to end for Othello: the real `plyd` binary driven as a GTP
+//! controller drives a program under the GTP version 2 text — numbered and
+//! plain commands, `=`/`?` answers ended by an empty line, a whole game of
+//! `genmove`, `play`, `undo`, clocks and `final_score`, and refusals that
+//! change nothing.
+
+mod common;
+
+use common::{othello_dir, Engine, TempDir};
+
+fn gtp_engine() -> (Engine, TempDir) {
+    let dir = othello_dir();
+    (Engine::start(dir.path(), &[], &[]), dir)
+}
+
+/// Send a command and read its answer: whether it succeeded, and its text
+/// (the lines of the answer joined by newlines, the `=`/`?` and id gone).
+fn ask(engine: &mut Engine, command: &str) -> (bool, String) {
+    engine.send(command);
+    let mut lines = engine.read_until(|l| l.is_empty());
+    lines.pop();
+    let first = lines.remove(0);
+    let ok = first.starts_with('=');
+    assert!(ok || first.starts_with('?'), "{command}: {first}");
+    let head = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+    assert!(head.is_empty() || head.starts_with(' '), "{first}");
+    let mut text = head.trim().to_string();
+    for line in lines {
+        text.push('\n');
+        text.push_str(&line);
+    }
+    (ok, text)
+}
+
+fn ok(engine: &mut Engine, command: &str) -> String {
+    let (ok, text) = ask(engine, command);
+    assert!(ok, "{command}: {text}");
+    text
+}
+
+fn refused(engine: &mut Engine, command: &str) -> String {
+    let (ok, text) = ask(engine, command);
+    assert!(!ok, "{command} was accepted: {text}");
+    text
+}
+
+fn is_square(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 2
+        && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
+        && (b'1'..=b'8').contains(&b[1])
+}
+
+#[test]
+fn the_administrative_commands_answer_in_gtp_form() {
+    let (mut engine, _dir) = gtp_engine();
+    assert_eq!(ok(&mut engine, "protocol_version"), "2");
+    engine.send("7 name");
+    assert_eq!(engine.read_until(|l| l.is_empty()), vec!["=7 plyd", ""]);
+    assert_eq!(ok(&mut engine, "known_command genmove"), "true");
+    assert_eq!(ok(&mut engine, "known_command fly"), "false");
+    let commands = ok(&mut engine, "list_commands");
+    for name in ["play", "genmove", "undo", "final_score", "showboard"] {
+        assert!(commands.lines().any(|l| l == name), "{commands}");
+    }
+    ok(&mut engine, "boardsize 8");
+    assert_eq!(refused(&mut engine, "boardsize 19"), "unacceptable size");
+    ok(&mut engine, "komi 0");
+    engine.send("quit");
+    engine.read_until(|l| l.is_empty());
+    assert!(engine.wait_exit(common::PATIENCE).is_some());
+}
+
+#[test]
+fn a_full_game_of_genmove_ends_with_the_score() {
+    let (mut engine, _dir) = gtp_engine();
+    ok(&mut engine, "boardsize 8");
+    ok(&mut engine, "clear_board");
+    ok(&mut engine, "time_settings 8 0 0");
+    let mut passes_in_a_row = 0;
+    let mut plies = 0;
+    for turn in 0..200 {
+        let color = if turn % 2 == 0 { "b" } else { "w" };
+        let mv = ok(&mut engine, &format!("genmove {color}"));
+        if mv.eq_ignore_ascii_case("pass") {
+            passes_in_a_row += 1;
+            if passes_in_a_row == 2 {
+                break;
+            }
+        } else {
+            assert!(is_square(&mv), "{mv}");
+            passes_in_a_row = 0;
+            plies += 1;
+        }
+        ok(&mut engine, &format!("time_left {color} 4 0"));
+    }
+    assert_eq!(passes_in_a_row, 2, "the game did not end");
+    assert!(plies >= 9, "{plies}");
+    let score = ok(&mut engine, "final_score");
+    let board = ok(&mut engine, "showboard");
+    // The rows of the board are the lines that start with their number.
+    let rows: String = board
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    let black = rows.matches('X').count() as i32;
+    let white = rows.matches('O').count() as i32;
+    assert!(black + white > 4, "{board}");
+    let expected = if black == white {
+        "0".to_string()
+    } else if black > white {
+        format!("B+{}", 64 - 2 * white)
+    } else {
+        format!("W+{}", 64 - 2 * black)
+    };
+    assert_eq!(score, expected, "{board}");
+}
+
+#[test]
+fn play_and_undo_move_the_game_and_back() {
+    let (mut engine, _dir) = gtp_engine();
+    ok(&mut engine, "clear_board");
+    let start = ok(&mut engine, "showboard");
+    ok(&mut engine, "play b d3");
+    let after = ok(&mut engine, "showboard");
+    assert_ne!(after, start);
+    ok(&mut engine, "play white C3");
+    ok(&mut engine, "undo");
+    assert_eq!(ok(&mut engine, "showboard"), after);
+    ok(&mut engine, "undo");
+    assert_eq!(ok(&mut engine, "showboard"), start);
+    refused(&mut engine, "undo");
+    // White answers after Black's move.
+    ok(&mut engine, "play b d3");
+    let reply = ok(&mut engine, "genmove w");
+    assert!(is_square(&reply), "{reply}");
+}
+
+#[test]
+fn bad_commands_are_refused_and_change_nothing() {
+    let (mut engine, _dir) = gtp_engine();
+    ok(&mut engine, "clear_board");
+    ok(&mut engine, "play b d3");
+    let before = ok(&mut engine, "showboard");
+    for command in [
+        "fly",
+        "play b z9",
+        "play w a1",
+        "play purple c3",
+        "play w",
+        "genmove",
+        "time_left b soon 0",
+    ] {
+        let text = refused(&mut engine, command);
+        assert!(
+            !text.is_empty() && !text.contains('\n'),
+            "{command}: {text}"
+        );
+        assert_eq!(ok(&mut engine, "showboard"), before, "{command}");
+    }
+    assert_eq!(refused(&mut engine, "3 fly"), "unknown command 'fly'");
+    // Black is not on move, and has a move of its own: refused.
+    refused(&mut engine, "play b c5");
+    assert_eq!(ok(&mut engine, "showboard"), before);
+}
+
+#[test]
+fn commands_sent_ahead_of_an_answer_are_answered_in_order() {
+    let (mut engine, _dir) = gtp_engine();
+    engine.send("1 clear_board");
+    engine.send("2 genmove b");
+    engine.send("3 showboard");
+    engine.send("4 final_score");
+    let lines = engine.read_until(|l| l.starts_with("=4"));
+    let answers: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with('=') || l.starts_with('?'))
+        .collect();
+    assert_eq!(answers.len(), 4, "{lines:?}");
+    assert_eq!(answers[0].trim_end(), "=1");
+    assert!(answers[1].starts_with("=2 "), "{lines:?}");
+    assert!(is_square(answers[1][3..].trim()), "{lines:?}");
+    assert_eq!(answers[2].trim_end(), "=3");
+    // After Black's first move Black has 4 discs and White 1.
+    assert_eq!(answers[3], "=4 B+3");
+}

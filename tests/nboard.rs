@@ -1,0 +1,179 @@
+//! NBoard end to end: the real `plyd` binary driven as the NBoard Othello
+//! GUI drives an engine under the protocol's version 2 text — `nboard 2`,
+//! `set depth`, `set game` with a GGF record, `ping`/`pong` before every
+//! change, `go` answered by `=== move/eval/time` without changing the
+//! board, `move`, `hint n` answered by `search` lines — through a whole
+//! game, and its refusals on the status line.
+
+mod common;
+
+use common::{othello_dir, Engine, TempDir};
+
+const EMPTY_GAME: &str = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
+BO[8 ---------------------------O*------*O--------------------------- *];)";
+
+/// The GGF of the example in the protocol's text: eight moves from the start.
+const EIGHT_MOVES: &str = "(;GM[Othello]PC[NBoard]PB[x]PW[y]RE[?]TI[15:00]TY[8]\
+BO[8 ---------------------------O*------*O--------------------------- *]\
+B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+struct Gui {
+    engine: Engine,
+    _dir: TempDir,
+    ping: u32,
+}
+
+impl Gui {
+    fn start() -> Gui {
+        let dir = othello_dir();
+        let mut engine = Engine::start(dir.path(), &[], &[]);
+        engine.send("nboard 2");
+        let name = engine.read_until(|l| l.starts_with("set myname"));
+        assert!(name.last().unwrap().starts_with("set myname plyd"));
+        Gui {
+            engine,
+            _dir: dir,
+            ping: 0,
+        }
+    }
+
+    /// `ping n` and every line before `pong n`.
+    fn sync(&mut self) -> Vec<String> {
+        self.ping += 1;
+        let pong = format!("pong {}", self.ping);
+        self.engine.send(&format!("ping {}", self.ping));
+        let mut lines = self.engine.read_until(|l| l == pong);
+        lines.pop();
+        lines
+    }
+
+    /// `go`, and the move of the `===` answer (its eval and time dropped).
+    fn go(&mut self) -> String {
+        self.engine.send("go");
+        let lines = self.engine.read_until(|l| l.starts_with("=== "));
+        let answer = lines.last().unwrap()["=== ".len()..].to_string();
+        let parts: Vec<&str> = answer.split('/').collect();
+        assert!(parts.len() == 1 || parts.len() == 3, "{answer}");
+        for number in &parts[1..] {
+            assert!(number.parse::<f64>().is_ok(), "{answer}");
+        }
+        parts[0].to_string()
+    }
+}
+
+fn is_nboard_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    text == "PA" || (b.len() == 2 && (b'A'..=b'H').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
+}
+
+fn status_errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("status error:"))
+        .collect()
+}
+
+#[test]
+fn a_whole_game_is_played_move_by_move() {
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 2");
+    gui.engine.send(&format!("set game {EMPTY_GAME}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    let mut passes_in_a_row = 0;
+    let mut squares = 0;
+    for _ in 0..130 {
+        let mv = gui.go();
+        assert!(is_nboard_move(&mv), "{mv}");
+        if mv == "PA" {
+            passes_in_a_row += 1;
+            if passes_in_a_row == 2 {
+                break;
+            }
+        } else {
+            passes_in_a_row = 0;
+            squares += 1;
+        }
+        // The engine's move is played only when the GUI sends it back.
+        gui.sync();
+        gui.engine.send(&format!("move {mv}/0.00/0.0"));
+        let lines = gui.sync();
+        if passes_in_a_row == 0 {
+            assert!(status_errors(&lines).is_empty(), "{mv}: {lines:?}");
+        }
+    }
+    assert_eq!(passes_in_a_row, 2, "the game did not end");
+    assert!(squares >= 9, "{squares} discs played");
+}
+
+#[test]
+fn go_leaves_the_board_and_hint_gives_several_lines() {
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 4");
+    gui.engine.send(&format!("set game {EIGHT_MOVES}"));
+    gui.sync();
+    let first = gui.go();
+    // The board did not change: the square the engine chose is still free.
+    gui.sync();
+    gui.engine.send(&format!("move {first}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    gui.engine.send(&format!("set game {EIGHT_MOVES}"));
+    gui.sync();
+    gui.engine.send("hint 3");
+    let lines = gui.engine.read_until(|l| l == "status");
+    let deepest: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("search ") && l.split_whitespace().nth(4) == Some("4"))
+        .collect();
+    assert_eq!(deepest.len(), 3, "{lines:?}");
+    let mut firsts: Vec<&str> = deepest
+        .iter()
+        .map(|l| &l.split_whitespace().nth(1).unwrap()[..2])
+        .collect();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    for line in &deepest {
+        let eval = line.split_whitespace().nth(2).unwrap();
+        assert!(eval.parse::<f64>().is_ok(), "{line}");
+        assert_eq!(line.split_whitespace().nth(3), Some("0"), "{line}");
+    }
+}
+
+#[test]
+fn ping_stops_a_search_and_its_answer_is_dropped() {
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 60");
+    gui.engine.send(&format!("set game {EMPTY_GAME}"));
+    gui.sync();
+    gui.engine.send("go");
+    let lines = gui.sync();
+    assert!(!lines.iter().any(|l| l.starts_with("===")), "{lines:?}");
+    gui.engine.send("set depth 1");
+    gui.sync();
+    assert!(is_nboard_move(&gui.go()));
+}
+
+#[test]
+fn bad_lines_are_one_status_error_and_change_nothing() {
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 2");
+    gui.engine.send(&format!("set game {EMPTY_GAME}"));
+    gui.sync();
+    for line in [
+        "fly",
+        "move Z9",
+        "move A1",
+        "set game (;GM[Othello]BO[8 --- *];)",
+        "set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[A1];)",
+        "set depth many",
+        "move",
+    ] {
+        gui.engine.send(line);
+        let lines = gui.sync();
+        assert_eq!(status_errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+    }
+    // Still the start: Black's F5 is legal, and White's reply after it.
+    gui.engine.send("move F5");
+    gui.engine.send("move D6");
+    assert!(status_errors(&gui.sync()).is_empty());
+}

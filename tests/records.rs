@@ -1,0 +1,161 @@
+//! Community records end to end: `plyd arena --record` writes each game as
+//! the Chinese championship (Amazons, EinStein) or GGF (Othello) keeps it,
+//! and `plyd record` reads the file back into the `position` lines that
+//! the arena's own log holds for the same games.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{plugin_dir, plyd_bin, TempDir};
+
+fn run(plugins: &Path, args: &[&str]) -> Output {
+    Command::new(plyd_bin())
+        .args(args)
+        .env("PLYD_PLUGIN_PATH", plugins)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run plyd")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The `position` lines of the arena's own log.
+fn logged_positions(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .expect("the game log")
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Play two games of `game` and check that the records read back.
+fn round_trip(crate_name: &str, plugin_game: &str, game: &str, header: &str) -> String {
+    round_trip_to(crate_name, plugin_game, game, header, "records.txt")
+}
+
+/// [`round_trip`] with the records in a file named `file`.
+fn round_trip_to(
+    crate_name: &str,
+    plugin_game: &str,
+    game: &str,
+    header: &str,
+    file: &str,
+) -> String {
+    let plugins = plugin_dir(&[(crate_name, plugin_game)]);
+    let dir = TempDir::new("records");
+    let log = dir.path().join("log.txt");
+    let records = dir.path().join(file);
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = run(
+        plugins.path(),
+        &[
+            "arena",
+            "--game",
+            game,
+            "--engine",
+            &plyd,
+            "name=a",
+            "--engine",
+            &plyd,
+            "name=b",
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--seed",
+            "11",
+            "--out",
+            log.to_str().unwrap(),
+            "--record",
+            records.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(written.matches(header).count(), 2, "{written}");
+    let read = run(
+        plugins.path(),
+        &["--game", game, "record", records.to_str().unwrap()],
+    );
+    assert!(read.status.success(), "{}", text(&read.stderr));
+    let replayed: Vec<String> = text(&read.stdout).lines().map(str::to_string).collect();
+    assert_eq!(replayed, logged_positions(&log), "{written}");
+    written
+}
+
+#[test]
+fn amazons_games_read_back_from_ccgc_records() {
+    let written = round_trip("plyd_game_amazons", "amazons", "amazons", "#[AM][");
+    assert!(written.contains("#[AM][a][b][") && written.contains("#[AM][b][a]["));
+    // Moves are written from-to(arrow), two a line after the move number.
+    let second = written.lines().nth(1).unwrap();
+    let words: Vec<&str> = second.split(' ').collect();
+    assert_eq!(words[0], "1", "{second}");
+    assert!(
+        words[1].ends_with(')') && words[1].contains('('),
+        "{second}"
+    );
+}
+
+#[test]
+fn einstein_games_read_back_from_ccgc_records() {
+    let written = round_trip("plyd_game_einstein", "einstein", "einstein", "#[WTN][");
+    assert!(written.contains("#[WTN][a R][b B][") && written.contains("#[WTN][b R][a B]["));
+    assert!(written
+        .lines()
+        .any(|l| l.starts_with("R:") && l.matches(';').count() == 5));
+    assert!(written.lines().any(|l| l.starts_with("B:")));
+    assert!(written
+        .lines()
+        .any(|l| l.starts_with("1:") && l.contains(";(")));
+}
+
+#[test]
+fn othello_games_read_back_from_ggf() {
+    let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
+    assert!(written.contains("PB[a]PW[b]") || written.contains("PB[b]PW[a]"));
+}
+
+#[test]
+fn othello_games_read_back_from_sgf() {
+    let written = round_trip_to(
+        "plyd_game_othello",
+        "othello",
+        "othello",
+        "(;GM[2]FF[4]SZ[8]",
+        "records.sgf",
+    );
+    // Black's first move is one of f5, d3, c4, e6: column and row letters.
+    assert!(
+        [";B[fe]", ";B[dc]", ";B[cd]", ";B[ef]"]
+            .iter()
+            .any(|m| written.contains(m)),
+        "{written}"
+    );
+}
+
+#[test]
+fn a_record_that_does_not_replay_is_refused_with_its_move() {
+    let plugins = plugin_dir(&[("plyd_game_einstein", "einstein")]);
+    let dir = TempDir::new("records-bad");
+    let file = dir.path().join("bad.txt");
+    // Red's stone 1 on a5 cannot step to e1 in one turn.
+    std::fs::write(
+        &file,
+        "#[WTN][x R][y B][先手胜][2026.11.23 here][test];\n\
+         R:A5-1;B5-2;C5-3;A4-4;B4-5;A3-6\n\
+         B:E1-1;D1-2;C1-3;E2-4;D2-5;E3-6\n\
+         1:1;(R1,E1)\n",
+    )
+    .unwrap();
+    let out = run(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("a5e1"), "{err}");
+    assert!(out.stdout.is_empty());
+}

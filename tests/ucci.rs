@@ -1,0 +1,246 @@
+//! UCCI end to end: the real `plyd` binary driven as a xiangqi GUI drives
+//! an engine under the UCCI 3.0 text (xqbase.com): `ucci`/`ucciok`,
+//! keyword-less `setoption`, `go` with the engine's and the opponent's
+//! clocks, `banmoves`, `nobestmove`, `draw`/`resign`, `probe`/`pophash`,
+//! `quit`/`bye`, and its refusals as `info message` lines.
+
+mod common;
+
+use common::{plugin_dir, Engine, TempDir, PATIENCE};
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Both Othello and xiangqi are loaded, so the dialect's own game default
+/// is what makes xiangqi the game.
+fn ucci_engine(args: &[&str]) -> (Engine, TempDir) {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let engine = Engine::start(dir.path(), args, &[]);
+    (engine, dir)
+}
+
+fn handshake(engine: &mut Engine) -> Vec<String> {
+    engine.send("ucci");
+    engine.read_until(|l| l == "ucciok")
+}
+
+/// Send `isready` and return the lines before `readyok`.
+fn sync(engine: &mut Engine) -> Vec<String> {
+    engine.sync()
+}
+
+/// Read through the search's answer: `bestmove ...` or `nobestmove`.
+fn answer(engine: &mut Engine) -> Vec<String> {
+    engine.read_until(|l| l.starts_with("bestmove") || l == "nobestmove")
+}
+
+fn messages(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info message error:"))
+        .collect()
+}
+
+/// A UCCI move: a file a-i and a rank 0-9, twice.
+fn is_ucci_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 4
+        && (b'a'..=b'i').contains(&b[0])
+        && b[1].is_ascii_digit()
+        && (b'a'..=b'i').contains(&b[2])
+        && b[3].is_ascii_digit()
+}
+
+#[test]
+fn the_handshake_lists_ucci_options_and_starts_xiangqi() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    let lines = handshake(&mut engine);
+    assert!(lines.iter().any(|l| l.starts_with("id name plyd")));
+    assert!(lines.contains(&"option usemillisec type check default false".to_string()));
+    assert!(lines.contains(&"option newgame type button".to_string()));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option hashsize type spin")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.starts_with("uciok")));
+    assert_eq!(engine.fen(), START);
+}
+
+#[test]
+fn a_full_game_is_played_to_its_end() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    engine.send("setoption usemillisec true");
+    // A short no-capture draw keeps the game short.
+    engine.send("setoption NoCaptureDrawPlies 30");
+    engine.send("setoption newgame");
+    assert!(messages(&sync(&mut engine)).is_empty());
+    let mut moves: Vec<String> = Vec::new();
+    let mut ended = false;
+    for _ in 0..400 {
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        engine.send(&position);
+        engine.send("go time 600000 increment 0 opptime 600000 oppincrement 0 depth 2");
+        let lines = answer(&mut engine);
+        for line in &lines[..lines.len() - 1] {
+            assert!(line.starts_with("info "), "{line}");
+            assert!(!line.contains(" cp ") && !line.contains(" mate "), "{line}");
+        }
+        let last = lines.last().unwrap();
+        if last == "nobestmove" {
+            ended = true;
+            break;
+        }
+        let words: Vec<&str> = last.split_whitespace().collect();
+        assert!(is_ucci_move(words[1]), "{last}");
+        moves.push(words[1].to_string());
+        if words.last() == Some(&"resign") {
+            ended = true;
+            break;
+        }
+    }
+    assert!(ended, "no end after {} plies", moves.len());
+    engine.send("quit");
+    engine.read_until(|l| l == "bye");
+    assert!(engine.wait_exit(PATIENCE).is_some());
+}
+
+#[test]
+fn banned_moves_are_not_chosen_until_the_position_changes() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    let first = answer(&mut engine).pop().unwrap();
+    let best = first.split_whitespace().nth(1).unwrap().to_string();
+    engine.send(&format!("banmoves {best}"));
+    engine.send("go depth 2");
+    let second = answer(&mut engine).pop().unwrap();
+    assert_ne!(second.split_whitespace().nth(1).unwrap(), best);
+    // A new position lifts the ban (the emptied hash table makes the
+    // search the same as the first).
+    engine.send("setoption clearhash");
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    let third = answer(&mut engine).pop().unwrap();
+    assert_eq!(third.split_whitespace().nth(1).unwrap(), best);
+    // A ban of a move that is not legal is refused whole.
+    engine.send("banmoves h2e2 a0a5");
+    assert_eq!(messages(&sync(&mut engine)).len(), 1);
+}
+
+#[test]
+fn a_mated_side_has_no_best_move() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    // Red's b1b9 mates: the chariot on a8 holds rank 8.
+    engine.send("position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1 moves b1b9");
+    engine.send("go depth 3");
+    let lines = answer(&mut engine);
+    assert_eq!(lines.last().unwrap(), "nobestmove", "{lines:?}");
+}
+
+#[test]
+fn a_draw_offer_is_taken_when_behind_and_a_lost_game_resigned() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    // Black's bare general against a chariot: Black is far behind.
+    engine.send("position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1");
+    engine.send("go draw depth 3");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(
+        last.ends_with(" draw") || last.ends_with(" resign"),
+        "{last}"
+    );
+    // Red, far ahead, is offered a draw and plays on.
+    engine.send("position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+    engine.send("go draw depth 3");
+    let last = answer(&mut engine).pop().unwrap();
+    assert_eq!(last.split_whitespace().count(), 2, "{last}");
+    // After a0a8 Black is mated next move whatever it plays: it resigns.
+    engine.send("position fen 4k4/9/9/9/9/9/9/9/1R7/R2K5 w - - 0 1 moves a0a8");
+    engine.send("go depth 4");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(last.ends_with(" resign"), "{last}");
+}
+
+#[test]
+fn bad_input_is_one_message_and_changes_nothing() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    engine.send("position startpos moves h2e2");
+    let before = engine.fen();
+    for line in [
+        "fly",
+        "position startpos moves h2e2 z9z8",
+        "position startpos moves h2e2 h9h8",
+        "go time soon",
+        "setoption nosuchoption 3",
+    ] {
+        engine.send(line);
+        let lines = sync(&mut engine);
+        assert_eq!(messages(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+        assert_eq!(engine.fen(), before, "{line}");
+    }
+    // A UCI-only keyword is not UCCI: `go wtime` is refused too.
+    engine.send("go wtime 1000");
+    assert_eq!(messages(&sync(&mut engine)).len(), 1);
+}
+
+#[test]
+fn probe_answers_pophash_and_the_protocol_flag_needs_no_greeting() {
+    let (mut engine, _dir) = ucci_engine(&["--protocol", "ucci"]);
+    engine.send("isready");
+    engine.read_until(|l| l == "readyok");
+    assert_eq!(engine.fen(), START);
+    engine.send("probe startpos");
+    engine.read_until(|l| l.starts_with("pophash"));
+    engine.send("setoption usemillisec false");
+    engine.send("position startpos");
+    // One second for the whole move, in UCCI's seconds.
+    engine.send("go time 1 opptime 1");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(
+        is_ucci_move(last.split_whitespace().nth(1).unwrap()),
+        "{last}"
+    );
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_and_infinite_for_stop() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    engine.send("setoption usemillisec true");
+    engine.send("position startpos moves h2e2");
+    engine.send("go ponder time 300 opptime 300");
+    // Pondering goes on until the GUI says: isready is answered meanwhile.
+    let before = sync(&mut engine);
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    engine.send("ponderhit draw");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(last.starts_with("bestmove "), "{last}");
+    engine.send("go depth infinite");
+    let during = sync(&mut engine);
+    assert!(
+        !during.iter().any(|l| l.starts_with("bestmove")),
+        "{during:?}"
+    );
+    engine.send("stop");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(
+        is_ucci_move(last.split_whitespace().nth(1).unwrap()),
+        "{last}"
+    );
+}
