@@ -202,8 +202,31 @@ fn probe_answers_pophash_and_the_protocol_flag_needs_no_greeting() {
     engine.send("isready");
     engine.read_until(|l| l == "readyok");
     assert_eq!(engine.fen(), START);
+    // Nothing searched yet: the table knows nothing.
     engine.send("probe startpos");
-    engine.read_until(|l| l.starts_with("pophash"));
+    engine.read_until(|l| l == "pophash");
+    // After a search, the table's entry for the position: its move (the
+    // one played) and the score as bounds with their depth.
+    engine.send("position startpos");
+    engine.send("go depth 4");
+    let best = answer(&mut engine).pop().unwrap();
+    let best = best.split_whitespace().nth(1).unwrap().to_string();
+    engine.send("probe");
+    let pophash = engine
+        .read_until(|l| l.starts_with("pophash"))
+        .pop()
+        .unwrap();
+    let words: Vec<&str> = pophash.split_whitespace().collect();
+    assert_eq!(
+        words.get(1..3),
+        Some(&["bestmove", best.as_str()][..]),
+        "{pophash}"
+    );
+    assert!(
+        pophash.contains(" lowerbound ") || pophash.contains(" upperbound "),
+        "{pophash}"
+    );
+    assert!(pophash.contains(" depth 4"), "{pophash}");
     engine.send("setoption usemillisec false");
     engine.send("position startpos");
     // One second for the whole move, in UCCI's seconds.

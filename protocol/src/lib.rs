@@ -25,4 +25,6 @@ pub use ggf::{GgfError, GgfGame, GgfMove};
 pub use json::Json;
 pub use records::{read_record, write_record, RecordFormat, RecordGame, RecordResult};
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
-pub use ucci::{format_ucci_info, parse_ucci_line, UcciCommand, UcciGo, UCCI_MATE_SCORE};
+pub use ucci::{
+    format_ucci_info, parse_ucci_line, ucci_score, UcciCommand, UcciGo, UCCI_MATE_SCORE,
+};

@@ -233,6 +233,16 @@ fn parse_go(args: &[&str], millisec: bool) -> Result<UcciGo, ParseError> {
 /// as xiangqi programs print it.
 pub const UCCI_MATE_SCORE: i32 = 10_000;
 
+/// A score as UCCI writes it: centipawns, or a mate as the mate score less
+/// the plies to it.
+pub fn ucci_score(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(moves) if moves > 0 => UCCI_MATE_SCORE - (2 * moves - 1),
+        Score::Mate(moves) => -UCCI_MATE_SCORE - 2 * moves,
+    }
+}
+
 /// An `info` line in UCCI form, or `None` when nothing in `info` has a UCCI
 /// field. A text becomes `info message <text>`.
 pub fn format_ucci_info(info: &Info) -> Option<String> {
@@ -244,12 +254,7 @@ pub fn format_ucci_info(info: &Info) -> Option<String> {
         line += &format!(" depth {depth}");
     }
     if let Some((score, _)) = info.score {
-        let value = match score {
-            Score::Cp(cp) => cp,
-            Score::Mate(moves) if moves > 0 => UCCI_MATE_SCORE - (2 * moves - 1),
-            Score::Mate(moves) => -UCCI_MATE_SCORE - 2 * moves,
-        };
-        line += &format!(" score {value}");
+        line += &format!(" score {}", ucci_score(score));
     }
     if let Some(time) = info.time_ms {
         line += &format!(" time {time}");

@@ -12,13 +12,15 @@
 use std::io::Write;
 
 use plyd_protocol::{
-    format_ucci_info, parse_ucci_line, Command, GoParams, Info, OptionKind, Response, Score,
-    UcciCommand, UcciGo,
+    format_ucci_info, parse_ucci_line, ucci_score, Command, GoParams, Info, OptionKind, Response,
+    Score, UcciCommand, UcciGo,
 };
 
 use super::{main_line_score, Routed};
 use crate::daemon::Daemon;
 use crate::options::names;
+use crate::search::score::to_protocol;
+use crate::search::tt::Bound;
 
 /// UCCI's options that plyd accepts and leaves as they are: they ask for
 /// things plyd does not have (an opening book, a playing style) or do not
@@ -89,9 +91,7 @@ impl<W: Write> Daemon<W> {
                     job.control.stop();
                 }
             }
-            // plyd keeps no per-position answers it could show a GUI; an
-            // empty `pophash` says it knows nothing.
-            UcciCommand::Probe => self.raw("pophash"),
+            UcciCommand::Probe => self.ucci_probe(),
             UcciCommand::Quit => {
                 self.shut_down();
                 self.raw("bye");
@@ -243,6 +243,35 @@ impl<W: Write> Daemon<W> {
             ..GoParams::default()
         };
         self.go(&params);
+    }
+
+    /// `probe`: what the hash table holds for the current position, as
+    /// `pophash [bestmove M] [lowerbound V depth D] [upperbound V depth D]`
+    /// (an exact score is both bounds); a bare `pophash` when it holds
+    /// nothing, or a move that is not legal here (another position's).
+    fn ucci_probe(&mut self) {
+        let mut line = String::from("pophash");
+        if let Ok(current) = self.session.current() {
+            let state = &current.state;
+            if let Some(hit) = self.tt.probe(state.hash(), 0) {
+                let mut legal = Vec::new();
+                let best = hit
+                    .best
+                    .filter(|mv| state.legal_moves(&mut legal).is_ok() && legal.contains(mv))
+                    .and_then(|mv| state.format_move(mv).ok());
+                if let Some(best) = best {
+                    line += &format!(" bestmove {best}");
+                }
+                let value = ucci_score(to_protocol(hit.score));
+                if matches!(hit.bound, Bound::Lower | Bound::Exact) {
+                    line += &format!(" lowerbound {value} depth {}", hit.depth);
+                }
+                if matches!(hit.bound, Bound::Upper | Bound::Exact) {
+                    line += &format!(" upperbound {value} depth {}", hit.depth);
+                }
+            }
+        }
+        self.raw(&line);
     }
 
     pub(super) fn ucci_info(&mut self, info: &Info) {
