@@ -1,0 +1,38 @@
+//! The readers of the other dialects and of game records: a UCCI line, a
+//! GGF game, a JSON value, Botzone's turn input (line by line) and a
+//! championship record. The first byte picks the reader; none may panic,
+//! loop or grow without bound, whatever the text.
+#![no_main]
+
+use plyd_protocol::{parse_ucci_line, read_record, BotzoneReader, GgfGame, Json};
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    match which % 5 {
+        0 => {
+            for line in text.lines() {
+                let _ = parse_ucci_line(line, which & 0x80 != 0);
+            }
+        }
+        1 => {
+            let _ = GgfGame::parse(text);
+        }
+        2 => {
+            let _ = Json::parse(text);
+        }
+        3 => {
+            let mut reader = BotzoneReader::default();
+            for line in text.lines() {
+                let _ = reader.feed(line);
+            }
+        }
+        _ => {
+            let _ = read_record(text);
+        }
+    }
+});
