@@ -308,19 +308,7 @@ pub(super) fn run(
         let main_outcome = main.iterate();
         shared.halt();
         shared.publish_nodes(0, main.nodes);
-        let mut helper_results = Vec::new();
-        let mut helper_error = None;
-        for handle in handles {
-            match handle.join() {
-                Ok((outcome, result)) => {
-                    if let Err(e) = outcome {
-                        helper_error.get_or_insert(e);
-                    }
-                    helper_results.push(result);
-                }
-                Err(_) => log::error!("a search helper thread panicked"),
-            }
-        }
+        let (helper_results, helper_error) = join_helpers(handles, "a search helper thread");
         let main_result = main.result();
         let chosen = choose(&main_result, &helper_results);
         let mut main_outcome = main_outcome;
@@ -361,6 +349,29 @@ pub(super) fn run(
 
 /// The thread whose answer is played: the one that finished the deepest
 /// iteration, the main thread among equals.
+/// Join the helper threads of a search: what each returned, in order, and
+/// the first error any of them met. A thread that panicked is logged (as
+/// `what`) and left out; the others' results stand.
+pub(super) fn join_helpers<T, E>(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, (Result<(), E>, T)>>,
+    what: &str,
+) -> (Vec<T>, Option<E>) {
+    let mut results = Vec::with_capacity(handles.len());
+    let mut error = None;
+    for handle in handles {
+        match handle.join() {
+            Ok((outcome, result)) => {
+                if let Err(e) = outcome {
+                    error.get_or_insert(e);
+                }
+                results.push(result);
+            }
+            Err(_) => log::error!("{what} panicked"),
+        }
+    }
+    (results, error)
+}
+
 fn choose<'r>(main: &'r ThreadResult, helpers: &'r [ThreadResult]) -> &'r ThreadResult {
     let mut best = main;
     for helper in helpers {

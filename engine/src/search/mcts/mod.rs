@@ -35,6 +35,7 @@ use plyd_api::Move;
 use plyd_protocol::Info;
 
 use super::limits::{SearchControl, SearchLimits};
+use super::pool::join_helpers;
 use super::{nps, outcome_words, score, Answer, SearchEvent, SearchOptions, SearchResult};
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 use select::Style;
@@ -268,19 +269,7 @@ pub(super) fn run(
         };
         let outcome = main_loop(&mut main, &shared, limits, control, &mut reporter);
         shared.halt.store(true, Ordering::Relaxed);
-        let mut trees = Vec::new();
-        let mut helper_error = None;
-        for handle in handles {
-            match handle.join() {
-                Ok((o, tree)) => {
-                    if let Err(e) = o {
-                        helper_error.get_or_insert(e);
-                    }
-                    trees.push(tree);
-                }
-                Err(_) => log::error!("an MCTS helper thread panicked"),
-            }
-        }
+        let (trees, helper_error) = join_helpers(handles, "an MCTS helper thread");
         let outcome = outcome.and(helper_error.map_or(Ok(()), Err));
         let outcome = outcome.and_then(|()| {
             let view = Combined::of(&main.tree, &trees, style);
