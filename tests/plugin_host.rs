@@ -405,3 +405,131 @@ fn tactics_is_legal_agrees_with_the_move_list() {
         }
     }
 }
+
+fn stalling_engine() -> (Engine, common::TempDir) {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_test_stall", "stall"),
+    ]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value stall");
+    assert_eq!(
+        e.sync(),
+        vec!["info string variant stall startpos 20".to_string()]
+    );
+    (e, dir)
+}
+
+/// After the watchdog gave up on the stall plugin: it is refused until
+/// reloaded, Othello plays on, and a reload brings the plugin back.
+fn assert_stall_refused_then_reloaded(e: &mut Engine, dir: &Path) {
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(
+        errors(&lines).iter().any(|l| l.contains("disabled")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    e.send("setoption name UCI_Variant value othello");
+    e.sync();
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.display()
+    ));
+    e.send("setoption name UCI_Variant value stall");
+    e.send("position fen 7");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove 1 "),
+        "7 - 1 leaves 6: {lines:?}"
+    );
+    assert!(e.sync().is_empty());
+}
+
+/// Wait until the stall plugin says a call of it is stuck.
+fn until_stuck(e: &mut Engine) {
+    let deadline = std::time::Instant::now() + common::PATIENCE;
+    while !e.stderr_lines().iter().any(|l| l.contains("never returns")) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the plugin never stalled"
+        );
+    }
+}
+
+/// Lines up to and including the watchdog's error line.
+fn until_given_up(e: &mut Engine) -> Vec<String> {
+    e.read_until(|l| l.starts_with("info string error:") && l.contains("did not return"))
+}
+
+#[test]
+fn a_plugin_call_that_never_returns_still_gets_a_timed_bestmove() {
+    let (mut e, dir) = stalling_engine();
+    // Searching from 20, generating the moves at 19 never returns: the
+    // first iteration finishes (it only evaluates 19 and 18), the second
+    // does not, and the first's best move is the answer.
+    e.send("position fen 20 stall 19");
+    e.send("go wtime 2000 btime 2000 winc 0 binc 0");
+    let lines = until_given_up(&mut e);
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    assert!(
+        best[0].starts_with("bestmove 2"),
+        "20 - 2 leaves 18: {lines:?}"
+    );
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(error[0].contains("plugin stall"), "{error:?}");
+    // The daemon answers at once and is idle: nothing more of that search.
+    assert!(e.sync().is_empty());
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}
+
+#[test]
+fn a_plugin_stuck_at_the_root_gets_bestmove_none_and_one_error() {
+    let (mut e, dir) = stalling_engine();
+    // Even the root's moves never come: there is no move to give.
+    e.send("position fen 12 stall 12");
+    e.send("go movetime 100");
+    let lines = until_given_up(&mut e);
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best, vec!["bestmove (none)"], "{lines:?}");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(e.sync().is_empty());
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}
+
+#[test]
+fn stop_answers_a_search_stuck_in_a_plugin_and_quit_still_exits() {
+    let (mut e, dir) = stalling_engine();
+    e.send("position fen 20 stall 19");
+    e.send("go infinite");
+    until_stuck(&mut e);
+    e.send("stop");
+    let lines = until_given_up(&mut e);
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert!(best[0].starts_with("bestmove 2"), "{lines:?}");
+    assert!(e.sync().is_empty());
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+    // A stuck search does not keep the daemon from quitting.
+    e.send("position fen 20 stall 19");
+    e.send("go infinite");
+    until_stuck(&mut e);
+    e.send("quit");
+    let status = e.wait_exit(common::PATIENCE).expect("plyd exits");
+    assert!(status.success(), "{status:?}");
+}

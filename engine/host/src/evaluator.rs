@@ -222,6 +222,12 @@ impl Evaluator {
         self.source.is_disabled()
     }
 
+    /// Disable the library it lives in because one of its calls never
+    /// returned (see [`GamePlugin::disable_unresponsive`]).
+    pub fn disable_unresponsive(&self) {
+        self.source.health().unresponsive();
+    }
+
     /// Refuse a state of another game plugin: the evaluator would read
     /// memory of a layout it does not know.
     #[inline]

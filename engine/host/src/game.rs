@@ -119,6 +119,13 @@ impl GamePlugin {
         }
     }
 
+    /// Disable the plugin because one of its calls never returned (the
+    /// caller's watchdog decides that); every later call is refused until
+    /// the plugin is loaded again.
+    pub fn disable_unresponsive(&self) {
+        self.health.unresponsive();
+    }
+
     /// What the plugin says about itself.
     pub fn info(&self) -> &GameInfo {
         &self.info

@@ -75,6 +75,16 @@ impl Health {
         }
     }
 
+    /// Disable after a call that did not return in time: the daemon's
+    /// watchdog gave up on it. The thread inside the call is left there.
+    pub fn unresponsive(&self) {
+        self.disabled.store(true, Ordering::Relaxed);
+        log::error!(
+            "plugin {} did not return from a call; disabling it",
+            self.label
+        );
+    }
+
     /// Disable after an impossible answer from `entry`.
     pub fn garbage(&self, entry: &'static str, what: String) -> PluginError {
         self.disabled.store(true, Ordering::Relaxed);

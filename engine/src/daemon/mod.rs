@@ -6,15 +6,16 @@
 
 mod dialect;
 mod session;
+mod watchdog;
 mod worker;
 
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use crossbeam_channel::{select, unbounded, Receiver, RecvTimeoutError, Sender};
 use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Response};
 
 use crate::host::GameOptionKindDesc;
@@ -27,7 +28,8 @@ use crate::search::{
 pub use dialect::Dialect;
 use dialect::{DialectState, Routed};
 pub use session::{create_evaluator, evaluation_lines, Session};
-use worker::{Job, JobEvent, SearchJob};
+use watchdog::{blame_text, Due};
+use worker::{Job, JobEvent, JobKind, SearchJob};
 
 /// How long `quit` waits for a running job to wind down before leaving.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
@@ -154,6 +156,12 @@ impl<W: Write> Daemon<W> {
 
     fn serve(&mut self, lines: Receiver<Input>) {
         loop {
+            // With nothing due, an hour's wait that simply comes round again.
+            let wait = self
+                .next_due()
+                .map_or(Duration::from_secs(3600), |(at, _)| {
+                    at.saturating_duration_since(Instant::now())
+                });
             select! {
                 recv(lines) -> input => match input {
                     Ok(Input::Line(line)) => {
@@ -172,6 +180,7 @@ impl<W: Write> Daemon<W> {
                         self.handle_event(event);
                     }
                 }
+                default(wait) => self.watchdog(),
             }
         }
     }
@@ -179,16 +188,99 @@ impl<W: Write> Daemon<W> {
     /// Stop a running job and print what it still has to say (its
     /// `bestmove`), waiting a little for it.
     fn shut_down(&mut self) {
-        if let Some(job) = &self.job {
+        self.stop_job();
+        let deadline = Instant::now() + QUIT_GRACE;
+        while self.job.is_some() {
+            let at = self.next_due().map_or(deadline, |(at, _)| at.min(deadline));
+            match self.events_rx.recv_deadline(at) {
+                Ok(event) => self.handle_event(event),
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => self.watchdog(),
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Ask the running job, if any, to stop; the watchdog counts from the
+    /// first such request.
+    fn stop_job(&mut self) {
+        if let Some(job) = &mut self.job {
             job.control.stop();
-            let deadline = std::time::Instant::now() + QUIT_GRACE;
-            while self.job.is_some() {
-                let left = deadline.saturating_duration_since(std::time::Instant::now());
-                match self.events_rx.recv_timeout(left) {
-                    Ok(event) => self.handle_event(event),
-                    Err(_) => break,
+            job.watch.stop_sent.get_or_insert_with(Instant::now);
+        }
+    }
+
+    /// The running job's next deadline and what falls due then.
+    fn next_due(&self) -> Option<(Instant, Due)> {
+        let job = self.job.as_ref()?;
+        job.watch.next(&job.control, job.answered)
+    }
+
+    /// Act on the running job's deadline if it has come (see [`watchdog`]).
+    fn watchdog(&mut self) {
+        let Some((at, due)) = self.next_due() else {
+            return;
+        };
+        if Instant::now() < at {
+            return;
+        }
+        let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
+        match due {
+            Due::Answer if is_search => {
+                log::warn!(
+                    "the search has not answered in time; answering with its best move so far"
+                );
+                self.answer_for_job();
+                if let Some(job) = &mut self.job {
+                    job.watch.overdue = true;
                 }
             }
+            Due::Answer | Due::GiveUp => self.give_up_on_job(),
+        }
+    }
+
+    /// Print the running search's `bestmove` from what it found so far.
+    fn answer_for_job(&mut self) {
+        let Some(job) = &self.job else { return };
+        let (best, ponder) = job
+            .control
+            .best_so_far()
+            .map_or((None, None), |(best, ponder)| (Some(best), ponder));
+        self.report_best(best, ponder);
+        self.mark_answered();
+    }
+
+    /// The job's thread is stuck in a plugin call: report and disable the
+    /// plugin, answer the `go` if not yet done, and carry on without the
+    /// thread, with a fresh table, trees and event channel (the thread keeps
+    /// the old ones).
+    fn give_up_on_job(&mut self) {
+        let Some(job) = &self.job else { return };
+        job.control.stop();
+        let kind = job.kind;
+        let blamed = blame_text(&job.plugins);
+        for plugin in &job.plugins {
+            plugin.disable();
+        }
+        if kind == JobKind::Search && !job.answered {
+            self.answer_for_job();
+        }
+        let what = match kind {
+            JobKind::Search => "the search",
+            JobKind::Perft => "perft",
+            JobKind::Bench => "bench",
+        };
+        self.error(&format!(
+            "{blamed} did not return from a call: {what} was given up {} s after it should have ended; \
+             the plugin is disabled until it is loaded again (setoption name PluginPath)",
+            watchdog::HUNG_AFTER.as_secs_f64()
+        ));
+        // Dropping the job detaches its thread.
+        self.job = None;
+        (self.events_tx, self.events_rx) = unbounded();
+        self.trees = Arc::default();
+        match TranspositionTable::new(self.settings.hash_mib as usize) {
+            Ok(table) => self.tt = Arc::new(table),
+            Err(e) => log::error!("{e}; the table stays shared with the stuck thread"),
         }
     }
 
@@ -208,7 +300,12 @@ impl<W: Write> Daemon<W> {
     }
 
     fn handle_event(&mut self, event: JobEvent) {
+        let overdue = self.job.as_ref().is_some_and(|job| job.watch.overdue);
         match event {
+            // The watchdog has answered for this search.
+            JobEvent::Search(event) if overdue => {
+                log::debug!("late search event dropped: {event:?}")
+            }
             JobEvent::Search(SearchEvent::Info(info)) => self.report_info(info),
             JobEvent::Search(SearchEvent::BestMove { best, ponder }) => {
                 self.report_best(best, ponder);
@@ -232,17 +329,33 @@ impl<W: Write> Daemon<W> {
     fn mark_answered(&mut self) {
         if let Some(job) = &mut self.job {
             job.answered = true;
+            job.watch.answered_at = Some(Instant::now());
         }
     }
 
     /// A job that has printed its final answer is over as far as the GUI
     /// knows, which may already have sent the next `go`: wait for the job's
-    /// thread to end so that the command finds the engine idle.
+    /// thread to end so that the command finds the engine idle — or for the
+    /// watchdog to give up on it.
     fn settle_answered_job(&mut self) {
-        while self.job.as_ref().is_some_and(|job| job.answered) {
-            match self.events_rx.recv() {
+        self.wait_for_job(|job| job.answered);
+    }
+
+    /// Handle the job's events while it runs and `waiting` holds, keeping
+    /// its watchdog's deadlines.
+    fn wait_for_job(&mut self, waiting: impl Fn(&Job) -> bool) {
+        while self.job.as_ref().is_some_and(&waiting) {
+            let received = match self.next_due() {
+                Some((at, _)) => self.events_rx.recv_deadline(at),
+                None => self
+                    .events_rx
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match received {
                 Ok(event) => self.handle_event(event),
-                Err(_) => break,
+                Err(RecvTimeoutError::Timeout) => self.watchdog(),
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         }
     }
@@ -310,11 +423,7 @@ impl<W: Write> Daemon<W> {
             }
             Command::Go(go) => self.go(&go),
             Command::Perft { depth } => self.perft(depth),
-            Command::Stop => {
-                if let Some(job) = &self.job {
-                    job.control.stop();
-                }
-            }
+            Command::Stop => self.stop_job(),
             Command::PonderHit => {
                 if let Some(job) = &self.job {
                     job.control.ponderhit();

@@ -8,6 +8,9 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 
+use plyd_api::Move;
+
+use super::watchdog::{Blame, Watch};
 use crate::host::{Evaluator, GameState};
 use crate::perft::Perft;
 use crate::search::bench::{self, BenchTarget};
@@ -33,14 +36,31 @@ pub enum JobEvent {
     Finished,
 }
 
+/// What a job is, for the watchdog: a search owes a `bestmove`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// `go`.
+    Search,
+    /// `go perft`.
+    Perft,
+    /// `bench`.
+    Bench,
+}
+
 /// A running job.
 pub struct Job {
+    /// What it is.
+    pub kind: JobKind,
     /// Stop flag and ponder state.
     pub control: Arc<SearchControl>,
     /// Set once the job's final answer (`bestmove`, or perft's last line)
     /// has been printed: the GUI may send its next command at once, and the
     /// `Finished` event is then only moments away.
     pub answered: bool,
+    /// Its deadlines, and what the watchdog has done about them.
+    pub watch: Watch,
+    /// The plugins its calls go into, disabled should one never return.
+    pub plugins: Vec<Blame>,
     handle: Option<JoinHandle<()>>,
 }
 
@@ -55,6 +75,7 @@ impl Job {
 
 fn spawn(
     name: &str,
+    kind: JobKind,
     control: Arc<SearchControl>,
     events: Sender<JobEvent>,
     body: impl FnOnce(&Sender<JobEvent>) + Send + 'static,
@@ -66,8 +87,11 @@ fn spawn(
             let _ = events.send(JobEvent::Finished);
         })?;
     Ok(Job {
+        kind,
         control,
         answered: false,
+        watch: Watch::default(),
+        plugins: Vec::new(),
         handle: Some(handle),
     })
 }
@@ -97,45 +121,81 @@ pub fn start_search(
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
     let job_control = Arc::clone(&control);
-    spawn("plyd-search", control, events, move |events| {
-        let mut best_sent = false;
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let mut report = |event: SearchEvent| {
-                if matches!(event, SearchEvent::BestMove { .. }) {
-                    best_sent = true;
-                }
-                let _ = events.send(JobEvent::Search(event));
-            };
-            let mut trees = job.trees.lock();
-            search::search_with_trees(
-                job.root,
-                &job.evaluator,
-                &job.tt,
-                &job.limits,
-                &job_control,
-                &job.options,
-                &mut trees,
-                &mut report,
-            )
-        }));
-        match outcome {
-            Ok(Ok(_)) => {}
-            // Already reported by the search, ahead of its bestmove.
-            Ok(Err(e)) => log::debug!("search ended by a plugin failure: {e}"),
-            Err(_) => {
-                let _ = events.send(JobEvent::Error(
-                    "internal error: the search panicked".to_string(),
-                ));
-            }
-        }
-        if !best_sent {
-            // Only reachable if the engine itself panicked.
-            let _ = events.send(JobEvent::Search(SearchEvent::BestMove {
-                best: None,
-                ponder: None,
+    let answer_by = job.limits.answer_by;
+    let plugins = vec![
+        Blame::Game(Arc::clone(job.root.plugin())),
+        Blame::Evaluator(Arc::clone(&job.evaluator)),
+    ];
+    let mut started = spawn(
+        "plyd-search",
+        JobKind::Search,
+        control,
+        events,
+        move |events| {
+            let mut best_sent = false;
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                note_any_legal_move(&job.root, &job.limits.search_moves, &job_control);
+                let mut report = |event: SearchEvent| {
+                    match &event {
+                        SearchEvent::BestMove { .. } => best_sent = true,
+                        SearchEvent::Info(info) if info.multipv.unwrap_or(1) == 1 => {
+                            if let Some(best) = info.pv.first() {
+                                job_control.note_best(best.clone(), info.pv.get(1).cloned());
+                            }
+                        }
+                        SearchEvent::Info(_) => {}
+                    }
+                    let _ = events.send(JobEvent::Search(event));
+                };
+                let mut trees = job.trees.lock();
+                search::search_with_trees(
+                    job.root,
+                    &job.evaluator,
+                    &job.tt,
+                    &job.limits,
+                    &job_control,
+                    &job.options,
+                    &mut trees,
+                    &mut report,
+                )
             }));
-        }
-    })
+            match outcome {
+                Ok(Ok(_)) => {}
+                // Already reported by the search, ahead of its bestmove.
+                Ok(Err(e)) => log::debug!("search ended by a plugin failure: {e}"),
+                Err(_) => {
+                    let _ = events.send(JobEvent::Error(
+                        "internal error: the search panicked".to_string(),
+                    ));
+                }
+            }
+            if !best_sent {
+                // Only reachable if the engine itself panicked.
+                let _ = events.send(JobEvent::Search(SearchEvent::BestMove {
+                    best: None,
+                    ponder: None,
+                }));
+            }
+        },
+    )?;
+    started.watch.answer_by = answer_by;
+    started.plugins = plugins;
+    Ok(started)
+}
+
+/// Record a legal root move (of `search_moves` when it is not empty) as the
+/// answer should the search never give one: the watchdog's last resort.
+fn note_any_legal_move(root: &GameState, search_moves: &[Move], control: &SearchControl) {
+    let mut moves = Vec::new();
+    if root.legal_moves(&mut moves).is_err() {
+        return;
+    }
+    let first = moves
+        .iter()
+        .find(|m| search_moves.is_empty() || search_moves.contains(m));
+    if let Some(text) = first.and_then(|&m| root.format_move(m).ok()) {
+        control.note_best(text, None);
+    }
 }
 
 /// Start `go perft <depth>`: one `<move>: <count>` line per root move, then
@@ -147,44 +207,53 @@ pub fn start_perft(
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
     let job_control = Arc::clone(&control);
-    spawn("plyd-perft", control, events, move |events| {
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            Perft::new().divide(&mut root, depth, false, || job_control.stop_requested())
-        }));
-        match result {
-            Ok(Ok(report)) => {
-                let line = |text: String, last: bool| {
-                    let _ = events.send(JobEvent::Line { text, last });
-                };
-                for root in &report.roots {
-                    line(format!("{}: {}", root.text, root.nodes), false);
+    let plugins = vec![Blame::Game(Arc::clone(root.plugin()))];
+    let mut started = spawn(
+        "plyd-perft",
+        JobKind::Perft,
+        control,
+        events,
+        move |events| {
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                Perft::new().divide(&mut root, depth, false, || job_control.stop_requested())
+            }));
+            match result {
+                Ok(Ok(report)) => {
+                    let line = |text: String, last: bool| {
+                        let _ = events.send(JobEvent::Line { text, last });
+                    };
+                    for root in &report.roots {
+                        line(format!("{}: {}", root.text, root.nodes), false);
+                    }
+                    if report.interrupted {
+                        let _ = events.send(JobEvent::Error(
+                            "perft stopped before every root move was counted".to_string(),
+                        ));
+                    }
+                    let ms = report.elapsed.as_millis();
+                    line(
+                        format!(
+                            "info string perft depth {depth} nodes {} time {ms} nps {}",
+                            report.total,
+                            nps(report.total, report.elapsed)
+                        ),
+                        false,
+                    );
+                    line(format!("Nodes searched: {}", report.total), true);
                 }
-                if report.interrupted {
+                Ok(Err(e)) => {
+                    let _ = events.send(JobEvent::Error(e.to_string()));
+                }
+                Err(_) => {
                     let _ = events.send(JobEvent::Error(
-                        "perft stopped before every root move was counted".to_string(),
+                        "internal error: perft panicked".to_string(),
                     ));
                 }
-                let ms = report.elapsed.as_millis();
-                line(
-                    format!(
-                        "info string perft depth {depth} nodes {} time {ms} nps {}",
-                        report.total,
-                        nps(report.total, report.elapsed)
-                    ),
-                    false,
-                );
-                line(format!("Nodes searched: {}", report.total), true);
             }
-            Ok(Err(e)) => {
-                let _ = events.send(JobEvent::Error(e.to_string()));
-            }
-            Err(_) => {
-                let _ = events.send(JobEvent::Error(
-                    "internal error: perft panicked".to_string(),
-                ));
-            }
-        }
-    })
+        },
+    )?;
+    started.plugins = plugins;
+    Ok(started)
 }
 
 /// Start `bench`: one `info string bench ...` line per position, the
@@ -196,16 +265,21 @@ pub fn start_bench(
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
     let job_control = Arc::clone(&control);
-    spawn("plyd-bench", control, events, move |events| {
-        let line = |text: String, last: bool| {
-            let _ = events.send(JobEvent::Line { text, last });
-        };
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            bench::run(
-                &targets,
-                depth,
-                &mut |l| {
-                    line(
+    spawn(
+        "plyd-bench",
+        JobKind::Bench,
+        control,
+        events,
+        move |events| {
+            let line = |text: String, last: bool| {
+                let _ = events.send(JobEvent::Line { text, last });
+            };
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                bench::run(
+                    &targets,
+                    depth,
+                    &mut |l| {
+                        line(
                         format!(
                             "info string bench {} depth {} nodes {} time {} bestmove {} position {}",
                             l.game,
@@ -217,31 +291,32 @@ pub fn start_bench(
                         ),
                         false,
                     )
-                },
-                &|| job_control.stop_requested(),
-            )
-        }));
-        match result {
-            Ok(Ok(summary)) => {
-                line(
-                    format!(
-                        "info string bench nodes {} time {} nps {}",
-                        summary.nodes,
-                        summary.elapsed.as_millis(),
-                        nps(summary.nodes, summary.elapsed)
-                    ),
-                    false,
-                );
-                line(format!("Nodes searched: {}", summary.nodes), true);
+                    },
+                    &|| job_control.stop_requested(),
+                )
+            }));
+            match result {
+                Ok(Ok(summary)) => {
+                    line(
+                        format!(
+                            "info string bench nodes {} time {} nps {}",
+                            summary.nodes,
+                            summary.elapsed.as_millis(),
+                            nps(summary.nodes, summary.elapsed)
+                        ),
+                        false,
+                    );
+                    line(format!("Nodes searched: {}", summary.nodes), true);
+                }
+                Ok(Err(e)) => {
+                    let _ = events.send(JobEvent::Error(format!("bench: {e}")));
+                }
+                Err(_) => {
+                    let _ = events.send(JobEvent::Error(
+                        "internal error: bench panicked".to_string(),
+                    ));
+                }
             }
-            Ok(Err(e)) => {
-                let _ = events.send(JobEvent::Error(format!("bench: {e}")));
-            }
-            Err(_) => {
-                let _ = events.send(JobEvent::Error(
-                    "internal error: bench panicked".to_string(),
-                ));
-            }
-        }
-    })
+        },
+    )
 }

@@ -26,6 +26,10 @@ pub struct SearchLimits {
     pub infinite: bool,
     /// Restrict the root to these moves (empty: all).
     pub search_moves: Vec<Move>,
+    /// When the daemon's watchdog answers for a timed search that has not
+    /// answered by itself (a plugin call that does not return): a little
+    /// after the hard limit, well before the clock runs out.
+    pub answer_by: Option<Duration>,
 }
 
 impl SearchLimits {
@@ -57,7 +61,9 @@ pub fn limits_from_go(go: &GoParams, side: u32, move_overhead: Duration) -> Sear
     }
     if let Some(movetime) = go.movetime {
         let budget = Duration::from_millis(movetime).saturating_sub(move_overhead);
-        limits.movetime = Some(budget.max(Duration::from_millis(1)));
+        let hard = budget.max(Duration::from_millis(1));
+        limits.movetime = Some(hard);
+        limits.answer_by = Some(hard + watchdog_grace(move_overhead));
         return limits;
     }
     let (time, inc) = if side == 0 {
@@ -66,14 +72,21 @@ pub fn limits_from_go(go: &GoParams, side: u32, move_overhead: Duration) -> Sear
         (go.btime, go.binc)
     };
     if let Some(time) = time {
-        limits.clock = Some(clock_budget(
-            time,
-            inc.unwrap_or(0),
-            go.moves_to_go,
-            move_overhead,
-        ));
+        let budget = clock_budget(time, inc.unwrap_or(0), go.moves_to_go, move_overhead);
+        limits.clock = Some(budget);
+        // Half of what the hard limit leaves of the clock at most.
+        let usable = Duration::from_millis(time.max(0) as u64).saturating_sub(move_overhead);
+        let spare = usable.saturating_sub(budget.hard) / 2;
+        limits.answer_by = Some(budget.hard + watchdog_grace(move_overhead).min(spare));
     }
     limits
+}
+
+/// How long after a timed search's hard limit the watchdog waits for its
+/// answer: half the move overhead, between 5 and 100 ms. A search that is
+/// alive stops within a millisecond or two of its hard limit.
+fn watchdog_grace(move_overhead: Duration) -> Duration {
+    (move_overhead / 2).clamp(Duration::from_millis(5), Duration::from_millis(100))
 }
 
 /// Shared between the controller and a running search: the stop flag and
@@ -84,6 +97,11 @@ pub struct SearchControl {
     pondering: AtomicBool,
     clock_start: Mutex<Instant>,
     started: Instant,
+    /// The move the search would play now and its expected reply, as
+    /// text: a legal root move from the start, then the best line's first
+    /// moves as they come. The watchdog answers with it when the search
+    /// cannot.
+    best_so_far: Mutex<Option<(String, Option<String>)>>,
 }
 
 impl SearchControl {
@@ -94,7 +112,23 @@ impl SearchControl {
             pondering: AtomicBool::new(ponder),
             clock_start: Mutex::new(Instant::now()),
             started: Instant::now(),
+            best_so_far: Mutex::new(None),
         }
+    }
+
+    /// Record the move to play should the search be unable to answer.
+    pub fn note_best(&self, best: String, ponder: Option<String>) {
+        *self.best_so_far.lock() = Some((best, ponder));
+    }
+
+    /// The move last recorded with [`SearchControl::note_best`].
+    pub fn best_so_far(&self) -> Option<(String, Option<String>)> {
+        self.best_so_far.lock().clone()
+    }
+
+    /// When the clock started (the `go`, or the `ponderhit`).
+    pub fn clock_started(&self) -> Instant {
+        *self.clock_start.lock()
     }
 
     /// Ask the search to finish as soon as it can.
@@ -171,6 +205,35 @@ mod tests {
         };
         let l = limits_from_go(&go, 0, Duration::from_millis(10));
         assert_eq!(l.hard_time(), Some(Duration::from_millis(1)));
+    }
+
+    #[test]
+    fn the_watchdog_waits_past_the_hard_limit_but_not_past_the_clock() {
+        let ms = Duration::from_millis;
+        let go = GoParams {
+            movetime: Some(1000),
+            ..GoParams::default()
+        };
+        let l = limits_from_go(&go, 0, ms(30));
+        assert_eq!(l.answer_by, Some(ms(985)));
+        for time in [1i64, 10, 50, 200, 1_000, 60_000] {
+            for overhead in [0, 10, 100, 1000] {
+                let go = GoParams {
+                    wtime: Some(time),
+                    winc: Some(10),
+                    ..GoParams::default()
+                };
+                let l = limits_from_go(&go, 0, ms(overhead));
+                let answer = l.answer_by.unwrap();
+                assert!(answer >= l.hard_time().unwrap(), "{time} {overhead}");
+                let usable = ms((time as u64).saturating_sub(overhead).max(1));
+                assert!(answer <= usable, "{time} {overhead}: {answer:?}");
+            }
+        }
+        assert_eq!(
+            limits_from_go(&GoParams::default(), 0, ms(10)).answer_by,
+            None
+        );
     }
 
     #[test]

@@ -164,12 +164,7 @@ impl<W: Write> Daemon<W> {
     /// Wait for the running job, if any, to end, printing what it says:
     /// for the dialects whose commands are served in order.
     fn finish_job(&mut self) {
-        while self.job.is_some() {
-            match self.events_rx.recv() {
-                Ok(event) => self.handle_event(event),
-                Err(_) => break,
-            }
-        }
+        self.wait_for_job(|_| true);
     }
 
     fn dialect(&self) -> Dialect {

@@ -86,11 +86,7 @@ impl<W: Write> Daemon<W> {
                     job.control.ponderhit();
                 }
             }
-            UcciCommand::Stop => {
-                if let Some(job) = &self.job {
-                    job.control.stop();
-                }
-            }
+            UcciCommand::Stop => self.stop_job(),
             UcciCommand::Probe => self.ucci_probe(),
             UcciCommand::Quit => {
                 self.shut_down();

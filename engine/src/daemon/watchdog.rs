@@ -1,0 +1,173 @@
+//! The watchdog over a running job. A plugin call that never returns would
+//! otherwise freeze the search, and with it the `bestmove` an arbiter is
+//! waiting for. The controller never calls into the searching plugin
+//! itself, so it can keep time for the job:
+//!
+//! 1. **Answer.** A timed search that has not answered by its
+//!    [`SearchLimits::answer_by`](crate::search::SearchLimits) (a little after
+//!    its hard limit), or any search still running [`STOP_GRACE`] after a
+//!    `stop`, gets its `bestmove` from the controller: the best move found
+//!    so far, else a legal root move noted when the search started. The
+//!    job's own answer, should it come later, is dropped: one `bestmove` per
+//!    `go`, always.
+//! 2. **Give up.** A job still running [`HUNG_AFTER`] after it was answered
+//!    (by itself or by the watchdog) has a thread stuck in a plugin call.
+//!    The controller reports the plugin in one error line, disables it (and
+//!    the evaluator's library when that is a separate one), and leaves the
+//!    thread where it is, with the table and the trees it holds; the daemon
+//!    takes fresh ones and serves every other game as before. The plugin is
+//!    refused until it is loaded again (`PluginPath`).
+//!
+//! A search that is merely late (a loaded machine) finishes well inside
+//! `HUNG_AFTER` and costs nothing but the watchdog's early answer.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::host::{Evaluator, GamePlugin};
+use crate::search::SearchControl;
+
+/// How long after `stop` (or `quit`) a search may take to answer.
+pub const STOP_GRACE: Duration = Duration::from_millis(500);
+/// How long after its answer a job may take to end before its plugin is
+/// declared stuck.
+pub const HUNG_AFTER: Duration = Duration::from_secs(1);
+
+/// A plugin a job calls into.
+pub enum Blame {
+    /// The game's rules.
+    Game(Arc<GamePlugin>),
+    /// The evaluator (disabling it disables its library: the game plugin
+    /// for a built-in one).
+    Evaluator(Arc<Evaluator>),
+}
+
+impl Blame {
+    /// Disable it. A built-in evaluator is left to its game plugin, which
+    /// is on the same list.
+    pub fn disable(&self) {
+        match self {
+            Blame::Game(game) => game.disable_unresponsive(),
+            Blame::Evaluator(evaluator) if evaluator.source().is_external() => {
+                evaluator.disable_unresponsive()
+            }
+            Blame::Evaluator(_) => {}
+        }
+    }
+
+    /// How messages name it: `othello`, `evaluator 'weights' (built into
+    /// othello)`.
+    pub fn label(&self) -> String {
+        match self {
+            Blame::Game(game) => game.name().to_string(),
+            Blame::Evaluator(evaluator) => format!(
+                "evaluator '{}' ({})",
+                evaluator.name(),
+                evaluator.source().origin()
+            ),
+        }
+    }
+}
+
+/// The names of the plugins to blame, each library once: an evaluator
+/// built into the game plugin is the game plugin.
+pub fn blame_text(plugins: &[Blame]) -> String {
+    let external = |b: &Blame| match b {
+        Blame::Game(_) => true,
+        Blame::Evaluator(e) => e.source().is_external(),
+    };
+    let names: Vec<String> = plugins
+        .iter()
+        .filter(|b| external(b))
+        .map(Blame::label)
+        .collect();
+    match names.as_slice() {
+        [] => "the job's plugin".to_string(),
+        [one] => format!("plugin {one}"),
+        [first, rest @ ..] => format!("plugin {first} (or {})", rest.join(", ")),
+    }
+}
+
+/// A job's deadlines and what the watchdog has done.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Clock time (from the `go` or the `ponderhit`) by which a timed
+    /// search must have answered.
+    pub answer_by: Option<Duration>,
+    /// When `stop` (or `quit`) was sent.
+    pub stop_sent: Option<Instant>,
+    /// When the job's answer went out (its own, or the watchdog's).
+    pub answered_at: Option<Instant>,
+    /// Whether the watchdog answered for it: the job's own `bestmove` and
+    /// `info` lines are then dropped.
+    pub overdue: bool,
+}
+
+/// What is due next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Answer for the job.
+    Answer,
+    /// Give up on the job.
+    GiveUp,
+}
+
+impl Watch {
+    /// The next deadline, if any, and what falls due then. `answered`:
+    /// the job's answer has gone out.
+    pub fn next(&self, control: &SearchControl, answered: bool) -> Option<(Instant, Due)> {
+        if answered {
+            return self.answered_at.map(|t| (t + HUNG_AFTER, Due::GiveUp));
+        }
+        let timed = self
+            .answer_by
+            .filter(|_| !control.pondering())
+            .map(|by| control.clock_started() + by);
+        let stopped = self.stop_sent.map(|t| t + STOP_GRACE);
+        let due = match (timed, stopped) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        due.map(|t| (t, Due::Answer))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timed_search_is_due_at_its_answer_time_and_a_stopped_one_soon_after_stop() {
+        let control = SearchControl::new(false);
+        let mut watch = Watch {
+            answer_by: Some(Duration::from_millis(300)),
+            ..Watch::default()
+        };
+        let (at, due) = watch.next(&control, false).unwrap();
+        assert_eq!(due, Due::Answer);
+        assert_eq!(at, control.clock_started() + Duration::from_millis(300));
+        let now = Instant::now();
+        watch.stop_sent = Some(now);
+        let (at, _) = watch.next(&control, false).unwrap();
+        assert!(at <= now + STOP_GRACE);
+        watch.answered_at = Some(now);
+        assert_eq!(
+            watch.next(&control, true),
+            Some((now + HUNG_AFTER, Due::GiveUp))
+        );
+    }
+
+    #[test]
+    fn pondering_and_untimed_searches_have_no_deadline_until_stop() {
+        let pondering = SearchControl::new(true);
+        let watch = Watch {
+            answer_by: Some(Duration::from_millis(1)),
+            ..Watch::default()
+        };
+        assert_eq!(watch.next(&pondering, false), None);
+        pondering.ponderhit();
+        assert!(watch.next(&pondering, false).is_some());
+        let infinite = SearchControl::new(false);
+        assert_eq!(Watch::default().next(&infinite, false), None);
+    }
+}
