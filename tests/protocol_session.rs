@@ -634,3 +634,64 @@ fn search_mode_switches_between_searches_and_bad_values_change_nothing() {
     e.send("go nodes 50");
     assert_eq!(count_bestmoves(&e.until_bestmove()), 1);
 }
+
+/// MiB the machine can give now, as plyd reads it.
+fn available_mib() -> Option<u64> {
+    plyd::memory::available_mib()
+}
+
+#[test]
+fn resource_limits_are_refused_or_served_with_one_line() {
+    let (mut e, _dir) = Engine::othello();
+    // A table the machine cannot give is refused and the old one kept.
+    e.send("setoption name Hash value 65536");
+    let lines = e.sync();
+    match available_mib() {
+        Some(mib) if mib * 9 / 10 < 65536 => {
+            assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+            assert!(lines[0].contains("the table stays at 16 MiB"), "{lines:?}");
+        }
+        _ => assert!(lines.is_empty(), "{lines:?}"),
+    }
+    // Far more threads than cores: one note, and the search is served.
+    e.send("setoption name Threads value 256");
+    let lines = e.sync();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 256 {
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].starts_with("info string Threads 256 is more than"));
+    }
+    e.send("go depth 4");
+    assert_ne!(bestmove_of(&e.until_bestmove()), "(none)");
+    e.send("setoption name Threads value 1");
+    // A megabyte of position text: one short error, the position kept.
+    e.send("position startpos moves d3");
+    e.send(&format!("position fen {}", "x".repeat(1 << 20)));
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].len() < 500 && lines[0].contains("bytes in all"),
+        "{}",
+        lines[0].len()
+    );
+    assert_eq!(e.fen(), "8/8/3X4/3XX3/3XO3/8/8/8 w");
+    // 100,000 moves: read up to the first that cannot be played.
+    let moves = ["d3", "c5", "f6", "f5"].repeat(25_000).join(" ");
+    e.send(&format!("position startpos moves {moves}"));
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("move 5 ('d3')"), "{lines:?}");
+    // A line over the 8 MiB cap is skipped with one error; the next is read.
+    e.send(&"y".repeat(9 << 20));
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("was skipped"), "{lines:?}");
+    // A control character echoed in an error comes back escaped.
+    e.send("frob\x1cnicate now");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("\\x1c") && !lines[0].contains('\x1c'),
+        "{lines:?}"
+    );
+}

@@ -56,6 +56,8 @@ pub struct DaemonConfig {
 /// One line of input, or its end.
 enum Input {
     Line(String),
+    /// A line over [`MAX_LINE_BYTES`], skipped: its length.
+    TooLong(usize),
     Eof,
 }
 
@@ -94,24 +96,74 @@ pub fn run(config: DaemonConfig) {
 fn read_stdin(lines: Sender<Input>) {
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
-    let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => {
-                let _ = lines.send(Input::Eof);
-                return;
-            }
-            Ok(_) => {
-                // Bad UTF-8 is not a reason to stop reading: the parser
-                // reports the mangled line as unknown.
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                if lines.send(Input::Line(line)).is_err() {
-                    return;
-                }
-            }
+        let input = match read_line_capped(&mut reader, MAX_LINE_BYTES) {
+            Ok(Line::End) | Err(_) => Input::Eof,
+            // Bad UTF-8 is not a reason to stop reading: the parser
+            // reports the mangled line as unknown.
+            Ok(Line::Text(bytes)) => Input::Line(String::from_utf8_lossy(&bytes).into_owned()),
+            Ok(Line::TooLong(bytes)) => Input::TooLong(bytes),
+        };
+        let end = matches!(input, Input::Eof);
+        if lines.send(input).is_err() || end {
+            return;
         }
     }
+}
+
+/// Longest input line read, in bytes: a `position` line of 100,000 moves
+/// fits several times over. Longer lines are skipped unread, so a runaway
+/// writer cannot make the daemon hold its output in memory.
+const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// One line from [`read_line_capped`].
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// The line, without its end.
+    Text(Vec<u8>),
+    /// A line of this many bytes, over the cap, skipped.
+    TooLong(usize),
+    /// The end of the input.
+    End,
+}
+
+/// Read one line (ending at `\n` or the end of input) of at most `cap`
+/// bytes; a longer one is read to its end and thrown away.
+fn read_line_capped(reader: &mut impl BufRead, cap: usize) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    let mut any = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        length += chunk.len();
+        if length <= cap {
+            line.extend_from_slice(chunk);
+        } else if !line.is_empty() {
+            line = Vec::new();
+        }
+        let used = done.unwrap_or(buf.len());
+        reader.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    Ok(match (any, length <= cap) {
+        (false, _) => Line::End,
+        (true, true) => Line::Text(line),
+        (true, false) => Line::TooLong(length),
+    })
 }
 
 impl<W: Write> Daemon<W> {
@@ -128,12 +180,16 @@ impl<W: Write> Daemon<W> {
         }
         let (events_tx, events_rx) = unbounded();
         let mut settings = config.settings;
-        let tt = TranspositionTable::new(settings.hash_mib as usize).unwrap_or_else(|e| {
-            let fallback = options::HASH_RANGE.default as u32;
-            log::error!("{e}; using {fallback} MiB");
-            settings.hash_mib = fallback;
-            TranspositionTable::new(fallback as usize).expect("the default hash size fits")
-        });
+        let fits =
+            crate::memory::check_hash(u64::from(settings.hash_mib), crate::memory::available_mib());
+        let tt = fits
+            .and_then(|()| TranspositionTable::new(settings.hash_mib as usize))
+            .unwrap_or_else(|e| {
+                let fallback = options::HASH_RANGE.default as u32;
+                log::error!("{e}; using {fallback} MiB");
+                settings.hash_mib = fallback;
+                TranspositionTable::new(fallback as usize).expect("the default hash size fits")
+            });
         let mut daemon = Daemon {
             out,
             session,
@@ -170,6 +226,10 @@ impl<W: Write> Daemon<W> {
                             return;
                         }
                     }
+                    Ok(Input::TooLong(bytes)) => self.error(&format!(
+                        "a line of {bytes} bytes was skipped: lines are limited to {} MiB",
+                        MAX_LINE_BYTES >> 20
+                    )),
                     Ok(Input::Eof) | Err(_) => {
                         self.shut_down();
                         return;
@@ -679,12 +739,22 @@ impl<W: Write> Daemon<W> {
             let mib = options::HASH_RANGE
                 .parse(names::HASH, &need(value)?)
                 .map_err(|e| e.to_string())? as u32;
+            let current = self.settings.hash_mib;
+            crate::memory::check_hash(u64::from(mib), crate::memory::available_mib())
+                .map_err(|e| format!("{e}; the table stays at {current} MiB"))?;
             self.table()?.resize(mib as usize)?;
             self.settings.hash_mib = mib;
         } else if is(names::THREADS) {
             self.settings.threads = options::THREADS_RANGE
                 .parse(names::THREADS, &need(value)?)
                 .map_err(|e| e.to_string())? as u32;
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if self.settings.threads as usize > cores {
+                self.send(&Response::info_string(format!(
+                    "Threads {} is more than the {cores} hardware threads here: the searches share them",
+                    self.settings.threads
+                )));
+            }
         } else if is(names::MOVE_OVERHEAD) {
             self.settings.move_overhead_ms = options::MOVE_OVERHEAD_RANGE
                 .parse(names::MOVE_OVERHEAD, &need(value)?)
@@ -960,5 +1030,23 @@ impl<W: Write> Daemon<W> {
             }
             Err(e) => self.error(&e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_over_the_cap_are_skipped_and_the_next_one_read() {
+        let input = format!("isready\n{}\nuci\r\n{}", "x".repeat(100), "y".repeat(10));
+        // A small buffer, so lines span several reads.
+        let mut reader = std::io::BufReader::with_capacity(7, input.as_bytes());
+        let mut read = || read_line_capped(&mut reader, 16).unwrap();
+        assert_eq!(read(), Line::Text(b"isready".to_vec()));
+        assert_eq!(read(), Line::TooLong(100));
+        assert_eq!(read(), Line::Text(b"uci\r".to_vec()));
+        assert_eq!(read(), Line::Text(b"yyyyyyyyyy".to_vec()));
+        assert_eq!(read(), Line::End);
     }
 }

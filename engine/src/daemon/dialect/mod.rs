@@ -196,6 +196,7 @@ impl<W: Write> Daemon<W> {
 
     /// A refused line or a failure, in the dialect's form.
     pub(super) fn report_error(&mut self, what: &str) {
+        let what = &printable(what);
         match self.dialect() {
             Dialect::Uci | Dialect::Ugi => {
                 self.send(&Response::info_string(format!("error: {what}")))
@@ -215,10 +216,54 @@ fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
 }
 
+/// Longest error text shown, in characters: a message quoting a megabyte
+/// of input shows its start and says how long it was.
+const MAX_ERROR_CHARS: usize = 300;
+
+/// An error text fit for one protocol line: control characters (which
+/// input lines may carry, and which a GUI may take for line ends) written
+/// as `\x1c` or `\u{85}`, and anything past [`MAX_ERROR_CHARS`] cut.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_ERROR_CHARS + 40));
+    for (shown, c) in text.chars().enumerate() {
+        if shown == MAX_ERROR_CHARS {
+            out.push_str(&format!("... ({} bytes in all)", text.len()));
+            break;
+        }
+        if c.is_control() {
+            match u32::from(c) {
+                n @ 0..=0x7f => out.push_str(&format!("\\x{n:02x}")),
+                n => out.push_str(&format!("\\u{{{n:x}}}")),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The score of the main line of an `info`, if it has one.
 fn main_line_score(info: &Info) -> Option<Score> {
     if info.multipv.is_some_and(|n| n > 1) {
         return None;
     }
     info.score.map(|(score, _)| score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_text_is_one_printable_line_of_bounded_length() {
+        assert_eq!(
+            printable("bad 'a\rb\x1c\u{85}'"),
+            "bad 'a\\x0db\\x1c\\u{85}'"
+        );
+        let long = format!("bad '{}'", "x".repeat(1_000_000));
+        let shown = printable(&long);
+        assert!(shown.len() < 400, "{}", shown.len());
+        assert!(shown.ends_with("... (1000006 bytes in all)"), "{shown}");
+        assert_eq!(printable("plain"), "plain");
+    }
 }
