@@ -14,6 +14,12 @@ use std::time::Duration;
 
 /// Moves assumed left in the game when the GUI sends no `movestogo`.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// The increment counts in full (three quarters of it) while the clock
+/// holds at least this many increments; below, in proportion. A short clock
+/// with an increment would otherwise run down to nothing: moves that take
+/// a little more than the increment give back, move after move, until a
+/// few milliseconds of scheduling delay lose the game.
+const INC_FULL_AT: u64 = 20;
 
 /// The soft and hard limits for one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +44,8 @@ pub fn clock_budget(
     let overhead = overhead.as_millis() as u64;
     // Never plan to use more than what is left after the overhead.
     let usable = time.saturating_sub(overhead).max(1);
-    let share = usable / moves_to_go + inc * 3 / 4;
+    let inc_share = (inc * 3 / 4).min(usable * 3 / (4 * INC_FULL_AT));
+    let share = usable / moves_to_go + inc_share;
     let soft = share.min(usable / 2).max(1);
     let hard = (soft * 4).min(usable * 3 / 4).max(soft);
     TimeBudget {
@@ -128,6 +135,40 @@ mod tests {
         assert_eq!(b.hard, ms(7_500));
         let b = clock_budget(10_000, 0, None, ms(0));
         assert_eq!(b.soft, ms(333));
+    }
+
+    /// Play `moves` moves on a clock of `base` ms plus `inc`, each taking
+    /// `took(budget)` plus `delay` ms; the lowest the clock falls before a
+    /// move.
+    fn lowest_clock(
+        base: i64,
+        inc: i64,
+        moves: usize,
+        delay: i64,
+        took: fn(TimeBudget) -> i64,
+    ) -> i64 {
+        let mut clock = base;
+        let mut lowest = clock;
+        for _ in 0..moves {
+            lowest = lowest.min(clock);
+            let budget = clock_budget(clock, inc, None, ms(10));
+            clock += inc - took(budget) - delay;
+        }
+        lowest
+    }
+
+    #[test]
+    fn a_short_clock_with_an_increment_does_not_run_down() {
+        // Moves that stop between the soft and the hard limit, and moves
+        // that all run to the hard limit, 3 ms late each.
+        let typical = |b: TimeBudget| (b.soft.as_millis() * 3 / 2).min(b.hard.as_millis()) as i64;
+        let longest = |b: TimeBudget| b.hard.as_millis() as i64;
+        for (base, inc) in [(100, 10), (1_000, 10), (50, 10), (10_000, 100)] {
+            let low = lowest_clock(base, inc, 300, 3, typical);
+            assert!(low >= base.min(6 * inc), "{base}+{inc}: {low}");
+            let low = lowest_clock(base, inc, 300, 3, longest);
+            assert!(low >= base.min(3 * inc), "{base}+{inc}: {low}");
+        }
     }
 
     #[test]
