@@ -407,20 +407,16 @@ fn tactics_is_legal_agrees_with_the_move_list() {
 }
 
 fn stalling_engine() -> (Engine, common::TempDir) {
-    let dir = plugin_dir(&[
-        ("plyd_game_othello", "othello"),
-        ("plyd_test_stall", "stall"),
-    ]);
-    let mut e = Engine::start(dir.path(), &[], &[]);
-    e.send("setoption name UCI_Variant value stall");
+    let (mut e, dir) = panicky_engine();
+    e.send("setoption name UCI_Variant value panicky");
     assert_eq!(
         e.sync(),
-        vec!["info string variant stall startpos 20".to_string()]
+        vec!["info string variant panicky startpos 10".to_string()]
     );
     (e, dir)
 }
 
-/// After the watchdog gave up on the stall plugin: it is refused until
+/// After the watchdog gave up on the panicky plugin: it is refused until
 /// reloaded, Othello plays on, and a reload brings the plugin back.
 fn assert_stall_refused_then_reloaded(e: &mut Engine, dir: &Path) {
     e.send("go depth 2");
@@ -439,19 +435,19 @@ fn assert_stall_refused_then_reloaded(e: &mut Engine, dir: &Path) {
         "setoption name PluginPath value {}",
         dir.display()
     ));
-    e.send("setoption name UCI_Variant value stall");
-    e.send("position fen 7");
+    e.send("setoption name UCI_Variant value panicky");
+    e.send("position fen 5");
     e.send("go depth 4");
     let lines = e.until_bestmove();
     assert!(errors(&lines).is_empty(), "{lines:?}");
     assert!(
-        lines.last().unwrap().starts_with("bestmove 1 "),
-        "7 - 1 leaves 6: {lines:?}"
+        lines.last().unwrap().starts_with("bestmove 2 "),
+        "5 - 2 leaves 3: {lines:?}"
     );
     assert!(e.sync().is_empty());
 }
 
-/// Wait until the stall plugin says a call of it is stuck.
+/// Wait until the panicky plugin says a call of it is stuck.
 fn until_stuck(e: &mut Engine) {
     let deadline = std::time::Instant::now() + common::PATIENCE;
     while !e.stderr_lines().iter().any(|l| l.contains("never returns")) {
@@ -492,7 +488,7 @@ fn a_plugin_call_that_never_returns_still_gets_a_timed_bestmove() {
     );
     let error = errors(&lines);
     assert_eq!(error.len(), 1, "{lines:?}");
-    assert!(error[0].contains("plugin stall"), "{error:?}");
+    assert!(error[0].contains("plugin panicky"), "{error:?}");
     // The daemon answers at once and is idle: nothing more of that search.
     assert!(e.sync().is_empty());
     assert_stall_refused_then_reloaded(&mut e, dir.path());

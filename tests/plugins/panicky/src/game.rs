@@ -1,12 +1,29 @@
-//! The take-away game and its evaluator, with their deliberate panics.
+//! The take-away game and its evaluator, with their deliberate panics and
+//! stalls.
+
+use std::time::Duration;
 
 use plyd_api::{Evaluator, Game, Move, MoveSink, Outcome, Variant};
 
-/// The pile and the moves that led to it.
+/// The pile, the pile whose moves are never generated, and the moves that
+/// led here.
 #[derive(Clone, Debug)]
 pub struct Countdown {
     pile: u32,
+    stall_at: Option<u32>,
     history: Vec<u32>,
+}
+
+impl Countdown {
+    /// Never return when the pile is the one asked for with `stall`.
+    fn maybe_stall(&self) {
+        if self.stall_at == Some(self.pile) {
+            eprintln!("panicky: this call never returns");
+            loop {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
 }
 
 impl Game for Countdown {
@@ -20,6 +37,7 @@ impl Game for Countdown {
     fn new(_variant: usize) -> Self {
         Countdown {
             pile: 10,
+            stall_at: None,
             history: Vec::new(),
         }
     }
@@ -29,18 +47,30 @@ impl Game for Countdown {
         if text == "panic" {
             panic!("asked to panic while reading a position");
         }
-        let pile = text
-            .parse()
-            .map_err(|_| format!("'{text}' is not a pile size"))?;
+        let number = |w: &str| {
+            w.parse::<u32>()
+                .ok()
+                .filter(|&n| n <= 1000)
+                .ok_or_else(|| format!("'{w}' is not a pile size"))
+        };
+        let (pile, stall_at) = match text.split_whitespace().collect::<Vec<_>>()[..] {
+            [pile] => (number(pile)?, None),
+            [pile, "stall", at] => (number(pile)?, Some(number(at)?)),
+            _ => return Err(format!("'{text}' is not '<pile>' or '<pile> stall <k>'")),
+        };
         *self = Countdown {
             pile,
+            stall_at,
             history: Vec::new(),
         };
         Ok(())
     }
 
     fn position_text(&self) -> String {
-        self.pile.to_string()
+        match self.stall_at {
+            Some(at) => format!("{} stall {at}", self.pile),
+            None => self.pile.to_string(),
+        }
     }
 
     fn side_to_move(&self) -> u32 {
@@ -56,6 +86,7 @@ impl Game for Countdown {
     }
 
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
+        self.maybe_stall();
         if self.pile == 7 {
             panic!("asked to panic while generating moves");
         }
