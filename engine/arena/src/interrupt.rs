@@ -1,4 +1,4 @@
-//! Ctrl-C (SIGINT) and SIGTERM during a match.
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP during a match.
 //!
 //! The first signal cancels the match: no new game starts, and the games in
 //! progress end at once — their engines are killed and the games are neither
@@ -42,7 +42,7 @@ impl Cancel {
     }
 }
 
-/// Install the handler for Ctrl-C and SIGTERM and return the cancel it
+/// Install the handler for Ctrl-C, SIGTERM and SIGHUP and return the cancel it
 /// sets. Only one handler can be installed in a process; if that fails, the
 /// match runs without one (a signal then ends the process as it would any
 /// program) and a warning says so.
