@@ -27,6 +27,7 @@ while IFS= read -r line; do
         sleep) sleep 3; echo "bestmove 0000" ;;
         illegal) echo "bestmove z9" ;;
         crash) exit 3 ;;
+        silent) ;;
       esac ;;
     quit) exit 0 ;;
   esac
@@ -56,9 +57,20 @@ impl LoggedGame {
     }
 }
 
+/// The games of a game log, in the order of the file (the match header,
+/// the first block, is left out).
 fn read_log(path: &Path) -> Vec<LoggedGame> {
     let text = std::fs::read_to_string(path).expect("the game log");
+    assert!(
+        text.starts_with("[Arena \"plyd arena game log 2\"]\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\n\n"),
+        "the log ends in a cut record: {text}"
+    );
     text.split("\n\n")
+        .skip(1)
         .filter(|block| !block.trim().is_empty())
         .map(|block| {
             let mut tags = BTreeMap::new();
@@ -77,6 +89,22 @@ fn read_log(path: &Path) -> Vec<LoggedGame> {
                 tags,
                 position: position.unwrap_or_else(|| panic!("no position line in {block}")),
             }
+        })
+        .collect()
+}
+
+/// The tags of a game log's header.
+fn read_header(path: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(path).expect("the game log");
+    let header = text.split("\n\n").next().unwrap();
+    header
+        .lines()
+        .map(|line| {
+            let (name, value) = line.strip_prefix('[').unwrap().split_once(' ').unwrap();
+            (
+                name.to_string(),
+                value.trim_end_matches(']').trim_matches('"').to_string(),
+            )
         })
         .collect()
 }
@@ -174,6 +202,11 @@ fn plyd_against_itself_on_othello() {
 
     let games = read_log(&log);
     assert_eq!(games.len(), 4, "{games:#?}");
+    let header = read_header(&log);
+    assert_eq!(header["Engine1"], "deep");
+    assert_eq!(header["Limits2"], "depth=1");
+    assert_eq!(header["Seed"], "11");
+    assert_eq!(header["Openings"], "random:4");
     let mut numbers: Vec<&str> = games.iter().map(|g| g.tag("Game")).collect();
     numbers.sort();
     assert_eq!(numbers, ["1", "2", "3", "4"]);
@@ -764,4 +797,432 @@ fn closed_output_pipes_do_not_stop_the_match() {
     };
     assert!(status.success(), "{status}");
     assert_eq!(read_log(&log).len(), 4);
+}
+
+/// A `plyd arena` running in the background, its stderr read line by line.
+struct RunningArena {
+    child: std::process::Child,
+    stderr: std::sync::mpsc::Receiver<String>,
+    stdout: std::thread::JoinHandle<String>,
+}
+
+impl RunningArena {
+    fn start(plugins: &Path, args: &[&str]) -> Self {
+        use std::io::{BufRead, Read};
+        let mut child = Command::new(plyd_bin())
+            .arg("arena")
+            .args(args)
+            .env("PLYD_PLUGIN_PATH", plugins)
+            .env_remove("RUST_LOG")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start plyd arena");
+        let mut stdout = child.stdout.take().unwrap();
+        let stdout = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stdout.read_to_string(&mut text);
+            text
+        });
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        RunningArena {
+            child,
+            stderr: rx,
+            stdout,
+        }
+    }
+
+    /// Read stderr up to the first line that starts with `prefix`; return
+    /// the lines read.
+    fn wait_for(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            match self.stderr.recv_timeout(common::PATIENCE) {
+                Ok(line) => {
+                    let found = line.starts_with(prefix);
+                    seen.push(line);
+                    if found {
+                        return seen;
+                    }
+                }
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("no stderr line '{prefix}...' from plyd arena: {seen:#?}");
+                }
+            }
+        }
+    }
+
+    /// Send `signal` (`INT`, `TERM`) to the arena.
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+    }
+
+    /// Wait for the arena to exit: its exit code, stdout and the rest of
+    /// its stderr (`earlier` first).
+    fn finish(mut self, earlier: Vec<String>) -> (Option<i32>, String, String) {
+        let deadline = std::time::Instant::now() + common::PATIENCE;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("plyd arena did not end after the signal");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let stdout = self.stdout.join().unwrap();
+        let mut stderr = earlier;
+        stderr.extend(self.stderr.iter());
+        (status.code(), stdout, stderr.join("\n"))
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn a_signal_ends_the_game_in_progress_at_once() {
+    // The fake engine never answers `go`, and the arena would wait ten
+    // minutes for it: the first game can only end by the signal, and
+    // must not be scored or written.
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-signal");
+    let log = dir.path().join("games.txt");
+    let records = dir.path().join("games.ggf");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    for signal in ["INT", "TERM"] {
+        let mut args = vec!["--engine".to_string()];
+        args.extend(fake_engine(&dir, "silent"));
+        args.extend(["--engine", &plyd, "name=plyd"].map(String::from));
+        args.extend(
+            [
+                "--depth",
+                "1",
+                "--timeout",
+                "600",
+                "--games",
+                "2",
+                "--out",
+                log.to_str().unwrap(),
+                "--record",
+                records.to_str().unwrap(),
+            ]
+            .map(String::from),
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut arena = RunningArena::start(plugins.path(), &args);
+        // The header line comes once both engines are up; the first game
+        // starts right after it.
+        let seen = arena.wait_for("arena: ");
+        arena.signal(signal);
+        let (code, stdout, stderr) = arena.finish(seen);
+        assert_eq!(code, Some(130), "{signal}: {stdout}\n{stderr}");
+        assert_eq!(table_row(&stdout, "fake"), [0, 0, 0, 0], "{stdout}");
+        assert!(stdout.contains("Elo difference: no games"), "{stdout}");
+        assert!(
+            stderr.contains(&format!(
+                "plyd arena: match interrupted after 0 of 2 games; to play the other 2, run the same command with --resume {}",
+                log.display()
+            )),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        // The log holds its header and no game; no record was written.
+        assert!(read_log(&log).is_empty());
+        assert_eq!(read_header(&log)["Games"], "2");
+        assert_eq!(std::fs::read_to_string(&records).unwrap(), "");
+    }
+}
+
+/// The match of the resume tests: plyd at depth 3 against plyd at depth 1,
+/// one search thread each, so every game is decided by the seed alone.
+fn resume_match_args(plyd: &str, games: &str) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "--engine",
+        plyd,
+        "name=deep",
+        "depth=3",
+        "option.Threads=1",
+        "--engine",
+        plyd,
+        "name=shallow",
+        "depth=1",
+        "option.Threads=1",
+        "--openings",
+        "random:4",
+        "--seed",
+        "17",
+        "--concurrency",
+        "2",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(["--games".to_string(), games.to_string()]);
+    args
+}
+
+/// Each game's number with its result and its `position` line.
+fn results_by_number(path: &Path) -> BTreeMap<usize, (String, String)> {
+    let games = read_log(path);
+    let by_number: BTreeMap<usize, (String, String)> = games
+        .iter()
+        .map(|g| {
+            (
+                g.tag("Game").parse().unwrap(),
+                (g.tag("Result").to_string(), g.position.clone()),
+            )
+        })
+        .collect();
+    assert_eq!(by_number.len(), games.len(), "a game twice: {games:#?}");
+    for game in &games {
+        assert_eq!(
+            game.moves().len().to_string(),
+            game.tag("Plies"),
+            "{game:?}"
+        );
+    }
+    by_number
+}
+
+/// How many games a GGF file holds.
+fn ggf_games(path: &Path) -> usize {
+    std::fs::read_to_string(path).unwrap().matches("(;").count()
+}
+
+#[test]
+#[cfg(unix)]
+fn interrupted_and_cut_matches_resume_to_the_uninterrupted_result() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-resume");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let games = 12;
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut args = resume_match_args(&plyd, &games.to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+
+    // The match played in one go.
+    let reference = dir.path().join("reference.txt");
+    let args = with(&["--out", reference.to_str().unwrap()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(plugins.path(), &args);
+    let reference_table = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let expected = results_by_number(&reference);
+    assert_eq!(expected.len(), games);
+
+    // The same match, Ctrl-C once the first game is in.
+    let log = dir.path().join("games.txt");
+    let records = dir.path().join("games.ggf");
+    let log_arg = log.to_str().unwrap();
+    let args = with(&["--out", log_arg, "--record", records.to_str().unwrap()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut running = RunningArena::start(plugins.path(), &args);
+    let seen = running.wait_for("game ");
+    running.signal("INT");
+    let (code, stdout, stderr) = running.finish(seen);
+    assert_eq!(code, Some(130), "{stdout}\n{stderr}");
+    let before = results_by_number(&log);
+    let played = before.len();
+    assert!((1..games).contains(&played), "{stderr}");
+    // The table counts exactly the games of the log, and says so.
+    assert_eq!(table_row(&stdout, "deep")[0], played as u64, "{stdout}");
+    assert!(
+        stderr.contains(&format!(
+            "match interrupted after {played} of {games} games; to play the other {}, run the same command with --resume {log_arg}",
+            games - played
+        )),
+        "{stderr}"
+    );
+    assert_eq!(ggf_games(&records), played);
+    for (number, game) in &before {
+        assert_eq!(game, &expected[number], "game {number}");
+    }
+    let interrupted_text = std::fs::read_to_string(&log).unwrap();
+
+    // Resumed: the same command with --resume.
+    let mut resumed = args.clone();
+    resumed.extend(["--resume", log_arg]);
+    let out = arena(plugins.path(), &resumed);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "arena: resuming {log_arg}: {played} of {games} games played, {} to play",
+            games - played
+        )),
+        "{stderr}"
+    );
+    // Only the missing games were played.
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("game ")).count(),
+        games - played,
+        "{stderr}"
+    );
+    assert_eq!(table_row(&stdout, "deep")[0], games as u64, "{stdout}");
+    assert_eq!(stdout, reference_table);
+    // The games from before are untouched at the head of the file; all
+    // games are those of the match played in one go.
+    let after_text = std::fs::read_to_string(&log).unwrap();
+    assert!(after_text.starts_with(&interrupted_text));
+    assert_eq!(results_by_number(&log), expected);
+    assert_eq!(ggf_games(&records), games);
+
+    // A log cut in the middle of a record, as a kill -9 while writing
+    // leaves it: the cut record is dropped with a warning and played again.
+    let full = std::fs::read_to_string(&reference).unwrap();
+    let fifth = full.match_indices("[Game ").nth(4).unwrap().0;
+    let cut_log = dir.path().join("cut.txt");
+    std::fs::write(&cut_log, &full[..fifth + 150]).unwrap();
+    let cut_arg = cut_log.to_str().unwrap();
+    let args = with(&["--out", cut_arg, "--resume", cut_arg]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(plugins.path(), &args);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "plyd arena: warning: --resume {cut_arg}: the record at line "
+        )) && stderr
+            .contains("was cut off while being written; it is dropped and its game played again"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("4 of {games} games played, {} to play", games - 4)),
+        "{stderr}"
+    );
+    assert_eq!(stdout, reference_table);
+    assert!(std::fs::read_to_string(&cut_log)
+        .unwrap()
+        .starts_with(&full[..fifth]));
+    assert_eq!(results_by_number(&cut_log), expected);
+
+    // Resuming a finished match plays nothing and prints the same table.
+    let args = with(&["--resume", reference.to_str().unwrap()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), reference_table);
+    assert_eq!(std::fs::read_to_string(&reference).unwrap(), full);
+}
+
+#[test]
+fn resume_refuses_a_log_that_is_not_this_matchs() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-refuse");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let log = dir.path().join("games.txt");
+    let log_arg = log.to_str().unwrap().to_string();
+    let base = |seed: &str, second: &str, games: &str| -> Vec<String> {
+        [
+            "--engine", &plyd, "name=a", "--engine", &plyd, second, "--depth", "1", "--seed", seed,
+            "--games", games,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let mut first = base("5", "name=b", "2");
+    first.extend(["--out".to_string(), log_arg.clone()]);
+    let args: Vec<&str> = first.iter().map(String::as_str).collect();
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let good = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(read_log(&log).len(), 2);
+
+    let write = |name: &str, content: &str| -> String {
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let garbage = write("garbage.txt", "hello\nworld\n");
+    // A record broken in the middle of the file is damage, not a cut.
+    let damaged = write("damaged.txt", &good.replacen("[Plies ", "[Plys ", 1));
+    // A result that is not the one the final position gives.
+    let result_line = good
+        .lines()
+        .find(|l| l.starts_with("[Result "))
+        .unwrap()
+        .to_string();
+    let other_result = if result_line == "[Result \"1-0\"]" {
+        "[Result \"0-1\"]"
+    } else {
+        "[Result \"1-0\"]"
+    };
+    let tampered = write(
+        "tampered.txt",
+        &good.replacen(&result_line, other_result, 1),
+    );
+    let missing = dir.path().join("none.txt").to_str().unwrap().to_string();
+    let other_out = dir.path().join("other.txt").to_str().unwrap().to_string();
+
+    let cases: Vec<(Vec<String>, &str, &str)> = vec![
+        (
+            base("5", "name=b", "2"),
+            &garbage,
+            "it is not a plyd arena game log",
+        ),
+        (base("5", "name=b", "2"), &missing, "cannot read it"),
+        (
+            base("6", "name=b", "2"),
+            &log_arg,
+            "it belongs to another match: its Seed is '5', this command's is '6'",
+        ),
+        (
+            base("5", "name=c", "2"),
+            &log_arg,
+            "it belongs to another match: its Engine2 is 'b', this command's is 'c'",
+        ),
+        (
+            base("5", "name=b", "4"),
+            &log_arg,
+            "it belongs to another match: its Games is '2', this command's is '4'",
+        ),
+        (base("5", "name=b", "2"), &damaged, "has no Plies tag"),
+        (base("5", "name=b", "2"), &tampered, "its Result"),
+        (
+            {
+                let mut args = base("5", "name=b", "2");
+                args.extend(["--out".to_string(), other_out.clone()]);
+                args
+            },
+            &log_arg,
+            "name different files",
+        ),
+    ];
+    for (mut args, file, expected) in cases {
+        args.extend(["--resume".to_string(), file.to_string()]);
+        let before = std::fs::read(file).ok();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = arena(plugins.path(), &args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let errors: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("plyd arena: "))
+            .collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+        assert!(
+            errors[0].starts_with(&format!("plyd arena: --resume {file}")),
+            "{stderr}"
+        );
+        assert!(errors[0].contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        // A refused file is left as it was.
+        assert_eq!(std::fs::read(file).ok(), before, "{args:?}");
+        assert!(!Path::new(&other_out).exists());
+    }
 }

@@ -138,6 +138,12 @@ pub struct ArenaArgs {
     /// Write every game to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Go on with an interrupted match: read the finished games from its
+    /// game log (the --out FILE of the run that was interrupted), count
+    /// them, play only the others and append them to that file. Give the
+    /// same match arguments as the interrupted run.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// Also write every game as its community records it: the Chinese
     /// championship's format for the Amazons and EinStein, GGF for Othello.
     #[arg(long, value_name = "FILE")]

@@ -6,15 +6,21 @@
 //! answer with a deadline and measure a move from `go` to `bestmove`
 //! without counting its own delays in picking the line up. The engine's
 //! stderr goes nowhere unless the engine's `stderr=` names a file.
+//!
+//! Every wait also watches the match's [`Cancel`]: when the match is
+//! interrupted, a wait for `bestmove` or `readyok` ends at once. Engines run
+//! in a process group of their own, so a Ctrl-C typed at the terminal reaches
+//! the arena only, and the arena decides what becomes of them.
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use crossbeam_channel::{select, unbounded, Receiver};
 
 use crate::args::EngineSpec;
+use crate::interrupt::Cancel;
 
 /// How long an engine may take to answer `uci` or `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -29,6 +35,16 @@ enum Event {
     Line(Instant, String),
     /// The end of the output: the engine exited or closed stdout.
     Closed,
+}
+
+/// What a wait on the engine's output brought.
+enum Wait {
+    /// Something the reader thread saw (a closed channel reads as `Closed`).
+    Event(Event),
+    /// The deadline passed.
+    Timeout,
+    /// The match was interrupted.
+    Interrupted,
 }
 
 /// Why an engine could not be used.
@@ -70,6 +86,12 @@ pub enum EngineError {
         /// What it refused.
         what: String,
     },
+    /// The match was interrupted while the arena waited for the engine.
+    #[error("engine {name}: interrupted")]
+    Interrupted {
+        /// Engine name.
+        name: String,
+    },
 }
 
 /// The answer to one `go`.
@@ -93,6 +115,8 @@ pub enum Answer {
         /// How it ended.
         what: String,
     },
+    /// The match was interrupted before the answer came.
+    Interrupted,
 }
 
 /// A running engine process.
@@ -105,17 +129,34 @@ pub struct EngineProcess {
     id_name: Option<String>,
     /// Set once the process is known to be gone or unusable.
     dead: Option<String>,
+    /// Fires when the match is interrupted.
+    cancel: Cancel,
 }
 
 impl EngineProcess {
     /// Start the engine of `spec`, hold the `uci` handshake, select the
-    /// variant `game` and send the spec's options.
-    pub fn start(spec: &EngineSpec, game: &str) -> Result<Self, EngineError> {
+    /// variant `game` and send the spec's options. Every wait on the engine
+    /// ends early when `cancel` fires.
+    pub fn start(spec: &EngineSpec, game: &str, cancel: &Cancel) -> Result<Self, EngineError> {
         let mut command = Command::new(&spec.program);
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped());
+        // A Ctrl-C at the terminal goes to the whole foreground process
+        // group; in their own group the engines do not die of it mid-game
+        // (which would read as a crash), and the arena ends them itself.
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        #[cfg(windows)]
+        {
+            use std::os::windows::process::CommandExt;
+            const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+            command.creation_flags(CREATE_NEW_PROCESS_GROUP);
+        }
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
@@ -160,6 +201,7 @@ impl EngineProcess {
             events,
             id_name: None,
             dead: None,
+            cancel: cancel.clone(),
         };
         engine.handshake(spec, game)?;
         Ok(engine)
@@ -247,6 +289,9 @@ impl EngineProcess {
 
     /// Send `position` and `go`, and wait up to `allowance` for `bestmove`.
     pub fn go(&mut self, position: &str, go: &str, allowance: Duration) -> Answer {
+        if self.cancel.is_set() {
+            return Answer::Interrupted;
+        }
         self.drain();
         if let Err(e) = self.send(position).and_then(|()| self.send(go)) {
             return Answer::Died {
@@ -256,8 +301,8 @@ impl EngineProcess {
         let sent = Instant::now();
         let deadline = sent + allowance;
         loop {
-            match self.events.recv_deadline(deadline) {
-                Ok(Event::Line(at, line)) => {
+            match self.next_event(deadline) {
+                Wait::Event(Event::Line(at, line)) => {
                     let mut words = line.split_whitespace();
                     if words.next() == Some("bestmove") {
                         return Answer::BestMove {
@@ -266,17 +311,33 @@ impl EngineProcess {
                         };
                     }
                 }
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Wait::Event(Event::Closed) => {
                     let what = self.exit_text();
                     self.dead = Some(what.clone());
                     return Answer::Died { what };
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Wait::Timeout => {
                     return Answer::Timeout {
                         waited: sent.elapsed(),
                     }
                 }
+                Wait::Interrupted => {
+                    // It is searching: it must not be given another game.
+                    self.mark_unusable("interrupted");
+                    return Answer::Interrupted;
+                }
             }
+        }
+    }
+
+    /// The next thing seen on the engine's output before `deadline`, unless
+    /// the match is interrupted first.
+    fn next_event(&self, deadline: Instant) -> Wait {
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        select! {
+            recv(self.events) -> event => Wait::Event(event.unwrap_or(Event::Closed)),
+            recv(self.cancel.receiver()) -> _ => Wait::Interrupted,
+            default(timeout) => Wait::Timeout,
         }
     }
 
@@ -327,15 +388,21 @@ impl EngineProcess {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
-            match self.events.recv_deadline(deadline) {
-                Ok(Event::Line(_, line)) => {
+            match self.next_event(deadline) {
+                Wait::Event(Event::Line(_, line)) => {
                     log::debug!("arena < {}: {line}", self.name);
                     if line.trim() == expected {
                         return Ok(seen);
                     }
                     seen.push(line);
                 }
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Wait::Interrupted => {
+                    self.mark_unusable("interrupted");
+                    return Err(EngineError::Interrupted {
+                        name: self.name.clone(),
+                    });
+                }
+                Wait::Event(Event::Closed) => {
                     let what = self.exit_text();
                     self.dead = Some(what.clone());
                     return Err(EngineError::Died {
@@ -343,7 +410,7 @@ impl EngineProcess {
                         what,
                     });
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Wait::Timeout => {
                     self.dead = Some(format!("no '{expected}'"));
                     return Err(EngineError::Silent {
                         name: self.name.clone(),

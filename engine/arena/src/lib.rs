@@ -12,13 +12,16 @@
 //! * [`community`] — each game in its community's record format (`--record`).
 //! * [`stats`] — Elo, its interval, and the SPRT.
 //! * [`report`] — the progress line and the final table.
+//! * [`interrupt`] — Ctrl-C and SIGTERM: ending a match early.
+//! * [`resume`] — reading an interrupted match's log back (`--resume`).
 //!
 //! Random openings and chance outcomes draw from `plyd_util::rng`.
 //!
 //! Exit status: 0 when the match was played (or an SPRT stopped it), 2 when
 //! it could not start (bad arguments, missing plugin or game, an engine
-//! that does not start), 3 when it broke off (a game plugin failed, an
-//! engine could not be restarted, the log could not be written).
+//! that does not start, a `--resume` file that does not fit), 3 when it
+//! broke off (a game plugin failed, an engine could not be restarted, the
+//! log could not be written), 130 when Ctrl-C or SIGTERM interrupted it.
 
 #![warn(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
@@ -27,25 +30,30 @@ pub mod args;
 pub mod clock;
 pub mod community;
 pub mod engine;
+pub mod interrupt;
 pub mod openings;
 pub mod record;
 pub mod referee;
 pub mod report;
+pub mod resume;
 pub mod stats;
 pub mod tournament;
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use args::ArenaArgs;
 
+use interrupt::INTERRUPTED_STATUS;
 use openings::OpeningSource;
 use plyd_host::PluginHost;
+use record::{GameRecord, MatchHeader};
 use referee::Rules;
 use report::Standings;
+use resume::ParsedLog;
 use stats::{Sprt, SprtDecision};
 use tournament::Match;
 
@@ -59,6 +67,8 @@ enum ArenaError {
     Setup(String),
     /// The match broke off.
     Aborted(String),
+    /// Ctrl-C or SIGTERM ended the match; what to say has been said.
+    Interrupted,
 }
 
 /// Run `plyd arena` with plugins from `plugin_dirs` on `game` (the
@@ -74,10 +84,14 @@ pub fn run(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Exi
             say(&format!("plyd arena: match aborted: {why}"));
             ExitCode::from(3)
         }
+        Err(ArenaError::Interrupted) => ExitCode::from(INTERRUPTED_STATUS),
     }
 }
 
 fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result<(), ArenaError> {
+    // First, so that a Ctrl-C during the set-up (engines can take a while
+    // to start) already ends the match in order.
+    let cancel = interrupt::install();
     let setup = ArenaError::Setup;
     if args.games == 0 {
         return Err(setup("--games must be at least 1".to_string()));
@@ -96,6 +110,25 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         .transpose()
         .map_err(setup)?;
     let source = OpeningSource::parse(&args.openings).map_err(|e| setup(e.to_string()))?;
+    // The game log: --out, or with --resume the file resumed (which --out
+    // may name again, but not another file).
+    let log_path = match (&args.resume, &args.out) {
+        (Some(resume), Some(out)) if !resume::same_file(resume, out) => {
+            return Err(setup(format!(
+                "--resume {} and --out {} name different files; the games are appended to the file resumed",
+                resume.display(),
+                out.display()
+            )))
+        }
+        (Some(resume), _) => Some(resume.clone()),
+        (None, out) => out.clone(),
+    };
+    let resumed = args
+        .resume
+        .as_deref()
+        .map(read_log)
+        .transpose()
+        .map_err(setup)?;
 
     let report = PluginHost::scan(plugin_dirs);
     for e in &report.errors {
@@ -136,25 +169,97 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             .map_err(|e| setup(format!("--game-option {option}: {e}")))?;
     }
 
-    let seed = args.seed.unwrap_or_else(seed_from_clock);
+    // A resumed match keeps the seed of its log, which a seed from the
+    // clock could not give again.
+    let seed = args
+        .seed
+        .or(resumed.as_ref().map(|(_, log)| log.header.seed))
+        .unwrap_or_else(seed_from_clock);
+    let header = MatchHeader {
+        variant: variant.name().to_string(),
+        engines: [specs[0].name.clone(), specs[1].name.clone()],
+        limits: [specs[0].limits.to_string(), specs[1].limits.to_string()],
+        games: args.games,
+        openings: source.to_string(),
+        seed,
+        max_plies: args.max_plies,
+    };
     let pairs = args.games.div_ceil(2);
     let openings = openings::prepare(&source, &variant, pairs, seed).map_err(setup)?;
-    let mut log_file = match &args.out {
-        Some(path) => Some(BufWriter::new(File::create(path).map_err(|e| {
-            setup(format!("cannot write the game log {}: {e}", path.display()))
-        })?)),
+
+    // The games of the log being resumed, checked against this match.
+    let mut done: Vec<GameRecord> = Vec::new();
+    if let Some((path, log)) = &resumed {
+        let refuse = |why: String| setup(format!("--resume {}: {why}", path.display()));
+        if let Some(why) = resume::header_difference(&log.header, &header) {
+            return Err(refuse(why));
+        }
+        done = resume::check_games(&log.games, &header, &openings, &variant).map_err(refuse)?;
+        if let Some(line) = log.half_written_at {
+            say(&format!(
+                "plyd arena: warning: --resume {}: the record at line {line} was cut off while being written; it is dropped and its game played again",
+                path.display()
+            ));
+        }
+    }
+    let pending = resume::pending_games(args.games, &done);
+
+    let mut log_file = match &log_path {
+        Some(path) => {
+            Some(open_log(path, &header, resumed.as_ref().map(|(_, l)| l)).map_err(setup)?)
+        }
         None => None,
     };
-
     let mut record_file = match &args.record {
         Some(path) => {
             let format = community::format_for(variant.name(), path).map_err(setup)?;
             let file = File::create(path)
                 .map_err(|e| setup(format!("cannot write the records {}: {e}", path.display())))?;
-            Some((format, BufWriter::new(file)))
+            let mut file = BufWriter::new(file);
+            // Written anew from the log, so that the records match it even
+            // if the interrupted run was killed between the two files.
+            for game in &done {
+                if let Err(e) = community::write_game(format, game, &mut file) {
+                    say(&format!("plyd arena: {e}"));
+                }
+            }
+            Some((format, file))
         }
         None => None,
     };
+
+    let mut standings = Standings::new([specs[0].name.clone(), specs[1].name.clone()]);
+    let mut decided = false;
+    for game in &done {
+        standings.add(game);
+        decided |= sprt
+            .as_ref()
+            .is_some_and(|s| s.decide(&standings.tally) != SprtDecision::Continue);
+    }
+    if let Some((path, _)) = &resumed {
+        say(&format!(
+            "arena: resuming {}: {} of {} games played, {} to play{}",
+            path.display(),
+            done.len(),
+            args.games,
+            if decided { 0 } else { pending.len() },
+            if decided {
+                " (the SPRT has decided)"
+            } else {
+                ""
+            }
+        ));
+    }
+    let finished = Finished {
+        standings: &standings,
+        sprt: sprt.as_ref(),
+        games: args.games,
+        log_path: log_path.as_deref(),
+    };
+    if pending.is_empty() || decided {
+        finished.print_table();
+        return Ok(());
+    }
 
     let rules = Rules {
         variant: variant.clone(),
@@ -168,10 +273,18 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         specs: &specs,
         rules: &rules,
         openings: &openings,
-        games: args.games,
+        pending: &pending,
         concurrency: args.concurrency,
+        cancel: &cancel,
     };
-    let pairs = matched.start_engines().map_err(|e| setup(e.to_string()))?;
+    let pairs = match matched.start_engines() {
+        Ok(pairs) => pairs,
+        Err(_) if cancel.is_set() => {
+            finished.print_table();
+            return Err(finished.interrupted());
+        }
+        Err(e) => return Err(setup(e.to_string())),
+    };
     say(&format!(
         "arena: {} ({}) vs {} ({}) on {}, {} games, openings {source}, seed {seed}, concurrency {}{}",
         specs[0].name,
@@ -184,9 +297,8 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         sprt.map_or(String::new(), |s| format!(", SPRT {s}")),
     ));
 
-    let mut standings = Standings::new([specs[0].name.clone(), specs[1].name.clone()]);
+    let mut standings = standings.clone();
     let mut log_error = None;
-    let mut decided = false;
     let outcome = matched.play(pairs, |record| {
         standings.add(record);
         say(&standings.progress_line(record, args.games, sprt.as_ref()));
@@ -214,15 +326,110 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         }
         true
     });
+    // Every record was flushed as it was written; these flushes only make
+    // sure nothing is left in a buffer, whatever ended the match.
+    if let Some(file) = log_file.as_mut() {
+        if let Err(e) = file.flush() {
+            log_error.get_or_insert(format!("cannot write the game log: {e}"));
+        }
+    }
+    if let Some((_, file)) = record_file.as_mut() {
+        if let Err(e) = file.flush() {
+            say(&format!("plyd arena: cannot write the records: {e}"));
+        }
+    }
 
-    // A closed stdout (`| head`) must not turn into a panic; the games are
-    // in the log either way.
-    let mut stdout = std::io::stdout().lock();
-    let _ = write!(stdout, "{}", standings.final_table(sprt.as_ref()));
-    let _ = stdout.flush();
+    let finished = Finished {
+        standings: &standings,
+        ..finished
+    };
+    finished.print_table();
     match (outcome, log_error) {
         (Err(why), _) | (Ok(()), Some(why)) => Err(ArenaError::Aborted(why)),
-        (Ok(()), None) => Ok(()),
+        (Ok(()), None) => {
+            let complete = standings.tally.games() >= args.games as u64 || decided;
+            if cancel.is_set() && !complete {
+                Err(finished.interrupted())
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The standings at the end of a match, and what is printed from them.
+#[derive(Clone, Copy)]
+struct Finished<'a> {
+    standings: &'a Standings,
+    sprt: Option<&'a Sprt>,
+    games: usize,
+    log_path: Option<&'a Path>,
+}
+
+impl Finished<'_> {
+    /// The final table, on stdout. A closed stdout (`| head`) must not turn
+    /// into a panic; the games are in the log either way.
+    fn print_table(&self) {
+        let mut stdout = std::io::stdout().lock();
+        let _ = write!(stdout, "{}", self.standings.final_table(self.sprt));
+        let _ = stdout.flush();
+    }
+
+    /// Say that the match was interrupted, and how to go on with it.
+    fn interrupted(&self) -> ArenaError {
+        let played = self.standings.tally.games();
+        let left = self.games as u64 - played.min(self.games as u64);
+        let how = match self.log_path {
+            Some(path) => format!(
+                "to play the other {left}, run the same command with --resume {}",
+                path.display()
+            ),
+            None => "it was played without --out, so it cannot be resumed".to_string(),
+        };
+        say(&format!(
+            "plyd arena: match interrupted after {played} of {} games; {how}",
+            self.games
+        ));
+        ArenaError::Interrupted
+    }
+}
+
+/// Read the game log to resume, as one line on what is wrong if it cannot be.
+fn read_log(path: &Path) -> Result<(PathBuf, ParsedLog), String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("--resume {}: cannot read it: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "--resume {}: it is not a plyd arena game log (not text)",
+            path.display()
+        )
+    })?;
+    let log =
+        resume::parse_log(&text).map_err(|why| format!("--resume {}: {why}", path.display()))?;
+    Ok((path.to_path_buf(), log))
+}
+
+/// Open the game log: a new one gets the match header; one being resumed
+/// is cut after its last complete record (dropping a half-written one) and
+/// appended to.
+fn open_log(
+    path: &Path,
+    header: &MatchHeader,
+    resumed: Option<&ParsedLog>,
+) -> Result<BufWriter<File>, String> {
+    let cannot = |e: std::io::Error| format!("cannot write the game log {}: {e}", path.display());
+    match resumed {
+        Some(log) => {
+            let mut file = OpenOptions::new().write(true).open(path).map_err(cannot)?;
+            file.set_len(log.complete_len).map_err(cannot)?;
+            file.seek(SeekFrom::End(0)).map_err(cannot)?;
+            Ok(BufWriter::new(file))
+        }
+        None => {
+            let mut file = BufWriter::new(File::create(path).map_err(cannot)?);
+            header.write_to(&mut file).map_err(cannot)?;
+            Ok(file)
+        }
     }
 }
 

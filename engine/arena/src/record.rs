@@ -1,5 +1,13 @@
-//! The game log: one record per game, in a PGN-like form of `[Tag "value"]`
-//! lines followed by the game's `position` command and a blank line.
+//! The game log: a header naming the match, then one record per game, in a
+//! PGN-like form of `[Tag "value"]` lines. The header is tags only; a game
+//! record ends with the game's `position` command; each ends with a blank
+//! line, so a record cut short (the arena killed while writing it) is one
+//! that does not end in a blank line.
+//!
+//! The header holds what the match's games depend on (variant, engines and
+//! their limits, openings, seed, games, ply limit), so that `--resume` can
+//! tell whether a log belongs to the command it was given, and can take
+//! the seed of a match whose seed came from the clock.
 //!
 //! The `position` line is exactly what the engines were last sent, plus the
 //! move that ended the game if it was legal, so any game can be replayed by
@@ -48,6 +56,19 @@ impl GameResult {
     }
 }
 
+impl std::str::FromStr for GameResult {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "1-0" => Ok(GameResult::FirstWins),
+            "0-1" => Ok(GameResult::SecondWins),
+            "1/2-1/2" => Ok(GameResult::Draw),
+            other => Err(format!("'{other}' is not a result")),
+        }
+    }
+}
+
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -73,6 +94,29 @@ pub enum Ending {
     IllegalMove,
     /// A player's process exited.
     Crash,
+}
+
+impl Ending {
+    /// Every ending, in the order of the final table.
+    pub const ALL: [Ending; 6] = [
+        Ending::Rules,
+        Ending::MaxPlies,
+        Ending::TimeForfeit,
+        Ending::NoAnswer,
+        Ending::IllegalMove,
+        Ending::Crash,
+    ];
+}
+
+impl std::str::FromStr for Ending {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Ending::ALL
+            .into_iter()
+            .find(|e| e.to_string() == text)
+            .ok_or_else(|| format!("'{text}' is not an ending"))
+    }
 }
 
 impl fmt::Display for Ending {
@@ -133,7 +177,7 @@ impl GameRecord {
 
     /// Write the record, then a blank line.
     pub fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
-        let tag = |name: &str, value: &str| format!("[{name} \"{}\"]\n", escape(value));
+        let tag = tag_line;
         let mut text = String::new();
         text += &tag("Game", &self.number.to_string());
         text += &tag("Variant", &self.variant);
@@ -154,9 +198,91 @@ impl GameRecord {
     }
 }
 
+/// What identifies a match: the first block of its game log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchHeader {
+    /// The variant played.
+    pub variant: String,
+    /// The engines' names, the first `--engine` first.
+    pub engines: [String; 2],
+    /// Each engine's limits, as the arena prints them (`depth=4`).
+    pub limits: [String; 2],
+    /// Games in the match (`--games`).
+    pub games: usize,
+    /// `--openings`, as the arena prints it (`random:4`).
+    pub openings: String,
+    /// The match seed.
+    pub seed: u64,
+    /// `--max-plies`, if given.
+    pub max_plies: Option<u32>,
+}
+
+/// The tag that opens a log's header, and the log format it names.
+pub const HEADER_TAG: &str = "Arena";
+/// The format written in the header's first tag.
+pub const LOG_FORMAT: &str = "plyd arena game log 2";
+
+impl MatchHeader {
+    /// The header as `(tag, value)` pairs, in the order written.
+    pub fn tags(&self) -> Vec<(&'static str, String)> {
+        vec![
+            (HEADER_TAG, LOG_FORMAT.to_string()),
+            ("Variant", self.variant.clone()),
+            ("Engine1", self.engines[0].clone()),
+            ("Limits1", self.limits[0].clone()),
+            ("Engine2", self.engines[1].clone()),
+            ("Limits2", self.limits[1].clone()),
+            ("Games", self.games.to_string()),
+            ("Openings", self.openings.clone()),
+            ("Seed", self.seed.to_string()),
+            (
+                "MaxPlies",
+                self.max_plies.map_or("none".to_string(), |n| n.to_string()),
+            ),
+        ]
+    }
+
+    /// Write the header, then a blank line.
+    pub fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let mut text = String::new();
+        for (name, value) in self.tags() {
+            text += &tag_line(name, &value);
+        }
+        text += "\n";
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    }
+}
+
+/// One `[Name "value"]` line.
+fn tag_line(name: &str, value: &str) -> String {
+    format!("[{name} \"{}\"]\n", escape(value))
+}
+
 /// Tag values are quoted; a quote or backslash inside is escaped.
 fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Read a `[Name "value"]` line back: the name and the unescaped value, or
+/// `None` if the line is not one.
+pub fn parse_tag(line: &str) -> Option<(&str, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, quoted) = inner.split_once(' ')?;
+    let quoted = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next()?),
+            '"' => return None,
+            c => value.push(c),
+        }
+    }
+    Some((name, value))
 }
 
 #[cfg(test)]

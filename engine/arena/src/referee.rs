@@ -54,15 +54,36 @@ struct Finish {
     reason: String,
 }
 
+/// Why a game has no result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unfinished {
+    /// The referee itself failed (the rules plugin broke); the match ends.
+    Referee(String),
+    /// The match was interrupted during the game, which is not scored.
+    Interrupted,
+}
+
+impl From<String> for Unfinished {
+    fn from(why: String) -> Self {
+        Unfinished::Referee(why)
+    }
+}
+
+impl From<&str> for Unfinished {
+    fn from(why: &str) -> Self {
+        Unfinished::Referee(why.to_string())
+    }
+}
+
 /// Play one game. `engines` are indexed by engine (not by side) and must be
-/// ready for a new game. An `Err` means the referee itself failed (the rules
-/// plugin broke), which ends the match; everything an engine does wrong is a
-/// game result.
+/// ready for a new game. An `Err` means the game has no result: the referee
+/// itself failed (the rules plugin broke), which ends the match, or the match
+/// was interrupted. Everything an engine does wrong is a game result.
 pub fn play_game(
     engines: &mut [EngineProcess; 2],
     rules: &Rules,
     mut order: GameOrder<'_>,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, Unfinished> {
     let plugin_error = |e: plyd_host::PluginError| format!("game plugin: {e}");
     let opening = order.opening;
     let mut state = opening.state(&rules.variant)?;
@@ -152,6 +173,7 @@ pub fn play_game(
             Answer::Died { what } => {
                 break loss(Ending::Crash, format!("crash of {name}: {what}"));
             }
+            Answer::Interrupted => return Err(Unfinished::Interrupted),
             Answer::BestMove { text, elapsed } => {
                 let timing = match (&mut clocks[side as usize], limits.movetime_ms) {
                     (Some(clock), _) => clock.charge(elapsed, rules.margin),

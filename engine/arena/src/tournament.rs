@@ -3,6 +3,11 @@
 //! counter and send finished games to the main thread, which alone writes
 //! the log and the progress and decides when to stop.
 //!
+//! The game numbers to play are a list, not a range: a resumed match plays
+//! only those its log does not hold. When the match is interrupted, workers
+//! start no new game, and a game in progress ends without a record (its
+//! engines are killed, as they may be in the middle of a search).
+//!
 //! Game `n` (from 0) plays the opening of pair `n / 2`; the first engine
 //! takes the first side in even games and the second side in odd ones. The
 //! opening and the chance outcomes depend on the pair only, so which worker
@@ -14,9 +19,10 @@ use crossbeam_channel::{bounded, unbounded, Sender};
 
 use crate::args::EngineSpec;
 use crate::engine::{EngineError, EngineProcess};
+use crate::interrupt::Cancel;
 use crate::openings::Opening;
 use crate::record::GameRecord;
-use crate::referee::{play_game, GameOrder, Rules};
+use crate::referee::{play_game, GameOrder, Rules, Unfinished};
 use plyd_util::rng::SplitMix64;
 
 /// Stream number of the chance-outcome generator (see [`SplitMix64::for_item`]).
@@ -39,10 +45,13 @@ pub struct Match<'a> {
     pub rules: &'a Rules,
     /// One opening per pair of games.
     pub openings: &'a [Opening],
-    /// Games to play.
-    pub games: usize,
+    /// The games to play, by index (game number - 1), in the order they
+    /// are handed out.
+    pub pending: &'a [usize],
     /// Workers.
     pub concurrency: usize,
+    /// Fires when the match is interrupted.
+    pub cancel: &'a Cancel,
 }
 
 impl Match<'_> {
@@ -50,11 +59,11 @@ impl Match<'_> {
     /// a bad command line is reported at once and not after hours of play.
     pub fn start_engines(&self) -> Result<Vec<[EngineProcess; 2]>, EngineError> {
         let game = self.rules.variant.name();
-        let workers = self.concurrency.clamp(1, self.games.max(1));
+        let workers = self.concurrency.clamp(1, self.pending.len().max(1));
         let mut pairs = Vec::new();
         for _ in 0..workers {
-            let a = EngineProcess::start(&self.specs[0], game)?;
-            let b = EngineProcess::start(&self.specs[1], game)?;
+            let a = EngineProcess::start(&self.specs[0], game, self.cancel)?;
+            let b = EngineProcess::start(&self.specs[1], game, self.cancel)?;
             pairs.push([a, b]);
         }
         Ok(pairs)
@@ -63,7 +72,9 @@ impl Match<'_> {
     /// Play the match with the engine pairs from [`Match::start_engines`],
     /// handing every finished game to `on_game`, which returns `false` to
     /// stop the match (games other workers have in progress still finish
-    /// and are handed over). An `Err` says why the match broke off.
+    /// and are handed over). An `Err` says why the match broke off. An
+    /// interrupted match returns `Ok` with the games finished until then
+    /// handed over; the caller asks the [`Cancel`] whether it was.
     pub fn play(
         &self,
         pairs: Vec<[EngineProcess; 2]>,
@@ -111,15 +122,16 @@ impl Match<'_> {
         tx: Sender<Report>,
     ) {
         loop {
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || self.cancel.is_set() {
                 break;
             }
-            let n = next.fetch_add(1, Ordering::Relaxed);
-            if n >= self.games {
+            let Some(&n) = self.pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
                 break;
-            }
+            };
             if let Err(why) = self.make_ready(&mut engines, game) {
-                let _ = tx.send(Report::Fatal(why));
+                if !self.cancel.is_set() {
+                    let _ = tx.send(Report::Fatal(why));
+                }
                 break;
             }
             let pair = n / 2;
@@ -142,12 +154,15 @@ impl Match<'_> {
                         break;
                     }
                 }
-                Err(why) => {
+                Err(Unfinished::Interrupted) => break,
+                Err(Unfinished::Referee(why)) => {
                     let _ = tx.send(Report::Fatal(why));
                     break;
                 }
             }
         }
+        // An engine interrupted mid-search was marked unusable and is killed
+        // at once; an idle one is asked to quit.
         for engine in engines {
             engine.quit();
         }
@@ -164,8 +179,8 @@ impl Match<'_> {
             }
             log::info!("restarting engine {}", spec.name);
             engine.shut_down();
-            *engine =
-                EngineProcess::start(spec, game).map_err(|e| format!("cannot restart: {e}"))?;
+            *engine = EngineProcess::start(spec, game, self.cancel)
+                .map_err(|e| format!("cannot restart: {e}"))?;
             engine
                 .new_game()
                 .map_err(|e| format!("after a restart: {e}"))?;
