@@ -26,6 +26,7 @@ impl Json {
         let mut reader = Reader {
             bytes: text.as_bytes(),
             at: 0,
+            depth: 0,
         };
         let value = reader.value()?;
         reader.space();
@@ -55,7 +56,14 @@ impl Json {
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Arrays and objects open around the value being read.
+    depth: usize,
 }
+
+/// Deepest nesting of arrays and objects read. Botzone's input nests three
+/// deep; the reader recurses per level, so a line of a million `[` must be
+/// refused before it exhausts the stack.
+const MAX_DEPTH: usize = 128;
 
 impl Reader<'_> {
     fn space(&mut self) {
@@ -84,8 +92,12 @@ impl Reader<'_> {
     fn value(&mut self) -> Result<Json, String> {
         self.space();
         match self.peek() {
-            Some(b'{') => self.object(),
-            Some(b'[') => self.array(),
+            Some(b'{' | b'[') if self.depth == MAX_DEPTH => Err(format!(
+                "JSON: nested deeper than {MAX_DEPTH} at byte {}",
+                self.at
+            )),
+            Some(b'{') => self.nested(Self::object),
+            Some(b'[') => self.nested(Self::array),
             Some(b'"') => self.string().map(Json::String),
             Some(b't') => self.word("true", Json::Bool(true)),
             Some(b'f') => self.word("false", Json::Bool(false)),
@@ -93,6 +105,14 @@ impl Reader<'_> {
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => Err(format!("JSON: a value expected at byte {}", self.at)),
         }
+    }
+
+    /// Read an array or an object one level deeper.
+    fn nested(&mut self, read: fn(&mut Self) -> Result<Json, String>) -> Result<Json, String> {
+        self.depth += 1;
+        let value = read(self);
+        self.depth -= 1;
+        value
     }
 
     fn word(&mut self, word: &str, value: Json) -> Result<Json, String> {
@@ -209,6 +229,18 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(Json::parse(&deep).is_ok());
+        let deeper = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert!(Json::parse(&deeper)
+            .unwrap_err()
+            .contains("nested deeper than 128"));
+        let runaway = format!("{{\"requests\":{}", "[{\"a\":".repeat(1_000_000));
+        assert!(Json::parse(&runaway).is_err());
+    }
 
     #[test]
     fn the_botzone_shapes_are_read() {
