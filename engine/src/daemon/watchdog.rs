@@ -10,8 +10,9 @@
 //!    so far, else a legal root move noted when the search started. The
 //!    job's own answer, should it come later, is dropped: one `bestmove` per
 //!    `go`, always.
-//! 2. **Give up.** A job still running [`HUNG_AFTER`] after it was answered
-//!    (by itself or by the watchdog) has a thread stuck in a plugin call.
+//! 2. **Give up.** A job still running [`HUNG_AFTER`] after the watchdog
+//!    answered for it (or, for `perft` and `bench`, [`STOP_GRACE`] after a
+//!    `stop`) has a thread stuck in a plugin call.
 //!    The controller reports the plugin in one error line, disables it (and
 //!    the evaluator's library when that is a separate one), and leaves the
 //!    thread where it is, with the table and the trees it holds; the daemon
@@ -29,7 +30,7 @@ use crate::search::SearchControl;
 
 /// How long after `stop` (or `quit`) a search may take to answer.
 pub const STOP_GRACE: Duration = Duration::from_millis(500);
-/// How long after its answer a job may take to end before its plugin is
+/// How long after the watchdog answered for it a job may take to end before its plugin is
 /// declared stuck.
 pub const HUNG_AFTER: Duration = Duration::from_secs(1);
 
@@ -117,7 +118,12 @@ impl Watch {
     /// the job's answer has gone out.
     pub fn next(&self, control: &SearchControl, answered: bool) -> Option<(Instant, Due)> {
         if answered {
-            return self.answered_at.map(|t| (t + HUNG_AFTER, Due::GiveUp));
+            // A job answers by itself only once every thread of it is out
+            // of the plugin: only one the watchdog answered for can be stuck.
+            return self
+                .answered_at
+                .filter(|_| self.overdue)
+                .map(|t| (t + HUNG_AFTER, Due::GiveUp));
         }
         let timed = self
             .answer_by
@@ -151,6 +157,9 @@ mod tests {
         let (at, _) = watch.next(&control, false).unwrap();
         assert!(at <= now + STOP_GRACE);
         watch.answered_at = Some(now);
+        // Answered by itself: every thread is out of the plugin.
+        assert_eq!(watch.next(&control, true), None);
+        watch.overdue = true;
         assert_eq!(
             watch.next(&control, true),
             Some((now + HUNG_AFTER, Due::GiveUp))
