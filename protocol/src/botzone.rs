@@ -17,6 +17,10 @@
 
 use crate::json::Json;
 
+/// Highest turn number read: a game of either Botzone game ends in a
+/// hundred turns, and the history of `n` turns is `2n - 1` lines to read.
+const MAX_TURNS: usize = 10_000;
+
 /// The line that asks Botzone to keep the bot running.
 pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 
@@ -229,6 +233,11 @@ impl BotzoneReader {
             if turns == 0 {
                 return Err("the turn number starts at 1".to_string());
             }
+            if turns > MAX_TURNS {
+                return Err(format!(
+                    "turn number {turns} is past {MAX_TURNS}: no game lasts that long"
+                ));
+            }
             self.expecting = Some((2 * turns - 1, Vec::new()));
             return Ok(None);
         }
@@ -325,6 +334,23 @@ mod tests {
         assert_eq!(BotzoneMove(vec![-1, -1]).to_plyd().unwrap(), None);
         assert!(BotzoneMove(vec![8, 0]).to_plyd().is_err());
         assert!(BotzoneMove::from_plyd(BotzoneGame::Amazons, "d3").is_err());
+    }
+
+    #[test]
+    fn a_turn_count_no_game_reaches_is_refused() {
+        let mut reader = BotzoneReader::default();
+        for count in ["9223372036854775808", "10001"] {
+            assert!(reader.feed(count).unwrap_err().contains("past 10000"));
+        }
+        // Still reading turns, not waiting for 2^64 - 1 lines.
+        assert_eq!(
+            reader.feed("3 2"),
+            Ok(Some(BotzoneInput::Next {
+                request: BotzoneMove(vec![3, 2]),
+                json: false
+            }))
+        );
+        assert_eq!(reader.feed("10000"), Ok(None));
     }
 
     #[test]
