@@ -2,30 +2,69 @@
 """Protocol soak: feed plyd a long stream of hostile lines and check that it
 survives them.
 
-    soak.py [--plyd PATH] [--game GAME]... [--lines N] [--seed S]
+    soak.py [--plyd PATH] [--protocol P] [--game GAME]... [--lines N] [--seed S]
+            [--save-dir DIR]
 
-For each game (default: othello xiangqi amazons einstein) one daemon is
-started and sent N lines (default 1,000,000), a random mix of:
+For each game (UCI's default: othello xiangqi amazons einstein; each other
+dialect's: its own game) one daemon is started and sent N lines (default
+1,000,000) in the dialect `--protocol` names (uci, ucci, ugi, nboard, gtp,
+botzone; default uci), a random mix of:
 
-* garbage: random words from the protocol's vocabulary, absurd numbers,
+* garbage: random words from the dialect's vocabulary, absurd numbers,
   random bytes (not always UTF-8), very long lines, blank lines;
-* `setoption` with unknown names, out-of-range and malformed values, and
-  valid Threads / Hash / MultiPV changes between searches;
-* `position` lines: the start, random (mostly illegal) move words, lists of
-  thousands of moves, broken position texts;
-* searches: `go` with depth, nodes, movetime, a clock, `infinite` or
-  `ponder`, and `stop` / `ponderhit` / a second `go` sent at random moments
-  while it runs; now and then `quit` in the middle of a search, after
-  which the daemon must exit within two seconds and a new one is started.
+* option lines (`setoption` in UCI, UCCI and UGI; `set` in NBoard;
+  `time_left`, `time_settings`, `boardsize`, `komi` in GTP) with unknown
+  names, out-of-range and malformed values, and valid Threads / Hash /
+  MultiPV changes between searches where the dialect has them;
+* position lines: the start, random (mostly illegal) move words, lists of
+  thousands of moves, broken position texts (UCCI `banmoves`, NBoard `set
+  game` and `move`, GTP `play`, `undo`, `clear_board`);
+* searches: UCI and UGI `go` with depth, nodes, movetime, a clock,
+  `infinite` or `ponder` (UCCI's `go` with its seconds, `draw`, `depth
+  infinite`), and `stop` / `ponderhit` / a second `go` sent at random
+  moments while it runs; NBoard `go` and `hint n`, cut short by `ping`;
+  GTP `genmove` with other commands queued behind it; Botzone turns, legal
+  and illegal, as one request line or a whole history (simple or JSON);
+  now and then `quit` (Botzone: stdin closed) in the middle of a search,
+  after which the daemon must exit within QUIT_PATIENCE and a new one is
+  started.
 
-Checked, and counted in the summary: every line plyd writes to stdout has a
-protocol form (`id`, `option`, `uciok`, `readyok`, `info ...`, `bestmove`);
-every `go` is either refused at once with an error line or answered by
-exactly one `bestmove`; `isready` is answered (after every `go` and every
-1,000 lines) within the patience; the daemon never exits unasked. The exit
-status is 0 only when nothing failed. Progress and the summary go to
-stderr; with SOAK_DEBUG=1 each failure also shows the last lines sent and
-read.
+Checked, and counted in the summary, per dialect:
+
+* uci: every stdout line has a protocol form (`id`, `option`, `uciok`,
+  `readyok`, `info ...`, `bestmove`); every `go` is either refused at once
+  with an error line or answered by exactly one `bestmove`; `isready` is
+  answered (after every `go` and every 1,000 lines).
+* ucci: the same with `ucciok`, `bye`, `nobestmove`, `pophash` and UCCI's
+  `info` (no `cp`) and `bestmove ... [draw|resign]`; a malformed `go` is an
+  error line and no answer; every `probe` gets one `pophash`; `quit` is
+  answered `bye`.
+* ugi: UCI's checks with `ugiok` and `response ...`; every `query` with a
+  known question gets one `response`.
+* nboard: only NBoard's lines (`set myname`, `status`, `nodestats`,
+  `=== move[/eval/time]`, `search`, `pong`, `learned`); every `go` gets one
+  `===` and every `go` or `hint` one closing `status`, in order, unless a
+  `ping` cut the last one short; `ping n` gets `pong n`.
+* gtp: every command gets exactly one answer, `=[id] ...` or `?[id] ...`
+  and an empty line, in the order sent and with the command's id (blank
+  and comment lines none); every `genmove` answer is a square or `pass`;
+  `name` is the ping.
+* botzone: only answer lines (`x y` or `{"response":...}`) and the
+  keep-running line; the soak plays the game itself, so it knows that a
+  legal turn gets exactly one answer (a legal move, checked) and a refused
+  one (an illegal request, a broken history) none; a legal turn is the
+  ping.
+
+In every dialect the daemon must never exit unasked and must exit after
+quit. Patience is generous (30 s for an answer, 10 s for a quit during a
+search): no check depends on the speed of the machine. The exit status is
+0 only when nothing failed. Progress (every 10,000 lines) and the summary
+go to stderr; each failure saves the daemon's command line, the last 2,000
+lines sent to it and the last lines read in --save-dir (default
+soak-failures, or SOAK_SAVE_DIR); with SOAK_DEBUG=1 each failure also shows
+the last lines sent and read. The lines sent depend on the seed only
+(Botzone's requests also on the bot's answers, which depend on timing),
+so `--seed S` with the same dialect and game sends them again.
 """
 
 import argparse
@@ -433,7 +472,11 @@ class Soak:
                     if self.daemon.proc.poll() is not None:
                         raise EOFError
             except EOFError:
-                self.fail(f"the daemon exited unasked (status {self.daemon.proc.poll()})")
+                try:
+                    status = self.daemon.proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    status = None
+                self.fail(f"the daemon exited unasked (status {status})")
                 self.counts["restarts"] += 1
                 self.start()
             except TimeoutError:
@@ -1389,7 +1432,10 @@ class BotzoneSoak(Soak):
 
     def garbage(self):
         r = self.rng.random()
-        if r < 0.05:
+        if r < 0.001:
+            # JSON nested as deep as a long line allows.
+            line = b'{"x":' + b"[" * self.rng.randrange(1000, 100000)
+        elif r < 0.05:
             line = random_bytes_line(self.rng)
         elif r < 0.07:
             line = b"x" * self.rng.randrange(1000, 100000)
