@@ -1434,7 +1434,7 @@ class BotzoneSoak(Soak):
         r = self.rng.random()
         if r < 0.001:
             # JSON nested as deep as a long line allows.
-            line = b'{"x":' + b"[" * self.rng.randrange(1000, 100000)
+            return b'{"x":' + b"[" * self.rng.randrange(1000, 100000)
         elif r < 0.05:
             line = random_bytes_line(self.rng)
         elif r < 0.07:
