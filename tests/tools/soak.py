@@ -134,8 +134,11 @@ class Daemon:
             data = data.encode()
         self.recent.append(data[:100])
         self.transcript.append(data)
-        self.proc.stdin.write(data + b"\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(data + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            raise EOFError from None  # the daemon is gone
 
 
 class Soak:
@@ -389,9 +392,9 @@ class Soak:
     def quit_and_wait(self, patience):
         """Ask the daemon to quit and wait for it to exit; the lines it
         still writes are read and checked."""
-        self.send_quit()
         asked = time.monotonic()
         try:
+            self.send_quit()
             while True:
                 self.read_line(max(0.01, asked + patience - time.monotonic()))
                 if time.monotonic() > asked + patience:
@@ -1506,7 +1509,10 @@ class BotzoneSoak(Soak):
         self.start()
 
     def send_quit(self):
-        self.daemon.proc.stdin.close()
+        try:
+            self.daemon.proc.stdin.close()
+        except BrokenPipeError:
+            raise EOFError from None
 
     def summary(self, started):
         c = self.counts
