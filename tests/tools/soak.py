@@ -641,8 +641,7 @@ class UcciSoak(Soak):
             if self.rng.random() < 0.3:
                 moves.append(self.rng.choice(MOVE_WORDS) or "zz")
             return "banmoves " + " ".join(moves)
-        line = super().position()
-        return line
+        return super().position()
 
     def go_line(self):
         r = self.rng.random()
@@ -978,8 +977,9 @@ class GtpSoak(Soak):
     commands came, with the command's id; `genmove` is answered when its
     search ends and the commands after it wait."""
 
-    PROTOCOL_LINE = re.compile(r"")  # checked by account(), which knows the answers' frames
-    SEARCH_SHARE = 0.01
+    # Not used: GTP's answers are checked by account(), which knows their
+    # frames (a multi-line answer holds any text up to its empty line).
+    PROTOCOL_LINE = None
 
     def __init__(self, args, game):
         self.expected = collections.deque()  # (id, kind) of commands not yet answered
@@ -987,9 +987,6 @@ class GtpSoak(Soak):
         self.next_id = 1
         self.genmoves = 0
         super().__init__(args, game)
-
-    def argv(self):
-        return [self.args.plyd, "--game", self.game]
 
     def greet(self):
         self.expected.clear()
@@ -1226,13 +1223,6 @@ class Othello:
         self.side = 1 - self.side
         return True
 
-    def copy(self):
-        other = Othello()
-        other.board = dict(self.board)
-        other.side = self.side
-        other.moves = list(self.moves)
-        return other
-
 
 BOTZONE_ANSWER = re.compile(r"^(-?\d+ -?\d+|\{\"response\":\{\"x\":-?\d+,\"y\":-?\d+\}\})$")
 BOTZONE_KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -1415,14 +1405,12 @@ class BotzoneSoak(Soak):
         legal = model.legal()
         if self.rng.random() < 0.15:
             # An illegal request: refused, nothing answered, nothing changed.
-            occupied = [sq for sq in model.board]
+            occupied = list(model.board)
             bad = self.rng.choice([None, (8, 0), (-1, 3), self.rng.choice(occupied)]
                                   + [(x, y) for x in range(8) for y in range(8)
                                      if (x, y) not in legal and (x, y) not in model.board][:3])
             if bad is None and not legal:
-                bad = (9, 9)
-            if bad is not None and bad[0] in (-1,) and bad[1] != -1:
-                pass
+                bad = (9, 9)  # a pass is legal here
             self.turn(bad, expect_answer=False, json=json)
             return
         move = self.rng.choice(legal) if legal else None
