@@ -249,15 +249,7 @@ impl<W: Write> Daemon<W> {
     /// `bestmove`), waiting a little for it.
     fn shut_down(&mut self) {
         self.stop_job();
-        let deadline = Instant::now() + QUIT_GRACE;
-        while self.job.is_some() {
-            let at = self.next_due().map_or(deadline, |(at, _)| at.min(deadline));
-            match self.events_rx.recv_deadline(at) {
-                Ok(event) => self.handle_event(event),
-                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => self.watchdog(),
-                Err(_) => break,
-            }
-        }
+        self.wait_for_job(|_| true, Some(Instant::now() + QUIT_GRACE));
     }
 
     /// Ask the running job, if any, to stop; the watchdog counts from the
@@ -272,7 +264,7 @@ impl<W: Write> Daemon<W> {
     /// The running job's next deadline and what falls due then.
     fn next_due(&self) -> Option<(Instant, Due)> {
         let job = self.job.as_ref()?;
-        job.watch.next(&job.control, job.answered)
+        job.watch.next(&job.control)
     }
 
     /// Act on the running job's deadline if it has come (see [`watchdog`]).
@@ -321,7 +313,7 @@ impl<W: Write> Daemon<W> {
         for plugin in &job.plugins {
             plugin.disable();
         }
-        if kind == JobKind::Search && !job.answered {
+        if kind == JobKind::Search && !job.watch.answered() {
             self.answer_for_job();
         }
         let what = match kind {
@@ -388,7 +380,6 @@ impl<W: Write> Daemon<W> {
 
     fn mark_answered(&mut self) {
         if let Some(job) = &mut self.job {
-            job.answered = true;
             job.watch.answered_at = Some(Instant::now());
         }
     }
@@ -398,15 +389,20 @@ impl<W: Write> Daemon<W> {
     /// thread to end so that the command finds the engine idle — or for the
     /// watchdog to give up on it.
     fn settle_answered_job(&mut self) {
-        self.wait_for_job(|job| job.answered);
+        self.wait_for_job(|job| job.watch.answered(), None);
     }
 
     /// Handle the job's events while it runs and `waiting` holds, keeping
-    /// its watchdog's deadlines.
-    fn wait_for_job(&mut self, waiting: impl Fn(&Job) -> bool) {
+    /// its watchdog's deadlines, until `until` if given.
+    fn wait_for_job(&mut self, waiting: impl Fn(&Job) -> bool, until: Option<Instant>) {
         while self.job.as_ref().is_some_and(&waiting) {
-            let received = match self.next_due() {
-                Some((at, _)) => self.events_rx.recv_deadline(at),
+            let due = self.next_due().map(|(at, _)| at);
+            let wake = match (due, until) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let received = match wake {
+                Some(at) => self.events_rx.recv_deadline(at),
                 None => self
                     .events_rx
                     .recv()
@@ -414,8 +410,10 @@ impl<W: Write> Daemon<W> {
             };
             match received {
                 Ok(event) => self.handle_event(event),
-                Err(RecvTimeoutError::Timeout) => self.watchdog(),
-                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) if until.is_none_or(|u| Instant::now() < u) => {
+                    self.watchdog()
+                }
+                Err(_) => break,
             }
         }
     }

@@ -97,7 +97,9 @@ pub struct Watch {
     pub answer_by: Option<Duration>,
     /// When `stop` (or `quit`) was sent.
     pub stop_sent: Option<Instant>,
-    /// When the job's answer went out (its own, or the watchdog's).
+    /// When the job's final answer (`bestmove`, or perft's last line) went
+    /// out, its own or the watchdog's: the GUI may send its next command at
+    /// once, and the job's end is then only moments away.
     pub answered_at: Option<Instant>,
     /// Whether the watchdog answered for it: the job's own `bestmove` and
     /// `info` lines are then dropped.
@@ -114,16 +116,19 @@ pub enum Due {
 }
 
 impl Watch {
-    /// The next deadline, if any, and what falls due then. `answered`:
-    /// the job's answer has gone out.
-    pub fn next(&self, control: &SearchControl, answered: bool) -> Option<(Instant, Due)> {
-        if answered {
+    /// Whether the job's answer has gone out.
+    pub fn answered(&self) -> bool {
+        self.answered_at.is_some()
+    }
+
+    /// The next deadline, if any, and what falls due then.
+    pub fn next(&self, control: &SearchControl) -> Option<(Instant, Due)> {
+        if let Some(answered_at) = self.answered_at {
             // A job answers by itself only once every thread of it is out
             // of the plugin: only one the watchdog answered for can be stuck.
             return self
-                .answered_at
-                .filter(|_| self.overdue)
-                .map(|t| (t + HUNG_AFTER, Due::GiveUp));
+                .overdue
+                .then_some((answered_at + HUNG_AFTER, Due::GiveUp));
         }
         let timed = self
             .answer_by
@@ -149,21 +154,18 @@ mod tests {
             answer_by: Some(Duration::from_millis(300)),
             ..Watch::default()
         };
-        let (at, due) = watch.next(&control, false).unwrap();
+        let (at, due) = watch.next(&control).unwrap();
         assert_eq!(due, Due::Answer);
         assert_eq!(at, control.clock_started() + Duration::from_millis(300));
         let now = Instant::now();
         watch.stop_sent = Some(now);
-        let (at, _) = watch.next(&control, false).unwrap();
+        let (at, _) = watch.next(&control).unwrap();
         assert!(at <= now + STOP_GRACE);
         watch.answered_at = Some(now);
         // Answered by itself: every thread is out of the plugin.
-        assert_eq!(watch.next(&control, true), None);
+        assert_eq!(watch.next(&control), None);
         watch.overdue = true;
-        assert_eq!(
-            watch.next(&control, true),
-            Some((now + HUNG_AFTER, Due::GiveUp))
-        );
+        assert_eq!(watch.next(&control), Some((now + HUNG_AFTER, Due::GiveUp)));
     }
 
     #[test]
@@ -173,10 +175,10 @@ mod tests {
             answer_by: Some(Duration::from_millis(1)),
             ..Watch::default()
         };
-        assert_eq!(watch.next(&pondering, false), None);
+        assert_eq!(watch.next(&pondering), None);
         pondering.ponderhit();
-        assert!(watch.next(&pondering, false).is_some());
+        assert!(watch.next(&pondering).is_some());
         let infinite = SearchControl::new(false);
-        assert_eq!(Watch::default().next(&infinite, false), None);
+        assert_eq!(Watch::default().next(&infinite), None);
     }
 }

@@ -53,10 +53,6 @@ pub struct Job {
     pub kind: JobKind,
     /// Stop flag and ponder state.
     pub control: Arc<SearchControl>,
-    /// Set once the job's final answer (`bestmove`, or perft's last line)
-    /// has been printed: the GUI may send its next command at once, and the
-    /// `Finished` event is then only moments away.
-    pub answered: bool,
     /// Its deadlines, and what the watchdog has done about them.
     pub watch: Watch,
     /// The plugins its calls go into, disabled should one never return.
@@ -89,7 +85,6 @@ fn spawn(
     Ok(Job {
         kind,
         control,
-        answered: false,
         watch: Watch::default(),
         plugins: Vec::new(),
         handle: Some(handle),

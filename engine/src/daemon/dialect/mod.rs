@@ -164,7 +164,7 @@ impl<W: Write> Daemon<W> {
     /// Wait for the running job, if any, to end, printing what it says:
     /// for the dialects whose commands are served in order.
     fn finish_job(&mut self) {
-        self.wait_for_job(|_| true);
+        self.wait_for_job(|_| true, None);
     }
 
     fn dialect(&self) -> Dialect {
