@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{othello_dir, plugin_dir, plyd_bin, Engine, TempDir};
+use common::{othello_dir, plugin_dir, plyd_bin, plyd_command, Engine, TempDir};
 
 /// A fake engine in POSIX sh (so the tests that use it run on Unix only): it answers the handshake, and on `go` does
 /// what `$1` says.
@@ -111,11 +111,9 @@ fn read_header(path: &Path) -> BTreeMap<String, String> {
 
 /// Run `plyd arena` with `args` and plugins from `plugins`.
 fn arena(plugins: &Path, args: &[&str]) -> Output {
-    Command::new(plyd_bin())
+    plyd_command(plugins)
         .arg("arena")
         .args(args)
-        .env("PLYD_PLUGIN_PATH", plugins)
-        .env_remove("RUST_LOG")
         .output()
         .expect("run plyd arena")
 }
@@ -772,12 +770,11 @@ fn closed_output_pipes_do_not_stop_the_match() {
     let dir = TempDir::new("arena-pipes");
     let log = dir.path().join("games.txt");
     let plyd = format!("cmd={}", plyd_bin().display());
-    let mut child = Command::new(plyd_bin())
+    let mut child = plyd_command(plugins.path())
         .args([
             "arena", "--engine", &plyd, "--engine", &plyd, "--depth", "1",
         ])
         .args(["--games", "4", "--out", log.to_str().unwrap()])
-        .env("PLYD_PLUGIN_PATH", plugins.path())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -809,11 +806,9 @@ struct RunningArena {
 impl RunningArena {
     fn start(plugins: &Path, args: &[&str]) -> Self {
         use std::io::{BufRead, Read};
-        let mut child = Command::new(plyd_bin())
+        let mut child = plyd_command(plugins)
             .arg("arena")
             .args(args)
-            .env("PLYD_PLUGIN_PATH", plugins)
-            .env_remove("RUST_LOG")
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()

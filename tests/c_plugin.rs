@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{errors, plyd_bin, Engine, TempDir};
+use common::{errors, plyd_command, Engine, TempDir};
 
 /// Connect Four perft from the empty board, depths 1 to 8, as published
 /// (OEIS A212693: sequences of moves that stop at a win or a full board).
@@ -197,9 +197,8 @@ fn go_perft_through_the_plugin_matches_the_published_figures() {
 #[test]
 fn perft_subcommand_matches_inside_and_through_the_boundary() {
     for native in [false, true] {
-        let mut cmd = Command::new(plyd_bin());
-        cmd.args(["perft", "--game", "connect4", "--depth", "8"])
-            .env("PLYD_PLUGIN_PATH", connect4_dir());
+        let mut cmd = plyd_command(connect4_dir());
+        cmd.args(["perft", "--game", "connect4", "--depth", "8"]);
         if native {
             cmd.arg("--native");
         }

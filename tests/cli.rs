@@ -4,15 +4,14 @@ mod common;
 
 use std::process::Command;
 
-use common::{othello_dir, plyd_bin, Engine, TempDir};
+use common::{othello_dir, plyd_bin, plyd_command, Engine, TempDir};
 
 #[test]
 fn perft_subcommand_prints_divided_counts() {
     let dir = othello_dir();
     for native in [false, true] {
-        let mut cmd = Command::new(plyd_bin());
-        cmd.args(["perft", "--game", "othello", "--depth", "6"])
-            .env("PLYD_PLUGIN_PATH", dir.path());
+        let mut cmd = plyd_command(dir.path());
+        cmd.args(["perft", "--game", "othello", "--depth", "6"]);
         if native {
             cmd.arg("--native");
         }
@@ -31,9 +30,8 @@ fn perft_subcommand_prints_divided_counts() {
 #[test]
 fn perft_subcommand_from_a_position_and_bad_input() {
     let dir = othello_dir();
-    let out = Command::new(plyd_bin())
+    let out = plyd_command(dir.path())
         .args(["perft", "--depth", "1", "--fen", "8/8/8/3OX3/3XXX2/8/8/8 w"])
-        .env("PLYD_PLUGIN_PATH", dir.path())
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 3"));
@@ -41,11 +39,7 @@ fn perft_subcommand_from_a_position_and_bad_input() {
         &["perft", "--game", "chess", "--depth", "2"][..],
         &["perft", "--depth", "2", "--fen", "rubbish"][..],
     ] {
-        let out = Command::new(plyd_bin())
-            .args(args)
-            .env("PLYD_PLUGIN_PATH", dir.path())
-            .output()
-            .unwrap();
+        let out = plyd_command(dir.path()).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
@@ -140,9 +134,8 @@ fn version_and_help() {
 fn bench_subcommand_prints_a_total_that_repeats() {
     let dir = othello_dir();
     let run = || {
-        let out = Command::new(plyd_bin())
+        let out = plyd_command(dir.path())
             .args(["bench", "othello", "4"])
-            .env("PLYD_PLUGIN_PATH", dir.path())
             .output()
             .unwrap();
         assert!(out.status.success(), "{out:?}");
@@ -174,9 +167,8 @@ fn bench_subcommand_prints_a_total_that_repeats() {
     let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
     assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {first}"));
 
-    let out = Command::new(plyd_bin())
+    let out = plyd_command(dir.path())
         .args(["bench", "chess"])
-        .env("PLYD_PLUGIN_PATH", dir.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -6,9 +6,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::{built_library, errors, plugin_dir, plyd_bin, Engine, TempDir};
+use common::{built_library, errors, plugin_dir, plyd_command, Engine, TempDir};
 
 /// Copy the built library of `crate_name` into `dir` as
 /// `libplyd_eval_<name>.so`, where the host's scan finds evaluators.
@@ -555,11 +554,7 @@ fn eval_subcommand_prints_terms_for_tuning() {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        let out = Command::new(plyd_bin())
-            .args(args)
-            .env("PLYD_PLUGIN_PATH", plugins.path())
-            .output()
-            .unwrap();
+        let out = plyd_command(plugins.path()).args(args).output().unwrap();
         (
             out.status.code(),
             String::from_utf8(out.stdout).unwrap(),

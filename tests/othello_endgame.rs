@@ -10,7 +10,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::{assert_info_well_formed, errors, Engine};
 use plyd::host::{GameState, Outcome, PluginHost};
@@ -338,8 +337,7 @@ fn endgame_bench_solves_a_file_and_checks_its_scores() {
     let dir = common::othello_dir();
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/othello/ffo.txt");
     let run = |args: &[&str]| {
-        Command::new(common::plyd_bin())
-            .env("PLYD_PLUGIN_PATH", dir.path())
+        common::plyd_command(dir.path())
             .arg("endgame-bench")
             .arg(&file)
             .args(args)
@@ -360,8 +358,7 @@ fn endgame_bench_solves_a_file_and_checks_its_scores() {
         format!("mine {} {:+}\n", first.position, first.expected + 2),
     )
     .unwrap();
-    let out = Command::new(common::plyd_bin())
-        .env("PLYD_PLUGIN_PATH", dir.path())
+    let out = common::plyd_command(dir.path())
         .arg("endgame-bench")
         .arg(&wrong)
         .output()

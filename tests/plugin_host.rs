@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::{built_library, errors, plugin_dir, Engine};
 use plyd::host::{GameState, LoadError, PluginHost};
@@ -100,9 +99,8 @@ fn a_table_without_the_optional_entries_still_loads() {
     let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
     assert_eq!(lines.last().unwrap(), "Nodes searched: 7");
 
-    let native = Command::new(common::plyd_bin())
+    let native = common::plyd_command(dir.path())
         .args(["perft", "--game", "panicky", "--depth", "2", "--native"])
-        .env("PLYD_PLUGIN_PATH", dir.path())
         .env("PLYD_TEST_BAD_TABLE", "old")
         .output()
         .unwrap();

@@ -6,18 +6,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-use common::{plugin_dir, plyd_bin, TempDir};
-
-fn run(plugins: &Path, args: &[&str]) -> Output {
-    Command::new(plyd_bin())
-        .args(args)
-        .env("PLYD_PLUGIN_PATH", plugins)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run plyd")
-}
+use common::{plugin_dir, plyd_bin, run_plyd, TempDir};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -51,7 +41,7 @@ fn round_trip_to(
     let log = dir.path().join("log.txt");
     let records = dir.path().join(file);
     let plyd = format!("cmd={}", plyd_bin().display());
-    let out = run(
+    let out = run_plyd(
         plugins.path(),
         &[
             "arena",
@@ -78,7 +68,7 @@ fn round_trip_to(
     assert!(out.status.success(), "{}", text(&out.stderr));
     let written = std::fs::read_to_string(&records).unwrap();
     assert_eq!(written.matches(header).count(), 2, "{written}");
-    let read = run(
+    let read = run_plyd(
         plugins.path(),
         &["--game", game, "record", records.to_str().unwrap()],
     );
@@ -153,7 +143,7 @@ fn a_record_that_does_not_replay_is_refused_with_its_move() {
          1:1;(R1,E1)\n",
     )
     .unwrap();
-    let out = run(plugins.path(), &["record", file.to_str().unwrap()]);
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("a5e1"), "{err}");

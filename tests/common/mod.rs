@@ -8,7 +8,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
@@ -42,6 +42,19 @@ pub fn built_library(crate_name: &str) -> PathBuf {
         .find(|p| p.is_file())
         .cloned()
         .unwrap_or_else(|| panic!("{file} was not built (looked in {candidates:?})"))
+}
+
+/// A `plyd` command that looks for plugins in `plugins` only, with the
+/// caller's `RUST_LOG` left out.
+pub fn plyd_command(plugins: &Path) -> Command {
+    let mut cmd = Command::new(plyd_bin());
+    cmd.env("PLYD_PLUGIN_PATH", plugins).env_remove("RUST_LOG");
+    cmd
+}
+
+/// Run `plyd ARGS` to its end with plugins from `plugins`.
+pub fn run_plyd(plugins: &Path, args: &[&str]) -> Output {
+    plyd_command(plugins).args(args).output().expect("run plyd")
 }
 
 /// A temporary folder, removed on drop.

@@ -362,13 +362,34 @@ pub(crate) struct Answer {
     pub ponder: Option<String>,
 }
 
-pub(crate) fn outcome_words(outcome: Outcome) -> &'static str {
+fn outcome_words(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Ongoing => "the game goes on",
         Outcome::Win => "the side to move has won",
         Outcome::Loss => "the side to move has lost",
         Outcome::Draw => "the game is drawn",
     }
+}
+
+/// Narrow the root's legal moves to `go searchmoves` when it names any.
+/// When no move is left, says why in an `info string` and returns false:
+/// the search then answers with no move.
+pub(crate) fn playable_root_moves(
+    root_moves: &mut Vec<Move>,
+    limits: &SearchLimits,
+    outcome: Outcome,
+    report: &mut dyn FnMut(SearchEvent),
+) -> bool {
+    if !limits.search_moves.is_empty() {
+        root_moves.retain(|m| limits.search_moves.contains(m));
+    }
+    if root_moves.is_empty() {
+        report(SearchEvent::Info(Info {
+            string: Some(format!("no legal move: {}", outcome_words(outcome))),
+            ..Info::default()
+        }));
+    }
+    !root_moves.is_empty()
 }
 
 /// Nodes per second, 0 before a millisecond has passed.

@@ -10,15 +10,14 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use plyd_api::Move;
-use plyd_protocol::Info;
 
 use super::heuristics::Heuristics;
 use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
 use super::score::EVAL_LIMIT;
 use super::worker::{Searcher, ThreadResult};
 use super::{
-    outcome_words, Features, SearchControl, SearchEvent, SearchLimits, SearchOptions, SearchResult,
-    TranspositionTable,
+    playable_root_moves, Features, SearchControl, SearchEvent, SearchLimits, SearchOptions,
+    SearchResult, TranspositionTable,
 };
 use crate::host::{Evaluator, GameState, PluginError};
 
@@ -229,14 +228,7 @@ pub(super) fn run(
         if outcome == crate::host::Outcome::Ongoing {
             order_root(&root, tt, features, &mut root_moves)?;
         }
-        if !limits.search_moves.is_empty() {
-            root_moves.retain(|m| limits.search_moves.contains(m));
-        }
-        if root_moves.is_empty() {
-            report(SearchEvent::Info(Info {
-                string: Some(format!("no legal move: {}", outcome_words(outcome))),
-                ..Info::default()
-            }));
+        if !playable_root_moves(&mut root_moves, limits, outcome, report) {
             return Ok(SearchResult::default());
         }
     }

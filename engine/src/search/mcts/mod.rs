@@ -36,7 +36,7 @@ use plyd_protocol::Info;
 
 use super::limits::{SearchControl, SearchLimits};
 use super::pool::join_helpers;
-use super::{nps, outcome_words, score, Answer, SearchEvent, SearchOptions, SearchResult};
+use super::{nps, playable_root_moves, score, Answer, SearchEvent, SearchOptions, SearchResult};
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 use select::Style;
 use tree::{NodeId, NodeKind, Proof, Tree, NO_NODE};
@@ -150,14 +150,7 @@ pub(super) fn run(
         if outcome == Outcome::Ongoing {
             root.legal_moves(&mut root_moves)?;
         }
-        if !limits.search_moves.is_empty() {
-            root_moves.retain(|m| limits.search_moves.contains(m));
-        }
-        if root_moves.is_empty() {
-            report(SearchEvent::Info(Info {
-                string: Some(format!("no legal move: {}", outcome_words(outcome))),
-                ..Info::default()
-            }));
+        if !playable_root_moves(&mut root_moves, limits, outcome, report) {
             return Ok(SearchResult::default());
         }
         // Whatever fails later, a legal move can be given.
