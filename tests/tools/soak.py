@@ -265,16 +265,21 @@ class Soak:
 
     # --- the lines -------------------------------------------------------
 
-    def garbage(self):
+    def noise(self, words, long_prefix=b""):
+        """A line of noise: random bytes (5%), one word of 1,000 to 100,000
+        letters after `long_prefix` (2%), an empty line (3%), else 1 to 11
+        of `words`."""
         r = self.rng.random()
         if r < 0.05:
-            line = bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 80)))
-        elif r < 0.07:
-            line = b"x" * self.rng.randrange(1000, 100000)
-        elif r < 0.1:
-            line = b""
-        else:
-            line = " ".join(self.rng.choice(WORDS) for _ in range(self.rng.randrange(1, 12))).encode()
+            return random_bytes_line(self.rng)
+        if r < 0.07:
+            return long_prefix + b"x" * self.rng.randrange(1000, 100000)
+        if r < 0.1:
+            return b""
+        return " ".join(self.rng.choice(words) for _ in range(self.rng.randrange(1, 12))).encode()
+
+    def garbage(self):
+        line = self.noise(WORDS)
         # UCI skips unknown tokens and reads a command further on, so no
         # word of a line may be a command whose answer the other generators
         # count: those are replaced.
@@ -583,29 +588,18 @@ class UcciSoak(Soak):
             self.bye = True
 
     def sync(self):
-        before = self.counts["errors"], self.counts["refused"]
-        self.daemon.send("isready")
-        self.read_until(lambda l: l == "readyok")
+        result = super().sync()
         if self.probes:
             self.fail(f"{self.probes} probe unanswered at readyok")
             self.probes = 0
-        return self.counts["errors"] - before[0], self.counts["refused"] - before[1]
+        return result
 
     def after_quit(self):
         if not self.bye:
             self.fail("quit was not answered 'bye'")
 
     def garbage(self):
-        r = self.rng.random()
-        if r < 0.05:
-            line = random_bytes_line(self.rng)
-        elif r < 0.07:
-            line = b"x" * self.rng.randrange(1000, 100000)
-        elif r < 0.1:
-            line = b""
-        else:
-            line = " ".join(self.rng.choice(UCCI_WORDS) for _ in range(self.rng.randrange(1, 12))).encode()
-        return first_word_replaced(line, UCCI_COUNTED)
+        return first_word_replaced(self.noise(UCCI_WORDS), UCCI_COUNTED)
 
     def setoption(self):
         r = self.rng.random()
@@ -866,16 +860,7 @@ class NBoardSoak(Soak):
         self.wait_answers()
 
     def garbage(self):
-        r = self.rng.random()
-        if r < 0.05:
-            line = random_bytes_line(self.rng)
-        elif r < 0.07:
-            line = b"move " + b"x" * self.rng.randrange(1000, 100000)
-        elif r < 0.1:
-            line = b""
-        else:
-            line = " ".join(self.rng.choice(NBOARD_WORDS) for _ in range(self.rng.randrange(1, 12))).encode()
-        return first_word_replaced(line, NBOARD_COUNTED)
+        return first_word_replaced(self.noise(NBOARD_WORDS, long_prefix=b"move "), NBOARD_COUNTED)
 
     def setoption(self):
         r = self.rng.random()
