@@ -110,7 +110,7 @@ fn read_header(path: &Path) -> BTreeMap<String, String> {
 }
 
 /// Run `plyd arena` with `args` and plugins from `plugins`.
-fn arena(plugins: &Path, args: &[&str]) -> Output {
+fn arena<S: AsRef<std::ffi::OsStr>>(plugins: &Path, args: &[S]) -> Output {
     plyd_command(plugins)
         .arg("arena")
         .args(args)
@@ -145,6 +145,31 @@ fn points(game: &LoggedGame, name: &str) -> f64 {
         ("1/2-1/2", _) => 0.5,
         ("1-0", true) | ("0-1", false) => 1.0,
         _ => 0.0,
+    }
+}
+
+/// The engine words of a match between the fake engine in `mode` (its
+/// words followed by `fake_extra`) and plyd (named `plyd`), in that order
+/// when `fake_first`: the caller adds the match's own arguments.
+#[cfg(unix)]
+fn fake_against_plyd(
+    dir: &TempDir,
+    mode: &str,
+    fake_extra: &[&str],
+    fake_first: bool,
+) -> Vec<String> {
+    let mut fake = vec!["--engine".to_string()];
+    fake.extend(fake_engine(dir, mode));
+    fake.extend(fake_extra.iter().map(|w| w.to_string()));
+    let plyd = vec![
+        "--engine".to_string(),
+        format!("cmd={}", plyd_bin().display()),
+        "name=plyd".to_string(),
+    ];
+    if fake_first {
+        [fake, plyd].concat()
+    } else {
+        [plyd, fake].concat()
     }
 }
 
@@ -306,15 +331,10 @@ fn an_engine_that_oversleeps_loses_on_time() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-sleep");
     let log = dir.path().join("games.txt");
-    let plyd = format!("cmd={}", plyd_bin().display());
     // Once under a clock, once under a fixed move time.
     for budget in ["tc=0.2+0", "st=0.2"] {
-        let mut args = vec!["--engine".to_string()];
-        args.extend(fake_engine(&dir, "sleep"));
-        args.push(budget.to_string());
-        args.extend(["--engine", &plyd, "name=plyd", "depth=1", "--games", "2"].map(String::from));
-        args.extend(["--out".to_string(), log.to_str().unwrap().to_string()]);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut args = fake_against_plyd(&dir, "sleep", &[budget], true);
+        args.extend(["depth=1", "--games", "2", "--out", log.to_str().unwrap()].map(String::from));
         let out = arena(plugins.path(), &args);
         let stdout = text(&out.stdout);
         assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -338,16 +358,7 @@ fn an_illegal_move_loses() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-illegal");
     let log = dir.path().join("games.txt");
-    let mut args = vec!["--engine".to_string()];
-    args.extend(fake_engine(&dir, "illegal"));
-    args.extend(
-        [
-            "--engine",
-            &format!("cmd={}", plyd_bin().display()),
-            "name=plyd",
-        ]
-        .map(String::from),
-    );
+    let mut args = fake_against_plyd(&dir, "illegal", &[], true);
     args.extend(
         [
             "--depth",
@@ -359,7 +370,6 @@ fn an_illegal_move_loses() {
         ]
         .map(String::from),
     );
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena(plugins.path(), &args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -383,16 +393,7 @@ fn a_crashing_engine_loses_and_is_restarted() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-crash");
     let log = dir.path().join("games.txt");
-    let mut args = vec!["--engine".to_string()];
-    args.extend(fake_engine(&dir, "crash"));
-    args.extend(
-        [
-            "--engine",
-            &format!("cmd={}", plyd_bin().display()),
-            "name=plyd",
-        ]
-        .map(String::from),
-    );
+    let mut args = fake_against_plyd(&dir, "crash", &[], true);
     args.extend(
         [
             "--depth",
@@ -404,7 +405,6 @@ fn a_crashing_engine_loses_and_is_restarted() {
         ]
         .map(String::from),
     );
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena(plugins.path(), &args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -433,15 +433,7 @@ fn sprt_stops_the_match_when_it_decides() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-sprt");
     let log = dir.path().join("games.txt");
-    let mut args = [
-        "--engine",
-        &format!("cmd={}", plyd_bin().display()),
-        "name=plyd",
-        "--engine",
-    ]
-    .map(String::from)
-    .to_vec();
-    args.extend(fake_engine(&dir, "illegal"));
+    let mut args = fake_against_plyd(&dir, "illegal", &[], false);
     args.extend(
         [
             "--depth",
@@ -458,7 +450,6 @@ fn sprt_stops_the_match_when_it_decides() {
         ]
         .map(String::from),
     );
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena(plugins.path(), &args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -804,7 +795,7 @@ struct RunningArena {
 }
 
 impl RunningArena {
-    fn start(plugins: &Path, args: &[&str]) -> Self {
+    fn start<S: AsRef<std::ffi::OsStr>>(plugins: &Path, args: &[S]) -> Self {
         use std::io::{BufRead, Read};
         let mut child = plyd_command(plugins)
             .arg("arena")
@@ -897,11 +888,8 @@ fn a_signal_ends_the_game_in_progress_at_once() {
     let dir = TempDir::new("arena-signal");
     let log = dir.path().join("games.txt");
     let records = dir.path().join("games.ggf");
-    let plyd = format!("cmd={}", plyd_bin().display());
     for signal in ["INT", "TERM"] {
-        let mut args = vec!["--engine".to_string()];
-        args.extend(fake_engine(&dir, "silent"));
-        args.extend(["--engine", &plyd, "name=plyd"].map(String::from));
+        let mut args = fake_against_plyd(&dir, "silent", &[], true);
         args.extend(
             [
                 "--depth",
@@ -917,7 +905,6 @@ fn a_signal_ends_the_game_in_progress_at_once() {
             ]
             .map(String::from),
         );
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let mut arena = RunningArena::start(plugins.path(), &args);
         // The header line comes once both engines are up; the first game
         // starts right after it.
@@ -1013,7 +1000,6 @@ fn interrupted_and_cut_matches_resume_to_the_uninterrupted_result() {
     // The match played in one go.
     let reference = dir.path().join("reference.txt");
     let args = with(&["--out", reference.to_str().unwrap()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena(plugins.path(), &args);
     let reference_table = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -1025,7 +1011,6 @@ fn interrupted_and_cut_matches_resume_to_the_uninterrupted_result() {
     let records = dir.path().join("games.ggf");
     let log_arg = log.to_str().unwrap();
     let args = with(&["--out", log_arg, "--record", records.to_str().unwrap()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut running = RunningArena::start(plugins.path(), &args);
     let seen = running.wait_for("game ");
     running.signal("INT");
@@ -1051,7 +1036,7 @@ fn interrupted_and_cut_matches_resume_to_the_uninterrupted_result() {
 
     // Resumed: the same command with --resume.
     let mut resumed = args.clone();
-    resumed.extend(["--resume", log_arg]);
+    resumed.extend(["--resume", log_arg].map(String::from));
     let out = arena(plugins.path(), &resumed);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -1085,7 +1070,6 @@ fn interrupted_and_cut_matches_resume_to_the_uninterrupted_result() {
     std::fs::write(&cut_log, &full[..fifth + 150]).unwrap();
     let cut_arg = cut_log.to_str().unwrap();
     let args = with(&["--out", cut_arg, "--resume", cut_arg]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena(plugins.path(), &args);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -1108,7 +1092,6 @@ fn interrupted_and_cut_matches_resume_to_the_uninterrupted_result() {
 
     // Resuming a finished match plays nothing and prints the same table.
     let args = with(&["--resume", reference.to_str().unwrap()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena(plugins.path(), &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), reference_table);
@@ -1201,7 +1184,6 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
     for (mut args, file, expected) in cases {
         args.extend(["--resume".to_string(), file.to_string()]);
         let before = std::fs::read(file).ok();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = arena(plugins.path(), &args);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
