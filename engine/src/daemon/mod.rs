@@ -278,6 +278,16 @@ impl<W: Write> Daemon<W> {
         let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
         match due {
             Due::Answer if is_search => {
+                if let Some(job) = self
+                    .job
+                    .as_mut()
+                    .filter(|j| j.control.best_so_far().is_none())
+                {
+                    // Nothing to answer with yet: wait for a first move
+                    // rather than play `(none)` (see `Watch::next`).
+                    job.watch.due_without_move.get_or_insert(at);
+                    return;
+                }
                 log::warn!(
                     "the search has not answered in time; answering with its best move so far"
                 );

@@ -9,7 +9,11 @@
 //!    `stop`, gets its `bestmove` from the controller: the best move found
 //!    so far, else a legal root move noted when the search started. The
 //!    job's own answer, should it come later, is dropped: one `bestmove` per
-//!    `go`, always.
+//!    `go`, always. A search that has not noted even a root move by then (a
+//!    machine so loaded that its thread has barely run) is answered the
+//!    moment it notes one, and given up [`HUNG_AFTER`] after the answer fell
+//!    due if it never does: `bestmove (none)` is an illegal move, so it is
+//!    the very last resort.
 //! 2. **Give up.** A job still running [`HUNG_AFTER`] after the watchdog
 //!    answered for it (or, for `perft` and `bench`, [`STOP_GRACE`] after a
 //!    `stop`) has a thread stuck in a plugin call.
@@ -33,6 +37,9 @@ pub const STOP_GRACE: Duration = Duration::from_millis(500);
 /// How long after the watchdog answered for it a job may take to end before its plugin is
 /// declared stuck.
 pub const HUNG_AFTER: Duration = Duration::from_secs(1);
+/// How often the controller looks for a first move from a search whose
+/// answer is due but that has noted none yet.
+pub const FIRST_MOVE_POLL: Duration = Duration::from_millis(1);
 
 /// A plugin a job calls into.
 pub enum Blame {
@@ -104,6 +111,8 @@ pub struct Watch {
     /// Whether the watchdog answered for it: the job's own `bestmove` and
     /// `info` lines are then dropped.
     pub overdue: bool,
+    /// When its answer fell due with no move noted to answer with.
+    pub due_without_move: Option<Instant>,
 }
 
 /// What is due next.
@@ -129,6 +138,17 @@ impl Watch {
             return self
                 .overdue
                 .then_some((answered_at + HUNG_AFTER, Due::GiveUp));
+        }
+        if let Some(since) = self.due_without_move {
+            let give_up = since + HUNG_AFTER;
+            let poll = Instant::now() + FIRST_MOVE_POLL;
+            return Some(if control.best_so_far().is_some() {
+                (since, Due::Answer)
+            } else if poll < give_up {
+                (poll, Due::Answer)
+            } else {
+                (give_up, Due::GiveUp)
+            });
         }
         let timed = self
             .answer_by
@@ -166,6 +186,30 @@ mod tests {
         assert_eq!(watch.next(&control), None);
         watch.overdue = true;
         assert_eq!(watch.next(&control), Some((now + HUNG_AFTER, Due::GiveUp)));
+    }
+
+    #[test]
+    fn an_answer_due_with_no_move_waits_for_one_until_it_gives_up() {
+        let control = SearchControl::new(false);
+        let since = Instant::now();
+        let watch = Watch {
+            answer_by: Some(Duration::ZERO),
+            due_without_move: Some(since),
+            ..Watch::default()
+        };
+        // No move yet: look again shortly, still as an answer.
+        let (at, due) = watch.next(&control).unwrap();
+        assert_eq!(due, Due::Answer);
+        assert!(at < since + HUNG_AFTER);
+        // Still none by the end: give up (and answer `(none)`).
+        let late = Watch {
+            due_without_move: Some(since - HUNG_AFTER),
+            ..Watch::default()
+        };
+        assert_eq!(late.next(&control), Some((since, Due::GiveUp)));
+        // A move noted: answer with it at once.
+        control.note_best("a1".to_string(), None);
+        assert_eq!(watch.next(&control), Some((since, Due::Answer)));
     }
 
     #[test]
