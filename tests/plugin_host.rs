@@ -527,3 +527,54 @@ fn stop_answers_a_search_stuck_in_a_plugin_and_quit_still_exits() {
     let status = e.wait_exit(common::PATIENCE).expect("plyd exits");
     assert!(status.success(), "{status:?}");
 }
+
+/// One error line from the controller's own watch, naming the plugin and
+/// what it was doing.
+fn assert_one_stuck_call(lines: &[String], what: &str) {
+    let error = errors(lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("plugin panicky did not return from a call")
+            && error[0].contains(what)
+            && error[0].contains("disabled"),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_position_the_plugin_never_finishes_reading_costs_the_plugin_not_the_daemon() {
+    let (mut e, dir) = stalling_engine();
+    e.send("position fen 9");
+    // From 3 counters, after the first move leaves 2, checking the second
+    // move asks for the moves of 2, which never come.
+    e.send("position fen 3 stall 2 moves 1 1");
+    let lines = e.sync();
+    // 5 s and 1 ms for each of the 2 moves.
+    assert_one_stuck_call(&lines, "reading the position was given up after 5.002 s");
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}
+
+#[test]
+fn searchmoves_the_plugin_never_finishes_checking_get_bestmove_none() {
+    let (mut e, dir) = stalling_engine();
+    // The root's moves never come: neither the `searchmoves` check nor a
+    // search can give a move.
+    e.send("position fen 12 stall 12");
+    e.send("go movetime 100 searchmoves 1");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    assert_one_stuck_call(&lines, "preparing the search was given up");
+    assert!(e.sync().is_empty());
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}
+
+#[test]
+fn a_board_the_plugin_never_finishes_drawing_costs_the_plugin_not_the_daemon() {
+    let (mut e, dir) = stalling_engine();
+    e.send("position fen 4 stall 4");
+    e.send("d");
+    let lines = e.sync();
+    assert_one_stuck_call(&lines, "showing the position was given up");
+    assert!(!lines.iter().any(|l| l.starts_with("Fen:")), "{lines:?}");
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}

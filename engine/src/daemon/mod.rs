@@ -28,7 +28,7 @@ use crate::search::{
 pub use dialect::Dialect;
 use dialect::{DialectState, Routed};
 pub use session::{create_evaluator, evaluation_lines, Session};
-use watchdog::{blame_text, Due};
+use watchdog::{blame_text, call_within, Blame, Due, CALL_LIMIT};
 use worker::{Job, JobEvent, JobKind, SearchJob};
 
 /// How long `quit` waits for a running job to wind down before leaving.
@@ -902,16 +902,26 @@ impl<W: Write> Daemon<W> {
     fn start_search(&mut self, go: &GoParams) -> Result<(), String> {
         let current = self.session.current()?;
         let root = current.state.try_clone().map_err(|e| e.to_string())?;
-        let side = root.side_to_move().map_err(|e| e.to_string())?;
+        let blame = [Blame::Game(Arc::clone(root.plugin()))];
+        let wanted = go.search_moves.clone();
+        // The side to move and the `searchmoves` are the plugin's to read,
+        // watched: a move generator that never returns must not freeze the
+        // daemon before its search (and watchdog) even start.
+        let (root, side, search_moves, rejected) =
+            call_within("preparing the search", CALL_LIMIT, &blame, move || {
+                let side = root.side_to_move().map_err(|e| e.to_string())?;
+                let (mut moves, mut rejected) = (Vec::new(), Vec::new());
+                for text in wanted {
+                    match root.parse_legal_move(&text) {
+                        Ok(mv) => moves.push(mv),
+                        Err(_) => rejected.push(text),
+                    }
+                }
+                Ok::<_, String>((root, side, moves, rejected))
+            })??;
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
         let mut limits = limits_from_go(go, side, overhead);
-        let mut rejected = Vec::new();
-        for text in &go.search_moves {
-            match root.parse_legal_move(text) {
-                Ok(mv) => limits.search_moves.push(mv),
-                Err(_) => rejected.push(text.as_str()),
-            }
-        }
+        limits.search_moves = search_moves;
         if !rejected.is_empty() {
             let message = format!(
                 "searchmoves: ignoring illegal or unknown {}",
@@ -1023,12 +1033,7 @@ impl<W: Write> Daemon<W> {
     }
 
     fn display(&mut self) {
-        let shown = self.session.current().and_then(|c| {
-            let board = c.state.board_text().map_err(|e| e.to_string())?;
-            let fen = c.state.position_text().map_err(|e| e.to_string())?;
-            Ok((board, fen, c.state.hash()))
-        });
-        match shown {
+        match self.session.show_position() {
             Ok((board, fen, hash)) => {
                 for line in board.lines() {
                     self.raw(line);

@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use plyd_protocol::StartPosition;
 
+use super::watchdog::{call_within, position_limit, Blame, CALL_LIMIT};
+
 use crate::host::{
     Evaluator, EvaluatorSource, GamePlugin, GameState, LoadError, PluginError, PluginHost,
     VariantRef,
@@ -312,35 +314,77 @@ impl Session {
 
     /// The evaluation of the current position, as lines for people tuning
     /// weights: the evaluator, each term it explains, and the score.
+    /// Watched like [`Session::set_position`]: an evaluator that never
+    /// returns is disabled with its game plugin.
     pub fn eval_report(&self) -> Result<Vec<String>, String> {
         let current = self.current()?;
-        evaluation_lines(
-            &current.evaluator,
-            &current.state,
-            current.eval_params.as_deref(),
-        )
+        let state = current.state.try_clone().map_err(|e| e.to_string())?;
+        let evaluator = Arc::clone(&current.evaluator);
+        let params = current.eval_params.clone();
+        let blame = [
+            Blame::Game(Arc::clone(&current.variant.plugin)),
+            Blame::Evaluator(Arc::clone(&evaluator)),
+        ];
+        call_within("evaluating the position", CALL_LIMIT, &blame, move || {
+            evaluation_lines(&evaluator, &state, params.as_deref())
+        })?
     }
 
-    /// Set the position from `position startpos|fen ... moves ...`.
+    /// `ask` of a copy of the current position, watched like
+    /// [`Session::set_position`]; `what` names it in messages (`showing the
+    /// position`).
+    pub fn ask_position<T: Send + 'static>(
+        &self,
+        what: &str,
+        ask: impl FnOnce(&GameState) -> Result<T, PluginError> + Send + 'static,
+    ) -> Result<T, String> {
+        let current = self.current()?;
+        let state = current.state.try_clone().map_err(|e| e.to_string())?;
+        let blame = [Blame::Game(Arc::clone(&current.variant.plugin))];
+        call_within(what, CALL_LIMIT, &blame, move || ask(&state))?.map_err(|e| e.to_string())
+    }
+
+    /// `ask` of the position `start` with `moves` played, in the current
+    /// variant (the current position stays), watched like
+    /// [`Session::set_position`].
+    pub fn ask_line<T: Send + 'static>(
+        &self,
+        what: &str,
+        start: &StartPosition,
+        moves: &[String],
+        ask: impl FnOnce(&GameState) -> Result<T, PluginError> + Send + 'static,
+    ) -> Result<T, String> {
+        let variant = self.current()?.variant.clone();
+        let blame = [Blame::Game(Arc::clone(&variant.plugin))];
+        let (start, moves) = (start.clone(), moves.to_vec());
+        let limit = position_limit(moves.len());
+        call_within(what, limit, &blame, move || {
+            let state = read_position(&variant, &start, &moves)?;
+            ask(&state).map_err(|e| e.to_string())
+        })?
+    }
+
+    /// The current position as `d` shows it: the plugin's board drawing,
+    /// its position text and its hash key.
+    pub fn show_position(&self) -> Result<(String, String, u64), String> {
+        self.ask_position("showing the position", |state| {
+            Ok((state.board_text()?, state.position_text()?, state.hash()))
+        })
+    }
+
+    /// Set the position from `position startpos|fen ... moves ...`. The
+    /// plugin reads it on a thread of its own, watched (see
+    /// [`call_within`]): a plugin that never returns is disabled and the
+    /// position stays as it was.
     pub fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
         let current = self.current.as_mut().ok_or("no game is loaded")?;
-        let mut state = GameState::new(&current.variant.plugin, current.variant.index)
-            .map_err(|e| e.to_string())?;
-        if let StartPosition::Fen(text) = start {
-            state
-                .set_position(text)
-                .map_err(|e| format!("bad position '{text}': {e}"))?;
-        }
-        for (i, text) in moves.iter().enumerate() {
-            let mv = state.parse_legal_move(text).map_err(|e| {
-                format!(
-                    "move {} ('{text}') rejected: {e}; position unchanged",
-                    i + 1
-                )
-            })?;
-            state.make_move(mv).map_err(|e| e.to_string())?;
-        }
-        current.state = state;
+        let variant = current.variant.clone();
+        let blame = [Blame::Game(Arc::clone(&variant.plugin))];
+        let (start, moves) = (start.clone(), moves.to_vec());
+        let limit = position_limit(moves.len());
+        current.state = call_within("reading the position", limit, &blame, move || {
+            read_position(&variant, &start, &moves)
+        })??;
         Ok(())
     }
 
@@ -377,6 +421,30 @@ impl Session {
         *self = fresh;
         Ok(messages)
     }
+}
+
+/// The position `start` with `moves` played, in a new state of `variant`.
+fn read_position(
+    variant: &VariantRef,
+    start: &StartPosition,
+    moves: &[String],
+) -> Result<GameState, String> {
+    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    if let StartPosition::Fen(text) = start {
+        state
+            .set_position(text)
+            .map_err(|e| format!("bad position '{text}': {e}"))?;
+    }
+    for (i, text) in moves.iter().enumerate() {
+        let mv = state.parse_legal_move(text).map_err(|e| {
+            format!(
+                "move {} ('{text}') rejected: {e}; position unchanged",
+                i + 1
+            )
+        })?;
+        state.make_move(mv).map_err(|e| e.to_string())?;
+    }
+    Ok(state)
 }
 
 /// The lines of `plyd eval` and of the daemon's `eval`: which evaluator,

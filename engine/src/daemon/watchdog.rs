@@ -25,9 +25,17 @@
 //!
 //! A search that is merely late (a loaded machine) finishes well inside
 //! `HUNG_AFTER` and costs nothing but the watchdog's early answer.
+//!
+//! The plugin calls the controller itself needs answered before it reads
+//! its next line (reading a `position`, preparing a `go`, `d`, `eval`) run
+//! through [`call_within`]: on a thread of their own, waited for up to
+//! [`CALL_LIMIT`]. One that never returns costs its plugin (disabled, with
+//! one error line) but not the daemon, which goes on reading commands.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
 
 use crate::host::{Evaluator, GamePlugin};
 use crate::search::SearchControl;
@@ -40,6 +48,13 @@ pub const HUNG_AFTER: Duration = Duration::from_secs(1);
 /// How often the controller looks for a first move from a search whose
 /// answer is due but that has noted none yet.
 pub const FIRST_MOVE_POLL: Duration = Duration::from_millis(1);
+
+/// How long a plugin call made for the controller may take before its
+/// plugin is declared stuck: thousands of times what any of the four games
+/// needs, so a loaded machine never trips it.
+pub const CALL_LIMIT: Duration = Duration::from_secs(5);
+/// What reading a position may take per move, on top of [`CALL_LIMIT`].
+pub const CALL_LIMIT_PER_MOVE: Duration = Duration::from_millis(1);
 
 /// A plugin a job calls into.
 pub enum Blame {
@@ -94,6 +109,48 @@ pub fn blame_text(plugins: &[Blame]) -> String {
         [one] => format!("plugin {one}"),
         [first, rest @ ..] => format!("plugin {first} (or {})", rest.join(", ")),
     }
+}
+
+/// Run `call` (plugin calls whose answer the controller needs before it
+/// reads its next line) on a thread of its own, and wait up to `limit` for
+/// it. A call that has not returned by then is left on its thread; the
+/// plugins in `blame` are disabled and the error says so. `what` names the
+/// work in messages: `reading the position`.
+pub fn call_within<T: Send + 'static>(
+    what: &str,
+    limit: Duration,
+    blame: &[Blame],
+    call: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    std::thread::Builder::new()
+        .name("plyd-call".to_string())
+        .spawn(move || {
+            // The receiver is gone only once the controller gave up.
+            let _ = tx.send(call());
+        })
+        .map_err(|e| format!("{what}: cannot start a thread: {e}"))?;
+    match rx.recv_timeout(limit) {
+        Ok(value) => Ok(value),
+        Err(RecvTimeoutError::Disconnected) => Err(format!("internal error while {what}")),
+        Err(RecvTimeoutError::Timeout) => {
+            for plugin in blame {
+                plugin.disable();
+            }
+            Err(format!(
+                "{} did not return from a call: {what} was given up after {} s; \
+                 the plugin is disabled until it is loaded again (setoption name PluginPath)",
+                blame_text(blame),
+                limit.as_secs_f64()
+            ))
+        }
+    }
+}
+
+/// The limit for reading a position with `moves` moves.
+pub fn position_limit(moves: usize) -> Duration {
+    let moves = u32::try_from(moves).unwrap_or(u32::MAX);
+    CALL_LIMIT.saturating_add(CALL_LIMIT_PER_MOVE.saturating_mul(moves))
 }
 
 /// A job's deadlines and what the watchdog has done.
@@ -210,6 +267,35 @@ mod tests {
         // A move noted: answer with it at once.
         control.note_best("a1".to_string(), None);
         assert_eq!(watch.next(&control), Some((since, Due::Answer)));
+    }
+
+    #[test]
+    fn a_call_is_waited_for_up_to_its_limit_and_then_left_behind() {
+        let quick = call_within("adding", Duration::from_secs(60), &[], || 2 + 2);
+        assert_eq!(quick, Ok(4));
+        let (release, held) = crossbeam_channel::bounded::<()>(0);
+        let started = Instant::now();
+        let stuck = call_within("waiting", Duration::from_millis(50), &[], move || {
+            let _ = held.recv();
+        });
+        assert!(started.elapsed() >= Duration::from_millis(50));
+        let error = stuck.unwrap_err();
+        assert!(
+            error.starts_with("the job's plugin did not return from a call: waiting was given up"),
+            "{error}"
+        );
+        drop(release);
+        let panicked = call_within("failing", Duration::from_secs(60), &[], || -> u32 {
+            panic!("a bug of the engine's own")
+        });
+        assert_eq!(panicked, Err("internal error while failing".to_string()));
+    }
+
+    #[test]
+    fn reading_a_position_may_take_longer_the_more_moves_it_has() {
+        assert_eq!(position_limit(0), CALL_LIMIT);
+        assert_eq!(position_limit(1000), CALL_LIMIT + Duration::from_secs(1));
+        assert!(position_limit(usize::MAX) > Duration::from_secs(1 << 20));
     }
 
     #[test]

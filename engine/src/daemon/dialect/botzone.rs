@@ -122,10 +122,7 @@ impl<W: Write> Daemon<W> {
         self.dialects.botzone.json = json;
         let over = self
             .session
-            .current()?
-            .state
-            .outcome()
-            .map_err(|e| e.to_string())?
+            .ask_position("checking for the game's end", |state| state.outcome())?
             != Outcome::Ongoing;
         self.dialects.botzone.searching = true;
         if over {

@@ -167,8 +167,7 @@ impl<W: Write> Daemon<W> {
             "time_left" => self.gtp_time_left(&command.args),
             "showboard" => self
                 .session
-                .current()
-                .and_then(|c| c.state.board_text().map_err(|e| e.to_string()))
+                .ask_position("drawing the board", |state| state.board_text())
                 .map(|board| format!("\n{}", board.trim_end())),
             "final_score" => self.gtp_final_score(),
             other => Err(format!("unknown command '{other}'")),
@@ -190,14 +189,16 @@ impl<W: Write> Daemon<W> {
 
     /// Whether the side to move has no move but a pass: its one move.
     fn forced_pass(&self) -> Result<Option<String>, String> {
-        let state = &self.session.current()?.state;
-        let mut moves = Vec::new();
-        state.legal_moves(&mut moves).map_err(|e| e.to_string())?;
-        if moves.len() != 1 {
-            return Ok(None);
-        }
-        let text = state.format_move(moves[0]).map_err(|e| e.to_string())?;
-        Ok((state.parse_move("pass").ok() == Some(moves[0])).then_some(text))
+        self.session
+            .ask_position("looking for a forced pass", |state| {
+                let mut moves = Vec::new();
+                state.legal_moves(&mut moves)?;
+                if moves.len() != 1 {
+                    return Ok(None);
+                }
+                let text = state.format_move(moves[0])?;
+                Ok((state.parse_move("pass").ok() == Some(moves[0])).then_some(text))
+            })
     }
 
     /// The moves to play before `color` is on move: a forced pass of the
@@ -205,10 +206,7 @@ impl<W: Write> Daemon<W> {
     fn moves_for_turn(&self, color: u32) -> Result<Vec<String>, String> {
         let side = self
             .session
-            .current()?
-            .state
-            .side_to_move()
-            .map_err(|e| e.to_string())?;
+            .ask_position("reading the side to move", |state| state.side_to_move())?;
         if side == color {
             return Ok(Vec::new());
         }
@@ -230,10 +228,7 @@ impl<W: Write> Daemon<W> {
         let is_pass = vertex.eq_ignore_ascii_case("pass");
         let side = self
             .session
-            .current()?
-            .state
-            .side_to_move()
-            .map_err(|e| e.to_string())?;
+            .ask_position("reading the side to move", |state| state.side_to_move())?;
         // A pass by the side not on move is a no-op that GTP controllers
         // send after the other side's forced pass was already played.
         if is_pass && side != color {
@@ -253,8 +248,10 @@ impl<W: Write> Daemon<W> {
             .first()
             .and_then(|c| parse_color(c))
             .ok_or("syntax error: genmove needs a colour")?;
-        let state = &self.session.current()?.state;
-        if state.outcome().map_err(|e| e.to_string())? != crate::host::Outcome::Ongoing {
+        let outcome = self
+            .session
+            .ask_position("checking for the game's end", |state| state.outcome())?;
+        if outcome != crate::host::Outcome::Ongoing {
             self.gtp_answer(id, true, "pass");
             return Ok(());
         }
@@ -337,9 +334,10 @@ impl<W: Write> Daemon<W> {
     /// Disc count: `B+n`, `W+n` or `0`; at the end of the game the empty
     /// squares go to the winner, as in plyd's Othello scoring.
     fn gtp_final_score(&self) -> Result<String, String> {
-        let state = &self.session.current()?.state;
-        let text = state.position_text().map_err(|e| e.to_string())?;
-        let over = state.outcome().map_err(|e| e.to_string())? != crate::host::Outcome::Ongoing;
+        let (text, outcome) = self.session.ask_position("counting the discs", |state| {
+            Ok((state.position_text()?, state.outcome()?))
+        })?;
+        let over = outcome != crate::host::Outcome::Ongoing;
         let board = text.split_whitespace().next().unwrap_or("");
         let (mut black, mut white, mut empty) = (0i32, 0i32, 0i32);
         for c in board.chars() {
@@ -390,13 +388,18 @@ impl<W: Write> Daemon<W> {
 
     /// Whether `mv` is the pass move.
     fn forced_pass_text(&self, mv: &str) -> bool {
-        let Ok(current) = self.session.current() else {
-            return false;
-        };
-        matches!(
-            (current.state.parse_move(mv), current.state.parse_move("pass")),
-            (Ok(a), Ok(b)) if a == b
-        )
+        let mv = mv.to_string();
+        let read = self.session.ask_position("reading a move", move |state| {
+            Ok((state.parse_move(&mv).ok(), state.parse_move("pass").ok()))
+        });
+        match read {
+            Ok((Some(a), Some(b))) => a == b,
+            Ok(_) => false,
+            Err(e) => {
+                log::error!("{e}");
+                false
+            }
+        }
     }
 
     /// An error outside a command's own answer: kept for the pending

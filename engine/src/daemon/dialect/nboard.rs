@@ -190,24 +190,16 @@ impl<W: Write> Daemon<W> {
         moves: Vec<String>,
         color: u32,
     ) -> Result<Vec<String>, String> {
-        let variant = self.session.current()?.variant.clone();
-        let mut state = crate::host::GameState::new(&variant.plugin, variant.index)
-            .map_err(|e| e.to_string())?;
-        if let StartPosition::Fen(text) = start {
-            state.set_position(text).map_err(|e| e.to_string())?;
-        }
-        for text in &moves {
-            let mv = state
-                .parse_legal_move(text)
-                .map_err(|e| format!("move '{text}': {e}"))?;
-            state.make_move(mv).map_err(|e| e.to_string())?;
-        }
-        if state.side_to_move().map_err(|e| e.to_string())? == color {
+        let (side, legal, pass) =
+            self.session
+                .ask_line("reading the game", start, &moves, |state| {
+                    let mut legal = Vec::new();
+                    state.legal_moves(&mut legal)?;
+                    Ok((state.side_to_move()?, legal, state.parse_move("pass").ok()))
+                })?;
+        if side == color {
             return Ok(moves);
         }
-        let mut legal = Vec::new();
-        state.legal_moves(&mut legal).map_err(|e| e.to_string())?;
-        let pass = state.parse_move("pass").ok();
         if legal.len() == 1 && pass == Some(legal[0]) {
             let mut moves = moves;
             moves.push("pass".to_string());
@@ -230,10 +222,7 @@ impl<W: Write> Daemon<W> {
             moves.pop();
             let side = self
                 .session
-                .current()?
-                .state
-                .side_to_move()
-                .map_err(|e| e.to_string())?;
+                .ask_position("reading the side to move", |state| state.side_to_move())?;
             moves = self
                 .with_turn_of(&start, moves, 1 - side)
                 .map_err(|_| format!("move '{text}' is not legal here"))?;

@@ -156,36 +156,43 @@ impl<W: Write> Daemon<W> {
 
     /// Refuse every move of the list, or none when one is not a legal move.
     fn ban_moves(&mut self, moves: Vec<String>) {
-        let checked = self.session.current().and_then(|c| {
-            for text in &moves {
-                c.state
-                    .parse_legal_move(text)
-                    .map_err(|e| format!("banmoves: '{text}' is not a legal move: {e}"))?;
-            }
-            Ok(())
-        });
+        let texts = moves.clone();
+        let checked = self
+            .session
+            .ask_position("checking banmoves", move |state| {
+                Ok(texts.into_iter().find_map(|text| {
+                    let refused = state.parse_legal_move(&text).err()?;
+                    Some(format!("banmoves: '{text}' is not a legal move: {refused}"))
+                }))
+            });
         match checked {
-            Ok(()) => self.dialects.ucci.banned = moves,
+            Ok(None) => self.dialects.ucci.banned = moves,
+            Ok(Some(refusal)) => self.error(&refusal),
             Err(e) => self.error(&e),
         }
     }
 
-    /// The legal moves that are not banned; `None` when nothing is banned.
-    fn allowed_moves(&self) -> Result<Option<Vec<String>>, String> {
-        if self.dialects.ucci.banned.is_empty() {
-            return Ok(None);
-        }
-        let state = &self.session.current()?.state;
-        let mut moves = Vec::new();
-        state.legal_moves(&mut moves).map_err(|e| e.to_string())?;
-        let mut allowed = Vec::new();
-        for mv in moves {
-            let text = state.format_move(mv).map_err(|e| e.to_string())?;
-            if !self.dialects.ucci.banned.contains(&text) {
-                allowed.push(text);
-            }
-        }
-        Ok(Some(allowed))
+    /// The side to move, and the legal moves that are not banned (`None`
+    /// when nothing is banned).
+    fn side_and_allowed_moves(&self) -> Result<(u32, Option<Vec<String>>), String> {
+        let banned = self.dialects.ucci.banned.clone();
+        self.session
+            .ask_position("preparing the search", move |state| {
+                let side = state.side_to_move()?;
+                if banned.is_empty() {
+                    return Ok((side, None));
+                }
+                let mut moves = Vec::new();
+                state.legal_moves(&mut moves)?;
+                let mut allowed = Vec::new();
+                for mv in moves {
+                    let text = state.format_move(mv)?;
+                    if !banned.contains(&text) {
+                        allowed.push(text);
+                    }
+                }
+                Ok((side, Some(allowed)))
+            })
     }
 
     fn ucci_go(&mut self, go: &UcciGo) {
@@ -195,11 +202,7 @@ impl<W: Write> Daemon<W> {
         }
         self.dialects.ucci.draw_offered = go.draw;
         self.dialects.ucci.last_score = None;
-        let prepared = self.session.current().and_then(|c| {
-            let side = c.state.side_to_move().map_err(|e| e.to_string())?;
-            Ok((side, self.allowed_moves()?))
-        });
-        let (side, allowed) = match prepared {
+        let (side, allowed) = match self.side_and_allowed_moves() {
             Ok(found) => found,
             Err(e) => {
                 self.error(&e);
@@ -247,24 +250,34 @@ impl<W: Write> Daemon<W> {
     /// nothing, or a move that is not legal here (another position's).
     fn ucci_probe(&mut self) {
         let mut line = String::from("pophash");
-        if let Ok(current) = self.session.current() {
-            let state = &current.state;
-            if let Some(hit) = self.tt.probe(state.hash(), 0) {
-                let mut legal = Vec::new();
-                let best = hit
-                    .best
-                    .filter(|mv| state.legal_moves(&mut legal).is_ok() && legal.contains(mv))
-                    .and_then(|mv| state.format_move(mv).ok());
-                if let Some(best) = best {
-                    line += &format!(" bestmove {best}");
-                }
-                let value = ucci_score(to_protocol(hit.score));
-                if matches!(hit.bound, Bound::Lower | Bound::Exact) {
-                    line += &format!(" lowerbound {value} depth {}", hit.depth);
-                }
-                if matches!(hit.bound, Bound::Upper | Bound::Exact) {
-                    line += &format!(" upperbound {value} depth {}", hit.depth);
-                }
+        let key = self.session.current().map(|c| c.state.hash());
+        if let Some(hit) = key.ok().and_then(|key| self.tt.probe(key, 0)) {
+            // The stored move, shown only if it is legal here.
+            let best = hit.best.and_then(|mv| {
+                let shown = self
+                    .session
+                    .ask_position("reading the stored move", move |state| {
+                        let mut legal = Vec::new();
+                        state.legal_moves(&mut legal)?;
+                        legal
+                            .contains(&mv)
+                            .then(|| state.format_move(mv))
+                            .transpose()
+                    });
+                shown.unwrap_or_else(|e| {
+                    log::error!("{e}");
+                    None
+                })
+            });
+            if let Some(best) = best {
+                line += &format!(" bestmove {best}");
+            }
+            let value = ucci_score(to_protocol(hit.score));
+            if matches!(hit.bound, Bound::Lower | Bound::Exact) {
+                line += &format!(" lowerbound {value} depth {}", hit.depth);
+            }
+            if matches!(hit.bound, Bound::Upper | Bound::Exact) {
+                line += &format!(" upperbound {value} depth {}", hit.depth);
             }
         }
         self.raw(&line);

@@ -124,6 +124,7 @@ impl Game for Countdown {
     }
 
     fn board_text(&self) -> String {
+        self.maybe_stall();
         format!("pile: {}\n", self.pile)
     }
 }

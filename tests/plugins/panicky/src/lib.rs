@@ -5,9 +5,9 @@
 //! The host must survive all three.
 //!
 //! It also stalls on request: read from `<pile> stall <k>`, generating the
-//! moves of a position of `k` counters never returns (the call says so on
-//! stderr, then sleeps in a loop), as a plugin with an endless loop would;
-//! the daemon's watchdog must still answer `bestmove`. The game declares
+//! moves of a position of `k` counters, or drawing its board, never returns
+//! (the call says so on stderr, then sleeps in a loop), as a plugin with an
+//! endless loop would; the daemon's watchdog must still answer `bestmove`. The game declares
 //! no pruning and the root's moves are all searched: from `n` counters with
 //! `stall <n - 1>`, the first iteration (which only evaluates the two
 //! replies) finishes and the second stalls.
