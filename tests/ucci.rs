@@ -197,6 +197,21 @@ fn bad_input_is_one_message_and_changes_nothing() {
 }
 
 #[test]
+fn notes_are_info_message_lines_too() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    // The most threads plyd takes, more than the test machines have cores:
+    // served, with one note.
+    engine.send("setoption threads 256");
+    let lines = sync(&mut engine);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info message Threads 256 is more than the "),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn probe_answers_pophash_and_the_protocol_flag_needs_no_greeting() {
     let (mut engine, _dir) = ucci_engine(&["--protocol", "ucci"]);
     engine.send("isready");

@@ -730,9 +730,7 @@ impl<W: Write> Daemon<W> {
             if !text.is_empty() {
                 let name = self.session.load_eval_file(Path::new(&text))?;
                 self.eval_file_text = text.clone();
-                self.send(&Response::info_string(format!(
-                    "evaluator {name} loaded from {text}"
-                )));
+                self.report_note(&format!("evaluator {name} loaded from {text}"));
             }
         } else if is(names::EVAL_PARAMS) {
             let text = value.unwrap_or("").trim().to_string();
@@ -740,9 +738,7 @@ impl<W: Write> Daemon<W> {
             self.session.set_eval_params(path.as_deref())?;
             let evaluator = self.session.current()?.evaluator.name().to_string();
             let shown = if text.is_empty() { "default" } else { &text };
-            self.send(&Response::info_string(format!(
-                "evaluator {evaluator} params {shown}"
-            )));
+            self.report_note(&format!("evaluator {evaluator} params {shown}"));
         } else if is(names::HASH) {
             let mib = options::HASH_RANGE
                 .parse(names::HASH, &need(value)?)
@@ -758,10 +754,10 @@ impl<W: Write> Daemon<W> {
                 .map_err(|e| e.to_string())? as u32;
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             if self.settings.threads as usize > cores {
-                self.send(&Response::info_string(format!(
+                self.report_note(&format!(
                     "Threads {} is more than the {cores} hardware threads here: the searches share them",
                     self.settings.threads
-                )));
+                ));
             }
         } else if is(names::MOVE_OVERHEAD) {
             self.settings.move_overhead_ms = options::MOVE_OVERHEAD_RANGE
@@ -883,7 +879,7 @@ impl<W: Write> Daemon<W> {
             current.variant.name(),
             current.variant.desc().start_position
         );
-        self.send(&Response::info_string(text));
+        self.report_note(&text);
         Ok(())
     }
 

@@ -194,6 +194,18 @@ impl<W: Write> Daemon<W> {
         }
     }
 
+    /// A note on a command that worked (an evaluator loaded, more threads
+    /// than cores), in the dialect's form: where the dialect has no line
+    /// for it, it goes to the log.
+    pub(super) fn report_note(&mut self, what: &str) {
+        let what = &printable(what);
+        match self.dialect() {
+            Dialect::Uci | Dialect::Ugi => self.send(&Response::info_string(what.to_string())),
+            Dialect::Ucci => self.raw(&format!("info message {}", one_line(what))),
+            Dialect::Gtp | Dialect::NBoard | Dialect::Botzone => log::info!("{what}"),
+        }
+    }
+
     /// A refused line or a failure, in the dialect's form.
     pub(super) fn report_error(&mut self, what: &str) {
         let what = &printable(what);
