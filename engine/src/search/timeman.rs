@@ -21,6 +21,11 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// few milliseconds of scheduling delay lose the game.
 const INC_FULL_AT: u64 = 20;
 
+/// With `movestogo`, the most one move may take, in shares of what is left
+/// for the moves to go: 3/2.
+const HARD_SHARES_NUM: u64 = 3;
+const HARD_SHARES_DEN: u64 = 2;
+
 /// The soft and hard limits for one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -40,14 +45,27 @@ pub fn clock_budget(
 ) -> TimeBudget {
     let time = time.max(0) as u64;
     let inc = inc.max(0) as u64;
-    let moves_to_go = moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).clamp(1, 60));
     let overhead = overhead.as_millis() as u64;
     // Never plan to use more than what is left after the overhead.
     let usable = time.saturating_sub(overhead).max(1);
+    let (moves_to_go, pool, hard_cap) = match moves_to_go {
+        None => (DEFAULT_MOVES_TO_GO, usable, u64::MAX),
+        Some(m) => {
+            // A clock that must last `m` more moves keeps the overhead of
+            // each of them aside, and no move may take much more than its
+            // share: were every move to run to a hard limit of four shares
+            // (iterations in a wide game grow tenfold and more, so many
+            // do), the clock would shrink like the fourth power of the
+            // moves left and be gone before the control.
+            let m = u64::from(m).clamp(1, 60);
+            let pool = time.saturating_sub(overhead * (m + 1)).max(1);
+            (m, pool, pool * HARD_SHARES_NUM / (HARD_SHARES_DEN * m))
+        }
+    };
     let inc_share = (inc * 3 / 4).min(usable * 3 / (4 * INC_FULL_AT));
-    let share = usable / moves_to_go + inc_share;
+    let share = pool / moves_to_go + inc_share;
     let soft = share.min(usable / 2).max(1);
-    let hard = (soft * 4).min(usable * 3 / 4).max(soft);
+    let hard = (soft * 4).min(usable * 3 / 4).min(hard_cap).max(soft);
     TimeBudget {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
@@ -169,6 +187,54 @@ mod tests {
             let low = lowest_clock(base, inc, 300, 3, longest);
             assert!(low >= base.min(3 * inc), "{base}+{inc}: {low}");
         }
+    }
+
+    /// Play the `moves` moves of a `base` ms period (`movestogo` counting
+    /// down), each taking `took(budget)` plus `delay` ms; the lowest the
+    /// clock falls before a move.
+    fn lowest_clock_in_period(
+        base: i64,
+        moves: u32,
+        delay: i64,
+        took: fn(TimeBudget) -> i64,
+    ) -> i64 {
+        let mut clock = base;
+        let mut lowest = clock;
+        for to_go in (1..=moves).rev() {
+            lowest = lowest.min(clock);
+            let budget = clock_budget(clock, 0, Some(to_go), ms(10));
+            clock -= took(budget) + delay;
+        }
+        lowest
+    }
+
+    #[test]
+    fn a_repeating_control_lasts_to_its_last_move() {
+        // Every move runs to its hard limit (an Amazons search whose next
+        // iteration is ten times the last), and arrives as late as the move
+        // overhead allows for; from 5 s on, 50% later too.
+        let longest = |b: TimeBudget| b.hard.as_millis() as i64;
+        for (base, moves) in [(5_000, 40), (1_000, 40), (60_000, 40), (2_000, 10)] {
+            let delays: &[i64] = if base >= 5_000 {
+                &[0, 10, 15]
+            } else {
+                &[0, 10]
+            };
+            for &delay in delays {
+                let low = lowest_clock_in_period(base, moves, delay, longest);
+                assert!(low >= 20, "{moves}/{base} +{delay}: {low}");
+            }
+        }
+        // The first move of 40 in 5 s may take a little over 3/2 of its
+        // share.
+        let first = clock_budget(5_000, 0, Some(40), ms(10));
+        assert_eq!(
+            first,
+            TimeBudget {
+                soft: ms(114),
+                hard: ms(172)
+            }
+        );
     }
 
     #[test]
