@@ -355,13 +355,9 @@ impl Session {
         ask: impl FnOnce(&GameState) -> Result<T, PluginError> + Send + 'static,
     ) -> Result<T, String> {
         let variant = self.current()?.variant.clone();
-        let blame = [Blame::Game(Arc::clone(&variant.plugin))];
-        let (start, moves) = (start.clone(), moves.to_vec());
-        let limit = position_limit(moves.len());
-        call_within(what, limit, &blame, move || {
-            let state = read_position(&variant, &start, &moves)?;
+        watched_line(what, variant, start, moves, move |state| {
             ask(&state).map_err(|e| e.to_string())
-        })?
+        })
     }
 
     /// The current position as `d` shows it: the plugin's board drawing,
@@ -379,12 +375,7 @@ impl Session {
     pub fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
         let current = self.current.as_mut().ok_or("no game is loaded")?;
         let variant = current.variant.clone();
-        let blame = [Blame::Game(Arc::clone(&variant.plugin))];
-        let (start, moves) = (start.clone(), moves.to_vec());
-        let limit = position_limit(moves.len());
-        current.state = call_within("reading the position", limit, &blame, move || {
-            read_position(&variant, &start, &moves)
-        })??;
+        current.state = watched_line("reading the position", variant, start, moves, Ok)?;
         Ok(())
     }
 
@@ -421,6 +412,24 @@ impl Session {
         *self = fresh;
         Ok(messages)
     }
+}
+
+/// `then` of the position `start` with `moves` played in `variant`, read
+/// and asked on a thread of its own, watched (see [`call_within`]) with a
+/// limit that grows with the moves.
+fn watched_line<T: Send + 'static>(
+    what: &str,
+    variant: VariantRef,
+    start: &StartPosition,
+    moves: &[String],
+    then: impl FnOnce(GameState) -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    let blame = [Blame::Game(Arc::clone(&variant.plugin))];
+    let (start, moves) = (start.clone(), moves.to_vec());
+    let limit = position_limit(moves.len());
+    call_within(what, limit, &blame, move || {
+        then(read_position(&variant, &start, &moves)?)
+    })?
 }
 
 /// The position `start` with `moves` played, in a new state of `variant`.

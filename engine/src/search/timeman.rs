@@ -156,20 +156,22 @@ mod tests {
     }
 
     /// Play `moves` moves on a clock of `base` ms plus `inc`, each taking
-    /// `took(budget)` plus `delay` ms; the lowest the clock falls before a
-    /// move.
+    /// `took(budget)` plus `delay` ms; with a `period`, `movestogo` counts
+    /// down the moves of one period (`moves` is at most `period`). The
+    /// lowest the clock falls before a move.
     fn lowest_clock(
         base: i64,
         inc: i64,
-        moves: usize,
+        moves: u32,
+        period: Option<u32>,
         delay: i64,
         took: fn(TimeBudget) -> i64,
     ) -> i64 {
         let mut clock = base;
         let mut lowest = clock;
-        for _ in 0..moves {
+        for played in 0..moves {
             lowest = lowest.min(clock);
-            let budget = clock_budget(clock, inc, None, ms(10));
+            let budget = clock_budget(clock, inc, period.map(|p| p - played), ms(10));
             clock += inc - took(budget) - delay;
         }
         lowest
@@ -182,30 +184,11 @@ mod tests {
         let typical = |b: TimeBudget| (b.soft.as_millis() * 3 / 2).min(b.hard.as_millis()) as i64;
         let longest = |b: TimeBudget| b.hard.as_millis() as i64;
         for (base, inc) in [(100, 10), (1_000, 10), (50, 10), (10_000, 100)] {
-            let low = lowest_clock(base, inc, 300, 3, typical);
+            let low = lowest_clock(base, inc, 300, None, 3, typical);
             assert!(low >= base.min(6 * inc), "{base}+{inc}: {low}");
-            let low = lowest_clock(base, inc, 300, 3, longest);
+            let low = lowest_clock(base, inc, 300, None, 3, longest);
             assert!(low >= base.min(3 * inc), "{base}+{inc}: {low}");
         }
-    }
-
-    /// Play the `moves` moves of a `base` ms period (`movestogo` counting
-    /// down), each taking `took(budget)` plus `delay` ms; the lowest the
-    /// clock falls before a move.
-    fn lowest_clock_in_period(
-        base: i64,
-        moves: u32,
-        delay: i64,
-        took: fn(TimeBudget) -> i64,
-    ) -> i64 {
-        let mut clock = base;
-        let mut lowest = clock;
-        for to_go in (1..=moves).rev() {
-            lowest = lowest.min(clock);
-            let budget = clock_budget(clock, 0, Some(to_go), ms(10));
-            clock -= took(budget) + delay;
-        }
-        lowest
     }
 
     #[test]
@@ -221,7 +204,7 @@ mod tests {
                 &[0, 10]
             };
             for &delay in delays {
-                let low = lowest_clock_in_period(base, moves, delay, longest);
+                let low = lowest_clock(base, 0, moves, Some(moves), delay, longest);
                 assert!(low >= 20, "{moves}/{base} +{delay}: {low}");
             }
         }
