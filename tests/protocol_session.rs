@@ -362,6 +362,44 @@ fn go_perft_divides_by_root_move() {
     e.sync();
 }
 
+#[test]
+fn stop_ends_a_deep_perft_or_bench_at_once_and_costs_the_plugin_nothing() {
+    let (mut e, _dir) = Engine::othello();
+    // Each root move of perft 13 is trillions of leaves: only a stop
+    // inside it can end it before the watchdog would give up (0.5 s).
+    e.send("go perft 13");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("perft stopped before every root move"),
+        "{error:?}"
+    );
+    e.send("go perft 5");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1396", "{lines:?}");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send("bench othello 40");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string bench othello"))
+            .count(),
+        1,
+        "the search stopped, and the bench with it: {lines:?}"
+    );
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+}
+
 fn malformed_lines_get_one_error_each_and_change_nothing(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("position startpos moves f5");

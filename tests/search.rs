@@ -251,10 +251,9 @@ fn bench_node_count_is_reproducible() {
     };
     let run = || {
         let mut lines = Vec::new();
-        let summary = bench::run(&[target()], Some(5), &mut |l| lines.push(l.nodes), &|| {
-            false
-        })
-        .unwrap();
+        let control = SearchControl::new(false);
+        let summary =
+            bench::run(&[target()], Some(5), &mut |l| lines.push(l.nodes), &control).unwrap();
         (summary.nodes, lines)
     };
     let (first, per_position) = run();

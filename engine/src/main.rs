@@ -329,7 +329,7 @@ fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Resul
                 l.position
             )
         },
-        &|| false,
+        &plyd::search::SearchControl::new(false),
     )?;
     println!("Nodes searched: {}", summary.nodes);
     println!("Time: {} ms", summary.elapsed.as_millis());

@@ -55,8 +55,25 @@ impl Perft {
     /// one leaf if the plugin declares `CAP_PERFT_COUNTS_ENDED_GAMES` (the
     /// convention of the published Othello figures).
     pub fn count(&mut self, state: &mut GameState, depth: u32) -> Result<u64, PluginError> {
+        // Never asked to stop, so always a count.
+        let never = &mut || false;
+        Ok(self.count_until(state, depth, never)?.unwrap_or_default())
+    }
+
+    /// [`Perft::count`], asking `should_stop` at every node two or more
+    /// plies above the leaves (a few thousand times a second even with
+    /// Amazons' 2,000 moves a node); `None` once it said stop.
+    fn count_until(
+        &mut self,
+        state: &mut GameState,
+        depth: u32,
+        should_stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Option<u64>, PluginError> {
         if depth == 0 {
-            return Ok(1);
+            return Ok(Some(1));
+        }
+        if depth >= 2 && should_stop() {
+            return Ok(None);
         }
         let ended_counts =
             state.plugin().info().capabilities & abi::CAP_PERFT_COUNTS_ENDED_GAMES != 0;
@@ -67,37 +84,45 @@ impl Perft {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         state.legal_moves(&mut moves)?;
         let result = if moves.is_empty() {
-            Ok(u64::from(ended_counts))
+            Ok(Some(u64::from(ended_counts)))
         } else if depth == 1 {
-            Ok(moves.len() as u64)
+            Ok(Some(moves.len() as u64))
         } else {
             let mut total = 0;
+            let mut stopped = false;
             let mut outcome = Ok(());
             for &mv in &moves {
                 if let Err(e) = state.make_move(mv) {
                     outcome = Err(e);
                     break;
                 }
-                match self.count(state, depth - 1) {
-                    Ok(n) => total += n,
+                let below = match self.count_until(state, depth - 1, should_stop) {
+                    Ok(below) => below,
                     Err(e) => {
                         outcome = Err(e);
                         break;
                     }
-                }
+                };
                 if let Err(e) = state.unmake_move(mv) {
                     outcome = Err(e);
                     break;
                 }
+                let Some(n) = below else {
+                    stopped = true;
+                    break;
+                };
+                total += n;
             }
-            outcome.map(|()| total)
+            outcome.map(|()| (!stopped).then_some(total))
         };
         self.buffers[ply] = moves;
         result
     }
 
-    /// Perft divided by root move. `should_stop` is asked between root
-    /// moves; `native` uses the plugin's own perft below each root move.
+    /// Perft divided by root move. `should_stop` is asked before each root
+    /// move and, unless `native` (the plugin's own perft below each root
+    /// move, which cannot be interrupted), inside each; the root move it
+    /// interrupted is left out of the report.
     pub fn divide(
         &mut self,
         state: &mut GameState,
@@ -120,12 +145,15 @@ impl Perft {
                 let text = state.format_move(mv)?;
                 state.make_move(mv)?;
                 let nodes = if native {
-                    state.native_perft(depth - 1)
+                    state.native_perft(depth - 1).map(Some)
                 } else {
-                    self.count(state, depth - 1)
+                    self.count_until(state, depth - 1, &mut should_stop)
                 };
                 state.unmake_move(mv)?;
-                let nodes = nodes?;
+                let Some(nodes) = nodes? else {
+                    interrupted = true;
+                    break;
+                };
                 total += nodes;
                 roots.push(RootCount { text, nodes });
             }

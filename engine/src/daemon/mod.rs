@@ -272,31 +272,52 @@ impl<W: Write> Daemon<W> {
         let Some((at, due)) = self.next_due() else {
             return;
         };
-        if Instant::now() < at {
+        let now = Instant::now();
+        if now < at {
             return;
         }
-        let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
-        match due {
-            Due::Answer if is_search => {
-                if let Some(job) = self
+        // A job without signs of life for too long is due its answer.
+        let answer = match due {
+            Due::Look => {
+                let stalled = self
                     .job
                     .as_mut()
-                    .filter(|j| j.control.best_so_far().is_none())
-                {
-                    // Nothing to answer with yet: wait for a first move
-                    // rather than play `(none)` (see `Watch::next`).
-                    job.watch.due_without_move.get_or_insert(at);
+                    .is_some_and(|job| job.watch.look(&job.control, now));
+                if !stalled {
                     return;
                 }
-                log::warn!(
-                    "the search has not answered in time; answering with its best move so far"
-                );
-                self.answer_for_job();
-                if let Some(job) = &mut self.job {
-                    job.watch.overdue = true;
-                }
+                true
             }
-            Due::Answer | Due::GiveUp => self.give_up_on_job(),
+            Due::Answer => true,
+            Due::GiveUp => false,
+        };
+        let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
+        if answer && is_search {
+            if let Some(job) = self
+                .job
+                .as_mut()
+                .filter(|j| j.control.best_so_far().is_none())
+            {
+                // Nothing to answer with yet: wait for a first move
+                // rather than play `(none)` (see `Watch::next`).
+                job.watch.due_without_move.get_or_insert(at);
+                return;
+            }
+            let why = if self.job.as_ref().is_some_and(|j| j.watch.stalled) {
+                format!(
+                    "has made no progress for {} s",
+                    watchdog::STALL_LIMIT.as_secs_f64()
+                )
+            } else {
+                "has not answered in time".to_string()
+            };
+            log::warn!("the search {why}; answering with its best move so far");
+            self.answer_for_job();
+            if let Some(job) = &mut self.job {
+                job.watch.overdue = true;
+            }
+        } else {
+            self.give_up_on_job();
         }
     }
 
@@ -319,6 +340,7 @@ impl<W: Write> Daemon<W> {
         let Some(job) = &self.job else { return };
         job.control.stop();
         let kind = job.kind;
+        let stalled = job.watch.stalled;
         let blamed = blame_text(&job.plugins);
         for plugin in &job.plugins {
             plugin.disable();
@@ -331,10 +353,20 @@ impl<W: Write> Daemon<W> {
             JobKind::Perft => "perft",
             JobKind::Bench => "bench",
         };
+        let when = if stalled {
+            format!(
+                "made no progress for {} s and was given up",
+                watchdog::STALL_LIMIT.as_secs_f64()
+            )
+        } else {
+            format!(
+                "was given up {} s after it should have ended",
+                watchdog::HUNG_AFTER.as_secs_f64()
+            )
+        };
         self.error(&format!(
-            "{blamed} did not return from a call: {what} was given up {} s after it should have ended; \
-             the plugin is disabled until it is loaded again (setoption name PluginPath)",
-            watchdog::HUNG_AFTER.as_secs_f64()
+            "{blamed} did not return from a call: {what} {when}; \
+             the plugin is disabled until it is loaded again (setoption name PluginPath)"
         ));
         // Dropping the job detaches its thread.
         self.job = None;
@@ -900,21 +932,27 @@ impl<W: Write> Daemon<W> {
         let root = current.state.try_clone().map_err(|e| e.to_string())?;
         let blame = [Blame::Game(Arc::clone(root.plugin()))];
         let wanted = go.search_moves.clone();
-        // The side to move and the `searchmoves` are the plugin's to read,
-        // watched: a move generator that never returns must not freeze the
-        // daemon before its search (and watchdog) even start.
-        let (root, side, search_moves, rejected) =
-            call_within("preparing the search", CALL_LIMIT, &blame, move || {
-                let side = root.side_to_move().map_err(|e| e.to_string())?;
-                let (mut moves, mut rejected) = (Vec::new(), Vec::new());
-                for text in wanted {
-                    match root.parse_legal_move(&text) {
-                        Ok(mv) => moves.push(mv),
-                        Err(_) => rejected.push(text),
-                    }
+        let prepare = move || {
+            let side = root.side_to_move().map_err(|e| e.to_string())?;
+            let (mut moves, mut rejected) = (Vec::new(), Vec::new());
+            for text in wanted {
+                match root.parse_legal_move(&text) {
+                    Ok(mv) => moves.push(mv),
+                    Err(_) => rejected.push(text),
                 }
-                Ok::<_, String>((root, side, moves, rejected))
-            })??;
+            }
+            Ok::<_, String>((root, side, moves, rejected))
+        };
+        // A game's `go` reads the side to move here, on the clock (see
+        // `Session::ask_position`); the `searchmoves` of an analysis are
+        // checked on a watched thread, so that a move generator that never
+        // returns does not freeze the daemon before its search (and
+        // watchdog) even start.
+        let (root, side, search_moves, rejected) = if go.search_moves.is_empty() {
+            prepare()?
+        } else {
+            call_within("preparing the search", CALL_LIMIT, &blame, prepare)??
+        };
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
         let mut limits = limits_from_go(go, side, overhead);
         limits.search_moves = search_moves;

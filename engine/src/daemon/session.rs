@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use plyd_protocol::StartPosition;
 
-use super::watchdog::{call_within, position_limit, Blame, CALL_LIMIT};
+use super::watchdog::{call_within, Blame, CALL_LIMIT};
 
 use crate::host::{
     Evaluator, EvaluatorSource, GamePlugin, GameState, LoadError, PluginError, PluginHost,
@@ -314,7 +314,7 @@ impl Session {
 
     /// The evaluation of the current position, as lines for people tuning
     /// weights: the evaluator, each term it explains, and the score.
-    /// Watched like [`Session::set_position`]: an evaluator that never
+    /// Watched like [`Session::watched_position`]: an evaluator that never
     /// returns is disabled with its game plugin.
     pub fn eval_report(&self) -> Result<Vec<String>, String> {
         let current = self.current()?;
@@ -330,10 +330,24 @@ impl Session {
         })?
     }
 
-    /// `ask` of a copy of the current position, watched like
-    /// [`Session::set_position`]; `what` names it in messages (`showing the
-    /// position`).
-    pub fn ask_position<T: Send + 'static>(
+    /// `ask` of the current position, on the controller's own thread.
+    /// The calls a GUI makes between its `go` (or the move it sends) and
+    /// the answer are made this way: handing them to a watched thread
+    /// costs a thread's wait for a core each time, several milliseconds on
+    /// a busy machine, charged to the engine's clock.
+    pub fn ask_position<T>(
+        &self,
+        ask: impl FnOnce(&GameState) -> Result<T, PluginError>,
+    ) -> Result<T, String> {
+        ask(&self.current()?.state).map_err(|e| e.to_string())
+    }
+
+    /// `ask` of a copy of the current position, on a thread of its own,
+    /// watched (see [`call_within`]): a plugin that never returns is
+    /// disabled and the daemon reads its next command. For the commands
+    /// no clock runs for (`d`, GTP's `showboard` ...); `what` names the
+    /// work in messages (`showing the position`).
+    pub fn watched_position<T: Send + 'static>(
         &self,
         what: &str,
         ask: impl FnOnce(&GameState) -> Result<T, PluginError> + Send + 'static,
@@ -345,37 +359,31 @@ impl Session {
     }
 
     /// `ask` of the position `start` with `moves` played, in the current
-    /// variant (the current position stays), watched like
-    /// [`Session::set_position`].
-    pub fn ask_line<T: Send + 'static>(
+    /// variant (the current position stays).
+    pub fn ask_line<T>(
         &self,
-        what: &str,
         start: &StartPosition,
         moves: &[String],
-        ask: impl FnOnce(&GameState) -> Result<T, PluginError> + Send + 'static,
+        ask: impl FnOnce(&GameState) -> Result<T, PluginError>,
     ) -> Result<T, String> {
-        let variant = self.current()?.variant.clone();
-        watched_line(what, variant, start, moves, move |state| {
-            ask(&state).map_err(|e| e.to_string())
-        })
+        let state = read_position(&self.current()?.variant, start, moves)?;
+        ask(&state).map_err(|e| e.to_string())
     }
 
     /// The current position as `d` shows it: the plugin's board drawing,
     /// its position text and its hash key.
     pub fn show_position(&self) -> Result<(String, String, u64), String> {
-        self.ask_position("showing the position", |state| {
+        self.watched_position("showing the position", |state| {
             Ok((state.board_text()?, state.position_text()?, state.hash()))
         })
     }
 
-    /// Set the position from `position startpos|fen ... moves ...`. The
-    /// plugin reads it on a thread of its own, watched (see
-    /// [`call_within`]): a plugin that never returns is disabled and the
-    /// position stays as it was.
+    /// Set the position from `position startpos|fen ... moves ...`, or
+    /// change nothing and say why. Read on the controller's thread, like
+    /// [`Session::ask_position`]: it is on the clock of the `go` after it.
     pub fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
         let current = self.current.as_mut().ok_or("no game is loaded")?;
-        let variant = current.variant.clone();
-        current.state = watched_line("reading the position", variant, start, moves, Ok)?;
+        current.state = read_position(&current.variant, start, moves)?;
         Ok(())
     }
 
@@ -412,24 +420,6 @@ impl Session {
         *self = fresh;
         Ok(messages)
     }
-}
-
-/// `then` of the position `start` with `moves` played in `variant`, read
-/// and asked on a thread of its own, watched (see [`call_within`]) with a
-/// limit that grows with the moves.
-fn watched_line<T: Send + 'static>(
-    what: &str,
-    variant: VariantRef,
-    start: &StartPosition,
-    moves: &[String],
-    then: impl FnOnce(GameState) -> Result<T, String> + Send + 'static,
-) -> Result<T, String> {
-    let blame = [Blame::Game(Arc::clone(&variant.plugin))];
-    let (start, moves) = (start.clone(), moves.to_vec());
-    let limit = position_limit(moves.len());
-    call_within(what, limit, &blame, move || {
-        then(read_position(&variant, &start, &moves)?)
-    })?
 }
 
 /// The position `start` with `moves` played, in a new state of `variant`.

@@ -26,10 +26,21 @@
 //! A search that is merely late (a loaded machine) finishes well inside
 //! `HUNG_AFTER` and costs nothing but the watchdog's early answer.
 //!
+//! A job with no clock that ends by itself (`go depth`, `go nodes`,
+//! `go mate`, `go perft`, `bench`) has no deadline to miss, so the
+//! controller watches its signs of life instead
+//! ([`SearchControl::beat`]): every search thread gives one at each look at
+//! its limits, perft every few thousand nodes. A job that has given none
+//! for [`STALL_LIMIT`] is stuck in a plugin call, and is answered and then
+//! given up as above. (`go infinite` and `go ponder` wait for the GUI by
+//! design; their `stop` and `ponderhit` bring the deadlines above.)
+//!
 //! The plugin calls the controller itself needs answered before it reads
-//! its next line (reading a `position`, preparing a `go`, `d`, `eval`) run
-//! through [`call_within`]: on a thread of their own, waited for up to
-//! [`CALL_LIMIT`]. One that never returns costs its plugin (disabled, with
+//! its next line, for the commands no clock runs for (`searchmoves`, `d`,
+//! `eval` ...), run through [`call_within`]: on a thread of their own,
+//! waited for up to [`CALL_LIMIT`]. Those on the clock (reading a
+//! `position`, the side to move of a `go`) are made by the controller
+//! itself: a thread of their own would wait for a core on every move. One that never returns costs its plugin (disabled, with
 //! one error line) but not the daemon, which goes on reading commands.
 
 use std::sync::Arc;
@@ -53,8 +64,12 @@ pub const FIRST_MOVE_POLL: Duration = Duration::from_millis(1);
 /// plugin is declared stuck: thousands of times what any of the four games
 /// needs, so a loaded machine never trips it.
 pub const CALL_LIMIT: Duration = Duration::from_secs(5);
-/// What reading a position may take per move, on top of [`CALL_LIMIT`].
-pub const CALL_LIMIT_PER_MOVE: Duration = Duration::from_millis(1);
+
+/// How long a job without a clock may go without a sign of life: no single
+/// plugin call takes this long, so its threads are stuck in one.
+pub const STALL_LIMIT: Duration = CALL_LIMIT;
+/// How often the controller looks for a job's signs of life.
+pub const STALL_POLL: Duration = Duration::from_millis(250);
 
 /// A plugin a job calls into.
 pub enum Blame {
@@ -147,12 +162,6 @@ pub fn call_within<T: Send + 'static>(
     }
 }
 
-/// The limit for reading a position with `moves` moves.
-pub fn position_limit(moves: usize) -> Duration {
-    let moves = u32::try_from(moves).unwrap_or(u32::MAX);
-    CALL_LIMIT.saturating_add(CALL_LIMIT_PER_MOVE.saturating_mul(moves))
-}
-
 /// A job's deadlines and what the watchdog has done.
 #[derive(Debug, Default)]
 pub struct Watch {
@@ -170,6 +179,21 @@ pub struct Watch {
     pub overdue: bool,
     /// When its answer fell due with no move noted to answer with.
     pub due_without_move: Option<Instant>,
+    /// The signs of life last seen, for a job watched for them.
+    pub progress: Option<Progress>,
+    /// Whether the job went [`STALL_LIMIT`] without a sign of life.
+    pub stalled: bool,
+}
+
+/// The signs of life of a job as the controller last saw them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// [`SearchControl::beats`] then.
+    beats: u64,
+    /// Since when the count has stood still.
+    since: Instant,
+    /// When the controller last looked.
+    looked: Instant,
 }
 
 /// What is due next.
@@ -179,12 +203,45 @@ pub enum Due {
     Answer,
     /// Give up on the job.
     GiveUp,
+    /// Look for signs of life ([`Watch::look`]).
+    Look,
 }
 
 impl Watch {
     /// Whether the job's answer has gone out.
     pub fn answered(&self) -> bool {
         self.answered_at.is_some()
+    }
+
+    /// Watch the job for signs of life from now on.
+    pub fn expect_progress(&mut self, control: &SearchControl) {
+        let now = Instant::now();
+        self.progress = Some(Progress {
+            beats: control.beats(),
+            since: now,
+            looked: now,
+        });
+    }
+
+    /// Look for signs of life at `now`: true when there has been none for
+    /// [`STALL_LIMIT`] (the job is then `stalled`, and no longer looked at).
+    pub fn look(&mut self, control: &SearchControl, now: Instant) -> bool {
+        let Some(progress) = &mut self.progress else {
+            return false;
+        };
+        let beats = control.beats();
+        progress.looked = now;
+        if beats != progress.beats {
+            progress.beats = beats;
+            progress.since = now;
+            return false;
+        }
+        if now.saturating_duration_since(progress.since) < STALL_LIMIT {
+            return false;
+        }
+        self.progress = None;
+        self.stalled = true;
+        true
     }
 
     /// The next deadline, if any, and what falls due then.
@@ -216,7 +273,12 @@ impl Watch {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        due.map(|t| (t, Due::Answer))
+        let look = self.progress.map(|p| p.looked + STALL_POLL);
+        match (due, look) {
+            (Some(answer), Some(look)) if look < answer => Some((look, Due::Look)),
+            (None, Some(look)) => Some((look, Due::Look)),
+            (answer, _) => answer.map(|t| (t, Due::Answer)),
+        }
     }
 }
 
@@ -292,10 +354,30 @@ mod tests {
     }
 
     #[test]
-    fn reading_a_position_may_take_longer_the_more_moves_it_has() {
-        assert_eq!(position_limit(0), CALL_LIMIT);
-        assert_eq!(position_limit(1000), CALL_LIMIT + Duration::from_secs(1));
-        assert!(position_limit(usize::MAX) > Duration::from_secs(1 << 20));
+    fn a_job_without_signs_of_life_for_the_stall_limit_is_stalled() {
+        let control = SearchControl::new(false);
+        let mut watch = Watch::default();
+        watch.expect_progress(&control);
+        let start = watch.progress.unwrap().since;
+        // Looked at every STALL_POLL, as long as nothing else is due sooner.
+        assert_eq!(watch.next(&control), Some((start + STALL_POLL, Due::Look)));
+        watch.answer_by = Some(Duration::ZERO);
+        assert_eq!(watch.next(&control).unwrap().1, Due::Answer);
+        watch.answer_by = None;
+        // A beat restarts the count; standing still that long does not.
+        control.beat();
+        assert!(!watch.look(&control, start + STALL_LIMIT));
+        assert_eq!(
+            watch.next(&control),
+            Some((start + STALL_LIMIT + STALL_POLL, Due::Look))
+        );
+        assert!(!watch.look(&control, start + 2 * STALL_LIMIT - STALL_POLL));
+        assert!(!watch.stalled);
+        assert!(watch.look(&control, start + 2 * STALL_LIMIT));
+        assert!(watch.stalled);
+        // Stalled once: no more looks, and a job never watched has none.
+        assert_eq!(watch.next(&control), None);
+        assert!(!Watch::default().look(&control, start + 10 * STALL_LIMIT));
     }
 
     #[test]

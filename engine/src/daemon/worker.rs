@@ -117,6 +117,8 @@ pub fn start_search(
 ) -> std::io::Result<Job> {
     let job_control = Arc::clone(&control);
     let answer_by = job.limits.answer_by;
+    // `go infinite` and `go ponder` wait for the GUI, not for progress.
+    let ends_by_itself = !job.limits.infinite && !control.pondering();
     let plugins = vec![
         Blame::Game(Arc::clone(job.root.plugin())),
         Blame::Evaluator(Arc::clone(&job.evaluator)),
@@ -174,6 +176,9 @@ pub fn start_search(
         },
     )?;
     started.watch.answer_by = answer_by;
+    if ends_by_itself {
+        started.watch.expect_progress(&started.control);
+    }
     started.plugins = plugins;
     Ok(started)
 }
@@ -210,7 +215,10 @@ pub fn start_perft(
         events,
         move |events| {
             let result = catch_unwind(AssertUnwindSafe(|| {
-                Perft::new().divide(&mut root, depth, false, || job_control.stop_requested())
+                Perft::new().divide(&mut root, depth, false, || {
+                    job_control.beat();
+                    job_control.stop_requested()
+                })
             }));
             match result {
                 Ok(Ok(report)) => {
@@ -247,6 +255,7 @@ pub fn start_perft(
             }
         },
     )?;
+    started.watch.expect_progress(&started.control);
     started.plugins = plugins;
     Ok(started)
 }
@@ -260,7 +269,7 @@ pub fn start_bench(
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
     let job_control = Arc::clone(&control);
-    spawn(
+    let mut started = spawn(
         "plyd-bench",
         JobKind::Bench,
         control,
@@ -287,7 +296,7 @@ pub fn start_bench(
                         false,
                     )
                     },
-                    &|| job_control.stop_requested(),
+                    &job_control,
                 )
             }));
             match result {
@@ -313,5 +322,7 @@ pub fn start_bench(
                 }
             }
         },
-    )
+    )?;
+    started.watch.expect_progress(&started.control);
+    Ok(started)
 }

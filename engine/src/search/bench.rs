@@ -103,8 +103,8 @@ pub(super) fn timed_search(
     tt: &TranspositionTable,
     limits: &SearchLimits,
     options: &SearchOptions,
+    control: &SearchControl,
 ) -> Result<(super::SearchResult, String, Duration), PluginError> {
-    let control = SearchControl::new(false);
     let mut best = String::from("(none)");
     let started = Instant::now();
     let result = search(
@@ -112,7 +112,7 @@ pub(super) fn timed_search(
         evaluator,
         tt,
         limits,
-        &control,
+        control,
         options,
         &mut |event| {
             if let super::SearchEvent::BestMove { best: Some(b), .. } = event {
@@ -124,12 +124,13 @@ pub(super) fn timed_search(
 }
 
 /// Run the bench over `targets`. `depth` overrides each game's default;
-/// `line` is called after each position; `stop` is polled between them.
+/// `line` is called after each position. Each search runs under
+/// `control`: a stop ends the one running and the bench with it.
 pub fn run(
     targets: &[BenchTarget],
     depth: Option<u32>,
     line: &mut dyn FnMut(&BenchLine),
-    stop: &dyn Fn() -> bool,
+    control: &SearchControl,
 ) -> Result<BenchSummary, String> {
     let mut tt = TranspositionTable::new(BENCH_HASH_MIB)?;
     let mut summary = BenchSummary::default();
@@ -140,7 +141,7 @@ pub fn run(
         start.legal_moves(&mut moves).map_err(fail)?;
         let depth = depth.unwrap_or_else(|| default_depth(moves.len()));
         for text in positions(&target.variant).map_err(fail)? {
-            if stop() {
+            if control.stop_requested() {
                 return Ok(summary);
             }
             let mut state =
@@ -157,6 +158,7 @@ pub fn run(
                 &tt,
                 &limits,
                 &SearchOptions::default(),
+                control,
             )
             .map_err(fail)?;
             summary.nodes += result.nodes;

@@ -135,6 +135,7 @@ impl SolveTable for ThreadTable<'_, '_> {
     fn poll(&mut self, nodes: u64) -> bool {
         let shared = self.shared;
         shared.nodes[self.id].store(nodes, Ordering::Relaxed);
+        shared.control.beat();
         if self.id == 0 {
             let out_of_time = shared.limits.hard_time().is_some_and(|hard| {
                 !shared.control.pondering() && shared.control.clock_elapsed() >= hard

@@ -1,6 +1,6 @@
 //! What bounds a search: depth, nodes, the clock, and the GUI's `stop`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -102,6 +102,11 @@ pub struct SearchControl {
     /// moves as they come. The watchdog answers with it when the search
     /// cannot.
     best_so_far: Mutex<Option<(String, Option<String>)>>,
+    /// Signs of life: every search thread adds one each time it looks at
+    /// its limits (about every half millisecond), perft every few thousand
+    /// nodes. A count that stands still while the job runs means every
+    /// thread of it is inside a plugin call, or waiting on one that is.
+    beats: AtomicU64,
 }
 
 impl SearchControl {
@@ -113,7 +118,19 @@ impl SearchControl {
             clock_start: Mutex::new(Instant::now()),
             started: Instant::now(),
             best_so_far: Mutex::new(None),
+            beats: AtomicU64::new(0),
         }
+    }
+
+    /// Note that a thread of the job is making progress.
+    #[inline]
+    pub fn beat(&self) {
+        self.beats.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many times [`SearchControl::beat`] was called.
+    pub fn beats(&self) -> u64 {
+        self.beats.load(Ordering::Relaxed)
     }
 
     /// Record the move to play should the search be unable to answer.

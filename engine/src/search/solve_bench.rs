@@ -19,7 +19,7 @@ use std::time::Duration;
 use crate::host::{Evaluator, GameState, PluginError, VariantRef};
 
 use super::bench::timed_search;
-use super::{SearchLimits, SearchOptions, TranspositionTable, MAX_DEPTH};
+use super::{SearchControl, SearchLimits, SearchOptions, TranspositionTable, MAX_DEPTH};
 
 /// One position of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,8 +138,15 @@ pub fn run(
             threads,
             ..SearchOptions::default()
         };
-        let (result, best, elapsed) =
-            timed_search(state, evaluator, &tt, &limits, &options).map_err(fail)?;
+        let (result, best, elapsed) = timed_search(
+            state,
+            evaluator,
+            &tt,
+            &limits,
+            &options,
+            &SearchControl::new(false),
+        )
+        .map_err(fail)?;
         if result.depth != size {
             return Err(format!("{}: the solve did not end", entry.name));
         }

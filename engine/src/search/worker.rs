@@ -232,6 +232,7 @@ impl<'a> Searcher<'a> {
         }
         self.check_countdown = self.check_interval;
         shared.publish_nodes(self.id, self.nodes);
+        shared.control.beat();
         if shared.should_stop() {
             self.stopped = true;
         } else if self.is_main() {

@@ -120,10 +120,7 @@ impl<W: Write> Daemon<W> {
             .set_position(&StartPosition::StartPos, &moves)?;
         self.dialects.botzone.moves = moves;
         self.dialects.botzone.json = json;
-        let over = self
-            .session
-            .ask_position("checking for the game's end", |state| state.outcome())?
-            != Outcome::Ongoing;
+        let over = self.session.ask_position(|state| state.outcome())? != Outcome::Ongoing;
         self.dialects.botzone.searching = true;
         if over {
             self.botzone_best(None);

@@ -167,7 +167,7 @@ impl<W: Write> Daemon<W> {
             "time_left" => self.gtp_time_left(&command.args),
             "showboard" => self
                 .session
-                .ask_position("drawing the board", |state| state.board_text())
+                .watched_position("drawing the board", |state| state.board_text())
                 .map(|board| format!("\n{}", board.trim_end())),
             "final_score" => self.gtp_final_score(),
             other => Err(format!("unknown command '{other}'")),
@@ -189,24 +189,21 @@ impl<W: Write> Daemon<W> {
 
     /// Whether the side to move has no move but a pass: its one move.
     fn forced_pass(&self) -> Result<Option<String>, String> {
-        self.session
-            .ask_position("looking for a forced pass", |state| {
-                let mut moves = Vec::new();
-                state.legal_moves(&mut moves)?;
-                if moves.len() != 1 {
-                    return Ok(None);
-                }
-                let text = state.format_move(moves[0])?;
-                Ok((state.parse_move("pass").ok() == Some(moves[0])).then_some(text))
-            })
+        self.session.ask_position(|state| {
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves)?;
+            if moves.len() != 1 {
+                return Ok(None);
+            }
+            let text = state.format_move(moves[0])?;
+            Ok((state.parse_move("pass").ok() == Some(moves[0])).then_some(text))
+        })
     }
 
     /// The moves to play before `color` is on move: a forced pass of the
     /// other side, if that is what stands between.
     fn moves_for_turn(&self, color: u32) -> Result<Vec<String>, String> {
-        let side = self
-            .session
-            .ask_position("reading the side to move", |state| state.side_to_move())?;
+        let side = self.session.ask_position(|state| state.side_to_move())?;
         if side == color {
             return Ok(Vec::new());
         }
@@ -226,9 +223,7 @@ impl<W: Write> Daemon<W> {
         let color = parse_color(color).ok_or_else(|| format!("syntax error: colour '{color}'"))?;
         let mut moves = self.dialects.gtp.moves.clone();
         let is_pass = vertex.eq_ignore_ascii_case("pass");
-        let side = self
-            .session
-            .ask_position("reading the side to move", |state| state.side_to_move())?;
+        let side = self.session.ask_position(|state| state.side_to_move())?;
         // A pass by the side not on move is a no-op that GTP controllers
         // send after the other side's forced pass was already played.
         if is_pass && side != color {
@@ -248,9 +243,7 @@ impl<W: Write> Daemon<W> {
             .first()
             .and_then(|c| parse_color(c))
             .ok_or("syntax error: genmove needs a colour")?;
-        let outcome = self
-            .session
-            .ask_position("checking for the game's end", |state| state.outcome())?;
+        let outcome = self.session.ask_position(|state| state.outcome())?;
         if outcome != crate::host::Outcome::Ongoing {
             self.gtp_answer(id, true, "pass");
             return Ok(());
@@ -334,9 +327,11 @@ impl<W: Write> Daemon<W> {
     /// Disc count: `B+n`, `W+n` or `0`; at the end of the game the empty
     /// squares go to the winner, as in plyd's Othello scoring.
     fn gtp_final_score(&self) -> Result<String, String> {
-        let (text, outcome) = self.session.ask_position("counting the discs", |state| {
-            Ok((state.position_text()?, state.outcome()?))
-        })?;
+        let (text, outcome) = self
+            .session
+            .watched_position("counting the discs", |state| {
+                Ok((state.position_text()?, state.outcome()?))
+            })?;
         let over = outcome != crate::host::Outcome::Ongoing;
         let board = text.split_whitespace().next().unwrap_or("");
         let (mut black, mut white, mut empty) = (0i32, 0i32, 0i32);
@@ -388,10 +383,9 @@ impl<W: Write> Daemon<W> {
 
     /// Whether `mv` is the pass move.
     fn forced_pass_text(&self, mv: &str) -> bool {
-        let mv = mv.to_string();
-        let read = self.session.ask_position("reading a move", move |state| {
-            Ok((state.parse_move(&mv).ok(), state.parse_move("pass").ok()))
-        });
+        let read = self
+            .session
+            .ask_position(|state| Ok((state.parse_move(mv).ok(), state.parse_move("pass").ok())));
         match read {
             Ok((Some(a), Some(b))) => a == b,
             Ok(_) => false,

@@ -190,13 +190,11 @@ impl<W: Write> Daemon<W> {
         moves: Vec<String>,
         color: u32,
     ) -> Result<Vec<String>, String> {
-        let (side, legal, pass) =
-            self.session
-                .ask_line("reading the game", start, &moves, |state| {
-                    let mut legal = Vec::new();
-                    state.legal_moves(&mut legal)?;
-                    Ok((state.side_to_move()?, legal, state.parse_move("pass").ok()))
-                })?;
+        let (side, legal, pass) = self.session.ask_line(start, &moves, |state| {
+            let mut legal = Vec::new();
+            state.legal_moves(&mut legal)?;
+            Ok((state.side_to_move()?, legal, state.parse_move("pass").ok()))
+        })?;
         if side == color {
             return Ok(moves);
         }
@@ -220,9 +218,7 @@ impl<W: Write> Daemon<W> {
         if self.session.set_position(&start, &moves).is_err() {
             // The side on move may have had to pass first.
             moves.pop();
-            let side = self
-                .session
-                .ask_position("reading the side to move", |state| state.side_to_move())?;
+            let side = self.session.ask_position(|state| state.side_to_move())?;
             moves = self
                 .with_turn_of(&start, moves, 1 - side)
                 .map_err(|_| format!("move '{text}' is not legal here"))?;

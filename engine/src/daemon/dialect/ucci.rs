@@ -159,7 +159,7 @@ impl<W: Write> Daemon<W> {
         let texts = moves.clone();
         let checked = self
             .session
-            .ask_position("checking banmoves", move |state| {
+            .watched_position("checking banmoves", move |state| {
                 Ok(texts.into_iter().find_map(|text| {
                     let refused = state.parse_legal_move(&text).err()?;
                     Some(format!("banmoves: '{text}' is not a legal move: {refused}"))
@@ -176,23 +176,22 @@ impl<W: Write> Daemon<W> {
     /// when nothing is banned).
     fn side_and_allowed_moves(&self) -> Result<(u32, Option<Vec<String>>), String> {
         let banned = self.dialects.ucci.banned.clone();
-        self.session
-            .ask_position("preparing the search", move |state| {
-                let side = state.side_to_move()?;
-                if banned.is_empty() {
-                    return Ok((side, None));
+        self.session.ask_position(move |state| {
+            let side = state.side_to_move()?;
+            if banned.is_empty() {
+                return Ok((side, None));
+            }
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves)?;
+            let mut allowed = Vec::new();
+            for mv in moves {
+                let text = state.format_move(mv)?;
+                if !banned.contains(&text) {
+                    allowed.push(text);
                 }
-                let mut moves = Vec::new();
-                state.legal_moves(&mut moves)?;
-                let mut allowed = Vec::new();
-                for mv in moves {
-                    let text = state.format_move(mv)?;
-                    if !banned.contains(&text) {
-                        allowed.push(text);
-                    }
-                }
-                Ok((side, Some(allowed)))
-            })
+            }
+            Ok((side, Some(allowed)))
+        })
     }
 
     fn ucci_go(&mut self, go: &UcciGo) {
@@ -254,16 +253,16 @@ impl<W: Write> Daemon<W> {
         if let Some(hit) = key.ok().and_then(|key| self.tt.probe(key, 0)) {
             // The stored move, shown only if it is legal here.
             let best = hit.best.and_then(|mv| {
-                let shown = self
-                    .session
-                    .ask_position("reading the stored move", move |state| {
-                        let mut legal = Vec::new();
-                        state.legal_moves(&mut legal)?;
-                        legal
-                            .contains(&mv)
-                            .then(|| state.format_move(mv))
-                            .transpose()
-                    });
+                let shown =
+                    self.session
+                        .watched_position("reading the stored move", move |state| {
+                            let mut legal = Vec::new();
+                            state.legal_moves(&mut legal)?;
+                            legal
+                                .contains(&mv)
+                                .then(|| state.format_move(mv))
+                                .transpose()
+                        });
                 shown.unwrap_or_else(|e| {
                     log::error!("{e}");
                     None

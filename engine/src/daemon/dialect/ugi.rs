@@ -66,9 +66,9 @@ impl<W: Write> Daemon<W> {
     }
 
     fn ugi_query(&self, what: &str) -> Result<&'static str, String> {
-        let (side, outcome) = self.session.ask_position("answering the query", |state| {
-            Ok((state.side_to_move()?, state.outcome()?))
-        })?;
+        let (side, outcome) = self
+            .session
+            .ask_position(|state| Ok((state.side_to_move()?, state.outcome()?)))?;
         Ok(match what {
             "p1turn" if side == 0 => "true",
             "p1turn" => "false",

@@ -355,6 +355,7 @@ fn helper_loop(
         walker.visit()?;
         local += 1;
         if local == PUBLISH_EVERY {
+            control.beat();
             let total = shared.visits.fetch_add(local, Ordering::Relaxed) + local;
             local = 0;
             if limits.nodes.is_some_and(|n| total >= n) {
@@ -389,6 +390,7 @@ fn main_loop(
             return Ok(());
         }
         walker.visit()?;
+        control.beat();
         // `go mate N` stops at a proof (above) or another limit, not at
         // the depth of its mate: a tree is not searched to a full depth.
         if limits.mate.is_none() && limits.depth.is_some_and(|d| walker.max_depth >= d) {
