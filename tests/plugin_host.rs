@@ -587,6 +587,21 @@ fn assert_one_stuck_call(lines: &[String], what: &str) {
 }
 
 #[test]
+fn an_evaluator_that_never_finishes_reading_its_parameters_costs_the_plugin_not_the_daemon() {
+    let (mut e, dir) = stalling_engine();
+    let params = common::TempDir::new("params");
+    let file = params.path().join("stall.toml");
+    std::fs::write(&file, "stall = true\n").unwrap();
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    let lines = e.sync();
+    assert_one_stuck_call(&lines, "creating the evaluator was given up after 5 s");
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}
+
+#[test]
 fn searchmoves_the_plugin_never_finishes_checking_get_bestmove_none() {
     let (mut e, dir) = stalling_engine();
     // The root's moves never come: neither the `searchmoves` check nor a

@@ -118,6 +118,12 @@ impl EvaluatorSource {
         matches!(self, EvaluatorSource::External(_))
     }
 
+    /// Disable the library it lives in because one of its calls never
+    /// returned (see [`GamePlugin::disable_unresponsive`]).
+    pub fn disable_unresponsive(&self) {
+        self.health().unresponsive();
+    }
+
     fn health(&self) -> &Health {
         match self {
             EvaluatorSource::BuiltIn { game, .. } => &game.health,
@@ -225,7 +231,7 @@ impl Evaluator {
     /// Disable the library it lives in because one of its calls never
     /// returned (see [`GamePlugin::disable_unresponsive`]).
     pub fn disable_unresponsive(&self) {
-        self.source.health().unresponsive();
+        self.source.disable_unresponsive();
     }
 
     /// Refuse a state of another game plugin: the evaluator would read

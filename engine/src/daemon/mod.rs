@@ -725,8 +725,12 @@ impl<W: Write> Daemon<W> {
                     })?,
                 GameOptionKindDesc::Text { .. } => given.to_string(),
             };
-            game.set_option(&option.name, &value)
-                .map_err(|e| format!("option '{}': {e}", option.name))?;
+            let (plugin, name) = (Arc::clone(game), option.name.clone());
+            let blame = [Blame::Game(Arc::clone(game))];
+            call_within("setting a game option", CALL_LIMIT, &blame, move || {
+                plugin.set_option(&name, &value)
+            })?
+            .map_err(|e| format!("option '{}': {e}", option.name))?;
         }
         Ok(found)
     }

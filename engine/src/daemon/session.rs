@@ -59,6 +59,37 @@ pub fn create_evaluator(
     })
 }
 
+/// [`create_evaluator`] on a thread of its own, watched (see
+/// [`call_within`]): a context creation that never returns disables the
+/// evaluator's library and the game plugin, and the evaluator in use stays.
+fn create_evaluator_watched(
+    game: &Arc<GamePlugin>,
+    source: EvaluatorSource,
+    path: Option<&Path>,
+) -> Result<Evaluator, String> {
+    let blame = [
+        Blame::Game(Arc::clone(game)),
+        Blame::Evaluator(source.clone()),
+    ];
+    let (game, path) = (Arc::clone(game), path.map(Path::to_path_buf));
+    call_within("creating the evaluator", CALL_LIMIT, &blame, move || {
+        create_evaluator(&game, source, path.as_deref())
+    })?
+}
+
+/// `variant` at its start position, with a new evaluator of `source` with
+/// its default parameters.
+fn start_current(variant: VariantRef, source: EvaluatorSource) -> Result<Current, String> {
+    let state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    let evaluator = create_evaluator(&variant.plugin, source, None)?;
+    Ok(Current {
+        variant,
+        state,
+        evaluator: Arc::new(evaluator),
+        eval_params: None,
+    })
+}
+
 impl Session {
     /// Load the plugins from `dirs` and select `game` (or the default), with
     /// `evaluator` (or the game's default) and its parameter file
@@ -131,7 +162,17 @@ impl Session {
         variant: &VariantRef,
         evaluator: Option<&str>,
     ) -> Result<(Current, Option<String>), String> {
-        let state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+        let (source, warning) = self.choose_evaluator(variant, evaluator)?;
+        Ok((start_current(variant.clone(), source)?, warning))
+    }
+
+    /// The evaluator [`Session::start`] takes for `variant`, and its
+    /// warning.
+    fn choose_evaluator(
+        &self,
+        variant: &VariantRef,
+        evaluator: Option<&str>,
+    ) -> Result<(EvaluatorSource, Option<String>), String> {
         let offered = self.host.evaluators_for(&variant.plugin);
         // A disabled evaluator plugin is passed over: choosing it would fail
         // at the first evaluation.
@@ -156,17 +197,7 @@ impl Session {
             )),
             _ => None,
         };
-        let source = named.unwrap_or(default);
-        let evaluator = create_evaluator(&variant.plugin, source, None)?;
-        Ok((
-            Current {
-                variant: variant.clone(),
-                state,
-                evaluator: Arc::new(evaluator),
-                eval_params: None,
-            },
-            warning,
-        ))
+        Ok((named.unwrap_or(default), warning))
     }
 
     /// The current game, or the error to report when there is none.
@@ -203,7 +234,14 @@ impl Session {
             .current
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
-        let (current, _) = self.start(&variant, keep.as_deref())?;
+        let (source, _) = self.choose_evaluator(&variant, keep.as_deref())?;
+        let blame = [
+            Blame::Game(Arc::clone(&variant.plugin)),
+            Blame::Evaluator(source.clone()),
+        ];
+        let current = call_within("starting the variant", CALL_LIMIT, &blame, move || {
+            start_current(variant, source)
+        })??;
         self.current = Some(current);
         Ok(())
     }
@@ -224,7 +262,7 @@ impl Session {
                     self.evaluator_names().join(", ")
                 )
             })?;
-        let evaluator = create_evaluator(&current.variant.plugin, source, None)?;
+        let evaluator = create_evaluator_watched(&current.variant.plugin, source, None)?;
         let current = self.current.as_mut().ok_or("no game is loaded")?;
         current.evaluator = Arc::new(evaluator);
         current.eval_params = None;
@@ -238,7 +276,11 @@ impl Session {
     pub fn load_eval_file(&mut self, path: &Path) -> Result<String, String> {
         let current = self.current.as_ref().ok_or("no game is loaded")?;
         let game = Arc::clone(&current.variant.plugin);
-        let opened = PluginHost::open_evaluator_file(path).map_err(|e| e.to_string())?;
+        let file = path.to_path_buf();
+        let opened = call_within("loading the evaluator", CALL_LIMIT, &[], move || {
+            PluginHost::open_evaluator_file(&file)
+        })?
+        .map_err(|e| e.to_string())?;
         // Check the fit and create the context before registering, so a
         // refused file leaves the list of evaluators as it was.
         if !opened.info().fits(&game) {
@@ -261,7 +303,7 @@ impl Session {
             .add_evaluator(&game, opened, true)
             .map_err(|e| e.to_string())?;
         let name = external.info().name.clone();
-        let evaluator = create_evaluator(&game, EvaluatorSource::External(external), None)?;
+        let evaluator = create_evaluator_watched(&game, EvaluatorSource::External(external), None)?;
         let current = self.current.as_mut().ok_or("no game is loaded")?;
         current.evaluator = Arc::new(evaluator);
         current.eval_params = None;
@@ -273,7 +315,7 @@ impl Session {
     pub fn set_eval_params(&mut self, path: Option<&Path>) -> Result<(), String> {
         let current = self.current.as_mut().ok_or("no game is loaded")?;
         let source = current.evaluator.source().clone();
-        let evaluator = create_evaluator(&current.variant.plugin, source, path)?;
+        let evaluator = create_evaluator_watched(&current.variant.plugin, source, path)?;
         current.evaluator = Arc::new(evaluator);
         current.eval_params = path.map(Path::to_path_buf);
         Ok(())
@@ -296,7 +338,7 @@ impl Session {
             .evaluators_for(&variant.plugin)
             .into_iter()
             .find(|e| !e.is_disabled())?;
-        match create_evaluator(&variant.plugin, replacement, None) {
+        match create_evaluator_watched(&variant.plugin, replacement, None) {
             Ok(evaluator) => {
                 let name = evaluator.name().to_string();
                 let current = self.current.as_mut()?;
@@ -323,7 +365,7 @@ impl Session {
         let params = current.eval_params.clone();
         let blame = [
             Blame::Game(Arc::clone(&current.variant.plugin)),
-            Blame::Evaluator(Arc::clone(&evaluator)),
+            Blame::Evaluator(evaluator.source().clone()),
         ];
         call_within("evaluating the position", CALL_LIMIT, &blame, move || {
             evaluation_lines(&evaluator, &state, params.as_deref())
@@ -403,8 +445,12 @@ impl Session {
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
         let params = self.current.as_ref().and_then(|c| c.eval_params.clone());
+        let wanted = (dirs.to_vec(), variant, evaluator.clone());
         let (mut fresh, mut messages) =
-            Session::open(dirs, variant.as_deref(), evaluator.as_deref(), None);
+            call_within("loading the plugins", CALL_LIMIT, &[], move || {
+                let (dirs, variant, evaluator) = wanted;
+                Session::open(&dirs, variant.as_deref(), evaluator.as_deref(), None)
+            })?;
         if fresh.current.is_none() {
             return Err(messages.join("; "));
         }

@@ -36,8 +36,8 @@
 //! design; their `stop` and `ponderhit` bring the deadlines above.)
 //!
 //! The plugin calls the controller itself needs answered before it reads
-//! its next line, for the commands no clock runs for (`searchmoves`, `d`,
-//! `eval` ...), run through [`call_within`]: on a thread of their own,
+//! its next line, for the commands no clock runs for (`setoption`,
+//! `searchmoves`, `d`, `eval` ...), run through [`call_within`]: on a thread of their own,
 //! waited for up to [`CALL_LIMIT`]. Those on the clock (reading a
 //! `position`, the side to move of a `go`) are made by the controller
 //! itself: a thread of their own would wait for a core on every move. One that never returns costs its plugin (disabled, with
@@ -48,7 +48,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
 
-use crate::host::{Evaluator, GamePlugin};
+use crate::host::{EvaluatorSource, GamePlugin};
 use crate::search::SearchControl;
 
 /// How long after `stop` (or `quit`) a search may take to answer.
@@ -77,7 +77,7 @@ pub enum Blame {
     Game(Arc<GamePlugin>),
     /// The evaluator (disabling it disables its library: the game plugin
     /// for a built-in one).
-    Evaluator(Arc<Evaluator>),
+    Evaluator(EvaluatorSource),
 }
 
 impl Blame {
@@ -86,9 +86,7 @@ impl Blame {
     pub fn disable(&self) {
         match self {
             Blame::Game(game) => game.disable_unresponsive(),
-            Blame::Evaluator(evaluator) if evaluator.source().is_external() => {
-                evaluator.disable_unresponsive()
-            }
+            Blame::Evaluator(source) if source.is_external() => source.disable_unresponsive(),
             Blame::Evaluator(_) => {}
         }
     }
@@ -98,11 +96,9 @@ impl Blame {
     pub fn label(&self) -> String {
         match self {
             Blame::Game(game) => game.name().to_string(),
-            Blame::Evaluator(evaluator) => format!(
-                "evaluator '{}' ({})",
-                evaluator.name(),
-                evaluator.source().origin()
-            ),
+            Blame::Evaluator(source) => {
+                format!("evaluator '{}' ({})", source.name(), source.origin())
+            }
         }
     }
 }
@@ -112,7 +108,7 @@ impl Blame {
 pub fn blame_text(plugins: &[Blame]) -> String {
     let external = |b: &Blame| match b {
         Blame::Game(_) => true,
-        Blame::Evaluator(e) => e.source().is_external(),
+        Blame::Evaluator(source) => source.is_external(),
     };
     let names: Vec<String> = plugins
         .iter()
@@ -148,6 +144,11 @@ pub fn call_within<T: Send + 'static>(
     match rx.recv_timeout(limit) {
         Ok(value) => Ok(value),
         Err(RecvTimeoutError::Disconnected) => Err(format!("internal error while {what}")),
+        Err(RecvTimeoutError::Timeout) if blame.is_empty() => Err(format!(
+            "a plugin did not return from a call: {what} was given up after {} s; \
+             nothing was changed",
+            limit.as_secs_f64()
+        )),
         Err(RecvTimeoutError::Timeout) => {
             for plugin in blame {
                 plugin.disable();
@@ -343,7 +344,7 @@ mod tests {
         assert!(started.elapsed() >= Duration::from_millis(50));
         let error = stuck.unwrap_err();
         assert!(
-            error.starts_with("the job's plugin did not return from a call: waiting was given up"),
+            error.starts_with("a plugin did not return from a call: waiting was given up"),
             "{error}"
         );
         drop(release);

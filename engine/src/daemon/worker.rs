@@ -121,7 +121,7 @@ pub fn start_search(
     let ends_by_itself = !job.limits.infinite && !control.pondering();
     let plugins = vec![
         Blame::Game(Arc::clone(job.root.plugin())),
-        Blame::Evaluator(Arc::clone(&job.evaluator)),
+        Blame::Evaluator(job.evaluator.source().clone()),
     ];
     let mut started = spawn(
         "plyd-search",

@@ -14,14 +14,19 @@ pub struct Countdown {
     history: Vec<u32>,
 }
 
+/// Say so on stderr, then never return, as an endless loop would.
+fn never_return() -> ! {
+    eprintln!("panicky: this call never returns");
+    loop {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 impl Countdown {
     /// Never return when the pile is the one asked for with `stall`.
     fn maybe_stall(&self) {
         if self.stall_at == Some(self.pile) {
-            eprintln!("panicky: this call never returns");
-            loop {
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            never_return();
         }
     }
 }
@@ -139,7 +144,11 @@ impl Evaluator for PileEval {
     const GAME: &'static str = "panicky";
     const SCORE_BOUND: i32 = 100;
 
-    fn from_params(_params: Option<&str>) -> Result<Self, String> {
+    /// Parameters that mention `stall` are never finished reading.
+    fn from_params(params: Option<&str>) -> Result<Self, String> {
+        if params.is_some_and(|text| text.contains("stall")) {
+            never_return();
+        }
         Ok(PileEval)
     }
 
