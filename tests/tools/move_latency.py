@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Time from `go` to `bestmove` for very short searches, on a machine made
+busy on purpose: what a daemon spends around its search (reading the
+`position` sent just before the `go`, preparing the search, starting its
+threads) is on the mover's clock, and on a busy machine every thread that
+must wait for a core makes it longer.
+
+Each engine plays `--moves` moves of self-play in the game (a new game
+after `--max-plies` plies or at the end), every move a `position startpos
+moves ...` with the whole game so far and a `go movetime`. Engines are run
+in turn, `--rounds` times, so that they share the same machine conditions;
+`--busy` spinning processes run beside them all along.
+
+    python3 tests/tools/move_latency.py --engine target/release/plyd \
+        --engine /tmp/old/plyd --game xiangqi --threads 2 --busy 2
+
+Prints one line per run: mean, median, 90th and 99th percentile and the
+largest time in milliseconds.
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+
+def measure(engine, args):
+    """The go-to-bestmove times of one run, in milliseconds."""
+    proc = subprocess.Popen(
+        [engine, "--game", args.game], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+    )
+
+    def send(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    def until(prefix):
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                sys.exit(f"{engine} exited")
+            if line.startswith(prefix):
+                return line
+
+    send("uci")
+    until("uciok")
+    send(f"setoption name Threads value {args.threads}")
+    send("isready")
+    until("readyok")
+    moves, times = [], []
+    for _ in range(args.moves):
+        send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        start = time.perf_counter()
+        send(f"go movetime {args.movetime}")
+        best = until("bestmove").split()[1]
+        times.append((time.perf_counter() - start) * 1000)
+        if best == "(none)" or len(moves) >= args.max_plies:
+            moves = []
+            send("ucinewgame")
+        else:
+            moves.append(best)
+    send("quit")
+    proc.wait()
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", action="append", required=True)
+    parser.add_argument("--game", default="xiangqi")
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--movetime", type=int, default=2)
+    parser.add_argument("--busy", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(args.busy)
+    ]
+    try:
+        for _ in range(args.rounds):
+            for engine in args.engine:
+                times = sorted(measure(engine, args))
+                at = lambda q: times[min(len(times) - 1, int(q * len(times)))]
+                print(
+                    f"{engine}: moves {len(times)} mean {statistics.mean(times):.2f} "
+                    f"p50 {at(0.5):.2f} p90 {at(0.9):.2f} p99 {at(0.99):.2f} "
+                    f"max {times[-1]:.2f} ms",
+                    flush=True,
+                )
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+
+
+if __name__ == "__main__":
+    main()
