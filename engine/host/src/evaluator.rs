@@ -228,12 +228,6 @@ impl Evaluator {
         self.source.is_disabled()
     }
 
-    /// Disable the library it lives in because one of its calls never
-    /// returned (see [`GamePlugin::disable_unresponsive`]).
-    pub fn disable_unresponsive(&self) {
-        self.source.disable_unresponsive();
-    }
-
     /// Refuse a state of another game plugin: the evaluator would read
     /// memory of a layout it does not know.
     #[inline]

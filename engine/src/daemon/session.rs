@@ -67,10 +67,7 @@ fn create_evaluator_watched(
     source: EvaluatorSource,
     path: Option<&Path>,
 ) -> Result<Evaluator, String> {
-    let blame = [
-        Blame::Game(Arc::clone(game)),
-        Blame::Evaluator(source.clone()),
-    ];
+    let blame = Blame::game_and_evaluator(game, &source);
     let (game, path) = (Arc::clone(game), path.map(Path::to_path_buf));
     call_within("creating the evaluator", CALL_LIMIT, &blame, move || {
         create_evaluator(&game, source, path.as_deref())
@@ -235,10 +232,7 @@ impl Session {
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
         let (source, _) = self.choose_evaluator(&variant, keep.as_deref())?;
-        let blame = [
-            Blame::Game(Arc::clone(&variant.plugin)),
-            Blame::Evaluator(source.clone()),
-        ];
+        let blame = Blame::game_and_evaluator(&variant.plugin, &source);
         let current = call_within("starting the variant", CALL_LIMIT, &blame, move || {
             start_current(variant, source)
         })??;
@@ -363,10 +357,7 @@ impl Session {
         let state = current.state.try_clone().map_err(|e| e.to_string())?;
         let evaluator = Arc::clone(&current.evaluator);
         let params = current.eval_params.clone();
-        let blame = [
-            Blame::Game(Arc::clone(&current.variant.plugin)),
-            Blame::Evaluator(evaluator.source().clone()),
-        ];
+        let blame = Blame::game_and_evaluator(&current.variant.plugin, evaluator.source());
         call_within("evaluating the position", CALL_LIMIT, &blame, move || {
             evaluation_lines(&evaluator, &state, params.as_deref())
         })?

@@ -81,6 +81,15 @@ pub enum Blame {
 }
 
 impl Blame {
+    /// A game plugin and an evaluator of it: what a search or an
+    /// evaluator's creation calls into.
+    pub fn game_and_evaluator(game: &Arc<GamePlugin>, source: &EvaluatorSource) -> [Blame; 2] {
+        [
+            Blame::Game(Arc::clone(game)),
+            Blame::Evaluator(source.clone()),
+        ]
+    }
+
     /// Disable it. A built-in evaluator is left to its game plugin, which
     /// is on the same list.
     pub fn disable(&self) {

@@ -119,10 +119,7 @@ pub fn start_search(
     let answer_by = job.limits.answer_by;
     // `go infinite` and `go ponder` wait for the GUI, not for progress.
     let ends_by_itself = !job.limits.infinite && !control.pondering();
-    let plugins = vec![
-        Blame::Game(Arc::clone(job.root.plugin())),
-        Blame::Evaluator(job.evaluator.source().clone()),
-    ];
+    let plugins = Blame::game_and_evaluator(job.root.plugin(), job.evaluator.source()).into();
     let mut started = spawn(
         "plyd-search",
         JobKind::Search,

@@ -338,7 +338,8 @@ struct SharedCounters {
     halt: AtomicBool,
 }
 
-/// Visits between two publications of a helper's count.
+/// Visits between two publications of a helper's count, and between two
+/// signs of life ([`SearchControl::beat`]) of a thread.
 const PUBLISH_EVERY: u64 = 16;
 
 fn helper_loop(
@@ -390,7 +391,9 @@ fn main_loop(
             return Ok(());
         }
         walker.visit()?;
-        control.beat();
+        if total.is_multiple_of(PUBLISH_EVERY) {
+            control.beat();
+        }
         // `go mate N` stops at a proof (above) or another limit, not at
         // the depth of its mate: a tree is not searched to a full depth.
         if limits.mate.is_none() && limits.depth.is_some_and(|d| walker.max_depth >= d) {
