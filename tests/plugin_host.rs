@@ -620,3 +620,60 @@ fn a_board_the_plugin_never_finishes_drawing_costs_the_plugin_not_the_daemon() {
     assert!(!lines.iter().any(|l| l.starts_with("Fen:")), "{lines:?}");
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }
+
+#[test]
+fn a_position_the_plugin_never_finishes_reading_costs_the_plugin_not_the_daemon() {
+    let (mut e, dir) = stalling_engine();
+    // A setting made before, to outlive the controller that gets stuck.
+    e.send("setoption name Threads value 2");
+    assert!(e.sync().is_empty());
+    // Reading the move needs the moves of 12 counters, which never come:
+    // the controller itself is stuck, on the clock of the `go` after it.
+    e.send("position fen 12 stall 12 moves 1");
+    e.send("go movetime 100");
+    let lines = e.until_bestmove();
+    assert_eq!(the_one_bestmove(&lines), "bestmove (none)", "{lines:?}");
+    let error = errors(&lines);
+    assert!(
+        error[0].contains("plugin panicky did not return from a call")
+            && error[0].contains("reading the position was given up after 5 s")
+            && error[0].contains("disabled"),
+        "{error:?}"
+    );
+    // The position's error, then the go's: nothing else.
+    assert_eq!(error.len(), 2, "{lines:?}");
+    assert!(e.sync().is_empty());
+    e.send("uci");
+    let options = e.read_until(|l| l == "uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name Threads type spin default 2 ")),
+        "{options:?}"
+    );
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}
+
+#[test]
+fn a_search_left_running_by_a_stuck_controller_is_answered_once() {
+    let (mut e, dir) = stalling_engine();
+    e.send("position fen 30");
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth 3 "));
+    // A GUI that moves on without `stop`: the next position never reads.
+    e.send("position fen 12 stall 12 moves 1");
+    let lines = e.until_bestmove();
+    assert!(
+        the_one_bestmove(&lines).starts_with("bestmove "),
+        "{lines:?}"
+    );
+    assert_ne!(the_one_bestmove(&lines), "bestmove (none)");
+    e.send("stop");
+    let lines = e.sync();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "one go, one bestmove: {lines:?}"
+    );
+    assert_eq!(errors(&lines).len(), 1, "the position's error: {lines:?}");
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}

@@ -198,7 +198,7 @@ pub enum BotzoneInput {
 }
 
 /// Reads the lines of a turn's input as they come.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct BotzoneReader {
     /// Lines still to come of a simple input, and those read.
     expecting: Option<(usize, Vec<String>)>,

@@ -64,7 +64,7 @@ impl VariantRef {
 }
 
 /// The loaded game plugins and stand-alone evaluator plugins.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct PluginHost {
     games: Vec<Arc<GamePlugin>>,
     evaluators: Vec<Arc<ExternalEvaluator>>,

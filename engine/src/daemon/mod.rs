@@ -5,6 +5,7 @@
 //! at once even while a search runs.
 
 mod dialect;
+mod sentry;
 mod session;
 mod watchdog;
 mod worker;
@@ -18,7 +19,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{select, unbounded, Receiver, RecvTimeoutError, Sender};
 use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Response};
 
-use crate::host::GameOptionKindDesc;
+use crate::host::{GameOptionKindDesc, PluginHost};
 use crate::options::{self, names, EngineSettings};
 use crate::search::bench::BenchTarget;
 use crate::search::{
@@ -27,6 +28,7 @@ use crate::search::{
 };
 pub use dialect::Dialect;
 use dialect::{DialectState, Routed};
+use sentry::{GatedOut, Sentry, Watcher};
 pub use session::{create_evaluator, evaluation_lines, Session};
 use watchdog::{blame_text, call_within, Blame, Due, CALL_LIMIT};
 use worker::{Job, JobEvent, JobKind, SearchJob};
@@ -54,7 +56,7 @@ pub struct DaemonConfig {
 }
 
 /// One line of input, or its end.
-enum Input {
+pub(crate) enum Input {
     Line(String),
     /// A line over [`MAX_LINE_BYTES`], skipped: its length.
     TooLong(usize),
@@ -79,18 +81,62 @@ pub struct Daemon<W: Write> {
     debug: bool,
     /// The dialect spoken and its own state.
     dialects: DialectState,
+    /// The sentry over the plugin calls made on this thread.
+    watcher: Option<Watcher>,
 }
 
-/// Run the daemon on stdin/stdout until `quit` or the end of input.
+/// A controller's state before a line, for a fresh controller to carry
+/// on from should this one be stuck in a plugin call during the line (see
+/// [`sentry`]). The position is not in it: it belongs to the stuck plugin.
+pub(crate) struct Resumable {
+    host: PluginHost,
+    variant: Option<String>,
+    settings: EngineSettings,
+    plugin_path_text: String,
+    eval_file_text: String,
+    /// The table, unless the line changes it in place (see
+    /// [`Daemon::table`]): a fresh controller then makes its own.
+    tt: Option<Arc<TranspositionTable>>,
+    trees: Arc<parking_lot::Mutex<TreeMemory>>,
+    debug: bool,
+    dialects: DialectState,
+    /// A search running without its answer yet.
+    search: Option<Arc<SearchControl>>,
+}
+
+/// Run the daemon on stdin/stdout until `quit` or the end of input: a
+/// controller thread, and the sentry that replaces it should it be stuck
+/// in a plugin call.
 pub fn run(config: DaemonConfig) {
     let (lines_tx, lines_rx) = unbounded();
     std::thread::Builder::new()
         .name("plyd-stdin".into())
         .spawn(move || read_stdin(lines_tx))
         .expect("the stdin thread can be started");
-    let stdout = std::io::stdout();
-    let mut daemon = Daemon::new(config, stdout.lock());
-    daemon.serve(lines_rx);
+    let (done_tx, done_rx) = unbounded();
+    let sentry = Sentry::new(lines_rx.clone(), done_tx);
+    let watcher = sentry.first();
+    std::thread::Builder::new()
+        .name("plyd-sentry".into())
+        .spawn(move || sentry.keep_watch())
+        .expect("the sentry thread can be started");
+    std::thread::Builder::new()
+        .name("plyd-controller".into())
+        .spawn(move || {
+            let mut daemon = Daemon::new(config, watcher.output());
+            daemon.watch_with(watcher.clone());
+            // A panic of the controller's own ends the daemon, as it would
+            // on the main thread.
+            let finished =
+                catch_unwind(AssertUnwindSafe(|| daemon.serve(lines_rx))).unwrap_or(true);
+            if finished {
+                watcher.finished();
+            }
+        })
+        .expect("the controller thread can be started");
+    // Every controller, the first or one that took over, says when the
+    // daemon ends.
+    let _ = done_rx.recv();
 }
 
 fn read_stdin(lines: Sender<Input>) {
@@ -166,6 +212,37 @@ fn read_line_capped(reader: &mut impl BufRead, cap: usize) -> std::io::Result<Li
     })
 }
 
+impl Daemon<GatedOut> {
+    /// A fresh controller carrying on from `state`, where the variant's
+    /// plugin was given up for the reason `why`.
+    fn resume(state: Resumable, why: String, watcher: Watcher) -> Self {
+        let (events_tx, events_rx) = unbounded();
+        let tt = state.tt.unwrap_or_else(|| {
+            let table = TranspositionTable::new(state.settings.hash_mib as usize)
+                .or_else(|_| TranspositionTable::new(options::HASH_RANGE.default as usize))
+                .expect("the default hash size fits");
+            Arc::new(table)
+        });
+        let mut daemon = Daemon {
+            out: watcher.output(),
+            session: Session::resumed(state.host, state.variant, why, watcher.clone()),
+            settings: state.settings,
+            plugin_path_text: state.plugin_path_text,
+            tt,
+            trees: state.trees,
+            eval_file_text: state.eval_file_text,
+            job: None,
+            events_tx,
+            events_rx,
+            debug: state.debug,
+            dialects: state.dialects,
+            watcher: Some(watcher),
+        };
+        daemon.answer_abandoned_search(state.search);
+        daemon
+    }
+}
+
 impl<W: Write> Daemon<W> {
     /// Load plugins and set up the session; problems go to the log.
     pub fn new(config: DaemonConfig, out: W) -> Self {
@@ -203,6 +280,7 @@ impl<W: Write> Daemon<W> {
             events_rx,
             debug: false,
             dialects: DialectState::new(config.game.is_some()),
+            watcher: None,
         };
         if let Some(dialect) = config.protocol {
             daemon.choose_dialect(dialect);
@@ -210,7 +288,41 @@ impl<W: Write> Daemon<W> {
         daemon
     }
 
-    fn serve(&mut self, lines: Receiver<Input>) {
+    /// Have the sentry watch this controller's plugin calls.
+    fn watch_with(&mut self, watcher: Watcher) {
+        self.session.watch_with(watcher.clone());
+        self.watcher = Some(watcher);
+    }
+
+    /// Whether a fresh controller took over from this one.
+    fn replaced(&self) -> bool {
+        self.watcher.as_ref().is_some_and(Watcher::replaced)
+    }
+
+    /// What a fresh controller needs to carry on from here.
+    fn resumable(&self) -> Resumable {
+        let search = self
+            .job
+            .as_ref()
+            .filter(|job| job.kind == JobKind::Search && !job.watch.answered())
+            .map(|job| Arc::clone(&job.control));
+        Resumable {
+            host: self.session.host.clone(),
+            variant: self.session.variant_name(),
+            settings: self.settings.clone(),
+            plugin_path_text: self.plugin_path_text.clone(),
+            eval_file_text: self.eval_file_text.clone(),
+            tt: Some(Arc::clone(&self.tt)),
+            trees: Arc::clone(&self.trees),
+            debug: self.debug,
+            dialects: self.dialects.clone(),
+            search,
+        }
+    }
+
+    /// Read and handle lines until `quit` or the end of input (`true`),
+    /// or until a fresh controller took over from this one (`false`).
+    fn serve(&mut self, lines: Receiver<Input>) -> bool {
         loop {
             // With nothing due, an hour's wait that simply comes round again.
             let wait = self
@@ -221,9 +333,13 @@ impl<W: Write> Daemon<W> {
             select! {
                 recv(lines) -> input => match input {
                     Ok(Input::Line(line)) => {
-                        if !self.handle_line_guarded(&line) {
+                        let keep_going = self.handle_line_guarded(&line);
+                        if self.replaced() {
+                            return false;
+                        }
+                        if !keep_going {
                             self.shut_down();
-                            return;
+                            return true;
                         }
                     }
                     Ok(Input::TooLong(bytes)) => self.error(&format!(
@@ -232,7 +348,7 @@ impl<W: Write> Daemon<W> {
                     )),
                     Ok(Input::Eof) | Err(_) => {
                         self.shut_down();
-                        return;
+                        return true;
                     }
                 },
                 recv(self.events_rx) -> event => {
@@ -243,6 +359,17 @@ impl<W: Write> Daemon<W> {
                 default(wait) => self.watchdog(),
             }
         }
+    }
+
+    /// Answer the search a stuck controller left running, if any, with
+    /// the best move it has found (it is stopped).
+    fn answer_abandoned_search(&mut self, search: Option<Arc<SearchControl>>) {
+        let Some(control) = search else { return };
+        control.stop();
+        let (best, ponder) = control
+            .best_so_far()
+            .map_or((None, None), |(best, ponder)| (Some(best), ponder));
+        self.report_best(best, ponder);
     }
 
     /// Stop a running job and print what it still has to say (its
@@ -463,6 +590,9 @@ impl<W: Write> Daemon<W> {
     /// [`Daemon::handle_line`], surviving a bug of the engine's own: a
     /// panic becomes an error line instead of the end of the daemon.
     fn handle_line_guarded(&mut self, line: &str) -> bool {
+        if let Some(watcher) = &self.watcher {
+            watcher.checkpoint(line, self.resumable());
+        }
         match catch_unwind(AssertUnwindSafe(|| self.handle_line(line))) {
             Ok(keep_going) => keep_going,
             Err(_) => {
@@ -872,6 +1002,9 @@ impl<W: Write> Daemon<W> {
 
     /// The table, for changes between searches (no search holds it then).
     fn table(&mut self) -> Result<&mut TranspositionTable, String> {
+        if let Some(watcher) = &self.watcher {
+            watcher.release_table();
+        }
         Arc::get_mut(&mut self.tt)
             .ok_or_else(|| "the hash table is in use by a search; send stop first".to_string())
     }
@@ -932,9 +1065,9 @@ impl<W: Write> Daemon<W> {
     }
 
     fn start_search(&mut self, go: &GoParams) -> Result<(), String> {
-        let current = self.session.current()?;
-        let root = current.state.try_clone().map_err(|e| e.to_string())?;
-        let blame = [Blame::Game(Arc::clone(root.plugin()))];
+        let root = self.session.copy_position()?;
+        let plugin = Arc::clone(root.plugin());
+        let blame = [Blame::Game(Arc::clone(&plugin))];
         let wanted = go.search_moves.clone();
         let prepare = move || {
             let side = root.side_to_move().map_err(|e| e.to_string())?;
@@ -953,7 +1086,8 @@ impl<W: Write> Daemon<W> {
         // returns does not freeze the daemon before its search (and
         // watchdog) even start.
         let (root, side, search_moves, rejected) = if go.search_moves.is_empty() {
-            prepare()?
+            self.session
+                .on_clock("preparing the search", &plugin, prepare)??
         } else {
             call_within("preparing the search", CALL_LIMIT, &blame, prepare)??
         };
@@ -987,15 +1121,11 @@ impl<W: Write> Daemon<W> {
             self.error("a search is already running; send stop first");
             return;
         }
-        let started = self
-            .session
-            .current()
-            .and_then(|c| c.state.try_clone().map_err(|e| e.to_string()))
-            .and_then(|root| {
-                let control = Arc::new(SearchControl::new(false));
-                worker::start_perft(root, depth, control, self.events_tx.clone())
-                    .map_err(|e| format!("cannot start the perft thread: {e}"))
-            });
+        let started = self.session.copy_position().and_then(|root| {
+            let control = Arc::new(SearchControl::new(false));
+            worker::start_perft(root, depth, control, self.events_tx.clone())
+                .map_err(|e| format!("cannot start the perft thread: {e}"))
+        });
         match started {
             Ok(job) => self.job = Some(job),
             Err(e) => self.error(&e),

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use plyd_protocol::StartPosition;
 
+use super::sentry::Watcher;
 use super::watchdog::{call_within, Blame, CALL_LIMIT};
 
 use crate::host::{
@@ -34,6 +35,17 @@ pub struct Session {
     pub host: PluginHost,
     /// The game being played; `None` when no plugin is loaded.
     pub current: Option<Current>,
+    /// Why there is no current game after a plugin call on the clock never
+    /// returned (see [`sentry`](super::sentry)), and which variant it was.
+    lost: Option<Lost>,
+    /// The sentry over the calls made on the controller's thread.
+    watcher: Option<Watcher>,
+}
+
+/// A game given up with its stuck plugin.
+struct Lost {
+    variant: String,
+    why: String,
 }
 
 /// Read a parameter file for the evaluator; the error names the file.
@@ -102,6 +114,8 @@ impl Session {
         let mut session = Session {
             host: report.host,
             current: None,
+            lost: None,
+            watcher: None,
         };
         if session.host.games().is_empty() {
             messages.push(format!(
@@ -197,11 +211,72 @@ impl Session {
         Ok((named.unwrap_or(default), warning))
     }
 
+    /// A session of the plugins of `host` whose game `variant` was given
+    /// up, for the reason `why`, when a call into its plugin never
+    /// returned; `watcher` is the fresh controller's.
+    pub(super) fn resumed(
+        host: PluginHost,
+        variant: Option<String>,
+        why: String,
+        watcher: Watcher,
+    ) -> Self {
+        Session {
+            host,
+            current: None,
+            lost: variant.map(|variant| Lost { variant, why }),
+            watcher: Some(watcher),
+        }
+    }
+
+    /// Note the calls on the controller's thread with `watcher`.
+    pub(super) fn watch_with(&mut self, watcher: Watcher) {
+        self.watcher = Some(watcher);
+    }
+
+    /// The variant `go` searches, or was searching before its plugin was
+    /// given up.
+    pub(super) fn variant_name(&self) -> Option<String> {
+        match (&self.current, &self.lost) {
+            (Some(current), _) => Some(current.variant.name().to_string()),
+            (None, Some(lost)) => Some(lost.variant.clone()),
+            (None, None) => None,
+        }
+    }
+
     /// The current game, or the error to report when there is none.
     pub fn current(&self) -> Result<&Current, String> {
-        self.current
-            .as_ref()
-            .ok_or_else(|| "no game is loaded (see PluginPath)".to_string())
+        self.current.as_ref().ok_or_else(|| self.no_game())
+    }
+
+    /// Why there is no current game.
+    fn no_game(&self) -> String {
+        match &self.lost {
+            Some(lost) => lost.why.clone(),
+            None => "no game is loaded (see PluginPath)".to_string(),
+        }
+    }
+
+    /// `call` into `plugin` on the controller's thread, noted for the
+    /// sentry (see [`Watcher::on_clock`]); `what` names the work.
+    pub(super) fn on_clock<T>(
+        &self,
+        what: &'static str,
+        plugin: &Arc<GamePlugin>,
+        call: impl FnOnce() -> T,
+    ) -> Result<T, String> {
+        match &self.watcher {
+            Some(watcher) => watcher.on_clock(what, plugin, call),
+            None => Ok(call()),
+        }
+    }
+
+    /// A copy of the current position, made on the controller's thread.
+    pub(super) fn copy_position(&self) -> Result<GameState, String> {
+        let current = self.current()?;
+        self.on_clock("copying the position", &current.variant.plugin, || {
+            current.state.try_clone()
+        })?
+        .map_err(|e| e.to_string())
     }
 
     /// Names of the evaluators the current game offers, its default first.
@@ -237,13 +312,14 @@ impl Session {
             start_current(variant, source)
         })??;
         self.current = Some(current);
+        self.lost = None;
         Ok(())
     }
 
     /// Select the evaluator `name` of the current game, with its default
     /// parameters.
     pub fn select_evaluator(&mut self, name: &str) -> Result<(), String> {
-        let current = self.current.as_ref().ok_or("no game is loaded")?;
+        let current = self.current.as_ref().ok_or_else(|| self.no_game())?;
         let offered = self.host.evaluators_for(&current.variant.plugin);
         let source = offered
             .iter()
@@ -268,7 +344,7 @@ impl Session {
     /// state layout. A plugin of the same evaluator name loaded before (an
     /// older build) gives way to it. Returns the evaluator's name.
     pub fn load_eval_file(&mut self, path: &Path) -> Result<String, String> {
-        let current = self.current.as_ref().ok_or("no game is loaded")?;
+        let current = self.current.as_ref().ok_or_else(|| self.no_game())?;
         let game = Arc::clone(&current.variant.plugin);
         let file = path.to_path_buf();
         let opened = call_within("loading the evaluator", CALL_LIMIT, &[], move || {
@@ -307,7 +383,8 @@ impl Session {
     /// Re-create the current evaluator with the parameters in `path`, or
     /// with its defaults when `None`. On error the evaluator in use stays.
     pub fn set_eval_params(&mut self, path: Option<&Path>) -> Result<(), String> {
-        let current = self.current.as_mut().ok_or("no game is loaded")?;
+        let missing = self.no_game();
+        let current = self.current.as_mut().ok_or(missing)?;
         let source = current.evaluator.source().clone();
         let evaluator = create_evaluator_watched(&current.variant.plugin, source, path)?;
         current.evaluator = Arc::new(evaluator);
@@ -354,7 +431,7 @@ impl Session {
     /// returns is disabled with its game plugin.
     pub fn eval_report(&self) -> Result<Vec<String>, String> {
         let current = self.current()?;
-        let state = current.state.try_clone().map_err(|e| e.to_string())?;
+        let state = self.copy_position()?;
         let evaluator = Arc::clone(&current.evaluator);
         let params = current.eval_params.clone();
         let blame = Blame::game_and_evaluator(&current.variant.plugin, evaluator.source());
@@ -372,7 +449,11 @@ impl Session {
         &self,
         ask: impl FnOnce(&GameState) -> Result<T, PluginError>,
     ) -> Result<T, String> {
-        ask(&self.current()?.state).map_err(|e| e.to_string())
+        let current = self.current()?;
+        self.on_clock("reading the position", &current.variant.plugin, || {
+            ask(&current.state)
+        })?
+        .map_err(|e| e.to_string())
     }
 
     /// `ask` of a copy of the current position, on a thread of its own,
@@ -386,7 +467,7 @@ impl Session {
         ask: impl FnOnce(&GameState) -> Result<T, PluginError> + Send + 'static,
     ) -> Result<T, String> {
         let current = self.current()?;
-        let state = current.state.try_clone().map_err(|e| e.to_string())?;
+        let state = self.copy_position()?;
         let blame = [Blame::Game(Arc::clone(&current.variant.plugin))];
         call_within(what, CALL_LIMIT, &blame, move || ask(&state))?.map_err(|e| e.to_string())
     }
@@ -399,8 +480,11 @@ impl Session {
         moves: &[String],
         ask: impl FnOnce(&GameState) -> Result<T, PluginError>,
     ) -> Result<T, String> {
-        let state = read_position(&self.current()?.variant, start, moves)?;
-        ask(&state).map_err(|e| e.to_string())
+        let variant = &self.current()?.variant;
+        self.on_clock("reading the position", &variant.plugin, || {
+            let state = read_position(variant, start, moves)?;
+            ask(&state).map_err(|e| e.to_string())
+        })?
     }
 
     /// The current position as `d` shows it: the plugin's board drawing,
@@ -415,8 +499,19 @@ impl Session {
     /// change nothing and say why. Read on the controller's thread, like
     /// [`Session::ask_position`]: it is on the clock of the `go` after it.
     pub fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
-        let current = self.current.as_mut().ok_or("no game is loaded")?;
-        current.state = read_position(&current.variant, start, moves)?;
+        let variant = &self.current()?.variant;
+        let state = self.on_clock("reading the position", &variant.plugin, || {
+            read_position(variant, start, moves)
+        })??;
+        let replaced = self
+            .current
+            .as_mut()
+            .map(|c| std::mem::replace(&mut c.state, state));
+        // The old position is freed by its plugin: on the clock too.
+        if let Some(old) = replaced {
+            let plugin = Arc::clone(old.plugin());
+            self.on_clock("freeing a position", &plugin, || drop(old))?;
+        }
         Ok(())
     }
 
@@ -430,7 +525,7 @@ impl Session {
     /// (nothing loads) the old plugins stay. Returns the problems met along
     /// the way.
     pub fn reload(&mut self, dirs: &[PathBuf]) -> Result<Vec<String>, String> {
-        let variant = self.current.as_ref().map(|c| c.variant.name().to_string());
+        let variant = self.variant_name();
         let evaluator = self
             .current
             .as_ref()
@@ -454,6 +549,7 @@ impl Session {
                 messages.push(format!("{e}; using the evaluator's defaults"));
             }
         }
+        fresh.watcher = self.watcher.take();
         *self = fresh;
         Ok(messages)
     }

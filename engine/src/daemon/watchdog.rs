@@ -38,10 +38,12 @@
 //! The plugin calls the controller itself needs answered before it reads
 //! its next line, for the commands no clock runs for (`setoption`,
 //! `searchmoves`, `d`, `eval` ...), run through [`call_within`]: on a thread of their own,
-//! waited for up to [`CALL_LIMIT`]. Those on the clock (reading a
-//! `position`, the side to move of a `go`) are made by the controller
-//! itself: a thread of their own would wait for a core on every move. One that never returns costs its plugin (disabled, with
-//! one error line) but not the daemon, which goes on reading commands.
+//! waited for up to [`CALL_LIMIT`]. One that never returns costs its
+//! plugin (disabled, with one error line) but not the daemon, which goes on
+//! reading commands. Those on the clock (reading a `position`, the side to
+//! move of a `go`) are made by the controller itself, since a thread of
+//! their own would wait for a core on every move; the
+//! [`sentry`](super::sentry) replaces a controller stuck in one.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

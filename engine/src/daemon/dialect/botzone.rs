@@ -27,7 +27,7 @@ const FIRST_TURN_MS: u64 = 1_200;
 const TURN_MS: u64 = 650;
 
 /// What Botzone keeps between turns.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct BotzoneState {
     reader: plyd_protocol::BotzoneReader,
     game: Option<BotzoneGame>,

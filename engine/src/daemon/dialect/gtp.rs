@@ -52,7 +52,7 @@ pub(super) fn is_gtp_start(line: &str) -> bool {
 }
 
 /// What GTP keeps between commands.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct GtpState {
     /// The moves played since `clear_board`.
     moves: Vec<String>,

@@ -83,6 +83,7 @@ impl Dialect {
 }
 
 /// The dialect chosen so far and what each dialect keeps between lines.
+#[derive(Clone)]
 pub(super) struct DialectState {
     chosen: Option<Dialect>,
     game_given: bool,

@@ -32,7 +32,7 @@ enum Asked {
 }
 
 /// What NBoard keeps between lines.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct NBoardState {
     depth: u32,
     start: StartPosition,

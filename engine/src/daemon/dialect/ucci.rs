@@ -40,7 +40,7 @@ const IGNORED_OPTIONS: [&str; 11] = [
 ];
 
 /// What UCCI keeps between lines.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct UcciState {
     /// `usemillisec`: `go` times are in milliseconds, not seconds.
     millisec: bool,
@@ -249,7 +249,10 @@ impl<W: Write> Daemon<W> {
     /// nothing, or a move that is not legal here (another position's).
     fn ucci_probe(&mut self) {
         let mut line = String::from("pophash");
-        let key = self.session.current().map(|c| c.state.hash());
+        let key = self.session.current().and_then(|c| {
+            self.session
+                .on_clock("reading the position", &c.variant.plugin, || c.state.hash())
+        });
         if let Some(hit) = key.ok().and_then(|key| self.tt.probe(key, 0)) {
             // The stored move, shown only if it is legal here.
             let best = hit.best.and_then(|mv| {
