@@ -677,3 +677,41 @@ fn a_search_left_running_by_a_stuck_controller_is_answered_once() {
     assert_eq!(errors(&lines).len(), 1, "the position's error: {lines:?}");
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }
+
+#[test]
+fn a_plugin_that_never_finishes_loading_leaves_a_daemon_that_answers() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_test_panicky", "panicky"),
+    ]);
+    // The start position of the game asked for never comes.
+    let mut e = Engine::start(dir.path(), &["--game", "panicky-stuck"], &[]);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("id name plyd")),
+        "{lines:?}"
+    );
+    assert_in_log(
+        &mut e,
+        &["did not return from a call: loading the plugins was given up after 10 s"],
+    );
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    assert!(
+        errors(&lines)
+            .iter()
+            .any(|l| l.contains("no game is loaded")),
+        "{lines:?}"
+    );
+    // Loading again, with no game named, starts Othello.
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.path().display()
+    ));
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+}

@@ -29,6 +29,7 @@ use crate::search::{
 pub use dialect::Dialect;
 use dialect::{DialectState, Routed};
 use sentry::{GatedOut, Sentry, Watcher};
+use session::create_evaluator_watched;
 pub use session::{create_evaluator, evaluation_lines, Session};
 use watchdog::{blame_text, call_within, Blame, Due, CALL_LIMIT};
 use worker::{Job, JobEvent, JobKind, SearchJob};
@@ -246,12 +247,26 @@ impl Daemon<GatedOut> {
 impl<W: Write> Daemon<W> {
     /// Load plugins and set up the session; problems go to the log.
     pub fn new(config: DaemonConfig, out: W) -> Self {
-        let (session, messages) = Session::open(
-            &config.plugin_dirs,
-            config.game.as_deref(),
-            config.evaluator.as_deref(),
-            config.eval_params.as_deref(),
+        // Watched like a `PluginPath` load: a plugin that never returns
+        // while loading leaves a daemon with no game, that answers.
+        let wanted = (
+            config.plugin_dirs.clone(),
+            config.game.clone(),
+            config.evaluator.clone(),
+            config.eval_params.clone(),
         );
+        // Twice the limit of one call: the evaluator's creation inside it
+        // is watched on its own.
+        let opened = call_within("loading the plugins", 2 * CALL_LIMIT, &[], move || {
+            let (dirs, game, evaluator, params) = wanted;
+            Session::open(
+                &dirs,
+                game.as_deref(),
+                evaluator.as_deref(),
+                params.as_deref(),
+            )
+        });
+        let (session, messages) = opened.unwrap_or_else(|e| (Session::empty(), vec![e]));
         for message in messages {
             log::error!("{message}");
         }
@@ -1187,7 +1202,7 @@ impl<W: Write> Daemon<W> {
                         .next()
                         .ok_or_else(|| format!("bench: {} offers no evaluator", variant.name()))?;
                     Arc::new(
-                        create_evaluator(&variant.plugin, source, None)
+                        create_evaluator_watched(&variant.plugin, source, None)
                             .map_err(|e| format!("bench: {e}"))?,
                     )
                 }

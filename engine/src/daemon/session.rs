@@ -74,7 +74,7 @@ pub fn create_evaluator(
 /// [`create_evaluator`] on a thread of its own, watched (see
 /// [`call_within`]): a context creation that never returns disables the
 /// evaluator's library and the game plugin, and the evaluator in use stays.
-fn create_evaluator_watched(
+pub(super) fn create_evaluator_watched(
     game: &Arc<GamePlugin>,
     source: EvaluatorSource,
     path: Option<&Path>,
@@ -154,6 +154,16 @@ impl Session {
             }
         }
         (session, messages)
+    }
+
+    /// A session with no plugins.
+    pub(super) fn empty() -> Self {
+        Session {
+            host: PluginHost::default(),
+            current: None,
+            lost: None,
+            watcher: None,
+        }
     }
 
     /// Variants in the order tried when none is asked for: Othello first

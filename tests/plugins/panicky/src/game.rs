@@ -34,12 +34,22 @@ impl Countdown {
 impl Game for Countdown {
     const NAME: &'static str = "panicky";
     const VERSION: &'static str = "1";
-    const VARIANTS: &'static [Variant] = &[Variant {
-        name: "panicky",
-        start_position: "10",
-    }];
+    const VARIANTS: &'static [Variant] = &[
+        Variant {
+            name: "panicky",
+            start_position: "10",
+        },
+        // Its start position is never made.
+        Variant {
+            name: "panicky-stuck",
+            start_position: "10",
+        },
+    ];
 
-    fn new(_variant: usize) -> Self {
+    fn new(variant: usize) -> Self {
+        if variant == 1 {
+            never_return();
+        }
         Countdown {
             pile: 10,
             stall_at: None,

@@ -8,7 +8,9 @@
 //! moves of a position of `k` counters, or drawing its board, never returns
 //! (the call says so on stderr, then sleeps in a loop), as a plugin with an
 //! endless loop would, and so does creating its evaluator with parameters
-//! that mention `stall`; the daemon's watchdog must still answer `bestmove`. The game declares
+//! that mention `stall`, and making the start position of its second
+//! variant, `panicky-stuck`; the daemon's watchdog must still answer
+//! `bestmove`. The game declares
 //! no pruning and the root's moves are all searched: from `n` counters with
 //! `stall <n - 1>`, the first iteration (which only evaluates the two
 //! replies) finishes and the second stalls.
