@@ -34,6 +34,10 @@ pub use session::{create_evaluator, evaluation_lines, Session};
 use watchdog::{blame_text, call_within, Blame, Due, CALL_LIMIT};
 use worker::{Job, JobEvent, JobKind, SearchJob};
 
+/// The stack of a controller thread: what the main thread has on Linux,
+/// where the controller ran before it could be replaced.
+const CONTROLLER_STACK: usize = 8 << 20;
+
 /// How long `quit` waits for a running job to wind down before leaving.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -123,6 +127,7 @@ pub fn run(config: DaemonConfig) {
         .expect("the sentry thread can be started");
     std::thread::Builder::new()
         .name("plyd-controller".into())
+        .stack_size(CONTROLLER_STACK)
         .spawn(move || {
             let mut daemon = Daemon::new(config, watcher.output());
             daemon.watch_with(watcher.clone());

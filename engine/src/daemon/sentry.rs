@@ -33,7 +33,7 @@ use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
 use super::watchdog::{blame_text, Blame, CALL_LIMIT};
-use super::{Daemon, Input, Resumable};
+use super::{Daemon, Input, Resumable, CONTROLLER_STACK};
 use crate::host::GamePlugin;
 
 /// How often the sentry looks at the controller's call in progress.
@@ -151,6 +151,7 @@ impl Sentry {
         };
         let spawned = std::thread::Builder::new()
             .name("plyd-controller".into())
+            .stack_size(CONTROLLER_STACK)
             .spawn(move || {
                 let Checkpoint { line, state, .. } = checkpoint;
                 let sentry = Arc::clone(&watcher.sentry);
