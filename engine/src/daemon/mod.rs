@@ -131,12 +131,12 @@ pub fn run(config: DaemonConfig) {
         .spawn(move || {
             let mut daemon = Daemon::new(config, watcher.output());
             daemon.watch_with(watcher.clone());
-            // A panic of the controller's own ends the daemon, as it would
-            // on the main thread.
-            let finished =
-                catch_unwind(AssertUnwindSafe(|| daemon.serve(lines_rx))).unwrap_or(true);
-            if finished {
-                watcher.finished();
+            match catch_unwind(AssertUnwindSafe(|| daemon.serve(lines_rx))) {
+                Ok(true) => watcher.finished(),
+                Ok(false) => {}
+                // A panic of the controller's own (outside a line, where it
+                // is caught) ends the daemon as it would on the main thread.
+                Err(_) => std::process::exit(101),
             }
         })
         .expect("the controller thread can be started");
