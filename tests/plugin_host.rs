@@ -715,3 +715,12 @@ fn a_plugin_that_never_finishes_loading_leaves_a_daemon_that_answers() {
     assert!(errors(&lines).is_empty(), "{lines:?}");
     assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
 }
+
+#[test]
+fn quit_behind_a_position_the_plugin_never_finishes_reading_still_exits() {
+    let (mut e, _dir) = stalling_engine();
+    e.send("position fen 12 stall 12 moves 1");
+    e.send("quit");
+    let status = e.wait_exit(common::PATIENCE).expect("plyd exits");
+    assert!(status.success(), "{status:?}");
+}
