@@ -414,9 +414,43 @@ fn stalling_engine() -> (Engine, common::TempDir) {
     (e, dir)
 }
 
-/// After the watchdog gave up on the panicky plugin: it is refused until
-/// reloaded, Othello plays on, and a reload brings the plugin back.
+/// How many threads of the daemon are demoted: in the idle scheduling
+/// class (Linux's `SCHED_IDLE`, policy 5 in `/proc/PID/task/TID/stat`)
+/// with nice 19. The pair tells a demoted thread from the others even when
+/// the tests themselves run in the idle class, or at nice 19.
+#[cfg(target_os = "linux")]
+fn demoted_threads(e: &Engine) -> usize {
+    let tasks = std::fs::read_dir(format!("/proc/{}/task", e.pid())).unwrap();
+    tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("stat")).ok())
+        .filter(|stat| {
+            // The fields after the name's closing parenthesis start at the
+            // third; nice is the 19th, the policy the 41st.
+            let after: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..]
+                .split_whitespace()
+                .collect();
+            after[19 - 3] == "19" && after[41 - 3] == "5"
+        })
+        .count()
+}
+
+/// The thread left in the stuck call is demoted: it takes no core the
+/// daemon's own threads want.
+fn assert_stuck_thread_demoted(e: &Engine) {
+    #[cfg(target_os = "linux")]
+    assert!(
+        demoted_threads(e) >= 1,
+        "no thread of the daemon was demoted"
+    );
+    #[cfg(not(target_os = "linux"))]
+    let _ = e;
+}
+
+/// After the watchdog gave up on the panicky plugin: its stuck thread is
+/// demoted, it is refused until reloaded, Othello plays on, and a reload
+/// brings the plugin back.
 fn assert_stall_refused_then_reloaded(e: &mut Engine, dir: &Path) {
+    assert_stuck_thread_demoted(e);
     e.send("go depth 2");
     let lines = e.until_bestmove();
     assert!(
@@ -657,7 +691,8 @@ fn a_position_the_plugin_never_finishes_reading_costs_the_plugin_not_the_daemon(
 #[test]
 fn a_search_left_running_by_a_stuck_controller_is_answered_once() {
     let (mut e, dir) = stalling_engine();
-    e.send("position fen 30");
+    // Below 7 counters: no panic on the way.
+    e.send("position fen 6");
     e.send("go infinite");
     e.read_until(|l| l.starts_with("info depth 3 "));
     // A GUI that moves on without `stop`: the next position never reads.
@@ -674,7 +709,12 @@ fn a_search_left_running_by_a_stuck_controller_is_answered_once() {
         lines.iter().all(|l| !l.starts_with("bestmove")),
         "one go, one bestmove: {lines:?}"
     );
-    assert_eq!(errors(&lines).len(), 1, "the position's error: {lines:?}");
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "the position's error: {lines:?}");
+    assert!(
+        error[0].contains("reading the position was given up after 5 s"),
+        "{error:?}"
+    );
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }
 
@@ -696,6 +736,7 @@ fn a_plugin_that_never_finishes_loading_leaves_a_daemon_that_answers() {
         &mut e,
         &["did not return from a call: loading the plugins was given up after 10 s"],
     );
+    assert_stuck_thread_demoted(&e);
     e.send("go depth 1");
     let lines = e.until_bestmove();
     assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");

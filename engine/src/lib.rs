@@ -8,6 +8,7 @@
 //! * [`daemon`] runs the protocol loop.
 //! * [`options`] holds settings, option declarations and the config file.
 //! * [`replay`] reads community game records back into `position` lines.
+//! * [`threads`] keeps the threads of a job, to demote one left stuck.
 //!
 //! `plyd arena` lives in the `plyd-arena` crate, which the `plyd` binary
 //! calls; it depends on the host, not on this library.
@@ -23,3 +24,4 @@ pub mod options;
 pub mod perft;
 pub mod replay;
 pub mod search;
+pub mod threads;

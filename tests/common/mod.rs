@@ -269,6 +269,11 @@ impl Engine {
     }
 
     /// Wait for the process to exit; `None` if it is still running after `wait`.
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn wait_exit(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + wait;
         loop {

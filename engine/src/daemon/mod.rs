@@ -492,6 +492,8 @@ impl<W: Write> Daemon<W> {
         for plugin in &job.plugins {
             plugin.disable();
         }
+        let demoted = job.control.demote_threads();
+        log::warn!("{demoted} stuck thread(s) of the job demoted to the idle scheduling class");
         if kind == JobKind::Search && !job.watch.answered() {
             self.answer_for_job();
         }

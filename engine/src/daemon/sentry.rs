@@ -14,7 +14,8 @@
 //!   plugins, settings, table, dialect; everything but the position, which
 //!   belonged to the stuck plugin);
 //! * the sentry mutes the stuck controller's output (a controller writes
-//!   only while its generation is the current one), starts a fresh
+//!   only while its generation is the current one), demotes its thread
+//!   (see [`crate::threads`]), starts a fresh
 //!   controller from the checkpoint, which answers a search the stuck one
 //!   left running, handles the stuck line again (its plugin now refuses at
 //!   once, so the line gets its error, and a `go` its `bestmove`, in the
@@ -35,6 +36,7 @@ use parking_lot::Mutex;
 use super::watchdog::{blame_text, Blame, CALL_LIMIT};
 use super::{Daemon, Input, Resumable, CONTROLLER_STACK};
 use crate::host::GamePlugin;
+use crate::threads;
 
 /// How often the sentry looks at the controller's call in progress.
 pub const SENTRY_POLL: Duration = Duration::from_millis(250);
@@ -64,6 +66,8 @@ struct OnClock {
     what: &'static str,
     plugin: Arc<GamePlugin>,
     generation: u64,
+    /// The controller thread making it (its kernel id).
+    thread: Option<i32>,
 }
 
 /// What a fresh controller starts from: the line being handled and the
@@ -132,6 +136,11 @@ impl Sentry {
             gate.generation
         };
         drop(saved);
+        // Under the call's lock the stuck thread cannot end, so its id is
+        // still its own.
+        if let Some(thread) = stuck.thread {
+            threads::demote(thread);
+        }
         drop(call);
         let blame = [Blame::Game(Arc::clone(&stuck.plugin))];
         for plugin in &blame {
@@ -195,6 +204,7 @@ impl Watcher {
             what,
             plugin: Arc::clone(plugin),
             generation: self.generation,
+            thread: threads::current_id(),
         });
         let value = call();
         // The sentry takes the record when it replaces this controller.

@@ -19,7 +19,8 @@
 //!    `stop`) has a thread stuck in a plugin call.
 //!    The controller reports the plugin in one error line, disables it (and
 //!    the evaluator's library when that is a separate one), and leaves the
-//!    thread where it is, with the table and the trees it holds; the daemon
+//!    thread where it is, demoted (see [`crate::threads`]), with the table
+//!    and the trees it holds; the daemon
 //!    takes fresh ones and serves every other game as before. The plugin is
 //!    refused until it is loaded again (`PluginPath`).
 //!
@@ -52,6 +53,7 @@ use crossbeam_channel::RecvTimeoutError;
 
 use crate::host::{EvaluatorSource, GamePlugin};
 use crate::search::SearchControl;
+use crate::threads::ThreadRoll;
 
 /// How long after `stop` (or `quit`) a search may take to answer.
 pub const STOP_GRACE: Duration = Duration::from_millis(500);
@@ -145,22 +147,32 @@ pub fn call_within<T: Send + 'static>(
     call: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, String> {
     let (tx, rx) = crossbeam_channel::bounded(1);
+    let roll = Arc::new(ThreadRoll::default());
+    let on_thread = Arc::clone(&roll);
     std::thread::Builder::new()
         .name("plyd-call".to_string())
         .spawn(move || {
+            let on_roll = on_thread.enter();
+            let value = call();
+            drop(on_roll);
             // The receiver is gone only once the controller gave up.
-            let _ = tx.send(call());
+            let _ = tx.send(value);
         })
         .map_err(|e| format!("{what}: cannot start a thread: {e}"))?;
     match rx.recv_timeout(limit) {
         Ok(value) => Ok(value),
         Err(RecvTimeoutError::Disconnected) => Err(format!("internal error while {what}")),
-        Err(RecvTimeoutError::Timeout) if blame.is_empty() => Err(format!(
-            "a plugin did not return from a call: {what} was given up after {} s; \
-             nothing was changed",
-            limit.as_secs_f64()
-        )),
         Err(RecvTimeoutError::Timeout) => {
+            // The thread stays in the call: at least it is not to hold a
+            // core the daemon's own threads need.
+            roll.demote_all();
+            if blame.is_empty() {
+                return Err(format!(
+                    "a plugin did not return from a call: {what} was given up after {} s; \
+                     nothing was changed",
+                    limit.as_secs_f64()
+                ));
+            }
             for plugin in blame {
                 plugin.disable();
             }

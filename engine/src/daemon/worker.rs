@@ -76,10 +76,13 @@ fn spawn(
     events: Sender<JobEvent>,
     body: impl FnOnce(&Sender<JobEvent>) + Send + 'static,
 ) -> std::io::Result<Job> {
+    let on_thread = Arc::clone(&control);
     let handle = std::thread::Builder::new()
         .name(name.to_string())
         .spawn(move || {
+            let on_roll = on_thread.enter_roll();
             body(&events);
+            drop(on_roll);
             let _ = events.send(JobEvent::Finished);
         })?;
     Ok(Job {

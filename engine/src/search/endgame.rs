@@ -192,6 +192,7 @@ pub(super) fn run(
             .map(|(i, mut state)| {
                 let shared = &shared;
                 scope.spawn(move || {
+                    let _on_roll = shared.control.enter_roll();
                     let id = i + 1;
                     let mut table = ThreadTable { shared, id };
                     let solved = state.solve(id as u32, &mut table);

@@ -8,6 +8,7 @@ use plyd_api::Move;
 use plyd_protocol::GoParams;
 
 use super::timeman::{clock_budget, TimeBudget};
+use crate::threads::{OnRoll, ThreadRoll};
 
 /// Limits of one search, resolved from `go` parameters.
 #[derive(Debug, Clone, Default)]
@@ -107,9 +108,23 @@ pub struct SearchControl {
     /// nodes. A count that stands still while the job runs means every
     /// thread of it is inside a plugin call, or waiting on one that is.
     beats: AtomicU64,
+    /// The job's threads, to demote should it be given up.
+    threads: ThreadRoll,
 }
 
 impl SearchControl {
+    /// Put the calling thread on the job's roll while the guard lives:
+    /// every thread of a job does, so that a job given up can be demoted.
+    pub fn enter_roll(&self) -> OnRoll<'_> {
+        self.threads.enter()
+    }
+
+    /// Demote the job's threads still running (see [`crate::threads`]);
+    /// how many.
+    pub fn demote_threads(&self) -> usize {
+        self.threads.demote_all()
+    }
+
     /// A control for a search starting now; `ponder` for `go ponder`.
     pub fn new(ponder: bool) -> Self {
         SearchControl {
@@ -119,6 +134,7 @@ impl SearchControl {
             started: Instant::now(),
             best_so_far: Mutex::new(None),
             beats: AtomicU64::new(0),
+            threads: ThreadRoll::default(),
         }
     }
 

@@ -286,6 +286,7 @@ pub(super) fn run(
             .map(|(i, state)| {
                 let shared = &shared;
                 scope.spawn(move || {
+                    let _on_roll = shared.control.enter_roll();
                     let mut searcher = Searcher::new(i + 1, state, shared, None);
                     let outcome = searcher.iterate();
                     if outcome.is_err() {

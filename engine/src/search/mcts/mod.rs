@@ -245,6 +245,7 @@ pub(super) fn run(
             .map(|mut walker| {
                 let shared = &shared;
                 scope.spawn(move || {
+                    let _on_roll = control.enter_roll();
                     let outcome = helper_loop(&mut walker, shared, limits, control);
                     if outcome.is_err() {
                         shared.halt.store(true, Ordering::Relaxed);
