@@ -765,3 +765,18 @@ fn quit_behind_a_position_the_plugin_never_finishes_reading_still_exits() {
     let status = e.wait_exit(common::PATIENCE).expect("plyd exits");
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn a_search_stuck_spinning_in_a_plugin_is_answered_and_its_thread_demoted() {
+    let (mut e, dir) = stalling_engine();
+    // As with `stall`, but the stuck call spins on a core.
+    e.send("position fen 20 spin 19");
+    e.send("go movetime 200");
+    let lines = until_given_up(&mut e);
+    assert!(
+        the_one_bestmove(&lines).starts_with("bestmove 2"),
+        "{lines:?}"
+    );
+    assert!(e.sync().is_empty());
+    assert_stall_refused_then_reloaded(&mut e, dir.path());
+}

@@ -11,6 +11,8 @@ use plyd_api::{Evaluator, Game, Move, MoveSink, Outcome, Variant};
 pub struct Countdown {
     pile: u32,
     stall_at: Option<u32>,
+    /// Stall by spinning (`spin`) rather than sleeping (`stall`).
+    spin: bool,
     history: Vec<u32>,
 }
 
@@ -22,10 +24,22 @@ fn never_return() -> ! {
     }
 }
 
+/// As [`never_return`], but spinning on a core all the while.
+fn spin_for_ever() -> ! {
+    eprintln!("panicky: this call never returns (spinning)");
+    loop {
+        std::hint::spin_loop();
+    }
+}
+
 impl Countdown {
-    /// Never return when the pile is the one asked for with `stall`.
+    /// Never return when the pile is the one asked for with `stall` (or
+    /// `spin`).
     fn maybe_stall(&self) {
         if self.stall_at == Some(self.pile) {
+            if self.spin {
+                spin_for_ever();
+            }
             never_return();
         }
     }
@@ -53,6 +67,7 @@ impl Game for Countdown {
         Countdown {
             pile: 10,
             stall_at: None,
+            spin: false,
             history: Vec::new(),
         }
     }
@@ -68,23 +83,31 @@ impl Game for Countdown {
                 .filter(|&n| n <= 1000)
                 .ok_or_else(|| format!("'{w}' is not a pile size"))
         };
-        let (pile, stall_at) = match text.split_whitespace().collect::<Vec<_>>()[..] {
-            [pile] => (number(pile)?, None),
-            [pile, "stall", at] => (number(pile)?, Some(number(at)?)),
-            _ => return Err(format!("'{text}' is not '<pile>' or '<pile> stall <k>'")),
+        let (pile, stall_at, spin) = match text.split_whitespace().collect::<Vec<_>>()[..] {
+            [pile] => (number(pile)?, None, false),
+            [pile, how @ ("stall" | "spin"), at] => {
+                (number(pile)?, Some(number(at)?), how == "spin")
+            }
+            _ => {
+                return Err(format!(
+                    "'{text}' is not '<pile>', '<pile> stall <k>' or '<pile> spin <k>'"
+                ))
+            }
         };
         *self = Countdown {
             pile,
             stall_at,
+            spin,
             history: Vec::new(),
         };
         Ok(())
     }
 
     fn position_text(&self) -> String {
-        match self.stall_at {
-            Some(at) => format!("{} stall {at}", self.pile),
-            None => self.pile.to_string(),
+        match (self.stall_at, self.spin) {
+            (Some(at), false) => format!("{} stall {at}", self.pile),
+            (Some(at), true) => format!("{} spin {at}", self.pile),
+            (None, _) => self.pile.to_string(),
         }
     }
 

@@ -6,7 +6,8 @@
 //!
 //! It also stalls on request: read from `<pile> stall <k>`, generating the
 //! moves of a position of `k` counters, or drawing its board, never returns
-//! (the call says so on stderr, then sleeps in a loop), as a plugin with an
+//! (the call says so on stderr, then sleeps in a loop; with `spin` for
+//! `stall`, it spins on a core instead), as a plugin with an
 //! endless loop would, and so does creating its evaluator with parameters
 //! that mention `stall`, and making the start position of its second
 //! variant, `panicky-stuck`; the daemon's watchdog must still answer
