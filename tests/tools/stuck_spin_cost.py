@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""What a plugin call stuck spinning on a core costs the searches after it.
+
+Each engine searches Othello's start position for `--movetime` ms, then
+has a search of the panicky test plugin stuck spinning in its move
+generator (`position fen 20 spin 19`) until the watchdog gives it up,
+then searches the same Othello position again. The spinning thread stays
+until the process ends: the second search shows what it takes from the
+daemon's own threads. Engines are run in turn, `--rounds` times.
+
+    cargo build --release
+    mkdir -p /tmp/spin && cp target/release/libplyd_game_othello.so /tmp/spin/ \\
+        && cp target/release/libplyd_test_panicky.so /tmp/spin/libplyd_game_panicky.so
+    python3 tests/tools/stuck_spin_cost.py --plugins /tmp/spin \\
+        --engine target/release/plyd --engine /tmp/old/plyd --threads 2
+
+Prints one line per run: nodes of the search before and after, and their
+ratio.
+"""
+
+import argparse
+import subprocess
+import sys
+
+
+def nodes_of(lines):
+    """The node count of the last `info` line that has one."""
+    for line in reversed(lines):
+        words = line.split()
+        if words[:1] == ["info"] and "nodes" in words:
+            return int(words[words.index("nodes") + 1])
+    raise RuntimeError(f"no node count in {lines[-5:]}")
+
+
+def run(engine, args):
+    proc = subprocess.Popen(
+        [engine, "--plugin-path", args.plugins], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+    )
+
+    def send(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    def until(done):
+        lines = []
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"{engine} ended; last lines {lines[-5:]}")
+            lines.append(line.strip())
+            if done(lines[-1]):
+                return lines
+
+    def othello_nodes():
+        send("setoption name UCI_Variant value othello")
+        send("position startpos")
+        send(f"go movetime {args.movetime}")
+        return nodes_of(until(lambda l: l.startswith("bestmove")))
+
+    try:
+        send(f"setoption name Threads value {args.threads}")
+        before = othello_nodes()
+        send("setoption name UCI_Variant value panicky")
+        send("position fen 20 spin 19")
+        send("go movetime 200")
+        until(lambda l: "did not return" in l)
+        after = othello_nodes()
+    finally:
+        proc.kill()
+        proc.wait()
+    return before, after
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", action="append", required=True)
+    parser.add_argument("--plugins", required=True,
+                        help="folder with libplyd_game_othello and the panicky "
+                             "plugin as libplyd_game_panicky")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--movetime", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    for _ in range(args.rounds):
+        for engine in args.engine:
+            before, after = run(engine, args)
+            print(f"{engine}: nodes before {before} after {after} "
+                  f"ratio {after / before:.3f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
