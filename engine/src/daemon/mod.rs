@@ -131,18 +131,42 @@ pub fn run(config: DaemonConfig) {
         .spawn(move || {
             let mut daemon = Daemon::new(config, watcher.output());
             daemon.watch_with(watcher.clone());
-            match catch_unwind(AssertUnwindSafe(|| daemon.serve(lines_rx))) {
-                Ok(true) => watcher.finished(),
-                Ok(false) => {}
-                // A panic of the controller's own (outside a line, where it
-                // is caught) ends the daemon as it would on the main thread.
-                Err(_) => std::process::exit(101),
-            }
+            control(daemon, None, lines_rx);
         })
         .expect("the controller thread can be started");
     // Every controller, the first or one that took over, says when the
     // daemon ends.
     let _ = done_rx.recv();
+}
+
+/// Run a controller, handling `first` (a line a stuck controller left)
+/// and then the lines from `lines`, until the daemon ends, which it tells
+/// the sentry, or another controller takes over.
+fn control(mut daemon: Daemon<GatedOut>, first: Option<&str>, lines: Receiver<Input>) {
+    let run = || {
+        if let Some(line) = first {
+            let keep_going = daemon.handle_line_guarded(line);
+            if daemon.replaced() {
+                return false;
+            }
+            if !keep_going {
+                daemon.shut_down();
+                return true;
+            }
+        }
+        daemon.serve(lines)
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(true) => {
+            if let Some(watcher) = &daemon.watcher {
+                watcher.finished();
+            }
+        }
+        Ok(false) => {}
+        // A panic of the controller's own (outside a line, where it is
+        // caught) ends the daemon as it would on the main thread.
+        Err(_) => std::process::exit(101),
+    }
 }
 
 fn read_stdin(lines: Sender<Input>) {

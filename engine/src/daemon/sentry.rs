@@ -34,7 +34,7 @@ use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
 use super::watchdog::{blame_text, Blame, CALL_LIMIT};
-use super::{Daemon, Input, Resumable, CONTROLLER_STACK};
+use super::{control, Daemon, Input, Resumable, CONTROLLER_STACK};
 use crate::host::GamePlugin;
 use crate::threads;
 
@@ -163,17 +163,9 @@ impl Sentry {
             .stack_size(CONTROLLER_STACK)
             .spawn(move || {
                 let Checkpoint { line, state, .. } = checkpoint;
-                let sentry = Arc::clone(&watcher.sentry);
-                let mut daemon = Daemon::resume(state, why, watcher);
-                let finished = if daemon.handle_line_guarded(&line) {
-                    daemon.serve(sentry.lines.clone())
-                } else {
-                    daemon.shut_down();
-                    true
-                };
-                if finished {
-                    let _ = sentry.done.send(());
-                }
+                let lines = watcher.sentry.lines.clone();
+                let daemon = Daemon::resume(state, why, watcher);
+                control(daemon, Some(&line), lines);
             });
         if let Err(e) = spawned {
             log::error!("cannot start a fresh controller: {e}");
