@@ -14,8 +14,8 @@ daemon's own threads. Engines are run in turn, `--rounds` times.
     python3 tests/tools/stuck_spin_cost.py --plugins /tmp/spin \\
         --engine target/release/plyd --engine /tmp/old/plyd --threads 2
 
-Prints one line per run: nodes of the search before and after, and their
-ratio.
+Prints one line per run: the speed (nodes a second, from the last `info`
+line that gives it) of the search before and after, and their ratio.
 """
 
 import argparse
@@ -23,13 +23,14 @@ import subprocess
 import sys
 
 
-def nodes_of(lines):
-    """The node count of the last `info` line that has one."""
+def nps_of(lines):
+    """The speed (`nps`) of the last `info` line that gives one: the node
+    count alone would be that of the last finished iteration."""
     for line in reversed(lines):
         words = line.split()
-        if words[:1] == ["info"] and "nodes" in words:
-            return int(words[words.index("nodes") + 1])
-    raise RuntimeError(f"no node count in {lines[-5:]}")
+        if words[:1] == ["info"] and "nps" in words:
+            return int(words[words.index("nps") + 1])
+    raise RuntimeError(f"no speed in {lines[-5:]}")
 
 
 def run(engine, args):
@@ -52,20 +53,20 @@ def run(engine, args):
             if done(lines[-1]):
                 return lines
 
-    def othello_nodes():
+    def othello_speed():
         send("setoption name UCI_Variant value othello")
         send("position startpos")
         send(f"go movetime {args.movetime}")
-        return nodes_of(until(lambda l: l.startswith("bestmove")))
+        return nps_of(until(lambda l: l.startswith("bestmove")))
 
     try:
         send(f"setoption name Threads value {args.threads}")
-        before = othello_nodes()
+        before = othello_speed()
         send("setoption name UCI_Variant value panicky")
         send("position fen 20 spin 19")
         send("go movetime 200")
         until(lambda l: "did not return" in l)
-        after = othello_nodes()
+        after = othello_speed()
     finally:
         proc.kill()
         proc.wait()
@@ -85,7 +86,7 @@ def main():
     for _ in range(args.rounds):
         for engine in args.engine:
             before, after = run(engine, args)
-            print(f"{engine}: nodes before {before} after {after} "
+            print(f"{engine}: nps before {before} after {after} "
                   f"ratio {after / before:.3f}", flush=True)
     return 0
 
