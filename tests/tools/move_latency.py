@@ -26,7 +26,9 @@ import time
 
 
 def measure(engine, args):
-    """The go-to-bestmove times of one run, in milliseconds."""
+    """The go-to-bestmove times of one run, in milliseconds. The engine's
+    output is read here, not through `uci_engine.Engine`, whose reader
+    thread would add its own wait for a core to every time measured."""
     proc = subprocess.Popen(
         [engine, "--game", args.game], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,

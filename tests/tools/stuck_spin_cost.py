@@ -19,8 +19,9 @@ line that gives it) of the search before and after, and their ratio.
 """
 
 import argparse
-import subprocess
 import sys
+
+from uci_engine import Engine, EngineError
 
 
 def nps_of(lines):
@@ -34,42 +35,30 @@ def nps_of(lines):
 
 
 def run(engine, args):
-    proc = subprocess.Popen(
-        [engine, "--plugin-path", args.plugins], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-    )
-
-    def send(line):
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-
-    def until(done):
-        lines = []
-        while True:
-            line = proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"{engine} ended; last lines {lines[-5:]}")
-            lines.append(line.strip())
-            if done(lines[-1]):
-                return lines
+    eng = Engine(engine, [engine, "--plugin-path", args.plugins],
+                 [f"setoption name Threads value {args.threads}"], timeout=60)
 
     def othello_speed():
-        send("setoption name UCI_Variant value othello")
-        send("position startpos")
-        send(f"go movetime {args.movetime}")
-        return nps_of(until(lambda l: l.startswith("bestmove")))
+        eng.send("setoption name UCI_Variant value othello")
+        eng.send("position startpos")
+        eng.send(f"go movetime {args.movetime}")
+        return nps_of(eng.read_until(lambda l: l.startswith("bestmove")))
 
     try:
-        send(f"setoption name Threads value {args.threads}")
         before = othello_speed()
-        send("setoption name UCI_Variant value panicky")
-        send("position fen 20 spin 19")
-        send("go movetime 200")
-        until(lambda l: "did not return" in l)
+        eng.send("setoption name UCI_Variant value panicky")
+        eng.send("position fen 20 spin 19")
+        eng.send("go movetime 200")
+        # The watchdog's error line, which the reader raises on, is the
+        # sign that the search was given up.
+        try:
+            eng.read_until(lambda l: False)
+        except EngineError as e:
+            if "did not return" not in str(e):
+                raise
         after = othello_speed()
     finally:
-        proc.kill()
-        proc.wait()
+        eng.close()
     return before, after
 
 

@@ -247,16 +247,14 @@ impl Daemon<GatedOut> {
     /// plugin was given up for the reason `why`.
     fn resume(state: Resumable, why: String, watcher: Watcher) -> Self {
         let (events_tx, events_rx) = unbounded();
-        let tt = state.tt.unwrap_or_else(|| {
-            let table = TranspositionTable::new(state.settings.hash_mib as usize)
-                .or_else(|_| TranspositionTable::new(options::HASH_RANGE.default as usize))
-                .expect("the default hash size fits");
-            Arc::new(table)
-        });
+        let mut settings = state.settings;
+        let tt = state
+            .tt
+            .unwrap_or_else(|| Arc::new(new_table(&mut settings)));
         let mut daemon = Daemon {
             out: watcher.output(),
             session: Session::resumed(state.host, state.variant, why, watcher.clone()),
-            settings: state.settings,
+            settings,
             plugin_path_text: state.plugin_path_text,
             tt,
             trees: state.trees,
@@ -268,9 +266,28 @@ impl Daemon<GatedOut> {
             dialects: state.dialects,
             watcher: Some(watcher),
         };
-        daemon.answer_abandoned_search(state.search);
+        if let Some(search) = state.search {
+            // Left running by the stuck controller: answered from what it
+            // found, and stopped.
+            search.stop();
+            daemon.report_best_so_far(&search);
+        }
         daemon
     }
+}
+
+/// A table of the `Hash` in `settings`, or of the default size (which
+/// `settings` then takes) when the machine cannot give that one.
+fn new_table(settings: &mut EngineSettings) -> TranspositionTable {
+    let fits =
+        crate::memory::check_hash(u64::from(settings.hash_mib), crate::memory::available_mib());
+    fits.and_then(|()| TranspositionTable::new(settings.hash_mib as usize))
+        .unwrap_or_else(|e| {
+            let fallback = options::HASH_RANGE.default as u32;
+            log::error!("{e}; using {fallback} MiB");
+            settings.hash_mib = fallback;
+            TranspositionTable::new(fallback as usize).expect("the default hash size fits")
+        })
 }
 
 impl<W: Write> Daemon<W> {
@@ -295,22 +312,13 @@ impl<W: Write> Daemon<W> {
                 params.as_deref(),
             )
         });
-        let (session, messages) = opened.unwrap_or_else(|e| (Session::empty(), vec![e]));
+        let (session, messages) = opened.unwrap_or_else(|e| (Session::default(), vec![e]));
         for message in messages {
             log::error!("{message}");
         }
         let (events_tx, events_rx) = unbounded();
         let mut settings = config.settings;
-        let fits =
-            crate::memory::check_hash(u64::from(settings.hash_mib), crate::memory::available_mib());
-        let tt = fits
-            .and_then(|()| TranspositionTable::new(settings.hash_mib as usize))
-            .unwrap_or_else(|e| {
-                let fallback = options::HASH_RANGE.default as u32;
-                log::error!("{e}; using {fallback} MiB");
-                settings.hash_mib = fallback;
-                TranspositionTable::new(fallback as usize).expect("the default hash size fits")
-            });
+        let tt = new_table(&mut settings);
         let mut daemon = Daemon {
             out,
             session,
@@ -405,17 +413,6 @@ impl<W: Write> Daemon<W> {
         }
     }
 
-    /// Answer the search a stuck controller left running, if any, with
-    /// the best move it has found (it is stopped).
-    fn answer_abandoned_search(&mut self, search: Option<Arc<SearchControl>>) {
-        let Some(control) = search else { return };
-        control.stop();
-        let (best, ponder) = control
-            .best_so_far()
-            .map_or((None, None), |(best, ponder)| (Some(best), ponder));
-        self.report_best(best, ponder);
-    }
-
     /// Stop a running job and print what it still has to say (its
     /// `bestmove`), waiting a little for it.
     fn shut_down(&mut self) {
@@ -495,12 +492,17 @@ impl<W: Write> Daemon<W> {
     /// Print the running search's `bestmove` from what it found so far.
     fn answer_for_job(&mut self) {
         let Some(job) = &self.job else { return };
-        let (best, ponder) = job
-            .control
+        let control = Arc::clone(&job.control);
+        self.report_best_so_far(&control);
+        self.mark_answered();
+    }
+
+    /// Print `bestmove` with the best move `search` has found so far.
+    fn report_best_so_far(&mut self, search: &SearchControl) {
+        let (best, ponder) = search
             .best_so_far()
             .map_or((None, None), |(best, ponder)| (Some(best), ponder));
         self.report_best(best, ponder);
-        self.mark_answered();
     }
 
     /// The job's thread is stuck in a plugin call: report and disable the

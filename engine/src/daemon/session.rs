@@ -30,6 +30,7 @@ pub struct Current {
 }
 
 /// Plugins plus the current game.
+#[derive(Default)]
 pub struct Session {
     /// Loaded plugins.
     pub host: PluginHost,
@@ -113,9 +114,7 @@ impl Session {
         let mut messages: Vec<String> = report.errors.iter().map(LoadError::to_string).collect();
         let mut session = Session {
             host: report.host,
-            current: None,
-            lost: None,
-            watcher: None,
+            ..Session::default()
         };
         if session.host.games().is_empty() {
             messages.push(format!(
@@ -154,16 +153,6 @@ impl Session {
             }
         }
         (session, messages)
-    }
-
-    /// A session with no plugins.
-    pub(super) fn empty() -> Self {
-        Session {
-            host: PluginHost::default(),
-            current: None,
-            lost: None,
-            watcher: None,
-        }
     }
 
     /// Variants in the order tried when none is asked for: Othello first
@@ -232,9 +221,9 @@ impl Session {
     ) -> Self {
         Session {
             host,
-            current: None,
             lost: variant.map(|variant| Lost { variant, why }),
             watcher: Some(watcher),
+            ..Session::default()
         }
     }
 
