@@ -276,6 +276,9 @@ fn plyd_against_itself_on_othello() {
         "{stdout}"
     );
     assert!(stdout.contains("endings: rules 4"), "{stdout}");
+    // Untimed games have no closest call.
+    assert!(games.iter().all(|g| !g.tags.contains_key("LeastLeft")));
+    assert!(!stdout.contains("least time left"), "{stdout}");
     assert!(
         stdout.contains("Elo difference deep - shallow: "),
         "{stdout}"
@@ -326,6 +329,75 @@ fn plyd_against_itself_on_othello() {
 }
 
 #[test]
+fn timed_games_record_their_closest_call() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-closest");
+    let log = dir.path().join("games.txt");
+    let cmd = format!("cmd={}", plyd_bin().display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &cmd,
+            "name=a",
+            "--engine",
+            &cmd,
+            "name=b",
+            "--tc",
+            "2+0.05",
+            "--games",
+            "2",
+            "--openings",
+            "random:4",
+            "--seed",
+            "5",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(games.len(), 2);
+    let mut least = Vec::new();
+    for game in &games {
+        // `37 ms at ply 81 by the second player`
+        let tag = game.tag("LeastLeft");
+        let words: Vec<&str> = tag.split(' ').collect();
+        assert_eq!(words.len(), 9, "{game:?}");
+        let left: i64 = words[0].parse().unwrap();
+        let ply: usize = words[4].parse().unwrap();
+        let plies: usize = game.tag("Plies").parse().unwrap();
+        // A timed move after the opening; no more left than the clock
+        // can hold by then.
+        assert!(ply > 4 && ply <= plies + 1, "{game:?}");
+        assert!(left <= 2000 + 50 * ply as i64, "{game:?}");
+        let player = if ply % 2 == 1 { "first" } else { "second" };
+        assert_eq!(words[8], "player", "{game:?}");
+        assert_eq!(
+            words[7], player,
+            "a pass is a ply: the sides alternate: {game:?}"
+        );
+        let name = game.tag(if player == "first" { "First" } else { "Second" });
+        least.push((left, game.tag("Game").to_string(), name.to_string(), ply));
+    }
+    // The table names the least of the games' closest calls (the first
+    // of them on a tie, in the order the games ended).
+    let (left, _, _, _) = least.iter().min_by_key(|l| l.0).unwrap();
+    let shown: Vec<String> = least
+        .iter()
+        .filter(|l| l.0 == *left)
+        .map(|(left, game, name, ply)| {
+            format!("least time left after a move: {left} ms ({name}, game {game}, ply {ply})")
+        })
+        .collect();
+    assert!(
+        shown.iter().any(|line| stdout.contains(line)),
+        "{stdout}\n{shown:?}"
+    );
+}
+
+#[test]
 #[cfg(unix)]
 fn an_engine_that_oversleeps_loses_on_time() {
     let plugins = othello_dir();
@@ -347,8 +419,24 @@ fn an_engine_that_oversleeps_loses_on_time() {
                 "{game:?}"
             );
             assert_eq!(points(game, "fake"), 0.0, "{game:?}");
+            // The late move is the game's closest call, below zero.
+            let fake_side = if game.tag("First") == "fake" {
+                "first"
+            } else {
+                "second"
+            };
+            let least = game.tag("LeastLeft");
+            assert!(
+                least.starts_with('-') && least.ends_with(&format!("by the {fake_side} player")),
+                "{game:?}"
+            );
         }
         assert_eq!(table_row(&stdout, "fake"), [2, 0, 0, 2], "{stdout}");
+        assert!(
+            stdout.contains("least time left after a move: -")
+                && stdout.contains(" ms (fake, game "),
+            "{stdout}"
+        );
     }
 }
 

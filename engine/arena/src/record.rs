@@ -161,6 +161,63 @@ pub struct GameRecord {
     pub final_position: String,
     /// The match seed (openings and chance outcomes follow from it).
     pub seed: u64,
+    /// The move that left its player the least time, if any was timed.
+    pub closest: Option<ClosestCall>,
+}
+
+/// The timed move of a game that left its player the least time: how close
+/// the game came to a loss on time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClosestCall {
+    /// Milliseconds the player had left when the move came: its clock (or
+    /// its move time) less the time the move took. Below zero for a move
+    /// late by less than the margin, or one that lost on time.
+    pub left_ms: i64,
+    /// The move's ply, from 1, opening plies and chance outcomes counted.
+    pub ply: usize,
+    /// The side that made it: 0 for the first player.
+    pub side: usize,
+}
+
+impl ClosestCall {
+    /// The one of `self` and `other` that left less time; `self` on a tie.
+    pub fn closer(self, other: ClosestCall) -> ClosestCall {
+        if other.left_ms < self.left_ms {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// The tag value, `37 ms at ply 81 by the second player`.
+    fn tag_value(&self) -> String {
+        let side = if self.side == 0 { "first" } else { "second" };
+        format!(
+            "{} ms at ply {} by the {side} player",
+            self.left_ms, self.ply
+        )
+    }
+}
+
+impl std::str::FromStr for ClosestCall {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad =
+            || format!("'{text}' is not a LeastLeft (like '37 ms at ply 81 by the first player')");
+        let (left, rest) = text.split_once(" ms at ply ").ok_or_else(bad)?;
+        let (ply, side) = rest.split_once(" by the ").ok_or_else(bad)?;
+        let side = match side {
+            "first player" => 0,
+            "second player" => 1,
+            _ => return Err(bad()),
+        };
+        Ok(ClosestCall {
+            left_ms: left.parse().map_err(|_| bad())?,
+            ply: ply.parse().map_err(|_| bad())?,
+            side,
+        })
+    }
 }
 
 impl GameRecord {
@@ -191,6 +248,9 @@ impl GameRecord {
         text += &tag("Ending", &self.ending.to_string());
         text += &tag("Reason", &self.reason);
         text += &tag("FinalPosition", &self.final_position);
+        if let Some(closest) = &self.closest {
+            text += &tag(LEAST_LEFT_TAG, &closest.tag_value());
+        }
         text += &self.position_line();
         text += "\n\n";
         out.write_all(text.as_bytes())?;
@@ -216,6 +276,9 @@ pub struct MatchHeader {
     /// `--max-plies`, if given.
     pub max_plies: Option<u32>,
 }
+
+/// The tag of a game's [`ClosestCall`]; logs written before it have none.
+pub const LEAST_LEFT_TAG: &str = "LeastLeft";
 
 /// The tag that opens a log's header, and the log format it names.
 pub const HEADER_TAG: &str = "Arena";
@@ -316,13 +379,32 @@ mod tests {
             reason: "illegal move 'z\"9' by a".into(),
             final_position: "8/8 w".into(),
             seed: 1,
+            closest: Some(ClosestCall {
+                left_ms: -3,
+                ply: 1,
+                side: 0,
+            }),
         };
         let mut out = Vec::new();
         record.write_to(&mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("[Game \"7\"]\n[Variant \"othello\"]\n[First \"b\"]\n"));
         assert!(text.contains("[Reason \"illegal move 'z\\\"9' by a\"]\n"));
-        assert!(text.ends_with("\nposition startpos moves f5\n\n"), "{text}");
+        assert!(text.ends_with(
+            "[LeastLeft \"-3 ms at ply 1 by the first player\"]\nposition startpos moves f5\n\n"
+        ), "{text}");
+        assert_eq!(
+            "-3 ms at ply 1 by the first player".parse::<ClosestCall>(),
+            Ok(record.closest.unwrap())
+        );
+        for bad in [
+            "",
+            "3 ms",
+            "x ms at ply 1 by the first player",
+            "3 ms at ply 1 by the third player",
+        ] {
+            assert!(bad.parse::<ClosestCall>().is_err(), "{bad}");
+        }
         // Engine 1 played first and won.
         assert_eq!(record.points_of_engine(1), 1.0);
         assert_eq!(record.points_of_engine(0), 0.0);

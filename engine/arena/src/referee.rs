@@ -16,7 +16,7 @@ use plyd_host::{Outcome, VariantRef};
 use crate::clock::{check_movetime, Clock, Limits};
 use crate::engine::{Answer, EngineProcess};
 use crate::openings::{position_command, Opening};
-use crate::record::{Ending, GameRecord, GameResult};
+use crate::record::{ClosestCall, Ending, GameRecord, GameResult};
 use plyd_util::rng::SplitMix64;
 
 /// What every game of a match shares.
@@ -94,6 +94,7 @@ pub fn play_game(
         [0, 1].map(|side| rules.limits[by_side[side]].clock.map(Clock::new));
     let mut legal = Vec::new();
     let mut chance = Vec::new();
+    let mut closest: Option<ClosestCall> = None;
 
     let finish = loop {
         if let Some(limit) = rules.max_plies {
@@ -142,6 +143,22 @@ pub fn play_game(
             (None, Some(ms)) => Duration::from_millis(ms) + rules.margin,
             (None, None) => rules.timeout,
         };
+        // What the mover has for this move, margin not included.
+        let had_ms = match (&clocks[side as usize], limits.movetime_ms) {
+            (Some(clock), _) => Some(clock.remaining_ms()),
+            (None, ms) => ms,
+        };
+        let mut note_left = |used: Duration| {
+            if let Some(had) = had_ms {
+                let used_ms = i64::try_from(used.as_millis()).unwrap_or(i64::MAX);
+                let call = ClosestCall {
+                    left_ms: i64::try_from(had).unwrap_or(i64::MAX) - used_ms,
+                    ply: moves.len() + 1,
+                    side: side as usize,
+                };
+                closest = Some(closest.map_or(call, |c| c.closer(call)));
+            }
+        };
         let position = position_command(&opening.start, &moves);
         let engine = &mut engines[engine_index];
         let name = engine.name().to_string();
@@ -152,6 +169,7 @@ pub fn play_game(
         };
         match engine.go(&position, &go, allowance) {
             Answer::Timeout { waited } => {
+                note_left(waited);
                 // It may still be thinking; its late answer must not be
                 // taken for the next game's, so it is restarted.
                 engine.mark_unusable("overran its time");
@@ -175,6 +193,7 @@ pub fn play_game(
             }
             Answer::Interrupted => return Err(Unfinished::Interrupted),
             Answer::BestMove { text, elapsed } => {
+                note_left(elapsed);
                 let timing = match (&mut clocks[side as usize], limits.movetime_ms) {
                     (Some(clock), _) => clock.charge(elapsed, rules.margin),
                     (None, Some(ms)) => check_movetime(ms, elapsed, rules.margin),
@@ -218,6 +237,7 @@ pub fn play_game(
         reason: finish.reason,
         final_position: state.position_text().map_err(plugin_error)?,
         seed: rules.seed,
+        closest,
     })
 }
 

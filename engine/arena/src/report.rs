@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::record::{Ending, GameRecord, GameResult};
+use crate::record::{ClosestCall, Ending, GameRecord, GameResult};
 use crate::stats::{signed, EloEstimate, Sprt, SprtDecision, Tally};
 
 /// The running totals of a match.
@@ -18,6 +18,19 @@ pub struct Standings {
     pub endings: BTreeMap<Ending, u64>,
     /// Wins of the first player, wins of the second player, draws.
     pub by_side: [u64; 3],
+    /// The move that left its player the least time, in any game.
+    pub closest: Option<MatchClosest>,
+}
+
+/// The closest call of a match: the move and the game it came in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchClosest {
+    /// The move.
+    pub call: ClosestCall,
+    /// Its game's number.
+    pub game: usize,
+    /// The player who made it.
+    pub player: String,
 }
 
 impl Standings {
@@ -28,6 +41,7 @@ impl Standings {
             tally: Tally::default(),
             endings: BTreeMap::new(),
             by_side: [0; 3],
+            closest: None,
         }
     }
 
@@ -47,6 +61,19 @@ impl Standings {
             GameResult::SecondWins => 1,
             GameResult::Draw => 2,
         }] += 1;
+        if let Some(call) = record.closest {
+            let closer = self
+                .closest
+                .as_ref()
+                .is_none_or(|c| call.left_ms < c.call.left_ms);
+            if closer {
+                self.closest = Some(MatchClosest {
+                    call,
+                    game: record.number,
+                    player: record.players[call.side.min(1)].clone(),
+                });
+            }
+        }
     }
 
     /// One line after a game: the game, then the totals so far.
@@ -128,6 +155,13 @@ impl Standings {
                 endings.join(", ")
             }
         );
+        if let Some(c) = &self.closest {
+            let _ = writeln!(
+                out,
+                "least time left after a move: {} ms ({}, game {}, ply {})",
+                c.call.left_ms, c.player, c.game, c.call.ply
+            );
+        }
         match EloEstimate::from_tally(t) {
             Some(elo) => {
                 let _ = writeln!(
@@ -196,6 +230,7 @@ mod tests {
             reason: ending.to_string(),
             final_position: String::new(),
             seed: 1,
+            closest: None,
         }
     }
 
@@ -231,6 +266,7 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("first player won 2, second player won 1, drawn 1"));
+        assert!(!table.contains("least time left"), "no timed move: {table}");
         // 62.5%: -400 log10(0.6) = +88.7
         assert!(
             table.contains("Elo difference a - b: +88.7 +/- "),
@@ -242,6 +278,32 @@ mod tests {
                 "game 4 (4/10): a vs b: 1/2-1/2 max plies | a vs b: +2 =1 -1 | Elo +88.7"
             ),
             "{line}"
+        );
+    }
+
+    #[test]
+    fn the_closest_call_of_the_match_names_its_game_and_player() {
+        let mut s = Standings::new(["a".into(), "b".into()]);
+        let timed = |number, first_engine, left_ms, ply, side| GameRecord {
+            closest: Some(ClosestCall { left_ms, ply, side }),
+            ..record(number, first_engine, GameResult::Draw, Ending::Rules)
+        };
+        s.add(&timed(1, 0, 40, 9, 1));
+        // Game 2 has b first: its second player, at 12 ms, is a.
+        s.add(&timed(2, 1, 12, 81, 1));
+        // A tie does not move the record; neither does a game without one.
+        s.add(&timed(3, 0, 12, 5, 0));
+        s.add(&record(4, 1, GameResult::Draw, Ending::Rules));
+        let table = s.final_table(None);
+        assert!(
+            table.contains("least time left after a move: 12 ms (a, game 2, ply 81)"),
+            "{table}"
+        );
+        s.add(&timed(5, 0, -4, 7, 0));
+        assert!(
+            s.final_table(None)
+                .contains("least time left after a move: -4 ms (a, game 5, ply 7)"),
+            "{table}"
         );
     }
 }

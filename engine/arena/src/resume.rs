@@ -17,7 +17,8 @@ use plyd_host::VariantRef;
 
 use crate::openings::{play_text, Opening, Start};
 use crate::record::{
-    parse_tag, Ending, GameRecord, GameResult, MatchHeader, HEADER_TAG, LOG_FORMAT,
+    parse_tag, ClosestCall, Ending, GameRecord, GameResult, MatchHeader, HEADER_TAG,
+    LEAST_LEFT_TAG, LOG_FORMAT,
 };
 use crate::referee::adjudicate;
 
@@ -322,6 +323,21 @@ fn check_game(
     // player to move there (whose move was late, illegal or missing).
     let result: GameResult = tag("Result").parse()?;
     let ending: Ending = tag("Ending").parse()?;
+    // Logs written before the tag have none.
+    let closest = match game.tags.get(LEAST_LEFT_TAG) {
+        Some(text) => {
+            let closest: ClosestCall = text.parse()?;
+            if closest.ply == 0 || closest.ply > moves.len() + 1 {
+                return Err(format!(
+                    "its {LEAST_LEFT_TAG} is at ply {}, not one of its {} plies",
+                    closest.ply,
+                    moves.len() + 1
+                ));
+            }
+            Some(closest)
+        }
+        None => None,
+    };
     let side = || state.side_to_move().map_err(|e| e.to_string());
     let expected = match ending {
         Ending::Rules => adjudicate(state.outcome().map_err(|e| e.to_string())?, side()?),
@@ -347,6 +363,7 @@ fn check_game(
         reason: tag("Reason").to_string(),
         final_position,
         seed: header.seed,
+        closest,
     })
 }
 
@@ -411,6 +428,7 @@ mod tests {
             reason: "max plies 2 reached".into(),
             final_position: "x".into(),
             seed: 9,
+            closest: None,
         }
     }
 
