@@ -138,15 +138,12 @@ pub fn play_game(
         let engine_index = by_side[side as usize];
         let limits = &rules.limits[engine_index];
         let go = go_command(&clocks, limits, side);
-        let allowance = match (&clocks[side as usize], limits.movetime_ms) {
-            (Some(clock), _) => clock.allowance(rules.margin),
-            (None, Some(ms)) => Duration::from_millis(ms) + rules.margin,
-            (None, None) => rules.timeout,
-        };
-        // What the mover has for this move, margin not included.
-        let had_ms = match (&clocks[side as usize], limits.movetime_ms) {
-            (Some(clock), _) => Some(clock.remaining_ms()),
-            (None, ms) => ms,
+        // How long the arena waits for the move, and what the mover has
+        // for it, margin not included (none for an untimed mover).
+        let (allowance, had_ms) = match (&clocks[side as usize], limits.movetime_ms) {
+            (Some(clock), _) => (clock.allowance(rules.margin), Some(clock.remaining_ms())),
+            (None, Some(ms)) => (Duration::from_millis(ms) + rules.margin, Some(ms)),
+            (None, None) => (rules.timeout, None),
         };
         let mut note_left = |used: Duration| {
             if let Some(had) = had_ms {
