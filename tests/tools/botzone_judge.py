@@ -24,7 +24,8 @@ lines of requests and its own responses) or one line of JSON
 stopped (SIGSTOP to its process group) until its next turn, then resumed
 (SIGCONT) and given only that turn's request line. Time limits are wall
 clock from the input to the end of the answer: --firstlimit on a bot's
-first turn, --limit later (Botzone: 2 s and 1 s for C++).
+first turn, --limit later (Botzone: 2 s and 1 s for C++); an answer loses
+past the limit plus --slack, and answers past the limit alone are listed.
 
 plyd is started as `plyd --protocol botzone --game amazons8|othello`.
 
