@@ -218,7 +218,8 @@ def run_game(opts, game, work, rounds, record_to=None):
     if record_to:
         client = f"Cute Games {opts.cutegames_version}, UGI, {opts.tc}, plyd vs plyd, one game of {game}"
         engine_a = " ".join(
-            [sys.executable, shlex.quote(str(recorder)), "--out", shlex.quote(str(record_to)), "--dialect", "ugi"]
+            [sys.executable, shlex.quote(str(recorder)), "--out", shlex.quote(str(record_to)), "--dialect", "ugi",
+             "--raw", shlex.quote(str(work / f"record-{game}.raw"))]
             + proxy
             + ["--client", shlex.quote(client), "--args", shlex.quote(f"--protocol ugi --game {game}"), "--", engine_a]
         )
@@ -270,9 +271,21 @@ def run_game(opts, game, work, rounds, record_to=None):
             proc.wait()
             rc, hung = None, True
     seconds = time.monotonic() - t0
+    if record_to:
+        # Cute Games kills its engines at the end, before the proxy can
+        # write the fixture: convert the raw log here.
+        subprocess.run(
+            [sys.executable, str(recorder), "--convert", str(work / f"record-{game}.raw"), "--out", str(record_to),
+             "--dialect", "ugi", "--client", client, "--args", f"--protocol ugi --game {game}"],
+            check=True,
+        )
     text = log.read_text(errors="replace")
-    score = re.findall(r"^Score of A vs B: (\d+) - (\d+) - (\d+) .*$", text, re.M)
     games = read_pgn(pgn)
+    # Cute Games' own score line can be cut by another thread's output:
+    # count from the PGN's Winner tags and results instead.
+    a_wins = sum(1 for g in games if g["tags"].get("Winner") == "A")
+    b_wins = sum(1 for g in games if g["tags"].get("Winner") == "B")
+    draws = sum(1 for g in games if g["result"] == "1/2-1/2")
     problems = check_games(plyd, game, games) if games else []
     adjudicated = {}
     for g in games:
@@ -285,7 +298,7 @@ def run_game(opts, game, work, rounds, record_to=None):
         "rc": rc,
         "hung": hung,
         "seconds": seconds,
-        "score": tuple(map(int, score[-1])) if score else None,
+        "score": (a_wins, b_wins, draws) if games else None,
         "games": len(games),
         "adjudicated": adjudicated,
         "problems": problems,
