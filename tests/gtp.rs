@@ -59,6 +59,12 @@ fn the_administrative_commands_answer_in_gtp_form() {
     assert_eq!(engine.read_until(|l| l.is_empty()), vec!["=7 plyd", ""]);
     assert_eq!(ok(&mut engine, "known_command genmove"), "true");
     assert_eq!(ok(&mut engine, "known_command fly"), "false");
+    // Quarry asks which games an engine plays and picks one.
+    assert_eq!(ok(&mut engine, "known_command list_games"), "true");
+    assert_eq!(ok(&mut engine, "known_command set_game"), "true");
+    assert_eq!(ok(&mut engine, "list_games"), "Othello");
+    assert_eq!(ok(&mut engine, "set_game Othello"), "");
+    assert_eq!(refused(&mut engine, "set_game Go"), "unsupported game");
     let commands = ok(&mut engine, "list_commands");
     for name in ["play", "genmove", "undo", "final_score", "showboard"] {
         assert!(commands.lines().any(|l| l == name), "{commands}");

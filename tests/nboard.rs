@@ -158,15 +158,7 @@ fn bad_lines_are_one_status_error_and_change_nothing() {
     gui.engine.send("set depth 2");
     gui.engine.send(&format!("set game {EMPTY_GAME}"));
     gui.sync();
-    for line in [
-        "fly",
-        "move Z9",
-        "move A1",
-        "set game (;GM[Othello]BO[8 --- *];)",
-        "set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[A1];)",
-        "set depth many",
-        "move",
-    ] {
+    for line in ["fly", "move Z9", "move A1", "set depth many", "move"] {
         gui.engine.send(line);
         let lines = gui.sync();
         assert_eq!(status_errors(&lines).len(), 1, "{line}: {lines:?}");
@@ -176,4 +168,101 @@ fn bad_lines_are_one_status_error_and_change_nothing() {
     gui.engine.send("move F5");
     gui.engine.send("move D6");
     assert!(status_errors(&gui.sync()).is_empty());
+}
+
+#[test]
+fn a_refused_game_leaves_no_board_to_answer_for() {
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 2");
+    gui.engine.send(&format!("set game {EIGHT_MOVES}"));
+    gui.sync();
+    for game in [
+        "(;GM[Othello]BO[8 --- *];)",
+        "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[A1];)",
+        "(;GM[Othello]TI[soon]BO[8 ---------------------------O*------*O--------------------------- *];)",
+    ] {
+        gui.engine.send(&format!("set game {game}"));
+        let lines = gui.sync();
+        assert_eq!(status_errors(&lines).len(), 1, "{game}: {lines:?}");
+        // Neither a move for the game before nor a pass: the error alone.
+        gui.engine.send("go");
+        let lines = gui.sync();
+        assert_eq!(status_errors(&lines).len(), 1, "{game}: {lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("===")), "{lines:?}");
+        gui.engine.send("move F5");
+        assert_eq!(status_errors(&gui.sync()).len(), 1, "{game}");
+    }
+    gui.engine.send(&format!("set game {EMPTY_GAME}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    assert!(is_nboard_move(&gui.go()));
+}
+
+/// Fourteen empty squares, Black to move (h1, g2, b7 or f8): inside the
+/// endgame solver's range.
+const ENDGAME: &str = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TY[8]\
+BO[8 XOOOOOO- XOOXOO-- XXOOOOXX XOXOOOX- XOOXOOX- XOOOOX-X X-XXOX-- -XXX---- *];)";
+
+#[test]
+fn hint_in_the_endgame_gives_as_many_lines_as_asked() {
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 2");
+    gui.engine.send(&format!("set game {ENDGAME}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    gui.engine.send("hint 3");
+    let lines = gui.engine.read_until(|l| l == "status");
+    let deepest: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("search ") && l.split_whitespace().nth(4) == Some("2"))
+        .collect();
+    let mut firsts: Vec<&str> = deepest
+        .iter()
+        .map(|l| &l.split_whitespace().nth(1).unwrap()[..2])
+        .collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    assert!(
+        firsts.iter().all(|m| ["H1", "G2", "B7", "F8"].contains(m)),
+        "{firsts:?}"
+    );
+}
+
+#[test]
+fn a_ping_behind_a_new_board_is_answered_without_waiting_for_the_search() {
+    let mut gui = Gui::start();
+    for change in ["move F5".to_string(), format!("set game {EIGHT_MOVES}")] {
+        // A search that would take hours: only its end would otherwise
+        // let the `move` or `set game` in, and the `ping` behind it.
+        gui.engine.send("set depth 60");
+        gui.engine.send(&format!("set game {EMPTY_GAME}"));
+        gui.sync();
+        gui.engine.send("go");
+        gui.engine.send(&change);
+        let lines = gui.sync();
+        assert!(status_errors(&lines).is_empty(), "{change}: {lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("===")), "{lines:?}");
+    }
+    // The board is the new one: after EIGHT_MOVES, Black's F5 is taken.
+    gui.engine.send("move F5");
+    assert_eq!(status_errors(&gui.sync()).len(), 1);
+}
+
+#[test]
+fn go_keeps_to_the_game_clock() {
+    let mut gui = Gui::start();
+    // Depth 60 from the start would run for hours; the clock says Black
+    // has two seconds left of three, so the answer must come well before.
+    gui.engine.send("set depth 60");
+    let game = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[0:03]TY[8]\
+        BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]\
+        B[F5//1.0]W[F6//0.5];)";
+    gui.engine.send(&format!("set game {game}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    assert!(is_nboard_move(&gui.go()));
+    gui.sync();
+    // The GUI's `move` lines carry the seconds each move took.
+    gui.engine.send("move E6/0.5/1.5");
+    gui.engine.send("move F4//0.2");
+    assert!(status_errors(&gui.sync()).is_empty());
+    assert!(is_nboard_move(&gui.go()));
 }

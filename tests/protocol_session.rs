@@ -58,6 +58,7 @@ in_both_modes!(
     malformed_lines_get_one_error_each_and_change_nothing,
     illegal_moves_and_bad_positions_are_refused_whole,
     go_while_searching_is_refused_and_stop_when_idle_is_harmless,
+    go_right_after_stop_starts_the_new_search,
     self_play_games_run_to_the_end_with_only_legal_moves,
     hash_threads_and_multipv_change_between_searches,
 );
@@ -418,8 +419,14 @@ fn malformed_lines_get_one_error_each_and_change_nothing(mode: &str) {
     ] {
         e.send(bad);
         let lines = e.sync();
-        assert_eq!(lines.len(), 1, "'{bad}' gave {lines:?}");
         assert_eq!(errors(&lines).len(), 1, "'{bad}' gave {lines:?}");
+        // A go that cannot be read is still answered, with no move.
+        if bad.starts_with("go") && bad != "go perft" {
+            assert_eq!(lines.len(), 2, "'{bad}' gave {lines:?}");
+            assert_eq!(lines[1], "bestmove (none)", "'{bad}'");
+        } else {
+            assert_eq!(lines.len(), 1, "'{bad}' gave {lines:?}");
+        }
     }
     // Blank lines, lone whitespace and CRLF endings are fine.
     e.send("");
@@ -452,12 +459,59 @@ fn illegal_moves_and_bad_positions_are_refused_whole(mode: &str) {
         e.send(bad);
         let lines = e.sync();
         assert_eq!(errors(&lines).len(), 1, "'{bad}' gave {lines:?}");
-        assert_eq!(e.fen(), before, "'{bad}' changed the position");
+        // The GUI no longer has the old position: a go after the refusal
+        // answers with one error and no move, never with a move for it.
+        e.send("go depth 2");
+        let lines = e.until_bestmove();
+        assert_eq!(errors(&lines).len(), 1, "'{bad}' then go gave {lines:?}");
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "'{bad}'");
+        e.send("d");
+        assert_eq!(errors(&e.sync()).len(), 1, "'{bad}' then d");
+        // A position that reads is searched again.
+        e.send("position startpos moves f5 d6");
+        assert_eq!(e.fen(), before, "'{bad}'");
     }
-    // A go after all that still searches the old position.
+    e.send("position startpos moves f5 a1");
+    e.send("ucinewgame");
     e.send("go depth 2");
     let lines = e.until_bestmove();
-    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    assert!(errors(&lines).len() == 1, "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+}
+
+fn go_right_after_stop_starts_the_new_search(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
+    for between in [&[][..], &["isready"][..]] {
+        e.send("go infinite");
+        // (The Monte-Carlo search keeps its tree: its first depth may be
+        // deep.)
+        e.read_until(|l| l.starts_with("info depth "));
+        e.send("stop");
+        for line in between {
+            e.send(line);
+        }
+        e.send("go depth 1");
+        // Two answers, the stopped search's and the new one's, no error.
+        let mut lines = e.until_bestmove();
+        lines.extend(e.until_bestmove());
+        assert!(errors(&lines).is_empty(), "{between:?}: {lines:?}");
+        assert!(e.sync().is_empty());
+    }
+    // perft and bench, stopped, give way to a search too.
+    for job in ["go perft 12", "bench othello 30"] {
+        e.send(job);
+        e.send("stop");
+        e.send("go depth 1");
+        let lines = e.until_bestmove();
+        // The stopped job may say that it was cut short; nothing refuses
+        // the search.
+        let refusals: Vec<_> = errors(&lines)
+            .into_iter()
+            .filter(|l| !l.contains("stopped"))
+            .collect();
+        assert!(refusals.is_empty(), "{job}: {lines:?}");
+        assert_eq!(count_bestmoves(&lines), 1, "{job}: {lines:?}");
+    }
 }
 
 fn go_while_searching_is_refused_and_stop_when_idle_is_harmless(mode: &str) {
@@ -712,6 +766,10 @@ fn resource_limits_are_refused_or_served_with_one_line() {
         "{}",
         lines[0].len()
     );
+    // No position is left to show until one is read.
+    e.send("d");
+    assert_eq!(errors(&e.sync()).len(), 1);
+    e.send("position startpos moves d3");
     assert_eq!(e.fen(), "8/8/3X4/3XX3/3XO3/8/8/8 w");
     // 100,000 moves: read up to the first that cannot be played.
     let moves = ["d3", "c5", "f6", "f5"].repeat(25_000).join(" ");

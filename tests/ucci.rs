@@ -58,7 +58,7 @@ fn the_handshake_lists_ucci_options_and_starts_xiangqi() {
     let (mut engine, _dir) = ucci_engine(&[]);
     let lines = handshake(&mut engine);
     assert!(lines.iter().any(|l| l.starts_with("id name plyd")));
-    assert!(lines.contains(&"option usemillisec type check default false".to_string()));
+    assert!(lines.contains(&"option usemillisec type check default true".to_string()));
     assert!(lines.contains(&"option newgame type button".to_string()));
     assert!(
         lines
@@ -178,22 +178,131 @@ fn bad_input_is_one_message_and_changes_nothing() {
     handshake(&mut engine);
     engine.send("position startpos moves h2e2");
     let before = engine.fen();
-    for line in [
-        "fly",
-        "position startpos moves h2e2 z9z8",
-        "position startpos moves h2e2 h9h8",
-        "go time soon",
-        "setoption nosuchoption 3",
-    ] {
+    for line in ["fly", "setoption nosuchoption 3", "banmoves z9z8"] {
         engine.send(line);
         let lines = sync(&mut engine);
         assert_eq!(messages(&lines).len(), 1, "{line}: {lines:?}");
         assert_eq!(lines.len(), 1, "{line}: {lines:?}");
         assert_eq!(engine.fen(), before, "{line}");
     }
-    // A UCI-only keyword is not UCCI: `go wtime` is refused too.
-    engine.send("go wtime 1000");
-    assert_eq!(messages(&sync(&mut engine)).len(), 1);
+    // A go that cannot be read is answered all the same, with no move.
+    for line in ["go time soon", "go fly 3", "go depth"] {
+        engine.send(line);
+        let lines = sync(&mut engine);
+        assert_eq!(messages(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(lines.len(), 2, "{line}: {lines:?}");
+        assert_eq!(lines[1], "nobestmove", "{line}");
+        assert_eq!(engine.fen(), before, "{line}");
+    }
+}
+
+#[test]
+fn a_refused_position_leaves_nothing_to_search() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    for line in [
+        "position startpos moves h2e2 z9z8",
+        "position startpos moves h2e2 h9h8",
+        "position fen garbage",
+    ] {
+        engine.send("position startpos moves h2e2");
+        sync(&mut engine);
+        engine.send(line);
+        assert_eq!(messages(&sync(&mut engine)).len(), 1, "{line}");
+        engine.send("go depth 2");
+        let lines = answer(&mut engine);
+        assert_eq!(messages(&lines).len(), 1, "{line}: {lines:?}");
+        assert_eq!(lines.last().unwrap(), "nobestmove", "{line}: {lines:?}");
+        // probe has no position to read either.
+        engine.send("probe");
+        let lines = sync(&mut engine);
+        assert!(lines.contains(&"pophash".to_string()), "{lines:?}");
+    }
+}
+
+#[test]
+fn every_go_form_is_answered_and_go_right_after_stop_starts() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    engine.send("position startpos");
+    // movetime, in milliseconds as every time is by default.
+    engine.send("go movetime 100");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(
+        is_ucci_move(last.split_whitespace().nth(1).unwrap()),
+        "{last}"
+    );
+    engine.send("go time 2000 increment 0 opptime 2000 oppincrement 0");
+    let last = answer(&mut engine).pop().unwrap();
+    assert!(last.starts_with("bestmove "), "{last}");
+    for between in [&[][..], &["isready"][..]] {
+        engine.send("go infinite");
+        engine.read_until(|l| l.starts_with("info depth 1"));
+        engine.send("stop");
+        for line in between {
+            engine.send(line);
+        }
+        engine.send("go depth 1");
+        let mut lines = answer(&mut engine);
+        lines.extend(answer(&mut engine));
+        assert!(messages(&lines).is_empty(), "{lines:?}");
+    }
+}
+
+#[test]
+fn the_options_ucci_guis_send_are_taken_quietly() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    let lines = handshake(&mut engine);
+    assert!(
+        lines.contains(&"option usemillisec type check default true".to_string()),
+        "{lines:?}"
+    );
+    for line in [
+        "setoption usebook false",
+        "setoption useegtb false",
+        "setoption pruning true",
+        "setoption knowledge true",
+        "setoption evalapi eval.dll",
+        "setoption egtbpaths null",
+        "setoption usehash true",
+        "setoption bookfiles book.dat",
+        "setoption randomness none",
+        "setoption usemillisec true",
+    ] {
+        engine.send(line);
+        assert!(sync(&mut engine).is_empty(), "{line}");
+    }
+}
+
+#[test]
+fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    // Black's rook has checked Red's general back and forth: plyd's rules
+    // rule the perpetual check, but Red still has moves, and the GUI
+    // adjudicates.
+    engine.send(
+        "position fen 3aka3/5R3/9/p3p4/8R/9/9/3AB4/r2K5/9 w - - 0 1 \
+         moves d1d0 a1a0 d0d1 a0a1 d1d0 a1a2 d0d1 a2a1",
+    );
+    engine.send("go depth 4");
+    let lines = answer(&mut engine);
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("bestmove "), "{lines:?}");
+    assert!(
+        is_ucci_move(last.split_whitespace().nth(1).unwrap()),
+        "{last}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info message the repetition rules judge")),
+        "{lines:?}"
+    );
+    // A mate leaves no move: nobestmove, as before.
+    engine.send("position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1 moves b1b9");
+    engine.send("go depth 2");
+    assert_eq!(answer(&mut engine).pop().unwrap(), "nobestmove");
 }
 
 #[test]

@@ -79,19 +79,49 @@ fn bad_input_is_one_error_and_changes_nothing() {
     let (mut engine, _dir) = ugi_engine();
     engine.send("position startpos moves f5");
     let before = engine.fen();
-    for line in [
-        "query colour",
-        "query",
-        "fly",
-        "position startpos moves f5 z9",
-        "position startpos moves f5 a1",
-    ] {
+    for line in ["query colour", "query", "fly"] {
         engine.send(line);
         let lines = engine.sync();
         assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
         assert_eq!(engine.fen(), before, "{line}");
     }
     assert_eq!(query(&mut engine, "p1turn"), "false");
+    // A refused position leaves none: go answers with no move.
+    for line in [
+        "position startpos moves f5 z9",
+        "position startpos moves f5 a1",
+    ] {
+        engine.send(line);
+        engine.send("go p1time 1000 p2time 1000");
+        let lines = engine.until_bestmove();
+        assert_eq!(errors(&lines).len(), 2, "{line}: {lines:?}");
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "{line}");
+        engine.send("position startpos moves f5");
+        assert_eq!(engine.fen(), before, "{line}");
+    }
+}
+
+#[test]
+fn bestmove_is_the_move_alone_and_go_right_after_stop_starts() {
+    let (mut engine, _dir) = ugi_engine();
+    engine.send("position startpos");
+    // Cute Games reads `bestmove M` and nothing after it.
+    for go in ["go depth 4", "go p1time 2000 p2time 2000 p1inc 10 p2inc 10"] {
+        engine.send(go);
+        let last = engine.until_bestmove().pop().unwrap();
+        assert_eq!(last.split_whitespace().count(), 2, "{go}: {last}");
+    }
+    engine.send("go infinite");
+    engine.read_until(|l| l.starts_with("info depth 1"));
+    engine.send("stop");
+    engine.send("go depth 1");
+    let mut lines = engine.until_bestmove();
+    lines.extend(engine.until_bestmove());
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .all(|l| l.split_whitespace().count() == 2));
 }
 
 #[test]

@@ -144,6 +144,21 @@ pub enum ParseError {
     },
 }
 
+impl ParseError {
+    /// Whether the refused line was a search request (`go`, but not `go
+    /// perft`), which a GUI waits to see answered with a move or none.
+    pub fn refused_a_search(&self) -> bool {
+        match self {
+            ParseError::MissingValue { command, keyword }
+            | ParseError::InvalidValue {
+                command, keyword, ..
+            } => *command == "go" && *keyword != "perft",
+            ParseError::MissingArgument { command, .. } => *command == "go",
+            ParseError::UnknownCommand(_) => false,
+        }
+    }
+}
+
 /// Parse one input line. `Ok(None)` for a blank line.
 ///
 /// Tokens are separated by any run of ASCII whitespace, so tabs, repeated

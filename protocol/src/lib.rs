@@ -21,7 +21,7 @@ mod ucci;
 
 pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
-pub use ggf::{GgfError, GgfGame, GgfMove};
+pub use ggf::{GgfClock, GgfError, GgfGame, GgfMove};
 pub use json::Json;
 pub use records::{read_record, write_record, RecordFormat, RecordGame, RecordResult};
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};

@@ -70,6 +70,9 @@ pub struct UcciGo {
     pub opp_increment_ms: Option<i64>,
     /// `movestogo`: moves to the next time control.
     pub moves_to_go: Option<u32>,
+    /// `movetime`: think this long (not in UCCI 3.0; GUIs that speak UCI
+    /// too send it, in the same unit as `time`).
+    pub movetime_ms: Option<i64>,
     /// `depth <d>`.
     pub depth: Option<u32>,
     /// `nodes <n>`.
@@ -196,6 +199,10 @@ fn parse_go(args: &[&str], millisec: bool) -> Result<UcciGo, ParseError> {
             }
             "oppincrement" => {
                 go.opp_increment_ms = Some(time("oppincrement")?);
+                2
+            }
+            "movetime" => {
+                go.movetime_ms = Some(time("movetime")?);
                 2
             }
             "movestogo" => {

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{select, unbounded, Receiver, RecvTimeoutError, Sender};
 use plyd_protocol::{parse_line, Command, GoParams, OptionDecl, OptionKind, Response};
 
-use crate::host::{GameOptionKindDesc, PluginHost};
+use crate::host::{GameOptionKindDesc, GameState, PluginHost};
 use crate::options::{self, names, EngineSettings};
 use crate::search::bench::BenchTarget;
 use crate::search::{
@@ -667,6 +667,11 @@ impl<W: Write> Daemon<W> {
             Ok(None) => return true,
             Err(e) => {
                 self.error(&e.to_string());
+                if e.refused_a_search() && self.job.is_none() {
+                    // Every go gets exactly one bestmove, even one that
+                    // could not be read (a running search gives its own).
+                    self.report_best(None, None);
+                }
                 return true;
             }
         };
@@ -695,7 +700,7 @@ impl<W: Write> Daemon<W> {
                 }
             }
             Command::Position { start, moves } => {
-                if let Err(e) = self.session.set_position(&start, &moves) {
+                if let Err(e) = self.session.set_gui_position(&start, &moves) {
                     self.error(&e);
                 }
             }
@@ -1100,20 +1105,47 @@ impl<W: Write> Daemon<W> {
         Ok(())
     }
 
-    fn go(&mut self, go: &GoParams) {
+    /// Whether a running job keeps a new one from starting, which is then
+    /// reported. A job that was told to stop is not in the way: the GUI
+    /// may send `go` right after `stop` (or after `stop` and `isready`),
+    /// before the old job has wound down, and the new one starts once it
+    /// has.
+    pub(super) fn job_in_the_way(&mut self) -> bool {
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|job| job.watch.stop_sent.is_some())
+        {
+            self.wait_for_job(|_| true, None);
+        }
         if self.job.is_some() {
             self.error("a search is already running; send stop first");
+            return true;
+        }
+        false
+    }
+
+    fn go(&mut self, go: &GoParams) {
+        self.go_from(go, None);
+    }
+
+    /// `go` from `root`, or from the current position when `None`.
+    pub(super) fn go_from(&mut self, go: &GoParams, root: Option<GameState>) {
+        if self.job_in_the_way() {
             return;
         }
-        if let Err(e) = self.start_search(go) {
+        if let Err(e) = self.start_search(go, root) {
             self.error(&e);
             // Every go gets exactly one bestmove, even one that failed.
             self.report_best(None, None);
         }
     }
 
-    fn start_search(&mut self, go: &GoParams) -> Result<(), String> {
-        let root = self.session.copy_position()?;
+    fn start_search(&mut self, go: &GoParams, root: Option<GameState>) -> Result<(), String> {
+        let root = match root {
+            Some(root) => root,
+            None => self.session.copy_position()?,
+        };
         let plugin = Arc::clone(root.plugin());
         let blame = [Blame::Game(Arc::clone(&plugin))];
         let wanted = go.search_moves.clone();
@@ -1165,8 +1197,7 @@ impl<W: Write> Daemon<W> {
     }
 
     fn perft(&mut self, depth: u32) {
-        if self.job.is_some() {
-            self.error("a search is already running; send stop first");
+        if self.job_in_the_way() {
             return;
         }
         let started = self.session.copy_position().and_then(|root| {
@@ -1181,8 +1212,7 @@ impl<W: Write> Daemon<W> {
     }
 
     fn bench(&mut self, game: Option<&str>, depth: Option<u32>) {
-        if self.job.is_some() {
-            self.error("a search is already running; send stop first");
+        if self.job_in_the_way() {
             return;
         }
         let started = self.bench_targets(game).and_then(|targets| {

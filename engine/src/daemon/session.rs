@@ -39,6 +39,10 @@ pub struct Session {
     /// Why there is no current game after a plugin call on the clock never
     /// returned (see [`sentry`](super::sentry)), and which variant it was.
     lost: Option<Lost>,
+    /// Why the GUI's last position was refused, until it sends one that
+    /// is read: a search must not answer for the position before it,
+    /// which the GUI no longer has on its board.
+    refused: Option<String>,
     /// The sentry over the calls made on the controller's thread.
     watcher: Option<Watcher>,
 }
@@ -247,6 +251,23 @@ impl Session {
         self.current.as_ref().ok_or_else(|| self.no_game())
     }
 
+    /// The current game with a position to search or show: an error when
+    /// there is no game, or when the GUI's last position was refused.
+    fn positioned(&self) -> Result<&Current, String> {
+        match &self.refused {
+            Some(why) => Err(format!(
+                "no position: the last one sent was refused ({why}); send a position first"
+            )),
+            None => self.current(),
+        }
+    }
+
+    /// Whether the GUI's last position was refused (see
+    /// [`Session::set_gui_position`]).
+    pub(super) fn position_refused(&self) -> bool {
+        self.refused.is_some()
+    }
+
     /// Why there is no current game.
     fn no_game(&self) -> String {
         match &self.lost {
@@ -271,7 +292,7 @@ impl Session {
 
     /// A copy of the current position, made on the controller's thread.
     pub(super) fn copy_position(&self) -> Result<GameState, String> {
-        let current = self.current()?;
+        let current = self.positioned()?;
         self.on_clock("copying the position", &current.variant.plugin, || {
             current.state.try_clone()
         })?
@@ -312,6 +333,7 @@ impl Session {
         })??;
         self.current = Some(current);
         self.lost = None;
+        self.refused = None;
         Ok(())
     }
 
@@ -429,7 +451,7 @@ impl Session {
     /// Watched like [`Session::watched_position`]: an evaluator that never
     /// returns is disabled with its game plugin.
     pub fn eval_report(&self) -> Result<Vec<String>, String> {
-        let current = self.current()?;
+        let current = self.positioned()?;
         let state = self.copy_position()?;
         let evaluator = Arc::clone(&current.evaluator);
         let params = current.eval_params.clone();
@@ -448,7 +470,7 @@ impl Session {
         &self,
         ask: impl FnOnce(&GameState) -> Result<T, PluginError>,
     ) -> Result<T, String> {
-        let current = self.current()?;
+        let current = self.positioned()?;
         self.on_clock("reading the position", &current.variant.plugin, || {
             ask(&current.state)
         })?
@@ -465,7 +487,7 @@ impl Session {
         what: &str,
         ask: impl FnOnce(&GameState) -> Result<T, PluginError> + Send + 'static,
     ) -> Result<T, String> {
-        let current = self.current()?;
+        let current = self.positioned()?;
         let state = self.copy_position()?;
         let blame = [Blame::Game(Arc::clone(&current.variant.plugin))];
         call_within(what, CALL_LIMIT, &blame, move || ask(&state))?.map_err(|e| e.to_string())
@@ -498,6 +520,38 @@ impl Session {
     /// change nothing and say why. Read on the controller's thread, like
     /// [`Session::ask_position`]: it is on the clock of the `go` after it.
     pub fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+        self.replace_position(start, moves)
+            .map_err(|why| format!("{why}; position unchanged"))
+    }
+
+    /// [`Session::set_position`] for a whole position the GUI sends (UCI's
+    /// `position`, NBoard's `set game`): when it is refused, no position
+    /// is left to search until the GUI sends one that is read, so that a
+    /// `go` after it cannot answer for the position before, which the GUI
+    /// no longer has on its board.
+    pub fn set_gui_position(
+        &mut self,
+        start: &StartPosition,
+        moves: &[String],
+    ) -> Result<(), String> {
+        self.replace_position(start, moves).map_err(|why| {
+            if self.current.is_none() {
+                return why;
+            }
+            self.refuse_position(why.clone());
+            format!("{why}; no position is set until one is read")
+        })
+    }
+
+    /// Leave no position to search, for the reason `why`, after the GUI
+    /// sent one that could not be read (see [`Session::set_gui_position`]).
+    pub(super) fn refuse_position(&mut self, why: String) {
+        if self.current.is_some() {
+            self.refused = Some(why);
+        }
+    }
+
+    fn replace_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
         let variant = &self.current()?.variant;
         let state = self.on_clock("reading the position", &variant.plugin, || {
             read_position(variant, start, moves)
@@ -511,6 +565,7 @@ impl Session {
             let plugin = Arc::clone(old.plugin());
             self.on_clock("freeing a position", &plugin, || drop(old))?;
         }
+        self.refused = None;
         Ok(())
     }
 
@@ -567,12 +622,9 @@ fn read_position(
             .map_err(|e| format!("bad position '{text}': {e}"))?;
     }
     for (i, text) in moves.iter().enumerate() {
-        let mv = state.parse_legal_move(text).map_err(|e| {
-            format!(
-                "move {} ('{text}') rejected: {e}; position unchanged",
-                i + 1
-            )
-        })?;
+        let mv = state
+            .parse_legal_move(text)
+            .map_err(|e| format!("move {} ('{text}') rejected: {e}", i + 1))?;
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(state)

@@ -34,7 +34,9 @@ const SOLVER_KEY_SALT: u64 = 0x6a09_e667_f3bc_c908;
 /// The size of the endgame to solve at the root, when the solver should
 /// answer this search: the `EndgameSolver` option allows it, the plugin
 /// has one and takes this position, and its settings or the depth asked
-/// for say so. `go mate` and `searchmoves` stay with the evaluation search.
+/// for say so. `go mate`, `searchmoves` and `MultiPV` above 1 (the
+/// solver proves one line; NBoard's `hint n` asks for n) stay with the
+/// evaluation search.
 pub(super) fn plan(
     root: &GameState,
     limits: &SearchLimits,
@@ -44,6 +46,7 @@ pub(super) fn plan(
         || !root.has_solver()
         || limits.mate.is_some()
         || !limits.search_moves.is_empty()
+        || options.multipv > 1
     {
         return Ok(None);
     }

@@ -19,13 +19,15 @@ use plyd_protocol::{GoParams, StartPosition};
 use crate::daemon::Daemon;
 
 /// The commands this GTP answers, as `list_commands` shows them.
-const COMMANDS: [&str; 16] = [
+const COMMANDS: [&str; 18] = [
     "protocol_version",
     "name",
     "version",
     "known_command",
     "list_commands",
     "quit",
+    "list_games",
+    "set_game",
     "boardsize",
     "clear_board",
     "komi",
@@ -37,6 +39,9 @@ const COMMANDS: [&str; 16] = [
     "showboard",
     "final_score",
 ];
+
+/// The game GTP plays here, as `list_games` names it.
+const GAME: &str = "Othello";
 
 /// A search without a clock thinks this long.
 const DEFAULT_MOVE_MS: u64 = 1_000;
@@ -134,6 +139,13 @@ impl<W: Write> Daemon<W> {
                 .is_some_and(|c| COMMANDS.contains(c))
                 .to_string()),
             "list_commands" => Ok(COMMANDS.join("\n")),
+            // The games GTP serves here, as Quarry and other GUIs of several
+            // games ask before they offer an engine for one: Othello only.
+            "list_games" => Ok(GAME.to_string()),
+            "set_game" => match command.args.join(" ") {
+                name if name.eq_ignore_ascii_case(GAME) => Ok(String::new()),
+                _ => Err("unsupported game".to_string()),
+            },
             "quit" => {
                 self.gtp_answer(id, true, "");
                 return false;

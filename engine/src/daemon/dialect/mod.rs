@@ -187,7 +187,9 @@ impl<W: Write> Daemon<W> {
     /// A search's answer, in the dialect's form.
     pub(super) fn report_best(&mut self, best: Option<String>, ponder: Option<String>) {
         match self.dialect() {
-            Dialect::Uci | Dialect::Ugi => self.send(&Response::BestMove { best, ponder }),
+            Dialect::Uci => self.send(&Response::BestMove { best, ponder }),
+            // UGI arenas (Cute Games) read `bestmove M` and nothing after.
+            Dialect::Ugi => self.send(&Response::BestMove { best, ponder: None }),
             Dialect::Ucci => self.ucci_best(best, ponder),
             Dialect::Gtp => self.gtp_best(best),
             Dialect::NBoard => self.nboard_best(best),

@@ -4,15 +4,22 @@
 //! the move the engine would play (answered `=== F5/eval/time`; the board
 //! is not changed, the GUI sends `move` if it plays it), `hint n` for the
 //! evaluations of the n best moves (`search <pv> <eval> 0 <depth>` lines),
-//! and `ping n` stops any search before `pong n`. Evaluations are discs for
-//! the side to move (plyd's Othello scores are hundredths of a disc). The
-//! protocol has no error reply, so a refused line is reported on the GUI's
-//! status line: `status error: ...`, and changes nothing.
+//! and `ping n` stops any search before `pong n`. The GUI sends `ping`
+//! after every change of the board, and reads nothing before its `pong`:
+//! so a `move` or `set game` that comes during a search drops that search
+//! (its answer would be for a board the GUI has left), and the `ping`
+//! behind it is answered at once. When the game has a clock (GGF's `TI`,
+//! `TB`, `TW`, less the seconds its moves and NBoard's `move`s give), `go`
+//! and `hint` keep to it as well as to `set depth`. Evaluations are discs
+//! for the side to move (plyd's Othello scores are hundredths of a disc).
+//! The protocol has no error reply, so a refused line is reported on the
+//! GUI's status line: `status error: ...`, and changes nothing (a refused
+//! `set game` leaves no game: `go` then answers with that error alone).
 
 use std::io::Write;
 use std::time::Instant;
 
-use plyd_protocol::{GgfGame, GoParams, Info, Score, StartPosition};
+use plyd_protocol::{GgfClock, GgfGame, GgfMove, GoParams, Info, Score, StartPosition};
 
 use super::main_line_score;
 use crate::daemon::Daemon;
@@ -40,6 +47,45 @@ pub(super) struct NBoardState {
     asked: Option<Asked>,
     last_score: Option<Score>,
     last_nodes: u64,
+    /// The game's clocks, when it has them.
+    clock: Option<GameClock>,
+}
+
+/// Black's and White's clocks and what each player has used of them.
+#[derive(Debug, Clone, Copy)]
+struct GameClock {
+    clocks: [GgfClock; 2],
+    used_ms: [u64; 2],
+    moves: [u64; 2],
+}
+
+impl GameClock {
+    fn new(clocks: [GgfClock; 2]) -> Self {
+        GameClock {
+            clocks,
+            used_ms: [0; 2],
+            moves: [0; 2],
+        }
+    }
+
+    /// `side`'s move, which took `seconds` when the GUI says so.
+    fn played(&mut self, side: usize, seconds: Option<f64>) {
+        self.moves[side] += 1;
+        self.used_ms[side] += seconds.map_or(0, |s| (s * 1000.0).round() as u64);
+    }
+
+    /// What `side` has left: its main time and increments less what it
+    /// used, and its extension once that is spent.
+    fn left_ms(&self, side: usize) -> i64 {
+        let clock = &self.clocks[side];
+        let earned = clock.main_ms + clock.increment_ms * self.moves[side];
+        let left = earned as i64 - self.used_ms[side] as i64;
+        if left > 0 {
+            left
+        } else {
+            left + clock.extension_ms as i64
+        }
+    }
 }
 
 impl Default for NBoardState {
@@ -51,6 +97,7 @@ impl Default for NBoardState {
             asked: None,
             last_score: None,
             last_nodes: 0,
+            clock: None,
         }
     }
 }
@@ -89,10 +136,15 @@ impl<W: Write> Daemon<W> {
         let Some((&command, args)) = tokens.split_first() else {
             return true;
         };
-        if !matches!(command, "ping" | "quit") {
-            // NBoard commands are served in order: one that comes during a
-            // search waits for its end (only `ping` cuts a search short).
-            self.finish_job();
+        match (command, args.first().copied()) {
+            ("ping" | "quit", _) => {}
+            // A new board (or a new request) during a search: the GUI has
+            // moved on, and its `ping` follows; the search's answer is no
+            // longer wanted.
+            ("move" | "go" | "hint", _) | ("set", Some("game")) => self.drop_nboard_search(),
+            // Other commands are served in order: one that comes during a
+            // search waits for its end.
+            _ => self.finish_job(),
         }
         let result = match command {
             "nboard" => {
@@ -117,10 +169,7 @@ impl<W: Write> Daemon<W> {
                 Ok(())
             }
             "ping" => {
-                if self.job.is_some() {
-                    self.dialects.nboard.asked = Some(Asked::Dropped);
-                    self.shut_down();
-                }
+                self.drop_nboard_search();
                 self.raw(&format!("pong {}", args.first().unwrap_or(&"0")));
                 Ok(())
             }
@@ -137,6 +186,14 @@ impl<W: Write> Daemon<W> {
             self.error(&e);
         }
         true
+    }
+
+    /// Stop a running search, if any, with its answer dropped.
+    fn drop_nboard_search(&mut self) {
+        if self.job.is_some() {
+            self.dialects.nboard.asked = Some(Asked::Dropped);
+            self.shut_down();
+        }
     }
 
     fn nboard_set(&mut self, line: &str, args: &[&str]) -> Result<(), String> {
@@ -163,22 +220,43 @@ impl<W: Write> Daemon<W> {
     }
 
     fn nboard_set_game(&mut self, text: &str) -> Result<(), String> {
-        let game = GgfGame::parse(text).map_err(|e| e.to_string())?;
-        let start = match game.start_position().map_err(|e| e.to_string())? {
+        let read = GgfGame::parse(text)
+            .and_then(|game| Ok((game.start_position()?, game.clocks()?, game.moves())))
+            .map_err(|e| e.to_string());
+        let (board, clocks, ggf_moves) = match read {
+            Ok(read) => read,
+            Err(e) => {
+                // Nothing of the game the GUI now shows is known.
+                self.session.refuse_position(e.clone());
+                return Err(format!("set game: {e}"));
+            }
+        };
+        let start = match board {
             Some(board) => StartPosition::Fen(board),
             None => StartPosition::StartPos,
         };
+        let mut clock = clocks.map(GameClock::new);
         let mut moves = Vec::new();
-        for mv in game.moves() {
+        for mv in ggf_moves {
             let color = if mv.color == 'W' { 1 } else { 0 };
-            moves = self.with_turn_of(&start, moves, color)?;
+            moves = match self.with_turn_of(&start, moves, color) {
+                Ok(moves) => moves,
+                Err(e) => {
+                    self.session.refuse_position(e.clone());
+                    return Err(format!("set game: {e}"));
+                }
+            };
             moves.push(plyd_move(&mv.square));
+            if let Some(clock) = &mut clock {
+                clock.played(color as usize, mv.seconds);
+            }
         }
         self.session
-            .set_position(&start, &moves)
+            .set_gui_position(&start, &moves)
             .map_err(|e| format!("set game: {e}"))?;
         self.dialects.nboard.start = start;
         self.dialects.nboard.moves = moves;
+        self.dialects.nboard.clock = clock;
         Ok(())
     }
 
@@ -211,6 +289,11 @@ impl<W: Write> Daemon<W> {
     }
 
     fn nboard_move(&mut self, text: &str) -> Result<(), String> {
+        if self.session.position_refused() {
+            return Err(format!(
+                "move '{text}': there is no game, the last set game was refused"
+            ));
+        }
         let wanted = plyd_move(text);
         let start = self.dialects.nboard.start.clone();
         let mut moves = self.dialects.nboard.moves.clone();
@@ -228,16 +311,37 @@ impl<W: Write> Daemon<W> {
                 .map_err(|_| format!("move '{text}' is not legal here"))?;
         }
         self.dialects.nboard.moves = moves;
+        if self.dialects.nboard.clock.is_some() {
+            // Sides alternate (a pass is a move), so the mover is the one
+            // not on move now.
+            let mover = 1 - self.session.ask_position(|state| state.side_to_move())? as usize;
+            let seconds = GgfMove::read('B', text).seconds;
+            if let Some(clock) = &mut self.dialects.nboard.clock {
+                clock.played(mover.min(1), seconds);
+            }
+        }
         Ok(())
     }
 
     fn nboard_search(&mut self, asked: Asked, lines: u32) {
+        if self.session.position_refused() {
+            // No board to answer for: the error alone, and no `===` that
+            // the GUI would take for a move.
+            let why = self.session.copy_position().err().unwrap_or_default();
+            self.error(&why);
+            return;
+        }
         self.dialects.nboard.asked = Some(asked);
         self.dialects.nboard.last_score = None;
         self.dialects.nboard.last_nodes = 0;
         self.raw("status plyd is thinking");
+        let clock = self.dialects.nboard.clock;
         let go = GoParams {
             depth: Some(self.dialects.nboard.depth),
+            wtime: clock.map(|c| c.left_ms(0)),
+            btime: clock.map(|c| c.left_ms(1)),
+            winc: clock.map(|c| c.clocks[0].increment_ms as i64),
+            binc: clock.map(|c| c.clocks[1].increment_ms as i64),
             ..GoParams::default()
         };
         let multipv = self.settings.multipv;

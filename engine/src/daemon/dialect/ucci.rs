@@ -18,18 +18,28 @@ use plyd_protocol::{
 
 use super::{main_line_score, Routed};
 use crate::daemon::Daemon;
+use crate::host::{GameState, Outcome};
 use crate::options::names;
 use crate::search::score::to_protocol;
 use crate::search::tt::Bound;
 
 /// UCCI's options that plyd accepts and leaves as they are: they ask for
-/// things plyd does not have (an opening book, a playing style) or do not
-/// need (batch mode, idle time).
-const IGNORED_OPTIONS: [&str; 11] = [
+/// things plyd does not have (an opening book, endgame tables, a playing
+/// style, a pluggable evaluation) or do not need (batch mode, idle time),
+/// or switch off what plyd always uses (`usehash`, `pruning`,
+/// `knowledge`). UCCI GUIs send them to every engine.
+const IGNORED_OPTIONS: [&str; 18] = [
     "batch",
     "debug",
     "bookfiles",
     "loadbook",
+    "usebook",
+    "useegtb",
+    "egtbpaths",
+    "evalapi",
+    "usehash",
+    "pruning",
+    "knowledge",
     "idle",
     "randomness",
     "selectivity",
@@ -39,10 +49,19 @@ const IGNORED_OPTIONS: [&str; 11] = [
     "drawmoves",
 ];
 
+/// Where a UCCI search starts (see [`Daemon::ucci_root`]).
+struct UcciRoot {
+    side: u32,
+    allowed: Option<Vec<String>>,
+    replay: Option<(Outcome, GameState)>,
+}
+
 /// What UCCI keeps between lines.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub(super) struct UcciState {
-    /// `usemillisec`: `go` times are in milliseconds, not seconds.
+    /// `usemillisec`: `go` times are in milliseconds, not seconds. On
+    /// until the GUI turns it off: the UCCI engines GUIs are set up for
+    /// (ElephantEye, Fairy-Stockfish) read milliseconds.
     millisec: bool,
     /// `banmoves` for the current position.
     banned: Vec<String>,
@@ -52,6 +71,17 @@ pub(super) struct UcciState {
     last_score: Option<Score>,
 }
 
+impl Default for UcciState {
+    fn default() -> Self {
+        UcciState {
+            millisec: true,
+            banned: Vec::new(),
+            draw_offered: false,
+            last_score: None,
+        }
+    }
+}
+
 impl<W: Write> Daemon<W> {
     pub(super) fn ucci_line(&mut self, line: &str) -> Routed {
         let command = match parse_ucci_line(line, self.dialects.ucci.millisec) {
@@ -59,6 +89,9 @@ impl<W: Write> Daemon<W> {
             Ok(None) => return Routed::Done(true),
             Err(e) => {
                 self.error(&e.to_string());
+                if e.refused_a_search() && self.job.is_none() {
+                    self.raw("nobestmove");
+                }
                 return Routed::Done(true);
             }
         };
@@ -73,7 +106,7 @@ impl<W: Write> Daemon<W> {
                 }
             }
             UcciCommand::Position { start, moves } => {
-                match self.session.set_position(&start, &moves) {
+                match self.session.set_gui_position(&start, &moves) {
                     Ok(()) => self.dialects.ucci.banned.clear(),
                     Err(e) => self.error(&e),
                 }
@@ -172,36 +205,61 @@ impl<W: Write> Daemon<W> {
         }
     }
 
-    /// The side to move, and the legal moves that are not banned (`None`
-    /// when nothing is banned).
-    fn side_and_allowed_moves(&self) -> Result<(u32, Option<Vec<String>>), String> {
+    /// What the next search plays from: the side to move, the legal moves
+    /// that are not banned (`None` when nothing is banned), and, where
+    /// plyd's repetition rules end the game but moves remain, the verdict
+    /// and the position without its history to play on from.
+    fn ucci_root(&self) -> Result<UcciRoot, String> {
         let banned = self.dialects.ucci.banned.clone();
         self.session.ask_position(move |state| {
-            let side = state.side_to_move()?;
-            if banned.is_empty() {
-                return Ok((side, None));
-            }
-            let mut moves = Vec::new();
-            state.legal_moves(&mut moves)?;
-            let mut allowed = Vec::new();
-            for mv in moves {
-                let text = state.format_move(mv)?;
-                if !banned.contains(&text) {
-                    allowed.push(text);
+            let outcome = state.outcome()?;
+            // A verdict the position alone does not give (a repetition
+            // ruled from the game's history) leaves the moves to the GUI,
+            // which adjudicates; the position read back from its own text
+            // has them.
+            let replay = match outcome {
+                Outcome::Ongoing => None,
+                verdict => {
+                    let mut fresh = state.try_clone()?;
+                    fresh.set_position(&state.position_text()?)?;
+                    (fresh.outcome()? == Outcome::Ongoing).then_some((verdict, fresh))
                 }
-            }
-            Ok((side, Some(allowed)))
+            };
+            let root = replay.as_ref().map_or(state, |(_, fresh)| fresh);
+            let side = root.side_to_move()?;
+            let allowed = if banned.is_empty() {
+                None
+            } else {
+                let mut moves = Vec::new();
+                root.legal_moves(&mut moves)?;
+                let mut allowed = Vec::new();
+                for mv in moves {
+                    let text = root.format_move(mv)?;
+                    if !banned.contains(&text) {
+                        allowed.push(text);
+                    }
+                }
+                Some(allowed)
+            };
+            Ok(UcciRoot {
+                side,
+                allowed,
+                replay,
+            })
         })
     }
 
     fn ucci_go(&mut self, go: &UcciGo) {
-        if self.job.is_some() {
-            self.error("a search is already running; send stop first");
+        if self.job_in_the_way() {
             return;
         }
         self.dialects.ucci.draw_offered = go.draw;
         self.dialects.ucci.last_score = None;
-        let (side, allowed) = match self.side_and_allowed_moves() {
+        let UcciRoot {
+            side,
+            allowed,
+            replay,
+        } = match self.ucci_root() {
             Ok(found) => found,
             Err(e) => {
                 self.error(&e);
@@ -235,12 +293,28 @@ impl<W: Write> Daemon<W> {
             winc,
             binc,
             moves_to_go: go.moves_to_go,
+            movetime: go.movetime_ms.map(|ms| ms.max(0) as u64),
             depth: go.depth,
             nodes: go.nodes,
             infinite: go.infinite,
             ..GoParams::default()
         };
-        self.go(&params);
+        match replay {
+            Some((verdict, root)) => {
+                let colour = if side == 0 { "Red" } else { "Black" };
+                let judged = match verdict {
+                    Outcome::Win => format!("a win for {colour}, the side to move"),
+                    Outcome::Loss => format!("a loss for {colour}, the side to move"),
+                    _ => "a draw".to_string(),
+                };
+                self.raw(&format!(
+                    "info message the repetition rules judge this position {judged}; \
+                     a move is played for the GUI to adjudicate"
+                ));
+                self.go_from(&params, Some(root));
+            }
+            None => self.go(&params),
+        }
     }
 
     /// `probe`: what the hash table holds for the current position, as
@@ -249,10 +323,7 @@ impl<W: Write> Daemon<W> {
     /// nothing, or a move that is not legal here (another position's).
     fn ucci_probe(&mut self) {
         let mut line = String::from("pophash");
-        let key = self.session.current().and_then(|c| {
-            self.session
-                .on_clock("reading the position", &c.variant.plugin, || c.state.hash())
-        });
+        let key = self.session.ask_position(|state| Ok(state.hash()));
         if let Some(hit) = key.ok().and_then(|key| self.tt.probe(key, 0)) {
             // The stored move, shown only if it is legal here.
             let best = hit.best.and_then(|mv| {
