@@ -531,6 +531,9 @@ def main():
             recorder.comment("result (Red's score) %s: %s" % (result, reason))
             recorder.finish()
             me.engine.recorder = None
+        if log:
+            log.write("# game %d: Red's score %s (%s); moves from the start: %s\n"
+                      % (g, result, reason, " ".join(info["moves"])))
         score = result if plyd_red else 1 - result
         least = info["least"][0 if plyd_red else 1]
         rows.append((g, "Red" if plyd_red else "Black", score, reason, info["plies"],
