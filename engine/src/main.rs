@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use std::sync::Arc;
 
-use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Dialect};
+use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Protocol};
 use plyd::host::{default_plugin_dir, GameState, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
@@ -39,7 +39,7 @@ struct Cli {
     /// The protocol to speak: uci, ucci, ugi, gtp, nboard or botzone (default: chosen by
     /// the first command).
     #[arg(long, value_name = "DIALECT", value_parser = parse_protocol)]
-    protocol: Option<Dialect>,
+    protocol: Option<Protocol>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -156,11 +156,11 @@ fn resolve(cli: &Cli) -> Resolved {
     }
 }
 
-fn parse_protocol(text: &str) -> Result<Dialect, String> {
-    Dialect::parse(text).ok_or_else(|| {
+fn parse_protocol(text: &str) -> Result<Protocol, String> {
+    Protocol::parse(text).ok_or_else(|| {
         format!(
             "unknown protocol '{text}' (one of {})",
-            Dialect::NAMES.join(", ")
+            Protocol::NAMES.join(", ")
         )
     })
 }

@@ -181,6 +181,15 @@ impl ParseError {
 /// assert_eq!(parse_line("   \r\n"), Ok(None));
 /// ```
 pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
+    parse_line_with_clocks(line, |word| word)
+}
+
+/// [`parse_line`] in a dialect that names the `go` clocks its own way:
+/// `clock` turns each `go` word into UCI's (`p1time` into `wtime`).
+pub(crate) fn parse_line_with_clocks(
+    line: &str,
+    clock: fn(&str) -> &str,
+) -> Result<Option<Command>, ParseError> {
     let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
     let Some(first) = tokens.first() else {
         return Ok(None);
@@ -195,7 +204,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
             "register" => parse_register(args)?,
             "ucinewgame" => Command::UciNewGame,
             "position" => parse_position(args)?,
-            "go" => parse_go(args)?,
+            "go" => parse_go(args, clock)?,
             "stop" => Command::Stop,
             "ponderhit" => Command::PonderHit,
             "quit" => Command::Quit,
@@ -362,14 +371,14 @@ const INTEGER: &str = "an integer";
 /// twice keeps its last value. If `perft N` appears anywhere the result is
 /// [`Command::Perft`], but the rest of the line must still parse, so a typo
 /// next to `perft` is reported rather than silently dropped.
-fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
+fn parse_go(args: &[&str], clock: fn(&str) -> &str) -> Result<Command, ParseError> {
     let mut params = GoParams::default();
     let mut perft = None;
     let mut tokens = args.iter().copied().peekable();
     while let Some(token) = tokens.next() {
-        match token {
+        match clock(token) {
             "searchmoves" => {
-                while let Some(mv) = tokens.next_if(|t| !GO_KEYWORDS.contains(t)) {
+                while let Some(mv) = tokens.next_if(|t| !GO_KEYWORDS.contains(&clock(t))) {
                     params.search_moves.push(mv.to_owned());
                 }
             }

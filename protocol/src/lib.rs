@@ -14,17 +14,23 @@
 mod botzone;
 mod command;
 mod ggf;
+pub mod gtp;
 mod json;
+mod nboard;
 mod records;
 mod response;
 mod ucci;
+mod ugi;
 
 pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
 pub use ggf::{GgfClock, GgfError, GgfGame, GgfMove};
+pub use gtp::{gtp_answer, parse_gtp_line, GtpCommand};
 pub use json::Json;
+pub use nboard::{discs, nboard_move, parse_nboard_line, plyd_move, NBoardCommand, NBoardError};
 pub use records::{read_record, write_record, RecordFormat, RecordGame, RecordResult};
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
 pub use ucci::{
     format_ucci_info, parse_ucci_line, ucci_score, UcciCommand, UcciGo, UCCI_MATE_SCORE,
 };
+pub use ugi::{parse_ugi_line, UgiCommand, UgiQuery};

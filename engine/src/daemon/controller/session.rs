@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use plyd_protocol::StartPosition;
 
-use super::sentry::Watcher;
-use super::watchdog::{call_within, Blame, CALL_LIMIT};
+use crate::daemon::guard::sentry::Watcher;
+use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
 
 use crate::host::{
     Evaluator, EvaluatorSource, GamePlugin, GameState, LoadError, PluginError, PluginHost,
@@ -37,7 +37,7 @@ pub struct Session {
     /// The game being played; `None` when no plugin is loaded.
     pub current: Option<Current>,
     /// Why there is no current game after a plugin call on the clock never
-    /// returned (see [`sentry`](super::sentry)), and which variant it was.
+    /// returned (see [`sentry`](crate::daemon::guard::sentry)), and which variant it was.
     lost: Option<Lost>,
     /// Why the GUI's last position was refused, until it sends one that
     /// is read: a search must not answer for the position before it,
@@ -264,7 +264,7 @@ impl Session {
 
     /// Whether the GUI's last position was refused (see
     /// [`Session::set_gui_position`]).
-    pub(super) fn position_refused(&self) -> bool {
+    pub(crate) fn position_refused(&self) -> bool {
         self.refused.is_some()
     }
 
@@ -291,7 +291,7 @@ impl Session {
     }
 
     /// A copy of the current position, made on the controller's thread.
-    pub(super) fn copy_position(&self) -> Result<GameState, String> {
+    pub(crate) fn copy_position(&self) -> Result<GameState, String> {
         let current = self.positioned()?;
         self.on_clock("copying the position", &current.variant.plugin, || {
             current.state.try_clone()
@@ -545,7 +545,7 @@ impl Session {
 
     /// Leave no position to search, for the reason `why`, after the GUI
     /// sent one that could not be read (see [`Session::set_gui_position`]).
-    pub(super) fn refuse_position(&mut self, why: String) {
+    pub(crate) fn refuse_position(&mut self, why: String) {
         if self.current.is_some() {
             self.refused = Some(why);
         }

@@ -10,7 +10,7 @@ use crossbeam_channel::Sender;
 
 use plyd_api::Move;
 
-use super::watchdog::{Blame, Watch};
+use crate::daemon::guard::watchdog::{Blame, Watch};
 use crate::host::{Evaluator, GameState};
 use crate::perft::Perft;
 use crate::search::bench::{self, BenchTarget};

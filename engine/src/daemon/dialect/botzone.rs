@@ -11,13 +11,13 @@
 //! Botzone has no channel for errors: a refused input is reported on
 //! stderr (which Botzone keeps in the bot's log) and changes nothing.
 
-use std::io::Write;
-
+use plyd_protocol::GoParams;
 use plyd_protocol::{
-    BotzoneGame, BotzoneInput, BotzoneMove, GoParams, StartPosition, KEEP_RUNNING,
+    BotzoneGame, BotzoneInput, BotzoneMove, Info, Response, StartPosition, KEEP_RUNNING,
 };
 
-use crate::daemon::Daemon;
+use super::{search, Dialect};
+use crate::daemon::controller::Controller;
 use crate::host::Outcome;
 
 /// The search time of the first turn (Botzone allows about 2 s, process
@@ -26,9 +26,11 @@ const FIRST_TURN_MS: u64 = 1_200;
 /// The search time of later turns (Botzone allows about 1 s).
 const TURN_MS: u64 = 650;
 
-/// What Botzone keeps between turns.
-#[derive(Debug, Default, Clone)]
-pub(super) struct BotzoneState {
+/// The Botzone dialect and what it keeps between turns.
+#[derive(Debug, Clone)]
+pub(super) struct Botzone {
+    /// The command line named the game.
+    game_given: bool,
     reader: plyd_protocol::BotzoneReader,
     game: Option<BotzoneGame>,
     /// The game so far, in plyd's moves.
@@ -39,56 +41,53 @@ pub(super) struct BotzoneState {
     searching: bool,
 }
 
-impl<W: Write> Daemon<W> {
-    /// One line of Botzone input.
-    pub(super) fn botzone_line(&mut self, line: &str) -> bool {
-        self.finish_job();
-        match self.dialects.botzone.reader.feed(line) {
-            Ok(None) => {}
-            Ok(Some(input)) => {
-                if let Err(e) = self.botzone_turn(input) {
-                    self.error(&e);
-                }
-            }
-            Err(e) => self.error(&e),
+impl Botzone {
+    /// A fresh dialect; `game_given`: the command line named the game.
+    pub(super) fn new(game_given: bool) -> Self {
+        Botzone {
+            game_given,
+            reader: plyd_protocol::BotzoneReader::default(),
+            game: None,
+            moves: Vec::new(),
+            json: false,
+            searching: false,
         }
-        true
     }
 
     /// The game of this input, selected in the session the first time.
-    fn botzone_game(&mut self, request: &BotzoneMove) -> Result<BotzoneGame, String> {
-        if let Some(game) = self.dialects.botzone.game {
+    fn game(&mut self, ctl: &mut Controller, request: &BotzoneMove) -> Result<BotzoneGame, String> {
+        if let Some(game) = self.game {
             if request.game() != Some(game) {
                 return Err(format!("a {game:?} request was expected"));
             }
             return Ok(game);
         }
-        let game = if self.dialects.game_given {
-            let name = self.session.current()?.variant.name().to_string();
+        let game = if self.game_given {
+            let name = ctl.session.current()?.variant.name().to_string();
             BotzoneGame::of_variant(&name)
                 .ok_or_else(|| format!("Botzone does not play {name} (amazons8 or othello)"))?
         } else {
             let game = request
                 .game()
                 .ok_or("a request has 6 numbers (Amazons) or 2 (Reversi)")?;
-            self.session.select_variant(game.variant())?;
+            ctl.session.select_variant(game.variant())?;
             game
         };
         if request.game() != Some(game) {
             return Err(format!("a {game:?} request was expected"));
         }
-        self.dialects.botzone.game = Some(game);
+        self.game = Some(game);
         Ok(game)
     }
 
-    fn botzone_turn(&mut self, input: BotzoneInput) -> Result<(), String> {
+    fn turn(&mut self, ctl: &mut Controller, input: BotzoneInput) -> Result<(), String> {
         let (moves, json, first_turn) = match input {
             BotzoneInput::Full {
                 requests,
                 responses,
                 json,
             } => {
-                self.botzone_game(&requests[0])?;
+                self.game(ctl, &requests[0])?;
                 let mut moves = Vec::new();
                 for (i, request) in requests.iter().enumerate() {
                     match request.to_plyd()? {
@@ -105,8 +104,8 @@ impl<W: Write> Daemon<W> {
                 (moves, json, requests.len() == 1)
             }
             BotzoneInput::Next { request, json } => {
-                self.botzone_game(&request)?;
-                let mut moves = self.dialects.botzone.moves.clone();
+                self.game(ctl, &request)?;
+                let mut moves = self.moves.clone();
                 let first_turn = moves.is_empty() && request.is_none();
                 match request.to_plyd()? {
                     Some(mv) => moves.push(mv),
@@ -116,30 +115,50 @@ impl<W: Write> Daemon<W> {
                 (moves, json, first_turn)
             }
         };
-        self.session
-            .set_position(&StartPosition::StartPos, &moves)?;
-        self.dialects.botzone.moves = moves;
-        self.dialects.botzone.json = json;
-        let over = self.session.ask_position(|state| state.outcome())? != Outcome::Ongoing;
-        self.dialects.botzone.searching = true;
+        ctl.session.set_position(&StartPosition::StartPos, &moves)?;
+        self.moves = moves;
+        self.json = json;
+        let over = ctl.session.ask_position(|state| state.outcome())? != Outcome::Ongoing;
+        self.searching = true;
         if over {
-            self.botzone_best(None);
+            self.best(ctl, None, None);
             return Ok(());
         }
         let go = GoParams {
             movetime: Some(if first_turn { FIRST_TURN_MS } else { TURN_MS }),
             ..GoParams::default()
         };
-        self.go(&go);
+        search(ctl, self, &go, None);
         Ok(())
+    }
+}
+
+impl Dialect for Botzone {
+    /// One line of Botzone input.
+    fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
+        ctl.finish_job(self);
+        match self.reader.feed(line) {
+            Ok(None) => {}
+            Ok(Some(input)) => {
+                if let Err(e) = self.turn(ctl, input) {
+                    self.error(ctl, &e);
+                }
+            }
+            Err(e) => self.error(ctl, &e),
+        }
+        true
+    }
+
+    fn info(&mut self, _ctl: &mut Controller, info: Info) {
+        log::debug!("{}", Response::Info(info));
     }
 
     /// A search ended: answer with its move and ask to keep running.
-    pub(super) fn botzone_best(&mut self, best: Option<String>) {
-        if !std::mem::take(&mut self.dialects.botzone.searching) {
+    fn best(&mut self, ctl: &mut Controller, best: Option<String>, _ponder: Option<String>) {
+        if !std::mem::take(&mut self.searching) {
             return;
         }
-        let game = self.dialects.botzone.game.unwrap_or(BotzoneGame::Reversi);
+        let game = self.game.unwrap_or(BotzoneGame::Reversi);
         let answer = match &best {
             Some(mv) => BotzoneMove::from_plyd(game, mv).unwrap_or_else(|e| {
                 log::error!("{e}");
@@ -148,14 +167,29 @@ impl<W: Write> Daemon<W> {
             None => BotzoneMove::from_plyd(game, "pass").unwrap_or(BotzoneMove(Vec::new())),
         };
         if let Some(mv) = best {
-            self.dialects.botzone.moves.push(mv);
-            let moves = self.dialects.botzone.moves.clone();
-            if let Err(e) = self.session.set_position(&StartPosition::StartPos, &moves) {
+            self.moves.push(mv);
+            let moves = self.moves.clone();
+            if let Err(e) = ctl.session.set_position(&StartPosition::StartPos, &moves) {
                 log::error!("{e}");
             }
         }
-        let json = self.dialects.botzone.json;
-        self.raw(&answer.answer(json));
-        self.raw(KEEP_RUNNING);
+        let json = self.json;
+        ctl.raw(&answer.answer(json));
+        ctl.raw(KEEP_RUNNING);
+    }
+
+    /// Notes go to the log.
+    fn write_note(&mut self, _ctl: &mut Controller, text: &str) {
+        log::info!("{text}");
+    }
+
+    /// stdout carries only answers for the judge; stderr is the bot's log
+    /// on Botzone.
+    fn write_error(&mut self, _ctl: &mut Controller, text: &str) {
+        log::error!("{text}");
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dialect> {
+        Box::new(self.clone())
     }
 }

@@ -12,53 +12,19 @@
 //! accepted when the side on move has nothing but a pass, which is then
 //! played first.
 
-use std::io::Write;
+use plyd_protocol::gtp::{parse_color, COMMANDS, GAME};
+use plyd_protocol::{gtp_answer, parse_gtp_line, GoParams, Info, Response, StartPosition};
 
-use plyd_protocol::{GoParams, StartPosition};
-
-use crate::daemon::Daemon;
-
-/// The commands this GTP answers, as `list_commands` shows them.
-const COMMANDS: [&str; 18] = [
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "list_games",
-    "set_game",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "undo",
-    "time_settings",
-    "time_left",
-    "showboard",
-    "final_score",
-];
-
-/// The game GTP plays here, as `list_games` names it.
-const GAME: &str = "Othello";
+use super::{search, Dialect};
+use crate::daemon::controller::Controller;
+use crate::host::Outcome;
 
 /// A search without a clock thinks this long.
 const DEFAULT_MOVE_MS: u64 = 1_000;
 
-/// Whether `line` is a GTP command that UCI does not share.
-pub(super) fn is_gtp_start(line: &str) -> bool {
-    let mut words = line.split_ascii_whitespace();
-    let mut first = words.next();
-    if first.is_some_and(|w| w.parse::<u32>().is_ok()) {
-        first = words.next();
-    }
-    first.is_some_and(|w| w != "quit" && COMMANDS.contains(&w))
-}
-
-/// What GTP keeps between commands.
+/// The GTP dialect and what it keeps between commands.
 #[derive(Debug, Default, Clone)]
-pub(super) struct GtpState {
+pub(super) struct Gtp {
     /// The moves played since `clear_board`.
     moves: Vec<String>,
     /// A `genmove` waiting for its search: its id.
@@ -73,61 +39,25 @@ pub(super) struct GtpState {
     left: [Option<(u64, u32)>; 2],
 }
 
-/// One parsed GTP command.
-struct GtpCommand<'a> {
-    id: Option<u32>,
-    name: &'a str,
-    args: Vec<&'a str>,
-}
-
-fn parse_command(line: &str) -> Option<GtpCommand<'_>> {
-    // Control characters other than tab and newline are dropped, and a `#`
-    // starts a comment, as GTP asks.
-    let line = line.split('#').next().unwrap_or("");
-    let mut words = line
-        .split(|c: char| c.is_ascii_whitespace() || c.is_ascii_control())
-        .filter(|w| !w.is_empty());
-    let mut first = words.next()?;
-    let mut id = None;
-    if let Ok(n) = first.parse::<u32>() {
-        id = Some(n);
-        first = words.next().unwrap_or("");
-    }
-    Some(GtpCommand {
-        id,
-        name: first,
-        args: words.collect(),
-    })
-}
-
-fn parse_color(text: &str) -> Option<u32> {
-    match text.to_ascii_lowercase().as_str() {
-        "b" | "black" => Some(0),
-        "w" | "white" => Some(1),
-        _ => None,
-    }
-}
-
-impl<W: Write> Daemon<W> {
-    fn gtp_answer(&mut self, id: Option<u32>, ok: bool, text: &str) {
-        let mark = if ok { '=' } else { '?' };
-        let id = id.map(|n| n.to_string()).unwrap_or_default();
-        self.raw(&format!("{mark}{id} {text}"));
-        self.raw("");
+impl Gtp {
+    fn answer(ctl: &mut Controller, id: Option<u32>, ok: bool, text: &str) {
+        ctl.raw(&gtp_answer(id, ok, text));
+        ctl.raw("");
     }
 
     /// One GTP line; `false` means quit.
-    pub(super) fn gtp_line(&mut self, line: &str) -> bool {
-        let Some(command) = parse_command(line) else {
+    /// One GTP line; `false` means quit.
+    fn command(&mut self, ctl: &mut Controller, line: &str) -> bool {
+        let Some(command) = parse_gtp_line(line) else {
             return true;
         };
         if command.name.is_empty() {
-            self.gtp_answer(command.id, false, "empty command");
+            Gtp::answer(ctl, command.id, false, "empty command");
             return true;
         }
         // GTP is answered in order: a command sent before `genmove` has
         // answered waits for it.
-        self.finish_job();
+        ctl.finish_job(self);
         let id = command.id;
         let result = match command.name {
             "protocol_version" => Ok("2".to_string()),
@@ -147,7 +77,7 @@ impl<W: Write> Daemon<W> {
                 _ => Err("unsupported game".to_string()),
             },
             "quit" => {
-                self.gtp_answer(id, true, "");
+                Gtp::answer(ctl, id, true, "");
                 return false;
             }
             "boardsize" => match command.args.first().map(|s| s.parse::<u32>()) {
@@ -155,53 +85,52 @@ impl<W: Write> Daemon<W> {
                 Some(Ok(_)) => Err("unacceptable size".to_string()),
                 _ => Err("boardsize needs an integer".to_string()),
             },
-            "clear_board" => self.gtp_replay(Vec::new()).map(|()| String::new()),
+            "clear_board" => self.replay(ctl, Vec::new()).map(|()| String::new()),
             // Othello has no komi; the value is read and forgotten.
             "komi" => match command.args.first().map(|s| s.parse::<f64>()) {
                 Some(Ok(_)) => Ok(String::new()),
                 _ => Err("komi needs a number".to_string()),
             },
-            "play" => self.gtp_play(&command.args).map(|()| String::new()),
-            "genmove" => match self.gtp_genmove(id, &command.args) {
+            "play" => self.play(ctl, &command.args).map(|()| String::new()),
+            "genmove" => match self.genmove(ctl, id, &command.args) {
                 // The answer comes when the search ends.
                 Ok(()) => return true,
                 Err(e) => Err(e),
             },
             "undo" => {
-                let mut moves = self.dialects.gtp.moves.clone();
+                let mut moves = self.moves.clone();
                 if moves.pop().is_none() {
                     Err("cannot undo".to_string())
                 } else {
-                    self.gtp_replay(moves).map(|()| String::new())
+                    self.replay(ctl, moves).map(|()| String::new())
                 }
             }
-            "time_settings" => self.gtp_time_settings(&command.args),
-            "time_left" => self.gtp_time_left(&command.args),
-            "showboard" => self
+            "time_settings" => self.time_settings(&command.args),
+            "time_left" => self.time_left(&command.args),
+            "showboard" => ctl
                 .session
                 .watched_position("drawing the board", |state| state.board_text())
                 .map(|board| format!("\n{}", board.trim_end())),
-            "final_score" => self.gtp_final_score(),
+            "final_score" => Gtp::final_score(ctl),
             other => Err(format!("unknown command '{other}'")),
         };
         match result {
-            Ok(text) => self.gtp_answer(id, true, &text),
-            Err(e) => self.gtp_answer(id, false, &e),
+            Ok(text) => Gtp::answer(ctl, id, true, &text),
+            Err(e) => Gtp::answer(ctl, id, false, &e),
         }
         true
     }
 
     /// Set the position to the start plus `moves`, or change nothing.
-    fn gtp_replay(&mut self, moves: Vec<String>) -> Result<(), String> {
-        self.session
-            .set_position(&StartPosition::StartPos, &moves)?;
-        self.dialects.gtp.moves = moves;
+    fn replay(&mut self, ctl: &mut Controller, moves: Vec<String>) -> Result<(), String> {
+        ctl.session.set_position(&StartPosition::StartPos, &moves)?;
+        self.moves = moves;
         Ok(())
     }
 
     /// Whether the side to move has no move but a pass: its one move.
-    fn forced_pass(&self) -> Result<Option<String>, String> {
-        self.session.ask_position(|state| {
+    fn forced_pass(ctl: &Controller) -> Result<Option<String>, String> {
+        ctl.session.ask_position(|state| {
             let mut moves = Vec::new();
             state.legal_moves(&mut moves)?;
             if moves.len() != 1 {
@@ -214,12 +143,12 @@ impl<W: Write> Daemon<W> {
 
     /// The moves to play before `color` is on move: a forced pass of the
     /// other side, if that is what stands between.
-    fn moves_for_turn(&self, color: u32) -> Result<Vec<String>, String> {
-        let side = self.session.ask_position(|state| state.side_to_move())?;
+    fn moves_for_turn(ctl: &Controller, color: u32) -> Result<Vec<String>, String> {
+        let side = ctl.session.ask_position(|state| state.side_to_move())?;
         if side == color {
             return Ok(Vec::new());
         }
-        match self.forced_pass()? {
+        match Gtp::forced_pass(ctl)? {
             Some(pass) => Ok(vec![pass]),
             None => Err(format!(
                 "it is not {}'s turn",
@@ -228,53 +157,55 @@ impl<W: Write> Daemon<W> {
         }
     }
 
-    fn gtp_play(&mut self, args: &[&str]) -> Result<(), String> {
+    fn play(&mut self, ctl: &mut Controller, args: &[&str]) -> Result<(), String> {
         let (Some(color), Some(vertex)) = (args.first(), args.get(1)) else {
             return Err("syntax error: play needs a colour and a move".to_string());
         };
         let color = parse_color(color).ok_or_else(|| format!("syntax error: colour '{color}'"))?;
-        let mut moves = self.dialects.gtp.moves.clone();
+        let mut moves = self.moves.clone();
         let is_pass = vertex.eq_ignore_ascii_case("pass");
-        let side = self.session.ask_position(|state| state.side_to_move())?;
+        let side = ctl.session.ask_position(|state| state.side_to_move())?;
         // A pass by the side not on move is a no-op that GTP controllers
         // send after the other side's forced pass was already played.
         if is_pass && side != color {
             return Ok(());
         }
-        moves.extend(
-            self.moves_for_turn(color)
-                .map_err(|e| format!("illegal move: {e}"))?,
-        );
+        moves.extend(Gtp::moves_for_turn(ctl, color).map_err(|e| format!("illegal move: {e}"))?);
         moves.push(vertex.to_ascii_lowercase());
-        self.gtp_replay(moves)
+        self.replay(ctl, moves)
             .map_err(|e| format!("illegal move: {e}"))
     }
 
-    fn gtp_genmove(&mut self, id: Option<u32>, args: &[&str]) -> Result<(), String> {
+    fn genmove(
+        &mut self,
+        ctl: &mut Controller,
+        id: Option<u32>,
+        args: &[&str],
+    ) -> Result<(), String> {
         let color = args
             .first()
             .and_then(|c| parse_color(c))
             .ok_or("syntax error: genmove needs a colour")?;
-        let outcome = self.session.ask_position(|state| state.outcome())?;
-        if outcome != crate::host::Outcome::Ongoing {
-            self.gtp_answer(id, true, "pass");
+        let outcome = ctl.session.ask_position(|state| state.outcome())?;
+        if outcome != Outcome::Ongoing {
+            Gtp::answer(ctl, id, true, "pass");
             return Ok(());
         }
-        let before = self.moves_for_turn(color)?;
+        let before = Gtp::moves_for_turn(ctl, color)?;
         if !before.is_empty() {
-            let mut moves = self.dialects.gtp.moves.clone();
+            let mut moves = self.moves.clone();
             moves.extend(before);
-            self.gtp_replay(moves)?;
+            self.replay(ctl, moves)?;
         }
-        let go = self.gtp_go_params(color);
-        self.dialects.gtp.pending = Some(id);
-        self.dialects.gtp.failure = None;
-        self.go(&go);
+        let go = self.go_params(color);
+        self.pending = Some(id);
+        self.failure = None;
+        search(ctl, self, &go, None);
         Ok(())
     }
 
-    fn gtp_go_params(&self, color: u32) -> GoParams {
-        let gtp = &self.dialects.gtp;
+    fn go_params(&self, color: u32) -> GoParams {
+        let gtp = self;
         let clock = gtp.left[color as usize].map(|(ms, stones)| {
             if stones > 0 {
                 // Byo-yomi: `ms` for `stones` moves.
@@ -311,12 +242,12 @@ impl<W: Write> Daemon<W> {
         }
     }
 
-    fn gtp_time_settings(&mut self, args: &[&str]) -> Result<String, String> {
+    fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
         let numbers: Vec<u64> = args.iter().filter_map(|a| a.parse().ok()).collect();
         let [main, byo, stones] = numbers[..] else {
             return Err("syntax error: time_settings main_time byo_yomi_time stones".into());
         };
-        let gtp = &mut self.dialects.gtp;
+        let gtp = self;
         gtp.main_ms = Some(main * 1000);
         gtp.byo_yomi_ms = byo * 1000;
         gtp.byo_yomi_stones = stones as u32;
@@ -324,7 +255,7 @@ impl<W: Write> Daemon<W> {
         Ok(String::new())
     }
 
-    fn gtp_time_left(&mut self, args: &[&str]) -> Result<String, String> {
+    fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
         let (Some(color), Some(time), Some(stones)) = (
             args.first().and_then(|c| parse_color(c)),
             args.get(1).and_then(|t| t.parse::<f64>().ok()),
@@ -332,19 +263,19 @@ impl<W: Write> Daemon<W> {
         ) else {
             return Err("syntax error: time_left colour time stones".into());
         };
-        self.dialects.gtp.left[color as usize] = Some(((time.max(0.0) * 1000.0) as u64, stones));
+        self.left[color as usize] = Some(((time.max(0.0) * 1000.0) as u64, stones));
         Ok(String::new())
     }
 
     /// Disc count: `B+n`, `W+n` or `0`; at the end of the game the empty
     /// squares go to the winner, as in plyd's Othello scoring.
-    fn gtp_final_score(&self) -> Result<String, String> {
-        let (text, outcome) = self
+    fn final_score(ctl: &Controller) -> Result<String, String> {
+        let (text, outcome) = ctl
             .session
             .watched_position("counting the discs", |state| {
                 Ok((state.position_text()?, state.outcome()?))
             })?;
-        let over = outcome != crate::host::Outcome::Ongoing;
+        let over = outcome != Outcome::Ongoing;
         let board = text.split_whitespace().next().unwrap_or("");
         let (mut black, mut white, mut empty) = (0i32, 0i32, 0i32);
         for c in board.chars() {
@@ -366,36 +297,9 @@ impl<W: Write> Daemon<W> {
         })
     }
 
-    /// A `genmove`'s search ended: play its move and answer.
-    pub(super) fn gtp_best(&mut self, best: Option<String>) {
-        let Some(id) = self.dialects.gtp.pending.take() else {
-            return;
-        };
-        let failure = self.dialects.gtp.failure.take();
-        match (best, failure) {
-            (Some(mv), _) => {
-                let mut moves = self.dialects.gtp.moves.clone();
-                moves.push(mv.clone());
-                match self.gtp_replay(moves) {
-                    Ok(()) => {
-                        let shown = if self.forced_pass_text(&mv) {
-                            "pass".to_string()
-                        } else {
-                            mv
-                        };
-                        self.gtp_answer(id, true, &shown);
-                    }
-                    Err(e) => self.gtp_answer(id, false, &e),
-                }
-            }
-            (None, Some(e)) => self.gtp_answer(id, false, &e),
-            (None, None) => self.gtp_answer(id, true, "pass"),
-        }
-    }
-
     /// Whether `mv` is the pass move.
-    fn forced_pass_text(&self, mv: &str) -> bool {
-        let read = self
+    fn is_pass(ctl: &Controller, mv: &str) -> bool {
+        let read = ctl
             .session
             .ask_position(|state| Ok((state.parse_move(mv).ok(), state.parse_move("pass").ok())));
         match read {
@@ -407,14 +311,61 @@ impl<W: Write> Daemon<W> {
             }
         }
     }
+}
+
+impl Dialect for Gtp {
+    fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
+        self.command(ctl, line)
+    }
+
+    /// GTP has no room for progress: it goes to the log.
+    fn info(&mut self, _ctl: &mut Controller, info: Info) {
+        log::info!("{}", Response::Info(info));
+    }
+
+    /// A `genmove`'s search ended: play its move and answer.
+    fn best(&mut self, ctl: &mut Controller, best: Option<String>, _ponder: Option<String>) {
+        let Some(id) = self.pending.take() else {
+            return;
+        };
+        let failure = self.failure.take();
+        match (best, failure) {
+            (Some(mv), _) => {
+                let mut moves = self.moves.clone();
+                moves.push(mv.clone());
+                match self.replay(ctl, moves) {
+                    Ok(()) => {
+                        let shown = if Gtp::is_pass(ctl, &mv) {
+                            "pass".to_string()
+                        } else {
+                            mv
+                        };
+                        Gtp::answer(ctl, id, true, &shown);
+                    }
+                    Err(e) => Gtp::answer(ctl, id, false, &e),
+                }
+            }
+            (None, Some(e)) => Gtp::answer(ctl, id, false, &e),
+            (None, None) => Gtp::answer(ctl, id, true, "pass"),
+        }
+    }
+
+    /// Notes go to the log.
+    fn write_note(&mut self, _ctl: &mut Controller, text: &str) {
+        log::info!("{text}");
+    }
 
     /// An error outside a command's own answer: kept for the pending
     /// `genmove`, logged otherwise.
-    pub(super) fn gtp_error(&mut self, what: &str) {
-        if self.dialects.gtp.pending.is_some() {
-            self.dialects.gtp.failure = Some(what.to_string());
+    fn write_error(&mut self, _ctl: &mut Controller, text: &str) {
+        if self.pending.is_some() {
+            self.failure = Some(text.to_string());
         } else {
-            log::warn!("{what}");
+            log::warn!("{text}");
         }
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dialect> {
+        Box::new(self.clone())
     }
 }

@@ -1,28 +1,30 @@
-//! The dialects the daemon speaks over one controller: UCI (the main one,
-//! handled by the controller itself), UCCI, UGI, GTP, NBoard and Botzone.
+//! The dialects the daemon speaks over one controller: UCI (with plyd's
+//! extensions), UCCI, UGI, GTP, NBoard and Botzone.
 //!
-//! The first command chooses the dialect (`uci`, `ucci`, `ugi`, `nboard`,
-//! a GTP command), unless `--protocol` chose it already (Botzone, which
-//! sends no greeting, needs `--protocol botzone`). Each dialect is a
-//! module that turns its lines into the controller's actions and the
-//! search's events into its own replies; a line a dialect shares with UCI
-//! is handed back to the controller as UCI text.
+//! Each is a type implementing [`Dialect`]: it owns what its protocol keeps
+//! between lines, reads its lines (parsed by its text module in
+//! `plyd-protocol`) into calls on the [`Controller`], and writes what the
+//! controller and the search report — progress, the answer, notes and
+//! errors — in its own words. The first command chooses the dialect
+//! (`uci`, `ucci`, `ugi`, `nboard`, a GTP command), unless `--protocol`
+//! chose it already (Botzone, which sends no greeting, needs `--protocol
+//! botzone`).
 
 mod botzone;
 mod gtp;
 mod nboard;
 mod ucci;
+mod uci;
 mod ugi;
 
-use std::io::Write;
+use plyd_protocol::{GoParams, Info, Score};
 
-use plyd_protocol::{Info, Response, Score};
-
-use super::Daemon;
+use super::controller::{ControlError, Controller};
+use crate::host::GameState;
 
 /// A protocol the daemon speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
+pub enum Protocol {
     /// UCI, with plyd's extensions.
     Uci,
     /// UCCI 3.0 (xiangqi).
@@ -37,192 +39,130 @@ pub enum Dialect {
     Botzone,
 }
 
-impl Dialect {
+impl Protocol {
     /// The names `--protocol` takes.
     pub const NAMES: [&'static str; 6] = ["uci", "ucci", "ugi", "gtp", "nboard", "botzone"];
 
-    /// The dialect called `name` (any case).
-    pub fn parse(name: &str) -> Option<Dialect> {
+    /// The protocol called `name` (any case).
+    pub fn parse(name: &str) -> Option<Protocol> {
         match name.to_ascii_lowercase().as_str() {
-            "uci" => Some(Dialect::Uci),
-            "ucci" => Some(Dialect::Ucci),
-            "ugi" => Some(Dialect::Ugi),
-            "gtp" => Some(Dialect::Gtp),
-            "nboard" => Some(Dialect::NBoard),
-            "botzone" => Some(Dialect::Botzone),
+            "uci" => Some(Protocol::Uci),
+            "ucci" => Some(Protocol::Ucci),
+            "ugi" => Some(Protocol::Ugi),
+            "gtp" => Some(Protocol::Gtp),
+            "nboard" => Some(Protocol::NBoard),
+            "botzone" => Some(Protocol::Botzone),
             _ => None,
         }
     }
 
-    /// The dialect a first line asks for: its greeting, a GTP command, or
+    /// The protocol a first line asks for: its greeting, a GTP command, or
     /// UCI for anything else (so a UCI GUI that skips `uci` still works).
-    fn from_first_line(line: &str) -> Dialect {
-        let mut words = line.split_ascii_whitespace();
-        let Some(first) = words.next() else {
-            return Dialect::Uci;
-        };
-        match first {
-            "ucci" => Dialect::Ucci,
-            "ugi" => Dialect::Ugi,
-            "nboard" => Dialect::NBoard,
-            _ if gtp::is_gtp_start(line) => Dialect::Gtp,
-            _ => Dialect::Uci,
+    pub(super) fn from_first_line(line: &str) -> Protocol {
+        match line.split_ascii_whitespace().next() {
+            Some("ucci") => Protocol::Ucci,
+            Some("ugi") => Protocol::Ugi,
+            Some("nboard") => Protocol::NBoard,
+            _ if plyd_protocol::gtp::is_gtp_start(line) => Protocol::Gtp,
+            _ => Protocol::Uci,
         }
     }
 
-    /// The game the dialect's community plays, started unless `--game`
-    /// named one.
-    fn default_game(self) -> Option<&'static str> {
+    /// The dialect that speaks this protocol, fresh, with the controller
+    /// set up for it: the game its community plays, unless the command
+    /// line chose one (Botzone's game comes with its first request), and
+    /// Botzone's one thread.
+    pub(super) fn start(self, ctl: &mut Controller) -> Box<dyn Dialect> {
         match self {
-            Dialect::Ucci => Some("xiangqi"),
-            Dialect::Gtp | Dialect::NBoard => Some("othello"),
-            // Botzone's game comes with its first request.
-            Dialect::Uci | Dialect::Ugi | Dialect::Botzone => None,
-        }
-    }
-}
-
-/// The dialect chosen so far and what each dialect keeps between lines.
-#[derive(Clone)]
-pub(super) struct DialectState {
-    chosen: Option<Dialect>,
-    game_given: bool,
-    ucci: ucci::UcciState,
-    gtp: gtp::GtpState,
-    nboard: nboard::NBoardState,
-    botzone: botzone::BotzoneState,
-}
-
-impl DialectState {
-    /// Nothing chosen yet; `game_given`: the command line named a game.
-    pub(super) fn new(game_given: bool) -> Self {
-        DialectState {
-            chosen: None,
-            game_given,
-            ucci: ucci::UcciState::default(),
-            gtp: gtp::GtpState::default(),
-            nboard: nboard::NBoardState::default(),
-            botzone: botzone::BotzoneState::default(),
-        }
-    }
-}
-
-/// What became of a line.
-pub(super) enum Routed {
-    /// A dialect handled it; `false` means quit.
-    Done(bool),
-    /// UCI text for the controller.
-    Uci(String),
-}
-
-impl<W: Write> Daemon<W> {
-    /// Speak `dialect` from now on, switching to its game unless the
-    /// command line chose one.
-    pub(super) fn choose_dialect(&mut self, dialect: Dialect) {
-        self.dialects.chosen = Some(dialect);
-        if dialect == Dialect::Botzone {
+            Protocol::Ucci => ctl.play_dialect_game("xiangqi"),
+            Protocol::Gtp | Protocol::NBoard => ctl.play_dialect_game("othello"),
             // Botzone runs a bot on one core.
-            self.settings.threads = 1;
+            Protocol::Botzone => ctl.settings.threads = 1,
+            Protocol::Uci | Protocol::Ugi => {}
         }
-        let Some(game) = dialect.default_game() else {
-            return;
-        };
-        if self.dialects.game_given
-            || self
-                .session
-                .current
-                .as_ref()
-                .is_some_and(|c| c.variant.name() == game)
-        {
-            return;
-        }
-        if let Err(e) = self.session.select_variant(game) {
-            log::warn!("{dialect:?} plays {game}, which cannot be started: {e}");
+        match self {
+            Protocol::Uci => Box::new(uci::Uci),
+            Protocol::Ucci => Box::<ucci::Ucci>::default(),
+            Protocol::Ugi => Box::new(ugi::Ugi),
+            Protocol::Gtp => Box::<gtp::Gtp>::default(),
+            Protocol::NBoard => Box::<nboard::NBoard>::default(),
+            Protocol::Botzone => Box::new(botzone::Botzone::new(ctl.game_given)),
         }
     }
+}
 
-    /// Pass `line` to the dialect spoken, choosing it first if need be.
-    pub(super) fn dialect_line(&mut self, line: &str) -> Routed {
-        let dialect = match self.dialects.chosen {
-            Some(dialect) => dialect,
-            None if line.trim().is_empty() => return Routed::Done(true),
-            None => {
-                let dialect = Dialect::from_first_line(line);
-                self.choose_dialect(dialect);
-                dialect
-            }
-        };
-        match dialect {
-            Dialect::Uci => Routed::Uci(line.to_string()),
-            Dialect::Ucci => self.ucci_line(line),
-            Dialect::Ugi => self.ugi_line(line),
-            Dialect::Gtp => Routed::Done(self.gtp_line(line)),
-            Dialect::NBoard => Routed::Done(self.nboard_line(line)),
-            Dialect::Botzone => Routed::Done(self.botzone_line(line)),
-        }
-    }
+/// A protocol spoken over the controller.
+pub(crate) trait Dialect: Send {
+    /// Handle one input line; `false` means quit.
+    fn line(&mut self, ctl: &mut Controller, line: &str) -> bool;
 
-    /// Wait for the running job, if any, to end, printing what it says:
-    /// for the dialects whose commands are served in order.
-    fn finish_job(&mut self) {
-        self.wait_for_job(|_| true, None);
-    }
+    /// A search's progress.
+    fn info(&mut self, ctl: &mut Controller, info: Info);
 
-    fn dialect(&self) -> Dialect {
-        self.dialects.chosen.unwrap_or(Dialect::Uci)
-    }
-
-    /// A search's progress, in the dialect's form.
-    pub(super) fn report_info(&mut self, info: Info) {
-        match self.dialect() {
-            Dialect::Uci | Dialect::Ugi => self.send(&Response::Info(info)),
-            Dialect::Ucci => self.ucci_info(&info),
-            // GTP has no room for progress: it goes to the log.
-            Dialect::Gtp => log::info!("{}", Response::Info(info)),
-            Dialect::NBoard => self.nboard_info(&info),
-            Dialect::Botzone => log::debug!("{}", Response::Info(info)),
-        }
-    }
-
-    /// A search's answer, in the dialect's form.
-    pub(super) fn report_best(&mut self, best: Option<String>, ponder: Option<String>) {
-        match self.dialect() {
-            Dialect::Uci => self.send(&Response::BestMove { best, ponder }),
-            // UGI arenas (Cute Games) read `bestmove M` and nothing after.
-            Dialect::Ugi => self.send(&Response::BestMove { best, ponder: None }),
-            Dialect::Ucci => self.ucci_best(best, ponder),
-            Dialect::Gtp => self.gtp_best(best),
-            Dialect::NBoard => self.nboard_best(best),
-            Dialect::Botzone => self.botzone_best(best),
-        }
-    }
+    /// A search's answer: its move (`None` when it has none) and the reply
+    /// it expects.
+    fn best(&mut self, ctl: &mut Controller, best: Option<String>, ponder: Option<String>);
 
     /// A note on a command that worked (an evaluator loaded, more threads
-    /// than cores), in the dialect's form: where the dialect has no line
-    /// for it, it goes to the log.
-    pub(super) fn report_note(&mut self, what: &str) {
-        let what = &printable(what);
-        match self.dialect() {
-            Dialect::Uci | Dialect::Ugi => self.send(&Response::info_string(what.to_string())),
-            Dialect::Ucci => self.raw(&format!("info message {}", one_line(what))),
-            Dialect::Gtp | Dialect::NBoard | Dialect::Botzone => log::info!("{what}"),
-        }
+    /// than cores), already made one printable line.
+    fn write_note(&mut self, ctl: &mut Controller, text: &str);
+
+    /// A refused line or a failure, already made one printable line.
+    fn write_error(&mut self, ctl: &mut Controller, text: &str);
+
+    /// A copy, for the sentry's checkpoint before each line.
+    fn boxed_clone(&self) -> Box<dyn Dialect>;
+
+    /// A note on a command that worked.
+    fn note(&mut self, ctl: &mut Controller, text: &str) {
+        self.write_note(ctl, &printable(text));
     }
 
-    /// A refused line or a failure, in the dialect's form.
-    pub(super) fn report_error(&mut self, what: &str) {
-        let what = &printable(what);
-        match self.dialect() {
-            Dialect::Uci | Dialect::Ugi => {
-                self.send(&Response::info_string(format!("error: {what}")))
-            }
-            Dialect::Ucci => self.raw(&format!("info message error: {}", one_line(what))),
-            Dialect::Gtp => self.gtp_error(what),
-            Dialect::NBoard => self.raw(&format!("status error: {}", one_line(what))),
-            // stdout carries only answers for the judge; stderr is the
-            // bot's log on Botzone.
-            Dialect::Botzone => log::error!("{what}"),
-        }
+    /// A refused line or a failure.
+    fn error(&mut self, ctl: &mut Controller, text: &str) {
+        log::debug!("{text}");
+        self.write_error(ctl, &printable(text));
+    }
+}
+
+impl Clone for Box<dyn Dialect> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+/// Start a search for `voice`, from `root` or the current position. A
+/// refusal is reported, and a search request that still owes its answer
+/// gets one with no move; a refusal because a search already runs leaves
+/// the answer to that search.
+pub(super) fn search(
+    ctl: &mut Controller,
+    voice: &mut dyn Dialect,
+    go: &GoParams,
+    root: Option<GameState>,
+) {
+    if let Err(e) = ctl.go(voice, go, root) {
+        refuse_search(ctl, voice, &e);
+    }
+}
+
+/// Report `e`, the refusal of a search request, and answer the request
+/// with no move unless a running search answers it.
+pub(super) fn refuse_search(ctl: &mut Controller, voice: &mut dyn Dialect, e: &ControlError) {
+    voice.error(ctl, &e.to_string());
+    if e.owes_an_answer() {
+        voice.best(ctl, None, None);
+    }
+}
+
+/// Report `result`'s error, if any.
+pub(super) fn report(
+    ctl: &mut Controller,
+    voice: &mut dyn Dialect,
+    result: Result<(), ControlError>,
+) {
+    if let Err(e) = result {
+        voice.error(ctl, &e.to_string());
     }
 }
 

@@ -16,13 +16,15 @@
 //! GUI's status line: `status error: ...`, and changes nothing (a refused
 //! `set game` leaves no game: `go` then answers with that error alone).
 
-use std::io::Write;
 use std::time::Instant;
 
-use plyd_protocol::{GgfClock, GgfGame, GgfMove, GoParams, Info, Score, StartPosition};
+use plyd_protocol::{
+    discs, nboard_move, parse_nboard_line, plyd_move, GgfClock, GgfGame, GgfMove, GoParams, Info,
+    NBoardCommand, Score, StartPosition,
+};
 
-use super::main_line_score;
-use crate::daemon::Daemon;
+use super::{main_line_score, one_line, search, Dialect};
+use crate::daemon::controller::Controller;
 
 /// The midgame depth until `set depth` gives one.
 const DEFAULT_DEPTH: u32 = 12;
@@ -38,9 +40,9 @@ enum Asked {
     Dropped,
 }
 
-/// What NBoard keeps between lines.
+/// The NBoard dialect and what it keeps between lines.
 #[derive(Debug, Clone)]
-pub(super) struct NBoardState {
+pub(super) struct NBoard {
     depth: u32,
     start: StartPosition,
     moves: Vec<String>,
@@ -49,6 +51,20 @@ pub(super) struct NBoardState {
     last_nodes: u64,
     /// The game's clocks, when it has them.
     clock: Option<GameClock>,
+}
+
+impl Default for NBoard {
+    fn default() -> Self {
+        NBoard {
+            depth: DEFAULT_DEPTH,
+            start: StartPosition::StartPos,
+            moves: Vec::new(),
+            asked: None,
+            last_score: None,
+            last_nodes: 0,
+            clock: None,
+        }
+    }
 }
 
 /// Black's and White's clocks and what each player has used of them.
@@ -88,138 +104,57 @@ impl GameClock {
     }
 }
 
-impl Default for NBoardState {
-    fn default() -> Self {
-        NBoardState {
-            depth: DEFAULT_DEPTH,
-            start: StartPosition::StartPos,
-            moves: Vec::new(),
-            asked: None,
-            last_score: None,
-            last_nodes: 0,
-            clock: None,
+impl NBoard {
+    /// Stop a running search, if any, with its answer dropped.
+    fn drop_search(&mut self, ctl: &mut Controller) {
+        if ctl.busy() {
+            self.asked = Some(Asked::Dropped);
+            ctl.shut_down(self);
         }
     }
-}
 
-/// An NBoard move (`F5`, `PA`) as plyd's Othello reads it.
-fn plyd_move(text: &str) -> String {
-    let square = text.split('/').next().unwrap_or("").trim();
-    if square.eq_ignore_ascii_case("pa") || square.eq_ignore_ascii_case("pass") {
-        "pass".to_string()
-    } else {
-        square.to_ascii_lowercase()
-    }
-}
-
-/// A plyd move as NBoard writes it.
-fn nboard_move(text: &str) -> String {
-    match text {
-        "0000" | "pass" | "PA" => "PA".to_string(),
-        other => other.to_ascii_uppercase(),
-    }
-}
-
-/// A score in discs for the side to move.
-fn discs(score: Score) -> f64 {
-    match score {
-        Score::Cp(cp) => f64::from(cp) / 100.0,
-        Score::Mate(moves) if moves > 0 => 64.0,
-        Score::Mate(_) => -64.0,
-    }
-}
-
-impl<W: Write> Daemon<W> {
-    /// One NBoard line; `false` means quit.
-    pub(super) fn nboard_line(&mut self, line: &str) -> bool {
-        let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
-        let Some((&command, args)) = tokens.split_first() else {
-            return true;
-        };
-        match (command, args.first().copied()) {
-            ("ping" | "quit", _) => {}
+    /// One NBoard command; `false` means quit.
+    fn command(
+        &mut self,
+        ctl: &mut Controller,
+        command: NBoardCommand<'_>,
+    ) -> Result<bool, String> {
+        match command {
+            NBoardCommand::Ping(_) | NBoardCommand::Quit => {}
             // A new board (or a new request) during a search: the GUI has
             // moved on, and its `ping` follows; the search's answer is no
             // longer wanted.
-            ("move" | "go" | "hint", _) | ("set", Some("game")) => self.drop_nboard_search(),
+            NBoardCommand::Move(_)
+            | NBoardCommand::Go
+            | NBoardCommand::Hint(_)
+            | NBoardCommand::SetGame(_) => self.drop_search(ctl),
             // Other commands are served in order: one that comes during a
             // search waits for its end.
-            _ => self.finish_job(),
+            _ => ctl.finish_job(self),
         }
-        let result = match command {
-            "nboard" => {
-                self.raw(&format!("set myname plyd{}", self.dialects.nboard.depth));
-                Ok(())
+        match command {
+            NBoardCommand::NBoard => ctl.raw(&format!("set myname plyd{}", self.depth)),
+            NBoardCommand::SetDepth(depth) => {
+                self.depth = depth;
+                ctl.raw(&format!("set myname plyd{depth}"));
             }
-            "set" => self.nboard_set(line, args),
-            "move" => match args.first() {
-                Some(text) => self.nboard_move(text),
-                None => Err("'move' needs a move".to_string()),
-            },
-            "hint" => {
-                let count = args
-                    .first()
-                    .and_then(|n| n.parse::<u32>().ok())
-                    .unwrap_or(1);
-                self.nboard_search(Asked::Hint, count.max(1));
-                Ok(())
-            }
-            "go" => {
-                self.nboard_search(Asked::Move(Instant::now()), 1);
-                Ok(())
-            }
-            "ping" => {
-                self.drop_nboard_search();
-                self.raw(&format!("pong {}", args.first().unwrap_or(&"0")));
-                Ok(())
+            NBoardCommand::SetGame(text) => self.set_game(ctl, text)?,
+            NBoardCommand::SetOther | NBoardCommand::Analyze => {}
+            NBoardCommand::Move(text) => self.play(ctl, text)?,
+            NBoardCommand::Hint(lines) => self.search(ctl, Asked::Hint, lines),
+            NBoardCommand::Go => self.search(ctl, Asked::Move(Instant::now()), 1),
+            NBoardCommand::Ping(n) => {
+                self.drop_search(ctl);
+                ctl.raw(&format!("pong {n}"));
             }
             // plyd has no book to learn into; the reply says it is done.
-            "learn" => {
-                self.raw("learned");
-                Ok(())
-            }
-            "analyze" => Ok(()),
-            "quit" => return false,
-            other => Err(format!("unknown command '{other}'")),
-        };
-        if let Err(e) = result {
-            self.error(&e);
+            NBoardCommand::Learn => ctl.raw("learned"),
+            NBoardCommand::Quit => return Ok(false),
         }
-        true
+        Ok(true)
     }
 
-    /// Stop a running search, if any, with its answer dropped.
-    fn drop_nboard_search(&mut self) {
-        if self.job.is_some() {
-            self.dialects.nboard.asked = Some(Asked::Dropped);
-            self.shut_down();
-        }
-    }
-
-    fn nboard_set(&mut self, line: &str, args: &[&str]) -> Result<(), String> {
-        match args.first().copied() {
-            Some("depth") => {
-                let depth = args
-                    .get(1)
-                    .and_then(|d| d.parse::<u32>().ok())
-                    .filter(|&d| d > 0)
-                    .ok_or("'set depth' needs a positive depth")?;
-                self.dialects.nboard.depth = depth;
-                self.raw(&format!("set myname plyd{depth}"));
-                Ok(())
-            }
-            Some("game") => {
-                let text = line.split_once("game").map_or("", |(_, rest)| rest);
-                self.nboard_set_game(text)
-            }
-            // Contempt and the settings of later versions are read and
-            // left alone, as the protocol asks of what an engine lacks.
-            Some(_) => Ok(()),
-            None => Err("'set' needs a setting".to_string()),
-        }
-    }
-
-    fn nboard_set_game(&mut self, text: &str) -> Result<(), String> {
+    fn set_game(&mut self, ctl: &mut Controller, text: &str) -> Result<(), String> {
         let read = GgfGame::parse(text)
             .and_then(|game| Ok((game.start_position()?, game.clocks()?, game.moves())))
             .map_err(|e| e.to_string());
@@ -227,7 +162,7 @@ impl<W: Write> Daemon<W> {
             Ok(read) => read,
             Err(e) => {
                 // Nothing of the game the GUI now shows is known.
-                self.session.refuse_position(e.clone());
+                ctl.session.refuse_position(e.clone());
                 return Err(format!("set game: {e}"));
             }
         };
@@ -239,10 +174,10 @@ impl<W: Write> Daemon<W> {
         let mut moves = Vec::new();
         for mv in ggf_moves {
             let color = if mv.color == 'W' { 1 } else { 0 };
-            moves = match self.with_turn_of(&start, moves, color) {
+            moves = match NBoard::with_turn_of(ctl, &start, moves, color) {
                 Ok(moves) => moves,
                 Err(e) => {
-                    self.session.refuse_position(e.clone());
+                    ctl.session.refuse_position(e.clone());
                     return Err(format!("set game: {e}"));
                 }
             };
@@ -251,24 +186,24 @@ impl<W: Write> Daemon<W> {
                 clock.played(color as usize, mv.seconds);
             }
         }
-        self.session
+        ctl.session
             .set_gui_position(&start, &moves)
             .map_err(|e| format!("set game: {e}"))?;
-        self.dialects.nboard.start = start;
-        self.dialects.nboard.moves = moves;
-        self.dialects.nboard.clock = clock;
+        self.start = start;
+        self.moves = moves;
+        self.clock = clock;
         Ok(())
     }
 
     /// `moves` with a pass added when `color` is not on move after them and
     /// the side on move can only pass (a GGF record may leave it out).
     fn with_turn_of(
-        &mut self,
+        ctl: &Controller,
         start: &StartPosition,
         moves: Vec<String>,
         color: u32,
     ) -> Result<Vec<String>, String> {
-        let (side, legal, pass) = self.session.ask_line(start, &moves, |state| {
+        let (side, legal, pass) = ctl.session.ask_line(start, &moves, |state| {
             let mut legal = Vec::new();
             state.legal_moves(&mut legal)?;
             Ok((state.side_to_move()?, legal, state.parse_move("pass").ok()))
@@ -288,76 +223,92 @@ impl<W: Write> Daemon<W> {
         }
     }
 
-    fn nboard_move(&mut self, text: &str) -> Result<(), String> {
-        if self.session.position_refused() {
+    fn play(&mut self, ctl: &mut Controller, text: &str) -> Result<(), String> {
+        if ctl.session.position_refused() {
             return Err(format!(
                 "move '{text}': there is no game, the last set game was refused"
             ));
         }
         let wanted = plyd_move(text);
-        let start = self.dialects.nboard.start.clone();
-        let mut moves = self.dialects.nboard.moves.clone();
+        let start = self.start.clone();
+        let mut moves = self.moves.clone();
         moves.push(wanted.clone());
-        if self.session.set_position(&start, &moves).is_err() {
+        if ctl.session.set_position(&start, &moves).is_err() {
             // The side on move may have had to pass first.
             moves.pop();
-            let side = self.session.ask_position(|state| state.side_to_move())?;
-            moves = self
-                .with_turn_of(&start, moves, 1 - side)
+            let side = ctl.session.ask_position(|state| state.side_to_move())?;
+            moves = NBoard::with_turn_of(ctl, &start, moves, 1 - side)
                 .map_err(|_| format!("move '{text}' is not legal here"))?;
             moves.push(wanted);
-            self.session
+            ctl.session
                 .set_position(&start, &moves)
                 .map_err(|_| format!("move '{text}' is not legal here"))?;
         }
-        self.dialects.nboard.moves = moves;
-        if self.dialects.nboard.clock.is_some() {
+        self.moves = moves;
+        if self.clock.is_some() {
             // Sides alternate (a pass is a move), so the mover is the one
             // not on move now.
-            let mover = 1 - self.session.ask_position(|state| state.side_to_move())? as usize;
+            let mover = 1 - ctl.session.ask_position(|state| state.side_to_move())? as usize;
             let seconds = GgfMove::read('B', text).seconds;
-            if let Some(clock) = &mut self.dialects.nboard.clock {
+            if let Some(clock) = &mut self.clock {
                 clock.played(mover.min(1), seconds);
             }
         }
         Ok(())
     }
 
-    fn nboard_search(&mut self, asked: Asked, lines: u32) {
-        if self.session.position_refused() {
+    fn search(&mut self, ctl: &mut Controller, asked: Asked, lines: u32) {
+        if ctl.session.position_refused() {
             // No board to answer for: the error alone, and no `===` that
             // the GUI would take for a move.
-            let why = self.session.copy_position().err().unwrap_or_default();
-            self.error(&why);
+            let why = ctl.session.copy_position().err().unwrap_or_default();
+            self.error(ctl, &why);
             return;
         }
-        self.dialects.nboard.asked = Some(asked);
-        self.dialects.nboard.last_score = None;
-        self.dialects.nboard.last_nodes = 0;
-        self.raw("status plyd is thinking");
-        let clock = self.dialects.nboard.clock;
+        self.asked = Some(asked);
+        self.last_score = None;
+        self.last_nodes = 0;
+        ctl.raw("status plyd is thinking");
+        let clock = self.clock;
         let go = GoParams {
-            depth: Some(self.dialects.nboard.depth),
+            depth: Some(self.depth),
             wtime: clock.map(|c| c.left_ms(0)),
             btime: clock.map(|c| c.left_ms(1)),
             winc: clock.map(|c| c.clocks[0].increment_ms as i64),
             binc: clock.map(|c| c.clocks[1].increment_ms as i64),
             ..GoParams::default()
         };
-        let multipv = self.settings.multipv;
-        self.settings.multipv = lines;
-        self.go(&go);
-        self.settings.multipv = multipv;
+        let multipv = ctl.settings.multipv;
+        ctl.settings.multipv = lines;
+        search(ctl, self, &go, None);
+        ctl.settings.multipv = multipv;
+    }
+}
+
+impl Dialect for NBoard {
+    fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
+        let result = match parse_nboard_line(line) {
+            Ok(Some(command)) => self.command(ctl, command),
+            Ok(None) => Ok(true),
+            Err(e) => {
+                ctl.finish_job(self);
+                Err(e.to_string())
+            }
+        };
+        result.unwrap_or_else(|e| {
+            self.error(ctl, &e);
+            true
+        })
     }
 
-    pub(super) fn nboard_info(&mut self, info: &Info) {
+    fn info(&mut self, ctl: &mut Controller, info: Info) {
         if let Some(nodes) = info.nodes {
-            self.dialects.nboard.last_nodes = nodes;
+            self.last_nodes = nodes;
         }
-        if let Some(score) = main_line_score(info) {
-            self.dialects.nboard.last_score = Some(score);
+        if let Some(score) = main_line_score(&info) {
+            self.last_score = Some(score);
         }
-        let Some(Asked::Hint) = self.dialects.nboard.asked else {
+        let Some(Asked::Hint) = self.asked else {
             return;
         };
         let (Some((score, None)), Some(depth), false) =
@@ -366,30 +317,43 @@ impl<W: Write> Daemon<W> {
             return;
         };
         let pv: Vec<String> = info.pv.iter().map(|m| nboard_move(m)).collect();
-        self.raw(&format!(
+        ctl.raw(&format!(
             "search {} {:.2} 0 {depth}",
             pv.join("-"),
             discs(score)
         ));
     }
 
-    pub(super) fn nboard_best(&mut self, best: Option<String>) {
-        let nboard = &mut self.dialects.nboard;
+    fn best(&mut self, ctl: &mut Controller, best: Option<String>, _ponder: Option<String>) {
+        let nboard = &mut *self;
         match nboard.asked.take() {
             Some(Asked::Move(started)) => {
                 let seconds = started.elapsed().as_secs_f64();
                 let nodes = nboard.last_nodes;
                 let eval = nboard.last_score.map(discs);
-                self.raw(&format!("nodestats {nodes} {seconds:.2}"));
+                ctl.raw(&format!("nodestats {nodes} {seconds:.2}"));
                 let mv = best.as_deref().map_or("PA".to_string(), nboard_move);
                 match eval {
-                    Some(eval) => self.raw(&format!("=== {mv}/{eval:.2}/{seconds:.2}")),
-                    None => self.raw(&format!("=== {mv}")),
+                    Some(eval) => ctl.raw(&format!("=== {mv}/{eval:.2}/{seconds:.2}")),
+                    None => ctl.raw(&format!("=== {mv}")),
                 }
-                self.raw("status");
+                ctl.raw("status");
             }
-            Some(Asked::Hint) => self.raw("status"),
+            Some(Asked::Hint) => ctl.raw("status"),
             Some(Asked::Dropped) | None => {}
         }
+    }
+
+    /// Notes go to the log.
+    fn write_note(&mut self, _ctl: &mut Controller, text: &str) {
+        log::info!("{text}");
+    }
+
+    fn write_error(&mut self, ctl: &mut Controller, text: &str) {
+        ctl.raw(&format!("status error: {}", one_line(text)));
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dialect> {
+        Box::new(self.clone())
     }
 }

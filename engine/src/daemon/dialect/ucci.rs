@@ -9,15 +9,13 @@
 //! no better than level, a search that sees itself mated resigns, and
 //! `quit` is answered with `bye`.
 
-use std::io::Write;
-
 use plyd_protocol::{
-    format_ucci_info, parse_ucci_line, ucci_score, Command, GoParams, Info, OptionKind, Response,
-    Score, UcciCommand, UcciGo,
+    format_ucci_info, parse_ucci_line, ucci_score, GoParams, Info, OptionKind, Response, Score,
+    UcciCommand, UcciGo,
 };
 
-use super::{main_line_score, Routed};
-use crate::daemon::Daemon;
+use super::{main_line_score, one_line, report, search, uci, Dialect};
+use crate::daemon::controller::Controller;
 use crate::host::{GameState, Outcome};
 use crate::options::names;
 use crate::search::score::to_protocol;
@@ -49,16 +47,16 @@ const IGNORED_OPTIONS: [&str; 18] = [
     "drawmoves",
 ];
 
-/// Where a UCCI search starts (see [`Daemon::ucci_root`]).
+/// Where a UCCI search starts (see [`Ucci::root`]).
 struct UcciRoot {
     side: u32,
     allowed: Option<Vec<String>>,
     replay: Option<(Outcome, GameState)>,
 }
 
-/// What UCCI keeps between lines.
+/// The UCCI dialect and what it keeps between lines.
 #[derive(Debug, Clone)]
-pub(super) struct UcciState {
+pub(super) struct Ucci {
     /// `usemillisec`: `go` times are in milliseconds, not seconds. On
     /// until the GUI turns it off: the UCCI engines GUIs are set up for
     /// (ElephantEye, Fairy-Stockfish) read milliseconds.
@@ -71,9 +69,9 @@ pub(super) struct UcciState {
     last_score: Option<Score>,
 }
 
-impl Default for UcciState {
+impl Default for Ucci {
     fn default() -> Self {
-        UcciState {
+        Ucci {
             millisec: true,
             banned: Vec::new(),
             draw_offered: false,
@@ -82,62 +80,14 @@ impl Default for UcciState {
     }
 }
 
-impl<W: Write> Daemon<W> {
-    pub(super) fn ucci_line(&mut self, line: &str) -> Routed {
-        let command = match parse_ucci_line(line, self.dialects.ucci.millisec) {
-            Ok(Some(command)) => command,
-            Ok(None) => return Routed::Done(true),
-            Err(e) => {
-                self.error(&e.to_string());
-                if e.refused_a_search() && self.job.is_none() {
-                    self.raw("nobestmove");
-                }
-                return Routed::Done(true);
-            }
-        };
-        match command {
-            UcciCommand::Ucci => self.ucci_identify(),
-            UcciCommand::IsReady => self.send(&Response::ReadyOk),
-            UcciCommand::SetOption { name, value } => {
-                if self.job.is_some() {
-                    self.error("options cannot change while a search is running; send stop first");
-                } else if let Err(e) = self.ucci_set_option(&name, value.as_deref()) {
-                    self.error(&e);
-                }
-            }
-            UcciCommand::Position { start, moves } => {
-                match self.session.set_gui_position(&start, &moves) {
-                    Ok(()) => self.dialects.ucci.banned.clear(),
-                    Err(e) => self.error(&e),
-                }
-            }
-            UcciCommand::BanMoves(moves) => self.ban_moves(moves),
-            UcciCommand::Go(go) => self.ucci_go(&go),
-            UcciCommand::PonderHit { draw } => {
-                if let Some(job) = &self.job {
-                    self.dialects.ucci.draw_offered |= draw;
-                    job.control.ponderhit();
-                }
-            }
-            UcciCommand::Stop => self.stop_job(),
-            UcciCommand::Probe => self.ucci_probe(),
-            UcciCommand::Quit => {
-                self.shut_down();
-                self.raw("bye");
-                return Routed::Done(false);
-            }
-            UcciCommand::Extension(command) => return Routed::Uci(uci_text(&command, line)),
-        }
-        Routed::Done(true)
-    }
-
-    fn ucci_identify(&mut self) {
-        self.raw(&format!("id name plyd {}", env!("CARGO_PKG_VERSION")));
-        self.raw("id author the plyd developers");
-        let millisec = self.dialects.ucci.millisec;
-        self.raw(&format!("option usemillisec type check default {millisec}"));
-        self.raw("option newgame type button");
-        for decl in self.option_decls() {
+impl Ucci {
+    fn identify(&self, ctl: &mut Controller) {
+        ctl.raw(&format!("id name plyd {}", env!("CARGO_PKG_VERSION")));
+        ctl.raw("id author the plyd developers");
+        let millisec = self.millisec;
+        ctl.raw(&format!("option usemillisec type check default {millisec}"));
+        ctl.raw("option newgame type button");
+        for decl in ctl.option_decls() {
             let name = match decl.name.as_str() {
                 names::HASH => "hashsize".to_string(),
                 names::THREADS => "threads".to_string(),
@@ -145,33 +95,46 @@ impl<W: Write> Daemon<W> {
                 other => other.to_string(),
             };
             if matches!(decl.kind, OptionKind::Button) && name == names::CLEAR_HASH {
-                self.raw(&format!("option clearhash {}", decl.kind));
+                ctl.raw(&format!("option clearhash {}", decl.kind));
                 continue;
             }
-            self.raw(&format!("option {} {}", name.replace(' ', ""), decl.kind));
+            ctl.raw(&format!("option {} {}", name.replace(' ', ""), decl.kind));
         }
-        self.raw("ucciok");
+        ctl.raw("ucciok");
     }
 
-    fn ucci_set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    fn set_option(
+        &mut self,
+        ctl: &mut Controller,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), String> {
+        if ctl.busy() {
+            return Err(
+                "options cannot change while a search is running; send stop first".to_string(),
+            );
+        }
         let lower = name.to_ascii_lowercase();
         let flag = |value: Option<&str>| match value.map(|v| v.trim().to_ascii_lowercase()) {
             Some(v) if v == "true" || v == "on" => Ok("true"),
             Some(v) if v == "false" || v == "off" => Ok("false"),
             _ => Err(format!("option '{name}' takes true or false")),
         };
+        let engine = |ctl: &mut Controller, voice: &mut Ucci, name: &str, value: Option<&str>| {
+            ctl.set_option(voice, name, value)
+                .map_err(|e| e.to_string())
+        };
         match lower.as_str() {
-            "usemillisec" => self.dialects.ucci.millisec = flag(value)? == "true",
+            "usemillisec" => self.millisec = flag(value)? == "true",
             "newgame" => {
-                self.session.reset_position()?;
-                self.dialects.ucci.banned.clear();
-                self.clear_hash()?;
+                ctl.new_game().map_err(|e| e.to_string())?;
+                self.banned.clear();
             }
-            "hashsize" => self.set_option(names::HASH, value)?,
-            "threads" => self.set_option(names::THREADS, value)?,
-            "ponder" => self.set_option(names::PONDER, Some(flag(value)?))?,
-            "clearhash" => self.clear_hash()?,
-            "moveoverhead" => self.set_option(names::MOVE_OVERHEAD, value)?,
+            "hashsize" => engine(ctl, self, names::HASH, value)?,
+            "threads" => engine(ctl, self, names::THREADS, value)?,
+            "ponder" => engine(ctl, self, names::PONDER, Some(flag(value)?))?,
+            "clearhash" => ctl.clear_hash().map_err(|e| e.to_string())?,
+            "moveoverhead" => engine(ctl, self, names::MOVE_OVERHEAD, value)?,
             _ if IGNORED_OPTIONS.contains(&lower.as_str()) => {
                 log::debug!("UCCI option {name} is not used by plyd");
             }
@@ -181,16 +144,16 @@ impl<W: Write> Daemon<W> {
                     Some(v) if v == "off" => Some("false".to_string()),
                     _ => value.map(str::to_string),
                 };
-                self.set_option(name, value.as_deref())?;
+                engine(ctl, self, name, value.as_deref())?;
             }
         }
         Ok(())
     }
 
     /// Refuse every move of the list, or none when one is not a legal move.
-    fn ban_moves(&mut self, moves: Vec<String>) {
+    fn ban_moves(&mut self, ctl: &mut Controller, moves: Vec<String>) {
         let texts = moves.clone();
-        let checked = self
+        let checked = ctl
             .session
             .watched_position("checking banmoves", move |state| {
                 Ok(texts.into_iter().find_map(|text| {
@@ -199,19 +162,18 @@ impl<W: Write> Daemon<W> {
                 }))
             });
         match checked {
-            Ok(None) => self.dialects.ucci.banned = moves,
-            Ok(Some(refusal)) => self.error(&refusal),
-            Err(e) => self.error(&e),
+            Ok(None) => self.banned = moves,
+            Ok(Some(refusal)) => self.error(ctl, &refusal),
+            Err(e) => self.error(ctl, &e),
         }
     }
-
     /// What the next search plays from: the side to move, the legal moves
     /// that are not banned (`None` when nothing is banned), and, where
     /// plyd's repetition rules end the game but moves remain, the verdict
     /// and the position without its history to play on from.
-    fn ucci_root(&self) -> Result<UcciRoot, String> {
-        let banned = self.dialects.ucci.banned.clone();
-        self.session.ask_position(move |state| {
+    fn root(&self, ctl: &Controller) -> Result<UcciRoot, String> {
+        let banned = self.banned.clone();
+        ctl.session.ask_position(move |state| {
             let outcome = state.outcome()?;
             // A verdict the position alone does not give (a repetition
             // ruled from the game's history) leaves the moves to the GUI,
@@ -249,28 +211,25 @@ impl<W: Write> Daemon<W> {
         })
     }
 
-    fn ucci_go(&mut self, go: &UcciGo) {
-        if self.job_in_the_way() {
-            return;
-        }
-        self.dialects.ucci.draw_offered = go.draw;
-        self.dialects.ucci.last_score = None;
+    fn go(&mut self, ctl: &mut Controller, go: &UcciGo) {
+        self.draw_offered = go.draw;
+        self.last_score = None;
         let UcciRoot {
             side,
             allowed,
             replay,
-        } = match self.ucci_root() {
+        } = match self.root(ctl) {
             Ok(found) => found,
             Err(e) => {
-                self.error(&e);
-                self.raw("nobestmove");
+                self.error(ctl, &e);
+                ctl.raw("nobestmove");
                 return;
             }
         };
         let search_moves = match allowed {
             // Every legal move is banned: nothing can be played.
             Some(moves) if moves.is_empty() => {
-                self.raw("nobestmove");
+                ctl.raw("nobestmove");
                 return;
             }
             Some(moves) => moves,
@@ -307,13 +266,13 @@ impl<W: Write> Daemon<W> {
                     Outcome::Loss => format!("a loss for {colour}, the side to move"),
                     _ => "a draw".to_string(),
                 };
-                self.raw(&format!(
+                ctl.raw(&format!(
                     "info message the repetition rules judge this position {judged}; \
                      a move is played for the GUI to adjudicate"
                 ));
-                self.go_from(&params, Some(root));
+                search(ctl, self, &params, Some(root));
             }
-            None => self.go(&params),
+            None => search(ctl, self, &params, None),
         }
     }
 
@@ -321,22 +280,22 @@ impl<W: Write> Daemon<W> {
     /// `pophash [bestmove M] [lowerbound V depth D] [upperbound V depth D]`
     /// (an exact score is both bounds); a bare `pophash` when it holds
     /// nothing, or a move that is not legal here (another position's).
-    fn ucci_probe(&mut self) {
+    fn probe(&mut self, ctl: &mut Controller) {
         let mut line = String::from("pophash");
-        let key = self.session.ask_position(|state| Ok(state.hash()));
-        if let Some(hit) = key.ok().and_then(|key| self.tt.probe(key, 0)) {
+        let key = ctl.session.ask_position(|state| Ok(state.hash()));
+        if let Some(hit) = key.ok().and_then(|key| ctl.tt.probe(key, 0)) {
             // The stored move, shown only if it is legal here.
             let best = hit.best.and_then(|mv| {
-                let shown =
-                    self.session
-                        .watched_position("reading the stored move", move |state| {
-                            let mut legal = Vec::new();
-                            state.legal_moves(&mut legal)?;
-                            legal
-                                .contains(&mv)
-                                .then(|| state.format_move(mv))
-                                .transpose()
-                        });
+                let shown = ctl
+                    .session
+                    .watched_position("reading the stored move", move |state| {
+                        let mut legal = Vec::new();
+                        state.legal_moves(&mut legal)?;
+                        legal
+                            .contains(&mv)
+                            .then(|| state.format_move(mv))
+                            .transpose()
+                    });
                 shown.unwrap_or_else(|e| {
                     log::error!("{e}");
                     None
@@ -353,43 +312,95 @@ impl<W: Write> Daemon<W> {
                 line += &format!(" upperbound {value} depth {}", hit.depth);
             }
         }
-        self.raw(&line);
+        ctl.raw(&line);
+    }
+}
+
+impl Dialect for Ucci {
+    fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
+        let command = match parse_ucci_line(line, self.millisec) {
+            Ok(Some(command)) => command,
+            Ok(None) => return true,
+            Err(e) => {
+                self.error(ctl, &e.to_string());
+                if e.refused_a_search() && !ctl.busy() {
+                    ctl.raw("nobestmove");
+                }
+                return true;
+            }
+        };
+        match command {
+            UcciCommand::Ucci => self.identify(ctl),
+            UcciCommand::IsReady => ctl.send(&Response::ReadyOk),
+            UcciCommand::SetOption { name, value } => {
+                if let Err(e) = self.set_option(ctl, &name, value.as_deref()) {
+                    self.error(ctl, &e);
+                }
+            }
+            UcciCommand::Position { start, moves } => {
+                let result = ctl.set_position(&start, &moves);
+                if result.is_ok() {
+                    self.banned.clear();
+                }
+                report(ctl, self, result);
+            }
+            UcciCommand::BanMoves(moves) => self.ban_moves(ctl, moves),
+            UcciCommand::Go(go) => self.go(ctl, &go),
+            UcciCommand::PonderHit { draw } => {
+                if ctl.busy() {
+                    self.draw_offered |= draw;
+                    ctl.ponderhit();
+                }
+            }
+            UcciCommand::Stop => ctl.stop_job(),
+            UcciCommand::Probe => self.probe(ctl),
+            UcciCommand::Quit => {
+                ctl.shut_down(self);
+                ctl.raw("bye");
+                return false;
+            }
+            // `d`, `eval`, `go perft`, `bench`, `ucinewgame`: as UCI has them.
+            UcciCommand::Extension(command) => return uci::command(ctl, self, command),
+        }
+        true
     }
 
-    pub(super) fn ucci_info(&mut self, info: &Info) {
-        if let Some(score) = main_line_score(info) {
-            self.dialects.ucci.last_score = Some(score);
+    fn info(&mut self, ctl: &mut Controller, info: Info) {
+        if let Some(score) = main_line_score(&info) {
+            self.last_score = Some(score);
         }
-        if let Some(line) = format_ucci_info(info) {
-            self.raw(&line);
+        if let Some(line) = format_ucci_info(&info) {
+            ctl.raw(&line);
         }
     }
 
-    pub(super) fn ucci_best(&mut self, best: Option<String>, ponder: Option<String>) {
+    fn best(&mut self, ctl: &mut Controller, best: Option<String>, ponder: Option<String>) {
         let Some(best) = best else {
-            self.raw("nobestmove");
+            ctl.raw("nobestmove");
             return;
         };
         let mut line = format!("bestmove {best}");
         if let Some(ponder) = ponder {
             line += &format!(" ponder {ponder}");
         }
-        match self.dialects.ucci.last_score {
+        match self.last_score {
             Some(Score::Mate(moves)) if moves < 0 => line += " resign",
-            Some(Score::Cp(cp)) if self.dialects.ucci.draw_offered && cp <= 0 => line += " draw",
+            Some(Score::Cp(cp)) if self.draw_offered && cp <= 0 => line += " draw",
             _ => {}
         }
-        self.dialects.ucci.draw_offered = false;
-        self.raw(&line);
+        self.draw_offered = false;
+        ctl.raw(&line);
     }
-}
 
-/// The UCI text of a command UCCI shares with UCI: the line itself, which
-/// parses to `command` in UCI too.
-fn uci_text(command: &Command, line: &str) -> String {
-    debug_assert!(matches!(
-        plyd_protocol::parse_line(line),
-        Ok(Some(ref c)) if c == command
-    ));
-    line.to_string()
+    fn write_note(&mut self, ctl: &mut Controller, text: &str) {
+        ctl.raw(&format!("info message {}", one_line(text)));
+    }
+
+    fn write_error(&mut self, ctl: &mut Controller, text: &str) {
+        ctl.raw(&format!("info message error: {}", one_line(text)));
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dialect> {
+        Box::new(self.clone())
+    }
 }

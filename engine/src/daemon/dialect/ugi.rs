@@ -1,90 +1,85 @@
 //! UGI over the controller: the game-agnostic UCI of arenas that run many
-//! games.
-//!
-//! UGI is UCI with `ugi`/`ugiok` and `uginewgame`, clocks named after the
-//! first and second player (`p1time`, `p2time`, `p1inc`, `p2inc`; plyd's
-//! side 0 is the first player), and `query` for the arena to ask the engine
-//! about the game (`response true|false` for `p1turn` and `gameover`,
-//! `response p1win|p2win|draw|none` for `result`). Every other line is UCI.
+//! games (its text: [`plyd_protocol::parse_ugi_line`]). plyd's side 0 is
+//! the first player; `query` is answered `response true|false` for
+//! `p1turn` and `gameover`, `response p1win|p2win|draw|none` for `result`;
+//! a search answers `bestmove <move>` alone.
 
-use std::io::Write;
+use plyd_protocol::{parse_ugi_line, Info, Response, UgiCommand, UgiQuery};
 
-use plyd_protocol::{OptionDecl, Response};
-
-use super::Routed;
-use crate::daemon::Daemon;
+use super::{report, uci, Dialect};
+use crate::daemon::controller::Controller;
 use crate::host::Outcome;
 
-impl<W: Write> Daemon<W> {
-    pub(super) fn ugi_line(&mut self, line: &str) -> Routed {
-        let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
-        match tokens.as_slice() {
-            ["ugi", ..] => {
-                self.ugi_identify();
-                Routed::Done(true)
-            }
-            ["uginewgame", rest @ ..] => Routed::Uci(format!("ucinewgame {}", rest.join(" "))),
-            ["query", what, ..] => {
-                match self.ugi_query(what) {
-                    Ok(answer) => self.raw(&format!("response {answer}")),
-                    Err(e) => self.error(&e),
-                }
-                Routed::Done(true)
-            }
-            ["query"] => {
-                self.error("'query' needs p1turn, gameover or result");
-                Routed::Done(true)
-            }
-            ["go", rest @ ..] => {
-                let renamed: Vec<&str> = rest
-                    .iter()
-                    .map(|t| match *t {
-                        "p1time" => "wtime",
-                        "p2time" => "btime",
-                        "p1inc" => "winc",
-                        "p2inc" => "binc",
-                        other => other,
-                    })
-                    .collect();
-                Routed::Uci(format!("go {}", renamed.join(" ")))
-            }
-            _ => Routed::Uci(line.to_string()),
-        }
-    }
+/// The UGI dialect. It keeps nothing between lines.
+#[derive(Clone)]
+pub(super) struct Ugi;
 
-    fn ugi_identify(&mut self) {
-        self.send(&Response::IdName(format!(
-            "plyd {}",
-            env!("CARGO_PKG_VERSION")
-        )));
-        self.send(&Response::IdAuthor("the plyd developers".to_string()));
-        let decls: Vec<OptionDecl> = self.option_decls();
-        for decl in decls {
-            self.send(&Response::Option(decl));
-        }
-        self.raw("ugiok");
-    }
-
-    fn ugi_query(&self, what: &str) -> Result<&'static str, String> {
-        let (side, outcome) = self
+impl Ugi {
+    fn query(ctl: &Controller, what: UgiQuery) -> Result<&'static str, String> {
+        let (side, outcome) = ctl
             .session
             .ask_position(|state| Ok((state.side_to_move()?, state.outcome()?)))?;
         Ok(match what {
-            "p1turn" if side == 0 => "true",
-            "p1turn" => "false",
-            "gameover" if outcome == Outcome::Ongoing => "false",
-            "gameover" => "true",
-            "result" => match (outcome, side) {
+            UgiQuery::P1Turn if side == 0 => "true",
+            UgiQuery::P1Turn => "false",
+            UgiQuery::GameOver if outcome == Outcome::Ongoing => "false",
+            UgiQuery::GameOver => "true",
+            UgiQuery::Result => match (outcome, side) {
                 (Outcome::Ongoing, _) => "none",
                 (Outcome::Draw, _) => "draw",
                 (Outcome::Win, 0) | (Outcome::Loss, 1) => "p1win",
                 (Outcome::Win, _) | (Outcome::Loss, _) => "p2win",
             },
-            other => {
-                return Err(format!(
-                    "unknown query '{other}' (p1turn, gameover or result)"
-                ))
-            }
         })
+    }
+}
+
+impl Dialect for Ugi {
+    fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
+        let command = match parse_ugi_line(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return true,
+            Err(e) => {
+                uci::unreadable(ctl, self, &e);
+                return true;
+            }
+        };
+        match command {
+            UgiCommand::Ugi => {
+                uci::identify(ctl);
+                ctl.raw("ugiok");
+            }
+            UgiCommand::NewGame => {
+                let result = ctl.new_game();
+                report(ctl, self, result);
+            }
+            UgiCommand::Query(what) => match Ugi::query(ctl, what) {
+                Ok(answer) => ctl.raw(&format!("response {answer}")),
+                Err(e) => self.error(ctl, &e),
+            },
+            UgiCommand::Uci(command) => return uci::command(ctl, self, command),
+        }
+        true
+    }
+
+    fn info(&mut self, ctl: &mut Controller, info: Info) {
+        ctl.send(&Response::Info(info));
+    }
+
+    fn best(&mut self, ctl: &mut Controller, best: Option<String>, _ponder: Option<String>) {
+        // UGI arenas (Cute Games) read `bestmove M` and nothing after.
+        ctl.send(&Response::BestMove { best, ponder: None });
+    }
+
+    fn write_note(&mut self, ctl: &mut Controller, text: &str) {
+        ctl.send(&Response::info_string(text.to_string()));
+    }
+
+    fn write_error(&mut self, ctl: &mut Controller, text: &str) {
+        ctl.send(&Response::info_string(format!("error: {text}")));
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dialect> {
+        Box::new(self.clone())
     }
 }

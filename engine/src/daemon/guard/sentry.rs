@@ -34,7 +34,8 @@ use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
 use super::watchdog::{blame_text, Blame, CALL_LIMIT};
-use super::{control, Daemon, Input, Resumable, CONTROLLER_STACK};
+use crate::daemon::input::Input;
+use crate::daemon::{control, Daemon, Resumable, CONTROLLER_STACK};
 use crate::host::GamePlugin;
 use crate::threads;
 

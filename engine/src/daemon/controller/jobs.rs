@@ -1,0 +1,272 @@
+//! What the controller does with the position and its jobs: set the
+//! position, start a search, `perft` or `bench` on a thread of its own,
+//! show or evaluate the position. A refusal is a [`ControlError`].
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use plyd_protocol::{GoParams, StartPosition};
+
+use super::session::create_evaluator_watched;
+use super::{worker, worker::SearchJob, ControlError, Controller};
+use crate::daemon::dialect::Dialect;
+use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
+use crate::host::GameState;
+use crate::search::bench::BenchTarget;
+use crate::search::{limits_from_go, SearchControl, SearchMode, SearchOptions};
+
+impl Controller {
+    /// The position the GUI sends: `start` with `moves` played. Refused,
+    /// it leaves no position to search until one is read (see
+    /// [`Session::set_gui_position`](super::Session::set_gui_position)).
+    pub(crate) fn set_position(
+        &mut self,
+        start: &StartPosition,
+        moves: &[String],
+    ) -> Result<(), ControlError> {
+        self.session
+            .set_gui_position(start, moves)
+            .map_err(ControlError::Position)
+    }
+
+    /// `ucinewgame`: the start position and an empty table.
+    pub(crate) fn new_game(&mut self) -> Result<(), ControlError> {
+        if self.busy() {
+            return Err(ControlError::BusyFor(
+                "ucinewgame during a search is ignored; send stop first",
+            ));
+        }
+        self.session
+            .reset_position()
+            .map_err(ControlError::Position)?;
+        self.clear_hash()
+    }
+
+    /// Whether a running job keeps a new one from starting. A job that was
+    /// told to stop is not in the way: the GUI may send `go` right after
+    /// `stop` (or after `stop` and `isready`), before the old job has wound
+    /// down, and the new one starts once it has.
+    fn job_in_the_way(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|job| job.watch.stop_sent.is_some())
+        {
+            self.finish_job(voice);
+        }
+        match self.job {
+            Some(_) => Err(ControlError::Busy),
+            None => Ok(()),
+        }
+    }
+
+    /// `go` from `root`, or from the current position when `None`. The
+    /// answer comes through `voice` when the search ends.
+    pub(crate) fn go(
+        &mut self,
+        voice: &mut dyn Dialect,
+        go: &GoParams,
+        root: Option<GameState>,
+    ) -> Result<(), ControlError> {
+        self.job_in_the_way(voice)?;
+        let root = match root {
+            Some(root) => root,
+            None => self
+                .session
+                .copy_position()
+                .map_err(ControlError::Position)?,
+        };
+        let plugin = Arc::clone(root.plugin());
+        let blame = [Blame::Game(Arc::clone(&plugin))];
+        let wanted = go.search_moves.clone();
+        let prepare = move || {
+            let side = root.side_to_move().map_err(|e| e.to_string())?;
+            let (mut moves, mut rejected) = (Vec::new(), Vec::new());
+            for text in wanted {
+                match root.parse_legal_move(&text) {
+                    Ok(mv) => moves.push(mv),
+                    Err(_) => rejected.push(text),
+                }
+            }
+            Ok::<_, String>((root, side, moves, rejected))
+        };
+        // A game's `go` reads the side to move here, on the clock (see
+        // `Session::ask_position`); the `searchmoves` of an analysis are
+        // checked on a watched thread, so that a move generator that never
+        // returns does not freeze the daemon before its search (and
+        // watchdog) even start.
+        let prepared = if go.search_moves.is_empty() {
+            self.session
+                .on_clock("preparing the search", &plugin, prepare)
+        } else {
+            call_within("preparing the search", CALL_LIMIT, &blame, prepare)
+        };
+        let (root, side, search_moves, rejected) =
+            prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
+        let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
+        let mut limits = limits_from_go(go, side, overhead);
+        limits.search_moves = search_moves;
+        if !rejected.is_empty() {
+            let message = format!(
+                "searchmoves: ignoring illegal or unknown {}",
+                rejected.join(" ")
+            );
+            voice.error(self, &message);
+        }
+        let evaluator = Arc::clone(
+            &self
+                .session
+                .current()
+                .map_err(ControlError::NoGame)?
+                .evaluator,
+        );
+        let job = SearchJob {
+            root,
+            evaluator,
+            tt: Arc::clone(&self.tt),
+            trees: Arc::clone(&self.trees),
+            limits,
+            options: self.search_options(),
+        };
+        let control = Arc::new(SearchControl::new(go.ponder));
+        let job = worker::start_search(job, control, self.events_tx.clone()).map_err(|e| {
+            ControlError::Thread {
+                what: "search",
+                why: e.to_string(),
+            }
+        })?;
+        self.job = Some(job);
+        Ok(())
+    }
+
+    /// `go perft depth`: counts printed per root move when it ends.
+    pub(crate) fn perft(
+        &mut self,
+        voice: &mut dyn Dialect,
+        depth: u32,
+    ) -> Result<(), ControlError> {
+        self.job_in_the_way(voice)?;
+        let root = self
+            .session
+            .copy_position()
+            .map_err(ControlError::Position)?;
+        let control = Arc::new(SearchControl::new(false));
+        let job =
+            worker::start_perft(root, depth, control, self.events_tx.clone()).map_err(|e| {
+                ControlError::Thread {
+                    what: "perft",
+                    why: e.to_string(),
+                }
+            })?;
+        self.job = Some(job);
+        Ok(())
+    }
+
+    /// `bench [game] [depth]`: the bench positions of one game or all.
+    pub(crate) fn bench(
+        &mut self,
+        voice: &mut dyn Dialect,
+        game: Option<&str>,
+        depth: Option<u32>,
+    ) -> Result<(), ControlError> {
+        self.job_in_the_way(voice)?;
+        let targets = self.bench_targets(game)?;
+        let control = Arc::new(SearchControl::new(false));
+        let job =
+            worker::start_bench(targets, depth, control, self.events_tx.clone()).map_err(|e| {
+                ControlError::Thread {
+                    what: "bench",
+                    why: e.to_string(),
+                }
+            })?;
+        self.job = Some(job);
+        Ok(())
+    }
+
+    /// What `bench [game]` searches: the named variant or every loaded
+    /// one, each with the current evaluator if it is the current game and
+    /// its default evaluator otherwise.
+    fn bench_targets(&self, game: Option<&str>) -> Result<Vec<BenchTarget>, ControlError> {
+        let variants = match game {
+            Some(name) => vec![self.session.host.find_variant(name).ok_or_else(|| {
+                ControlError::Option(format!(
+                    "bench: unknown game '{name}' (loaded: {})",
+                    self.session.host.variant_names().join(", ")
+                ))
+            })?],
+            None => self.session.host.variants(),
+        };
+        let mut targets = Vec::new();
+        for variant in variants {
+            let evaluator = match &self.session.current {
+                Some(c) if c.variant.name() == variant.name() => Arc::clone(&c.evaluator),
+                _ => {
+                    let source = self
+                        .session
+                        .host
+                        .evaluators_for(&variant.plugin)
+                        .into_iter()
+                        .next()
+                        .ok_or_else(|| {
+                            ControlError::Plugin(format!(
+                                "bench: {} offers no evaluator",
+                                variant.name()
+                            ))
+                        })?;
+                    Arc::new(
+                        create_evaluator_watched(&variant.plugin, source, None)
+                            .map_err(|e| ControlError::Plugin(format!("bench: {e}")))?,
+                    )
+                }
+            };
+            targets.push(BenchTarget { variant, evaluator });
+        }
+        if targets.is_empty() {
+            return Err(ControlError::NoGame("bench: no game is loaded".to_string()));
+        }
+        Ok(targets)
+    }
+
+    /// `d`: the board drawing, then `Fen:` and `Key:` lines.
+    pub(crate) fn display(&self) -> Result<Vec<String>, ControlError> {
+        let (board, fen, hash) = self
+            .session
+            .show_position()
+            .map_err(ControlError::Position)?;
+        let mut lines: Vec<String> = board.lines().map(str::to_string).collect();
+        lines.push(format!("Fen: {fen}"));
+        lines.push(format!("Key: {hash:016x}"));
+        Ok(lines)
+    }
+
+    /// `eval`: the evaluation of the current position, term by term.
+    pub(crate) fn eval(&self) -> Result<Vec<String>, ControlError> {
+        self.session.eval_report().map_err(ControlError::Position)
+    }
+
+    /// The search in force: the one `SearchMode` chose, else the one the
+    /// current game's plugin recommends.
+    pub(super) fn search_mode(&self) -> SearchMode {
+        self.settings.search_mode.unwrap_or_else(|| {
+            self.session.current.as_ref().map_or(SearchMode::Pvs, |c| {
+                SearchMode::recommended(c.state.plugin().info().capabilities)
+            })
+        })
+    }
+
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            threads: self.settings.threads as usize,
+            multipv: self.settings.multipv as usize,
+            null_move: self.settings.null_move,
+            reductions: self.settings.reductions,
+            futility: self.settings.futility,
+            chance_pruning: self.settings.chance_pruning,
+            quiescence: self.settings.quiescence,
+            check_extensions: self.settings.check_extensions,
+            selective: self.settings.selective,
+            endgame_solver: self.settings.endgame_solver,
+            mode: self.search_mode(),
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! The controller: the one owner of the session (plugins, variant,
+//! evaluator, position), the settings, the transposition table and the
+//! running job. Dialects call it (`position`, `go`, `stop`, `setoption`,
+//! `perft`, `bench` ...) and get back a [`ControlError`] when it refuses;
+//! what a running job says (its progress, its answer, its errors) comes
+//! back to them through the [`Dialect`] they pass in, which writes it in
+//! its own words. Only the controller writes standard output.
+
+mod error;
+mod jobs;
+mod options;
+pub mod session;
+mod worker;
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
+use plyd_protocol::Response;
+
+use super::dialect::Dialect;
+use super::guard::sentry::{GatedOut, Watcher};
+use super::guard::watchdog::{self, blame_text, call_within, Due, CALL_LIMIT};
+use super::{DaemonConfig, Resumable};
+use crate::options::{self as settings_mod, EngineSettings};
+use crate::search::{mcts::TreeMemory, SearchControl, TranspositionTable};
+pub use error::ControlError;
+pub use session::Session;
+use worker::{Job, JobEvent, JobKind};
+
+/// How long `quit` waits for a running job to wind down before leaving.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+/// The controller's state.
+pub struct Controller {
+    out: GatedOut,
+    /// Plugins, the game and its position.
+    pub(crate) session: Session,
+    /// The engine's own settings.
+    pub(crate) settings: EngineSettings,
+    plugin_path_text: String,
+    /// The transposition table, shared with the running search (if any).
+    pub(crate) tt: Arc<TranspositionTable>,
+    /// The Monte-Carlo trees kept between searches of one game.
+    trees: Arc<parking_lot::Mutex<TreeMemory>>,
+    /// The last file loaded with `EvalFile`, shown as its value in `uci`.
+    eval_file_text: String,
+    job: Option<Job>,
+    events_tx: Sender<JobEvent>,
+    events_rx: Receiver<JobEvent>,
+    /// UCI's `debug`.
+    pub(crate) debug: bool,
+    /// The command line named the game, which a dialect then keeps.
+    pub(crate) game_given: bool,
+    /// The sentry over the plugin calls made on this thread.
+    watcher: Option<Watcher>,
+}
+
+/// A table of the `Hash` in `settings`, or of the default size (which
+/// `settings` then takes) when the machine cannot give that one.
+fn new_table(settings: &mut EngineSettings) -> TranspositionTable {
+    let fits =
+        crate::memory::check_hash(u64::from(settings.hash_mib), crate::memory::available_mib());
+    fits.and_then(|()| TranspositionTable::new(settings.hash_mib as usize))
+        .unwrap_or_else(|e| {
+            let fallback = settings_mod::HASH_RANGE.default as u32;
+            log::error!("{e}; using {fallback} MiB");
+            settings.hash_mib = fallback;
+            TranspositionTable::new(fallback as usize).expect("the default hash size fits")
+        })
+}
+
+impl Controller {
+    /// Load plugins and set up the session; problems go to the log.
+    pub fn new(config: DaemonConfig, out: GatedOut) -> Self {
+        // Watched like a `PluginPath` load: a plugin that never returns
+        // while loading leaves a daemon with no game, that answers.
+        let wanted = (
+            config.plugin_dirs.clone(),
+            config.game.clone(),
+            config.evaluator.clone(),
+            config.eval_params.clone(),
+        );
+        // Twice the limit of one call: the evaluator's creation inside it
+        // is watched on its own.
+        let opened = call_within("loading the plugins", 2 * CALL_LIMIT, &[], move || {
+            let (dirs, game, evaluator, params) = wanted;
+            Session::open(
+                &dirs,
+                game.as_deref(),
+                evaluator.as_deref(),
+                params.as_deref(),
+            )
+        });
+        let (session, messages) = opened.unwrap_or_else(|e| (Session::default(), vec![e]));
+        for message in messages {
+            log::error!("{message}");
+        }
+        let (events_tx, events_rx) = unbounded();
+        let mut settings = config.settings;
+        let tt = new_table(&mut settings);
+        Controller {
+            out,
+            session,
+            settings,
+            tt: Arc::new(tt),
+            trees: Arc::default(),
+            plugin_path_text: config.plugin_path_text,
+            eval_file_text: String::new(),
+            job: None,
+            events_tx,
+            events_rx,
+            debug: false,
+            game_given: config.game.is_some(),
+            watcher: None,
+        }
+    }
+
+    /// A fresh controller carrying on from `state`, where the variant's
+    /// plugin was given up for the reason `why`.
+    pub(super) fn resume(state: Resumable, why: String, watcher: Watcher) -> Self {
+        let (events_tx, events_rx) = unbounded();
+        let mut settings = state.settings;
+        let tt = state
+            .tt
+            .unwrap_or_else(|| Arc::new(new_table(&mut settings)));
+        Controller {
+            out: watcher.output(),
+            session: Session::resumed(state.host, state.variant, why, watcher.clone()),
+            settings,
+            plugin_path_text: state.plugin_path_text,
+            tt,
+            trees: state.trees,
+            eval_file_text: state.eval_file_text,
+            job: None,
+            events_tx,
+            events_rx,
+            debug: state.debug,
+            game_given: state.game_given,
+            watcher: Some(watcher),
+        }
+    }
+
+    /// Have the sentry watch this controller's plugin calls.
+    pub(super) fn watch_with(&mut self, watcher: Watcher) {
+        self.session.watch_with(watcher.clone());
+        self.watcher = Some(watcher);
+    }
+
+    /// The sentry's handle on this controller, if it is watched.
+    pub(super) fn watcher(&self) -> Option<&Watcher> {
+        self.watcher.as_ref()
+    }
+
+    /// Whether a fresh controller took over from this one.
+    pub(super) fn replaced(&self) -> bool {
+        self.watcher.as_ref().is_some_and(Watcher::replaced)
+    }
+
+    /// What a fresh controller needs to carry on from here; the dialect is
+    /// the caller's to add.
+    pub(super) fn resumable(&self) -> Resumable {
+        let search = self
+            .job
+            .as_ref()
+            .filter(|job| job.kind == JobKind::Search && !job.watch.answered())
+            .map(|job| Arc::clone(&job.control));
+        Resumable {
+            host: self.session.host.clone(),
+            variant: self.session.variant_name(),
+            settings: self.settings.clone(),
+            plugin_path_text: self.plugin_path_text.clone(),
+            eval_file_text: self.eval_file_text.clone(),
+            tt: Some(Arc::clone(&self.tt)),
+            trees: Arc::clone(&self.trees),
+            debug: self.debug,
+            game_given: self.game_given,
+            dialect: None,
+            search,
+        }
+    }
+
+    /// Write one protocol line.
+    pub(crate) fn raw(&mut self, line: &str) {
+        // A closed stdout means the GUI is gone; the next read sees EOF.
+        let _ = writeln!(self.out, "{line}");
+        let _ = self.out.flush();
+    }
+
+    /// Write one UCI response.
+    pub(crate) fn send(&mut self, response: &Response) {
+        self.raw(&response.to_string());
+    }
+
+    /// Whether a job (search, perft, bench) is running.
+    pub(crate) fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The job's events, for the daemon's loop to wait on.
+    pub(super) fn events(&self) -> Receiver<JobEvent> {
+        self.events_rx.clone()
+    }
+
+    /// Ask the running job, if any, to stop; the watchdog counts from the
+    /// first such request.
+    pub(crate) fn stop_job(&mut self) {
+        if let Some(job) = &mut self.job {
+            job.control.stop();
+            job.watch.stop_sent.get_or_insert_with(Instant::now);
+        }
+    }
+
+    /// `ponderhit`: the pondering search becomes a timed one.
+    pub(crate) fn ponderhit(&mut self) {
+        if let Some(job) = &self.job {
+            job.control.ponderhit();
+        }
+    }
+
+    /// Stop a running job and print what it still has to say (its
+    /// `bestmove`), waiting a little for it.
+    pub(crate) fn shut_down(&mut self, voice: &mut dyn Dialect) {
+        self.stop_job();
+        self.wait_for_job(voice, |_| true, Some(Instant::now() + QUIT_GRACE));
+    }
+
+    /// Wait for the running job, if any, to end, printing what it says:
+    /// for the dialects whose commands are served in order.
+    pub(crate) fn finish_job(&mut self, voice: &mut dyn Dialect) {
+        self.wait_for_job(voice, |_| true, None);
+    }
+
+    /// A job that has printed its final answer is over as far as the GUI
+    /// knows, which may already have sent the next `go`: wait for the job's
+    /// thread to end so that the command finds the engine idle — or for the
+    /// watchdog to give up on it.
+    pub(super) fn settle_answered_job(&mut self, voice: &mut dyn Dialect) {
+        self.wait_for_job(voice, |job| job.watch.answered(), None);
+    }
+
+    /// Handle the job's events while it runs and `waiting` holds, keeping
+    /// its watchdog's deadlines, until `until` if given.
+    fn wait_for_job(
+        &mut self,
+        voice: &mut dyn Dialect,
+        waiting: impl Fn(&Job) -> bool,
+        until: Option<Instant>,
+    ) {
+        while self.job.as_ref().is_some_and(&waiting) {
+            let due = self.next_due().map(|(at, _)| at);
+            let wake = match (due, until) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let received = match wake {
+                Some(at) => self.events_rx.recv_deadline(at),
+                None => self
+                    .events_rx
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match received {
+                Ok(event) => self.handle_event(voice, event),
+                Err(RecvTimeoutError::Timeout) if until.is_none_or(|u| Instant::now() < u) => {
+                    self.watchdog(voice)
+                }
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// A message from the running job, passed to `voice`.
+    pub(super) fn handle_event(&mut self, voice: &mut dyn Dialect, event: JobEvent) {
+        let overdue = self.job.as_ref().is_some_and(|job| job.watch.overdue);
+        match event {
+            // The watchdog has answered for this search.
+            JobEvent::Search(event) if overdue => {
+                log::debug!("late search event dropped: {event:?}")
+            }
+            JobEvent::Search(crate::search::SearchEvent::Info(info)) => voice.info(self, info),
+            JobEvent::Search(crate::search::SearchEvent::BestMove { best, ponder }) => {
+                voice.best(self, best, ponder);
+                self.mark_answered();
+            }
+            JobEvent::Line { text, last } => {
+                self.raw(&text);
+                if last {
+                    self.mark_answered();
+                }
+            }
+            JobEvent::Error(e) => voice.error(self, &e),
+            JobEvent::Finished => {
+                if let Some(job) = self.job.take() {
+                    job.join();
+                }
+            }
+        }
+    }
+
+    fn mark_answered(&mut self) {
+        if let Some(job) = &mut self.job {
+            job.watch.answered_at = Some(Instant::now());
+        }
+    }
+
+    /// The running job's next deadline and what falls due then.
+    pub(super) fn next_due(&self) -> Option<(Instant, Due)> {
+        let job = self.job.as_ref()?;
+        job.watch.next(&job.control)
+    }
+
+    /// Act on the running job's deadline if it has come (see [`watchdog`]).
+    pub(super) fn watchdog(&mut self, voice: &mut dyn Dialect) {
+        let Some((at, due)) = self.next_due() else {
+            return;
+        };
+        let now = Instant::now();
+        if now < at {
+            return;
+        }
+        // A job without signs of life for too long is due its answer.
+        let answer = match due {
+            Due::Look => {
+                let stalled = self
+                    .job
+                    .as_mut()
+                    .is_some_and(|job| job.watch.look(&job.control, now));
+                if !stalled {
+                    return;
+                }
+                true
+            }
+            Due::Answer => true,
+            Due::GiveUp => false,
+        };
+        let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
+        if answer && is_search {
+            if let Some(job) = self
+                .job
+                .as_mut()
+                .filter(|j| j.control.best_so_far().is_none())
+            {
+                // Nothing to answer with yet: wait for a first move
+                // rather than play `(none)` (see `Watch::next`).
+                job.watch.due_without_move.get_or_insert(at);
+                return;
+            }
+            let why = if self.job.as_ref().is_some_and(|j| j.watch.stalled) {
+                format!(
+                    "has made no progress for {} s",
+                    watchdog::STALL_LIMIT.as_secs_f64()
+                )
+            } else {
+                "has not answered in time".to_string()
+            };
+            log::warn!("the search {why}; answering with its best move so far");
+            self.answer_for_job(voice);
+            if let Some(job) = &mut self.job {
+                job.watch.overdue = true;
+            }
+        } else {
+            self.give_up_on_job(voice);
+        }
+    }
+
+    /// Print the running search's `bestmove` from what it found so far.
+    fn answer_for_job(&mut self, voice: &mut dyn Dialect) {
+        let Some(job) = &self.job else { return };
+        let control = Arc::clone(&job.control);
+        self.report_best_so_far(voice, &control);
+        self.mark_answered();
+    }
+
+    /// Print `bestmove` with the best move `search` has found so far.
+    pub(super) fn report_best_so_far(&mut self, voice: &mut dyn Dialect, search: &SearchControl) {
+        let (best, ponder) = search
+            .best_so_far()
+            .map_or((None, None), |(best, ponder)| (Some(best), ponder));
+        voice.best(self, best, ponder);
+    }
+
+    /// The job's thread is stuck in a plugin call: report and disable the
+    /// plugin, answer the `go` if not yet done, and carry on without the
+    /// thread, with a fresh table, trees and event channel (the thread keeps
+    /// the old ones).
+    fn give_up_on_job(&mut self, voice: &mut dyn Dialect) {
+        let Some(job) = &self.job else { return };
+        job.control.stop();
+        let kind = job.kind;
+        let stalled = job.watch.stalled;
+        let blamed = blame_text(&job.plugins);
+        for plugin in &job.plugins {
+            plugin.disable();
+        }
+        let demoted = job.control.demote_threads();
+        log::warn!("{demoted} stuck thread(s) of the job demoted to the idle scheduling class");
+        if kind == JobKind::Search && !job.watch.answered() {
+            self.answer_for_job(voice);
+        }
+        let what = match kind {
+            JobKind::Search => "the search",
+            JobKind::Perft => "perft",
+            JobKind::Bench => "bench",
+        };
+        let when = if stalled {
+            format!(
+                "made no progress for {} s and was given up",
+                watchdog::STALL_LIMIT.as_secs_f64()
+            )
+        } else {
+            format!(
+                "was given up {} s after it should have ended",
+                watchdog::HUNG_AFTER.as_secs_f64()
+            )
+        };
+        voice.error(
+            self,
+            &format!(
+                "{blamed} did not return from a call: {what} {when}; \
+                 the plugin is disabled until it is loaded again (setoption name PluginPath)"
+            ),
+        );
+        // Dropping the job detaches its thread.
+        self.job = None;
+        (self.events_tx, self.events_rx) = unbounded();
+        self.trees = Arc::default();
+        match TranspositionTable::new(self.settings.hash_mib as usize) {
+            Ok(table) => self.tt = Arc::new(table),
+            Err(e) => log::error!("{e}; the table stays shared with the stuck thread"),
+        }
+    }
+}

@@ -1,0 +1,477 @@
+//! The engine's options, declared once: [`ENGINE_OPTIONS`] lists each in
+//! the order `uci` shows them, with what it sets. `uci` (and every
+//! dialect's identification) declares them from this list, `setoption`
+//! finds them in it; after them come the options each loaded game plugin
+//! declares, passed to the plugins that list them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use plyd_protocol::{OptionDecl, OptionKind};
+
+use super::{ControlError, Controller};
+use crate::daemon::dialect::Dialect;
+use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
+use crate::host::GameOptionKindDesc;
+use crate::options::{self, names, EngineSettings, SpinRange};
+use crate::search::{ChancePruning, SearchMode, TranspositionTable};
+
+/// One of the engine's own options.
+struct EngineOption {
+    name: &'static str,
+    setting: Setting,
+    /// Whether a Monte-Carlo tree kept between searches still holds after
+    /// a change: true for the options that change neither the game, the
+    /// evaluator nor the search.
+    keeps_trees: bool,
+}
+
+/// What an option sets, and so how it is declared and read.
+enum Setting {
+    /// A yes/no setting.
+    Check {
+        get: fn(&EngineSettings) -> bool,
+        set: fn(&mut EngineSettings, bool),
+    },
+    /// A number in a range.
+    Spin {
+        range: SpinRange,
+        get: fn(&EngineSettings) -> u32,
+        set: fn(&mut EngineSettings, u32),
+    },
+    /// `Threads`: a number, with a note when it is more than the cores.
+    Threads,
+    /// `Hash`: the table is resized.
+    Hash,
+    /// `Clear Hash`.
+    ClearHash,
+    /// `UCI_Variant`: one of the loaded games.
+    Variant,
+    /// `Evaluator`: one the current game offers.
+    Evaluator,
+    /// `EvalFile`: an evaluator plugin loaded from a file.
+    EvalFile,
+    /// `EvalParams`: the evaluator's parameter file.
+    EvalParams,
+    /// `PluginPath`: every plugin reloaded.
+    PluginPath,
+    /// `ChancePruning`.
+    ChancePruning,
+    /// `SearchMode`.
+    SearchMode,
+}
+
+macro_rules! check {
+    ($name:expr, $field:ident) => {
+        EngineOption {
+            name: $name,
+            setting: Setting::Check {
+                get: |s| s.$field,
+                set: |s, v| s.$field = v,
+            },
+            keeps_trees: false,
+        }
+    };
+}
+
+macro_rules! special {
+    ($name:expr, $setting:ident, $keeps:expr) => {
+        EngineOption {
+            name: $name,
+            setting: Setting::$setting,
+            keeps_trees: $keeps,
+        }
+    };
+}
+
+/// The engine's options, in the order `uci` declares them.
+const ENGINE_OPTIONS: [EngineOption; 20] = [
+    special!(names::VARIANT, Variant, false),
+    special!(names::EVALUATOR, Evaluator, false),
+    special!(names::EVAL_FILE, EvalFile, false),
+    special!(names::EVAL_PARAMS, EvalParams, false),
+    special!(names::HASH, Hash, false),
+    special!(names::THREADS, Threads, true),
+    special!(names::CLEAR_HASH, ClearHash, false),
+    EngineOption {
+        name: names::MOVE_OVERHEAD,
+        setting: Setting::Spin {
+            range: options::MOVE_OVERHEAD_RANGE,
+            get: |s| s.move_overhead_ms,
+            set: |s, v| s.move_overhead_ms = v,
+        },
+        keeps_trees: true,
+    },
+    special!(names::PLUGIN_PATH, PluginPath, false),
+    EngineOption {
+        name: names::PONDER,
+        setting: Setting::Check {
+            get: |s| s.ponder,
+            set: |s, v| s.ponder = v,
+        },
+        keeps_trees: true,
+    },
+    EngineOption {
+        name: names::MULTIPV,
+        setting: Setting::Spin {
+            range: options::MULTIPV_RANGE,
+            get: |s| s.multipv,
+            set: |s, v| s.multipv = v,
+        },
+        keeps_trees: true,
+    },
+    check!(names::NULL_MOVE, null_move),
+    check!(names::LMR, reductions),
+    check!(names::FUTILITY, futility),
+    special!(names::CHANCE_PRUNING, ChancePruning, false),
+    check!(names::QUIESCENCE, quiescence),
+    check!(names::CHECK_EXTENSIONS, check_extensions),
+    check!(names::SELECTIVE, selective),
+    check!(names::ENDGAME_SOLVER, endgame_solver),
+    special!(names::SEARCH_MODE, SearchMode, false),
+];
+
+/// `option '<name>' takes a, b, c, not '<value>'`.
+fn not_one_of(name: &str, choices: &[&str], value: &str) -> ControlError {
+    ControlError::Option(format!(
+        "option '{name}' takes {}, not '{}'",
+        choices.join(", "),
+        value.trim()
+    ))
+}
+
+impl Controller {
+    /// Every option, the engine's then the loaded games', as `uci` lists
+    /// them.
+    pub(crate) fn option_decls(&self) -> Vec<OptionDecl> {
+        let mut decls: Vec<OptionDecl> = ENGINE_OPTIONS
+            .iter()
+            .map(|option| OptionDecl {
+                name: option.name.to_string(),
+                kind: self.option_kind(&option.setting),
+            })
+            .collect();
+        // Each loaded game's own settings, after the engine's; a name two
+        // games share is shown once (a setoption reaches both).
+        for game in self.session.host.games() {
+            for option in &game.info().options {
+                if decls
+                    .iter()
+                    .any(|d| d.name.eq_ignore_ascii_case(&option.name))
+                {
+                    continue;
+                }
+                let kind = match &option.kind {
+                    GameOptionKindDesc::Check { default } => {
+                        OptionKind::Check { default: *default }
+                    }
+                    GameOptionKindDesc::Spin { default, min, max } => OptionKind::Spin {
+                        default: *default,
+                        min: *min,
+                        max: *max,
+                    },
+                    GameOptionKindDesc::Combo { default, choices } => OptionKind::Combo {
+                        default: default.clone(),
+                        vars: choices.clone(),
+                    },
+                    GameOptionKindDesc::Text { default } => OptionKind::String {
+                        default: default.clone(),
+                    },
+                };
+                decls.push(OptionDecl {
+                    name: option.name.clone(),
+                    kind,
+                });
+            }
+        }
+        decls
+    }
+
+    /// How an engine option is declared now: its kind, with the value in
+    /// force as its default.
+    fn option_kind(&self, setting: &Setting) -> OptionKind {
+        let combo = |default: String, mut vars: Vec<String>| {
+            if vars.is_empty() {
+                vars.push(default.clone());
+            }
+            OptionKind::Combo { default, vars }
+        };
+        let spin = |range: SpinRange, value: u32| OptionKind::Spin {
+            default: i64::from(value),
+            min: range.min,
+            max: range.max,
+        };
+        let current = self.session.current.as_ref();
+        match setting {
+            Setting::Check { get, .. } => OptionKind::Check {
+                default: get(&self.settings),
+            },
+            Setting::Spin { range, get, .. } => spin(*range, get(&self.settings)),
+            Setting::Threads => spin(options::THREADS_RANGE, self.settings.threads),
+            Setting::Hash => spin(options::HASH_RANGE, self.settings.hash_mib),
+            Setting::ClearHash => OptionKind::Button,
+            Setting::Variant => combo(
+                current.map_or("none".to_string(), |c| c.variant.name().to_string()),
+                self.session.host.variant_names(),
+            ),
+            Setting::Evaluator => combo(
+                current.map_or("none".to_string(), |c| c.evaluator.name().to_string()),
+                self.session.evaluator_names(),
+            ),
+            Setting::EvalFile => OptionKind::String {
+                default: self.eval_file_text.clone(),
+            },
+            Setting::EvalParams => OptionKind::String {
+                default: current
+                    .and_then(|c| c.eval_params.as_ref())
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+            },
+            Setting::PluginPath => OptionKind::String {
+                default: self.plugin_path_text.clone(),
+            },
+            Setting::ChancePruning => combo(
+                self.settings.chance_pruning.name().to_string(),
+                ChancePruning::NAMES.iter().map(|n| n.to_string()).collect(),
+            ),
+            Setting::SearchMode => combo(
+                self.search_mode().name().to_string(),
+                SearchMode::NAMES.iter().map(|n| n.to_string()).collect(),
+            ),
+        }
+    }
+
+    /// `setoption name <name> [value <value>]`: an engine option, else a
+    /// game option of the loaded plugins. Notes on what was done (an
+    /// evaluator loaded, more threads than cores) go to `voice`.
+    pub(crate) fn set_option(
+        &mut self,
+        voice: &mut dyn Dialect,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), ControlError> {
+        if self.busy() {
+            return Err(ControlError::BusyFor(
+                "options cannot change while a search is running; send stop first",
+            ));
+        }
+        let Some(option) = ENGINE_OPTIONS
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+        else {
+            // A kept tree was grown under the old settings.
+            self.trees.lock().clear();
+            return match self.set_game_option(name, value)? {
+                true => Ok(()),
+                false => Err(ControlError::Option(format!("unknown option '{name}'"))),
+            };
+        };
+        if !option.keeps_trees {
+            self.trees.lock().clear();
+        }
+        let name = option.name;
+        let need =
+            || value.ok_or_else(|| ControlError::Option(format!("option '{name}' needs a value")));
+        let invalid = |e: options::OptionValueError| ControlError::Option(e.to_string());
+        let refused = ControlError::Option;
+        match &option.setting {
+            Setting::Check { set, .. } => {
+                set(
+                    &mut self.settings,
+                    options::parse_bool(name, need()?).map_err(invalid)?,
+                );
+            }
+            Setting::Spin { range, set, .. } => {
+                let value = range.parse(name, need()?).map_err(invalid)?;
+                set(&mut self.settings, value as u32);
+            }
+            Setting::Threads => {
+                let threads = options::THREADS_RANGE
+                    .parse(name, need()?)
+                    .map_err(invalid)? as u32;
+                self.settings.threads = threads;
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                if threads as usize > cores {
+                    voice.note(
+                        self,
+                        &format!(
+                            "Threads {threads} is more than the {cores} hardware threads here: \
+                             the searches share them"
+                        ),
+                    );
+                }
+            }
+            Setting::Hash => {
+                let mib = options::HASH_RANGE.parse(name, need()?).map_err(invalid)? as u32;
+                let current = self.settings.hash_mib;
+                crate::memory::check_hash(u64::from(mib), crate::memory::available_mib())
+                    .map_err(|e| refused(format!("{e}; the table stays at {current} MiB")))?;
+                self.table()?.resize(mib as usize).map_err(refused)?;
+                self.settings.hash_mib = mib;
+            }
+            Setting::ClearHash => self.clear_hash()?,
+            Setting::Variant => {
+                self.session
+                    .select_variant(need()?.trim())
+                    .map_err(refused)?;
+                self.announce_variant(voice)?;
+            }
+            Setting::Evaluator => self
+                .session
+                .select_evaluator(need()?.trim())
+                .map_err(refused)?,
+            Setting::EvalFile => {
+                // An empty value loads nothing: GUIs send every string
+                // option's value, empty ones included, when they start an
+                // engine.
+                let text = value.unwrap_or("").trim().to_string();
+                if !text.is_empty() {
+                    let loaded = self
+                        .session
+                        .load_eval_file(Path::new(&text))
+                        .map_err(refused)?;
+                    self.eval_file_text = text.clone();
+                    voice.note(self, &format!("evaluator {loaded} loaded from {text}"));
+                }
+            }
+            Setting::EvalParams => {
+                let text = value.unwrap_or("").trim().to_string();
+                let path = (!text.is_empty()).then(|| PathBuf::from(&text));
+                self.session
+                    .set_eval_params(path.as_deref())
+                    .map_err(refused)?;
+                let evaluator = self
+                    .session
+                    .current()
+                    .map_err(ControlError::NoGame)?
+                    .evaluator
+                    .name()
+                    .to_string();
+                let shown = if text.is_empty() { "default" } else { &text };
+                voice.note(self, &format!("evaluator {evaluator} params {shown}"));
+            }
+            Setting::PluginPath => {
+                let text = value.unwrap_or("").trim().to_string();
+                let dirs = if text.is_empty() {
+                    crate::host::default_plugin_dir().into_iter().collect()
+                } else {
+                    options::split_plugin_path(&text)
+                };
+                let problems = self.session.reload(&dirs).map_err(refused)?;
+                for problem in problems {
+                    voice.error(self, &problem);
+                }
+                self.plugin_path_text = text;
+                self.announce_variant(voice)?;
+            }
+            Setting::ChancePruning => {
+                let value = need()?;
+                self.settings.chance_pruning = ChancePruning::parse(value)
+                    .ok_or_else(|| not_one_of(name, &ChancePruning::NAMES, value))?;
+            }
+            Setting::SearchMode => {
+                let value = need()?;
+                self.settings.search_mode = Some(
+                    SearchMode::parse(value)
+                        .ok_or_else(|| not_one_of(name, &SearchMode::NAMES, value))?,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Pass a setting to every loaded game that lists an option `name`,
+    /// after checking `value` against its kind. `Ok(false)`: no game has it.
+    fn set_game_option(&self, name: &str, value: Option<&str>) -> Result<bool, ControlError> {
+        let mut found = false;
+        for game in self.session.host.games() {
+            let Some(option) = game
+                .info()
+                .options
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(name))
+            else {
+                continue;
+            };
+            found = true;
+            let given = value.unwrap_or("").trim();
+            let invalid = |e: options::OptionValueError| ControlError::Option(e.to_string());
+            let value = match &option.kind {
+                GameOptionKindDesc::Check { .. } => options::parse_bool(&option.name, given)
+                    .map_err(invalid)?
+                    .to_string(),
+                GameOptionKindDesc::Spin { default, min, max } => SpinRange {
+                    default: *default,
+                    min: *min,
+                    max: *max,
+                }
+                .parse(&option.name, given)
+                .map_err(invalid)?
+                .to_string(),
+                GameOptionKindDesc::Combo { choices, .. } => choices
+                    .iter()
+                    .find(|c| c.eq_ignore_ascii_case(given))
+                    .cloned()
+                    .ok_or_else(|| {
+                        let choices: Vec<&str> = choices.iter().map(String::as_str).collect();
+                        not_one_of(&option.name, &choices, given)
+                    })?,
+                GameOptionKindDesc::Text { .. } => given.to_string(),
+            };
+            let (plugin, name) = (Arc::clone(game), option.name.clone());
+            let blame = [Blame::Game(Arc::clone(game))];
+            call_within("setting a game option", CALL_LIMIT, &blame, move || {
+                plugin.set_option(&name, &value)
+            })
+            .map_err(ControlError::Plugin)?
+            .map_err(|e| ControlError::Option(format!("option '{}': {e}", option.name)))?;
+        }
+        Ok(found)
+    }
+
+    /// The table, for changes between searches (no search holds it then).
+    fn table(&mut self) -> Result<&mut TranspositionTable, ControlError> {
+        if let Some(watcher) = &self.watcher {
+            watcher.release_table();
+        }
+        Arc::get_mut(&mut self.tt).ok_or(ControlError::BusyFor(
+            "the hash table is in use by a search; send stop first",
+        ))
+    }
+
+    /// `Clear Hash` (and a new game): an empty table, and no kept trees.
+    pub(crate) fn clear_hash(&mut self) -> Result<(), ControlError> {
+        self.table()?.clear();
+        self.trees.lock().clear();
+        Ok(())
+    }
+
+    /// Say which variant is played now and its start position.
+    fn announce_variant(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
+        let current = self.session.current().map_err(ControlError::NoGame)?;
+        let text = format!(
+            "variant {} startpos {}",
+            current.variant.name(),
+            current.variant.desc().start_position
+        );
+        voice.note(self, &text);
+        Ok(())
+    }
+
+    /// Speak the game `game` unless the command line chose one: a
+    /// dialect's community plays it. Problems go to the log.
+    pub(crate) fn play_dialect_game(&mut self, game: &str) {
+        if self.game_given
+            || self
+                .session
+                .current
+                .as_ref()
+                .is_some_and(|c| c.variant.name() == game)
+        {
+            return;
+        }
+        if let Err(e) = self.session.select_variant(game) {
+            log::warn!("the dialect plays {game}, which cannot be started: {e}");
+        }
+    }
+}

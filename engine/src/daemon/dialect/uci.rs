@@ -1,0 +1,130 @@
+//! UCI, with plyd's extensions (`go perft`, `d`, `eval`, `bench`): the
+//! dialect of chess-style GUIs, and the commands UCCI and UGI share with
+//! it ([`command`]).
+
+use plyd_protocol::{parse_line, Command, Info, ParseError, Response};
+
+use super::{report, search, Dialect};
+use crate::daemon::controller::Controller;
+
+/// The UCI dialect. It keeps nothing between lines.
+#[derive(Clone)]
+pub(super) struct Uci;
+
+/// `id name` and `id author`, as UCI and UGI say them.
+pub(super) fn identify(ctl: &mut Controller) {
+    ctl.send(&Response::IdName(format!(
+        "plyd {}",
+        env!("CARGO_PKG_VERSION")
+    )));
+    ctl.send(&Response::IdAuthor("the plyd developers".to_string()));
+    for decl in ctl.option_decls() {
+        ctl.send(&Response::Option(decl));
+    }
+}
+
+/// Read a UCI line and carry it out for `voice`; `false` means quit.
+pub(super) fn line(ctl: &mut Controller, voice: &mut dyn Dialect, line: &str) -> bool {
+    match parse_line(line) {
+        Ok(Some(parsed)) => command(ctl, voice, parsed),
+        Ok(None) => true,
+        Err(e) => {
+            unreadable(ctl, voice, &e);
+            true
+        }
+    }
+}
+
+/// Report a line that could not be read. Every go gets exactly one
+/// bestmove, even one that could not be read (a running search gives its
+/// own).
+pub(super) fn unreadable(ctl: &mut Controller, voice: &mut dyn Dialect, e: &ParseError) {
+    voice.error(ctl, &e.to_string());
+    if e.refused_a_search() && !ctl.busy() {
+        voice.best(ctl, None, None);
+    }
+}
+
+/// Carry out a UCI command for `voice`, which reports in its own words;
+/// `false` means quit.
+pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Command) -> bool {
+    if ctl.debug {
+        ctl.send(&Response::info_string(format!("debug: {command:?}")));
+    }
+    match command {
+        Command::Uci => {
+            identify(ctl);
+            ctl.send(&Response::UciOk);
+        }
+        Command::Debug(on) => ctl.debug = on,
+        Command::IsReady => ctl.send(&Response::ReadyOk),
+        Command::SetOption { name, value } => {
+            let result = ctl.set_option(voice, &name, value.as_deref());
+            report(ctl, voice, result);
+        }
+        Command::Register(_) => {}
+        Command::UciNewGame => {
+            let result = ctl.new_game();
+            report(ctl, voice, result);
+        }
+        Command::Position { start, moves } => {
+            let result = ctl.set_position(&start, &moves);
+            report(ctl, voice, result);
+        }
+        Command::Go(go) => search(ctl, voice, &go, None),
+        Command::Perft { depth } => {
+            let result = ctl.perft(voice, depth);
+            report(ctl, voice, result);
+        }
+        Command::Stop => ctl.stop_job(),
+        Command::PonderHit => ctl.ponderhit(),
+        Command::Quit => return false,
+        Command::Display => match ctl.display() {
+            Ok(lines) => {
+                for line in lines {
+                    ctl.raw(&line);
+                }
+            }
+            Err(e) => voice.error(ctl, &e.to_string()),
+        },
+        Command::Eval => match ctl.eval() {
+            Ok(lines) => {
+                for line in lines {
+                    ctl.send(&Response::info_string(format!("eval {line}")));
+                }
+            }
+            Err(e) => voice.error(ctl, &e.to_string()),
+        },
+        Command::Bench { game, depth } => {
+            let result = ctl.bench(voice, game.as_deref(), depth);
+            report(ctl, voice, result);
+        }
+    }
+    true
+}
+
+impl Dialect for Uci {
+    fn line(&mut self, ctl: &mut Controller, text: &str) -> bool {
+        line(ctl, self, text)
+    }
+
+    fn info(&mut self, ctl: &mut Controller, info: Info) {
+        ctl.send(&Response::Info(info));
+    }
+
+    fn best(&mut self, ctl: &mut Controller, best: Option<String>, ponder: Option<String>) {
+        ctl.send(&Response::BestMove { best, ponder });
+    }
+
+    fn write_note(&mut self, ctl: &mut Controller, text: &str) {
+        ctl.send(&Response::info_string(text.to_string()));
+    }
+
+    fn write_error(&mut self, ctl: &mut Controller, text: &str) {
+        ctl.send(&Response::info_string(format!("error: {text}")));
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dialect> {
+        Box::new(self.clone())
+    }
+}

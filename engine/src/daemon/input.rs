@@ -1,0 +1,106 @@
+//! Standard input, read on a thread of its own: one line at a time, each
+//! capped in length, sent to the controller as an [`Input`].
+
+use std::io::BufRead;
+
+use crossbeam_channel::Sender;
+
+/// One line of input, or its end.
+pub(crate) enum Input {
+    Line(String),
+    /// A line over [`MAX_LINE_BYTES`], skipped: its length.
+    TooLong(usize),
+    Eof,
+}
+
+/// Read standard input until its end, sending each line to `lines`.
+pub(super) fn read_stdin(lines: Sender<Input>) {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    loop {
+        let input = match read_line_capped(&mut reader, MAX_LINE_BYTES) {
+            Ok(Line::End) | Err(_) => Input::Eof,
+            // Bad UTF-8 is not a reason to stop reading: the parser
+            // reports the mangled line as unknown.
+            Ok(Line::Text(bytes)) => Input::Line(String::from_utf8_lossy(&bytes).into_owned()),
+            Ok(Line::TooLong(bytes)) => Input::TooLong(bytes),
+        };
+        let end = matches!(input, Input::Eof);
+        if lines.send(input).is_err() || end {
+            return;
+        }
+    }
+}
+
+/// Longest input line read, in bytes: a `position` line of 100,000 moves
+/// fits several times over. Longer lines are skipped unread, so a runaway
+/// writer cannot make the daemon hold its output in memory.
+pub(super) const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// One line from [`read_line_capped`].
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// The line, without its end.
+    Text(Vec<u8>),
+    /// A line of this many bytes, over the cap, skipped.
+    TooLong(usize),
+    /// The end of the input.
+    End,
+}
+
+/// Read one line (ending at `\n` or the end of input) of at most `cap`
+/// bytes; a longer one is read to its end and thrown away.
+fn read_line_capped(reader: &mut impl BufRead, cap: usize) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    let mut any = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        length += chunk.len();
+        if length <= cap {
+            line.extend_from_slice(chunk);
+        } else if !line.is_empty() {
+            line = Vec::new();
+        }
+        let used = done.unwrap_or(buf.len());
+        reader.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    Ok(match (any, length <= cap) {
+        (false, _) => Line::End,
+        (true, true) => Line::Text(line),
+        (true, false) => Line::TooLong(length),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_over_the_cap_are_skipped_and_the_next_one_read() {
+        let input = format!("isready\n{}\nuci\r\n{}", "x".repeat(100), "y".repeat(10));
+        // A small buffer, so lines span several reads.
+        let mut reader = std::io::BufReader::with_capacity(7, input.as_bytes());
+        let mut read = || read_line_capped(&mut reader, 16).unwrap();
+        assert_eq!(read(), Line::Text(b"isready".to_vec()));
+        assert_eq!(read(), Line::TooLong(100));
+        assert_eq!(read(), Line::Text(b"uci\r".to_vec()));
+        assert_eq!(read(), Line::Text(b"yyyyyyyyyy".to_vec()));
+        assert_eq!(read(), Line::End);
+    }
+}

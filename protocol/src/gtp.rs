@@ -1,0 +1,113 @@
+//! GTP version 2 text, as plyd speaks it for Othello: a command is
+//! `[id] name [arguments]`, its answer `=[id] result` or `?[id] message`
+//! followed by an empty line. Control characters other than tab and
+//! newline are dropped, and a `#` starts a comment, as GTP asks.
+
+/// The commands plyd's GTP answers, as `list_commands` shows them.
+pub const COMMANDS: [&str; 18] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "list_games",
+    "set_game",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "time_settings",
+    "time_left",
+    "showboard",
+    "final_score",
+];
+
+/// The game plyd plays over GTP, as `list_games` names it (Quarry and
+/// other GUIs of several games ask before they offer an engine for one).
+pub const GAME: &str = "Othello";
+
+/// One GTP command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GtpCommand<'a> {
+    /// The id the answer repeats.
+    pub id: Option<u32>,
+    /// The command's name (empty for a line of an id alone).
+    pub name: &'a str,
+    /// Its arguments.
+    pub args: Vec<&'a str>,
+}
+
+/// Whether `line` is a GTP command that UCI does not share: the first line
+/// of a GTP controller.
+pub fn is_gtp_start(line: &str) -> bool {
+    let mut words = line.split_ascii_whitespace();
+    let mut first = words.next();
+    if first.is_some_and(|w| w.parse::<u32>().is_ok()) {
+        first = words.next();
+    }
+    first.is_some_and(|w| w != "quit" && COMMANDS.contains(&w))
+}
+
+/// Read a GTP line; `None` for a line with nothing but space or comment.
+pub fn parse_gtp_line(line: &str) -> Option<GtpCommand<'_>> {
+    let line = line.split('#').next().unwrap_or("");
+    let mut words = line
+        .split(|c: char| c.is_ascii_whitespace() || c.is_ascii_control())
+        .filter(|w| !w.is_empty());
+    let mut first = words.next()?;
+    let mut id = None;
+    if let Ok(n) = first.parse::<u32>() {
+        id = Some(n);
+        first = words.next().unwrap_or("");
+    }
+    Some(GtpCommand {
+        id,
+        name: first,
+        args: words.collect(),
+    })
+}
+
+/// A GTP colour: `0` for black (who moves first), `1` for white.
+pub fn parse_color(text: &str) -> Option<u32> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(0),
+        "w" | "white" => Some(1),
+        _ => None,
+    }
+}
+
+/// An answer's first line: `=[id] text` or `?[id] text`; an empty line
+/// ends the answer.
+pub fn gtp_answer(id: Option<u32>, ok: bool, text: &str) -> String {
+    let mark = if ok { '=' } else { '?' };
+    let id = id.map(|n| n.to_string()).unwrap_or_default();
+    format!("{mark}{id} {text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_ids_comments_and_colours_are_read() {
+        let command = parse_gtp_line("12 play\tb d3 # a comment").unwrap();
+        assert_eq!(command.id, Some(12));
+        assert_eq!(command.name, "play");
+        assert_eq!(command.args, ["b", "d3"]);
+        assert_eq!(parse_gtp_line("# only a comment"), None);
+        assert_eq!(parse_gtp_line("7").unwrap().name, "");
+        assert_eq!(parse_color("White"), Some(1));
+        assert_eq!(parse_color("red"), None);
+        assert!(is_gtp_start("1 list_games"));
+        assert!(!is_gtp_start("quit"));
+        assert!(!is_gtp_start("uci"));
+        assert_eq!(
+            gtp_answer(Some(3), false, "illegal move"),
+            "?3 illegal move"
+        );
+        assert_eq!(gtp_answer(None, true, ""), "= ");
+    }
+}
