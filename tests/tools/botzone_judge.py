@@ -198,6 +198,7 @@ class Bot:
         self.proc = None
         self.recorder = None
         self.full_input_always = False
+        self.sigstop = True
         self.history = []
         self.times = []
         self.over = []   # (game, turn, seconds) of answers over Botzone's limit
@@ -226,7 +227,7 @@ class Bot:
     def _start(self):
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1, start_new_session=True)
+            stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True)
         self.out = queue.Queue()
         proc = self.proc
         out = self.out
@@ -235,7 +236,13 @@ class Bot:
             for line in proc.stdout:
                 out.put(line.rstrip("\r\n"))
             out.put(None)
+
+        def read_errors():
+            # The bot's log on Botzone: kept in the fault history and the log.
+            for line in proc.stderr:
+                self._note("stderr: " + line.rstrip("\r\n"))
         threading.Thread(target=read, daemon=True).start()
+        threading.Thread(target=read_errors, daemon=True).start()
 
     def _request_text(self, request):
         if self.io == "simple":
@@ -276,7 +283,7 @@ class Bot:
                 lines = [json.dumps({"requests": self.requests, "responses": self.responses},
                                     separators=(",", ":"))]
         start = time.monotonic()
-        if running:
+        if running and self.sigstop:
             os.killpg(self.proc.pid, signal.SIGCONT)
         self._write(lines)
         deadline = start + limit
@@ -301,7 +308,7 @@ class Bot:
             answer.append(line)
         used = time.monotonic() - start
         self.times.append((self.turn, used))
-        if verdict == "OK" and keep:
+        if verdict == "OK" and keep and self.sigstop:
             os.killpg(self.proc.pid, signal.SIGSTOP)
         elif verdict == "OK":
             try:
@@ -442,6 +449,8 @@ def main():
                     help="seconds added to every limit before an answer loses (this"
                     " machine's wall clock, not Botzone's); answers over the limit"
                     " itself are counted and listed")
+    ap.add_argument("--no-sigstop", action="store_true",
+                    help="leave kept-running bots running between turns (Botzone stops them)")
     ap.add_argument("--record", default=None)
     ap.add_argument("--log", default=None)
     args = ap.parse_args()
@@ -460,6 +469,7 @@ def main():
         opp_name = "plyd-2"
         opp = Bot(opp_name, [plyd] + shlex.split(plyd_args), plyd_io, game_cls, log)
 
+    me.sigstop = opp.sigstop = not args.no_sigstop
     recorder = None
     if args.record:
         recorder = Recorder(args.record,

@@ -136,15 +136,20 @@ class Engine:
         self.recorder = None
         self.proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=cwd)
+            stderr=subprocess.PIPE, text=True, bufsize=1, cwd=cwd)
         self.lines = queue.Queue()
         self.history = []  # the last lines both ways, for fault reports
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
 
     def _read(self):
         for line in self.proc.stdout:
             self.lines.put((time.monotonic(), line.rstrip("\r\n")))
         self.lines.put((time.monotonic(), None))
+
+    def _read_errors(self):
+        for line in self.proc.stderr:
+            self._note("stderr: " + line.rstrip("\r\n"))
 
     def _note(self, text):
         self.history.append(text)
