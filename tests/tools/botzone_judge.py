@@ -33,9 +33,8 @@ plyd is started as `plyd --protocol botzone --game amazons8|othello`.
 format of tests/fixtures/clients/. In that game plyd is given the whole
 history every turn (as Botzone gives a bot that is started afresh), so a
 replay stays on the recorded game whatever plyd answers; plyd's answers are
-search-dependent moves with no fixed first word, so the fixture lists them
-as comments and skips them as chatter (numbers and `{"response"` lines),
-checking that every turn ends with the keep-running line.
+search-dependent moves with no fixed first word: `<*` lines (the same
+number of words), each followed by the keep-running line.
 
 Usage:
   botzone_judge.py --game amazons --opponent /work/clients/amazing-amazons/bot003-local \\
@@ -351,10 +350,10 @@ class Recorder:
     def __init__(self, path, client, args, json_io):
         self.path = path
         self.lines = ["# client: " + client, "# args: " + args,
-                      "# chatter: info, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -, {\"response\"",
-                      "# plyd's answers are search-dependent moves (no fixed first word):"
-                      " they are skipped as chatter and shown as `# plyd:` comments;"
-                      " every turn must end with the keep-running line.",
+                      "# chatter: info",
+                      "# plyd's answers are search-dependent moves with no fixed first"
+                      " word: `<*` (the same number of words); every turn ends with"
+                      " the keep-running line.",
                       "# The judge gives plyd the whole history every turn (%s input),"
                       " so the replay stays on this game whatever plyd answers."
                       % ("JSON" if json_io else "simple")]
@@ -372,7 +371,7 @@ class Recorder:
         elif line.startswith("info"):
             return
         elif line[:1].isdigit() or line.startswith(("-", "{\"response\"")):
-            self.lines.append("# plyd: " + line)
+            self.lines.append("<* " + line)
         else:
             self.lines.append("< " + line)
 
