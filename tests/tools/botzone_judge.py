@@ -206,7 +206,7 @@ class Bot:
         self.history.append(text)
         del self.history[:-30]
         if self.log:
-            self.log.write("%s %s\n" % (self.label, text))
+            self.log.write("%.3f %s %s\n" % (time.monotonic(), self.label, text))
 
     def reset(self):
         self.kill()

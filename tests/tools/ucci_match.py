@@ -155,7 +155,7 @@ class Engine:
         self.history.append(text)
         del self.history[:-40]
         if self.log:
-            self.log.write("%s %s\n" % (self.name, text))
+            self.log.write("%.3f %s %s\n" % (time.monotonic(), self.name, text))
 
     def send(self, line):
         self._note("> " + line)
