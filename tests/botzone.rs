@@ -241,6 +241,23 @@ fn a_bot_started_late_replays_the_history() {
 }
 
 #[test]
+fn game_amazons_is_botzones_eight_by_eight() {
+    let dir = plugins();
+    let mut bot = Engine::start(
+        dir.path(),
+        &["--protocol", "botzone", "--game", "amazons"],
+        &[],
+    );
+    let input: Vec<String> = ["1", "-1 -1 -1 -1 -1 -1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (numbers, _) = turn(&mut bot, Game::Amazons, &input, false);
+    let mut referee = Referee::new(&dir, Game::Amazons);
+    referee.play(referee_move(&numbers));
+}
+
+#[test]
 fn bad_input_is_refused_and_the_game_goes_on() {
     let dir = plugins();
     let mut bot = Engine::start(

@@ -45,7 +45,8 @@ impl BotzoneGame {
     /// The game of a plyd variant.
     pub fn of_variant(name: &str) -> Option<BotzoneGame> {
         match name {
-            "amazons8" => Some(BotzoneGame::Amazons),
+            // Botzone's Amazons is played on 8x8 only.
+            "amazons8" | "amazons" => Some(BotzoneGame::Amazons),
             "othello" => Some(BotzoneGame::Reversi),
             _ => None,
         }

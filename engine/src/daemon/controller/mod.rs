@@ -320,6 +320,20 @@ impl Controller {
         if now < at {
             return;
         }
+        // Woken long after a deadline to give up or look: the daemon was
+        // not running (a stopped process), nor was the job, whose grace
+        // starts again. An answer that fell due meanwhile is still given.
+        if due != Due::Answer {
+            if let Some(job) = &mut self.job {
+                if job.watch.woke_late(at, now) {
+                    log::info!(
+                        "the daemon did not run for {} ms; the job's grace starts again",
+                        now.saturating_duration_since(at).as_millis()
+                    );
+                    return;
+                }
+            }
+        }
         // A job without signs of life for too long is due its answer.
         let answer = match due {
             Due::Look => {
@@ -358,6 +372,8 @@ impl Controller {
             log::warn!("the search {why}; answering with its best move so far");
             self.answer_for_job(voice);
             if let Some(job) = &mut self.job {
+                // Answered: its threads have nothing left to do.
+                job.control.stop();
                 job.watch.overdue = true;
             }
         } else {

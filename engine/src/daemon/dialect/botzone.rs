@@ -64,8 +64,13 @@ impl Botzone {
         }
         let game = if self.game_given {
             let name = ctl.session.current()?.variant.name().to_string();
-            BotzoneGame::of_variant(&name)
-                .ok_or_else(|| format!("Botzone does not play {name} (amazons8 or othello)"))?
+            let game = BotzoneGame::of_variant(&name)
+                .ok_or_else(|| format!("Botzone does not play {name} (amazons8 or othello)"))?;
+            if name != game.variant() {
+                log::info!("Botzone plays {name} as {}", game.variant());
+                ctl.session.select_variant(game.variant())?;
+            }
+            game
         } else {
             let game = request
                 .game()

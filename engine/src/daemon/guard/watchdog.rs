@@ -74,6 +74,14 @@ pub const CALL_LIMIT: Duration = Duration::from_secs(5);
 pub const STALL_LIMIT: Duration = CALL_LIMIT;
 /// How often the controller looks for a job's signs of life.
 pub const STALL_POLL: Duration = Duration::from_millis(250);
+/// How late past a deadline the controller may wake before the watchdog
+/// takes it that the daemon itself was not running: the process was
+/// stopped (Botzone stops a bot that keeps running, `SIGSTOP`, until its
+/// next turn, and so freezes a search still winding down after its
+/// answer) or the machine was too loaded to run it. The job did not run
+/// either, so its grace before it is given up starts again rather than
+/// running out in the pause.
+pub const OVERSLEPT: Duration = Duration::from_millis(200);
 
 /// A plugin a job calls into.
 pub enum Blame {
@@ -268,6 +276,27 @@ impl Watch {
         true
     }
 
+    /// The controller woke at `now` for the deadline `at`: when that is
+    /// more than [`OVERSLEPT`] late, the daemon was not running, and the
+    /// job's grace (before it is given up, or its count of time without a
+    /// sign of life) starts again now. Returns whether it did.
+    pub fn woke_late(&mut self, at: Instant, now: Instant) -> bool {
+        if now.saturating_duration_since(at) <= OVERSLEPT {
+            return false;
+        }
+        if self.answered_at.is_some() {
+            self.answered_at = Some(now);
+        }
+        if self.due_without_move.is_some() {
+            self.due_without_move = Some(now);
+        }
+        if let Some(progress) = &mut self.progress {
+            progress.since = now;
+            progress.looked = now;
+        }
+        true
+    }
+
     /// The next deadline, if any, and what falls due then.
     pub fn next(&self, control: &SearchControl) -> Option<(Instant, Due)> {
         if let Some(answered_at) = self.answered_at {
@@ -402,6 +431,38 @@ mod tests {
         // Stalled once: no more looks, and a job never watched has none.
         assert_eq!(watch.next(&control), None);
         assert!(!Watch::default().look(&control, start + 10 * STALL_LIMIT));
+    }
+
+    #[test]
+    fn a_daemon_that_was_not_running_gives_the_job_its_grace_again() {
+        let control = SearchControl::new(false);
+        let answered = Instant::now();
+        let mut watch = Watch {
+            answered_at: Some(answered),
+            overdue: true,
+            ..Watch::default()
+        };
+        let (at, due) = watch.next(&control).unwrap();
+        assert_eq!((at, due), (answered + HUNG_AFTER, Due::GiveUp));
+        // Woken on time, or a little late: nothing changes.
+        assert!(!watch.woke_late(at, at + OVERSLEPT));
+        assert_eq!(watch.next(&control), Some((at, Due::GiveUp)));
+        // Woken two seconds late (the process was stopped): a full grace
+        // from now, not a give-up at once.
+        let resumed = at + Duration::from_secs(2);
+        assert!(watch.woke_late(at, resumed));
+        assert_eq!(
+            watch.next(&control),
+            Some((resumed + HUNG_AFTER, Due::GiveUp))
+        );
+        // The same for a job watched for signs of life.
+        let mut watched = Watch::default();
+        watched.expect_progress(&control);
+        let since = watched.progress.unwrap().since;
+        let resumed = since + 2 * STALL_LIMIT;
+        assert!(watched.woke_late(since + STALL_POLL, resumed));
+        assert!(!watched.look(&control, resumed + STALL_LIMIT - STALL_POLL));
+        assert!(watched.look(&control, resumed + STALL_LIMIT));
     }
 
     #[test]
