@@ -234,7 +234,11 @@ fn the_search_takes_a_win_and_blocks_a_loss() {
     let lines = e.sync();
     assert_eq!(errors(&lines).len(), 1, "{lines:?}");
     assert!(lines[0].contains("X has 2 discs and O 1, so O is to move"));
-    assert_eq!(e.fen(), "7/7/7/7/3O3/2XX3 O", "position unchanged");
+    e.assert_no_position_until(
+        "position fen 7/7/7/7/3O3/2XX3 O",
+        "7/7/7/7/3O3/2XX3 O",
+        "X to move with more discs",
+    );
 }
 
 #[test]

@@ -133,7 +133,7 @@ fn go_after_the_roll_moves_the_rolled_stone_and_takes_a_win() {
 }
 
 #[test]
-fn bad_input_is_refused_with_one_line_and_changes_nothing() {
+fn bad_input_is_refused_with_one_line_and_leaves_no_position() {
     let (mut engine, _dir) = einstein();
     engine.send("position startpos moves s123456 s654321 r4");
     let before = engine.fen();
@@ -164,7 +164,11 @@ fn bad_input_is_refused_with_one_line_and_changes_nothing() {
         engine.send(line);
         let lines = engine.sync();
         assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
-        assert_eq!(engine.fen(), before, "{line}");
+        engine.assert_no_position_until(
+            "position startpos moves s123456 s654321 r4",
+            &before,
+            line,
+        );
     }
     engine.send("go depth 2");
     assert_ne!(bestmove(&engine.until_bestmove()), "(none)");

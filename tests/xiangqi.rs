@@ -87,7 +87,7 @@ fn move_ranks_switch_between_0_9_and_1_10() {
 }
 
 #[test]
-fn bad_moves_and_positions_are_refused_and_change_nothing() {
+fn bad_moves_and_positions_are_refused_and_leave_no_position() {
     let (mut engine, _dir) = xiangqi();
     engine.send("position startpos moves h2e2");
     let before = engine.fen();
@@ -101,7 +101,7 @@ fn bad_moves_and_positions_are_refused_and_change_nothing() {
         engine.send(line);
         let lines = engine.sync();
         assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
-        assert_eq!(engine.fen(), before, "{line}");
+        engine.assert_no_position_until("position startpos moves h2e2", &before, line);
     }
 }
 

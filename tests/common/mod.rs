@@ -236,6 +236,18 @@ impl Engine {
         }
     }
 
+    /// After a refused `position`: none is left to search (a `go` answers
+    /// with one error and `bestmove (none)`) until `restore` is sent, which
+    /// gives back the position `fen`; `what` names the case in failures.
+    pub fn assert_no_position_until(&mut self, restore: &str, fen: &str, what: &str) {
+        self.send("go depth 1");
+        let lines = self.until_bestmove();
+        assert_eq!(errors(&lines).len(), 1, "{what}: {lines:?}");
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "{what}");
+        self.send(restore);
+        assert_eq!(self.fen(), fen, "{what}");
+    }
+
     /// Send `isready` and return every line before `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
