@@ -74,6 +74,7 @@ impl Searcher<'_> {
             hints: true,
             skip_marked: false,
             killers_first: false,
+            see: false,
             side,
             killers: [NULL_MOVE; 2],
         };
@@ -82,6 +83,11 @@ impl Searcher<'_> {
         // As in the main search, an error abandons the search: the buffers
         // taken from the pool are simply not given back then.
         while let Some(mv) = picker.next(&self.state, &self.heuristics)? {
+            // Out of check, a capture that loses by the exchange is not
+            // worth a look: standing pat already beats it, as a rule.
+            if !in_check && self.shared.features.see && self.loses_exchange(mv, 0)? {
+                continue;
+            }
             self.state.make_move(mv)?;
             self.nodes += 1;
             count += 1;
