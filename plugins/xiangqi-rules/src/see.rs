@@ -39,8 +39,8 @@
 use plyd_api::Move;
 
 use crate::board::{
-    attacked, color_of, from_sq, kind_of, piece, rank_of, to_sq, Position, ADVISOR, CANNON,
-    CHARIOT, ELEPHANT, EMPTY, FILES, HORSE, KING, PAWN, RED, SQUARES,
+    attacked, color_of, file_of, from_sq, kind_of, piece, rank_of, to_sq, Position, ADVISOR,
+    CANNON, CHARIOT, ELEPHANT, EMPTY, FILES, HORSE, KING, PAWN, RED, SQUARES,
 };
 use crate::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_STEPS, RAYS};
 
@@ -261,8 +261,8 @@ impl Exchange {
         } else {
             Some(t + FILES).filter(|&s| s < SQUARES)
         };
-        let left = (t % FILES > 0).then(|| t - 1);
-        let right = (t % FILES + 1 < FILES).then_some(t + 1);
+        let left = (file_of(t) > 0).then(|| t - 1);
+        let right = (file_of(t) + 1 < FILES).then_some(t + 1);
         for from in [behind, left, right].into_iter().flatten() {
             if board[from] == pawn && PAWN_STEPS[side][from].iter().any(|(to, _)| to == t) {
                 push(from);

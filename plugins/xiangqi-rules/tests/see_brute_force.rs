@@ -109,7 +109,7 @@ fn playout_positions(games: usize, seed: u64) -> Vec<Position> {
 
 #[test]
 fn see_ge_agrees_with_the_brute_force_on_random_positions() {
-    let positions = playout_positions(80, 0x5ee_0f_0a11);
+    let positions = playout_positions(80, 0x0005_ee0f_0a11);
     assert!(positions.len() >= 3000, "{} positions", positions.len());
     let mut rng = Rng(0xc0ffee);
     let (mut moves_checked, mut losing, mut winning) = (0usize, 0usize, 0usize);
