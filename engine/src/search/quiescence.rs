@@ -1,6 +1,8 @@
 //! Quiescence: past the nominal depth, only the noisy moves (every move
 //! in check) are searched, until the position is quiet enough for the
-//! static evaluation to be trusted.
+//! static evaluation to be trusted. Where the plugin answers static
+//! exchange questions (and `SEE` is on), a noisy move that loses by the
+//! exchange is skipped out of check.
 
 use plyd_api::NULL_MOVE;
 
