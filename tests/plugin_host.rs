@@ -110,6 +110,21 @@ fn a_table_without_the_optional_entries_still_loads() {
 }
 
 #[test]
+fn a_table_from_before_see_ge_still_loads() {
+    // The table as it was before `see_ge` was appended: it loads and
+    // searches, and the host never calls the entry past its size (the test
+    // plugin poisons it, so a call would show as a panic).
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "before-see")]);
+    let env = [("PLYD_TEST_BAD_TABLE", "before-see")];
+    let mut e = Engine::start(dir.path(), &[], &env);
+    e.send("position fen 6");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
 fn host_api_reports_typed_errors() {
     let mut host = PluginHost::default();
     match host.load_file(&built_library("plyd_test_bad_abi")) {

@@ -106,6 +106,9 @@ fn exact_options(threads: usize) -> SearchOptions {
         // These tests are of the evaluation search, even at the end of the
         // game (tests/othello_endgame.rs tests the solver).
         endgame_solver: false,
+        // Static-exchange pruning skips moves; these tests compare with
+        // an exhaustive search.
+        see: false,
         ..SearchOptions::default()
     }
 }

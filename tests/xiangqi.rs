@@ -1,10 +1,12 @@
 //! Xiangqi end to end: the real `plyd` binary with the xiangqi plugin, over
 //! the protocol — the variant, its FEN and move text in both rank
-//! conventions, its game options, refused input, perft and mates.
+//! conventions, its game options, refused input, perft and mates; and the
+//! static exchange evaluation through the loaded plugin.
 
 mod common;
 
 use common::{errors, plugin_dir, Engine, TempDir};
+use plyd::host::{GameState, PluginHost, SeeAnswer};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -208,4 +210,52 @@ fn perft_from_the_start() {
     let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
     assert_eq!(lines.last().unwrap(), "Nodes searched: 79666");
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 45);
+}
+
+#[test]
+fn static_exchanges_cross_the_abi() {
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let variant = report.host.find_variant("xiangqi").unwrap();
+    assert!(variant.plugin.has_see());
+    let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+    // The red chariot on a2 screens the red cannon on a0; the black chariot
+    // on a9 defends the soldier on a5 (see plugins/xiangqi-rules/src/see.rs).
+    state
+        .set_position("r3k4/9/9/9/p8/9/9/R8/9/C4K3 w - - 0 1")
+        .unwrap();
+    let see = |text: &str, threshold: i32| {
+        let mv = state.parse_legal_move(text).unwrap();
+        state.see_ge(mv, threshold).unwrap()
+    };
+    let answer = |passes: bool, noisy: bool| Some(SeeAnswer { passes, noisy });
+    // The cannon wins the soldier (104) and keeps it.
+    assert_eq!(see("a0a5", 104), answer(true, true));
+    assert_eq!(see("a0a5", 105), answer(false, true));
+    // The chariot wins the soldier and loses itself: 104 - 1770.
+    assert_eq!(see("a2a5", -1666), answer(true, true));
+    assert_eq!(see("a2a5", -1665), answer(false, true));
+    // A quiet move to a safe square, and the lowest threshold.
+    assert_eq!(see("f0f1", 0), answer(true, false));
+    assert_eq!(see("a2a5", i32::MIN), answer(true, true));
+}
+
+#[test]
+fn the_see_option_switches_the_exchange_off() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name SEE type check default true".to_string()),
+        "{lines:?}"
+    );
+    for see in ["false", "true"] {
+        engine.send(&format!("setoption name SEE value {see}"));
+        engine.send(&format!("position fen {MATE_IN_1}"));
+        engine.send("go depth 3");
+        let lines = engine.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        assert_eq!(bestmove(&lines), "b1b9", "SEE {see}");
+    }
 }

@@ -49,6 +49,8 @@ pub mod names {
     pub const ENDGAME_SOLVER: &str = "EndgameSolver";
     /// Which search runs: `pvs` or `mcts`.
     pub const SEARCH_MODE: &str = "SearchMode";
+    /// Static exchange evaluation in the search, where the game answers it.
+    pub const SEE: &str = "SEE";
 }
 
 /// A numeric option's range and default.
@@ -204,6 +206,8 @@ pub struct EngineSettings {
     pub selective: bool,
     /// The game's exact endgame solver allowed.
     pub endgame_solver: bool,
+    /// Static exchange evaluation allowed.
+    pub see: bool,
     /// The search chosen with `SearchMode`; `None`: the one the current
     /// game's plugin recommends.
     pub search_mode: Option<SearchMode>,
@@ -225,6 +229,7 @@ impl Default for EngineSettings {
             check_extensions: true,
             selective: false,
             endgame_solver: true,
+            see: true,
             search_mode: None,
         }
     }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use plyd_api::abi::{self, State};
 use plyd_api::Move;
-pub use plyd_api::Outcome;
+pub use plyd_api::{Outcome, SeeAnswer};
 
 use crate::error::PluginError;
 use crate::health::Health;
@@ -48,6 +48,7 @@ pub(crate) struct GameVtable {
         Option<unsafe extern "C" fn(*const c_char, *const c_char, *mut c_char, usize) -> i32>,
     /// Set only when the plugin has both `endgame_size` and `solve`.
     pub solver: Option<crate::solve::SolverEntries>,
+    pub see_ge: Option<unsafe extern "C" fn(*const State, Move, i32) -> i32>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -177,6 +178,11 @@ impl GamePlugin {
     /// Whether the plugin computes perft natively.
     pub fn has_native_perft(&self) -> bool {
         self.vtable.perft.is_some()
+    }
+
+    /// Whether the plugin answers static exchange questions (`see_ge`).
+    pub fn has_see(&self) -> bool {
+        self.vtable.see_ge.is_some()
     }
 }
 
@@ -422,6 +428,27 @@ impl GameState {
                 .plugin
                 .health
                 .garbage("null_move_ok", format!("answer {other}"))),
+        }
+    }
+
+    /// Static exchange evaluation of `mv`, a move of this state's legal
+    /// list: whether the exchange on its target square wins at least
+    /// `threshold` for the side to move, and whether `mv` is noisy. `None`
+    /// when the plugin has no `see_ge` or does not answer for this move.
+    #[inline]
+    pub fn see_ge(&self, mv: Move, threshold: i32) -> Result<Option<SeeAnswer>, PluginError> {
+        let Some(see_ge) = self.plugin.vtable.see_ge else {
+            return Ok(None);
+        };
+        // SAFETY: live state; any move and threshold may be passed.
+        match unsafe { see_ge(self.ptr.as_ptr(), mv, threshold) } {
+            bits @ 0..=3 => Ok(Some(SeeAnswer::from_bits(bits))),
+            abi::STATUS_UNSUPPORTED => Ok(None),
+            abi::STATUS_PANIC => Err(self.plugin.health.panicked("see_ge")),
+            other => Err(self
+                .plugin
+                .health
+                .garbage("see_ge", format!("answer {other}"))),
         }
     }
 

@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 pub use error::{LoadError, PluginError};
 pub use evaluator::{Evaluator, EvaluatorSource, ExternalEvaluator};
-pub use game::{GamePlugin, GameState, Outcome};
+pub use game::{GamePlugin, GameState, Outcome, SeeAnswer};
 pub use health::MAX_MOVES;
 pub use info::{EvaluatorInfo, GameInfo, GameOptionDesc, GameOptionKindDesc, VariantDesc};
 pub use solve::{SolveTable, Solved};

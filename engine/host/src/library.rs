@@ -275,6 +275,7 @@ unsafe fn read_game_table(
                 }),
                 _ => None,
             },
+            see_ge: optional_field!(table, table_size, GameApi, see_ge),
         };
         let name = table_string(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;

@@ -113,6 +113,10 @@ pub struct SearchOptions {
     /// has one and its settings or the depth call for it (off: the
     /// evaluation search always, for measuring the two against each other).
     pub endgame_solver: bool,
+    /// Use the plugin's static exchange evaluation (`see_ge`), where it
+    /// has one: captures ordered by it, losing captures skipped in
+    /// quiescence, and moves that lose by it pruned near the leaves.
+    pub see: bool,
     /// Which search runs: the alpha-beta search or the Monte-Carlo one.
     pub mode: SearchMode,
 }
@@ -197,6 +201,7 @@ impl Default for SearchOptions {
             check_extensions: true,
             selective: false,
             endgame_solver: true,
+            see: true,
             mode: SearchMode::default(),
         }
     }
@@ -221,6 +226,8 @@ pub(crate) struct Features {
     pub is_legal: bool,
     /// Moves hinted `HINT_SKIP` are not searched below the root.
     pub selective: bool,
+    /// Static exchange evaluation (`see_ge`) orders captures and prunes.
+    pub see: bool,
 }
 
 impl Features {
@@ -240,6 +247,7 @@ impl Features {
             chance_pruning: options.chance_pruning,
             is_legal: plugin.has_is_legal(),
             selective: options.selective && caps & CAP_SELECTIVE != 0 && plugin.has_order_hints(),
+            see: options.see && plugin.has_see(),
         }
     }
 }

@@ -16,6 +16,15 @@
 //!    ones only, in quiescence out of check), each given an ordering key:
 //!    the killers above everything else, then the plugin's hint with the
 //!    history score breaking ties.
+//!    Where the plugin answers static exchange questions (`see_ge`) and
+//!    the `SEE` option is on, the main search's list is cut in bands
+//!    first: the killers, the noisy moves that do not lose by the exchange
+//!    (SEE >= 0), the quiet moves, and last the noisy moves that lose by
+//!    it; hint and history order each band. (With the good captures
+//!    above the killers, Stockfish's order, xiangqi's `bench 8` searched
+//!    965,000 nodes against 880,000 with the killers first, in a trial
+//!    that ordered this way at depth 2 and more only; at every depth, as
+//!    here, it searches 770,000.)
 //!    A plugin declaring `CAP_SELECTIVE` may mark moves `HINT_SKIP`; below
 //!    the root, with the `Selective` option on, those are dropped here
 //!    (the table move and the killers excepted).
@@ -42,6 +51,21 @@ const KILLER_KEYS: [i64; 2] = [i64::MAX - 1, i64::MAX - 2];
 const TT_MOVE_KEY: i64 = i64::MAX;
 /// Moves picked by a linear scan before the rest is sorted.
 const SCAN_PICKS: usize = 4;
+
+/// With static exchange ordering, each band's keys sit above the lower
+/// bands' whatever the hint and history (a hint is clamped to 27 bits and
+/// shifted by 20, history stays within 15 bits).
+const BAND: i64 = 1 << 60;
+/// The killers' keys in the exchange-ordered list.
+const SEE_KILLER_KEYS: [i64; 2] = [3 * BAND + 2, 3 * BAND + 1];
+/// The band of noisy moves that do not lose by the exchange.
+const GOOD_NOISY_BAND: i64 = 2 * BAND;
+/// The band of quiet moves (and of those the plugin did not answer for).
+const QUIET_BAND: i64 = BAND;
+/// The band of noisy moves that lose by the exchange.
+const LOSING_NOISY_BAND: i64 = 0;
+/// The largest hint magnitude kept in an exchange-ordered key.
+const HINT_CLAMP: i32 = 1 << 26;
 
 /// Which moves a picker hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +113,9 @@ pub(super) struct PickerSetup {
     /// Whether to drop the moves hinted `HINT_SKIP` (selective search
     /// below the root); the table move and the killers are kept.
     pub skip_marked: bool,
+    /// Whether to order by the static exchange (`see_ge`) in bands: main
+    /// search and root only, where the plugin answers and `SEE` is on.
+    pub see: bool,
     /// The side to move, for the history table.
     pub side: u32,
     /// The killers of this ply.
@@ -232,6 +259,9 @@ impl MovePicker {
             moves.truncate(kept);
             hints.truncate(kept);
         }
+        if setup.see && setup.kind == Kind::All {
+            return self.exchange_keys(state, heuristics);
+        }
         let moves = &buffers.moves;
         buffers.keys.clear();
         buffers
@@ -247,6 +277,46 @@ impl MovePicker {
                     (i64::from(hint) << 32) + i64::from(heuristics.history(setup.side, mv))
                 }
             }));
+        Ok(())
+    }
+
+    /// The keys of a list ordered by the static exchange, in bands (see
+    /// the module docs): one `see_ge` question per quiet move, two per
+    /// noisy one.
+    fn exchange_keys(
+        &mut self,
+        state: &GameState,
+        heuristics: &Heuristics,
+    ) -> Result<(), PluginError> {
+        let setup = &self.setup;
+        let PickerBuffers {
+            moves, keys, hints, ..
+        } = &mut self.buffers;
+        keys.clear();
+        for (&mv, &hint) in moves.iter().zip(hints.iter()) {
+            let key = if Some(mv) == setup.tt_move {
+                TT_MOVE_KEY
+            } else if mv == setup.killers[0] {
+                SEE_KILLER_KEYS[0]
+            } else if mv == setup.killers[1] {
+                SEE_KILLER_KEYS[1]
+            } else {
+                let within = (i64::from(hint.clamp(-HINT_CLAMP, HINT_CLAMP)) << 20)
+                    + i64::from(heuristics.history(setup.side, mv));
+                // The lowest threshold asks only whether the move is noisy,
+                // which the plugin answers without weighing the exchange;
+                // only noisy moves are weighed.
+                let band = match state.see_ge(mv, i32::MIN)? {
+                    Some(answer) if answer.noisy => match state.see_ge(mv, 0)? {
+                        Some(answer) if !answer.passes => LOSING_NOISY_BAND,
+                        _ => GOOD_NOISY_BAND,
+                    },
+                    _ => QUIET_BAND,
+                };
+                band + within
+            };
+            keys.push(key);
+        }
         Ok(())
     }
 

@@ -51,6 +51,9 @@ pub(crate) struct Shared<'a> {
     pub aspiration_delta: i32,
     /// Reverse-futility margin per ply of depth.
     pub futility_margin: i32,
+    /// Static-exchange pruning: what a noisy move may lose by the exchange
+    /// per ply of depth, and a quiet one per square of its reduced depth.
+    pub see_margins: SeeMargins,
     /// Raised by the main thread when it is done, or by a thread whose
     /// plugin call failed: every thread stops at its next check.
     halt: AtomicBool,
@@ -61,6 +64,33 @@ pub(crate) struct Shared<'a> {
     busy: Vec<AtomicU64>,
     /// The iteration each thread is searching (0: none yet).
     searching: Vec<AtomicU32>,
+}
+
+/// The margins of static-exchange pruning, in the evaluation's units.
+///
+/// Stockfish's shape: near the leaves a noisy move is skipped when its
+/// exchange loses more than about 0.75 of a pawn per ply of depth, a quiet
+/// one when it loses more than about an eighth of a pawn per square of
+/// its reduced depth (158 per ply and 26 per ply squared, with a pawn of
+/// 208). The search knows no pawn: it takes a pawn as a two-hundredth of
+/// the evaluator's bound, which is xiangqi's `classic` scale (bound
+/// 20,000, soldier 104), as the futility margin is taken from the bound.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SeeMargins {
+    /// Per ply of depth, for noisy moves.
+    pub noisy: i32,
+    /// Per square of the reduced depth, for quiet moves.
+    pub quiet: i32,
+}
+
+impl SeeMargins {
+    fn for_bound(bound: i32) -> Self {
+        let pawn = (bound / 200).max(1);
+        SeeMargins {
+            noisy: (pawn * 3 / 4).max(1),
+            quiet: (pawn / 8).max(1),
+        }
+    }
 }
 
 /// Slots of the table of positions being searched (a power of two).
@@ -265,6 +295,7 @@ pub(super) fn run(
         eval_bound: bound,
         aspiration_delta: (bound / 100).max(1),
         futility_margin: (bound / 50).max(1),
+        see_margins: SeeMargins::for_bound(bound),
         halt: AtomicBool::new(false),
         node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         searching: (0..threads).map(|_| AtomicU32::new(0)).collect(),
@@ -390,6 +421,7 @@ fn order_root(
         hints: true,
         skip_marked: false,
         killers_first: false,
+        see: features.see,
         side: 0,
         killers: [plyd_api::NULL_MOVE; 2],
     };

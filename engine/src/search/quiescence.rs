@@ -1,6 +1,8 @@
 //! Quiescence: past the nominal depth, only the noisy moves (every move
 //! in check) are searched, until the position is quiet enough for the
-//! static evaluation to be trusted.
+//! static evaluation to be trusted. Where the plugin answers static
+//! exchange questions (and `SEE` is on), a noisy move that loses by the
+//! exchange is skipped out of check.
 
 use plyd_api::NULL_MOVE;
 
@@ -74,6 +76,7 @@ impl Searcher<'_> {
             hints: true,
             skip_marked: false,
             killers_first: false,
+            see: false,
             side,
             killers: [NULL_MOVE; 2],
         };
@@ -82,6 +85,11 @@ impl Searcher<'_> {
         // As in the main search, an error abandons the search: the buffers
         // taken from the pool are simply not given back then.
         while let Some(mv) = picker.next(&self.state, &self.heuristics)? {
+            // Out of check, a capture that loses by the exchange is not
+            // worth a look: standing pat already beats it, as a rule.
+            if !in_check && self.shared.features.see && self.loses_exchange(mv, 0)? {
+                continue;
+            }
             self.state.make_move(mv)?;
             self.nodes += 1;
             count += 1;

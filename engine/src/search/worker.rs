@@ -340,6 +340,7 @@ impl<'a> Searcher<'a> {
             hints: depth >= 2 || self.shared.features.selective,
             skip_marked: self.shared.features.selective,
             killers_first: self.shared.features.selective,
+            see: self.shared.features.see,
             side,
             killers: self.heuristics.killers(ply),
         }
@@ -514,6 +515,19 @@ impl<'a> Searcher<'a> {
                 }
                 None => break,
             };
+            // Static-exchange pruning near the leaves, once a move has
+            // been searched and the best is not a forced loss (the table
+            // move is always searched).
+            if features.see
+                && !in_check
+                && depth <= SEE_PRUNE_DEPTH
+                && count > 0
+                && !(score::is_decisive(best) && best < 0)
+                && Some(mv) != tt_move
+                && self.fails_see_margin(mv, depth, count)?
+            {
+                continue;
+            }
             self.state.make_move(mv)?;
             let from_picker = next_deferred == 0;
             if may_defer && count > 0 && from_picker && self.shared.is_busy(self.state.hash()) {
@@ -597,6 +611,48 @@ impl<'a> Searcher<'a> {
         Ok((best, best_move, static_eval))
     }
 }
+
+impl Searcher<'_> {
+    /// Whether `mv` loses by the exchange more than the pruning margin at
+    /// `depth` allows: a noisy move more than the noisy margin per ply, a
+    /// quiet one (at the reduced depth it would get as the `count`-th move)
+    /// more than the quiet margin per square of that depth. `false` where
+    /// the plugin does not answer.
+    fn fails_see_margin(&self, mv: Move, depth: u32, count: usize) -> Result<bool, PluginError> {
+        let margins = self.shared.see_margins;
+        let reduction = u32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
+        let lmr_depth = depth.saturating_sub(1 + reduction) as i32;
+        // One question tells whether the move is noisy and answers it for
+        // a quiet move; a noisy one needs its own threshold.
+        let quiet_threshold = -margins.quiet * lmr_depth * lmr_depth;
+        let Some(answer) = self.state.see_ge(mv, quiet_threshold)? else {
+            return Ok(false);
+        };
+        if !answer.noisy {
+            return Ok(!answer.passes);
+        }
+        let threshold = -margins.noisy * depth as i32;
+        if threshold == quiet_threshold {
+            return Ok(!answer.passes);
+        }
+        Ok(self
+            .state
+            .see_ge(mv, threshold)?
+            .is_some_and(|answer| !answer.passes))
+    }
+
+    /// Whether the exchange of `mv` ends below `threshold` (`false` where
+    /// the plugin does not answer).
+    pub(super) fn loses_exchange(&self, mv: Move, threshold: i32) -> Result<bool, PluginError> {
+        Ok(self
+            .state
+            .see_ge(mv, threshold)?
+            .is_some_and(|answer| !answer.passes))
+    }
+}
+
+/// Depth up to which moves that lose by the exchange are pruned.
+const SEE_PRUNE_DEPTH: u32 = 8;
 
 /// What [`Searcher::pvs`] hands its move loop.
 #[derive(Debug, Clone, Copy)]

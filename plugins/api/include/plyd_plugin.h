@@ -179,6 +179,10 @@ typedef uint32_t PlydMove;
 /* The hint of a move the search may skip (with PLYD_CAP_SELECTIVE). */
 #define PLYD_HINT_SKIP INT32_MIN
 
+/* Answer bits of see_ge. */
+#define PLYD_SEE_PASSES 1 /* the exchange wins at least the threshold */
+#define PLYD_SEE_NOISY 2  /* the move is noisy: gen_noisy lists it */
+
 /* Kinds of game options (PlydGameOptionInfo.kind). */
 #define PLYD_OPTION_CHECK 0u  /* true or false */
 #define PLYD_OPTION_SPIN 1u   /* an integer in [min, max] */
@@ -352,6 +356,17 @@ typedef struct PlydGameApi {
      * different states at once, sharing the host's table. */
     int32_t (*solve)(PlydState *state, const PlydSolveRequest *request,
                      PlydSolveResult *result);
+    /* Static exchange evaluation: does the exchange on mv's target square
+     * (mv, a move of the state's legal list, first) win the side to move at
+     * least `threshold`, in the game's material units? Returns the
+     * PLYD_SEE_* bits (PLYD_SEE_PASSES when it does, PLYD_SEE_NOISY when mv
+     * is one of the moves gen_noisy lists), or a negative PLYD_STATUS_*:
+     * PLYD_STATUS_UNSUPPORTED where the plugin does not answer for this
+     * move (the host then neither prunes nor reorders it). PLYD_SEE_NOISY
+     * does not depend on the threshold: the host asks with INT32_MIN, which
+     * every exchange passes, when it wants only that bit, so answer that
+     * without weighing the exchange. */
+    int32_t (*see_ge)(const PlydState *state, PlydMove mv, int32_t threshold);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

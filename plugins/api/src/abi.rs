@@ -328,7 +328,28 @@ pub struct GameApi {
             result: *mut SolveResult,
         ) -> i32,
     >,
+    /// Optional: static exchange evaluation. Does the exchange on the
+    /// target square of `mv` (a move of this state's legal list), `mv`
+    /// first, win the side to move at least `threshold`, in the game's
+    /// material units? Returns a non-negative set of `SEE_*` bits:
+    /// [`SEE_PASSES`] when it does, [`SEE_NOISY`] when `mv` is a noisy
+    /// move (one `gen_noisy` lists); or a negative `STATUS_*` code,
+    /// [`STATUS_UNSUPPORTED`] where the plugin does not answer for this
+    /// move or state (the host then neither prunes nor reorders it).
+    /// [`SEE_NOISY`] does not depend on the threshold; the host asks with
+    /// `threshold` [`i32::MIN`] when it wants only that bit (every exchange
+    /// passes it), so a plugin should answer that without weighing the
+    /// exchange. What the exchange is (which recaptures count, the values)
+    /// is the game's to define and document; the search only compares.
+    pub see_ge: Option<unsafe extern "C" fn(state: *const State, mv: Move, threshold: i32) -> i32>,
 }
+
+/// [`GameApi::see_ge`]'s answer bit: the exchange wins at least the
+/// threshold.
+pub const SEE_PASSES: i32 = 1;
+/// [`GameApi::see_ge`]'s answer bit: the move is noisy (a capture), one
+/// that `gen_noisy` lists.
+pub const SEE_NOISY: i32 = 2;
 
 /// [`SolveEntry::bound`]: the true score is at most the stored one.
 pub const BOUND_UPPER: u32 = 1;

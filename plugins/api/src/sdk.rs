@@ -313,6 +313,19 @@ pub trait Game: Clone + Send + 'static {
         let _ = host;
         None
     }
+    /// Whether [`Game::see_ge`] is meaningful (sets `see_ge`).
+    const HAS_SEE: bool = false;
+    /// Static exchange evaluation: whether the exchange on the target
+    /// square of `mv` (a legal move of this state), `mv` first, wins the
+    /// side to move at least `threshold` in the game's material units, and
+    /// whether `mv` is noisy. `None`: not answered for this move or state
+    /// (the default), and the host then neither prunes nor reorders it.
+    /// The host asks with `threshold` [`i32::MIN`], which every exchange
+    /// passes, when it wants only to know whether the move is noisy.
+    fn see_ge(&self, mv: Move, threshold: i32) -> Option<SeeAnswer> {
+        let _ = (mv, threshold);
+        None
+    }
     /// The game's settings, shown as UCI options.
     const OPTIONS: &'static [GameOption] = &[];
     /// Apply a setting from [`Game::OPTIONS`] to every state of the game.
@@ -320,6 +333,31 @@ pub trait Game: Clone + Send + 'static {
     fn set_option(name: &str, value: &str) -> Result<(), String> {
         let _ = value;
         Err(format!("unknown option '{name}'"))
+    }
+}
+
+/// What [`Game::see_ge`] answers for one move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeeAnswer {
+    /// The exchange wins at least the threshold.
+    pub passes: bool,
+    /// The move is noisy: [`Game::generate_noisy`] lists it.
+    pub noisy: bool,
+}
+
+impl SeeAnswer {
+    /// The ABI's `SEE_*` bits.
+    pub fn bits(self) -> i32 {
+        (if self.passes { abi::SEE_PASSES } else { 0 })
+            | (if self.noisy { abi::SEE_NOISY } else { 0 })
+    }
+
+    /// The answer of the ABI's `SEE_*` bits.
+    pub fn from_bits(bits: i32) -> Self {
+        SeeAnswer {
+            passes: bits & abi::SEE_PASSES != 0,
+            noisy: bits & abi::SEE_NOISY != 0,
+        }
     }
 }
 
@@ -517,6 +555,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         set_option: (!G::OPTIONS.is_empty()).then_some(shim::set_option::<G> as _),
         endgame_size: G::HAS_SOLVER.then_some(shim::endgame_size::<G> as _),
         solve: G::HAS_SOLVER.then_some(shim::solve::<G> as _),
+        see_ge: G::HAS_SEE.then_some(shim::see_ge::<G> as _),
     }
 }
 
@@ -975,6 +1014,16 @@ mod shim {
                     unsafe { *result = solved };
                     abi::STATUS_OK
                 }
+                None => abi::STATUS_UNSUPPORTED,
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn see_ge<G: Game>(state: *const State, mv: Move, threshold: i32) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: the host passes a live state of this plugin.
+            match unsafe { state_ref::<G>(state) }.see_ge(mv, threshold) {
+                Some(answer) => answer.bits(),
                 None => abi::STATUS_UNSUPPORTED,
             }
         })

@@ -48,7 +48,8 @@ fn game_fields() -> Vec<Field> {
         state_new, state_clone, state_free, set_position, get_position, side_to_move,
         outcome, gen_moves, make_move, unmake_move, hash, parse_move, format_move,
         board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft,
-        is_legal, null_move_ok, option_count, options, set_option, endgame_size, solve)
+        is_legal, null_move_ok, option_count, options, set_option, endgame_size, solve,
+        see_ge)
 }
 
 fn evaluator_fields() -> Vec<Field> {
@@ -238,7 +239,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 31] = [
+    let numbers: [(&str, i128); 33] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -271,6 +272,8 @@ fn the_header_constants_have_the_rust_values() {
         ("PLYD_BOUND_EXACT", abi::BOUND_EXACT.into()),
         ("PLYD_SOLVE_EXACT", abi::SOLVE_EXACT.into()),
         ("PLYD_SOLVE_WIN_LOSS_DRAW", abi::SOLVE_WIN_LOSS_DRAW.into()),
+        ("PLYD_SEE_PASSES", abi::SEE_PASSES.into()),
+        ("PLYD_SEE_NOISY", abi::SEE_NOISY.into()),
         ("PLYD_STATUS_OK", 0),
         ("PLYD_OUTCOME_ONGOING", 0),
     ];

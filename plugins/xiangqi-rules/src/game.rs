@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use plyd_api::abi::NULL_MOVE;
-use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, Variant};
+use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, SeeAnswer, Variant};
 
 use crate::board::{kind_of, to_sq, Position, CANNON, CHARIOT, HORSE};
 use crate::judge::{judge, Verdict};
@@ -169,6 +169,7 @@ impl Game for Xiangqi {
     const HAS_CHECK: bool = true;
     const HAS_IS_LEGAL: bool = true;
     const HAS_NULL_MOVE_GUARD: bool = true;
+    const HAS_SEE: bool = true;
     const OPTIONS: &'static [GameOption] = &[
         GameOption {
             name: MOVE_RANKS_OPTION,
@@ -275,6 +276,16 @@ impl Game for Xiangqi {
 
     fn in_check(&self) -> bool {
         self.position.in_check()
+    }
+
+    /// Exact over legal captures on the target square, pins and facing
+    /// generals included (see [`crate::see`]).
+    fn see_ge(&self, mv: Move, threshold: i32) -> Option<SeeAnswer> {
+        let passes = crate::see::see_ge(&self.position, mv, threshold)?;
+        Some(SeeAnswer {
+            passes,
+            noisy: self.position.board[to_sq(mv)] != crate::board::EMPTY,
+        })
     }
 
     fn make_move(&mut self, mv: Move) {

@@ -9,6 +9,7 @@
 //! * [`game`]: the state the host holds and its [`plyd_api::Game`]
 //!   implementation.
 //! * [`perft`]: a native perft.
+//! * [`see`]: static exchange evaluation.
 //!
 //! This crate exports no plugin entry point, so that evaluator plugins can
 //! link it (see `plyd-othello-rules` for why).
@@ -37,6 +38,7 @@ pub mod board;
 pub mod game;
 pub mod judge;
 pub mod perft;
+pub mod see;
 pub mod tables;
 pub mod text;
 

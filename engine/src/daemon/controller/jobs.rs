@@ -266,6 +266,7 @@ impl Controller {
             check_extensions: self.settings.check_extensions,
             selective: self.settings.selective,
             endgame_solver: self.settings.endgame_solver,
+            see: self.settings.see,
             mode: self.search_mode(),
         }
     }

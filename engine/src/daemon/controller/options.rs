@@ -85,7 +85,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 20] = [
+const ENGINE_OPTIONS: [EngineOption; 21] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -128,6 +128,7 @@ const ENGINE_OPTIONS: [EngineOption; 20] = [
     check!(names::CHECK_EXTENSIONS, check_extensions),
     check!(names::SELECTIVE, selective),
     check!(names::ENDGAME_SOLVER, endgame_solver),
+    check!(names::SEE, see),
     special!(names::SEARCH_MODE, SearchMode, false),
 ];
 

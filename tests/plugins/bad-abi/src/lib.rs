@@ -17,6 +17,9 @@
 //!   were appended would. The optional entries are present in memory but
 //!   poisoned: a host that reads past `table_size` calls a function that
 //!   panics.
+//! * `before-see`: the same game with the table as it was before `see_ge`
+//!   was appended (its size ends at `solve`), `see_ge` present in memory
+//!   but poisoned.
 
 use std::ffi::c_char;
 
@@ -45,6 +48,14 @@ unsafe extern "C" fn poisoned_perft(
 unsafe extern "C" fn poisoned_is_legal(
     _state: *const plyd_api::abi::State,
     _mv: plyd_api::Move,
+) -> i32 {
+    panic!("the host read an entry beyond the declared table size")
+}
+
+unsafe extern "C" fn poisoned_see_ge(
+    _state: *const plyd_api::abi::State,
+    _mv: plyd_api::Move,
+    _threshold: i32,
 ) -> i32 {
     panic!("the host read an entry beyond the declared table size")
 }
@@ -84,6 +95,13 @@ fn table(mode: &str) -> GameApi {
         t.table_size = GAME_API_REQUIRED_SIZE as u32;
         t.perft = Some(poisoned_perft);
         t.is_legal = Some(poisoned_is_legal);
+        t.see_ge = Some(poisoned_see_ge);
+        return t;
+    }
+    if mode == "before-see" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.table_size = std::mem::offset_of!(GameApi, see_ge) as u32;
+        t.see_ge = Some(poisoned_see_ge);
         return t;
     }
     // SAFETY: GameApi is a repr(C) struct of integers, raw pointers and
