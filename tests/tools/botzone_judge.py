@@ -54,6 +54,11 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fixture_writer import FixtureWriter  # noqa: E402
 
 KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
@@ -346,44 +351,25 @@ class Bot:
         return "OK", nums, used
 
 
-class Recorder:
+class Recorder(FixtureWriter):
     def __init__(self, path, client, args, json_io):
-        self.path = path
-        self.lines = ["# client: " + client, "# args: " + args,
-                      "# chatter: info",
-                      "# plyd's answers are search-dependent moves with no fixed first"
-                      " word: `<*` (the same number of words); every turn ends with"
-                      " the keep-running line.",
-                      "# The judge gives plyd the whole history every turn (%s input),"
-                      " so the replay stays on this game whatever plyd answers."
-                      % ("JSON" if json_io else "simple")]
-        self.active = True
+        super().__init__(path, [
+            "client: " + client, "args: " + args, "chatter: info",
+            "plyd's answers are search-dependent moves with no fixed first"
+            " word: `<*` (the same number of words); every turn ends with"
+            " the keep-running line.",
+            "The judge gives plyd the whole history every turn (%s input),"
+            " so the replay stays on this game whatever plyd answers."
+            % ("JSON" if json_io else "simple")])
 
-    def sent(self, line):
-        if self.active:
-            self.lines.append("> " + line)
-
-    def got(self, line):
-        if not self.active or not line.strip():
-            return
+    def classify(self, line):
         if line.strip() == KEEP:
-            self.lines.append("< " + line)
-        elif line.startswith("info"):
-            return
-        elif line[:1].isdigit() or line.startswith(("-", "{\"response\"")):
-            self.lines.append("<* " + line)
-        else:
-            self.lines.append("< " + line)
-
-    def comment(self, text):
-        if self.active:
-            self.lines.append("# " + text)
-
-    def finish(self):
-        if self.active:
-            self.active = False
-            with open(self.path, "w") as f:
-                f.write("\n".join(self.lines) + "\n")
+            return "<"
+        if line.startswith("info"):
+            return None
+        if line[:1].isdigit() or line.startswith(("-", "{\"response\"")):
+            return "<*"
+        return "<"
 
 
 # ---------------------------------------------------------------- judge

@@ -51,6 +51,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from record_exchange import proxy_command  # noqa: E402
+
 GAMES = ["othello", "xiangqi", "amazons8", "amazons"]
 
 
@@ -212,19 +216,14 @@ def check_games(plyd, game, games):
 def run_game(opts, game, work, rounds, record_to=None):
     tc = parse_tc(opts.tc)
     plyd = str(Path(opts.plyd).resolve())
-    recorder = HERE / "record_exchange.py"
     proxy = ["--strip-ponder"] if opts.strip_ponder else []
     engine_a = f"{shlex.quote(plyd)} --protocol ugi --game {game}"
     if record_to:
         client = f"Cute Games {opts.cutegames_version}, UGI, {opts.tc}, plyd vs plyd, one game of {game}"
-        engine_a = " ".join(
-            [sys.executable, shlex.quote(str(recorder)), "--out", shlex.quote(str(record_to)), "--dialect", "ugi",
-             "--raw", shlex.quote(str(work / f"record-{game}.raw"))]
-            + proxy
-            + ["--client", shlex.quote(client), "--args", shlex.quote(f"--protocol ugi --game {game}"), "--", engine_a]
-        )
+        raw = ["--raw", shlex.quote(str(work / f"record-{game}.raw"))]
+        engine_a = proxy_command(record_to, engine_a, "ugi", client, f"--protocol ugi --game {game}", raw + proxy)
     elif opts.strip_ponder:
-        engine_a = " ".join([sys.executable, shlex.quote(str(recorder)), "--out", str(work / f"a-{game}.txt")] + proxy + ["--", engine_a])
+        engine_a = proxy_command(work / f"a-{game}.txt", engine_a, extra=proxy)
     if opts.b_cmd:
         engine_b = opts.b_cmd
     else:

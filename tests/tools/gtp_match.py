@@ -48,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from engine_pipe import EnginePipe  # noqa: E402
+from record_exchange import proxy_command  # noqa: E402
 from othello_rules import BLACK, Board, is_pass, parse_square, score_interval, square_name  # noqa: E402
 
 COLOUR = ["b", "w"]
@@ -131,11 +132,8 @@ def play_game(number, a_is_black, opts, log, record=None):
     """Returns (points for A, reason, plies, names, notes)."""
     a_cmd = opts.a
     if record:
-        a_cmd = " ".join(
-            [sys.executable, shlex.quote(str(HERE / "record_exchange.py")), "--out", shlex.quote(record), "--dialect", "gtp",
-             "--client", shlex.quote(f"tests/tools/gtp_match.py (a Quarry-like GTP referee), plyd vs {opts.b_name}, time_settings {opts.time} 0 0"),
-             "--args", shlex.quote("--protocol gtp"), "--"] + shlex.split(opts.a)
-        )
+        client = f"tests/tools/gtp_match.py (a Quarry-like GTP referee), plyd vs {opts.b_name}, time_settings {opts.time} 0 0"
+        a_cmd = proxy_command(record, opts.a, "gtp", client, "--protocol gtp")
     engines = {"A": Gtp("A", a_cmd, opts.a_cwd, log), "B": Gtp("B", opts.b, opts.b_cwd, log)}
     side_of = {BLACK: "A" if a_is_black else "B", 1 - BLACK: "B" if a_is_black else "A"}
     board = Board()

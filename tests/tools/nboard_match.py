@@ -48,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from engine_pipe import EnginePipe  # noqa: E402
+from record_exchange import proxy_command  # noqa: E402
 from othello_rules import BLACK, Board, is_pass, parse_square, score_interval, square_name  # noqa: E402
 
 
@@ -127,11 +128,8 @@ def parse_move_line(line):
 def play_game(number, a_is_black, opts, log, record=None):
     a_cmd = opts.a
     if record:
-        a_cmd = " ".join(
-            [sys.executable, shlex.quote(str(HERE / "record_exchange.py")), "--out", shlex.quote(record), "--dialect", "nboard",
-             "--client", shlex.quote(f"tests/tools/nboard_match.py (NBoard GUI's commands), plyd vs {opts.b_name}, set depth {opts.depth}, TI[{opts.clock}]"),
-             "--args", shlex.quote("--protocol nboard"), "--"] + shlex.split(opts.a)
-        )
+        client = f"tests/tools/nboard_match.py (NBoard GUI's commands), plyd vs {opts.b_name}, set depth {opts.depth}, TI[{opts.clock}]"
+        a_cmd = proxy_command(record, opts.a, "nboard", client, "--protocol nboard")
     engines = {"A": NBoard("A", a_cmd, opts.a_cwd, log), "B": NBoard("B", opts.b, opts.b_cwd, log)}
     side_of = {BLACK: "A" if a_is_black else "B", 1 - BLACK: "B" if a_is_black else "A"}
     board = Board()

@@ -35,6 +35,7 @@ the replay needs (e.g. `--protocol ugi --game xiangqi`).
 
 import argparse
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -223,6 +224,21 @@ def main():
         child.kill()
     finish()
     return child.returncode or 0
+
+
+def proxy_command(out, engine_cmd, dialect=None, client=None, args=None, extra=()):
+    """The shell command that runs `engine_cmd` (a shell command line) behind
+    this recorder, which writes what passes as the fixture `out`: for the
+    match tools' --record. `extra` holds more of this script's options."""
+    words = [sys.executable, shlex.quote(str(os.path.abspath(__file__))), "--out", shlex.quote(str(out))]
+    if dialect:
+        words += ["--dialect", dialect]
+    words += list(extra)
+    if client:
+        words += ["--client", shlex.quote(client)]
+    if args is not None:
+        words += ["--args", shlex.quote(args)]
+    return " ".join(words + ["--", engine_cmd])
 
 
 if __name__ == "__main__":

@@ -53,6 +53,11 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fixture_writer import FixtureWriter  # noqa: E402
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
 
@@ -84,46 +89,26 @@ OPPONENT_GREETING = [
 ]
 
 
-class Recorder:
+class Recorder(FixtureWriter):
     """Writes one exchange with plyd in the client fixture format."""
 
     def __init__(self, path, client, args):
-        self.path = path
-        self.lines = ["# client: " + client]
+        header = ["client: " + client]
         if args:
-            self.lines.append("# args: " + args)
-        self.lines.append("# chatter: info, option")
-        self.lines.append("# `option` lines are skipped (the list grows with plyd's"
-                          " options); `bestmove` lines are `<.`: the move and any"
-                          " `ponder`/`draw`/`resign` words depend on the search.")
-        self.active = True
+            header.append("args: " + args)
+        header += ["chatter: info, option",
+                   "`option` lines are skipped (the list grows with plyd's"
+                   " options); `bestmove` lines are `<.`: the move and any"
+                   " `ponder`/`draw`/`resign` words depend on the search."]
+        super().__init__(path, header)
 
-    def sent(self, line):
-        if self.active:
-            self.lines.append("> " + line)
-
-    def got(self, line):
-        if not self.active:
-            return
+    def classify(self, line):
         words = line.split()
-        if not words or words[0] in ("info", "option"):
-            return
-        if words[0] == "bestmove":
-            self.lines.append("<. " + line)
-        elif words[0] == "id":
-            self.lines.append("<. " + line)
-        else:
-            self.lines.append("< " + line)
-
-    def comment(self, text):
-        if self.active:
-            self.lines.append("# " + text)
-
-    def finish(self):
-        if self.active:
-            self.active = False
-            with open(self.path, "w") as f:
-                f.write("\n".join(self.lines) + "\n")
+        if words[0] in ("info", "option"):
+            return None
+        if words[0] in ("bestmove", "id"):
+            return "<."
+        return "<"
 
 
 class Engine:
