@@ -2,9 +2,10 @@
 //! games (its text: [`plyd_protocol::parse_ugi_line`]). plyd's side 0 is
 //! the first player; `query` is answered `response true|false` for
 //! `p1turn` and `gameover`, `response p1win|p2win|draw|none` for `result`;
-//! a search answers `bestmove <move>` alone.
+//! a search answers `bestmove <move>` alone. Everything else is UCI's,
+//! in UCI's words.
 
-use plyd_protocol::{parse_ugi_line, Info, Response, UgiCommand, UgiQuery};
+use plyd_protocol::{parse_ugi_line, Info, UgiCommand, UgiQuery};
 
 use super::{report, uci, Dialect};
 use crate::daemon::controller::Controller;
@@ -63,20 +64,20 @@ impl Dialect for Ugi {
     }
 
     fn info(&mut self, ctl: &mut Controller, info: Info) {
-        ctl.send(&Response::Info(info));
+        uci::Uci.info(ctl, info);
     }
 
     fn best(&mut self, ctl: &mut Controller, best: Option<String>, _ponder: Option<String>) {
         // UGI arenas (Cute Games) read `bestmove M` and nothing after.
-        ctl.send(&Response::BestMove { best, ponder: None });
+        uci::Uci.best(ctl, best, None);
     }
 
     fn write_note(&mut self, ctl: &mut Controller, text: &str) {
-        ctl.send(&Response::info_string(text.to_string()));
+        uci::Uci.write_note(ctl, text);
     }
 
     fn write_error(&mut self, ctl: &mut Controller, text: &str) {
-        ctl.send(&Response::info_string(format!("error: {text}")));
+        uci::Uci.write_error(ctl, text);
     }
 
     fn boxed_clone(&self) -> Box<dyn Dialect> {
