@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Build the outside programs plyd's client matches drive (docs/protocols.md,
+# "Real clients"), each from its own source, none of them part of plyd:
+#
+#   tests/tools/build_clients.sh SRC [NAME...]
+#
+# SRC holds a checkout of each program under these folder names (clone or
+# copy them there first; the owner/name of each public repository is given):
+#
+#   cutegames        kz04px/cutegames          (Cute Games, a UGI match runner)
+#   edax-reversi     abulmo/edax-reversi       (Edax: GTP and NBoard; put its
+#                                               data/eval.dat from its release
+#                                               archive beside bin/)
+#   eleeye           xqbase/eleeye             (ElephantEye, UCCI)
+#   Fairy-Stockfish  fairy-stockfish/Fairy-Stockfish (UCCI after `ucci`)
+#   amazing-amazons  RizzoHou/amazing-amazons  (a Botzone Amazons bot)
+#   reversi-bot      CraKane/Reservi_Game_For_Botzone (a Botzone Reversi bot)
+#
+# NAME picks some of them (default: every folder present). Each build
+# prints the binary the match tools take. Build dependencies, Debian names:
+# g++, make, cmake, libboost-dev, libboost-filesystem-dev,
+# libboost-iostreams-dev (Cute Games; its cmake also fetches the libraries
+# it names, so it needs the network or their sources).
+set -euo pipefail
+src=${1:?usage: build_clients.sh SRC [NAME...]}
+shift
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(cutegames edax-reversi eleeye Fairy-Stockfish amazing-amazons reversi-bot)
+jobs=$(nproc 2>/dev/null || echo 2)
+built=()
+for name in "${names[@]}"; do
+    dir="$src/$name"
+    if [ ! -d "$dir" ]; then
+        echo "skip $name: no $dir" >&2
+        continue
+    fi
+    echo "== $name" >&2
+    case "$name" in
+    cutegames)
+        cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
+        cmake --build "$dir/build" -j"$jobs" --target cutegames >&2
+        built+=("cutegames: $dir/build/cutegames")
+        ;;
+    edax-reversi)
+        mkdir -p "$dir/bin"
+        (cd "$dir/src" && make build ARCH=x86-64-v3 COMP=gcc OS=linux -j"$jobs" >&2)
+        [ -f "$dir/data/eval.dat" ] || echo "edax: $dir/data/eval.dat is missing (from its release archive)" >&2
+        built+=("edax: $dir/bin/lEdax-x86-64-v3 (run from $dir)")
+        ;;
+    eleeye)
+        (cd "$dir/eleeye" && g++ -DNDEBUG -O3 -o eleeye ../base/pipe.cpp ucci.cpp pregen.cpp \
+            position.cpp genmoves.cpp hash.cpp book.cpp movesort.cpp preeval.cpp evaluate.cpp \
+            search.cpp eleeye.cpp)
+        # ElephantEye looks for its opening book beside itself.
+        cp "$dir/BOOK/BOOK.DAT" "$dir/eleeye/"
+        built+=("eleeye: $dir/eleeye/eleeye")
+        ;;
+    Fairy-Stockfish)
+        (cd "$dir/src" && make -j"$jobs" build ARCH=x86-64-modern largeboards=yes >&2)
+        built+=("fairy-stockfish: $dir/src/stockfish")
+        ;;
+    amazing-amazons)
+        g++ -O2 -std=c++11 -o "$dir/bot003-local" "$dir/bots/bot003.cpp"
+        built+=("botzone amazons bot: $dir/bot003-local")
+        ;;
+    reversi-bot)
+        g++ -O2 -o "$dir/reversi-bot" "$dir/reservi.cpp"
+        built+=("botzone reversi bot: $dir/reversi-bot")
+        ;;
+    *)
+        echo "unknown program '$name'" >&2
+        exit 2
+        ;;
+    esac
+done
+printf '%s\n' "${built[@]}"
