@@ -37,10 +37,12 @@ the move it chose (a no-op for the game, and a check of `undo`).
 """
 
 import argparse
+import os
 import random
 import re
 import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -214,10 +216,10 @@ def main():
     ap.add_argument("--grace", type=float, default=2.0, help="seconds past the clock before no answer is a hang")
     ap.add_argument("--opening-plies", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--log", help="traffic log (default: gtp_match.log in the current folder)")
+    ap.add_argument("--log", help="traffic log (default: gtp_match.log in the system's temporary folder)")
     ap.add_argument("--record", metavar="FILE", help="record engine A's side into this fixture")
     opts = ap.parse_args()
-    log = open(opts.log or "gtp_match.log", "w")
+    log = open(opts.log or os.path.join(tempfile.gettempdir(), "gtp_match.log"), "w")
     points, faults, rows = [], [], []
     t0 = time.monotonic()
     for n in range(opts.games):

@@ -38,9 +38,11 @@ Errors the engine reports (`status error: ...` or its stderr) are listed.
 """
 
 import argparse
+import os
 import random
 import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -287,10 +289,10 @@ def main():
     ap.add_argument("--ping-ply", type=int, default=20)
     ap.add_argument("--ping-depth", type=int, default=40, help="set depth of the go that the ping stops")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--log", help="traffic log (default: nboard_match.log here)")
+    ap.add_argument("--log", help="traffic log (default: nboard_match.log in the system's temporary folder)")
     ap.add_argument("--record", metavar="FILE")
     opts = ap.parse_args()
-    log = open(opts.log or "nboard_match.log", "w")
+    log = open(opts.log or os.path.join(tempfile.gettempdir(), "nboard_match.log"), "w")
     points, faults = [], []
     t0 = time.monotonic()
     for n in range(opts.games):
