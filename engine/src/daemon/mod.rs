@@ -19,7 +19,8 @@
 //!   through an event channel, so the controller answers `isready`, `stop`
 //!   and `quit` at once while it runs.
 //! * [`guard`] keeps a plugin that never returns from freezing any of it:
-//!   the watchdog over jobs, the sentry over the controller's own calls.
+//!   the watchdog's deadlines over jobs and what the controller does when
+//!   one passes, and the sentry over the controller's own calls.
 
 mod controller;
 mod dialect;

@@ -10,7 +10,7 @@ mod error;
 mod jobs;
 mod options;
 pub mod session;
-mod worker;
+pub(in crate::daemon) mod worker;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -21,10 +21,10 @@ use plyd_protocol::Response;
 
 use super::dialect::Dialect;
 use super::guard::sentry::{GatedOut, Watcher};
-use super::guard::watchdog::{self, blame_text, call_within, Due, CALL_LIMIT};
+use super::guard::watchdog::{call_within, CALL_LIMIT};
 use super::{DaemonConfig, Resumable};
 use crate::options::{self as settings_mod, EngineSettings};
-use crate::search::{mcts::TreeMemory, SearchControl, TranspositionTable};
+use crate::search::{mcts::TreeMemory, TranspositionTable};
 pub use error::ControlError;
 pub use session::Session;
 use worker::{Job, JobEvent, JobKind};
@@ -43,12 +43,12 @@ pub struct Controller {
     /// The transposition table, shared with the running search (if any).
     pub(crate) tt: Arc<TranspositionTable>,
     /// The Monte-Carlo trees kept between searches of one game.
-    trees: Arc<parking_lot::Mutex<TreeMemory>>,
+    pub(in crate::daemon) trees: Arc<parking_lot::Mutex<TreeMemory>>,
     /// The last file loaded with `EvalFile`, shown as its value in `uci`.
     eval_file_text: String,
-    job: Option<Job>,
-    events_tx: Sender<JobEvent>,
-    events_rx: Receiver<JobEvent>,
+    pub(in crate::daemon) job: Option<Job>,
+    pub(in crate::daemon) events_tx: Sender<JobEvent>,
+    pub(in crate::daemon) events_rx: Receiver<JobEvent>,
     /// UCI's `debug`.
     pub(crate) debug: bool,
     /// The command line named the game, which a dialect then keeps.
@@ -299,152 +299,9 @@ impl Controller {
         }
     }
 
-    fn mark_answered(&mut self) {
+    pub(in crate::daemon) fn mark_answered(&mut self) {
         if let Some(job) = &mut self.job {
             job.watch.answered_at = Some(Instant::now());
-        }
-    }
-
-    /// The running job's next deadline and what falls due then.
-    pub(super) fn next_due(&self) -> Option<(Instant, Due)> {
-        let job = self.job.as_ref()?;
-        job.watch.next(&job.control)
-    }
-
-    /// Act on the running job's deadline if it has come (see [`watchdog`]).
-    pub(super) fn watchdog(&mut self, voice: &mut dyn Dialect) {
-        let Some((at, due)) = self.next_due() else {
-            return;
-        };
-        let now = Instant::now();
-        if now < at {
-            return;
-        }
-        // Woken long after a deadline to give up or look: the daemon was
-        // not running (a stopped process), nor was the job, whose grace
-        // starts again. An answer that fell due meanwhile is still given.
-        if due != Due::Answer {
-            if let Some(job) = &mut self.job {
-                if job.watch.woke_late(at, now) {
-                    log::info!(
-                        "the daemon did not run for {} ms; the job's grace starts again",
-                        now.saturating_duration_since(at).as_millis()
-                    );
-                    return;
-                }
-            }
-        }
-        // A job without signs of life for too long is due its answer.
-        let answer = match due {
-            Due::Look => {
-                let stalled = self
-                    .job
-                    .as_mut()
-                    .is_some_and(|job| job.watch.look(&job.control, now));
-                if !stalled {
-                    return;
-                }
-                true
-            }
-            Due::Answer => true,
-            Due::GiveUp => false,
-        };
-        let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
-        if answer && is_search {
-            if let Some(job) = self
-                .job
-                .as_mut()
-                .filter(|j| j.control.best_so_far().is_none())
-            {
-                // Nothing to answer with yet: wait for a first move
-                // rather than play `(none)` (see `Watch::next`).
-                job.watch.due_without_move.get_or_insert(at);
-                return;
-            }
-            let why = if self.job.as_ref().is_some_and(|j| j.watch.stalled) {
-                format!(
-                    "has made no progress for {} s",
-                    watchdog::STALL_LIMIT.as_secs_f64()
-                )
-            } else {
-                "has not answered in time".to_string()
-            };
-            log::warn!("the search {why}; answering with its best move so far");
-            self.answer_for_job(voice);
-            if let Some(job) = &mut self.job {
-                // Answered: its threads have nothing left to do.
-                job.control.stop();
-                job.watch.overdue = true;
-            }
-        } else {
-            self.give_up_on_job(voice);
-        }
-    }
-
-    /// Print the running search's `bestmove` from what it found so far.
-    fn answer_for_job(&mut self, voice: &mut dyn Dialect) {
-        let Some(job) = &self.job else { return };
-        let control = Arc::clone(&job.control);
-        self.report_best_so_far(voice, &control);
-        self.mark_answered();
-    }
-
-    /// Print `bestmove` with the best move `search` has found so far.
-    pub(super) fn report_best_so_far(&mut self, voice: &mut dyn Dialect, search: &SearchControl) {
-        let (best, ponder) = search
-            .best_so_far()
-            .map_or((None, None), |(best, ponder)| (Some(best), ponder));
-        voice.best(self, best, ponder);
-    }
-
-    /// The job's thread is stuck in a plugin call: report and disable the
-    /// plugin, answer the `go` if not yet done, and carry on without the
-    /// thread, with a fresh table, trees and event channel (the thread keeps
-    /// the old ones).
-    fn give_up_on_job(&mut self, voice: &mut dyn Dialect) {
-        let Some(job) = &self.job else { return };
-        job.control.stop();
-        let kind = job.kind;
-        let stalled = job.watch.stalled;
-        let blamed = blame_text(&job.plugins);
-        for plugin in &job.plugins {
-            plugin.disable();
-        }
-        let demoted = job.control.demote_threads();
-        log::warn!("{demoted} stuck thread(s) of the job demoted to the idle scheduling class");
-        if kind == JobKind::Search && !job.watch.answered() {
-            self.answer_for_job(voice);
-        }
-        let what = match kind {
-            JobKind::Search => "the search",
-            JobKind::Perft => "perft",
-            JobKind::Bench => "bench",
-        };
-        let when = if stalled {
-            format!(
-                "made no progress for {} s and was given up",
-                watchdog::STALL_LIMIT.as_secs_f64()
-            )
-        } else {
-            format!(
-                "was given up {} s after it should have ended",
-                watchdog::HUNG_AFTER.as_secs_f64()
-            )
-        };
-        voice.error(
-            self,
-            &format!(
-                "{blamed} did not return from a call: {what} {when}; \
-                 the plugin is disabled until it is loaded again (setoption name PluginPath)"
-            ),
-        );
-        // Dropping the job detaches its thread.
-        self.job = None;
-        (self.events_tx, self.events_rx) = unbounded();
-        self.trees = Arc::default();
-        match TranspositionTable::new(self.settings.hash_mib as usize) {
-            Ok(table) => self.tt = Arc::new(table),
-            Err(e) => log::error!("{e}; the table stays shared with the stuck thread"),
         }
     }
 }
