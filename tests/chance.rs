@@ -514,7 +514,7 @@ fn the_daemon_answers_no_move_before_the_roll() {
 }
 
 /// Not a check: the figures behind the default chance pruning, printed
-/// for the README. `cargo test --release --test chance -- --ignored
+/// for docs/search.md. `cargo test --release --test chance -- --ignored
 /// --nocapture` runs it: every position of each game searched to each
 /// depth with the default techniques and a fresh 16 MiB table, Star1 and
 /// Star2 alternated, nodes and wall time summed.

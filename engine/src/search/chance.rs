@@ -31,7 +31,7 @@
 //! cut off before any outcome is fully searched; the Star1 formula above
 //! becomes `[sum w_i lo_i / W, sum w_i hi_i / W]`.
 //! On the test games Star2 searched 5-9% fewer nodes than Star1 on the
-//! EinStein-like one and 1.7-3x fewer on the dice race (README figures).
+//! EinStein-like one and 1.7-3x fewer on the dice race (docs/search.md).
 //!
 //! Two windows cannot be handled by the interval above, because the node's
 //! value may then be a win or loss score outside `[-B, B]`:

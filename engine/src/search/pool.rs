@@ -204,7 +204,7 @@ impl Shared<'_> {
     /// A timed search keeps every depth on every thread: its main thread
     /// judges each next iteration by what the last one took, and the
     /// moves played must come from iterations that finish in time
-    /// (skipping lost matches under a clock; see the README).
+    /// (skipping lost matches under a clock; see docs/search.md).
     pub fn next_depth(&self, id: usize, depth: u32, max_depth: u32) -> u32 {
         let skip = !self.limits.is_timed();
         claim_depth(&self.searching, id, depth, max_depth, skip)
