@@ -46,7 +46,7 @@ impl Controller {
     /// told to stop is not in the way: the GUI may send `go` right after
     /// `stop` (or after `stop` and `isready`), before the old job has wound
     /// down, and the new one starts once it has.
-    fn job_in_the_way(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
+    pub(crate) fn job_in_the_way(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
         if self
             .job
             .as_ref()

@@ -61,19 +61,40 @@ enum Setting {
     SearchMode,
 }
 
+/// A yes/no option over a field of the settings; `keeps_trees` as in
+/// [`EngineOption`] (false when left out).
 macro_rules! check {
     ($name:expr, $field:ident) => {
+        check!($name, $field, false)
+    };
+    ($name:expr, $field:ident, $keeps:expr) => {
         EngineOption {
             name: $name,
             setting: Setting::Check {
                 get: |s| s.$field,
                 set: |s, v| s.$field = v,
             },
-            keeps_trees: false,
+            keeps_trees: $keeps,
         }
     };
 }
 
+/// A number option in `$range` over a field of the settings.
+macro_rules! spin {
+    ($name:expr, $range:expr, $field:ident, $keeps:expr) => {
+        EngineOption {
+            name: $name,
+            setting: Setting::Spin {
+                range: $range,
+                get: |s| s.$field,
+                set: |s, v| s.$field = v,
+            },
+            keeps_trees: $keeps,
+        }
+    };
+}
+
+/// An option with code of its own.
 macro_rules! special {
     ($name:expr, $setting:ident, $keeps:expr) => {
         EngineOption {
@@ -93,33 +114,15 @@ const ENGINE_OPTIONS: [EngineOption; 21] = [
     special!(names::HASH, Hash, false),
     special!(names::THREADS, Threads, true),
     special!(names::CLEAR_HASH, ClearHash, false),
-    EngineOption {
-        name: names::MOVE_OVERHEAD,
-        setting: Setting::Spin {
-            range: options::MOVE_OVERHEAD_RANGE,
-            get: |s| s.move_overhead_ms,
-            set: |s, v| s.move_overhead_ms = v,
-        },
-        keeps_trees: true,
-    },
+    spin!(
+        names::MOVE_OVERHEAD,
+        options::MOVE_OVERHEAD_RANGE,
+        move_overhead_ms,
+        true
+    ),
     special!(names::PLUGIN_PATH, PluginPath, false),
-    EngineOption {
-        name: names::PONDER,
-        setting: Setting::Check {
-            get: |s| s.ponder,
-            set: |s, v| s.ponder = v,
-        },
-        keeps_trees: true,
-    },
-    EngineOption {
-        name: names::MULTIPV,
-        setting: Setting::Spin {
-            range: options::MULTIPV_RANGE,
-            get: |s| s.multipv,
-            set: |s, v| s.multipv = v,
-        },
-        keeps_trees: true,
-    },
+    check!(names::PONDER, ponder, true),
+    spin!(names::MULTIPV, options::MULTIPV_RANGE, multipv, true),
     check!(names::NULL_MOVE, null_move),
     check!(names::LMR, reductions),
     check!(names::FUTILITY, futility),

@@ -254,18 +254,18 @@ impl Session {
     /// The current game with a position to search or show: an error when
     /// there is no game, or when the GUI's last position was refused.
     fn positioned(&self) -> Result<&Current, String> {
-        match &self.refused {
-            Some(why) => Err(format!(
-                "no position: the last one sent was refused ({why}); send a position first"
-            )),
+        match self.refusal() {
+            Some(why) => Err(why),
             None => self.current(),
         }
     }
 
-    /// Whether the GUI's last position was refused (see
-    /// [`Session::set_gui_position`]).
-    pub(crate) fn position_refused(&self) -> bool {
-        self.refused.is_some()
+    /// The error for a command that needs a position, when the GUI's last
+    /// one was refused (see [`Session::set_gui_position`]).
+    pub(crate) fn refusal(&self) -> Option<String> {
+        self.refused.as_ref().map(|why| {
+            format!("no position: the last one sent was refused ({why}); send a position first")
+        })
     }
 
     /// Why there is no current game.

@@ -205,8 +205,7 @@ impl Gtp {
     }
 
     fn go_params(&self, color: u32) -> GoParams {
-        let gtp = self;
-        let clock = gtp.left[color as usize].map(|(ms, stones)| {
+        let clock = self.left[color as usize].map(|(ms, stones)| {
             if stones > 0 {
                 // Byo-yomi: `ms` for `stones` moves.
                 (ms, Some(stones))
@@ -215,11 +214,11 @@ impl Gtp {
             }
         });
         let clock = clock.or_else(|| {
-            gtp.main_ms
+            self.main_ms
                 .filter(|&m| m > 0)
                 .map(|m| (m, None))
-                .or((gtp.byo_yomi_stones > 0)
-                    .then_some((gtp.byo_yomi_ms, Some(gtp.byo_yomi_stones))))
+                .or((self.byo_yomi_stones > 0)
+                    .then_some((self.byo_yomi_ms, Some(self.byo_yomi_stones))))
         });
         match clock {
             Some((ms, stones)) => {
@@ -247,11 +246,10 @@ impl Gtp {
         let [main, byo, stones] = numbers[..] else {
             return Err("syntax error: time_settings main_time byo_yomi_time stones".into());
         };
-        let gtp = self;
-        gtp.main_ms = Some(main * 1000);
-        gtp.byo_yomi_ms = byo * 1000;
-        gtp.byo_yomi_stones = stones as u32;
-        gtp.left = [None, None];
+        self.main_ms = Some(main * 1000);
+        self.byo_yomi_ms = byo * 1000;
+        self.byo_yomi_stones = stones as u32;
+        self.left = [None, None];
         Ok(String::new())
     }
 

@@ -142,16 +142,10 @@ pub(super) fn search(
     root: Option<GameState>,
 ) {
     if let Err(e) = ctl.go(voice, go, root) {
-        refuse_search(ctl, voice, &e);
-    }
-}
-
-/// Report `e`, the refusal of a search request, and answer the request
-/// with no move unless a running search answers it.
-pub(super) fn refuse_search(ctl: &mut Controller, voice: &mut dyn Dialect, e: &ControlError) {
-    voice.error(ctl, &e.to_string());
-    if e.owes_an_answer() {
-        voice.best(ctl, None, None);
+        voice.error(ctl, &e.to_string());
+        if e.owes_an_answer() {
+            voice.best(ctl, None, None);
+        }
     }
 }
 

@@ -155,37 +155,11 @@ impl NBoard {
     }
 
     fn set_game(&mut self, ctl: &mut Controller, text: &str) -> Result<(), String> {
-        let read = GgfGame::parse(text)
-            .and_then(|game| Ok((game.start_position()?, game.clocks()?, game.moves())))
-            .map_err(|e| e.to_string());
-        let (board, clocks, ggf_moves) = match read {
-            Ok(read) => read,
-            Err(e) => {
-                // Nothing of the game the GUI now shows is known.
-                ctl.session.refuse_position(e.clone());
-                return Err(format!("set game: {e}"));
-            }
-        };
-        let start = match board {
-            Some(board) => StartPosition::Fen(board),
-            None => StartPosition::StartPos,
-        };
-        let mut clock = clocks.map(GameClock::new);
-        let mut moves = Vec::new();
-        for mv in ggf_moves {
-            let color = if mv.color == 'W' { 1 } else { 0 };
-            moves = match NBoard::with_turn_of(ctl, &start, moves, color) {
-                Ok(moves) => moves,
-                Err(e) => {
-                    ctl.session.refuse_position(e.clone());
-                    return Err(format!("set game: {e}"));
-                }
-            };
-            moves.push(plyd_move(&mv.square));
-            if let Some(clock) = &mut clock {
-                clock.played(color as usize, mv.seconds);
-            }
-        }
+        let (start, moves, clock) = NBoard::read_game(ctl, text).map_err(|e| {
+            // Nothing of the game the GUI now shows is known.
+            ctl.session.refuse_position(e.clone());
+            format!("set game: {e}")
+        })?;
         ctl.session
             .set_gui_position(&start, &moves)
             .map_err(|e| format!("set game: {e}"))?;
@@ -193,6 +167,33 @@ impl NBoard {
         self.moves = moves;
         self.clock = clock;
         Ok(())
+    }
+
+    /// A GGF game's start, its moves in plyd's words (with the passes a
+    /// record may leave out) and its clocks less the moves' seconds.
+    fn read_game(
+        ctl: &Controller,
+        text: &str,
+    ) -> Result<(StartPosition, Vec<String>, Option<GameClock>), String> {
+        let game = GgfGame::parse(text).map_err(|e| e.to_string())?;
+        let start = match game.start_position().map_err(|e| e.to_string())? {
+            Some(board) => StartPosition::Fen(board),
+            None => StartPosition::StartPos,
+        };
+        let mut clock = game
+            .clocks()
+            .map_err(|e| e.to_string())?
+            .map(GameClock::new);
+        let mut moves = Vec::new();
+        for mv in game.moves() {
+            let color = if mv.color == 'W' { 1 } else { 0 };
+            moves = NBoard::with_turn_of(ctl, &start, moves, color)?;
+            moves.push(plyd_move(&mv.square));
+            if let Some(clock) = &mut clock {
+                clock.played(color as usize, mv.seconds);
+            }
+        }
+        Ok((start, moves, clock))
     }
 
     /// `moves` with a pass added when `color` is not on move after them and
@@ -224,7 +225,7 @@ impl NBoard {
     }
 
     fn play(&mut self, ctl: &mut Controller, text: &str) -> Result<(), String> {
-        if ctl.session.position_refused() {
+        if ctl.session.refusal().is_some() {
             return Err(format!(
                 "move '{text}': there is no game, the last set game was refused"
             ));
@@ -258,10 +259,9 @@ impl NBoard {
     }
 
     fn search(&mut self, ctl: &mut Controller, asked: Asked, lines: u32) {
-        if ctl.session.position_refused() {
+        if let Some(why) = ctl.session.refusal() {
             // No board to answer for: the error alone, and no `===` that
             // the GUI would take for a move.
-            let why = ctl.session.copy_position().err().unwrap_or_default();
             self.error(ctl, &why);
             return;
         }

@@ -167,6 +167,7 @@ impl Ucci {
             Err(e) => self.error(ctl, &e),
         }
     }
+
     /// What the next search plays from: the side to move, the legal moves
     /// that are not banned (`None` when nothing is banned), and, where
     /// plyd's repetition rules end the game but moves remain, the verdict
@@ -212,6 +213,12 @@ impl Ucci {
     }
 
     fn go(&mut self, ctl: &mut Controller, go: &UcciGo) {
+        // A search that runs (and was not stopped) keeps its draw offer
+        // and score, and gives the answer.
+        if let Err(e) = ctl.job_in_the_way(self) {
+            self.error(ctl, &e.to_string());
+            return;
+        }
         self.draw_offered = go.draw;
         self.last_score = None;
         let UcciRoot {
@@ -266,10 +273,13 @@ impl Ucci {
                     Outcome::Loss => format!("a loss for {colour}, the side to move"),
                     _ => "a draw".to_string(),
                 };
-                ctl.raw(&format!(
-                    "info message the repetition rules judge this position {judged}; \
-                     a move is played for the GUI to adjudicate"
-                ));
+                self.note(
+                    ctl,
+                    &format!(
+                        "the repetition rules judge this position {judged}; \
+                         a move is played for the GUI to adjudicate"
+                    ),
+                );
                 search(ctl, self, &params, Some(root));
             }
             None => search(ctl, self, &params, None),
@@ -322,10 +332,7 @@ impl Dialect for Ucci {
             Ok(Some(command)) => command,
             Ok(None) => return true,
             Err(e) => {
-                self.error(ctl, &e.to_string());
-                if e.refused_a_search() && !ctl.busy() {
-                    ctl.raw("nobestmove");
-                }
+                uci::unreadable(ctl, self, &e);
                 return true;
             }
         };
