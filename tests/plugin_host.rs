@@ -125,6 +125,43 @@ fn a_table_from_before_see_ge_still_loads() {
 }
 
 #[test]
+fn a_table_from_before_move_keys_still_loads() {
+    // As above, for `move_keys`, with the techniques that ask for keys on.
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "before-keys")]);
+    let env = [("PLYD_TEST_BAD_TABLE", "before-keys")];
+    let mut e = Engine::start(dir.path(), &[], &env);
+    for name in [
+        "ContHistory",
+        "CaptureHistory",
+        "CounterMoves",
+        "HistoryLMR",
+    ] {
+        e.send(&format!("setoption name {name} value true"));
+    }
+    e.send("position fen 6");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn move_keys_above_the_limit_disable_the_plugin() {
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "garbage-keys")]);
+    let env = [("PLYD_TEST_BAD_TABLE", "garbage-keys")];
+    let mut e = Engine::start(dir.path(), &[], &env);
+    e.send("setoption name ContHistory value true");
+    e.send("position fen 6");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(errors(&lines)[0].contains("move_keys"), "{lines:?}");
+    // The daemon goes on answering.
+    e.send("isready");
+    assert_eq!(e.read_until(|l| l == "readyok").last().unwrap(), "readyok");
+}
+
+#[test]
 fn host_api_reports_typed_errors() {
     let mut host = PluginHost::default();
     match host.load_file(&built_library("plyd_test_bad_abi")) {

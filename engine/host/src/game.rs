@@ -49,6 +49,7 @@ pub(crate) struct GameVtable {
     /// Set only when the plugin has both `endgame_size` and `solve`.
     pub solver: Option<crate::solve::SolverEntries>,
     pub see_ge: Option<unsafe extern "C" fn(*const State, Move, i32) -> i32>,
+    pub move_keys: Option<unsafe extern "C" fn(*const State, *const Move, usize, *mut u32) -> i32>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -183,6 +184,11 @@ impl GamePlugin {
     /// Whether the plugin answers static exchange questions (`see_ge`).
     pub fn has_see(&self) -> bool {
         self.vtable.see_ge.is_some()
+    }
+
+    /// Whether the plugin gives move keys (`move_keys`).
+    pub fn has_move_keys(&self) -> bool {
+        self.vtable.move_keys.is_some()
     }
 }
 
@@ -391,6 +397,40 @@ impl GameState {
                 )
             };
             self.plugin.health.status("order_hints", status)?;
+        }
+        Ok(())
+    }
+
+    /// The plugin's key of each of `moves` (moves of this state's legal
+    /// list) into `keys`: below [`abi::MOVE_KEY_LIMIT`], with
+    /// [`abi::MOVE_KEY_NOISY`] set for a noisy move. Where the plugin has
+    /// no `move_keys`, each move's key is the move itself modulo the limit,
+    /// and no move is marked noisy.
+    pub fn move_keys(&self, moves: &[Move], keys: &mut Vec<u32>) -> Result<(), PluginError> {
+        keys.clear();
+        let Some(move_keys) = self.plugin.vtable.move_keys else {
+            keys.extend(moves.iter().map(|&mv| mv % abi::MOVE_KEY_LIMIT));
+            return Ok(());
+        };
+        keys.resize(moves.len(), 0);
+        // SAFETY: live state; both buffers hold moves.len() elements.
+        let status = unsafe {
+            move_keys(
+                self.ptr.as_ptr(),
+                moves.as_ptr(),
+                moves.len(),
+                keys.as_mut_ptr(),
+            )
+        };
+        self.plugin.health.status("move_keys", status)?;
+        if let Some(bad) = keys
+            .iter()
+            .find(|&&key| key & !abi::MOVE_KEY_NOISY >= abi::MOVE_KEY_LIMIT)
+        {
+            return Err(self
+                .plugin
+                .health
+                .garbage("move_keys", format!("key {bad}")));
         }
         Ok(())
     }

@@ -276,6 +276,7 @@ unsafe fn read_game_table(
                 _ => None,
             },
             see_ge: optional_field!(table, table_size, GameApi, see_ge),
+            move_keys: optional_field!(table, table_size, GameApi, move_keys),
         };
         let name = table_string(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;

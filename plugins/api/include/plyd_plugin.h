@@ -183,6 +183,10 @@ typedef uint32_t PlydMove;
 #define PLYD_SEE_PASSES 1 /* the exchange wins at least the threshold */
 #define PLYD_SEE_NOISY 2  /* the move is noisy: gen_noisy lists it */
 
+/* move_keys: every key, noisy bit aside, is below the limit. */
+#define PLYD_MOVE_KEY_LIMIT 65536u
+#define PLYD_MOVE_KEY_NOISY 0x80000000u /* the move is noisy */
+
 /* Kinds of game options (PlydGameOptionInfo.kind). */
 #define PLYD_OPTION_CHECK 0u  /* true or false */
 #define PLYD_OPTION_SPIN 1u   /* an integer in [min, max] */
@@ -367,6 +371,14 @@ typedef struct PlydGameApi {
      * every exchange passes, when it wants only that bit, so answer that
      * without weighing the exchange. */
     int32_t (*see_ge)(const PlydState *state, PlydMove mv, int32_t threshold);
+    /* A small key for each of `count` moves of the state's legal list,
+     * keys[i] for moves[i]: below PLYD_MOVE_KEY_LIMIT, naming what the move
+     * does in a way that holds from one position to the next (the moved
+     * piece and its target square, say), with PLYD_MOVE_KEY_NOISY added for
+     * a noisy move (one gen_noisy lists). The search keeps its histories and
+     * countermoves by these keys. Returns a PLYD_STATUS_*. */
+    int32_t (*move_keys)(const PlydState *state, const PlydMove *moves, size_t count,
+                         uint32_t *keys);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

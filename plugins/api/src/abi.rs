@@ -342,7 +342,29 @@ pub struct GameApi {
     /// exchange. What the exchange is (which recaptures count, the values)
     /// is the game's to define and document; the search only compares.
     pub see_ge: Option<unsafe extern "C" fn(state: *const State, mv: Move, threshold: i32) -> i32>,
+    /// Optional: a small key for each of `count` moves of this state's
+    /// legal list, written to `keys[i]` for `moves[i]`: the key's low bits
+    /// (below [`MOVE_KEY_LIMIT`]) name what the move does in a way that
+    /// stays meaningful from one position to the next — the moved piece
+    /// and its target square, say — and [`MOVE_KEY_NOISY`] is set for a
+    /// noisy move (one `gen_noisy` lists). The search keeps its history,
+    /// continuation history, capture history and countermoves by these
+    /// keys. Returns [`STATUS_OK`] or another status; a key at or above
+    /// the limit (noisy bit aside) disables the plugin as garbage.
+    pub move_keys: Option<
+        unsafe extern "C" fn(
+            state: *const State,
+            moves: *const Move,
+            count: usize,
+            keys: *mut u32,
+        ) -> i32,
+    >,
 }
+
+/// [`GameApi::move_keys`]: every key, its noisy bit cleared, is below this.
+pub const MOVE_KEY_LIMIT: u32 = 1 << 16;
+/// [`GameApi::move_keys`]: the bit of a noisy move's key.
+pub const MOVE_KEY_NOISY: u32 = 1 << 31;
 
 /// [`GameApi::see_ge`]'s answer bit: the exchange wins at least the
 /// threshold.

@@ -326,6 +326,19 @@ pub trait Game: Clone + Send + 'static {
         let _ = (mv, threshold);
         None
     }
+    /// Whether [`Game::move_keys`] is meaningful (sets `move_keys`).
+    const HAS_MOVE_KEYS: bool = false;
+    /// A small key per move of this state's legal list, `keys[i]` for
+    /// `moves[i]`: below [`abi::MOVE_KEY_LIMIT`], naming what the move does
+    /// in a way that holds from one position to the next (the moved piece
+    /// and its target square, say), with [`abi::MOVE_KEY_NOISY`] added for
+    /// a noisy move. The search keeps its histories and countermoves by
+    /// these keys.
+    fn move_keys(&self, moves: &[Move], keys: &mut [u32]) {
+        for (key, &mv) in keys.iter_mut().zip(moves) {
+            *key = mv % abi::MOVE_KEY_LIMIT;
+        }
+    }
     /// The game's settings, shown as UCI options.
     const OPTIONS: &'static [GameOption] = &[];
     /// Apply a setting from [`Game::OPTIONS`] to every state of the game.
@@ -556,6 +569,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         endgame_size: G::HAS_SOLVER.then_some(shim::endgame_size::<G> as _),
         solve: G::HAS_SOLVER.then_some(shim::solve::<G> as _),
         see_ge: G::HAS_SEE.then_some(shim::see_ge::<G> as _),
+        move_keys: G::HAS_MOVE_KEYS.then_some(shim::move_keys::<G> as _),
     }
 }
 
@@ -1026,6 +1040,32 @@ mod shim {
                 Some(answer) => answer.bits(),
                 None => abi::STATUS_UNSUPPORTED,
             }
+        })
+    }
+
+    pub unsafe extern "C" fn move_keys<G: Game>(
+        state: *const State,
+        moves: *const Move,
+        count: usize,
+        keys: *mut u32,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if count == 0 {
+                return abi::STATUS_OK;
+            }
+            if moves.is_null() || keys.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: the caller passes `count` moves and `count` writable keys.
+            let (moves, keys) = unsafe {
+                (
+                    std::slice::from_raw_parts(moves, count),
+                    std::slice::from_raw_parts_mut(keys, count),
+                )
+            };
+            // SAFETY: the host passes a live state of this plugin.
+            unsafe { state_ref::<G>(state) }.move_keys(moves, keys);
+            abi::STATUS_OK
         })
     }
 

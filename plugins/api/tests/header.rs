@@ -49,7 +49,7 @@ fn game_fields() -> Vec<Field> {
         outcome, gen_moves, make_move, unmake_move, hash, parse_move, format_move,
         board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft,
         is_legal, null_move_ok, option_count, options, set_option, endgame_size, solve,
-        see_ge)
+        see_ge, move_keys)
 }
 
 fn evaluator_fields() -> Vec<Field> {
@@ -239,7 +239,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 33] = [
+    let numbers: [(&str, i128); 35] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -274,6 +274,8 @@ fn the_header_constants_have_the_rust_values() {
         ("PLYD_SOLVE_WIN_LOSS_DRAW", abi::SOLVE_WIN_LOSS_DRAW.into()),
         ("PLYD_SEE_PASSES", abi::SEE_PASSES.into()),
         ("PLYD_SEE_NOISY", abi::SEE_NOISY.into()),
+        ("PLYD_MOVE_KEY_LIMIT", abi::MOVE_KEY_LIMIT.into()),
+        ("PLYD_MOVE_KEY_NOISY", abi::MOVE_KEY_NOISY.into()),
         ("PLYD_STATUS_OK", 0),
         ("PLYD_OUTCOME_ONGOING", 0),
     ];

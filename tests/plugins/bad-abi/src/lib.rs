@@ -18,8 +18,12 @@
 //!   poisoned: a host that reads past `table_size` calls a function that
 //!   panics.
 //! * `before-see`: the same game with the table as it was before `see_ge`
-//!   was appended (its size ends at `solve`), `see_ge` present in memory
-//!   but poisoned.
+//!   was appended (its size ends at `solve`), `see_ge` and `move_keys`
+//!   present in memory but poisoned.
+//! * `before-keys`: the table as it was before `move_keys` was appended
+//!   (its size ends at `see_ge`), `move_keys` present but poisoned.
+//! * `garbage-keys`: the same game whose `move_keys` answers a key above
+//!   the limit.
 
 use std::ffi::c_char;
 
@@ -60,6 +64,28 @@ unsafe extern "C" fn poisoned_see_ge(
     panic!("the host read an entry beyond the declared table size")
 }
 
+unsafe extern "C" fn poisoned_move_keys(
+    _state: *const plyd_api::abi::State,
+    _moves: *const plyd_api::Move,
+    _count: usize,
+    _keys: *mut u32,
+) -> i32 {
+    panic!("the host read an entry beyond the declared table size")
+}
+
+unsafe extern "C" fn garbage_move_keys(
+    _state: *const plyd_api::abi::State,
+    _moves: *const plyd_api::Move,
+    count: usize,
+    keys: *mut u32,
+) -> i32 {
+    for i in 0..count {
+        // SAFETY: the host passes `count` writable keys.
+        unsafe { *keys.add(i) = plyd_api::abi::MOVE_KEY_LIMIT + 7 };
+    }
+    plyd_api::abi::STATUS_OK
+}
+
 unsafe extern "C" fn runaway_count(
     _state: *const plyd_api::abi::State,
     _buf: *mut plyd_api::Move,
@@ -96,12 +122,24 @@ fn table(mode: &str) -> GameApi {
         t.perft = Some(poisoned_perft);
         t.is_legal = Some(poisoned_is_legal);
         t.see_ge = Some(poisoned_see_ge);
+        t.move_keys = Some(poisoned_move_keys);
         return t;
     }
     if mode == "before-see" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.table_size = std::mem::offset_of!(GameApi, see_ge) as u32;
         t.see_ge = Some(poisoned_see_ge);
+        t.move_keys = Some(poisoned_move_keys);
+        return t;
+    }
+    if mode == "before-keys" || mode == "garbage-keys" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        if mode == "before-keys" {
+            t.table_size = std::mem::offset_of!(GameApi, move_keys) as u32;
+            t.move_keys = Some(poisoned_move_keys);
+        } else {
+            t.move_keys = Some(garbage_move_keys);
+        }
         return t;
     }
     // SAFETY: GameApi is a repr(C) struct of integers, raw pointers and
