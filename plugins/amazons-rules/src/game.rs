@@ -204,6 +204,7 @@ impl Game for Amazons {
     const MAX_GAME_PLIES: u32 = 96;
     const HAS_ORDER_HINTS: bool = true;
     const HAS_IS_LEGAL: bool = true;
+    const HAS_MOVE_KEYS: bool = true;
     const OPTIONS: &'static [GameOption] = &[
         GameOption {
             name: SELECTIVE_WIDTH_OPTION,
@@ -316,6 +317,14 @@ impl Game for Amazons {
         let width = selective_width() as usize;
         if width > 0 && moves.len() > width {
             mark_skipped(scores, width);
+        }
+    }
+
+    /// The amazon's target square and the arrow's square (the square it
+    /// came from left out): what the move does to the board's regions.
+    fn move_keys(&self, moves: &[Move], keys: &mut [u32]) {
+        for (key, &mv) in keys.iter_mut().zip(moves) {
+            *key = u32::from(to_sq(mv) & 0x7f) << 7 | u32::from(arrow_sq(mv) & 0x7f);
         }
     }
 

@@ -170,6 +170,7 @@ impl Game for Xiangqi {
     const HAS_IS_LEGAL: bool = true;
     const HAS_NULL_MOVE_GUARD: bool = true;
     const HAS_SEE: bool = true;
+    const HAS_MOVE_KEYS: bool = true;
     const OPTIONS: &'static [GameOption] = &[
         GameOption {
             name: MOVE_RANKS_OPTION,
@@ -286,6 +287,23 @@ impl Game for Xiangqi {
             passes,
             noisy: self.position.board[to_sq(mv)] != crate::board::EMPTY,
         })
+    }
+
+    /// The moved piece (kind and colour) and the target square; captures
+    /// are noisy.
+    fn move_keys(&self, moves: &[Move], keys: &mut [u32]) {
+        let board = &self.position.board;
+        for (key, &mv) in keys.iter_mut().zip(moves) {
+            let (from, to) = (crate::board::from_sq(mv), to_sq(mv));
+            let piece = u32::from(board.get(from).copied().unwrap_or(0));
+            let noisy = if board.get(to).copied().unwrap_or(0) != crate::board::EMPTY {
+                plyd_api::abi::MOVE_KEY_NOISY
+            } else {
+                0
+            };
+            *key = (piece * crate::board::SQUARES as u32 + to.min(crate::board::SQUARES) as u32)
+                | noisy;
+        }
     }
 
     fn make_move(&mut self, mv: Move) {
