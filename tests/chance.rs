@@ -27,7 +27,7 @@ mod common;
 use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost, VariantRef};
 use plyd::search::score::{is_decisive, loss_in, win_in, EVAL_LIMIT};
 use plyd::search::{
-    search, ChancePruning, SearchControl, SearchLimits, SearchOptions, SearchResult,
+    search, ChancePruning, SearchControl, SearchLimits, SearchOptions, SearchResult, Techniques,
     TranspositionTable,
 };
 
@@ -88,6 +88,12 @@ impl Loaded {
             reductions: false,
             futility: false,
             chance_pruning,
+            // Extensions and reductions would change the depth the
+            // expectiminimax is compared at.
+            techniques: Techniques {
+                qs_evasions: true,
+                ..Techniques::none()
+            },
             ..SearchOptions::default()
         };
         self.search_with(state, tt, depth, &options)

@@ -16,7 +16,7 @@ use plyd::search::mcts::TreeMemory;
 use plyd::search::score::{loss_in, win_in, EVAL_LIMIT};
 use plyd::search::{
     search, search_with_trees, SearchControl, SearchEvent, SearchLimits, SearchMode, SearchOptions,
-    SearchResult, TranspositionTable,
+    SearchResult, Techniques, TranspositionTable,
 };
 
 struct Othello {
@@ -106,9 +106,14 @@ fn exact_options(threads: usize) -> SearchOptions {
         // These tests are of the evaluation search, even at the end of the
         // game (tests/othello_endgame.rs tests the solver).
         endgame_solver: false,
-        // Static-exchange pruning skips moves; these tests compare with
-        // an exhaustive search.
+        // Static-exchange pruning skips moves, and the techniques from
+        // Stockfish prune, extend and reduce; these tests compare with an
+        // exhaustive search.
         see: false,
+        techniques: Techniques {
+            qs_evasions: true,
+            ..Techniques::none()
+        },
         ..SearchOptions::default()
     }
 }
@@ -255,8 +260,14 @@ fn bench_node_count_is_reproducible() {
     let run = || {
         let mut lines = Vec::new();
         let control = SearchControl::new(false);
-        let summary =
-            bench::run(&[target()], Some(5), &mut |l| lines.push(l.nodes), &control).unwrap();
+        let summary = bench::run(
+            &[target()],
+            Some(5),
+            Techniques::default(),
+            &mut |l| lines.push(l.nodes),
+            &control,
+        )
+        .unwrap();
         (summary.nodes, lines)
     };
     let (first, per_position) = run();

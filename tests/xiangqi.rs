@@ -259,3 +259,119 @@ fn the_see_option_switches_the_exchange_off() {
         assert_eq!(bestmove(&lines), "b1b9", "SEE {see}");
     }
 }
+
+#[test]
+fn move_keys_cross_the_abi() {
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let variant = report.host.find_variant("xiangqi").unwrap();
+    assert!(variant.plugin.has_move_keys());
+    let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+    state
+        .set_position("r3k4/9/9/9/p8/9/9/R8/9/C4K3 w - - 0 1")
+        .unwrap();
+    let key = |state: &GameState, text: &str| {
+        let mv = state.parse_legal_move(text).unwrap();
+        let mut keys = Vec::new();
+        state.move_keys(&[mv], &mut keys).unwrap();
+        keys[0]
+    };
+    let noisy = plyd_api::abi::MOVE_KEY_NOISY;
+    // Captures carry the noisy bit, quiet moves do not; every key is
+    // below the limit once the bit is cleared.
+    let capture = key(&state, "a2a5");
+    assert_ne!(capture & noisy, 0);
+    let quiet = key(&state, "a2a3");
+    assert_eq!(quiet & noisy, 0);
+    assert!(capture & !noisy < plyd_api::abi::MOVE_KEY_LIMIT);
+    // The key names the piece and its target square, not the square it
+    // came from: the chariot reaching a5 from a2 or from a3 is one key.
+    assert_eq!(capture & !noisy, {
+        let mut moved = GameState::new(&variant.plugin, variant.index).unwrap();
+        moved
+            .set_position("r3k4/9/9/9/p8/9/R8/9/9/C4K3 w - - 0 1")
+            .unwrap();
+        key(&moved, "a3a5") & !noisy
+    });
+    // Another piece to the same square is another key.
+    assert_ne!(key(&state, "a0a1"), key(&state, "a2a1"));
+    // A batch answers as the moves one by one do.
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves).unwrap();
+    let mut keys = Vec::new();
+    state.move_keys(&moves, &mut keys).unwrap();
+    for (&mv, &batch) in moves.iter().zip(&keys) {
+        let mut one = Vec::new();
+        state.move_keys(&[mv], &mut one).unwrap();
+        assert_eq!(one[0], batch);
+    }
+}
+
+/// Every search technique taken from Stockfish, switched on alone (or, for
+/// the evasions in quiescence, off): the option is listed with its
+/// default, takes effect (the depth-7 search of a middle-game position
+/// visits another number of nodes), and the search still finds the mates
+/// in one and two.
+#[test]
+fn each_search_technique_switches_and_keeps_the_mates() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok");
+    let middle = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 4";
+    let nodes = |engine: &mut Engine| {
+        engine.send(&format!("position fen {middle}"));
+        engine.send("go depth 7");
+        let lines = engine.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        let info = last_info(&lines).to_string();
+        let words: Vec<&str> = info.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "nodes").unwrap();
+        words[at + 1].parse::<u64>().unwrap()
+    };
+    for (name, _) in plyd::search::Techniques::SWITCHES {
+        let default = name == "QsEvasions";
+        assert!(
+            lines.contains(&format!("option name {name} type check default {default}")),
+            "{name}: {lines:?}"
+        );
+        // The reductions by history read the history that ContHistory's
+        // bonus sharpens; with the gentle bonus alone they barely move.
+        let needs = (name == "HistoryLMR").then_some("ContHistory");
+        if let Some(needs) = needs {
+            engine.send(&format!("setoption name {needs} value true"));
+        }
+        engine.send("ucinewgame");
+        let plain = nodes(&mut engine);
+        engine.send(&format!("setoption name {name} value {}", !default));
+        engine.send("ucinewgame");
+        let changed = nodes(&mut engine);
+        assert_ne!(changed, plain, "{name} changes nothing");
+        for (fen, mate) in [(MATE_IN_1, 1), (MATE_IN_2, 2)] {
+            engine.send(&format!("position fen {fen}"));
+            engine.send("go depth 8");
+            let lines = engine.until_bestmove();
+            assert!(
+                last_info(&lines).contains(&format!("score mate {mate} ")),
+                "{name} {fen}: {lines:?}"
+            );
+        }
+        engine.send(&format!("setoption name {name} value {default}"));
+        if let Some(needs) = needs {
+            engine.send(&format!("setoption name {needs} value false"));
+        }
+    }
+    // All of them at once.
+    for (name, _) in plyd::search::Techniques::SWITCHES {
+        engine.send(&format!("setoption name {name} value true"));
+    }
+    for (fen, mate) in [(MATE_IN_1, 1), (MATE_IN_2, 2)] {
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 8");
+        let lines = engine.until_bestmove();
+        assert!(
+            last_info(&lines).contains(&format!("score mate {mate} ")),
+            "all {fen}: {lines:?}"
+        );
+    }
+}

@@ -13,6 +13,7 @@ use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
 use plyd::search::nps;
+use plyd::search::Techniques;
 use plyd_arena::{self as arena, ArenaArgs};
 
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
@@ -68,6 +69,14 @@ enum Tool {
         bench_game: Option<String>,
         /// Depth in plies (default: chosen per game from its branching).
         depth: Option<u32>,
+        /// Search techniques to switch on, by option name, joined with
+        /// commas (`ContHistory,Singular`), or `all`.
+        #[arg(long, value_name = "NAMES")]
+        on: Option<String>,
+        /// Search techniques to switch off (after `--on`), by option name,
+        /// joined with commas, or `all`.
+        #[arg(long, value_name = "NAMES")]
+        off: Option<String>,
     },
     /// Solve a file of endgame positions with known exact scores (for
     /// Othello, plugins/othello/ffo.txt), printing time, nodes and speed per
@@ -179,9 +188,16 @@ fn main() -> ExitCode {
             daemon::run(resolved.config);
             ExitCode::SUCCESS
         }
-        Some(Tool::Bench { bench_game, depth }) => {
+        Some(Tool::Bench {
+            bench_game,
+            depth,
+            on,
+            off,
+        }) => {
             let game = bench_game.as_deref().or(resolved.config.game.as_deref());
-            match bench(&resolved.config, game, *depth) {
+            match chosen_techniques(on.as_deref(), off.as_deref())
+                .and_then(|techniques| bench(&resolved.config, game, *depth, techniques))
+            {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("plyd bench: {e}");
@@ -290,7 +306,39 @@ fn start_state(variant: &VariantRef, fen: Option<&str>) -> Result<GameState, Str
     Ok(state)
 }
 
-fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Result<(), String> {
+/// The default search techniques with those named in `on` switched on,
+/// then those in `off` switched off (names joined with commas, or `all`).
+fn chosen_techniques(on: Option<&str>, off: Option<&str>) -> Result<Techniques, String> {
+    let mut techniques = Techniques::default();
+    for (list, value, flag) in [(on, true, "--on"), (off, false, "--off")] {
+        for name in list
+            .unwrap_or("")
+            .split(',')
+            .filter(|n| !n.trim().is_empty())
+        {
+            if name.trim().eq_ignore_ascii_case("all") {
+                for (_, switch) in Techniques::SWITCHES {
+                    *switch(&mut techniques) = value;
+                }
+            } else if !techniques.set(name, value) {
+                let known: Vec<&str> = Techniques::SWITCHES.iter().map(|(n, _)| *n).collect();
+                return Err(format!(
+                    "{flag}: no technique '{}' (known: {}, all)",
+                    name.trim(),
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(techniques)
+}
+
+fn bench(
+    config: &DaemonConfig,
+    game: Option<&str>,
+    depth: Option<u32>,
+    techniques: Techniques,
+) -> Result<(), String> {
     let host = load_plugins(config);
     let variants = match game {
         Some(name) => vec![find_variant(&host, name)?],
@@ -318,6 +366,7 @@ fn bench(config: &DaemonConfig, game: Option<&str>, depth: Option<u32>) -> Resul
     let summary = plyd::search::bench::run(
         &targets,
         depth,
+        techniques,
         &mut |l| {
             println!(
                 "{:<10} depth {:>2} nodes {:>10} time {:>6} ms  bestmove {:<8} {}",

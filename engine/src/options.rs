@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::search::{ChancePruning, SearchMode};
+use crate::search::{ChancePruning, SearchMode, Techniques};
 
 /// Option names as announced in `uci` output.
 pub mod names {
@@ -51,6 +51,30 @@ pub mod names {
     pub const SEARCH_MODE: &str = "SearchMode";
     /// Static exchange evaluation in the search, where the game answers it.
     pub const SEE: &str = "SEE";
+    /// Continuation history and Stockfish's history bonus.
+    pub const CONT_HISTORY: &str = "ContHistory";
+    /// Capture history.
+    pub const CAPTURE_HISTORY: &str = "CaptureHistory";
+    /// Countermoves.
+    pub const COUNTER_MOVES: &str = "CounterMoves";
+    /// Reductions adjusted by history.
+    pub const HISTORY_LMR: &str = "HistoryLMR";
+    /// Singular extensions.
+    pub const SINGULAR: &str = "Singular";
+    /// Internal iterative reductions.
+    pub const IIR: &str = "IIR";
+    /// ProbCut.
+    pub const PROBCUT: &str = "ProbCut";
+    /// Razoring.
+    pub const RAZORING: &str = "Razoring";
+    /// The improving flag.
+    pub const IMPROVING: &str = "Improving";
+    /// Late-move pruning.
+    pub const LMP: &str = "LMP";
+    /// Correction history.
+    pub const CORR_HISTORY: &str = "CorrHistory";
+    /// Evasions in quiescence.
+    pub const QS_EVASIONS: &str = "QsEvasions";
 }
 
 /// A numeric option's range and default.
@@ -208,6 +232,8 @@ pub struct EngineSettings {
     pub endgame_solver: bool,
     /// Static exchange evaluation allowed.
     pub see: bool,
+    /// The techniques taken from Stockfish allowed.
+    pub techniques: Techniques,
     /// The search chosen with `SearchMode`; `None`: the one the current
     /// game's plugin recommends.
     pub search_mode: Option<SearchMode>,
@@ -230,6 +256,7 @@ impl Default for EngineSettings {
             selective: false,
             endgame_solver: true,
             see: true,
+            techniques: Techniques::default(),
             search_mode: None,
         }
     }

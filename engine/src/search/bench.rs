@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::host::{Evaluator, GameState, PluginError, VariantRef};
 use plyd_util::rng::SplitMix64;
 
-use super::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable};
+use super::{search, SearchControl, SearchLimits, SearchOptions, Techniques, TranspositionTable};
 
 /// Plies of random play before each bench position.
 const PLIES: [u32; 8] = [0, 4, 9, 14, 20, 26, 33, 40];
@@ -123,12 +123,14 @@ pub(super) fn timed_search(
     Ok((result, best, started.elapsed()))
 }
 
-/// Run the bench over `targets`. `depth` overrides each game's default;
+/// Run the bench over `targets` with the search's `techniques` (the
+/// default options otherwise). `depth` overrides each game's default;
 /// `line` is called after each position. Each search runs under
 /// `control`: a stop ends the one running and the bench with it.
 pub fn run(
     targets: &[BenchTarget],
     depth: Option<u32>,
+    techniques: Techniques,
     line: &mut dyn FnMut(&BenchLine),
     control: &SearchControl,
 ) -> Result<BenchSummary, String> {
@@ -157,7 +159,10 @@ pub fn run(
                 &target.evaluator,
                 &tt,
                 &limits,
-                &SearchOptions::default(),
+                &SearchOptions {
+                    techniques,
+                    ..SearchOptions::default()
+                },
                 control,
             )
             .map_err(fail)?;

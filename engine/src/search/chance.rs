@@ -489,7 +489,7 @@ impl Searcher<'_> {
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
         let first = picker.next(&self.state, &self.heuristics);
         self.pickers[ply] = picker.into_buffers();
-        let Some(mv) = first? else {
+        let Some((mv, _)) = first? else {
             return Ok(None);
         };
         // The window from the mover's point of view.

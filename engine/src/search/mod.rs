@@ -117,8 +117,126 @@ pub struct SearchOptions {
     /// has one: captures ordered by it, losing captures skipped in
     /// quiescence, and moves that lose by it pruned near the leaves.
     pub see: bool,
+    /// The techniques learnt from Stockfish, each switched on or off.
+    pub techniques: Techniques,
     /// Which search runs: the alpha-beta search or the Monte-Carlo one.
     pub mode: SearchMode,
+}
+
+/// The search techniques taken from Stockfish, each behind an engine
+/// option so that each can be switched off and measured (docs/search.md
+/// says what each does and what each measured, game by game). A pruning
+/// technique applies only where the plugin declares futility pruning
+/// sound (`CAP_FUTILITY`), one that weighs captures only where it answers
+/// `see_ge`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Techniques {
+    /// Continuation history (one, two and four plies back), with
+    /// Stockfish's steeper history bonus (`ContHistory`).
+    pub cont_history: bool,
+    /// Capture history ordering the noisy moves (`CaptureHistory`).
+    pub capture_history: bool,
+    /// Countermoves ordered after the killers (`CounterMoves`).
+    pub counter_moves: bool,
+    /// Late-move reductions adjusted by the move's history (`HistoryLMR`).
+    pub history_lmr: bool,
+    /// Singular extensions, with multi-cut and bounded double extensions
+    /// (`Singular`).
+    pub singular: bool,
+    /// Internal iterative reductions (`IIR`).
+    pub iir: bool,
+    /// ProbCut over the noisy moves (`ProbCut`).
+    pub probcut: bool,
+    /// Razoring (`Razoring`).
+    pub razoring: bool,
+    /// The "improving" flag in reverse futility, late-move pruning and
+    /// reductions (`Improving`).
+    pub improving: bool,
+    /// Late-move pruning of quiet moves (`LMP`).
+    pub lmp: bool,
+    /// Correction history of the static evaluation (`CorrHistory`).
+    pub correction: bool,
+    /// Every move searched in quiescence when in check, instead of
+    /// standing pat over the noisy moves (`QsEvasions`).
+    pub qs_evasions: bool,
+}
+
+/// Every technique is off by default but the evasions in quiescence
+/// (which the search had before the others): none of the others gained in
+/// the matches measured so far (docs/search.md), and each is one
+/// `setoption` away.
+impl Default for Techniques {
+    fn default() -> Self {
+        Techniques {
+            qs_evasions: true,
+            ..Techniques::none()
+        }
+    }
+}
+
+/// The switch of one technique in [`Techniques`].
+pub type Switch = fn(&mut Techniques) -> &mut bool;
+
+impl Techniques {
+    /// Each technique's option name, and its switch.
+    pub const SWITCHES: [(&'static str, Switch); 12] = [
+        ("ContHistory", |t| &mut t.cont_history),
+        ("CaptureHistory", |t| &mut t.capture_history),
+        ("CounterMoves", |t| &mut t.counter_moves),
+        ("HistoryLMR", |t| &mut t.history_lmr),
+        ("Singular", |t| &mut t.singular),
+        ("IIR", |t| &mut t.iir),
+        ("ProbCut", |t| &mut t.probcut),
+        ("Razoring", |t| &mut t.razoring),
+        ("Improving", |t| &mut t.improving),
+        ("LMP", |t| &mut t.lmp),
+        ("CorrHistory", |t| &mut t.correction),
+        ("QsEvasions", |t| &mut t.qs_evasions),
+    ];
+
+    /// Switch the technique of option `name` (any case) on or off; `false`
+    /// if no technique has that name.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        match Self::SWITCHES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+        {
+            Some((_, switch)) => {
+                *switch(self) = on;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a technique in force reads the plugin's move keys (the
+    /// histories kept by key, and late-move pruning, which must tell quiet
+    /// moves from noisy ones).
+    pub fn needs_keys(&self) -> bool {
+        self.cont_history
+            || self.capture_history
+            || self.counter_moves
+            || self.history_lmr
+            || self.lmp
+    }
+
+    /// Every technique off: the search as it was before them.
+    pub fn none() -> Self {
+        Techniques {
+            cont_history: false,
+            capture_history: false,
+            counter_moves: false,
+            history_lmr: false,
+            singular: false,
+            iir: false,
+            probcut: false,
+            razoring: false,
+            improving: false,
+            lmp: false,
+            correction: false,
+            qs_evasions: false,
+        }
+    }
 }
 
 /// The two searches (`SearchMode`).
@@ -202,6 +320,7 @@ impl Default for SearchOptions {
             selective: false,
             endgame_solver: true,
             see: true,
+            techniques: Techniques::default(),
             mode: SearchMode::default(),
         }
     }
@@ -228,6 +347,8 @@ pub(crate) struct Features {
     pub selective: bool,
     /// Static exchange evaluation (`see_ge`) orders captures and prunes.
     pub see: bool,
+    /// The techniques from Stockfish that apply to this game.
+    pub techniques: Techniques,
 }
 
 impl Features {
@@ -248,6 +369,20 @@ impl Features {
             is_legal: plugin.has_is_legal(),
             selective: options.selective && caps & CAP_SELECTIVE != 0 && plugin.has_order_hints(),
             see: options.see && plugin.has_see(),
+            techniques: {
+                let t = options.techniques;
+                let futility = caps & CAP_FUTILITY != 0;
+                let noisy = options.quiescence && plugin.has_noisy_moves();
+                let see = options.see && plugin.has_see();
+                Techniques {
+                    history_lmr: t.history_lmr && options.reductions,
+                    probcut: t.probcut && futility && noisy && see,
+                    razoring: t.razoring && futility && noisy,
+                    lmp: t.lmp && futility,
+                    qs_evasions: t.qs_evasions && options.check_extensions && plugin.has_in_check(),
+                    ..t
+                }
+            },
         }
     }
 }

@@ -42,7 +42,7 @@
 use plyd_api::abi::HINT_SKIP;
 use plyd_api::{Move, NULL_MOVE};
 
-use super::heuristics::Heuristics;
+use super::heuristics::{is_noisy, Context, Heuristics, NO_CONTEXT};
 use crate::host::{GameState, PluginError};
 
 /// Keys of the killers, above any hint.
@@ -58,6 +58,10 @@ const SCAN_PICKS: usize = 4;
 const BAND: i64 = 1 << 60;
 /// The killers' keys in the exchange-ordered list.
 const SEE_KILLER_KEYS: [i64; 2] = [3 * BAND + 2, 3 * BAND + 1];
+/// The countermove's key in the exchange-ordered list, below the killers.
+const SEE_COUNTER_KEY: i64 = 3 * BAND;
+/// The countermove's key in a list ordered by hint, below the killers.
+const COUNTER_KEY: i64 = i64::MAX - 3;
 /// The band of noisy moves that do not lose by the exchange.
 const GOOD_NOISY_BAND: i64 = 2 * BAND;
 /// The band of quiet moves (and of those the plugin did not answer for).
@@ -88,10 +92,12 @@ enum Stage {
 #[derive(Debug, Default)]
 pub(super) struct PickerBuffers {
     moves: Vec<Move>,
+    /// The plugin's key of each move (`move_keys`), beside `moves`.
+    move_keys: Vec<u32>,
     keys: Vec<i64>,
     hints: Vec<i32>,
     /// Scratch space for sorting.
-    pairs: Vec<(i64, Move)>,
+    pairs: Vec<(i64, Move, u32)>,
 }
 
 /// What the picker needs to know of the node.
@@ -120,6 +126,41 @@ pub(super) struct PickerSetup {
     pub side: u32,
     /// The killers of this ply.
     pub killers: [Move; 2],
+    /// Whether to ask the plugin for move keys (`move_keys`), for the
+    /// histories kept by key; without, every key is [`NO_CONTEXT`].
+    pub move_keys: bool,
+    /// The moves one, two and four plies back, for continuation history.
+    pub contexts: [Context; 3],
+    /// The countermove to the last move, ordered after the killers.
+    pub counter: Move,
+    /// Whether noisy moves are ordered by capture history within their
+    /// hint (otherwise by the butterfly history).
+    pub capture_history: bool,
+    /// A move not to hand out (a singular extension's search without it).
+    pub excluded: Move,
+}
+
+impl PickerSetup {
+    /// A setup for the noisy moves of quiescence (every move in check),
+    /// ordered by hints alone.
+    pub fn quiescence(in_check: bool, side: u32) -> Self {
+        PickerSetup {
+            kind: if in_check { Kind::All } else { Kind::Noisy },
+            tt_move: None,
+            check_tt_move: false,
+            hints: true,
+            skip_marked: false,
+            killers_first: false,
+            see: false,
+            side,
+            killers: [NULL_MOVE; 2],
+            move_keys: false,
+            contexts: [NO_CONTEXT; 3],
+            counter: NULL_MOVE,
+            capture_history: false,
+            excluded: NULL_MOVE,
+        }
+    }
 }
 
 /// Hands out the moves of one node, best first.
@@ -128,8 +169,8 @@ pub(super) struct MovePicker {
     stage: Stage,
     buffers: PickerBuffers,
     /// The moves handed out before generation, in order: the table move
-    /// and the killers that were legal.
-    tried_early: [Move; 3],
+    /// and the killers that were legal, with their keys.
+    tried_early: [(Move, u32); 3],
     /// How many of `tried_early` are set.
     early_count: usize,
     /// Next killer to try in the killer stage.
@@ -156,7 +197,7 @@ impl MovePicker {
             },
             setup,
             buffers,
-            tried_early: [NULL_MOVE; 3],
+            tried_early: [(NULL_MOVE, NO_CONTEXT); 3],
             early_count: 0,
             next_killer: 0,
             next: 0,
@@ -169,12 +210,13 @@ impl MovePicker {
         self.buffers
     }
 
-    /// The next move, best first; `None` when every move was handed out.
+    /// The next move, best first, with its key ([`NO_CONTEXT`] unless the
+    /// setup asks for keys); `None` when every move was handed out.
     pub fn next(
         &mut self,
         state: &GameState,
         heuristics: &Heuristics,
-    ) -> Result<Option<Move>, PluginError> {
+    ) -> Result<Option<(Move, u32)>, PluginError> {
         if self.stage == Stage::TableMove {
             self.stage = if self.setup.killers_first {
                 Stage::Killers
@@ -182,10 +224,11 @@ impl MovePicker {
                 Stage::Generate
             };
             let mv = self.setup.tt_move.expect("a table move in its stage");
-            if state.is_legal(mv)? {
-                self.tried_early[0] = mv;
+            if mv != self.setup.excluded && state.is_legal(mv)? {
+                let key = self.key_of(state, mv)?;
+                self.tried_early[0] = (mv, key);
                 self.early_count = 1;
-                return Ok(Some(mv));
+                return Ok(Some((mv, key)));
             }
         }
         if self.stage == Stage::Killers {
@@ -195,10 +238,15 @@ impl MovePicker {
             while self.next_killer < 2 {
                 let mv = self.setup.killers[self.next_killer];
                 self.next_killer += 1;
-                if mv != NULL_MOVE && Some(mv) != self.setup.tt_move && state.is_legal(mv)? {
-                    self.tried_early[self.early_count] = mv;
+                if mv != NULL_MOVE
+                    && Some(mv) != self.setup.tt_move
+                    && mv != self.setup.excluded
+                    && state.is_legal(mv)?
+                {
+                    let key = self.key_of(state, mv)?;
+                    self.tried_early[self.early_count] = (mv, key);
                     self.early_count += 1;
-                    return Ok(Some(mv));
+                    return Ok(Some((mv, key)));
                 }
             }
             self.stage = Stage::Generate;
@@ -208,21 +256,35 @@ impl MovePicker {
             self.stage = Stage::Pick;
         }
         let PickerBuffers {
-            moves, keys, pairs, ..
+            moves,
+            move_keys,
+            keys,
+            pairs,
+            ..
         } = &mut self.buffers;
         if self.next >= moves.len() {
             return Ok(None);
         }
         if !self.sorted {
             if self.next < SCAN_PICKS {
-                pick_best(moves, keys, self.next);
+                pick_best(moves, move_keys, keys, self.next);
             } else {
-                sort_rest(moves, keys, pairs, self.next);
+                sort_rest(moves, move_keys, keys, pairs, self.next);
                 self.sorted = true;
             }
         }
         self.next += 1;
-        Ok(Some(moves[self.next - 1]))
+        Ok(Some((moves[self.next - 1], move_keys[self.next - 1])))
+    }
+
+    /// The key of one move handed out before generation.
+    fn key_of(&self, state: &GameState, mv: Move) -> Result<u32, PluginError> {
+        if !self.setup.move_keys {
+            return Ok(NO_CONTEXT);
+        }
+        let mut one = Vec::with_capacity(1);
+        state.move_keys(&[mv], &mut one)?;
+        Ok(one[0])
     }
 
     fn generate(&mut self, state: &GameState, heuristics: &Heuristics) -> Result<(), PluginError> {
@@ -231,8 +293,13 @@ impl MovePicker {
             Kind::All => state.legal_moves(&mut buffers.moves)?,
             Kind::Noisy => state.noisy_moves(&mut buffers.moves)?,
         }
-        for &tried in &self.tried_early[..self.early_count] {
+        for &(tried, _) in &self.tried_early[..self.early_count] {
             if let Some(i) = buffers.moves.iter().position(|&m| m == tried) {
+                buffers.moves.swap_remove(i);
+            }
+        }
+        if self.setup.excluded != NULL_MOVE {
+            if let Some(i) = buffers.moves.iter().position(|&m| m == self.setup.excluded) {
                 buffers.moves.swap_remove(i);
             }
         }
@@ -243,40 +310,59 @@ impl MovePicker {
             buffers.hints.clear();
             buffers.hints.resize(moves.len(), 0);
         }
+        if self.setup.move_keys {
+            state.move_keys(&buffers.moves, &mut buffers.move_keys)?;
+        } else {
+            buffers.move_keys.clear();
+            buffers.move_keys.resize(buffers.moves.len(), NO_CONTEXT);
+        }
         let setup = &self.setup;
         if setup.skip_marked && setup.hints {
-            let PickerBuffers { moves, hints, .. } = buffers;
+            let PickerBuffers {
+                moves,
+                move_keys,
+                hints,
+                ..
+            } = buffers;
             let mut kept = 0;
             for i in 0..moves.len() {
                 let mv = moves[i];
                 if hints[i] != HINT_SKIP || Some(mv) == setup.tt_move || setup.killers.contains(&mv)
                 {
                     moves[kept] = mv;
+                    move_keys[kept] = move_keys[i];
                     hints[kept] = hints[i];
                     kept += 1;
                 }
             }
             moves.truncate(kept);
+            move_keys.truncate(kept);
             hints.truncate(kept);
         }
         if setup.see && setup.kind == Kind::All {
             return self.exchange_keys(state, heuristics);
         }
-        let moves = &buffers.moves;
-        buffers.keys.clear();
-        buffers
-            .keys
-            .extend(moves.iter().zip(&buffers.hints).map(|(&mv, &hint)| {
-                if Some(mv) == setup.tt_move {
-                    TT_MOVE_KEY
-                } else if mv == setup.killers[0] {
-                    KILLER_KEYS[0]
-                } else if mv == setup.killers[1] {
-                    KILLER_KEYS[1]
-                } else {
-                    (i64::from(hint) << 32) + i64::from(heuristics.history(setup.side, mv))
-                }
-            }));
+        let PickerBuffers {
+            moves,
+            move_keys,
+            hints,
+            keys,
+            ..
+        } = buffers;
+        keys.clear();
+        for ((&mv, &key), &hint) in moves.iter().zip(move_keys.iter()).zip(hints.iter()) {
+            keys.push(if Some(mv) == setup.tt_move {
+                TT_MOVE_KEY
+            } else if mv == setup.killers[0] {
+                KILLER_KEYS[0]
+            } else if mv == setup.killers[1] {
+                KILLER_KEYS[1]
+            } else if mv == setup.counter {
+                COUNTER_KEY
+            } else {
+                (i64::from(hint) << 32) + i64::from(setup.history_of(heuristics, mv, key))
+            });
+        }
         Ok(())
     }
 
@@ -290,28 +376,41 @@ impl MovePicker {
     ) -> Result<(), PluginError> {
         let setup = &self.setup;
         let PickerBuffers {
-            moves, keys, hints, ..
+            moves,
+            move_keys,
+            keys,
+            hints,
+            ..
         } = &mut self.buffers;
         keys.clear();
-        for (&mv, &hint) in moves.iter().zip(hints.iter()) {
+        for ((&mv, &move_key), &hint) in moves.iter().zip(move_keys.iter()).zip(hints.iter()) {
             let key = if Some(mv) == setup.tt_move {
                 TT_MOVE_KEY
             } else if mv == setup.killers[0] {
                 SEE_KILLER_KEYS[0]
             } else if mv == setup.killers[1] {
                 SEE_KILLER_KEYS[1]
+            } else if mv == setup.counter {
+                SEE_COUNTER_KEY
             } else {
                 let within = (i64::from(hint.clamp(-HINT_CLAMP, HINT_CLAMP)) << 20)
-                    + i64::from(heuristics.history(setup.side, mv));
-                // The lowest threshold asks only whether the move is noisy,
-                // which the plugin answers without weighing the exchange;
-                // only noisy moves are weighed.
-                let band = match state.see_ge(mv, i32::MIN)? {
-                    Some(answer) if answer.noisy => match state.see_ge(mv, 0)? {
+                    + i64::from(setup.history_of(heuristics, mv, move_key));
+                // The move key says whether the move is noisy where the
+                // plugin gives keys; otherwise the lowest threshold asks
+                // only that, which the plugin answers without weighing the
+                // exchange. Only noisy moves are weighed.
+                let noisy = if move_key != NO_CONTEXT {
+                    is_noisy(move_key)
+                } else {
+                    matches!(state.see_ge(mv, i32::MIN)?, Some(answer) if answer.noisy)
+                };
+                let band = if noisy {
+                    match state.see_ge(mv, 0)? {
                         Some(answer) if !answer.passes => LOSING_NOISY_BAND,
                         _ => GOOD_NOISY_BAND,
-                    },
-                    _ => QUIET_BAND,
+                    }
+                } else {
+                    QUIET_BAND
                 };
                 band + within
             };
@@ -320,15 +419,17 @@ impl MovePicker {
         Ok(())
     }
 
-    /// The moves handed out before generation (the table move, killers).
-    pub fn tried_early(&self) -> &[Move] {
-        &self.tried_early[..self.early_count]
-    }
-
-    /// The moves handed out so far from the generated list, in order (the
-    /// moves of the stages before generation are not among them).
-    pub fn picked(&self) -> &[Move] {
-        &self.buffers.moves[..self.next.min(self.buffers.moves.len())]
+    /// The moves handed out so far with their keys, in order: those of
+    /// the stages before generation (the table move, killers), then those
+    /// of the generated list.
+    pub fn tried(&self) -> impl Iterator<Item = (Move, u32)> + '_ {
+        let picked = self.next.min(self.buffers.moves.len());
+        self.tried_early[..self.early_count].iter().copied().chain(
+            self.buffers.moves[..picked]
+                .iter()
+                .copied()
+                .zip(self.buffers.move_keys[..picked].iter().copied()),
+        )
     }
 
     /// Hand out every remaining move, best first, into `out`.
@@ -338,7 +439,7 @@ impl MovePicker {
         heuristics: &Heuristics,
         out: &mut Vec<Move>,
     ) -> Result<(), PluginError> {
-        while let Some(mv) = self.next(state, heuristics)? {
+        while let Some((mv, _)) = self.next(state, heuristics)? {
             out.push(mv);
         }
         Ok(())
@@ -346,9 +447,10 @@ impl MovePicker {
 }
 
 /// Bring the move with the highest key among `moves[from..]` to `from`
-/// (keys move with their moves). Ties keep the earlier move first.
+/// (keys and move keys move with their moves). Ties keep the earlier move
+/// first.
 #[inline]
-fn pick_best(moves: &mut [Move], keys: &mut [i64], from: usize) {
+fn pick_best(moves: &mut [Move], move_keys: &mut [u32], keys: &mut [i64], from: usize) {
     let mut best = from;
     for j in from + 1..keys.len() {
         if keys[j] > keys[best] {
@@ -356,22 +458,47 @@ fn pick_best(moves: &mut [Move], keys: &mut [i64], from: usize) {
         }
     }
     moves.swap(from, best);
+    move_keys.swap(from, best);
     keys.swap(from, best);
 }
 
 /// Sort `moves[from..]` by key, highest first (ties in list order).
-fn sort_rest(moves: &mut [Move], keys: &mut [i64], pairs: &mut Vec<(i64, Move)>, from: usize) {
+fn sort_rest(
+    moves: &mut [Move],
+    move_keys: &mut [u32],
+    keys: &mut [i64],
+    pairs: &mut Vec<(i64, Move, u32)>,
+    from: usize,
+) {
     pairs.clear();
     pairs.extend(
         keys[from..]
             .iter()
-            .copied()
-            .zip(moves[from..].iter().copied()),
+            .zip(&moves[from..])
+            .zip(&move_keys[from..])
+            .map(|((&key, &mv), &move_key)| (key, mv, move_key)),
     );
-    pairs.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-    for (i, &(key, mv)) in pairs.iter().enumerate() {
+    pairs.sort_by_key(|&(key, _, _)| std::cmp::Reverse(key));
+    for (i, &(key, mv, move_key)) in pairs.iter().enumerate() {
         keys[from + i] = key;
         moves[from + i] = mv;
+        move_keys[from + i] = move_key;
+    }
+}
+
+impl PickerSetup {
+    /// The history part of a move's ordering key: by capture history for
+    /// a noisy move where it is kept, by history and continuation history
+    /// for the others.
+    #[inline]
+    fn history_of(&self, heuristics: &Heuristics, mv: Move, key: u32) -> i32 {
+        if self.capture_history && is_noisy(key) {
+            heuristics.capture(self.side, key)
+        } else if key == NO_CONTEXT {
+            heuristics.history(self.side, mv)
+        } else {
+            heuristics.quiet_score(self.side, mv, key, &self.contexts)
+        }
     }
 }
 
@@ -382,15 +509,19 @@ mod tests {
     #[test]
     fn picks_then_sorts_in_key_order() {
         let mut moves: Vec<Move> = (0..50).collect();
+        let mut move_keys: Vec<u32> = (100..150).collect();
         let mut keys: Vec<i64> = (0..50).map(|i| (i * 37 % 50) as i64).collect();
         let mut got = Vec::new();
         for from in 0..moves.len() {
             if from < SCAN_PICKS {
-                pick_best(&mut moves, &mut keys, from);
+                pick_best(&mut moves, &mut move_keys, &mut keys, from);
             } else if from == SCAN_PICKS {
-                sort_rest(&mut moves, &mut keys, &mut Vec::new(), from);
+                sort_rest(&mut moves, &mut move_keys, &mut keys, &mut Vec::new(), from);
             }
             got.push(keys[from]);
+            // The move and its key travel with the ordering key.
+            assert_eq!(keys[from], (moves[from] as i64 * 37 % 50));
+            assert_eq!(move_keys[from], moves[from] + 100);
         }
         let mut want: Vec<i64> = (0..50).map(|i| (i * 37 % 50) as i64).collect();
         want.sort_by(|a, b| b.cmp(a));

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use plyd_api::Move;
 
-use super::heuristics::Heuristics;
+use super::heuristics::{Heuristics, NO_CONTEXT};
 use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
 use super::score::EVAL_LIMIT;
 use super::worker::{Searcher, ThreadResult};
@@ -54,6 +54,17 @@ pub(crate) struct Shared<'a> {
     /// Static-exchange pruning: what a noisy move may lose by the exchange
     /// per ply of depth, and a quiet one per square of its reduced depth.
     pub see_margins: SeeMargins,
+    /// A pawn, as the margins of the techniques from Stockfish count it:
+    /// a two-hundredth of the evaluator's bound, xiangqi's `classic` scale
+    /// (see [`SeeMargins`]).
+    pub pawn: i32,
+    /// ProbCut's margin above beta: a pawn (Stockfish: 0.9).
+    pub probcut_margin: i32,
+    /// How far below the singular bound the other moves must stay for a
+    /// double extension: a tenth of a pawn.
+    pub double_extension_margin: i32,
+    /// The largest correction of the static evaluation: two pawns.
+    pub correction_limit: i32,
     /// Raised by the main thread when it is done, or by a thread whose
     /// plugin call failed: every thread stops at its next check.
     halt: AtomicBool,
@@ -90,6 +101,21 @@ impl SeeMargins {
             noisy: (pawn * 3 / 4).max(1),
             quiet: (pawn / 8).max(1),
         }
+    }
+}
+
+impl Shared<'_> {
+    /// Razoring's margin at `depth`: Stockfish's 2.25 + 1.5 d² pawns.
+    pub fn razor_margin(&self, depth: u32) -> i32 {
+        let d = depth as i32;
+        self.pawn * (9 + 6 * d * d) / 4
+    }
+
+    /// How far below the table's score the other moves must stay for the
+    /// table's move to be singular at `depth`: a sixty-fourth of a pawn per
+    /// ply.
+    pub fn singular_margin(&self, depth: u32) -> i32 {
+        (self.pawn * depth as i32 / 64).max(1)
     }
 }
 
@@ -296,6 +322,10 @@ pub(super) fn run(
         aspiration_delta: (bound / 100).max(1),
         futility_margin: (bound / 50).max(1),
         see_margins: SeeMargins::for_bound(bound),
+        pawn: (bound / 200).max(1),
+        probcut_margin: (bound / 200).max(1),
+        double_extension_margin: (bound / 2000).max(1),
+        correction_limit: (bound / 100).max(1),
         halt: AtomicBool::new(false),
         node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         searching: (0..threads).map(|_| AtomicU32::new(0)).collect(),
@@ -424,6 +454,11 @@ fn order_root(
         see: features.see,
         side: 0,
         killers: [plyd_api::NULL_MOVE; 2],
+        move_keys: false,
+        contexts: [NO_CONTEXT; 3],
+        counter: plyd_api::NULL_MOVE,
+        capture_history: false,
+        excluded: plyd_api::NULL_MOVE,
     };
     let mut picker = MovePicker::new(setup, PickerBuffers::default());
     moves.clear();

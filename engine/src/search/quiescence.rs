@@ -4,9 +4,7 @@
 //! exchange questions (and `SEE` is on), a noisy move that loses by the
 //! exchange is skipped out of check.
 
-use plyd_api::NULL_MOVE;
-
-use super::picker::{Kind, MovePicker, PickerSetup};
+use super::picker::{MovePicker, PickerSetup};
 use super::score::{INFINITY, MAX_PLY};
 use super::worker::Searcher;
 use crate::host::PluginError;
@@ -44,7 +42,9 @@ impl Searcher<'_> {
         if ply >= MAX_PLY - 1 || !self.shared.features.noisy || self.load_outcomes(ply)? {
             return self.evaluate();
         }
-        let in_check = self.shared.features.check && self.state.in_check()?;
+        // Without evasions, a side in check stands pat over its noisy
+        // moves like any other.
+        let in_check = self.shared.features.techniques.qs_evasions && self.state.in_check()?;
         self.quiescence_moves(ply, alpha, beta, side, in_check)
     }
 
@@ -69,22 +69,12 @@ impl Searcher<'_> {
             }
             alpha = alpha.max(best);
         }
-        let setup = PickerSetup {
-            kind: if in_check { Kind::All } else { Kind::Noisy },
-            tt_move: None,
-            check_tt_move: false,
-            hints: true,
-            skip_marked: false,
-            killers_first: false,
-            see: false,
-            side,
-            killers: [NULL_MOVE; 2],
-        };
+        let setup = PickerSetup::quiescence(in_check, side);
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
         let mut count = 0usize;
         // As in the main search, an error abandons the search: the buffers
         // taken from the pool are simply not given back then.
-        while let Some(mv) = picker.next(&self.state, &self.heuristics)? {
+        while let Some((mv, _)) = picker.next(&self.state, &self.heuristics)? {
             // Out of check, a capture that loses by the exchange is not
             // worth a look: standing pat already beats it, as a rule.
             if !in_check && self.shared.features.see && self.loses_exchange(mv, 0)? {

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::heuristics::context;
 use super::pool::BUSY_MIN_DEPTH;
 use super::score::{self, win_in, INFINITY, MAX_PLY};
 use super::timeman::IterationClock;
@@ -25,12 +26,21 @@ impl Searcher<'_> {
             .unwrap_or(MAX_DEPTH)
             .clamp(1, MAX_PLY as u32 - 1);
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
-        let mut clock = IterationClock::default();
+        let mut clock = IterationClock::with_pawn(self.shared.pawn);
         let mut last_best = self.root_moves.first().map(|rm| rm.mv);
         let mut iteration_start = Instant::now();
         let mut depth = self.shared.first_depth(self.id);
+        if self.shared.features.techniques.needs_keys() {
+            let moves: Vec<_> = self.root_moves.iter().map(|rm| rm.mv).collect();
+            let mut keys = Vec::new();
+            self.state.move_keys(&moves, &mut keys)?;
+            for (rm, key) in self.root_moves.iter_mut().zip(keys) {
+                rm.key = key;
+            }
+        }
         while depth <= max_depth {
             depth = self.shared.next_depth(self.id, depth, max_depth);
+            self.root_depth = depth;
             if self.root_is_chance {
                 self.search_chance_root(depth)?;
             } else {
@@ -74,7 +84,7 @@ impl Searcher<'_> {
                 break;
             }
             let now = Instant::now();
-            clock.finished(now - iteration_start, best_changed);
+            clock.finished(now - iteration_start, best_changed, self.best_score());
             iteration_start = now;
             if self.stop_between_iterations(depth, &clock) {
                 break;
@@ -165,6 +175,10 @@ impl Searcher<'_> {
             if self.is_main() && self.shared.control.clock_elapsed() >= CURRMOVE_AFTER {
                 self.report_currmove(depth, mv, i + 1)?;
             }
+            self.stack[0].context = context(self.root_moves[i].key, self.shared.root.in_check);
+            self.stack[0].side = side;
+            self.stack[0].static_eval = NO_EVAL;
+            self.stack[1].double_extensions = 0;
             self.state.make_move(mv)?;
             self.nodes += 1;
             let value = if i == pv_index {

@@ -80,14 +80,56 @@ pub struct IterationClock {
     durations: Vec<Duration>,
     /// Decaying count of best-move changes between iterations.
     instability: f64,
+    /// The best score of each finished iteration, newest last.
+    scores: Vec<i32>,
+    /// A pawn in the evaluation's units, the measure of a falling score;
+    /// 0: the score is not looked at.
+    pawn: i32,
 }
 
+/// How much more time a score that fell by one pawn gets.
+const FALL_PER_PAWN: f64 = 0.3;
+/// The least and most a falling (or rising) score scales the soft limit.
+const FALL_RANGE: (f64, f64) = (0.85, 1.6);
+
 impl IterationClock {
+    /// A clock that also stretches the soft limit while the score falls,
+    /// measured in `pawn`s of the evaluation, as Stockfish's does.
+    pub fn with_pawn(pawn: i32) -> Self {
+        IterationClock {
+            pawn: pawn.max(0),
+            ..IterationClock::default()
+        }
+    }
+
     /// Record a finished iteration that took `took`; `best_changed` says
-    /// whether it changed the best move.
-    pub fn finished(&mut self, took: Duration, best_changed: bool) {
+    /// whether it changed the best move, `score` is its best score.
+    pub fn finished(&mut self, took: Duration, best_changed: bool, score: i32) {
         self.durations.push(took);
         self.instability = self.instability * 0.5 + if best_changed { 1.0 } else { 0.0 };
+        self.scores.push(score);
+    }
+
+    /// How a falling score scales the soft limit: the last iteration's
+    /// score against the mean of the (up to) three before it, `1 +
+    /// FALL_PER_PAWN` per pawn lost, within [`FALL_RANGE`]. A decided
+    /// score (a mate found or feared) leaves it at 1.
+    fn falling(&self) -> f64 {
+        let n = self.scores.len();
+        if n < 2 {
+            return 1.0;
+        }
+        let last = self.scores[n - 1];
+        let before = &self.scores[n.saturating_sub(4)..n - 1];
+        if self.pawn == 0
+            || super::score::is_decisive(last)
+            || before.iter().any(|&s| super::score::is_decisive(s))
+        {
+            return 1.0;
+        }
+        let mean = before.iter().map(|&s| f64::from(s)).sum::<f64>() / before.len() as f64;
+        let drop = (mean - f64::from(last)) / f64::from(self.pawn);
+        (1.0 + FALL_PER_PAWN * drop).clamp(FALL_RANGE.0, FALL_RANGE.1)
     }
 
     /// Ratio between the last two iterations' durations: a guess of how
@@ -101,9 +143,10 @@ impl IterationClock {
         }
     }
 
-    /// The soft limit after stretching for instability.
+    /// The soft limit after stretching for instability and a falling
+    /// score.
     pub fn stretched_soft(&self, budget: TimeBudget) -> Duration {
-        let factor = (0.8 + self.instability * 0.7).clamp(0.8, 2.5);
+        let factor = (0.8 + self.instability * 0.7).clamp(0.8, 2.5) * self.falling();
         budget.soft.mul_f64(factor).min(budget.hard)
     }
 
@@ -236,12 +279,39 @@ mod tests {
         let mut steady = IterationClock::default();
         let mut unsteady = IterationClock::default();
         for _ in 0..4 {
-            steady.finished(ms(1), false);
-            unsteady.finished(ms(1), true);
+            steady.finished(ms(1), false, 0);
+            unsteady.finished(ms(1), true, 0);
         }
         assert!(steady.stretched_soft(budget) < budget.soft);
         assert!(unsteady.stretched_soft(budget) > budget.soft);
         assert!(unsteady.stretched_soft(budget) <= budget.hard);
+    }
+
+    #[test]
+    fn a_falling_score_stretches_the_soft_limit() {
+        let budget = TimeBudget {
+            soft: ms(100),
+            hard: ms(400),
+        };
+        let run = |scores: &[i32], pawn: i32| {
+            let mut clock = IterationClock::with_pawn(pawn);
+            for &score in scores {
+                clock.finished(ms(1), false, score);
+            }
+            clock.stretched_soft(budget)
+        };
+        let steady = run(&[50, 50, 50, 50], 100);
+        // Two pawns lost against the mean of the three before: 1.6 times.
+        let falling = run(&[50, 50, 50, -150], 100);
+        assert_eq!(falling, steady.mul_f64(1.6));
+        // A rising score gives a little back, no more than the range.
+        let rising = run(&[50, 50, 50, 550], 100);
+        assert_eq!(rising, steady.mul_f64(0.85));
+        // Without a pawn, or with a mate in view, the score is not read.
+        assert_eq!(run(&[50, 50, 50, -150], 0), steady);
+        let mate = super::super::score::win_in(5);
+        assert_eq!(run(&[50, 50, 50, mate], 100), steady);
+        assert_eq!(run(&[-150], 100), steady);
     }
 
     #[test]
@@ -252,8 +322,8 @@ mod tests {
         };
         let mut clock = IterationClock::default();
         assert!(clock.start_next(ms(0), budget));
-        clock.finished(ms(10), false);
-        clock.finished(ms(40), false);
+        clock.finished(ms(10), false, 0);
+        clock.finished(ms(40), false, 0);
         // Next one is expected to take about 160 ms: 30 + 160 <= 200 is fine,
         // 50 + 160 is not.
         assert!(clock.start_next(ms(30), budget));

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use plyd_api::{Move, NULL_MOVE};
 
-use super::heuristics::Heuristics;
+use super::heuristics::{context, is_noisy, Context, Heuristics, Tables, NO_CONTEXT};
 use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
 use super::pool::{Shared, BUSY_MIN_DEPTH};
 use super::score::{self, loss_in, win_in, INFINITY, MAX_PLY};
@@ -65,6 +65,8 @@ pub struct RootMove {
     pub previous_score: i32,
     /// Its principal variation, starting with the move.
     pub pv: Vec<Move>,
+    /// Its key for the histories (the plugin's `move_keys`).
+    pub key: u32,
 }
 
 /// What a thread ends with.
@@ -107,13 +109,17 @@ pub struct Searcher<'a> {
     /// Move-picker buffers, one per ply, reused node after node.
     pub(super) pickers: Vec<PickerBuffers>,
     /// Moves put off because another thread was searching them, per ply.
-    pub(super) deferred: Vec<Vec<Move>>,
+    pub(super) deferred: Vec<Vec<(Move, u32)>>,
     /// Chance outcomes, one list per ply.
     pub(super) outcomes: Vec<Vec<(Move, u32)>>,
     /// The outcomes' known intervals at a chance node, one list per ply.
     pub(super) chance_bounds: Vec<Vec<(i32, i32)>>,
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) lmr: Vec<[u8; 64]>,
+    /// The current line, one frame per ply.
+    pub(super) stack: Vec<Frame>,
+    /// The depth of the iteration under way.
+    pub(super) root_depth: u32,
     /// Where the main thread reports; `None` for helpers.
     report: Option<&'a mut dyn FnMut(SearchEvent)>,
 }
@@ -145,6 +151,7 @@ impl<'a> Searcher<'a> {
                     score: -INFINITY,
                     previous_score: -INFINITY,
                     pv: vec![mv],
+                    key: NO_CONTEXT,
                 })
                 .collect(),
             root_side: shared.root.side,
@@ -157,13 +164,20 @@ impl<'a> Searcher<'a> {
             check_countdown: 1,
             check_interval: 1,
             last_check: Instant::now(),
-            heuristics: Heuristics::default(),
+            heuristics: Heuristics::new(Tables {
+                continuation: shared.features.techniques.cont_history,
+                capture: shared.features.techniques.capture_history,
+                counter: shared.features.techniques.counter_moves,
+                correction: shared.features.techniques.correction,
+            }),
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
             deferred: vec![Vec::new(); MAX_PLY + 1],
             outcomes: vec![Vec::new(); MAX_PLY + 1],
             chance_bounds: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             lmr,
+            stack: vec![Frame::default(); MAX_PLY + 2],
+            root_depth: 1,
             report,
         }
     }
@@ -323,7 +337,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// How the main search orders the moves of a node at `ply` with `depth`
-    /// left for `side`: the table move, then killers, hints and history.
+    /// left for `side`: the table move, then killers, the countermove,
+    /// hints and histories.
     pub(super) fn picker_setup(
         &self,
         tt_move: Option<Move>,
@@ -331,6 +346,8 @@ impl<'a> Searcher<'a> {
         ply: usize,
         side: u32,
     ) -> PickerSetup {
+        let techniques = self.shared.features.techniques;
+        let contexts = self.contexts(ply);
         PickerSetup {
             kind: Kind::All,
             tt_move,
@@ -343,7 +360,30 @@ impl<'a> Searcher<'a> {
             see: self.shared.features.see,
             side,
             killers: self.heuristics.killers(ply),
+            move_keys: techniques.needs_keys(),
+            contexts,
+            counter: if techniques.counter_moves {
+                self.heuristics.counter(side, contexts[0])
+            } else {
+                NULL_MOVE
+            },
+            capture_history: techniques.capture_history,
+            excluded: self.stack[ply].excluded,
         }
+    }
+
+    /// The moves one, two and four plies before the node at `ply`, as the
+    /// continuation history knows them.
+    #[inline]
+    pub(super) fn contexts(&self, ply: usize) -> [Context; 3] {
+        let back = |k: usize| {
+            if ply >= k {
+                self.stack[ply - k].context
+            } else {
+                NO_CONTEXT
+            }
+        };
+        [back(1), back(2), back(4)]
     }
 
     /// Principal variation search of the node at `ply` to `depth`, for its
@@ -359,6 +399,12 @@ impl<'a> Searcher<'a> {
         side: u32,
         key: Option<u64>,
     ) -> Result<i32, PluginError> {
+        let excluded = self.stack[ply].excluded;
+        if excluded == NULL_MOVE {
+            self.stack[ply].context = NO_CONTEXT;
+            self.stack[ply].static_eval = NO_EVAL;
+            self.stack[ply].side = side;
+        }
         if let Some(value) = self.enter_node(ply)? {
             return Ok(value);
         }
@@ -387,9 +433,11 @@ impl<'a> Searcher<'a> {
         }
 
         let key = key.unwrap_or_else(|| self.state.hash());
+        // A search without one move (a singular extension's) is not the
+        // node's search: the table neither answers nor learns it.
         let hit = self.shared.tt.probe(key, ply);
         if let Some(hit) = hit {
-            if !pv_node && hit.is_usable(depth, alpha, beta) {
+            if !pv_node && excluded == NULL_MOVE && hit.is_usable(depth, alpha, beta) {
                 return Ok(hit.score);
             }
         }
@@ -401,73 +449,177 @@ impl<'a> Searcher<'a> {
             pv_node,
             in_check,
             side,
+            key,
         };
-        let marked = depth >= BUSY_MIN_DEPTH && self.shared.enter(key);
+        let marked = excluded == NULL_MOVE && depth >= BUSY_MIN_DEPTH && self.shared.enter(key);
         let result = self.pvs_moves(node, hit);
         if marked {
             self.shared.leave(key);
         }
-        let (best, best_move, static_eval) = result?;
-        if self.stopped {
+        let done = result?;
+        let best = done.best;
+        if self.stopped || excluded != NULL_MOVE || done.shallow {
             return Ok(best);
         }
         let bound = if best >= beta {
             Bound::Lower
-        } else if best_move.is_some() && best > alpha {
+        } else if done.best_move.is_some() && best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
+        // The static evaluation learns from the search where the search
+        // tells more than a bound on the wrong side of it, and the best
+        // move was quiet (a capture's gain is not the evaluation's error).
+        let corrected = self.stack[ply].static_eval;
+        if features.techniques.correction
+            && corrected != NO_EVAL
+            && done.raw_eval != NO_EVAL
+            && !is_noisy(done.best_key)
+            && !score::is_decisive(best)
+            && !(bound == Bound::Lower && best <= corrected)
+            && !(bound == Bound::Upper && best >= corrected)
+        {
+            let [last, before, _] = self.contexts(ply);
+            let limit = self.shared.correction_limit;
+            self.heuristics
+                .update_correction(side, last, before, best - corrected, depth, limit);
+        }
         self.shared
             .tt
-            .store(key, best_move, best, static_eval, depth, bound, ply);
+            .store(key, done.best_move, best, done.raw_eval, depth, bound, ply);
         Ok(best)
     }
 
-    /// The pruning before the move loop and the move loop of
-    /// [`Searcher::pvs`]. Returns the best score, the move that raised
-    /// alpha (if any) and the static evaluation (`NO_EVAL` if not computed).
-    fn pvs_moves(
+    /// The static evaluation of the node at `ply` for `side`, as the
+    /// evaluator gives it (`hit`'s when stored) and as the correction
+    /// history corrects it.
+    fn node_eval(
         &mut self,
-        node: Node,
+        ply: usize,
+        side: u32,
         hit: Option<TtHit>,
-    ) -> Result<(i32, Option<Move>, i32), PluginError> {
+    ) -> Result<(i32, i32), PluginError> {
+        let raw = match hit {
+            Some(h) if h.eval != NO_EVAL => h.eval,
+            _ => self.evaluate()?,
+        };
+        if !self.shared.features.techniques.correction {
+            return Ok((raw, raw));
+        }
+        let [last, before, _] = self.contexts(ply);
+        let bound = self.shared.eval_bound;
+        let corrected = (raw + self.heuristics.correction(side, last, before)).clamp(-bound, bound);
+        Ok((raw, corrected))
+    }
+
+    /// Whether the node at `ply` for `side` evaluates better than the same
+    /// side's node two plies up (four, if that one was in check; true when
+    /// neither is known), Stockfish's "improving".
+    fn improving(&self, ply: usize, side: u32, eval: i32) -> bool {
+        for back in [2, 4] {
+            if ply < back {
+                break;
+            }
+            let frame = &self.stack[ply - back];
+            if frame.side == side && frame.static_eval != NO_EVAL {
+                return eval > frame.static_eval;
+            }
+        }
+        true
+    }
+
+    /// The pruning before the move loop and the move loop of
+    /// [`Searcher::pvs`].
+    fn pvs_moves(&mut self, node: Node, hit: Option<TtHit>) -> Result<NodeResult, PluginError> {
         let Node {
-            depth,
+            mut depth,
             ply,
             mut alpha,
             beta,
             pv_node,
             in_check,
             side,
+            key,
         } = node;
         let features = self.shared.features;
-        let tt_move = hit.and_then(|h| h.best);
-        let mut static_eval = NO_EVAL;
-        let prunable = !pv_node && !in_check && !score::is_decisive(beta);
+        let techniques = features.techniques;
+        let excluded = self.stack[ply].excluded;
+        let tt_move = if excluded == NULL_MOVE {
+            hit.and_then(|h| h.best)
+        } else {
+            Some(excluded)
+        };
+        let mut raw_eval = NO_EVAL;
+        let mut eval = NO_EVAL;
+        let mut improving = false;
+        // The evaluation is needed where futility or null move may prune,
+        // and at every node where the improving flag or the correction
+        // history (which learns from every node's) is in force.
+        let pruning = features.futility || features.null_move;
+        let everywhere = (techniques.improving && features.reductions) || techniques.correction;
+        let uses_eval = everywhere
+            || (pruning && !pv_node && excluded == NULL_MOVE && !score::is_decisive(beta));
+        if !in_check && uses_eval {
+            if excluded == NULL_MOVE {
+                let (raw, corrected) = self.node_eval(ply, side, hit)?;
+                raw_eval = raw;
+                self.stack[ply].static_eval = corrected;
+            }
+            eval = self.stack[ply].static_eval;
+            if techniques.improving && eval != NO_EVAL {
+                improving = self.improving(ply, side, eval);
+            }
+        }
+        let nothing = |best: i32, raw_eval: i32| NodeResult {
+            best,
+            best_move: None,
+            best_key: NO_CONTEXT,
+            raw_eval,
+            shallow: false,
+        };
+        // A value from a shallower search than the node's (razoring's
+        // quiescence, ProbCut's reduced search): not stored at the node's
+        // depth.
+        let shallow = |best: i32, raw_eval: i32| NodeResult {
+            shallow: true,
+            ..nothing(best, raw_eval)
+        };
+        let prunable = !pv_node
+            && !in_check
+            && excluded == NULL_MOVE
+            && !score::is_decisive(beta)
+            && eval != NO_EVAL;
         if prunable && (features.futility || features.null_move) {
-            static_eval = match hit {
-                Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => self.evaluate()?,
-            };
             // Reverse futility: far enough above beta near the leaves, the
-            // opponent will not catch up in the few plies left.
+            // opponent will not catch up in the few plies left. With the
+            // improving flag, a node that improves needs a ply less margin.
+            let rfp_depth = depth.saturating_sub(u32::from(improving && depth > 1));
             if features.futility
                 && depth <= 3
-                && static_eval - self.shared.futility_margin * depth as i32 >= beta
+                && eval - self.shared.futility_margin * rfp_depth as i32 >= beta
             {
-                return Ok((static_eval, None, static_eval));
+                return Ok(nothing(eval, raw_eval));
+            }
+            // Razoring: so far below alpha that only a capture could save
+            // the node; quiescence says whether one does.
+            if techniques.razoring && depth <= 3 && eval + self.shared.razor_margin(depth) < alpha {
+                let value = self.quiescence_moves(ply, alpha - 1, alpha, side, false)?;
+                if value < alpha && !score::is_decisive(value) {
+                    return Ok(shallow(value, raw_eval));
+                }
             }
             // Null move: if passing still beats beta, a real move will too.
             // The plugin's zugzwang guard (`null_move_ok`) is asked last,
             // only when everything else says try.
             if features.null_move
                 && depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && ply >= 1
                 && self.state.null_move_ok()?
             {
                 let reduction = 2 + depth / 4;
+                self.stack[ply].context = NO_CONTEXT;
                 self.state.make_move(NULL_MOVE)?;
                 self.nodes += 1;
                 let value = self.child(
@@ -480,7 +632,7 @@ impl<'a> Searcher<'a> {
                 )?;
                 self.state.unmake_move(NULL_MOVE)?;
                 if self.stopped {
-                    return Ok((0, None, static_eval));
+                    return Ok(nothing(0, raw_eval));
                 }
                 if value >= beta {
                     let value = if score::is_decisive(value) {
@@ -488,33 +640,68 @@ impl<'a> Searcher<'a> {
                     } else {
                         value
                     };
-                    return Ok((value, None, static_eval));
+                    return Ok(nothing(value, raw_eval));
+                }
+            }
+            // ProbCut: a capture that beats beta by a margin in a shallow
+            // search would beat beta in the full one too.
+            if techniques.probcut && depth >= 5 {
+                if let Some(value) =
+                    self.probcut(depth, ply, beta, side, (eval, raw_eval), key, hit)?
+                {
+                    return Ok(shallow(value, raw_eval));
                 }
             }
         }
+        // Internal iterative reductions: a node the table knows no move
+        // for is searched a ply shallower (it is likely new, and likely
+        // unimportant).
+        if techniques.iir && excluded == NULL_MOVE && tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
 
         self.heuristics.clear_killers(ply + 2);
-        let setup = self.picker_setup(tt_move, depth, ply, side);
+        let setup = self.picker_setup(tt_move.filter(|&m| m != excluded), depth, ply, side);
         let killers = setup.killers;
+        let counter = setup.counter;
+        let contexts = setup.contexts;
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
         let may_defer = depth > BUSY_MIN_DEPTH && self.shared.threads() > 1;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let mut best_key = NO_CONTEXT;
         let mut count = 0usize;
+        let mut quiets = 0usize;
         let mut next_deferred = 0usize;
         loop {
             // The picker's moves first, then those put off because another
             // thread was searching them.
-            let mv = match picker.next(&self.state, &self.heuristics)? {
-                Some(mv) => mv,
+            let (mv, move_key) = match picker.next(&self.state, &self.heuristics)? {
+                Some(pair) => pair,
                 None if next_deferred < deferred.len() => {
                     next_deferred += 1;
                     deferred[next_deferred - 1]
                 }
                 None => break,
             };
+            let quiet = !is_noisy(move_key);
+            let special = Some(mv) == tt_move || killers.contains(&mv) || mv == counter;
+            let losing = score::is_decisive(best) && best < 0;
+            // Late-move pruning: near the leaves, past a number of moves
+            // that grows with the depth, quiet moves are not searched.
+            if techniques.lmp
+                && !in_check
+                && quiet
+                && !special
+                && depth <= 8
+                && count > 0
+                && !losing
+                && quiets >= lmp_count(depth, improving || !techniques.improving)
+            {
+                continue;
+            }
             // Static-exchange pruning near the leaves, once a move has
             // been searched and the best is not a forced loss (the table
             // move is always searched).
@@ -522,34 +709,63 @@ impl<'a> Searcher<'a> {
                 && !in_check
                 && depth <= SEE_PRUNE_DEPTH
                 && count > 0
-                && !(score::is_decisive(best) && best < 0)
+                && !losing
                 && Some(mv) != tt_move
                 && self.fails_see_margin(mv, depth, count)?
             {
                 continue;
             }
+            // Singular extension: when the table's move beats every other
+            // by a margin in a shallower search without it, it is searched
+            // deeper; when even the others beat beta, the node is cut.
+            let mut extension = 0i32;
+            if techniques.singular
+                && count == 0
+                && Some(mv) == tt_move
+                && excluded == NULL_MOVE
+                && depth >= SINGULAR_MIN_DEPTH
+                && ply > 0
+                && (ply as u32) < 2 * self.root_depth
+            {
+                match self.singular(depth, ply, beta, pv_node, side, key, mv, hit)? {
+                    Singular::Extend(e) => extension = e,
+                    Singular::Cut(value) => {
+                        self.pickers[ply] = picker.into_buffers();
+                        self.deferred[ply] = deferred;
+                        return Ok(nothing(value, raw_eval));
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+            }
             self.state.make_move(mv)?;
             let from_picker = next_deferred == 0;
             if may_defer && count > 0 && from_picker && self.shared.is_busy(self.state.hash()) {
                 self.state.unmake_move(mv)?;
-                deferred.push(mv);
+                deferred.push((mv, move_key));
                 continue;
             }
             self.nodes += 1;
-            let special = Some(mv) == tt_move || killers.contains(&mv);
+            if quiet {
+                quiets += 1;
+            }
+            self.stack[ply].context = context(move_key, in_check);
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + u8::from(extension >= 2);
+            let new_depth = (depth as i32 - 1 + extension).max(0) as u32;
             let value = if count == 0 {
-                self.child(depth - 1, ply + 1, alpha, beta, pv_node, side)?
+                self.child(new_depth, ply + 1, alpha, beta, pv_node, side)?
             } else {
                 let mut reduction = 0;
                 if features.reductions && depth >= 3 && count >= 3 && !special && !in_check {
-                    reduction = u32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
-                    if pv_node {
-                        reduction = reduction.saturating_sub(1);
-                    }
-                    reduction = reduction.min(depth - 2);
+                    reduction = self.reduction(
+                        depth, count, pv_node, improving, quiet, mv, move_key, side, &contexts,
+                    );
+                    reduction = reduction.min(new_depth.saturating_sub(1));
                 }
                 let mut value = self.child(
-                    depth - 1 - reduction,
+                    new_depth - reduction,
                     ply + 1,
                     alpha,
                     alpha + 1,
@@ -557,13 +773,13 @@ impl<'a> Searcher<'a> {
                     side,
                 )?;
                 if value > alpha && reduction > 0 {
-                    value = self.child(depth - 1, ply + 1, alpha, alpha + 1, false, side)?;
+                    value = self.child(new_depth, ply + 1, alpha, alpha + 1, false, side)?;
                 }
                 // A scout inside a window wider than null needs the real
                 // value: at a PV node, and at a node a chance node searches
                 // with a Star1 window.
                 if value > alpha && value < beta {
-                    value = self.child(depth - 1, ply + 1, alpha, beta, pv_node, side)?;
+                    value = self.child(new_depth, ply + 1, alpha, beta, pv_node, side)?;
                 }
                 value
             };
@@ -572,13 +788,20 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 self.pickers[ply] = picker.into_buffers();
                 self.deferred[ply] = deferred;
-                return Ok((best.max(-INFINITY + 1), best_move, static_eval));
+                return Ok(NodeResult {
+                    best: best.max(-INFINITY + 1),
+                    best_move,
+                    best_key,
+                    raw_eval,
+                    shallow: false,
+                });
             }
             if value > best {
                 best = value;
                 if value > alpha {
                     alpha = value;
                     best_move = Some(mv);
+                    best_key = move_key;
                     if pv_node {
                         let (head, tail) = self.pv.split_at_mut(ply + 1);
                         head[ply].clear();
@@ -586,16 +809,7 @@ impl<'a> Searcher<'a> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if alpha >= beta {
-                        let bonus = Heuristics::bonus(depth);
-                        self.heuristics.add_killer(ply, mv);
-                        self.heuristics.update_history(side, mv, bonus);
-                        // Every move tried before the cutoff loses a little,
-                        // those of the stages before generation too.
-                        for &tried in picker.tried_early().iter().chain(picker.picked()) {
-                            if tried != mv {
-                                self.heuristics.update_history(side, tried, -bonus);
-                            }
-                        }
+                        self.learn_cutoff(&picker, depth, ply, side, mv, move_key, &contexts);
                         break;
                     }
                 }
@@ -604,11 +818,239 @@ impl<'a> Searcher<'a> {
         self.pickers[ply] = picker.into_buffers();
         self.deferred[ply] = deferred;
         if count == 0 {
+            if excluded != NULL_MOVE {
+                // Only the excluded move: nothing else reaches any bound.
+                return Ok(nothing(alpha, raw_eval));
+            }
             // No move, and the plugin said the game goes on: nothing can
             // change any more, which scores as a draw.
-            return Ok((0, None, static_eval));
+            return Ok(nothing(0, raw_eval));
         }
-        Ok((best, best_move, static_eval))
+        Ok(NodeResult {
+            best,
+            best_move,
+            best_key,
+            raw_eval,
+            shallow: false,
+        })
+    }
+
+    /// What a cutoff by `mv` (with `key`) at `depth` teaches the tables:
+    /// the move is rewarded, and the moves tried before it are punished.
+    #[allow(clippy::too_many_arguments)]
+    fn learn_cutoff(
+        &mut self,
+        picker: &MovePicker,
+        depth: u32,
+        ply: usize,
+        side: u32,
+        mv: Move,
+        key: u32,
+        contexts: &[Context; 3],
+    ) {
+        let techniques = self.shared.features.techniques;
+        let bonus = self.heuristics.bonus(depth);
+        if !techniques.cont_history {
+            // The search before the techniques: killers and history for
+            // every move, every earlier move punished.
+            self.heuristics.add_killer(ply, mv);
+            self.heuristics.update_history(side, mv, bonus);
+            for (tried, tried_key) in picker.tried() {
+                if tried == mv {
+                    continue;
+                }
+                self.heuristics.update_history(side, tried, -bonus);
+                if techniques.capture_history && is_noisy(tried_key) {
+                    self.heuristics.update_capture(side, tried_key, -bonus);
+                }
+            }
+            if techniques.capture_history && is_noisy(key) {
+                self.heuristics.update_capture(side, key, bonus);
+            }
+            if techniques.counter_moves && !is_noisy(key) {
+                self.heuristics.set_counter(side, contexts[0], mv);
+            }
+            return;
+        }
+        // Stockfish's: a quiet move is rewarded in history and
+        // continuation history, and the quiet moves before it punished; a
+        // noisy one in capture history. Noisy moves tried before the
+        // cutoff are punished either way.
+        if is_noisy(key) {
+            self.heuristics.update_capture(side, key, bonus);
+        } else {
+            self.heuristics.add_killer(ply, mv);
+            self.heuristics.update_quiet(side, mv, key, contexts, bonus);
+            if techniques.counter_moves {
+                self.heuristics.set_counter(side, contexts[0], mv);
+            }
+        }
+        for (tried, tried_key) in picker.tried() {
+            if tried == mv {
+                continue;
+            }
+            if is_noisy(tried_key) {
+                self.heuristics.update_capture(side, tried_key, -bonus);
+            } else if !is_noisy(key) {
+                self.heuristics
+                    .update_quiet(side, tried, tried_key, contexts, -bonus);
+            }
+        }
+    }
+
+    /// The reduction of the `count`-th move at `depth`: the log table's,
+    /// less for a PV node, more where the node is not improving, and less
+    /// or more by the move's history.
+    #[allow(clippy::too_many_arguments)]
+    fn reduction(
+        &self,
+        depth: u32,
+        count: usize,
+        pv_node: bool,
+        improving: bool,
+        quiet: bool,
+        mv: Move,
+        key: u32,
+        side: u32,
+        contexts: &[Context; 3],
+    ) -> u32 {
+        let techniques = self.shared.features.techniques;
+        let mut r = 1024 * i32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
+        if pv_node {
+            r -= 1024;
+        }
+        if techniques.improving && !improving {
+            r += 1024;
+        }
+        if techniques.history_lmr && quiet {
+            let stat = if key == NO_CONTEXT {
+                2 * self.heuristics.history(side, mv)
+            } else {
+                self.heuristics.quiet_score(side, mv, key, contexts)
+            };
+            r -= stat * 1024 / HISTORY_LMR_DIVISOR;
+        }
+        ((r + 512) / 1024).max(0) as u32
+    }
+
+    /// The singular-extension test of the table's move `mv` at a node of
+    /// `depth`: a search of the other moves to half the depth, against a
+    /// bound a margin below the table's score.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+        pv_node: bool,
+        side: u32,
+        key: u64,
+        mv: Move,
+        hit: Option<TtHit>,
+    ) -> Result<Singular, PluginError> {
+        let Some(hit) = hit else {
+            return Ok(Singular::Extend(0));
+        };
+        if hit.depth + 3 < depth
+            || hit.bound == Bound::Upper
+            || score::is_decisive(hit.score)
+            || hit.best != Some(mv)
+        {
+            return Ok(Singular::Extend(0));
+        }
+        let margin = self.shared.singular_margin(depth);
+        let singular_beta = hit.score - margin;
+        let singular_depth = (depth - 1) / 2;
+        self.stack[ply].excluded = mv;
+        let value = self.pvs(
+            singular_depth,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+            false,
+            side,
+            Some(key),
+        );
+        self.stack[ply].excluded = NULL_MOVE;
+        let value = value?;
+        if self.stopped {
+            return Ok(Singular::Extend(0));
+        }
+        Ok(if value < singular_beta {
+            // Only the table's move holds: one ply more, two when the
+            // others fall well short (a few times per line at most).
+            let double = !pv_node
+                && value < singular_beta - self.shared.double_extension_margin
+                && self.stack[ply].double_extensions < MAX_DOUBLE_EXTENSIONS;
+            Singular::Extend(if double { 2 } else { 1 })
+        } else if singular_beta >= beta && !score::is_decisive(singular_beta) {
+            // Multi-cut: another move beats beta too.
+            Singular::Cut(singular_beta)
+        } else if hit.score >= beta {
+            // The table's move is not alone in beating beta: search it a
+            // ply shallower.
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        })
+    }
+
+    /// ProbCut: the noisy moves that win enough by the exchange, searched
+    /// by quiescence then to `depth - 4` against `beta` plus a margin;
+    /// the value of the first that holds, which the table keeps.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+        side: u32,
+        (eval, raw_eval): (i32, i32),
+        key: u64,
+        hit: Option<TtHit>,
+    ) -> Result<Option<i32>, PluginError> {
+        let probcut_beta = beta + self.shared.probcut_margin;
+        // The table already says a search this deep stays below it.
+        if let Some(h) = hit {
+            if h.depth + 3 >= depth && h.score < probcut_beta && h.bound != Bound::Lower {
+                return Ok(None);
+            }
+        }
+        let setup = PickerSetup::quiescence(false, side);
+        let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
+        let mut found = None;
+        while let Some((mv, _)) = picker.next(&self.state, &self.heuristics)? {
+            if self.loses_exchange(mv, probcut_beta - eval)? {
+                continue;
+            }
+            self.stack[ply].context = NO_CONTEXT;
+            self.state.make_move(mv)?;
+            self.nodes += 1;
+            let mut value = self.quiet_child(ply + 1, probcut_beta - 1, probcut_beta, side)?;
+            if value >= probcut_beta && !self.stopped {
+                value = self.child(
+                    depth - 4,
+                    ply + 1,
+                    probcut_beta - 1,
+                    probcut_beta,
+                    false,
+                    side,
+                )?;
+            }
+            self.state.unmake_move(mv)?;
+            if self.stopped {
+                break;
+            }
+            if value >= probcut_beta {
+                self.shared
+                    .tt
+                    .store(key, Some(mv), value, raw_eval, depth - 3, Bound::Lower, ply);
+                found = Some(value);
+                break;
+            }
+        }
+        self.pickers[ply] = picker.into_buffers();
+        Ok(found)
     }
 }
 
@@ -664,4 +1106,70 @@ struct Node {
     pv_node: bool,
     in_check: bool,
     side: u32,
+    key: u64,
 }
+
+/// What [`Searcher::pvs_moves`] hands back.
+#[derive(Debug, Clone, Copy)]
+struct NodeResult {
+    /// The best score.
+    best: i32,
+    /// The move that raised alpha, if any.
+    best_move: Option<Move>,
+    /// Its key.
+    best_key: u32,
+    /// The evaluator's static evaluation (`NO_EVAL` if not computed).
+    raw_eval: i32,
+    /// Whether the score came from a shallower search than the node's,
+    /// which the table must not keep at the node's depth.
+    shallow: bool,
+}
+
+/// What the singular-extension test says of the table's move.
+enum Singular {
+    /// Search it this many plies deeper (or shallower, if negative).
+    Extend(i32),
+    /// Cut the node with this score.
+    Cut(i32),
+}
+
+/// What one ply of the current line keeps for the plies below it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Frame {
+    /// The move made from this ply, as the histories know it.
+    pub context: Context,
+    /// The corrected static evaluation (`NO_EVAL`: in check, or none).
+    pub static_eval: i32,
+    /// The side to move.
+    pub side: u32,
+    /// The move a singular extension's search leaves out.
+    pub excluded: Move,
+    /// Double extensions on the line to here.
+    pub double_extensions: u8,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            context: NO_CONTEXT,
+            static_eval: NO_EVAL,
+            side: u32::MAX,
+            excluded: NULL_MOVE,
+            double_extensions: 0,
+        }
+    }
+}
+
+/// Moves searched before late-move pruning starts at `depth`
+/// (Stockfish's `(3 + d²) / (2 - improving)`).
+fn lmp_count(depth: u32, improving: bool) -> usize {
+    let d = depth as usize;
+    (3 + d * d) / if improving { 1 } else { 2 }
+}
+
+/// Depth from which the table's move is tested for a singular extension.
+const SINGULAR_MIN_DEPTH: u32 = 6;
+/// Double extensions allowed on one line.
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
+/// The history score worth a ply less (or more) of reduction.
+const HISTORY_LMR_DIVISOR: i32 = 10_240;

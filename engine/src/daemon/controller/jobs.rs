@@ -172,13 +172,17 @@ impl Controller {
         self.job_in_the_way(voice)?;
         let targets = self.bench_targets(game)?;
         let control = Arc::new(SearchControl::new(false));
-        let job =
-            worker::start_bench(targets, depth, control, self.events_tx.clone()).map_err(|e| {
-                ControlError::Thread {
-                    what: "bench",
-                    why: e.to_string(),
-                }
-            })?;
+        let job = worker::start_bench(
+            targets,
+            depth,
+            self.settings.techniques,
+            control,
+            self.events_tx.clone(),
+        )
+        .map_err(|e| ControlError::Thread {
+            what: "bench",
+            why: e.to_string(),
+        })?;
         self.job = Some(job);
         Ok(())
     }
@@ -267,6 +271,7 @@ impl Controller {
             selective: self.settings.selective,
             endgame_solver: self.settings.endgame_solver,
             see: self.settings.see,
+            techniques: self.settings.techniques,
             mode: self.search_mode(),
         }
     }

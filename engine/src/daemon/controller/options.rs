@@ -64,15 +64,15 @@ enum Setting {
 /// A yes/no option over a field of the settings; `keeps_trees` as in
 /// [`EngineOption`] (false when left out).
 macro_rules! check {
-    ($name:expr, $field:ident) => {
-        check!($name, $field, false)
+    ($name:expr, $($field:ident).+) => {
+        check!($name, $($field).+; false)
     };
-    ($name:expr, $field:ident, $keeps:expr) => {
+    ($name:expr, $($field:ident).+; $keeps:expr) => {
         EngineOption {
             name: $name,
             setting: Setting::Check {
-                get: |s| s.$field,
-                set: |s, v| s.$field = v,
+                get: |s| s.$($field).+,
+                set: |s, v| s.$($field).+ = v,
             },
             keeps_trees: $keeps,
         }
@@ -106,7 +106,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 21] = [
+const ENGINE_OPTIONS: [EngineOption; 33] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -121,7 +121,7 @@ const ENGINE_OPTIONS: [EngineOption; 21] = [
         true
     ),
     special!(names::PLUGIN_PATH, PluginPath, false),
-    check!(names::PONDER, ponder, true),
+    check!(names::PONDER, ponder; true),
     spin!(names::MULTIPV, options::MULTIPV_RANGE, multipv, true),
     check!(names::NULL_MOVE, null_move),
     check!(names::LMR, reductions),
@@ -132,6 +132,18 @@ const ENGINE_OPTIONS: [EngineOption; 21] = [
     check!(names::SELECTIVE, selective),
     check!(names::ENDGAME_SOLVER, endgame_solver),
     check!(names::SEE, see),
+    check!(names::CONT_HISTORY, techniques.cont_history),
+    check!(names::CAPTURE_HISTORY, techniques.capture_history),
+    check!(names::COUNTER_MOVES, techniques.counter_moves),
+    check!(names::HISTORY_LMR, techniques.history_lmr),
+    check!(names::SINGULAR, techniques.singular),
+    check!(names::IIR, techniques.iir),
+    check!(names::PROBCUT, techniques.probcut),
+    check!(names::RAZORING, techniques.razoring),
+    check!(names::IMPROVING, techniques.improving),
+    check!(names::LMP, techniques.lmp),
+    check!(names::CORR_HISTORY, techniques.correction),
+    check!(names::QS_EVASIONS, techniques.qs_evasions),
     special!(names::SEARCH_MODE, SearchMode, false),
 ];
 

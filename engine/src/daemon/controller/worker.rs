@@ -265,6 +265,7 @@ pub fn start_perft(
 pub fn start_bench(
     targets: Vec<BenchTarget>,
     depth: Option<u32>,
+    techniques: crate::search::Techniques,
     control: Arc<SearchControl>,
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
@@ -282,6 +283,7 @@ pub fn start_bench(
                 bench::run(
                     &targets,
                     depth,
+                    techniques,
                     &mut |l| {
                         line(
                         format!(
