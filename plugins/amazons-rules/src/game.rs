@@ -409,6 +409,26 @@ mod tests {
     }
 
     #[test]
+    fn move_keys_name_the_target_and_the_arrow() {
+        for variant in 0..2 {
+            let game = Amazons::new(variant);
+            let moves = moves_of(&game);
+            let mut keys = vec![0; moves.len()];
+            game.move_keys(&moves, &mut keys);
+            for (&mv, &key) in moves.iter().zip(&keys) {
+                assert!(key < plyd_api::abi::MOVE_KEY_LIMIT);
+                assert_eq!(key & plyd_api::abi::MOVE_KEY_NOISY, 0);
+                // Moves to the same square with the same arrow share a key
+                // whichever amazon makes them; any other pair does not.
+                for (&other, &other_key) in moves.iter().zip(&keys) {
+                    let same = to_sq(mv) == to_sq(other) && arrow_sq(mv) == arrow_sq(other);
+                    assert_eq!(key == other_key, same);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_selective_width_keeps_exactly_the_best_hints() {
         let game = Amazons::new(0);
         let moves = moves_of(&game);
