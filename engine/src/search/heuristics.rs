@@ -89,6 +89,8 @@ pub struct Heuristics {
     correction: [Vec<i16>; 2],
     /// Stockfish's bonus for history updates.
     steep_bonus: bool,
+    /// Which tables were asked for.
+    tables: Tables,
 }
 
 impl Default for Heuristics {
@@ -153,7 +155,26 @@ impl Heuristics {
                 sized(tables.correction, 2 * CORR_SLOTS),
             ],
             steep_bonus: tables.continuation,
+            tables,
         }
+    }
+
+    /// Which tables these are.
+    pub fn tables(&self) -> Tables {
+        self.tables
+    }
+
+    /// Whether these tables are worth keeping from one search to the
+    /// next: the techniques' tables are (as Stockfish keeps them until a
+    /// new game), the killers and history alone are not, which keeps the
+    /// search without the techniques what it was.
+    pub fn kept_between_searches(tables: Tables) -> bool {
+        tables != Tables::default()
+    }
+
+    /// Forget every killer.
+    pub fn clear_all_killers(&mut self) {
+        self.killers.fill([NULL_MOVE; 2]);
     }
 
     /// The two killers at `ply`.

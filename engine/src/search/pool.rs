@@ -54,6 +54,9 @@ pub(crate) struct Shared<'a> {
     /// Static-exchange pruning: what a noisy move may lose by the exchange
     /// per ply of depth, and a quiet one per square of its reduced depth.
     pub see_margins: SeeMargins,
+    /// The game's name (its plugin's), which the histories kept between
+    /// searches are kept for.
+    pub game: String,
     /// A pawn, as the margins of the techniques from Stockfish count it:
     /// a two-hundredth of the evaluator's bound, xiangqi's `classic` scale
     /// (see [`SeeMargins`]).
@@ -322,6 +325,7 @@ pub(super) fn run(
         aspiration_delta: (bound / 100).max(1),
         futility_margin: (bound / 50).max(1),
         see_margins: SeeMargins::for_bound(bound),
+        game: root.plugin().info().name.clone(),
         pawn: (bound / 200).max(1),
         probcut_margin: (bound / 200).max(1),
         double_extension_margin: (bound / 2000).max(1),
@@ -354,7 +358,9 @@ pub(super) fn run(
                         shared.halt();
                     }
                     shared.publish_nodes(i + 1, searcher.nodes);
-                    (outcome, searcher.result())
+                    let result = searcher.result();
+                    searcher.keep_memory();
+                    (outcome, result)
                 })
             })
             .collect();
@@ -376,6 +382,7 @@ pub(super) fn run(
             (Ok(()), false) => main.ponder_move(&chosen.pv).ok().flatten(),
             _ => None,
         };
+        main.keep_memory();
         (outcome, main_result, helper_results, ponder)
     });
 

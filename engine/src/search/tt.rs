@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use plyd_api::{Move, NULL_MOVE};
 
+use super::heuristics::{Heuristics, Tables};
 use super::score::{is_decisive, MAX_PLY};
 
 /// Entries per cluster.
@@ -121,6 +122,10 @@ pub struct TranspositionTable {
     words: Vec<AtomicU64>,
     clusters: usize,
     generation: AtomicU8,
+    /// Each search thread's histories, kept from one search to the next
+    /// (see [`TranspositionTable::take_memory`]) and emptied with the
+    /// table.
+    memory: parking_lot::Mutex<Vec<Option<(String, Heuristics)>>>,
 }
 
 /// Score as stored: a win or loss counted from the node instead of the root,
@@ -176,6 +181,7 @@ impl TranspositionTable {
     /// aborting the process, when the memory cannot be had.
     pub fn new(mib: usize) -> Result<Self, String> {
         let mut table = TranspositionTable {
+            memory: parking_lot::Mutex::new(Vec::new()),
             words: Vec::new(),
             clusters: 0,
             generation: AtomicU8::new(0),
@@ -210,8 +216,32 @@ impl TranspositionTable {
         self.clusters * CLUSTER
     }
 
-    /// Forget every entry.
+    /// Thread `id`'s histories from the last search, if they were kept
+    /// for the same `game` with the same `tables` (killers forgotten: they
+    /// belong to the plies of another search); otherwise fresh ones.
+    pub(super) fn take_memory(&self, id: usize, game: &str, tables: Tables) -> Heuristics {
+        let kept = self.memory.lock().get_mut(id).and_then(Option::take);
+        match kept {
+            Some((of, mut heuristics)) if of == game && heuristics.tables() == tables => {
+                heuristics.clear_all_killers();
+                heuristics
+            }
+            _ => Heuristics::new(tables),
+        }
+    }
+
+    /// Keep thread `id`'s histories of `game` for the next search.
+    pub(super) fn keep_memory(&self, id: usize, game: &str, heuristics: Heuristics) {
+        let mut memory = self.memory.lock();
+        if memory.len() <= id {
+            memory.resize_with(id + 1, || None);
+        }
+        memory[id] = Some((game.to_string(), heuristics));
+    }
+
+    /// Forget every entry, and the histories kept between searches.
     pub fn clear(&mut self) {
+        self.memory.get_mut().clear();
         // A fresh zeroed allocation costs nothing until its pages are
         // written, where writing zeros over gigabytes takes seconds.
         match zeroed_words(self.words.len()) {
@@ -482,6 +512,45 @@ mod tests {
         tt.store(key, None, 0, 0, 1, Bound::Exact, 0);
         tt.clear();
         assert!(tt.probe(key, 0).is_none());
+    }
+
+    #[test]
+    fn histories_are_kept_per_game_until_the_table_is_cleared() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let tables = Tables {
+            continuation: true,
+            ..Tables::default()
+        };
+        let mut h = tt.take_memory(0, "xiangqi", tables);
+        h.update_history(0, 7, 1000);
+        h.add_killer(3, 9);
+        tt.keep_memory(0, "xiangqi", h);
+        // The same game and tables: the history is back, the killers not.
+        let h = tt.take_memory(0, "xiangqi", tables);
+        assert_eq!(h.history(0, 7), 1000);
+        assert_eq!(h.killers(3), [plyd_api::NULL_MOVE; 2]);
+        tt.keep_memory(0, "xiangqi", h);
+        // Another game, or other tables, start afresh.
+        assert_eq!(tt.take_memory(0, "othello", tables).history(0, 7), 0);
+        tt.keep_memory(0, "xiangqi", {
+            let mut h = Heuristics::new(tables);
+            h.update_history(0, 7, 1000);
+            h
+        });
+        assert_eq!(
+            tt.take_memory(0, "xiangqi", Tables::default())
+                .history(0, 7),
+            0
+        );
+        // Another thread's slot is its own; a cleared table keeps nothing.
+        tt.keep_memory(2, "xiangqi", {
+            let mut h = Heuristics::new(tables);
+            h.update_history(0, 7, 1000);
+            h
+        });
+        assert_eq!(tt.take_memory(1, "xiangqi", tables).history(0, 7), 0);
+        tt.clear();
+        assert_eq!(tt.take_memory(2, "xiangqi", tables).history(0, 7), 0);
     }
 
     #[test]

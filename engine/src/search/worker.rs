@@ -164,12 +164,20 @@ impl<'a> Searcher<'a> {
             check_countdown: 1,
             check_interval: 1,
             last_check: Instant::now(),
-            heuristics: Heuristics::new(Tables {
-                continuation: shared.features.techniques.cont_history,
-                capture: shared.features.techniques.capture_history,
-                counter: shared.features.techniques.counter_moves,
-                correction: shared.features.techniques.correction,
-            }),
+            heuristics: {
+                let techniques = shared.features.techniques;
+                let tables = Tables {
+                    continuation: techniques.cont_history,
+                    capture: techniques.capture_history,
+                    counter: techniques.counter_moves,
+                    correction: techniques.correction,
+                };
+                if Heuristics::kept_between_searches(tables) {
+                    shared.tt.take_memory(id, &shared.game, tables)
+                } else {
+                    Heuristics::new(tables)
+                }
+            },
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
             deferred: vec![Vec::new(); MAX_PLY + 1],
             outcomes: vec![Vec::new(); MAX_PLY + 1],
@@ -179,6 +187,16 @@ impl<'a> Searcher<'a> {
             stack: vec![Frame::default(); MAX_PLY + 2],
             root_depth: 1,
             report,
+        }
+    }
+
+    /// Keep this thread's histories for the next search, where they are
+    /// kept at all.
+    pub(super) fn keep_memory(self) {
+        if Heuristics::kept_between_searches(self.heuristics.tables()) {
+            self.shared
+                .tt
+                .keep_memory(self.id, &self.shared.game, self.heuristics);
         }
     }
 
@@ -874,12 +892,16 @@ impl<'a> Searcher<'a> {
         }
         // Stockfish's: a quiet move is rewarded in history and
         // continuation history, and the quiet moves before it punished; a
-        // noisy one in capture history. Noisy moves tried before the
-        // cutoff are punished either way.
+        // noisy one in capture history, and the noisy moves tried before
+        // the cutoff punished there whichever move cut. The killers keep
+        // any move that cuts, noisy ones too: xiangqi's `bench 8` searched
+        // 880,000 nodes with quiet killers only, 804,000 with every move
+        // (and 869,000 with the noisy moves' results in the butterfly
+        // history where capture history is not kept).
+        self.heuristics.add_killer(ply, mv);
         if is_noisy(key) {
             self.heuristics.update_capture(side, key, bonus);
         } else {
-            self.heuristics.add_killer(ply, mv);
             self.heuristics.update_quiet(side, mv, key, contexts, bonus);
             if techniques.counter_moves {
                 self.heuristics.set_counter(side, contexts[0], mv);
