@@ -380,6 +380,10 @@ impl Features {
                     razoring: t.razoring && futility && noisy,
                     lmp: t.lmp && futility,
                     qs_evasions: t.qs_evasions && options.check_extensions && plugin.has_in_check(),
+                    // A corrected evaluation serves only where one prunes.
+                    correction: t.correction
+                        && ((options.futility && futility)
+                            || (options.null_move && caps & CAP_NULL_MOVE != 0)),
                     ..t
                 }
             },
