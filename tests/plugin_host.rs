@@ -109,40 +109,41 @@ fn a_table_without_the_optional_entries_still_loads() {
     assert!(stderr.contains("does not support perft"), "{stderr}");
 }
 
-#[test]
-fn a_table_from_before_see_ge_still_loads() {
-    // The table as it was before `see_ge` was appended: it loads and
-    // searches, and the host never calls the entry past its size (the test
-    // plugin poisons it, so a call would show as a panic).
-    let dir = plugin_dir(&[("plyd_test_bad_abi", "before-see")]);
-    let env = [("PLYD_TEST_BAD_TABLE", "before-see")];
+/// The test plugin's table cut short before an entry that was appended
+/// later (`mode`): it loads and searches with `options` on, and the host
+/// never calls the entry past its size (the test plugin poisons it, so a
+/// call would show as a panic).
+fn an_older_table_searches(mode: &str, options: &[&str]) {
+    let dir = plugin_dir(&[("plyd_test_bad_abi", mode)]);
+    let env = [("PLYD_TEST_BAD_TABLE", mode)];
     let mut e = Engine::start(dir.path(), &[], &env);
-    e.send("position fen 6");
-    e.send("go depth 4");
-    let lines = e.until_bestmove();
-    assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert_ne!(lines.last().unwrap(), "bestmove (none)");
-}
-
-#[test]
-fn a_table_from_before_move_keys_still_loads() {
-    // As above, for `move_keys`, with the techniques that ask for keys on.
-    let dir = plugin_dir(&[("plyd_test_bad_abi", "before-keys")]);
-    let env = [("PLYD_TEST_BAD_TABLE", "before-keys")];
-    let mut e = Engine::start(dir.path(), &[], &env);
-    for name in [
-        "ContHistory",
-        "CaptureHistory",
-        "CounterMoves",
-        "HistoryLMR",
-    ] {
+    for name in options {
         e.send(&format!("setoption name {name} value true"));
     }
     e.send("position fen 6");
     e.send("go depth 4");
     let lines = e.until_bestmove();
-    assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    assert!(errors(&lines).is_empty(), "{mode}: {lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{mode}");
+}
+
+#[test]
+fn a_table_from_before_see_ge_still_loads() {
+    an_older_table_searches("before-see", &[]);
+}
+
+#[test]
+fn a_table_from_before_move_keys_still_loads() {
+    // With the techniques that ask for keys on.
+    an_older_table_searches(
+        "before-keys",
+        &[
+            "ContHistory",
+            "CaptureHistory",
+            "CounterMoves",
+            "HistoryLMR",
+        ],
+    );
 }
 
 #[test]

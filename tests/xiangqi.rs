@@ -212,19 +212,29 @@ fn perft_from_the_start() {
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 45);
 }
 
-#[test]
-fn static_exchanges_cross_the_abi() {
+/// The xiangqi plugin loaded by the host (not through the daemon), and a
+/// maker of its states from FEN.
+fn host_states() -> (impl Fn(&str) -> GameState, TempDir) {
     let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
     let report = PluginHost::scan(&[dir.path().to_path_buf()]);
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let variant = report.host.find_variant("xiangqi").unwrap();
     assert!(variant.plugin.has_see());
-    let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+    assert!(variant.plugin.has_move_keys());
+    let state = move |fen: &str| {
+        let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+        state.set_position(fen).unwrap();
+        state
+    };
+    (state, dir)
+}
+
+#[test]
+fn static_exchanges_cross_the_abi() {
+    let (state_of, _dir) = host_states();
     // The red chariot on a2 screens the red cannon on a0; the black chariot
     // on a9 defends the soldier on a5 (see plugins/xiangqi-rules/src/see.rs).
-    state
-        .set_position("r3k4/9/9/9/p8/9/9/R8/9/C4K3 w - - 0 1")
-        .unwrap();
+    let state = state_of("r3k4/9/9/9/p8/9/9/R8/9/C4K3 w - - 0 1");
     let see = |text: &str, threshold: i32| {
         let mv = state.parse_legal_move(text).unwrap();
         state.see_ge(mv, threshold).unwrap()
@@ -262,15 +272,8 @@ fn the_see_option_switches_the_exchange_off() {
 
 #[test]
 fn move_keys_cross_the_abi() {
-    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
-    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let variant = report.host.find_variant("xiangqi").unwrap();
-    assert!(variant.plugin.has_move_keys());
-    let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
-    state
-        .set_position("r3k4/9/9/9/p8/9/9/R8/9/C4K3 w - - 0 1")
-        .unwrap();
+    let (state_of, _dir) = host_states();
+    let state = state_of("r3k4/9/9/9/p8/9/9/R8/9/C4K3 w - - 0 1");
     let key = |state: &GameState, text: &str| {
         let mv = state.parse_legal_move(text).unwrap();
         let mut keys = Vec::new();
@@ -287,13 +290,8 @@ fn move_keys_cross_the_abi() {
     assert!(capture & !noisy < plyd_api::abi::MOVE_KEY_LIMIT);
     // The key names the piece and its target square, not the square it
     // came from: the chariot reaching a5 from a2 or from a3 is one key.
-    assert_eq!(capture & !noisy, {
-        let mut moved = GameState::new(&variant.plugin, variant.index).unwrap();
-        moved
-            .set_position("r3k4/9/9/9/p8/9/R8/9/9/C4K3 w - - 0 1")
-            .unwrap();
-        key(&moved, "a3a5") & !noisy
-    });
+    let moved = state_of("r3k4/9/9/9/p8/9/R8/9/9/C4K3 w - - 0 1");
+    assert_eq!(capture & !noisy, key(&moved, "a3a5") & !noisy);
     // Another piece to the same square is another key.
     assert_ne!(key(&state, "a0a1"), key(&state, "a2a1"));
     // A batch answers as the moves one by one do.
