@@ -150,7 +150,7 @@ pub struct Techniques {
     /// Razoring (`Razoring`).
     pub razoring: bool,
     /// The "improving" flag in reverse futility, late-move pruning and
-    /// reductions (`Improving`).
+    /// reductions (`Improving`), where the plugin declares futility.
     pub improving: bool,
     /// Late-move pruning of quiet moves (`LMP`).
     pub lmp: bool,
@@ -161,13 +161,17 @@ pub struct Techniques {
     pub qs_evasions: bool,
 }
 
-/// Every technique is off by default but the evasions in quiescence
-/// (which the search had before the others): none of the others gained in
-/// the matches measured so far (docs/search.md), and each is one
-/// `setoption` away.
+/// The defaults: the techniques that gained, or were neutral, in every
+/// game they apply to in the matches measured (docs/search.md): internal
+/// iterative reductions, the improving flag (which applies only where the
+/// plugin declares futility) and the evasions in quiescence (which the
+/// search had before the others). Each of the others is one `setoption`
+/// away.
 impl Default for Techniques {
     fn default() -> Self {
         Techniques {
+            iir: true,
+            improving: true,
             qs_evasions: true,
             ..Techniques::none()
         }
@@ -379,6 +383,10 @@ impl Features {
                     probcut: t.probcut && futility && noisy && see,
                     razoring: t.razoring && futility && noisy,
                     lmp: t.lmp && futility,
+                    // Whether the evaluation rises is worth asking only
+                    // where it prunes (Othello measured it a loss in its
+                    // reductions alone).
+                    improving: t.improving && futility && options.futility,
                     qs_evasions: t.qs_evasions && options.check_extensions && plugin.has_in_check(),
                     // A corrected evaluation serves only where one prunes.
                     correction: t.correction
