@@ -33,7 +33,7 @@
 //! | node | calls |
 //! |---|---|
 //! | any node | `side_to_move` (asked by the parent after its move), `outcome`, `chance_outcomes` (p) |
-//! | main search | + `in_check` (p), `hash`; `evaluate` only where null move or futility may prune; `is_legal` (p) for the table move; `gen_moves` and, from depth 2, `order_hints`, unless the table move cuts off first; `make_move` + `unmake_move` per move |
+//! | main search | + `in_check` (p), `hash`; `evaluate` only where null move or futility may prune (at every node with `Improving` or `CorrHistory`); `is_legal` (p) for the table move; `gen_moves` and, from depth 2, `order_hints`, unless the table move cuts off first; `move_keys` (p) once for the list and once per move played before it, with a technique that reads keys; `see_ge` (p) per move with `SEE`; `make_move` + `unmake_move` per move |
 //! | horizon (depth 0) | + `in_check` (p) (shared with the step above), `evaluate`, `gen_noisy` (p) and `order_hints` |
 //! | quiescence | + `in_check` (p), `evaluate` (stand pat, not in check), `gen_noisy` (all moves in check), `order_hints`, `make_move` + `unmake_move` per move |
 //! | chance node | + `hash`, `make_move` + `unmake_move` per outcome searched; `evaluate` alone at depth 0 |

@@ -27,8 +27,16 @@
 //! 4. **Check** (`in_check`, only where the plugin has it) and its
 //!    extension; at depth 0, quiescence.
 //! 5. Mate-distance pruning, then the **transposition table** (`hash`).
-//! 6. Reverse futility and null move where declared (`evaluate`).
-//! 7. The **move loop**, from the [`MovePicker`].
+//! 6. The static evaluation (`evaluate`, corrected by `CorrHistory`) and
+//!    whether it improves; reverse futility, razoring, null move and
+//!    ProbCut where declared and switched on; internal iterative
+//!    reduction.
+//! 7. The **move loop**, from the [`MovePicker`]: late-move and exchange
+//!    pruning, the singular test of the table's move, reductions, and
+//!    what a cutoff teaches the histories.
+//!
+//! The techniques from Stockfish (`Techniques`) each have an engine option;
+//! docs/search.md says what each does and what each measured.
 
 use std::time::{Duration, Instant};
 
