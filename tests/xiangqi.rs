@@ -345,15 +345,7 @@ fn each_search_technique_switches_and_keeps_the_mates() {
         engine.send("ucinewgame");
         let changed = nodes(&mut engine);
         assert_ne!(changed, plain, "{name} changes nothing");
-        for (fen, mate) in [(MATE_IN_1, 1), (MATE_IN_2, 2)] {
-            engine.send(&format!("position fen {fen}"));
-            engine.send("go depth 8");
-            let lines = engine.until_bestmove();
-            assert!(
-                last_info(&lines).contains(&format!("score mate {mate} ")),
-                "{name} {fen}: {lines:?}"
-            );
-        }
+        finds_the_mates(&mut engine, name);
         engine.send(&format!("setoption name {name} value {default}"));
         if let Some(needs) = needs {
             engine.send(&format!("setoption name {needs} value false"));
@@ -363,13 +355,18 @@ fn each_search_technique_switches_and_keeps_the_mates() {
     for (name, _) in plyd::search::Techniques::SWITCHES {
         engine.send(&format!("setoption name {name} value true"));
     }
+    finds_the_mates(&mut engine, "all");
+}
+
+/// The engine, as set, scores the mates in one and two at depth 8.
+fn finds_the_mates(engine: &mut Engine, setting: &str) {
     for (fen, mate) in [(MATE_IN_1, 1), (MATE_IN_2, 2)] {
         engine.send(&format!("position fen {fen}"));
         engine.send("go depth 8");
         let lines = engine.until_bestmove();
         assert!(
             last_info(&lines).contains(&format!("score mate {mate} ")),
-            "all {fen}: {lines:?}"
+            "{setting} {fen}: {lines:?}"
         );
     }
 }
