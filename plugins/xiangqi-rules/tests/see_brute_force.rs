@@ -18,25 +18,10 @@
 //! exactly), at 0, and at a random threshold.
 
 use plyd_api::Move;
+use plyd_util::rng::SplitMix64;
 use plyd_xiangqi_rules::board::{to_sq, Position};
 use plyd_xiangqi_rules::see::{see_ge, value_on};
 use plyd_xiangqi_rules::text::{parse_fen, START_FEN};
-
-/// A small seeded generator (xorshift64*), so the test needs no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn legal_moves(position: &Position) -> Vec<Move> {
     let mut moves = Vec::new();
@@ -78,7 +63,7 @@ fn brute_see(position: &mut Position, mv: Move) -> i32 {
 /// are both well represented.
 fn playout_positions(games: usize, seed: u64) -> Vec<Position> {
     let start = parse_fen(START_FEN).unwrap().position;
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut positions = Vec::new();
     for game in 0..games {
         let greedy = game % 2 == 1;
@@ -97,9 +82,9 @@ fn playout_positions(games: usize, seed: u64) -> Vec<Position> {
                 .filter(|&mv| position.board[to_sq(mv)] != 0)
                 .collect();
             let mv = if greedy && !captures.is_empty() && rng.below(3) > 0 {
-                captures[rng.below(captures.len())]
+                captures[rng.below(captures.len() as u64) as usize]
             } else {
-                moves[rng.below(moves.len())]
+                moves[rng.below(moves.len() as u64) as usize]
             };
             position.play(mv);
         }
@@ -111,7 +96,7 @@ fn playout_positions(games: usize, seed: u64) -> Vec<Position> {
 fn see_ge_agrees_with_the_brute_force_on_random_positions() {
     let positions = playout_positions(80, 0x0005_ee0f_0a11);
     assert!(positions.len() >= 3000, "{} positions", positions.len());
-    let mut rng = Rng(0xc0ffee);
+    let mut rng = SplitMix64::new(0xc0ffee);
     let (mut moves_checked, mut losing, mut winning) = (0usize, 0usize, 0usize);
     for mut position in positions.iter().copied() {
         for mv in legal_moves(&position) {
