@@ -17,8 +17,8 @@ Extra plyd options (`--plyd-option LMP=true`) are sent with setoption.
 """
 import argparse
 import re
-import subprocess
-import sys
+
+from uci_engine import Engine
 
 # The positions of `plyd bench xiangqi` (the start and seven reached by
 # random plies from a fixed seed).
@@ -34,49 +34,20 @@ POSITIONS = [
 ]
 
 
-class Uci:
-    def __init__(self, argv, options):
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.until(lambda line: line == "uciok")
-        for name, value in options:
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.until(lambda line: line == "readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, done):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit(f"engine ended: {lines[-3:]}")
-            line = line.strip()
-            lines.append(line)
-            if done(line):
-                return lines
-
-    def search(self, fen, movetime):
-        self.send("ucinewgame")
-        self.send("isready")
-        self.until(lambda line: line == "readyok")
-        self.send(f"position fen {fen}")
-        self.send(f"go movetime {movetime}")
-        lines = self.until(lambda line: line.startswith("bestmove"))
-        infos = [l for l in lines if l.startswith("info") and " nodes " in l and " depth " in l]
-        last = infos[-1]
-        depth = int(re.search(r" depth (\d+)", last).group(1))
-        nodes = int(re.search(r" nodes (\d+)", last).group(1))
-        ms = int(re.search(r" time (\d+)", last).group(1))
-        return depth, nodes, ms
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+def search(engine, fen, movetime):
+    """One `go movetime` from `fen` after `ucinewgame`: the last info
+    line's depth, nodes and time."""
+    engine.send("ucinewgame")
+    engine.sync()
+    engine.send(f"position fen {fen}")
+    engine.send(f"go movetime {movetime}")
+    lines = engine.read_until(lambda line: line.startswith("bestmove"))
+    infos = [l for l in lines if l.startswith("info") and " nodes " in l and " depth " in l]
+    last = infos[-1]
+    depth = int(re.search(r" depth (\d+)", last).group(1))
+    nodes = int(re.search(r" nodes (\d+)", last).group(1))
+    ms = int(re.search(r" time (\d+)", last).group(1))
+    return depth, nodes, ms
 
 
 def main():
@@ -90,12 +61,15 @@ def main():
                    help="NAME=VALUE sent to plyd with setoption (repeatable)")
     args = p.parse_args()
 
-    plyd_options = [("UCI_Variant", "xiangqi"), ("Hash", args.hash), ("Threads", 1)]
-    plyd_options += [tuple(o.split("=", 1)) for o in args.plyd_option]
+    def setup(options):
+        return [f"setoption name {name} value {value}" for name, value in options]
+
+    common = [("UCI_Variant", "xiangqi"), ("Hash", args.hash), ("Threads", 1)]
+    plyd_options = common + [tuple(o.split("=", 1)) for o in args.plyd_option]
+    timeout = args.movetime / 1000 + 30
     engines = {
-        "plyd": lambda: Uci([args.plyd], plyd_options),
-        "fsf": lambda: Uci([args.fsf], [("UCI_Variant", "xiangqi"), ("Hash", args.hash),
-                                        ("Threads", 1)]),
+        "plyd": lambda: Engine("plyd", [args.plyd], setup(plyd_options), timeout),
+        "fsf": lambda: Engine("fsf", [args.fsf], setup(common), timeout),
     }
     totals = {name: [0, 0, 0, 0] for name in engines}  # nodes, ms, depth sum, searches
     for r in range(args.rounds):
@@ -103,7 +77,7 @@ def main():
         for name in order:
             engine = engines[name]()
             for i, fen in enumerate(POSITIONS):
-                depth, nodes, ms = engine.search(fen, args.movetime)
+                depth, nodes, ms = search(engine, fen, args.movetime)
                 t = totals[name]
                 t[0] += nodes
                 t[1] += ms
