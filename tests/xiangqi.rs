@@ -319,7 +319,7 @@ fn each_search_technique_switches_and_keeps_the_mates() {
     let middle = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 4";
     let nodes = |engine: &mut Engine| {
         engine.send(&format!("position fen {middle}"));
-        engine.send("go depth 7");
+        engine.send("go depth 9");
         let lines = engine.until_bestmove();
         assert!(errors(&lines).is_empty(), "{lines:?}");
         let info = last_info(&lines).to_string();

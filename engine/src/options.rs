@@ -71,6 +71,12 @@ pub mod names {
     pub const IMPROVING: &str = "Improving";
     /// Late-move pruning.
     pub const LMP: &str = "LMP";
+    /// Futility pruning of quiet moves.
+    pub const FUTILITY_MOVES: &str = "FutilityMoves";
+    /// Reverse futility deeper, with a smaller margin.
+    pub const DEEP_FUTILITY: &str = "DeepFutility";
+    /// Quiet checks spared from late-move and futility pruning.
+    pub const SPARE_CHECKS: &str = "SpareChecks";
     /// Correction history.
     pub const CORR_HISTORY: &str = "CorrHistory";
     /// Evasions in quiescence.

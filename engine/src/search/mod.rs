@@ -154,6 +154,17 @@ pub struct Techniques {
     pub improving: bool,
     /// Late-move pruning of quiet moves (`LMP`).
     pub lmp: bool,
+    /// Futility pruning of quiet moves: one whose static evaluation plus a
+    /// margin for its reduced depth stays below alpha is skipped
+    /// (`FutilityMoves`).
+    pub futility_moves: bool,
+    /// Reverse futility to depth 7 with 1.5 pawns of margin per ply,
+    /// instead of to depth 3 with 4 (`DeepFutility`).
+    pub deep_futility: bool,
+    /// A quiet move that gives check is searched even where late-move or
+    /// futility pruning would skip it (`SpareChecks`), where the plugin
+    /// reports checks.
+    pub spare_checks: bool,
     /// Correction history of the static evaluation (`CorrHistory`).
     pub correction: bool,
     /// Every move searched in quiescence when in check, instead of
@@ -172,6 +183,10 @@ impl Default for Techniques {
         Techniques {
             iir: true,
             improving: true,
+            lmp: true,
+            futility_moves: true,
+            deep_futility: true,
+            spare_checks: true,
             qs_evasions: true,
             ..Techniques::none()
         }
@@ -183,7 +198,7 @@ pub type Switch = fn(&mut Techniques) -> &mut bool;
 
 impl Techniques {
     /// Each technique's option name, and its switch.
-    pub const SWITCHES: [(&'static str, Switch); 12] = [
+    pub const SWITCHES: [(&'static str, Switch); 15] = [
         ("ContHistory", |t| &mut t.cont_history),
         ("CaptureHistory", |t| &mut t.capture_history),
         ("CounterMoves", |t| &mut t.counter_moves),
@@ -194,6 +209,9 @@ impl Techniques {
         ("Razoring", |t| &mut t.razoring),
         ("Improving", |t| &mut t.improving),
         ("LMP", |t| &mut t.lmp),
+        ("FutilityMoves", |t| &mut t.futility_moves),
+        ("DeepFutility", |t| &mut t.deep_futility),
+        ("SpareChecks", |t| &mut t.spare_checks),
         ("CorrHistory", |t| &mut t.correction),
         ("QsEvasions", |t| &mut t.qs_evasions),
     ];
@@ -222,6 +240,7 @@ impl Techniques {
             || self.counter_moves
             || self.history_lmr
             || self.lmp
+            || self.futility_moves
     }
 
     /// Every technique off: the search as it was before them.
@@ -237,6 +256,9 @@ impl Techniques {
             razoring: false,
             improving: false,
             lmp: false,
+            futility_moves: false,
+            deep_futility: false,
+            spare_checks: false,
             correction: false,
             qs_evasions: false,
         }
@@ -383,6 +405,11 @@ impl Features {
                     probcut: t.probcut && futility && noisy && see,
                     razoring: t.razoring && futility && noisy,
                     lmp: t.lmp && futility,
+                    futility_moves: t.futility_moves && futility && options.futility,
+                    deep_futility: t.deep_futility && futility && options.futility,
+                    spare_checks: t.spare_checks
+                        && options.check_extensions
+                        && plugin.has_in_check(),
                     // Whether the evaluation rises is worth asking only
                     // where it prunes (Othello measured it a loss in its
                     // reductions alone).

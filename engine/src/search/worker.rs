@@ -621,9 +621,14 @@ impl<'a> Searcher<'a> {
             // opponent will not catch up in the few plies left. With the
             // improving flag, a node that improves needs a ply less margin.
             let rfp_depth = depth.saturating_sub(u32::from(improving && depth > 1));
+            let (rfp_max_depth, rfp_margin) = if techniques.deep_futility {
+                (DEEP_RFP_DEPTH, self.shared.pawn * 3 / 2)
+            } else {
+                (3, self.shared.futility_margin)
+            };
             if features.futility
-                && depth <= 3
-                && eval - self.shared.futility_margin * rfp_depth as i32 >= beta
+                && depth <= rfp_max_depth
+                && eval - rfp_margin * rfp_depth as i32 >= beta
             {
                 return Ok(nothing(eval, raw_eval));
             }
@@ -717,21 +722,51 @@ impl<'a> Searcher<'a> {
             let losing = score::is_decisive(best) && best < 0;
             // Late-move pruning: near the leaves, past a number of moves
             // that grows with the depth, quiet moves are not searched.
-            if techniques.lmp
+            let mut prune = techniques.lmp
                 && !in_check
                 && quiet
                 && !special
                 && depth <= 8
                 && count > 0
                 && !losing
-                && quiets >= lmp_count(depth, improving || !techniques.improving)
+                && quiets >= lmp_count(depth, improving || !techniques.improving);
+            // Futility pruning: near the leaves, a quiet move from a node
+            // whose evaluation stays below alpha by more than a margin for
+            // the move's reduced depth is not searched.
+            if techniques.futility_moves
+                && !prune
+                && !in_check
+                && quiet
+                && !special
+                && count > 0
+                && !losing
+                && eval != NO_EVAL
             {
-                continue;
+                let reduction = u32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
+                let lmr_depth = depth.saturating_sub(1 + reduction);
+                prune = lmr_depth <= FUTILITY_MOVES_DEPTH
+                    && eval + self.shared.move_futility_margin(lmr_depth) <= alpha;
+            }
+            // A pruned move that gives check is searched all the same
+            // with `SpareChecks`: the plugin says so once the move is made.
+            let mut made = false;
+            if prune {
+                if !techniques.spare_checks {
+                    continue;
+                }
+                self.state.make_move(mv)?;
+                if !self.state.in_check()? {
+                    self.state.unmake_move(mv)?;
+                    continue;
+                }
+                made = true;
             }
             // Static-exchange pruning near the leaves, once a move has
             // been searched and the best is not a forced loss (the table
-            // move is always searched).
+            // move is always searched; a check spared above is not pruned
+            // here either).
             if features.see
+                && !made
                 && !in_check
                 && depth <= SEE_PRUNE_DEPTH
                 && count > 0
@@ -765,7 +800,9 @@ impl<'a> Searcher<'a> {
                     break;
                 }
             }
-            self.state.make_move(mv)?;
+            if !made {
+                self.state.make_move(mv)?;
+            }
             let from_picker = next_deferred == 0;
             if may_defer && count > 0 && from_picker && self.shared.is_busy(self.state.hash()) {
                 self.state.unmake_move(mv)?;
@@ -1196,6 +1233,11 @@ fn lmp_count(depth: u32, improving: bool) -> usize {
     let d = depth as usize;
     (3 + d * d) / if improving { 1 } else { 2 }
 }
+
+/// Reverse futility's deepest depth with `DeepFutility`.
+const DEEP_RFP_DEPTH: u32 = 7;
+/// The deepest reduced depth at which `FutilityMoves` prunes.
+const FUTILITY_MOVES_DEPTH: u32 = 8;
 
 /// Depth from which the table's move is tested for a singular extension.
 const SINGULAR_MIN_DEPTH: u32 = 6;

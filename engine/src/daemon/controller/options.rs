@@ -106,7 +106,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 33] = [
+const ENGINE_OPTIONS: [EngineOption; 36] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -142,6 +142,9 @@ const ENGINE_OPTIONS: [EngineOption; 33] = [
     check!(names::RAZORING, techniques.razoring),
     check!(names::IMPROVING, techniques.improving),
     check!(names::LMP, techniques.lmp),
+    check!(names::FUTILITY_MOVES, techniques.futility_moves),
+    check!(names::DEEP_FUTILITY, techniques.deep_futility),
+    check!(names::SPARE_CHECKS, techniques.spare_checks),
     check!(names::CORR_HISTORY, techniques.correction),
     check!(names::QS_EVASIONS, techniques.qs_evasions),
     special!(names::SEARCH_MODE, SearchMode, false),
