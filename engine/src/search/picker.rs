@@ -419,19 +419,6 @@ impl MovePicker {
         Ok(())
     }
 
-    /// The moves handed out so far with their keys, in order: those of
-    /// the stages before generation (the table move, killers), then those
-    /// of the generated list.
-    pub fn tried(&self) -> impl Iterator<Item = (Move, u32)> + '_ {
-        let picked = self.next.min(self.buffers.moves.len());
-        self.tried_early[..self.early_count].iter().copied().chain(
-            self.buffers.moves[..picked]
-                .iter()
-                .copied()
-                .zip(self.buffers.move_keys[..picked].iter().copied()),
-        )
-    }
-
     /// Hand out every remaining move, best first, into `out`.
     pub fn drain_into(
         &mut self,

@@ -118,6 +118,9 @@ pub struct Searcher<'a> {
     pub(super) pickers: Vec<PickerBuffers>,
     /// Moves put off because another thread was searching them, per ply.
     pub(super) deferred: Vec<Vec<(Move, u32)>>,
+    /// The moves searched at each ply of the current line, with their
+    /// keys: those a cutoff punishes (a pruned move taught nothing).
+    pub(super) searched: Vec<Vec<(Move, u32)>>,
     /// Chance outcomes, one list per ply.
     pub(super) outcomes: Vec<Vec<(Move, u32)>>,
     /// The outcomes' known intervals at a chance node, one list per ply.
@@ -188,6 +191,7 @@ impl<'a> Searcher<'a> {
             },
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
             deferred: vec![Vec::new(); MAX_PLY + 1],
+            searched: vec![Vec::new(); MAX_PLY + 1],
             outcomes: vec![Vec::new(); MAX_PLY + 1],
             chance_bounds: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -699,6 +703,7 @@ impl<'a> Searcher<'a> {
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
+        self.searched[ply].clear();
         let may_defer = depth > BUSY_MIN_DEPTH && self.shared.threads() > 1;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -813,6 +818,7 @@ impl<'a> Searcher<'a> {
             if quiet {
                 quiets += 1;
             }
+            self.searched[ply].push((mv, move_key));
             self.stack[ply].context = context(move_key, in_check);
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + u8::from(extension >= 2);
@@ -872,7 +878,7 @@ impl<'a> Searcher<'a> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if alpha >= beta {
-                        self.learn_cutoff(&picker, depth, ply, side, mv, move_key, &contexts);
+                        self.learn_cutoff(depth, ply, side, mv, move_key, &contexts);
                         break;
                     }
                 }
@@ -903,7 +909,6 @@ impl<'a> Searcher<'a> {
     #[allow(clippy::too_many_arguments)]
     fn learn_cutoff(
         &mut self,
-        picker: &MovePicker,
         depth: u32,
         ply: usize,
         side: u32,
@@ -913,12 +918,13 @@ impl<'a> Searcher<'a> {
     ) {
         let techniques = self.shared.features.techniques;
         let bonus = self.heuristics.bonus(depth);
+        let searched = std::mem::take(&mut self.searched[ply]);
         if !techniques.cont_history {
             // The search before the techniques: killers and history for
             // every move, every earlier move punished.
             self.heuristics.add_killer(ply, mv);
             self.heuristics.update_history(side, mv, bonus);
-            for (tried, tried_key) in picker.tried() {
+            for &(tried, tried_key) in &searched {
                 if tried == mv {
                     continue;
                 }
@@ -933,6 +939,7 @@ impl<'a> Searcher<'a> {
             if techniques.counter_moves && !is_noisy(key) {
                 self.heuristics.set_counter(side, contexts[0], mv);
             }
+            self.searched[ply] = searched;
             return;
         }
         // Stockfish's: a quiet move is rewarded in history and
@@ -952,7 +959,7 @@ impl<'a> Searcher<'a> {
                 self.heuristics.set_counter(side, contexts[0], mv);
             }
         }
-        for (tried, tried_key) in picker.tried() {
+        for &(tried, tried_key) in &searched {
             if tried == mv {
                 continue;
             }
@@ -963,6 +970,7 @@ impl<'a> Searcher<'a> {
                     .update_quiet(side, tried, tried_key, contexts, -bonus);
             }
         }
+        self.searched[ply] = searched;
     }
 
     /// The reduction of the `count`-th move at `depth`: the log table's,
