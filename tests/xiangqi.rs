@@ -370,3 +370,27 @@ fn finds_the_mates(engine: &mut Engine, setting: &str) {
         );
     }
 }
+
+/// A quiet check that late-move or futility pruning would skip is searched
+/// all the same with `SpareChecks`: here (from a game against
+/// Fairy-Stockfish) Red mates in two with quiet checks, which the depth-7
+/// search finds with the checks spared, and without them only a mate in
+/// four.
+#[test]
+fn spared_checks_find_the_short_mate() {
+    let (mut engine, _dir) = xiangqi();
+    let fen = "1n2k1b2/5R3/4bCN2/2PR5/p5p1p/9/P5P1P/9/3c5/2BK5 w - - 3 47";
+    let mut search = |spare: bool| {
+        engine.send(&format!("setoption name SpareChecks value {spare}"));
+        engine.send("ucinewgame");
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 7");
+        let lines = engine.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        last_info(&lines).to_string()
+    };
+    let spared = search(true);
+    assert!(spared.contains("score mate 2 "), "{spared}");
+    let pruned = search(false);
+    assert!(!pruned.contains("score mate 2 "), "{pruned}");
+}
