@@ -174,19 +174,22 @@ pub struct Techniques {
 
 /// The defaults: the techniques that gained, or were neutral, in every
 /// game they apply to in the matches measured (docs/search.md): internal
-/// iterative reductions, the improving flag (which applies only where the
-/// plugin declares futility) and the evasions in quiescence (which the
-/// search had before the others). Each of the others is one `setoption`
-/// away.
+/// iterative reductions, continuation history, the evasions in
+/// quiescence (which the search had before the others), and, where the
+/// plugin declares futility, the improving flag, late-move and futility
+/// pruning with checks spared, deeper reverse futility and the
+/// correction history. Each of the others is one `setoption` away.
 impl Default for Techniques {
     fn default() -> Self {
         Techniques {
+            cont_history: true,
             iir: true,
             improving: true,
             lmp: true,
             futility_moves: true,
             deep_futility: true,
             spare_checks: true,
+            correction: true,
             qs_evasions: true,
             ..Techniques::none()
         }
