@@ -793,7 +793,11 @@ impl<'a> Searcher<'a> {
                 && ply > 0
                 && (ply as u32) < 2 * self.root_depth
             {
-                match self.singular(depth, ply, beta, pv_node, side, key, mv, hit)? {
+                let verdict = self.singular(depth, ply, beta, pv_node, side, key, mv, hit)?;
+                // The test searched this ply's other moves under its own
+                // list: this node has searched none yet.
+                self.searched[ply].clear();
+                match verdict {
                     Singular::Extend(e) => extension = e,
                     Singular::Cut(value) => {
                         self.pickers[ply] = picker.into_buffers();
