@@ -747,8 +747,7 @@ impl<'a> Searcher<'a> {
                 && !losing
                 && eval != NO_EVAL
             {
-                let reduction = u32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
-                let lmr_depth = depth.saturating_sub(1 + reduction);
+                let lmr_depth = self.reduced_depth(depth, count);
                 prune = lmr_depth <= FUTILITY_MOVES_DEPTH
                     && eval + self.shared.move_futility_margin(lmr_depth) <= alpha;
             }
@@ -922,13 +921,12 @@ impl<'a> Searcher<'a> {
     ) {
         let techniques = self.shared.features.techniques;
         let bonus = self.heuristics.bonus(depth);
-        let searched = std::mem::take(&mut self.searched[ply]);
         if !techniques.cont_history {
             // The search before the techniques: killers and history for
             // every move, every earlier move punished.
             self.heuristics.add_killer(ply, mv);
             self.heuristics.update_history(side, mv, bonus);
-            for &(tried, tried_key) in &searched {
+            for &(tried, tried_key) in &self.searched[ply] {
                 if tried == mv {
                     continue;
                 }
@@ -943,7 +941,6 @@ impl<'a> Searcher<'a> {
             if techniques.counter_moves && !is_noisy(key) {
                 self.heuristics.set_counter(side, contexts[0], mv);
             }
-            self.searched[ply] = searched;
             return;
         }
         // Stockfish's: a quiet move is rewarded in history and
@@ -963,7 +960,7 @@ impl<'a> Searcher<'a> {
                 self.heuristics.set_counter(side, contexts[0], mv);
             }
         }
-        for &(tried, tried_key) in &searched {
+        for &(tried, tried_key) in &self.searched[ply] {
             if tried == mv {
                 continue;
             }
@@ -974,7 +971,6 @@ impl<'a> Searcher<'a> {
                     .update_quiet(side, tried, tried_key, contexts, -bonus);
             }
         }
-        self.searched[ply] = searched;
     }
 
     /// The reduction of the `count`-th move at `depth`: the log table's,
@@ -1134,6 +1130,14 @@ impl<'a> Searcher<'a> {
 }
 
 impl Searcher<'_> {
+    /// The depth the `count`-th move of a node at `depth` would be searched
+    /// to after the log table's reduction: what the pruning near the
+    /// leaves weighs a move by.
+    fn reduced_depth(&self, depth: u32, count: usize) -> u32 {
+        let reduction = u32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
+        depth.saturating_sub(1 + reduction)
+    }
+
     /// Whether `mv` loses by the exchange more than the pruning margin at
     /// `depth` allows: a noisy move more than the noisy margin per ply, a
     /// quiet one (at the reduced depth it would get as the `count`-th move)
@@ -1141,8 +1145,7 @@ impl Searcher<'_> {
     /// the plugin does not answer.
     fn fails_see_margin(&self, mv: Move, depth: u32, count: usize) -> Result<bool, PluginError> {
         let margins = self.shared.see_margins;
-        let reduction = u32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
-        let lmr_depth = depth.saturating_sub(1 + reduction) as i32;
+        let lmr_depth = self.reduced_depth(depth, count) as i32;
         // One question tells whether the move is noisy and answers it for
         // a quiet move; a noisy one needs its own threshold.
         let quiet_threshold = -margins.quiet * lmr_depth * lmr_depth;
