@@ -81,6 +81,8 @@ pub mod names {
     pub const CORR_HISTORY: &str = "CorrHistory";
     /// Evasions in quiescence.
     pub const QS_EVASIONS: &str = "QsEvasions";
+    /// Futility in quiescence.
+    pub const QS_FUTILITY: &str = "QsFutility";
 }
 
 /// A numeric option's range and default.

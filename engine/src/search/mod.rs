@@ -64,6 +64,7 @@ use plyd_api::Move;
 use plyd_protocol::Info;
 
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
+use crate::options::names;
 pub use limits::{limits_from_go, SearchControl, SearchLimits};
 pub use tt::TranspositionTable;
 
@@ -170,6 +171,10 @@ pub struct Techniques {
     /// Every move searched in quiescence when in check, instead of
     /// standing pat over the noisy moves (`QsEvasions`).
     pub qs_evasions: bool,
+    /// Futility in quiescence: out of check, a capture whose exchange
+    /// cannot lift the static evaluation plus a margin above alpha is
+    /// skipped (`QsFutility`), where the plugin answers `see_ge`.
+    pub qs_futility: bool,
 }
 
 /// The defaults: the techniques that gained, or were neutral, in every
@@ -201,22 +206,23 @@ pub type Switch = fn(&mut Techniques) -> &mut bool;
 
 impl Techniques {
     /// Each technique's option name, and its switch.
-    pub const SWITCHES: [(&'static str, Switch); 15] = [
-        ("ContHistory", |t| &mut t.cont_history),
-        ("CaptureHistory", |t| &mut t.capture_history),
-        ("CounterMoves", |t| &mut t.counter_moves),
-        ("HistoryLMR", |t| &mut t.history_lmr),
-        ("Singular", |t| &mut t.singular),
-        ("IIR", |t| &mut t.iir),
-        ("ProbCut", |t| &mut t.probcut),
-        ("Razoring", |t| &mut t.razoring),
-        ("Improving", |t| &mut t.improving),
-        ("LMP", |t| &mut t.lmp),
-        ("FutilityMoves", |t| &mut t.futility_moves),
-        ("DeepFutility", |t| &mut t.deep_futility),
-        ("SpareChecks", |t| &mut t.spare_checks),
-        ("CorrHistory", |t| &mut t.correction),
-        ("QsEvasions", |t| &mut t.qs_evasions),
+    pub const SWITCHES: [(&'static str, Switch); 16] = [
+        (names::CONT_HISTORY, |t| &mut t.cont_history),
+        (names::CAPTURE_HISTORY, |t| &mut t.capture_history),
+        (names::COUNTER_MOVES, |t| &mut t.counter_moves),
+        (names::HISTORY_LMR, |t| &mut t.history_lmr),
+        (names::SINGULAR, |t| &mut t.singular),
+        (names::IIR, |t| &mut t.iir),
+        (names::PROBCUT, |t| &mut t.probcut),
+        (names::RAZORING, |t| &mut t.razoring),
+        (names::IMPROVING, |t| &mut t.improving),
+        (names::LMP, |t| &mut t.lmp),
+        (names::FUTILITY_MOVES, |t| &mut t.futility_moves),
+        (names::DEEP_FUTILITY, |t| &mut t.deep_futility),
+        (names::SPARE_CHECKS, |t| &mut t.spare_checks),
+        (names::CORR_HISTORY, |t| &mut t.correction),
+        (names::QS_EVASIONS, |t| &mut t.qs_evasions),
+        (names::QS_FUTILITY, |t| &mut t.qs_futility),
     ];
 
     /// Switch the technique of option `name` (any case) on or off; `false`
@@ -264,6 +270,7 @@ impl Techniques {
             spare_checks: false,
             correction: false,
             qs_evasions: false,
+            qs_futility: false,
         }
     }
 }
@@ -418,6 +425,7 @@ impl Features {
                     // reductions alone).
                     improving: t.improving && futility && options.futility,
                     qs_evasions: t.qs_evasions && options.check_extensions && plugin.has_in_check(),
+                    qs_futility: t.qs_futility && noisy && see,
                     // A corrected evaluation serves only where one prunes.
                     correction: t.correction
                         && ((options.futility && futility)

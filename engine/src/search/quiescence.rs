@@ -9,6 +9,11 @@ use super::score::{INFINITY, MAX_PLY};
 use super::worker::Searcher;
 use crate::host::PluginError;
 
+/// The margin of `QsFutility`, in pawns: a capture is skipped when the
+/// static evaluation plus this plus what it wins by the exchange stays at
+/// or below alpha.
+const QS_FUTILITY_PAWNS: i32 = 2;
+
 impl Searcher<'_> {
     /// As [`Searcher::child`], for quiescence.
     pub(super) fn quiet_child(
@@ -62,12 +67,28 @@ impl Searcher<'_> {
             return self.evaluate();
         }
         let mut best = -INFINITY;
+        // Out of check, what a capture must win by the exchange to be
+        // looked at: nothing lost (with `SEE`) or, with `QsFutility`,
+        // enough to lift the static evaluation plus a margin (for what the
+        // position gains besides the material) above alpha.
+        let mut least_gain = None;
+        let mut futile_floor = -INFINITY;
         if !in_check {
             best = self.evaluate()?;
             if best >= beta {
                 return Ok(best);
             }
             alpha = alpha.max(best);
+            if self.shared.features.see {
+                let futile = self.shared.features.techniques.qs_futility;
+                let margin = QS_FUTILITY_PAWNS * self.shared.pawn;
+                futile_floor = (best + margin).min(alpha);
+                least_gain = Some(if futile {
+                    (alpha + 1 - best - margin).max(0)
+                } else {
+                    0
+                });
+            }
         }
         let setup = PickerSetup::quiescence(in_check, side);
         let mut picker = MovePicker::new(setup, std::mem::take(&mut self.pickers[ply]));
@@ -76,9 +97,15 @@ impl Searcher<'_> {
         // taken from the pool are simply not given back then.
         while let Some((mv, _)) = picker.next(&self.state, &self.heuristics)? {
             // Out of check, a capture that loses by the exchange is not
-            // worth a look: standing pat already beats it, as a rule.
-            if !in_check && self.shared.features.see && self.loses_exchange(mv, 0)? {
-                continue;
+            // worth a look: standing pat already beats it, as a rule; nor
+            // one that cannot win enough to reach alpha.
+            if let Some(threshold) = least_gain {
+                if self.loses_exchange(mv, threshold)? {
+                    if threshold > 0 {
+                        best = best.max(futile_floor);
+                    }
+                    continue;
+                }
             }
             self.state.make_move(mv)?;
             self.nodes += 1;

@@ -106,7 +106,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 36] = [
+const ENGINE_OPTIONS: [EngineOption; 37] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -147,6 +147,7 @@ const ENGINE_OPTIONS: [EngineOption; 36] = [
     check!(names::SPARE_CHECKS, techniques.spare_checks),
     check!(names::CORR_HISTORY, techniques.correction),
     check!(names::QS_EVASIONS, techniques.qs_evasions),
+    check!(names::QS_FUTILITY, techniques.qs_futility),
     special!(names::SEARCH_MODE, SearchMode, false),
 ];
 
