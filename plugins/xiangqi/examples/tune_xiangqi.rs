@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p plyd-game-xiangqi --example tune_xiangqi -- \
 //!     [--params plugins/xiangqi/classic.toml] [--out tuned.toml] [--rounds 6] \
-//!     GAMES.txt...
+//!     [--only tables,mobility] GAMES.txt...
 //! ```
 //!
 //! The games are `plyd arena --out` logs of xiangqi games from the start
@@ -17,10 +17,13 @@
 //! plus `--prior W` (default 0) times the sum of each weight's squared
 //! distance from its starting value: a pull towards the hand-set values
 //! for the weights the games say little about (endgame terms of positions
-//! that seldom occur). `K` is fitted first and then held. Every integer in the parameter file is
-//! then moved up and down by its step, keeping each move that lowers the
-//! loss, round after round; a round with no gain halves the steps. The
-//! result is the parameter file with the numbers replaced, comments kept.
+//! that seldom occur). `--only` fits just the weights whose dotted names
+//! start with one of the given prefixes. `K` is fitted first and then
+//! held. Every integer in the parameter file is then moved up and down by
+//! its step, keeping each move that lowers the loss, round after round; a
+//! round with no gain halves the steps, and ends the fit once every step
+//! is down to one. The result is the parameter file with the numbers
+//! replaced, comments kept.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -44,6 +47,7 @@ fn main() {
     let mut out_path = None;
     let mut rounds = 6;
     let mut prior = 0.0;
+    let mut only: Vec<String> = Vec::new();
     let mut logs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -62,12 +66,20 @@ fn main() {
                     .and_then(|w| w.parse().ok())
                     .expect("--prior WEIGHT")
             }
+            "--only" => {
+                only = args
+                    .next()
+                    .expect("--only PREFIX,...")
+                    .split(',')
+                    .map(str::to_string)
+                    .collect()
+            }
             _ => logs.push(PathBuf::from(arg)),
         }
     }
     if logs.is_empty() {
         eprintln!(
-            "usage: tune_xiangqi [--params FILE] [--out FILE] [--rounds N] [--prior W] GAMES.txt..."
+            "usage: tune_xiangqi [--params FILE] [--out FILE] [--rounds N] [--prior W] [--only P,...] GAMES.txt..."
         );
         std::process::exit(2);
     }
@@ -81,7 +93,11 @@ fn main() {
 
     let mut values = numbers(&text);
     let start = values.clone();
-    let names: Vec<String> = values.keys().cloned().collect();
+    let names: Vec<String> = values
+        .keys()
+        .filter(|name| only.is_empty() || only.iter().any(|p| name.starts_with(p.as_str())))
+        .cloned()
+        .collect();
     let loss_of = |values: &BTreeMap<String, i64>, k: f64| -> f64 {
         let evaluator = Classic::from_params(Some(&rewrite(&text, values)))
             .unwrap_or_else(|e| panic!("tuned parameters refused: {e}"));
@@ -136,6 +152,10 @@ fn main() {
         }
         println!("round {round}: loss {best:.6}");
         if !improved {
+            // Nothing moves at the smallest steps: the fit is done.
+            if names.iter().all(|name| steps[name] == 1) {
+                break;
+            }
             for step in steps.values_mut() {
                 *step = (*step / 2).max(1);
             }
