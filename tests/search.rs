@@ -613,3 +613,69 @@ fn mcts_reuses_its_tree_two_plies_on() {
     let fresh = run(again, 1, &mut trees);
     assert_eq!(fresh.depth, 1);
 }
+
+/// The `Singular` option a `uci` listing shows.
+fn singular_shown(engine: &mut common::Engine) -> String {
+    engine.send("uci");
+    engine
+        .read_until(|l| l == "uciok")
+        .into_iter()
+        .find(|l| l.starts_with("option name Singular "))
+        .expect("a Singular option")
+}
+
+/// The nodes of a `go depth` from the start, from its last `info` line
+/// with nodes.
+fn nodes_to_depth(engine: &mut common::Engine, depth: u32) -> u64 {
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send(&format!("go depth {depth}"));
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.position(|w| w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
+#[test]
+fn singular_follows_the_game_preference_until_set() {
+    let dir = common::plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let mut engine = common::Engine::start(dir.path(), &[], &[]);
+    let on = "option name Singular type check default true";
+    let off = "option name Singular type check default false";
+    engine.send("setoption name UCI_Variant value othello");
+    engine.sync();
+    // Othello's plugin prefers singular extensions; xiangqi's does not.
+    assert_eq!(singular_shown(&mut engine), on);
+    let preferred = nodes_to_depth(&mut engine, 8);
+    engine.send("setoption name UCI_Variant value xiangqi");
+    engine.sync();
+    assert_eq!(singular_shown(&mut engine), off);
+    // Set once, it holds for every game.
+    engine.send("setoption name Singular value false");
+    engine.send("setoption name UCI_Variant value othello");
+    engine.sync();
+    assert_eq!(singular_shown(&mut engine), off);
+    let without = nodes_to_depth(&mut engine, 8);
+    assert_ne!(preferred, without, "the preference changes the search");
+    engine.send("setoption name Singular value true");
+    engine.sync();
+    assert_eq!(nodes_to_depth(&mut engine, 8), preferred);
+    engine.send("setoption name UCI_Variant value xiangqi");
+    engine.sync();
+    assert_eq!(singular_shown(&mut engine), on);
+    engine.send("setoption name Singular value maybe");
+    let answer = engine.sync();
+    let errors = common::errors(&answer);
+    assert_eq!(errors.len(), 1, "{answer:?}");
+    assert_eq!(singular_shown(&mut engine), on);
+    engine.send("quit");
+}

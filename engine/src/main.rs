@@ -317,8 +317,8 @@ fn chosen_techniques(on: Option<&str>, off: Option<&str>) -> Result<Techniques, 
             .filter(|n| !n.trim().is_empty())
         {
             if name.trim().eq_ignore_ascii_case("all") {
-                for (_, switch) in Techniques::SWITCHES {
-                    *switch(&mut techniques) = value;
+                for (switch_name, _) in Techniques::SWITCHES {
+                    techniques.set(switch_name, value);
                 }
             } else if !techniques.set(name, value) {
                 let known: Vec<&str> = Techniques::SWITCHES.iter().map(|(n, _)| *n).collect();

@@ -175,6 +175,10 @@ pub struct Techniques {
     /// cannot lift the static evaluation plus a margin above alpha is
     /// skipped (`QsFutility`), where the plugin answers `see_ge`.
     pub qs_futility: bool,
+    /// The switches set by name ([`Techniques::set`]), one bit per entry
+    /// of [`Techniques::SWITCHES`]: a game's preference
+    /// ([`Techniques::for_game`]) does not override them.
+    pub chosen: u32,
 }
 
 /// The defaults: the techniques that gained, or were neutral, in every
@@ -225,15 +229,17 @@ impl Techniques {
         (names::QS_FUTILITY, |t| &mut t.qs_futility),
     ];
 
-    /// Switch the technique of option `name` (any case) on or off; `false`
-    /// if no technique has that name.
+    /// Switch the technique of option `name` (any case) on or off, for
+    /// every game whatever its plugin prefers; `false` if no technique has
+    /// that name.
     pub fn set(&mut self, name: &str, on: bool) -> bool {
         match Self::SWITCHES
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+            .position(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
         {
-            Some((_, switch)) => {
-                *switch(self) = on;
+            Some(index) => {
+                *(Self::SWITCHES[index].1)(self) = on;
+                self.chosen |= 1 << index;
                 true
             }
             None => false,
@@ -271,9 +277,39 @@ impl Techniques {
             correction: false,
             qs_evasions: false,
             qs_futility: false,
+            chosen: 0,
         }
     }
+
+    /// The techniques for a game with plugin `capabilities`: those the
+    /// plugin prefers on (`CAP_PREFERS_SINGULAR`) switched on, unless set
+    /// by name.
+    pub fn for_game(mut self, capabilities: u64) -> Self {
+        for (bit, name) in GAME_PREFERENCES {
+            let index = Self::SWITCHES
+                .iter()
+                .position(|(n, _)| *n == name)
+                .expect("a preference names a switch");
+            if self.chosen & (1 << index) == 0 && capabilities & bit != 0 {
+                *(Self::SWITCHES[index].1)(&mut self) = true;
+            }
+        }
+        self
+    }
+
+    /// Whether the technique of option `name` (any case) is on.
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        Self::SWITCHES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+            .map(|(_, switch)| *switch(&mut copy))
+    }
 }
+
+/// The techniques a plugin may ask to be on by default for its game: the
+/// capability bit and the technique's option name.
+const GAME_PREFERENCES: [(u64, &str); 1] = [(plyd_api::abi::CAP_PREFERS_SINGULAR, names::SINGULAR)];
 
 /// The two searches (`SearchMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -406,7 +442,7 @@ impl Features {
             selective: options.selective && caps & CAP_SELECTIVE != 0 && plugin.has_order_hints(),
             see: options.see && plugin.has_see(),
             techniques: {
-                let t = options.techniques;
+                let t = options.techniques.for_game(caps);
                 let futility = caps & CAP_FUTILITY != 0;
                 let noisy = options.quiescence && plugin.has_noisy_moves();
                 let see = options.see && plugin.has_see();
@@ -592,5 +628,36 @@ pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
         0
     } else {
         (u128::from(nodes) * 1_000_000 / micros) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plyd_api::abi::{CAP_PREFERS_MCTS, CAP_PREFERS_SINGULAR};
+
+    #[test]
+    fn a_game_preference_switches_a_technique_unless_it_was_set() {
+        let defaults = Techniques::default();
+        assert!(!defaults.singular);
+        assert!(defaults.for_game(CAP_PREFERS_SINGULAR).singular);
+        assert!(!defaults.for_game(CAP_PREFERS_MCTS).singular);
+        assert_eq!(defaults.for_game(0), defaults);
+
+        let mut off = Techniques::default();
+        assert!(off.set("singular", false));
+        assert!(!off.for_game(CAP_PREFERS_SINGULAR).singular);
+        let mut on = Techniques::default();
+        assert!(on.set("Singular", true));
+        assert!(on.for_game(0).singular);
+        // Setting another technique leaves the preference in force.
+        let mut other = Techniques::default();
+        assert!(other.set("IIR", false));
+        let for_game = other.for_game(CAP_PREFERS_SINGULAR);
+        assert!(for_game.singular && !for_game.iir);
+        assert!(!other.set("NoSuchTechnique", true));
+        assert_eq!(other.get("singular"), Some(false));
+        assert_eq!(for_game.get("SINGULAR"), Some(true));
+        assert_eq!(for_game.get("NoSuchTechnique"), None);
     }
 }

@@ -176,6 +176,9 @@ typedef uint32_t PlydMove;
 #define PLYD_CAP_PREFERS_MCTS (UINT64_C(1) << 7)
 /* The Monte-Carlo search values a new leaf after a short random playout. */
 #define PLYD_CAP_MCTS_PLAYOUTS (UINT64_C(1) << 8)
+/* The plugin recommends singular extensions (the Singular option) on by
+ * default for the game; the user's Singular always wins. */
+#define PLYD_CAP_PREFERS_SINGULAR (UINT64_C(1) << 9)
 /* The hint of a move the search may skip (with PLYD_CAP_SELECTIVE). */
 #define PLYD_HINT_SKIP INT32_MIN
 

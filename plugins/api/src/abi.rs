@@ -134,6 +134,13 @@ pub const CAP_PREFERS_MCTS: u64 = 1 << 7;
 /// before the evaluation, instead of the evaluation alone.
 pub const CAP_MCTS_PLAYOUTS: u64 = 1 << 8;
 
+/// Capability: the plugin recommends singular extensions (the `Singular`
+/// option) on by default for this game, as a match showed them gaining
+/// there. A preference, not a soundness claim: the user's `Singular`
+/// always wins, and a host that does not know the bit keeps its own
+/// default.
+pub const CAP_PREFERS_SINGULAR: u64 = 1 << 9;
+
 /// The hint that marks a move the search may skip below the root, from a
 /// plugin declaring [`CAP_SELECTIVE`]. From other plugins it is just the
 /// lowest hint.

@@ -13,7 +13,7 @@ use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
 use crate::host::GameState;
 use crate::search::bench::BenchTarget;
-use crate::search::{limits_from_go, SearchControl, SearchMode, SearchOptions};
+use crate::search::{limits_from_go, SearchControl, SearchMode, SearchOptions, Techniques};
 
 impl Controller {
     /// The position the GUI sends: `start` with `moves` played. Refused,
@@ -256,6 +256,17 @@ impl Controller {
                 SearchMode::recommended(c.state.plugin().info().capabilities)
             })
         })
+    }
+
+    /// The search techniques in force for the current game: as set, and
+    /// those not set as the game's plugin prefers.
+    pub(super) fn techniques_in_force(&self) -> Techniques {
+        let caps = self
+            .session
+            .current
+            .as_ref()
+            .map_or(0, |c| c.state.plugin().info().capabilities);
+        self.settings.techniques.for_game(caps)
     }
 
     fn search_options(&self) -> SearchOptions {

@@ -59,6 +59,9 @@ enum Setting {
     ChancePruning,
     /// `SearchMode`.
     SearchMode,
+    /// A technique of the search ([`crate::search::Techniques`]), by its
+    /// option name: on or off as set, else as the current game prefers.
+    Technique(&'static str),
 }
 
 /// A yes/no option over a field of the settings; `keeps_trees` as in
@@ -75,6 +78,17 @@ macro_rules! check {
                 set: |s, v| s.$($field).+ = v,
             },
             keeps_trees: $keeps,
+        }
+    };
+}
+
+/// A search technique's yes/no option.
+macro_rules! technique {
+    ($name:expr) => {
+        EngineOption {
+            name: $name,
+            setting: Setting::Technique($name),
+            keeps_trees: false,
         }
     };
 }
@@ -132,22 +146,22 @@ const ENGINE_OPTIONS: [EngineOption; 37] = [
     check!(names::SELECTIVE, selective),
     check!(names::ENDGAME_SOLVER, endgame_solver),
     check!(names::SEE, see),
-    check!(names::CONT_HISTORY, techniques.cont_history),
-    check!(names::CAPTURE_HISTORY, techniques.capture_history),
-    check!(names::COUNTER_MOVES, techniques.counter_moves),
-    check!(names::HISTORY_LMR, techniques.history_lmr),
-    check!(names::SINGULAR, techniques.singular),
-    check!(names::IIR, techniques.iir),
-    check!(names::PROBCUT, techniques.probcut),
-    check!(names::RAZORING, techniques.razoring),
-    check!(names::IMPROVING, techniques.improving),
-    check!(names::LMP, techniques.lmp),
-    check!(names::FUTILITY_MOVES, techniques.futility_moves),
-    check!(names::DEEP_FUTILITY, techniques.deep_futility),
-    check!(names::SPARE_CHECKS, techniques.spare_checks),
-    check!(names::CORR_HISTORY, techniques.correction),
-    check!(names::QS_EVASIONS, techniques.qs_evasions),
-    check!(names::QS_FUTILITY, techniques.qs_futility),
+    technique!(names::CONT_HISTORY),
+    technique!(names::CAPTURE_HISTORY),
+    technique!(names::COUNTER_MOVES),
+    technique!(names::HISTORY_LMR),
+    technique!(names::SINGULAR),
+    technique!(names::IIR),
+    technique!(names::PROBCUT),
+    technique!(names::RAZORING),
+    technique!(names::IMPROVING),
+    technique!(names::LMP),
+    technique!(names::FUTILITY_MOVES),
+    technique!(names::DEEP_FUTILITY),
+    technique!(names::SPARE_CHECKS),
+    technique!(names::CORR_HISTORY),
+    technique!(names::QS_EVASIONS),
+    technique!(names::QS_FUTILITY),
     special!(names::SEARCH_MODE, SearchMode, false),
 ];
 
@@ -258,6 +272,9 @@ impl Controller {
                 self.search_mode().name().to_string(),
                 SearchMode::NAMES.iter().map(|n| n.to_string()).collect(),
             ),
+            Setting::Technique(name) => OptionKind::Check {
+                default: self.techniques_in_force().get(name).unwrap_or(false),
+            },
         }
     }
 
@@ -395,6 +412,10 @@ impl Controller {
                     SearchMode::parse(value)
                         .ok_or_else(|| not_one_of(name, &SearchMode::NAMES, value))?,
                 );
+            }
+            Setting::Technique(technique) => {
+                let on = options::parse_bool(name, need()?).map_err(invalid)?;
+                self.settings.techniques.set(technique, on);
             }
         }
         Ok(())
