@@ -630,7 +630,7 @@ fn nodes_to_depth(engine: &mut common::Engine, depth: u32) -> u64 {
     engine.send("ucinewgame");
     engine.send("position startpos");
     engine.send(&format!("go depth {depth}"));
-    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    let lines = engine.until_bestmove();
     lines
         .iter()
         .rev()

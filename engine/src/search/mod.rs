@@ -233,10 +233,7 @@ impl Techniques {
     /// every game whatever its plugin prefers; `false` if no technique has
     /// that name.
     pub fn set(&mut self, name: &str, on: bool) -> bool {
-        match Self::SWITCHES
-            .iter()
-            .position(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
-        {
+        match Self::index_of(name) {
             Some(index) => {
                 *(Self::SWITCHES[index].1)(self) = on;
                 self.chosen |= 1 << index;
@@ -286,10 +283,7 @@ impl Techniques {
     /// by name.
     pub fn for_game(mut self, capabilities: u64) -> Self {
         for (bit, name) in GAME_PREFERENCES {
-            let index = Self::SWITCHES
-                .iter()
-                .position(|(n, _)| *n == name)
-                .expect("a preference names a switch");
+            let index = Self::index_of(name).expect("a preference names a switch");
             if self.chosen & (1 << index) == 0 && capabilities & bit != 0 {
                 *(Self::SWITCHES[index].1)(&mut self) = true;
             }
@@ -300,10 +294,15 @@ impl Techniques {
     /// Whether the technique of option `name` (any case) is on.
     pub fn get(&self, name: &str) -> Option<bool> {
         let mut copy = *self;
+        Self::index_of(name).map(|index| *(Self::SWITCHES[index].1)(&mut copy))
+    }
+
+    /// The place in [`Techniques::SWITCHES`] of the technique of option
+    /// `name` (any case).
+    fn index_of(name: &str) -> Option<usize> {
         Self::SWITCHES
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
-            .map(|(_, switch)| *switch(&mut copy))
+            .position(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
     }
 }
 
