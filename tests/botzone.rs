@@ -50,6 +50,25 @@ fn plugins() -> TempDir {
     ])
 }
 
+/// A plyd move (`a6a4b5`) as Botzone's numbers: the inverse of
+/// [`referee_move`].
+fn botzone_numbers(mv: &str) -> Vec<i32> {
+    let bytes = mv.as_bytes();
+    let mut numbers = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let x = i32::from(bytes[i] - b'a');
+        i += 1;
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let rank: i32 = mv[start..i].parse().expect("a rank");
+        numbers.extend([x, rank - 1]);
+    }
+    numbers
+}
+
 /// A move's numbers in the referee's notation: column x is the file letter,
 /// row y (from the top, where the Amazons' first player and Othello's a1
 /// are) is rank y + 1; all -1 is a pass.
@@ -176,8 +195,9 @@ fn play_a_game(game: Game, json: bool) -> usize {
         let input = if ply < 2 {
             // A bot's first turn: the whole (one-request) history.
             if json {
+                // Botzone's fields; this judge gives 0.3 s a turn.
                 vec![format!(
-                    "{{\"requests\":[{}],\"responses\":[],\"data\":\"\",\"globaldata\":\"\"}}",
+                    "{{\"requests\":[{}],\"responses\":[],\"data\":\"\",\"globaldata\":\"\",\"time_limit\":0.3,\"memory_limit\":256}}",
                     request_text(game, &last, true)
                 )]
             } else {
@@ -290,4 +310,73 @@ fn bad_input_is_refused_and_the_game_goes_on() {
     referee.play(referee_move(&numbers));
     let stderr = bot.stderr_lines();
     assert!(stderr.len() >= 4, "{stderr:?}");
+}
+
+/// The `nodes` and the move of `go depth 3` from the start of the Amazons
+/// (8x8), one thread.
+fn amazons_depth_3(engine: &mut Engine) -> (u64, String) {
+    engine.send("setoption name UCI_Variant value amazons8");
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let lines = engine.until_bestmove();
+    let nodes = lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.position(|w| w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .expect("an info line with nodes");
+    (nodes, lines.last().unwrap().clone())
+}
+
+/// Botzone gives some games 256 MB; read as an address-space cap
+/// (`ulimit -v 262144`), plyd still answers, and searches as it does
+/// without the cap (the same tree: one allocator arena for every thread).
+#[test]
+fn a_bot_under_a_256_mb_address_space_cap_plays() {
+    const CAP: u64 = 256 << 20;
+    let dir = plugins();
+    let mut bot = Engine::start_capped(dir.path(), &["--protocol", "botzone"], CAP);
+    let first = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1,"x2":-1,"y2":-1}],"responses":[],"time_limit":0.2}"#;
+    let (numbers, _) = turn(&mut bot, Game::Amazons, &[first.to_string()], true);
+    let mut referee = Referee::new(&dir, Game::Amazons);
+    referee.play(referee_move(&numbers));
+    // The referee's own move for White, then the bot's answer to it.
+    referee.engine.send(&format!(
+        "position startpos moves {}",
+        referee.moves.join(" ")
+    ));
+    referee.engine.send("go depth 1");
+    let best = referee.engine.until_bestmove();
+    let reply = best
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let reply_numbers = botzone_numbers(&reply);
+    referee.play(reply);
+    let request = request_text(Game::Amazons, &reply_numbers, true);
+    let (numbers, _) = turn(&mut bot, Game::Amazons, &[request], true);
+    referee.play(referee_move(&numbers));
+    let log = bot.stderr_lines();
+    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+
+    let mut capped = Engine::start_capped(dir.path(), &[], CAP);
+    let mut free = Engine::start(dir.path(), &[], &[]);
+    assert_eq!(amazons_depth_3(&mut capped), amazons_depth_3(&mut free));
+    // Several threads under the cap too.
+    capped.send("setoption name Threads value 4");
+    capped.send("setoption name Hash value 64");
+    let (nodes, best) = amazons_depth_3(&mut capped);
+    assert!(nodes > 0 && best.starts_with("bestmove "), "{best}");
+    // A table the cap cannot hold is refused, and the old one kept.
+    capped.send("setoption name Hash value 1024");
+    let answer = capped.sync();
+    assert_eq!(errors(&answer).len(), 1, "{answer:?}");
+    capped.send("quit");
+    free.send("quit");
 }

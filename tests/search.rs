@@ -679,3 +679,53 @@ fn singular_follows_the_game_preference_until_set() {
     assert_eq!(singular_shown(&mut engine), on);
     engine.send("quit");
 }
+
+/// The move and the `score cp` that `go depth 1` from the start of the
+/// Amazons (8x8) ends with.
+fn amazons_depth_1(engine: &mut common::Engine) -> (String, i64) {
+    engine.send("position startpos");
+    engine.send("go depth 1");
+    let lines = engine.until_bestmove();
+    let score = lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.position(|w| w == "cp")?;
+            words.next()?.parse().ok()
+        })
+        .expect("an info line with a score");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    (best.to_string(), score)
+}
+
+/// `Variety` plays, by a seeded draw, a root move within its margin of
+/// the best, reporting that move's own score; one seed always draws the
+/// same move, and without a margin the seed changes nothing. At depth 1
+/// every root move's score is its evaluation, exact in any window.
+#[test]
+fn variety_draws_a_move_within_its_margin() {
+    let dir = common::plugin_dir(&[("plyd_game_amazons", "amazons")]);
+    let mut engine = common::Engine::start(dir.path(), &[], &[]);
+    engine.send("setoption name UCI_Variant value amazons8");
+    let (best, best_score) = amazons_depth_1(&mut engine);
+    engine.send("setoption name VarietySeed value 7");
+    assert_eq!(amazons_depth_1(&mut engine), (best.clone(), best_score));
+    const MARGIN: i64 = 40;
+    engine.send(&format!("setoption name Variety value {MARGIN}"));
+    let mut drawn = std::collections::BTreeSet::new();
+    for seed in 1..=8 {
+        engine.send(&format!("setoption name VarietySeed value {seed}"));
+        let (mv, score) = amazons_depth_1(&mut engine);
+        assert!(
+            score <= best_score && score >= best_score - MARGIN,
+            "seed {seed}: {mv} scores {score}, the best {best_score}"
+        );
+        assert_eq!(amazons_depth_1(&mut engine), (mv.clone(), score));
+        drawn.insert(mv);
+    }
+    assert!(drawn.len() >= 2, "{drawn:?}");
+    engine.send("setoption name Variety value -1");
+    assert_eq!(common::errors(&engine.sync()).len(), 1);
+    engine.send("quit");
+}

@@ -175,9 +175,14 @@ fn parse_protocol(text: &str) -> Result<Protocol, String> {
 }
 
 fn main() -> ExitCode {
+    plyd::daemon::process_started();
+    let address_limit = plyd::memory::fit_allocator_to_limits();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    if let Some(mib) = address_limit {
+        log::info!("address space limited to {mib} MiB: one allocator arena for every thread");
+    }
     let cli = Cli::parse();
     let resolved = resolve(&cli);
     for problem in &resolved.problems {

@@ -83,6 +83,10 @@ pub mod names {
     pub const QS_EVASIONS: &str = "QsEvasions";
     /// Futility in quiescence.
     pub const QS_FUTILITY: &str = "QsFutility";
+    /// The margin of the seeded choice among root moves.
+    pub const VARIETY: &str = "Variety";
+    /// The seed of that choice.
+    pub const VARIETY_SEED: &str = "VarietySeed";
 }
 
 /// A numeric option's range and default.
@@ -119,6 +123,19 @@ pub const MOVE_OVERHEAD_RANGE: SpinRange = SpinRange {
     default: 10,
     min: 0,
     max: 5000,
+};
+
+/// `Variety`, in the units of `info score cp`.
+pub const VARIETY_RANGE: SpinRange = SpinRange {
+    default: 0,
+    min: 0,
+    max: 10_000,
+};
+/// `VarietySeed` (0: a fresh seed every search).
+pub const VARIETY_SEED_RANGE: SpinRange = SpinRange {
+    default: 0,
+    min: 0,
+    max: 1 << 30,
 };
 
 /// Why an option value (from `setoption` or the config file) was refused.
@@ -245,6 +262,12 @@ pub struct EngineSettings {
     /// The search chosen with `SearchMode`; `None`: the one the current
     /// game's plugin recommends.
     pub search_mode: Option<SearchMode>,
+    /// `Variety`: root moves within this many points (`score cp`) of the
+    /// best may be played, by a seeded draw; `None`: not set, which is 0
+    /// except where the dialect chooses otherwise (Botzone).
+    pub variety: Option<u32>,
+    /// `VarietySeed`: the draw's seed; 0 draws a fresh one every search.
+    pub variety_seed: u32,
 }
 
 impl Default for EngineSettings {
@@ -266,6 +289,8 @@ impl Default for EngineSettings {
             see: true,
             techniques: Techniques::default(),
             search_mode: None,
+            variety: None,
+            variety_seed: VARIETY_SEED_RANGE.default as u32,
         }
     }
 }
@@ -280,6 +305,7 @@ impl Default for EngineSettings {
 /// hash = 64                           # MiB
 /// threads = 2
 /// move_overhead = 30                  # ms
+/// variety = 10                        # score points; see `Variety`
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -298,6 +324,8 @@ pub struct ConfigFile {
     pub threads: Option<i64>,
     /// `Move Overhead` in ms.
     pub move_overhead: Option<i64>,
+    /// `Variety` in score points.
+    pub variety: Option<i64>,
 }
 
 /// A configuration text that does not parse: the parser's message and,
@@ -396,6 +424,12 @@ impl ConfigFile {
             MOVE_OVERHEAD_RANGE,
             &mut settings.move_overhead_ms,
         );
+        if let Some(v) = self.variety {
+            match VARIETY_RANGE.check("variety", v) {
+                Ok(v) => settings.variety = Some(v as u32),
+                Err(e) => errors.push(format!("config key 'variety': {}", e.reason())),
+            }
+        }
         errors
     }
 }
@@ -450,11 +484,12 @@ mod tests {
     #[test]
     fn config_parses_every_key() {
         let c = ConfigFile::parse(
-            "plugin_path = \"/a:/b\"\ngame = \"othello\"\nevaluator = \"seed004\"\neval_params = \"w.toml\"\nhash = 64\nthreads = 2\nmove_overhead = 30\n",
+            "plugin_path = \"/a:/b\"\ngame = \"othello\"\nevaluator = \"seed004\"\neval_params = \"w.toml\"\nhash = 64\nthreads = 2\nmove_overhead = 30\nvariety = 12\n",
         )
         .unwrap();
         let mut s = EngineSettings::default();
         assert!(c.apply(&mut s).is_empty());
+        assert_eq!(s.variety, Some(12));
         assert_eq!((s.hash_mib, s.threads, s.move_overhead_ms), (64, 2, 30));
         assert_eq!(c.game.as_deref(), Some("othello"));
         assert_eq!(c.eval_params, Some(PathBuf::from("w.toml")));

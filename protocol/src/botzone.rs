@@ -188,6 +188,11 @@ pub enum BotzoneInput {
         responses: Vec<BotzoneMove>,
         /// Whether it came as JSON (and wants a JSON answer).
         json: bool,
+        /// The JSON input's `time_limit`, Botzone's limit for a turn of
+        /// this bot, in milliseconds: `None` when absent (simple input
+        /// never has it), `Some(Err)` with what was there when it is not
+        /// a number of seconds in (0, 3600].
+        time_limit: Option<Result<u64, String>>,
     },
     /// A kept-running bot's next request.
     Next {
@@ -206,6 +211,11 @@ pub struct BotzoneReader {
 }
 
 impl BotzoneReader {
+    /// Whether a simple input's lines are still coming.
+    pub fn reading(&self) -> bool {
+        self.expecting.is_some()
+    }
+
     /// Take one line. `Ok(Some)` when a turn's input is complete,
     /// `Ok(None)` when more lines are needed or the line is one Botzone
     /// adds that plyd does not use (the `data` lines, blank lines).
@@ -270,7 +280,28 @@ fn simple_history(lines: &[String]) -> Result<BotzoneInput, String> {
         requests,
         responses,
         json: false,
+        time_limit: None,
     })
+}
+
+/// Botzone's `time_limit`: seconds, as a number or a string of one.
+fn time_limit(value: &Json) -> Result<u64, String> {
+    let seconds = match value {
+        Json::Number(n) => Some(*n),
+        Json::String(text) => text.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    match seconds {
+        Some(s) if s > 0.0 && s <= 3600.0 => Ok((s * 1000.0).round() as u64),
+        _ => Err(format!(
+            "time_limit {} is not a number of seconds (0 to 3600)",
+            match value {
+                Json::String(text) => format!("'{text}'"),
+                Json::Number(n) => n.to_string(),
+                _ => "of that kind".to_string(),
+            }
+        )),
+    }
 }
 
 fn json_input(line: &str) -> Result<BotzoneInput, String> {
@@ -302,6 +333,7 @@ fn json_input(line: &str) -> Result<BotzoneInput, String> {
             requests,
             responses,
             json: true,
+            time_limit: value.get("time_limit").map(time_limit),
         });
     }
     BotzoneMove::from_json(&value)
@@ -365,6 +397,7 @@ mod tests {
             requests,
             responses,
             json: false,
+            time_limit: None,
         } = full
         else {
             panic!("{full:?}")
@@ -390,7 +423,14 @@ mod tests {
             .feed(r#"{"requests":[{"x":-1,"y":-1}],"responses":[],"data":""}"#)
             .unwrap()
             .unwrap();
-        assert!(matches!(full, BotzoneInput::Full { json: true, .. }));
+        assert!(matches!(
+            full,
+            BotzoneInput::Full {
+                json: true,
+                time_limit: None,
+                ..
+            }
+        ));
         assert!(reader
             .feed(r#"{"requests":[{"x":-1,"y":-1}],"responses":[{"x":1,"y":1}]}"#)
             .is_err());
@@ -399,5 +439,30 @@ mod tests {
             r#"{"response":{"x":3,"y":2}}"#
         );
         assert_eq!(BotzoneMove(vec![3, 2]).answer(false), "3 2");
+    }
+
+    #[test]
+    fn the_time_limit_is_read_in_seconds() {
+        let limit = |field: &str| {
+            let line = format!(r#"{{"requests":[{{"x":-1,"y":-1}}],"responses":[]{field}}}"#);
+            match BotzoneReader::default().feed(&line) {
+                Ok(Some(BotzoneInput::Full { time_limit, .. })) => time_limit,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(limit(""), None);
+        assert_eq!(limit(r#","time_limit":1"#), Some(Ok(1000)));
+        assert_eq!(limit(r#","time_limit":"6""#), Some(Ok(6000)));
+        assert_eq!(
+            limit(r#","time_limit":0.5,"memory_limit":256"#),
+            Some(Ok(500))
+        );
+        for bad in [r#""""#, "0", "-1", "1e9", "[1]", r#""fast""#] {
+            let got = limit(&format!(r#","time_limit":{bad}"#));
+            assert!(
+                matches!(got, Some(Err(ref e)) if e.contains("seconds")),
+                "{bad}: {got:?}"
+            );
+        }
     }
 }

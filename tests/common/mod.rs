@@ -121,6 +121,30 @@ impl Engine {
         Self::spawn(command, args, env)
     }
 
+    /// Start plyd as [`Engine::start`] does, with its address space capped
+    /// at `bytes` (`ulimit -v`), as a judge may cap a bot's memory.
+    pub fn start_capped(plugin_path: &Path, args: &[&str], bytes: u64) -> Self {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(plyd_bin());
+        command.env("PLYD_PLUGIN_PATH", plugin_path);
+        // SAFETY: the closure runs in the child between fork and exec and
+        // makes one async-signal-safe system call.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        Self::spawn(command, args, &[])
+    }
+
     /// Start the plyd executable at `binary` with no plugin path set, so it
     /// finds its plugins next to itself.
     pub fn start_installed(binary: &Path) -> Self {

@@ -23,9 +23,13 @@ lines of requests and its own responses) or one line of JSON
 `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`; a bot that asked to keep running is
 stopped (SIGSTOP to its process group) until its next turn, then resumed
 (SIGCONT) and given only that turn's request line. Time limits are wall
-clock from the input to the end of the answer: --firstlimit on a bot's
-first turn, --limit later (Botzone: 2 s and 1 s for C++); an answer loses
-past the limit plus --slack, and answers past the limit alone are listed.
+clock from the input (from the start of the process, on a turn that starts
+the bot) to the end of the answer: --firstlimit on a bot's first turn,
+--limit later (Botzone: 2 s and 1 s for C++); an answer loses past the
+limit plus --slack, and answers past the limit alone are listed. --memory
+MB caps plyd's address space (the strictest reading of Botzone's memory
+limit; the other bots are left uncapped), and
+--limit-fields adds Botzone's time_limit and memory_limit to JSON inputs.
 
 plyd is started as `plyd --protocol botzone --game amazons8|othello`.
 
@@ -48,6 +52,7 @@ import json
 import math
 import os
 import queue
+import resource
 import shlex
 import signal
 import subprocess
@@ -203,6 +208,8 @@ class Bot:
         self.recorder = None
         self.full_input_always = False
         self.sigstop = True
+        self.memory_mb = None     # address-space cap (Botzone's memory limit)
+        self.limit_fields = None  # (time_limit s, memory_limit MB) added to JSON input
         self.history = []
         self.times = []
         self.over = []   # (game, turn, seconds) of answers over Botzone's limit
@@ -229,9 +236,16 @@ class Bot:
             self.proc = None
 
     def _start(self):
+        cap = self.memory_mb
+
+        def limit_memory():
+            if cap:
+                size = cap * 1024 * 1024
+                resource.setrlimit(resource.RLIMIT_AS, (size, size))
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True)
+            stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True,
+            preexec_fn=limit_memory)
         self.out = queue.Queue()
         proc = self.proc
         out = self.out
@@ -270,6 +284,8 @@ class Bot:
         self.requests.append(request)
         self.turn += 1
         running = self.proc is not None and self.proc.poll() is None
+        # Botzone times a turn that starts the bot from the start.
+        start = time.monotonic()
         if running and not self.full_input_always:
             lines = [self._request_text(request)]
         else:
@@ -284,9 +300,10 @@ class Bot:
                     lines.append(self.responses[i])
                 lines.append(self._request_text(request))
             else:
-                lines = [json.dumps({"requests": self.requests, "responses": self.responses},
-                                    separators=(",", ":"))]
-        start = time.monotonic()
+                full = {"requests": self.requests, "responses": self.responses}
+                if self.limit_fields:
+                    full["time_limit"], full["memory_limit"] = self.limit_fields
+                lines = [json.dumps(full, separators=(",", ":"))]
         if running and self.sigstop:
             os.killpg(self.proc.pid, signal.SIGCONT)
         self._write(lines)
@@ -434,6 +451,12 @@ def main():
                     help="seconds added to every limit before an answer loses (this"
                     " machine's wall clock, not Botzone's); answers over the limit"
                     " itself are counted and listed")
+    ap.add_argument("--memory", type=int, default=None, metavar="MB",
+                    help="cap plyd's address space at MB MiB (ulimit -v), the strictest"
+                    " reading of Botzone's memory limit (256 or 512 MB for its games)")
+    ap.add_argument("--limit-fields", action="store_true",
+                    help="put time_limit (--limit, seconds) and memory_limit (--memory)"
+                    " in the JSON inputs, as Botzone does")
     ap.add_argument("--no-sigstop", action="store_true",
                     help="leave kept-running bots running between turns (Botzone stops them)")
     ap.add_argument("--record", default=None)
@@ -455,6 +478,10 @@ def main():
         opp = Bot(opp_name, [plyd] + shlex.split(plyd_args), plyd_io, game_cls, log)
 
     me.sigstop = opp.sigstop = not args.no_sigstop
+    me.memory_mb = args.memory
+    for bot in (me, opp):
+        if args.limit_fields:
+            bot.limit_fields = (args.limit, args.memory or 512)
     recorder = None
     if args.record:
         recorder = Recorder(args.record,

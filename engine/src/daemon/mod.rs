@@ -44,6 +44,14 @@ use dialect::{Dialect, Protocol as Chosen};
 use guard::sentry::{Sentry, Watcher};
 use input::{read_stdin, Input, MAX_LINE_BYTES};
 
+/// When the process started, as near as the daemon knows: the first call
+/// (`main` makes it first thing). Botzone counts a bot's first turn from
+/// its start.
+pub fn process_started() -> Instant {
+    static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *STARTED.get_or_init(Instant::now)
+}
+
 /// The stack of a controller thread: what the main thread has on Linux,
 /// where the controller ran before it could be replaced.
 const CONTROLLER_STACK: usize = 8 << 20;

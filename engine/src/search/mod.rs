@@ -122,6 +122,14 @@ pub struct SearchOptions {
     pub techniques: Techniques,
     /// Which search runs: the alpha-beta search or the Monte-Carlo one.
     pub mode: SearchMode,
+    /// `Variety`: each root move's score is raised, for choosing, by a
+    /// bonus from 0 to this many points drawn from `variety_seed`, so
+    /// that the move played is one within this margin of the best; 0
+    /// plays the best. The alpha-beta search only, not at a chance root.
+    pub variety: u32,
+    /// The seed of the bonuses (each search draws its own unless the
+    /// GUI fixed one).
+    pub variety_seed: u64,
 }
 
 /// The search techniques taken from Stockfish, each behind an engine
@@ -393,6 +401,8 @@ impl Default for SearchOptions {
             see: true,
             techniques: Techniques::default(),
             mode: SearchMode::default(),
+            variety: 0,
+            variety_seed: 0,
         }
     }
 }

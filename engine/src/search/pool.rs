@@ -10,6 +10,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use plyd_api::Move;
+use plyd_util::rng::SplitMix64;
 
 use super::heuristics::{Heuristics, NO_CONTEXT};
 use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
@@ -68,6 +69,9 @@ pub(crate) struct Shared<'a> {
     pub double_extension_margin: i32,
     /// The largest correction of the static evaluation: two pawns.
     pub correction_limit: i32,
+    /// `Variety`: the largest bonus a root move's score gets for
+    /// choosing (0: none), and the seed the bonuses are drawn from.
+    pub variety: (i32, u64),
     /// Raised by the main thread when it is done, or by a thread whose
     /// plugin call failed: every thread stops at its next check.
     halt: AtomicBool,
@@ -126,6 +130,18 @@ impl Shared<'_> {
     /// ply.
     pub fn singular_margin(&self, depth: u32) -> i32 {
         (self.pawn * depth as i32 / 64).max(1)
+    }
+
+    /// `Variety`'s bonus for the root move `mv`: 0 to the margin, drawn
+    /// from the seed, the root and the move, so that every thread of the
+    /// search gives a move the same bonus.
+    pub fn variety_bonus(&self, mv: Move) -> i32 {
+        let (margin, seed) = self.variety;
+        if margin <= 0 || self.root.is_chance {
+            return 0;
+        }
+        let mut draw = SplitMix64::for_item(seed, self.root.key, u64::from(mv));
+        draw.below(margin as u64 + 1) as i32
     }
 }
 
@@ -337,6 +353,10 @@ pub(super) fn run(
         probcut_margin: (bound / 200).max(1),
         double_extension_margin: (bound / 2000).max(1),
         correction_limit: (bound / 100).max(1),
+        variety: (
+            options.variety.min(bound.unsigned_abs()) as i32,
+            options.variety_seed,
+        ),
         halt: AtomicBool::new(false),
         node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         searching: (0..threads).map(|_| AtomicU32::new(0)).collect(),

@@ -27,7 +27,7 @@ impl Searcher<'_> {
             if rm.score == -score::INFINITY {
                 continue;
             }
-            let (value, line) = (rm.score, rm.pv.clone());
+            let (value, line) = (rm.reported_score(), rm.pv.clone());
             let numbered = (multipv > 1).then_some(pv_index as u32 + 1);
             let info = self.pv_info(depth, value, &line, numbered)?;
             self.emit(SearchEvent::Info(info));

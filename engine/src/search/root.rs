@@ -181,15 +181,29 @@ impl Searcher<'_> {
             self.stack[1].double_extensions = 0;
             self.state.make_move(mv)?;
             self.nodes += 1;
+            // With `Variety` the move is chosen by its score plus its
+            // bonus: searching that sum in (alpha, beta) is searching the
+            // score in the window lowered by the bonus. A win or a loss
+            // keeps its exact distance.
+            let bonus = self.root_moves[i].bonus;
+            let (a, b) = (
+                alpha.saturating_sub(bonus).max(-INFINITY),
+                beta.saturating_sub(bonus).max(-INFINITY + 1),
+            );
             let value = if i == pv_index {
-                self.child(child_depth, 1, alpha, beta, true, side)?
+                self.child(child_depth, 1, a, b, true, side)?
             } else {
-                let scout = self.child(child_depth, 1, alpha, alpha + 1, false, side)?;
-                if scout > alpha && scout < beta {
-                    self.child(child_depth, 1, alpha, beta, true, side)?
+                let scout = self.child(child_depth, 1, a, a + 1, false, side)?;
+                if scout > a && scout < b {
+                    self.child(child_depth, 1, a, b, true, side)?
                 } else {
                     scout
                 }
+            };
+            let value = if score::is_decisive(value) {
+                value
+            } else {
+                value + bonus
             };
             self.state.unmake_move(mv)?;
             if self.stopped {
@@ -215,7 +229,9 @@ impl Searcher<'_> {
                 }
             }
         }
-        if pv_index == 0 {
+        // The root's score with bonuses added is not the position's: with
+        // `Variety` the root is not stored.
+        if pv_index == 0 && self.shared.variety.0 == 0 {
             let bound = Bound::of(best, start_alpha, beta);
             self.shared.tt.store(
                 self.shared.root.key,

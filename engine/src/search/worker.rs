@@ -75,6 +75,20 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Its key for the histories (the plugin's `move_keys`).
     pub key: u32,
+    /// What `Variety` adds to its score for choosing (0 without it):
+    /// `score` holds the sum, and what is reported takes it off again.
+    pub bonus: i32,
+}
+
+impl RootMove {
+    /// The score without the bonus, as reported.
+    pub fn reported_score(&self) -> i32 {
+        if self.score == -INFINITY || score::is_decisive(self.score) {
+            self.score
+        } else {
+            self.score - self.bonus
+        }
+    }
 }
 
 /// What a thread ends with.
@@ -163,6 +177,7 @@ impl<'a> Searcher<'a> {
                     previous_score: -INFINITY,
                     pv: vec![mv],
                     key: NO_CONTEXT,
+                    bonus: shared.variety_bonus(mv),
                 })
                 .collect(),
             root_side: shared.root.side,
@@ -237,7 +252,7 @@ impl<'a> Searcher<'a> {
         let best = &self.root_moves[0];
         ThreadResult {
             depth: self.completed_depth,
-            score: best.score,
+            score: best.reported_score(),
             pv: best.pv.clone(),
         }
     }

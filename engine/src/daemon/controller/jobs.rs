@@ -284,6 +284,25 @@ impl Controller {
             see: self.settings.see,
             techniques: self.settings.techniques,
             mode: self.search_mode(),
+            variety: self.settings.variety.unwrap_or(0),
+            variety_seed: match self.settings.variety_seed {
+                0 => fresh_seed(),
+                seed => u64::from(seed),
+            },
         }
     }
+}
+
+/// A seed no earlier search of this process, nor another process, is
+/// likely to have drawn: the clock's nanoseconds, the process id and a
+/// count of the draws, mixed.
+fn fresh_seed() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static DRAWS: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let draw = DRAWS.fetch_add(1, Ordering::Relaxed);
+    plyd_util::rng::SplitMix64::new(nanos ^ u64::from(std::process::id()).rotate_left(32) ^ draw)
+        .next_u64()
 }

@@ -120,7 +120,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 37] = [
+const ENGINE_OPTIONS: [EngineOption; 39] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -163,6 +163,21 @@ const ENGINE_OPTIONS: [EngineOption; 37] = [
     technique!(names::QS_EVASIONS),
     technique!(names::QS_FUTILITY),
     special!(names::SEARCH_MODE, SearchMode, false),
+    EngineOption {
+        name: names::VARIETY,
+        setting: Setting::Spin {
+            range: options::VARIETY_RANGE,
+            get: |s| s.variety.unwrap_or(0),
+            set: |s, v| s.variety = Some(v),
+        },
+        keeps_trees: true,
+    },
+    spin!(
+        names::VARIETY_SEED,
+        options::VARIETY_SEED_RANGE,
+        variety_seed,
+        true
+    ),
 ];
 
 /// `option '<name>' takes a, b, c, not '<value>'`.

@@ -6,10 +6,16 @@
 //! it, the shape of the first request (6 numbers: Amazons, 2: Reversi).
 //! A full input replays the whole history; a kept-running turn adds the
 //! opponent's move to the game plyd keeps. Each answer is searched on one
-//! thread within Botzone's limits (about 2 s for the first turn, 1 s for
-//! the others) less a margin for starting, loading and a busy judge.
+//! thread within Botzone's limit for the turn — the input's `time_limit`
+//! when it gives one, else 1 s, doubled on the game's first turn as
+//! Botzone doubles it — less what has passed since the turn's input came
+//! (since the process started, on its first turn) and a margin for
+//! answering. Root moves within a small margin of the best are chosen by a
+//! seeded draw (`Variety`), so that an opponent cannot replay a won game.
 //! Botzone has no channel for errors: a refused input is reported on
 //! stderr (which Botzone keeps in the bot's log) and changes nothing.
+
+use std::time::{Duration, Instant};
 
 use plyd_protocol::GoParams;
 use plyd_protocol::{
@@ -20,11 +26,23 @@ use super::{search, Dialect};
 use crate::daemon::controller::Controller;
 use crate::host::Outcome;
 
-/// The search time of the first turn (Botzone allows about 2 s, process
-/// start and plugin loading included).
-const FIRST_TURN_MS: u64 = 1_200;
-/// The search time of later turns (Botzone allows about 1 s).
-const TURN_MS: u64 = 650;
+/// Botzone's limit for a turn of a C++ bot when the input names none.
+const TURN_LIMIT: Duration = Duration::from_millis(1_000);
+/// What a turn keeps back from its limit, past the time the turn has
+/// already taken when the search starts: the search's stop, the answer's
+/// writing, and the judge's reading on a busy machine (docs/protocols.md
+/// gives the answer times measured with it).
+const TURN_MARGIN: Duration = Duration::from_millis(120);
+/// The same for the process's first turn, which Botzone times from the
+/// start of the process: the time before `main` and the system's loading
+/// of the program are not seen from inside.
+const FIRST_TURN_MARGIN: Duration = Duration::from_millis(300);
+/// The least search time, whatever the clock says.
+const LEAST_SEARCH: Duration = Duration::from_millis(20);
+/// `Variety` where the configuration leaves it unset: this fraction of the
+/// evaluator's score bound (Amazons: 12 points, Othello: 8, a twelfth of
+/// a disc).
+const VARIETY_PER_BOUND: i32 = 800;
 
 /// The Botzone dialect and what it keeps between turns.
 #[derive(Debug, Clone)]
@@ -39,6 +57,12 @@ pub(super) struct Botzone {
     json: bool,
     /// A search is running for an answer.
     searching: bool,
+    /// Botzone's limit for a turn, from a JSON input's `time_limit`.
+    time_limit: Option<Duration>,
+    /// When the first line of a simple input spread over lines came.
+    input_started: Option<Instant>,
+    /// Turns answered by this process.
+    turns_served: u32,
 }
 
 impl Botzone {
@@ -51,7 +75,24 @@ impl Botzone {
             moves: Vec::new(),
             json: false,
             searching: false,
+            time_limit: None,
+            input_started: None,
+            turns_served: 0,
         }
+    }
+
+    /// The search time of a turn whose input began at `started`: the
+    /// turn's limit less the time taken so far and the margin.
+    fn budget(&self, started: Instant, first_turn: bool) -> Duration {
+        let limit = self.time_limit.unwrap_or(TURN_LIMIT) * if first_turn { 2 } else { 1 };
+        let (since, margin) = if self.turns_served == 0 {
+            (crate::daemon::process_started(), FIRST_TURN_MARGIN)
+        } else {
+            (started, TURN_MARGIN)
+        };
+        limit
+            .saturating_sub(since.elapsed() + margin)
+            .max(LEAST_SEARCH)
     }
 
     /// The game of this input, selected in the session the first time.
@@ -85,13 +126,24 @@ impl Botzone {
         Ok(game)
     }
 
-    fn turn(&mut self, ctl: &mut Controller, input: BotzoneInput) -> Result<(), String> {
+    fn turn(
+        &mut self,
+        ctl: &mut Controller,
+        input: BotzoneInput,
+        started: Instant,
+    ) -> Result<(), String> {
         let (moves, json, first_turn) = match input {
             BotzoneInput::Full {
                 requests,
                 responses,
                 json,
+                time_limit,
             } => {
+                match time_limit {
+                    Some(Ok(ms)) => self.time_limit = Some(Duration::from_millis(ms)),
+                    Some(Err(e)) => log::warn!("{e}: Botzone's default limits apply"),
+                    None => {}
+                }
                 self.game(ctl, &requests[0])?;
                 let mut moves = Vec::new();
                 for (i, request) in requests.iter().enumerate() {
@@ -129,8 +181,14 @@ impl Botzone {
             self.best(ctl, None, None);
             return Ok(());
         }
+        if ctl.settings.variety.is_none() {
+            let bound = ctl.session.current()?.evaluator.info().score_bound;
+            ctl.settings.variety = Some((bound / VARIETY_PER_BOUND).max(1) as u32);
+        }
+        let budget = self.budget(started, first_turn);
+        // Move Overhead is kept back inside the margin, not again.
         let go = GoParams {
-            movetime: Some(if first_turn { FIRST_TURN_MS } else { TURN_MS }),
+            movetime: Some(budget.as_millis() as u64 + u64::from(ctl.settings.move_overhead_ms)),
             ..GoParams::default()
         };
         search(ctl, self, &go, None);
@@ -141,15 +199,25 @@ impl Botzone {
 impl Dialect for Botzone {
     /// One line of Botzone input.
     fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
+        let now = Instant::now();
         ctl.finish_job(self);
+        let continued = self.reader.reading();
         match self.reader.feed(line) {
-            Ok(None) => {}
+            Ok(None) => {
+                if self.reader.reading() && !continued {
+                    self.input_started = Some(now);
+                }
+            }
             Ok(Some(input)) => {
-                if let Err(e) = self.turn(ctl, input) {
+                let started = self.input_started.take().filter(|_| continued);
+                if let Err(e) = self.turn(ctl, input, started.unwrap_or(now)) {
                     self.error(ctl, &e);
                 }
             }
-            Err(e) => self.error(ctl, &e),
+            Err(e) => {
+                self.input_started = None;
+                self.error(ctl, &e);
+            }
         }
         true
     }
@@ -181,6 +249,7 @@ impl Dialect for Botzone {
         let json = self.json;
         ctl.raw(&answer.answer(json));
         ctl.raw(KEEP_RUNNING);
+        self.turns_served += 1;
     }
 
     /// Notes go to the log.
@@ -196,5 +265,47 @@ impl Dialect for Botzone {
 
     fn boxed_clone(&self) -> Box<dyn Dialect> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The budget is the turn's limit (doubled on the game's first turn)
+    /// less the margin and the time the turn has taken; the process's
+    /// first turn counts from the process's start.
+    #[test]
+    fn a_turn_searches_its_limit_less_the_margin() {
+        let close = |got: Duration, want: Duration| {
+            // What passes between taking `now` and the budget's clock.
+            assert!(
+                got <= want && want - got < Duration::from_millis(30),
+                "{got:?} {want:?}"
+            );
+        };
+        let mut bot = Botzone::new(true);
+        bot.turns_served = 1;
+        let now = Instant::now();
+        close(bot.budget(now, false), TURN_LIMIT - TURN_MARGIN);
+        close(bot.budget(now, true), 2 * TURN_LIMIT - TURN_MARGIN);
+        bot.time_limit = Some(Duration::from_millis(3_000));
+        close(
+            bot.budget(now, false),
+            Duration::from_millis(3_000) - TURN_MARGIN,
+        );
+        let earlier = now - Duration::from_millis(500);
+        close(
+            bot.budget(earlier, false),
+            Duration::from_millis(2_500) - TURN_MARGIN,
+        );
+        // A turn that has already used its time still searches a little.
+        let long_ago = now - Duration::from_secs(10);
+        assert_eq!(bot.budget(long_ago, false), LEAST_SEARCH);
+        // The first turn of the process counts from its start.
+        bot.turns_served = 0;
+        let since_start = crate::daemon::process_started().elapsed();
+        let got = bot.budget(now, true);
+        assert!(got <= Duration::from_millis(6_000) - FIRST_TURN_MARGIN - since_start);
     }
 }
