@@ -76,6 +76,57 @@ const FACTORIAL: [f64; 25] = {
     f
 };
 
+/// Entries of each thread's cache of counted positions (a power of two).
+const CACHE_BITS: u32 = 16;
+
+/// What [`Odds::before_roll`] counted, by position, for one evaluator
+/// (`owner`): direct-mapped, the newest position in a slot staying. The
+/// key is the position itself, so a hit is never another position's.
+struct Cache {
+    owner: u64,
+    keys: Vec<u64>,
+    values: Vec<f64>,
+}
+
+impl Cache {
+    fn clear(&mut self, owner: u64) {
+        self.owner = owner;
+        self.keys.clear();
+        self.keys.resize(1 << CACHE_BITS, NO_KEY);
+        self.values.resize(1 << CACHE_BITS, 0.0);
+    }
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Cache> = const {
+        std::cell::RefCell::new(Cache {
+            owner: 0,
+            keys: Vec::new(),
+            values: Vec::new(),
+        })
+    };
+}
+
+/// A key no position has.
+const NO_KEY: u64 = u64::MAX;
+
+/// Each evaluator's number, so that two evaluators (other parameters) in
+/// one thread never read each other's counts.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The position in play as a number: each stone's square (five bits, 31
+/// for a stone off the board) and the side to move. All the race and the
+/// table read.
+fn position_key(board: &Board) -> u64 {
+    let mut key = u64::from(board.side & 1);
+    for side in 0..2 {
+        for &sq in &board.squares[side][1..] {
+            key = key << 5 | u64::from(if sq == NO_SQUARE { 31 } else { sq & 31 });
+        }
+    }
+    key
+}
+
 /// The longest horizon accepted, in turns of each side.
 const MAX_HORIZON: usize = 96;
 
@@ -102,6 +153,8 @@ pub struct Odds {
     /// `reach[k][d][t]`: probability that a stone selected by `k` faces
     /// has made `d` steps within `t` turns.
     reach: Vec<[[f64; MAX_HORIZON + 1]; 5]>,
+    /// This evaluator's number in the threads' caches.
+    id: u64,
 }
 
 impl Default for Odds {
@@ -166,6 +219,7 @@ impl Odds {
             threat_theirs: plyd_params::check_range("threat_theirs", p.threat_theirs, 0.0, 1.0)?,
             exact_race: p.exact_race,
             reach,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -340,8 +394,29 @@ impl Odds {
         p + 0.5 * mine[self.horizon] * theirs[self.horizon]
     }
 
-    /// The probability that the side to move wins, before its roll.
+    /// The probability that the side to move wins, before its roll:
+    /// looked up in this thread's cache of positions already counted, else
+    /// counted and kept there.
     fn before_roll(&self, board: &Board) -> f64 {
+        let key = position_key(board);
+        CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.owner != self.id {
+                cache.clear(self.id);
+            }
+            let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
+            if cache.keys[slot] == key {
+                return cache.values[slot];
+            }
+            let p = self.count_before_roll(board);
+            cache.keys[slot] = key;
+            cache.values[slot] = p;
+            p
+        })
+    }
+
+    /// [`Odds::before_roll`] without the cache.
+    fn count_before_roll(&self, board: &Board) -> f64 {
         if self.endgame_table {
             if let Some(p) = endgame::win_probability(board) {
                 return p;
@@ -424,5 +499,48 @@ impl Evaluator for Odds {
         out.push(("probability".to_string(), self.probability(board)));
         out.push(("total".to_string(), f64::from(self.evaluate(state))));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random games from random set-ups: at every position before a roll
+    /// the cached probability is the one counted afresh, asked twice (the
+    /// second from the cache); an evaluator with other parameters in the
+    /// same thread counts its own.
+    #[test]
+    fn the_cache_returns_what_counting_returns() {
+        let odds = Odds::default();
+        let independent =
+            Odds::from_toml(&DEFAULT_PARAMS.replace("exact_race = true", "exact_race = false"))
+                .unwrap();
+        let mut rng = 0x1234_5678_9ABC_DEF0u64;
+        let mut next = |bound: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % bound as u64) as usize
+        };
+        let mut positions = 0;
+        for _ in 0..200 {
+            let mut board = Board::setup();
+            while !board.is_over() {
+                if board.stage == STAGE_PLAY && board.roll == 0 {
+                    for evaluator in [&odds, &independent] {
+                        let counted = evaluator.count_before_roll(&board);
+                        assert_eq!(evaluator.before_roll(&board), counted);
+                        assert_eq!(evaluator.before_roll(&board), counted);
+                    }
+                    positions += 1;
+                }
+                let mut moves = Vec::new();
+                board.for_each_move(|mv| moves.push(mv));
+                let mv = moves[next(moves.len())];
+                board.play(mv);
+            }
+        }
+        assert!(positions > 2_000, "{positions}");
     }
 }
