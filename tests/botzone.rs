@@ -319,15 +319,7 @@ fn amazons_depth_3(engine: &mut Engine) -> (u64, String) {
     engine.send("position startpos");
     engine.send("go depth 3");
     let lines = engine.until_bestmove();
-    let nodes = lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let mut words = l.split_whitespace();
-            words.position(|w| w == "nodes")?;
-            words.next()?.parse().ok()
-        })
-        .expect("an info line with nodes");
+    let nodes = common::last_number(&lines, "nodes") as u64;
     (nodes, lines.last().unwrap().clone())
 }
 

@@ -149,11 +149,7 @@ fn bench_subcommand_prints_a_total_that_repeats() {
         let sum: u64 = stdout
             .lines()
             .filter(|l| l.starts_with("othello "))
-            .map(|l| {
-                let t: Vec<&str> = l.split_whitespace().collect();
-                let at = t.iter().position(|&w| w == "nodes").unwrap();
-                t[at + 1].parse::<u64>().unwrap()
-            })
+            .map(|l| common::number_after(l, "nodes").unwrap() as u64)
             .sum();
         assert_eq!(total, sum, "{stdout}");
         total

@@ -631,15 +631,7 @@ fn nodes_to_depth(engine: &mut common::Engine, depth: u32) -> u64 {
     engine.send("position startpos");
     engine.send(&format!("go depth {depth}"));
     let lines = engine.until_bestmove();
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let mut words = l.split_whitespace();
-            words.position(|w| w == "nodes")?;
-            words.next()?.parse().ok()
-        })
-        .expect("an info line with nodes")
+    common::last_number(&lines, "nodes") as u64
 }
 
 #[test]
@@ -686,15 +678,7 @@ fn amazons_depth_1(engine: &mut common::Engine) -> (String, i64) {
     engine.send("position startpos");
     engine.send("go depth 1");
     let lines = engine.until_bestmove();
-    let score = lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let mut words = l.split_whitespace();
-            words.position(|w| w == "cp")?;
-            words.next()?.parse().ok()
-        })
-        .expect("an info line with a score");
+    let score = common::last_number(&lines, "cp");
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
     (best.to_string(), score)
 }

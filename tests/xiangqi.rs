@@ -322,10 +322,7 @@ fn each_search_technique_switches_and_keeps_the_mates() {
         engine.send("go depth 9");
         let lines = engine.until_bestmove();
         assert!(errors(&lines).is_empty(), "{lines:?}");
-        let info = last_info(&lines).to_string();
-        let words: Vec<&str> = info.split_whitespace().collect();
-        let at = words.iter().position(|&w| w == "nodes").unwrap();
-        words[at + 1].parse::<u64>().unwrap()
+        common::number_after(last_info(&lines), "nodes").unwrap() as u64
     };
     for (name, switch) in plyd::search::Techniques::SWITCHES {
         let default = *switch(&mut plyd::search::Techniques::default());

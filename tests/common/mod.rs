@@ -331,6 +331,23 @@ impl Drop for Engine {
     }
 }
 
+/// The number after the word `key` (`nodes`, `cp`) in `line`, if any.
+pub fn number_after(line: &str, key: &str) -> Option<i64> {
+    let mut words = line.split_whitespace();
+    words.position(|w| w == key)?;
+    words.next()?.parse().ok()
+}
+
+/// The number after `key` in the last of `lines` that has one: a
+/// search's final count (`nodes`) or score (`cp`).
+pub fn last_number(lines: &[String], key: &str) -> i64 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| number_after(l, key))
+        .unwrap_or_else(|| panic!("no line with {key}: {lines:?}"))
+}
+
 /// The lines among `lines` that report an error.
 pub fn errors(lines: &[String]) -> Vec<&String> {
     lines
