@@ -15,6 +15,11 @@
 #   Fairy-Stockfish  fairy-stockfish/Fairy-Stockfish (UCCI after `ucci`)
 #   amazing-amazons  RizzoHou/amazing-amazons  (a Botzone Amazons bot)
 #   reversi-bot      CraKane/Reservi_Game_For_Botzone (a Botzone Reversi bot)
+#   zzmazon          Starry-debug-czz/The-Bot-of-Amazons (Botzone Amazons:
+#                                               UCT with evaluated roll-outs)
+#   duyaomega        duyaOmega/Amazon-Bot-SimpleUI (Botzone Amazons: PVS)
+#   drizmiz          drizmiz/Game-of-the-Amazons (Botzone Amazons: bitboard PVS)
+#   wr786            wr786/Amazing-Amazons-Botzone-Bot (Botzone Amazons: UCT)
 #
 # NAME picks some of them (default: every folder present). Each build
 # prints the binary the match tools take. Build dependencies, Debian names:
@@ -25,7 +30,8 @@ set -euo pipefail
 src=${1:?usage: build_clients.sh SRC [NAME...]}
 shift
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(cutegames edax-reversi eleeye Fairy-Stockfish amazing-amazons reversi-bot)
+[ ${#names[@]} -gt 0 ] || names=(cutegames edax-reversi eleeye Fairy-Stockfish amazing-amazons reversi-bot
+    zzmazon duyaomega drizmiz wr786)
 jobs=$(nproc 2>/dev/null || echo 2)
 built=()
 for name in "${names[@]}"; do
@@ -66,6 +72,25 @@ for name in "${names[@]}"; do
     reversi-bot)
         g++ -O2 -o "$dir/reversi-bot" "$dir/reservi.cpp"
         built+=("botzone reversi bot: $dir/reversi-bot")
+        ;;
+    zzmazon)
+        g++ -O2 -o "$dir/zzmazon-bot" "$dir/ZZmazon_botzonePK/ZZmazonBot.cpp"
+        built+=("botzone amazons bot: $dir/zzmazon-bot")
+        ;;
+    duyaomega)
+        g++ -O2 -o "$dir/duyaomega-bot" "$dir/amazon-PVS_ver.cpp"
+        built+=("botzone amazons bot: $dir/duyaomega-bot")
+        ;;
+    drizmiz)
+        # _BOTZONE_ONLINE selects its Botzone main(); its headers call
+        # memset without including <cstring>.
+        g++ -O2 -std=c++17 -D_BOTZONE_ONLINE -include cstring -o "$dir/drizmiz-bot" \
+            "$dir/Amazons_recover/Amazons_recover.cpp"
+        built+=("botzone amazons bot: $dir/drizmiz-bot")
+        ;;
+    wr786)
+        g++ -O2 -o "$dir/wr786-bot" "$dir/bot.cpp"
+        built+=("botzone amazons bot: $dir/wr786-bot")
         ;;
     *)
         echo "unknown program '$name'" >&2
