@@ -5,6 +5,7 @@
 #![deny(unsafe_code)]
 
 pub mod classic;
+pub mod regions;
 pub mod seed000;
 pub mod seed003;
 pub mod tables;
