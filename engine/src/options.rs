@@ -514,6 +514,10 @@ mod tests {
         let errors = c.apply(&mut s);
         assert_eq!(errors, ["config key 'threads': 0 is outside 1..=256"]);
         assert_eq!(s.threads, 1);
+        let c = ConfigFile::parse("variety = 20000").unwrap();
+        let errors = c.apply(&mut s);
+        assert_eq!(errors, ["config key 'variety': 20000 is outside 0..=10000"]);
+        assert_eq!(s.variety, None);
     }
 
     #[test]
