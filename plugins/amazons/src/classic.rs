@@ -41,7 +41,7 @@
 //! than the opponent. The score is then `decided_base + per_move * margin`
 //! for the winner's side (negated for the loser), well above every
 //! undecided score, so the search steers into won separations and away
-//! from lost ones. Regions of up to 14 empty squares are counted exactly,
+//! from lost ones. Regions of up to 12 empty squares are counted exactly,
 //! defective ones included ([`crate::regions`]); larger ones count their
 //! empty squares, an upper bound, so the score is a strong estimate, not a
 //! proof, and it stays below the search's mate scores.

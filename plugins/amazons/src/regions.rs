@@ -24,10 +24,13 @@ use plyd_amazons_rules::board::{squares, Board, Geometry};
 use plyd_amazons_rules::flood::queen_step;
 
 /// The largest unit, in empty squares, counted exactly.
-pub const EXACT_SQUARES: u32 = 14;
+pub const EXACT_SQUARES: u32 = 12;
 
-/// The most positions one unit's count may visit before it gives up.
-pub const NODE_BUDGET: u32 = 20_000;
+/// The most moves one unit's count may try before it gives up: the
+/// evaluation is called at every node of a timed search, and an
+/// evaluation that takes milliseconds loses games on time. What it counted so far stays in the thread's store, so a
+/// unit given up on is counted further the next time it is met.
+pub const NODE_BUDGET: u32 = 3_000;
 
 /// Positions kept per thread before the store is emptied.
 const KEPT_UNITS: usize = 1 << 18;
@@ -87,7 +90,6 @@ fn longest(g: &Geometry, empty: u128, mine: u128, budget: &mut u32) -> Option<u3
     if let Some(n) = COUNTED.with(|c| c.borrow().get(&key).copied()) {
         return Some(n);
     }
-    *budget = budget.checked_sub(1)?;
     let most = empty.count_ones();
     let mut best = 0;
     'all: for from in squares(mine) {
@@ -97,6 +99,7 @@ fn longest(g: &Geometry, empty: u128, mine: u128, budget: &mut u32) -> Option<u3
             let after = (empty | from_bit) & !to_bit;
             let moved = (mine & !from_bit) | to_bit;
             for arrow in squares(queen_step(g, to_bit, after)) {
+                *budget = budget.checked_sub(1)?;
                 let n = 1 + longest(g, after & !(1u128 << arrow), moved, budget)?;
                 if n > best {
                     best = n;

@@ -38,7 +38,7 @@
 //! the board has split into separate regions, and the score is
 //! `decided.base + decided.per_move × margin` for the side with more moves
 //! left in its regions, negated for the other: counted exactly for regions
-//! of up to 14 empty squares, defective ones included, and as the empty
+//! of up to 12 empty squares, defective ones included, and as the empty
 //! squares of larger ones ([`crate::regions`]).
 
 use plyd_amazons_rules::board::Board;
