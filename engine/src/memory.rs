@@ -23,13 +23,17 @@ pub fn available_mib() -> Option<u64> {
 }
 
 fn parse_vm_size_mib(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    kib_field_mib(status, "VmSize:")
 }
 
 fn parse_available_mib(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    kib_field_mib(meminfo, "MemAvailable:")
+}
+
+/// The `kB` value of the line starting with `key` in a `/proc` file
+/// (`MemAvailable:`, `VmSize:`), in MiB.
+fn kib_field_mib(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(key))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024)
 }
