@@ -16,6 +16,10 @@
 //! square. A larger unit, or one whose search passes [`NODE_BUDGET`],
 //! counts its empty squares, as before. Each thread keeps the units it has
 //! counted: the same region comes back again and again in a search.
+//!
+//! The evaluators do not call it yet: in a Botzone match a build that did
+//! once overran a turn (docs/amazons.md, "Evaluators"), and the count
+//! needs a bound in time before it goes back in.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -28,8 +32,9 @@ pub const EXACT_SQUARES: u32 = 12;
 
 /// The most moves one unit's count may try before it gives up: the
 /// evaluation is called at every node of a timed search, and an
-/// evaluation that takes milliseconds loses games on time. What it counted so far stays in the thread's store, so a
-/// unit given up on is counted further the next time it is met.
+/// evaluation that takes milliseconds loses games on time. What it
+/// counted so far stays in the thread's store, so a unit given up on is
+/// counted further the next time it is met.
 pub const NODE_BUDGET: u32 = 3_000;
 
 /// Positions kept per thread before the store is emptied.
