@@ -32,6 +32,7 @@ import argparse
 import math
 import random
 import sys
+import time
 
 import numpy as np
 import pyspiel
@@ -138,6 +139,9 @@ def play(args, plyd):
                        evaluator=evaluator, solve=True,
                        random_state=np.random.RandomState(args.seed + 1))
     points = 0.0
+    # Wall-clock seconds and moves of each player, so that the report
+    # says how the time was shared.
+    spent = {"plyd": [0.0, 0], "mcts": [0.0, 0]}
     for index in range(args.games):
         plyd_player = index % 2
         state = random_setups(game.new_initial_state(), rng)
@@ -150,6 +154,7 @@ def play(args, plyd):
                 roll = action + 1
                 state.apply_action(action)
             elif state.current_player() == plyd_player:
+                start = time.perf_counter()
                 plyd.send(f"position fen {position(state, roll)}")
                 plyd.send(f"go movetime {args.movetime}")
                 line = plyd.read_until(lambda l: l.startswith("bestmove"))[-1]
@@ -159,8 +164,13 @@ def play(args, plyd):
                     print(f"game {index}: plyd played {move}, not legal in OpenSpiel")
                     return 1
                 state.apply_action(matches[0])
+                spent["plyd"][0] += time.perf_counter() - start
+                spent["plyd"][1] += 1
             else:
+                start = time.perf_counter()
                 state.apply_action(bot.step(state))
+                spent["mcts"][0] += time.perf_counter() - start
+                spent["mcts"][1] += 1
         won = state.returns()[plyd_player] > 0
         points += 1.0 if won else 0.0
         print(f"game {index + 1}: plyd as {'black' if plyd_player == 0 else 'white'} "
@@ -173,6 +183,9 @@ def play(args, plyd):
           f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against "
           f"OpenSpiel MCTS ({args.simulations} simulations a move), "
           f"plyd at {args.movetime} ms a move")
+    mean = {k: 1000 * t / max(n, 1) for k, (t, n) in spent.items()}
+    print(f"mean time a move: plyd {mean['plyd']:.0f} ms, "
+          f"MCTS {mean['mcts']:.0f} ms (wall clock, this machine)")
     return 0
 
 
