@@ -424,6 +424,28 @@ pub fn win_probability(board: &Board) -> Option<f64> {
     Some(best)
 }
 
+/// The table's value for the side about to roll with stones `mine` and
+/// the other side's `theirs` (number and square, seen from the side to
+/// roll, playing Red's way), at most three stones in all, none on its
+/// corner, on distinct squares.
+pub(crate) fn table_value(mine: &[(u8, u8)], theirs: &[(u8, u8)]) -> f64 {
+    debug_assert!(!mine.is_empty() && !theirs.is_empty() && mine.len() + theirs.len() <= 3);
+    let none = Stone { number: 0, sq: 0 };
+    let mut e = Ending {
+        mine: [none; 2],
+        my_count: mine.len(),
+        theirs: [none; 2],
+        their_count: theirs.len(),
+    };
+    for (slot, &(number, sq)) in mine.iter().enumerate() {
+        e.mine[slot] = Stone { number, sq };
+    }
+    for (slot, &(number, sq)) in theirs.iter().enumerate() {
+        e.theirs[slot] = Stone { number, sq };
+    }
+    f64::from(table()[e.index()]) / 65535.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

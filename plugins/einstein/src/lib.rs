@@ -6,10 +6,12 @@
 //!   ([`endgame`]) and from the race to the corner by die odds otherwise.
 //! * [`seed001`]: the attack-and-defence evaluation of design document 001.
 //! * [`endgame`]: the retrograde table of endings of three stones or fewer.
+//! * [`exact`]: larger endings, solved when first asked.
 
 #![deny(unsafe_code)]
 
 pub mod endgame;
+pub mod exact;
 pub mod odds;
 pub mod seed001;
 

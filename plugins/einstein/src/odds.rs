@@ -6,7 +6,9 @@
 //!
 //! With three stones or fewer on the board the probability is exact, from
 //! the retrograde table of [`crate::endgame`] (best play by both sides,
-//! every roll weighed).
+//! every roll weighed). With four (`exact_stones`) it is exact once the
+//! thread's solver ([`crate::exact`]) has solved the ending, which it does
+//! a paced share at a time; until then the race estimates it.
 //!
 //! # Otherwise: the race to the corner
 //!
@@ -56,7 +58,7 @@ use plyd_einstein_rules::EinStein;
 use plyd_params::ParamsError;
 use serde::Deserialize;
 
-use crate::endgame;
+use crate::{endgame, exact};
 
 /// The default parameters.
 pub const DEFAULT_PARAMS: &str = include_str!("../odds.toml");
@@ -139,6 +141,25 @@ struct Params {
     threat_mine: f64,
     threat_theirs: f64,
     exact_race: bool,
+    /// Absent in files written before the exact solver: the defaults.
+    #[serde(default = "default_exact_stones")]
+    exact_stones: usize,
+    #[serde(default = "default_exact_budget")]
+    exact_budget: usize,
+    #[serde(default = "default_exact_rate")]
+    exact_rate: f64,
+}
+
+fn default_exact_rate() -> f64 {
+    0.5
+}
+
+fn default_exact_stones() -> usize {
+    4
+}
+
+fn default_exact_budget() -> usize {
+    1000
 }
 
 /// The odds evaluator and its parameters.
@@ -150,6 +171,12 @@ pub struct Odds {
     threat_mine: f64,
     threat_theirs: f64,
     exact_race: bool,
+    /// Endings of up to this many stones are solved exactly ([`exact`]).
+    exact_stones: usize,
+    /// New positions one evaluation may solve.
+    exact_budget: usize,
+    /// Positions earned for the solver by each position counted.
+    exact_rate: f64,
     /// `reach[k][d][t]`: probability that a stone selected by `k` faces
     /// has made `d` steps within `t` turns.
     reach: Vec<[[f64; MAX_HORIZON + 1]; 5]>,
@@ -218,6 +245,9 @@ impl Odds {
             threat_mine: plyd_params::check_range("threat_mine", p.threat_mine, 0.0, 1.0)?,
             threat_theirs: plyd_params::check_range("threat_theirs", p.threat_theirs, 0.0, 1.0)?,
             exact_race: p.exact_race,
+            exact_stones: plyd_params::check_range("exact_stones", p.exact_stones, 3, 12)?,
+            exact_budget: plyd_params::check_range("exact_budget", p.exact_budget, 0, 1 << 24)?,
+            exact_rate: plyd_params::check_range("exact_rate", p.exact_rate, 0.0, 1000.0)?,
             reach,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
@@ -396,7 +426,8 @@ impl Odds {
 
     /// The probability that the side to move wins, before its roll:
     /// looked up in this thread's cache of positions already counted, else
-    /// counted and kept there.
+    /// counted and kept there (an estimate made because the exact solver
+    /// ran out of budget is not kept, so that the next visit solves on).
     fn before_roll(&self, board: &Board) -> f64 {
         let key = position_key(board);
         CACHE.with(|cache| {
@@ -408,21 +439,38 @@ impl Odds {
             if cache.keys[slot] == key {
                 return cache.values[slot];
             }
-            let p = self.count_before_roll(board);
-            cache.keys[slot] = key;
-            cache.values[slot] = p;
+            let (p, keep) = self.count_before_roll(board);
+            if keep {
+                cache.keys[slot] = key;
+                cache.values[slot] = p;
+            }
             p
         })
     }
 
-    /// [`Odds::before_roll`] without the cache.
-    fn count_before_roll(&self, board: &Board) -> f64 {
+    /// [`Odds::before_roll`] without the cache, and whether the answer is
+    /// final (not an estimate standing in for an unfinished exact solve).
+    fn count_before_roll(&self, board: &Board) -> (f64, bool) {
         if self.endgame_table {
             if let Some(p) = endgame::win_probability(board) {
-                return p;
+                return (p, true);
+            }
+            let stones = usize::from(board.counts[0] + board.counts[1]);
+            if stones > self.exact_stones {
+                exact::earn(self.exact_rate, self.exact_budget);
+            } else {
+                return match exact::paced_win_probability(
+                    board,
+                    self.exact_stones,
+                    self.exact_rate,
+                    self.exact_budget,
+                ) {
+                    Some(p) => (p, true),
+                    None => (self.race(board), false),
+                };
             }
         }
-        self.race(board)
+        (self.race(board), true)
     }
 
     /// The estimated probability that the side to move wins.
@@ -466,7 +514,7 @@ impl Evaluator for Odds {
     type State = EinStein;
     const NAME: &'static str = "odds";
     const DESCRIPTION: &'static str =
-        "Probability of winning: exact for three stones or fewer, else the race to the corner by die odds";
+        "Probability of winning: exact for four stones or fewer, else the race to the corner by die odds";
     const GAME: &'static str = "einstein";
     const STATE_LAYOUT: u32 = plyd_einstein_rules::STATE_LAYOUT;
     const SCORE_BOUND: i32 = SCORE_BOUND;
@@ -490,7 +538,10 @@ impl Evaluator for Odds {
         let board = state.board();
         let mut out = Vec::new();
         if board.stage == STAGE_PLAY && !board.is_over() {
-            let exact = self.endgame_table && endgame::win_probability(board).is_some();
+            let exact = self.endgame_table
+                && (endgame::win_probability(board).is_some()
+                    || exact::win_probability(board, self.exact_stones, self.exact_budget)
+                        .is_some());
             out.push(("exact_ending".to_string(), f64::from(u8::from(exact))));
             if board.roll == 0 {
                 out.push(("race".to_string(), self.race(board)));
@@ -529,9 +580,12 @@ mod tests {
             while !board.is_over() {
                 if board.stage == STAGE_PLAY && board.roll == 0 {
                     for evaluator in [&odds, &independent] {
-                        let counted = evaluator.count_before_roll(&board);
-                        assert_eq!(evaluator.before_roll(&board), counted);
-                        assert_eq!(evaluator.before_roll(&board), counted);
+                        let (counted, kept) = evaluator.count_before_roll(&board);
+                        let first = evaluator.before_roll(&board);
+                        if kept {
+                            assert_eq!(first, counted);
+                            assert_eq!(evaluator.before_roll(&board), counted);
+                        }
                     }
                     positions += 1;
                 }

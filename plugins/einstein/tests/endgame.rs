@@ -150,3 +150,88 @@ fn sure_things_are_sure() {
         .unwrap();
     assert!(win_probability(game.board()).unwrap() < 0.01);
 }
+
+/// Four-stone endings, solved when asked, agree with the plain
+/// expectimax; a small budget answers `None` at first and, called again,
+/// finishes the same ending with the same value.
+#[test]
+fn endings_beyond_the_table_are_solved_exactly() {
+    use plyd_game_einstein::exact;
+    let mut rng = 0x0fed_cba9_8765_4321u64;
+    let mut memo = HashMap::new();
+    let sets: [&[char]; 4] = [
+        &['1', '6', 'a', 'f'],
+        &['2', '3', 'b', 'e'],
+        &['1', '2', '4', 'c'],
+        &['5', 'a', 'd', 'f'],
+    ];
+    let mut checked = 0;
+    for stones in sets {
+        for side in ['r', 'b'] {
+            for case in 0..2 {
+                let roll = (case == 1).then_some(4);
+                let text = random_position(&mut rng, stones, side, roll);
+                let mut game = EinStein::new(0);
+                game.set_position(&text).unwrap();
+                if game.outcome() != Outcome::Ongoing {
+                    continue;
+                }
+                let plain = expectimax(&mut game, &mut memo);
+                let solved = if roll.is_some() {
+                    // After the roll: the best step, each child solved.
+                    let mut best: f64 = 0.0;
+                    let board = game.board().clone();
+                    board.for_each_step(board.roll, &mut |mv| {
+                        let mut child = board.clone();
+                        child.play(mv);
+                        let v = match child.winner() {
+                            Some(_) => 1.0,
+                            None => {
+                                1.0 - exact::win_probability(&child, 4, usize::MAX)
+                                    .or_else(|| win_probability(&child))
+                                    .unwrap()
+                            }
+                        };
+                        best = best.max(v);
+                    });
+                    best
+                } else {
+                    exact::win_probability(game.board(), 4, usize::MAX).unwrap()
+                };
+                assert!(
+                    (plain - solved).abs() < 1e-4,
+                    "{text}: expectimax {plain}, solver {solved}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+    // More stones than asked for: no answer.
+    let mut game = EinStein::new(0);
+    game.set_position("1...a/...../..2../...../...cb r - -")
+        .unwrap();
+    assert_eq!(exact::win_probability(game.board(), 4, usize::MAX), None);
+    // A budget too small for the whole ending: None first, then the
+    // same value once later calls have finished it (in a fresh thread, so
+    // that nothing is solved yet).
+    std::thread::spawn(|| {
+        let mut game = EinStein::new(0);
+        game.set_position("...../.12../...../..a../...b. r - -")
+            .unwrap();
+        assert_eq!(exact::win_probability(game.board(), 4, 50), None);
+        let mut calls = 1;
+        let value = loop {
+            calls += 1;
+            if let Some(v) = exact::win_probability(game.board(), 4, 50) {
+                break v;
+            }
+        };
+        assert!(calls > 2, "{calls}");
+        let mut memo = HashMap::new();
+        let plain = expectimax(&mut game, &mut memo);
+        assert!((plain - value).abs() < 1e-4, "{plain} against {value}");
+    })
+    .join()
+    .unwrap();
+}
