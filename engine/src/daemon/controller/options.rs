@@ -368,10 +368,13 @@ impl Controller {
                     .map_err(refused)?;
                 self.announce_variant(voice)?;
             }
-            Setting::Evaluator => self
-                .session
-                .select_evaluator(need()?.trim())
-                .map_err(refused)?,
+            Setting::Evaluator => {
+                self.session
+                    .select_evaluator(need()?.trim())
+                    .map_err(refused)?;
+                // The table's scores are the old evaluator's.
+                self.clear_hash()?;
+            }
             Setting::EvalFile => {
                 // An empty value loads nothing: GUIs send every string
                 // option's value, empty ones included, when they start an
@@ -383,6 +386,7 @@ impl Controller {
                         .load_eval_file(Path::new(&text))
                         .map_err(refused)?;
                     self.eval_file_text = text.clone();
+                    self.clear_hash()?;
                     voice.note(self, &format!("evaluator {loaded} loaded from {text}"));
                 }
             }
@@ -392,6 +396,7 @@ impl Controller {
                 self.session
                     .set_eval_params(path.as_deref())
                     .map_err(refused)?;
+                self.clear_hash()?;
                 let evaluator = self
                     .session
                     .current()
