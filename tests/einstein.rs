@@ -245,3 +245,61 @@ fn mcts_draws_rolls_and_takes_a_win() {
         "{lines:?}"
     );
 }
+
+/// The best arrangement for `side` (1: Red, 2: Blue) in the shipped
+/// set-up book, read here on its own: the line with the highest score in
+/// that column.
+fn book_best(column: usize) -> String {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../plugins/einstein/setup_book.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut best = (f64::MIN, String::new());
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let score: f64 = fields[column].parse().unwrap();
+        if score > best.0 {
+            best = (score, fields[0].to_string());
+        }
+    }
+    best.1
+}
+
+#[test]
+fn the_set_up_plays_the_books_best_arrangement_and_can_be_told_not_to() {
+    let (mut engine, _dir) = einstein();
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    assert_eq!(bestmove(&engine.until_bestmove()), book_best(1));
+    for red in ["s123456", "s654321"] {
+        engine.send(&format!("position startpos moves {red}"));
+        engine.send("go depth 2");
+        assert_eq!(
+            bestmove(&engine.until_bestmove()),
+            book_best(2),
+            "after {red}"
+        );
+    }
+    // Without the book every arrangement races alike: the first of equals.
+    let params = TempDir::new("setup-book-off");
+    let file = params.path().join("odds.toml");
+    let shipped = std::fs::read_to_string(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../plugins/einstein/odds.toml"),
+    )
+    .unwrap();
+    std::fs::write(
+        &file,
+        shipped.replace("setup_book = true", "setup_book = false"),
+    )
+    .unwrap();
+    engine.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    assert!(errors(&engine.sync()).is_empty());
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    assert_eq!(bestmove(&engine.until_bestmove()), "s123456");
+}

@@ -7,6 +7,7 @@
 //! * [`seed001`]: the attack-and-defence evaluation of design document 001.
 //! * [`endgame`]: the retrograde table of endings of three stones or fewer.
 //! * [`exact`]: larger endings, solved when first asked.
+//! * [`setup`]: the set-up book, each arrangement's value.
 
 #![deny(unsafe_code)]
 
@@ -14,6 +15,7 @@ pub mod endgame;
 pub mod exact;
 pub mod odds;
 pub mod seed001;
+pub mod setup;
 
 pub use odds::Odds;
 pub use plyd_einstein_rules::{board, game, perft, text, EinStein, STATE_LAYOUT};

@@ -51,6 +51,14 @@
 //! Once the die is cast for the side to move, the evaluation is the best
 //! of its steps: 1 for a step that wins, else one minus the opponent's
 //! probability after it. At the set-up stage every position scores 0.
+//!
+//! # The set-up book
+//!
+//! In a game whose arrangements are known, the estimate is shifted by the
+//! set-up book's judgement of the two arrangements, fully at the first
+//! position of play and less as the stones leave their start squares
+//! ([`crate::setup`]; `setup_book = false` leaves it out), so that the
+//! search over the set-up ply picks the book's arrangement.
 
 use plyd_api::Evaluator;
 use plyd_einstein_rules::board::{distance, steps, Board, NO_SQUARE, STAGE_PLAY};
@@ -58,7 +66,7 @@ use plyd_einstein_rules::EinStein;
 use plyd_params::ParamsError;
 use serde::Deserialize;
 
-use crate::{endgame, exact};
+use crate::{endgame, exact, setup};
 
 /// The default parameters.
 pub const DEFAULT_PARAMS: &str = include_str!("../odds.toml");
@@ -148,6 +156,12 @@ struct Params {
     exact_budget: usize,
     #[serde(default = "default_exact_rate")]
     exact_rate: f64,
+    #[serde(default = "default_setup_book")]
+    setup_book: bool,
+}
+
+fn default_setup_book() -> bool {
+    true
 }
 
 fn default_exact_rate() -> f64 {
@@ -177,6 +191,8 @@ pub struct Odds {
     exact_budget: usize,
     /// Positions earned for the solver by each position counted.
     exact_rate: f64,
+    /// Score the first position of play by the set-up book ([`crate::setup`]).
+    setup_book: bool,
     /// `reach[k][d][t]`: probability that a stone selected by `k` faces
     /// has made `d` steps within `t` turns.
     reach: Vec<[[f64; MAX_HORIZON + 1]; 5]>,
@@ -248,6 +264,7 @@ impl Odds {
             exact_stones: plyd_params::check_range("exact_stones", p.exact_stones, 3, 12)?,
             exact_budget: plyd_params::check_range("exact_budget", p.exact_budget, 0, 1 << 24)?,
             exact_rate: plyd_params::check_range("exact_rate", p.exact_rate, 0.0, 1000.0)?,
+            setup_book: p.setup_book,
             reach,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
@@ -510,6 +527,28 @@ impl Odds {
     }
 }
 
+impl Odds {
+    /// `p` shifted by the set-up book ([`setup::red_shift`]) in a game in
+    /// play whose arrangements are known, the estimate not exact (more
+    /// than `exact_stones` stones).
+    fn with_setup_book(&self, state: &EinStein, p: f64) -> f64 {
+        let board = state.board();
+        if !self.setup_book
+            || board.stage != STAGE_PLAY
+            || board.is_over()
+            || usize::from(board.counts[0] + board.counts[1]) <= self.exact_stones
+        {
+            return p;
+        }
+        let [Some(red), Some(blue)] = state.arrangements() else {
+            return p;
+        };
+        let shift = setup::red_shift(board, usize::from(red), usize::from(blue));
+        let shift = if board.mover() == 0 { shift } else { -shift };
+        (p + shift).clamp(0.0, 1.0)
+    }
+}
+
 impl Evaluator for Odds {
     type State = EinStein;
     const NAME: &'static str = "odds";
@@ -528,7 +567,7 @@ impl Evaluator for Odds {
     }
 
     fn evaluate(&self, state: &EinStein) -> i32 {
-        let p = self.probability(state.board());
+        let p = self.with_setup_book(state, self.probability(state.board()));
         ((2.0 * p - 1.0) * self.scale)
             .round()
             .clamp(-f64::from(SCORE_BOUND), f64::from(SCORE_BOUND)) as i32
@@ -547,7 +586,12 @@ impl Evaluator for Odds {
                 out.push(("race".to_string(), self.race(board)));
             }
         }
-        out.push(("probability".to_string(), self.probability(board)));
+        let p = self.probability(board);
+        let shifted = self.with_setup_book(state, p);
+        if shifted != p {
+            out.push(("setup_book".to_string(), shifted - p));
+        }
+        out.push(("probability".to_string(), shifted));
         out.push(("total".to_string(), f64::from(self.evaluate(state))));
         out
     }
