@@ -31,20 +31,7 @@ fn play(odds: &Odds, red: usize, blue: usize, games: usize, rng: &mut u64) -> u3
         board.play(ARRANGE + blue as u32);
         while !board.is_over() {
             board.play(ROLL + 1 + (next() % 6) as u32);
-            let mut best = (f64::MIN, 0);
-            board.for_each_step(board.roll, &mut |mv| {
-                let mut child = board.clone();
-                child.play(mv);
-                let v = if child.is_over() {
-                    2.0
-                } else {
-                    1.0 - odds.probability(&child)
-                };
-                if v > best.0 {
-                    best = (v, mv);
-                }
-            });
-            board.play(best.1);
+            board.play(odds.best_step(&board));
         }
         won += u32::from(board.winner() == Some(0));
     }
@@ -127,23 +114,18 @@ fn main() {
             .map(|d| char::from(b'0' + d))
             .collect::<String>()
     };
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| red[b].total_cmp(&red[a]));
-    println!(
-        "Red best s{} {:.2}%, worst s{} {:.2}%",
-        name(order[0]),
-        100.0 * red[order[0]],
-        name(order[n - 1]),
-        100.0 * red[order[n - 1]]
-    );
-    order.sort_by(|&a, &b| blue[b].total_cmp(&blue[a]));
-    println!(
-        "Blue best s{} {:.2}%, worst s{} {:.2}%",
-        name(order[0]),
-        100.0 * blue[order[0]],
-        name(order[n - 1]),
-        100.0 * blue[order[n - 1]]
-    );
+    for (side, values) in [("Red", &red), ("Blue", &blue)] {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+        let (best, worst) = (order[0], order[n - 1]);
+        println!(
+            "{side} best s{} {:.2}%, worst s{} {:.2}%",
+            name(best),
+            100.0 * values[best],
+            name(worst),
+            100.0 * values[worst]
+        );
+    }
     let mut text = String::new();
     text.push_str("# plyd EinStein set-up book (plugins/einstein/src/setup.rs).\n");
     text.push_str(&format!(

@@ -41,20 +41,7 @@ fn main() {
                 }
             }
             board.play(ROLL + 1 + (next() % 6) as u32);
-            let mut best = (f64::MIN, 0);
-            board.for_each_step(board.roll, &mut |mv| {
-                let mut child = board.clone();
-                child.play(mv);
-                let v = if child.is_over() {
-                    2.0
-                } else {
-                    1.0 - odds.probability(&child)
-                };
-                if v > best.0 {
-                    best = (v, mv);
-                }
-            });
-            board.play(best.1);
+            board.play(odds.best_step(&board));
         }
     }
     for (n, list) in sizes.iter_mut().enumerate() {

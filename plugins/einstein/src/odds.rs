@@ -528,6 +528,27 @@ impl Odds {
 }
 
 impl Odds {
+    /// The step this evaluator rates best one ply deep, after the roll: a
+    /// winning step, else the one leaving the opponent the least chance.
+    /// The simulations of the examples play by it. `board` must be in play
+    /// with the die rolled.
+    pub fn best_step(&self, board: &Board) -> u32 {
+        let mut best = (f64::MIN, 0);
+        board.for_each_step(board.roll, &mut |mv| {
+            let mut child = board.clone();
+            child.play(mv);
+            let v = if child.is_over() {
+                2.0
+            } else {
+                1.0 - self.probability(&child)
+            };
+            if v > best.0 {
+                best = (v, mv);
+            }
+        });
+        best.1
+    }
+
     /// `p` shifted by the set-up book ([`setup::red_shift`]) in a game in
     /// play whose arrangements are known, the estimate not exact (more
     /// than `exact_stones` stones).
