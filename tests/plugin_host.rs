@@ -845,3 +845,42 @@ fn a_search_stuck_spinning_in_a_plugin_is_answered_and_its_thread_demoted() {
     assert!(e.sync().is_empty());
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }
+
+/// Botzone stops a bot that keeps running (`SIGSTOP`) from its answer to
+/// its next turn, about a second. A search still in a slow plugin call
+/// when the watchdog answered for it is frozen with the daemon; the pause
+/// is not the plugin's doing, so the plugin is not given up when the
+/// process goes on, even when the pause ends just after the grace that
+/// would otherwise have run out.
+#[cfg(unix)]
+#[test]
+fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
+    let (mut e, _dir) = stalling_engine();
+    // From 20 counters, generating the moves at 19 takes 400 ms: the
+    // watchdog answers for the 100 ms search while the call goes on.
+    e.send("position fen 20 slow 19");
+    e.send("go movetime 100");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let signal = |sig: &str| {
+        let status = std::process::Command::new("kill")
+            .args([sig, &e.pid().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+    };
+    // Stopped for a little more than the grace (1 s) from the answer.
+    signal("-STOP");
+    std::thread::sleep(std::time::Duration::from_millis(1050));
+    signal("-CONT");
+    // The call ends within 400 ms of going on; the plugin stays usable.
+    e.send("position fen 20");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(
+        the_one_bestmove(&lines).starts_with("bestmove "),
+        "{lines:?}"
+    );
+    assert!(e.sync().is_empty());
+}

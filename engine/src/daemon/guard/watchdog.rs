@@ -25,7 +25,10 @@
 //!    refused until it is loaded again (`PluginPath`).
 //!
 //! A search that is merely late (a loaded machine) finishes well inside
-//! `HUNG_AFTER` and costs nothing but the watchdog's early answer.
+//! `HUNG_AFTER` and costs nothing but the watchdog's early answer. Time
+//! the process spends stopped does not count against it: the controller
+//! wakes every [`GRACE_POLL`] of the grace, and a wake far later than due
+//! shows the pause and starts the grace again.
 //!
 //! A job with no clock that ends by itself (`go depth`, `go nodes`,
 //! `go mate`, `go perft`, `bench`) has no deadline to miss, so the
@@ -82,6 +85,14 @@ pub const STALL_POLL: Duration = Duration::from_millis(250);
 /// either, so its grace before it is given up starts again rather than
 /// running out in the pause.
 pub const OVERSLEPT: Duration = Duration::from_millis(200);
+/// How often the controller wakes while a job it answered for has its
+/// grace ([`HUNG_AFTER`]): a stop of the process shows as a wake more than
+/// [`OVERSLEPT`] late only if the controller was due to wake during it. A
+/// single wake at the end of the grace would miss a stop that ends just
+/// after it: Botzone stops a bot for the other bot's turn, about as long
+/// as the grace, and a Botzone match lost a game that way (the plugin was
+/// disabled as stuck the moment the process went on).
+pub const GRACE_POLL: Duration = Duration::from_millis(50);
 
 /// A plugin a job calls into.
 pub enum Blame {
@@ -211,6 +222,9 @@ pub struct Watch {
     pub overdue: bool,
     /// When its answer fell due with no move noted to answer with.
     pub due_without_move: Option<Instant>,
+    /// When the controller last woke during the job's grace after an
+    /// answer it gave for it ([`GRACE_POLL`]).
+    pub grace_checked: Option<Instant>,
     /// The signs of life last seen, for a job watched for them.
     pub progress: Option<Progress>,
     /// Whether the job went [`STALL_LIMIT`] without a sign of life.
@@ -237,6 +251,8 @@ pub enum Due {
     GiveUp,
     /// Look for signs of life ([`Watch::look`]).
     Look,
+    /// Wake during a grace, to notice a stop of the process in time.
+    Wait,
 }
 
 impl Watch {
@@ -302,9 +318,16 @@ impl Watch {
         if let Some(answered_at) = self.answered_at {
             // A job answers by itself only once every thread of it is out
             // of the plugin: only one the watchdog answered for can be stuck.
-            return self
-                .overdue
-                .then_some((answered_at + HUNG_AFTER, Due::GiveUp));
+            if !self.overdue {
+                return None;
+            }
+            let give_up = answered_at + HUNG_AFTER;
+            let poll = self.grace_checked.unwrap_or(answered_at).max(answered_at) + GRACE_POLL;
+            return Some(if poll < give_up {
+                (poll, Due::Wait)
+            } else {
+                (give_up, Due::GiveUp)
+            });
         }
         if let Some(since) = self.due_without_move {
             let give_up = since + HUNG_AFTER;
@@ -357,6 +380,9 @@ mod tests {
         // Answered by itself: every thread is out of the plugin.
         assert_eq!(watch.next(&control), None);
         watch.overdue = true;
+        // Answered for: woken every GRACE_POLL, given up at the end.
+        assert_eq!(watch.next(&control), Some((now + GRACE_POLL, Due::Wait)));
+        watch.grace_checked = Some(now + HUNG_AFTER - GRACE_POLL / 2);
         assert_eq!(watch.next(&control), Some((now + HUNG_AFTER, Due::GiveUp)));
     }
 
@@ -443,14 +469,27 @@ mod tests {
             ..Watch::default()
         };
         let (at, due) = watch.next(&control).unwrap();
-        assert_eq!((at, due), (answered + HUNG_AFTER, Due::GiveUp));
+        assert_eq!((at, due), (answered + GRACE_POLL, Due::Wait));
         // Woken on time, or a little late: nothing changes.
         assert!(!watch.woke_late(at, at + OVERSLEPT));
-        assert_eq!(watch.next(&control), Some((at, Due::GiveUp)));
-        // Woken two seconds late (the process was stopped): a full grace
-        // from now, not a give-up at once.
-        let resumed = at + Duration::from_secs(2);
-        assert!(watch.woke_late(at, resumed));
+        watch.grace_checked = Some(at + OVERSLEPT);
+        assert_eq!(
+            watch.next(&control),
+            Some((at + OVERSLEPT + GRACE_POLL, Due::Wait))
+        );
+        // Woken a second late (the process was stopped for about as long
+        // as the grace, as Botzone stops a bot for the other's turn): a
+        // full grace from now, not a give-up at once.
+        let due = at + OVERSLEPT + GRACE_POLL;
+        let resumed = due + HUNG_AFTER;
+        assert!(resumed > answered + HUNG_AFTER);
+        assert!(watch.woke_late(due, resumed));
+        assert_eq!(
+            watch.next(&control),
+            Some((resumed + GRACE_POLL, Due::Wait))
+        );
+        // Polled to the end without a stop: given up then.
+        watch.grace_checked = Some(resumed + HUNG_AFTER - GRACE_POLL / 2);
         assert_eq!(
             watch.next(&control),
             Some((resumed + HUNG_AFTER, Due::GiveUp))

@@ -13,7 +13,38 @@ pub struct Countdown {
     stall_at: Option<u32>,
     /// Stall by spinning (`spin`) rather than sleeping (`stall`).
     spin: bool,
+    /// Only be slow (`slow`): take [`SLOW`] and then return.
+    slow: bool,
     history: Vec<u32>,
+}
+
+/// How much of a core a `slow` call takes.
+pub const SLOW: Duration = Duration::from_millis(400);
+
+/// This thread's processor time so far (Linux: `utime + stime` of
+/// `/proc/thread-self/stat`, in ticks of 10 ms), else the wall clock's.
+fn thread_time(start: std::time::Instant) -> Duration {
+    let ticks = std::fs::read_to_string("/proc/thread-self/stat")
+        .ok()
+        .and_then(|stat| {
+            let after = stat[stat.rfind(')')? + 2..].to_string();
+            let fields: Vec<&str> = after.split_whitespace().collect();
+            Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+        });
+    match ticks {
+        Some(t) => Duration::from_millis(t * 10),
+        None => start.elapsed(),
+    }
+}
+
+/// Spin on a core until this thread has run for [`SLOW`]: time the
+/// process spends stopped does not count, as for a search's own work.
+fn run_slowly() {
+    let start = std::time::Instant::now();
+    let from = thread_time(start);
+    while thread_time(start) < from + SLOW {
+        std::hint::spin_loop();
+    }
 }
 
 /// Say so on stderr, then never return, as an endless loop would.
@@ -37,6 +68,10 @@ impl Countdown {
     /// `spin`).
     fn maybe_stall(&self) {
         if self.stall_at == Some(self.pile) {
+            if self.slow {
+                run_slowly();
+                return;
+            }
             if self.spin {
                 spin_for_ever();
             }
@@ -68,6 +103,7 @@ impl Game for Countdown {
             pile: 10,
             stall_at: None,
             spin: false,
+            slow: false,
             history: Vec::new(),
         }
     }
@@ -83,31 +119,31 @@ impl Game for Countdown {
                 .filter(|&n| n <= 1000)
                 .ok_or_else(|| format!("'{w}' is not a pile size"))
         };
-        let (pile, stall_at, spin) = match text.split_whitespace().collect::<Vec<_>>()[..] {
-            [pile] => (number(pile)?, None, false),
-            [pile, how @ ("stall" | "spin"), at] => {
-                (number(pile)?, Some(number(at)?), how == "spin")
-            }
+        let (pile, stall_at, how) = match text.split_whitespace().collect::<Vec<_>>()[..] {
+            [pile] => (number(pile)?, None, ""),
+            [pile, how @ ("stall" | "spin" | "slow"), at] => (number(pile)?, Some(number(at)?), how),
             _ => {
                 return Err(format!(
-                    "'{text}' is not '<pile>', '<pile> stall <k>' or '<pile> spin <k>'"
+                    "'{text}' is not '<pile>', '<pile> stall <k>', '<pile> spin <k>' or '<pile> slow <k>'"
                 ))
             }
         };
         *self = Countdown {
             pile,
             stall_at,
-            spin,
+            spin: how == "spin",
+            slow: how == "slow",
             history: Vec::new(),
         };
         Ok(())
     }
 
     fn position_text(&self) -> String {
-        match (self.stall_at, self.spin) {
-            (Some(at), false) => format!("{} stall {at}", self.pile),
-            (Some(at), true) => format!("{} spin {at}", self.pile),
-            (None, _) => self.pile.to_string(),
+        match (self.stall_at, self.spin, self.slow) {
+            (Some(at), _, true) => format!("{} slow {at}", self.pile),
+            (Some(at), true, _) => format!("{} spin {at}", self.pile),
+            (Some(at), false, _) => format!("{} stall {at}", self.pile),
+            (None, _, _) => self.pile.to_string(),
         }
     }
 

@@ -4,6 +4,11 @@
 //! moves with exactly 7 counters left, and when evaluating 13 counters.
 //! The host must survive all three.
 //!
+//! With `<pile> slow <k>`, generating the moves of `k` counters spins for
+//! 400 ms of its thread's processor time and then returns: a call slow
+//! enough to outlast a short search, which a stopped process does not
+//! advance.
+//!
 //! It also stalls on request: read from `<pile> stall <k>`, generating the
 //! moves of a position of `k` counters, or drawing its board, never returns
 //! (the call says so on stderr, then sleeps in a loop; with `spin` for
