@@ -41,10 +41,10 @@
 //! than the opponent. The score is then `decided_base + per_move * margin`
 //! for the winner's side (negated for the loser), well above every
 //! undecided score, so the search steers into won separations and away
-//! from lost ones. The count of empty squares is an upper bound (a
-//! defective region holds fewer moves; [`crate::regions`] counts them
-//! exactly but is not used here yet), so the score is a strong estimate,
-//! not a proof, and it stays below the search's mate scores.
+//! from lost ones. Regions of up to 12 empty squares are counted exactly,
+//! defective ones included ([`crate::regions`]); larger ones count their
+//! empty squares, an upper bound, so the score is a strong estimate, not a
+//! proof, and it stays below the search's mate scores.
 
 use plyd_amazons_rules::board::{squares, Board};
 use plyd_amazons_rules::flood::{queen_step, Contest};
@@ -259,7 +259,10 @@ impl Classic {
             return Terms {
                 empty_share,
                 small: board.size <= SMALL_BOARD,
-                separated: Some((k_us.count_ones(), k_them.count_ones())),
+                separated: Some((
+                    crate::regions::moves_left(board, board.amazons[us]),
+                    crate::regions::moves_left(board, board.amazons[them]),
+                )),
                 ..Terms::default()
             };
         }

@@ -17,9 +17,7 @@
 //! counts its empty squares, as before. Each thread keeps the units it has
 //! counted: the same region comes back again and again in a search.
 //!
-//! The evaluators do not call it yet: in a Botzone match a build that did
-//! once overran a turn (docs/amazons.md, "Evaluators"), and the count
-//! needs a bound in time before it goes back in.
+//! `classic` and `tables` use it on separated boards.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

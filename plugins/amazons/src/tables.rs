@@ -37,9 +37,9 @@
 //! As for `classic`: when the king-move floods of the two sides never meet,
 //! the board has split into separate regions, and the score is
 //! `decided.base + decided.per_move × margin` for the side with more moves
-//! left in its regions, counted as the empty squares it reaches (the exact
-//! count of [`crate::regions`] is not used: see docs/amazons.md), negated
-//! for the other.
+//! left in its regions, negated for the other: counted exactly for regions
+//! of up to 12 empty squares, defective ones included, and as the empty
+//! squares of larger ones ([`crate::regions`]).
 
 use plyd_amazons_rules::board::Board;
 use plyd_amazons_rules::flood::{queen_step, sides};
@@ -49,6 +49,7 @@ use plyd_params::{self as params, ParamsError};
 use serde::Deserialize;
 
 use crate::classic::Decided;
+use crate::regions;
 use crate::seed000;
 
 /// The default parameters, shipped as plugins/amazons/tables.toml.
@@ -269,7 +270,10 @@ impl Tables {
             return Terms {
                 empty_share,
                 small,
-                separated: Some((reach_us.count_ones(), reach_them.count_ones())),
+                separated: Some((
+                    regions::moves_left(board, ours),
+                    regions::moves_left(board, theirs),
+                )),
                 ..Terms::default()
             };
         }

@@ -279,3 +279,37 @@ fn terms_equal_a_plain_computation_on_random_games() {
     }
     assert!(checked > 500, "{checked}");
 }
+
+/// A defective region holds fewer moves than empty squares: the first
+/// player's region below reaches 8 empty squares but its amazon can make
+/// only 6 moves there (squares it can enter only by a move that leaves it
+/// nowhere to shoot, or by shooting into them), the same as the 6 of the
+/// second player's clean corridor above. Counted by squares the first
+/// player would win by 2; counted by moves the side to move runs out first
+/// and loses. Both evaluators count moves.
+#[test]
+fn a_defective_region_counts_its_moves_not_its_squares() {
+    let fen = "q6/*******/*******/*******/*1*1*1*/*1*1*1*/Q*1*1**";
+    let game = game_at(&format!("{fen} w"));
+    let board = game.board();
+    assert_eq!(
+        plyd_game_amazons::regions::moves_left(board, board.amazons[0]),
+        6
+    );
+    let eval = classic();
+    assert_eq!(term(&eval, &game, "separated.ours"), 6.0);
+    let base = eval.params().decided.base;
+    for side in ["w", "b"] {
+        let score = eval.evaluate(&game_at(&format!("{fen} {side}")));
+        assert!(
+            f64::from(score) <= -base,
+            "classic, {side} to move: {score}"
+        );
+    }
+    let tables = plyd_game_amazons::Tables::from_params(None).unwrap();
+    let base = tables.params().decided.base;
+    for side in ["w", "b"] {
+        let score = tables.evaluate(&game_at(&format!("{fen} {side}")));
+        assert!(f64::from(score) <= -base, "tables, {side} to move: {score}");
+    }
+}
