@@ -179,8 +179,6 @@ pub struct Solver {
     budget: usize,
     /// Positions earned and not yet spent ([`paced_win_probability`]).
     credit: f64,
-    /// Positions the last call solved.
-    spent: usize,
 }
 
 impl Solver {
@@ -198,6 +196,11 @@ impl Solver {
     /// `None` when it would take more than `budget` positions not solved
     /// before (those finished on the way stay solved).
     pub fn solve(&mut self, e: &Ending, budget: usize) -> Option<f64> {
+        self.solve_counted(e, budget).0
+    }
+
+    /// [`Solver::solve`], and how many new positions it solved.
+    fn solve_counted(&mut self, e: &Ending, budget: usize) -> (Option<f64>, usize) {
         if self.memo.len() >= MEMO_LIMIT {
             self.memo.clear();
         }
@@ -208,9 +211,14 @@ impl Solver {
         }
         self.budget = budget;
         let v = self.value(e);
-        self.spent = budget - self.budget;
+        let solved = budget - self.budget;
         self.budget = 0;
-        v
+        (v, solved)
+    }
+
+    /// Earn `rate` positions to solve, keeping at most `cap`.
+    fn earn(&mut self, rate: f64, cap: usize) {
+        self.credit = (self.credit + rate).min(cap as f64);
     }
 
     fn value(&mut self, e: &Ending) -> Option<f64> {
@@ -276,10 +284,7 @@ thread_local! {
 /// This thread earns `rate` positions to solve (up to `cap` saved): the
 /// evaluator calls it for each position it counts that is not an ending.
 pub fn earn(rate: f64, cap: usize) {
-    SOLVER.with(|s| {
-        let mut s = s.borrow_mut();
-        s.credit = (s.credit + rate).min(cap as f64);
-    });
+    SOLVER.with(|s| s.borrow_mut().earn(rate, cap));
 }
 
 /// [`win_probability`] with a paced budget: this thread earns `rate`
@@ -293,11 +298,11 @@ pub fn paced_win_probability(
 ) -> Option<f64> {
     SOLVER.with(|s| {
         let mut s = s.borrow_mut();
-        s.credit = (s.credit + rate).min(cap as f64);
+        s.earn(rate, cap);
         let e = Ending::of(board).filter(|e| e.stones() <= max_stones)?;
         let budget = s.credit as usize;
-        let answer = s.solve(&e, budget);
-        s.credit -= s.spent as f64;
+        let (answer, solved) = s.solve_counted(&e, budget);
+        s.credit -= solved as f64;
         answer
     })
 }

@@ -191,7 +191,8 @@ pub struct Odds {
     exact_budget: usize,
     /// Positions earned for the solver by each position counted.
     exact_rate: f64,
-    /// Score the first position of play by the set-up book ([`crate::setup`]).
+    /// Shift the estimate by the set-up book while stones stand on their
+    /// start squares ([`crate::setup`]).
     setup_book: bool,
     /// `reach[k][d][t]`: probability that a stone selected by `k` faces
     /// has made `d` steps within `t` turns.
@@ -525,9 +526,7 @@ impl Odds {
         }
         best
     }
-}
 
-impl Odds {
     /// The step this evaluator rates best one ply deep, after the roll: a
     /// winning step, else the one leaving the opponent the least chance.
     /// The simulations of the examples play by it. `board` must be in play
