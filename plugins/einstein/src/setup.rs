@@ -39,7 +39,7 @@
 use std::sync::OnceLock;
 
 use plyd_einstein_rules::board::{
-    arrangement, arrangement_index, Board, ARRANGEMENTS, BLUE, RED, START_SQUARES,
+    arrangement_index, Board, ARRANGEMENTS, BLUE, RED, START_SQUARES,
 };
 
 /// The shipped book.
@@ -51,6 +51,9 @@ const SHIPPED: &str = include_str!("../setup_book.txt");
 pub struct Book {
     red: Vec<f64>,
     blue: Vec<f64>,
+    /// Each arrangement's stone numbers, as its line wrote them: read at
+    /// every evaluation, so not worked out from the index each time.
+    stones: Vec<[u8; 6]>,
 }
 
 impl Book {
@@ -59,6 +62,7 @@ impl Book {
     pub fn parse(text: &str) -> Result<Book, String> {
         let mut red = Vec::with_capacity(ARRANGEMENTS);
         let mut blue = Vec::with_capacity(ARRANGEMENTS);
+        let mut order = Vec::with_capacity(ARRANGEMENTS);
         for (line_no, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -89,6 +93,7 @@ impl Book {
             };
             red.push(score(fields[1])?);
             blue.push(score(fields[2])?);
+            order.push(stones);
         }
         if red.len() != ARRANGEMENTS {
             return Err(format!(
@@ -100,7 +105,11 @@ impl Book {
             let mean = side.iter().sum::<f64>() / ARRANGEMENTS as f64;
             side.iter_mut().for_each(|v| *v -= mean);
         }
-        Ok(Book { red, blue })
+        Ok(Book {
+            red,
+            blue,
+            stones: order,
+        })
     }
 
     /// How much better than the average arrangement `index` is for `side`
@@ -119,7 +128,7 @@ impl Book {
         let best = (0..ARRANGEMENTS)
             .max_by(|&a, &b| values[a].total_cmp(&values[b]))
             .unwrap_or(0);
-        arrangement(best)
+        self.stones[best]
     }
 }
 
@@ -137,9 +146,10 @@ pub fn book() -> &'static Book {
 /// position of play, it fades as the stones move off, and is nothing once
 /// every stone has moved.
 pub fn red_shift(board: &Board, red: usize, blue: usize) -> f64 {
+    let book = book();
     let mut unmoved = 0;
     for (side, index) in [(RED, red), (BLUE, blue)] {
-        for (slot, &n) in arrangement(index).iter().enumerate() {
+        for (slot, &n) in book.stones[index].iter().enumerate() {
             if board.squares[side][usize::from(n)] == START_SQUARES[side][slot] {
                 unmoved += 1;
             }
@@ -148,14 +158,13 @@ pub fn red_shift(board: &Board, red: usize, blue: usize) -> f64 {
     if unmoved == 0 {
         return 0.0;
     }
-    let book = book();
     (book.advantage(RED, red) - book.advantage(BLUE, blue)) * f64::from(unmoved) / 12.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plyd_einstein_rules::board::ARRANGE;
+    use plyd_einstein_rules::board::{arrangement, ARRANGE};
 
     #[test]
     fn the_shipped_book_reads_and_centres_each_side() {
