@@ -10,7 +10,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::{othello_dir, plugin_dir, plyd_bin, plyd_command, Engine, TempDir};
 
@@ -938,11 +938,7 @@ impl RunningArena {
 
     /// Send `signal` (`INT`, `TERM`) to the arena.
     fn signal(&self, signal: &str) {
-        let status = Command::new("kill")
-            .args([&format!("-{signal}"), &self.child.id().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(status.success());
+        common::send_signal(self.child.id(), signal);
     }
 
     /// Wait for the arena to exit: its exit code, stdout and the rest of

@@ -862,17 +862,10 @@ fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
     e.send("go movetime 100");
     let lines = e.until_bestmove();
     assert!(errors(&lines).is_empty(), "{lines:?}");
-    let signal = |sig: &str| {
-        let status = std::process::Command::new("kill")
-            .args([sig, &e.pid().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success());
-    };
     // Stopped for a little more than the grace (1 s) from the answer.
-    signal("-STOP");
+    e.signal("STOP");
     std::thread::sleep(std::time::Duration::from_millis(1050));
-    signal("-CONT");
+    e.signal("CONT");
     // The call ends within 400 ms of going on; the plugin stays usable.
     e.send("position fen 20");
     e.send("go depth 2");

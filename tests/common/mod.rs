@@ -14,6 +14,16 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// Send process `pid` the signal named `signal` (`INT`, `TERM`, `STOP`,
+/// `CONT`) with `kill`, which must succeed.
+pub fn send_signal(pid: u32, signal: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -{signal} {pid}: {status}");
+}
+
 /// Upper bound on any single wait, far above what a correct build needs.
 pub const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -308,6 +318,11 @@ impl Engine {
     /// The process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Send the process `signal` (`STOP`, `CONT` ...), see [`send_signal`].
+    pub fn signal(&self, signal: &str) {
+        send_signal(self.child.id(), signal);
     }
 
     pub fn wait_exit(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
