@@ -46,16 +46,16 @@ impl Controller {
                 }
             }
         }
-        // A grace goes on: note the wake, so that the next one shows
-        // whether the process was stopped in between.
-        if due == Due::Wait {
-            if let Some(job) = &mut self.job {
-                job.watch.grace_checked = Some(now);
-            }
-            return;
-        }
-        // A job without signs of life for too long is due its answer.
         let answer = match due {
+            // A grace goes on: note the wake, so that the next one shows
+            // whether the process was stopped in between.
+            Due::Wait => {
+                if let Some(job) = &mut self.job {
+                    job.watch.grace_checked = Some(now);
+                }
+                return;
+            }
+            // A job without signs of life for too long is due its answer.
             Due::Look => {
                 let stalled = self
                     .job
@@ -68,7 +68,6 @@ impl Controller {
             }
             Due::Answer => true,
             Due::GiveUp => false,
-            Due::Wait => return,
         };
         let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
         if answer && is_search {
