@@ -117,6 +117,46 @@ thread_local! {
     };
 }
 
+/// The highest degree of the exact race's polynomial: six stones, each at
+/// most four steps away, give `6 × 3`.
+const MAX_DEGREE: usize = 18;
+
+/// One side's counted `S(t)`: [`MAX_DEGREE`] + 1 coefficients, then the
+/// value of every later `t`.
+type Counted = [f64; MAX_DEGREE + 2];
+
+/// Entries of each thread's cache of counted sides (a power of two).
+const SIDE_BITS: u32 = 14;
+
+/// What [`Odds::not_finished_exact`] counted for one side, by its stones
+/// and the threats to them, for one evaluator (`owner`): direct-mapped,
+/// the key the whole input, as in [`Cache`]. A position's two sides recur
+/// far more often than the position: a move changes one side's stones.
+struct Sides {
+    owner: u64,
+    keys: Vec<u64>,
+    values: Vec<Counted>,
+}
+
+impl Sides {
+    fn clear(&mut self, owner: u64) {
+        self.owner = owner;
+        self.keys.clear();
+        self.keys.resize(1 << SIDE_BITS, NO_KEY);
+        self.values.resize(1 << SIDE_BITS, [0.0; MAX_DEGREE + 2]);
+    }
+}
+
+thread_local! {
+    static SIDES: std::cell::RefCell<Sides> = const {
+        std::cell::RefCell::new(Sides {
+            owner: 0,
+            keys: Vec::new(),
+            values: Vec::new(),
+        })
+    };
+}
+
 /// A key no position has.
 const NO_KEY: u64 = u64::MAX;
 
@@ -230,6 +270,108 @@ pub fn racing_faces(board: &Board, side: usize) -> [u8; 7] {
     faces
 }
 
+/// [`racing_faces`] of the stones in `alive` (bit n for stone n), at
+/// distances `dist` from their corner.
+fn faces_of(alive: u8, dist: &[usize; 7]) -> [u8; 7] {
+    let mut faces = [0; 7];
+    for face in 1..=6usize {
+        let pick = if alive & 1 << face != 0 {
+            face
+        } else {
+            let lower = (1..face).rev().find(|&s| alive & 1 << s != 0);
+            let higher = (face + 1..=6).find(|&s| alive & 1 << s != 0);
+            match (lower, higher) {
+                (Some(l), Some(h)) => {
+                    if dist[h] < dist[l] {
+                        h
+                    } else {
+                        l
+                    }
+                }
+                (Some(s), None) | (None, Some(s)) => s,
+                (None, None) => continue,
+            }
+        };
+        faces[pick] += 1;
+    }
+    faces
+}
+
+/// Entries of each thread's cache of race polynomials (a power of two).
+const POLY_BITS: u32 = 14;
+
+/// A race polynomial and its degree.
+type Polynomial = ([f64; MAX_DEGREE + 1], usize);
+
+thread_local! {
+    /// The race polynomials counted by [`race_polynomial`], by their
+    /// stones' distances: direct-mapped, the newest staying. They depend
+    /// on the stones alone, not on an evaluator's parameters.
+    static POLYNOMIALS: std::cell::RefCell<Vec<(u32, Polynomial)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `Π_stones Σ_(j<d) (k/6 · z)^j / j!` for the stones in `alive` (bit n
+/// for stone n) at distances `dist`, `k` their [`faces_of`], and its
+/// degree; from this thread's cache when counted before.
+fn race_polynomial(alive: u8, dist: &[usize; 7]) -> Polynomial {
+    // Each stone's distance plus one, or 0 where it is gone: 3 bits each.
+    let mut key = 0u32;
+    for (s, &d) in dist.iter().enumerate().skip(1) {
+        if alive & 1 << s != 0 {
+            key |= (d as u32 + 1) << (3 * (s - 1));
+        }
+    }
+    let slot = (key.wrapping_mul(0x9E37_79B9) >> (32 - POLY_BITS)) as usize;
+    POLYNOMIALS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.is_empty() {
+            cache.resize(1 << POLY_BITS, (u32::MAX, ([0.0; MAX_DEGREE + 1], 0)));
+        }
+        if cache[slot].0 != key {
+            cache[slot] = (key, multiply_out(alive, dist));
+        }
+        cache[slot].1
+    })
+}
+
+/// [`race_polynomial`] counted.
+fn multiply_out(alive: u8, dist: &[usize; 7]) -> Polynomial {
+    let faces = faces_of(alive, dist);
+    // The product, in place: a stone's factor has degree d - 1, so each
+    // coefficient is rebuilt from the top down out of the lower ones,
+    // summed in the order of the schoolbook product.
+    let mut poly = [0.0f64; MAX_DEGREE + 1];
+    poly[0] = 1.0;
+    let mut degree = 0;
+    for s in 1..=6usize {
+        if alive & 1 << s == 0 || faces[s] == 0 {
+            continue;
+        }
+        let p = f64::from(faces[s]) / 6.0;
+        let d = dist[s];
+        // Σ_(j<d) p^j / j!
+        let mut factor = [0.0f64; 5];
+        let mut term = 1.0;
+        for (j, f) in factor.iter_mut().enumerate().take(d) {
+            *f = term;
+            term *= p / (j + 1) as f64;
+        }
+        let top = degree + d - 1;
+        for k in (0..=top).rev() {
+            let lo = k.saturating_sub(degree);
+            let hi = k.min(d - 1);
+            let mut sum = 0.0;
+            for b in (lo..=hi).rev() {
+                sum += poly[k - b] * factor[b];
+            }
+            poly[k] = sum;
+        }
+        degree = top;
+    }
+    (poly, degree)
+}
+
 impl Odds {
     /// Read and check parameters.
     pub fn from_toml(text: &str) -> Result<Self, ParamsError> {
@@ -323,60 +465,92 @@ impl Odds {
     /// its distance, `t! [z^t] Π_stones Σ_(j<d) (k/6 · z)^j / j!`. A stone
     /// the enemy may take next is taken off in a share `threat` × (faces
     /// of the enemy's roll that allow it) / 6 of the cases, its faces then
-    /// going to its neighbours by number.
-    fn not_finished_exact(
-        &self,
-        board: &Board,
-        side: usize,
-        threat: f64,
-        out: &mut [f64; MAX_HORIZON + 1],
-    ) {
+    /// going to its neighbours by number. `S(0..=MAX_DEGREE)`, then the
+    /// value of every later `t`, from this thread's cache of counted
+    /// sides when counted before.
+    fn not_finished_exact(&self, board: &Board, side: usize, threat: f64) -> Counted {
         let enemy = 1 - side;
-        let mut selectable = [0u8; 7];
-        for face in 1..=6u8 {
-            let (stones, n) = board.movable(enemy, face);
-            for &e in &stones[..n] {
-                selectable[usize::from(e)] |= 1 << face;
+        // The stones present (bit n for stone n) and each one's distance.
+        // The key of the count: the side and its threat's role, then for
+        // each stone its square (31 if gone) and the faces that attack it.
+        let mut key = side as u64 | u64::from(threat == self.threat_mine) << 1;
+        let mut alive = 0u8;
+        let mut dist = [0usize; 7];
+        for s in 1..=6u8 {
+            let sq = board.squares[side][usize::from(s)];
+            let shift = 2 + 8 * u32::from(s - 1);
+            if sq != NO_SQUARE {
+                alive |= 1 << s;
+                dist[usize::from(s)] = usize::from(distance(side, sq));
+                key |= u64::from(sq & 31) << shift;
+            } else {
+                key |= 31 << shift;
             }
         }
         // The stones the enemy may take next, with that chance.
         let mut attacked = [(0u8, 0.0f64); 3];
         let mut attacked_count = 0;
         if threat > 0.0 {
+            // For each square, the faces of the enemy's roll that let it
+            // step there.
+            let mut reaching = [0u8; 25];
+            for face in 1..=6u8 {
+                let (stones, n) = board.movable(enemy, face);
+                for &e in &stones[..n] {
+                    let (to, m) = steps(enemy, board.squares[enemy][usize::from(e)]);
+                    for &sq in &to[..m] {
+                        reaching[usize::from(sq)] |= 1 << face;
+                    }
+                }
+            }
             for s in 1..=6u8 {
                 let sq = board.squares[side][usize::from(s)];
                 if sq == NO_SQUARE {
                     continue;
                 }
-                let mut attack = 0u8;
-                for e in 1..=6u8 {
-                    let at = board.squares[enemy][usize::from(e)];
-                    if at != NO_SQUARE {
-                        let (to, n) = steps(enemy, at);
-                        if to[..n].contains(&sq) {
-                            attack |= selectable[usize::from(e)];
-                        }
-                    }
-                }
+                let attack = reaching[usize::from(sq)];
                 if attack != 0 && attacked_count < attacked.len() {
                     attacked[attacked_count] = (s, threat * f64::from(attack.count_ones()) / 6.0);
                     attacked_count += 1;
+                    key |= u64::from(attack.count_ones()) << (2 + 8 * u32::from(s - 1) + 5);
                 }
             }
         }
-        out[..=self.horizon].fill(0.0);
-        let attacked = &attacked[..attacked_count];
-        let mut scenario = board.clone();
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SIDE_BITS)) as usize;
+        let hit = SIDES.with(|sides| {
+            let sides = sides.borrow();
+            (sides.owner == self.id && sides.keys[slot] == key).then(|| sides.values[slot])
+        });
+        match hit {
+            Some(counted) => counted,
+            None => {
+                let counted = self.count_side(alive, &dist, &attacked[..attacked_count]);
+                SIDES.with(|sides| {
+                    let mut sides = sides.borrow_mut();
+                    if sides.owner != self.id {
+                        sides.clear(self.id);
+                    }
+                    sides.keys[slot] = key;
+                    sides.values[slot] = counted;
+                });
+                counted
+            }
+        }
+    }
+
+    /// `S(t)` for the stones in `alive` (bit n for stone n) at distances
+    /// `dist`, some of them taken off by the enemy in the given shares:
+    /// `S(0..=MAX_DEGREE)`, then the value of every later `t` (the share
+    /// of the cases in which no stone is left).
+    fn count_side(&self, alive: u8, dist: &[usize; 7], attacked: &[(u8, f64)]) -> Counted {
+        let mut out = [0.0; MAX_DEGREE + 2];
         for subset in 0..1u32 << attacked.len() {
             let mut weight = 1.0;
-            scenario.clone_from(board);
+            let mut left = alive;
             for (i, &(s, lost)) in attacked.iter().enumerate() {
                 if subset >> i & 1 == 1 {
                     weight *= lost;
-                    let sq = scenario.squares[side][usize::from(s)];
-                    scenario.cells[usize::from(sq)] = 0;
-                    scenario.squares[side][usize::from(s)] = NO_SQUARE;
-                    scenario.counts[side] -= 1;
+                    left &= !(1 << s);
                 } else {
                     weight *= 1.0 - lost;
                 }
@@ -384,57 +558,38 @@ impl Odds {
             if weight == 0.0 {
                 continue;
             }
-            if scenario.counts[side] == 0 {
-                for o in out[..=self.horizon].iter_mut() {
+            if left == 0 {
+                for o in out.iter_mut() {
                     *o += weight;
                 }
                 continue;
             }
-            let faces = racing_faces(&scenario, side);
-            let mut poly = [0.0f64; 25];
-            poly[0] = 1.0;
-            let mut degree = 0;
-            for s in 1..=6u8 {
-                let sq = scenario.squares[side][usize::from(s)];
-                if sq == NO_SQUARE || faces[usize::from(s)] == 0 {
-                    continue;
-                }
-                let p = f64::from(faces[usize::from(s)]) / 6.0;
-                let d = usize::from(distance(side, sq));
-                // Σ_(j<d) p^j / j!
-                let mut factor = [0.0f64; 5];
-                let mut term = 1.0;
-                for (j, f) in factor.iter_mut().enumerate().take(d) {
-                    *f = term;
-                    term *= p / (j + 1) as f64;
-                }
-                let mut next = [0.0f64; 25];
-                for (a, &pa) in poly[..=degree].iter().enumerate() {
-                    for (b, &fb) in factor[..d].iter().enumerate() {
-                        next[a + b] += pa * fb;
-                    }
-                }
-                degree += d - 1;
-                poly = next;
-            }
-            for (t, o) in out[..=degree.min(self.horizon)].iter_mut().enumerate() {
+            let (poly, degree) = race_polynomial(left, dist);
+            for (t, o) in out[..=degree].iter_mut().enumerate() {
                 *o += weight * FACTORIAL[t] * poly[t];
             }
         }
+        out
     }
 
     /// The race estimate for the side to move, before its roll.
     pub fn race(&self, board: &Board) -> f64 {
         let me = board.mover();
+        if self.exact_race {
+            let mine = self.not_finished_exact(board, me, self.threat_mine);
+            let theirs = self.not_finished_exact(board, 1 - me, self.threat_theirs);
+            // Past the highest degree every value is the last one.
+            let at = |c: &Counted, t: usize| c[t.min(MAX_DEGREE + 1)];
+            let mut p = 0.0;
+            for t in 1..=self.horizon {
+                p += (at(&mine, t - 1) - at(&mine, t)) * at(&theirs, t - 1);
+            }
+            return p + 0.5 * at(&mine, self.horizon) * at(&theirs, self.horizon);
+        }
         let mut mine = [0.0; MAX_HORIZON + 1];
         let mut theirs = [0.0; MAX_HORIZON + 1];
-        if self.exact_race {
-            self.not_finished_exact(board, me, self.threat_mine, &mut mine);
-            self.not_finished_exact(board, 1 - me, self.threat_theirs, &mut theirs);
-        } else {
-            self.not_finished(board, me, self.threat_mine, &mut mine);
-            self.not_finished(board, 1 - me, self.threat_theirs, &mut theirs);
-        }
+        self.not_finished(board, me, self.threat_mine, &mut mine);
+        self.not_finished(board, 1 - me, self.threat_theirs, &mut theirs);
         let mut p = 0.0;
         for t in 1..=self.horizon {
             p += (mine[t - 1] - mine[t]) * theirs[t - 1];
@@ -660,5 +815,117 @@ mod tests {
             }
         }
         assert!(positions > 2_000, "{positions}");
+    }
+
+    /// `S(t)` counted the long way: the chance, turn by turn, that no stone
+    /// of `side` has yet had as many turns as its distance, each case of
+    /// the enemy's captures played out on its own board and weighed.
+    fn not_finished_by_turns(board: &Board, side: usize, threat: f64, turns: usize) -> Vec<f64> {
+        let enemy = 1 - side;
+        let mut attacked = Vec::new();
+        for s in 1..=6u8 {
+            let sq = board.squares[side][usize::from(s)];
+            if sq == NO_SQUARE {
+                continue;
+            }
+            let faces = (1..=6u8)
+                .filter(|&face| {
+                    let (stones, n) = board.movable(enemy, face);
+                    stones[..n].iter().any(|&e| {
+                        let (to, m) = steps(enemy, board.squares[enemy][usize::from(e)]);
+                        to[..m].contains(&sq)
+                    })
+                })
+                .count();
+            if faces > 0 && attacked.len() < 3 {
+                attacked.push((s, threat * faces as f64 / 6.0));
+            }
+        }
+        let mut out = vec![0.0; turns + 1];
+        for subset in 0..1usize << attacked.len() {
+            let mut scenario = board.clone();
+            let mut weight = 1.0;
+            for (i, &(s, lost)) in attacked.iter().enumerate() {
+                if subset >> i & 1 == 1 {
+                    weight *= lost;
+                    let sq = scenario.squares[side][usize::from(s)];
+                    scenario.cells[usize::from(sq)] = 0;
+                    scenario.squares[side][usize::from(s)] = NO_SQUARE;
+                    scenario.counts[side] -= 1;
+                } else {
+                    weight *= 1.0 - lost;
+                }
+            }
+            if scenario.counts[side] == 0 {
+                out.iter_mut().for_each(|o| *o += weight);
+                continue;
+            }
+            let faces = racing_faces(&scenario, side);
+            let need = |s: usize| {
+                let sq = scenario.squares[side][s];
+                (sq != NO_SQUARE).then(|| distance(side, sq))
+            };
+            // Turns each stone has had, for the cases none has arrived.
+            let mut cases = std::collections::HashMap::from([([0u8; 7], 1.0f64)]);
+            for o in out.iter_mut() {
+                *o += weight * cases.values().sum::<f64>();
+                let mut next = std::collections::HashMap::new();
+                for (had, p) in &cases {
+                    for s in 1..=6 {
+                        if faces[s] == 0 {
+                            continue;
+                        }
+                        let mut after = *had;
+                        after[s] += 1;
+                        if Some(after[s]) < need(s).map(|d| d.max(1)) {
+                            *next.entry(after).or_insert(0.0) += p * f64::from(faces[s]) / 6.0;
+                        }
+                    }
+                }
+                cases = next;
+            }
+        }
+        out
+    }
+
+    /// The exact race's counts, whether multiplied out or from the caches,
+    /// are the turn-by-turn chances, for both sides and both threat
+    /// weights, at positions of random games.
+    #[test]
+    fn the_exact_race_counts_turn_by_turn() {
+        let odds = Odds::default();
+        let mut rng = 0x0F1E_2D3C_4B5A_6978u64;
+        let mut next = |bound: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % bound as u64) as usize
+        };
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut board = Board::setup();
+            while !board.is_over() {
+                if board.stage == STAGE_PLAY && board.roll == 0 {
+                    for side in 0..2 {
+                        for threat in [odds.threat_mine, odds.threat_theirs] {
+                            let expected = not_finished_by_turns(&board, side, threat, 24);
+                            for _ in 0..2 {
+                                let counted = odds.not_finished_exact(&board, side, threat);
+                                for (t, &e) in expected.iter().enumerate() {
+                                    let c = counted[t.min(MAX_DEGREE + 1)];
+                                    assert!((c - e).abs() < 1e-12, "t {t}: {c} against {e}");
+                                }
+                            }
+                            checked += 1;
+                        }
+                    }
+                }
+                let mut moves = Vec::new();
+                board.for_each_move(|mv| moves.push(mv));
+                let mv = moves[next(moves.len())];
+                board.play(mv);
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
     }
 }
