@@ -24,6 +24,16 @@
 //! round with no gain halves the steps, and ends the fit once every step
 //! is down to one. The result is the parameter file with the numbers
 //! replaced, comments kept.
+//!
+//! `--labels FILE` (repeatable) adds positions scored by plyd's own search
+//! (`tests/tools/xiangqi_labels.py` writes them: result, score, next move,
+//! moves), kept by the same rule. Once `K` is fitted to the results, each
+//! labelled position is fitted to `L × result + (1 − L) ×
+//! 1 / (1 + 10^(-K × search score / 400))` instead of its result alone,
+//! `L` given by `--lambda` (default 0: the search's score only), so that
+//! the static score learns what a deeper look at the same position says.
+//! `--min-step N` starts every step at N or more (the per-square
+//! corrections of `[psqt.<kind>]` start at 0, whose step would be 1).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -36,10 +46,14 @@ use plyd_game_xiangqi::{Classic, Xiangqi};
 /// first moves after it).
 const SKIP_PLIES: usize = 10;
 
-/// One training position: the board and the result for Red (1, 0.5, 0).
+/// One training position: the board, the result for Red (1, 0.5, 0), a
+/// search's score for Red where labelled, and what the fit aims at (the
+/// result until the labels are blended in).
 struct Sample {
     position: Position,
     result: f64,
+    label: Option<f64>,
+    target: f64,
 }
 
 fn main() {
@@ -49,6 +63,9 @@ fn main() {
     let mut prior = 0.0;
     let mut only: Vec<String> = Vec::new();
     let mut logs = Vec::new();
+    let mut labels = Vec::new();
+    let mut lambda = 0.0;
+    let mut min_step = 1;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -66,6 +83,19 @@ fn main() {
                     .and_then(|w| w.parse().ok())
                     .expect("--prior WEIGHT")
             }
+            "--min-step" => {
+                min_step = args
+                    .next()
+                    .and_then(|m| m.parse().ok())
+                    .expect("--min-step N")
+            }
+            "--labels" => labels.push(PathBuf::from(args.next().expect("--labels FILE"))),
+            "--lambda" => {
+                lambda = args
+                    .next()
+                    .and_then(|l| l.parse().ok())
+                    .expect("--lambda WEIGHT")
+            }
             "--only" => {
                 only = args
                     .next()
@@ -77,9 +107,9 @@ fn main() {
             _ => logs.push(PathBuf::from(arg)),
         }
     }
-    if logs.is_empty() {
+    if logs.is_empty() && labels.is_empty() {
         eprintln!(
-            "usage: tune_xiangqi [--params FILE] [--out FILE] [--rounds N] [--prior W] [--only P,...] GAMES.txt..."
+            "usage: tune_xiangqi [--params FILE] [--out FILE] [--rounds N] [--prior W] [--only P,...] [--min-step N] [--labels FILE [--lambda L]] GAMES.txt..."
         );
         std::process::exit(2);
     }
@@ -89,7 +119,15 @@ fn main() {
         let games = std::fs::read_to_string(log).expect("read a game log");
         read_games(&games, &mut samples);
     }
-    println!("{} positions from {} files", samples.len(), logs.len());
+    for file in &labels {
+        let text = std::fs::read_to_string(file).expect("read a label file");
+        read_labels(&text, &mut samples);
+    }
+    println!(
+        "{} positions from {} files",
+        samples.len(),
+        logs.len() + labels.len()
+    );
 
     let mut values = numbers(&text);
     let start = values.clone();
@@ -98,14 +136,14 @@ fn main() {
         .filter(|name| only.is_empty() || only.iter().any(|p| name.starts_with(p.as_str())))
         .cloned()
         .collect();
-    let loss_of = |values: &BTreeMap<String, i64>, k: f64| -> f64 {
+    let loss_of = |samples: &[Sample], values: &BTreeMap<String, i64>, k: f64| -> f64 {
         let evaluator = Classic::from_params(Some(&rewrite(&text, values)))
             .unwrap_or_else(|e| panic!("tuned parameters refused: {e}"));
         let pull: f64 = values
             .iter()
             .map(|(name, &v)| ((v - start[name]) as f64).powi(2))
             .sum();
-        loss(&evaluator, &samples, k) + prior * pull
+        loss(&evaluator, samples, k) + prior * pull
     };
 
     // K: a scan, then a finer one around the best.
@@ -118,7 +156,7 @@ fn main() {
             if candidate <= 0.0 {
                 continue;
             }
-            let l = loss_of(&values, candidate);
+            let l = loss_of(&samples, &values, candidate);
             if l < best {
                 best = l;
                 k = candidate;
@@ -126,10 +164,20 @@ fn main() {
         }
     }
     println!("K {k:.3}, loss {best:.6}");
+    if !labels.is_empty() {
+        for sample in &mut samples {
+            if let Some(label) = sample.label {
+                let searched = 1.0 / (1.0 + 10f64.powf(-k * label / 400.0));
+                sample.target = lambda * sample.result + (1.0 - lambda) * searched;
+            }
+        }
+        best = loss_of(&samples, &values, k);
+        println!("aiming at the labels (lambda {lambda}): loss {best:.6}");
+    }
 
     let mut steps: BTreeMap<String, i64> = values
         .iter()
-        .map(|(name, &v)| (name.clone(), (v.abs() / 10).clamp(1, 20)))
+        .map(|(name, &v)| (name.clone(), (v.abs() / 10).clamp(1, 20).max(min_step)))
         .collect();
     for round in 1..=rounds {
         let mut improved = false;
@@ -141,7 +189,7 @@ fn main() {
                 if Classic::from_params(Some(&rewrite(&text, &trial))).is_err() {
                     continue;
                 }
-                let l = loss_of(&trial, k);
+                let l = loss_of(&samples, &trial, k);
                 if l < best {
                     best = l;
                     values = trial;
@@ -181,28 +229,70 @@ fn read_games(log: &str, samples: &mut Vec<Sample>) {
             };
         } else if let Some(moves) = line.strip_prefix("position startpos moves ") {
             if let Some(result) = result.take() {
-                replay(moves, result, samples);
+                let moves: Vec<&str> = moves.split_whitespace().collect();
+                for (ply, position) in replay(&moves) {
+                    if ply >= SKIP_PLIES {
+                        samples.push(Sample {
+                            position,
+                            result,
+                            label: None,
+                            target: result,
+                        });
+                    }
+                }
             }
         }
     }
 }
 
-/// Replay one game, keeping its quiet positions.
-fn replay(moves: &str, result: f64, samples: &mut Vec<Sample>) {
+/// Read the positions of one label file into samples.
+fn read_labels(text: &str, samples: &mut Vec<Sample>) {
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [result, score, next, moves] = fields[..] else {
+            continue;
+        };
+        let (Ok(result), Ok(score)) = (result.parse::<f64>(), score.parse::<f64>()) else {
+            continue;
+        };
+        let mut moves: Vec<&str> = moves.split_whitespace().collect();
+        let ply = moves.len();
+        moves.push(next);
+        // The last quiet position of the replay is the labelled one.
+        if let Some((at, position)) = replay(&moves).pop() {
+            if at == ply {
+                let red = if position.side() == RED {
+                    score
+                } else {
+                    -score
+                };
+                samples.push(Sample {
+                    position,
+                    result,
+                    label: Some(red),
+                    target: result,
+                });
+            }
+        }
+    }
+}
+
+/// Replay one game: its quiet positions (not in check, the move played
+/// there not a capture), with their plies.
+fn replay(moves: &[&str]) -> Vec<(usize, Position)> {
     let mut game = Xiangqi::new(0);
-    for (ply, text) in moves.split_whitespace().enumerate() {
+    let mut quiet_positions = Vec::new();
+    for (ply, text) in moves.iter().enumerate() {
         let Some(mv) = game.parse_move(text).filter(|&mv| game.is_legal(mv)) else {
-            return;
+            break;
         };
         let quiet = game.position().board[to_sq(mv)] == EMPTY;
-        if ply >= SKIP_PLIES && quiet && !game.in_check() {
-            samples.push(Sample {
-                position: *game.position(),
-                result,
-            });
+        if quiet && !game.in_check() {
+            quiet_positions.push((ply, *game.position()));
         }
         game.make_move(mv);
     }
+    quiet_positions
 }
 
 /// Mean squared error of the predicted results, on two threads.
@@ -220,7 +310,7 @@ fn loss(evaluator: &Classic, samples: &[Sample], k: f64) -> f64 {
                     -score
                 };
                 let predicted = 1.0 / (1.0 + 10f64.powf(-k * f64::from(red) / 400.0));
-                (s.result - predicted).powi(2)
+                (s.target - predicted).powi(2)
             })
             .sum()
     };

@@ -7,7 +7,12 @@
 //! advance, with the few squares every xiangqi player knows singled out),
 //! from Red's side; Black reads them with the ranks turned round. The
 //! weights are parameters (`classic.toml` next to this crate is the
-//! default), so they can be tuned without rebuilding.
+//! default), so they can be tuned without rebuilding. On top of the
+//! formulas, `[psqt.<kind>]` sections may correct single squares: a key
+//! names a square of the left half of the board from the piece's own
+//! side (`a0` to `e9`: file `a` the edge, `e` the middle file, rank 0 its
+//! own back rank), and its `{ mg, eg }` is added there and on the mirror
+//! square across the middle file.
 
 use plyd_api::Evaluator;
 use plyd_params::{check_range, ParamsError};
@@ -17,6 +22,7 @@ use plyd_xiangqi_rules::board::{
 };
 use plyd_xiangqi_rules::Xiangqi;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
 /// The default parameters.
 pub const DEFAULT_PARAMS: &str = include_str!("../classic.toml");
@@ -78,6 +84,70 @@ struct Params {
     tables: Tables,
     /// Bonus for the side to move.
     tempo: i32,
+    /// Per-square corrections of the tables.
+    #[serde(default)]
+    psqt: Psqt,
+}
+
+/// Per-square corrections of each kind's table, by square name (`a0` to
+/// `e9`, from the piece's own side, mirrored across the middle file).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Psqt {
+    #[serde(default)]
+    general: BTreeMap<String, Pair>,
+    #[serde(default)]
+    advisor: BTreeMap<String, Pair>,
+    #[serde(default)]
+    elephant: BTreeMap<String, Pair>,
+    #[serde(default)]
+    horse: BTreeMap<String, Pair>,
+    #[serde(default)]
+    chariot: BTreeMap<String, Pair>,
+    #[serde(default)]
+    cannon: BTreeMap<String, Pair>,
+    #[serde(default)]
+    pawn: BTreeMap<String, Pair>,
+}
+
+/// Per-square corrections as (mg, eg), `[kind][file 0-4][own rank]`.
+type Corrections = Box<[[[(i32, i32); RANKS]; 5]; 8]>;
+
+impl Psqt {
+    /// Each kind's corrections, or the first key that names no half-board
+    /// square.
+    fn corrections(&self) -> Result<Corrections, String> {
+        let mut out = Box::new([[[(0, 0); RANKS]; 5]; 8]);
+        for (kind, name, map) in [
+            (KING, "general", &self.general),
+            (ADVISOR, "advisor", &self.advisor),
+            (ELEPHANT, "elephant", &self.elephant),
+            (HORSE, "horse", &self.horse),
+            (CHARIOT, "chariot", &self.chariot),
+            (CANNON, "cannon", &self.cannon),
+            (PAWN, "pawn", &self.pawn),
+        ] {
+            for (key, pair) in map {
+                let bytes = key.as_bytes();
+                let (file, rank) = match bytes {
+                    [f @ b'a'..=b'e', r @ b'0'..=b'9'] => {
+                        (usize::from(f - b'a'), usize::from(r - b'0'))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "psqt.{name}: '{key}' is not a square of the left half (a0 to e9)"
+                        ))
+                    }
+                };
+                for (what, v) in [("mg", pair.mg), ("eg", pair.eg)] {
+                    check_range(&format!("psqt.{name}.{key}.{what}"), v, -1000, 1000)
+                        .map_err(err)?;
+                }
+                out[kind as usize][file][rank] = (pair.mg, pair.eg);
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// Scale of each kind's piece-square table, in percent.
@@ -170,7 +240,8 @@ fn square_bonus(kind: u8, file: usize, rank: usize) -> (i32, i32) {
 }
 
 impl Classic {
-    fn build(params: Params) -> Classic {
+    fn build(params: Params) -> Result<Classic, String> {
+        let corrections = params.psqt.corrections()?;
         let m = &params.material;
         let value = |kind: u8| -> Pair {
             match kind {
@@ -196,8 +267,10 @@ impl Classic {
                 for color in [RED, 1] {
                     let own_rank = if color == RED { rank } else { RANKS - 1 - rank };
                     let (mg, eg) = square_bonus(kind, file, own_rank);
+                    let (cmg, ceg) = corrections[kind as usize][file.min(8 - file)][own_rank];
                     let code = kind | (color as u8) << 3;
-                    table[code as usize][sq] = (v.mg + mg * scale / 100, v.eg + eg * scale / 100);
+                    table[code as usize][sq] =
+                        (v.mg + mg * scale / 100 + cmg, v.eg + eg * scale / 100 + ceg);
                 }
             }
         }
@@ -205,12 +278,12 @@ impl Classic {
         mobility[HORSE as usize] = (params.mobility.horse.mg, params.mobility.horse.eg);
         mobility[CHARIOT as usize] = (params.mobility.chariot.mg, params.mobility.chariot.eg);
         mobility[CANNON as usize] = (params.mobility.cannon.mg, params.mobility.cannon.eg);
-        Classic {
+        Ok(Classic {
             table,
             mobility,
             safety: params.safety,
             tempo: params.tempo,
-        }
+        })
     }
 
     /// Each term for Red, as (mg, eg), and the phase (0 bare, 48 full).
@@ -350,7 +423,7 @@ impl Evaluator for Classic {
             check_range(key, value, 0, 1000).map_err(err)?;
         }
         check_range("tempo", params.tempo, -200, 200).map_err(err)?;
-        Ok(Classic::build(params))
+        Classic::build(params)
     }
 
     fn evaluate(&self, state: &Xiangqi) -> i32 {
@@ -394,6 +467,38 @@ mod tests {
                     e.table[(kind | 8) as usize][mirror]
                 );
             }
+        }
+    }
+
+    /// A `[psqt.<kind>]` entry adds to its square and the mirror square,
+    /// for Red and (ranks turned round) for Black, and nowhere else; a key
+    /// that names no half-board square is refused.
+    #[test]
+    fn a_square_correction_lands_on_its_square_and_its_mirror() {
+        let plain = Classic::from_params(None).unwrap();
+        let text = format!("{DEFAULT_PARAMS}\n[psqt.horse]\nb7 = {{ mg = 30, eg = -12 }}\n");
+        let corrected = Classic::from_params(Some(&text)).unwrap();
+        for code in 0..16usize {
+            for sq in 0..SQUARES {
+                let (file, rank) = (file_of(sq), rank_of(sq));
+                let own_rank = if code & 8 == 0 {
+                    rank
+                } else {
+                    RANKS - 1 - rank
+                };
+                let hit = code & 7 == HORSE as usize && (file == 1 || file == 7) && own_rank == 7;
+                let (mg, eg) = plain.table[code][sq];
+                let expected = if hit { (mg + 30, eg - 12) } else { (mg, eg) };
+                assert_eq!(
+                    corrected.table[code][sq], expected,
+                    "code {code} square {sq}"
+                );
+            }
+        }
+        for bad in ["f7", "b", "a10", "z0"] {
+            let text = format!("{DEFAULT_PARAMS}\n[psqt.horse]\n{bad} = {{ mg = 1, eg = 1 }}\n");
+            let e = Classic::from_params(Some(&text)).err().expect("refused");
+            assert!(e.contains(bad), "{e}");
         }
     }
 }
