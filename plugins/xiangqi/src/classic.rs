@@ -475,8 +475,10 @@ mod tests {
     /// that names no half-board square is refused.
     #[test]
     fn a_square_correction_lands_on_its_square_and_its_mirror() {
-        let plain = Classic::from_params(None).unwrap();
-        let text = format!("{DEFAULT_PARAMS}\n[psqt.horse]\nb7 = {{ mg = 30, eg = -12 }}\n");
+        // The shipped weights without their corrections, then with one.
+        let base = &DEFAULT_PARAMS[..DEFAULT_PARAMS.find("\n[psqt.").unwrap()];
+        let plain = Classic::from_params(Some(base)).unwrap();
+        let text = format!("{base}\n[psqt.horse]\nb7 = {{ mg = 30, eg = -12 }}\n");
         let corrected = Classic::from_params(Some(&text)).unwrap();
         for code in 0..16usize {
             for sq in 0..SQUARES {
@@ -496,7 +498,7 @@ mod tests {
             }
         }
         for bad in ["f7", "b", "a10", "z0"] {
-            let text = format!("{DEFAULT_PARAMS}\n[psqt.horse]\n{bad} = {{ mg = 1, eg = 1 }}\n");
+            let text = format!("{base}\n[psqt.horse]\n{bad} = {{ mg = 1, eg = 1 }}\n");
             let e = Classic::from_params(Some(&text)).err().expect("refused");
             assert!(e.contains(bad), "{e}");
         }
