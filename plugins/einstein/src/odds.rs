@@ -776,6 +776,31 @@ impl Evaluator for Odds {
 mod tests {
     use super::*;
 
+    /// Play `games` random games from random set-ups (moves drawn by a
+    /// generator seeded with `seed`), calling `visit` at every position in
+    /// play before a roll.
+    fn for_positions_in_play(seed: u64, games: usize, mut visit: impl FnMut(&Board)) {
+        let mut rng = seed;
+        let mut next = |bound: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % bound as u64) as usize
+        };
+        for _ in 0..games {
+            let mut board = Board::setup();
+            while !board.is_over() {
+                if board.stage == STAGE_PLAY && board.roll == 0 {
+                    visit(&board);
+                }
+                let mut moves = Vec::new();
+                board.for_each_move(|mv| moves.push(mv));
+                let mv = moves[next(moves.len())];
+                board.play(mv);
+            }
+        }
+    }
+
     /// Random games from random set-ups: at every position before a roll
     /// the cached probability is the one counted afresh, asked twice (the
     /// second from the cache); an evaluator with other parameters in the
@@ -786,34 +811,18 @@ mod tests {
         let independent =
             Odds::from_toml(&DEFAULT_PARAMS.replace("exact_race = true", "exact_race = false"))
                 .unwrap();
-        let mut rng = 0x1234_5678_9ABC_DEF0u64;
-        let mut next = |bound: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % bound as u64) as usize
-        };
         let mut positions = 0;
-        for _ in 0..200 {
-            let mut board = Board::setup();
-            while !board.is_over() {
-                if board.stage == STAGE_PLAY && board.roll == 0 {
-                    for evaluator in [&odds, &independent] {
-                        let (counted, kept) = evaluator.count_before_roll(&board);
-                        let first = evaluator.before_roll(&board);
-                        if kept {
-                            assert_eq!(first, counted);
-                            assert_eq!(evaluator.before_roll(&board), counted);
-                        }
-                    }
-                    positions += 1;
+        for_positions_in_play(0x1234_5678_9ABC_DEF0, 200, |board| {
+            for evaluator in [&odds, &independent] {
+                let (counted, kept) = evaluator.count_before_roll(board);
+                let first = evaluator.before_roll(board);
+                if kept {
+                    assert_eq!(first, counted);
+                    assert_eq!(evaluator.before_roll(board), counted);
                 }
-                let mut moves = Vec::new();
-                board.for_each_move(|mv| moves.push(mv));
-                let mv = moves[next(moves.len())];
-                board.play(mv);
             }
-        }
+            positions += 1;
+        });
         assert!(positions > 2_000, "{positions}");
     }
 
@@ -894,38 +903,22 @@ mod tests {
     #[test]
     fn the_exact_race_counts_turn_by_turn() {
         let odds = Odds::default();
-        let mut rng = 0x0F1E_2D3C_4B5A_6978u64;
-        let mut next = |bound: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % bound as u64) as usize
-        };
         let mut checked = 0;
-        for _ in 0..60 {
-            let mut board = Board::setup();
-            while !board.is_over() {
-                if board.stage == STAGE_PLAY && board.roll == 0 {
-                    for side in 0..2 {
-                        for threat in [odds.threat_mine, odds.threat_theirs] {
-                            let expected = not_finished_by_turns(&board, side, threat, 24);
-                            for _ in 0..2 {
-                                let counted = odds.not_finished_exact(&board, side, threat);
-                                for (t, &e) in expected.iter().enumerate() {
-                                    let c = counted[t.min(MAX_DEGREE + 1)];
-                                    assert!((c - e).abs() < 1e-12, "t {t}: {c} against {e}");
-                                }
-                            }
-                            checked += 1;
+        for_positions_in_play(0x0F1E_2D3C_4B5A_6978, 60, |board| {
+            for side in 0..2 {
+                for threat in [odds.threat_mine, odds.threat_theirs] {
+                    let expected = not_finished_by_turns(board, side, threat, 24);
+                    for _ in 0..2 {
+                        let counted = odds.not_finished_exact(board, side, threat);
+                        for (t, &e) in expected.iter().enumerate() {
+                            let c = counted[t.min(MAX_DEGREE + 1)];
+                            assert!((c - e).abs() < 1e-12, "t {t}: {c} against {e}");
                         }
                     }
+                    checked += 1;
                 }
-                let mut moves = Vec::new();
-                board.for_each_move(|mv| moves.push(mv));
-                let mv = moves[next(moves.len())];
-                board.play(mv);
             }
-        }
+        });
         assert!(checked > 2_000, "{checked}");
     }
 }
