@@ -89,32 +89,36 @@ const FACTORIAL: [f64; 25] = {
 /// Entries of each thread's cache of counted positions (a power of two).
 const CACHE_BITS: u32 = 16;
 
-/// What [`Odds::before_roll`] counted, by position, for one evaluator
-/// (`owner`): direct-mapped, the newest position in a slot staying. The
-/// key is the position itself, so a hit is never another position's.
-struct Cache {
+/// A per-thread cache for one evaluator (`owner`): direct-mapped, the
+/// newest entry in a slot staying; the key is the whole input, so a hit
+/// is never another input's.
+struct Cache<V> {
     owner: u64,
     keys: Vec<u64>,
-    values: Vec<f64>,
+    values: Vec<V>,
 }
 
-impl Cache {
-    fn clear(&mut self, owner: u64) {
+impl<V: Copy> Cache<V> {
+    const fn new() -> Self {
+        Cache {
+            owner: 0,
+            keys: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Empty, `1 << bits` slots, for `owner`.
+    fn clear(&mut self, owner: u64, bits: u32, empty: V) {
         self.owner = owner;
         self.keys.clear();
-        self.keys.resize(1 << CACHE_BITS, NO_KEY);
-        self.values.resize(1 << CACHE_BITS, 0.0);
+        self.keys.resize(1 << bits, NO_KEY);
+        self.values.resize(1 << bits, empty);
     }
 }
 
 thread_local! {
-    static CACHE: std::cell::RefCell<Cache> = const {
-        std::cell::RefCell::new(Cache {
-            owner: 0,
-            keys: Vec::new(),
-            values: Vec::new(),
-        })
-    };
+    /// What [`Odds::before_roll`] counted, by position.
+    static CACHE: std::cell::RefCell<Cache<f64>> = const { std::cell::RefCell::new(Cache::new()) };
 }
 
 /// The highest degree of the exact race's polynomial: six stones, each at
@@ -128,33 +132,11 @@ type Counted = [f64; MAX_DEGREE + 2];
 /// Entries of each thread's cache of counted sides (a power of two).
 const SIDE_BITS: u32 = 14;
 
-/// What [`Odds::not_finished_exact`] counted for one side, by its stones
-/// and the threats to them, for one evaluator (`owner`): direct-mapped,
-/// the key the whole input, as in [`Cache`]. A position's two sides recur
-/// far more often than the position: a move changes one side's stones.
-struct Sides {
-    owner: u64,
-    keys: Vec<u64>,
-    values: Vec<Counted>,
-}
-
-impl Sides {
-    fn clear(&mut self, owner: u64) {
-        self.owner = owner;
-        self.keys.clear();
-        self.keys.resize(1 << SIDE_BITS, NO_KEY);
-        self.values.resize(1 << SIDE_BITS, [0.0; MAX_DEGREE + 2]);
-    }
-}
-
 thread_local! {
-    static SIDES: std::cell::RefCell<Sides> = const {
-        std::cell::RefCell::new(Sides {
-            owner: 0,
-            keys: Vec::new(),
-            values: Vec::new(),
-        })
-    };
+    /// What [`Odds::not_finished_exact`] counted for one side, by its
+    /// stones and the threats to them. A position's two sides recur far
+    /// more often than the position: a move changes one side's stones.
+    static SIDES: std::cell::RefCell<Cache<Counted>> = const { std::cell::RefCell::new(Cache::new()) };
 }
 
 /// A key no position has.
@@ -528,7 +510,7 @@ impl Odds {
                 SIDES.with(|sides| {
                     let mut sides = sides.borrow_mut();
                     if sides.owner != self.id {
-                        sides.clear(self.id);
+                        sides.clear(self.id, SIDE_BITS, [0.0; MAX_DEGREE + 2]);
                     }
                     sides.keys[slot] = key;
                     sides.values[slot] = counted;
@@ -606,7 +588,7 @@ impl Odds {
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if cache.owner != self.id {
-                cache.clear(self.id);
+                cache.clear(self.id, CACHE_BITS, 0.0);
             }
             let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
             if cache.keys[slot] == key {
