@@ -89,36 +89,53 @@ const FACTORIAL: [f64; 25] = {
 /// Entries of each thread's cache of counted positions (a power of two).
 const CACHE_BITS: u32 = 16;
 
-/// A per-thread cache for one evaluator (`owner`): direct-mapped, the
-/// newest entry in a slot staying; the key is the whole input, so a hit
-/// is never another input's.
+/// A per-thread cache for one evaluator (`owner`): direct-mapped, `1 <<
+/// bits` slots, the newest entry in a slot staying; the key is the whole
+/// input, so a hit is never another input's.
 struct Cache<V> {
     owner: u64,
+    bits: u32,
+    empty: V,
     keys: Vec<u64>,
     values: Vec<V>,
 }
 
 impl<V: Copy> Cache<V> {
-    const fn new() -> Self {
+    const fn new(bits: u32, empty: V) -> Self {
         Cache {
             owner: 0,
+            bits,
+            empty,
             keys: Vec::new(),
             values: Vec::new(),
         }
     }
 
-    /// Empty, `1 << bits` slots, for `owner`.
-    fn clear(&mut self, owner: u64, bits: u32, empty: V) {
-        self.owner = owner;
-        self.keys.clear();
-        self.keys.resize(1 << bits, NO_KEY);
-        self.values.resize(1 << bits, empty);
+    /// The slot of `key`, and its value when the slot holds it; the cache
+    /// is emptied first when it is another owner's (or not made yet).
+    fn find(&mut self, owner: u64, key: u64) -> (usize, Option<V>) {
+        if self.owner != owner || self.keys.is_empty() {
+            self.owner = owner;
+            self.keys.clear();
+            self.keys.resize(1 << self.bits, NO_KEY);
+            self.values.clear();
+            self.values.resize(1 << self.bits, self.empty);
+        }
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
+        (slot, (self.keys[slot] == key).then(|| self.values[slot]))
+    }
+
+    /// Keep `value` for `key` in `slot` (from [`Cache::find`]).
+    fn keep(&mut self, slot: usize, key: u64, value: V) {
+        self.keys[slot] = key;
+        self.values[slot] = value;
     }
 }
 
 thread_local! {
     /// What [`Odds::before_roll`] counted, by position.
-    static CACHE: std::cell::RefCell<Cache<f64>> = const { std::cell::RefCell::new(Cache::new()) };
+    static CACHE: std::cell::RefCell<Cache<f64>> =
+        const { std::cell::RefCell::new(Cache::new(CACHE_BITS, 0.0)) };
 }
 
 /// The highest degree of the exact race's polynomial: six stones, each at
@@ -136,7 +153,8 @@ thread_local! {
     /// What [`Odds::not_finished_exact`] counted for one side, by its
     /// stones and the threats to them. A position's two sides recur far
     /// more often than the position: a move changes one side's stones.
-    static SIDES: std::cell::RefCell<Cache<Counted>> = const { std::cell::RefCell::new(Cache::new()) };
+    static SIDES: std::cell::RefCell<Cache<Counted>> =
+        const { std::cell::RefCell::new(Cache::new(SIDE_BITS, [0.0; MAX_DEGREE + 2])) };
 }
 
 /// A key no position has.
@@ -232,24 +250,23 @@ impl Default for Odds {
 /// Faces of the die that select each stone of `side` (index by number), a
 /// shared face going to the stone nearer its corner.
 pub fn racing_faces(board: &Board, side: usize) -> [u8; 7] {
-    let mut faces = [0; 7];
-    for face in 1..=6 {
-        let (stones, n) = board.movable(side, face);
-        let pick = if n == 2 {
-            let d = |s: u8| distance(side, board.squares[side][usize::from(s)]);
-            if d(stones[1]) < d(stones[0]) {
-                stones[1]
-            } else {
-                stones[0]
-            }
-        } else {
-            stones[0]
-        };
-        if n > 0 {
-            faces[usize::from(pick)] += 1;
+    let (alive, dist) = stones_of(board, side);
+    faces_of(alive, &dist)
+}
+
+/// The stones `side` has on the board (bit n for stone n) and each one's
+/// distance from its corner.
+fn stones_of(board: &Board, side: usize) -> (u8, [usize; 7]) {
+    let mut alive = 0u8;
+    let mut dist = [0usize; 7];
+    for s in 1..=6u8 {
+        let sq = board.squares[side][usize::from(s)];
+        if sq != NO_SQUARE {
+            alive |= 1 << s;
+            dist[usize::from(s)] = usize::from(distance(side, sq));
         }
     }
-    faces
+    (alive, dist)
 }
 
 /// [`racing_faces`] of the stones in `alive` (bit n for stone n), at
@@ -287,10 +304,10 @@ type Polynomial = ([f64; MAX_DEGREE + 1], usize);
 
 thread_local! {
     /// The race polynomials counted by [`race_polynomial`], by their
-    /// stones' distances: direct-mapped, the newest staying. They depend
-    /// on the stones alone, not on an evaluator's parameters.
-    static POLYNOMIALS: std::cell::RefCell<Vec<(u32, Polynomial)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    /// stones' distances. They depend on the stones alone, not on an
+    /// evaluator's parameters, so every evaluator shares them (owner 0).
+    static POLYNOMIALS: std::cell::RefCell<Cache<Polynomial>> =
+        const { std::cell::RefCell::new(Cache::new(POLY_BITS, ([0.0; MAX_DEGREE + 1], 0))) };
 }
 
 /// `Π_stones Σ_(j<d) (k/6 · z)^j / j!` for the stones in `alive` (bit n
@@ -298,22 +315,20 @@ thread_local! {
 /// degree; from this thread's cache when counted before.
 fn race_polynomial(alive: u8, dist: &[usize; 7]) -> Polynomial {
     // Each stone's distance plus one, or 0 where it is gone: 3 bits each.
-    let mut key = 0u32;
+    let mut key = 0u64;
     for (s, &d) in dist.iter().enumerate().skip(1) {
         if alive & 1 << s != 0 {
-            key |= (d as u32 + 1) << (3 * (s - 1));
+            key |= (d as u64 + 1) << (3 * (s - 1));
         }
     }
-    let slot = (key.wrapping_mul(0x9E37_79B9) >> (32 - POLY_BITS)) as usize;
     POLYNOMIALS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if cache.is_empty() {
-            cache.resize(1 << POLY_BITS, (u32::MAX, ([0.0; MAX_DEGREE + 1], 0)));
-        }
-        if cache[slot].0 != key {
-            cache[slot] = (key, multiply_out(alive, dist));
-        }
-        cache[slot].1
+        let (slot, hit) = cache.find(0, key);
+        hit.unwrap_or_else(|| {
+            let counted = multiply_out(alive, dist);
+            cache.keep(slot, key, counted);
+            counted
+        })
     })
 }
 
@@ -452,22 +467,15 @@ impl Odds {
     /// sides when counted before.
     fn not_finished_exact(&self, board: &Board, side: usize, threat: f64) -> Counted {
         let enemy = 1 - side;
-        // The stones present (bit n for stone n) and each one's distance.
-        // The key of the count: the side and its threat's role, then for
-        // each stone its square (31 if gone) and the faces that attack it.
+        let (alive, dist) = stones_of(board, side);
+        // The key of the count: the side and its threat's role, then 8 bits
+        // a stone: its square (31 if gone) and the count of faces that
+        // attack it.
+        let stone_shift = |s: u8| 2 + 8 * u32::from(s - 1);
         let mut key = side as u64 | u64::from(threat == self.threat_mine) << 1;
-        let mut alive = 0u8;
-        let mut dist = [0usize; 7];
         for s in 1..=6u8 {
             let sq = board.squares[side][usize::from(s)];
-            let shift = 2 + 8 * u32::from(s - 1);
-            if sq != NO_SQUARE {
-                alive |= 1 << s;
-                dist[usize::from(s)] = usize::from(distance(side, sq));
-                key |= u64::from(sq & 31) << shift;
-            } else {
-                key |= 31 << shift;
-            }
+            key |= u64::from(if sq == NO_SQUARE { 31 } else { sq & 31 }) << stone_shift(s);
         }
         // The stones the enemy may take next, with that chance.
         let mut attacked = [(0u8, 0.0f64); 3];
@@ -494,30 +502,19 @@ impl Odds {
                 if attack != 0 && attacked_count < attacked.len() {
                     attacked[attacked_count] = (s, threat * f64::from(attack.count_ones()) / 6.0);
                     attacked_count += 1;
-                    key |= u64::from(attack.count_ones()) << (2 + 8 * u32::from(s - 1) + 5);
+                    key |= u64::from(attack.count_ones()) << (stone_shift(s) + 5);
                 }
             }
         }
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SIDE_BITS)) as usize;
-        let hit = SIDES.with(|sides| {
-            let sides = sides.borrow();
-            (sides.owner == self.id && sides.keys[slot] == key).then(|| sides.values[slot])
-        });
-        match hit {
-            Some(counted) => counted,
-            None => {
+        SIDES.with(|sides| {
+            let mut sides = sides.borrow_mut();
+            let (slot, hit) = sides.find(self.id, key);
+            hit.unwrap_or_else(|| {
                 let counted = self.count_side(alive, &dist, &attacked[..attacked_count]);
-                SIDES.with(|sides| {
-                    let mut sides = sides.borrow_mut();
-                    if sides.owner != self.id {
-                        sides.clear(self.id, SIDE_BITS, [0.0; MAX_DEGREE + 2]);
-                    }
-                    sides.keys[slot] = key;
-                    sides.values[slot] = counted;
-                });
+                sides.keep(slot, key, counted);
                 counted
-            }
-        }
+            })
+        })
     }
 
     /// `S(t)` for the stones in `alive` (bit n for stone n) at distances
@@ -587,17 +584,13 @@ impl Odds {
         let key = position_key(board);
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
-            if cache.owner != self.id {
-                cache.clear(self.id, CACHE_BITS, 0.0);
-            }
-            let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
-            if cache.keys[slot] == key {
-                return cache.values[slot];
+            let (slot, hit) = cache.find(self.id, key);
+            if let Some(p) = hit {
+                return p;
             }
             let (p, keep) = self.count_before_roll(board);
             if keep {
-                cache.keys[slot] = key;
-                cache.values[slot] = p;
+                cache.keep(slot, key, p);
             }
             p
         })
@@ -851,7 +844,21 @@ mod tests {
                 out.iter_mut().for_each(|o| *o += weight);
                 continue;
             }
-            let faces = racing_faces(&scenario, side);
+            // The faces by the rules' own choice of movable stones, the
+            // one nearer its corner taking a shared face.
+            let mut faces = [0u8; 7];
+            for face in 1..=6 {
+                let (stones, n) = scenario.movable(side, face);
+                let d = |s: u8| distance(side, scenario.squares[side][usize::from(s)]);
+                let pick = if n == 2 && d(stones[1]) < d(stones[0]) {
+                    stones[1]
+                } else {
+                    stones[0]
+                };
+                if n > 0 {
+                    faces[usize::from(pick)] += 1;
+                }
+            }
             let need = |s: usize| {
                 let sq = scenario.squares[side][s];
                 (sq != NO_SQUARE).then(|| distance(side, sq))
