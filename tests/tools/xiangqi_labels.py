@@ -24,19 +24,12 @@ import sys
 import time
 
 from uci_engine import Engine
+from xiangqi_review import parse_games
+
+# The game results of an arena log, for Red.
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 SCORE_RE = re.compile(r"\bscore (cp|mate) (-?\d+)")
-
-
-def parse_games(path):
-    """The games of an arena log: (result for Red, moves)."""
-    text = open(path, encoding="utf-8").read()
-    for block in text.split('[Game "')[1:]:
-        result = re.search(r'\[Result "([^"]+)"\]', block)
-        moves = re.search(r"^position startpos moves (.*)$", block, re.M)
-        value = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result.group(1) if result else "")
-        if value is not None and moves:
-            yield value, moves.group(1).split()
 
 
 def search(engine, moves, nodes):
@@ -66,7 +59,10 @@ def main():
     rng = random.Random(args.seed)
     chosen = []
     for log in args.logs:
-        for result, moves in parse_games(log):
+        for _first, result, moves in parse_games(log):
+            if result not in RESULTS:
+                continue
+            result = RESULTS[result]
             for ply in range(args.skip, len(moves)):
                 if rng.random() < args.rate:
                     chosen.append((result, moves[:ply], moves[ply]))
