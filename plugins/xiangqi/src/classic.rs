@@ -89,44 +89,40 @@ struct Params {
     psqt: Psqt,
 }
 
-/// Per-square corrections of each kind's table, by square name (`a0` to
-/// `e9`, from the piece's own side, mirrored across the middle file).
+/// Per-square corrections of each kind's table: kind name (`horse`), then
+/// square name (`a0` to `e9`, from the piece's own side, mirrored across
+/// the middle file).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Psqt {
-    #[serde(default)]
-    general: BTreeMap<String, Pair>,
-    #[serde(default)]
-    advisor: BTreeMap<String, Pair>,
-    #[serde(default)]
-    elephant: BTreeMap<String, Pair>,
-    #[serde(default)]
-    horse: BTreeMap<String, Pair>,
-    #[serde(default)]
-    chariot: BTreeMap<String, Pair>,
-    #[serde(default)]
-    cannon: BTreeMap<String, Pair>,
-    #[serde(default)]
-    pawn: BTreeMap<String, Pair>,
-}
+#[serde(transparent)]
+struct Psqt(BTreeMap<String, BTreeMap<String, Pair>>);
 
 /// Per-square corrections as (mg, eg), `[kind][file 0-4][own rank]`.
 type Corrections = Box<[[[(i32, i32); RANKS]; 5]; 8]>;
 
+/// The kinds a `[psqt.<kind>]` section may name.
+const PSQT_KINDS: [(&str, u8); 7] = [
+    ("general", KING),
+    ("advisor", ADVISOR),
+    ("elephant", ELEPHANT),
+    ("horse", HORSE),
+    ("chariot", CHARIOT),
+    ("cannon", CANNON),
+    ("pawn", PAWN),
+];
+
 impl Psqt {
-    /// Each kind's corrections, or the first key that names no half-board
-    /// square.
+    /// Each kind's corrections, or the first section that names no kind or
+    /// key that names no half-board square.
     fn corrections(&self) -> Result<Corrections, String> {
         let mut out = Box::new([[[(0, 0); RANKS]; 5]; 8]);
-        for (kind, name, map) in [
-            (KING, "general", &self.general),
-            (ADVISOR, "advisor", &self.advisor),
-            (ELEPHANT, "elephant", &self.elephant),
-            (HORSE, "horse", &self.horse),
-            (CHARIOT, "chariot", &self.chariot),
-            (CANNON, "cannon", &self.cannon),
-            (PAWN, "pawn", &self.pawn),
-        ] {
+        for (name, map) in &self.0 {
+            let Some(&(_, kind)) = PSQT_KINDS.iter().find(|(k, _)| k == name) else {
+                let kinds: Vec<&str> = PSQT_KINDS.iter().map(|(k, _)| *k).collect();
+                return Err(format!(
+                    "psqt.{name}: not a kind of piece (one of {})",
+                    kinds.join(", ")
+                ));
+            };
             for (key, pair) in map {
                 let bytes = key.as_bytes();
                 let (file, rank) = match bytes {
@@ -472,7 +468,7 @@ mod tests {
 
     /// A `[psqt.<kind>]` entry adds to its square and the mirror square,
     /// for Red and (ranks turned round) for Black, and nowhere else; a key
-    /// that names no half-board square is refused.
+    /// that names no half-board square, or a section no kind, is refused.
     #[test]
     fn a_square_correction_lands_on_its_square_and_its_mirror() {
         // The shipped weights without their corrections, then with one.
@@ -502,5 +498,8 @@ mod tests {
             let e = Classic::from_params(Some(&text)).err().expect("refused");
             assert!(e.contains(bad), "{e}");
         }
+        let text = format!("{base}\n[psqt.dragon]\nb7 = {{ mg = 1, eg = 1 }}\n");
+        let e = Classic::from_params(Some(&text)).err().expect("refused");
+        assert!(e.contains("psqt.dragon"), "{e}");
     }
 }
