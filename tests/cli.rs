@@ -75,7 +75,7 @@ fn config_file_sets_the_defaults() {
         "option name Hash type spin default 64 min 1 max 65536",
         "option name Threads type spin default 2 min 1 max 256",
         "option name Move Overhead type spin default 25 min 0 max 5000",
-        "option name Evaluator type combo default seed004 var patterns var seed004",
+        "option name Evaluator type combo default seed004 var patterns var seed004 var patterns-stack",
     ] {
         assert!(
             lines.iter().any(|l| l == expected),

@@ -85,7 +85,7 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
     let mut e = Engine::start(plugins.path(), &[], &[]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default patterns var patterns var seed004 var weights"
+        "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack var weights"
     );
     e.send("setoption name Evaluator value seed004");
     assert!(e.sync().is_empty());
@@ -310,7 +310,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     let mut e = Engine::start(plugins.path(), &[], &[]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default patterns var patterns var seed004"
+        "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack"
     );
     e.send("position startpos moves f5 f6");
     let seed = search(&mut e, 3);
@@ -324,7 +324,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     );
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default weights var patterns var seed004 var weights"
+        "option name Evaluator type combo default weights var patterns var seed004 var patterns-stack var weights"
     );
     let weights = search(&mut e, 3);
     assert_ne!(weights.0, seed.0);
@@ -333,7 +333,7 @@ fn eval_file_loads_an_evaluator_between_searches() {
     assert_eq!(e.sync().len(), 1);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default weights var patterns var seed004 var weights"
+        "option name Evaluator type combo default weights var patterns var seed004 var patterns-stack var weights"
     );
     assert_eq!(search(&mut e, 3), weights);
     // An empty value, as GUIs send at start-up, loads nothing.
@@ -416,7 +416,7 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
         // Nothing changed: same evaluator, same list, same answer.
         assert_eq!(
             evaluator_option(&mut e),
-            "option name Evaluator type combo default patterns var patterns var seed004",
+            "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack",
             "{mode}"
         );
         assert_eq!(search(&mut e, 3), before, "{mode}");
@@ -425,10 +425,10 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
 
 #[test]
 fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
-    for (mode, needles) in [
+    let cases: [(&str, &[&str]); 3] = [
         (
             "layout",
-            [
+            &[
                 "evaluator 'odd' reads othello state layout 99",
                 "but the loaded othello plugin",
                 "has state layout 1",
@@ -436,19 +436,24 @@ fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
         ),
         (
             "game",
-            [
+            &[
                 "evaluator 'odd' reads checkers state layout 1",
                 "but no checkers game plugin is loaded",
                 "(loaded: othello state layout 1)",
             ],
         ),
-    ] {
+        (
+            "half-stack",
+            &["evaluator 'odd' has some of the stack entries but not all six"],
+        ),
+    ];
+    for (mode, needles) in cases {
         let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
         let file = add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
         let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
         assert_eq!(
             evaluator_option(&mut e),
-            "option name Evaluator type combo default patterns var patterns var seed004"
+            "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack"
         );
         e.send("go depth 2");
         assert!(errors(&e.until_bestmove()).is_empty());
@@ -475,7 +480,7 @@ fn odd_engine(mode: &str) -> (Engine, TempDir) {
     let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
     assert_eq!(
         evaluator_option(&mut e),
-        "option name Evaluator type combo default patterns var patterns var seed004 var odd"
+        "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack var odd"
     );
     e.send("setoption name Evaluator value odd");
     assert!(e.sync().is_empty());
@@ -495,7 +500,7 @@ fn assert_back_on_the_default(e: &mut Engine) {
     );
     assert_eq!(
         evaluator_option(e),
-        "option name Evaluator type combo default patterns var patterns var seed004 var odd"
+        "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack var odd"
     );
     e.send("position startpos moves f5 d6 c3");
     let (_, best) = search(e, 3);
@@ -614,7 +619,118 @@ fn eval_subcommand_prints_terms_for_tuning() {
     let (code, _, stderr) = run(&["eval", "--evaluator", "nonsense"]);
     assert_eq!(code, Some(2));
     assert!(
-        stderr.contains("othello has no evaluator 'nonsense' (it has: patterns, seed004, weights)"),
+        stderr.contains("othello has no evaluator 'nonsense' (it has: patterns, seed004, patterns-stack, weights)"),
         "{stderr}"
     );
+}
+
+/// The `patterns-stack` evaluator and the plain `patterns` of one loaded
+/// Othello plugin.
+fn stacked_and_plain() -> (
+    std::sync::Arc<plyd::host::GamePlugin>,
+    plyd::host::Evaluator,
+    plyd::host::Evaluator,
+) {
+    let mut host = plyd::host::PluginHost::default();
+    let othello = host
+        .load_file(&built_library("plyd_game_othello"))
+        .expect("othello loads");
+    let offered = host.evaluators_for(&othello);
+    let named = |name: &str| {
+        let source = offered
+            .iter()
+            .find(|e| e.name() == name)
+            .unwrap_or_else(|| panic!("no evaluator {name}"))
+            .clone();
+        plyd::host::Evaluator::new(&othello, source, None).expect("evaluator")
+    };
+    (othello.clone(), named("patterns-stack"), named("patterns"))
+}
+
+#[test]
+fn incremental_stacks_score_every_node_as_from_scratch_on_several_threads() {
+    use plyd::host::GameState;
+    use std::sync::atomic::Ordering;
+    let (othello, stacked, plain) = stacked_and_plain();
+    assert!(stacked.is_incremental());
+    assert!(!plain.is_incremental());
+    assert!(plain.new_stack().unwrap().is_none());
+    let checked = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for thread in 0..4u64 {
+            let (othello, stacked, plain, checked) = (&othello, &stacked, &plain, &checked);
+            scope.spawn(move || {
+                let mut rng = plyd_util::rng::SplitMix64::new(0x5eed + thread);
+                let mut moves = Vec::new();
+                let mut replies = Vec::new();
+                for _game in 0..6 {
+                    let mut state = GameState::new(othello, 0).unwrap();
+                    let mut stack = stacked.new_stack().unwrap().expect("a stack");
+                    stack.reset(&state).unwrap();
+                    let mut line = Vec::new();
+                    loop {
+                        // The stack's score is the plain score, here and
+                        // after every reply (made, scored, taken back).
+                        let score = stack.evaluate(&state).unwrap();
+                        assert_eq!(score, plain.evaluate(&state).unwrap());
+                        assert_eq!(score, stacked.evaluate(&state).unwrap());
+                        state.legal_moves(&mut moves).unwrap();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        for &mv in &moves {
+                            state.make_move(mv).unwrap();
+                            stack.push(&state, mv).unwrap();
+                            state.legal_moves(&mut replies).unwrap();
+                            for &reply in &replies {
+                                state.make_move(reply).unwrap();
+                                stack.push(&state, reply).unwrap();
+                                let deep = stack.evaluate(&state).unwrap();
+                                assert_eq!(deep, plain.evaluate(&state).unwrap());
+                                state.unmake_move(reply).unwrap();
+                                stack.pop().unwrap();
+                            }
+                            let score = stack.evaluate(&state).unwrap();
+                            assert_eq!(score, plain.evaluate(&state).unwrap());
+                            state.unmake_move(mv).unwrap();
+                            stack.pop().unwrap();
+                            checked.fetch_add(1 + replies.len() as u64, Ordering::Relaxed);
+                        }
+                        let mv = moves[rng.below(moves.len() as u64) as usize];
+                        state.make_move(mv).unwrap();
+                        stack.push(&state, mv).unwrap();
+                        line.push(mv);
+                    }
+                    // Back to the start through every pop.
+                    for &mv in line.iter().rev() {
+                        state.unmake_move(mv).unwrap();
+                        stack.pop().unwrap();
+                        assert_eq!(
+                            stack.evaluate(&state).unwrap(),
+                            plain.evaluate(&state).unwrap()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    assert!(checked.load(Ordering::Relaxed) > 10_000);
+}
+
+#[test]
+fn a_search_through_the_stack_visits_the_same_nodes() {
+    let dir = common::othello_dir();
+    let nodes = |evaluator: &str| {
+        let out = common::run_plyd(
+            dir.path(),
+            &["bench", "othello", "7", "--evaluator", evaluator],
+        );
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        text.lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .unwrap_or_else(|| panic!("no node count in {text}"))
+            .to_string()
+    };
+    assert_eq!(nodes("patterns-stack"), nodes("patterns"));
 }

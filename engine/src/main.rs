@@ -77,6 +77,10 @@ enum Tool {
         /// joined with commas, or `all`.
         #[arg(long, value_name = "NAMES")]
         off: Option<String>,
+        /// Also print the calls into the plugins per node, by kind (needs
+        /// a build with `--features call-counts`).
+        #[arg(long)]
+        calls: bool,
     },
     /// Solve a file of endgame positions with known exact scores (for
     /// Othello, plugins/othello/ffo.txt), printing time, nodes and speed per
@@ -198,10 +202,11 @@ fn main() -> ExitCode {
             depth,
             on,
             off,
+            calls,
         }) => {
             let game = bench_game.as_deref().or(resolved.config.game.as_deref());
             match chosen_techniques(on.as_deref(), off.as_deref())
-                .and_then(|techniques| bench(&resolved.config, game, *depth, techniques))
+                .and_then(|techniques| bench(&resolved.config, game, *depth, techniques, *calls))
             {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -343,7 +348,14 @@ fn bench(
     game: Option<&str>,
     depth: Option<u32>,
     techniques: Techniques,
+    count_calls: bool,
 ) -> Result<(), String> {
+    if count_calls && !plyd::host::calls::ENABLED {
+        return Err(
+            "--calls needs a build that counts them: cargo build --release --features call-counts"
+                .to_string(),
+        );
+    }
     let host = load_plugins(config);
     let variants = match game {
         Some(name) => vec![find_variant(&host, name)?],
@@ -368,6 +380,9 @@ fn bench(
             evaluator: Arc::new(evaluator),
         });
     }
+    if count_calls {
+        plyd::host::calls::start();
+    }
     let summary = plyd::search::bench::run(
         &targets,
         depth,
@@ -388,6 +403,16 @@ fn bench(
     println!("Nodes searched: {}", summary.nodes);
     println!("Time: {} ms", summary.elapsed.as_millis());
     println!("Nodes/second: {}", nps(summary.nodes, summary.elapsed));
+    if count_calls {
+        plyd::host::calls::stop();
+        let nodes = summary.nodes.max(1) as f64;
+        println!("Plugin calls per node:");
+        for (kind, count) in plyd::host::calls::snapshot() {
+            if count > 0 {
+                println!("  {:<16} {:>7.3}", kind.name(), count as f64 / nodes);
+            }
+        }
+    }
     Ok(())
 }
 

@@ -77,6 +77,18 @@ impl Perft {
         }
         let ended_counts =
             state.plugin().info().capabilities & abi::CAP_PERFT_COUNTS_ENDED_GAMES != 0;
+        // A position with no move: a game over, one leaf or none.
+        let leaves = |count: usize| {
+            if count == 0 {
+                u64::from(ended_counts)
+            } else {
+                count as u64
+            }
+        };
+        if depth == 1 {
+            // The last ply asks only how many moves there are.
+            return Ok(Some(leaves(state.count_moves()?)));
+        }
         let ply = depth as usize;
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
@@ -85,8 +97,26 @@ impl Perft {
         state.legal_moves(&mut moves)?;
         let result = if moves.is_empty() {
             Ok(Some(u64::from(ended_counts)))
-        } else if depth == 1 {
-            Ok(Some(moves.len() as u64))
+        } else if depth == 2 {
+            // The ply above the leaves, without a call per child: make,
+            // count, take back.
+            let mut total = 0;
+            let mut outcome = Ok(());
+            for &mv in &moves {
+                let counted = state.make_move(mv).and_then(|()| {
+                    let count = state.count_moves();
+                    state.unmake_move(mv)?;
+                    count
+                });
+                match counted {
+                    Ok(count) => total += leaves(count),
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+            }
+            outcome.map(|()| Some(total))
         } else {
             let mut total = 0;
             let mut stopped = false;

@@ -18,11 +18,13 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use plyd_api::abi::{self, EvalContext};
+use plyd_api::Move;
 
+use crate::calls::{self, Call};
 use crate::error::PluginError;
 use crate::game::{GamePlugin, GameState};
 use crate::health::Health;
-use crate::info::EvaluatorInfo;
+use crate::info::{EvaluatorInfo, StackEntries};
 
 // Kept here rather than beside the type in `info`, so that `info` needs
 // nothing from the rest of the host.
@@ -251,6 +253,7 @@ impl Evaluator {
         // One relaxed load: a library that failed is not called again.
         self.source.health().check_enabled()?;
         let info = self.info();
+        calls::count(Call::Evaluate);
         let mut score = 0;
         // SAFETY: live context; the state belongs to the game plugin whose
         // name and layout the evaluator was checked against; score writable.
@@ -279,6 +282,115 @@ impl Evaluator {
         // SAFETY: live context and a state of the evaluator's game; the
         // closure passes a buffer and its length.
         health.read_text("explain", |buf, cap| unsafe { explain(ctx, raw, buf, cap) })
+    }
+}
+
+impl Evaluator {
+    /// Whether the evaluator keeps incremental stacks
+    /// ([`Evaluator::new_stack`]).
+    pub fn is_incremental(&self) -> bool {
+        self.info().vtable.stack.is_some()
+    }
+
+    /// A new incremental stack for one search thread, or `None` when the
+    /// evaluator has none (the caller then uses [`Evaluator::evaluate`]).
+    pub fn new_stack(&self) -> Result<Option<EvalStack<'_>>, PluginError> {
+        let Some(entries) = self.info().vtable.stack else {
+            return Ok(None);
+        };
+        self.source.health().check_enabled()?;
+        // SAFETY: live context; the stack borrows the evaluator, which so
+        // outlives it (and keeps the context and the library alive).
+        let ptr = unsafe { (entries.new)(self.ctx.as_ptr()) };
+        match NonNull::new(ptr) {
+            Some(ptr) => Ok(Some(EvalStack {
+                evaluator: self,
+                entries,
+                ptr,
+            })),
+            None => Err(self.source.health().panicked("stack_new")),
+        }
+    }
+}
+
+/// One search thread's incremental evaluation state: reset to the root,
+/// pushed after every move made, popped after every move taken back; it
+/// scores the position on top exactly as [`Evaluator::evaluate`] does.
+pub struct EvalStack<'e> {
+    evaluator: &'e Evaluator,
+    entries: StackEntries,
+    ptr: NonNull<abi::EvalStack>,
+}
+
+// SAFETY: a stack is used by one thread at a time (`&mut self` for every
+// call), which is all the ABI asks.
+unsafe impl Send for EvalStack<'_> {}
+
+impl EvalStack<'_> {
+    /// The evaluator it belongs to.
+    pub fn evaluator(&self) -> &Evaluator {
+        self.evaluator
+    }
+
+    /// Hold `state` as the only position.
+    pub fn reset(&mut self, state: &GameState) -> Result<(), PluginError> {
+        self.evaluator.check_state(state)?;
+        let health = self.evaluator.source.health();
+        health.check_enabled()?;
+        calls::count(Call::StackReset);
+        // SAFETY: live stack used by this thread only; a state of the
+        // evaluator's game.
+        let status = unsafe { (self.entries.reset)(self.ptr.as_ptr(), state.raw()) };
+        health.status("stack_reset", status)
+    }
+
+    /// `state` was reached by `mv` from the position on top.
+    #[inline]
+    pub fn push(&mut self, state: &GameState, mv: Move) -> Result<(), PluginError> {
+        calls::count(Call::StackPush);
+        // SAFETY: as in `reset`; the search pushes only states of the game
+        // it reset the stack with.
+        let status = unsafe { (self.entries.push)(self.ptr.as_ptr(), state.raw(), mv) };
+        if status == abi::STATUS_OK {
+            return Ok(());
+        }
+        self.evaluator.source.health().status("stack_push", status)
+    }
+
+    /// Take back the last push.
+    #[inline]
+    pub fn pop(&mut self) -> Result<(), PluginError> {
+        calls::count(Call::StackPop);
+        // SAFETY: as in `reset`.
+        let status = unsafe { (self.entries.pop)(self.ptr.as_ptr()) };
+        if status == abi::STATUS_OK {
+            return Ok(());
+        }
+        self.evaluator.source.health().status("stack_pop", status)
+    }
+
+    /// The score of `state`, the position on top, clamped to the bound.
+    #[inline]
+    pub fn evaluate(&mut self, state: &GameState) -> Result<i32, PluginError> {
+        let health = self.evaluator.source.health();
+        health.check_enabled()?;
+        calls::count(Call::StackEvaluate);
+        let mut score = 0;
+        // SAFETY: as in `reset`; score writable.
+        let status = unsafe { (self.entries.evaluate)(self.ptr.as_ptr(), state.raw(), &mut score) };
+        if status != abi::STATUS_OK {
+            return health.status("stack_evaluate", status).map(|()| 0);
+        }
+        let bound = self.evaluator.info().score_bound;
+        Ok(score.clamp(-bound, bound))
+    }
+}
+
+impl Drop for EvalStack<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the stack came from `stack_new` of this evaluator and is
+        // freed once; the evaluator it borrows is still alive.
+        unsafe { (self.entries.free)(self.ptr.as_ptr()) }
     }
 }
 

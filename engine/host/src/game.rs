@@ -15,6 +15,7 @@ use plyd_api::abi::{self, State};
 use plyd_api::Move;
 pub use plyd_api::{Outcome, SeeAnswer};
 
+use crate::calls::{self, Call};
 use crate::error::PluginError;
 use crate::health::Health;
 use crate::info::{EvaluatorInfo, GameInfo};
@@ -50,6 +51,7 @@ pub(crate) struct GameVtable {
     pub solver: Option<crate::solve::SolverEntries>,
     pub see_ge: Option<unsafe extern "C" fn(*const State, Move, i32) -> i32>,
     pub move_keys: Option<unsafe extern "C" fn(*const State, *const Move, usize, *mut u32) -> i32>,
+    pub gives_check: Option<unsafe extern "C" fn(*const State, Move) -> i32>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -291,6 +293,7 @@ impl GameState {
 
     /// 0 for the first player, 1 for the second.
     pub fn side_to_move(&self) -> Result<u32, PluginError> {
+        calls::count(Call::SideToMove);
         // SAFETY: live state.
         match unsafe { (self.plugin.vtable.side_to_move)(self.ptr.as_ptr()) } {
             s @ (0 | 1) => Ok(s as u32),
@@ -304,6 +307,7 @@ impl GameState {
 
     /// The outcome for the side to move.
     pub fn outcome(&self) -> Result<Outcome, PluginError> {
+        calls::count(Call::Outcome);
         // SAFETY: live state.
         let code = unsafe { (self.plugin.vtable.outcome)(self.ptr.as_ptr()) };
         match Outcome::from_code(code) {
@@ -319,14 +323,29 @@ impl GameState {
     /// Fill `moves` with the legal moves (replacing its contents).
     #[inline]
     pub fn legal_moves(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
+        calls::count(Call::GenMoves);
         let gen = self.plugin.vtable.gen_moves;
         self.collect_moves("gen_moves", moves, gen)
+    }
+
+    /// The number of legal moves, asked with a buffer of no room (the
+    /// plugin may count them without listing them).
+    #[inline]
+    pub fn count_moves(&self) -> Result<usize, PluginError> {
+        calls::count(Call::GenMoves);
+        // SAFETY: live state; a null buffer of capacity 0 is allowed.
+        let count =
+            unsafe { (self.plugin.vtable.gen_moves)(self.ptr.as_ptr(), std::ptr::null_mut(), 0) };
+        self.plugin.health.count("gen_moves", count)
     }
 
     /// Fill `moves` with the noisy moves, if the plugin lists them.
     pub fn noisy_moves(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
         match self.plugin.vtable.gen_noisy {
-            Some(gen) => self.collect_moves("gen_noisy", moves, gen),
+            Some(gen) => {
+                calls::count(Call::GenNoisy);
+                self.collect_moves("gen_noisy", moves, gen)
+            }
             None => {
                 moves.clear();
                 Ok(())
@@ -362,6 +381,7 @@ impl GameState {
     /// Play a move from this state's legal list.
     #[inline]
     pub fn make_move(&mut self, mv: Move) -> Result<(), PluginError> {
+        calls::count(Call::MakeMove);
         // SAFETY: live state, exclusively borrowed.
         let status = unsafe { (self.plugin.vtable.make_move)(self.ptr.as_ptr(), mv) };
         self.plugin.health.status("make_move", status)
@@ -370,6 +390,7 @@ impl GameState {
     /// Take back `mv`, the last move played.
     #[inline]
     pub fn unmake_move(&mut self, mv: Move) -> Result<(), PluginError> {
+        calls::count(Call::UnmakeMove);
         // SAFETY: live state, exclusively borrowed.
         let status = unsafe { (self.plugin.vtable.unmake_move)(self.ptr.as_ptr(), mv) };
         self.plugin.health.status("unmake_move", status)
@@ -378,6 +399,7 @@ impl GameState {
     /// The position hash.
     #[inline]
     pub fn hash(&self) -> u64 {
+        calls::count(Call::Hash);
         // SAFETY: live state.
         unsafe { (self.plugin.vtable.hash)(self.ptr.as_ptr()) }
     }
@@ -387,6 +409,7 @@ impl GameState {
         scores.clear();
         scores.resize(moves.len(), 0);
         if let Some(hints) = self.plugin.vtable.order_hints {
+            calls::count(Call::OrderHints);
             // SAFETY: live state; both buffers hold moves.len() elements.
             let status = unsafe {
                 hints(
@@ -413,6 +436,7 @@ impl GameState {
             return Ok(());
         };
         keys.resize(moves.len(), 0);
+        calls::count(Call::MoveKeys);
         // SAFETY: live state; both buffers hold moves.len() elements.
         let status = unsafe {
             move_keys(
@@ -441,6 +465,7 @@ impl GameState {
         let Some(in_check) = self.plugin.vtable.in_check else {
             return Ok(false);
         };
+        calls::count(Call::InCheck);
         // SAFETY: live state.
         match unsafe { in_check(self.ptr.as_ptr()) } {
             0 => Ok(false),
@@ -453,12 +478,35 @@ impl GameState {
         }
     }
 
+    /// Whether `mv`, a move of this state's legal list, gives check (what
+    /// [`GameState::in_check`] would say once it is made); `None` when the
+    /// plugin does not say, for this move or at all.
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> Result<Option<bool>, PluginError> {
+        let Some(gives_check) = self.plugin.vtable.gives_check else {
+            return Ok(None);
+        };
+        calls::count(Call::GivesCheck);
+        // SAFETY: live state; the search passes moves of its legal list.
+        match unsafe { gives_check(self.ptr.as_ptr(), mv) } {
+            0 => Ok(Some(false)),
+            1 => Ok(Some(true)),
+            abi::STATUS_UNSUPPORTED => Ok(None),
+            abi::STATUS_PANIC => Err(self.plugin.health.panicked("gives_check")),
+            other => Err(self
+                .plugin
+                .health
+                .garbage("gives_check", format!("answer {other}"))),
+        }
+    }
+
     /// Whether a null move is worth trying here (`true` when the plugin
     /// does not say).
     pub fn null_move_ok(&self) -> Result<bool, PluginError> {
         let Some(null_move_ok) = self.plugin.vtable.null_move_ok else {
             return Ok(true);
         };
+        calls::count(Call::NullMoveOk);
         // SAFETY: live state.
         match unsafe { null_move_ok(self.ptr.as_ptr()) } {
             0 => Ok(false),
@@ -480,6 +528,7 @@ impl GameState {
         let Some(see_ge) = self.plugin.vtable.see_ge else {
             return Ok(None);
         };
+        calls::count(Call::SeeGe);
         // SAFETY: live state; any move and threshold may be passed.
         match unsafe { see_ge(self.ptr.as_ptr(), mv, threshold) } {
             bits @ 0..=3 => Ok(Some(SeeAnswer::from_bits(bits))),
@@ -503,6 +552,7 @@ impl GameState {
         let Some(chance) = self.plugin.vtable.chance_outcomes else {
             return Ok(());
         };
+        calls::count(Call::ChanceOutcomes);
         const STACK_OUTCOMES: usize = 32;
         let mut tokens = [0 as Move; STACK_OUTCOMES];
         let mut weights = [0u32; STACK_OUTCOMES];
@@ -561,6 +611,7 @@ impl GameState {
         let Some(is_legal) = self.plugin.vtable.is_legal else {
             return self.is_legal_by_lists(mv);
         };
+        calls::count(Call::IsLegal);
         // SAFETY: live state; any move value is allowed by the ABI.
         match unsafe { is_legal(self.ptr.as_ptr(), mv) } {
             0 => Ok(false),

@@ -7,7 +7,8 @@
 use std::ffi::c_char;
 use std::path::PathBuf;
 
-use plyd_api::abi::{EvalContext, State};
+use plyd_api::abi::{EvalContext, EvalStack, State};
+use plyd_api::Move;
 
 /// One variant of a game.
 #[derive(Debug, Clone)]
@@ -88,6 +89,19 @@ pub(crate) struct EvaluatorVtable {
     pub evaluate: unsafe extern "C" fn(*const EvalContext, *const State, *mut i32) -> i32,
     pub explain:
         Option<unsafe extern "C" fn(*const EvalContext, *const State, *mut c_char, usize) -> i64>,
+    /// Present only when the table has all six stack entries.
+    pub stack: Option<StackEntries>,
+}
+
+/// The stack entries of an incremental evaluator's table.
+#[derive(Clone, Copy)]
+pub(crate) struct StackEntries {
+    pub new: unsafe extern "C" fn(*const EvalContext) -> *mut EvalStack,
+    pub free: unsafe extern "C" fn(*mut EvalStack),
+    pub reset: unsafe extern "C" fn(*mut EvalStack, *const State) -> i32,
+    pub push: unsafe extern "C" fn(*mut EvalStack, *const State, Move) -> i32,
+    pub pop: unsafe extern "C" fn(*mut EvalStack) -> i32,
+    pub evaluate: unsafe extern "C" fn(*mut EvalStack, *const State, *mut i32) -> i32,
 }
 
 /// What an evaluator table says about itself.

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+pub mod calls;
 mod error;
 mod evaluator;
 mod game;
@@ -31,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{LoadError, PluginError};
-pub use evaluator::{Evaluator, EvaluatorSource, ExternalEvaluator};
+pub use evaluator::{EvalStack, Evaluator, EvaluatorSource, ExternalEvaluator};
 pub use game::{GamePlugin, GameState, Outcome, SeeAnswer};
 pub use health::MAX_MOVES;
 pub use info::{EvaluatorInfo, GameInfo, GameOptionDesc, GameOptionKindDesc, VariantDesc};

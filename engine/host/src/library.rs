@@ -17,7 +17,8 @@ use plyd_api::abi::{
 use crate::error::LoadError;
 use crate::game::GameVtable;
 use crate::info::{
-    EvaluatorInfo, EvaluatorVtable, GameInfo, GameOptionDesc, GameOptionKindDesc, VariantDesc,
+    EvaluatorInfo, EvaluatorVtable, GameInfo, GameOptionDesc, GameOptionKindDesc, StackEntries,
+    VariantDesc,
 };
 
 /// Longest descriptive string (name, start position) read from a table; a
@@ -221,6 +222,49 @@ macro_rules! optional_field {
     }};
 }
 
+/// The six stack entries of an evaluator table: all of them, none of them
+/// (`None`), or a refusal naming the evaluator when only some are there.
+///
+/// # Safety
+/// `table` points to an evaluator table at least `table_size` bytes long.
+unsafe fn read_stack_entries(
+    path: &Path,
+    name: &str,
+    table: *const EvaluatorApi,
+    table_size: usize,
+) -> Result<Option<StackEntries>, LoadError> {
+    // SAFETY: fields read only within `table_size`.
+    let entries = unsafe {
+        (
+            optional_field!(table, table_size, EvaluatorApi, stack_new),
+            optional_field!(table, table_size, EvaluatorApi, stack_free),
+            optional_field!(table, table_size, EvaluatorApi, stack_reset),
+            optional_field!(table, table_size, EvaluatorApi, stack_push),
+            optional_field!(table, table_size, EvaluatorApi, stack_pop),
+            optional_field!(table, table_size, EvaluatorApi, stack_evaluate),
+        )
+    };
+    match entries {
+        (Some(new), Some(free), Some(reset), Some(push), Some(pop), Some(evaluate)) => {
+            Ok(Some(StackEntries {
+                new,
+                free,
+                reset,
+                push,
+                pop,
+                evaluate,
+            }))
+        }
+        (None, None, None, None, None, None) => Ok(None),
+        _ => Err(LoadError::Malformed {
+            path: path.to_path_buf(),
+            what: format!(
+                "evaluator '{name}' has some of the stack entries but not all six (stack_new, stack_free, stack_reset, stack_push, stack_pop, stack_evaluate)"
+            ),
+        }),
+    }
+}
+
 /// Read a required function entry, refusing the plugin if it is null.
 macro_rules! required_fn {
     ($path:expr, $table:expr, $field:ident) => {
@@ -277,6 +321,7 @@ unsafe fn read_game_table(
             },
             see_ge: optional_field!(table, table_size, GameApi, see_ge),
             move_keys: optional_field!(table, table_size, GameApi, move_keys),
+            gives_check: optional_field!(table, table_size, GameApi, gives_check),
         };
         let name = table_string(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;
@@ -440,6 +485,7 @@ unsafe fn read_evaluator_table(
                 what: format!("evaluator '{name}' has score bound {score_bound}"),
             });
         }
+        let stack = read_stack_entries(path, &name, table, table_size)?;
         Ok(EvaluatorInfo {
             description: table_string(path, "evaluator description", (*table).description)?,
             default_params: table_string(path, "default params", (*table).default_params)?,
@@ -452,6 +498,7 @@ unsafe fn read_evaluator_table(
                 destroy: required_fn!(path, table, destroy),
                 evaluate: required_fn!(path, table, evaluate),
                 explain: optional_field!(table, table_size, EvaluatorApi, explain),
+                stack,
             },
         })
     }

@@ -397,10 +397,10 @@ impl Searcher<'_> {
                     continue;
                 }
                 let (lo, hi) = value.window(i, weight);
-                self.state.make_move(token)?;
+                self.play(token)?;
                 self.nodes += 1;
                 let probe = self.probe(depth, ply + 1, lo, hi, side)?;
-                self.state.unmake_move(token)?;
+                self.take_back(token)?;
                 if self.stopped {
                     return Ok(0);
                 }
@@ -417,10 +417,10 @@ impl Searcher<'_> {
                 continue;
             }
             let (lo, hi) = value.window(i, weight);
-            self.state.make_move(token)?;
+            self.play(token)?;
             self.nodes += 1;
             let v = self.child(depth, ply + 1, lo, hi, pv_node && i == 0, side)?;
-            self.state.unmake_move(token)?;
+            self.take_back(token)?;
             if self.stopped {
                 return Ok(0);
             }
@@ -498,10 +498,10 @@ impl Searcher<'_> {
         } else {
             (-hi, -lo)
         };
-        self.state.make_move(mv)?;
+        self.play(mv)?;
         self.nodes += 1;
         let value = self.child(depth - 1, ply + 1, alpha, beta, false, side)?;
-        self.state.unmake_move(mv)?;
+        self.take_back(mv)?;
         if self.stopped || value <= alpha {
             return Ok(None);
         }

@@ -164,9 +164,9 @@ impl Searcher<'_> {
             };
             let mv = self.root_moves[i].mv;
             if may_defer && i != pv_index && next_deferred == 0 {
-                self.state.make_move(mv)?;
+                self.play(mv)?;
                 let busy = self.shared.is_busy(self.state.hash());
-                self.state.unmake_move(mv)?;
+                self.take_back(mv)?;
                 if busy {
                     deferred.push(i);
                     continue;
@@ -179,7 +179,7 @@ impl Searcher<'_> {
             self.stack[0].side = side;
             self.stack[0].static_eval = NO_EVAL;
             self.stack[1].double_extensions = 0;
-            self.state.make_move(mv)?;
+            self.play(mv)?;
             self.nodes += 1;
             // With `Variety` the move is chosen by its score plus its
             // bonus: searching that sum in (alpha, beta) is searching the
@@ -205,7 +205,7 @@ impl Searcher<'_> {
             } else {
                 value + bonus
             };
-            self.state.unmake_move(mv)?;
+            self.take_back(mv)?;
             if self.stopped {
                 return Ok(best);
             }

@@ -48,7 +48,7 @@ use super::pool::{Shared, BUSY_MIN_DEPTH};
 use super::score::{self, loss_in, win_in, INFINITY, MAX_PLY};
 use super::tt::{Bound, TtHit};
 use super::SearchEvent;
-use crate::host::{GameState, Outcome, PluginError};
+use crate::host::{EvalStack, GameState, Outcome, PluginError};
 
 /// The most nodes that pass between two looks at the clock and the stop
 /// flags.
@@ -107,6 +107,9 @@ pub struct ThreadResult {
 pub struct Searcher<'a> {
     pub(super) id: usize,
     pub(super) state: GameState,
+    /// The evaluator's incremental stack for this thread, when it keeps
+    /// one: pushed and popped with every move [`Searcher::play`] makes.
+    eval_stack: Option<EvalStack<'a>>,
     pub(super) shared: &'a Shared<'a>,
     pub(super) root_moves: Vec<RootMove>,
     /// The root's side to move.
@@ -163,9 +166,18 @@ impl<'a> Searcher<'a> {
                 *r = value.max(0.0) as u8;
             }
         }
+        // A stack that cannot be made or reset leaves the plain `evaluate`,
+        // which reports a broken evaluator at its first call.
+        let eval_stack = shared
+            .evaluator
+            .new_stack()
+            .ok()
+            .flatten()
+            .and_then(|mut stack| stack.reset(&state).ok().map(|()| stack));
         Searcher {
             id,
             state,
+            eval_stack,
             shared,
             root_moves: shared
                 .root
@@ -329,13 +341,35 @@ impl<'a> Searcher<'a> {
     }
 
     /// The static evaluation, clamped to the evaluator's bound.
-    pub(super) fn evaluate(&self) -> Result<i32, PluginError> {
+    #[inline(always)]
+    pub(super) fn evaluate(&mut self) -> Result<i32, PluginError> {
         let bound = self.shared.eval_bound;
-        Ok(self
-            .shared
-            .evaluator
-            .evaluate(&self.state)?
-            .clamp(-bound, bound))
+        let score = match &mut self.eval_stack {
+            Some(stack) => stack.evaluate(&self.state)?,
+            None => self.shared.evaluator.evaluate(&self.state)?,
+        };
+        Ok(score.clamp(-bound, bound))
+    }
+
+    /// Make `mv` on the search's state, and push it on the evaluator's
+    /// stack.
+    #[inline(always)]
+    pub(super) fn play(&mut self, mv: Move) -> Result<(), PluginError> {
+        self.state.make_move(mv)?;
+        if let Some(stack) = &mut self.eval_stack {
+            stack.push(&self.state, mv)?;
+        }
+        Ok(())
+    }
+
+    /// Take back `mv`, the last move [`Searcher::play`] made.
+    #[inline(always)]
+    pub(super) fn take_back(&mut self, mv: Move) -> Result<(), PluginError> {
+        self.state.unmake_move(mv)?;
+        if let Some(stack) = &mut self.eval_stack {
+            stack.pop()?;
+        }
+        Ok(())
     }
 
     /// The value of the node just reached by a move (or outcome) from a
@@ -670,7 +704,7 @@ impl<'a> Searcher<'a> {
             {
                 let reduction = 2 + depth / 4;
                 self.stack[ply].context = NO_CONTEXT;
-                self.state.make_move(NULL_MOVE)?;
+                self.play(NULL_MOVE)?;
                 self.nodes += 1;
                 let value = self.child(
                     depth.saturating_sub(1 + reduction),
@@ -680,7 +714,7 @@ impl<'a> Searcher<'a> {
                     false,
                     side,
                 )?;
-                self.state.unmake_move(NULL_MOVE)?;
+                self.take_back(NULL_MOVE)?;
                 if self.stopped {
                     return Ok(nothing(0, raw_eval));
                 }
@@ -767,25 +801,34 @@ impl<'a> Searcher<'a> {
                     && eval + self.shared.move_futility_margin(lmr_depth) <= alpha;
             }
             // A pruned move that gives check is searched all the same
-            // with `SpareChecks`: the plugin says so once the move is made.
+            // with `SpareChecks`: the plugin says so, before the move if it
+            // can (`gives_check`), else once the move is made.
             let mut made = false;
+            let mut spared = false;
             if prune {
                 if !techniques.spare_checks {
                     continue;
                 }
-                self.state.make_move(mv)?;
-                if !self.state.in_check()? {
-                    self.state.unmake_move(mv)?;
-                    continue;
+                match self.state.gives_check(mv)? {
+                    Some(false) => continue,
+                    Some(true) => {}
+                    None => {
+                        self.play(mv)?;
+                        if !self.state.in_check()? {
+                            self.take_back(mv)?;
+                            continue;
+                        }
+                        made = true;
+                    }
                 }
-                made = true;
+                spared = true;
             }
             // Static-exchange pruning near the leaves, once a move has
             // been searched and the best is not a forced loss (the table
             // move is always searched; a check spared above is not pruned
             // here either).
             if features.see
-                && !made
+                && !spared
                 && !in_check
                 && depth <= SEE_PRUNE_DEPTH
                 && count > 0
@@ -824,11 +867,11 @@ impl<'a> Searcher<'a> {
                 }
             }
             if !made {
-                self.state.make_move(mv)?;
+                self.play(mv)?;
             }
             let from_picker = next_deferred == 0;
             if may_defer && count > 0 && from_picker && self.shared.is_busy(self.state.hash()) {
-                self.state.unmake_move(mv)?;
+                self.take_back(mv)?;
                 deferred.push((mv, move_key));
                 continue;
             }
@@ -870,7 +913,7 @@ impl<'a> Searcher<'a> {
                 }
                 value
             };
-            self.state.unmake_move(mv)?;
+            self.take_back(mv)?;
             count += 1;
             if self.stopped {
                 self.pickers[ply] = picker.into_buffers();
@@ -1114,7 +1157,7 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             self.stack[ply].context = NO_CONTEXT;
-            self.state.make_move(mv)?;
+            self.play(mv)?;
             self.nodes += 1;
             let mut value = self.quiet_child(ply + 1, probcut_beta - 1, probcut_beta, side)?;
             if value >= probcut_beta && !self.stopped {
@@ -1127,7 +1170,7 @@ impl<'a> Searcher<'a> {
                     side,
                 )?;
             }
-            self.state.unmake_move(mv)?;
+            self.take_back(mv)?;
             if self.stopped {
                 break;
             }

@@ -41,7 +41,8 @@
  *   a null one, or a table_size that stops before board_text's end, gets
  *   the plugin refused with a message naming the entry. The entries after
  *   it may be null. In PlydEvaluatorApi, create, destroy and evaluate are
- *   required and explain is optional.
+ *   required, explain is optional, and the six stack_* entries come all
+ *   together or not at all (an evaluator with some of them is refused).
  *
  * OWNERSHIP
  *   Whoever allocates, frees. States (PlydState) are allocated by the plugin
@@ -67,7 +68,8 @@
  *   of cap moves: write at most cap and return the true count, so the host
  *   can grow its buffer (there is no fixed maximum; counts above 2^20 are
  *   taken as garbage). A forced pass is a move; zero moves means the game
- *   is over.
+ *   is over. A host that wants only the count passes buf NULL and cap 0
+ *   (perft's last ply): the plugin may then count without listing.
  *
  * STATUS CODES
  *   Functions returning int32_t status return PLYD_STATUS_OK or a negative
@@ -202,6 +204,9 @@ typedef uint32_t PlydMove;
 typedef struct PlydState PlydState;
 /* An evaluator's parameter set: immutable once created. */
 typedef struct PlydEvalContext PlydEvalContext;
+/* One search thread's incremental evaluation state (an evaluator's
+ * accumulator stack), opaque to the host. */
+typedef struct PlydEvalStack PlydEvalStack;
 
 /* ---- Tables ----------------------------------------------------------- */
 
@@ -382,6 +387,11 @@ typedef struct PlydGameApi {
      * countermoves by these keys. Returns a PLYD_STATUS_*. */
     int32_t (*move_keys)(const PlydState *state, const PlydMove *moves, size_t count,
                          uint32_t *keys);
+    /* Whether mv, a legal move of the state, gives check: 1 when in_check
+     * would answer 1 once mv is made, 0 when 0, or PLYD_STATUS_UNSUPPORTED
+     * to let the host make it and ask. The search asks it of moves it would
+     * otherwise prune, to spare checks without making them. */
+    int32_t (*gives_check)(const PlydState *state, PlydMove mv);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned
@@ -412,6 +422,25 @@ struct PlydEvaluatorApi {
     /* Each term of the evaluation as `name value` lines, for tuning. */
     int64_t (*explain)(const PlydEvalContext *ctx, const PlydState *state, char *buf,
                        size_t cap);
+
+    /* -- optional, all six or none: incremental evaluation -- */
+
+    /* A stack for one search thread, from ctx (which outlives it); NULL on
+     * failure. One stack is never used by two threads at once; several
+     * stacks of one context may be used at once. */
+    PlydEvalStack *(*stack_new)(const PlydEvalContext *ctx);
+    /* Free a stack from stack_new. */
+    void (*stack_free)(PlydEvalStack *stack);
+    /* Forget everything; state is the only position (a search's root). */
+    int32_t (*stack_reset)(PlydEvalStack *stack, const PlydState *state);
+    /* state was reached from the position on top by mv (which may be
+     * PLYD_NULL_MOVE or a chance outcome): hold it on top. The work may be
+     * left to stack_evaluate (lazy accumulators). */
+    int32_t (*stack_push)(PlydEvalStack *stack, const PlydState *state, PlydMove mv);
+    /* Take back the last push. */
+    int32_t (*stack_pop)(PlydEvalStack *stack);
+    /* Score state, the position on top, exactly as evaluate scores it. */
+    int32_t (*stack_evaluate)(PlydEvalStack *stack, const PlydState *state, int32_t *out);
 };
 
 /* Bytes of PlydGameApi up to the end of its last required entry: a table

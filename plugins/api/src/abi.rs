@@ -34,7 +34,8 @@
 //!   `buf` may be null when `cap` is 0.
 //! * Moves out: the caller passes `buf` and `cap` (in moves). The plugin
 //!   writes at most `cap` moves and returns the true number of moves, so a
-//!   caller with a short buffer learns the size it needs.
+//!   caller with a short buffer learns the size it needs. A caller that
+//!   wants only the number passes `buf` null and `cap` 0.
 //! * Every entry point catches panics/exceptions and returns
 //!   [`STATUS_PANIC`] (or a null pointer, for constructors) instead of
 //!   unwinding into the host. After a panic the host stops using the plugin.
@@ -44,7 +45,8 @@
 //! Calls on *different* states may run at the same time on different threads.
 //! Calls on *one* state never overlap. An evaluator context is immutable once
 //! created: `evaluate` and `explain` may run on one context from many threads
-//! at once, each with its own state.
+//! at once, each with its own state. An incremental evaluator's stack
+//! ([`EvaluatorApi::stack_new`]) belongs to one search thread at a time.
 
 use std::ffi::{c_char, c_void};
 
@@ -155,6 +157,13 @@ pub struct State {
 /// An evaluator's parameter set, opaque to the host, immutable once created.
 #[repr(C)]
 pub struct EvalContext {
+    _private: [u8; 0],
+}
+
+/// One search thread's incremental evaluation state (an accumulator stack),
+/// opaque to the host; see [`EvaluatorApi::stack_new`].
+#[repr(C)]
+pub struct EvalStack {
     _private: [u8; 0],
 }
 
@@ -366,6 +375,12 @@ pub struct GameApi {
             keys: *mut u32,
         ) -> i32,
     >,
+    /// Optional: whether `mv`, a legal move of this state, gives check:
+    /// 1 when `in_check` would answer 1 once it is made, 0 when 0, or
+    /// [`STATUS_UNSUPPORTED`] to leave it to the host (which then makes the
+    /// move and asks). The search asks it of moves it would otherwise
+    /// prune, to spare checks without making them.
+    pub gives_check: Option<unsafe extern "C" fn(state: *const State, mv: Move) -> i32>,
 }
 
 /// [`GameApi::move_keys`]: every key, its noisy bit cleared, is below this.
@@ -480,6 +495,7 @@ pub struct GameOptionInfo {
 /// [`GameApi::evaluators`]) or exported alone through
 /// [`EVALUATOR_ENTRY_SYMBOL`].
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct EvaluatorApi {
     /// Must equal an ABI version the host accepts; read before anything else.
     pub abi_version: u32,
@@ -522,6 +538,30 @@ pub struct EvaluatorApi {
             buf: *mut c_char,
             cap: usize,
         ) -> i64,
+    >,
+    /// Optional, with the five `stack_*` entries after it (all six or
+    /// none): a new incremental evaluation state for one search thread,
+    /// built from `ctx`, which outlives it. Null on failure. The host makes
+    /// one per search thread and never calls one stack from two threads
+    /// at once; different stacks of one context may be used at once.
+    pub stack_new: Option<unsafe extern "C" fn(ctx: *const EvalContext) -> *mut EvalStack>,
+    /// Free a stack from `stack_new`.
+    pub stack_free: Option<unsafe extern "C" fn(stack: *mut EvalStack)>,
+    /// Forget everything and hold `state` as the only position (the root
+    /// of a search).
+    pub stack_reset:
+        Option<unsafe extern "C" fn(stack: *mut EvalStack, state: *const State) -> i32>,
+    /// `state` is the position on top after `mv` was played there: hold it
+    /// on top of the stack. `mv` may be [`NULL_MOVE`] or a chance outcome.
+    /// May defer the work to `stack_evaluate` (NNUE's lazy accumulators).
+    pub stack_push:
+        Option<unsafe extern "C" fn(stack: *mut EvalStack, state: *const State, mv: Move) -> i32>,
+    /// Take back the last push.
+    pub stack_pop: Option<unsafe extern "C" fn(stack: *mut EvalStack) -> i32>,
+    /// Score `state`, which is the position on top, exactly as `evaluate`
+    /// scores it, written to `out`.
+    pub stack_evaluate: Option<
+        unsafe extern "C" fn(stack: *mut EvalStack, state: *const State, out: *mut i32) -> i32,
     >,
 }
 

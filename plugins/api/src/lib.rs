@@ -22,6 +22,6 @@ pub mod sdk;
 
 pub use abi::{EvaluatorApi, GameApi, Move, VariantInfo, ABI_VERSION, NULL_MOVE};
 pub use sdk::{
-    ChanceSink, Evaluator, Game, GameOption, GameOptionKind, MoveSink, Outcome, SeeAnswer,
-    SolveHost, Variant,
+    ChanceSink, Evaluator, Game, GameOption, GameOptionKind, Incremental, MoveSink, Outcome,
+    SeeAnswer, SolveHost, Variant,
 };

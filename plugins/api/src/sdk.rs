@@ -132,6 +132,20 @@ impl<'a> MoveSink<'a> {
         self.len
     }
 
+    /// Whether the host asked for the number of moves only (a buffer of
+    /// no room, as perft's last ply asks): a game may then count its moves
+    /// with [`MoveSink::add_count`] instead of listing them.
+    #[inline]
+    pub fn counts_only(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Count `n` moves without storing them; for [`MoveSink::counts_only`].
+    #[inline]
+    pub fn add_count(&mut self, n: usize) {
+        self.len += n;
+    }
+
     /// Whether nothing was pushed.
     pub fn is_empty(&self) -> bool {
         self.len == 0
@@ -326,6 +340,15 @@ pub trait Game: Clone + Send + 'static {
         let _ = (mv, threshold);
         None
     }
+    /// Whether [`Game::gives_check`] is meaningful (sets `gives_check`).
+    const HAS_GIVES_CHECK: bool = false;
+    /// Whether `mv`, a legal move of this state, leaves the opponent in
+    /// check: exactly what [`Game::in_check`] would say once it is made.
+    /// `None`: not answered here (the host makes the move and asks).
+    fn gives_check(&self, mv: Move) -> Option<bool> {
+        let _ = mv;
+        None
+    }
     /// Whether [`Game::move_keys`] is meaningful (sets `move_keys`).
     const HAS_MOVE_KEYS: bool = false;
     /// A small key per move of this state's legal list, `keys[i]` for
@@ -475,6 +498,63 @@ pub trait Evaluator: Sized + Send + Sync + 'static {
     }
 }
 
+/// An evaluator that keeps, for each search thread, a stack of what it
+/// needs of the positions on the search's path, updated move by move
+/// (NNUE's accumulator stack, Edax's incrementally updated pattern
+/// indices): the `stack_*` entries of the ABI.
+///
+/// The host resets a stack to the root of each search, pushes after each
+/// move it makes and pops after each move it takes back, and evaluates
+/// only the position on top. [`Incremental::evaluate_top`] must return
+/// exactly what [`Evaluator::evaluate`] returns for that position. An
+/// evaluator is exported with its stack entries whenever it implements
+/// this trait; [`export_game!`] and [`export_evaluator!`] need no change.
+pub trait Incremental: Evaluator {
+    /// One search thread's state.
+    type Stack: Send + 'static;
+    /// A new stack, for one search thread.
+    fn new_stack(&self) -> Self::Stack;
+    /// Forget everything; `state` is the only position.
+    fn reset(&self, stack: &mut Self::Stack, state: &Self::State);
+    /// `state` was reached from the top position by `mv` (which may be
+    /// [`crate::NULL_MOVE`] or a chance outcome): hold it on top.
+    fn push(&self, stack: &mut Self::Stack, state: &Self::State, mv: Move);
+    /// Take back the last push.
+    fn pop(&self, stack: &mut Self::Stack);
+    /// The score of `state`, the position on top, for its side to move.
+    fn evaluate_top(&self, stack: &mut Self::Stack, state: &Self::State) -> i32;
+}
+
+/// Picks an evaluator's table in the export macros: with the stack entries
+/// when the evaluator is [`Incremental`], without otherwise. Method lookup
+/// tries [`IncrementalTable`] on `EvaluatorTag<E>` before [`PlainTable`] on
+/// `&EvaluatorTag<E>`, so the first applies whenever `E: Incremental`.
+pub struct EvaluatorTag<E>(pub std::marker::PhantomData<E>);
+
+/// See [`EvaluatorTag`].
+pub trait IncrementalTable {
+    /// The table with the stack entries.
+    fn table(&self) -> &'static EvaluatorApi;
+}
+
+impl<E: Incremental> IncrementalTable for EvaluatorTag<E> {
+    fn table(&self) -> &'static EvaluatorApi {
+        incremental_evaluator_table::<E>()
+    }
+}
+
+/// See [`EvaluatorTag`].
+pub trait PlainTable {
+    /// The table without the stack entries.
+    fn table(&self) -> &'static EvaluatorApi;
+}
+
+impl<E: Evaluator> PlainTable for &EvaluatorTag<E> {
+    fn table(&self) -> &'static EvaluatorApi {
+        evaluator_table::<E>()
+    }
+}
+
 /// Holds a table built once and handed out as a `'static` pointer.
 ///
 /// The tables contain raw pointers (to leaked, immutable C strings), which
@@ -570,6 +650,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         solve: G::HAS_SOLVER.then_some(shim::solve::<G> as _),
         see_ge: G::HAS_SEE.then_some(shim::see_ge::<G> as _),
         move_keys: G::HAS_MOVE_KEYS.then_some(shim::move_keys::<G> as _),
+        gives_check: G::HAS_GIVES_CHECK.then_some(shim::gives_check::<G> as _),
     }
 }
 
@@ -623,7 +704,26 @@ pub fn evaluator_table<E: Evaluator>() -> &'static EvaluatorApi {
         destroy: Some(shim::eval_destroy::<E>),
         evaluate: Some(shim::eval_evaluate::<E>),
         explain: Some(shim::eval_explain::<E>),
+        stack_new: None,
+        stack_free: None,
+        stack_reset: None,
+        stack_push: None,
+        stack_pop: None,
+        stack_evaluate: None,
     }))
+}
+
+/// Build the table of incremental evaluator `E`: [`evaluator_table`]'s
+/// entries and the stack entries.
+pub fn incremental_evaluator_table<E: Incremental>() -> &'static EvaluatorApi {
+    let mut table = *evaluator_table::<E>();
+    table.stack_new = Some(shim::stack_new::<E>);
+    table.stack_free = Some(shim::stack_free::<E>);
+    table.stack_reset = Some(shim::stack_reset::<E>);
+    table.stack_push = Some(shim::stack_push::<E>);
+    table.stack_pop = Some(shim::stack_pop::<E>);
+    table.stack_evaluate = Some(shim::stack_evaluate::<E>);
+    Box::leak(Box::new(table))
 }
 
 /// Run `f`, turning a panic into `on_panic`. The panic message has already
@@ -818,6 +918,16 @@ mod shim {
             // SAFETY: live state, not shared.
             unsafe { state_mut::<G>(state) }.make_move(mv);
             abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn gives_check<G: Game>(state: *const State, mv: Move) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            // SAFETY: live state.
+            match unsafe { state_ref::<G>(state) }.gives_check(mv) {
+                Some(check) => i32::from(check),
+                None => abi::STATUS_UNSUPPORTED,
+            }
         })
     }
 
@@ -1119,6 +1229,104 @@ mod shim {
         })
     }
 
+    /// A stack and the context it was made from.
+    struct StackBox<E: Incremental> {
+        eval: *const E,
+        stack: E::Stack,
+    }
+
+    /// # Safety
+    /// `stack` must come from `stack_new::<E>` and not be in use elsewhere.
+    unsafe fn stack_parts<'a, E: Incremental>(
+        stack: *mut abi::EvalStack,
+    ) -> (&'a E, &'a mut E::Stack) {
+        // SAFETY: per the contract; the context outlives its stacks.
+        let boxed = unsafe { &mut *(stack as *mut StackBox<E>) };
+        // SAFETY: as above.
+        (unsafe { &*boxed.eval }, &mut boxed.stack)
+    }
+
+    pub unsafe extern "C" fn stack_new<E: Incremental>(
+        ctx: *const EvalContext,
+    ) -> *mut abi::EvalStack {
+        guard(std::ptr::null_mut(), || {
+            if ctx.is_null() {
+                return std::ptr::null_mut();
+            }
+            let eval = ctx as *const E;
+            // SAFETY: ctx from eval_create.
+            let stack = unsafe { &*eval }.new_stack();
+            Box::into_raw(Box::new(StackBox { eval, stack })) as *mut abi::EvalStack
+        })
+    }
+
+    pub unsafe extern "C" fn stack_free<E: Incremental>(stack: *mut abi::EvalStack) {
+        // SAFETY: stacks come from Box::into_raw in stack_new.
+        unsafe { free_box::<StackBox<E>, abi::EvalStack>(stack) }
+    }
+
+    pub unsafe extern "C" fn stack_reset<E: Incremental>(
+        stack: *mut abi::EvalStack,
+        state: *const State,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if stack.is_null() || state.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: a live stack used by one thread; a live state of
+            // E::State's game with the checked layout.
+            let ((e, st), s) = unsafe { (stack_parts::<E>(stack), &*(state as *const E::State)) };
+            e.reset(st, s);
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn stack_push<E: Incremental>(
+        stack: *mut abi::EvalStack,
+        state: *const State,
+        mv: Move,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if stack.is_null() || state.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: as in stack_reset.
+            let ((e, st), s) = unsafe { (stack_parts::<E>(stack), &*(state as *const E::State)) };
+            e.push(st, s, mv);
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn stack_pop<E: Incremental>(stack: *mut abi::EvalStack) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if stack.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: as in stack_reset.
+            let (e, st) = unsafe { stack_parts::<E>(stack) };
+            e.pop(st);
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn stack_evaluate<E: Incremental>(
+        stack: *mut abi::EvalStack,
+        state: *const State,
+        out: *mut i32,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if stack.is_null() || state.is_null() || out.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: as in stack_reset.
+            let ((e, st), s) = unsafe { (stack_parts::<E>(stack), &*(state as *const E::State)) };
+            let score = e.evaluate_top(st, s).clamp(-E::SCORE_BOUND, E::SCORE_BOUND);
+            // SAFETY: the caller passes a writable i32.
+            unsafe { *out = score };
+            abi::STATUS_OK
+        })
+    }
+
     pub unsafe extern "C" fn eval_explain<E: Evaluator>(
         ctx: *const EvalContext,
         state: *const State,
@@ -1161,8 +1369,10 @@ macro_rules! export_game {
                 $crate::sdk::TableCell::new();
             $crate::sdk::guard(::std::ptr::null(), || {
                 TABLE.get_or_init(|| {
+                    #[allow(unused_imports)]
+                    use $crate::sdk::{IncrementalTable as _, PlainTable as _};
                     $crate::sdk::game_table::<$game>(&[
-                        $($crate::sdk::evaluator_table::<$eval>()),*
+                        $((&$crate::sdk::EvaluatorTag::<$eval>(::std::marker::PhantomData)).table()),*
                     ])
                 }) as *const $crate::abi::GameApi
             })
@@ -1180,9 +1390,12 @@ macro_rules! export_evaluator {
         pub extern "C" fn plyd_evaluator_api() -> *const $crate::abi::EvaluatorApi {
             static TABLE: $crate::sdk::TableCell<&'static $crate::abi::EvaluatorApi> =
                 $crate::sdk::TableCell::new();
+            #[allow(unused_imports)]
+            use $crate::sdk::{IncrementalTable as _, PlainTable as _};
             $crate::sdk::guard(::std::ptr::null(), || {
-                *TABLE.get_or_init(|| $crate::sdk::evaluator_table::<$eval>())
-                    as *const $crate::abi::EvaluatorApi
+                *TABLE.get_or_init(|| {
+                    (&$crate::sdk::EvaluatorTag::<$eval>(::std::marker::PhantomData)).table()
+                }) as *const $crate::abi::EvaluatorApi
             })
         }
     };

@@ -49,13 +49,14 @@ fn game_fields() -> Vec<Field> {
         outcome, gen_moves, make_move, unmake_move, hash, parse_move, format_move,
         board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft,
         is_legal, null_move_ok, option_count, options, set_option, endgame_size, solve,
-        see_ge, move_keys)
+        see_ge, move_keys, gives_check)
 }
 
 fn evaluator_fields() -> Vec<Field> {
     fields!(EvaluatorApi;
         abi_version, table_size, name, description, game, state_layout, score_bound,
-        default_params, create, destroy, evaluate, explain)
+        default_params, create, destroy, evaluate, explain, stack_new, stack_free, stack_reset,
+        stack_push, stack_pop, stack_evaluate)
 }
 
 fn variant_fields() -> Vec<Field> {

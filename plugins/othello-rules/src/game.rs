@@ -294,7 +294,9 @@ impl Game for Othello {
 
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         let placements = self.own_placements();
-        if placements != 0 {
+        if placements != 0 && moves.counts_only() {
+            moves.add_count(placements.count_ones() as usize);
+        } else if placements != 0 {
             squares(placements).for_each(|square| moves.push(square));
         } else if self.opponent_can_place() {
             moves.push(PASS);

@@ -15,8 +15,8 @@
 pub mod patterns;
 pub mod seed004;
 
-pub use patterns::Patterns;
+pub use patterns::{Patterns, PatternsStack};
 pub use plyd_othello_rules::{board, game, perft, text, Othello, PASS, STATE_LAYOUT};
 pub use seed004::Seed004;
 
-plyd_api::export_game!(Othello, evaluators = [Patterns, Seed004]);
+plyd_api::export_game!(Othello, evaluators = [Patterns, Seed004, PatternsStack]);

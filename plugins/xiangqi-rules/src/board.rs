@@ -222,6 +222,19 @@ impl Position {
         attacked(&self.board, self.kings[us] as usize, us ^ 1)
     }
 
+    /// Whether playing `mv`, a legal move, leaves the opponent's general
+    /// attacked: [`Position::in_check`] of the position after it, without
+    /// playing it.
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side();
+        let (from, to) = (from_sq(mv), to_sq(mv));
+        let mut board = self.board;
+        board[to] = board[from];
+        board[from] = EMPTY;
+        attacked(&board, self.kings[us ^ 1] as usize, us)
+    }
+
     /// Whether `color`'s general is attacked.
     pub fn king_attacked(&self, color: usize) -> bool {
         attacked(&self.board, self.kings[color] as usize, color ^ 1)

@@ -167,6 +167,7 @@ impl Game for Xiangqi {
     const HAS_NOISY_MOVES: bool = true;
     const HAS_ORDER_HINTS: bool = true;
     const HAS_CHECK: bool = true;
+    const HAS_GIVES_CHECK: bool = true;
     const HAS_IS_LEGAL: bool = true;
     const HAS_NULL_MOVE_GUARD: bool = true;
     const HAS_SEE: bool = true;
@@ -277,6 +278,12 @@ impl Game for Xiangqi {
 
     fn in_check(&self) -> bool {
         self.position.in_check()
+    }
+
+    /// The general of the side not to move is attacked once `mv` is played:
+    /// the same test as `in_check` after the move, on a copy of the board.
+    fn gives_check(&self, mv: Move) -> Option<bool> {
+        Some(self.position.gives_check(mv))
     }
 
     /// Exact over legal captures on the target square, pins and facing

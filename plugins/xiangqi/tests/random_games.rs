@@ -2,7 +2,8 @@
 //! independent generator in `reference/`. At every ply both must agree on
 //! the legal moves, on check, on the board after the move; the plugin's
 //! noisy moves must be exactly the legal captures, `is_legal` must accept
-//! every legal move and refuse other moves, make/unmake must restore the
+//! every legal move and refuse other moves, `gives_check` must say of every
+//! legal move what `in_check` says once it is made, make/unmake must restore the
 //! position text and hash, and the incremental hash must equal the hash of
 //! the same position read fresh from its FEN.
 //!
@@ -130,6 +131,25 @@ fn board_and_side(fen: &str) -> String {
 fn captures(board: &RefBoard, name: &str) -> bool {
     let (_, to) = reference::parse_move(name).expect("reference move text");
     board.at(to).is_some()
+}
+
+/// Check `gives_check` of every legal move against making it and asking
+/// `in_check`, and that the state is left as it was.
+fn check_gives_check(game: &mut Xiangqi, legal: &[u32], context: &str) {
+    let before = game.position_text();
+    for &mv in legal {
+        let said = game.gives_check(mv);
+        game.make_move(mv);
+        let check = game.in_check();
+        game.unmake_move(mv);
+        assert_eq!(
+            said,
+            Some(check),
+            "gives_check of {} {context}",
+            game.format_move(mv)
+        );
+    }
+    assert_eq!(game.position_text(), before, "{context}");
 }
 
 /// Check `is_legal` against the legal list: every legal move accepted,
@@ -295,6 +315,7 @@ fn play_one_game(index: usize, coverage: &mut Coverage) {
         );
 
         check_is_legal(&game, &legal, &mut rng, coverage, &context);
+        check_gives_check(&mut game, &legal, &context);
 
         // Now and then, two plies of perft against the reference.
         if index < 8 && ply % 16 == 8 {

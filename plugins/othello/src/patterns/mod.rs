@@ -17,20 +17,22 @@
 
 pub mod features;
 pub mod file;
+pub mod incremental;
 
 use std::sync::{Arc, OnceLock};
 
-use plyd_api::Evaluator;
+use plyd_api::{Evaluator, Incremental, Move};
 use serde::Deserialize;
 
 use crate::game::Othello;
 use features::{
-    distinct_indices, empties, linear_terms, pattern_indices, stabiliser_partners, FAMILIES,
-    FAMILY_COUNT, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS, REPRESENTATIVES, STABILISERS,
-    SYMMETRIES, TABLE_OFFSETS,
+    distinct_indices, empties, linear_terms, pattern_indices, stabiliser_partners, DISTINCT,
+    FAMILIES, FAMILY_COUNT, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS, REPRESENTATIVES,
+    STABILISERS, SYMMETRIES, TABLE_OFFSETS,
 };
 use file::STAGE_LEN;
 pub use file::{PatternFileError, PatternWeights};
+pub use incremental::PatternStack;
 
 /// The default parameters.
 pub const DEFAULT_PARAMS: &str = include_str!("../../patterns.toml");
@@ -140,15 +142,22 @@ impl Patterns {
     /// distinct instances, plus the counted terms.
     #[inline]
     pub fn score(&self, own: u64, opp: u64) -> i32 {
+        self.score_with(own, opp, &distinct_indices(own, opp))
+    }
+
+    /// [`Patterns::score`] with the distinct instances' indices given
+    /// (as [`distinct_indices`] reads them, or a [`PatternStack`] keeps
+    /// them).
+    #[inline]
+    fn score_with<I: Copy + Into<u32>>(&self, own: u64, opp: u64, indices: &[I; DISTINCT]) -> i32 {
         let stage_number = self.weights.stage_of(empties(own, opp));
         let stage = &self.folded[stage_number * STAGE_LEN..(stage_number + 1) * STAGE_LEN];
-        let indices = distinct_indices(own, opp);
         let mut sum = 0i32;
         let mut at = 0;
         for (f, offset) in TABLE_OFFSETS.iter().enumerate() {
             let table = &stage[*offset..*offset + FAMILIES[f].table_len()];
             for index in &indices[at..at + REPRESENTATIVES[f].len()] {
-                sum += i32::from(table[*index as usize]);
+                sum += i32::from(table[(*index).into() as usize]);
             }
             at += REPRESENTATIVES[f].len();
         }
@@ -210,5 +219,124 @@ impl Evaluator for Patterns {
         }
         terms.push(("total".to_string(), f64::from(self.evaluate(state))));
         terms
+    }
+}
+
+/// The `patterns-stack` evaluator: [`Patterns`], weights and scores alike,
+/// computed through the incremental stack of the ABI: every distinct
+/// instance's index is kept per position and updated square by square as
+/// discs are placed and flipped ([`incremental`]). It shows an evaluator
+/// author how the stack entries are used, and measures what they cost:
+/// `patterns`' indices are so cheap to read from scratch that the stack
+/// does not pay for itself (docs/othello.md), which is why `patterns`
+/// itself does not use it.
+#[derive(Debug, Clone)]
+pub struct PatternsStack(pub Patterns);
+
+impl Evaluator for PatternsStack {
+    type State = Othello;
+    const NAME: &'static str = "patterns-stack";
+    const DESCRIPTION: &'static str =
+        "The patterns evaluator (same weights, same scores) with its pattern indices updated move by move on a per-thread stack";
+    const GAME: &'static str = "othello";
+    const STATE_LAYOUT: u32 = crate::STATE_LAYOUT;
+    const SCORE_BOUND: i32 = SCORE_BOUND;
+    const DEFAULT_PARAMS: &'static str = DEFAULT_PARAMS;
+
+    fn from_params(params: Option<&str>) -> Result<Self, String> {
+        Patterns::from_params(params).map(PatternsStack)
+    }
+
+    fn evaluate(&self, state: &Othello) -> i32 {
+        self.0.evaluate(state)
+    }
+
+    fn explain(&self, state: &Othello) -> Vec<(String, f64)> {
+        self.0.explain(state)
+    }
+}
+
+impl Incremental for PatternsStack {
+    type Stack = PatternStack;
+
+    fn new_stack(&self) -> PatternStack {
+        PatternStack::default()
+    }
+
+    fn reset(&self, stack: &mut PatternStack, state: &Othello) {
+        stack.reset(state);
+    }
+
+    fn push(&self, stack: &mut PatternStack, state: &Othello, _mv: Move) {
+        stack.push(state);
+    }
+
+    fn pop(&self, stack: &mut PatternStack) {
+        stack.pop();
+    }
+
+    fn evaluate_top(&self, stack: &mut PatternStack, state: &Othello) -> i32 {
+        let (own, opp) = state.position().own_and_opponent();
+        let indices = stack.top(state);
+        self.0
+            .score_with(own, opp, &indices)
+            .clamp(-SCORE_BOUND, SCORE_BOUND)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plyd_api::{Game, MoveSink};
+
+    /// Walk every line `depth` plies deep below `game`, pushing and popping
+    /// as a search does, and compare the stack's score with the plain one
+    /// at every node.
+    fn walk(eval: &PatternsStack, stack: &mut PatternStack, game: &mut Othello, depth: u32) -> u64 {
+        assert_eq!(eval.evaluate_top(stack, game), eval.evaluate(game));
+        if depth == 0 {
+            return 1;
+        }
+        let mut buf = [0u32; 64];
+        let mut sink = MoveSink::new(&mut buf);
+        game.generate_moves(&mut sink);
+        let n = sink.len();
+        let mut nodes = 1;
+        for &mv in &buf[..n] {
+            game.make_move(mv);
+            eval.push(stack, game, mv);
+            nodes += walk(eval, stack, game, depth - 1);
+            game.unmake_move(mv);
+            eval.pop(stack);
+        }
+        nodes
+    }
+
+    #[test]
+    fn the_stack_scores_every_node_as_the_plain_evaluation() {
+        let eval = PatternsStack::from_params(None).unwrap();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut nodes = 0;
+        for game_number in 0..12 {
+            let mut game = Othello::new(0);
+            // Down a random game, then every line three plies below.
+            for _ in 0..(game_number * 5) {
+                let mut buf = [0u32; 64];
+                let mut sink = MoveSink::new(&mut buf);
+                game.generate_moves(&mut sink);
+                let n = sink.len();
+                if n == 0 {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                game.make_move(buf[(rng % n as u64) as usize]);
+            }
+            let mut stack = eval.new_stack();
+            eval.reset(&mut stack, &game);
+            nodes += walk(&eval, &mut stack, &mut game, 3);
+        }
+        assert!(nodes > 1000, "only {nodes} nodes walked");
     }
 }

@@ -4,6 +4,7 @@
 //! * `game`: declares game `checkers`, which no plugin provides;
 //! * `abi`: declares ABI version 999;
 //! * `short`: declares a table too small for the required entries;
+//! * `half-stack`: has `stack_new` but none of the other stack entries;
 //! * `panic`: a working disc-count evaluator for `othello` that panics once
 //!   a position has 7 discs or more (three plies into a game);
 //! * `garbage`: the same, but then answers status 42 from `evaluate`, and
@@ -83,6 +84,12 @@ unsafe extern "C" fn garbage_explain(
     3
 }
 
+/// The half-stack mode's `stack_new`, given without the other five stack
+/// entries (never called: the host refuses the table).
+unsafe extern "C" fn lone_stack_new(_ctx: *const EvalContext) -> *mut abi::EvalStack {
+    std::ptr::null_mut()
+}
+
 fn table(mode: &str) -> EvaluatorApi {
     let t = evaluator_table::<DiscCount>();
     let mut table = EvaluatorApi { ..*t };
@@ -90,6 +97,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "game" => table.game = c"checkers".as_ptr(),
         "abi" => table.abi_version = 999,
         "short" => table.table_size = 16,
+        "half-stack" => table.stack_new = Some(lone_stack_new),
         "panic" | "ok" => {}
         "garbage" => {
             table.evaluate = Some(garbage_evaluate);

@@ -1,0 +1,202 @@
+//! The `patterns` evaluator's incremental stack: each position on the
+//! search's path keeps the index of every distinct pattern instance, seen
+//! from both colours, and a move updates only the instances of the squares
+//! it changed (Edax's way of updating its pattern features as discs flip).
+//!
+//! A push only records the position; the indices are brought up to date
+//! when a position is evaluated, from the nearest position below it whose
+//! indices are known (the lazy accumulators of NNUE engines), so the
+//! positions the search never evaluates cost nothing but the copy.
+//!
+//! An index is linear in its digits (`Σ 3^i · digit_i`), so changing one
+//! square's digit from `a` to `b` adds `(b − a) · 3^i` to every instance
+//! holding it at digit `i`. Indices are kept modulo 2^16: every true index
+//! is below 3^10 < 2^16, so wrapping arithmetic ends on the exact value.
+
+use std::sync::OnceLock;
+
+use plyd_othello_rules::board::{squares, Color};
+
+use super::features::{distinct_indices, DISTINCT};
+use crate::game::Othello;
+
+/// Room for the instances of one square: no square is read by more.
+const MAX_SLOTS: usize = 12;
+
+/// Index arrays are this long (the instances, then padding), so that an
+/// instance number masked with `LANES - 1` needs no bounds check.
+const LANES: usize = 64;
+
+/// The instances holding one square and the square's weight `3^i` in
+/// each; `count` of them.
+#[derive(Debug, Clone, Copy)]
+struct Slots {
+    count: usize,
+    instance: [u8; MAX_SLOTS],
+    weight: [u16; MAX_SLOTS],
+}
+
+/// Every square's [`Slots`].
+fn square_slots() -> &'static [Slots; 64] {
+    static SLOTS: OnceLock<[Slots; 64]> = OnceLock::new();
+    SLOTS.get_or_init(|| {
+        std::array::from_fn(|square| {
+            let mut slots = Slots {
+                count: 0,
+                instance: [0; MAX_SLOTS],
+                weight: [0; MAX_SLOTS],
+            };
+            // One own disc on the square: each instance's index is then
+            // the square's weight in it, or 0 where it is not read.
+            for (instance, &index) in distinct_indices(1u64 << square, 0).iter().enumerate() {
+                if index != 0 {
+                    slots.instance[slots.count] = instance as u8;
+                    slots.weight[slots.count] = index as u16;
+                    slots.count += 1;
+                }
+            }
+            slots
+        })
+    })
+}
+
+/// The distinct instances' indices with `own` as the side to move's
+/// discs, as `u16`, padded with zeros.
+fn indices_of(own: u64, opp: u64) -> [u16; LANES] {
+    let mut out = [0u16; LANES];
+    for (slot, index) in out.iter_mut().zip(distinct_indices(own, opp)) {
+        *slot = index as u16;
+    }
+    out
+}
+
+/// One position of the path.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    black: u64,
+    white: u64,
+    /// Whether the indices below are those of this position.
+    known: bool,
+    /// With Black's discs as the own ones.
+    black_view: [u16; LANES],
+    /// With White's discs as the own ones.
+    white_view: [u16; LANES],
+}
+
+impl Entry {
+    fn computed(black: u64, white: u64) -> Self {
+        Entry {
+            black,
+            white,
+            known: true,
+            black_view: indices_of(black, white),
+            white_view: indices_of(white, black),
+        }
+    }
+
+    /// This position's indices, from those of `from` (known).
+    fn update_from(&mut self, from: &Entry) {
+        self.black_view = from.black_view;
+        self.white_view = from.white_view;
+        let changed = (self.black ^ from.black) | (self.white ^ from.white);
+        let slots = square_slots();
+        let digit = |black: u64, white: u64, square: u32| {
+            let b = (black >> square & 1) as i32;
+            let w = (white >> square & 1) as i32;
+            // Black's view: 1 for a black disc, 2 for a white one; White's
+            // view the other way round.
+            (b + 2 * w, w + 2 * b)
+        };
+        for square in squares(changed) {
+            let (old_b, old_w) = digit(from.black, from.white, square);
+            let (new_b, new_w) = digit(self.black, self.white, square);
+            let (step_b, step_w) = (new_b - old_b, new_w - old_w);
+            let slots = &slots[square as usize & 63];
+            for k in 0..slots.count.min(MAX_SLOTS) {
+                let weight = i32::from(slots.weight[k]);
+                let at = usize::from(slots.instance[k]) & (LANES - 1);
+                self.black_view[at] = self.black_view[at].wrapping_add((step_b * weight) as u16);
+                self.white_view[at] = self.white_view[at].wrapping_add((step_w * weight) as u16);
+            }
+        }
+        self.known = true;
+    }
+}
+
+/// One search thread's stack of positions. Entries at and above `len`
+/// are left over from earlier lines and reused by later pushes.
+#[derive(Debug, Clone, Default)]
+pub struct PatternStack {
+    entries: Vec<Entry>,
+    len: usize,
+}
+
+impl PatternStack {
+    /// Hold `state` as the only position.
+    pub fn reset(&mut self, state: &Othello) {
+        let p = state.position();
+        let root = Entry::computed(p.black, p.white);
+        match self.entries.first_mut() {
+            Some(first) => *first = root,
+            None => self.entries.push(root),
+        }
+        self.len = 1;
+    }
+
+    /// Hold `state` on top; its indices are left for [`PatternStack::top`].
+    #[inline]
+    pub fn push(&mut self, state: &Othello) {
+        let p = state.position();
+        if self.len == self.entries.len() {
+            self.entries.push(Entry {
+                black: 0,
+                white: 0,
+                known: false,
+                black_view: [0; LANES],
+                white_view: [0; LANES],
+            });
+        }
+        let entry = &mut self.entries[self.len];
+        entry.black = p.black;
+        entry.white = p.white;
+        entry.known = false;
+        self.len += 1;
+    }
+
+    /// Take back the last push (never the root).
+    #[inline]
+    pub fn pop(&mut self) {
+        if self.len > 1 {
+            self.len -= 1;
+        }
+    }
+
+    /// The indices of the top position, `state`, for its side to move.
+    pub fn top(&mut self, state: &Othello) -> [u16; DISTINCT] {
+        let p = state.position();
+        let in_step = self.len > 0 && {
+            let e = &self.entries[self.len - 1];
+            e.black == p.black && e.white == p.white
+        };
+        if !in_step {
+            // Not the position the stack holds (a host that skipped a
+            // push, or no reset yet): start again from it.
+            self.reset(state);
+        }
+        let top = self.len - 1;
+        if !self.entries[top].known {
+            // The root is always known, so a known entry lies below.
+            let base = (0..top).rev().find(|&i| self.entries[i].known).unwrap_or(0);
+            for i in base + 1..=top {
+                let (done, rest) = self.entries.split_at_mut(i);
+                rest[0].update_from(&done[i - 1]);
+            }
+        }
+        let entry = &self.entries[top];
+        let view = match p.side {
+            Color::Black => &entry.black_view,
+            Color::White => &entry.white_view,
+        };
+        std::array::from_fn(|i| view[i])
+    }
+}
