@@ -18,6 +18,7 @@
 
 pub use plyd_host as host;
 
+pub mod book;
 pub mod daemon;
 pub mod memory;
 pub mod options;

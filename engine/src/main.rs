@@ -1,14 +1,16 @@
 //! The `plyd` command line: the daemon by default, and tools as subcommands.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
 use std::sync::Arc;
 
+use plyd::book::{negamax, Book, BookBuilder};
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Protocol};
-use plyd::host::{default_plugin_dir, GameState, PluginHost, VariantRef};
+use plyd::host::{default_plugin_dir, GameState, PluginError, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
@@ -47,6 +49,33 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Tool {
+    /// Build an opening book from plyd's own searches, or extend one: from
+    /// the start position (or --fen), every move of a position is searched
+    /// to --depth, the moves within --margin of the best are followed
+    /// --plies deep, and the scores are carried back from the deepest
+    /// positions (negamax). The game, evaluator and its parameters are the
+    /// global --game, --evaluator and --eval-params.
+    Book {
+        /// The book file, extended when it exists.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Plies below the start that the book reaches.
+        #[arg(long, default_value_t = 6)]
+        plies: u32,
+        /// Depth of each move's search.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// Moves scored within this many points of the best are followed
+        /// (default: a hundredth of the evaluator's score bound).
+        #[arg(long)]
+        margin: Option<i32>,
+        /// Transposition table of the searches, in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Start from this position text instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+    },
     /// Count the leaf nodes of the move tree, per root move.
     Perft {
         /// Depth in plies.
@@ -135,10 +164,12 @@ fn resolve(cli: &Cli) -> Resolved {
         None => ConfigFile::default(),
     };
     // A relative eval_params in the config file is relative to the file.
-    let config_eval_params = file.eval_params.clone().map(|p| match &cli.config {
+    let beside_config = |p: PathBuf| match &cli.config {
         Some(config) if p.is_relative() => config.parent().map_or(p.clone(), |d| d.join(&p)),
         _ => p,
-    });
+    };
+    let config_eval_params = file.eval_params.clone().map(beside_config);
+    let book = file.book.clone().map(beside_config);
     let mut settings = EngineSettings::default();
     problems.extend(file.apply(&mut settings));
     let env_path = std::env::var("PLYD_PLUGIN_PATH")
@@ -161,6 +192,7 @@ fn resolve(cli: &Cli) -> Resolved {
             game: cli.game.clone().or(file.game),
             evaluator: cli.evaluator.clone().or(file.evaluator),
             eval_params: cli.eval_params.clone().or(config_eval_params),
+            book,
             settings,
             plugin_path_text: path_text,
             protocol: cli.protocol,
@@ -228,6 +260,30 @@ fn main() -> ExitCode {
                 Ok(false) => ExitCode::from(1),
                 Err(e) => {
                     eprintln!("plyd endgame-bench: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Tool::Book {
+            out,
+            plies,
+            depth,
+            margin,
+            hash,
+            fen,
+        }) => {
+            let plan = BookPlan {
+                out,
+                plies: *plies,
+                depth: *depth,
+                margin: *margin,
+                hash: *hash,
+                fen: fen.as_deref(),
+            };
+            match build_book(&resolved.config, &plan) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("plyd book: {e}");
                     ExitCode::from(2)
                 }
             }
@@ -366,15 +422,7 @@ fn bench(
     }
     let mut targets = Vec::new();
     for variant in variants {
-        let offered = host.evaluators_for(&variant.plugin);
-        let source = config
-            .evaluator
-            .as_deref()
-            .and_then(|name| offered.iter().find(|e| e.name().eq_ignore_ascii_case(name)))
-            .or(offered.first())
-            .cloned()
-            .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?;
-        let evaluator = create_evaluator(&variant.plugin, source, config.eval_params.as_deref())?;
+        let evaluator = chosen_evaluator(config, &host, &variant)?;
         targets.push(BenchTarget {
             variant,
             evaluator: Arc::new(evaluator),
@@ -525,6 +573,92 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     );
     for line in evaluation_lines(&evaluator, &state, params)? {
         println!("{line}");
+    }
+    Ok(())
+}
+
+/// The evaluator `config` names for `variant` (`--evaluator`), else the
+/// game's first, with `config`'s parameters.
+fn chosen_evaluator(
+    config: &DaemonConfig,
+    host: &PluginHost,
+    variant: &VariantRef,
+) -> Result<plyd::host::Evaluator, String> {
+    let offered = host.evaluators_for(&variant.plugin);
+    let source = config
+        .evaluator
+        .as_deref()
+        .and_then(|name| offered.iter().find(|e| e.name().eq_ignore_ascii_case(name)))
+        .or(offered.first())
+        .cloned()
+        .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?;
+    create_evaluator(&variant.plugin, source, config.eval_params.as_deref())
+}
+
+/// What `plyd book` was asked to build.
+struct BookPlan<'a> {
+    out: &'a Path,
+    plies: u32,
+    depth: u32,
+    margin: Option<i32>,
+    hash: usize,
+    fen: Option<&'a str>,
+}
+
+/// `plyd book`: build or extend the book at `plan.out`.
+fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
+    let host = load_plugins(config);
+    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let evaluator = chosen_evaluator(config, &host, &variant)?;
+    let mut book = if plan.out.exists() {
+        Book::load(plan.out)?
+    } else {
+        Book::new(variant.name())
+    };
+    if book.game() != variant.name() {
+        return Err(format!(
+            "book {} is for {}, not {}",
+            plan.out.display(),
+            book.game(),
+            variant.name()
+        ));
+    }
+    let before = book.len();
+    let margin = plan
+        .margin
+        .unwrap_or(evaluator.info().score_bound / 100)
+        .max(0);
+    let mut state = start_state(&variant, plan.fen)?;
+    let started = Instant::now();
+    let mut builder = BookBuilder::new(&evaluator, plan.depth, plan.hash)?;
+    let fail = |e: PluginError| e.to_string();
+    builder
+        .expand(
+            &mut book,
+            &mut state,
+            plan.plies,
+            margin,
+            &mut |book, scored| {
+                eprintln!(
+                    "book: {scored} positions searched, {} in the book, {} s",
+                    book.len(),
+                    started.elapsed().as_secs()
+                );
+            },
+        )
+        .map_err(fail)?;
+    let best = negamax(&mut book, &mut state).map_err(fail)?;
+    book.save(plan.out)?;
+    let root = state.position_text().map_err(fail)?;
+    println!(
+        "Book: {} positions ({} new), depth {}, margin {margin}, {} s",
+        book.len(),
+        book.len() - before,
+        plan.depth,
+        started.elapsed().as_secs()
+    );
+    if let (Some(best), Some(chosen)) = (best, book.best(&root)) {
+        println!("Start: {} score {best}", chosen.mv);
     }
     Ok(())
 }

@@ -87,6 +87,10 @@ pub mod names {
     pub const VARIETY: &str = "Variety";
     /// The seed of that choice.
     pub const VARIETY_SEED: &str = "VarietySeed";
+    /// Whether the root plays from the opening book.
+    pub const OWN_BOOK: &str = "OwnBook";
+    /// The opening book file.
+    pub const BOOK_FILE: &str = "BookFile";
 }
 
 /// A numeric option's range and default.
@@ -268,6 +272,9 @@ pub struct EngineSettings {
     pub variety: Option<u32>,
     /// `VarietySeed`: the draw's seed; 0 draws a fresh one every search.
     pub variety_seed: u32,
+    /// `OwnBook`: play the book's move where the `BookFile` has the
+    /// position.
+    pub own_book: bool,
 }
 
 impl Default for EngineSettings {
@@ -291,6 +298,7 @@ impl Default for EngineSettings {
             search_mode: None,
             variety: None,
             variety_seed: VARIETY_SEED_RANGE.default as u32,
+            own_book: false,
         }
     }
 }
@@ -306,6 +314,8 @@ impl Default for EngineSettings {
 /// threads = 2
 /// move_overhead = 30                  # ms
 /// variety = 10                        # score points; see `Variety`
+/// book = "othello.book"               # `BookFile`, relative to this file
+/// own_book = true                     # `OwnBook`
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -326,6 +336,10 @@ pub struct ConfigFile {
     pub move_overhead: Option<i64>,
     /// `Variety` in score points.
     pub variety: Option<i64>,
+    /// `BookFile`.
+    pub book: Option<PathBuf>,
+    /// `OwnBook`.
+    pub own_book: Option<bool>,
 }
 
 /// A configuration text that does not parse: the parser's message and,
@@ -424,6 +438,9 @@ impl ConfigFile {
             MOVE_OVERHEAD_RANGE,
             &mut settings.move_overhead_ms,
         );
+        if let Some(own_book) = self.own_book {
+            settings.own_book = own_book;
+        }
         if let Some(v) = self.variety {
             match VARIETY_RANGE.check("variety", v) {
                 Ok(v) => settings.variety = Some(v as u32),

@@ -67,6 +67,8 @@ pub struct DaemonConfig {
     pub evaluator: Option<String>,
     /// Parameter file (TOML) for the starting evaluator.
     pub eval_params: Option<PathBuf>,
+    /// The opening book file (`BookFile`) to read at start.
+    pub book: Option<PathBuf>,
     /// Numeric settings.
     pub settings: EngineSettings,
     /// The plugin path as given (shown as the `PluginPath` default).
@@ -92,6 +94,8 @@ pub(crate) struct Resumable {
     settings: EngineSettings,
     plugin_path_text: String,
     eval_file_text: String,
+    book: crate::book::SharedBook,
+    book_file_text: String,
     /// The table, unless the line changes it in place: a fresh controller
     /// then makes its own.
     tt: Option<Arc<TranspositionTable>>,

@@ -120,9 +120,19 @@ impl Controller {
                 .map_err(ControlError::NoGame)?
                 .evaluator,
         );
+        // The book plays where `OwnBook` is on and the book is this game's.
+        let variant = self.session.current().map(|c| c.variant.name().to_string());
+        let book = Arc::clone(&self.book);
+        let book = (self.settings.own_book
+            && book
+                .read()
+                .as_ref()
+                .is_some_and(|b| variant.as_deref() == Ok(b.game())))
+        .then_some(book);
         let job = SearchJob {
             root,
             evaluator,
+            book,
             tt: Arc::clone(&self.tt),
             trees: Arc::clone(&self.trees),
             limits,
@@ -158,6 +168,63 @@ impl Controller {
                     why: e.to_string(),
                 }
             })?;
+        self.job = Some(job);
+        Ok(())
+    }
+
+    /// NBoard's `learn`: the positions of the game from `start` along
+    /// `moves` that the `BookFile` book lacks, up to
+    /// [`worker::LEARN_PLIES`] plies in, are searched to `depth` and added,
+    /// the book's scores are carried back from its deepest lines, and the
+    /// file is written. `learned` is written when it is done.
+    pub(crate) fn learn(
+        &mut self,
+        voice: &mut dyn Dialect,
+        start: &StartPosition,
+        moves: &[String],
+        depth: u32,
+    ) -> Result<(), ControlError> {
+        self.job_in_the_way(voice)?;
+        if self.book_file_text.is_empty() {
+            return Err(ControlError::Option(
+                "learn: no BookFile is set, so there is no book to learn into".to_string(),
+            ));
+        }
+        let current = self.session.current().map_err(ControlError::NoGame)?;
+        let variant = current.variant.name().to_string();
+        let evaluator = Arc::clone(&current.evaluator);
+        if let Some(other) = self
+            .book
+            .read()
+            .as_ref()
+            .map(|b| b.game().to_string())
+            .filter(|game| *game != variant)
+        {
+            return Err(ControlError::Option(format!(
+                "learn: the book {} is for {other}, not {variant}",
+                self.book_file_text
+            )));
+        }
+        let start_state = self
+            .session
+            .ask_line(start, &[], |state| state.try_clone())
+            .map_err(ControlError::Position)?;
+        let job = worker::LearnJob {
+            start: start_state,
+            moves: moves.to_vec(),
+            evaluator,
+            book: Arc::clone(&self.book),
+            path: std::path::PathBuf::from(&self.book_file_text),
+            variant,
+            depth,
+        };
+        let control = Arc::new(SearchControl::new(false));
+        let job = worker::start_learn(job, control, self.events_tx.clone()).map_err(|e| {
+            ControlError::Thread {
+                what: "learn",
+                why: e.to_string(),
+            }
+        })?;
         self.job = Some(job);
         Ok(())
     }

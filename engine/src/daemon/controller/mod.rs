@@ -23,6 +23,7 @@ use super::dialect::Dialect;
 use super::guard::sentry::{GatedOut, Watcher};
 use super::guard::watchdog::{call_within, CALL_LIMIT};
 use super::{DaemonConfig, Resumable};
+use crate::book::{Book, SharedBook};
 use crate::options::{self as settings_mod, EngineSettings};
 use crate::search::{mcts::TreeMemory, TranspositionTable};
 pub use error::ControlError;
@@ -46,6 +47,11 @@ pub struct Controller {
     pub(in crate::daemon) trees: Arc<parking_lot::Mutex<TreeMemory>>,
     /// The last file loaded with `EvalFile`, shown as its value in `uci`.
     eval_file_text: String,
+    /// The opening book read from `BookFile` (shared with a search that
+    /// plays from it and with a `learn` that adds to it).
+    pub(crate) book: SharedBook,
+    /// `BookFile`'s value.
+    pub(crate) book_file_text: String,
     pub(in crate::daemon) job: Option<Job>,
     pub(in crate::daemon) events_tx: Sender<JobEvent>,
     pub(in crate::daemon) events_rx: Receiver<JobEvent>,
@@ -100,6 +106,17 @@ impl Controller {
         let (events_tx, events_rx) = unbounded();
         let mut settings = config.settings;
         let tt = new_table(&mut settings);
+        // A book that cannot be read is reported and left out.
+        let (book, book_file_text) = match &config.book {
+            Some(path) => match Book::load(path) {
+                Ok(book) => (Some(book), path.display().to_string()),
+                Err(e) => {
+                    log::error!("{e}");
+                    (None, String::new())
+                }
+            },
+            None => (None, String::new()),
+        };
         Controller {
             out,
             session,
@@ -108,6 +125,8 @@ impl Controller {
             trees: Arc::default(),
             plugin_path_text: config.plugin_path_text,
             eval_file_text: String::new(),
+            book: Arc::new(parking_lot::RwLock::new(book)),
+            book_file_text,
             job: None,
             events_tx,
             events_rx,
@@ -133,6 +152,8 @@ impl Controller {
             tt,
             trees: state.trees,
             eval_file_text: state.eval_file_text,
+            book: state.book,
+            book_file_text: state.book_file_text,
             job: None,
             events_tx,
             events_rx,
@@ -172,6 +193,8 @@ impl Controller {
             settings: self.settings.clone(),
             plugin_path_text: self.plugin_path_text.clone(),
             eval_file_text: self.eval_file_text.clone(),
+            book: Arc::clone(&self.book),
+            book_file_text: self.book_file_text.clone(),
             tt: Some(Arc::clone(&self.tt)),
             trees: Arc::clone(&self.trees),
             debug: self.debug,

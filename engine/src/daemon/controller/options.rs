@@ -10,6 +10,7 @@ use std::sync::Arc;
 use plyd_protocol::{OptionDecl, OptionKind};
 
 use super::{ControlError, Controller};
+use crate::book::Book;
 use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
 use crate::host::GameOptionKindDesc;
@@ -55,6 +56,8 @@ enum Setting {
     EvalParams,
     /// `PluginPath`: every plugin reloaded.
     PluginPath,
+    /// `BookFile`: the opening book read.
+    BookFile,
     /// `ChancePruning`.
     ChancePruning,
     /// `SearchMode`.
@@ -120,7 +123,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 39] = [
+const ENGINE_OPTIONS: [EngineOption; 41] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -178,6 +181,8 @@ const ENGINE_OPTIONS: [EngineOption; 39] = [
         variety_seed,
         true
     ),
+    check!(names::OWN_BOOK, own_book; true),
+    special!(names::BOOK_FILE, BookFile, true),
 ];
 
 /// `option '<name>' takes a, b, c, not '<value>'`.
@@ -278,6 +283,9 @@ impl Controller {
             },
             Setting::PluginPath => OptionKind::String {
                 default: self.plugin_path_text.clone(),
+            },
+            Setting::BookFile => OptionKind::String {
+                default: self.book_file_text.clone(),
             },
             Setting::ChancePruning => combo(
                 self.settings.chance_pruning.name().to_string(),
@@ -406,6 +414,21 @@ impl Controller {
                     .to_string();
                 let shown = if text.is_empty() { "default" } else { &text };
                 voice.note(self, &format!("evaluator {evaluator} params {shown}"));
+            }
+            Setting::BookFile => {
+                // Empty: no book (GUIs send every string option's value,
+                // empty ones included, when they start an engine).
+                let text = value.unwrap_or("").trim().to_string();
+                if text.is_empty() {
+                    *self.book.write() = None;
+                    self.book_file_text.clear();
+                } else {
+                    let book = Book::load(Path::new(&text)).map_err(refused)?;
+                    let note = format!("book {text}: {} positions of {}", book.len(), book.game());
+                    *self.book.write() = Some(book);
+                    self.book_file_text = text;
+                    voice.note(self, &note);
+                }
             }
             Setting::PluginPath => {
                 let text = value.unwrap_or("").trim().to_string();

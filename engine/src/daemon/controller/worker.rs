@@ -10,6 +10,7 @@ use crossbeam_channel::Sender;
 
 use plyd_api::Move;
 
+use crate::book::{negamax, Book, BookBuilder, SharedBook};
 use crate::daemon::guard::watchdog::{Blame, Watch};
 use crate::host::{Evaluator, GameState};
 use crate::perft::Perft;
@@ -17,6 +18,7 @@ use crate::search::bench::{self, BenchTarget};
 use crate::search::{
     self, nps, SearchControl, SearchEvent, SearchLimits, SearchOptions, TranspositionTable,
 };
+use plyd_protocol::Info;
 
 /// A message from a job to the controller.
 #[derive(Debug)]
@@ -45,6 +47,8 @@ pub enum JobKind {
     Perft,
     /// `bench`.
     Bench,
+    /// NBoard's `learn`.
+    Learn,
 }
 
 /// A running job.
@@ -100,6 +104,9 @@ pub struct SearchJob {
     pub root: GameState,
     /// The evaluator.
     pub evaluator: Arc<Evaluator>,
+    /// The opening book to play from, when `OwnBook` is on and it is this
+    /// game's.
+    pub book: Option<SharedBook>,
     /// The shared transposition table.
     pub tt: Arc<TranspositionTable>,
     /// The Monte-Carlo trees kept between searches.
@@ -144,6 +151,14 @@ pub fn start_search(
                     }
                     let _ = events.send(JobEvent::Search(event));
                 };
+                if let Some((best, info)) = book_answer(&job, &job_control) {
+                    report(SearchEvent::Info(info));
+                    report(SearchEvent::BestMove {
+                        best: Some(best),
+                        ponder: None,
+                    });
+                    return Ok(search::SearchResult::default());
+                }
                 let mut trees = job.trees.lock();
                 search::search_with_trees(
                     job.root,
@@ -185,6 +200,110 @@ pub fn start_search(
 
 /// Record a legal root move (of `search_moves` when it is not empty) as the
 /// answer should the search never give one: the watchdog's last resort.
+/// How many plies of a game `learn` adds to the book: the opening, where
+/// a book is played from.
+pub const LEARN_PLIES: usize = 30;
+
+/// What NBoard's `learn` needs: the game and where its book goes.
+pub struct LearnJob {
+    /// The game's start position.
+    pub start: GameState,
+    /// Its moves.
+    pub moves: Vec<String>,
+    /// The evaluator the searches use.
+    pub evaluator: Arc<Evaluator>,
+    /// The book, changed when the learning is done.
+    pub book: SharedBook,
+    /// The book file, written when the learning is done.
+    pub path: std::path::PathBuf,
+    /// The game variant the book is for.
+    pub variant: String,
+    /// The depth of each move's search.
+    pub depth: u32,
+}
+
+/// Start a learn job; it ends with the line `learned`, after an error
+/// line when it could not learn.
+pub fn start_learn(
+    job: LearnJob,
+    control: Arc<SearchControl>,
+    events: Sender<JobEvent>,
+) -> std::io::Result<Job> {
+    let plugins = Blame::game_and_evaluator(job.start.plugin(), job.evaluator.source()).into();
+    let mut started = spawn(
+        "plyd-learn",
+        JobKind::Learn,
+        control,
+        events,
+        move |events| {
+            let result = catch_unwind(AssertUnwindSafe(|| learn(job)));
+            let failure = match result {
+                Ok(Ok(())) => None,
+                Ok(Err(e)) => Some(format!("learn: {e}")),
+                Err(_) => Some("internal error: learn panicked".to_string()),
+            };
+            if let Some(e) = failure {
+                let _ = events.send(JobEvent::Error(e));
+            }
+            let _ = events.send(JobEvent::Line {
+                text: "learned".to_string(),
+                last: true,
+            });
+        },
+    )?;
+    started.plugins = plugins;
+    Ok(started)
+}
+
+/// The work of [`start_learn`]: the book is read, extended and written
+/// outside the lock, and put back once written.
+fn learn(mut job: LearnJob) -> Result<(), String> {
+    let mut book = job
+        .book
+        .read()
+        .clone()
+        .unwrap_or_else(|| Book::new(&job.variant));
+    let mut builder = BookBuilder::new(&job.evaluator, job.depth, 64)?;
+    let fail = |e: crate::host::PluginError| e.to_string();
+    builder
+        .add_line(&mut book, &mut job.start, &job.moves, LEARN_PLIES)
+        .map_err(fail)?;
+    negamax(&mut book, &mut job.start).map_err(fail)?;
+    book.save(&job.path)?;
+    *job.book.write() = Some(book);
+    Ok(())
+}
+
+/// The book's move for the root of `job` and the line that tells of it,
+/// where the book has the root and the `go` is one the book may answer:
+/// not `infinite`, not `ponder`, without `searchmoves`, with one line
+/// asked for (`MultiPV` 1). A book move that is not legal here is passed
+/// over (a book from another version of the plugin).
+fn book_answer(job: &SearchJob, control: &SearchControl) -> Option<(String, Info)> {
+    let book = job.book.as_ref()?;
+    let limits = &job.limits;
+    if limits.infinite
+        || control.pondering()
+        || !limits.search_moves.is_empty()
+        || job.options.multipv > 1
+        || limits.mate.is_some()
+    {
+        return None;
+    }
+    let position = job.root.position_text().ok()?;
+    let chosen = book.read().as_ref()?.best(&position)?.clone();
+    job.root.parse_legal_move(&chosen.mv).ok()?;
+    let info = Info {
+        depth: Some(chosen.depth),
+        score: Some((search::score::to_protocol(chosen.score), None)),
+        nodes: Some(0),
+        pv: vec![chosen.mv.clone()],
+        string: Some("book".to_string()),
+        ..Info::default()
+    };
+    Some((chosen.mv, info))
+}
+
 fn note_any_legal_move(root: &GameState, search_moves: &[Move], control: &SearchControl) {
     let mut moves = Vec::new();
     if root.legal_moves(&mut moves).is_err() {

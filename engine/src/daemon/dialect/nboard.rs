@@ -147,8 +147,15 @@ impl NBoard {
                 self.drop_search(ctl);
                 ctl.raw(&format!("pong {n}"));
             }
-            // plyd has no book to learn into; the reply says it is done.
-            NBoardCommand::Learn => ctl.raw("learned"),
+            // The game goes into the `BookFile` book; `learned` comes when
+            // it is there (or at once, after the reason it is not).
+            NBoardCommand::Learn => {
+                let (start, moves, depth) = (self.start.clone(), self.moves.clone(), self.depth);
+                if let Err(e) = ctl.learn(self, &start, &moves, depth) {
+                    self.error(ctl, &e.to_string());
+                    ctl.raw("learned");
+                }
+            }
             NBoardCommand::Quit => return Ok(false),
         }
         Ok(true)

@@ -143,6 +143,7 @@ impl Controller {
             JobKind::Search => "the search",
             JobKind::Perft => "perft",
             JobKind::Bench => "bench",
+            JobKind::Learn => "learn",
         };
         let when = if stalled {
             format!(

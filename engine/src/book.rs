@@ -1,0 +1,483 @@
+//! Opening books: positions with a score for each of their moves, built by
+//! plyd's own searches and played from at the root (`OwnBook`, `BookFile`).
+//!
+//! A book knows no game: a position is its text as the plugin writes it
+//! (`position_text`), a move its text as the plugin spells it, a score the
+//! search's, for the side to move, in the evaluator's units. Building one
+//! ([`BookBuilder`]) scores every move of a position with a search of the
+//! position restricted to that move, then goes on from the moves within a
+//! margin of the best. [`negamax`] then carries the scores back from the
+//! leaves, as Edax and Egaroucid build theirs: a move that leads to a
+//! position of the book takes that position's best score (negated when the
+//! side to move changes), so the root's choice rests on the deepest lines
+//! the book holds rather than on one search.
+//!
+//! # File format
+//!
+//! Text, one position a line, sorted so that rebuilding gives the same
+//! file:
+//!
+//! ```text
+//! plyd-book 1 othello
+//! 8/8/8/3OX3/3XO3/8/8/8 b<TAB>f5 -31 12<TAB>e6 -31 12<TAB>c4 -31 12<TAB>d3 -31 12
+//! ```
+//!
+//! The first line names the format version and the game variant; each
+//! following line is a position's text, then one field per move: the move,
+//! its score and the depth it was searched to, separated by spaces. Lines
+//! starting with `#` and empty lines are skipped.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use crate::host::{Evaluator, GameState, Outcome, PluginError};
+use crate::search::{
+    self, SearchControl, SearchEvent, SearchLimits, SearchOptions, TranspositionTable,
+};
+
+/// A book shared between the daemon, a search playing from it and a
+/// `learn` adding to it; `None` until `BookFile` names one.
+pub type SharedBook = std::sync::Arc<parking_lot::RwLock<Option<Book>>>;
+
+/// The first word of a book file.
+const MAGIC: &str = "plyd-book";
+/// The format version this build reads and writes.
+const VERSION: u32 = 1;
+
+/// One move of a book position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BookMove {
+    /// The move, as the plugin spells it.
+    pub mv: String,
+    /// Its score for the side to move, in the evaluator's units.
+    pub score: i32,
+    /// The depth it was searched to.
+    pub depth: u32,
+}
+
+/// An opening book of one game variant.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Book {
+    game: String,
+    positions: HashMap<String, Vec<BookMove>>,
+}
+
+impl Book {
+    /// An empty book of `game`.
+    pub fn new(game: &str) -> Book {
+        Book {
+            game: game.to_string(),
+            positions: HashMap::new(),
+        }
+    }
+
+    /// The game variant it is for.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether it holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The moves of `position`, if the book has it.
+    pub fn moves(&self, position: &str) -> Option<&[BookMove]> {
+        self.positions.get(position).map(Vec::as_slice)
+    }
+
+    /// The best move of `position`: the highest score, the first listed
+    /// among equals.
+    pub fn best(&self, position: &str) -> Option<&BookMove> {
+        let moves = self.moves(position)?;
+        moves
+            .iter()
+            .reduce(|best, m| if m.score > best.score { m } else { best })
+    }
+
+    /// Put `position` in the book with `moves`, replacing what it had.
+    pub fn insert(&mut self, position: String, moves: Vec<BookMove>) {
+        self.positions.insert(position, moves);
+    }
+
+    /// Read a book from its text; the error names the line.
+    pub fn read(text: &str) -> Result<Book, String> {
+        let mut lines = text.lines().enumerate();
+        let game = loop {
+            let Some((number, line)) = lines.next() else {
+                return Err("empty: no 'plyd-book 1 <game>' line".to_string());
+            };
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [MAGIC, version, game] if *version == VERSION.to_string() => {
+                    break game.to_string()
+                }
+                [MAGIC, version, _] => {
+                    return Err(format!(
+                        "line {}: book format version {version}, this plyd reads version {VERSION}",
+                        number + 1
+                    ))
+                }
+                _ => {
+                    return Err(format!(
+                        "line {}: expected 'plyd-book {VERSION} <game>', found '{line}'",
+                        number + 1
+                    ))
+                }
+            }
+        };
+        let mut book = Book::new(&game);
+        for (number, line) in lines {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let at = |why: String| format!("line {}: {why}", number + 1);
+            let mut fields = line.split('\t');
+            let position = fields.next().unwrap_or("").trim();
+            if position.is_empty() {
+                return Err(at("no position".to_string()));
+            }
+            let mut moves = Vec::new();
+            for field in fields {
+                let words: Vec<&str> = field.split_whitespace().collect();
+                let [mv, score, depth] = words.as_slice() else {
+                    return Err(at(format!("'{field}' is not '<move> <score> <depth>'")));
+                };
+                let score = score
+                    .parse()
+                    .map_err(|_| at(format!("'{score}' is not a score")))?;
+                let depth = depth
+                    .parse()
+                    .map_err(|_| at(format!("'{depth}' is not a depth")))?;
+                moves.push(BookMove {
+                    mv: mv.to_string(),
+                    score,
+                    depth,
+                });
+            }
+            if moves.is_empty() {
+                return Err(at(format!("position '{position}' has no move")));
+            }
+            if book.positions.insert(position.to_string(), moves).is_some() {
+                return Err(at(format!("position '{position}' is listed twice")));
+            }
+        }
+        Ok(book)
+    }
+
+    /// The book's text, positions sorted.
+    pub fn write(&self) -> String {
+        let mut positions: Vec<&String> = self.positions.keys().collect();
+        positions.sort();
+        let mut out = format!("{MAGIC} {VERSION} {}\n", self.game);
+        for position in positions {
+            out.push_str(position);
+            for m in &self.positions[position] {
+                out.push_str(&format!("\t{} {} {}", m.mv, m.score, m.depth));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Read a book file; the error names the file.
+    pub fn load(path: &Path) -> Result<Book, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("book {}: cannot be read: {e}", path.display()))?;
+        Book::read(&text).map_err(|e| format!("book {}: {e}", path.display()))
+    }
+
+    /// Write the book to `path` (through a file beside it, renamed, so that
+    /// a reader never sees half a book).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let fail = |e: std::io::Error| format!("book {}: cannot be written: {e}", path.display());
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        std::fs::write(&partial, self.write()).map_err(fail)?;
+        std::fs::rename(&partial, path).map_err(fail)
+    }
+}
+
+/// Scores positions' moves with fixed-depth searches and adds them to a
+/// book.
+pub struct BookBuilder<'a> {
+    evaluator: &'a Evaluator,
+    tt: TranspositionTable,
+    depth: u32,
+    options: SearchOptions,
+    control: SearchControl,
+    /// Positions scored so far.
+    pub scored: usize,
+}
+
+impl<'a> BookBuilder<'a> {
+    /// A builder searching to `depth` with a table of `hash_mib` MiB.
+    pub fn new(evaluator: &'a Evaluator, depth: u32, hash_mib: usize) -> Result<Self, String> {
+        Ok(BookBuilder {
+            evaluator,
+            tt: TranspositionTable::new(hash_mib)?,
+            depth: depth.max(1),
+            options: SearchOptions::default(),
+            control: SearchControl::new(false),
+            scored: 0,
+        })
+    }
+
+    /// Every legal move of `state` with its score: a search of `state` to
+    /// the builder's depth with that move alone at the root. Empty for a
+    /// finished game or a chance node (dice are not a choice).
+    pub fn score_moves(&mut self, state: &GameState) -> Result<Vec<BookMove>, PluginError> {
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves)?;
+        let mut out = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let limits = SearchLimits {
+                depth: Some(self.depth),
+                search_moves: vec![mv],
+                ..SearchLimits::default()
+            };
+            let result = search::search(
+                state.try_clone()?,
+                self.evaluator,
+                &self.tt,
+                &limits,
+                &self.control,
+                &self.options,
+                &mut |_: SearchEvent| {},
+            )?;
+            out.push(BookMove {
+                mv: state.format_move(mv)?,
+                score: result.score,
+                depth: result.depth,
+            });
+        }
+        self.scored += 1;
+        Ok(out)
+    }
+
+    /// Add `state` (when the book lacks it) and, `plies` deep below it,
+    /// the positions reached by its moves within `margin` of its best.
+    /// `visit` is called with each position scored.
+    pub fn expand(
+        &mut self,
+        book: &mut Book,
+        state: &mut GameState,
+        plies: u32,
+        margin: i32,
+        visit: &mut dyn FnMut(&Book, usize),
+    ) -> Result<(), PluginError> {
+        if plies == 0 || state.outcome()? != Outcome::Ongoing {
+            return Ok(());
+        }
+        let text = state.position_text()?;
+        if book.moves(&text).is_none() {
+            let moves = self.score_moves(state)?;
+            if moves.is_empty() {
+                return Ok(());
+            }
+            book.insert(text.clone(), moves);
+            visit(book, self.scored);
+        }
+        let moves = book
+            .moves(&text)
+            .map(<[BookMove]>::to_vec)
+            .unwrap_or_default();
+        let Some(best) = moves.iter().map(|m| m.score).max() else {
+            return Ok(());
+        };
+        for m in moves
+            .iter()
+            .filter(|m| m.score >= best.saturating_sub(margin))
+        {
+            let mv = state.parse_legal_move(&m.mv)?;
+            state.make_move(mv)?;
+            let below = self.expand(book, state, plies - 1, margin, visit);
+            state.unmake_move(mv)?;
+            below?;
+        }
+        Ok(())
+    }
+
+    /// Add the positions of a game, from `state` along `line` (moves as
+    /// text), that the book lacks, up to `plies` plies in; `state` is left
+    /// as it was.
+    pub fn add_line(
+        &mut self,
+        book: &mut Book,
+        state: &mut GameState,
+        line: &[String],
+        plies: usize,
+    ) -> Result<usize, PluginError> {
+        let mut added = 0;
+        let mut played = Vec::new();
+        let mut outcome = Ok(());
+        for text in line.iter().take(plies) {
+            let step = (|| {
+                if state.outcome()? != Outcome::Ongoing {
+                    return Ok(false);
+                }
+                let position = state.position_text()?;
+                if book.moves(&position).is_none() {
+                    let moves = self.score_moves(state)?;
+                    if !moves.is_empty() {
+                        book.insert(position, moves);
+                        added += 1;
+                    }
+                }
+                let mv = state.parse_legal_move(text)?;
+                state.make_move(mv)?;
+                played.push(mv);
+                Ok(true)
+            })();
+            match step {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        for &mv in played.iter().rev() {
+            state.unmake_move(mv)?;
+        }
+        outcome.map(|()| added)
+    }
+}
+
+/// Carry the scores back from the book's deepest positions to `state`:
+/// every move leading to a position of the book takes that position's
+/// best score, seen from the mover. Returns `state`'s best score, `None`
+/// when the book lacks it. `state` is left as it was.
+pub fn negamax(book: &mut Book, state: &mut GameState) -> Result<Option<i32>, PluginError> {
+    let mut done = HashMap::new();
+    let mut path = HashSet::new();
+    negamax_from(book, state, &mut done, &mut path)
+}
+
+fn negamax_from(
+    book: &mut Book,
+    state: &mut GameState,
+    done: &mut HashMap<String, i32>,
+    path: &mut HashSet<String>,
+) -> Result<Option<i32>, PluginError> {
+    let text = state.position_text()?;
+    if let Some(&value) = done.get(&text) {
+        return Ok(Some(value));
+    }
+    let Some(moves) = book.moves(&text).map(<[BookMove]>::to_vec) else {
+        return Ok(None);
+    };
+    // A line back to a position on the path (a repetition) keeps the
+    // score its search gave.
+    if !path.insert(text.clone()) {
+        return Ok(None);
+    }
+    let side = state.side_to_move()?;
+    let mut updated = moves;
+    for m in &mut updated {
+        let Ok(mv) = state.parse_legal_move(&m.mv) else {
+            continue;
+        };
+        state.make_move(mv)?;
+        let child = negamax_from(book, state, done, path);
+        let child_side = state.side_to_move();
+        state.unmake_move(mv)?;
+        if let Some(value) = child? {
+            m.score = if child_side? == side { value } else { -value };
+        }
+    }
+    path.remove(&text);
+    let best = updated.iter().map(|m| m.score).max();
+    book.insert(text.clone(), updated);
+    if let Some(best) = best {
+        done.insert(text, best);
+    }
+    Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Book {
+        let mut book = Book::new("othello");
+        book.insert(
+            "8/8/8/3OX3/3XO3/8/8/8 b".to_string(),
+            vec![
+                BookMove {
+                    mv: "f5".into(),
+                    score: -31,
+                    depth: 12,
+                },
+                BookMove {
+                    mv: "e6".into(),
+                    score: -20,
+                    depth: 12,
+                },
+                BookMove {
+                    mv: "c4".into(),
+                    score: -20,
+                    depth: 11,
+                },
+            ],
+        );
+        book
+    }
+
+    #[test]
+    fn a_book_reads_back_what_it_writes() {
+        let book = sample();
+        let text = book.write();
+        assert_eq!(
+            text,
+            "plyd-book 1 othello\n8/8/8/3OX3/3XO3/8/8/8 b\tf5 -31 12\te6 -20 12\tc4 -20 11\n"
+        );
+        assert_eq!(Book::read(&text).unwrap(), book);
+    }
+
+    #[test]
+    fn the_best_move_is_the_first_of_the_highest() {
+        let book = sample();
+        assert_eq!(book.best("8/8/8/3OX3/3XO3/8/8/8 b").unwrap().mv, "e6");
+        assert!(book.best("8/8/8/8/8/8/8/8 b").is_none());
+    }
+
+    #[test]
+    fn broken_books_are_refused_with_the_line() {
+        for (text, why) in [
+            ("", "empty"),
+            ("chess 1 x\n", "line 1: expected 'plyd-book 1 <game>'"),
+            ("plyd-book 2 othello\n", "line 1: book format version 2"),
+            (
+                "plyd-book 1 othello\nx\n",
+                "line 2: position 'x' has no move",
+            ),
+            ("plyd-book 1 othello\nx\tf5 1\n", "line 2: 'f5 1' is not"),
+            (
+                "plyd-book 1 othello\nx\tf5 a 3\n",
+                "line 2: 'a' is not a score",
+            ),
+            (
+                "plyd-book 1 othello\nx\tf5 1 -3\n",
+                "line 2: '-3' is not a depth",
+            ),
+            (
+                "plyd-book 1 othello\nx\tf5 1 3\n# c\nx\tf5 1 3\n",
+                "line 4: position 'x' is listed twice",
+            ),
+        ] {
+            let err = Book::read(text).unwrap_err();
+            assert!(err.contains(why), "{text:?}: {err}");
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Opening books end to end: `plyd book` builds and extends one, the daemon
+//! plays from it with `OwnBook` and `BookFile` (and refuses a broken file
+//! with one line, keeping the book it had), and NBoard's `learn` adds a
+//! game to the book named in the configuration file.
+
+mod common;
+
+use std::path::Path;
+
+use common::{errors, othello_dir, run_plyd, Engine, TempDir};
+use plyd::book::Book;
+
+/// `plyd book` in `dir` with `args`; the book read back.
+fn build(dir: &Path, book: &Path, args: &[&str]) -> Book {
+    let out = book.display().to_string();
+    let mut all = vec!["book", "--out", out.as_str()];
+    all.extend_from_slice(args);
+    let run = run_plyd(dir, &all);
+    assert!(run.status.success(), "{run:?}");
+    Book::load(book).expect("the book reads back")
+}
+
+const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
+
+/// Every position's move whose next position is in the book carries that
+/// position's best score, negated (Othello's side changes every move).
+fn assert_negamaxed(book: &Book, dir: &Path) {
+    let text = book.write();
+    let mut checked = 0;
+    let mut e = Engine::start(dir, &[], &[]);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    for line in text.lines().skip(1) {
+        let position = line.split('\t').next().unwrap();
+        for m in book.moves(position).unwrap() {
+            // The position after the move, as the engine writes it.
+            e.send(&format!("position fen {position} moves {}", m.mv));
+            let child = e.fen();
+            if let Some(best) = book.best(&child) {
+                assert_eq!(m.score, -best.score, "{position} {}", m.mv);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no move leads to a book position:\n{text}");
+}
+
+#[test]
+fn plyd_book_builds_a_negamaxed_book_and_extends_it() {
+    let dir = othello_dir();
+    let file = dir.path().join("othello.book");
+    let book = build(dir.path(), &file, &["--plies", "2", "--depth", "3"]);
+    assert_eq!(book.game(), "othello");
+    let start: Vec<&str> = book
+        .moves(START)
+        .expect("the start position")
+        .iter()
+        .map(|m| m.mv.as_str())
+        .collect();
+    assert_eq!(start, ["d3", "c4", "f5", "e6"]);
+    assert!(book.len() >= 2, "{}", book.write());
+    assert_negamaxed(&book, dir.path());
+    // Deeper: every position kept, more added.
+    let deeper = build(dir.path(), &file, &["--plies", "3", "--depth", "3"]);
+    assert!(deeper.len() > book.len());
+    for line in book.write().lines().skip(1) {
+        let position = line.split('\t').next().unwrap();
+        assert!(deeper.moves(position).is_some(), "{position} was dropped");
+    }
+    // A book of another game is refused, with the file named.
+    let other = dir.path().join("amazons.book");
+    std::fs::write(&other, "plyd-book 1 amazons\n").unwrap();
+    let out = other.display().to_string();
+    let run = run_plyd(dir.path(), &["book", "--out", &out, "--plies", "1"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("is for amazons, not othello"), "{stderr}");
+}
+
+/// The answer to `go depth N` from `position`, and whether it came from
+/// the book.
+fn go(e: &mut Engine, position: &str, depth: u32) -> (Vec<String>, bool) {
+    e.send(position);
+    e.send(&format!("go depth {depth}"));
+    let lines = e.until_bestmove();
+    let from_book = lines.iter().any(|l| l.ends_with("string book"));
+    if !from_book {
+        let searched = format!("info depth {depth} ");
+        assert!(lines.iter().any(|l| l.starts_with(&searched)), "{lines:?}");
+    }
+    (lines, from_book)
+}
+
+/// A daemon with `BookFile` set to `file` and `OwnBook` as given.
+fn engine_with_book(dir: &Path, file: &Path, own_book: bool) -> Engine {
+    let mut e = Engine::start(dir, &[], &[]);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send(&format!("setoption name BookFile value {}", file.display()));
+    e.send(&format!("setoption name OwnBook value {own_book}"));
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e
+}
+
+#[test]
+fn the_daemon_plays_the_books_best_move_with_own_book() {
+    let dir = othello_dir();
+    let file = dir.path().join("othello.book");
+    let book = build(dir.path(), &file, &["--plies", "2", "--depth", "3"]);
+    let best = book.best(START).unwrap().clone();
+
+    let mut e = engine_with_book(dir.path(), &file, true);
+    e.send("position startpos");
+    e.send("go depth 9");
+    let lines = e.until_bestmove();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "info depth {} score cp {} nodes 0 pv {} string book",
+                best.depth, best.score, best.mv
+            ),
+            format!("bestmove {}", best.mv),
+        ]
+    );
+    // Out of the book: a search.
+    let (_, from_book) = go(&mut e, "position startpos moves f5 d6 c3 d3 c4", 3);
+    assert!(!from_book);
+    // MultiPV searches are never the book's.
+    e.send("setoption name MultiPV value 2");
+    let (_, from_book) = go(&mut e, "position startpos", 2);
+    assert!(!from_book);
+
+    // A broken file is refused with one line; the book stays.
+    e.send("setoption name MultiPV value 1");
+    let broken = dir.path().join("broken.book");
+    std::fs::write(&broken, "plyd-book 1 othello\nx\tf5 one 3\n").unwrap();
+    e.send(&format!(
+        "setoption name BookFile value {}",
+        broken.display()
+    ));
+    let lines = e.sync();
+    assert_eq!(
+        errors(&lines),
+        [&format!(
+            "info string error: book {}: line 2: 'one' is not a score",
+            broken.display()
+        )],
+        "{lines:?}"
+    );
+    e.send("go depth 9");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {}", best.mv));
+    assert!(lines[0].ends_with("string book"), "{lines:?}");
+}
+
+#[test]
+fn without_own_book_or_for_another_game_the_book_is_not_played() {
+    let dir = othello_dir();
+    let file = dir.path().join("othello.book");
+    build(dir.path(), &file, &["--plies", "1", "--depth", "2"]);
+    let mut e = engine_with_book(dir.path(), &file, false);
+    assert!(!go(&mut e, "position startpos", 2).1);
+
+    let other = dir.path().join("amazons.book");
+    std::fs::write(&other, format!("plyd-book 1 amazons\n{START}\tf5 1 1\n")).unwrap();
+    let mut e = engine_with_book(dir.path(), &other, true);
+    assert!(!go(&mut e, "position startpos", 2).1);
+}
+
+#[test]
+fn nboard_learn_adds_the_game_to_the_configured_book() {
+    let dir = othello_dir();
+    let work = TempDir::new("learn");
+    let file = work.path().join("learned.book");
+    std::fs::write(&file, "plyd-book 1 othello\n").unwrap();
+    let config = work.path().join("plyd.toml");
+    std::fs::write(&config, "book = \"learned.book\"\nown_book = true\n").unwrap();
+    let config_arg = config.display().to_string();
+    let mut e = Engine::start(
+        dir.path(),
+        &["--config", &config_arg, "--protocol", "nboard"],
+        &[],
+    );
+    e.send("nboard 2");
+    e.send("set depth 3");
+    e.send(
+        "set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0]TY[8]\
+         BO[8 ---------------------------O*------*O--------------------------- *]\
+         B[F5]W[F6]B[E6]W[F4];)",
+    );
+    e.send("learn");
+    let lines = e.read_until(|l| l == "learned");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let book = Book::load(&file).unwrap();
+    // The four positions the moves were played from, the scores carried
+    // back along the game: f5 takes the best of the position after it.
+    assert_eq!(book.len(), 4, "{}", book.write());
+    let after_f5 = book.best("8/8/8/3OX3/3XXX2/8/8/8 w").expect("after f5");
+    let f5 = book
+        .moves(START)
+        .unwrap()
+        .iter()
+        .find(|m| m.mv == "f5")
+        .unwrap();
+    assert_eq!(f5.score, -after_f5.score, "{}", book.write());
+    // The book is in use at once: `go` at the start answers from it.
+    let best = book.best(START).unwrap().mv.to_uppercase();
+    e.send("set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    e.send("go");
+    let lines = e.read_until(|l| l.starts_with("==="));
+    assert!(
+        lines.last().unwrap().starts_with(&format!("=== {best}")),
+        "{lines:?}"
+    );
+
+    // Without a book file, `learn` says why and answers all the same.
+    let mut e = Engine::start(dir.path(), &["--protocol", "nboard"], &[]);
+    e.send("nboard 2");
+    e.send("learn");
+    let lines = e.read_until(|l| l == "learned");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("no BookFile is set, so there is no book to learn into")),
+        "{lines:?}"
+    );
+}
