@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
@@ -632,6 +632,9 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     let started = Instant::now();
     let mut builder = BookBuilder::new(&evaluator, plan.depth, plan.hash)?;
     let fail = |e: PluginError| e.to_string();
+    // Written every minute, so that a build stopped midway keeps its
+    // searches (the same command then goes on from them).
+    let mut saved = Instant::now();
     builder
         .expand(
             &mut book,
@@ -644,6 +647,12 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
                     book.len(),
                     started.elapsed().as_secs()
                 );
+                if saved.elapsed() >= Duration::from_secs(60) {
+                    if let Err(e) = book.save(plan.out) {
+                        eprintln!("book: {e}");
+                    }
+                    saved = Instant::now();
+                }
             },
         )
         .map_err(fail)?;
