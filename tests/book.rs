@@ -198,9 +198,13 @@ fn nboard_learn_adds_the_game_to_the_configured_book() {
          BO[8 ---------------------------O*------*O--------------------------- *]\
          B[F5]W[F6]B[E6]W[F4];)",
     );
+    // The `ping` right behind `learn` waits for it (a search would be
+    // dropped): `learned` comes first, and the learning is whole.
     e.send("learn");
-    let lines = e.read_until(|l| l == "learned");
+    e.send("ping 1");
+    let lines = e.read_until(|l| l == "pong 1");
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    assert_eq!(lines[lines.len() - 2..], ["learned", "pong 1"], "{lines:?}");
     let book = Book::load(&file).unwrap();
     // The four positions the moves were played from, the scores carried
     // back along the game: f5 takes the best of the position after it.

@@ -29,6 +29,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 use crate::search::{
@@ -37,7 +38,7 @@ use crate::search::{
 
 /// A book shared between the daemon, a search playing from it and a
 /// `learn` adding to it; `None` until `BookFile` names one.
-pub type SharedBook = std::sync::Arc<parking_lot::RwLock<Option<Book>>>;
+pub type SharedBook = Arc<parking_lot::RwLock<Option<Book>>>;
 
 /// The first word of a book file.
 const MAGIC: &str = "plyd-book";
@@ -214,27 +215,42 @@ pub struct BookBuilder<'a> {
     tt: TranspositionTable,
     depth: u32,
     options: SearchOptions,
-    control: SearchControl,
+    /// The searches' control: a stop ends the building, and the searches'
+    /// beats are the watchdog's signs of life.
+    control: Arc<SearchControl>,
     /// Positions scored so far.
     pub scored: usize,
 }
 
 impl<'a> BookBuilder<'a> {
-    /// A builder searching to `depth` with a table of `hash_mib` MiB.
-    pub fn new(evaluator: &'a Evaluator, depth: u32, hash_mib: usize) -> Result<Self, String> {
+    /// A builder searching to `depth` with a table of `hash_mib` MiB,
+    /// under `control`.
+    pub fn new(
+        evaluator: &'a Evaluator,
+        depth: u32,
+        hash_mib: usize,
+        control: Arc<SearchControl>,
+    ) -> Result<Self, String> {
         Ok(BookBuilder {
             evaluator,
             tt: TranspositionTable::new(hash_mib)?,
             depth: depth.max(1),
             options: SearchOptions::default(),
-            control: SearchControl::new(false),
+            control,
             scored: 0,
         })
     }
 
+    /// Whether the control was told to stop: what was being scored then
+    /// is left out, and nothing more is added.
+    pub fn stopped(&self) -> bool {
+        self.control.stop_requested()
+    }
+
     /// Every legal move of `state` with its score: a search of `state` to
     /// the builder's depth with that move alone at the root. Empty for a
-    /// finished game or a chance node (dice are not a choice).
+    /// finished game or a chance node (dice are not a choice), and when
+    /// the builder was stopped (a search cut short scores nothing).
     pub fn score_moves(&mut self, state: &GameState) -> Result<Vec<BookMove>, PluginError> {
         let mut moves = Vec::new();
         state.legal_moves(&mut moves)?;
@@ -254,6 +270,9 @@ impl<'a> BookBuilder<'a> {
                 &self.options,
                 &mut |_: SearchEvent| {},
             )?;
+            if self.stopped() {
+                return Ok(Vec::new());
+            }
             out.push(BookMove {
                 mv: state.format_move(mv)?,
                 score: result.score,
@@ -275,7 +294,7 @@ impl<'a> BookBuilder<'a> {
         margin: i32,
         visit: &mut dyn FnMut(&Book, usize),
     ) -> Result<(), PluginError> {
-        if plies == 0 || state.outcome()? != Outcome::Ongoing {
+        if plies == 0 || self.stopped() || state.outcome()? != Outcome::Ongoing {
             return Ok(());
         }
         let text = state.position_text()?;
@@ -322,7 +341,7 @@ impl<'a> BookBuilder<'a> {
         let mut outcome = Ok(());
         for text in line.iter().take(plies) {
             let step = (|| {
-                if state.outcome()? != Outcome::Ongoing {
+                if self.stopped() || state.outcome()? != Outcome::Ongoing {
                     return Ok(false);
                 }
                 let position = state.position_text()?;

@@ -14,8 +14,8 @@ use plyd::host::{default_plugin_dir, GameState, PluginError, PluginHost, Variant
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
-use plyd::search::nps;
 use plyd::search::Techniques;
+use plyd::search::{nps, SearchControl};
 use plyd_arena::{self as arena, ArenaArgs};
 
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
@@ -630,7 +630,8 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
         .max(0);
     let mut state = start_state(&variant, plan.fen)?;
     let started = Instant::now();
-    let mut builder = BookBuilder::new(&evaluator, plan.depth, plan.hash)?;
+    let control = Arc::new(SearchControl::new(false));
+    let mut builder = BookBuilder::new(&evaluator, plan.depth, plan.hash, control)?;
     let fail = |e: PluginError| e.to_string();
     // Written every minute, so that a build stopped midway keeps its
     // searches (the same command then goes on from them).

@@ -221,6 +221,13 @@ impl Controller {
         self.job.is_some()
     }
 
+    /// Whether the job running is NBoard's `learn`.
+    pub(crate) fn learning(&self) -> bool {
+        self.job
+            .as_ref()
+            .is_some_and(|job| job.kind == JobKind::Learn)
+    }
+
     /// The job's events, for the daemon's loop to wait on.
     pub(super) fn events(&self) -> Receiver<JobEvent> {
         self.events_rx.clone()

@@ -230,13 +230,14 @@ pub fn start_learn(
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
     let plugins = Blame::game_and_evaluator(job.start.plugin(), job.evaluator.source()).into();
+    let job_control = Arc::clone(&control);
     let mut started = spawn(
         "plyd-learn",
         JobKind::Learn,
         control,
         events,
         move |events| {
-            let result = catch_unwind(AssertUnwindSafe(|| learn(job)));
+            let result = catch_unwind(AssertUnwindSafe(|| learn(job, job_control)));
             let failure = match result {
                 Ok(Ok(())) => None,
                 Ok(Err(e)) => Some(format!("learn: {e}")),
@@ -251,23 +252,30 @@ pub fn start_learn(
             });
         },
     )?;
+    // The searches beat the job's control: a plugin call that never
+    // returns is caught as in a search.
+    started.watch.expect_progress(&started.control);
     started.plugins = plugins;
     Ok(started)
 }
 
 /// The work of [`start_learn`]: the book is read, extended and written
-/// outside the lock, and put back once written.
-fn learn(mut job: LearnJob) -> Result<(), String> {
+/// outside the lock, and put back once written. A stop (NBoard's `ping`
+/// during the learning) leaves the book and its file as they were.
+fn learn(mut job: LearnJob, control: Arc<SearchControl>) -> Result<(), String> {
     let mut book = job
         .book
         .read()
         .clone()
         .unwrap_or_else(|| Book::new(&job.variant));
-    let mut builder = BookBuilder::new(&job.evaluator, job.depth, 64)?;
+    let mut builder = BookBuilder::new(&job.evaluator, job.depth, 64, control)?;
     let fail = |e: crate::host::PluginError| e.to_string();
     builder
         .add_line(&mut book, &mut job.start, &job.moves, LEARN_PLIES)
         .map_err(fail)?;
+    if builder.stopped() {
+        return Err("stopped before it was done; the book is unchanged".to_string());
+    }
     negamax(&mut book, &mut job.start).map_err(fail)?;
     book.save(&job.path)?;
     *job.book.write() = Some(book);

@@ -107,7 +107,11 @@ impl GameClock {
 impl NBoard {
     /// Stop a running search, if any, with its answer dropped.
     fn drop_search(&mut self, ctl: &mut Controller) {
-        if ctl.busy() {
+        // Learning is not a search whose answer the GUI left behind: it
+        // was asked for, and `ping` answers once it is done.
+        if ctl.learning() {
+            ctl.finish_job(self);
+        } else if ctl.busy() {
             self.asked = Some(Asked::Dropped);
             ctl.shut_down(self);
         }
