@@ -83,6 +83,17 @@ fn plyd_book_builds_a_negamaxed_book_and_extends_it() {
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(stderr.contains("is for amazons, not othello"), "{stderr}");
+    // An evaluator the game does not have is refused, as by `plyd eval`.
+    let run = run_plyd(
+        dir.path(),
+        &["book", "--out", &out, "--evaluator", "nonsense"],
+    );
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("othello has no evaluator 'nonsense'"),
+        "{stderr}"
+    );
 }
 
 /// The answer to `go depth N` from `position`, and whether it came from

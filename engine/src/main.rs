@@ -542,6 +542,46 @@ fn endgame_bench(
 fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     let host = load_plugins(config);
     let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let evaluator = named_evaluator(config, &host, &variant)?;
+    let params = config.eval_params.as_deref();
+    let state = start_state(&variant, fen)?;
+    println!(
+        "position {}",
+        state.position_text().map_err(|e| e.to_string())?
+    );
+    for line in evaluation_lines(&evaluator, &state, params)? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The evaluator `config` names for `variant` (`--evaluator`), else the
+/// game's first, with `config`'s parameters: for the bench, whose games
+/// without the named evaluator use their own default.
+fn chosen_evaluator(
+    config: &DaemonConfig,
+    host: &PluginHost,
+    variant: &VariantRef,
+) -> Result<plyd::host::Evaluator, String> {
+    let offered = host.evaluators_for(&variant.plugin);
+    let source = config
+        .evaluator
+        .as_deref()
+        .and_then(|name| offered.iter().find(|e| e.name().eq_ignore_ascii_case(name)))
+        .or(offered.first())
+        .cloned()
+        .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?;
+    create_evaluator(&variant.plugin, source, config.eval_params.as_deref())
+}
+
+/// The evaluator `config` names for `variant` (`--evaluator`; refused
+/// with the game's evaluators listed when it has no such one), else the
+/// game's first, with `config`'s parameters.
+fn named_evaluator(
+    config: &DaemonConfig,
+    host: &PluginHost,
+    variant: &VariantRef,
+) -> Result<plyd::host::Evaluator, String> {
     let offered = host.evaluators_for(&variant.plugin);
     let source = match &config.evaluator {
         Some(wanted) => offered
@@ -564,34 +604,6 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
             .cloned()
             .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?,
     };
-    let params = config.eval_params.as_deref();
-    let evaluator = create_evaluator(&variant.plugin, source, params)?;
-    let state = start_state(&variant, fen)?;
-    println!(
-        "position {}",
-        state.position_text().map_err(|e| e.to_string())?
-    );
-    for line in evaluation_lines(&evaluator, &state, params)? {
-        println!("{line}");
-    }
-    Ok(())
-}
-
-/// The evaluator `config` names for `variant` (`--evaluator`), else the
-/// game's first, with `config`'s parameters.
-fn chosen_evaluator(
-    config: &DaemonConfig,
-    host: &PluginHost,
-    variant: &VariantRef,
-) -> Result<plyd::host::Evaluator, String> {
-    let offered = host.evaluators_for(&variant.plugin);
-    let source = config
-        .evaluator
-        .as_deref()
-        .and_then(|name| offered.iter().find(|e| e.name().eq_ignore_ascii_case(name)))
-        .or(offered.first())
-        .cloned()
-        .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?;
     create_evaluator(&variant.plugin, source, config.eval_params.as_deref())
 }
 
@@ -609,7 +621,7 @@ struct BookPlan<'a> {
 fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     let host = load_plugins(config);
     let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
-    let evaluator = chosen_evaluator(config, &host, &variant)?;
+    let evaluator = named_evaluator(config, &host, &variant)?;
     let mut book = if plan.out.exists() {
         Book::load(plan.out)?
     } else {

@@ -96,7 +96,7 @@ impl Perft {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         state.legal_moves(&mut moves)?;
         let result = if moves.is_empty() {
-            Ok(Some(u64::from(ended_counts)))
+            Ok(Some(leaves(0)))
         } else if depth == 2 {
             // The ply above the leaves, without a call per child: make,
             // count, take back.

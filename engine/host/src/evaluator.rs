@@ -327,11 +327,6 @@ pub struct EvalStack<'e> {
 unsafe impl Send for EvalStack<'_> {}
 
 impl EvalStack<'_> {
-    /// The evaluator it belongs to.
-    pub fn evaluator(&self) -> &Evaluator {
-        self.evaluator
-    }
-
     /// Hold `state` as the only position.
     pub fn reset(&mut self, state: &GameState) -> Result<(), PluginError> {
         self.evaluator.check_state(state)?;
