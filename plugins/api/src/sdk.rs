@@ -1355,13 +1355,19 @@ mod shim {
 ///
 /// ```text
 /// plyd_api::export_game!(Othello, evaluators = [Seed004]);
+/// plyd_api::export_game!(Othello, evaluators = [Seed004], init = set_up);
 /// ```
+///
+/// `init`, a function with no arguments, runs once, when the host first
+/// asks for the table, before the table is built: one-time set-up of the
+/// plugin's own (a panic there is caught like any other, and the plugin is
+/// refused).
 #[macro_export]
 macro_rules! export_game {
     ($game:ty) => {
         $crate::export_game!($game, evaluators = []);
     };
-    ($game:ty, evaluators = [$($eval:ty),* $(,)?]) => {
+    ($game:ty, evaluators = [$($eval:ty),* $(,)?] $(, init = $init:path)? $(,)?) => {
         /// The plyd game plugin entry point.
         #[no_mangle]
         pub extern "C" fn plyd_game_api() -> *const $crate::abi::GameApi {
@@ -1369,6 +1375,7 @@ macro_rules! export_game {
                 $crate::sdk::TableCell::new();
             $crate::sdk::guard(::std::ptr::null(), || {
                 TABLE.get_or_init(|| {
+                    $($init();)?
                     #[allow(unused_imports)]
                     use $crate::sdk::{IncrementalTable as _, PlainTable as _};
                     $crate::sdk::game_table::<$game>(&[

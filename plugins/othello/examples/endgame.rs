@@ -15,6 +15,8 @@ use plyd_othello_rules::endgame::{solve, LocalTable, SCORE_INFINITY};
 use plyd_othello_rules::text::parse_position;
 
 fn main() {
+    // The plugin registers this when the host loads it; here there is no host.
+    plyd_game_othello::register_solver_order();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let file = args
         .first()

@@ -19,4 +19,17 @@ pub use patterns::{Patterns, PatternsStack};
 pub use plyd_othello_rules::{board, game, perft, text, Othello, PASS, STATE_LAYOUT};
 pub use seed004::Seed004;
 
-plyd_api::export_game!(Othello, evaluators = [Patterns, Seed004, PatternsStack]);
+plyd_api::export_game!(
+    Othello,
+    evaluators = [Patterns, Seed004, PatternsStack],
+    init = register_solver_order
+);
+
+/// Hand the exact endgame solver the shipped `patterns` weights to sort its
+/// moves by at nodes with many empty squares (see
+/// [`plyd_othello_rules::endgame::set_order_evaluator`]). Run when the host
+/// first asks for the game's table; programs that call the solver without
+/// the host (the `endgame` example) call it themselves.
+pub fn register_solver_order() {
+    plyd_othello_rules::endgame::set_order_evaluator(patterns::shipped_score);
+}

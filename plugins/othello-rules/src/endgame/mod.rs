@@ -17,6 +17,11 @@
 //! * `n <= 4`: one function per count in [`last`], the last square counted
 //!   without being played.
 //!
+//! From `STABILITY_MIN_EMPTIES` empty squares up, a node whose window lies
+//! above what the side to move can still reach, given the opponent's
+//! stable discs ([`stability`]), returns that ceiling at once (the
+//! stability cutoff).
+//!
 //! Scores are disc differences for the side to move at the end of the game,
 //! in `[-64, 64]`, with the empty squares of a game that ended early given
 //! to the winner, as in the published endgame test scores. A search in the
@@ -24,8 +29,12 @@
 
 mod last;
 mod search;
+mod stability;
 
 pub use last::count_last_flips;
+pub use stability::{score_ceiling, stable_discs};
+
+use std::sync::OnceLock;
 
 use crate::board::{legal_placements, CORNERS, PASS};
 
@@ -47,6 +56,31 @@ pub trait Table {
     /// Called every [`POLL_INTERVAL`] nodes with the nodes searched so
     /// far; `true` stops the search.
     fn poll(&mut self, nodes: u64) -> bool;
+}
+
+/// An evaluation of a position for the side owning the first bitboard
+/// against the second, in hundredths of a disc.
+pub type OrderEval = fn(own: u64, opp: u64) -> i32;
+
+static ORDER_EVALUATOR: OnceLock<OrderEval> = OnceLock::new();
+
+/// Give the solver an evaluation to sort its moves by at nodes with many
+/// empty squares (12 or more), where mobility alone orders them badly. The
+/// first call wins; later ones are ignored. Without one the solver sorts
+/// by mobility and parity alone. Scores never depend on it, only the
+/// number of nodes searched to find them.
+///
+/// The Othello plugin registers its shipped `patterns` weights when the
+/// host loads it, whatever evaluator the search itself uses, so that a
+/// solve searches the same tree whichever evaluator is chosen.
+pub fn set_order_evaluator(evaluate: OrderEval) {
+    let _ = ORDER_EVALUATOR.set(evaluate);
+}
+
+/// The evaluation registered with [`set_order_evaluator`], if any.
+#[inline]
+pub(crate) fn order_evaluator() -> Option<OrderEval> {
+    ORDER_EVALUATOR.get().copied()
 }
 
 /// Nodes between two calls of [`Table::poll`].
@@ -273,7 +307,7 @@ impl Solver<'_> {
         let mut list = search::MoveList::new();
         let key = search::table_key(own, opp);
         let table_move = self.table.probe(key).map(|e| e.best);
-        list.fill(own, opp, moves, table_move);
+        list.fill(own, opp, moves, table_move, order_evaluator());
         if thread > 0 && list.len() > 1 {
             let shift = thread as usize % list.len();
             list.rotate(shift);

@@ -5,9 +5,25 @@
 use crate::board::{flips, legal_placements, CORNERS};
 
 use super::{
-    final_score, odd_quadrants, parity_order, Bound, Entry, Solver, SCORE_INFINITY, SQUARE_GROUPS,
-    TABLE_MIN_EMPTIES,
+    final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling, Bound,
+    Entry, OrderEval, Solver, SCORE_INFINITY, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
+
+/// Fewest empty squares at which a node tries the stability cutoff.
+const STABILITY_MIN_EMPTIES: u32 = 7;
+
+/// The stability cutoff: `Some(ceiling)` when the most the side to move can
+/// finish with, given the opponent's stable discs, is no more than
+/// `alpha`. Stable discs are looked for only when the opponent has enough
+/// discs for the ceiling to reach down to `alpha` at all.
+#[inline]
+fn stability_cutoff(own: u64, opp: u64, alpha: i32) -> Option<i32> {
+    if alpha < 64 - 2 * opp.count_ones() as i32 {
+        return None;
+    }
+    let ceiling = score_ceiling(own, opp);
+    (ceiling <= alpha).then_some(ceiling)
+}
 
 /// The solver's table key of a position: distinct from the game's own hash
 /// (which also mixes in the colour to move), so that solver entries and
@@ -50,6 +66,14 @@ fn neighbours(bits: u64) -> u64 {
     row | (row << 8) | (row >> 8)
 }
 
+/// Fewest empty squares at which moves are also sorted by the
+/// evaluation of the position they lead to.
+const EVAL_SORT_MIN_EMPTIES: u32 = 12;
+
+/// Hundredths of a disc of evaluation worth one unit of the sort key (a
+/// reply of the opponent is 16).
+const EVAL_DIVISOR: i32 = 25;
+
 /// Fewest empty squares at which a node looks its children up in the
 /// table before searching them (enhanced transposition cutoff): below it
 /// the look-ups cost more than the cutoffs save.
@@ -91,8 +115,16 @@ impl MoveList {
     /// Fill with `moves` (the legal placements of `own` against `opp`)
     /// sorted fastest-first: fewest replies for the opponent (a corner
     /// reply counting twice), then a move that keeps parity, then a
-    /// corner; `table_move` before everything.
-    pub(crate) fn fill(&mut self, own: u64, opp: u64, moves: u64, table_move: Option<u32>) {
+    /// corner, and with `eval` the evaluation of the position each move
+    /// leads to as well; `table_move` before everything.
+    pub(crate) fn fill(
+        &mut self,
+        own: u64,
+        opp: u64,
+        moves: u64,
+        table_move: Option<u32>,
+        eval: Option<OrderEval>,
+    ) {
         let odd = odd_quadrants(!(own | opp));
         self.len = 0;
         let mut bits = moves;
@@ -113,6 +145,10 @@ impl MoveList {
             }
             if disc & CORNERS != 0 {
                 key += 4;
+            }
+            if let Some(evaluate) = eval {
+                // The opponent's evaluation after the move, from our side.
+                key -= evaluate(opp & !flipped, mover) / EVAL_DIVISOR;
             }
             if table_move == Some(square) {
                 key = i32::MAX;
@@ -230,6 +266,11 @@ impl Solver<'_> {
     /// `TABLE_MIN_EMPTIES - 1` empty squares.
     fn parity_search(&mut self, own: u64, opp: u64, mut alpha: i32, beta: i32, count: u32) -> i32 {
         self.nodes += 1;
+        if count >= STABILITY_MIN_EMPTIES {
+            if let Some(ceiling) = stability_cutoff(own, opp, alpha) {
+                return ceiling;
+            }
+        }
         let moves = legal_placements(own, opp);
         if moves == 0 {
             return self.pass_or_end(own, opp, alpha, beta);
@@ -306,6 +347,11 @@ impl Solver<'_> {
             return 0;
         }
         self.nodes += 1;
+        if count >= STABILITY_MIN_EMPTIES {
+            if let Some(ceiling) = stability_cutoff(own, opp, alpha) {
+                return ceiling;
+            }
+        }
         let moves = legal_placements(own, opp);
         if moves == 0 {
             return self.pass_or_end(own, opp, alpha, beta);
@@ -333,7 +379,8 @@ impl Solver<'_> {
             }
         }
         let mut list = MoveList::new();
-        list.fill(own, opp, moves, table_move);
+        let eval = order_evaluator().filter(|_| count >= EVAL_SORT_MIN_EMPTIES);
+        list.fill(own, opp, moves, table_move, eval);
         let first_alpha = alpha;
         let mut alpha = alpha;
         let mut best = -SCORE_INFINITY;

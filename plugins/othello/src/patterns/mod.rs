@@ -97,15 +97,19 @@ fn fold(weights: &PatternWeights) -> Vec<i16> {
 }
 
 /// The shipped weights, decoded and folded once.
-fn shipped() -> Patterns {
+fn shipped() -> &'static Patterns {
     static SHIPPED_PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    SHIPPED_PATTERNS
-        .get_or_init(|| {
-            Patterns::with_weights(
-                PatternWeights::decode(SHIPPED).expect("the shipped patterns.bin is valid"),
-            )
-        })
-        .clone()
+    SHIPPED_PATTERNS.get_or_init(|| {
+        Patterns::with_weights(
+            PatternWeights::decode(SHIPPED).expect("the shipped patterns.bin is valid"),
+        )
+    })
+}
+
+/// [`Patterns::score`] with the shipped weights: what the exact solver
+/// sorts its moves by (see [`crate::register_solver_order`]).
+pub fn shipped_score(own: u64, opp: u64) -> i32 {
+    shipped().score(own, opp)
 }
 
 impl Patterns {
@@ -120,7 +124,7 @@ impl Patterns {
 
     /// The evaluator with the shipped weights.
     pub fn shipped() -> Self {
-        shipped()
+        shipped().clone()
     }
 
     /// Read a weights file; the error is one line naming the file.
