@@ -182,31 +182,83 @@ pub fn legal_placements(own: u64, opp: u64) -> u64 {
     reached & empty
 }
 
-/// Opponent discs flipped in direction `D` by a disc placed at `disc`: the
-/// run of opponent discs next to it, kept only when one of the player's own
-/// discs closes it.
+/// The squares of each line leaving a square, as masks: `LINES[x][k]` for
+/// square `x` and direction `k` (east, south-west, south, south-east; then
+/// west, north-east, north, north-west), the squares walked in that
+/// direction from `x` (not `x` itself) up to the board's edge. The first four
+/// directions go to higher bits, the last four to lower.
+static LINES: [[u64; 8]; 64] = line_masks();
+
+/// Builds [`LINES`].
+const fn line_masks() -> [[u64; 8]; 64] {
+    // (file step, row step) of each direction, in the order of `LINES`.
+    const STEPS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (-1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+    ];
+    let mut lines = [[0u64; 8]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut k = 0;
+        while k < 8 {
+            let (df, dr) = STEPS[k];
+            let (mut file, mut row) = (square as i32 % 8 + df, square as i32 / 8 + dr);
+            let mut mask = 0u64;
+            while file >= 0 && file < 8 && row >= 0 && row < 8 {
+                mask |= 1 << (row * 8 + file);
+                file += df;
+                row += dr;
+            }
+            lines[square][k] = mask;
+            k += 1;
+        }
+        square += 1;
+    }
+    lines
+}
+
+/// Discs flipped along a line that goes to higher bits (`line`, without the
+/// placed square): the carry of adding the line's first square runs through
+/// the opponent's discs on it (and the squares off the line, set to one)
+/// and stops on the first square of the line that is not the opponent's;
+/// the run is flipped when that square is ours.
 #[inline(always)]
-fn flips_in_direction<const D: i32>(own: u64, opp: u64, disc: u64, mask: u64) -> u64 {
-    let run = opponent_run::<D>(disc, opp & mask);
-    // The only square of step(run) outside the run is the one just past its
-    // end; the run is flipped when that square holds one of our discs. The
-    // comparison becomes a conditional move rather than a branch.
-    let closed = step::<D>(run) & own != 0;
-    run & 0u64.wrapping_sub(u64::from(closed))
+fn flips_up(own: u64, opp: u64, line: u64) -> u64 {
+    let first = line & line.wrapping_neg();
+    let outflank = (opp | !line).wrapping_add(first) & own & line;
+    outflank.wrapping_sub(first) & line & 0u64.wrapping_sub(u64::from(outflank != 0))
+}
+
+/// Discs flipped along a line that goes to lower bits: the highest square
+/// of the line that is not the opponent's ends the run, which is flipped
+/// when that square is ours. (`| 1` keeps the count of leading zeros below
+/// 64; bit 0 then only matters if it is on the line, and is ours.)
+#[inline(always)]
+fn flips_down(own: u64, opp: u64, line: u64) -> u64 {
+    let not_opp = !opp & line;
+    let outflank = (1u64 << 63 >> (not_opp | 1).leading_zeros()) & own & line;
+    (outflank << 1).wrapping_neg() & line
 }
 
 /// Opponent discs flipped when the player owning `own` places a disc on the
 /// single bit `disc`. Zero means the placement is illegal.
 #[inline]
 pub fn flips(own: u64, opp: u64, disc: u64) -> u64 {
-    flips_in_direction::<1>(own, opp, disc, NOT_EDGE_FILES)
-        | flips_in_direction::<-1>(own, opp, disc, NOT_EDGE_FILES)
-        | flips_in_direction::<8>(own, opp, disc, ALL_SQUARES)
-        | flips_in_direction::<-8>(own, opp, disc, ALL_SQUARES)
-        | flips_in_direction::<9>(own, opp, disc, NOT_EDGE_FILES)
-        | flips_in_direction::<-9>(own, opp, disc, NOT_EDGE_FILES)
-        | flips_in_direction::<7>(own, opp, disc, NOT_EDGE_FILES)
-        | flips_in_direction::<-7>(own, opp, disc, NOT_EDGE_FILES)
+    let lines = &LINES[disc.trailing_zeros() as usize & 63];
+    flips_up(own, opp, lines[0])
+        | flips_up(own, opp, lines[1])
+        | flips_up(own, opp, lines[2])
+        | flips_up(own, opp, lines[3])
+        | flips_down(own, opp, lines[4])
+        | flips_down(own, opp, lines[5])
+        | flips_down(own, opp, lines[6])
+        | flips_down(own, opp, lines[7])
 }
 
 /// Iterate over the square indices of the set bits, lowest first.
@@ -243,6 +295,64 @@ mod tests {
         let opp = 1 << 8;
         assert_eq!(legal_placements(own, opp), 0);
         assert_eq!(flips(own, opp, 1 << 9), 0);
+    }
+
+    /// Flips found by walking each direction square by square.
+    fn flips_by_walking(own: u64, opp: u64, square: i32) -> u64 {
+        let mut all = 0;
+        for (df, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
+            let (mut file, mut row) = (square % 8 + df, square / 8 + dr);
+            let mut run = 0u64;
+            while (0..8).contains(&file) && (0..8).contains(&row) {
+                let bit = 1u64 << (row * 8 + file);
+                if opp & bit != 0 {
+                    run |= bit;
+                } else {
+                    if own & bit != 0 {
+                        all |= run;
+                    }
+                    break;
+                }
+                file += df;
+                row += dr;
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn flips_match_a_square_by_square_walk() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        let mut next = || crate::testing::next(&mut state);
+        for round in 0..20_000 {
+            // Dense and sparse boards, and boards with few empty squares.
+            let (a, b) = (next(), next());
+            let occupied = match round % 3 {
+                0 => a | b,
+                1 => a & b,
+                _ => !(a & b & next()),
+            };
+            let own = occupied & next();
+            let opp = occupied & !own;
+            for square in 0..64 {
+                if occupied & (1 << square) == 0 {
+                    assert_eq!(
+                        flips(own, opp, 1 << square),
+                        flips_by_walking(own, opp, square),
+                        "own {own:#x} opp {opp:#x} square {square}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -268,15 +268,7 @@ impl Solver<'_> {
 mod tests {
     use super::*;
     use crate::board::flips;
-
-    /// A small deterministic generator, enough to pick boards.
-    fn next(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    use crate::testing::next;
 
     #[test]
     fn the_last_flip_count_equals_the_flips_of_a_placement() {

@@ -116,15 +116,8 @@ pub fn score_ceiling(own: u64, opp: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{flips, legal_placements, squares, Position, PASS};
-
-    fn next(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    use crate::board::{flips, squares, Position, PASS};
+    use crate::testing::{next, random_move, random_position};
 
     #[test]
     fn the_diagonals_cover_the_board_once() {
@@ -183,18 +176,7 @@ mod tests {
             // A random game stopped with 5 to 7 empty squares, then every
             // continuation from it.
             let stop = 5 + (next(&mut rng) % 3) as u32;
-            let mut position = Position::START;
-            while 64 - (position.black | position.white).count_ones() > stop
-                && !position.is_game_over()
-            {
-                let moves: Vec<u32> = squares(position.placements()).collect();
-                let mv = if moves.is_empty() {
-                    PASS
-                } else {
-                    moves[(next(&mut rng) % moves.len() as u64) as usize]
-                };
-                position = position.play(mv);
-            }
+            let position = random_position(&mut rng, stop);
             let black = stable_discs(position.black, position.white);
             let white = stable_discs(position.white, position.black);
             found += (black | white).count_ones();
@@ -218,12 +200,7 @@ mod tests {
                 black |= stable_discs(position.black, position.white);
                 white |= stable_discs(position.white, position.black);
                 let (own, opp) = position.own_and_opponent();
-                let moves: Vec<u32> = squares(legal_placements(own, opp)).collect();
-                let mv = if moves.is_empty() {
-                    PASS
-                } else {
-                    moves[(next(&mut rng) % moves.len() as u64) as usize]
-                };
+                let mv = random_move(&position, &mut rng);
                 if mv != PASS {
                     assert_ne!(flips(own, opp, 1u64 << mv), 0);
                 }
