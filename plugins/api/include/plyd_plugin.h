@@ -239,7 +239,8 @@ typedef struct PlydEvaluatorApi PlydEvaluatorApi;
 /* One entry of the host's transposition table as a solver sees it. */
 typedef struct PlydSolveEntry {
     PlydMove best;  /* the best move found */
-    int32_t score;  /* for the side to move, in final-score units */
+    int32_t score;  /* for the side to move, in final-score units; given
+                       back as stored, so a solver may pack more into it */
     uint32_t depth; /* the depth searched (Othello: the empty squares) */
     uint32_t bound; /* PLYD_BOUND_* */
 } PlydSolveEntry;

@@ -414,7 +414,9 @@ pub const SOLVE_WIN_LOSS_DRAW: u32 = 1;
 pub struct SolveEntry {
     /// The best move found.
     pub best: Move,
-    /// Score for the side to move, in the game's final-score units.
+    /// Score for the side to move, in the game's final-score units. The
+    /// host gives it back exactly as stored and reads nothing in it, so a
+    /// solver may pack more into it (the Othello solver keeps both bounds).
     pub score: i32,
     /// The depth it was searched to (Othello: the empty squares).
     pub depth: u32,

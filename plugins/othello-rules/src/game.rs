@@ -8,7 +8,7 @@ use plyd_api::abi::{self, SolveEntry, SolveResult};
 use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, SolveHost, Variant};
 
 use crate::board::{squares, Color, Position, PASS};
-use crate::endgame::{self, Bound, Entry, SCORE_INFINITY};
+use crate::endgame::{self, Entry, SCORE_INFINITY};
 use crate::text;
 
 /// The option naming the most empty squares at which any search of a
@@ -31,34 +31,50 @@ struct HostTable<'h, 'a> {
     host: &'h mut SolveHost<'a>,
 }
 
+/// The solver's two bounds in the one score of a host entry: the host
+/// stores the score as given (ABI.md), so both fit in its low 16 bits, each
+/// offset to be positive.
+fn pack_bounds(lower: i32, upper: i32) -> i32 {
+    ((lower + 128) << 8) | (upper + 128)
+}
+
+/// The bounds of [`pack_bounds`], or `None` for a score it did not write.
+fn unpack_bounds(score: i32) -> Option<(i32, i32)> {
+    let (lower, upper) = ((score >> 8) - 128, (score & 0xff) - 128);
+    let valid = (0..1 << 16).contains(&score)
+        && -SCORE_INFINITY <= lower
+        && lower <= upper
+        && upper <= SCORE_INFINITY;
+    valid.then_some((lower, upper))
+}
+
 impl endgame::Table for HostTable<'_, '_> {
     fn probe(&mut self, key: u64) -> Option<Entry> {
         let entry = self.host.probe(key)?;
-        let bound = match entry.bound {
-            abi::BOUND_UPPER => Bound::Upper,
-            abi::BOUND_LOWER => Bound::Lower,
-            abi::BOUND_EXACT => Bound::Exact,
-            _ => return None,
-        };
+        let (lower, upper) = unpack_bounds(entry.score)?;
         Some(Entry {
             best: entry.best,
-            score: entry.score,
+            lower,
+            upper,
             depth: entry.depth,
-            bound,
         })
     }
 
     fn store(&mut self, key: u64, entry: Entry) {
-        let bound = match entry.bound {
-            Bound::Upper => abi::BOUND_UPPER,
-            Bound::Lower => abi::BOUND_LOWER,
-            Bound::Exact => abi::BOUND_EXACT,
+        // The host's bound only steers which entries it keeps: an exact
+        // score is kept before a bound.
+        let bound = if entry.lower == entry.upper {
+            abi::BOUND_EXACT
+        } else if entry.upper == SCORE_INFINITY {
+            abi::BOUND_LOWER
+        } else {
+            abi::BOUND_UPPER
         };
         self.host.store(
             key,
             &SolveEntry {
                 best: entry.best,
-                score: entry.score,
+                score: pack_bounds(entry.lower, entry.upper),
                 depth: entry.depth,
                 bound,
             },
@@ -373,5 +389,26 @@ impl Game for Othello {
     fn perft(&mut self, depth: u32) -> u64 {
         let (own, opp) = self.position.own_and_opponent();
         crate::perft::perft(own, opp, depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_solver_bounds_survive_the_host_score() {
+        for lower in -SCORE_INFINITY..=SCORE_INFINITY {
+            for upper in lower..=SCORE_INFINITY {
+                assert_eq!(
+                    unpack_bounds(pack_bounds(lower, upper)),
+                    Some((lower, upper))
+                );
+            }
+        }
+        // Scores the solver never writes are not read as bounds.
+        for score in [-1, 1 << 16, pack_bounds(5, 4), pack_bounds(-64, 66)] {
+            assert_eq!(unpack_bounds(score), None);
+        }
     }
 }

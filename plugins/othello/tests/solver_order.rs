@@ -1,10 +1,12 @@
-//! The exact solver sorting its moves by the shipped `patterns` weights, as
-//! the plugin sets it up when the host loads it, finds the scores of a plain
-//! alpha-beta that sorts nothing: the order changes how many nodes a solve
-//! takes, never its answer.
+//! The exact solver sorting its moves by the shipped `patterns` weights, and
+//! from 14 empty squares up narrowing on the score from an estimate by those
+//! weights, as the plugin sets it up when the host loads it, finds the
+//! scores and moves of a plain alpha-beta that sorts nothing: the order and
+//! the windows change how many nodes a solve takes, never its answer.
 
-use plyd_game_othello::board::{flips, legal_placements, squares, Position, PASS};
+use plyd_game_othello::board::{flips, legal_placements, squares, PASS};
 use plyd_othello_rules::endgame::{final_score, solve, LocalTable, SCORE_INFINITY};
+use plyd_othello_rules::testing::{next, random_position};
 
 /// Alpha-beta to the end of the game in square order, with no table.
 fn alpha_beta(own: u64, opp: u64, mut alpha: i32, beta: i32) -> i32 {
@@ -31,12 +33,24 @@ fn alpha_beta(own: u64, opp: u64, mut alpha: i32, beta: i32) -> i32 {
     best
 }
 
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+/// The exact score after `best` is played, from the mover's side.
+fn score_after(own: u64, opp: u64, best: u32) -> i32 {
+    if best == PASS {
+        return -alpha_beta(opp, own, -SCORE_INFINITY, SCORE_INFINITY);
+    }
+    let disc = 1u64 << best;
+    assert_ne!(
+        legal_placements(own, opp) & disc,
+        0,
+        "illegal best move {best}"
+    );
+    let flipped = flips(own, opp, disc);
+    -alpha_beta(
+        opp & !flipped,
+        own | flipped | disc,
+        -SCORE_INFINITY,
+        SCORE_INFINITY,
+    )
 }
 
 #[test]
@@ -44,40 +58,52 @@ fn ordered_by_the_patterns_the_solver_finds_the_plain_scores() {
     plyd_game_othello::register_solver_order();
     let mut rng = 2026;
     let mut solved = 0;
-    while solved < 24 {
-        // A random game stopped at 12 or 13 empty squares: the solver sorts
-        // by the evaluation from 12 up.
-        let stop = 12 + (next(&mut rng) % 2) as u32;
-        let mut position = Position::START;
-        while 64 - (position.black | position.white).count_ones() > stop && !position.is_game_over()
-        {
-            let moves: Vec<u32> = squares(position.placements()).collect();
-            let mv = if moves.is_empty() {
-                PASS
-            } else {
-                moves[(next(&mut rng) % moves.len() as u64) as usize]
-            };
-            position = position.play(mv);
-        }
+    while solved < 20 {
+        // A random game stopped at 12 to 14 empty squares: the solver sorts
+        // by the evaluation from 12 up, and narrows from 14 up.
+        let stop = 12 + (next(&mut rng) % 3) as u32;
+        let position = random_position(&mut rng, stop);
         if position.is_game_over() {
             continue;
         }
         let (own, opp) = position.own_and_opponent();
         let expected = alpha_beta(own, opp, -SCORE_INFINITY, SCORE_INFINITY);
-        let solution = solve(
-            own,
-            opp,
-            -SCORE_INFINITY,
-            SCORE_INFINITY,
-            0,
-            &mut LocalTable::new(16),
-        );
-        assert!(solution.complete);
-        assert_eq!(solution.score, expected, "own {own:#x} opp {opp:#x}");
-        // A null window on either side of the score says which side it is.
-        for cut in [expected - 1, expected] {
-            let probe = solve(own, opp, cut, cut + 1, 0, &mut LocalTable::new(16));
-            assert_eq!(probe.score > cut, expected > cut, "cut {cut}");
+        let context = format!("own {own:#x} opp {opp:#x}");
+        for thread in [0, 1] {
+            let solution = solve(
+                own,
+                opp,
+                -SCORE_INFINITY,
+                SCORE_INFINITY,
+                thread,
+                &mut LocalTable::new(16),
+            );
+            assert!(solution.complete);
+            assert_eq!(solution.score, expected, "{context}");
+            if thread == 0 {
+                let best = solution.best.expect("a move");
+                assert_eq!(score_after(own, opp, best), expected, "{context}");
+            }
+        }
+        // Windows that hold the score, lie below it or above it: the score
+        // is exact inside and a bound on the right side outside.
+        for (alpha, beta) in [
+            (expected - 4, expected + 4),
+            (expected + 2, SCORE_INFINITY),
+            (-SCORE_INFINITY, expected - 2),
+            (expected - 1, expected),
+            (expected, expected + 1),
+        ] {
+            let score = solve(own, opp, alpha, beta, 0, &mut LocalTable::new(16)).score;
+            if score <= alpha {
+                assert!(expected <= score, "{context} ({alpha}, {beta}): {score}");
+            } else if score >= beta {
+                assert!(expected >= score, "{context} ({alpha}, {beta}): {score}");
+            } else {
+                assert_eq!(score, expected, "{context} ({alpha}, {beta})");
+            }
+            assert_eq!(score > alpha, expected > alpha, "{context}");
+            assert_eq!(score < beta, expected < beta, "{context}");
         }
         solved += 1;
     }

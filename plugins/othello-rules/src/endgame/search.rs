@@ -5,8 +5,8 @@
 use crate::board::{flips, legal_placements, CORNERS};
 
 use super::{
-    final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling, Bound,
-    Entry, OrderEval, Solver, SCORE_INFINITY, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
+    final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling, Entry,
+    OrderEval, Solver, SCORE_INFINITY, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
 
 /// Fewest empty squares at which a node tries the stability cutoff.
@@ -39,18 +39,6 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
-}
-
-/// What a fail-soft `value` from the window `(alpha, beta)` says.
-#[inline]
-pub(crate) fn bound_of(value: i32, alpha: i32, beta: i32) -> Bound {
-    if value >= beta {
-        Bound::Lower
-    } else if value > alpha {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    }
 }
 
 /// Weight of one square of the opponent's potential mobility in the
@@ -331,9 +319,8 @@ impl Solver<'_> {
             let flipped = flips(own, opp, disc);
             let key = table_key(opp & !flipped, own | flipped | disc);
             if let Some(entry) = self.table.probe(key) {
-                let proves = matches!(entry.bound, Bound::Upper | Bound::Exact);
-                if entry.depth == count - 1 && proves && -entry.score >= beta {
-                    return Some(-entry.score);
+                if entry.depth == count - 1 && -entry.upper >= beta {
+                    return Some(-entry.upper);
                 }
             }
         }
@@ -342,7 +329,14 @@ impl Solver<'_> {
 
     /// Principal variation search with the table and fastest-first
     /// ordering, for `TABLE_MIN_EMPTIES` empty squares and more.
-    fn table_search(&mut self, own: u64, opp: u64, alpha: i32, beta: i32, count: u32) -> i32 {
+    fn table_search(
+        &mut self,
+        own: u64,
+        opp: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        count: u32,
+    ) -> i32 {
         if self.should_stop() {
             return 0;
         }
@@ -357,20 +351,20 @@ impl Solver<'_> {
             return self.pass_or_end(own, opp, alpha, beta);
         }
         let key = table_key(own, opp);
+        let known = self.table.probe(key).filter(|entry| entry.depth == count);
         let mut table_move = None;
-        if let Some(entry) = self.table.probe(key) {
-            if entry.depth == count {
-                let decided = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.score >= beta,
-                    Bound::Upper => entry.score <= alpha,
-                };
-                if decided {
-                    return entry.score;
-                }
-                if entry.best < 64 && moves & (1u64 << entry.best) != 0 {
-                    table_move = Some(entry.best);
-                }
+        if let Some(entry) = known {
+            if entry.lower >= beta || entry.lower == entry.upper {
+                return entry.lower;
+            }
+            if entry.upper <= alpha {
+                return entry.upper;
+            }
+            // What is proved narrows the window.
+            alpha = alpha.max(entry.lower);
+            beta = beta.min(entry.upper);
+            if entry.best < 64 && moves & (1u64 << entry.best) != 0 {
+                table_move = Some(entry.best);
             }
         }
         if count >= ETC_MIN_EMPTIES {
@@ -382,7 +376,6 @@ impl Solver<'_> {
         let eval = order_evaluator().filter(|_| count >= EVAL_SORT_MIN_EMPTIES);
         list.fill(own, opp, moves, table_move, eval);
         let first_alpha = alpha;
-        let mut alpha = alpha;
         let mut best = -SCORE_INFINITY;
         let mut best_move = list.square(0);
         for i in 0..list.len() {
@@ -402,15 +395,8 @@ impl Solver<'_> {
                 alpha = alpha.max(value);
             }
         }
-        self.table.store(
-            key,
-            Entry {
-                best: best_move as u32,
-                score: best,
-                depth: count,
-                bound: bound_of(best, first_alpha, beta),
-            },
-        );
+        let entry = Entry::after_search(known, best_move as u32, best, first_alpha, beta, count);
+        self.table.store(key, entry);
         best
     }
 }
