@@ -5,10 +5,12 @@
 //! The search is alpha-beta over bare bitboards, in three tiers chosen by
 //! the number of empty squares `n`:
 //!
-//! * `n >= TABLE_MIN_EMPTIES`: principal variation search with the
-//!   transposition table (lent by the caller through [`Table`], which in
-//!   the plugin is the host's shared table, so Lazy SMP threads share what
-//!   they find) and **fastest-first** ordering: the move that leaves the
+//! * `n >= TABLE_MIN_EMPTIES`: principal variation search with a
+//!   transposition table and **fastest-first** ordering. Nodes with more
+//!   than [`LOCAL_MAX_EMPTIES`] empty squares use the table lent by the
+//!   caller through [`Table`] (in the plugin the host's shared table, so
+//!   Lazy SMP threads share what they find), the others a small table of
+//!   the solving thread's own. Fastest-first: the move that leaves the
 //!   opponent the fewest replies goes first, corners counting double, the
 //!   table's move before all; see [`search`].
 //! * `5 <= n < TABLE_MIN_EMPTIES`: fail-soft alpha-beta with no table and
@@ -34,6 +36,7 @@ mod stability;
 pub use last::count_last_flips;
 pub use stability::{score_ceiling, stable_discs};
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use crate::board::{legal_placements, CORNERS, PASS};
@@ -151,40 +154,84 @@ impl Table for NoTable {
 }
 
 /// A table of its own, for one thread: one entry per slot, the newest
-/// kept. For solving without a host (tests, examples); the plugin lends
-/// the host's shared table instead.
+/// kept, 16 bytes an entry. For solving without a host (tests, examples),
+/// and for the nodes with few empty squares of every solve (see
+/// [`LOCAL_MAX_EMPTIES`]).
 #[derive(Debug)]
 pub struct LocalTable {
-    slots: Vec<Option<(u64, Entry)>>,
+    /// The key, and the entry packed by [`pack`] (0: none).
+    slots: Vec<(u64, u32)>,
+}
+
+/// An entry in 29 bits, never 0: the bounds offset by 65 (8 bits each),
+/// the depth (6 bits) and the move (7 bits).
+fn pack(entry: &Entry) -> u32 {
+    let lower = (entry.lower + SCORE_INFINITY) as u32;
+    let upper = (entry.upper + SCORE_INFINITY) as u32;
+    (entry.best & 0x7f) | (entry.depth & 0x3f) << 7 | lower << 13 | upper << 21 | 1 << 29
+}
+
+/// The entry of [`pack`].
+fn unpack(data: u32) -> Entry {
+    Entry {
+        best: data & 0x7f,
+        depth: (data >> 7) & 0x3f,
+        lower: ((data >> 13) & 0xff) as i32 - SCORE_INFINITY,
+        upper: ((data >> 21) & 0xff) as i32 - SCORE_INFINITY,
+    }
 }
 
 impl LocalTable {
     /// A table of `2^bits` entries.
     pub fn new(bits: u32) -> Self {
         LocalTable {
-            slots: vec![None; 1 << bits],
+            slots: vec![(0, 0); 1 << bits],
         }
     }
 
     fn slot(&self, key: u64) -> usize {
         (key >> 32) as usize & (self.slots.len() - 1)
     }
+
+    /// Forget every entry.
+    pub fn clear(&mut self) {
+        self.slots.fill((0, 0));
+    }
 }
 
 impl Table for LocalTable {
+    #[inline]
     fn probe(&mut self, key: u64) -> Option<Entry> {
         match self.slots[self.slot(key)] {
-            Some((stored, entry)) if stored == key => Some(entry),
+            (stored, data) if stored == key && data != 0 => Some(unpack(data)),
             _ => None,
         }
     }
+    #[inline]
     fn store(&mut self, key: u64, entry: Entry) {
         let slot = self.slot(key);
-        self.slots[slot] = Some((key, entry));
+        self.slots[slot] = (key, pack(&entry));
     }
     fn poll(&mut self, _nodes: u64) -> bool {
         false
     }
+}
+
+/// Most empty squares at which a node keeps its entry in the solving
+/// thread's own small table ([`LOCAL_TABLE_BITS`]) rather than the shared
+/// one: such entries are many and short-lived, and a table that fits the
+/// processor's cache answers them faster than the host's shared one
+/// behind a callback. Threads then share only the entries of nodes with
+/// more empty squares.
+pub const LOCAL_MAX_EMPTIES: u32 = 13;
+
+/// Each solving thread's own table has `2^LOCAL_TABLE_BITS` entries of 16
+/// bytes (4 MiB), allocated at its first solve and emptied at every solve.
+pub const LOCAL_TABLE_BITS: u32 = 18;
+
+thread_local! {
+    /// Each solving thread's own table, see [`LOCAL_MAX_EMPTIES`].
+    static LOCAL_TABLE: RefCell<LocalTable> = RefCell::new(LocalTable::new(LOCAL_TABLE_BITS));
 }
 
 /// The answer of [`solve`].
@@ -283,30 +330,61 @@ pub fn solve(
     thread: u32,
     table: &mut dyn Table,
 ) -> Solution {
-    let mut solver = Solver {
-        table,
-        nodes: 0,
-        next_poll: POLL_INTERVAL,
-        stopped: false,
-    };
-    let empties = (!(own | opp)).count_ones();
-    let (score, best) = match order_evaluator() {
-        Some(evaluate) if beta - alpha > 2 && empties >= NARROWING_MIN_EMPTIES => {
-            solver.narrowing_root(own, opp, alpha, beta, thread, evaluate)
+    LOCAL_TABLE.with(|local| {
+        let mut local = local.borrow_mut();
+        local.clear();
+        let mut solver = Solver {
+            table,
+            local: &mut local,
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            stopped: false,
+        };
+        let empties = (!(own | opp)).count_ones();
+        let (score, best) = match order_evaluator() {
+            Some(evaluate) if beta - alpha > 2 && empties >= NARROWING_MIN_EMPTIES => {
+                solver.narrowing_root(own, opp, alpha, beta, thread, evaluate)
+            }
+            _ => solver.root(own, opp, alpha, beta, thread),
+        };
+        Solution {
+            score,
+            best,
+            nodes: solver.nodes,
+            complete: !solver.stopped,
         }
-        _ => solver.root(own, opp, alpha, beta, thread),
-    };
-    Solution {
-        score,
-        best,
-        nodes: solver.nodes,
-        complete: !solver.stopped,
+    })
+}
+
+impl Solver<'_> {
+    /// The entry of a position with `count` empty squares, from the table
+    /// that keeps such positions.
+    #[inline]
+    pub(crate) fn probe(&mut self, key: u64, count: u32) -> Option<Entry> {
+        if count <= LOCAL_MAX_EMPTIES {
+            self.local.probe(key)
+        } else {
+            self.table.probe(key)
+        }
+    }
+
+    /// Store the entry of a position with `entry.depth` empty squares.
+    #[inline]
+    pub(crate) fn store(&mut self, key: u64, entry: Entry) {
+        if entry.depth <= LOCAL_MAX_EMPTIES {
+            self.local.store(key, entry);
+        } else {
+            self.table.store(key, entry);
+        }
     }
 }
 
 /// The state of one solve.
 pub(crate) struct Solver<'t> {
     table: &'t mut dyn Table,
+    /// The thread's own table, for nodes with at most
+    /// [`LOCAL_MAX_EMPTIES`] empty squares.
+    local: &'t mut LocalTable,
     /// Positions visited.
     pub(crate) nodes: u64,
     /// Node count at which to poll next.
@@ -639,6 +717,56 @@ mod tests {
                 let probe = solve(own, opp, cut, cut + 1, 0, &mut LocalTable::new(12)).score;
                 assert_eq!(probe > cut, exact > cut);
             }
+        }
+    }
+
+    #[test]
+    fn the_local_table_packs_every_entry_and_forgets_on_clear() {
+        let mut table = LocalTable::new(4);
+        for (i, (lower, upper)) in [(-65, 65), (-64, -64), (12, 40), (64, 65)]
+            .into_iter()
+            .enumerate()
+        {
+            let entry = Entry {
+                best: [0, 63, PASS, 17][i],
+                lower,
+                upper,
+                depth: [0, 13, 60, 8][i] as u32,
+            };
+            let key = 0x1234_5678_9abc_def0 ^ ((i as u64) << 32);
+            table.store(key, entry);
+            assert_eq!(table.probe(key), Some(entry));
+            assert_eq!(table.probe(key ^ 1), None);
+            table.clear();
+            assert_eq!(table.probe(key), None);
+        }
+    }
+
+    /// Records the depth of every entry stored in it.
+    struct Stores(Vec<u32>, LocalTable);
+
+    impl Table for Stores {
+        fn probe(&mut self, key: u64) -> Option<Entry> {
+            self.1.probe(key)
+        }
+        fn store(&mut self, key: u64, entry: Entry) {
+            self.0.push(entry.depth);
+            self.1.store(key, entry);
+        }
+        fn poll(&mut self, _nodes: u64) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn nodes_with_few_empty_squares_keep_to_the_thread_s_own_table() {
+        for (own, opp) in random_positions(21, 4, 16) {
+            let mut lent = Stores(Vec::new(), LocalTable::new(16));
+            let expected = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut NoTable).score;
+            let solution = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut lent);
+            assert_eq!(solution.score, expected);
+            assert!(!lent.0.is_empty());
+            assert!(lent.0.iter().all(|&depth| depth > LOCAL_MAX_EMPTIES));
         }
     }
 

@@ -318,7 +318,7 @@ impl Solver<'_> {
             bits &= bits - 1;
             let flipped = flips(own, opp, disc);
             let key = table_key(opp & !flipped, own | flipped | disc);
-            if let Some(entry) = self.table.probe(key) {
+            if let Some(entry) = self.probe(key, count - 1) {
                 if entry.depth == count - 1 && -entry.upper >= beta {
                     return Some(-entry.upper);
                 }
@@ -351,7 +351,7 @@ impl Solver<'_> {
             return self.pass_or_end(own, opp, alpha, beta);
         }
         let key = table_key(own, opp);
-        let known = self.table.probe(key).filter(|entry| entry.depth == count);
+        let known = self.probe(key, count).filter(|entry| entry.depth == count);
         let mut table_move = None;
         if let Some(entry) = known {
             if entry.lower >= beta || entry.lower == entry.upper {
@@ -396,7 +396,7 @@ impl Solver<'_> {
             }
         }
         let entry = Entry::after_search(known, best_move as u32, best, first_alpha, beta, count);
-        self.table.store(key, entry);
+        self.store(key, entry);
         best
     }
 }
