@@ -39,7 +39,7 @@ pub use stability::{score_ceiling, stable_discs};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use crate::board::{legal_placements, CORNERS, PASS};
+use crate::board::{flips, legal_placements, CORNERS, PASS};
 
 /// Above every score.
 pub const SCORE_INFINITY: i32 = 65;
@@ -68,10 +68,12 @@ pub type OrderEval = fn(own: u64, opp: u64) -> i32;
 static ORDER_EVALUATOR: OnceLock<OrderEval> = OnceLock::new();
 
 /// Give the solver an evaluation to sort its moves by at nodes with many
-/// empty squares (12 or more), where mobility alone orders them badly. The
+/// empty squares (12 or more), where mobility alone orders them badly, and
+/// to estimate the score an exact solve of 14 or more narrows on from. The
 /// first call wins; later ones are ignored. Without one the solver sorts
-/// by mobility and parity alone. Scores never depend on it, only the
-/// number of nodes searched to find them.
+/// by mobility and parity alone and searches the root in the window asked
+/// for. Scores never depend on it, only the number of nodes searched to
+/// find them.
 ///
 /// The Othello plugin registers its shipped `patterns` weights when the
 /// host loads it, whatever evaluator the search itself uses, so that a
@@ -422,7 +424,7 @@ fn estimate(evaluate: OrderEval, own: u64, opp: u64, depth: u32, mut alpha: i32,
     while bits != 0 {
         let disc = bits & bits.wrapping_neg();
         bits &= bits - 1;
-        let flipped = crate::board::flips(own, opp, disc);
+        let flipped = flips(own, opp, disc);
         let value = -estimate(
             evaluate,
             opp & !flipped,
@@ -512,7 +514,8 @@ impl Solver<'_> {
         }
         let mut list = search::MoveList::new();
         let key = search::table_key(own, opp);
-        let known = self.table.probe(key);
+        let empties = (!(own | opp)).count_ones();
+        let known = self.probe(key, empties);
         let table_move = known.map(|e| e.best);
         list.fill(own, opp, moves, table_move, order_evaluator());
         if thread > 0 && list.len() > 1 {
@@ -522,7 +525,6 @@ impl Solver<'_> {
         self.nodes += 1;
         let mut best_score = -SCORE_INFINITY;
         let mut best_move = list.square(0);
-        let empties = (!(own | opp)).count_ones();
         for i in 0..list.len() {
             let (square, flipped) = (list.square(i), list.flipped(i));
             let disc = 1u64 << square;
@@ -551,7 +553,7 @@ impl Solver<'_> {
                 beta,
                 empties,
             );
-            self.table.store(key, entry);
+            self.store(key, entry);
         }
         (best_score, Some(best_move as u32))
     }
@@ -767,6 +769,12 @@ mod tests {
             assert_eq!(solution.score, expected);
             assert!(!lent.0.is_empty());
             assert!(lent.0.iter().all(|&depth| depth > LOCAL_MAX_EMPTIES));
+        }
+        // A root with few empty squares keeps its entry there too.
+        for (own, opp) in random_positions(22, 4, 12) {
+            let mut lent = Stores(Vec::new(), LocalTable::new(16));
+            solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut lent);
+            assert_eq!(lent.0, Vec::<u32>::new());
         }
     }
 
