@@ -110,9 +110,14 @@ fn exact_options(threads: usize) -> SearchOptions {
         // Stockfish prune, extend and reduce; these tests compare with an
         // exhaustive search.
         see: false,
-        techniques: Techniques {
-            qs_evasions: true,
-            ..Techniques::none()
+        techniques: {
+            let mut techniques = Techniques {
+                qs_evasions: true,
+                ..Techniques::none()
+            };
+            // Othello prefers it on; it cuts by a shallower search.
+            techniques.set("NodeProbCut", false);
+            techniques
         },
         ..SearchOptions::default()
     }
@@ -712,4 +717,52 @@ fn variety_draws_a_move_within_its_margin() {
     engine.send("setoption name Variety value -1");
     assert_eq!(common::errors(&engine.sync()).len(), 1);
     engine.send("quit");
+}
+
+#[test]
+fn node_probcut_cuts_nodes_and_keeps_the_moves_legal() {
+    // ProbCut of the whole node searches the node again, shallower, and
+    // cuts it when that search clears the window by a margin: fewer nodes
+    // at the same depth, and a legal move at every position.
+    let othello = othello();
+    let eval = othello.evaluator();
+    let nodes_with = |node_probcut: bool| -> (u64, Vec<u64>) {
+        let mut each = Vec::new();
+        for text in &POSITIONS[..4] {
+            let tt = TranspositionTable::new(1).unwrap();
+            let state = othello.state(Some(text));
+            let limits = SearchLimits {
+                depth: Some(9),
+                ..SearchLimits::default()
+            };
+            // Set by name, so that Othello's preference does not switch
+            // it back on.
+            let mut techniques = Techniques::none();
+            assert!(techniques.set("NodeProbCut", node_probcut));
+            let options = SearchOptions {
+                techniques,
+                ..exact_options(1)
+            };
+            let (result, _) = run_search(state.try_clone().unwrap(), &eval, &tt, limits, options);
+            let mut legal = Vec::new();
+            state.legal_moves(&mut legal).unwrap();
+            assert!(legal.contains(&result.best.unwrap()), "{text}");
+            each.push(result.nodes);
+        }
+        (each.iter().sum(), each)
+    };
+    let (plain, plain_each) = nodes_with(false);
+    let (cut, cut_each) = nodes_with(true);
+    assert!(cut < plain, "{cut} nodes with NodeProbCut, {plain} without");
+    // At the opening and in the middle game, where depth 9 is far from
+    // the end, the cut acts on each position.
+    for k in 0..3 {
+        assert!(
+            cut_each[k] < plain_each[k],
+            "{}: {} against {}",
+            POSITIONS[k],
+            cut_each[k],
+            plain_each[k]
+        );
+    }
 }

@@ -65,6 +65,8 @@ pub mod names {
     pub const IIR: &str = "IIR";
     /// ProbCut.
     pub const PROBCUT: &str = "ProbCut";
+    /// ProbCut of the whole node by a shallower search of it.
+    pub const NODE_PROBCUT: &str = "NodeProbCut";
     /// Razoring.
     pub const RAZORING: &str = "Razoring";
     /// The improving flag.

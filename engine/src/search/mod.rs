@@ -156,6 +156,10 @@ pub struct Techniques {
     pub iir: bool,
     /// ProbCut over the noisy moves (`ProbCut`).
     pub probcut: bool,
+    /// ProbCut of the whole node, Othello programs' kind: a search of the
+    /// node a few plies shallower whose score clears beta, or falls below
+    /// alpha, by a margin cuts the node (`NodeProbCut`).
+    pub node_probcut: bool,
     /// Razoring (`Razoring`).
     pub razoring: bool,
     /// The "improving" flag in reverse futility, late-move pruning and
@@ -218,7 +222,7 @@ pub type Switch = fn(&mut Techniques) -> &mut bool;
 
 impl Techniques {
     /// Each technique's option name, and its switch.
-    pub const SWITCHES: [(&'static str, Switch); 16] = [
+    pub const SWITCHES: [(&'static str, Switch); 17] = [
         (names::CONT_HISTORY, |t| &mut t.cont_history),
         (names::CAPTURE_HISTORY, |t| &mut t.capture_history),
         (names::COUNTER_MOVES, |t| &mut t.counter_moves),
@@ -226,6 +230,7 @@ impl Techniques {
         (names::SINGULAR, |t| &mut t.singular),
         (names::IIR, |t| &mut t.iir),
         (names::PROBCUT, |t| &mut t.probcut),
+        (names::NODE_PROBCUT, |t| &mut t.node_probcut),
         (names::RAZORING, |t| &mut t.razoring),
         (names::IMPROVING, |t| &mut t.improving),
         (names::LMP, |t| &mut t.lmp),
@@ -273,6 +278,7 @@ impl Techniques {
             singular: false,
             iir: false,
             probcut: false,
+            node_probcut: false,
             razoring: false,
             improving: false,
             lmp: false,
@@ -316,7 +322,10 @@ impl Techniques {
 
 /// The techniques a plugin may ask to be on by default for its game: the
 /// capability bit and the technique's option name.
-const GAME_PREFERENCES: [(u64, &str); 1] = [(plyd_api::abi::CAP_PREFERS_SINGULAR, names::SINGULAR)];
+const GAME_PREFERENCES: [(u64, &str); 2] = [
+    (plyd_api::abi::CAP_PREFERS_SINGULAR, names::SINGULAR),
+    (plyd_api::abi::CAP_PREFERS_NODE_PROBCUT, names::NODE_PROBCUT),
+];
 
 /// The two searches (`SearchMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -643,7 +652,7 @@ pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plyd_api::abi::{CAP_PREFERS_MCTS, CAP_PREFERS_SINGULAR};
+    use plyd_api::abi::{CAP_PREFERS_MCTS, CAP_PREFERS_NODE_PROBCUT, CAP_PREFERS_SINGULAR};
 
     #[test]
     fn a_game_preference_switches_a_technique_unless_it_was_set() {
@@ -668,5 +677,14 @@ mod tests {
         assert_eq!(other.get("singular"), Some(false));
         assert_eq!(for_game.get("SINGULAR"), Some(true));
         assert_eq!(for_game.get("NoSuchTechnique"), None);
+        // Each preference switches its own technique.
+        assert!(!defaults.node_probcut);
+        assert!(!defaults.for_game(CAP_PREFERS_SINGULAR).node_probcut);
+        let both = defaults.for_game(CAP_PREFERS_SINGULAR | CAP_PREFERS_NODE_PROBCUT);
+        assert!(both.singular && both.node_probcut);
+        let mut cut_off = Techniques::default();
+        assert!(cut_off.set("NodeProbCut", false));
+        let for_game = cut_off.for_game(CAP_PREFERS_SINGULAR | CAP_PREFERS_NODE_PROBCUT);
+        assert!(for_game.singular && !for_game.node_probcut);
     }
 }

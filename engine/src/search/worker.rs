@@ -635,7 +635,7 @@ impl<'a> Searcher<'a> {
         // The evaluation is needed where futility or null move may prune,
         // and at every node where the improving flag or the correction
         // history (which learns from every node's) is in force.
-        let pruning = features.futility || features.null_move;
+        let pruning = features.futility || features.null_move || techniques.node_probcut;
         let everywhere = (techniques.improving && features.reductions) || techniques.correction;
         let uses_eval = everywhere
             || (pruning && !pv_node && excluded == NULL_MOVE && !score::is_decisive(beta));
@@ -735,6 +735,13 @@ impl<'a> Searcher<'a> {
                 {
                     return Ok(shallow(value, raw_eval));
                 }
+            }
+        }
+        // ProbCut of the whole node: a shallower search of this node that
+        // clears the bound by a margin predicts the full one does.
+        if prunable && techniques.node_probcut && depth >= NODE_PROBCUT_MIN_DEPTH {
+            if let Some(value) = self.node_probcut(depth, ply, beta, side, key, eval)? {
+                return Ok(shallow(value, raw_eval));
             }
         }
         // Internal iterative reductions: a node the table knows no move
@@ -1128,6 +1135,46 @@ impl<'a> Searcher<'a> {
         })
     }
 
+    /// ProbCut of the whole node at `depth` (a null window below `beta`),
+    /// as Othello programs use it since Buro's Logistello: the node is
+    /// searched again about half as deep, with a null window a margin above
+    /// beta (when the static evaluation `eval` is at least beta) or below
+    /// alpha (when it is at most alpha), and a shallow score beyond that
+    /// window stands for the deep one. `Some(bound)` when the node is cut.
+    fn node_probcut(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+        side: u32,
+        key: u64,
+        eval: i32,
+    ) -> Result<Option<i32>, PluginError> {
+        let shallow_depth = node_probcut_depth(depth);
+        let margin = self.shared.node_probcut_margin;
+        let alpha = beta - 1;
+        let frame = (self.stack[ply].static_eval, self.stack[ply].context);
+        let mut cut = None;
+        let high = beta + margin;
+        if eval >= beta && !score::is_decisive(high) {
+            let value = self.pvs(shallow_depth, ply, high - 1, high, false, side, Some(key))?;
+            if value >= high && !self.stopped {
+                cut = Some(beta);
+            }
+        }
+        let low = alpha - margin;
+        if cut.is_none() && eval <= alpha && !score::is_decisive(low) && !self.stopped {
+            let value = self.pvs(shallow_depth, ply, low, low + 1, false, side, Some(key))?;
+            if value <= low && !self.stopped {
+                cut = Some(alpha);
+            }
+        }
+        // The shallow search is this node's too: put back what it reset.
+        (self.stack[ply].static_eval, self.stack[ply].context) = frame;
+        self.stack[ply].side = side;
+        Ok(cut)
+    }
+
     /// ProbCut: the noisy moves that win enough by the exchange, searched
     /// by quiescence then to `depth - 4` against `beta` plus a margin;
     /// the value of the first that holds, which the table keeps.
@@ -1318,3 +1365,14 @@ const SINGULAR_MIN_DEPTH: u32 = 6;
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 /// The history score worth a ply less (or more) of reduction.
 const HISTORY_LMR_DIVISOR: i32 = 10_240;
+
+/// The shallowest node `NodeProbCut` tries to cut.
+const NODE_PROBCUT_MIN_DEPTH: u32 = 4;
+
+/// The depth of `NodeProbCut`'s shallow search of a node `depth` plies
+/// deep (at least [`NODE_PROBCUT_MIN_DEPTH`]): about half of it, of the
+/// same parity (an Othello search scores odd and even depths
+/// differently), and always at least two plies shallower.
+fn node_probcut_depth(depth: u32) -> u32 {
+    2 * (depth / 4) + (depth & 1)
+}

@@ -181,6 +181,9 @@ typedef uint32_t PlydMove;
 /* The plugin recommends singular extensions (the Singular option) on by
  * default for the game; the user's Singular always wins. */
 #define PLYD_CAP_PREFERS_SINGULAR (UINT64_C(1) << 9)
+/* The plugin recommends ProbCut of the whole node (the NodeProbCut
+ * option) on by default for the game; the user's NodeProbCut always wins. */
+#define PLYD_CAP_PREFERS_NODE_PROBCUT (UINT64_C(1) << 10)
 /* The hint of a move the search may skip (with PLYD_CAP_SELECTIVE). */
 #define PLYD_HINT_SKIP INT32_MIN
 

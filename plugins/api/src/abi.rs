@@ -143,6 +143,13 @@ pub const CAP_MCTS_PLAYOUTS: u64 = 1 << 8;
 /// default.
 pub const CAP_PREFERS_SINGULAR: u64 = 1 << 9;
 
+/// Capability: the plugin recommends ProbCut of the whole node by a
+/// shallower search of it (the `NodeProbCut` option) on by default for
+/// this game, as Othello programs search. A preference, not a soundness
+/// claim: the user's `NodeProbCut` always wins, and a host that does not
+/// know the bit keeps its own default.
+pub const CAP_PREFERS_NODE_PROBCUT: u64 = 1 << 10;
+
 /// The hint that marks a move the search may skip below the root, from a
 /// plugin declaring [`CAP_SELECTIVE`]. From other plugins it is just the
 /// lowest hint.

@@ -240,7 +240,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 36] = [
+    let numbers: [(&str, i128); 37] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -267,6 +267,10 @@ fn the_header_constants_have_the_rust_values() {
         (
             "PLYD_CAP_PREFERS_SINGULAR",
             abi::CAP_PREFERS_SINGULAR.into(),
+        ),
+        (
+            "PLYD_CAP_PREFERS_NODE_PROBCUT",
+            abi::CAP_PREFERS_NODE_PROBCUT.into(),
         ),
         ("PLYD_OPTION_CHECK", abi::OPTION_CHECK.into()),
         ("PLYD_OPTION_SPIN", abi::OPTION_SPIN.into()),

@@ -188,8 +188,10 @@ impl Game for Othello {
     // published figures, which count a game that ended early as a leaf.
     // Singular extensions are recommended: +81 +/- 34 Elo over 400 games at
     // 0.5 s + 0.01 s (docs/search.md), where xiangqi measured no gain.
-    const CAPABILITIES: u64 =
-        abi::CAP_PERFT_COUNTS_ENDED_GAMES | abi::CAP_REDUCTIONS | abi::CAP_PREFERS_SINGULAR;
+    const CAPABILITIES: u64 = abi::CAP_PERFT_COUNTS_ENDED_GAMES
+        | abi::CAP_REDUCTIONS
+        | abi::CAP_PREFERS_SINGULAR
+        | abi::CAP_PREFERS_NODE_PROBCUT;
     const MAX_GAME_PLIES: u32 = MAX_PLIES;
     const STATE_LAYOUT: u32 = STATE_LAYOUT;
     const HAS_ORDER_HINTS: bool = true;

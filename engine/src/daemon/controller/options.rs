@@ -123,7 +123,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 41] = [
+const ENGINE_OPTIONS: [EngineOption; 42] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -156,6 +156,7 @@ const ENGINE_OPTIONS: [EngineOption; 41] = [
     technique!(names::SINGULAR),
     technique!(names::IIR),
     technique!(names::PROBCUT),
+    technique!(names::NODE_PROBCUT),
     technique!(names::RAZORING),
     technique!(names::IMPROVING),
     technique!(names::LMP),
