@@ -5,7 +5,7 @@
 //!     [--games 12000] [--rounds 6] [--depth 3] [--exact 12] [--epochs 10] \
 //!     [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001] [--decay 0.01] \
 //!     [--snapshots 32] [--prior 0.001] [--smooth 0] [--save POSITIONS] \
-//!     [--load POSITIONS]... \
+//!     [--load POSITIONS]... [--start WEIGHTS] \
 //!     [--out plugins/othello/patterns.bin]
 //! ```
 //!
@@ -17,7 +17,10 @@
 //! alpha-beta search `--depth` plies deep (the first round's player values
 //! mobility and corners; later rounds use the weights fitted so far), and
 //! from `--exact` empty squares on the game is played out perfectly by an
-//! exact alpha-beta solve. Every position of a game is labelled with the
+//! exact alpha-beta solve (above 12 empty squares, by the plugin's endgame
+//! solver). `--start WEIGHTS` makes the first round's player those weights
+//! instead of mobility and corners, so that more rounds can follow a
+//! finished fit. Every position of a game is labelled with the
 //! game's final disc difference (empties to the winner) for its side to
 //! move: exact from `--exact` empties on, and the result of the players'
 //! play before.
@@ -44,6 +47,7 @@ use plyd_game_othello::patterns::features::{
 };
 use plyd_game_othello::patterns::file::STAGE_LEN;
 use plyd_game_othello::patterns::{PatternWeights, Patterns};
+use plyd_othello_rules::endgame;
 
 /// Counted terms enter the fit divided by this, so that their steps are of
 /// the same size as a pattern entry's.
@@ -148,6 +152,17 @@ fn solve(own: u64, opp: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
     best
 }
 
+/// Up to this many empty squares the perfect part of a game is played by
+/// the plain solve above (the settings of the shipped file, whose games do
+/// not change); with a larger `--exact` by the plugin's endgame solver.
+const PLAIN_SOLVE_MAX: u32 = 12;
+
+thread_local! {
+    /// The endgame solver's table, one per game-playing thread.
+    static SOLVER_TABLE: std::cell::RefCell<endgame::LocalTable> =
+        std::cell::RefCell::new(endgame::LocalTable::new(20));
+}
+
 /// The player's search value for the side owning `own`.
 fn search(player: &Player, own: u64, opp: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     let moves = legal_placements(own, opp);
@@ -182,6 +197,23 @@ fn search(player: &Player, own: u64, opp: u64, depth: u32, mut alpha: i32, beta:
 /// empties or fewer, else the player's best at `depth`.
 fn choose(player: &Player, own: u64, opp: u64, depth: u32, exact: u32) -> u32 {
     let perfect = empties(own, opp) <= exact;
+    if perfect && exact > PLAIN_SOLVE_MAX {
+        // Deep enough for the plugin's solver to pay: its best move, with
+        // the thread's own table (the solver's table is emptied per solve).
+        let solution = SOLVER_TABLE.with(|table| {
+            endgame::solve(
+                own,
+                opp,
+                -endgame::SCORE_INFINITY,
+                endgame::SCORE_INFINITY,
+                0,
+                &mut *table.borrow_mut(),
+            )
+        });
+        if let Some(square) = solution.best.filter(|&s| s < 64) {
+            return square;
+        }
+    }
     const INFINITE: i32 = 1_000_000;
     let mut best = (-INFINITE, 0);
     let mut rest = legal_placements(own, opp);
@@ -516,6 +548,7 @@ fn main() {
     let mut snapshots = 32u32;
     let mut save = None;
     let mut load = Vec::new();
+    let mut start = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -536,6 +569,7 @@ fn main() {
             "--snapshots" => snapshots = value().parse().expect("--snapshots N"),
             "--save" => save = Some(value()),
             "--load" => load.push(value()),
+            "--start" => start = Some(value()),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -562,7 +596,13 @@ fn main() {
         eprintln!("wrote {out}");
         return;
     }
-    let mut player = Player::Simple;
+    // The plugin registers this when the host loads it; the solver orders
+    // its moves at many empty squares by it.
+    plyd_game_othello::register_solver_order();
+    let mut player = match &start {
+        Some(path) => Player::Patterns(Patterns::from_file(path).unwrap_or_else(|e| panic!("{e}"))),
+        None => Player::Simple,
+    };
     for round in 0..rounds {
         let t = Instant::now();
         samples.extend(play_games(
