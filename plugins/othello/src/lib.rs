@@ -25,11 +25,11 @@ plyd_api::export_game!(
     init = register_solver_order
 );
 
-/// Hand the exact endgame solver the shipped `patterns` weights to sort its
-/// moves by at nodes with many empty squares (see
+/// Hand the exact endgame solver the `patterns` evaluator with the weights
+/// of `order.bin` to sort its moves by at nodes with many empty squares (see
 /// [`plyd_othello_rules::endgame::set_order_evaluator`]). Run when the host
 /// first asks for the game's table; programs that call the solver without
 /// the host (the `endgame` example) call it themselves.
 pub fn register_solver_order() {
-    plyd_othello_rules::endgame::set_order_evaluator(patterns::shipped_score);
+    plyd_othello_rules::endgame::set_order_evaluator(patterns::order_score);
 }

@@ -40,6 +40,12 @@ pub const DEFAULT_PARAMS: &str = include_str!("../../patterns.toml");
 /// The shipped weights file.
 const SHIPPED: &[u8] = include_bytes!("../../patterns.bin");
 
+/// The weights the exact solver sorts its moves by: the file of the
+/// earlier fit (six rounds of three-ply self-play, 4.4 million positions),
+/// whose denser tables order the solver's searches with fewer nodes than
+/// the evaluation's own file (docs/othello.md, "The refit").
+const ORDER: &[u8] = include_bytes!("../../order.bin");
+
 /// Every score lies within this bound: 64 discs, in hundredths.
 pub const SCORE_BOUND: i32 = 6400;
 
@@ -106,10 +112,17 @@ fn shipped() -> &'static Patterns {
     })
 }
 
-/// [`Patterns::score`] with the shipped weights: what the exact solver
-/// sorts its moves by (see [`crate::register_solver_order`]).
-pub fn shipped_score(own: u64, opp: u64) -> i32 {
-    shipped().score(own, opp)
+/// [`Patterns::score`] with the solver's weights (`order.bin`): what the
+/// exact solver sorts its moves by (see [`crate::register_solver_order`]).
+pub fn order_score(own: u64, opp: u64) -> i32 {
+    static ORDER_PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    ORDER_PATTERNS
+        .get_or_init(|| {
+            Patterns::with_weights(
+                PatternWeights::decode(ORDER).expect("the shipped order.bin is valid"),
+            )
+        })
+        .score(own, opp)
 }
 
 impl Patterns {
