@@ -1137,7 +1137,7 @@ impl<'a> Searcher<'a> {
 
     /// ProbCut of the whole node at `depth` (a null window below `beta`),
     /// as Othello programs use it since Buro's Logistello: the node is
-    /// searched again about half as deep, with a null window a margin above
+    /// searched again a third to a half as deep, with a null window a margin above
     /// beta (when the static evaluation `eval` is at least beta) or below
     /// alpha (when it is at most alpha), and a shallow score beyond that
     /// window stands for the deep one. `Some(bound)` when the node is cut.
@@ -1169,9 +1169,14 @@ impl<'a> Searcher<'a> {
                 cut = Some(alpha);
             }
         }
-        // The shallow search is this node's too: put back what it reset.
+        // The shallow search is this node's too: put back what it reset,
+        // and the mark that tells other threads this node is being
+        // searched, which its end cleared.
         (self.stack[ply].static_eval, self.stack[ply].context) = frame;
         self.stack[ply].side = side;
+        if shallow_depth >= BUSY_MIN_DEPTH {
+            self.shared.enter(key);
+        }
         Ok(cut)
     }
 
@@ -1370,9 +1375,28 @@ const HISTORY_LMR_DIVISOR: i32 = 10_240;
 const NODE_PROBCUT_MIN_DEPTH: u32 = 4;
 
 /// The depth of `NodeProbCut`'s shallow search of a node `depth` plies
-/// deep (at least [`NODE_PROBCUT_MIN_DEPTH`]): about half of it, of the
-/// same parity (an Othello search scores odd and even depths
+/// deep (at least [`NODE_PROBCUT_MIN_DEPTH`]): a third to a half of it, of
+/// the same parity (an Othello search scores odd and even depths
 /// differently), and always at least two plies shallower.
 fn node_probcut_depth(depth: u32) -> u32 {
     2 * (depth / 4) + (depth & 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_probcut_searches_two_or_more_plies_shallower_at_the_same_parity() {
+        for depth in NODE_PROBCUT_MIN_DEPTH..=MAX_PLY as u32 {
+            let shallow = node_probcut_depth(depth);
+            assert!(shallow >= 1 && shallow + 2 <= depth, "{depth}: {shallow}");
+            assert_eq!((depth - shallow) % 2, 0, "{depth}: {shallow}");
+            // From a third to a half of the depth.
+            assert!(
+                3 * shallow + 1 >= depth && 2 * shallow <= depth + 1,
+                "{depth}: {shallow}"
+            );
+        }
+    }
 }
