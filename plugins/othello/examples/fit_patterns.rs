@@ -202,7 +202,9 @@ fn choose(player: &Player, own: u64, opp: u64, depth: u32, exact: u32) -> u32 {
     let perfect = empties(own, opp) <= exact;
     if perfect && exact > PLAIN_SOLVE_MAX {
         // Deep enough for the plugin's solver to pay: its best move, with
-        // the thread's own table (the solver's table is emptied per solve).
+        // the thread's own table. That table is kept from game to game, so
+        // among tied moves the choice, and so the games, depend on which
+        // games a thread played before: on `--threads`.
         let solution = SOLVER_TABLE.with(|table| {
             endgame::solve(
                 own,
