@@ -1137,10 +1137,10 @@ impl<'a> Searcher<'a> {
 
     /// ProbCut of the whole node at `depth` (a null window below `beta`),
     /// as Othello programs use it since Buro's Logistello: the node is
-    /// searched again a third to a half as deep, with a null window a margin above
-    /// beta (when the static evaluation `eval` is at least beta) or below
-    /// alpha (when it is at most alpha), and a shallow score beyond that
-    /// window stands for the deep one. `Some(bound)` when the node is cut.
+    /// searched again a third to a half as deep, with a null window a
+    /// margin above beta (when the static evaluation `eval` is at least
+    /// beta) or below alpha (when it is at most alpha), and a shallow score
+    /// beyond that window stands for the deep one. `Some(bound)` when the node is cut.
     fn node_probcut(
         &mut self,
         depth: u32,
@@ -1169,11 +1169,10 @@ impl<'a> Searcher<'a> {
                 cut = Some(alpha);
             }
         }
-        // The shallow search is this node's too: put back what it reset,
-        // and the mark that tells other threads this node is being
-        // searched, which its end cleared.
+        // The shallow search is this node's too: put back what it changed
+        // in the node's frame, and the mark that tells other threads this
+        // node is being searched, which its end cleared.
         (self.stack[ply].static_eval, self.stack[ply].context) = frame;
-        self.stack[ply].side = side;
         if shallow_depth >= BUSY_MIN_DEPTH {
             self.shared.enter(key);
         }

@@ -102,27 +102,31 @@ fn fold(weights: &PatternWeights) -> Vec<i16> {
     out
 }
 
+/// A compiled-in weights file `name`, decoded and folded once into `cell`.
+fn compiled_in(
+    cell: &'static OnceLock<Patterns>,
+    bytes: &'static [u8],
+    name: &str,
+) -> &'static Patterns {
+    cell.get_or_init(|| {
+        Patterns::with_weights(
+            PatternWeights::decode(bytes)
+                .unwrap_or_else(|e| panic!("the shipped {name} is invalid: {e}")),
+        )
+    })
+}
+
 /// The shipped weights, decoded and folded once.
 fn shipped() -> &'static Patterns {
     static SHIPPED_PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    SHIPPED_PATTERNS.get_or_init(|| {
-        Patterns::with_weights(
-            PatternWeights::decode(SHIPPED).expect("the shipped patterns.bin is valid"),
-        )
-    })
+    compiled_in(&SHIPPED_PATTERNS, SHIPPED, "patterns.bin")
 }
 
 /// [`Patterns::score`] with the solver's weights (`order.bin`): what the
 /// exact solver sorts its moves by (see [`crate::register_solver_order`]).
 pub fn order_score(own: u64, opp: u64) -> i32 {
     static ORDER_PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    ORDER_PATTERNS
-        .get_or_init(|| {
-            Patterns::with_weights(
-                PatternWeights::decode(ORDER).expect("the shipped order.bin is valid"),
-            )
-        })
-        .score(own, opp)
+    compiled_in(&ORDER_PATTERNS, ORDER, "order.bin").score(own, opp)
 }
 
 impl Patterns {
