@@ -5,7 +5,7 @@
 mod common;
 
 use common::{built_library, Engine};
-use plyd::host::{GameState, PluginHost};
+use plyd::host::{GameState, PluginError, PluginHost};
 use plyd::perft::Perft;
 
 /// (position text, [(depth, count)]) from a `.perft` file: one position per
@@ -77,6 +77,22 @@ fn native_perft_agrees_with_the_abi_walk() {
                 "after {moves:?} at depth {depth}"
             );
         }
+    }
+}
+
+#[test]
+fn a_panic_while_counting_the_last_ply_is_one_typed_error() {
+    let mut host = PluginHost::default();
+    let plugin = host
+        .load_file(&built_library("plyd_test_panicky"))
+        .expect("the panicky plugin loads");
+    let mut state = GameState::new(&plugin, 0).unwrap();
+    // From a pile of 9, taking 2 leaves the pile of 7, whose moves the
+    // plugin panics to count: the walk's innermost loop reports it.
+    state.set_position("9").unwrap();
+    match Perft::new().count(&mut state, 2) {
+        Err(PluginError::Panicked { entry, .. }) => assert_eq!(entry, "gen_moves"),
+        other => panic!("expected a panic in gen_moves, got {other:?}"),
     }
 }
 

@@ -102,24 +102,46 @@ impl Health {
     /// Map a status code to a result.
     #[inline]
     pub fn status(&self, entry: &'static str, status: i32) -> Result<(), PluginError> {
+        if status == abi::STATUS_OK {
+            Ok(())
+        } else {
+            Err(self.status_error(entry, status))
+        }
+    }
+
+    /// The error of a status other than `STATUS_OK`, kept out of line so
+    /// that the calls made at every node inline only the comparison.
+    #[cold]
+    #[inline(never)]
+    fn status_error(&self, entry: &'static str, status: i32) -> PluginError {
         match status {
-            abi::STATUS_OK => Ok(()),
-            abi::STATUS_PANIC => Err(self.panicked(entry)),
-            abi::STATUS_UNSUPPORTED => Err(PluginError::Unsupported {
+            abi::STATUS_PANIC => self.panicked(entry),
+            abi::STATUS_UNSUPPORTED => PluginError::Unsupported {
                 plugin: self.label.clone(),
                 entry,
-            }),
-            other => Err(self.garbage(entry, format!("unexpected status {other}"))),
+            },
+            other => self.garbage(entry, format!("unexpected status {other}")),
         }
     }
 
     /// Check a count returned by a list-writing entry point.
     #[inline]
     pub fn count(&self, entry: &'static str, count: i64) -> Result<usize, PluginError> {
-        match usize::try_from(count) {
-            Ok(n) if n <= MAX_MOVES => Ok(n),
-            _ if is_panic(count) => Err(self.panicked(entry)),
-            _ => Err(self.garbage(entry, format!("count {count} is out of range"))),
+        if (0..=MAX_MOVES as i64).contains(&count) {
+            Ok(count as usize)
+        } else {
+            Err(self.count_error(entry, count))
+        }
+    }
+
+    /// The error of a count out of range, out of line as above.
+    #[cold]
+    #[inline(never)]
+    fn count_error(&self, entry: &'static str, count: i64) -> PluginError {
+        if is_panic(count) {
+            self.panicked(entry)
+        } else {
+            self.garbage(entry, format!("count {count} is out of range"))
         }
     }
 

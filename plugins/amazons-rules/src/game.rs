@@ -258,10 +258,12 @@ impl Game for Amazons {
         text::format_fen(&self.board, self.move_number())
     }
 
+    #[inline]
     fn side_to_move(&self) -> u32 {
         u32::from(self.board.side)
     }
 
+    #[inline]
     fn outcome(&self) -> Outcome {
         if self.board.has_legal_move() {
             Outcome::Ongoing
@@ -270,6 +272,7 @@ impl Game for Amazons {
         }
     }
 
+    #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         self.board.for_each_move(|mv| moves.push(mv));
     }
@@ -278,6 +281,7 @@ impl Game for Amazons {
         self.board.is_legal(mv)
     }
 
+    #[inline]
     fn make_move(&mut self, mv: Move) {
         if mv == NULL_MOVE {
             self.board.pass();
@@ -287,6 +291,7 @@ impl Game for Amazons {
         self.plies += 1;
     }
 
+    #[inline]
     fn unmake_move(&mut self, mv: Move) {
         if mv == NULL_MOVE {
             self.board.pass();
@@ -296,6 +301,7 @@ impl Game for Amazons {
         self.plies -= 1;
     }
 
+    #[inline]
     fn hash(&self) -> u64 {
         self.board.hash
     }

@@ -728,6 +728,7 @@ pub fn incremental_evaluator_table<E: Incremental>() -> &'static EvaluatorApi {
 
 /// Run `f`, turning a panic into `on_panic`. The panic message has already
 /// gone to stderr through the panic hook.
+#[inline(always)]
 pub fn guard<R>(on_panic: R, f: impl FnOnce() -> R) -> R {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
 }

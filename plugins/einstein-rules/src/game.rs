@@ -152,10 +152,12 @@ impl Game for EinStein {
         text::position_text(&self.board, self.arrangements)
     }
 
+    #[inline]
     fn side_to_move(&self) -> u32 {
         u32::from(self.board.side)
     }
 
+    #[inline]
     fn outcome(&self) -> Outcome {
         match self.board.winner() {
             None => Outcome::Ongoing,
@@ -164,6 +166,7 @@ impl Game for EinStein {
         }
     }
 
+    #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         self.board.for_each_move(|mv| moves.push(mv));
     }
@@ -180,6 +183,7 @@ impl Game for EinStein {
         self.board.is_legal(mv)
     }
 
+    #[inline]
     fn make_move(&mut self, mv: Move) {
         if mv >= ARRANGE {
             let side = self.board.mover();
@@ -190,6 +194,7 @@ impl Game for EinStein {
         self.hash = hash_of(&self.board);
     }
 
+    #[inline]
     fn unmake_move(&mut self, mv: Move) {
         let (_, undo, hash) = self.history.pop().expect("a move to take back");
         self.board.take_back(mv, undo);
@@ -201,6 +206,7 @@ impl Game for EinStein {
         self.hash = hash;
     }
 
+    #[inline]
     fn hash(&self) -> u64 {
         self.hash
     }

@@ -291,6 +291,7 @@ impl Game for Othello {
         text::format_position(&self.position)
     }
 
+    #[inline]
     fn side_to_move(&self) -> u32 {
         match self.position.side {
             Color::Black => 0,
@@ -298,6 +299,7 @@ impl Game for Othello {
         }
     }
 
+    #[inline]
     fn outcome(&self) -> Outcome {
         if self.own_placements() != 0 || self.opponent_can_place() {
             return Outcome::Ongoing;
@@ -310,6 +312,7 @@ impl Game for Othello {
         }
     }
 
+    #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         let placements = self.own_placements();
         if placements != 0 && moves.counts_only() {
@@ -334,6 +337,7 @@ impl Game for Othello {
         }
     }
 
+    #[inline]
     fn make_move(&mut self, mv: Move) {
         debug_assert!(
             mv == PASS || (mv < 64 && self.position.placements() & (1u64 << mv) != 0),
@@ -345,6 +349,7 @@ impl Game for Othello {
         self.placements.set(UNKNOWN);
     }
 
+    #[inline]
     fn unmake_move(&mut self, _mv: Move) {
         // The host only takes back moves it made; an empty stack is a host
         // bug, and the panic becomes an error code at the boundary.
@@ -355,6 +360,7 @@ impl Game for Othello {
         self.placements.set(UNKNOWN);
     }
 
+    #[inline]
     fn hash(&self) -> u64 {
         // The side to move picks the key mixed into the black discs, so the
         // same discs with the other side to move hash differently.

@@ -253,14 +253,17 @@ impl Game for Xiangqi {
         )
     }
 
+    #[inline]
     fn side_to_move(&self) -> u32 {
         self.position.side() as u32
     }
 
+    #[inline]
     fn outcome(&self) -> Outcome {
         self.cached_outcome()
     }
 
+    #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         if self.cached_outcome() != Outcome::Ongoing {
             return;
@@ -313,6 +316,7 @@ impl Game for Xiangqi {
         }
     }
 
+    #[inline]
     fn make_move(&mut self, mv: Move) {
         let hash_before = self.position.hash;
         let captured = self.position.play(mv);
@@ -330,6 +334,7 @@ impl Game for Xiangqi {
         self.outcome.set(UNKNOWN);
     }
 
+    #[inline]
     fn unmake_move(&mut self, _mv: Move) {
         let played = self
             .history
@@ -340,6 +345,7 @@ impl Game for Xiangqi {
         self.outcome.set(UNKNOWN);
     }
 
+    #[inline]
     fn hash(&self) -> u64 {
         self.position.hash
     }
