@@ -210,7 +210,36 @@ fn parse_protocol(text: &str) -> Result<Protocol, String> {
     })
 }
 
+/// Whether this processor runs what the build was compiled for: x86-64
+/// builds target x86-64-v2 (`.cargo/config.toml`), whose population count
+/// and SSE4.2 the compiler may use anywhere. The standard library itself is
+/// built for the baseline, so this check runs before any of plyd's code.
+fn processor_supported() -> Result<(), String> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    {
+        let missing: Vec<&str> = [
+            ("popcnt", std::arch::is_x86_feature_detected!("popcnt")),
+            ("sse4.2", std::arch::is_x86_feature_detected!("sse4.2")),
+        ]
+        .into_iter()
+        .filter_map(|(name, present)| (!present).then_some(name))
+        .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "this build of plyd needs an x86-64-v2 processor, and this one lacks {}; \
+                 rebuild with RUSTFLAGS=\"-C target-cpu=x86-64\"",
+                missing.join(" and ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
+    if let Err(message) = processor_supported() {
+        eprintln!("plyd: {message}");
+        return ExitCode::FAILURE;
+    }
     plyd::daemon::process_started();
     let address_limit = plyd::memory::fit_allocator_to_limits();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
