@@ -123,11 +123,16 @@ fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
     );
     assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
     // `go depth` at the empty squares hands the search to the solver
-    // whatever the clock says (which may stop it).
+    // whatever the clock says (which may stop it). On a loaded machine the
+    // deadline may pass before the solver's last words, and the daemon
+    // then answers for it and drops what follows: the solver's own line
+    // (depth and seldepth the empty squares, and no score since it did not
+    // end) is then what shows that it ran.
     let lines = go(&mut engine, &p.position, "go depth 14 movetime 5");
     assert!(
         lines.iter().any(|l| l == "info string exact"
-            || l.starts_with("info string endgame solve stopped")),
+            || l.starts_with("info string endgame solve stopped")
+            || (l.starts_with("info depth 14 seldepth 14 ") && !l.contains(" score "))),
         "{lines:?}"
     );
 }
