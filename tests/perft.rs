@@ -31,12 +31,17 @@ fn read_perft_file(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
         .collect()
 }
 
-fn othello_state() -> GameState {
+/// A fresh state of the first variant of the built plugin `library`.
+fn state_of(library: &str) -> GameState {
     let mut host = PluginHost::default();
     let plugin = host
-        .load_file(&built_library("plyd_game_othello"))
-        .expect("othello loads");
+        .load_file(&built_library(library))
+        .unwrap_or_else(|e| panic!("{library} loads: {e}"));
     GameState::new(&plugin, 0).unwrap()
+}
+
+fn othello_state() -> GameState {
+    state_of("plyd_game_othello")
 }
 
 #[test]
@@ -82,11 +87,7 @@ fn native_perft_agrees_with_the_abi_walk() {
 
 #[test]
 fn a_panic_while_counting_the_last_ply_is_one_typed_error() {
-    let mut host = PluginHost::default();
-    let plugin = host
-        .load_file(&built_library("plyd_test_panicky"))
-        .expect("the panicky plugin loads");
-    let mut state = GameState::new(&plugin, 0).unwrap();
+    let mut state = state_of("plyd_test_panicky");
     // From a pile of 9, taking 2 leaves the pile of 7, whose moves the
     // plugin panics to count: the walk's innermost loop reports it.
     state.set_position("9").unwrap();

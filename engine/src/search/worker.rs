@@ -1140,7 +1140,8 @@ impl<'a> Searcher<'a> {
     /// searched again a third to a half as deep, with a null window a
     /// margin above beta (when the static evaluation `eval` is at least
     /// beta) or below alpha (when it is at most alpha), and a shallow score
-    /// beyond that window stands for the deep one. `Some(bound)` when the node is cut.
+    /// beyond that window stands for the deep one. `Some(bound)` when the
+    /// node is cut.
     fn node_probcut(
         &mut self,
         depth: u32,

@@ -76,8 +76,9 @@ static ORDER_EVALUATOR: OnceLock<OrderEval> = OnceLock::new();
 /// find them.
 ///
 /// The Othello plugin registers its `patterns` evaluator with the weights
-/// of its `order.bin` when the host loads it, whatever evaluator the search itself uses, so that a
-/// solve searches the same tree whichever evaluator is chosen.
+/// of its `order.bin` when the host loads it, whatever evaluator the
+/// search itself uses, so that a solve searches the same tree whichever
+/// evaluator is chosen.
 pub fn set_order_evaluator(evaluate: OrderEval) {
     let _ = ORDER_EVALUATOR.set(evaluate);
 }
