@@ -113,8 +113,10 @@ const SQUARE_VALUE: [i32; 64] = [
     100, -20,  10,   5,   5,  10, -20, 100,
 ];
 
-/// An Othello game: the current position and the positions before each move
-/// played since the last `set_position`, so that `unmake_move` is a pop.
+/// An Othello game: the current position and the discs before each move
+/// played since the last `set_position`, so that `unmake_move` is a pop
+/// (every move, the pass included, hands the turn over, so the side to
+/// move before it is the other one and need not be kept).
 ///
 /// `#[repr(C)]` so that `position` is at offset 0: that prefix is the state
 /// layout external evaluators read ([`STATE_LAYOUT`]); `history` is private
@@ -123,7 +125,7 @@ const SQUARE_VALUE: [i32; 64] = [
 #[repr(C)]
 pub struct Othello {
     position: Position,
-    history: Vec<Position>,
+    history: Vec<[u64; 2]>,
     /// The side to move's legal placements, computed once per position:
     /// the search asks `outcome`, `is_legal` and `gen_moves` of the same
     /// position, and each needs them. [`UNKNOWN`] until first asked.
@@ -344,7 +346,8 @@ impl Game for Othello {
             "illegal move {mv} in {}",
             self.position_text()
         );
-        self.history.push(self.position);
+        self.history
+            .push([self.position.black, self.position.white]);
         self.position = self.position.play(mv);
         self.placements.set(UNKNOWN);
     }
@@ -353,10 +356,15 @@ impl Game for Othello {
     fn unmake_move(&mut self, _mv: Move) {
         // The host only takes back moves it made; an empty stack is a host
         // bug, and the panic becomes an error code at the boundary.
-        self.position = self
+        let [black, white] = self
             .history
             .pop()
             .expect("unmake_move called with no move to take back");
+        self.position = Position {
+            black,
+            white,
+            side: self.position.side.opponent(),
+        };
         self.placements.set(UNKNOWN);
     }
 
