@@ -339,38 +339,6 @@ impl GameState {
         self.plugin.health.count("gen_moves", count)
     }
 
-    /// For each of `moves` in turn: make it, count the moves of the
-    /// position reached (as [`GameState::count_moves`]), take it back, and
-    /// hand the count to `each`. The same calls as those three methods, with
-    /// the entry points read once for the whole list (perft's hottest
-    /// loop). The move is taken back before its count is checked, and a
-    /// bad count is reported before a failed take-back.
-    #[inline]
-    pub fn count_after_each(
-        &mut self,
-        moves: &[Move],
-        mut each: impl FnMut(usize),
-    ) -> Result<(), PluginError> {
-        let vtable = &self.plugin.vtable;
-        let (make, gen, unmake) = (vtable.make_move, vtable.gen_moves, vtable.unmake_move);
-        let health = &self.plugin.health;
-        let state = self.ptr.as_ptr();
-        for &mv in moves {
-            calls::count(Call::MakeMove);
-            // SAFETY: live state, exclusively borrowed.
-            health.status("make_move", unsafe { make(state, mv) })?;
-            calls::count(Call::GenMoves);
-            // SAFETY: live state; a null buffer of capacity 0 is allowed.
-            let count = unsafe { gen(state, std::ptr::null_mut(), 0) };
-            calls::count(Call::UnmakeMove);
-            // SAFETY: live state, exclusively borrowed; `mv` was made last.
-            let undone = unsafe { unmake(state, mv) };
-            each(health.count("gen_moves", count)?);
-            health.status("unmake_move", undone)?;
-        }
-        Ok(())
-    }
-
     /// Fill `moves` with the noisy moves, if the plugin lists them.
     pub fn noisy_moves(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
         match self.plugin.vtable.gen_noisy {
