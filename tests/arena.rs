@@ -475,6 +475,104 @@ fn an_illegal_move_loses() {
     assert_eq!(table_row(&stdout, "plyd"), [2, 2, 0, 0], "{stdout}");
 }
 
+/// The openings of a game log, one per pair in game order: each pair's
+/// two games must share the opening's label and moves.
+fn pair_openings(games: &[LoggedGame]) -> Vec<(String, Vec<String>)> {
+    let mut by_number: Vec<&LoggedGame> = games.iter().collect();
+    by_number.sort_by_key(|g| g.tag("Game").parse::<usize>().unwrap());
+    by_number
+        .chunks(2)
+        .map(|pair| {
+            let plies: usize = pair[0].tag("OpeningPlies").parse().unwrap();
+            let opening = |g: &LoggedGame| {
+                (
+                    g.tag("Opening").to_string(),
+                    g.moves()[..plies].iter().map(|m| m.to_string()).collect(),
+                )
+            };
+            let first = opening(pair[0]);
+            assert_eq!(first, opening(pair[1]), "one opening per pair: {pair:?}");
+            first
+        })
+        .collect()
+}
+
+#[test]
+fn variety_openings_are_played_by_the_first_engine() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-variety");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let run = |openings: &str, name: &str| -> Vec<LoggedGame> {
+        let log = dir.path().join(name);
+        let out = arena(
+            plugins.path(),
+            &[
+                "--engine",
+                &plyd,
+                "name=a",
+                "option.Threads=2",
+                "--engine",
+                &plyd,
+                "name=b",
+                "--depth",
+                "1",
+                "--games",
+                "8",
+                "--openings",
+                openings,
+                "--seed",
+                "21",
+                "--out",
+                log.to_str().unwrap(),
+            ],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(read_header(&log)["Openings"], openings);
+        read_log(&log)
+    };
+
+    // Without a margin every pair gets the engine's own line, the moves a
+    // daemon plays at the openings' node count.
+    let plain = pair_openings(&run("variety:4:0", "plain.txt"));
+    let mut daemon = Engine::start(plugins.path(), &[], &[]);
+    let mut line: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        daemon.send(&format!("position startpos moves {}", line.join(" ")));
+        daemon.send("go nodes 20000");
+        let answer = daemon.until_bestmove();
+        let best = answer.last().unwrap().split(' ').nth(1).unwrap();
+        line.push(best.to_string());
+    }
+    for (label, moves) in &plain {
+        assert!(label.starts_with("variety 4 plies, seed "), "{label}");
+        assert_eq!(moves, &line);
+    }
+
+    // With one, the pairs' openings differ, and the same command gives the
+    // same ones again.
+    let varied = pair_openings(&run("variety:4:300", "varied.txt"));
+    let distinct: std::collections::BTreeSet<&Vec<String>> =
+        varied.iter().map(|(_, moves)| moves).collect();
+    assert!(distinct.len() >= 3, "{varied:?}");
+    assert_eq!(pair_openings(&run("variety:4:300", "again.txt")), varied);
+}
+
+#[test]
+#[cfg(unix)]
+fn an_illegal_move_in_a_variety_opening_stops_the_match() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-variety-illegal");
+    let mut args = fake_against_plyd(&dir, "illegal", &[], true);
+    args.extend(["--depth", "1", "--games", "2", "--openings", "variety:2"].map(String::from));
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("variety openings by engine fake: its move 'z9' after 'position startpos'"),
+        "{stderr}"
+    );
+}
+
 #[test]
 #[cfg(unix)]
 fn a_crashing_engine_loses_and_is_restarted() {

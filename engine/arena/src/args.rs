@@ -121,7 +121,8 @@ pub struct ArenaArgs {
     /// processes.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Where games start: startpos, random:PLIES, or file:PATH.
+    /// Where games start: startpos, random:PLIES, variety:PLIES[:MARGIN]
+    /// (played by the first engine with `Variety`), or file:PATH.
     #[arg(long, default_value = "startpos")]
     pub openings: String,
     /// Seed of the random openings and chance outcomes (default: from the

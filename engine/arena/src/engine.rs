@@ -237,6 +237,19 @@ impl EngineProcess {
         for (name, value) in &spec.options {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
+        self.ready_without_errors()
+    }
+
+    /// Set one option, refusing what the engine refuses.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.drain();
+        self.send(&format!("setoption name {name} value {value}"))?;
+        self.ready_without_errors()
+    }
+
+    /// `isready` … `readyok`, failing when a line before `readyok` reports
+    /// an error.
+    fn ready_without_errors(&mut self) -> Result<(), EngineError> {
         self.send("isready")?;
         let lines = self.wait_for("readyok", HANDSHAKE_TIMEOUT)?;
         // plyd answers a setting it cannot use with `info string error: ...`;

@@ -185,7 +185,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         max_plies: args.max_plies,
     };
     let pairs = args.games.div_ceil(2);
-    let openings = openings::prepare(&source, &variant, pairs, seed).map_err(setup)?;
+    let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], &cancel) {
+        Ok(openings) => openings,
+        Err(_) if cancel.is_set() => {
+            say("plyd arena: interrupted while preparing the openings; no game was played");
+            return Err(ArenaError::Interrupted);
+        }
+        Err(e) => return Err(setup(e)),
+    };
 
     // The games of the log being resumed, checked against this match.
     let mut done: Vec<GameRecord> = Vec::new();

@@ -4,14 +4,19 @@
 //!
 //! An opening is a start (the variant's start position or a position text)
 //! and a list of moves played from it. Openings come from a file, from
-//! random legal plies, or are just the start position. Every opening is
-//! played through the game plugin when it is made, so a bad line is
-//! reported before the first game and never reaches an engine.
+//! random legal plies, from the first engine's short searches with
+//! `Variety`, or are just the start position. Every opening is played
+//! through the game plugin when it is made, so a bad line is reported
+//! before the first game and never reaches an engine.
 
 use std::fmt;
 use std::path::Path;
 
 use plyd_host::{GameState, VariantRef};
+
+use crate::args::EngineSpec;
+use crate::engine::{Answer, EngineProcess, HANDSHAKE_TIMEOUT};
+use crate::interrupt::Cancel;
 
 use plyd_util::rng::SplitMix64;
 
@@ -20,6 +25,18 @@ const OPENING_STREAM: u64 = 1;
 /// How many times a random opening is drawn again when the game ends
 /// before its last ply.
 const RANDOM_ATTEMPTS: u32 = 1000;
+/// `Variety` of `variety:N` openings where the source names none, in the
+/// units of `score cp` (in Othello, where plyd scores a disc 100, under a
+/// third of a disc).
+pub const DEFAULT_VARIETY_MARGIN: u32 = 30;
+/// The search behind each move of a `variety:N` opening: a node count, so
+/// that one thread gives the same openings on any machine and at any load.
+pub const VARIETY_NODES: u64 = 20_000;
+/// How many seeds a `variety:N` opening tries before giving up when the
+/// games it plays end before its last ply.
+const VARIETY_ATTEMPTS: u32 = 20;
+/// The largest `VarietySeed` plyd takes.
+const VARIETY_SEED_LIMIT: u64 = 1 << 30;
 
 /// Where a game starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +67,15 @@ pub enum OpeningSource {
     File(std::path::PathBuf),
     /// This many random legal plies from the start, a fresh opening per pair.
     Random(u32),
+    /// This many plies from the start chosen by the first engine's short
+    /// searches with `Variety` (a seeded bonus of up to `margin` points
+    /// on each root move), a fresh opening per pair.
+    Variety {
+        /// Plies per opening.
+        plies: u32,
+        /// The engine's `Variety`, in `score cp` points.
+        margin: u32,
+    },
 }
 
 /// Why an `--openings` value was refused.
@@ -61,13 +87,20 @@ pub enum OpeningSourceError {
         /// The text after `random:`.
         plies: String,
     },
+    /// `variety:N[:MARGIN]` where N or MARGIN is not a whole number.
+    #[error("--openings: 'variety:{text}' needs a whole number of plies and optionally ':MARGIN' (score points)")]
+    BadVariety {
+        /// The text after `variety:`.
+        text: String,
+    },
     /// `file:` with nothing after it (or an empty value).
     #[error("--openings: the file name is missing")]
     MissingFile,
 }
 
 impl OpeningSource {
-    /// Read `startpos`, `random:N` or `file:PATH` (a bare path means a file).
+    /// Read `startpos`, `random:N`, `variety:N[:MARGIN]` or `file:PATH` (a
+    /// bare path means a file).
     pub fn parse(text: &str) -> Result<Self, OpeningSourceError> {
         if text == "startpos" {
             Ok(OpeningSource::StartPos)
@@ -78,6 +111,20 @@ impl OpeningSource {
                 .map_err(|_| OpeningSourceError::BadPlies {
                     plies: n.to_string(),
                 })
+        } else if let Some(rest) = text.strip_prefix("variety:") {
+            let bad = || OpeningSourceError::BadVariety {
+                text: rest.to_string(),
+            };
+            let (plies, margin) = match rest.split_once(':') {
+                Some((plies, margin)) => (plies, Some(margin)),
+                None => (rest, None),
+            };
+            let plies = plies.trim().parse().map_err(|_| bad())?;
+            let margin = match margin {
+                Some(m) => m.trim().parse().map_err(|_| bad())?,
+                None => DEFAULT_VARIETY_MARGIN,
+            };
+            Ok(OpeningSource::Variety { plies, margin })
         } else {
             let path = text.strip_prefix("file:").unwrap_or(text);
             if path.is_empty() {
@@ -94,16 +141,21 @@ impl fmt::Display for OpeningSource {
             OpeningSource::StartPos => f.write_str("startpos"),
             OpeningSource::File(path) => write!(f, "file:{}", path.display()),
             OpeningSource::Random(n) => write!(f, "random:{n}"),
+            OpeningSource::Variety { plies, margin } => write!(f, "variety:{plies}:{margin}"),
         }
     }
 }
 
-/// The openings for `pairs` pairs of games, one per pair.
+/// The openings for `pairs` pairs of games, one per pair. `engine` (the
+/// match's first engine) plays `variety:N` openings; `cancel` ends that
+/// early.
 pub fn prepare(
     source: &OpeningSource,
     variant: &VariantRef,
     pairs: usize,
     seed: u64,
+    engine: &EngineSpec,
+    cancel: &Cancel,
 ) -> Result<Vec<Opening>, String> {
     match source {
         OpeningSource::StartPos => Ok(vec![
@@ -124,6 +176,9 @@ pub fn prepare(
                 random_opening(variant, *plies, &mut rng)
             })
             .collect(),
+        OpeningSource::Variety { plies, margin } => {
+            variety_openings(engine, variant, *plies, *margin, pairs, seed, cancel)
+        }
     }
 }
 
@@ -227,6 +282,111 @@ fn random_opening(
     ))
 }
 
+/// Options the arena sets itself on the engine playing `variety:N` openings.
+const VARIETY_OPTIONS: [&str; 3] = ["Threads", "Variety", "VarietySeed"];
+
+/// `pairs` openings of `plies` plies, each played by one process of
+/// `engine` set to one thread and `Variety` `margin`, with a `VarietySeed`
+/// drawn for the pair and `VARIETY_NODES` nodes a move: the same command
+/// gives the same openings. Chance outcomes are drawn by the arena, as in
+/// games. A seed whose game ends before the last ply is replaced by another.
+fn variety_openings(
+    engine: &EngineSpec,
+    variant: &VariantRef,
+    plies: u32,
+    margin: u32,
+    pairs: usize,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<Vec<Opening>, String> {
+    let mut spec = engine.clone();
+    spec.options
+        .retain(|(name, _)| !VARIETY_OPTIONS.iter().any(|o| name.eq_ignore_ascii_case(o)));
+    spec.options.push(("Threads".to_string(), "1".to_string()));
+    spec.options
+        .push(("Variety".to_string(), margin.to_string()));
+    let failed = |e: String| format!("variety openings by engine {}: {e}", engine.name);
+    let mut process =
+        EngineProcess::start(&spec, variant.name(), cancel).map_err(|e| failed(e.to_string()))?;
+    let openings = (0..pairs)
+        .map(|pair| {
+            let mut rng = SplitMix64::for_item(seed, OPENING_STREAM, pair as u64);
+            variety_opening(&mut process, variant, plies, &mut rng).map_err(failed)
+        })
+        .collect();
+    process.quit();
+    openings
+}
+
+/// One `variety:N` opening (see [`variety_openings`]).
+fn variety_opening(
+    process: &mut EngineProcess,
+    variant: &VariantRef,
+    plies: u32,
+    rng: &mut SplitMix64,
+) -> Result<Opening, String> {
+    let go = format!("go nodes {VARIETY_NODES}");
+    let mut moves = Vec::new();
+    let mut chance = Vec::new();
+    'attempt: for _ in 0..VARIETY_ATTEMPTS {
+        let variety_seed = 1 + rng.below(VARIETY_SEED_LIMIT - 1);
+        process.new_game().map_err(|e| e.to_string())?;
+        process
+            .set_option("VarietySeed", &variety_seed.to_string())
+            .map_err(|e| e.to_string())?;
+        let mut state =
+            GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+        let mut texts: Vec<String> = Vec::new();
+        for _ in 0..plies {
+            state
+                .chance_outcomes(&mut chance)
+                .map_err(|e| e.to_string())?;
+            let position = position_command(&Start::StartPos, &texts);
+            let text = if chance.is_empty() {
+                state.legal_moves(&mut moves).map_err(|e| e.to_string())?;
+                if moves.is_empty() {
+                    continue 'attempt;
+                }
+                match process.go(&position, &go, HANDSHAKE_TIMEOUT) {
+                    Answer::BestMove {
+                        text: Some(text), ..
+                    } => text,
+                    Answer::BestMove { text: None, .. } => {
+                        return Err(format!("'bestmove' without a move after '{position}'"))
+                    }
+                    Answer::Timeout { waited } => {
+                        return Err(format!(
+                            "no 'bestmove' within {} s after '{position}'",
+                            waited.as_secs()
+                        ))
+                    }
+                    Answer::Died { what } => return Err(format!("stopped: {what}")),
+                    Answer::Interrupted => return Err("interrupted".to_string()),
+                }
+            } else {
+                let weights: Vec<u32> = chance.iter().map(|&(_, w)| w).collect();
+                let pick = rng
+                    .pick_weighted(&weights)
+                    .ok_or("the plugin gave a chance node whose weights are all zero")?;
+                state
+                    .format_move(chance[pick].0)
+                    .map_err(|e| e.to_string())?
+            };
+            let canonical = play_text(&mut state, &text)
+                .map_err(|e| format!("its move '{text}' after '{position}': {e}"))?;
+            texts.push(canonical);
+        }
+        return Ok(Opening {
+            label: format!("variety {plies} plies, seed {variety_seed}"),
+            start: Start::StartPos,
+            moves: texts,
+        });
+    }
+    Err(format!(
+        "no opening of {plies} plies in {VARIETY_ATTEMPTS} seeds: games end sooner"
+    ))
+}
+
 impl Opening {
     /// A state at the opening's start, before its moves.
     pub fn start_state(&self, variant: &VariantRef) -> Result<GameState, String> {
@@ -318,6 +478,32 @@ mod tests {
             Err(OpeningSourceError::MissingFile)
         );
         assert_eq!(OpeningSource::Random(4).to_string(), "random:4");
+        assert_eq!(
+            OpeningSource::parse("variety:6").unwrap(),
+            OpeningSource::Variety {
+                plies: 6,
+                margin: DEFAULT_VARIETY_MARGIN
+            }
+        );
+        assert_eq!(
+            OpeningSource::parse("variety:4:50").unwrap().to_string(),
+            "variety:4:50"
+        );
+        for bad in [
+            "variety:",
+            "variety:x",
+            "variety:4:",
+            "variety:4:-1",
+            "variety:4:5:6",
+        ] {
+            assert_eq!(
+                OpeningSource::parse(bad),
+                Err(OpeningSourceError::BadVariety {
+                    text: bad["variety:".len()..].to_string()
+                }),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
