@@ -98,6 +98,43 @@ fn a_panic_while_counting_the_last_ply_is_one_typed_error() {
 }
 
 #[test]
+fn a_panic_in_count_after_is_one_typed_error() {
+    let mut state = state_of("plyd_test_panicky");
+    // From 6: taking 1 leaves 5, which the plugin leaves to the host;
+    // taking 2 leaves 4, which it panics to count.
+    state.set_position("6").unwrap();
+    match Perft::new().count(&mut state, 2) {
+        Err(PluginError::Panicked { entry, .. }) => assert_eq!(entry, "count_after"),
+        other => panic!("expected a panic in count_after, got {other:?}"),
+    }
+    assert_eq!(state.position_text().unwrap(), "6");
+}
+
+#[test]
+fn count_after_and_the_hosts_own_count_agree() {
+    // Piles of 3 and less: the plugin answers the even piles after a move
+    // and leaves the odd ones to the host's make, count and take-back.
+    let mut state = state_of("plyd_test_panicky");
+    for pile in 1..=3 {
+        state.set_position(&pile.to_string()).unwrap();
+        for depth in 1..=pile {
+            assert_eq!(
+                Perft::new().count(&mut state, depth).unwrap(),
+                state.native_perft(depth).unwrap(),
+                "pile {pile} depth {depth}"
+            );
+        }
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves).unwrap();
+        for mv in moves {
+            let mut made = state.try_clone().unwrap();
+            made.make_move(mv).unwrap();
+            assert_eq!(state.count_after(mv).unwrap(), made.count_moves().unwrap());
+        }
+    }
+}
+
+#[test]
 fn divided_perft_sums_to_the_total() {
     let mut state = othello_state();
     let report = Perft::new().divide(&mut state, 7, false, || false).unwrap();

@@ -24,6 +24,8 @@ pub enum Call {
     GivesCheck,
     /// `gen_moves`.
     GenMoves,
+    /// `count_after`.
+    CountAfter,
     /// `gen_noisy`.
     GenNoisy,
     /// `order_hints`.
@@ -51,7 +53,7 @@ pub enum Call {
 }
 
 /// Every kind, in the order [`snapshot`] reports them.
-pub const CALLS: [Call; 20] = [
+pub const CALLS: [Call; 21] = [
     Call::MakeMove,
     Call::UnmakeMove,
     Call::SideToMove,
@@ -60,6 +62,7 @@ pub const CALLS: [Call; 20] = [
     Call::InCheck,
     Call::GivesCheck,
     Call::GenMoves,
+    Call::CountAfter,
     Call::GenNoisy,
     Call::OrderHints,
     Call::MoveKeys,
@@ -86,6 +89,7 @@ impl Call {
             Call::InCheck => "in_check",
             Call::GivesCheck => "gives_check",
             Call::GenMoves => "gen_moves",
+            Call::CountAfter => "count_after",
             Call::GenNoisy => "gen_noisy",
             Call::OrderHints => "order_hints",
             Call::MoveKeys => "move_keys",

@@ -52,6 +52,8 @@ pub(crate) struct GameVtable {
     pub see_ge: Option<unsafe extern "C" fn(*const State, Move, i32) -> i32>,
     pub move_keys: Option<unsafe extern "C" fn(*const State, *const Move, usize, *mut u32) -> i32>,
     pub gives_check: Option<unsafe extern "C" fn(*const State, Move) -> i32>,
+    /// Optional: the count of moves after a move, without making it.
+    pub count_after: Option<unsafe extern "C" fn(*const State, Move) -> i64>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -376,6 +378,33 @@ impl GameState {
             }
             moves.reserve(count);
         }
+    }
+
+    /// How many legal moves the position after `mv` (a move of this state's
+    /// legal list) has, the state left as it was: in one call where the
+    /// plugin answers `count_after`, else by making `mv`, counting and
+    /// taking it back (a bad count is reported after the take-back).
+    #[inline]
+    pub fn count_after(&mut self, mv: Move) -> Result<usize, PluginError> {
+        if let Some(count_after) = self.plugin.vtable.count_after {
+            calls::count(Call::CountAfter);
+            // SAFETY: live state.
+            let count = unsafe { count_after(self.ptr.as_ptr(), mv) };
+            if count != i64::from(abi::STATUS_UNSUPPORTED) {
+                return self.plugin.health.count("count_after", count);
+            }
+        }
+        self.make_move(mv)?;
+        let count = match self.count_moves() {
+            Ok(count) => count,
+            Err(e) => {
+                // The count's error is the one to tell.
+                let _ = self.unmake_move(mv);
+                return Err(e);
+            }
+        };
+        self.unmake_move(mv)?;
+        Ok(count)
     }
 
     /// Play a move from this state's legal list.

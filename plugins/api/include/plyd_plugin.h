@@ -396,6 +396,12 @@ typedef struct PlydGameApi {
      * to let the host make it and ask. The search asks it of moves it would
      * otherwise prune, to spare checks without making them. */
     int32_t (*gives_check)(const PlydState *state, PlydMove mv);
+    /* How many legal moves the position after mv (a move of the state's
+     * legal list) has: what gen_moves would count once mv is made, the
+     * state left as it was. A negative PLYD_STATUS_*, PLYD_STATUS_UNSUPPORTED
+     * to leave it to the host (which then makes, counts and takes back).
+     * Perft's last ply asks it of every move. */
+    int64_t (*count_after)(const PlydState *state, PlydMove mv);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

@@ -388,6 +388,12 @@ pub struct GameApi {
     /// move and asks). The search asks it of moves it would otherwise
     /// prune, to spare checks without making them.
     pub gives_check: Option<unsafe extern "C" fn(state: *const State, mv: Move) -> i32>,
+    /// Optional: how many legal moves the position after `mv` (a move of
+    /// this state's legal list) has, what `gen_moves` would count once it
+    /// is made, leaving the state as it was; or a negative status,
+    /// [`STATUS_UNSUPPORTED`] to leave it to the host (which then makes,
+    /// counts and takes back). Perft's last ply asks it of every move.
+    pub count_after: Option<unsafe extern "C" fn(state: *const State, mv: Move) -> i64>,
 }
 
 /// [`GameApi::move_keys`]: every key, its noisy bit cleared, is below this.

@@ -349,6 +349,16 @@ pub trait Game: Clone + Send + 'static {
         let _ = mv;
         None
     }
+    /// Whether [`Game::count_after`] is meaningful (sets `count_after`).
+    const HAS_COUNT_AFTER: bool = false;
+    /// How many legal moves the position after `mv` (a legal move of this
+    /// state) has: exactly what [`Game::generate_moves`] would count once
+    /// `mv` is made, found without making it. `None`: not answered here
+    /// (the host makes the move, counts and takes it back).
+    fn count_after(&self, mv: Move) -> Option<u64> {
+        let _ = mv;
+        None
+    }
     /// Whether [`Game::move_keys`] is meaningful (sets `move_keys`).
     const HAS_MOVE_KEYS: bool = false;
     /// A small key per move of this state's legal list, `keys[i]` for
@@ -651,6 +661,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         see_ge: G::HAS_SEE.then_some(shim::see_ge::<G> as _),
         move_keys: G::HAS_MOVE_KEYS.then_some(shim::move_keys::<G> as _),
         gives_check: G::HAS_GIVES_CHECK.then_some(shim::gives_check::<G> as _),
+        count_after: G::HAS_COUNT_AFTER.then_some(shim::count_after::<G> as _),
     }
 }
 
@@ -928,6 +939,16 @@ mod shim {
             match unsafe { state_ref::<G>(state) }.gives_check(mv) {
                 Some(check) => i32::from(check),
                 None => abi::STATUS_UNSUPPORTED,
+            }
+        })
+    }
+
+    pub unsafe extern "C" fn count_after<G: Game>(state: *const State, mv: Move) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state.
+            match unsafe { state_ref::<G>(state) }.count_after(mv) {
+                Some(count) => i64::try_from(count).unwrap_or(i64::MAX),
+                None => i64::from(abi::STATUS_UNSUPPORTED),
             }
         })
     }

@@ -199,6 +199,7 @@ impl Game for Othello {
     const HAS_ORDER_HINTS: bool = true;
     const HAS_IS_LEGAL: bool = true;
     const HAS_SOLVER: bool = true;
+    const HAS_COUNT_AFTER: bool = true;
     const OPTIONS: &'static [GameOption] = &[
         GameOption {
             name: ENDGAME_EMPTIES_OPTION,
@@ -350,6 +351,20 @@ impl Game for Othello {
             .push([self.position.black, self.position.white]);
         self.position = self.position.play(mv);
         self.placements.set(UNKNOWN);
+    }
+
+    /// The discs after `mv`, then the placements there: no history push,
+    /// no cache to reset. The pass counts as one move, as in
+    /// `generate_moves`; a game over has none.
+    #[inline]
+    fn count_after(&self, mv: Move) -> Option<u64> {
+        let (own, opp) = self.position.play(mv).own_and_opponent();
+        let placements = crate::board::legal_placements(own, opp);
+        Some(if placements != 0 {
+            u64::from(placements.count_ones())
+        } else {
+            u64::from(crate::board::legal_placements(opp, own) != 0)
+        })
     }
 
     #[inline]

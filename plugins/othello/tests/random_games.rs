@@ -1,8 +1,9 @@
 //! Random games played side by side on the crate's [`Othello`] and on the
 //! independent mailbox board in `reference/`, checking at every ply that
 //! both agree on the legal moves (passes and game ends included), on the
-//! board after each move and on the result, and that unmake restores the
-//! position text and hash exactly.
+//! board after each move and on the result, that `count_after` gives the
+//! reference's count of moves after each legal move, and that unmake
+//! restores the position text and hash exactly.
 
 mod reference;
 
@@ -106,6 +107,18 @@ fn play_one_game(rng: &mut XorShift, game_index: usize, coverage: &mut Coverage)
                 default_perft(&mut game, 3),
                 reached + ended,
                 "default perft {context}"
+            );
+        }
+
+        // The count after each move, without making it, is the
+        // reference's after making it (a pass counts as one move).
+        for &mv in &moves {
+            let mut after = mailbox.clone();
+            after.play(mv);
+            assert_eq!(
+                game.count_after(mv),
+                Some(after.legal_moves().len() as u64),
+                "count_after({mv}) {context}"
             );
         }
 

@@ -83,6 +83,7 @@ impl Countdown {
 impl Game for Countdown {
     const NAME: &'static str = "panicky";
     const VERSION: &'static str = "1";
+    const HAS_COUNT_AFTER: bool = true;
     const VARIANTS: &'static [Variant] = &[
         Variant {
             name: "panicky",
@@ -169,6 +170,17 @@ impl Game for Countdown {
                 moves.push(take);
             }
         }
+    }
+
+    /// Panics when the move leaves a pile of 4; leaves an odd pile to the
+    /// host (which then makes the move and counts, so a pile of 7 still
+    /// panics in `generate_moves`).
+    fn count_after(&self, mv: Move) -> Option<u64> {
+        let pile = self.pile - mv;
+        if pile == 4 {
+            panic!("asked to panic while counting after a move");
+        }
+        pile.is_multiple_of(2).then_some(u64::from(pile.min(2)))
     }
 
     fn make_move(&mut self, mv: Move) {
