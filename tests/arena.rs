@@ -26,6 +26,7 @@ while IFS= read -r line; do
       case "$mode" in
         sleep) sleep 3; echo "bestmove 0000" ;;
         illegal) echo "bestmove z9" ;;
+        f5) echo "bestmove f5" ;;
         crash) exit 3 ;;
         silent) ;;
       esac ;;
@@ -555,6 +556,24 @@ fn variety_openings_are_played_by_the_first_engine() {
         varied.iter().map(|(_, moves)| moves).collect();
     assert!(distinct.len() >= 3, "{varied:?}");
     assert_eq!(pair_openings(&run("variety:4:300", "again.txt")), varied);
+}
+
+#[test]
+#[cfg(unix)]
+fn variety_openings_that_never_vary_are_reported() {
+    // The fake engine takes no options and always answers f5, the first
+    // ply of every opening here: the arena plays on, with a warning.
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-variety-same");
+    let mut args = fake_against_plyd(&dir, "f5", &[], true);
+    args.extend(["--depth", "1", "--games", "8", "--openings", "variety:1"].map(String::from));
+    let out = arena(plugins.path(), &args);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: all 4 variety openings are the same line; does engine fake take the Variety and VarietySeed options?"),
+        "{stderr}"
+    );
 }
 
 #[test]

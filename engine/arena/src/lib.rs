@@ -193,6 +193,20 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         }
         Err(e) => return Err(setup(e)),
     };
+    if let OpeningSource::Variety { margin, .. } = source {
+        // An engine without `Variety` ignores the option and plays its
+        // own line every time.
+        if margin > 0
+            && openings.len() >= 4
+            && openings.windows(2).all(|w| w[0].moves == w[1].moves)
+        {
+            say(&format!(
+                "plyd arena: warning: all {} variety openings are the same line; does engine {} take the Variety and VarietySeed options?",
+                openings.len(),
+                specs[0].name
+            ));
+        }
+    }
 
     // The games of the log being resumed, checked against this match.
     let mut done: Vec<GameRecord> = Vec::new();
