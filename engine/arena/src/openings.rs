@@ -262,11 +262,7 @@ fn random_opening(
                 }
                 moves[rng.below(moves.len() as u64) as usize]
             } else {
-                let weights: Vec<u32> = chance.iter().map(|&(_, w)| w).collect();
-                let pick = rng
-                    .pick_weighted(&weights)
-                    .ok_or("the plugin gave a chance node whose weights are all zero")?;
-                chance[pick].0
+                draw_outcome(&chance, rng)?
             };
             texts.push(state.format_move(mv).map_err(|e| e.to_string())?);
             state.make_move(mv).map_err(|e| e.to_string())?;
@@ -280,6 +276,15 @@ fn random_opening(
     Err(format!(
         "no random opening of {plies} plies found in {RANDOM_ATTEMPTS} tries: games end sooner"
     ))
+}
+
+/// A chance node's outcome (a move token), drawn by the plugin's weights.
+fn draw_outcome(chance: &[(u32, u32)], rng: &mut SplitMix64) -> Result<u32, String> {
+    let weights: Vec<u32> = chance.iter().map(|&(_, w)| w).collect();
+    let pick = rng
+        .pick_weighted(&weights)
+        .ok_or("the plugin gave a chance node whose weights are all zero")?;
+    Ok(chance[pick].0)
 }
 
 /// Options the arena sets itself on the engine playing `variety:N` openings.
@@ -364,13 +369,8 @@ fn variety_opening(
                     Answer::Interrupted => return Err("interrupted".to_string()),
                 }
             } else {
-                let weights: Vec<u32> = chance.iter().map(|&(_, w)| w).collect();
-                let pick = rng
-                    .pick_weighted(&weights)
-                    .ok_or("the plugin gave a chance node whose weights are all zero")?;
-                state
-                    .format_move(chance[pick].0)
-                    .map_err(|e| e.to_string())?
+                let outcome = draw_outcome(&chance, rng)?;
+                state.format_move(outcome).map_err(|e| e.to_string())?
             };
             let canonical = play_text(&mut state, &text)
                 .map_err(|e| format!("its move '{text}' after '{position}': {e}"))?;
