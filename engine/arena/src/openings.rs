@@ -331,7 +331,6 @@ fn variety_opening(
     rng: &mut SplitMix64,
 ) -> Result<Opening, String> {
     let go = format!("go nodes {VARIETY_NODES}");
-    let mut moves = Vec::new();
     let mut chance = Vec::new();
     'attempt: for _ in 0..VARIETY_ATTEMPTS {
         let variety_seed = 1 + rng.below(VARIETY_SEED_LIMIT - 1);
@@ -348,8 +347,7 @@ fn variety_opening(
                 .map_err(|e| e.to_string())?;
             let position = position_command(&Start::StartPos, &texts);
             let text = if chance.is_empty() {
-                state.legal_moves(&mut moves).map_err(|e| e.to_string())?;
-                if moves.is_empty() {
+                if state.count_moves().map_err(|e| e.to_string())? == 0 {
                     continue 'attempt;
                 }
                 match process.go(&position, &go, HANDSHAKE_TIMEOUT) {
