@@ -424,7 +424,9 @@ impl Searcher<'_> {
             if self.stopped {
                 return Ok(0);
             }
-            if i == 0 {
+            // The line shown goes through the first outcome; below a
+            // scout window nobody reads it (every node clears its own).
+            if i == 0 && pv_node {
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
                 head[ply].clear();
                 head[ply].push(token);
