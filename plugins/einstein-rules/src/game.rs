@@ -189,9 +189,35 @@ impl Game for EinStein {
             let side = self.board.mover();
             self.arrangements[side] = Some((mv - ARRANGE) as u16);
         }
-        let undo = self.board.play(mv);
-        self.history.push((mv, undo, self.hash));
-        self.hash = hash_of(&self.board);
+        let before = self.hash;
+        if mv >= ARRANGE {
+            self.history.push((mv, self.board.play(mv), before));
+            self.hash = hash_of(&self.board);
+        } else if mv >= ROLL {
+            let undo = self.board.play(mv);
+            self.history.push((mv, undo, before));
+            self.hash = before
+                ^ KEYS[ROLL_KEYS + usize::from(undo.roll)]
+                ^ KEYS[ROLL_KEYS + usize::from(self.board.roll)];
+        } else {
+            // A step: the stone leaves `from` for `to`, taking what stood
+            // there; the turn passes and the roll is spent.
+            let (from, to) = ((mv / 32) as usize, (mv % 32) as usize);
+            let moving = usize::from(self.board.cells[from]);
+            let undo = self.board.play(mv);
+            let mut h = before
+                ^ KEYS[moving * 25 + from]
+                ^ KEYS[moving * 25 + to]
+                ^ KEYS[SIDE_KEY]
+                ^ KEYS[ROLL_KEYS + usize::from(undo.roll)]
+                ^ KEYS[ROLL_KEYS];
+            if undo.captured != 0 {
+                h ^= KEYS[usize::from(undo.captured) * 25 + to];
+            }
+            self.history.push((mv, undo, before));
+            self.hash = h;
+        }
+        debug_assert_eq!(self.hash, hash_of(&self.board));
     }
 
     #[inline]
@@ -232,6 +258,40 @@ impl Game for EinStein {
 mod tests {
     use super::*;
     use crate::board::{ARRANGEMENTS, RED};
+
+    #[test]
+    fn the_hash_kept_move_by_move_is_the_hash_of_the_board() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..300 {
+            let mut g = EinStein::new(0);
+            let mut played = Vec::new();
+            while !g.board().is_over() {
+                let mv = if g.board().stage == STAGE_PLAY && g.board().roll == 0 {
+                    ROLL + 1 + (next() % 6) as u32
+                } else {
+                    let mut moves = Vec::new();
+                    g.board().for_each_move(|m| moves.push(m));
+                    moves[(next() % moves.len() as u64) as usize]
+                };
+                let before = g.hash();
+                g.make_move(mv);
+                assert_eq!(g.hash(), hash_of(g.board()), "after {mv}");
+                assert_ne!(g.hash(), before);
+                played.push((mv, before));
+            }
+            while let Some((mv, before)) = played.pop() {
+                g.unmake_move(mv);
+                assert_eq!(g.hash(), before);
+                assert_eq!(g.hash(), hash_of(g.board()));
+            }
+        }
+    }
 
     #[test]
     fn both_arrangements_then_a_roll_then_a_step() {
