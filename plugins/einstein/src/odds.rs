@@ -111,9 +111,11 @@ impl<V: Copy> Cache<V> {
         }
     }
 
-    /// The slot of `key`, and its value when the slot holds it; the cache
-    /// is emptied first when it is another owner's (or not made yet).
-    fn find(&mut self, owner: u64, key: u64) -> (usize, Option<V>) {
+    /// The value kept for `key`, else the one `count` gives, kept when
+    /// `count` says it is final. The cache is emptied first when it is
+    /// another owner's (or not made yet). A hit is copied once, straight
+    /// from its slot (a side's count is 20 numbers).
+    fn get_or_count(&mut self, owner: u64, key: u64, count: impl FnOnce() -> (V, bool)) -> V {
         if self.owner != owner || self.keys.is_empty() {
             self.owner = owner;
             self.keys.clear();
@@ -122,13 +124,15 @@ impl<V: Copy> Cache<V> {
             self.values.resize(1 << self.bits, self.empty);
         }
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
-        (slot, (self.keys[slot] == key).then(|| self.values[slot]))
-    }
-
-    /// Keep `value` for `key` in `slot` (from [`Cache::find`]).
-    fn keep(&mut self, slot: usize, key: u64, value: V) {
-        self.keys[slot] = key;
-        self.values[slot] = value;
+        if self.keys[slot] == key {
+            return self.values[slot];
+        }
+        let (value, keep) = count();
+        if keep {
+            self.keys[slot] = key;
+            self.values[slot] = value;
+        }
+        value
     }
 }
 
@@ -322,13 +326,9 @@ fn race_polynomial(alive: u8, dist: &[usize; 7]) -> Polynomial {
         }
     }
     POLYNOMIALS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        let (slot, hit) = cache.find(0, key);
-        hit.unwrap_or_else(|| {
-            let counted = multiply_out(alive, dist);
-            cache.keep(slot, key, counted);
-            counted
-        })
+        cache
+            .borrow_mut()
+            .get_or_count(0, key, || (multiply_out(alive, dist), true))
     })
 }
 
@@ -507,12 +507,11 @@ impl Odds {
             }
         }
         SIDES.with(|sides| {
-            let mut sides = sides.borrow_mut();
-            let (slot, hit) = sides.find(self.id, key);
-            hit.unwrap_or_else(|| {
-                let counted = self.count_side(alive, &dist, &attacked[..attacked_count]);
-                sides.keep(slot, key, counted);
-                counted
+            sides.borrow_mut().get_or_count(self.id, key, || {
+                (
+                    self.count_side(alive, &dist, &attacked[..attacked_count]),
+                    true,
+                )
             })
         })
     }
@@ -583,16 +582,9 @@ impl Odds {
     fn before_roll(&self, board: &Board) -> f64 {
         let key = position_key(board);
         CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            let (slot, hit) = cache.find(self.id, key);
-            if let Some(p) = hit {
-                return p;
-            }
-            let (p, keep) = self.count_before_roll(board);
-            if keep {
-                cache.keep(slot, key, p);
-            }
-            p
+            cache
+                .borrow_mut()
+                .get_or_count(self.id, key, || self.count_before_roll(board))
         })
     }
 
