@@ -189,34 +189,32 @@ impl Game for EinStein {
             let side = self.board.mover();
             self.arrangements[side] = Some((mv - ARRANGE) as u16);
         }
+        // A step's stone, read before it moves.
+        let (from, to) = ((mv / 32) as usize, (mv % 32) as usize);
+        let moving = if mv < ROLL {
+            usize::from(self.board.cells[from])
+        } else {
+            0
+        };
         let before = self.hash;
-        if mv >= ARRANGE {
-            self.history.push((mv, self.board.play(mv), before));
-            self.hash = hash_of(&self.board);
-        } else if mv >= ROLL {
-            let undo = self.board.play(mv);
-            self.history.push((mv, undo, before));
-            self.hash = before
+        let undo = self.board.play(mv);
+        self.hash = if mv >= ARRANGE {
+            hash_of(&self.board)
+        } else {
+            // A roll swaps the roll's key; a step also moves its stone from
+            // `from` to `to`, takes what stood there and passes the turn.
+            let mut h = before
                 ^ KEYS[ROLL_KEYS + usize::from(undo.roll)]
                 ^ KEYS[ROLL_KEYS + usize::from(self.board.roll)];
-        } else {
-            // A step: the stone leaves `from` for `to`, taking what stood
-            // there; the turn passes and the roll is spent.
-            let (from, to) = ((mv / 32) as usize, (mv % 32) as usize);
-            let moving = usize::from(self.board.cells[from]);
-            let undo = self.board.play(mv);
-            let mut h = before
-                ^ KEYS[moving * 25 + from]
-                ^ KEYS[moving * 25 + to]
-                ^ KEYS[SIDE_KEY]
-                ^ KEYS[ROLL_KEYS + usize::from(undo.roll)]
-                ^ KEYS[ROLL_KEYS];
-            if undo.captured != 0 {
-                h ^= KEYS[usize::from(undo.captured) * 25 + to];
+            if mv < ROLL {
+                h ^= KEYS[moving * 25 + from] ^ KEYS[moving * 25 + to] ^ KEYS[SIDE_KEY];
+                if undo.captured != 0 {
+                    h ^= KEYS[usize::from(undo.captured) * 25 + to];
+                }
             }
-            self.history.push((mv, undo, before));
-            self.hash = h;
-        }
+            h
+        };
+        self.history.push((mv, undo, before));
         debug_assert_eq!(self.hash, hash_of(&self.board));
     }
 
