@@ -201,11 +201,20 @@ def main():
                         help="MCTS simulations per move (play)")
     parser.add_argument("--evaluator", default=None,
                         help="plyd's Evaluator option (play)")
+    parser.add_argument("--option", action="append", default=[],
+                        metavar="NAME=VALUE",
+                        help="a plyd option to set after the evaluator, "
+                             "e.g. EvalParams=my-odds.toml (play; repeatable)")
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
     setup = ["setoption name UCI_Variant value einstein"]
     if args.evaluator:
         setup.append(f"setoption name Evaluator value {args.evaluator}")
+    for option in args.option:
+        name, sep, value = option.partition("=")
+        if not sep or not name:
+            parser.error(f"--option {option!r}: expected NAME=VALUE")
+        setup.append(f"setoption name {name} value {value}")
     try:
         plyd = Engine("plyd", [args.plyd], setup, args.timeout)
     except EngineError as e:
