@@ -303,3 +303,71 @@ fn the_set_up_plays_the_books_best_arrangement_and_can_be_told_not_to() {
     engine.send("go depth 2");
     assert_eq!(bestmove(&engine.until_bestmove()), "s123456");
 }
+
+/// The learned estimate (the shipped default) and the race score the same
+/// position differently beyond four stones; `learned = false` brings the
+/// race back, a weights file the network was trained into is read, and a
+/// missing or broken one is refused with one line, the evaluator in use
+/// kept.
+#[test]
+fn the_learned_estimate_can_be_swapped_for_the_race_or_another_file() {
+    let (mut engine, _dir) = einstein();
+    let shipped_dir =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../plugins/einstein");
+    let shipped = std::fs::read_to_string(shipped_dir.join("odds.toml")).unwrap();
+    assert!(shipped.contains("\nlearned = true\n"));
+    let params = TempDir::new("learned-params");
+    let eval_of = |engine: &mut Engine| {
+        engine.send(&format!("position fen {AFTER_SETUP}"));
+        engine.send("eval");
+        let lines = engine.sync();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string eval score "))
+            .map(|s| s.split_whitespace().next().unwrap().to_string())
+            .expect("an eval line")
+    };
+    let set = |engine: &mut Engine, name: &str, text: String| {
+        let file = params.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        engine.send(&format!(
+            "setoption name EvalParams value {}",
+            file.display()
+        ));
+        engine.sync()
+    };
+    let learned = eval_of(&mut engine);
+    assert!(errors(&set(
+        &mut engine,
+        "race.toml",
+        shipped.replace("\nlearned = true\n", "\nlearned = false\n")
+    ))
+    .is_empty());
+    let race = eval_of(&mut engine);
+    assert_ne!(learned, race);
+    // The shipped weights named as a file: the shipped estimate again.
+    let copy = params.path().join("copy.bin");
+    std::fs::copy(shipped_dir.join("learned.bin"), &copy).unwrap();
+    let named = shipped.replace(
+        "learned_weights = \"\"",
+        &format!("learned_weights = \"{}\"", copy.display()),
+    );
+    assert!(errors(&set(&mut engine, "named.toml", named.clone())).is_empty());
+    assert_eq!(eval_of(&mut engine), learned);
+    // A missing file and a broken one: one error line each, the estimate
+    // in use kept.
+    std::fs::write(params.path().join("broken.bin"), b"plydewn1 not weights").unwrap();
+    for (name, text) in [
+        ("missing.toml", named.replace("copy.bin", "missing.bin")),
+        ("broken.toml", named.replace("copy.bin", "broken.bin")),
+    ] {
+        let lines = set(&mut engine, name, text);
+        assert_eq!(errors(&lines).len(), 1, "{name}: {lines:?}");
+        assert!(errors(&lines)[0].contains("learned_weights"), "{lines:?}");
+        assert_eq!(eval_of(&mut engine), learned, "{name}");
+    }
+    engine.send(&format!("position fen {AFTER_SETUP} r5"));
+    engine.send("go depth 3");
+    assert_ne!(bestmove(&engine.until_bestmove()), "(none)");
+}

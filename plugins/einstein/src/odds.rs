@@ -8,9 +8,13 @@
 //! the retrograde table of [`crate::endgame`] (best play by both sides,
 //! every roll weighed). With four (`exact_stones`) it is exact once the
 //! thread's solver ([`crate::exact`]) has solved the ending, which it does
-//! a paced share at a time; until then the race estimates it.
+//! a paced share at a time; until then it is estimated as below.
 //!
-//! # Otherwise: the race to the corner
+//! # Otherwise: learned, or the race to the corner
+//!
+//! By default (`learned = true`) the estimate is that of the n-tuple
+//! network of [`crate::learned`], trained by temporal differences in games
+//! against itself. With `learned = false` it is the race, below.
 //!
 //! Each side races for its corner. A stone `d` king steps away needs `d`
 //! of its side's turns in which the die selects it; a stone that `k` faces
@@ -66,7 +70,9 @@ use plyd_einstein_rules::EinStein;
 use plyd_params::ParamsError;
 use serde::Deserialize;
 
-use crate::{endgame, exact, setup};
+use std::sync::Arc;
+
+use crate::{endgame, exact, learned, setup};
 
 /// The default parameters.
 pub const DEFAULT_PARAMS: &str = include_str!("../odds.toml");
@@ -202,6 +208,11 @@ struct Params {
     exact_rate: f64,
     #[serde(default = "default_setup_book")]
     setup_book: bool,
+    /// Absent in files written before the learned estimate: the race.
+    #[serde(default)]
+    learned: bool,
+    #[serde(default)]
+    learned_weights: String,
 }
 
 fn default_setup_book() -> bool {
@@ -238,6 +249,8 @@ pub struct Odds {
     /// Shift the estimate by the set-up book while stones stand on their
     /// start squares ([`crate::setup`]).
     setup_book: bool,
+    /// The learned estimate in place of the race ([`crate::learned`]).
+    learned: Option<Arc<learned::Net>>,
     /// `reach[k][d][t]`: probability that a stone selected by `k` faces
     /// has made `d` steps within `t` turns.
     reach: Vec<[[f64; MAX_HORIZON + 1]; 5]>,
@@ -405,6 +418,14 @@ impl Odds {
             exact_budget: plyd_params::check_range("exact_budget", p.exact_budget, 0, 1 << 24)?,
             exact_rate: plyd_params::check_range("exact_rate", p.exact_rate, 0.0, 1000.0)?,
             setup_book: p.setup_book,
+            learned: match (p.learned, p.learned_weights.as_str()) {
+                (false, _) => None,
+                (true, "") => Some(learned::shipped()),
+                (true, path) => Some(
+                    learned::from_file(path)
+                        .map_err(|e| ParamsError::at_key("learned_weights", e))?,
+                ),
+            },
             reach,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
@@ -606,11 +627,20 @@ impl Odds {
                     self.exact_budget,
                 ) {
                     Some(p) => (p, true),
-                    None => (self.race(board), false),
+                    None => (self.estimate(board), false),
                 };
             }
         }
-        (self.race(board), true)
+        (self.estimate(board), true)
+    }
+
+    /// The estimate where no exact value is at hand: the learned network's
+    /// with `learned`, else the race's.
+    fn estimate(&self, board: &Board) -> f64 {
+        match &self.learned {
+            Some(net) => net.probability(board),
+            None => self.race(board),
+        }
     }
 
     /// The estimated probability that the side to move wins.
@@ -695,7 +725,7 @@ impl Evaluator for Odds {
     type State = EinStein;
     const NAME: &'static str = "odds";
     const DESCRIPTION: &'static str =
-        "Probability of winning: exact for four stones or fewer, else the race to the corner by die odds";
+        "Probability of winning: exact for four stones or fewer, else learned in self-play (or the race to the corner by die odds)";
     const GAME: &'static str = "einstein";
     const STATE_LAYOUT: u32 = plyd_einstein_rules::STATE_LAYOUT;
     const SCORE_BOUND: i32 = SCORE_BOUND;
@@ -726,6 +756,9 @@ impl Evaluator for Odds {
             out.push(("exact_ending".to_string(), f64::from(u8::from(exact))));
             if board.roll == 0 {
                 out.push(("race".to_string(), self.race(board)));
+                if let Some(net) = &self.learned {
+                    out.push(("learned".to_string(), net.probability(board)));
+                }
             }
         }
         let p = self.probability(board);
