@@ -1,8 +1,9 @@
 //! Build `setup_book.txt`, the set-up book (see the `setup` module): every
 //! Red arrangement against every Blue arrangement, `GAMES` games a pair,
-//! both sides stepping by `odds` one ply deep, rolls at random. Prints how
-//! far the arrangements' values spread, how much of that is noise, and how
-//! much the pairs deviate from the sum of their marginals.
+//! both sides stepping by `odds` with the race (`Odds::racing`) one ply
+//! deep, rolls at random. Prints how far the arrangements' values spread,
+//! how much of that is noise, and how much the pairs deviate from the sum
+//! of their marginals.
 //!
 //! ```sh
 //! cargo run --release -p plyd-game-einstein --example build_setup_book -- [GAMES] [THREADS] [OUT]
@@ -52,7 +53,7 @@ fn main() {
     std::thread::scope(|scope| {
         for (t, rows) in wins.chunks_mut(n * n.div_ceil(threads)).enumerate() {
             scope.spawn(move || {
-                let odds = Odds::default();
+                let odds = Odds::racing();
                 let first = t * n.div_ceil(threads);
                 for (i, row) in rows.chunks_mut(n).enumerate() {
                     let red = first + i;

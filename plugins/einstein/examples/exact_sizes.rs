@@ -1,6 +1,6 @@
 //! How large the endings of real games are for the exact solver: plays
-//! random games (random arrangements, random rolls, steps by `odds` after
-//! one ply) and, at each position before a roll with 4 to `MAX` stones,
+//! random games (random arrangements, random rolls, steps by `odds`' race
+//! after one ply) and, at each position before a roll with 4 to `MAX` stones,
 //! solves it from nothing and prints how many positions that took.
 //!
 //! ```sh
@@ -17,7 +17,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: usize = args.next().map_or(200, |a| a.parse().expect("games"));
     let max: usize = args.next().map_or(5, |a| a.parse().expect("max stones"));
-    let odds = Odds::default();
+    let odds = Odds::racing();
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         rng ^= rng << 13;

@@ -3,22 +3,28 @@
 //! `learned.bin`.
 //!
 //! Each game starts from two random arrangements; the dice are random and
-//! the side to move takes the step the network rates best one ply deep.
-//! The estimate of each position before a roll is moved towards the value
-//! of the step taken: 1 if it wins, else one minus the network's estimate
-//! of the position it leaves, or one minus the exact value once four
-//! stones or fewer are left (the shipped table and the solver of `exact`),
-//! where the game stops.
+//! the side to move takes the step the network rates best one ply deep
+//! (`--lookahead N`: the expectimax over `N` more rolls and steps). The
+//! estimate of each position before a roll is moved towards the value of
+//! the step taken: 1 if it wins, else one minus the estimate of the
+//! position it leaves, or one minus the exact value once three stones or
+//! fewer are left (the shipped table; `--exact-budget N` adds four-stone
+//! endings the solver of `exact` finishes within `N` new positions), where
+//! the game stops.
 //!
 //! Every `--report` games the network plays `--check` games one ply deep
-//! against `odds` one ply deep (the same dealt arrangements and rolls with
-//! colours swapped), and the score is printed with the mean squared error
-//! of its estimates over the last games.
+//! against `odds`' race one ply deep (the same dealt arrangements and
+//! rolls with colours swapped), the score is printed with the mean squared
+//! error of the estimates over the last games, and the weights are written.
 //!
 //! ```sh
 //! cargo run --release -p plyd-game-einstein --example train_learned -- \
-//!     --games 20000000 --rate 0.004 --final-rate 0.0005 --seed 1 --out plugins/einstein/learned.bin
+//!     --games 10000000 --report 1000000 --check 2000 --rate 0.004 \
+//!     --final-rate 0.0003 --out plugins/einstein/learned.bin
 //! ```
+//!
+//! `--init FILE` starts from a weights file instead of zeros; `--seed N`
+//! changes the games.
 
 use std::time::Instant;
 
@@ -53,8 +59,9 @@ fn exact_value(board: &Board, budget: usize) -> Option<f64> {
 
 /// What the side to move, the die rolled, gets from each step: 1 for a win,
 /// else one minus the other side's chance after it (exact, or the
-/// network's). The best step and its value.
-fn best_step(net: &Net, board: &Board, budget: usize) -> (u32, f64, bool) {
+/// network's `plies` rolls deeper). The best step, its value, and whether
+/// that ends the game here (a win or an exact value).
+fn best_step(net: &Net, board: &Board, plies: u32, budget: usize) -> (u32, f64, bool) {
     let mut best = (0u32, -1.0f64, false);
     let mut child = board.clone();
     board.for_each_step(board.roll, &mut |mv| {
@@ -64,7 +71,7 @@ fn best_step(net: &Net, board: &Board, budget: usize) -> (u32, f64, bool) {
         } else if let Some(p) = exact_value(&child, budget) {
             (1.0 - p, true)
         } else {
-            (1.0 - net.probability(&child), false)
+            (1.0 - before_roll(net, &mut child, plies, budget), false)
         };
         child.take_back(mv, undo);
         if value > best.1 {
@@ -74,12 +81,28 @@ fn best_step(net: &Net, board: &Board, budget: usize) -> (u32, f64, bool) {
     best
 }
 
+/// The chance that the side to move wins `board` (in play, before its
+/// roll, not exact): the network's, or with `plies` > 0 the mean over the
+/// six rolls of the best step's value `plies - 1` rolls deeper.
+fn before_roll(net: &Net, board: &mut Board, plies: u32, budget: usize) -> f64 {
+    if plies == 0 {
+        return net.probability(board);
+    }
+    let mut total = 0.0;
+    for face in 1..=6 {
+        let undo = board.play(ROLL + face);
+        total += best_step(net, board, plies - 1, budget).1;
+        board.take_back(ROLL + face, undo);
+    }
+    total / 6.0
+}
+
 fn sigmoid(x: f32) -> f64 {
     1.0 / (1.0 + (-f64::from(x)).exp())
 }
 
 /// One game of training; the summed squared error and the positions.
-fn train_game(net: &mut Net, rate: f32, budget: usize, rng: &mut Rng) -> (f64, usize) {
+fn train_game(net: &mut Net, rate: f32, plies: u32, budget: usize, rng: &mut Rng) -> (f64, usize) {
     let mut board = Board::setup();
     board.play(ARRANGE + rng.below(720) as u32);
     board.play(ARRANGE + rng.below(720) as u32);
@@ -88,7 +111,7 @@ fn train_game(net: &mut Net, rate: f32, budget: usize, rng: &mut Rng) -> (f64, u
         let f: [u32; FEATURES] = features(&board);
         let p = sigmoid(net.logit_of(&f));
         board.play(ROLL + 1 + rng.below(6) as u32);
-        let (mv, target, last) = best_step(net, &board, budget);
+        let (mv, target, last) = best_step(net, &board, plies, budget);
         let delta = (target - p) as f32 * rate;
         for &i in &f {
             net.weights[i as usize] += delta;
@@ -131,7 +154,7 @@ fn check_game(
 /// `pairs` pairs of games.
 fn check(net: &Net, odds: &Odds, pairs: usize, seed: u64) -> f64 {
     let mut rng = Rng(seed);
-    let learned = |b: &Board| best_step(net, b, 1000).0;
+    let learned = |b: &Board| best_step(net, b, 0, 1000).0;
     let race = |b: &Board| odds.best_step(b);
     let mut score = 0;
     for _ in 0..pairs {
@@ -152,6 +175,7 @@ fn main() {
     let mut pairs: usize = 1000;
     let mut init: Option<String> = None;
     let mut budget: usize = 0;
+    let mut plies: u32 = 0;
     let mut out = concat!(env!("CARGO_MANIFEST_DIR"), "/learned.bin").to_string();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -167,6 +191,7 @@ fn main() {
             "--check" => pairs = value.parse::<usize>().expect("--check") / 2,
             "--init" => init = Some(value),
             "--exact-budget" => budget = value.parse().expect("--exact-budget"),
+            "--lookahead" => plies = value.parse().expect("--lookahead"),
             "--out" => out = value,
             _ => panic!("unknown flag {flag}"),
         }
@@ -175,14 +200,14 @@ fn main() {
         Some(path) => Net::decode(&std::fs::read(&path).expect("--init file")).expect("--init"),
         None => Net::default(),
     };
-    let odds = Odds::default();
+    let odds = Odds::racing();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ seed.wrapping_mul(0xD1B5_4A32_D192_ED03));
     let start = Instant::now();
     let (mut error, mut positions) = (0.0, 0usize);
     for g in 1..=games {
         let progress = (g - 1) as f32 / games as f32;
         let r = rate * (final_rate / rate).powf(progress);
-        let (e, n) = train_game(&mut net, r, budget, &mut rng);
+        let (e, n) = train_game(&mut net, r, plies, budget, &mut rng);
         error += e;
         positions += n;
         if g % report == 0 || g == games {

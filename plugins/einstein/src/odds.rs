@@ -264,6 +264,15 @@ impl Default for Odds {
     }
 }
 
+impl Odds {
+    /// The shipped parameters with the race in place of the learned
+    /// estimate (`learned = false`), as the set-up book was built.
+    pub fn racing() -> Self {
+        Odds::from_toml(&DEFAULT_PARAMS.replace("\nlearned = true\n", "\nlearned = false\n"))
+            .expect("the shipped odds.toml is valid")
+    }
+}
+
 /// Faces of the die that select each stone of `side` (index by number), a
 /// shared face going to the stone nearer its corner.
 pub fn racing_faces(board: &Board, side: usize) -> [u8; 7] {
@@ -806,11 +815,30 @@ mod tests {
     /// second from the cache); an evaluator with other parameters in the
     /// same thread counts its own.
     #[test]
+    fn racing_is_the_shipped_odds_with_the_race() {
+        let racing = Odds::racing();
+        assert!(racing.learned.is_none());
+        assert!(Odds::default().learned.is_some());
+        let mut differ = 0;
+        for_positions_in_play(0x5151_2323_7878_9A9A, 20, |board| {
+            if board.counts[0] + board.counts[1] > 4 {
+                assert_eq!(racing.count_before_roll(board).0, racing.race(board));
+                differ +=
+                    usize::from(Odds::default().count_before_roll(board).0 != racing.race(board));
+            }
+        });
+        assert!(differ > 100, "{differ}");
+    }
+
+    #[test]
     fn the_cache_returns_what_counting_returns() {
         let odds = Odds::default();
-        let independent =
-            Odds::from_toml(&DEFAULT_PARAMS.replace("exact_race = true", "exact_race = false"))
-                .unwrap();
+        let independent = Odds::from_toml(
+            &DEFAULT_PARAMS
+                .replace("exact_race = true", "exact_race = false")
+                .replace("\nlearned = true\n", "\nlearned = false\n"),
+        )
+        .unwrap();
         let mut positions = 0;
         for_positions_in_play(0x1234_5678_9ABC_DEF0, 200, |board| {
             for evaluator in [&odds, &independent] {
