@@ -810,26 +810,28 @@ mod tests {
         }
     }
 
-    /// Random games from random set-ups: at every position before a roll
-    /// the cached probability is the one counted afresh, asked twice (the
-    /// second from the cache); an evaluator with other parameters in the
-    /// same thread counts its own.
+    /// `racing` counts the race where the shipped `odds` asks the network,
+    /// and the two differ there.
     #[test]
     fn racing_is_the_shipped_odds_with_the_race() {
         let racing = Odds::racing();
+        let shipped = Odds::default();
         assert!(racing.learned.is_none());
-        assert!(Odds::default().learned.is_some());
+        assert!(shipped.learned.is_some());
         let mut differ = 0;
         for_positions_in_play(0x5151_2323_7878_9A9A, 20, |board| {
             if board.counts[0] + board.counts[1] > 4 {
                 assert_eq!(racing.count_before_roll(board).0, racing.race(board));
-                differ +=
-                    usize::from(Odds::default().count_before_roll(board).0 != racing.race(board));
+                differ += usize::from(shipped.count_before_roll(board).0 != racing.race(board));
             }
         });
         assert!(differ > 100, "{differ}");
     }
 
+    /// Random games from random set-ups: at every position before a roll
+    /// the cached probability is the one counted afresh, asked twice (the
+    /// second from the cache); an evaluator with other parameters in the
+    /// same thread counts its own.
     #[test]
     fn the_cache_returns_what_counting_returns() {
         let odds = Odds::default();
