@@ -97,10 +97,6 @@ fn before_roll(net: &Net, board: &mut Board, plies: u32, budget: usize) -> f64 {
     total / 6.0
 }
 
-fn sigmoid(x: f32) -> f64 {
-    1.0 / (1.0 + (-f64::from(x)).exp())
-}
-
 /// One game of training; the summed squared error and the positions.
 fn train_game(net: &mut Net, rate: f32, plies: u32, budget: usize, rng: &mut Rng) -> (f64, usize) {
     let mut board = Board::setup();
@@ -109,7 +105,7 @@ fn train_game(net: &mut Net, rate: f32, plies: u32, budget: usize, rng: &mut Rng
     let (mut error, mut positions) = (0.0, 0);
     loop {
         let f: [u32; FEATURES] = features(&board);
-        let p = sigmoid(net.logit_of(&f));
+        let p = net.probability_of(&f);
         board.play(ROLL + 1 + rng.below(6) as u32);
         let (mv, target, last) = best_step(net, &board, plies, budget);
         let delta = (target - p) as f32 * rate;

@@ -62,35 +62,26 @@ const TUPLES: [&[u8]; 23] = [
 /// Entries of the table of counts, distances and faces.
 const GLOBAL: usize = 6 * 6 * 5 * 4 * 5 * 4;
 
-/// Weights in all.
-pub const WEIGHTS: usize = weights_total();
+/// Where each tuple's table starts, and the table of counts last.
+const OFFSETS: [usize; TUPLES.len() + 1] = offsets();
 
-const fn weights_total() -> usize {
-    let mut total = GLOBAL;
+/// Weights in all.
+pub const WEIGHTS: usize = OFFSETS[TUPLES.len()] + GLOBAL;
+
+const fn offsets() -> [usize; TUPLES.len() + 1] {
+    let mut out = [0; TUPLES.len() + 1];
     let mut t = 0;
     while t < TUPLES.len() {
-        total += STATES.pow(TUPLES[t].len() as u32);
+        out[t + 1] = out[t] + STATES.pow(TUPLES[t].len() as u32);
         t += 1;
     }
-    total
+    out
 }
 
 /// The square mirrored in the diagonal through `a5` and `e1`.
 const fn mirror(sq: u8) -> u8 {
     let (f, r) = (sq % 5, sq / 5);
     (4 - r) + 5 * (4 - f)
-}
-
-/// Where each tuple's table starts, and the table of counts last.
-fn offsets() -> [usize; 24] {
-    let mut out = [0; 24];
-    let mut at = 0;
-    for (t, cells) in TUPLES.iter().enumerate() {
-        out[t] = at;
-        at += STATES.pow(cells.len() as u32);
-    }
-    out[23] = at;
-    out
 }
 
 /// The indices a position reads, one a tuple and mirror and one of the
@@ -133,7 +124,6 @@ pub fn features(board: &Board) -> [u32; FEATURES] {
             }
         }
     }
-    let offsets = offsets_cached();
     let mut out = [0u32; FEATURES];
     for (t, tuple) in TUPLES.iter().enumerate() {
         let (mut plain, mut mirrored) = (0usize, 0usize);
@@ -141,8 +131,8 @@ pub fn features(board: &Board) -> [u32; FEATURES] {
             plain = plain * STATES + usize::from(cells[usize::from(sq)]);
             mirrored = mirrored * STATES + usize::from(cells[usize::from(mirror(sq))]);
         }
-        out[2 * t] = (offsets[t] + plain) as u32;
-        out[2 * t + 1] = (offsets[t] + mirrored) as u32;
+        out[2 * t] = (OFFSETS[t] + plain) as u32;
+        out[2 * t + 1] = (OFFSETS[t] + mirrored) as u32;
     }
     let dist = |d: u8| usize::from(d.min(4));
     let global = ((((counts[0].max(1) - 1) * 6 + counts[1].max(1) - 1) * 5 + dist(nearest[0].0))
@@ -151,13 +141,8 @@ pub fn features(board: &Board) -> [u32; FEATURES] {
         * 20
         + dist(nearest[1].0) * 4
         + usize::from(nearest[1].1.max(1) - 1);
-    out[FEATURES - 1] = (offsets[23] + global) as u32;
+    out[FEATURES - 1] = (OFFSETS[TUPLES.len()] + global) as u32;
     out
-}
-
-fn offsets_cached() -> &'static [usize; 24] {
-    static OFFSETS: OnceLock<[usize; 24]> = OnceLock::new();
-    OFFSETS.get_or_init(offsets)
 }
 
 /// The network's weights.
@@ -190,11 +175,17 @@ impl Net {
         features.iter().map(|&i| self.weights[i as usize]).sum()
     }
 
+    /// The estimate for a position that reads `features`: the logistic
+    /// function of their sum.
+    pub fn probability_of(&self, features: &[u32; FEATURES]) -> f64 {
+        let x = f64::from(self.logit_of(features));
+        1.0 / (1.0 + (-x).exp())
+    }
+
     /// The probability that the side to move wins `board` (in play, before
     /// its roll).
     pub fn probability(&self, board: &Board) -> f64 {
-        let x = f64::from(self.logit_of(&features(board)));
-        1.0 / (1.0 + (-x).exp())
+        self.probability_of(&features(board))
     }
 
     /// The weights as a file: [`MAGIC`], the count (u32), the scale (f32),
@@ -269,7 +260,6 @@ mod tests {
     fn features_stay_in_their_tables_and_the_shipped_file_reads_back() {
         let net = shipped();
         assert_eq!(Net::decode(&net.encode()).unwrap().weights.len(), WEIGHTS);
-        let offsets = offsets();
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
             rng ^= rng << 13;
@@ -286,7 +276,7 @@ mod tests {
                 let f = features(&board);
                 for (t, &i) in f[..FEATURES - 1].iter().enumerate() {
                     let i = i as usize;
-                    assert!(i >= offsets[t / 2] && i < offsets[t / 2 + 1]);
+                    assert!(i >= OFFSETS[t / 2] && i < OFFSETS[t / 2 + 1]);
                 }
                 assert!((f[FEATURES - 1] as usize) < WEIGHTS);
                 let p = net.probability(&board);

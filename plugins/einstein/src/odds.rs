@@ -268,8 +268,10 @@ impl Odds {
     /// The shipped parameters with the race in place of the learned
     /// estimate (`learned = false`), as the set-up book was built.
     pub fn racing() -> Self {
-        Odds::from_toml(&DEFAULT_PARAMS.replace("\nlearned = true\n", "\nlearned = false\n"))
-            .expect("the shipped odds.toml is valid")
+        Odds {
+            learned: None,
+            ..Odds::default()
+        }
     }
 }
 
