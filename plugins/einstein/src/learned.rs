@@ -244,7 +244,7 @@ pub fn from_file(path: &str) -> Result<Arc<Net>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plyd_einstein_rules::board::{ARRANGE, ROLL, STAGE_PLAY};
+    use crate::test_games::for_positions_in_play;
 
     #[test]
     fn mirroring_twice_is_the_square_and_keeps_both_corners() {
@@ -260,33 +260,19 @@ mod tests {
     fn features_stay_in_their_tables_and_the_shipped_file_reads_back() {
         let net = shipped();
         assert_eq!(Net::decode(&net.encode()).unwrap().weights.len(), WEIGHTS);
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
-        for _ in 0..200 {
-            let mut board = Board::setup();
-            board.play(ARRANGE + (next() % 720) as u32);
-            board.play(ARRANGE + (next() % 720) as u32);
-            while !board.is_over() {
-                assert_eq!(board.stage, STAGE_PLAY);
-                let f = features(&board);
-                for (t, &i) in f[..FEATURES - 1].iter().enumerate() {
-                    let i = i as usize;
-                    assert!(i >= OFFSETS[t / 2] && i < OFFSETS[t / 2 + 1]);
-                }
-                assert!((f[FEATURES - 1] as usize) < WEIGHTS);
-                let p = net.probability(&board);
-                assert!((0.0..=1.0).contains(&p));
-                board.play(ROLL + 1 + (next() % 6) as u32);
-                let mut steps = Vec::new();
-                board.for_each_step(board.roll, &mut |m| steps.push(m));
-                board.play(steps[(next() % steps.len() as u64) as usize]);
+        let mut positions = 0;
+        for_positions_in_play(0x2545_f491_4f6c_dd1d, 200, |board| {
+            let f = features(board);
+            for (t, &i) in f[..FEATURES - 1].iter().enumerate() {
+                let i = i as usize;
+                assert!(i >= OFFSETS[t / 2] && i < OFFSETS[t / 2 + 1]);
             }
-        }
+            assert!((f[FEATURES - 1] as usize) < WEIGHTS);
+            let p = net.probability(board);
+            assert!((0.0..=1.0).contains(&p));
+            positions += 1;
+        });
+        assert!(positions > 2000, "{positions}");
     }
 
     /// `board` with its stones moved by `map` and, with `swap`, each
@@ -318,41 +304,26 @@ mod tests {
     /// and random ones).
     #[test]
     fn mirrored_and_colour_swapped_positions_are_valued_alike() {
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        // Weights spread over -1 to 1 by a multiplicative hash of their index.
         let random = Net {
-            weights: (0..WEIGHTS)
-                .map(|_| (next() % 2001) as f32 / 1000.0 - 1.0)
+            weights: (0..WEIGHTS as u64)
+                .map(|i| ((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 53) as f32 / 1024.0 - 1.0)
                 .collect(),
         };
         let shipped = shipped();
         let mut checked = 0;
-        for _ in 0..100 {
-            let mut board = Board::setup();
-            board.play(ARRANGE + (next() % 720) as u32);
-            board.play(ARRANGE + (next() % 720) as u32);
-            while !board.is_over() {
-                let mirrored = transformed(&board, mirror, false);
-                let swapped = transformed(&board, |sq| 24 - sq, true);
-                assert!(!mirrored.is_over() && !swapped.is_over());
-                for net in [&random, &*shipped] {
-                    let p = net.probability(&board);
-                    assert!((p - net.probability(&mirrored)).abs() < 1e-6);
-                    assert!((p - net.probability(&swapped)).abs() < 1e-6);
-                }
-                checked += 1;
-                board.play(ROLL + 1 + (next() % 6) as u32);
-                let mut steps = Vec::new();
-                board.for_each_step(board.roll, &mut |m| steps.push(m));
-                board.play(steps[(next() % steps.len() as u64) as usize]);
+        for_positions_in_play(0x9E37_79B9_7F4A_7C15, 100, |board| {
+            let mirrored = transformed(board, mirror, false);
+            let swapped = transformed(board, |sq| 24 - sq, true);
+            assert!(!mirrored.is_over() && !swapped.is_over());
+            for net in [&random, &*shipped] {
+                let p = net.probability(board);
+                assert!((p - net.probability(&mirrored)).abs() < 1e-6);
+                assert!((p - net.probability(&swapped)).abs() < 1e-6);
             }
-        }
-        assert!(checked > 1000);
+            checked += 1;
+        });
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

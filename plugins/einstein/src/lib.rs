@@ -19,6 +19,8 @@ pub mod learned;
 pub mod odds;
 pub mod seed001;
 pub mod setup;
+#[cfg(test)]
+mod test_games;
 
 pub use odds::Odds;
 pub use plyd_einstein_rules::{board, game, perft, text, EinStein, STATE_LAYOUT};

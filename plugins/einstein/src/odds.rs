@@ -787,31 +787,6 @@ impl Evaluator for Odds {
 mod tests {
     use super::*;
 
-    /// Play `games` random games from random set-ups (moves drawn by a
-    /// generator seeded with `seed`), calling `visit` at every position in
-    /// play before a roll.
-    fn for_positions_in_play(seed: u64, games: usize, mut visit: impl FnMut(&Board)) {
-        let mut rng = seed;
-        let mut next = |bound: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % bound as u64) as usize
-        };
-        for _ in 0..games {
-            let mut board = Board::setup();
-            while !board.is_over() {
-                if board.stage == STAGE_PLAY && board.roll == 0 {
-                    visit(&board);
-                }
-                let mut moves = Vec::new();
-                board.for_each_move(|mv| moves.push(mv));
-                let mv = moves[next(moves.len())];
-                board.play(mv);
-            }
-        }
-    }
-
     /// `racing` counts the race where the shipped `odds` asks the network,
     /// and the two differ there.
     #[test]
@@ -821,7 +796,7 @@ mod tests {
         assert!(racing.learned.is_none());
         assert!(shipped.learned.is_some());
         let mut differ = 0;
-        for_positions_in_play(0x5151_2323_7878_9A9A, 20, |board| {
+        crate::test_games::for_positions_in_play(0x5151_2323_7878_9A9A, 20, |board| {
             if board.counts[0] + board.counts[1] > 4 {
                 assert_eq!(racing.count_before_roll(board).0, racing.race(board));
                 differ += usize::from(shipped.count_before_roll(board).0 != racing.race(board));
@@ -844,7 +819,7 @@ mod tests {
         )
         .unwrap();
         let mut positions = 0;
-        for_positions_in_play(0x1234_5678_9ABC_DEF0, 200, |board| {
+        crate::test_games::for_positions_in_play(0x1234_5678_9ABC_DEF0, 200, |board| {
             for evaluator in [&odds, &independent] {
                 let (counted, kept) = evaluator.count_before_roll(board);
                 let first = evaluator.before_roll(board);
@@ -950,7 +925,7 @@ mod tests {
     fn the_exact_race_counts_turn_by_turn() {
         let odds = Odds::default();
         let mut checked = 0;
-        for_positions_in_play(0x0F1E_2D3C_4B5A_6978, 60, |board| {
+        crate::test_games::for_positions_in_play(0x0F1E_2D3C_4B5A_6978, 60, |board| {
             for side in 0..2 {
                 for threat in [odds.threat_mine, odds.threat_theirs] {
                     let expected = not_finished_by_turns(board, side, threat, 24);
