@@ -2,9 +2,7 @@
 //! over the protocol — both boards, every move spelling, refused input,
 //! perft, the selective options, a won position and a lost one.
 
-mod common;
-
-use common::{errors, plugin_dir, Engine, TempDir};
+use crate::common::{errors, plugin_dir, Engine, TempDir};
 
 const START_10: &str = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1";
 const START_8: &str = "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1";

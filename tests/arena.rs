@@ -6,13 +6,13 @@
 //! margin (a 3 s sleep against a 0.2 s budget); the plyd games are played
 //! at fixed depth, so their results do not depend on the machine's speed.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Output;
 
-use common::{othello_dir, plugin_dir, plyd_bin, plyd_command, Engine, TempDir};
+use crate::common::{othello_dir, plugin_dir, plyd_bin, plyd_command, Engine, TempDir};
 
 /// A fake engine in POSIX sh (so the tests that use it run on Unix only): it answers the handshake, and on `go` does
 /// what `$1` says.

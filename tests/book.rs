@@ -3,11 +3,11 @@
 //! with one line, keeping the book it had), and NBoard's `learn` adds a
 //! game to the book named in the configuration file.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use common::{errors, othello_dir, run_plyd, Engine, TempDir};
+use crate::common::{errors, othello_dir, run_plyd, Engine, TempDir};
 use plyd::book::Book;
 
 /// `plyd book` in `dir` with `args`; the book read back.

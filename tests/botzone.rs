@@ -6,11 +6,11 @@
 //! answer must be a legal move and the game must end. Each answer's time is
 //! measured and reported, not judged (the machine may be busy).
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{errors, plugin_dir, Engine, TempDir};
+use crate::common::{errors, plugin_dir, Engine, TempDir};
 
 const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 

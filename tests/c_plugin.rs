@@ -3,13 +3,11 @@
 //! `-Werror`), loaded by the real plyd binary, perft-tested against an
 //! independent count and the published figures, and played.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{errors, plyd_command, Engine, TempDir};
+use crate::common::{errors, plyd_command, Engine, TempDir};
 
 /// Connect Four perft from the empty board, depths 1 to 8, as published
 /// (OEIS A212693: sequences of moves that stop at a win or a full board).

@@ -22,7 +22,7 @@
 //!   depth `d` is that value at the root, with chance pruning off, Star1
 //!   or Star2, on 1 or 2 threads, and with a table kept across depths.
 
-mod common;
+use crate::common;
 
 use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost, VariantRef};
 use plyd::search::score::{is_decisive, loss_in, win_in, EVAL_LIMIT};

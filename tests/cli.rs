@@ -1,10 +1,10 @@
 //! The command line: subcommands, the config file, and bad arguments.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
-use common::{othello_dir, plyd_bin, plyd_command, Engine, TempDir};
+use crate::common::{othello_dir, plyd_bin, plyd_command, Engine, TempDir};
 
 #[test]
 fn perft_subcommand_prints_divided_counts() {

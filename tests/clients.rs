@@ -24,11 +24,11 @@
 //! starts with a chatter prefix is skipped, and any other line that does
 //! not meet the next expectation fails the test.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{plugin_dir, Engine, PATIENCE};
+use crate::common::{plugin_dir, Engine, PATIENCE};
 
 /// What a recorded answer line asks of the replayed one.
 #[derive(Debug)]

@@ -5,9 +5,7 @@
 //! position as they were, perft with each roll its own ply, and both
 //! evaluators.
 
-mod common;
-
-use common::{errors, plugin_dir, Engine, TempDir};
+use crate::common::{errors, plugin_dir, Engine, TempDir};
 
 const START: &str = "...../...../...../...../..... r - -";
 const AFTER_SETUP: &str = "123../45.../6...f/...ed/..cba r s123456 s123456";

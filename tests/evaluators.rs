@@ -3,11 +3,11 @@
 //! time and with `EvalFile`, refusing mismatched or broken ones with one
 //! clear line, and surviving one that panics or answers garbage mid-search.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{built_library, errors, plugin_dir, plyd_command, Engine, TempDir};
+use crate::common::{built_library, errors, plugin_dir, plyd_command, Engine, TempDir};
 
 /// Copy the built library of `crate_name` into `dir` as
 /// `libplyd_eval_<name>.so`, where the host's scan finds evaluators.

@@ -4,9 +4,9 @@
 //! `genmove`, `play`, `undo`, clocks and `final_score`, and refusals that
 //! change nothing.
 
-mod common;
+use crate::common;
 
-use common::{othello_dir, Engine, TempDir};
+use crate::common::{othello_dir, Engine, TempDir};
 
 fn gtp_engine() -> (Engine, TempDir) {
     let dir = othello_dir();

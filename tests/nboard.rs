@@ -5,9 +5,7 @@
 //! board, `move`, `hint n` answered by `search` lines — through a whole
 //! game, and its refusals on the status line.
 
-mod common;
-
-use common::{othello_dir, Engine, TempDir};
+use crate::common::{othello_dir, Engine, TempDir};
 
 const EMPTY_GAME: &str = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
 BO[8 ---------------------------O*------*O--------------------------- *];)";

@@ -7,11 +7,11 @@
 //! benchmark, not a test: `plyd endgame-bench plugins/othello/ffo.txt
 //! --from ffo40 --to ffo59`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use common::{assert_info_well_formed, errors, Engine};
+use crate::common::{assert_info_well_formed, errors, Engine};
 use plyd::host::{GameState, Outcome, PluginHost};
 use plyd::search::solve_bench::{read_positions, SolvePosition};
 use plyd::search::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable};

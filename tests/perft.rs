@@ -2,9 +2,7 @@
 //! and must reproduce the published figures kept with each game plugin
 //! (`plugins/<game>/tests/<game>.perft`).
 
-mod common;
-
-use common::{built_library, Engine};
+use crate::common::{built_library, Engine};
 use plyd::host::{GameState, PluginError, PluginHost};
 use plyd::perft::Perft;
 

@@ -2,11 +2,11 @@
 //! entry point, missing table entries, and a plugin that panics. None of
 //! them may take the daemon down or disturb the games that did load.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use common::{built_library, errors, plugin_dir, Engine};
+use crate::common::{built_library, errors, plugin_dir, Engine};
 use plyd::host::{GameState, LoadError, PluginHost};
 
 fn assert_in_log(e: &mut Engine, needles: &[&str]) {

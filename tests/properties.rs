@@ -14,12 +14,10 @@
 //! moves (or chance outcomes), picks the move played, so shrinking a failing
 //! case shortens the game and lowers the choices.
 
-mod common;
-
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use common::built_library;
+use crate::common::built_library;
 use plyd::host::{GamePlugin, GameState, Outcome, PluginHost};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};

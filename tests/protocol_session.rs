@@ -1,10 +1,8 @@
 //! End-to-end conversations with the real plyd binary playing Othello.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{assert_info_well_formed, errors, Engine, PATIENCE};
+use crate::common::{assert_info_well_formed, errors, Engine, PATIENCE};
 
 const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
 /// Black's four opening moves (a1 top-left, rows numbered downwards).

@@ -3,11 +3,9 @@
 //! executable, no plugin path set). Every line must match, except the
 //! `time` and `nps` figures, which depend on the machine.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{built_library, plyd_bin, Engine, TempDir};
+use crate::common::{built_library, plyd_bin, Engine, TempDir};
 
 /// One step of the transcript: a line typed, and the lines plyd answers.
 struct Step {

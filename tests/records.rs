@@ -3,11 +3,9 @@
 //! and `plyd record` reads the file back into the `position` lines that
 //! the arena's own log holds for the same games.
 
-mod common;
-
 use std::path::Path;
 
-use common::{plugin_dir, plyd_bin, run_plyd, TempDir};
+use crate::common::{plugin_dir, plyd_bin, run_plyd, TempDir};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -6,7 +6,7 @@
 //! the order and the window, never the value. Mate scores must agree too,
 //! which checks the table's ply adjustment.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -4,9 +4,7 @@
 //! clocks, `banmoves`, `nobestmove`, `draw`/`resign`, `probe`/`pophash`,
 //! `quit`/`bye`, and its refusals as `info message` lines.
 
-mod common;
-
-use common::{plugin_dir, Engine, TempDir, PATIENCE};
+use crate::common::{plugin_dir, Engine, TempDir, PATIENCE};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 

@@ -3,9 +3,7 @@
 //! `go` with the first and second player's clocks — through a whole game
 //! of Othello and a few turns of the Amazons, and its refusals.
 
-mod common;
-
-use common::{errors, othello_dir, plugin_dir, Engine, TempDir};
+use crate::common::{errors, othello_dir, plugin_dir, Engine, TempDir};
 
 fn ugi_engine() -> (Engine, TempDir) {
     let dir = othello_dir();

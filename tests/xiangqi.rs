@@ -3,9 +3,9 @@
 //! conventions, its game options, refused input, perft and mates; and the
 //! static exchange evaluation through the loaded plugin.
 
-mod common;
+use crate::common;
 
-use common::{errors, plugin_dir, Engine, TempDir};
+use crate::common::{errors, plugin_dir, Engine, TempDir};
 use plyd::host::{GameState, PluginHost, SeeAnswer};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
