@@ -10,12 +10,10 @@
 //! by first move against the reference from other positions; and a
 //! position whose side to move is walled in, which counts nothing.
 
-mod reference;
-
+use crate::reference::RefBoard;
 use plyd_amazons_rules::Amazons;
 use plyd_api::sdk::default_perft;
 use plyd_api::{Game, MoveSink, Outcome};
-use reference::RefBoard;
 
 /// The 8x8 start at depth 3. Fairy-Stockfish (`amazons` with
 /// `maxRank = 8`, `maxFile = h` and this start position) counts the same.

@@ -20,15 +20,13 @@
 //! Each game has its own seed, so a failing game can be replayed alone by
 //! its number. Run with `--nocapture` to see what the games went through.
 
-mod reference;
-
 use std::collections::{BTreeMap, HashSet};
 
+use crate::reference::{move_name, RefBoard, RefMove, Square, DIRECTIONS};
 use plyd_amazons_rules::board::{make_move, Geometry, Sq};
 use plyd_amazons_rules::Amazons;
 use plyd_api::abi::NULL_MOVE;
 use plyd_api::{Game, MoveSink, Outcome};
-use reference::{move_name, RefBoard, RefMove, Square, DIRECTIONS};
 
 /// Fewer games in a debug build, where the rules crate runs unoptimised.
 const GAMES: usize = if cfg!(debug_assertions) { 24 } else { 240 };

@@ -3,9 +3,7 @@
 //! from the position text, worked examples done by hand, the side-to-move
 //! relation, the parameter checks and the bound.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 use plyd_api::{Evaluator, Game};
 use plyd_game_amazons::seed000::{Seed000, SCORE_BOUND};

@@ -3,9 +3,7 @@
 //! weighted sum of them, separated boards, trapped amazons, and parameter
 //! errors naming their key.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 use plyd_api::Evaluator;
 use plyd_game_amazons::tables::{Tables, BINS, MOBILITY_ENTRIES, NEVER, SCORE_BOUND};

@@ -7,11 +7,11 @@
 //! The set-up stage's figures need no reference: 720 arrangements for
 //! Red, 720 for Blue, then six rolls.
 
-mod reference;
+use crate::reference;
 
+use crate::reference::RefGame;
 use plyd_api::Game;
 use plyd_einstein_rules::EinStein;
-use reference::RefGame;
 
 const FILE: &str = include_str!("einstein.perft");
 

@@ -12,12 +12,12 @@
 //! text read afresh, and the text reads back to itself. At the end the
 //! whole game is taken back.
 
-mod reference;
+use crate::reference;
 
+use crate::reference::RefGame;
 use plyd_api::{ChanceSink, Game, MoveSink, Outcome};
 use plyd_einstein_rules::board::{ARRANGE, ROLL};
 use plyd_einstein_rules::EinStein;
-use reference::RefGame;
 
 /// Fewer games in a debug build.
 const GAMES: usize = if cfg!(debug_assertions) { 300 } else { 3000 };

@@ -5,13 +5,11 @@
 //! reference's count of moves after each legal move, and that unmake
 //! restores the position text and hash exactly.
 
-mod reference;
-
+use crate::reference::{Cell, Mailbox, PASS};
 use plyd_api::sdk::default_perft;
 use plyd_api::{Game, MoveSink, Outcome};
 use plyd_game_othello::board::Color;
 use plyd_game_othello::Othello;
-use reference::{Cell, Mailbox, PASS};
 
 const GAMES: usize = 2000;
 
