@@ -242,8 +242,21 @@ fn main() -> ExitCode {
     }
     plyd::daemon::process_started();
     let address_limit = plyd::memory::fit_allocator_to_limits();
+    // Each log line starts with the seconds since the process started: what
+    // matters under a clock is how far into the game a line came.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
+        .format(|out, record| {
+            use std::io::Write;
+            let seconds = plyd::daemon::process_started().elapsed().as_secs_f64();
+            writeln!(
+                out,
+                "[{seconds:.3}s {} {}] {}",
+                record.level(),
+                record.target(),
+                record.args()
+            )
+        })
         .init();
     if let Some(mib) = address_limit {
         log::info!("address space limited to {mib} MiB: one allocator arena for every thread");
