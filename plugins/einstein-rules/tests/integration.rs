@@ -1,6 +1,6 @@
 //! The crate's integration tests: each file of this folder is a module of
 //! this one test binary, compiled and linked once. Run one file's tests with
-//! its module name as the filter (`cargo test --release -p <crate> --test
+//! its module name as the filter (`cargo test --release -p plyd-einstein-rules --test
 //! integration perft::`).
 
 mod reference;

@@ -1,7 +1,7 @@
 //! The crate's integration tests: each file of this folder is a module of
 //! this one test binary, compiled and linked once. Run one file's tests with
-//! its module name as the filter (`cargo test --release -p <crate> --test
-//! integration perft::`).
+//! its module name as the filter (`cargo test --release -p plyd-game-einstein --test
+//! integration endgame::`).
 
 mod endgame;
 mod evaluators;
