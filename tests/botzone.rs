@@ -179,11 +179,25 @@ impl Referee {
     }
 }
 
+/// The configuration's `botzone_turn_limit` for the simple-input game,
+/// which carries no `time_limit`: what this judge gives a turn.
+const SIMPLE_TURN_LIMIT_MS: u64 = 300;
+
 fn play_a_game(game: Game, json: bool) -> usize {
     let dir = plugins();
+    let config = dir.path().join("plyd.toml");
+    std::fs::write(
+        &config,
+        format!("botzone_turn_limit = {SIMPLE_TURN_LIMIT_MS}\n"),
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let args = ["--protocol", "botzone", "--config", &config];
+    // Each turn's limit is logged at debug level.
+    let env = [("RUST_LOG", "plyd::daemon::dialect::botzone=debug")];
     let mut bots = [
-        Engine::start(dir.path(), &["--protocol", "botzone"], &[]),
-        Engine::start(dir.path(), &["--protocol", "botzone"], &[]),
+        Engine::start(dir.path(), &args, &env),
+        Engine::start(dir.path(), &args, &env),
     ];
     let mut referee = Referee::new(&dir, game);
     let none = vec![-1; game.numbers()];
@@ -221,6 +235,21 @@ fn play_a_game(game: Game, json: bool) -> usize {
         }
     }
     assert!(referee.game_over(), "no end after {plies} plies");
+    // The simple input names no limit: the configured one applies (doubled
+    // on the first turn); the JSON input's `time_limit` of 0.3 s likewise.
+    for bot in &mut bots {
+        let log = bot.stderr_lines();
+        let limits: Vec<&String> = log.iter().filter(|l| l.contains(": a limit of ")).collect();
+        assert!(limits.len() >= plies / 2, "{log:?}");
+        assert!(
+            limits[0].contains("turn 1: a limit of 300 ms (doubled)"),
+            "{limits:?}"
+        );
+        assert!(
+            limits[1..].iter().all(|l| l.contains("a limit of 300 ms,")),
+            "{limits:?}"
+        );
+    }
     eprintln!(
         "{} ({}): {plies} plies, slowest answers {:?} and {:?}",
         game.variant(),

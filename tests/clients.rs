@@ -9,8 +9,10 @@
 //! The format (`docs/protocols.md` § Client fixtures says more):
 //!
 //! * header lines `# client: ...`, `# args: <plyd's arguments>`,
-//!   `# chatter: <prefixes of lines to skip>` (default `info`); other `#`
-//!   lines are comments;
+//!   `# chatter: <prefixes of lines to skip>` (default `info`),
+//!   `# config: <a line of a configuration file>` (those lines are written
+//!   to a file given to plyd with `--config`); other `#` lines are
+//!   comments;
 //! * `> TEXT`: a line the client sent;
 //! * `< TEXT`: a line plyd must answer exactly so;
 //! * `<~ TEXT`: a line whose words depend on the search (a move, a score):
@@ -64,6 +66,8 @@ enum Step {
 
 struct Fixture {
     args: Vec<String>,
+    /// The lines of a configuration file for plyd, if any.
+    config: Vec<String>,
     chatter: Vec<String>,
     steps: Vec<Step>,
 }
@@ -72,6 +76,7 @@ fn read_fixture(path: &Path) -> Fixture {
     let text = std::fs::read_to_string(path).expect("read the fixture");
     let mut fixture = Fixture {
         args: Vec::new(),
+        config: Vec::new(),
         chatter: vec!["info".to_string()],
         steps: Vec::new(),
     };
@@ -79,6 +84,8 @@ fn read_fixture(path: &Path) -> Fixture {
         let at = || format!("{}:{}", path.display(), number + 1);
         if let Some(args) = line.strip_prefix("# args:") {
             fixture.args = args.split_whitespace().map(str::to_string).collect();
+        } else if let Some(config) = line.strip_prefix("# config:") {
+            fixture.config.push(config.trim().to_string());
         } else if let Some(chatter) = line.strip_prefix("# chatter:") {
             fixture.chatter = chatter
                 .split(',')
@@ -120,7 +127,13 @@ fn replay(name: &str) {
         .join(name);
     let fixture = read_fixture(&path);
     let dir = all_games();
-    let args: Vec<&str> = fixture.args.iter().map(String::as_str).collect();
+    let mut args: Vec<String> = fixture.args.clone();
+    if !fixture.config.is_empty() {
+        let config = dir.path().join("plyd.toml");
+        std::fs::write(&config, fixture.config.join("\n") + "\n").unwrap();
+        args.extend(["--config".to_string(), config.display().to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut engine = Engine::start(dir.path(), &args, &[]);
     let skipped = |line: &str| {
         line.trim().is_empty() || fixture.chatter.iter().any(|p| line.starts_with(p.as_str()))

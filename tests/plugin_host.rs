@@ -213,12 +213,25 @@ fn missing_plugin_directory_leaves_a_daemon_that_answers() {
     );
 }
 
+/// The configuration's `call_limit` for the daemons of the stuck-plugin
+/// tests, in seconds: shorter than the default 5 s, so that each waits
+/// less, and still hundreds of times what the calls that do return take.
+const CALL_LIMIT_S: u64 = 2;
+
+/// A configuration file in `dir` setting `call_limit` to [`CALL_LIMIT_S`].
+fn short_call_limit(dir: &common::TempDir) -> String {
+    let file = dir.path().join("plyd.toml");
+    std::fs::write(&file, format!("call_limit = {}\n", CALL_LIMIT_S * 1000)).unwrap();
+    file.display().to_string()
+}
+
 fn panicky_engine() -> (Engine, common::TempDir) {
     let dir = plugin_dir(&[
         ("plyd_game_othello", "othello"),
         ("plyd_test_panicky", "panicky"),
     ]);
-    let e = Engine::start(dir.path(), &[], &[]);
+    let config = short_call_limit(&dir);
+    let e = Engine::start(dir.path(), &["--config", &config], &[]);
     (e, dir)
 }
 
@@ -638,7 +651,7 @@ fn stop_answers_a_search_stuck_in_a_plugin_and_quit_still_exits() {
 fn a_search_without_a_clock_stuck_in_a_plugin_is_answered_once_it_stops_making_progress() {
     let (mut e, dir) = stalling_engine();
     // As above, but `go depth` has no deadline: the watchdog sees the
-    // search give no sign of life for 5 s.
+    // search give no sign of life for the call limit.
     e.send("position fen 20 stall 19");
     e.send("go depth 12");
     let lines = until_given_up(&mut e);
@@ -646,7 +659,10 @@ fn a_search_without_a_clock_stuck_in_a_plugin_is_answered_once_it_stops_making_p
         the_one_bestmove(&lines).starts_with("bestmove 2"),
         "{lines:?}"
     );
-    assert_one_stuck_call(&lines, "call: the search made no progress for 5 s");
+    assert_one_stuck_call(
+        &lines,
+        &format!("call: the search made no progress for {CALL_LIMIT_S} s"),
+    );
     assert!(e.sync().is_empty());
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }
@@ -662,7 +678,10 @@ fn a_perft_stuck_in_a_plugin_is_given_up_once_it_stops_making_progress() {
         !lines.iter().any(|l| l.starts_with("Nodes searched")),
         "{lines:?}"
     );
-    assert_one_stuck_call(&lines, "call: perft made no progress for 5 s");
+    assert_one_stuck_call(
+        &lines,
+        &format!("call: perft made no progress for {CALL_LIMIT_S} s"),
+    );
     assert!(e.sync().is_empty());
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }
@@ -691,7 +710,10 @@ fn an_evaluator_that_never_finishes_reading_its_parameters_costs_the_plugin_not_
         file.display()
     ));
     let lines = e.sync();
-    assert_one_stuck_call(&lines, "creating the evaluator was given up after 5 s");
+    assert_one_stuck_call(
+        &lines,
+        &format!("creating the evaluator was given up after {CALL_LIMIT_S} s"),
+    );
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }
 
@@ -735,7 +757,9 @@ fn a_position_the_plugin_never_finishes_reading_costs_the_plugin_not_the_daemon(
     let error = errors(&lines);
     assert!(
         error[0].contains("plugin panicky did not return from a call")
-            && error[0].contains("reading the position was given up after 5 s")
+            && error[0].contains(&format!(
+                "reading the position was given up after {CALL_LIMIT_S} s"
+            ))
             && error[0].contains("disabled"),
         "{error:?}"
     );
@@ -777,7 +801,9 @@ fn a_search_left_running_by_a_stuck_controller_is_answered_once() {
     let error = errors(&lines);
     assert_eq!(error.len(), 1, "the position's error: {lines:?}");
     assert!(
-        error[0].contains("reading the position was given up after 5 s"),
+        error[0].contains(&format!(
+            "reading the position was given up after {CALL_LIMIT_S} s"
+        )),
         "{error:?}"
     );
     assert_stall_refused_then_reloaded(&mut e, dir.path());
@@ -790,7 +816,12 @@ fn a_plugin_that_never_finishes_loading_leaves_a_daemon_that_answers() {
         ("plyd_test_panicky", "panicky"),
     ]);
     // The start position of the game asked for never comes.
-    let mut e = Engine::start(dir.path(), &["--game", "panicky-stuck"], &[]);
+    let config = short_call_limit(&dir);
+    let mut e = Engine::start(
+        dir.path(),
+        &["--game", "panicky-stuck", "--config", &config],
+        &[],
+    );
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     assert!(
@@ -799,7 +830,10 @@ fn a_plugin_that_never_finishes_loading_leaves_a_daemon_that_answers() {
     );
     assert_in_log(
         &mut e,
-        &["did not return from a call: loading the plugins was given up after 10 s"],
+        &[&format!(
+            "did not return from a call: loading the plugins was given up after {} s",
+            2 * CALL_LIMIT_S
+        )],
     );
     assert_stuck_thread_demoted(&e);
     e.send("go depth 1");

@@ -137,6 +137,21 @@ pub const VARIETY_RANGE: SpinRange = SpinRange {
     min: 0,
     max: 10_000,
 };
+/// The configuration's `call_limit`, in milliseconds: how long a plugin
+/// call made for the controller may take before its plugin is declared
+/// stuck.
+pub const CALL_LIMIT_RANGE: SpinRange = SpinRange {
+    default: 5_000,
+    min: 500,
+    max: 600_000,
+};
+/// The configuration's `botzone_turn_limit`, in milliseconds: Botzone's
+/// limit for a turn where the input names none (simple input).
+pub const BOTZONE_TURN_LIMIT_RANGE: SpinRange = SpinRange {
+    default: 1_000,
+    min: 50,
+    max: 60_000,
+};
 /// `VarietySeed` (0: a fresh seed every search).
 pub const VARIETY_SEED_RANGE: SpinRange = SpinRange {
     default: 0,
@@ -277,6 +292,12 @@ pub struct EngineSettings {
     /// `OwnBook`: play the book's move where the `BookFile` has the
     /// position.
     pub own_book: bool,
+    /// How long a plugin call made for the controller may take, in ms
+    /// (the configuration's `call_limit`).
+    pub call_limit_ms: u32,
+    /// Botzone's limit for a turn where the input names none, in ms (the
+    /// configuration's `botzone_turn_limit`).
+    pub botzone_turn_limit_ms: u32,
 }
 
 impl Default for EngineSettings {
@@ -301,6 +322,8 @@ impl Default for EngineSettings {
             variety: None,
             variety_seed: VARIETY_SEED_RANGE.default as u32,
             own_book: false,
+            call_limit_ms: CALL_LIMIT_RANGE.default as u32,
+            botzone_turn_limit_ms: BOTZONE_TURN_LIMIT_RANGE.default as u32,
         }
     }
 }
@@ -318,6 +341,8 @@ impl Default for EngineSettings {
 /// variety = 10                        # score points; see `Variety`
 /// book = "othello.book"               # `BookFile`, relative to this file
 /// own_book = true                     # `OwnBook`
+/// call_limit = 5000                   # ms before a plugin call is stuck
+/// botzone_turn_limit = 1000           # ms, Botzone's turn without time_limit
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -342,6 +367,10 @@ pub struct ConfigFile {
     pub book: Option<PathBuf>,
     /// `OwnBook`.
     pub own_book: Option<bool>,
+    /// How long a plugin call made for the controller may take, in ms.
+    pub call_limit: Option<i64>,
+    /// Botzone's limit for a turn where the input names none, in ms.
+    pub botzone_turn_limit: Option<i64>,
 }
 
 /// A configuration text that does not parse: the parser's message and,
@@ -440,6 +469,18 @@ impl ConfigFile {
             MOVE_OVERHEAD_RANGE,
             &mut settings.move_overhead_ms,
         );
+        set(
+            self.call_limit,
+            "call_limit",
+            CALL_LIMIT_RANGE,
+            &mut settings.call_limit_ms,
+        );
+        set(
+            self.botzone_turn_limit,
+            "botzone_turn_limit",
+            BOTZONE_TURN_LIMIT_RANGE,
+            &mut settings.botzone_turn_limit_ms,
+        );
         if let Some(own_book) = self.own_book {
             settings.own_book = own_book;
         }
@@ -503,12 +544,14 @@ mod tests {
     #[test]
     fn config_parses_every_key() {
         let c = ConfigFile::parse(
-            "plugin_path = \"/a:/b\"\ngame = \"othello\"\nevaluator = \"seed004\"\neval_params = \"w.toml\"\nhash = 64\nthreads = 2\nmove_overhead = 30\nvariety = 12\n",
+            "plugin_path = \"/a:/b\"\ngame = \"othello\"\nevaluator = \"seed004\"\neval_params = \"w.toml\"\nhash = 64\nthreads = 2\nmove_overhead = 30\nvariety = 12\ncall_limit = 2500\nbotzone_turn_limit = 300\n",
         )
         .unwrap();
         let mut s = EngineSettings::default();
+        assert_eq!((s.call_limit_ms, s.botzone_turn_limit_ms), (5000, 1000));
         assert!(c.apply(&mut s).is_empty());
         assert_eq!(s.variety, Some(12));
+        assert_eq!((s.call_limit_ms, s.botzone_turn_limit_ms), (2500, 300));
         assert_eq!((s.hash_mib, s.threads, s.move_overhead_ms), (64, 2, 30));
         assert_eq!(c.game.as_deref(), Some("othello"));
         assert_eq!(c.eval_params, Some(PathBuf::from("w.toml")));
@@ -533,6 +576,16 @@ mod tests {
         let errors = c.apply(&mut s);
         assert_eq!(errors, ["config key 'threads': 0 is outside 1..=256"]);
         assert_eq!(s.threads, 1);
+        let c = ConfigFile::parse("call_limit = 100\nbotzone_turn_limit = 0").unwrap();
+        let mut s = EngineSettings::default();
+        assert_eq!(
+            c.apply(&mut s),
+            [
+                "config key 'call_limit': 100 is outside 500..=600000",
+                "config key 'botzone_turn_limit': 0 is outside 50..=60000"
+            ]
+        );
+        assert_eq!((s.call_limit_ms, s.botzone_turn_limit_ms), (5000, 1000));
         let c = ConfigFile::parse("variety = 20000").unwrap();
         let errors = c.apply(&mut s);
         assert_eq!(errors, ["config key 'variety': 20000 is outside 0..=10000"]);

@@ -7,7 +7,9 @@ of a freshly recorded or hand-edited fixture without a Rust build.
 
 `>` lines are sent in order; before the next `>` after `<` lines, plyd's
 output is read until each expectation is met in order (`<` exactly, `<~`
-the same first word and number of words, `<.` the same first word);
+the same first word and number of words, `<.` the same first word, `<*`
+the same number of words); `# config:` header lines are written to a
+configuration file given to plyd with `--config`;
 blank lines and lines starting with a chatter prefix are skipped; any
 other line fails. Each expectation waits at most --timeout seconds.
 """
@@ -15,6 +17,7 @@ other line fails. Each expectation waits at most --timeout seconds.
 import argparse
 import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,18 +27,20 @@ from engine_pipe import EnginePipe  # noqa: E402
 
 
 def parse(path):
-    header = {"args": "", "chatter": "info"}
+    header = {"args": "", "chatter": "info", "config": []}
     body = []
     for n, raw in enumerate(Path(path).read_text().splitlines(), 1):
         if raw.startswith("#"):
             key, _, value = raw[1:].strip().partition(":")
-            if key in ("client", "args", "chatter") and not body:
+            if key == "config" and not body:
+                header["config"].append(value.strip())
+            elif key in ("client", "args", "chatter") and not body:
                 header[key] = value.strip()
             continue
         if not raw.strip():
             continue
         mark, _, text = raw.partition(" ")
-        if mark not in (">", "<", "<~", "<."):
+        if mark not in (">", "<", "<~", "<.", "<*"):
             raise SystemExit(f"{path}:{n}: unknown mark '{mark}'")
         body.append((n, mark, text))
     header["chatter"] = [c.strip() for c in header["chatter"].split(",") if c.strip()]
@@ -46,6 +51,8 @@ def matches(mark, want, got):
     if mark == "<":
         return got == want
     w, g = want.split(), got.split()
+    if mark == "<*":
+        return len(g) == len(w)
     if not g or g[0] != w[0]:
         return False
     return mark == "<." or len(g) == len(w)
@@ -53,7 +60,14 @@ def matches(mark, want, got):
 
 def replay(plyd, path, timeout):
     header, body = parse(path)
-    engine = EnginePipe("plyd", [plyd] + shlex.split(header["args"]))
+    args = shlex.split(header["args"])
+    config = None
+    if header["config"]:
+        config = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
+        config.write("\n".join(header["config"]) + "\n")
+        config.close()
+        args += ["--config", config.name]
+    engine = EnginePipe("plyd", [plyd] + args)
     try:
         for n, mark, text in body:
             if mark == ">":
@@ -75,6 +89,8 @@ def replay(plyd, path, timeout):
         return None
     finally:
         engine.close()
+        if config is not None:
+            Path(config.name).unlink()
 
 
 def main():

@@ -111,6 +111,9 @@ pub(crate) struct Resumable {
 /// controller thread, and the sentry that replaces it should it be stuck
 /// in a plugin call.
 pub fn run(config: DaemonConfig) {
+    guard::watchdog::set_call_limit(Duration::from_millis(u64::from(
+        config.settings.call_limit_ms,
+    )));
     let (lines_tx, lines_rx) = unbounded();
     std::thread::Builder::new()
         .name("plyd-stdin".into())

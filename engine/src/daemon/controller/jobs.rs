@@ -10,7 +10,7 @@ use plyd_protocol::{GoParams, StartPosition};
 use super::session::create_evaluator_watched;
 use super::{worker, worker::SearchJob, ControlError, Controller};
 use crate::daemon::dialect::Dialect;
-use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
+use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameState;
 use crate::search::bench::BenchTarget;
 use crate::search::{limits_from_go, SearchControl, SearchMode, SearchOptions, Techniques};
@@ -99,7 +99,7 @@ impl Controller {
             self.session
                 .on_clock("preparing the search", &plugin, prepare)
         } else {
-            call_within("preparing the search", CALL_LIMIT, &blame, prepare)
+            call_within("preparing the search", call_limit(), &blame, prepare)
         };
         let (root, side, search_moves, rejected) =
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;

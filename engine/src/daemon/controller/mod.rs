@@ -21,7 +21,7 @@ use plyd_protocol::Response;
 
 use super::dialect::Dialect;
 use super::guard::sentry::{GatedOut, Watcher};
-use super::guard::watchdog::{call_within, CALL_LIMIT};
+use super::guard::watchdog::{call_limit, call_within};
 use super::{DaemonConfig, Resumable};
 use crate::book::{Book, SharedBook};
 use crate::options::{self as settings_mod, EngineSettings};
@@ -90,7 +90,7 @@ impl Controller {
         );
         // Twice the limit of one call: the evaluator's creation inside it
         // is watched on its own.
-        let opened = call_within("loading the plugins", 2 * CALL_LIMIT, &[], move || {
+        let opened = call_within("loading the plugins", 2 * call_limit(), &[], move || {
             let (dirs, game, evaluator, params) = wanted;
             Session::open(
                 &dirs,

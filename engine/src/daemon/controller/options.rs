@@ -12,7 +12,7 @@ use plyd_protocol::{OptionDecl, OptionKind};
 use super::{ControlError, Controller};
 use crate::book::Book;
 use crate::daemon::dialect::Dialect;
-use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
+use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameOptionKindDesc;
 use crate::options::{self, names, EngineSettings, SpinRange};
 use crate::search::{ChancePruning, SearchMode, TranspositionTable};
@@ -505,7 +505,7 @@ impl Controller {
             };
             let (plugin, name) = (Arc::clone(game), option.name.clone());
             let blame = [Blame::Game(Arc::clone(game))];
-            call_within("setting a game option", CALL_LIMIT, &blame, move || {
+            call_within("setting a game option", call_limit(), &blame, move || {
                 plugin.set_option(&name, &value)
             })
             .map_err(ControlError::Plugin)?

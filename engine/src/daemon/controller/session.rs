@@ -9,7 +9,7 @@ use std::sync::Arc;
 use plyd_protocol::StartPosition;
 
 use crate::daemon::guard::sentry::Watcher;
-use crate::daemon::guard::watchdog::{call_within, Blame, CALL_LIMIT};
+use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 
 use crate::host::{
     Evaluator, EvaluatorSource, GamePlugin, GameState, LoadError, PluginError, PluginHost,
@@ -86,7 +86,7 @@ pub(super) fn create_evaluator_watched(
 ) -> Result<Evaluator, String> {
     let blame = Blame::game_and_evaluator(game, &source);
     let (game, path) = (Arc::clone(game), path.map(Path::to_path_buf));
-    call_within("creating the evaluator", CALL_LIMIT, &blame, move || {
+    call_within("creating the evaluator", call_limit(), &blame, move || {
         create_evaluator(&game, source, path.as_deref())
     })?
 }
@@ -328,7 +328,7 @@ impl Session {
             .map(|c| c.evaluator.name().to_string());
         let (source, _) = self.choose_evaluator(&variant, keep.as_deref())?;
         let blame = Blame::game_and_evaluator(&variant.plugin, &source);
-        let current = call_within("starting the variant", CALL_LIMIT, &blame, move || {
+        let current = call_within("starting the variant", call_limit(), &blame, move || {
             start_current(variant, source)
         })??;
         self.current = Some(current);
@@ -368,7 +368,7 @@ impl Session {
         let current = self.current.as_ref().ok_or_else(|| self.no_game())?;
         let game = Arc::clone(&current.variant.plugin);
         let file = path.to_path_buf();
-        let opened = call_within("loading the evaluator", CALL_LIMIT, &[], move || {
+        let opened = call_within("loading the evaluator", call_limit(), &[], move || {
             PluginHost::open_evaluator_file(&file)
         })?
         .map_err(|e| e.to_string())?;
@@ -456,7 +456,7 @@ impl Session {
         let evaluator = Arc::clone(&current.evaluator);
         let params = current.eval_params.clone();
         let blame = Blame::game_and_evaluator(&current.variant.plugin, evaluator.source());
-        call_within("evaluating the position", CALL_LIMIT, &blame, move || {
+        call_within("evaluating the position", call_limit(), &blame, move || {
             evaluation_lines(&evaluator, &state, params.as_deref())
         })?
     }
@@ -490,7 +490,7 @@ impl Session {
         let current = self.positioned()?;
         let state = self.copy_position()?;
         let blame = [Blame::Game(Arc::clone(&current.variant.plugin))];
-        call_within(what, CALL_LIMIT, &blame, move || ask(&state))?.map_err(|e| e.to_string())
+        call_within(what, call_limit(), &blame, move || ask(&state))?.map_err(|e| e.to_string())
     }
 
     /// `ask` of the position `start` with `moves` played, in the current
@@ -587,7 +587,7 @@ impl Session {
         let params = self.current.as_ref().and_then(|c| c.eval_params.clone());
         let wanted = (dirs.to_vec(), variant, evaluator.clone());
         let (mut fresh, mut messages) =
-            call_within("loading the plugins", CALL_LIMIT, &[], move || {
+            call_within("loading the plugins", call_limit(), &[], move || {
                 let (dirs, variant, evaluator) = wanted;
                 Session::open(&dirs, variant.as_deref(), evaluator.as_deref(), None)
             })?;

@@ -7,7 +7,8 @@
 //! A full input replays the whole history; a kept-running turn adds the
 //! opponent's move to the game plyd keeps. Each answer is searched on one
 //! thread within Botzone's limit for the turn — the input's `time_limit`
-//! when it gives one, else 1 s, doubled on the game's first turn as
+//! when it gives one, else the configuration's `botzone_turn_limit` (1 s
+//! unless set, Botzone's limit for C++), doubled on the game's first turn as
 //! Botzone doubles it — less what has passed since the turn's input came
 //! (since the process started, on its first turn) and a margin for
 //! answering. Root moves within a small margin of the best are chosen by a
@@ -26,8 +27,6 @@ use super::{search, Dialect};
 use crate::daemon::controller::Controller;
 use crate::host::Outcome;
 
-/// Botzone's limit for a turn of a C++ bot when the input names none.
-const TURN_LIMIT: Duration = Duration::from_millis(1_000);
 /// What a turn keeps back from its limit, past the time the turn has
 /// already taken when the search starts: the search's stop, the answer's
 /// writing, and the judge's reading on a busy machine (docs/protocols.md
@@ -82,9 +81,11 @@ impl Botzone {
     }
 
     /// The search time of a turn whose input began at `started`: the
-    /// turn's limit less the time taken so far and the margin.
-    fn budget(&self, started: Instant, first_turn: bool) -> Duration {
-        let limit = self.time_limit.unwrap_or(TURN_LIMIT) * if first_turn { 2 } else { 1 };
+    /// turn's limit (the input's `time_limit`, else `default_limit`: the
+    /// configuration's `botzone_turn_limit`, 1 s unless set, Botzone's
+    /// limit for a C++ bot) less the time taken so far and the margin.
+    fn budget(&self, started: Instant, first_turn: bool, default_limit: Duration) -> Duration {
+        let limit = self.time_limit.unwrap_or(default_limit) * if first_turn { 2 } else { 1 };
         let (since, margin) = if self.turns_served == 0 {
             (crate::daemon::process_started(), FIRST_TURN_MARGIN)
         } else {
@@ -185,7 +186,15 @@ impl Botzone {
             let bound = ctl.session.current()?.evaluator.info().score_bound;
             ctl.settings.variety = Some((bound / VARIETY_PER_BOUND).max(1) as u32);
         }
-        let budget = self.budget(started, first_turn);
+        let default_limit = Duration::from_millis(u64::from(ctl.settings.botzone_turn_limit_ms));
+        let budget = self.budget(started, first_turn, default_limit);
+        log::debug!(
+            "turn {}: a limit of {} ms{}, {} ms to search",
+            self.moves.len() / 2 + 1,
+            self.time_limit.unwrap_or(default_limit).as_millis(),
+            if first_turn { " (doubled)" } else { "" },
+            budget.as_millis()
+        );
         // Move Overhead is kept back inside the margin, not again.
         let go = GoParams {
             movetime: Some(budget.as_millis() as u64 + u64::from(ctl.settings.move_overhead_ms)),
@@ -287,25 +296,32 @@ mod tests {
         let mut bot = Botzone::new(true);
         bot.turns_served = 1;
         let now = Instant::now();
-        close(bot.budget(now, false), TURN_LIMIT - TURN_MARGIN);
-        close(bot.budget(now, true), 2 * TURN_LIMIT - TURN_MARGIN);
+        // The input names no limit: the configured one (1 s by default).
+        const TURN_LIMIT: Duration = Duration::from_millis(1_000);
+        close(bot.budget(now, false, TURN_LIMIT), TURN_LIMIT - TURN_MARGIN);
+        close(
+            bot.budget(now, true, TURN_LIMIT),
+            2 * TURN_LIMIT - TURN_MARGIN,
+        );
+        let configured = Duration::from_millis(400);
+        close(bot.budget(now, false, configured), configured - TURN_MARGIN);
         bot.time_limit = Some(Duration::from_millis(3_000));
         close(
-            bot.budget(now, false),
+            bot.budget(now, false, TURN_LIMIT),
             Duration::from_millis(3_000) - TURN_MARGIN,
         );
         let earlier = now - Duration::from_millis(500);
         close(
-            bot.budget(earlier, false),
+            bot.budget(earlier, false, TURN_LIMIT),
             Duration::from_millis(2_500) - TURN_MARGIN,
         );
         // A turn that has already used its time still searches a little.
         let long_ago = now - Duration::from_secs(10);
-        assert_eq!(bot.budget(long_ago, false), LEAST_SEARCH);
+        assert_eq!(bot.budget(long_ago, false, TURN_LIMIT), LEAST_SEARCH);
         // The first turn of the process counts from its start.
         bot.turns_served = 0;
         let since_start = crate::daemon::process_started().elapsed();
-        let got = bot.budget(now, true);
+        let got = bot.budget(now, true, TURN_LIMIT);
         assert!(got <= Duration::from_millis(6_000) - FIRST_TURN_MARGIN - since_start);
     }
 }

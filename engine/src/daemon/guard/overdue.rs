@@ -84,7 +84,7 @@ impl Controller {
             let why = if self.job.as_ref().is_some_and(|j| j.watch.stalled) {
                 format!(
                     "has made no progress for {} s",
-                    watchdog::STALL_LIMIT.as_secs_f64()
+                    watchdog::stall_limit().as_secs_f64()
                 )
             } else {
                 "has not answered in time".to_string()
@@ -148,7 +148,7 @@ impl Controller {
         let when = if stalled {
             format!(
                 "made no progress for {} s and was given up",
-                watchdog::STALL_LIMIT.as_secs_f64()
+                watchdog::stall_limit().as_secs_f64()
             )
         } else {
             format!(

@@ -6,7 +6,7 @@
 //! every move (see [`watchdog`](super::watchdog)). Such a call that never
 //! returns would freeze the daemon, so the controller notes each one here
 //! ([`Watcher::on_clock`]) and a thread of the sentry's own looks at it
-//! every [`SENTRY_POLL`]. One still running after [`CALL_LIMIT`] has its
+//! every [`SENTRY_POLL`]. One still running after [`call_limit`] has its
 //! plugin disabled, and the daemon goes on without the stuck thread:
 //!
 //! * before each line, the controller leaves here what a fresh controller
@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
-use super::watchdog::{blame_text, Blame, CALL_LIMIT};
+use super::watchdog::{blame_text, call_limit, Blame};
 use crate::daemon::input::Input;
 use crate::daemon::{control, Daemon, Resumable, CONTROLLER_STACK};
 use crate::host::GamePlugin;
@@ -111,7 +111,7 @@ impl Sentry {
         }
     }
 
-    /// Take over from a controller stuck in a call for [`CALL_LIMIT`].
+    /// Take over from a controller stuck in a call for [`call_limit`].
     fn look(self: &Arc<Self>) {
         // The call's record is taken and the generation moved on under the
         // call's lock, where the controller clears its record when the call
@@ -119,7 +119,7 @@ impl Sentry {
         // replaced, never both.
         let mut call = self.call.lock();
         let current = self.gate.lock().generation;
-        let overdue = |c: &OnClock| c.generation == current && c.since.elapsed() >= CALL_LIMIT;
+        let overdue = |c: &OnClock| c.generation == current && c.since.elapsed() >= call_limit();
         if !call.as_ref().is_some_and(overdue) {
             return;
         }
@@ -152,7 +152,7 @@ impl Sentry {
              the plugin is disabled until it is loaded again (setoption name PluginPath)",
             blame_text(&blame),
             stuck.what,
-            CALL_LIMIT.as_secs_f64()
+            call_limit().as_secs_f64()
         );
         log::error!("{why}; a fresh controller takes over");
         let watcher = Watcher {

@@ -35,20 +35,21 @@
 //! controller watches its signs of life instead
 //! ([`SearchControl::beat`]): every search thread gives one at each look at
 //! its limits, perft every few thousand nodes. A job that has given none
-//! for [`STALL_LIMIT`] is stuck in a plugin call, and is answered and then
+//! for [`stall_limit`] is stuck in a plugin call, and is answered and then
 //! given up as above. (`go infinite` and `go ponder` wait for the GUI by
 //! design; their `stop` and `ponderhit` bring the deadlines above.)
 //!
 //! The plugin calls the controller itself needs answered before it reads
 //! its next line, for the commands no clock runs for (`setoption`,
 //! `searchmoves`, `d`, `eval` ...), run through [`call_within`]: on a thread of their own,
-//! waited for up to [`CALL_LIMIT`]. One that never returns costs its
+//! waited for up to [`call_limit`]. One that never returns costs its
 //! plugin (disabled, with one error line) but not the daemon, which goes on
 //! reading commands. Those on the clock (reading a `position`, the side to
 //! move of a `go`) are made by the controller itself, since a thread of
 //! their own would wait for a core on every move; the
 //! [`sentry`](super::sentry) replaces a controller stuck in one.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -68,13 +69,32 @@ pub const HUNG_AFTER: Duration = Duration::from_secs(1);
 pub const FIRST_MOVE_POLL: Duration = Duration::from_millis(1);
 
 /// How long a plugin call made for the controller may take before its
-/// plugin is declared stuck: thousands of times what any of the four games
-/// needs, so a loaded machine never trips it.
+/// plugin is declared stuck, unless the configuration says otherwise
+/// (`call_limit`): thousands of times what any of the four games needs,
+/// so a loaded machine never trips it.
 pub const CALL_LIMIT: Duration = Duration::from_secs(5);
+
+/// The call limit in force, in milliseconds ([`set_call_limit`]).
+static CALL_LIMIT_MS: AtomicU64 = AtomicU64::new(CALL_LIMIT.as_millis() as u64);
+
+/// How long a plugin call made for the controller may take before its
+/// plugin is declared stuck: [`CALL_LIMIT`] unless the configuration set
+/// another.
+pub fn call_limit() -> Duration {
+    Duration::from_millis(CALL_LIMIT_MS.load(Ordering::Relaxed))
+}
+
+/// Set the limit of [`call_limit`] (and [`stall_limit`]) for the process:
+/// the configuration's `call_limit`, before the daemon starts.
+pub fn set_call_limit(limit: Duration) {
+    CALL_LIMIT_MS.store(limit.as_millis() as u64, Ordering::Relaxed);
+}
 
 /// How long a job without a clock may go without a sign of life: no single
 /// plugin call takes this long, so its threads are stuck in one.
-pub const STALL_LIMIT: Duration = CALL_LIMIT;
+pub fn stall_limit() -> Duration {
+    call_limit()
+}
 /// How often the controller looks for a job's signs of life.
 pub const STALL_POLL: Duration = Duration::from_millis(250);
 /// How late past a deadline the controller may wake before the watchdog
@@ -227,7 +247,7 @@ pub struct Watch {
     pub grace_checked: Option<Instant>,
     /// The signs of life last seen, for a job watched for them.
     pub progress: Option<Progress>,
-    /// Whether the job went [`STALL_LIMIT`] without a sign of life.
+    /// Whether the job went [`stall_limit`] without a sign of life.
     pub stalled: bool,
 }
 
@@ -272,7 +292,7 @@ impl Watch {
     }
 
     /// Look for signs of life at `now`: true when there has been none for
-    /// [`STALL_LIMIT`] (the job is then `stalled`, and no longer looked at).
+    /// [`stall_limit`] (the job is then `stalled`, and no longer looked at).
     pub fn look(&mut self, control: &SearchControl, now: Instant) -> bool {
         let Some(progress) = &mut self.progress else {
             return false;
@@ -284,7 +304,7 @@ impl Watch {
             progress.since = now;
             return false;
         }
-        if now.saturating_duration_since(progress.since) < STALL_LIMIT {
+        if now.saturating_duration_since(progress.since) < stall_limit() {
             return false;
         }
         self.progress = None;
@@ -445,18 +465,18 @@ mod tests {
         watch.answer_by = None;
         // A beat restarts the count; standing still that long does not.
         control.beat();
-        assert!(!watch.look(&control, start + STALL_LIMIT));
+        assert!(!watch.look(&control, start + stall_limit()));
         assert_eq!(
             watch.next(&control),
-            Some((start + STALL_LIMIT + STALL_POLL, Due::Look))
+            Some((start + stall_limit() + STALL_POLL, Due::Look))
         );
-        assert!(!watch.look(&control, start + 2 * STALL_LIMIT - STALL_POLL));
+        assert!(!watch.look(&control, start + 2 * stall_limit() - STALL_POLL));
         assert!(!watch.stalled);
-        assert!(watch.look(&control, start + 2 * STALL_LIMIT));
+        assert!(watch.look(&control, start + 2 * stall_limit()));
         assert!(watch.stalled);
         // Stalled once: no more looks, and a job never watched has none.
         assert_eq!(watch.next(&control), None);
-        assert!(!Watch::default().look(&control, start + 10 * STALL_LIMIT));
+        assert!(!Watch::default().look(&control, start + 10 * stall_limit()));
     }
 
     #[test]
@@ -498,10 +518,10 @@ mod tests {
         let mut watched = Watch::default();
         watched.expect_progress(&control);
         let since = watched.progress.unwrap().since;
-        let resumed = since + 2 * STALL_LIMIT;
+        let resumed = since + 2 * stall_limit();
         assert!(watched.woke_late(since + STALL_POLL, resumed));
-        assert!(!watched.look(&control, resumed + STALL_LIMIT - STALL_POLL));
-        assert!(watched.look(&control, resumed + STALL_LIMIT));
+        assert!(!watched.look(&control, resumed + stall_limit() - STALL_POLL));
+        assert!(watched.look(&control, resumed + stall_limit()));
     }
 
     #[test]
