@@ -911,3 +911,99 @@ fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
     );
     assert!(e.sync().is_empty());
 }
+
+/// Pin every thread of process `pid` (and those it starts later) to `cpu`.
+#[cfg(target_os = "linux")]
+fn pin_process(pid: u32, cpu: usize) {
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
+        let tid: i32 = task.unwrap().file_name().to_string_lossy().parse().unwrap();
+        pin_thread(tid, cpu);
+    }
+}
+
+/// Pin the thread `tid` (0: the calling one) to `cpu`.
+#[cfg(target_os = "linux")]
+fn pin_thread(tid: i32, cpu: usize) {
+    // SAFETY: a zeroed cpu_set_t is an empty set; CPU_SET writes inside it,
+    // and sched_setaffinity reads it for the call's duration.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        assert_eq!(libc::sched_setaffinity(tid, size, &set), 0, "pinning {tid}");
+    }
+}
+
+/// A core this process may run on.
+#[cfg(target_os = "linux")]
+fn a_core_of_ours() -> usize {
+    // SAFETY: as in `pin_thread`; sched_getaffinity fills the set.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        assert_eq!(libc::sched_getaffinity(0, size, &mut set), 0);
+        (0..libc::CPU_SETSIZE as usize)
+            .find(|&cpu| libc::CPU_ISSET(cpu, &set))
+            .unwrap()
+    }
+}
+
+/// A machine too busy to run the search is not a stuck plugin. With the
+/// daemon on one core shared with four busy threads, a call that takes
+/// 400 ms of its thread's processor time outlasts the grace (1 s after the
+/// watchdog answered for the search) while its thread waits for the core;
+/// the waits show in the thread's scheduler statistics, the grace starts
+/// again, and the plugin stays usable.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_plugin_call_slowed_by_a_busy_core_is_not_taken_for_stuck() {
+    if !std::path::Path::new("/proc/self/schedstat").exists() {
+        // The kernel keeps no waits: the daemon cannot tell, nor this test.
+        return;
+    }
+    // The default call limit (5 s), which bounds how long the graces may
+    // start again.
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_test_panicky", "panicky"),
+    ]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value panicky");
+    assert_eq!(
+        e.sync(),
+        vec!["info string variant panicky startpos 10".to_string()]
+    );
+    let cpu = a_core_of_ours();
+    pin_process(e.pid(), cpu);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                pin_thread(0, cpu);
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            });
+        }
+        e.send("position fen 20 slow 19");
+        e.send("go movetime 100");
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        // The call's 400 ms of processor time take about 2 s here.
+        std::thread::sleep(std::time::Duration::from_millis(2500));
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    e.send("position fen 20");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    let log = e.stderr_lines();
+    assert!(errors(&lines).is_empty(), "{lines:?} {log:?}");
+    assert!(
+        the_one_bestmove(&lines).starts_with("bestmove "),
+        "{lines:?}"
+    );
+    assert!(
+        log.iter().any(|l| l.contains("waited for a core")),
+        "{log:?}"
+    );
+}

@@ -8,6 +8,8 @@
 //! (`SCHED_IDLE`, Linux), it runs only when a core has nothing else to do.
 //! Elsewhere demoting does nothing.
 
+use std::time::Duration;
+
 use parking_lot::Mutex;
 
 /// The kernel ids of the threads working for one job.
@@ -38,6 +40,19 @@ impl ThreadRoll {
     pub fn demote_all(&self) -> usize {
         let ids = self.ids.lock();
         ids.iter().filter(|&&id| demote(id)).count()
+    }
+
+    /// How long the threads on the roll have waited in all, since each
+    /// started, for a core while ready to run: `None` where that is not
+    /// known (not Linux, or the kernel keeps no such count). A thread
+    /// leaving the roll takes its share with it.
+    pub fn waited_for_a_core(&self) -> Option<Duration> {
+        let ids = self.ids.lock();
+        let mut total = Duration::ZERO;
+        for &id in ids.iter() {
+            total += waited_for_a_core(id)?;
+        }
+        Some(total)
     }
 
     /// How many threads are on the roll.
@@ -75,6 +90,23 @@ pub fn current_id() -> Option<i32> {
 /// The calling thread's kernel id: not known here.
 #[cfg(not(target_os = "linux"))]
 pub fn current_id() -> Option<i32> {
+    None
+}
+
+/// How long the thread `id` of this process has waited on a run queue: the
+/// second field of its `schedstat` (nanoseconds), which the kernel keeps
+/// unless built without scheduler statistics. The caller makes sure the
+/// thread cannot end meanwhile.
+#[cfg(target_os = "linux")]
+fn waited_for_a_core(id: i32) -> Option<Duration> {
+    let text = std::fs::read_to_string(format!("/proc/self/task/{id}/schedstat")).ok()?;
+    let nanos = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// How long a thread has waited for a core: not known here.
+#[cfg(not(target_os = "linux"))]
+fn waited_for_a_core(_id: i32) -> Option<Duration> {
     None
 }
 
@@ -125,6 +157,9 @@ mod tests {
             assert_eq!(roll.len(), usize::from(cfg!(target_os = "linux")));
             // Demoting a thread of one's own needs no privilege.
             assert_eq!(roll.demote_all(), roll.len());
+            if std::path::Path::new("/proc/self/schedstat").exists() {
+                assert!(roll.waited_for_a_core().is_some());
+            }
             leave_tx.send(()).unwrap();
         });
         assert!(roll.is_empty());

@@ -125,6 +125,12 @@ impl SearchControl {
         self.threads.demote_all()
     }
 
+    /// How long the job's threads still running have waited in all for a
+    /// core (see [`ThreadRoll::waited_for_a_core`]).
+    pub fn threads_waited(&self) -> Option<Duration> {
+        self.threads.waited_for_a_core()
+    }
+
     /// A control for a search starting now; `ponder` for `go ponder`.
     pub fn new(ponder: bool) -> Self {
         SearchControl {

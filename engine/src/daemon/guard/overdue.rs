@@ -38,6 +38,9 @@ impl Controller {
         if due != Due::Answer {
             if let Some(job) = &mut self.job {
                 if job.watch.woke_late(at, now) {
+                    if job.watch.first_grace.is_some() {
+                        job.watch.waited_at_grace = job.control.threads_waited();
+                    }
                     log::info!(
                         "the daemon did not run for {} ms; the job's grace starts again",
                         now.saturating_duration_since(at).as_millis()
@@ -67,7 +70,26 @@ impl Controller {
                 true
             }
             Due::Answer => true,
-            Due::GiveUp => false,
+            // Threads that spent the grace waiting for a core are not
+            // stuck: the grace starts again.
+            Due::GiveUp => {
+                if let Some(job) = &mut self.job {
+                    let waited = job.control.threads_waited();
+                    log::debug!(
+                        "grace over: the threads waited {:?} for a core, {:?} when it began",
+                        waited,
+                        job.watch.waited_at_grace
+                    );
+                    if job.watch.starved(waited, now) {
+                        log::warn!(
+                            "the job's threads waited for a core for most of its grace \
+                             (a busy machine, not a stuck plugin); the grace starts again"
+                        );
+                        return;
+                    }
+                }
+                false
+            }
         };
         let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
         if answer && is_search {
@@ -78,7 +100,11 @@ impl Controller {
             {
                 // Nothing to answer with yet: wait for a first move
                 // rather than play `(none)` (see `Watch::next`).
-                job.watch.due_without_move.get_or_insert(at);
+                if job.watch.due_without_move.is_none() {
+                    job.watch.due_without_move = Some(at);
+                    let waited = job.control.threads_waited();
+                    job.watch.grace_begins(waited, at);
+                }
                 return;
             }
             let why = if self.job.as_ref().is_some_and(|j| j.watch.stalled) {
@@ -95,6 +121,8 @@ impl Controller {
                 // Answered: its threads have nothing left to do.
                 job.control.stop();
                 job.watch.overdue = true;
+                let waited = job.control.threads_waited();
+                job.watch.grace_begins(waited, now);
             }
         } else {
             self.give_up_on_job(voice);

@@ -28,7 +28,10 @@
 //! `HUNG_AFTER` and costs nothing but the watchdog's early answer. Time
 //! the process spends stopped does not count against it: the controller
 //! wakes every [`GRACE_POLL`] of the grace, and a wake far later than due
-//! shows the pause and starts the grace again.
+//! shows the pause and starts the grace again. Nor does time the job's
+//! threads spend ready but waiting for a core on a machine too busy to run
+//! them ([`Watch::starved`], from the kernel's scheduler statistics): a
+//! grace mostly spent so starts again, within [`call_limit`] of the first.
 //!
 //! A job with no clock that ends by itself (`go depth`, `go nodes`,
 //! `go mate`, `go perft`, `bench`) has no deadline to miss, so the
@@ -249,6 +252,11 @@ pub struct Watch {
     pub progress: Option<Progress>,
     /// Whether the job went [`stall_limit`] without a sign of life.
     pub stalled: bool,
+    /// How long the job's threads had waited for a core when its current
+    /// grace began ([`Watch::grace_begins`]).
+    pub waited_at_grace: Option<Duration>,
+    /// When the job's first grace began.
+    pub first_grace: Option<Instant>,
 }
 
 /// The signs of life of a job as the controller last saw them.
@@ -333,6 +341,42 @@ impl Watch {
         true
     }
 
+    /// A grace begins at `now` (a job answered for, or one due to answer
+    /// without a move): `waited` is how long its threads have waited for a
+    /// core so far ([`SearchControl::threads_waited`]).
+    pub fn grace_begins(&mut self, waited: Option<Duration>, now: Instant) {
+        self.waited_at_grace = waited;
+        self.first_grace.get_or_insert(now);
+    }
+
+    /// At the end of a grace (`now`, when [`Due::GiveUp`] fell due):
+    /// whether the job's threads, `waited` in all for a core by now, spent
+    /// half the grace or more of it waiting for one. A machine too busy to
+    /// run them held them up, not a call that never returns; the grace then
+    /// starts again, as after a stop of the process ([`Watch::woke_late`]),
+    /// but not past [`call_limit`] from the first grace. Returns whether
+    /// it did.
+    pub fn starved(&mut self, waited: Option<Duration>, now: Instant) -> bool {
+        let (Some(before), Some(waited), Some(first)) =
+            (self.waited_at_grace, waited, self.first_grace)
+        else {
+            return false;
+        };
+        if waited.saturating_sub(before) < HUNG_AFTER / 2
+            || now.saturating_duration_since(first) >= call_limit()
+        {
+            return false;
+        }
+        if self.answered_at.is_some() {
+            self.answered_at = Some(now);
+        }
+        if self.due_without_move.is_some() {
+            self.due_without_move = Some(now);
+        }
+        self.waited_at_grace = Some(waited);
+        true
+    }
+
     /// The next deadline, if any, and what falls due then.
     pub fn next(&self, control: &SearchControl) -> Option<(Instant, Due)> {
         if let Some(answered_at) = self.answered_at {
@@ -404,6 +448,47 @@ mod tests {
         assert_eq!(watch.next(&control), Some((now + GRACE_POLL, Due::Wait)));
         watch.grace_checked = Some(now + HUNG_AFTER - GRACE_POLL / 2);
         assert_eq!(watch.next(&control), Some((now + HUNG_AFTER, Due::GiveUp)));
+    }
+
+    /// Threads that waited for a core for half the grace or more were
+    /// held up by the machine: the grace starts again, but not past the
+    /// call limit from the first.
+    #[test]
+    fn a_grace_spent_waiting_for_a_core_starts_again() {
+        let ms = Duration::from_millis;
+        let start = Instant::now();
+        let mut watch = Watch {
+            answered_at: Some(start),
+            overdue: true,
+            ..Watch::default()
+        };
+        // Nothing known of the threads' waits: given up as before.
+        watch.grace_begins(None, start);
+        assert!(!watch.starved(Some(ms(900)), start + HUNG_AFTER));
+        watch.grace_begins(Some(ms(10)), start);
+        assert!(!watch.starved(None, start + HUNG_AFTER));
+        // Less than half the grace waiting: a stuck call.
+        assert!(!watch.starved(Some(ms(10) + HUNG_AFTER / 2 - ms(1)), start + HUNG_AFTER));
+        // Half of it or more: the grace starts again from then.
+        let end = start + HUNG_AFTER;
+        assert!(watch.starved(Some(ms(10) + HUNG_AFTER / 2), end));
+        assert_eq!(watch.answered_at, Some(end));
+        assert_eq!(watch.first_grace, Some(start));
+        // The next grace counts its own waits only.
+        assert!(!watch.starved(Some(ms(10) + HUNG_AFTER / 2 + ms(100)), end + HUNG_AFTER));
+        // Not past the call limit from the first grace, however long the waits.
+        assert!(!watch.starved(Some(call_limit() * 10), start + call_limit()));
+        // A search still without a move has its grace started again too.
+        let mut watch = Watch {
+            due_without_move: Some(start),
+            ..Watch::default()
+        };
+        watch.grace_begins(Some(ms(0)), start);
+        assert!(watch.starved(Some(HUNG_AFTER), end));
+        assert_eq!(
+            (watch.due_without_move, watch.answered_at),
+            (Some(end), None)
+        );
     }
 
     #[test]
