@@ -957,10 +957,12 @@ fn a_core_of_ours() -> usize {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_plugin_call_slowed_by_a_busy_core_is_not_taken_for_stuck() {
-    if !std::path::Path::new("/proc/self/schedstat").exists() {
-        // The kernel keeps no waits: the daemon cannot tell, nor this test.
-        return;
-    }
+    // The daemon tells a busy core by the waits the kernel counts; a
+    // kernel built without scheduler statistics would leave it blind.
+    assert!(
+        std::path::Path::new("/proc/self/schedstat").exists(),
+        "this kernel keeps no scheduler statistics (/proc/PID/schedstat)"
+    );
     // The default call limit (5 s), which bounds how long the graces may
     // start again.
     let dir = plugin_dir(&[
