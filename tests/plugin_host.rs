@@ -948,23 +948,16 @@ fn a_core_of_ours() -> usize {
     }
 }
 
-/// A machine too busy to run the search is not a stuck plugin. With the
-/// daemon on one core shared with four busy threads, a call that takes
-/// 400 ms of its thread's processor time outlasts the grace (1 s after the
-/// watchdog answered for the search) while its thread waits for the core;
-/// the waits show in the thread's scheduler statistics, the grace starts
-/// again, and the plugin stays usable.
+/// The panicky plugin's game in a daemon with the default call limit (5 s),
+/// which bounds how long a grace may start again for a busy machine.
 #[cfg(target_os = "linux")]
-#[test]
-fn a_plugin_call_slowed_by_a_busy_core_is_not_taken_for_stuck() {
+fn busy_core_engine() -> (Engine, common::TempDir) {
     // The daemon tells a busy core by the waits the kernel counts; a
     // kernel built without scheduler statistics would leave it blind.
     assert!(
         std::path::Path::new("/proc/self/schedstat").exists(),
         "this kernel keeps no scheduler statistics (/proc/PID/schedstat)"
     );
-    // The default call limit (5 s), which bounds how long the graces may
-    // start again.
     let dir = plugin_dir(&[
         ("plyd_game_othello", "othello"),
         ("plyd_test_panicky", "panicky"),
@@ -975,6 +968,13 @@ fn a_plugin_call_slowed_by_a_busy_core_is_not_taken_for_stuck() {
         e.sync(),
         vec!["info string variant panicky startpos 10".to_string()]
     );
+    (e, dir)
+}
+
+/// Run `body` with the daemon `e` on one core shared with four threads
+/// that spin until `body` returns.
+#[cfg(target_os = "linux")]
+fn on_a_busy_core(e: &mut Engine, body: impl FnOnce(&mut Engine)) {
     let cpu = a_core_of_ours();
     pin_process(e.pid(), cpu);
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -987,25 +987,62 @@ fn a_plugin_call_slowed_by_a_busy_core_is_not_taken_for_stuck() {
                 }
             });
         }
-        e.send("position fen 20 slow 19");
-        e.send("go movetime 100");
-        let lines = e.until_bestmove();
-        assert!(errors(&lines).is_empty(), "{lines:?}");
-        // The call's 400 ms of processor time take about 2 s here.
-        std::thread::sleep(std::time::Duration::from_millis(2500));
+        body(e);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
     });
+}
+
+/// After a busy core: the plugin still plays, with no error, and the
+/// warning of a grace started again was logged.
+#[cfg(target_os = "linux")]
+fn assert_kept_after_a_busy_core(e: &mut Engine) {
     e.send("position fen 20");
     e.send("go depth 2");
     let lines = e.until_bestmove();
     let log = e.stderr_lines();
     assert!(errors(&lines).is_empty(), "{lines:?} {log:?}");
     assert!(
-        the_one_bestmove(&lines).starts_with("bestmove "),
-        "{lines:?}"
+        lines.last().unwrap().starts_with("bestmove 2"),
+        "20 - 2 leaves 18: {lines:?}"
     );
     assert!(
         log.iter().any(|l| l.contains("waited for a core")),
         "{log:?}"
     );
+}
+
+/// A machine too busy to run the search is not a stuck plugin. With the
+/// daemon on one core shared with four busy threads, a call that takes
+/// 400 ms of its thread's processor time outlasts the grace (1 s after the
+/// watchdog answered for the search) while its thread waits for the core;
+/// the waits show in the thread's scheduler statistics, the grace starts
+/// again, and the plugin stays usable. The same for a perft asked to stop
+/// inside the slow call, whose grace after `stop` is 0.5 s. (One test, so
+/// that the two never share the core.)
+#[cfg(target_os = "linux")]
+#[test]
+fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
+    let (mut e, _dir) = busy_core_engine();
+    on_a_busy_core(&mut e, |e| {
+        e.send("position fen 20 slow 19");
+        e.send("go movetime 100");
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        // The call's 400 ms of processor time take about 2 s here.
+        std::thread::sleep(std::time::Duration::from_millis(2500));
+    });
+    assert_kept_after_a_busy_core(&mut e);
+
+    on_a_busy_core(&mut e, |e| {
+        // Below 20 counters the first position reached is 19, the slow one.
+        e.send("position fen 20 slow 19");
+        e.send("go perft 3");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        e.send("stop");
+        let lines = e.read_until(|l| l.starts_with("Nodes searched"));
+        let error = errors(&lines);
+        assert_eq!(error.len(), 1, "{lines:?}");
+        assert!(error[0].contains("perft stopped"), "{lines:?}");
+    });
+    assert_kept_after_a_busy_core(&mut e);
 }

@@ -238,7 +238,11 @@ impl Controller {
     pub(crate) fn stop_job(&mut self) {
         if let Some(job) = &mut self.job {
             job.control.stop();
-            job.watch.stop_sent.get_or_insert_with(Instant::now);
+            if job.watch.stop_sent.is_none() {
+                let now = Instant::now();
+                job.watch.stop_sent = Some(now);
+                job.watch.grace_begins(job.control.threads_waited(), now);
+            }
         }
     }
 

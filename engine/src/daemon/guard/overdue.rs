@@ -38,8 +38,9 @@ impl Controller {
         if due != Due::Answer {
             if let Some(job) = &mut self.job {
                 if job.watch.woke_late(at, now) {
-                    if job.watch.first_grace.is_some() {
-                        job.watch.waited_at_grace = job.control.threads_waited();
+                    if job.watch.grace_began.is_some() {
+                        let waited = job.control.threads_waited();
+                        job.watch.grace_began = waited.map(|waited| (now, waited));
                     }
                     log::info!(
                         "the daemon did not run for {} ms; the job's grace starts again",
@@ -75,16 +76,8 @@ impl Controller {
             Due::GiveUp => {
                 if let Some(job) = &mut self.job {
                     let waited = job.control.threads_waited();
-                    log::debug!(
-                        "grace over: the threads waited {:?} for a core, {:?} when it began",
-                        waited,
-                        job.watch.waited_at_grace
-                    );
                     if job.watch.starved(waited, now) {
-                        log::warn!(
-                            "the job's threads waited for a core for most of its grace \
-                             (a busy machine, not a stuck plugin); the grace starts again"
-                        );
+                        warn_starved();
                         return;
                     }
                 }
@@ -125,6 +118,15 @@ impl Controller {
                 job.watch.grace_begins(waited, now);
             }
         } else {
+            // A job other than a search, still running after `stop`: given
+            // up, unless its threads spent the grace waiting for a core.
+            if let Some(job) = &mut self.job {
+                let waited = job.control.threads_waited();
+                if due == Due::Answer && job.watch.starved(waited, now) {
+                    warn_starved();
+                    return;
+                }
+            }
             self.give_up_on_job(voice);
         }
     }
@@ -200,4 +202,12 @@ impl Controller {
             Err(e) => log::error!("{e}; the table stays shared with the stuck thread"),
         }
     }
+}
+
+/// The warning of a grace that starts again for a busy machine.
+fn warn_starved() {
+    log::warn!(
+        "the job's threads waited for a core for most of its grace \
+         (a busy machine, not a stuck plugin); the grace starts again"
+    );
 }

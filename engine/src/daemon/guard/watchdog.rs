@@ -252,9 +252,9 @@ pub struct Watch {
     pub progress: Option<Progress>,
     /// Whether the job went [`stall_limit`] without a sign of life.
     pub stalled: bool,
-    /// How long the job's threads had waited for a core when its current
-    /// grace began ([`Watch::grace_begins`]).
-    pub waited_at_grace: Option<Duration>,
+    /// When the job's current grace began ([`Watch::grace_begins`]), and
+    /// how long its threads had waited for a core by then.
+    pub grace_began: Option<(Instant, Duration)>,
     /// When the job's first grace began.
     pub first_grace: Option<Instant>,
 }
@@ -341,15 +341,16 @@ impl Watch {
         true
     }
 
-    /// A grace begins at `now` (a job answered for, or one due to answer
-    /// without a move): `waited` is how long its threads have waited for a
-    /// core so far ([`SearchControl::threads_waited`]).
+    /// A grace begins at `now` (a job answered for, one due to answer
+    /// without a move, or one asked to stop): `waited` is how long its
+    /// threads have waited for a core so far
+    /// ([`SearchControl::threads_waited`]).
     pub fn grace_begins(&mut self, waited: Option<Duration>, now: Instant) {
-        self.waited_at_grace = waited;
+        self.grace_began = waited.map(|waited| (now, waited));
         self.first_grace.get_or_insert(now);
     }
 
-    /// At the end of a grace (`now`, when [`Due::GiveUp`] fell due):
+    /// At the end of a grace (`now`, when the job is due to be given up):
     /// whether the job's threads, `waited` in all for a core by now, spent
     /// half the grace or more of it waiting for one. A machine too busy to
     /// run them held them up, not a call that never returns; the grace then
@@ -357,23 +358,27 @@ impl Watch {
     /// but not past [`call_limit`] from the first grace. Returns whether
     /// it did.
     pub fn starved(&mut self, waited: Option<Duration>, now: Instant) -> bool {
-        let (Some(before), Some(waited), Some(first)) =
-            (self.waited_at_grace, waited, self.first_grace)
+        let (Some((began, before)), Some(waited), Some(first)) =
+            (self.grace_began, waited, self.first_grace)
         else {
             return false;
         };
-        if waited.saturating_sub(before) < HUNG_AFTER / 2
+        let grace = now.saturating_duration_since(began);
+        if waited.saturating_sub(before) < grace / 2
             || now.saturating_duration_since(first) >= call_limit()
         {
             return false;
         }
-        if self.answered_at.is_some() {
-            self.answered_at = Some(now);
+        for at in [
+            &mut self.answered_at,
+            &mut self.due_without_move,
+            &mut self.stop_sent,
+        ] {
+            if at.is_some() {
+                *at = Some(now);
+            }
         }
-        if self.due_without_move.is_some() {
-            self.due_without_move = Some(now);
-        }
-        self.waited_at_grace = Some(waited);
+        self.grace_began = Some((now, waited));
         true
     }
 
@@ -450,9 +455,9 @@ mod tests {
         assert_eq!(watch.next(&control), Some((now + HUNG_AFTER, Due::GiveUp)));
     }
 
-    /// Threads that waited for a core for half the grace or more were
-    /// held up by the machine: the grace starts again, but not past the
-    /// call limit from the first.
+    /// Threads that waited for a core for half the grace or more (in all)
+    /// were held up by the machine: the grace starts again, but not past
+    /// the call limit from the first.
     #[test]
     fn a_grace_spent_waiting_for_a_core_starts_again() {
         let ms = Duration::from_millis;
@@ -489,6 +494,16 @@ mod tests {
             (watch.due_without_move, watch.answered_at),
             (Some(end), None)
         );
+        // A job other than a search asked to stop: its shorter grace too.
+        let mut watch = Watch {
+            stop_sent: Some(start),
+            ..Watch::default()
+        };
+        watch.grace_begins(Some(ms(0)), start);
+        let end = start + STOP_GRACE;
+        assert!(!watch.starved(Some(STOP_GRACE / 2 - ms(1)), end));
+        assert!(watch.starved(Some(STOP_GRACE / 2), end));
+        assert_eq!(watch.stop_sent, Some(end));
     }
 
     #[test]
