@@ -225,11 +225,25 @@ fn short_call_limit(dir: &common::TempDir) -> String {
     file.display().to_string()
 }
 
-fn panicky_engine() -> (Engine, common::TempDir) {
-    let dir = plugin_dir(&[
+/// A plugin folder with Othello and the panicky test game.
+fn panicky_dir() -> common::TempDir {
+    plugin_dir(&[
         ("plyd_game_othello", "othello"),
         ("plyd_test_panicky", "panicky"),
-    ]);
+    ])
+}
+
+/// Choose the panicky game (a pile of 10 counters to start).
+fn play_panicky(e: &mut Engine) {
+    e.send("setoption name UCI_Variant value panicky");
+    assert_eq!(
+        e.sync(),
+        vec!["info string variant panicky startpos 10".to_string()]
+    );
+}
+
+fn panicky_engine() -> (Engine, common::TempDir) {
+    let dir = panicky_dir();
     let config = short_call_limit(&dir);
     let e = Engine::start(dir.path(), &["--config", &config], &[]);
     (e, dir)
@@ -238,11 +252,7 @@ fn panicky_engine() -> (Engine, common::TempDir) {
 #[test]
 fn plugin_panic_while_reading_a_position_is_contained() {
     let (mut e, _dir) = panicky_engine();
-    e.send("setoption name UCI_Variant value panicky");
-    assert_eq!(
-        e.sync(),
-        vec!["info string variant panicky startpos 10".to_string()]
-    );
+    play_panicky(&mut e);
     e.send("position fen 5");
     assert_eq!(e.fen(), "5");
     e.send("position fen panic");
@@ -472,11 +482,7 @@ fn tactics_is_legal_agrees_with_the_move_list() {
 
 fn stalling_engine() -> (Engine, common::TempDir) {
     let (mut e, dir) = panicky_engine();
-    e.send("setoption name UCI_Variant value panicky");
-    assert_eq!(
-        e.sync(),
-        vec!["info string variant panicky startpos 10".to_string()]
-    );
+    play_panicky(&mut e);
     (e, dir)
 }
 
@@ -811,10 +817,7 @@ fn a_search_left_running_by_a_stuck_controller_is_answered_once() {
 
 #[test]
 fn a_plugin_that_never_finishes_loading_leaves_a_daemon_that_answers() {
-    let dir = plugin_dir(&[
-        ("plyd_game_othello", "othello"),
-        ("plyd_test_panicky", "panicky"),
-    ]);
+    let dir = panicky_dir();
     // The start position of the game asked for never comes.
     let config = short_call_limit(&dir);
     let mut e = Engine::start(
@@ -958,16 +961,9 @@ fn busy_core_engine() -> (Engine, common::TempDir) {
         std::path::Path::new("/proc/self/schedstat").exists(),
         "this kernel keeps no scheduler statistics (/proc/PID/schedstat)"
     );
-    let dir = plugin_dir(&[
-        ("plyd_game_othello", "othello"),
-        ("plyd_test_panicky", "panicky"),
-    ]);
+    let dir = panicky_dir();
     let mut e = Engine::start(dir.path(), &[], &[]);
-    e.send("setoption name UCI_Variant value panicky");
-    assert_eq!(
-        e.sync(),
-        vec!["info string variant panicky startpos 10".to_string()]
-    );
+    play_panicky(&mut e);
     (e, dir)
 }
 
