@@ -241,7 +241,7 @@ impl Controller {
             if job.watch.stop_sent.is_none() {
                 let now = Instant::now();
                 job.watch.stop_sent = Some(now);
-                job.watch.grace_begins(job.control.threads_waited(), now);
+                job.begin_grace(now);
             }
         }
     }

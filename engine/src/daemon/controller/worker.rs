@@ -5,6 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use crossbeam_channel::Sender;
 
@@ -65,6 +66,27 @@ pub struct Job {
 }
 
 impl Job {
+    /// A grace of the watchdog's begins at `now` ([`Watch::grace_begins`]),
+    /// with the job's threads' waits for a core so far.
+    pub fn begin_grace(&mut self, now: Instant) {
+        let waited = self.control.threads_waited();
+        self.watch.grace_begins(waited, now);
+    }
+
+    /// Whether the grace ending at `now` was spent waiting for a core and
+    /// so starts again ([`Watch::starved`]); if so, a warning says why.
+    pub fn starved(&mut self, now: Instant) -> bool {
+        let waited = self.control.threads_waited();
+        let starved = self.watch.starved(waited, now);
+        if starved {
+            log::warn!(
+                "the job's threads waited for a core for most of its grace \
+                 (a busy machine, not a stuck plugin); the grace starts again"
+            );
+        }
+        starved
+    }
+
     /// Wait for the thread to end (after it sent `Finished`).
     pub fn join(mut self) {
         if let Some(handle) = self.handle.take() {

@@ -39,8 +39,7 @@ impl Controller {
             if let Some(job) = &mut self.job {
                 if job.watch.woke_late(at, now) {
                     if job.watch.grace_began.is_some() {
-                        let waited = job.control.threads_waited();
-                        job.watch.grace_began = waited.map(|waited| (now, waited));
+                        job.begin_grace(now);
                     }
                     log::info!(
                         "the daemon did not run for {} ms; the job's grace starts again",
@@ -74,12 +73,8 @@ impl Controller {
             // Threads that spent the grace waiting for a core are not
             // stuck: the grace starts again.
             Due::GiveUp => {
-                if let Some(job) = &mut self.job {
-                    let waited = job.control.threads_waited();
-                    if job.watch.starved(waited, now) {
-                        warn_starved();
-                        return;
-                    }
+                if self.job.as_mut().is_some_and(|job| job.starved(now)) {
+                    return;
                 }
                 false
             }
@@ -95,8 +90,7 @@ impl Controller {
                 // rather than play `(none)` (see `Watch::next`).
                 if job.watch.due_without_move.is_none() {
                     job.watch.due_without_move = Some(at);
-                    let waited = job.control.threads_waited();
-                    job.watch.grace_begins(waited, at);
+                    job.begin_grace(at);
                 }
                 return;
             }
@@ -114,18 +108,13 @@ impl Controller {
                 // Answered: its threads have nothing left to do.
                 job.control.stop();
                 job.watch.overdue = true;
-                let waited = job.control.threads_waited();
-                job.watch.grace_begins(waited, now);
+                job.begin_grace(now);
             }
         } else {
             // A job other than a search, still running after `stop`: given
             // up, unless its threads spent the grace waiting for a core.
-            if let Some(job) = &mut self.job {
-                let waited = job.control.threads_waited();
-                if due == Due::Answer && job.watch.starved(waited, now) {
-                    warn_starved();
-                    return;
-                }
+            if due == Due::Answer && self.job.as_mut().is_some_and(|job| job.starved(now)) {
+                return;
             }
             self.give_up_on_job(voice);
         }
@@ -202,12 +191,4 @@ impl Controller {
             Err(e) => log::error!("{e}; the table stays shared with the stuck thread"),
         }
     }
-}
-
-/// The warning of a grace that starts again for a busy machine.
-fn warn_starved() {
-    log::warn!(
-        "the job's threads waited for a core for most of its grace \
-         (a busy machine, not a stuck plugin); the grace starts again"
-    );
 }
