@@ -220,8 +220,13 @@ const CALL_LIMIT_S: u64 = 2;
 
 /// A configuration file in `dir` setting `call_limit` to [`CALL_LIMIT_S`].
 fn short_call_limit(dir: &common::TempDir) -> String {
+    call_limit_config(dir, CALL_LIMIT_S * 1000)
+}
+
+/// A configuration file in `dir` setting `call_limit` to `ms`.
+fn call_limit_config(dir: &common::TempDir, ms: u64) -> String {
     let file = dir.path().join("plyd.toml");
-    std::fs::write(&file, format!("call_limit = {}\n", CALL_LIMIT_S * 1000)).unwrap();
+    std::fs::write(&file, format!("call_limit = {ms}\n")).unwrap();
     file.display().to_string()
 }
 
@@ -973,6 +978,14 @@ fn busy_core_engine() -> (Engine, common::TempDir) {
 fn on_a_busy_core(e: &mut Engine, body: impl FnOnce(&mut Engine)) {
     let cpu = a_core_of_ours();
     pin_process(e.pid(), cpu);
+    /// Ends the spinning when dropped inside the scope, also when `body`
+    /// panics (the scope waits for its threads before it unwinds).
+    struct Stop<'a>(&'a std::sync::atomic::AtomicBool);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..4 {
@@ -983,15 +996,15 @@ fn on_a_busy_core(e: &mut Engine, body: impl FnOnce(&mut Engine)) {
                 }
             });
         }
+        let _stop = Stop(&done);
         body(e);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
     });
 }
 
 /// After a busy core: the plugin still plays, with no error, and the
-/// warning of a grace started again was logged.
+/// warnings of counts started again (each of `warnings`) were logged.
 #[cfg(target_os = "linux")]
-fn assert_kept_after_a_busy_core(e: &mut Engine) {
+fn assert_kept_after_a_busy_core(e: &mut Engine, warnings: &[&str]) {
     e.send("position fen 20");
     e.send("go depth 2");
     let lines = e.until_bestmove();
@@ -1001,10 +1014,12 @@ fn assert_kept_after_a_busy_core(e: &mut Engine) {
         lines.last().unwrap().starts_with("bestmove 2"),
         "20 - 2 leaves 18: {lines:?}"
     );
-    assert!(
-        log.iter().any(|l| l.contains("waited for a core")),
-        "{log:?}"
-    );
+    for warning in warnings {
+        assert!(
+            log.iter().any(|l| l.contains(warning)),
+            "{warning}: {log:?}"
+        );
+    }
 }
 
 /// A machine too busy to run the search is not a stuck plugin. With the
@@ -1013,8 +1028,11 @@ fn assert_kept_after_a_busy_core(e: &mut Engine) {
 /// watchdog answered for the search) while its thread waits for the core;
 /// the waits show in the thread's scheduler statistics, the grace starts
 /// again, and the plugin stays usable. The same for a perft asked to stop
-/// inside the slow call, whose grace after `stop` is 0.5 s. (One test, so
-/// that the two never share the core.)
+/// inside the slow call, whose grace after `stop` is 0.5 s; and, with a
+/// `call_limit` of 1 s, for the limits it sets: a search without a clock
+/// that gives no sign of life during the call, the controller's own call
+/// on the clock, and `d`'s call on a thread of its own. (One test, so that
+/// none of them share the core.)
 #[cfg(target_os = "linux")]
 #[test]
 fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
@@ -1027,7 +1045,7 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
         // The call's 400 ms of processor time take about 2 s here.
         std::thread::sleep(std::time::Duration::from_millis(2500));
     });
-    assert_kept_after_a_busy_core(&mut e);
+    assert_kept_after_a_busy_core(&mut e, &["waited for a core for most of its grace"]);
 
     on_a_busy_core(&mut e, |e| {
         // Below 20 counters the first position reached is 19, the slow one.
@@ -1040,5 +1058,42 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
         assert_eq!(error.len(), 1, "{lines:?}");
         assert!(error[0].contains("perft stopped"), "{lines:?}");
     });
-    assert_kept_after_a_busy_core(&mut e);
+    assert_kept_after_a_busy_core(&mut e, &["waited for a core for most of its grace"]);
+
+    // The limits of `call_limit`, 1 s here, so that the slow call outlasts
+    // each: no sign of life from a search without a clock, the controller's
+    // own call on the clock (the sentry's), a call on a thread of its own.
+    let dir = panicky_dir();
+    let config = call_limit_config(&dir, 1000);
+    let mut e = Engine::start(dir.path(), &["--config", &config], &[]);
+    play_panicky(&mut e);
+    on_a_busy_core(&mut e, |e| {
+        // Depth 2 reads the moves of 19 once.
+        e.send("position fen 20 slow 19");
+        e.send("go depth 2");
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 2")),
+            "{lines:?}"
+        );
+        // Checking the move 1 reads the moves of 19, on the controller's
+        // thread.
+        e.send("position fen 19 slow 19 moves 1");
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        // `d` draws the board of 19 on a thread of its own.
+        e.send("position fen 19 slow 19");
+        e.send("d");
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+    });
+    assert_kept_after_a_busy_core(
+        &mut e,
+        &[
+            "gave no sign of life",
+            "the controller waited for a core for most of a plugin call",
+            "showing the position: the call's thread waited for a core",
+        ],
+    );
 }

@@ -98,7 +98,7 @@ pub fn current_id() -> Option<i32> {
 /// unless built without scheduler statistics. The caller makes sure the
 /// thread cannot end meanwhile.
 #[cfg(target_os = "linux")]
-fn waited_for_a_core(id: i32) -> Option<Duration> {
+pub fn waited_for_a_core(id: i32) -> Option<Duration> {
     let text = std::fs::read_to_string(format!("/proc/self/task/{id}/schedstat")).ok()?;
     let nanos = text.split_whitespace().nth(1)?.parse().ok()?;
     Some(Duration::from_nanos(nanos))
@@ -106,7 +106,7 @@ fn waited_for_a_core(id: i32) -> Option<Duration> {
 
 /// How long a thread has waited for a core: not known here.
 #[cfg(not(target_os = "linux"))]
-fn waited_for_a_core(_id: i32) -> Option<Duration> {
+pub fn waited_for_a_core(_id: i32) -> Option<Duration> {
     None
 }
 

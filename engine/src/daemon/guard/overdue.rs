@@ -37,10 +37,7 @@ impl Controller {
         // starts again. An answer that fell due meanwhile is still given.
         if due != Due::Answer {
             if let Some(job) = &mut self.job {
-                if job.watch.woke_late(at, now) {
-                    if job.watch.grace_began.is_some() {
-                        job.begin_grace(now);
-                    }
+                if job.watch.woke_late(at, now, job.control.threads_waited()) {
                     log::info!(
                         "the daemon did not run for {} ms; the job's grace starts again",
                         now.saturating_duration_since(at).as_millis()
@@ -60,10 +57,10 @@ impl Controller {
             }
             // A job without signs of life for too long is due its answer.
             Due::Look => {
-                let stalled = self
-                    .job
-                    .as_mut()
-                    .is_some_and(|job| job.watch.look(&job.control, now));
+                let stalled = self.job.as_mut().is_some_and(|job| {
+                    let waited = job.control.threads_waited();
+                    job.watch.look(&job.control, waited, now)
+                });
                 if !stalled {
                     return;
                 }

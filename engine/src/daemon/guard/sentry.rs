@@ -7,7 +7,9 @@
 //! returns would freeze the daemon, so the controller notes each one here
 //! ([`Watcher::on_clock`]) and a thread of the sentry's own looks at it
 //! every [`SENTRY_POLL`]. One still running after [`call_limit`] has its
-//! plugin disabled, and the daemon goes on without the stuck thread:
+//! plugin disabled (unless its thread spent half that time or more
+//! waiting for a core, [`Patience`]: the count then starts again), and the
+//! daemon goes on without the stuck thread:
 //!
 //! * before each line, the controller leaves here what a fresh controller
 //!   needs to carry on from where that line started (a [`Checkpoint`]:
@@ -33,7 +35,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
-use super::watchdog::{blame_text, call_limit, Blame};
+use super::watchdog::{blame_text, call_limit, Blame, Patience, STARVED_STRETCH};
 use crate::daemon::input::Input;
 use crate::daemon::{control, Daemon, Resumable, CONTROLLER_STACK};
 use crate::host::GamePlugin;
@@ -69,6 +71,10 @@ struct OnClock {
     generation: u64,
     /// The controller thread making it (its kernel id).
     thread: Option<i32>,
+    /// The call's time, less the thread's waits for a core from the
+    /// sentry's first look at it on (read then, not on the controller's
+    /// clock).
+    patience: Option<Patience>,
 }
 
 /// What a fresh controller starts from: the line being handled and the
@@ -119,8 +125,24 @@ impl Sentry {
         // replaced, never both.
         let mut call = self.call.lock();
         let current = self.gate.lock().generation;
-        let overdue = |c: &OnClock| c.generation == current && c.since.elapsed() >= call_limit();
-        if !call.as_ref().is_some_and(overdue) {
+        let Some(on_clock) = call.as_mut().filter(|c| c.generation == current) else {
+            return;
+        };
+        let now = Instant::now();
+        let waited = on_clock.thread.and_then(threads::waited_for_a_core);
+        let since = on_clock.since;
+        let patience = on_clock
+            .patience
+            .get_or_insert_with(|| Patience::new(waited, since));
+        if now.saturating_duration_since(patience.began()) < call_limit() {
+            return;
+        }
+        if patience.starved(waited, now, STARVED_STRETCH * call_limit()) {
+            log::warn!(
+                "the controller waited for a core for most of a plugin call ({}): \
+                 a busy machine, not a stuck plugin; the call's count starts again",
+                on_clock.what
+            );
             return;
         }
         let mut saved = self.checkpoint.lock();
@@ -198,6 +220,7 @@ impl Watcher {
             plugin: Arc::clone(plugin),
             generation: self.generation,
             thread: threads::current_id(),
+            patience: None,
         });
         let value = call();
         // The sentry takes the record when it replaces this controller.

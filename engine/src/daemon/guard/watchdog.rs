@@ -38,14 +38,15 @@
 //! controller watches its signs of life instead
 //! ([`SearchControl::beat`]): every search thread gives one at each look at
 //! its limits, perft every few thousand nodes. A job that has given none
-//! for [`stall_limit`] is stuck in a plugin call, and is answered and then
+//! for [`stall_limit`] (its threads' waits for a core left out, as above,
+//! [`Patience`]) is stuck in a plugin call, and is answered and then
 //! given up as above. (`go infinite` and `go ponder` wait for the GUI by
 //! design; their `stop` and `ponderhit` bring the deadlines above.)
 //!
 //! The plugin calls the controller itself needs answered before it reads
 //! its next line, for the commands no clock runs for (`setoption`,
 //! `searchmoves`, `d`, `eval` ...), run through [`call_within`]: on a thread of their own,
-//! waited for up to [`call_limit`]. One that never returns costs its
+//! waited for up to [`call_limit`] (its waits for a core left out). One that never returns costs its
 //! plugin (disabled, with one error line) but not the daemon, which goes on
 //! reading commands. Those on the clock (reading a `position`, the side to
 //! move of a `go`) are made by the controller itself, since a thread of
@@ -98,6 +99,12 @@ pub fn set_call_limit(limit: Duration) {
 pub fn stall_limit() -> Duration {
     call_limit()
 }
+/// How many times its own length a limit of [`call_limit`] (the stall
+/// limit, the sentry's, that of [`call_within`]) may stretch while the
+/// threads it watches wait for a core ([`Patience`]): on a machine however
+/// busy, a call that never returns is still found within this many limits.
+pub const STARVED_STRETCH: u32 = 3;
+
 /// How often the controller looks for a job's signs of life.
 pub const STALL_POLL: Duration = Duration::from_millis(250);
 /// How late past a deadline the controller may wake before the watchdog
@@ -179,7 +186,8 @@ pub fn blame_text(plugins: &[Blame]) -> String {
 
 /// Run `call` (plugin calls whose answer the controller needs before it
 /// reads its next line) on a thread of its own, and wait up to `limit` for
-/// it. A call that has not returned by then is left on its thread; the
+/// it (longer should its thread wait for a core for most of that time,
+/// [`Patience`]). A call that has not returned by then is left on its thread; the
 /// plugins in `blame` are disabled and the error says so. `what` names the
 /// work in messages: `reading the position`.
 pub fn call_within<T: Send + 'static>(
@@ -201,30 +209,104 @@ pub fn call_within<T: Send + 'static>(
             let _ = tx.send(value);
         })
         .map_err(|e| format!("{what}: cannot start a thread: {e}"))?;
-    match rx.recv_timeout(limit) {
-        Ok(value) => Ok(value),
-        Err(RecvTimeoutError::Disconnected) => Err(format!("internal error while {what}")),
-        Err(RecvTimeoutError::Timeout) => {
-            // The thread stays in the call: at least it is not to hold a
-            // core the daemon's own threads need.
-            roll.demote_all();
-            if blame.is_empty() {
-                return Err(format!(
-                    "a plugin did not return from a call: {what} was given up after {} s; \
-                     nothing was changed",
-                    limit.as_secs_f64()
-                ));
+    // The thread's waits for a core are left out of its time, should the
+    // machine be too busy to run it (see `Patience`).
+    let mut patience = Patience::new(roll.waited_for_a_core(), Instant::now());
+    loop {
+        match rx.recv_deadline(patience.began() + limit) {
+            Ok(value) => return Ok(value),
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(format!("internal error while {what}"))
             }
-            for plugin in blame {
-                plugin.disable();
+            Err(RecvTimeoutError::Timeout) => {
+                let waited = roll.waited_for_a_core();
+                if !patience.starved(waited, Instant::now(), STARVED_STRETCH * limit) {
+                    break;
+                }
+                log::warn!(
+                    "{what}: the call's thread waited for a core for most of its limit \
+                     (a busy machine, not a stuck plugin); waiting again"
+                );
             }
-            Err(format!(
-                "{} did not return from a call: {what} was given up after {} s; \
-                 the plugin is disabled until it is loaded again (setoption name PluginPath)",
-                blame_text(blame),
-                limit.as_secs_f64()
-            ))
         }
+    }
+    // The thread stays in the call: at least it is not to hold a core the
+    // daemon's own threads need.
+    roll.demote_all();
+    if blame.is_empty() {
+        return Err(format!(
+            "a plugin did not return from a call: {what} was given up after {} s; \
+             nothing was changed",
+            limit.as_secs_f64()
+        ));
+    }
+    for plugin in blame {
+        plugin.disable();
+    }
+    Err(format!(
+        "{} did not return from a call: {what} was given up after {} s; \
+         the plugin is disabled until it is loaded again (setoption name PluginPath)",
+        blame_text(blame),
+        limit.as_secs_f64()
+    ))
+}
+
+/// A count of time toward a limit that leaves out a machine too busy to
+/// run the threads it watches. When the limit runs out and those threads
+/// spent half the time since the count began or more ready to run but
+/// waiting for a core (in all, from the kernel's scheduler statistics,
+/// [`ThreadRoll::waited_for_a_core`]), they were held up, not stuck, and
+/// the count begins again ([`Patience::starved`]), up to a cap from its
+/// first beginning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Patience {
+    first: Instant,
+    began: Instant,
+    /// How long the threads had waited for a core in all when the count
+    /// began, when known.
+    waited: Option<Duration>,
+}
+
+impl Patience {
+    /// A count beginning at `now`, the threads having waited `waited` so
+    /// far (`None` where that is not known: the count then never begins
+    /// again).
+    pub fn new(waited: Option<Duration>, now: Instant) -> Self {
+        Patience {
+            first: now,
+            began: now,
+            waited,
+        }
+    }
+
+    /// Begin again at `now` (a new grace of the same job); the cap still
+    /// counts from the first beginning.
+    pub fn again(&mut self, waited: Option<Duration>, now: Instant) {
+        self.began = now;
+        self.waited = waited;
+    }
+
+    /// When the count began (last).
+    pub fn began(&self) -> Instant {
+        self.began
+    }
+
+    /// At `now`, when the count's limit has run out: whether the threads,
+    /// `waited` in all for a core by now, waited half the time since the
+    /// count began or more, and `cap` has not passed since it first began.
+    /// If so it begins again now.
+    pub fn starved(&mut self, waited: Option<Duration>, now: Instant, cap: Duration) -> bool {
+        let (Some(before), Some(waited)) = (self.waited, waited) else {
+            return false;
+        };
+        let span = now.saturating_duration_since(self.began);
+        if waited.saturating_sub(before) < span / 2
+            || now.saturating_duration_since(self.first) >= cap
+        {
+            return false;
+        }
+        self.again(Some(waited), now);
+        true
     }
 }
 
@@ -252,11 +334,9 @@ pub struct Watch {
     pub progress: Option<Progress>,
     /// Whether the job went [`stall_limit`] without a sign of life.
     pub stalled: bool,
-    /// When the job's current grace began ([`Watch::grace_begins`]), and
-    /// how long its threads had waited for a core by then.
-    pub grace_began: Option<(Instant, Duration)>,
-    /// When the job's first grace began.
-    pub first_grace: Option<Instant>,
+    /// The job's grace since one began ([`Watch::grace_begins`]), less
+    /// the time its threads waited for a core.
+    pub grace: Option<Patience>,
 }
 
 /// The signs of life of a job as the controller last saw them.
@@ -264,8 +344,9 @@ pub struct Watch {
 pub struct Progress {
     /// [`SearchControl::beats`] then.
     beats: u64,
-    /// Since when the count has stood still.
-    since: Instant,
+    /// Since when the count has stood still, less the time the job's
+    /// threads waited for a core.
+    still: Patience,
     /// When the controller last looked.
     looked: Instant,
 }
@@ -294,14 +375,23 @@ impl Watch {
         let now = Instant::now();
         self.progress = Some(Progress {
             beats: control.beats(),
-            since: now,
+            still: Patience::new(control.threads_waited(), now),
             looked: now,
         });
     }
 
-    /// Look for signs of life at `now`: true when there has been none for
-    /// [`stall_limit`] (the job is then `stalled`, and no longer looked at).
-    pub fn look(&mut self, control: &SearchControl, now: Instant) -> bool {
+    /// Look for signs of life at `now`, the job's threads having waited
+    /// `waited` for a core in all ([`SearchControl::threads_waited`]): true
+    /// when there has been none for [`stall_limit`] (the job is then
+    /// `stalled`, and no longer looked at). A count of time without one
+    /// that the threads mostly spent waiting for a core starts again,
+    /// within [`STARVED_STRETCH`] stall limits of the last sign.
+    pub fn look(
+        &mut self,
+        control: &SearchControl,
+        waited: Option<Duration>,
+        now: Instant,
+    ) -> bool {
         let Some(progress) = &mut self.progress else {
             return false;
         };
@@ -309,10 +399,20 @@ impl Watch {
         progress.looked = now;
         if beats != progress.beats {
             progress.beats = beats;
-            progress.since = now;
+            progress.still = Patience::new(waited, now);
             return false;
         }
-        if now.saturating_duration_since(progress.since) < stall_limit() {
+        if now.saturating_duration_since(progress.still.began()) < stall_limit() {
+            return false;
+        }
+        if progress
+            .still
+            .starved(waited, now, STARVED_STRETCH * stall_limit())
+        {
+            log::warn!(
+                "the job's threads waited for a core for most of the time they gave no sign \
+                 of life (a busy machine, not a stuck plugin); the count starts again"
+            );
             return false;
         }
         self.progress = None;
@@ -323,8 +423,9 @@ impl Watch {
     /// The controller woke at `now` for the deadline `at`: when that is
     /// more than [`OVERSLEPT`] late, the daemon was not running, and the
     /// job's grace (before it is given up, or its count of time without a
-    /// sign of life) starts again now. Returns whether it did.
-    pub fn woke_late(&mut self, at: Instant, now: Instant) -> bool {
+    /// sign of life) starts again now, its threads having waited `waited`
+    /// for a core by then. Returns whether it did.
+    pub fn woke_late(&mut self, at: Instant, now: Instant, waited: Option<Duration>) -> bool {
         if now.saturating_duration_since(at) <= OVERSLEPT {
             return false;
         }
@@ -335,8 +436,11 @@ impl Watch {
             self.due_without_move = Some(now);
         }
         if let Some(progress) = &mut self.progress {
-            progress.since = now;
+            progress.still = Patience::new(waited, now);
             progress.looked = now;
+        }
+        if let Some(grace) = &mut self.grace {
+            grace.again(waited, now);
         }
         true
     }
@@ -346,8 +450,10 @@ impl Watch {
     /// threads have waited for a core so far
     /// ([`SearchControl::threads_waited`]).
     pub fn grace_begins(&mut self, waited: Option<Duration>, now: Instant) {
-        self.grace_began = waited.map(|waited| (now, waited));
-        self.first_grace.get_or_insert(now);
+        match &mut self.grace {
+            Some(grace) => grace.again(waited, now),
+            None => self.grace = Some(Patience::new(waited, now)),
+        }
     }
 
     /// At the end of a grace (`now`, when the job is due to be given up):
@@ -358,15 +464,11 @@ impl Watch {
     /// but not past [`call_limit`] from the first grace. Returns whether
     /// it did.
     pub fn starved(&mut self, waited: Option<Duration>, now: Instant) -> bool {
-        let (Some((began, before)), Some(waited), Some(first)) =
-            (self.grace_began, waited, self.first_grace)
-        else {
-            return false;
-        };
-        let grace = now.saturating_duration_since(began);
-        if waited.saturating_sub(before) < grace / 2
-            || now.saturating_duration_since(first) >= call_limit()
-        {
+        let starved = self
+            .grace
+            .as_mut()
+            .is_some_and(|grace| grace.starved(waited, now, call_limit()));
+        if !starved {
             return false;
         }
         for at in [
@@ -378,7 +480,6 @@ impl Watch {
                 *at = Some(now);
             }
         }
-        self.grace_began = Some((now, waited));
         true
     }
 
@@ -478,7 +579,7 @@ mod tests {
         let end = start + HUNG_AFTER;
         assert!(watch.starved(Some(ms(10) + HUNG_AFTER / 2), end));
         assert_eq!(watch.answered_at, Some(end));
-        assert_eq!(watch.first_grace, Some(start));
+        assert_eq!(watch.grace.unwrap().first, start);
         // The next grace counts its own waits only.
         assert!(!watch.starved(Some(ms(10) + HUNG_AFTER / 2 + ms(100)), end + HUNG_AFTER));
         // Not past the call limit from the first grace, however long the waits.
@@ -557,7 +658,7 @@ mod tests {
         let control = SearchControl::new(false);
         let mut watch = Watch::default();
         watch.expect_progress(&control);
-        let start = watch.progress.unwrap().since;
+        let start = watch.progress.unwrap().still.began();
         // Looked at every STALL_POLL, as long as nothing else is due sooner.
         assert_eq!(watch.next(&control), Some((start + STALL_POLL, Due::Look)));
         watch.answer_by = Some(Duration::ZERO);
@@ -565,18 +666,58 @@ mod tests {
         watch.answer_by = None;
         // A beat restarts the count; standing still that long does not.
         control.beat();
-        assert!(!watch.look(&control, start + stall_limit()));
+        assert!(!watch.look(&control, None, start + stall_limit()));
         assert_eq!(
             watch.next(&control),
             Some((start + stall_limit() + STALL_POLL, Due::Look))
         );
-        assert!(!watch.look(&control, start + 2 * stall_limit() - STALL_POLL));
+        assert!(!watch.look(&control, None, start + 2 * stall_limit() - STALL_POLL));
         assert!(!watch.stalled);
-        assert!(watch.look(&control, start + 2 * stall_limit()));
+        assert!(watch.look(&control, None, start + 2 * stall_limit()));
         assert!(watch.stalled);
         // Stalled once: no more looks, and a job never watched has none.
         assert_eq!(watch.next(&control), None);
-        assert!(!Watch::default().look(&control, start + 10 * stall_limit()));
+        assert!(!Watch::default().look(&control, None, start + 10 * stall_limit()));
+    }
+
+    /// Time without a sign of life that the job's threads mostly spent
+    /// waiting for a core does not count, within STARVED_STRETCH stall
+    /// limits of the last sign.
+    #[test]
+    fn time_without_a_sign_of_life_spent_waiting_for_a_core_starts_again() {
+        let ms = Duration::from_millis;
+        let control = SearchControl::new(false);
+        let mut watch = Watch::default();
+        watch.expect_progress(&control);
+        control.beat();
+        let start = Instant::now();
+        // A sign of life: the count starts, the threads having waited 10 ms.
+        assert!(!watch.look(&control, Some(ms(10)), start));
+        // The stall limit, half of it spent waiting: the count starts again.
+        let end = start + stall_limit();
+        assert!(!watch.look(&control, Some(ms(10) + stall_limit() / 2), end));
+        assert!(!watch.stalled);
+        // The next one with less waiting: stalled.
+        let waits = ms(10) + stall_limit() / 2 + stall_limit() / 2 - ms(1);
+        assert!(watch.look(&control, Some(waits), end + stall_limit()));
+        assert!(watch.stalled);
+        // Nothing known of the waits: stalled at the limit.
+        let mut watch = Watch::default();
+        watch.expect_progress(&control);
+        control.beat();
+        assert!(!watch.look(&control, None, start));
+        assert!(watch.look(&control, Some(stall_limit() * 10), end));
+        // Waiting all the time: stalled after STARVED_STRETCH limits.
+        let mut watch = Watch::default();
+        watch.expect_progress(&control);
+        control.beat();
+        assert!(!watch.look(&control, Some(ms(0)), start));
+        for k in 1..STARVED_STRETCH {
+            let at = start + k * stall_limit();
+            assert!(!watch.look(&control, Some(k * stall_limit()), at), "{k}");
+        }
+        let at = start + STARVED_STRETCH * stall_limit();
+        assert!(watch.look(&control, Some(STARVED_STRETCH * stall_limit()), at));
     }
 
     #[test]
@@ -591,7 +732,7 @@ mod tests {
         let (at, due) = watch.next(&control).unwrap();
         assert_eq!((at, due), (answered + GRACE_POLL, Due::Wait));
         // Woken on time, or a little late: nothing changes.
-        assert!(!watch.woke_late(at, at + OVERSLEPT));
+        assert!(!watch.woke_late(at, at + OVERSLEPT, None));
         watch.grace_checked = Some(at + OVERSLEPT);
         assert_eq!(
             watch.next(&control),
@@ -603,7 +744,7 @@ mod tests {
         let due = at + OVERSLEPT + GRACE_POLL;
         let resumed = due + HUNG_AFTER;
         assert!(resumed > answered + HUNG_AFTER);
-        assert!(watch.woke_late(due, resumed));
+        assert!(watch.woke_late(due, resumed, None));
         assert_eq!(
             watch.next(&control),
             Some((resumed + GRACE_POLL, Due::Wait))
@@ -617,11 +758,11 @@ mod tests {
         // The same for a job watched for signs of life.
         let mut watched = Watch::default();
         watched.expect_progress(&control);
-        let since = watched.progress.unwrap().since;
+        let since = watched.progress.unwrap().still.began();
         let resumed = since + 2 * stall_limit();
-        assert!(watched.woke_late(since + STALL_POLL, resumed));
-        assert!(!watched.look(&control, resumed + stall_limit() - STALL_POLL));
-        assert!(watched.look(&control, resumed + stall_limit()));
+        assert!(watched.woke_late(since + STALL_POLL, resumed, None));
+        assert!(!watched.look(&control, None, resumed + stall_limit() - STALL_POLL));
+        assert!(watched.look(&control, None, resumed + stall_limit()));
     }
 
     #[test]
