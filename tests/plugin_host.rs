@@ -1029,7 +1029,7 @@ fn assert_kept_after_a_busy_core(e: &mut Engine, warnings: &[&str]) {
 /// the waits show in the thread's scheduler statistics, the grace starts
 /// again, and the plugin stays usable. The same for a perft asked to stop
 /// inside the slow call, whose grace after `stop` is 0.5 s; and, with a
-/// `call_limit` of 1 s, for the limits it sets: a search without a clock
+/// `call_limit` of 1.2 s, for the limits it sets: a search without a clock
 /// that gives no sign of life during the call, the controller's own call
 /// on the clock, and `d`'s call on a thread of its own. (One test, so that
 /// none of them share the core.)
@@ -1060,11 +1060,12 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
     });
     assert_kept_after_a_busy_core(&mut e, &["waited for a core for most of its grace"]);
 
-    // The limits of `call_limit`, 1 s here, so that the slow call outlasts
-    // each: no sign of life from a search without a clock, the controller's
-    // own call on the clock (the sentry's), a call on a thread of its own.
+    // The limits of `call_limit`, 1.2 s here, so that the slow call (about
+    // 2 s) outlasts each and ends well within the cap of three: no sign of
+    // life from a search without a clock, the controller's own call on the
+    // clock (the sentry's), a call on a thread of its own.
     let dir = panicky_dir();
-    let config = call_limit_config(&dir, 1000);
+    let config = call_limit_config(&dir, 1200);
     let mut e = Engine::start(dir.path(), &["--config", &config], &[]);
     play_panicky(&mut e);
     on_a_busy_core(&mut e, |e| {
