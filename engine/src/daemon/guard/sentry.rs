@@ -129,15 +129,19 @@ impl Sentry {
             return;
         };
         let now = Instant::now();
-        let waited = on_clock.thread.and_then(threads::waited_for_a_core);
+        // The controller's waits are read only where they are needed: at
+        // the first look at a call (the count's start) and once its limit
+        // has run out.
+        let thread = on_clock.thread;
+        let waited = || thread.and_then(threads::waited_for_a_core);
         let since = on_clock.since;
         let patience = on_clock
             .patience
-            .get_or_insert_with(|| Patience::new(waited, since));
+            .get_or_insert_with(|| Patience::new(waited(), since));
         if now.saturating_duration_since(patience.began()) < call_limit() {
             return;
         }
-        if patience.starved(waited, now, STARVED_STRETCH * call_limit()) {
+        if patience.starved(waited(), now, STARVED_STRETCH * call_limit()) {
             log::warn!(
                 "the controller waited for a core for most of a plugin call ({}): \
                  a busy machine, not a stuck plugin; the call's count starts again",
