@@ -322,6 +322,29 @@ pub const STABILISERS: [&[usize]; FAMILY_COUNT] = [
 /// Distinct pattern instances of a position.
 pub const DISTINCT: usize = 46;
 
+/// For each distinct instance, in [`distinct_indices`]' order, where its
+/// family's table starts in one stage's weights ([`TABLE_OFFSETS`]), so
+/// that the evaluation reads instance `i` at `DISTINCT_OFFSETS[i]` plus its
+/// index.
+pub const DISTINCT_OFFSETS: [u32; DISTINCT] = distinct_offsets();
+
+const fn distinct_offsets() -> [u32; DISTINCT] {
+    let mut out = [0u32; DISTINCT];
+    let mut at = 0;
+    let mut f = 0;
+    while f < FAMILY_COUNT {
+        let mut k = 0;
+        while k < REPRESENTATIVES[f].len() {
+            out[at] = TABLE_OFFSETS[f] as u32;
+            at += 1;
+            k += 1;
+        }
+        f += 1;
+    }
+    assert!(at == DISTINCT, "DISTINCT counts every representative");
+    out
+}
+
 /// Family `F` on its representative images, appended to `out` at `at`.
 #[inline(always)]
 fn push_distinct<const F: usize>(

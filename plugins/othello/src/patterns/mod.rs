@@ -27,7 +27,7 @@ use serde::Deserialize;
 use crate::game::Othello;
 use features::{
     distinct_indices, empties, linear_terms, pattern_indices, stabiliser_partners, DISTINCT,
-    FAMILIES, FAMILY_COUNT, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS, REPRESENTATIVES,
+    DISTINCT_OFFSETS, FAMILIES, FAMILY_COUNT, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS,
     STABILISERS, SYMMETRIES, TABLE_OFFSETS,
 };
 use file::STAGE_LEN;
@@ -74,13 +74,40 @@ pub struct Patterns {
 /// every stage and every weights file, so computed once.
 fn partners() -> &'static [Vec<u32>; FAMILY_COUNT] {
     static PARTNERS: OnceLock<[Vec<u32>; FAMILY_COUNT]> = OnceLock::new();
-    PARTNERS.get_or_init(|| {
-        std::array::from_fn(|f| {
-            (0..FAMILIES[f].table_len() as u32)
-                .flat_map(|index| stabiliser_partners(f, index))
-                .collect()
-        })
-    })
+    PARTNERS.get_or_init(|| std::array::from_fn(family_partners))
+}
+
+/// [`stabiliser_partners`] of every entry of family `f`'s table, in entry
+/// order. A partner is linear in the entry's digits, so it is counted up
+/// digit by digit as the entries are walked in order (a base-3 counter)
+/// from the partners of the entries with a single digit 1.
+fn family_partners(f: usize) -> Vec<u32> {
+    let per_entry = STABILISERS[f].len();
+    let digits = FAMILIES[f].squares.len();
+    // weight[i * per_entry + k]: what a digit 1 at position i adds to the
+    // k-th partner.
+    let weight: Vec<u32> = (0..digits)
+        .flat_map(|i| stabiliser_partners(f, 3u32.pow(i as u32)))
+        .collect();
+    let mut counter = vec![0u8; digits];
+    let mut partner = vec![0u32; per_entry];
+    let len = FAMILIES[f].table_len();
+    let mut out = Vec::with_capacity(len * per_entry);
+    for _ in 0..len {
+        out.extend_from_slice(&partner);
+        // The next entry: add one to the lowest digit, carrying.
+        for (i, digit) in counter.iter_mut().enumerate() {
+            let w = &weight[i * per_entry..(i + 1) * per_entry];
+            if *digit < 2 {
+                *digit += 1;
+                partner.iter_mut().zip(w).for_each(|(p, w)| *p += w);
+                break;
+            }
+            *digit = 0;
+            partner.iter_mut().zip(w).for_each(|(p, w)| *p -= 2 * w);
+        }
+    }
+    out
 }
 
 /// The tables the evaluator reads, from the file's weights.
@@ -172,15 +199,15 @@ impl Patterns {
     #[inline]
     fn score_with<I: Copy + Into<u32>>(&self, own: u64, opp: u64, indices: &[I; DISTINCT]) -> i32 {
         let stage_number = self.weights.stage_of(empties(own, opp));
-        let stage = &self.folded[stage_number * STAGE_LEN..(stage_number + 1) * STAGE_LEN];
+        let stage: &[i16; STAGE_LEN] = self.folded
+            [stage_number * STAGE_LEN..(stage_number + 1) * STAGE_LEN]
+            .try_into()
+            .expect("a stage is STAGE_LEN long");
         let mut sum = 0i32;
-        let mut at = 0;
-        for (f, offset) in TABLE_OFFSETS.iter().enumerate() {
-            let table = &stage[*offset..*offset + FAMILIES[f].table_len()];
-            for index in &indices[at..at + REPRESENTATIVES[f].len()] {
-                sum += i32::from(table[(*index).into() as usize]);
-            }
-            at += REPRESENTATIVES[f].len();
+        // Every index is below its family's table length, so each read
+        // stays in its own family's table.
+        for (offset, index) in DISTINCT_OFFSETS.iter().zip(indices) {
+            sum += i32::from(stage[*offset as usize + (*index).into() as usize]);
         }
         let linear = &stage[PATTERN_WEIGHTS..PATTERN_WEIGHTS + LINEAR_COUNT];
         for (term, weight) in linear_terms(own, opp).iter().zip(linear) {
@@ -331,6 +358,22 @@ mod tests {
             eval.pop(stack);
         }
         nodes
+    }
+
+    #[test]
+    fn counted_partners_are_the_partners_read_on_the_board() {
+        for f in 0..FAMILY_COUNT {
+            let counted = family_partners(f);
+            let per_entry = STABILISERS[f].len();
+            assert_eq!(counted.len(), FAMILIES[f].table_len() * per_entry);
+            for (index, partners) in counted.chunks_exact(per_entry).enumerate() {
+                assert_eq!(
+                    partners,
+                    &stabiliser_partners(f, index as u32)[..],
+                    "family {f}, entry {index}"
+                );
+            }
+        }
     }
 
     #[test]
