@@ -142,9 +142,10 @@ impl Othello {
         &self.position
     }
 
-    /// The side to move's legal placements, from the cache.
+    /// The side to move's legal placements, from the cache (computed on
+    /// first use in each position).
     #[inline]
-    fn own_placements(&self) -> u64 {
+    pub fn own_placements(&self) -> u64 {
         let cached = self.placements.get();
         if cached != UNKNOWN {
             return cached;

@@ -423,9 +423,17 @@ pub fn neighbours(bits: u64) -> u64 {
 /// fill the last square if nobody passed).
 #[inline]
 pub fn linear_terms(own: u64, opp: u64) -> [i32; LINEAR_COUNT] {
+    linear_terms_given(own, opp, legal_placements(own, opp))
+}
+
+/// [`linear_terms`] with the side to move's legal placements given (a
+/// position keeps them once its moves or its outcome were asked for).
+#[inline]
+pub fn linear_terms_given(own: u64, opp: u64, own_placements: u64) -> [i32; LINEAR_COUNT] {
+    debug_assert_eq!(own_placements, legal_placements(own, opp));
     let empty = !(own | opp);
     [
-        legal_placements(own, opp).count_ones() as i32,
+        own_placements.count_ones() as i32,
         legal_placements(opp, own).count_ones() as i32,
         (neighbours(opp) & empty).count_ones() as i32,
         (neighbours(own) & empty).count_ones() as i32,

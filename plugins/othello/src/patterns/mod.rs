@@ -26,9 +26,9 @@ use serde::Deserialize;
 
 use crate::game::Othello;
 use features::{
-    distinct_indices, empties, linear_terms, pattern_indices, stabiliser_partners, DISTINCT,
-    DISTINCT_OFFSETS, FAMILIES, FAMILY_COUNT, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS,
-    STABILISERS, SYMMETRIES, TABLE_OFFSETS,
+    distinct_indices, empties, linear_terms, linear_terms_given, pattern_indices,
+    stabiliser_partners, DISTINCT, DISTINCT_OFFSETS, FAMILIES, FAMILY_COUNT, LINEAR_COUNT,
+    LINEAR_NAMES, PATTERN_WEIGHTS, STABILISERS, SYMMETRIES, TABLE_OFFSETS,
 };
 use file::STAGE_LEN;
 pub use file::{PatternFileError, PatternWeights};
@@ -190,14 +190,21 @@ impl Patterns {
     /// distinct instances, plus the counted terms.
     #[inline]
     pub fn score(&self, own: u64, opp: u64) -> i32 {
-        self.score_with(own, opp, &distinct_indices(own, opp))
+        let placements = crate::board::legal_placements(own, opp);
+        self.score_with(own, opp, placements, &distinct_indices(own, opp))
     }
 
     /// [`Patterns::score`] with the distinct instances' indices given
     /// (as [`distinct_indices`] reads them, or a [`PatternStack`] keeps
     /// them).
     #[inline]
-    fn score_with<I: Copy + Into<u32>>(&self, own: u64, opp: u64, indices: &[I; DISTINCT]) -> i32 {
+    fn score_with<I: Copy + Into<u32>>(
+        &self,
+        own: u64,
+        opp: u64,
+        own_placements: u64,
+        indices: &[I; DISTINCT],
+    ) -> i32 {
         let stage_number = self.weights.stage_of(empties(own, opp));
         let stage: &[i16; STAGE_LEN] = self.folded
             [stage_number * STAGE_LEN..(stage_number + 1) * STAGE_LEN]
@@ -210,7 +217,10 @@ impl Patterns {
             sum += i32::from(stage[*offset as usize + (*index).into() as usize]);
         }
         let linear = &stage[PATTERN_WEIGHTS..PATTERN_WEIGHTS + LINEAR_COUNT];
-        for (term, weight) in linear_terms(own, opp).iter().zip(linear) {
+        for (term, weight) in linear_terms_given(own, opp, own_placements)
+            .iter()
+            .zip(linear)
+        {
             sum += term * i32::from(*weight);
         }
         sum
@@ -241,7 +251,9 @@ impl Evaluator for Patterns {
 
     fn evaluate(&self, state: &Othello) -> i32 {
         let (own, opp) = state.position().own_and_opponent();
-        self.score(own, opp).clamp(-SCORE_BOUND, SCORE_BOUND)
+        let indices = distinct_indices(own, opp);
+        self.score_with(own, opp, state.own_placements(), &indices)
+            .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 
     /// The stage, each family's sum over its instances, each counted term
@@ -327,7 +339,7 @@ impl Incremental for PatternsStack {
         let (own, opp) = state.position().own_and_opponent();
         let indices = stack.top(state);
         self.0
-            .score_with(own, opp, &indices)
+            .score_with(own, opp, state.own_placements(), &indices)
             .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 }
