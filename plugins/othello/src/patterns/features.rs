@@ -130,17 +130,18 @@ pub const LINEAR_NAMES: [&str; LINEAR_COUNT] = [
 /// Number of counted terms.
 pub const LINEAR_COUNT: usize = 5;
 
-/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit `i` ↦ `3^i`).
-pub static TERNARY: [u16; 256] = ternary_table();
+/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit `i` ↦ `3^i`),
+/// for the ten bits of the largest pattern.
+pub static TERNARY: [u16; 1024] = ternary_table();
 
-const fn ternary_table() -> [u16; 256] {
-    let mut table = [0u16; 256];
+const fn ternary_table() -> [u16; 1024] {
+    let mut table = [0u16; 1024];
     let mut b = 0;
-    while b < 256 {
+    while b < 1024 {
         let mut value = 0u16;
         let mut power = 1u16;
         let mut bit = 0;
-        while bit < 8 {
+        while bit < 10 {
             if b & (1 << bit) != 0 {
                 value += power;
             }
@@ -230,10 +231,16 @@ const DIAGONALS: [u64; 5] = [
 #[inline(always)]
 fn family_digits<const F: usize>(x: u64) -> u32 {
     let t = |bits: u64| u32::from(TERNARY[(bits & 0xff) as usize]);
+    // The squares of a pattern on several rows, gathered into the low bits
+    // in digit order and read with one lookup.
+    let t10 = |bits: u64| u32::from(TERNARY[(bits & 0x3ff) as usize]);
     match F {
-        0 => t(x) + 6561 * ((x >> 9) & 1) as u32 + 19683 * ((x >> 14) & 1) as u32,
-        1 => t(x & 7) + 27 * t((x >> 8) & 7) + 729 * t((x >> 16) & 7),
-        2 => t(x & 0x1f) + 243 * t((x >> 8) & 0x1f),
+        // Row 1, then b2 and g2 (bits 9 and 14) as digits 8 and 9.
+        0 => t10((x & 0xff) | ((x >> 1) & 0x100) | ((x >> 5) & 0x200)),
+        // a1-c1, a2-c2, a3-c3 as digits 0-2, 3-5, 6-8.
+        1 => t10((x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1c0)),
+        // a1-e1 and a2-e2 as digits 0-4 and 5-9.
+        2 => t10((x & 0x1f) | ((x >> 3) & 0x3e0)),
         3 => t(x >> 8),
         4 => t(x >> 16),
         5 => t(x >> 24),
