@@ -9,7 +9,7 @@
 //! keeps every level of one side, for terms that need the distances
 //! themselves; [`queen_territory`] is the leanest count, for move ordering.
 
-use crate::board::{shift, Board, Geometry};
+use crate::board::{shift, Board, Geometry, STRIDE_10X10, STRIDE_8X8};
 
 /// Levels kept per map. Every level holds at least one empty square, and
 /// a board has at most 96 empty squares, so no distance is ever cut off
@@ -21,20 +21,44 @@ pub const MAX_LEVELS: usize = 96;
 /// directions).
 #[inline]
 pub fn queen_step(geometry: &Geometry, from: u128, empty: u128) -> u128 {
-    let mut reach = 0u128;
-    for &d in &geometry.dirs {
-        let mut gen = from;
-        let mut pass = empty;
-        gen |= pass & shift(gen, d);
-        pass &= shift(pass, d);
-        gen |= pass & shift(gen, 2 * d);
-        pass &= shift(pass, 2 * d);
-        gen |= pass & shift(gen, 4 * d);
-        pass &= shift(pass, 4 * d);
-        gen |= pass & shift(gen, 8 * d);
-        reach |= shift(gen, d) & empty;
+    // On the two competition boards every shift is by a constant.
+    match geometry.stride {
+        STRIDE_10X10 => queen_step_by(i32::from(STRIDE_10X10), from, empty),
+        STRIDE_8X8 => queen_step_by(i32::from(STRIDE_8X8), from, empty),
+        _ => geometry
+            .dirs
+            .iter()
+            .fold(0, |reach, &d| reach | queen_ray(d, from, empty)),
     }
-    reach
+}
+
+/// [`queen_step`] on a board of stride `s`; inlined where `s` is a
+/// constant.
+#[inline(always)]
+fn queen_step_by(s: i32, from: u128, empty: u128) -> u128 {
+    queen_ray(1, from, empty)
+        | queen_ray(-1, from, empty)
+        | queen_ray(s, from, empty)
+        | queen_ray(-s, from, empty)
+        | queen_ray(s + 1, from, empty)
+        | queen_ray(-(s + 1), from, empty)
+        | queen_ray(s - 1, from, empty)
+        | queen_ray(-(s - 1), from, empty)
+}
+
+/// The squares one queen move away from `from` in the direction `d`.
+#[inline(always)]
+fn queen_ray(d: i32, from: u128, empty: u128) -> u128 {
+    let mut gen = from;
+    let mut pass = empty;
+    gen |= pass & shift(gen, d);
+    pass &= shift(pass, d);
+    gen |= pass & shift(gen, 2 * d);
+    pass &= shift(pass, 2 * d);
+    gen |= pass & shift(gen, 4 * d);
+    pass &= shift(pass, 4 * d);
+    gen |= pass & shift(gen, 8 * d);
+    shift(gen, d) & empty
 }
 
 /// Queen-move territory of `mine` against `theirs`: the empty squares
@@ -306,7 +330,49 @@ impl Maps {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{squares, MAX_SIZE, MIN_SIZE};
     use crate::text::parse_fen;
+
+    /// Square by square: the squares a queen on a square of `from` reaches
+    /// through `empty`, and the squares next to one of `bits` on the board.
+    fn walked(g: &Geometry, from: u128, empty: u128) -> (u128, u128) {
+        let (mut reach, mut next) = (0u128, 0u128);
+        for sq in squares(from) {
+            for &d in &g.dirs {
+                let mut at = i32::from(sq) + d;
+                if (0..128).contains(&at) && g.mask >> at & 1 != 0 {
+                    next |= 1u128 << at;
+                }
+                while (0..128).contains(&at) && empty >> at & 1 != 0 {
+                    reach |= 1u128 << at;
+                    at += d;
+                }
+            }
+        }
+        (reach, next)
+    }
+
+    #[test]
+    fn queen_steps_and_neighbours_equal_square_by_square_walks() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for size in MIN_SIZE..=MAX_SIZE {
+            let g = Geometry::new(size);
+            for _ in 0..300 {
+                let bits = |r: u64, s: u64| (u128::from(r) << 64 | u128::from(s)) & g.mask;
+                let empty = bits(next(), next()) | bits(next(), next());
+                let from = bits(next(), next()) & bits(next(), next()) & !empty;
+                let (reach, around) = walked(&g, from, empty);
+                assert_eq!(queen_step(&g, from, empty), reach, "size {size}");
+                assert_eq!(g.neighbours(from), around, "size {size}");
+            }
+        }
+    }
 
     #[test]
     fn a_long_corridor_is_followed_to_its_end() {
