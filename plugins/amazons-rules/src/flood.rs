@@ -25,15 +25,12 @@ pub fn queen_step(geometry: &Geometry, from: u128, empty: u128) -> u128 {
     match geometry.stride {
         STRIDE_10X10 => queen_step_by(i32::from(STRIDE_10X10), from, empty),
         STRIDE_8X8 => queen_step_by(i32::from(STRIDE_8X8), from, empty),
-        _ => geometry
-            .dirs
-            .iter()
-            .fold(0, |reach, &d| reach | queen_ray(d, from, empty)),
+        stride => queen_step_by(i32::from(stride), from, empty),
     }
 }
 
-/// [`queen_step`] on a board of stride `s`; inlined where `s` is a
-/// constant.
+/// [`queen_step`] on a board of stride `s`, along the directions of
+/// [`Geometry::dirs`]; inlined where `s` is a constant.
 #[inline(always)]
 fn queen_step_by(s: i32, from: u128, empty: u128) -> u128 {
     queen_ray(1, from, empty)
