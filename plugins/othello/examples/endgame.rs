@@ -6,7 +6,8 @@
 //! cargo run --release -p plyd-game-othello --example endgame -- [FILE] [FIRST] [LAST]
 //! ```
 //!
-//! solves the positions named `ffoFIRST` to `ffoLAST` (default: every
+//! solves the positions numbered FIRST to LAST (`ffo40`, `sp100`: the name
+//! less its letters; default: every
 //! position of the file) and prints time, nodes and speed per position.
 
 use std::time::Instant;
@@ -33,7 +34,10 @@ fn main() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let number: u32 = fields[0].trim_start_matches("ffo").parse().unwrap_or(0);
+        let number: u32 = fields[0]
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .unwrap_or(0);
         if let Some((first, last)) = range {
             if number < first || number > last {
                 continue;
