@@ -108,3 +108,54 @@ fn ordered_by_the_patterns_the_solver_finds_the_plain_scores() {
         solved += 1;
     }
 }
+
+#[test]
+fn sorted_by_shallow_searches_the_solver_scores_each_node_by_its_children() {
+    // From 18 empty squares the solver sorts by a two-ply search of the
+    // evaluation, below 18 by the evaluation alone. Each child of an
+    // 18-square position is solved on its own (17 squares: no search in
+    // the order), and the position's score must be the best of theirs.
+    plyd_game_othello::register_solver_order();
+    let mut rng = 77;
+    let mut solved = 0;
+    while solved < 3 {
+        let position = random_position(&mut rng, 18);
+        let (own, opp) = position.own_and_opponent();
+        let moves = legal_placements(own, opp);
+        if moves == 0 {
+            continue;
+        }
+        let context = format!("own {own:#x} opp {opp:#x}");
+        let mut children = std::collections::HashMap::new();
+        for square in squares(moves) {
+            let disc = 1u64 << square;
+            let flipped = flips(own, opp, disc);
+            let child = solve(
+                opp & !flipped,
+                own | flipped | disc,
+                -SCORE_INFINITY,
+                SCORE_INFINITY,
+                0,
+                &mut LocalTable::new(20),
+            );
+            assert!(child.complete);
+            children.insert(square, -child.score);
+        }
+        let expected = *children.values().max().expect("a move");
+        for thread in [0, 1] {
+            let solution = solve(
+                own,
+                opp,
+                -SCORE_INFINITY,
+                SCORE_INFINITY,
+                thread,
+                &mut LocalTable::new(20),
+            );
+            assert!(solution.complete);
+            assert_eq!(solution.score, expected, "{context} thread {thread}");
+            let best = solution.best.expect("a move");
+            assert_eq!(children[&best], expected, "{context} thread {thread}");
+        }
+        solved += 1;
+    }
+}

@@ -405,11 +405,19 @@ const NARROWING_MIN_EMPTIES: u32 = 14;
 const ESTIMATE_PLIES: u32 = 2;
 
 /// Above every evaluation.
-const EVAL_INFINITY: i32 = 1 << 24;
+pub(crate) const EVAL_INFINITY: i32 = 1 << 24;
 
 /// Alpha-beta negamax of `evaluate` `depth` plies below the position, in
-/// hundredths of a disc.
-fn estimate(evaluate: OrderEval, own: u64, opp: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// hundredths of a disc; every position it visits is counted in `nodes`.
+pub(crate) fn estimate(
+    evaluate: OrderEval,
+    own: u64,
+    opp: u64,
+    depth: u32,
+    (mut alpha, beta): (i32, i32),
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
     if depth == 0 {
         return evaluate(own, opp);
     }
@@ -418,7 +426,7 @@ fn estimate(evaluate: OrderEval, own: u64, opp: u64, depth: u32, mut alpha: i32,
         if legal_placements(opp, own) == 0 {
             return 100 * final_score(own, opp);
         }
-        return -estimate(evaluate, opp, own, depth - 1, -beta, -alpha);
+        return -estimate(evaluate, opp, own, depth - 1, (-beta, -alpha), nodes);
     }
     let mut best = -EVAL_INFINITY;
     let mut bits = moves;
@@ -431,8 +439,8 @@ fn estimate(evaluate: OrderEval, own: u64, opp: u64, depth: u32, mut alpha: i32,
             opp & !flipped,
             own | flipped | disc,
             depth - 1,
-            -beta,
-            -alpha,
+            (-beta, -alpha),
+            nodes,
         );
         if value > best {
             best = value;
@@ -467,8 +475,8 @@ impl Solver<'_> {
             own,
             opp,
             ESTIMATE_PLIES,
-            -EVAL_INFINITY,
-            EVAL_INFINITY,
+            (-EVAL_INFINITY, EVAL_INFINITY),
+            &mut self.nodes,
         );
         // Final scores are even: round to the nearest even number of discs.
         let mut guess = 2 * (value as f64 / 200.0).round() as i32;
@@ -518,7 +526,10 @@ impl Solver<'_> {
         let empties = (!(own | opp)).count_ones();
         let known = self.probe(key, empties);
         let table_move = known.map(|e| e.best);
-        list.fill(own, opp, moves, table_move, order_evaluator());
+        // The root keeps the evaluation alone: it is searched again and
+        // again by the narrowing, its table move first after the first.
+        let order = order_evaluator().map_or(search::EvalOrder::None, search::EvalOrder::Static);
+        list.fill(own, opp, moves, table_move, order);
         if thread > 0 && list.len() > 1 {
             let shift = thread as usize % list.len();
             list.rotate(shift);

@@ -5,8 +5,8 @@
 use crate::board::{flips, legal_placements, CORNERS};
 
 use super::{
-    final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling, Entry,
-    OrderEval, Solver, SCORE_INFINITY, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
+    estimate, final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling,
+    Entry, OrderEval, Solver, EVAL_INFINITY, SCORE_INFINITY, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
 
 /// Fewest empty squares at which a node tries the stability cutoff.
@@ -58,9 +58,42 @@ fn neighbours(bits: u64) -> u64 {
 /// evaluation of the position they lead to.
 const EVAL_SORT_MIN_EMPTIES: u32 = 12;
 
+/// Fewest empty squares at which moves are sorted by a search of the
+/// evaluation below the position they lead to, rather than by the
+/// evaluation of that position alone.
+const SEARCH_SORT_MIN_EMPTIES: u32 = 18;
+
+/// Plies of that search.
+const SEARCH_SORT_PLIES: u32 = 2;
+
 /// Hundredths of a disc of evaluation worth one unit of the sort key (a
 /// reply of the opponent is 16).
 const EVAL_DIVISOR: i32 = 25;
+
+/// What the evaluation adds to the order of a node's moves.
+#[derive(Clone, Copy)]
+pub(crate) enum EvalOrder {
+    /// Nothing: fastest-first, parity and corners alone.
+    None,
+    /// The evaluation of the position each move leads to.
+    Static(OrderEval),
+    /// A search of the evaluation this many plies below that position.
+    Search(OrderEval, u32),
+}
+
+/// How a node with `count` empty squares sorts its moves: by a shallow
+/// search from [`SEARCH_SORT_MIN_EMPTIES`], where the subtrees are large
+/// enough to pay for it, by the evaluation alone from
+/// [`EVAL_SORT_MIN_EMPTIES`], and without it below.
+pub(crate) fn eval_order(count: u32) -> EvalOrder {
+    match order_evaluator() {
+        Some(evaluate) if count >= SEARCH_SORT_MIN_EMPTIES => {
+            EvalOrder::Search(evaluate, SEARCH_SORT_PLIES)
+        }
+        Some(evaluate) if count >= EVAL_SORT_MIN_EMPTIES => EvalOrder::Static(evaluate),
+        _ => EvalOrder::None,
+    }
+}
 
 /// Fewest empty squares at which a node looks its children up in the
 /// table before searching them (enhanced transposition cutoff): below it
@@ -103,16 +136,18 @@ impl MoveList {
     /// Fill with `moves` (the legal placements of `own` against `opp`)
     /// sorted fastest-first: fewest replies for the opponent (a corner
     /// reply counting twice), then a move that keeps parity, then a
-    /// corner, and with `eval` the evaluation of the position each move
-    /// leads to as well; `table_move` before everything.
+    /// corner, and with `order` the evaluation of the position each move
+    /// leads to (or a search of it) as well; `table_move` before
+    /// everything. Returns the positions the order's searches visited.
     pub(crate) fn fill(
         &mut self,
         own: u64,
         opp: u64,
         moves: u64,
         table_move: Option<u32>,
-        eval: Option<OrderEval>,
-    ) {
+        order: EvalOrder,
+    ) -> u64 {
+        let mut visited = 0;
         let odd = odd_quadrants(!(own | opp));
         self.len = 0;
         let mut bits = moves;
@@ -134,10 +169,20 @@ impl MoveList {
             if disc & CORNERS != 0 {
                 key += 4;
             }
-            if let Some(evaluate) = eval {
-                // The opponent's evaluation after the move, from our side.
-                key -= evaluate(opp & !flipped, mover) / EVAL_DIVISOR;
-            }
+            // The opponent's evaluation after the move, from our side.
+            let (child_own, child_opp) = (opp & !flipped, mover);
+            key -= match order {
+                EvalOrder::None => 0,
+                EvalOrder::Static(evaluate) => evaluate(child_own, child_opp),
+                EvalOrder::Search(evaluate, plies) => estimate(
+                    evaluate,
+                    child_own,
+                    child_opp,
+                    plies,
+                    (-EVAL_INFINITY, EVAL_INFINITY),
+                    &mut visited,
+                ),
+            } / EVAL_DIVISOR;
             if table_move == Some(square) {
                 key = i32::MAX;
             }
@@ -154,6 +199,7 @@ impl MoveList {
             self.flipped[i] = flipped;
             self.len += 1;
         }
+        visited
     }
 
     /// Rotate the order left by `shift` places.
@@ -373,8 +419,7 @@ impl Solver<'_> {
             }
         }
         let mut list = MoveList::new();
-        let eval = order_evaluator().filter(|_| count >= EVAL_SORT_MIN_EMPTIES);
-        list.fill(own, opp, moves, table_move, eval);
+        self.nodes += list.fill(own, opp, moves, table_move, eval_order(count));
         let first_alpha = alpha;
         let mut best = -SCORE_INFINITY;
         let mut best_move = list.square(0);
