@@ -305,19 +305,21 @@ impl Solver<'_> {
                 return ceiling;
             }
         }
-        let moves = legal_placements(own, opp);
-        if moves == 0 {
-            return self.pass_or_end(own, opp, alpha, beta);
-        }
-        let odd = odd_quadrants(!(own | opp));
+        let empties = !(own | opp);
+        // Squares next to none of the opponent's discs cannot flip any.
+        let candidates = empties & neighbours(opp);
+        let odd = odd_quadrants(empties);
         let mut best = -SCORE_INFINITY;
-        for part in [moves & odd, moves & !odd] {
+        for part in [candidates & odd, candidates & !odd] {
             for group in SQUARE_GROUPS {
                 let mut bits = part & group;
                 while bits != 0 {
                     let disc = bits & bits.wrapping_neg();
                     bits &= bits - 1;
                     let flipped = flips(own, opp, disc);
+                    if flipped == 0 {
+                        continue;
+                    }
                     let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
                     let value = if count == 5 {
                         let mut order = [0usize; 64];
@@ -342,6 +344,10 @@ impl Solver<'_> {
                     }
                 }
             }
+        }
+        if best == -SCORE_INFINITY {
+            // No square flipped anything: the side to move cannot place.
+            return self.pass_or_end(own, opp, alpha, beta);
         }
         best
     }
