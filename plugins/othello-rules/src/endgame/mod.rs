@@ -298,17 +298,19 @@ const NEAR_CORNERS: u64 = 0x42c3_0000_0000_c342;
 const SQUARE_GROUPS: [u64; 3] = [CORNERS, !(CORNERS | NEAR_CORNERS), NEAR_CORNERS];
 
 /// Write the squares of `empties` into `out` in parity order (odd
-/// quadrants first, each part in [`SQUARE_GROUPS`] order) and return
-/// their number.
+/// quadrants first, each part in [`SQUARE_GROUPS`] order), the first `N`
+/// of them if there are more, and return their number.
 #[inline]
-pub fn parity_order(empties: u64, out: &mut [usize; 64]) -> usize {
+pub fn parity_order<const N: usize>(empties: u64, out: &mut [usize; N]) -> usize {
     let odd = odd_quadrants(empties);
     let mut len = 0;
     for part in [odd, empties & !odd] {
         for group in SQUARE_GROUPS {
             let mut bits = part & group;
             while bits != 0 {
-                out[len] = bits.trailing_zeros() as usize;
+                if len < N {
+                    out[len] = bits.trailing_zeros() as usize;
+                }
                 bits &= bits - 1;
                 len += 1;
             }
@@ -827,6 +829,10 @@ mod tests {
         assert_eq!(parity_order(empties, &mut order), 3);
         assert_eq!(order[0], 63);
         assert_eq!(&order[1..3], &[0, 9]);
+        // A shorter array takes the first squares of the same order.
+        let mut first = [0usize; 2];
+        assert_eq!(parity_order(empties, &mut first), 3);
+        assert_eq!(first, [63, 0]);
     }
 
     #[test]

@@ -257,7 +257,7 @@ impl Solver<'_> {
                 self.table_search(own, opp, alpha, beta, count)
             };
         }
-        let mut order = [0usize; 64];
+        let mut order = [0usize; 4];
         parity_order(empties, &mut order);
         match count {
             0 => {
@@ -322,7 +322,7 @@ impl Solver<'_> {
                     }
                     let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
                     let value = if count == 5 {
-                        let mut order = [0usize; 64];
+                        let mut order = [0usize; 4];
                         parity_order(!(child_own | child_opp), &mut order);
                         -self.solve_4(
                             child_own,
