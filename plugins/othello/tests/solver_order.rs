@@ -53,6 +53,21 @@ fn score_after(own: u64, opp: u64, best: u32) -> i32 {
     )
 }
 
+/// The solver's exact score and best move on `thread`, with a table of
+/// `2^bits` entries of its own; the solve must complete.
+fn exact_solve(own: u64, opp: u64, thread: u32, bits: u32) -> (i32, Option<u32>) {
+    let solution = solve(
+        own,
+        opp,
+        -SCORE_INFINITY,
+        SCORE_INFINITY,
+        thread,
+        &mut LocalTable::new(bits),
+    );
+    assert!(solution.complete);
+    (solution.score, solution.best)
+}
+
 #[test]
 fn ordered_by_the_patterns_the_solver_finds_the_plain_scores() {
     plyd_game_othello::register_solver_order();
@@ -70,18 +85,10 @@ fn ordered_by_the_patterns_the_solver_finds_the_plain_scores() {
         let expected = alpha_beta(own, opp, -SCORE_INFINITY, SCORE_INFINITY);
         let context = format!("own {own:#x} opp {opp:#x}");
         for thread in [0, 1] {
-            let solution = solve(
-                own,
-                opp,
-                -SCORE_INFINITY,
-                SCORE_INFINITY,
-                thread,
-                &mut LocalTable::new(16),
-            );
-            assert!(solution.complete);
-            assert_eq!(solution.score, expected, "{context}");
+            let (score, best) = exact_solve(own, opp, thread, 16);
+            assert_eq!(score, expected, "{context}");
             if thread == 0 {
-                let best = solution.best.expect("a move");
+                let best = best.expect("a move");
                 assert_eq!(score_after(own, opp, best), expected, "{context}");
             }
         }
@@ -130,30 +137,14 @@ fn sorted_by_shallow_searches_the_solver_scores_each_node_by_its_children() {
         for square in squares(moves) {
             let disc = 1u64 << square;
             let flipped = flips(own, opp, disc);
-            let child = solve(
-                opp & !flipped,
-                own | flipped | disc,
-                -SCORE_INFINITY,
-                SCORE_INFINITY,
-                0,
-                &mut LocalTable::new(20),
-            );
-            assert!(child.complete);
-            children.insert(square, -child.score);
+            let (child, _) = exact_solve(opp & !flipped, own | flipped | disc, 0, 20);
+            children.insert(square, -child);
         }
         let expected = *children.values().max().expect("a move");
         for thread in [0, 1] {
-            let solution = solve(
-                own,
-                opp,
-                -SCORE_INFINITY,
-                SCORE_INFINITY,
-                thread,
-                &mut LocalTable::new(20),
-            );
-            assert!(solution.complete);
-            assert_eq!(solution.score, expected, "{context} thread {thread}");
-            let best = solution.best.expect("a move");
+            let (score, best) = exact_solve(own, opp, thread, 20);
+            assert_eq!(score, expected, "{context} thread {thread}");
+            let best = best.expect("a move");
             assert_eq!(children[&best], expected, "{context} thread {thread}");
         }
         solved += 1;
