@@ -40,7 +40,7 @@ def board_of(fen):
 
 def show(engine, moves):
     """Board text, side to move and legal moves after `moves`."""
-    engine.send("position startpos moves " + " ".join(moves))
+    engine.set_game(moves)
     engine.send("d")
     lines = engine.read_until(lambda line: line.startswith("Key:"))
     fen = next(line for line in lines if line.startswith("Fen:")).split()[1:]
@@ -100,7 +100,7 @@ def main():
                 line = engine.read_until(lambda l: l.startswith("bestmove"))[-1]
                 move = line.split()[1]
             moves.append(move)
-    engine.send("quit")
+    engine.close()
     return 0
 
 
