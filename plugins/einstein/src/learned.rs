@@ -84,20 +84,70 @@ const fn mirror(sq: u8) -> u8 {
     (4 - r) + 5 * (4 - f)
 }
 
+/// Room for the 25 squares and the always-empty cell [`PAD`], a power of
+/// two so that a masked square needs no bounds check.
+const CELLS: usize = 32;
+
+/// A cell that is always empty: a tuple of four squares is read as five
+/// with this one first, which leaves its index unchanged.
+const PAD: u8 = 25;
+
+/// The cells each feature reads, in [`features`]' order (each tuple as
+/// it stands, then mirrored), padded in front to five.
+const READS: [[u8; 5]; 2 * TUPLES.len()] = reads();
+
+/// Where each feature's table starts: its tuple's offset.
+const BASES: [u32; 2 * TUPLES.len()] = bases();
+
+const fn reads() -> [[u8; 5]; 2 * TUPLES.len()] {
+    let mut out = [[PAD; 5]; 2 * TUPLES.len()];
+    let mut t = 0;
+    while t < TUPLES.len() {
+        let tuple = TUPLES[t];
+        let skip = 5 - tuple.len();
+        let mut i = 0;
+        while i < tuple.len() {
+            out[2 * t][skip + i] = tuple[i];
+            out[2 * t + 1][skip + i] = mirror(tuple[i]);
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+}
+
+const fn bases() -> [u32; 2 * TUPLES.len()] {
+    let mut out = [0; 2 * TUPLES.len()];
+    let mut t = 0;
+    while t < TUPLES.len() {
+        out[2 * t] = OFFSETS[t] as u32;
+        out[2 * t + 1] = OFFSETS[t] as u32;
+        t += 1;
+    }
+    out
+}
+
 /// The indices a position reads, one a tuple and mirror and one of the
 /// table of counts: `FEATURES` in all.
 pub const FEATURES: usize = 2 * TUPLES.len() + 1;
 
 /// Faces of `side`'s die that select each of its stones (index by number;
-/// a face offering two stones counts for both).
+/// a face offering two stones counts for both): a stone's own face, and
+/// every missing number between it and the nearest stones it has on each
+/// side by number (or the end of the die).
 fn faces(board: &Board, side: usize) -> [u8; 7] {
     let mut out = [0u8; 7];
-    for face in 1..=6 {
-        let (stones, n) = board.movable(side, face);
-        for &s in &stones[..n] {
-            out[usize::from(s)] += 1;
+    let mut below = 0u8;
+    for n in 1..=6u8 {
+        if board.has(side, n) {
+            let gap = n - below - 1;
+            out[usize::from(n)] = 1 + gap;
+            out[usize::from(below)] += gap;
+            below = n;
         }
     }
+    out[usize::from(below)] += 6 - below;
+    out[0] = 0;
     out
 }
 
@@ -105,7 +155,7 @@ fn faces(board: &Board, side: usize) -> [u8; 7] {
 /// reads, from the view of its side to move.
 pub fn features(board: &Board) -> [u32; FEATURES] {
     let me = board.mover();
-    let mut cells = [0u8; 25];
+    let mut cells = [0u8; CELLS];
     let mut nearest = [(5u8, 0u8); 2];
     let mut counts = [0usize; 2];
     for (view, side) in [(0usize, me), (1, 1 - me)] {
@@ -125,14 +175,12 @@ pub fn features(board: &Board) -> [u32; FEATURES] {
         }
     }
     let mut out = [0u32; FEATURES];
-    for (t, tuple) in TUPLES.iter().enumerate() {
-        let (mut plain, mut mirrored) = (0usize, 0usize);
-        for &sq in tuple.iter() {
-            plain = plain * STATES + usize::from(cells[usize::from(sq)]);
-            mirrored = mirrored * STATES + usize::from(cells[usize::from(mirror(sq))]);
+    for ((slot, reads), base) in out.iter_mut().zip(&READS).zip(&BASES) {
+        let mut index = 0u32;
+        for &sq in reads {
+            index = index * STATES as u32 + u32::from(cells[usize::from(sq) & (CELLS - 1)]);
         }
-        out[2 * t] = (OFFSETS[t] + plain) as u32;
-        out[2 * t + 1] = (OFFSETS[t] + mirrored) as u32;
+        *slot = base + index;
     }
     let dist = |d: u8| usize::from(d.min(4));
     let global = ((((counts[0].max(1) - 1) * 6 + counts[1].max(1) - 1) * 5 + dist(nearest[0].0))
@@ -254,6 +302,51 @@ mod tests {
         assert_eq!(mirror(4), 4);
         assert_eq!(mirror(20), 20);
         assert_eq!(mirror(21), 15);
+    }
+
+    /// Each tuple's index read square by square from its list in
+    /// [`TUPLES`], each stone's faces counted by asking the rules what
+    /// every face selects: the padded, masked reads of [`features`] and
+    /// its counted gaps must give the same.
+    #[test]
+    fn the_padded_reads_give_each_tuples_index() {
+        let mut positions = 0;
+        for_positions_in_play(0x5851_f42d_4c95_7f2d, 100, |board| {
+            let got = features(board);
+            let me = board.mover();
+            let mut cells = [0usize; 25];
+            for (view, side) in [(0usize, me), (1, 1 - me)] {
+                // What each face of the die selects, by the rules.
+                let mut faces = [0u8; 7];
+                for face in 1..=6 {
+                    let (stones, n) = board.movable(side, face);
+                    for &s in &stones[..n] {
+                        faces[usize::from(s)] += 1;
+                    }
+                }
+                for (&sq, &f) in board.squares[side][1..].iter().zip(&faces[1..]) {
+                    if sq != NO_SQUARE {
+                        let turned = if me == RED { sq } else { 24 - sq };
+                        cells[usize::from(turned)] = usize::from(f.clamp(1, 4)) + 4 * view;
+                    }
+                }
+            }
+            for (t, tuple) in TUPLES.iter().enumerate() {
+                let read = |map: fn(u8) -> u8| {
+                    tuple
+                        .iter()
+                        .fold(0, |index, &sq| index * STATES + cells[usize::from(map(sq))])
+                };
+                assert_eq!(got[2 * t] as usize, OFFSETS[t] + read(|sq| sq), "tuple {t}");
+                assert_eq!(
+                    got[2 * t + 1] as usize,
+                    OFFSETS[t] + read(mirror),
+                    "tuple {t}"
+                );
+            }
+            positions += 1;
+        });
+        assert!(positions > 1000, "{positions}");
     }
 
     #[test]
