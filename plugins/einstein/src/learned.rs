@@ -84,31 +84,32 @@ const fn mirror(sq: u8) -> u8 {
     (4 - r) + 5 * (4 - f)
 }
 
-/// Room for the 25 squares and the always-empty cell [`PAD`], a power of
-/// two so that a masked square needs no bounds check.
-const CELLS: usize = 32;
+/// Lanes of [`PLACES`]' rows: the tuple features, padded to a multiple
+/// of eight so that a row adds as whole vectors of `u16`.
+const LANES: usize = 48;
 
-/// A cell that is always empty: a tuple of four squares is read as five
-/// with this one first, which leaves its index unchanged.
-const PAD: u8 = 25;
-
-/// The cells each feature reads, in [`features`]' order (each tuple as
-/// it stands, then mirrored), padded in front to five.
-const READS: [[u8; 5]; 2 * TUPLES.len()] = reads();
+/// For each square (on the board turned to play Red's way), the place
+/// value `9^i` it has in each feature that reads it as digit `i` (counted
+/// from the last), 0 in the others. A tuple's index is the sum over its
+/// squares of the square's state times its place value; every index is
+/// below 9^5 = 59,049, so it fits a `u16`.
+const PLACES: [[u16; LANES]; 25] = places();
 
 /// Where each feature's table starts: its tuple's offset.
 const BASES: [u32; 2 * TUPLES.len()] = bases();
 
-const fn reads() -> [[u8; 5]; 2 * TUPLES.len()] {
-    let mut out = [[PAD; 5]; 2 * TUPLES.len()];
+const fn places() -> [[u16; LANES]; 25] {
+    let mut out = [[0u16; LANES]; 25];
     let mut t = 0;
     while t < TUPLES.len() {
         let tuple = TUPLES[t];
-        let skip = 5 - tuple.len();
         let mut i = 0;
+        let mut place = 1u16;
         while i < tuple.len() {
-            out[2 * t][skip + i] = tuple[i];
-            out[2 * t + 1][skip + i] = mirror(tuple[i]);
+            let sq = tuple[tuple.len() - 1 - i];
+            out[sq as usize][2 * t] = place;
+            out[mirror(sq) as usize][2 * t + 1] = place;
+            place *= STATES as u16;
             i += 1;
         }
         t += 1;
@@ -155,7 +156,7 @@ fn faces(board: &Board, side: usize) -> [u8; 7] {
 /// reads, from the view of its side to move.
 pub fn features(board: &Board) -> [u32; FEATURES] {
     let me = board.mover();
-    let mut cells = [0u8; CELLS];
+    let mut sums = [0u16; LANES];
     let mut nearest = [(5u8, 0u8); 2];
     let mut counts = [0usize; 2];
     for (view, side) in [(0usize, me), (1, 1 - me)] {
@@ -167,7 +168,10 @@ pub fn features(board: &Board) -> [u32; FEATURES] {
             counts[view] += 1;
             let k = f.clamp(1, 4);
             let turned = if me == RED { sq } else { 24 - sq };
-            cells[usize::from(turned)] = k + 4 * view as u8;
+            let state = u16::from(k) + 4 * view as u16;
+            for (sum, &place) in sums.iter_mut().zip(&PLACES[usize::from(turned) % 25]) {
+                *sum += state * place;
+            }
             let d = distance(side, sq);
             if d < nearest[view].0 || (d == nearest[view].0 && k > nearest[view].1) {
                 nearest[view] = (d, k);
@@ -175,12 +179,8 @@ pub fn features(board: &Board) -> [u32; FEATURES] {
         }
     }
     let mut out = [0u32; FEATURES];
-    for ((slot, reads), base) in out.iter_mut().zip(&READS).zip(&BASES) {
-        let mut index = 0u32;
-        for &sq in reads {
-            index = index * STATES as u32 + u32::from(cells[usize::from(sq) & (CELLS - 1)]);
-        }
-        *slot = base + index;
+    for ((slot, &sum), base) in out.iter_mut().zip(&sums).zip(&BASES) {
+        *slot = base + u32::from(sum);
     }
     let dist = |d: u8| usize::from(d.min(4));
     let global = ((((counts[0].max(1) - 1) * 6 + counts[1].max(1) - 1) * 5 + dist(nearest[0].0))
@@ -306,10 +306,10 @@ mod tests {
 
     /// Each tuple's index read square by square from its list in
     /// [`TUPLES`], each stone's faces counted by asking the rules what
-    /// every face selects: the padded, masked reads of [`features`] and
-    /// its counted gaps must give the same.
+    /// every face selects: the place values that [`features`] adds up
+    /// stone by stone, and its counted gaps, must give the same.
     #[test]
-    fn the_padded_reads_give_each_tuples_index() {
+    fn the_place_values_give_each_tuples_index() {
         let mut positions = 0;
         for_positions_in_play(0x5851_f42d_4c95_7f2d, 100, |board| {
             let got = features(board);
