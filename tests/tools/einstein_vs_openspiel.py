@@ -13,7 +13,11 @@ Two commands, both driving plyd through uci_engine.py:
          sampled), an outside Monte-Carlo player. Games are played in
          OpenSpiel, which draws the set-ups and the rolls; plyd answers
          `go movetime T` on the position text after each roll. Colours
-         alternate; the score is printed with a 95% interval.
+         alternate; the score is printed with a 95% interval. With
+         --equal-time, T follows the bot: after each game it is scaled
+         by MCTS's mean wall-clock time a move over plyd's, so that both
+         spend the same time a move on the same (possibly loaded)
+         machine, as under one clock for both.
 
 OpenSpiel's board, printed with row 0 on top, is plyd's with rank 5 on
 top: black cubes start in the top-left triangle (plyd's Red, heading for
@@ -130,6 +134,17 @@ def check(args, plyd):
     return 0
 
 
+def equal_time(movetime, spent):
+    """plyd's next `go movetime`: the current one scaled by the bot's mean
+    time a move over plyd's, so far in the run (at most halved or doubled
+    at once, never below 10 ms)."""
+    (plyd_time, plyd_moves), (bot_time, bot_moves) = spent["plyd"], spent["mcts"]
+    if plyd_moves == 0 or bot_moves == 0 or plyd_time <= 0:
+        return movetime
+    ratio = (bot_time / bot_moves) / (plyd_time / plyd_moves)
+    return max(10, round(movetime * min(2.0, max(0.5, ratio))))
+
+
 def play(args, plyd):
     rng = random.Random(args.seed)
     game = pyspiel.load_game("einstein_wurfelt_nicht")
@@ -142,6 +157,7 @@ def play(args, plyd):
     # Wall-clock seconds and moves of each player, so that the report
     # says how the time was shared.
     spent = {"plyd": [0.0, 0], "mcts": [0.0, 0]}
+    movetime = args.movetime
     for index in range(args.games):
         plyd_player = index % 2
         state = random_setups(game.new_initial_state(), rng)
@@ -156,7 +172,7 @@ def play(args, plyd):
             elif state.current_player() == plyd_player:
                 start = time.perf_counter()
                 plyd.send(f"position fen {position(state, roll)}")
-                plyd.send(f"go movetime {args.movetime}")
+                plyd.send(f"go movetime {movetime}")
                 line = plyd.read_until(lambda l: l.startswith("bestmove"))[-1]
                 move = line.split()[1]
                 matches = [a for a in state.legal_actions() if decode(a) == move]
@@ -174,7 +190,10 @@ def play(args, plyd):
         won = state.returns()[plyd_player] > 0
         points += 1.0 if won else 0.0
         print(f"game {index + 1}: plyd as {'black' if plyd_player == 0 else 'white'} "
-              f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})", file=sys.stderr)
+              f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})"
+              f"{f', next at {movetime} ms' if args.equal_time else ''}", file=sys.stderr)
+        if args.equal_time:
+            movetime = equal_time(movetime, spent)
     n = args.games
     score = points / n
     se = math.sqrt(max(score * (1 - score), 1e-9) / n)
@@ -182,7 +201,8 @@ def play(args, plyd):
     print(f"plyd {points:.0f}/{n} = {100 * score:.1f}% "
           f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against "
           f"OpenSpiel MCTS ({args.simulations} simulations a move), "
-          f"plyd at {args.movetime} ms a move")
+          f"plyd at {args.movetime} ms a move"
+          f"{f' at first, then at the bot own time ({movetime} ms at the end)' if args.equal_time else ''}")
     mean = {k: 1000 * t / max(n, 1) for k, (t, n) in spent.items()}
     print(f"mean time a move: plyd {mean['plyd']:.0f} ms, "
           f"MCTS {mean['mcts']:.0f} ms (wall clock, this machine)")
@@ -197,6 +217,9 @@ def main():
     parser.add_argument("--plyd", default="target/release/plyd")
     parser.add_argument("--movetime", type=int, default=100,
                         help="plyd's time per move in ms (play)")
+    parser.add_argument("--equal-time", action="store_true",
+                        help="scale plyd's time a move after each game so that "
+                             "its mean equals the bot's (play; --movetime is the start)")
     parser.add_argument("--simulations", type=int, default=1000,
                         help="MCTS simulations per move (play)")
     parser.add_argument("--evaluator", default=None,
