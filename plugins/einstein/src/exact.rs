@@ -16,10 +16,11 @@
 //! ```
 //!
 //! memoised, down to positions of three stones, which the shipped table of
-//! [`crate::endgame`] answers. Each search thread keeps what it solved for
-//! the rest of the game (up to [`MEMO_LIMIT`] positions, then it starts
-//! again), so that the same ending is solved once however often the search
-//! meets it.
+//! [`crate::endgame`] answers. Each search thread keeps what it solved (up
+//! to [`MEMO_LIMIT`] positions, then it starts again), and hands it on to
+//! a thread of the next search when it ends ([`crate::pooled`]), so that
+//! the same ending is solved once however often the search meets it, in
+//! one search or the moves after.
 //!
 //! A call may solve at most `budget` new positions. When that is not
 //! enough it answers `None` and the caller estimates instead, but what it
@@ -42,6 +43,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use plyd_einstein_rules::board::{number, owner, steps, Board, STAGE_PLAY};
 
 use crate::endgame;
+use crate::pooled::{Pool, Pooled};
 
 /// A square no stone stands on: a stone off the board.
 const ABSENT: u8 = 31;
@@ -277,8 +279,12 @@ impl Solver {
     }
 }
 
+/// Solvers of threads that have ended: a solved ending stays solved, so
+/// the next search (on new threads) goes on from what the last one left.
+static SOLVERS: Pool<Solver> = Pool::new();
+
 thread_local! {
-    static SOLVER: RefCell<Solver> = RefCell::new(Solver::new());
+    static SOLVER: RefCell<Pooled<Solver>> = RefCell::new(SOLVERS.take_or(Solver::new));
 }
 
 /// This thread earns `rate` positions to solve (up to `cap` saved): the

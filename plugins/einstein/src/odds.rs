@@ -72,6 +72,7 @@ use serde::Deserialize;
 
 use std::sync::Arc;
 
+use crate::pooled::{Pool, Pooled};
 use crate::{endgame, exact, learned, setup};
 
 /// The default parameters.
@@ -142,10 +143,13 @@ impl<V: Copy> Cache<V> {
     }
 }
 
+/// [`CACHE`]s left by threads that have ended (see [`crate::pooled`]).
+static COUNTS: Pool<Cache<f64>> = Pool::new();
+
 thread_local! {
     /// What [`Odds::before_roll`] counted, by position.
-    static CACHE: std::cell::RefCell<Cache<f64>> =
-        const { std::cell::RefCell::new(Cache::new(CACHE_BITS, 0.0)) };
+    static CACHE: std::cell::RefCell<Pooled<Cache<f64>>> =
+        std::cell::RefCell::new(COUNTS.take_or(|| Cache::new(CACHE_BITS, 0.0)));
 }
 
 /// The highest degree of the exact race's polynomial: six stones, each at
@@ -159,12 +163,17 @@ type Counted = [f64; MAX_DEGREE + 2];
 /// Entries of each thread's cache of counted sides (a power of two).
 const SIDE_BITS: u32 = 14;
 
+/// [`SIDES`] caches left by threads that have ended (see [`crate::pooled`]).
+static SIDE_COUNTS: Pool<Cache<Counted>> = Pool::new();
+
 thread_local! {
     /// What [`Odds::not_finished_exact`] counted for one side, by its
     /// stones and the threats to them. A position's two sides recur far
     /// more often than the position: a move changes one side's stones.
-    static SIDES: std::cell::RefCell<Cache<Counted>> =
-        const { std::cell::RefCell::new(Cache::new(SIDE_BITS, [0.0; MAX_DEGREE + 2])) };
+    static SIDES: std::cell::RefCell<Pooled<Cache<Counted>>> =
+        std::cell::RefCell::new(SIDE_COUNTS.take_or(|| {
+            Cache::new(SIDE_BITS, [0.0; MAX_DEGREE + 2])
+        }));
 }
 
 /// A key no position has.
@@ -330,12 +339,17 @@ const POLY_BITS: u32 = 14;
 /// A race polynomial and its degree.
 type Polynomial = ([f64; MAX_DEGREE + 1], usize);
 
+/// [`POLYNOMIALS`] caches left by threads that have ended (see [`crate::pooled`]).
+static RACE_POLYNOMIALS: Pool<Cache<Polynomial>> = Pool::new();
+
 thread_local! {
     /// The race polynomials counted by [`race_polynomial`], by their
     /// stones' distances. They depend on the stones alone, not on an
     /// evaluator's parameters, so every evaluator shares them (owner 0).
-    static POLYNOMIALS: std::cell::RefCell<Cache<Polynomial>> =
-        const { std::cell::RefCell::new(Cache::new(POLY_BITS, ([0.0; MAX_DEGREE + 1], 0))) };
+    static POLYNOMIALS: std::cell::RefCell<Pooled<Cache<Polynomial>>> =
+        std::cell::RefCell::new(RACE_POLYNOMIALS.take_or(|| {
+            Cache::new(POLY_BITS, ([0.0; MAX_DEGREE + 1], 0))
+        }));
 }
 
 /// `Π_stones Σ_(j<d) (k/6 · z)^j / j!` for the stones in `alive` (bit n

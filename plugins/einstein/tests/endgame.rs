@@ -213,25 +213,24 @@ fn endings_beyond_the_table_are_solved_exactly() {
         .unwrap();
     assert_eq!(exact::win_probability(game.board(), 4, usize::MAX), None);
     // A budget too small for the whole ending: None first, then the
-    // same value once later calls have finished it (in a fresh thread, so
-    // that nothing is solved yet).
-    std::thread::spawn(|| {
-        let mut game = EinStein::new(0);
-        game.set_position("...../.12../...../..a../...b. r - -")
-            .unwrap();
-        assert_eq!(exact::win_probability(game.board(), 4, 50), None);
-        let mut calls = 1;
-        let value = loop {
-            calls += 1;
-            if let Some(v) = exact::win_probability(game.board(), 4, 50) {
-                break v;
-            }
-        };
-        assert!(calls > 2, "{calls}");
-        let mut memo = HashMap::new();
-        let plain = expectimax(&mut game, &mut memo);
-        assert!((plain - value).abs() < 1e-4, "{plain} against {value}");
-    })
-    .join()
-    .unwrap();
+    // same value once later calls have finished it (with a solver of its
+    // own, so that nothing is solved yet: the threads' solvers outlive
+    // their threads).
+    let mut game = EinStein::new(0);
+    game.set_position("...../.12../...../..a../...b. r - -")
+        .unwrap();
+    let ending = exact::Ending::of(game.board()).unwrap();
+    let mut solver = exact::Solver::new();
+    assert_eq!(solver.solve(&ending, 50), None);
+    let mut calls = 1;
+    let value = loop {
+        calls += 1;
+        if let Some(v) = solver.solve(&ending, 50) {
+            break v;
+        }
+    };
+    assert!(calls > 2, "{calls}");
+    let mut memo = HashMap::new();
+    let plain = expectimax(&mut game, &mut memo);
+    assert!((plain - value).abs() < 1e-4, "{plain} against {value}");
 }
