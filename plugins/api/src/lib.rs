@@ -18,6 +18,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod abi;
+pub mod pooled;
 pub mod sdk;
 
 pub use abi::{EvaluatorApi, GameApi, Move, VariantInfo, ABI_VERSION, NULL_MOVE};

@@ -18,7 +18,7 @@
 //! memoised, down to positions of three stones, which the shipped table of
 //! [`crate::endgame`] answers. Each search thread keeps what it solved (up
 //! to [`MEMO_LIMIT`] positions, then it starts again), and hands it on to
-//! a thread of the next search when it ends ([`crate::pooled`]), so that
+//! a thread of the next search when it ends ([`plyd_api::pooled`]), so that
 //! the same ending is solved once however often the search meets it, in
 //! one search or the moves after.
 //!
@@ -43,7 +43,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use plyd_einstein_rules::board::{number, owner, steps, Board, STAGE_PLAY};
 
 use crate::endgame;
-use crate::pooled::{Pool, Pooled};
+use plyd_api::pooled::{Pool, Pooled};
 
 /// A square no stone stands on: a stone off the board.
 const ABSENT: u8 = 31;

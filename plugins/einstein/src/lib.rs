@@ -17,7 +17,6 @@ pub mod endgame;
 pub mod exact;
 pub mod learned;
 pub mod odds;
-mod pooled;
 pub mod seed001;
 pub mod setup;
 #[cfg(test)]

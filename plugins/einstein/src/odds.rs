@@ -72,8 +72,8 @@ use serde::Deserialize;
 
 use std::sync::Arc;
 
-use crate::pooled::{Pool, Pooled};
 use crate::{endgame, exact, learned, setup};
+use plyd_api::pooled::{Pool, Pooled};
 
 /// The default parameters.
 pub const DEFAULT_PARAMS: &str = include_str!("../odds.toml");
@@ -143,7 +143,7 @@ impl<V: Copy> Cache<V> {
     }
 }
 
-/// [`CACHE`]s left by threads that have ended (see [`crate::pooled`]).
+/// [`CACHE`]s left by threads that have ended (see [`plyd_api::pooled`]).
 static COUNTS: Pool<Cache<f64>> = Pool::new();
 
 thread_local! {
@@ -163,7 +163,7 @@ type Counted = [f64; MAX_DEGREE + 2];
 /// Entries of each thread's cache of counted sides (a power of two).
 const SIDE_BITS: u32 = 14;
 
-/// [`SIDES`] caches left by threads that have ended (see [`crate::pooled`]).
+/// [`SIDES`] caches left by threads that have ended (see [`plyd_api::pooled`]).
 static SIDE_COUNTS: Pool<Cache<Counted>> = Pool::new();
 
 thread_local! {
@@ -339,7 +339,7 @@ const POLY_BITS: u32 = 14;
 /// A race polynomial and its degree.
 type Polynomial = ([f64; MAX_DEGREE + 1], usize);
 
-/// [`POLYNOMIALS`] caches left by threads that have ended (see [`crate::pooled`]).
+/// [`POLYNOMIALS`] caches left by threads that have ended (see [`plyd_api::pooled`]).
 static RACE_POLYNOMIALS: Pool<Cache<Polynomial>> = Pool::new();
 
 thread_local! {

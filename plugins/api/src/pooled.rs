@@ -1,14 +1,29 @@
 //! Per-thread state that outlives its thread.
 //!
-//! The evaluator keeps what it has worked out (solved endings, counted
-//! positions) per search thread, with no locks on the way. But the host
-//! starts new threads for every search, so a plain thread-local would
-//! begin every move empty and throw away what the search before it
-//! learned, which stays true: an ending's value, a position's count. A
-//! [`Pooled`] value goes back to its [`Pool`] when its thread ends, and the
-//! next thread to need one takes it from there, so the work carries from
-//! move to move (and a pool holds at most one value for each thread that
-//! ran at the same time).
+//! The host runs every search on threads started for it, and ends them
+//! with the search: a plain `thread_local!` in a plugin starts empty at
+//! every `go` and loses what the search worked out. Where that stays true
+//! from move to move (an ending's solved value, a position's count, kept
+//! by the position itself), wrap the thread-local's value in a [`Pooled`]
+//! taken from a static [`Pool`]: it goes back to the pool when its thread
+//! ends, and the next thread to need one takes it from there, with no
+//! lock on the way in between. A pool holds at most one value for each
+//! thread that ran at the same time.
+//!
+//! ```
+//! use std::cell::RefCell;
+//! use std::collections::HashMap;
+//! use plyd_api::pooled::{Pool, Pooled};
+//!
+//! static SOLVED: Pool<HashMap<u64, f32>> = Pool::new();
+//!
+//! thread_local! {
+//!     static MEMO: RefCell<Pooled<HashMap<u64, f32>>> =
+//!         RefCell::new(SOLVED.take_or(HashMap::new));
+//! }
+//!
+//! MEMO.with(|memo| memo.borrow_mut().insert(7, 0.5));
+//! ```
 
 use std::ops::{Deref, DerefMut};
 use std::sync::Mutex;
@@ -39,9 +54,14 @@ impl<T> Pool<T> {
     }
 
     /// Values waiting in the pool.
-    #[cfg(test)]
     pub fn waiting(&self) -> usize {
         self.free.lock().map_or(0, |free| free.len())
+    }
+}
+
+impl<T> Default for Pool<T> {
+    fn default() -> Self {
+        Pool::new()
     }
 }
 
