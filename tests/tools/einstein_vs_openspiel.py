@@ -15,9 +15,9 @@ Two commands, both driving plyd through uci_engine.py:
          `go movetime T` on the position text after each roll. Colours
          alternate; the score is printed with a 95% interval. With
          --equal-time, T follows the bot: after each game it is scaled
-         by MCTS's mean wall-clock time a move over plyd's, so that both
-         spend the same time a move on the same (possibly loaded)
-         machine, as under one clock for both.
+         by MCTS's mean wall-clock time a move over plyd's, both over
+         their last RECENT moves, so that both spend the same time a move
+         on the same machine, however its load changes.
 
 OpenSpiel's board, printed with row 0 on top, is plyd's with rank 5 on
 top: black cubes start in the top-left triangle (plyd's Red, heading for
@@ -33,6 +33,7 @@ plyd as the side to move.
         --movetime 100 --simulations 1000 --plyd target/release/plyd
 """
 import argparse
+import collections
 import math
 import random
 import sys
@@ -134,14 +135,21 @@ def check(args, plyd):
     return 0
 
 
-def equal_time(movetime, spent):
+# Moves of each player whose times --equal-time compares: a few games'
+# worth, so that the two follow a change of the machine's load together
+# (means over the whole run would make up for a slow stretch of one side
+# by a fast stretch of the other later on).
+RECENT = 60
+
+
+def equal_time(movetime, recent):
     """plyd's next `go movetime`: the current one scaled by the bot's mean
-    time a move over plyd's, so far in the run (at most halved or doubled
-    at once, never below 10 ms)."""
-    (plyd_time, plyd_moves), (bot_time, bot_moves) = spent["plyd"], spent["mcts"]
-    if plyd_moves == 0 or bot_moves == 0 or plyd_time <= 0:
+    time a move over plyd's, over their last RECENT moves (at most halved
+    or doubled at once, never below 10 ms)."""
+    plyd, bot = recent["plyd"], recent["mcts"]
+    if not plyd or not bot or sum(plyd) <= 0:
         return movetime
-    ratio = (bot_time / bot_moves) / (plyd_time / plyd_moves)
+    ratio = (sum(bot) / len(bot)) / (sum(plyd) / len(plyd))
     return max(10, round(movetime * min(2.0, max(0.5, ratio))))
 
 
@@ -157,7 +165,10 @@ def play(args, plyd):
     # Wall-clock seconds and moves of each player, so that the report
     # says how the time was shared.
     spent = {"plyd": [0.0, 0], "mcts": [0.0, 0]}
+    recent = {"plyd": collections.deque(maxlen=RECENT),
+              "mcts": collections.deque(maxlen=RECENT)}
     movetime = args.movetime
+    low_time = high_time = movetime
     for index in range(args.games):
         plyd_player = index % 2
         state = random_setups(game.new_initial_state(), rng)
@@ -180,20 +191,25 @@ def play(args, plyd):
                     print(f"game {index}: plyd played {move}, not legal in OpenSpiel")
                     return 1
                 state.apply_action(matches[0])
-                spent["plyd"][0] += time.perf_counter() - start
+                took = time.perf_counter() - start
+                spent["plyd"][0] += took
                 spent["plyd"][1] += 1
+                recent["plyd"].append(took)
             else:
                 start = time.perf_counter()
                 state.apply_action(bot.step(state))
-                spent["mcts"][0] += time.perf_counter() - start
+                took = time.perf_counter() - start
+                spent["mcts"][0] += took
                 spent["mcts"][1] += 1
+                recent["mcts"].append(took)
         won = state.returns()[plyd_player] > 0
         points += 1.0 if won else 0.0
         print(f"game {index + 1}: plyd as {'black' if plyd_player == 0 else 'white'} "
               f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})"
               f"{f', next at {movetime} ms' if args.equal_time else ''}", file=sys.stderr)
         if args.equal_time:
-            movetime = equal_time(movetime, spent)
+            movetime = equal_time(movetime, recent)
+            low_time, high_time = min(low_time, movetime), max(high_time, movetime)
     n = args.games
     score = points / n
     se = math.sqrt(max(score * (1 - score), 1e-9) / n)
@@ -202,7 +218,7 @@ def play(args, plyd):
           f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against "
           f"OpenSpiel MCTS ({args.simulations} simulations a move), "
           f"plyd at {args.movetime} ms a move"
-          f"{f' at first, then at the bot own time ({movetime} ms at the end)' if args.equal_time else ''}")
+          f"{f' at first, then following the bot (from {low_time} to {high_time} ms)' if args.equal_time else ''}")
     mean = {k: 1000 * t / max(n, 1) for k, (t, n) in spent.items()}
     print(f"mean time a move: plyd {mean['plyd']:.0f} ms, "
           f"MCTS {mean['mcts']:.0f} ms (wall clock, this machine)")
