@@ -14,10 +14,11 @@ Two commands, both driving plyd through uci_engine.py:
          OpenSpiel, which draws the set-ups and the rolls; plyd answers
          `go movetime T` on the position text after each roll. Colours
          alternate; the score is printed with a 95% interval. With
-         --equal-time, T follows the bot: after each game it is scaled
-         by MCTS's mean wall-clock time a move over plyd's, both over
-         their last RECENT moves, so that both spend the same time a move
-         on the same machine, however its load changes.
+         --equal-time, T follows the bot: after each game it is set so
+         that plyd's time a move matches MCTS's mean wall-clock time a
+         move over its last RECENT moves, given the share of T that
+         plyd's last RECENT answers took, so that both spend the same
+         time a move on the same machine, however its load changes.
 
 OpenSpiel's board, printed with row 0 on top, is plyd's with rank 5 on
 top: black cubes start in the top-left triangle (plyd's Red, heading for
@@ -143,14 +144,15 @@ RECENT = 60
 
 
 def equal_time(movetime, recent):
-    """plyd's next `go movetime`: the current one scaled by the bot's mean
-    time a move over plyd's, over their last RECENT moves (at most halved
-    or doubled at once, never below 10 ms)."""
-    plyd, bot = recent["plyd"], recent["mcts"]
-    if not plyd or not bot or sum(plyd) <= 0:
+    """plyd's next `go movetime`: the bot's mean time a move over its last
+    RECENT moves, divided by the mean share of its `go movetime` that
+    plyd's last RECENT answers took (never below 10 ms). Set from what
+    was measured, not by scaling the last value, so it does not swing."""
+    shares, bot = recent["plyd"], recent["mcts"]
+    if not shares or not bot or sum(shares) <= 0:
         return movetime
-    ratio = (sum(bot) / len(bot)) / (sum(plyd) / len(plyd))
-    return max(10, round(movetime * min(2.0, max(0.5, ratio))))
+    share = sum(shares) / len(shares)
+    return max(10, round(1000 * (sum(bot) / len(bot)) / share))
 
 
 def play(args, plyd):
@@ -194,7 +196,7 @@ def play(args, plyd):
                 took = time.perf_counter() - start
                 spent["plyd"][0] += took
                 spent["plyd"][1] += 1
-                recent["plyd"].append(took)
+                recent["plyd"].append(took / (movetime / 1000))
             else:
                 start = time.perf_counter()
                 state.apply_action(bot.step(state))
@@ -204,12 +206,12 @@ def play(args, plyd):
                 recent["mcts"].append(took)
         won = state.returns()[plyd_player] > 0
         points += 1.0 if won else 0.0
-        print(f"game {index + 1}: plyd as {'black' if plyd_player == 0 else 'white'} "
-              f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})"
-              f"{f', next at {movetime} ms' if args.equal_time else ''}", file=sys.stderr)
         if args.equal_time:
             movetime = equal_time(movetime, recent)
             low_time, high_time = min(low_time, movetime), max(high_time, movetime)
+        print(f"game {index + 1}: plyd as {'black' if plyd_player == 0 else 'white'} "
+              f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})"
+              f"{f', next at {movetime} ms' if args.equal_time else ''}", file=sys.stderr)
     n = args.games
     score = points / n
     se = math.sqrt(max(score * (1 - score), 1e-9) / n)
