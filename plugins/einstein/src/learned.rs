@@ -137,6 +137,8 @@ pub const FEATURES: usize = 2 * TUPLES.len() + 1;
 /// every missing number between it and the nearest stones it has on each
 /// side by number (or the end of the die).
 fn faces(board: &Board, side: usize) -> [u8; 7] {
+    // Slot 0 stands for "no stone below": the faces under the lowest
+    // stone land there as well as on it, and are wiped at the end.
     let mut out = [0u8; 7];
     let mut below = 0u8;
     for n in 1..=6u8 {
