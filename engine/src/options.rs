@@ -81,6 +81,9 @@ pub mod names {
     pub const SPARE_CHECKS: &str = "SpareChecks";
     /// Correction history.
     pub const CORR_HISTORY: &str = "CorrHistory";
+    /// The last plies searched inside the evaluator's plugin, where it
+    /// offers `shallow_search`.
+    pub const SHALLOW_SEARCH: &str = "ShallowSearch";
     /// Evasions in quiescence.
     pub const QS_EVASIONS: &str = "QsEvasions";
     /// Futility in quiescence.

@@ -50,10 +50,12 @@ pub enum Call {
     StackPop,
     /// An evaluator's `stack_evaluate`.
     StackEvaluate,
+    /// An evaluator's `shallow_search`.
+    ShallowSearch,
 }
 
 /// Every kind, in the order [`snapshot`] reports them.
-pub const CALLS: [Call; 21] = [
+pub const CALLS: [Call; 22] = [
     Call::MakeMove,
     Call::UnmakeMove,
     Call::SideToMove,
@@ -75,6 +77,7 @@ pub const CALLS: [Call; 21] = [
     Call::StackPush,
     Call::StackPop,
     Call::StackEvaluate,
+    Call::ShallowSearch,
 ];
 
 impl Call {
@@ -102,6 +105,7 @@ impl Call {
             Call::StackPush => "stack_push",
             Call::StackPop => "stack_pop",
             Call::StackEvaluate => "stack_evaluate",
+            Call::ShallowSearch => "shallow_search",
         }
     }
 }

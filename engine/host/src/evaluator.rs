@@ -286,6 +286,58 @@ impl Evaluator {
 }
 
 impl Evaluator {
+    /// The most plies [`Evaluator::shallow_search`] takes; 0 when the
+    /// evaluator has no `shallow_search`.
+    pub fn shallow_plies(&self) -> u32 {
+        self.info().vtable.shallow.map_or(0, |(_, plies)| plies)
+    }
+
+    /// The last `depth` plies (1 to [`Evaluator::shallow_plies`]) of a
+    /// search from `state`, whose game is not over, searched inside the
+    /// plugin in the window `(alpha, beta)`; `win` is the score of a game
+    /// won at `state`. The score for the side to move and the positions
+    /// visited below `state`, or `None` when the plugin leaves the node to
+    /// the caller.
+    pub fn shallow_search(
+        &self,
+        state: &mut GameState,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        win: i32,
+    ) -> Result<Option<(i32, u64)>, PluginError> {
+        self.check_state(state)?;
+        let Some((entry, plies)) = self.info().vtable.shallow else {
+            return Ok(None);
+        };
+        if depth == 0 || depth > plies || alpha >= beta {
+            return Ok(None);
+        }
+        let health = self.source.health();
+        health.check_enabled()?;
+        calls::count(Call::ShallowSearch);
+        let (mut score, mut nodes) = (0, 0);
+        // SAFETY: live context; a state of the evaluator's game, borrowed
+        // mutably for the call alone; the outputs are writable.
+        let status = unsafe {
+            entry(
+                self.ctx.as_ptr(),
+                state.raw_mut(),
+                depth,
+                alpha,
+                beta,
+                win,
+                &mut score,
+                &mut nodes,
+            )
+        };
+        match status {
+            abi::STATUS_OK => Ok(Some((score, nodes))),
+            abi::STATUS_UNSUPPORTED => Ok(None),
+            _ => health.status("shallow_search", status).map(|()| None),
+        }
+    }
+
     /// Whether the evaluator keeps incremental stacks
     /// ([`Evaluator::new_stack`]).
     pub fn is_incremental(&self) -> bool {

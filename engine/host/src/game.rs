@@ -731,6 +731,11 @@ impl GameState {
     pub(crate) fn raw(&self) -> *const State {
         self.ptr.as_ptr()
     }
+
+    /// The plugin's pointer, for an entry that may change the state.
+    pub(crate) fn raw_mut(&mut self) -> *mut State {
+        self.ptr.as_ptr()
+    }
 }
 
 impl Drop for GameState {

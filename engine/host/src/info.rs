@@ -91,7 +91,21 @@ pub(crate) struct EvaluatorVtable {
         Option<unsafe extern "C" fn(*const EvalContext, *const State, *mut c_char, usize) -> i64>,
     /// Present only when the table has all six stack entries.
     pub stack: Option<StackEntries>,
+    /// `shallow_search` and its `shallow_plies` (at least 1), when present.
+    pub shallow: Option<(ShallowSearchFn, u32)>,
 }
+
+/// An evaluator's `shallow_search` entry.
+pub(crate) type ShallowSearchFn = unsafe extern "C" fn(
+    *const EvalContext,
+    *mut State,
+    u32,
+    i32,
+    i32,
+    i32,
+    *mut i32,
+    *mut u64,
+) -> i32;
 
 /// The stack entries of an incremental evaluator's table.
 #[derive(Clone, Copy)]

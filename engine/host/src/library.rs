@@ -487,6 +487,16 @@ unsafe fn read_evaluator_table(
             });
         }
         let stack = read_stack_entries(path, &name, table, table_size)?;
+        let shallow =
+            optional_field!(table, table_size, EvaluatorApi, shallow_search).and_then(|entry| {
+                let end = std::mem::offset_of!(EvaluatorApi, shallow_plies) + 4;
+                let plies = if end <= table_size {
+                    (*table).shallow_plies
+                } else {
+                    0
+                };
+                (plies > 0).then_some((entry, plies))
+            });
         Ok(EvaluatorInfo {
             description: table_string(path, "evaluator description", (*table).description)?,
             default_params: table_string(path, "default params", (*table).default_params)?,
@@ -500,6 +510,7 @@ unsafe fn read_evaluator_table(
                 evaluate: required_fn!(path, table, evaluate),
                 explain: optional_field!(table, table_size, EvaluatorApi, explain),
                 stack,
+                shallow,
             },
         })
     }

@@ -187,6 +187,10 @@ pub struct Techniques {
     /// cannot lift the static evaluation plus a margin above alpha is
     /// skipped (`QsFutility`), where the plugin answers `see_ge`.
     pub qs_futility: bool,
+    /// The last plies of the search at non-PV nodes handed to the
+    /// evaluator's `shallow_search`, where it has one (`ShallowSearch`):
+    /// Edax's shallow searches without the host's per-node work.
+    pub shallow_search: bool,
     /// The switches set by name ([`Techniques::set`]), one bit per entry
     /// of [`Techniques::SWITCHES`]: a game's preference
     /// ([`Techniques::for_game`]) does not override them.
@@ -212,6 +216,7 @@ impl Default for Techniques {
             spare_checks: true,
             correction: true,
             qs_evasions: true,
+            shallow_search: true,
             ..Techniques::none()
         }
     }
@@ -222,7 +227,7 @@ pub type Switch = fn(&mut Techniques) -> &mut bool;
 
 impl Techniques {
     /// Each technique's option name, and its switch.
-    pub const SWITCHES: [(&'static str, Switch); 17] = [
+    pub const SWITCHES: [(&'static str, Switch); 18] = [
         (names::CONT_HISTORY, |t| &mut t.cont_history),
         (names::CAPTURE_HISTORY, |t| &mut t.capture_history),
         (names::COUNTER_MOVES, |t| &mut t.counter_moves),
@@ -240,6 +245,7 @@ impl Techniques {
         (names::CORR_HISTORY, |t| &mut t.correction),
         (names::QS_EVASIONS, |t| &mut t.qs_evasions),
         (names::QS_FUTILITY, |t| &mut t.qs_futility),
+        (names::SHALLOW_SEARCH, |t| &mut t.shallow_search),
     ];
 
     /// Switch the technique of option `name` (any case) on or off, for
@@ -288,6 +294,7 @@ impl Techniques {
             correction: false,
             qs_evasions: false,
             qs_futility: false,
+            shallow_search: false,
             chosen: 0,
         }
     }

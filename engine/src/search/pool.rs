@@ -48,6 +48,11 @@ pub(crate) struct Shared<'a> {
     /// The evaluator's bound: every evaluation is clamped into
     /// `[-eval_bound, eval_bound]`, which chance nodes rely on.
     pub eval_bound: i32,
+    /// The most plies left at which a non-PV node is handed to the
+    /// evaluator's `shallow_search`: 0 where it has none, the game has
+    /// chance nodes, its scores reach the win scores' range, or
+    /// `ShallowSearch` is off.
+    pub shallow_plies: u32,
     /// Half-width of the first aspiration window.
     pub aspiration_delta: i32,
     /// Reverse-futility margin per ply of depth.
@@ -348,6 +353,14 @@ pub(super) fn run(
         },
         multipv: options.multipv.max(1),
         eval_bound: bound,
+        shallow_plies: if features.techniques.shallow_search
+            && !features.chance
+            && evaluator.info().score_bound <= EVAL_LIMIT
+        {
+            evaluator.shallow_plies()
+        } else {
+            0
+        },
         aspiration_delta: (bound / 100).max(1),
         futility_margin: (bound / 50).max(1),
         see_margins: SeeMargins::for_bound(bound),

@@ -499,6 +499,20 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return self.quiescence_moves(ply, alpha, beta, side, false);
         }
+        // The last plies of a non-PV node, searched inside the plugin.
+        if depth <= self.shared.shallow_plies && !pv_node && excluded == NULL_MOVE {
+            let found = self.shared.evaluator.shallow_search(
+                &mut self.state,
+                depth,
+                alpha,
+                beta,
+                win_in(ply),
+            )?;
+            if let Some((score, nodes)) = found {
+                self.nodes += nodes;
+                return Ok(score);
+            }
+        }
 
         // Mate distance pruning: no line from here beats a win at this ply.
         let alpha_floor = loss_in(ply);

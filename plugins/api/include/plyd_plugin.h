@@ -451,6 +451,24 @@ struct PlydEvaluatorApi {
     int32_t (*stack_pop)(PlydEvalStack *stack);
     /* Score state, the position on top, exactly as evaluate scores it. */
     int32_t (*stack_evaluate)(PlydEvalStack *stack, const PlydState *state, int32_t *out);
+
+    /* -- optional: the last plies of the search inside the plugin -- */
+
+    /* A fail-soft alpha-beta search of `depth` plies (1 to shallow_plies)
+     * from state, whose game is not over, in the window (alpha, beta), for
+     * the side to move: every move searched (a pass is a ply), a position
+     * depth plies down scored as evaluate scores it, clamped to
+     * score_bound, and a game that ended d plies down as win - d for the
+     * side to move there when it has won, -(win - d) when it has lost, 0
+     * when drawn. The score goes to *score, the positions reached below
+     * state to *nodes. The state is left as it was; several threads may
+     * search different states with one context at once.
+     * PLYD_STATUS_UNSUPPORTED leaves the node to the host. */
+    int32_t (*shallow_search)(const PlydEvalContext *ctx, PlydState *state, uint32_t depth,
+                              int32_t alpha, int32_t beta, int32_t win, int32_t *score,
+                              uint64_t *nodes);
+    /* The most plies shallow_search takes (read only when it is present). */
+    uint32_t shallow_plies;
 };
 
 /* Bytes of PlydGameApi up to the end of its last required entry: a table

@@ -578,6 +578,33 @@ pub struct EvaluatorApi {
     pub stack_evaluate: Option<
         unsafe extern "C" fn(stack: *mut EvalStack, state: *const State, out: *mut i32) -> i32,
     >,
+    /// Optional, with `shallow_plies` (read only when this is present):
+    /// the last plies of the host's search, searched inside the plugin
+    /// without a call per node. A fail-soft alpha-beta search of `depth`
+    /// plies (1 to `shallow_plies`) from `state`, whose game is not over,
+    /// in the window `(alpha, beta)`, for the side to move: every move
+    /// searched (a pass is a ply), a position `depth` plies down scored as
+    /// `evaluate` scores it, clamped to `score_bound`, and a game that
+    /// ended `d` plies down as `win - d` for the side to move there when it
+    /// has won, `-(win - d)` when it has lost, 0 when drawn. The score goes
+    /// to `score`, the positions reached below `state` to `nodes`. The
+    /// state is left as it was; several threads may search different
+    /// states with one context at once. [`STATUS_UNSUPPORTED`] leaves the
+    /// node to the host.
+    pub shallow_search: Option<
+        unsafe extern "C" fn(
+            ctx: *const EvalContext,
+            state: *mut State,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+            win: i32,
+            score: *mut i32,
+            nodes: *mut u64,
+        ) -> i32,
+    >,
+    /// The most plies `shallow_search` takes.
+    pub shallow_plies: u32,
 }
 
 /// Byte offset just past the last required entry of [`GameApi`]: a plugin

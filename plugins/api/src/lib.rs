@@ -24,5 +24,5 @@ pub mod sdk;
 pub use abi::{EvaluatorApi, GameApi, Move, VariantInfo, ABI_VERSION, NULL_MOVE};
 pub use sdk::{
     ChanceSink, Evaluator, Game, GameOption, GameOptionKind, Incremental, MoveSink, Outcome,
-    SeeAnswer, SolveHost, Variant,
+    SeeAnswer, Shallow, ShallowResult, SolveHost, Variant,
 };

@@ -506,6 +506,62 @@ pub trait Evaluator: Sized + Send + Sync + 'static {
     fn explain(&self, state: &Self::State) -> Vec<(String, f64)> {
         vec![("total".to_string(), f64::from(self.evaluate(state)))]
     }
+
+    /// The most plies [`Evaluator::shallow_search`] searches. 0, the
+    /// default, exports no `shallow_search` entry: the host then searches
+    /// every ply itself.
+    const SHALLOW_PLIES: u32 = 0;
+
+    /// The last plies of the host's search, inside the plugin (the ABI's
+    /// `shallow_search`): a fail-soft alpha-beta search of
+    /// `request.depth` plies (1 to [`Evaluator::SHALLOW_PLIES`]) from
+    /// `state`, whose game is not over, every move searched (a pass is a
+    /// ply), the positions `depth` plies down scored as
+    /// [`Evaluator::evaluate`] scores them (within `SCORE_BOUND`) and an
+    /// ended game as [`Shallow::ended`] says. `state` must be left as it
+    /// was. `None` leaves the node to the host.
+    fn shallow_search(&self, state: &mut Self::State, request: Shallow) -> Option<ShallowResult> {
+        let _ = (state, request);
+        None
+    }
+}
+
+/// What the host asks of [`Evaluator::shallow_search`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shallow {
+    /// Plies to search, at least 1.
+    pub depth: u32,
+    /// The window, for the side to move at the state searched.
+    pub alpha: i32,
+    /// See `alpha`.
+    pub beta: i32,
+    /// The score of a game won at the state itself; one less each ply
+    /// further down.
+    pub win: i32,
+}
+
+impl Shallow {
+    /// The score of a game that ended `plies` below the state searched,
+    /// for the side to move there, from how its discs, stones or pieces
+    /// compare with the opponent's: `Greater` has won.
+    #[inline]
+    pub fn ended(&self, plies: u32, own_against_opponent: std::cmp::Ordering) -> i32 {
+        let win = self.win - plies as i32;
+        match own_against_opponent {
+            std::cmp::Ordering::Greater => win,
+            std::cmp::Ordering::Less => -win,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+}
+
+/// What [`Evaluator::shallow_search`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShallowResult {
+    /// The score for the side to move at the state searched.
+    pub score: i32,
+    /// The positions reached below the state.
+    pub nodes: u64,
 }
 
 /// An evaluator that keeps, for each search thread, a stack of what it
@@ -721,6 +777,8 @@ pub fn evaluator_table<E: Evaluator>() -> &'static EvaluatorApi {
         stack_push: None,
         stack_pop: None,
         stack_evaluate: None,
+        shallow_search: (E::SHALLOW_PLIES > 0).then_some(shim::eval_shallow_search::<E> as _),
+        shallow_plies: E::SHALLOW_PLIES,
     }))
 }
 
@@ -1248,6 +1306,47 @@ mod shim {
             // SAFETY: the caller passes a writable i32.
             unsafe { *out = score };
             abi::STATUS_OK
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe extern "C" fn eval_shallow_search<E: Evaluator>(
+        ctx: *const EvalContext,
+        state: *mut State,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        win: i32,
+        score: *mut i32,
+        nodes: *mut u64,
+    ) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if ctx.is_null() || state.is_null() || score.is_null() || nodes.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            if depth == 0 || depth > E::SHALLOW_PLIES || alpha >= beta {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: ctx from eval_create; state is a live state of E::State's
+            // game, which the host lends this call alone.
+            let (e, s) = unsafe { (&*(ctx as *const E), &mut *(state as *mut E::State)) };
+            let request = Shallow {
+                depth,
+                alpha,
+                beta,
+                win,
+            };
+            match e.shallow_search(s, request) {
+                Some(found) => {
+                    // SAFETY: the caller passes writable outputs.
+                    unsafe {
+                        *score = found.score;
+                        *nodes = found.nodes;
+                    }
+                    abi::STATUS_OK
+                }
+                None => abi::STATUS_UNSUPPORTED,
+            }
         })
     }
 

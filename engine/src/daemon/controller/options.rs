@@ -123,7 +123,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 42] = [
+const ENGINE_OPTIONS: [EngineOption; 43] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -166,6 +166,7 @@ const ENGINE_OPTIONS: [EngineOption; 42] = [
     technique!(names::CORR_HISTORY),
     technique!(names::QS_EVASIONS),
     technique!(names::QS_FUTILITY),
+    technique!(names::SHALLOW_SEARCH),
     special!(names::SEARCH_MODE, SearchMode, false),
     EngineOption {
         name: names::VARIETY,
