@@ -734,3 +734,144 @@ fn a_search_through_the_stack_visits_the_same_nodes() {
     };
     assert_eq!(nodes("patterns-stack"), nodes("patterns"));
 }
+
+/// The value of a full-width negamax of `depth` plies from `state` with
+/// `evaluator` at the leaves, scored as the host's search scores: an ended
+/// game `plies` below as `win - plies` (lost: the negation, drawn: 0).
+/// Also the positions in the tree below `state`.
+fn negamax(
+    state: &mut plyd::host::GameState,
+    evaluator: &plyd::host::Evaluator,
+    depth: u32,
+    win: i32,
+) -> (i32, u64) {
+    use plyd::host::Outcome;
+    match state.outcome().unwrap() {
+        Outcome::Win => return (win, 0),
+        Outcome::Loss => return (-win, 0),
+        Outcome::Draw => return (0, 0),
+        Outcome::Ongoing => {}
+    }
+    if depth == 0 {
+        return (evaluator.evaluate(state).unwrap(), 0);
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves).unwrap();
+    let side = state.side_to_move().unwrap();
+    let (mut best, mut nodes) = (i32::MIN, 0);
+    for mv in moves {
+        state.make_move(mv).unwrap();
+        let (value, below) = negamax(state, evaluator, depth - 1, win - 1);
+        let value = if state.side_to_move().unwrap() == side {
+            value
+        } else {
+            -value
+        };
+        state.unmake_move(mv).unwrap();
+        best = best.max(value);
+        nodes += 1 + below;
+    }
+    (best, nodes)
+}
+
+/// `patterns`, `patterns-stack` and the stand-alone `weights` search their
+/// last plies inside their plugins. On six threads at once, from positions of random games to
+/// their ends (passes and ended games included), every depth they take and
+/// windows around and away from the value: the full window gives the
+/// negamax value of the host's scoring (having visited the whole tree at
+/// one ply), and any window a fail-soft bound on the right side of it. The state is
+/// left as it was. `seed004` has no shallow search.
+#[test]
+fn shallow_searches_give_the_full_width_value_of_the_hosts_scoring() {
+    use plyd::host::{Evaluator, GameState, Outcome};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let mut host = plyd::host::PluginHost::default();
+    let othello = host
+        .load_file(&built_library("plyd_game_othello"))
+        .expect("othello loads");
+    host.load_evaluator_file(&built_library("plyd_eval_othello_weights"))
+        .expect("weights loads");
+    let offered = host.evaluators_for(&othello);
+    let named = |name: &str| {
+        let source = offered.iter().find(|e| e.name() == name).unwrap().clone();
+        Evaluator::new(&othello, source, None).expect("evaluator")
+    };
+    let seed004 = named("seed004");
+    assert_eq!(seed004.shallow_plies(), 0);
+    let mut state = GameState::new(&othello, 0).unwrap();
+    assert_eq!(
+        seed004
+            .shallow_search(&mut state, 1, -10, 10, 1000)
+            .unwrap(),
+        None
+    );
+    let checked = AtomicU64::new(0);
+    let ended_below = AtomicU64::new(0);
+    let evaluators = [named("patterns"), named("patterns-stack"), named("weights")];
+    std::thread::scope(|scope| {
+        for thread in 0..6u64 {
+            let (othello, evaluators) = (&othello, &evaluators);
+            let (checked, ended_below) = (&checked, &ended_below);
+            scope.spawn(move || {
+                let evaluator = &evaluators[thread as usize % 3];
+                let plies = evaluator.shallow_plies();
+                assert_eq!(plies, 2);
+                // Above every evaluator's bound, as the engine's win
+                // scores are.
+                let win = 90_000_000;
+                let mut rng = plyd_util::rng::SplitMix64::new(0x5a11 + thread);
+                let mut moves = Vec::new();
+                for _game in 0..3 {
+                    let mut state = GameState::new(othello, 0).unwrap();
+                    while state.outcome().unwrap() == Outcome::Ongoing {
+                        let hash = state.hash();
+                        for depth in 1..=plies {
+                            let (value, tree) = negamax(&mut state, evaluator, depth, win);
+                            if value.abs() > 80_000_000 {
+                                ended_below.fetch_add(1, Ordering::Relaxed);
+                            }
+                            let (score, nodes) = evaluator
+                                .shallow_search(&mut state, depth, -win - 1, win + 1, win)
+                                .unwrap()
+                                .expect("a shallow search");
+                            assert_eq!(score, value, "depth {depth}");
+                            // One ply down nothing is cut with the full
+                            // window; further down alpha-beta cuts.
+                            if depth == 1 {
+                                assert_eq!(nodes, tree);
+                            } else {
+                                assert!(nodes <= tree && nodes > 0, "{nodes} of {tree}");
+                            }
+                            assert_eq!(state.hash(), hash);
+                            for (alpha, beta) in [
+                                (value - 1, value + 1),
+                                (value - 300, value - 100),
+                                (value + 100, value + 300),
+                                (value, value + 1),
+                                (value - 1, value),
+                            ] {
+                                let (score, _) = evaluator
+                                    .shallow_search(&mut state, depth, alpha, beta, win)
+                                    .unwrap()
+                                    .expect("a shallow search");
+                                if score <= alpha {
+                                    assert!(value <= score, "{value} above fail-low {score}");
+                                } else if score >= beta {
+                                    assert!(value >= score, "{value} below fail-high {score}");
+                                } else {
+                                    assert_eq!(score, value);
+                                }
+                            }
+                            checked.fetch_add(1, Ordering::Relaxed);
+                        }
+                        state.legal_moves(&mut moves).unwrap();
+                        let mv = moves[rng.below(moves.len() as u64) as usize];
+                        state.make_move(mv).unwrap();
+                    }
+                }
+            });
+        }
+    });
+    assert!(checked.load(Ordering::Relaxed) > 900);
+    assert!(ended_below.load(Ordering::Relaxed) > 0, "no ended game met");
+}

@@ -12,8 +12,9 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-use plyd_api::Evaluator;
+use plyd_api::{Evaluator, Shallow, ShallowResult};
 use plyd_othello_rules::board::legal_placements;
+use plyd_othello_rules::shallow::{self, Leaves};
 use plyd_othello_rules::{Othello, STATE_LAYOUT};
 use plyd_params::{check_range, ParamsError};
 use serde::Deserialize;
@@ -143,6 +144,12 @@ impl Weights {
     /// The unweighted terms for the side to move.
     pub fn terms(&self, state: &Othello) -> Terms64 {
         let (own, opp) = state.position().own_and_opponent();
+        self.terms_of(own, opp)
+    }
+
+    /// The unweighted terms of the position with `own` to move against
+    /// `opp`.
+    pub fn terms_of(&self, own: u64, opp: u64) -> Terms64 {
         let empty = !(own | opp);
         let mut released = 0u64;
         if self.release_corner_neighbours {
@@ -195,6 +202,31 @@ impl Default for Weights {
     }
 }
 
+impl Weights {
+    /// [`Evaluator::evaluate`] of the position with `own` to move against
+    /// `opp`.
+    fn score_of(&self, own: u64, opp: u64) -> i32 {
+        let total: i64 = self.weighted(&self.terms_of(own, opp)).iter().map(|t| t.1).sum();
+        total.clamp(-i64::from(Self::SCORE_BOUND), i64::from(Self::SCORE_BOUND)) as i32
+    }
+}
+
+/// Nothing is kept from one position to the next: each leaf is scored
+/// from its discs.
+impl Leaves for Weights {
+    type Kept = ();
+
+    fn keep(&self, _own: u64, _opp: u64) {}
+
+    fn after_placement(&self, _kept: &(), _disc: u64, _flipped: u64) {}
+
+    fn after_pass(&self, _kept: &()) {}
+
+    fn score(&self, own: u64, opp: u64, _own_placements: u64, _kept: &()) -> i32 {
+        self.score_of(own, opp)
+    }
+}
+
 impl Evaluator for Weights {
     type State = Othello;
     const NAME: &'static str = "weights";
@@ -215,8 +247,17 @@ impl Evaluator for Weights {
     }
 
     fn evaluate(&self, state: &Othello) -> i32 {
-        let total: i64 = self.weighted(&self.terms(state)).iter().map(|t| t.1).sum();
-        total.clamp(-i64::from(Self::SCORE_BOUND), i64::from(Self::SCORE_BOUND)) as i32
+        let (own, opp) = state.position().own_and_opponent();
+        self.score_of(own, opp)
+    }
+
+    /// The last two plies inside the plugin, scored as `evaluate` scores:
+    /// an example of the entry for evaluators of one's own.
+    const SHALLOW_PLIES: u32 = 2;
+
+    fn shallow_search(&self, state: &mut Othello, request: Shallow) -> Option<ShallowResult> {
+        let (own, opp) = state.position().own_and_opponent();
+        Some(shallow::search(self, own, opp, request))
     }
 
     /// The raw terms, the weighted ones, and the total.

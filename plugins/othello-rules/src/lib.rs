@@ -50,6 +50,7 @@ pub mod board;
 pub mod endgame;
 pub mod game;
 pub mod perft;
+pub mod shallow;
 pub mod testing;
 pub mod text;
 

@@ -16,7 +16,7 @@ pub mod patterns;
 pub mod seed004;
 
 pub use patterns::{Patterns, PatternsStack};
-pub use plyd_othello_rules::{board, game, perft, text, Othello, PASS, STATE_LAYOUT};
+pub use plyd_othello_rules::{board, game, perft, shallow, text, Othello, PASS, STATE_LAYOUT};
 pub use seed004::Seed004;
 
 plyd_api::export_game!(

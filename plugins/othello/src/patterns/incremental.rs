@@ -18,7 +18,9 @@ use std::sync::OnceLock;
 use plyd_othello_rules::board::{squares, Color};
 
 use super::features::{distinct_indices, DISTINCT};
+use super::{Patterns, SCORE_BOUND};
 use crate::game::Othello;
+use crate::shallow::Leaves;
 
 /// Room for the instances of one square: no square is read by more.
 const MAX_SLOTS: usize = 12;
@@ -198,5 +200,102 @@ impl PatternStack {
             Color::White => &entry.white_view,
         };
         std::array::from_fn(|i| view[i])
+    }
+}
+
+/// Both views of a position's distinct instances, as the shallow search
+/// keeps them: with the side to move's discs as the own ones, and with its
+/// opponent's.
+#[derive(Debug, Clone, Copy)]
+pub struct Views {
+    own: [u16; LANES],
+    opp: [u16; LANES],
+}
+
+/// Add `step_a · 3^i` to each instance of `a` holding `square` at digit
+/// `i`, and `step_b · 3^i` to those of `b`.
+#[inline(always)]
+fn add_square(a: &mut [u16; LANES], b: &mut [u16; LANES], square: u32, step_a: u16, step_b: u16) {
+    let slots = &square_slots()[square as usize & 63];
+    for k in 0..slots.count.min(MAX_SLOTS) {
+        let weight = slots.weight[k];
+        let at = usize::from(slots.instance[k]) & (LANES - 1);
+        a[at] = a[at].wrapping_add(step_a.wrapping_mul(weight));
+        b[at] = b[at].wrapping_add(step_b.wrapping_mul(weight));
+    }
+}
+
+/// [`add_square`] on one view.
+#[inline(always)]
+fn add_one_square(a: &mut [u16; LANES], square: u32, step: u16) {
+    let slots = &square_slots()[square as usize & 63];
+    for k in 0..slots.count.min(MAX_SLOTS) {
+        let at = usize::from(slots.instance[k]) & (LANES - 1);
+        a[at] = a[at].wrapping_add(step.wrapping_mul(slots.weight[k]));
+    }
+}
+
+impl Leaves for Patterns {
+    type Kept = Views;
+
+    fn keep(&self, own: u64, opp: u64) -> Views {
+        Views {
+            own: indices_of(own, opp),
+            opp: indices_of(opp, own),
+        }
+    }
+
+    /// The opponent's view alone: the positions one ply down read no
+    /// other (a pass reads it too).
+    fn keep_for_leaves(&self, own: u64, opp: u64) -> Views {
+        Views {
+            own: [0; LANES],
+            opp: indices_of(opp, own),
+        }
+    }
+
+    #[inline]
+    fn leaf_after_placement(&self, kept: &Views, disc: u64, flipped: u64) -> Views {
+        let mut other = kept.opp;
+        add_one_square(&mut other, disc.trailing_zeros(), 2);
+        for square in squares(flipped) {
+            add_one_square(&mut other, square, 1);
+        }
+        Views {
+            own: other,
+            opp: [0; LANES],
+        }
+    }
+
+    /// In the mover's view the placed square goes from 0 to 1 and each
+    /// flipped one from 2 to 1; in the other view from 0 to 2 and from 1
+    /// to 2. The views then change places: the opponent is to move.
+    #[inline]
+    fn after_placement(&self, kept: &Views, disc: u64, flipped: u64) -> Views {
+        let (mut mover, mut other) = (kept.own, kept.opp);
+        add_square(&mut mover, &mut other, disc.trailing_zeros(), 1, 2);
+        for square in squares(flipped) {
+            add_square(&mut mover, &mut other, square, 1u16.wrapping_neg(), 1);
+        }
+        Views {
+            own: other,
+            opp: mover,
+        }
+    }
+
+    fn after_pass(&self, kept: &Views) -> Views {
+        Views {
+            own: kept.opp,
+            opp: kept.own,
+        }
+    }
+
+    #[inline]
+    fn score(&self, own: u64, opp: u64, own_placements: u64, kept: &Views) -> i32 {
+        let indices: &[u16; DISTINCT] = kept.own[..DISTINCT]
+            .try_into()
+            .expect("LANES holds DISTINCT");
+        self.score_with(own, opp, own_placements, indices)
+            .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 }

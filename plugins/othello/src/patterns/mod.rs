@@ -21,7 +21,7 @@ pub mod incremental;
 
 use std::sync::{Arc, OnceLock};
 
-use plyd_api::{Evaluator, Incremental, Move};
+use plyd_api::{Evaluator, Incremental, Move, Shallow, ShallowResult};
 use serde::Deserialize;
 
 use crate::game::Othello;
@@ -256,6 +256,13 @@ impl Evaluator for Patterns {
             .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 
+    const SHALLOW_PLIES: u32 = crate::shallow::PLIES;
+
+    fn shallow_search(&self, state: &mut Othello, request: Shallow) -> Option<ShallowResult> {
+        let (own, opp) = state.position().own_and_opponent();
+        Some(crate::shallow::search(self, own, opp, request))
+    }
+
     /// The stage, each family's sum over its instances, each counted term
     /// and its weighted value, and the total (all for the side to move).
     fn explain(&self, state: &Othello) -> Vec<(String, f64)> {
@@ -309,6 +316,12 @@ impl Evaluator for PatternsStack {
 
     fn evaluate(&self, state: &Othello) -> i32 {
         self.0.evaluate(state)
+    }
+
+    const SHALLOW_PLIES: u32 = Patterns::SHALLOW_PLIES;
+
+    fn shallow_search(&self, state: &mut Othello, request: Shallow) -> Option<ShallowResult> {
+        self.0.shallow_search(state, request)
     }
 
     fn explain(&self, state: &Othello) -> Vec<(String, f64)> {

@@ -1,0 +1,246 @@
+//! The last plies of the middle-game search, inside the plugin (the ABI's
+//! `shallow_search`), as Edax searches its last two plies: on bare
+//! bitboards, without the host's table, histories or per-node calls.
+//!
+//! The search is the host's full-width alpha-beta over the same tree: every
+//! placement is searched, a pass is a ply, a position `depth` plies down is
+//! scored by the evaluator's leaf function and a finished game by
+//! [`Shallow::ended`]. Only the order differs: at one ply from the leaves
+//! the corners come first and the squares next to them last; further up
+//! the moves that leave the opponent fewest replies come first.
+
+use plyd_api::{Shallow, ShallowResult};
+
+use crate::board::{flips, legal_placements};
+
+/// The most plies a shallow search takes: the host hands over its nodes
+/// with one or two plies left.
+pub const PLIES: u32 = 2;
+/// Corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The squares next to a corner (C and X squares), searched last at one
+/// ply from the leaves.
+const NEXT_TO_CORNERS: u64 = 0x42C3_0000_0000_C342;
+/// More than any score.
+const INFINITY: i32 = i32::MAX;
+
+/// How a shallow search scores its leaves, with what it keeps of each
+/// position on the way down (an evaluator's incrementally updated
+/// features, or nothing).
+pub trait Leaves {
+    /// What is kept of a position.
+    type Kept: Copy;
+    /// It, for the position with `own` to move against `opp`.
+    fn keep(&self, own: u64, opp: u64) -> Self::Kept;
+    /// As much of it as [`Leaves::leaf_after_placement`] and
+    /// [`Leaves::after_pass`] need: a one-ply search keeps no more.
+    fn keep_for_leaves(&self, own: u64, opp: u64) -> Self::Kept {
+        self.keep(own, opp)
+    }
+    /// It after the side to move of `kept`'s position placed `disc`,
+    /// flipping `flipped`, for the opponent now to move.
+    fn after_placement(&self, kept: &Self::Kept, disc: u64, flipped: u64) -> Self::Kept;
+    /// As much of [`Leaves::after_placement`] as [`Leaves::score`] reads:
+    /// for a position that is scored and searched no further.
+    fn leaf_after_placement(&self, kept: &Self::Kept, disc: u64, flipped: u64) -> Self::Kept {
+        self.after_placement(kept, disc, flipped)
+    }
+    /// It after the side to move of `kept`'s position passed.
+    fn after_pass(&self, kept: &Self::Kept) -> Self::Kept;
+    /// The score of the position with `own` to move against `opp`, whose
+    /// legal placements are `own_placements`, for its side to move.
+    fn score(&self, own: u64, opp: u64, own_placements: u64, kept: &Self::Kept) -> i32;
+}
+
+/// Search `request.depth` plies from the position with `own` to move
+/// against `opp`, whose game is not over, scoring the leaves by `leaves`.
+pub fn search<L: Leaves>(leaves: &L, own: u64, opp: u64, request: Shallow) -> ShallowResult {
+    let mut search = Search {
+        leaves,
+        request,
+        nodes: 0,
+    };
+    let placements = legal_placements(own, opp);
+    let kept = if request.depth == 1 {
+        leaves.keep_for_leaves(own, opp)
+    } else {
+        leaves.keep(own, opp)
+    };
+    let score = search.node(
+        own,
+        opp,
+        placements,
+        &kept,
+        request.depth,
+        request.alpha,
+        request.beta,
+        0,
+    );
+    ShallowResult {
+        score,
+        nodes: search.nodes,
+    }
+}
+
+/// One shallow search.
+struct Search<'a, L> {
+    leaves: &'a L,
+    request: Shallow,
+    /// Positions reached so far.
+    nodes: u64,
+}
+
+impl<L: Leaves> Search<'_, L> {
+    /// A node `down` plies below the root with `depth > 0` plies left,
+    /// `own` to move with `placements`, its game not over.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        own: u64,
+        opp: u64,
+        placements: u64,
+        kept: &L::Kept,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        down: u32,
+    ) -> i32 {
+        if placements == 0 {
+            // A pass: the opponent can place, or the game would be over.
+            self.nodes += 1;
+            let replies = legal_placements(opp, own);
+            let kept = self.leaves.after_pass(kept);
+            return -self.child(opp, own, replies, &kept, depth - 1, -beta, -alpha, down + 1);
+        }
+        let mut best = -INFINITY;
+        if depth == 1 {
+            // The leaves' parents: the order only decides how soon a cut
+            // comes, so a fixed one by the kind of square.
+            for tier in [
+                placements & CORNERS,
+                placements & !CORNERS & !NEXT_TO_CORNERS,
+                placements & NEXT_TO_CORNERS,
+            ] {
+                let mut bits = tier;
+                while bits != 0 {
+                    let disc = bits & bits.wrapping_neg();
+                    bits &= bits - 1;
+                    let flipped = flips(own, opp, disc);
+                    let (mine, theirs) = (own | disc | flipped, opp & !flipped);
+                    self.nodes += 1;
+                    let replies = legal_placements(theirs, mine);
+                    let value = if replies == 0 && legal_placements(mine, theirs) == 0 {
+                        -self.ended(theirs, mine, down + 1)
+                    } else {
+                        let kept = self.leaves.leaf_after_placement(kept, disc, flipped);
+                        -self.leaves.score(theirs, mine, replies, &kept)
+                    };
+                    if value > best {
+                        best = value;
+                        if value > alpha {
+                            alpha = value;
+                            if value >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+        // Further up: the moves that leave the opponent fewest replies
+        // first, the kind of square breaking ties.
+        let mut moves = [(0u32, 0u64, 0u64, 0u64); 32];
+        let mut count = 0;
+        let mut bits = placements;
+        while bits != 0 && count < moves.len() {
+            let disc = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let flipped = flips(own, opp, disc);
+            let replies = legal_placements(opp & !flipped, own | disc | flipped);
+            let tier = if disc & CORNERS != 0 {
+                0
+            } else if disc & NEXT_TO_CORNERS != 0 {
+                2
+            } else {
+                1
+            };
+            moves[count] = (replies.count_ones() * 4 + tier, disc, flipped, replies);
+            count += 1;
+        }
+        // More than 32 placements: the rest in square order (no position
+        // of a real game has that many).
+        let mut rest = bits;
+        let moves = &mut moves[..count];
+        moves.sort_unstable_by_key(|m| m.0);
+        let mut listed = moves.iter();
+        loop {
+            let (disc, flipped, replies) = match listed.next() {
+                Some(&(_, disc, flipped, replies)) => (disc, flipped, replies),
+                None if rest != 0 => {
+                    let disc = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let flipped = flips(own, opp, disc);
+                    let replies = legal_placements(opp & !flipped, own | disc | flipped);
+                    (disc, flipped, replies)
+                }
+                None => break,
+            };
+            let (mine, theirs) = (own | disc | flipped, opp & !flipped);
+            self.nodes += 1;
+            let kept = self.leaves.after_placement(kept, disc, flipped);
+            let value = -self.child(
+                theirs,
+                mine,
+                replies,
+                &kept,
+                depth - 1,
+                -beta,
+                -alpha,
+                down + 1,
+            );
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The score of the finished game `down` plies below the root, for
+    /// `own`, the side to move there.
+    fn ended(&self, own: u64, opp: u64, down: u32) -> i32 {
+        self.request
+            .ended(down, own.count_ones().cmp(&opp.count_ones()))
+    }
+
+    /// The position reached `down` plies below the root, `own` to move
+    /// with `placements`, `depth` plies left: a finished game, a leaf, or a
+    /// node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn child(
+        &mut self,
+        own: u64,
+        opp: u64,
+        placements: u64,
+        kept: &L::Kept,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        down: u32,
+    ) -> i32 {
+        if placements == 0 && legal_placements(opp, own) == 0 {
+            return self.ended(own, opp, down);
+        }
+        if depth == 0 {
+            return self.leaves.score(own, opp, placements, kept);
+        }
+        self.node(own, opp, placements, kept, depth, alpha, beta, down)
+    }
+}
