@@ -537,6 +537,37 @@ fn an_evaluator_that_panics_mid_search_is_dropped_and_play_goes_on() {
 }
 
 #[test]
+fn an_evaluator_whose_shallow_search_fails_is_dropped_and_play_goes_on() {
+    for (mode, says) in [
+        (
+            "shallow-panic",
+            "plugin evaluator 'odd' panicked in shallow_search",
+        ),
+        (
+            "shallow-garbage",
+            "returned garbage from shallow_search: unexpected status 42",
+        ),
+    ] {
+        let (mut e, _dir) = odd_engine(mode);
+        // Unsupported below 7 discs: the engine searches those nodes.
+        e.send("go depth 2");
+        assert!(errors(&e.until_bestmove()).is_empty(), "fine at 6 discs");
+        e.send("go depth 4");
+        let lines = e.until_bestmove();
+        let error = errors(&lines);
+        assert_eq!(error.len(), 1, "{lines:?}");
+        assert!(error[0].contains(says), "{lines:?}");
+        assert!(
+            ["bestmove d3", "bestmove c4", "bestmove f5", "bestmove e6"]
+                .iter()
+                .any(|b| lines.last().unwrap().starts_with(b)),
+            "{lines:?}"
+        );
+        assert_back_on_the_default(&mut e);
+    }
+}
+
+#[test]
 fn an_evaluator_that_answers_garbage_is_dropped() {
     // Status 42 from evaluate, at 7 discs.
     let (mut e, _dir) = odd_engine("garbage");

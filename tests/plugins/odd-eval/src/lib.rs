@@ -9,6 +9,10 @@
 //!   a position has 7 discs or more (three plies into a game);
 //! * `garbage`: the same, but then answers status 42 from `evaluate`, and
 //!   its `explain` writes text without a NUL terminator;
+//! * `shallow-panic`: the disc-count evaluator with a `shallow_search` that
+//!   leaves every node to the host until a position has 7 discs or more,
+//!   and then panics;
+//! * `shallow-garbage`: the same, answering status 42 instead;
 //! * `ok`: the disc-count evaluator, well behaved.
 //!
 //! The evaluator is named `odd` in every mode.
@@ -90,6 +94,32 @@ unsafe extern "C" fn lone_stack_new(_ctx: *const EvalContext) -> *mut abi::EvalS
     std::ptr::null_mut()
 }
 
+/// The shallow modes' `shallow_search`: unsupported below 7 discs, then a
+/// panic (caught as the SDK catches one) or status 42.
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn odd_shallow_search(
+    _ctx: *const EvalContext,
+    state: *mut State,
+    _depth: u32,
+    _alpha: i32,
+    _beta: i32,
+    _win: i32,
+    _score: *mut i32,
+    _nodes: *mut u64,
+) -> i32 {
+    // SAFETY: the host passes a live Othello state (layout checked).
+    let state = unsafe { &*(state as *const Othello) };
+    if discs(state) < 7 {
+        return abi::STATUS_UNSUPPORTED;
+    }
+    if mode() == "shallow-garbage" {
+        return 42;
+    }
+    plyd_api::sdk::guard(abi::STATUS_PANIC, || {
+        panic!("asked to panic in a shallow search")
+    })
+}
+
 fn table(mode: &str) -> EvaluatorApi {
     let t = evaluator_table::<DiscCount>();
     let mut table = EvaluatorApi { ..*t };
@@ -99,6 +129,10 @@ fn table(mode: &str) -> EvaluatorApi {
         "short" => table.table_size = 16,
         "half-stack" => table.stack_new = Some(lone_stack_new),
         "panic" | "ok" => {}
+        "shallow-panic" | "shallow-garbage" => {
+            table.shallow_search = Some(odd_shallow_search);
+            table.shallow_plies = 2;
+        }
         "garbage" => {
             table.evaluate = Some(garbage_evaluate);
             table.explain = Some(garbage_explain);
