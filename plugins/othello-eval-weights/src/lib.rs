@@ -206,7 +206,11 @@ impl Weights {
     /// [`Evaluator::evaluate`] of the position with `own` to move against
     /// `opp`.
     fn score_of(&self, own: u64, opp: u64) -> i32 {
-        let total: i64 = self.weighted(&self.terms_of(own, opp)).iter().map(|t| t.1).sum();
+        let total: i64 = self
+            .weighted(&self.terms_of(own, opp))
+            .iter()
+            .map(|t| t.1)
+            .sum();
         total.clamp(-i64::from(Self::SCORE_BOUND), i64::from(Self::SCORE_BOUND)) as i32
     }
 }

@@ -203,36 +203,56 @@ impl PatternStack {
     }
 }
 
+/// Lanes of one view in [`Views`]: the distinct instances, padded to a
+/// whole number of 16-byte vectors.
+const ROW: usize = 48;
+
+/// For each square, the weight `3^i` it has in each distinct instance
+/// holding it at digit `i` (0 in the other lanes): a disc changed on the
+/// square from digit `a` to `b` adds `(b − a)` times the row to a view.
+fn square_rows() -> &'static [[u16; ROW]; 64] {
+    static ROWS: OnceLock<[[u16; ROW]; 64]> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        std::array::from_fn(|square| {
+            let mut row = [0u16; ROW];
+            for (lane, &index) in distinct_indices(1u64 << square, 0).iter().enumerate() {
+                row[lane] = index as u16;
+            }
+            row
+        })
+    })
+}
+
+/// One view's indices as `u16`, padded with zeros.
+fn view_of(own: u64, opp: u64) -> [u16; ROW] {
+    let mut out = [0u16; ROW];
+    for (slot, index) in out.iter_mut().zip(distinct_indices(own, opp)) {
+        *slot = index as u16;
+    }
+    out
+}
+
 /// Both views of a position's distinct instances, as the shallow search
 /// keeps them: with the side to move's discs as the own ones, and with its
 /// opponent's.
 #[derive(Debug, Clone, Copy)]
 pub struct Views {
-    own: [u16; LANES],
-    opp: [u16; LANES],
+    own: [u16; ROW],
+    opp: [u16; ROW],
 }
 
-/// Add `step_a · 3^i` to each instance of `a` holding `square` at digit
-/// `i`, and `step_b · 3^i` to those of `b`.
+/// The sum of the rows of the squares in `bits`.
 #[inline(always)]
-fn add_square(a: &mut [u16; LANES], b: &mut [u16; LANES], square: u32, step_a: u16, step_b: u16) {
-    let slots = &square_slots()[square as usize & 63];
-    for k in 0..slots.count.min(MAX_SLOTS) {
-        let weight = slots.weight[k];
-        let at = usize::from(slots.instance[k]) & (LANES - 1);
-        a[at] = a[at].wrapping_add(step_a.wrapping_mul(weight));
-        b[at] = b[at].wrapping_add(step_b.wrapping_mul(weight));
+fn rows_of(bits: u64) -> [u16; ROW] {
+    let rows = square_rows();
+    let mut sum = [0u16; ROW];
+    for square in squares(bits) {
+        let row = &rows[square as usize & 63];
+        for (s, r) in sum.iter_mut().zip(row) {
+            *s = s.wrapping_add(*r);
+        }
     }
-}
-
-/// [`add_square`] on one view.
-#[inline(always)]
-fn add_one_square(a: &mut [u16; LANES], square: u32, step: u16) {
-    let slots = &square_slots()[square as usize & 63];
-    for k in 0..slots.count.min(MAX_SLOTS) {
-        let at = usize::from(slots.instance[k]) & (LANES - 1);
-        a[at] = a[at].wrapping_add(step.wrapping_mul(slots.weight[k]));
-    }
+    sum
 }
 
 impl Leaves for Patterns {
@@ -240,8 +260,8 @@ impl Leaves for Patterns {
 
     fn keep(&self, own: u64, opp: u64) -> Views {
         Views {
-            own: indices_of(own, opp),
-            opp: indices_of(opp, own),
+            own: view_of(own, opp),
+            opp: view_of(opp, own),
         }
     }
 
@@ -249,22 +269,22 @@ impl Leaves for Patterns {
     /// other (a pass reads it too).
     fn keep_for_leaves(&self, own: u64, opp: u64) -> Views {
         Views {
-            own: [0; LANES],
-            opp: indices_of(opp, own),
+            own: [0; ROW],
+            opp: view_of(opp, own),
         }
     }
 
+    /// In the other view the placed square goes from 0 to 2 and each
+    /// flipped one from 1 to 2.
     #[inline]
     fn leaf_after_placement(&self, kept: &Views, disc: u64, flipped: u64) -> Views {
-        let mut other = kept.opp;
-        add_one_square(&mut other, disc.trailing_zeros(), 2);
-        for square in squares(flipped) {
-            add_one_square(&mut other, square, 1);
+        let placed = &square_rows()[disc.trailing_zeros() as usize & 63];
+        let turned = rows_of(flipped);
+        let mut own = kept.opp;
+        for ((o, p), t) in own.iter_mut().zip(placed).zip(&turned) {
+            *o = o.wrapping_add(p.wrapping_mul(2)).wrapping_add(*t);
         }
-        Views {
-            own: other,
-            opp: [0; LANES],
-        }
+        Views { own, opp: [0; ROW] }
     }
 
     /// In the mover's view the placed square goes from 0 to 1 and each
@@ -272,10 +292,12 @@ impl Leaves for Patterns {
     /// to 2. The views then change places: the opponent is to move.
     #[inline]
     fn after_placement(&self, kept: &Views, disc: u64, flipped: u64) -> Views {
+        let placed = &square_rows()[disc.trailing_zeros() as usize & 63];
+        let turned = rows_of(flipped);
         let (mut mover, mut other) = (kept.own, kept.opp);
-        add_square(&mut mover, &mut other, disc.trailing_zeros(), 1, 2);
-        for square in squares(flipped) {
-            add_square(&mut mover, &mut other, square, 1u16.wrapping_neg(), 1);
+        for (((m, o), p), t) in mover.iter_mut().zip(&mut other).zip(placed).zip(&turned) {
+            *m = m.wrapping_add(*p).wrapping_sub(*t);
+            *o = o.wrapping_add(p.wrapping_mul(2)).wrapping_add(*t);
         }
         Views {
             own: other,
@@ -292,9 +314,8 @@ impl Leaves for Patterns {
 
     #[inline]
     fn score(&self, own: u64, opp: u64, own_placements: u64, kept: &Views) -> i32 {
-        let indices: &[u16; DISTINCT] = kept.own[..DISTINCT]
-            .try_into()
-            .expect("LANES holds DISTINCT");
+        let indices: &[u16; DISTINCT] =
+            kept.own[..DISTINCT].try_into().expect("ROW holds DISTINCT");
         self.score_with(own, opp, own_placements, indices)
             .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
