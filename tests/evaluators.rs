@@ -512,33 +512,12 @@ fn assert_back_on_the_default(e: &mut Engine) {
     assert!(lines[0].contains("evaluator 'odd' is disabled after an earlier failure"));
 }
 
+/// An evaluator that panics in `evaluate`, or in `shallow_search`, or
+/// answers garbage from `shallow_search` once a position has 7 discs.
 #[test]
-fn an_evaluator_that_panics_mid_search_is_dropped_and_play_goes_on() {
-    let (mut e, _dir) = odd_engine("panic");
-    // The start has 4 discs; three plies in there are 7, where it panics.
-    e.send("go depth 2");
-    assert!(errors(&e.until_bestmove()).is_empty(), "fine at 6 discs");
-    e.send("go depth 4");
-    let lines = e.until_bestmove();
-    let error = errors(&lines);
-    assert_eq!(error.len(), 1, "{lines:?}");
-    assert!(
-        error[0].contains("plugin evaluator 'odd' panicked in evaluate"),
-        "{lines:?}"
-    );
-    // The search still answers with a legal move from the depths it finished.
-    assert!(
-        ["bestmove d3", "bestmove c4", "bestmove f5", "bestmove e6"]
-            .iter()
-            .any(|b| lines.last().unwrap().starts_with(b)),
-        "{lines:?}"
-    );
-    assert_back_on_the_default(&mut e);
-}
-
-#[test]
-fn an_evaluator_whose_shallow_search_fails_is_dropped_and_play_goes_on() {
+fn an_evaluator_that_fails_mid_search_is_dropped_and_play_goes_on() {
     for (mode, says) in [
+        ("panic", "plugin evaluator 'odd' panicked in evaluate"),
         (
             "shallow-panic",
             "plugin evaluator 'odd' panicked in shallow_search",
@@ -549,7 +528,8 @@ fn an_evaluator_whose_shallow_search_fails_is_dropped_and_play_goes_on() {
         ),
     ] {
         let (mut e, _dir) = odd_engine(mode);
-        // Unsupported below 7 discs: the engine searches those nodes.
+        // The start has 4 discs; three plies in there are 7. Below that
+        // the shallow modes leave every node to the engine.
         e.send("go depth 2");
         assert!(errors(&e.until_bestmove()).is_empty(), "fine at 6 discs");
         e.send("go depth 4");
@@ -557,6 +537,8 @@ fn an_evaluator_whose_shallow_search_fails_is_dropped_and_play_goes_on() {
         let error = errors(&lines);
         assert_eq!(error.len(), 1, "{lines:?}");
         assert!(error[0].contains(says), "{lines:?}");
+        // The search still answers with a legal move from the depths it
+        // finished.
         assert!(
             ["bestmove d3", "bestmove c4", "bestmove f5", "bestmove e6"]
                 .iter()
@@ -786,22 +768,12 @@ fn negamax(
     if depth == 0 {
         return (evaluator.evaluate(state).unwrap(), 0);
     }
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves).unwrap();
-    let side = state.side_to_move().unwrap();
-    let (mut best, mut nodes) = (i32::MIN, 0);
-    for mv in moves {
-        state.make_move(mv).unwrap();
+    let mut nodes = 0;
+    let best = common::best_over_moves(state, |state| {
         let (value, below) = negamax(state, evaluator, depth - 1, win - 1);
-        let value = if state.side_to_move().unwrap() == side {
-            value
-        } else {
-            -value
-        };
-        state.unmake_move(mv).unwrap();
-        best = best.max(value);
         nodes += 1 + below;
-    }
+        value
+    });
     (best, nodes)
 }
 

@@ -247,22 +247,7 @@ fn minimax(state: &mut GameState) -> i32 {
     if state.outcome().unwrap() != Outcome::Ongoing {
         return final_score(state);
     }
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves).unwrap();
-    let side = state.side_to_move().unwrap();
-    let mut best = i32::MIN;
-    for mv in moves {
-        state.make_move(mv).unwrap();
-        let value = minimax(state);
-        let value = if state.side_to_move().unwrap() == side {
-            value
-        } else {
-            -value
-        };
-        state.unmake_move(mv).unwrap();
-        best = best.max(value);
-    }
-    best
+    common::best_over_moves(state, minimax)
 }
 
 #[test]

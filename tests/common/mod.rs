@@ -410,3 +410,28 @@ pub fn assert_info_well_formed(line: &str) {
         }
     }
 }
+
+/// The best of `value` over the positions one move from `state`, each
+/// taken for the side to move at `state` (negated where the side changed),
+/// the state left as it was; `i32::MIN` when there is no move.
+pub fn best_over_moves(
+    state: &mut plyd::host::GameState,
+    mut value: impl FnMut(&mut plyd::host::GameState) -> i32,
+) -> i32 {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves).unwrap();
+    let side = state.side_to_move().unwrap();
+    let mut best = i32::MIN;
+    for mv in moves {
+        state.make_move(mv).unwrap();
+        let found = value(state);
+        let found = if state.side_to_move().unwrap() == side {
+            found
+        } else {
+            -found
+        };
+        state.unmake_move(mv).unwrap();
+        best = best.max(found);
+    }
+    best
+}

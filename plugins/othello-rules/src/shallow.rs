@@ -82,6 +82,18 @@ pub fn search<L: Leaves>(leaves: &L, own: u64, opp: u64, request: Shallow) -> Sh
     }
 }
 
+/// Take `value` into a node's best and alpha; whether it cuts at `beta`.
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, value: i32, beta: i32) -> bool {
+    if value > *best {
+        *best = value;
+        if value > *alpha {
+            *alpha = value;
+        }
+    }
+    value >= beta
+}
+
 /// One shallow search.
 struct Search<'a, L> {
     leaves: &'a L,
@@ -135,14 +147,8 @@ impl<L: Leaves> Search<'_, L> {
                         let kept = self.leaves.leaf_after_placement(kept, disc, flipped);
                         -self.leaves.score(theirs, mine, replies, &kept)
                     };
-                    if value > best {
-                        best = value;
-                        if value > alpha {
-                            alpha = value;
-                            if value >= beta {
-                                return best;
-                            }
-                        }
+                    if raise(&mut best, &mut alpha, value, beta) {
+                        return best;
                     }
                 }
             }
@@ -199,14 +205,8 @@ impl<L: Leaves> Search<'_, L> {
                 -alpha,
                 down + 1,
             );
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        return best;
-                    }
-                }
+            if raise(&mut best, &mut alpha, value, beta) {
+                return best;
             }
         }
         best

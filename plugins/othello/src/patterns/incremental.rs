@@ -63,9 +63,10 @@ fn square_slots() -> &'static [Slots; 64] {
 }
 
 /// The distinct instances' indices with `own` as the side to move's
-/// discs, as `u16`, padded with zeros.
-fn indices_of(own: u64, opp: u64) -> [u16; LANES] {
-    let mut out = [0u16; LANES];
+/// discs, as `u16`, padded with zeros to `N` lanes (`N` at least
+/// [`DISTINCT`]).
+fn indices_of<const N: usize>(own: u64, opp: u64) -> [u16; N] {
+    let mut out = [0u16; N];
     for (slot, index) in out.iter_mut().zip(distinct_indices(own, opp)) {
         *slot = index as u16;
     }
@@ -223,15 +224,6 @@ fn square_rows() -> &'static [[u16; ROW]; 64] {
     })
 }
 
-/// One view's indices as `u16`, padded with zeros.
-fn view_of(own: u64, opp: u64) -> [u16; ROW] {
-    let mut out = [0u16; ROW];
-    for (slot, index) in out.iter_mut().zip(distinct_indices(own, opp)) {
-        *slot = index as u16;
-    }
-    out
-}
-
 /// Both views of a position's distinct instances, as the shallow search
 /// keeps them: with the side to move's discs as the own ones, and with its
 /// opponent's.
@@ -260,8 +252,8 @@ impl Leaves for Patterns {
 
     fn keep(&self, own: u64, opp: u64) -> Views {
         Views {
-            own: view_of(own, opp),
-            opp: view_of(opp, own),
+            own: indices_of(own, opp),
+            opp: indices_of(opp, own),
         }
     }
 
@@ -270,7 +262,7 @@ impl Leaves for Patterns {
     fn keep_for_leaves(&self, own: u64, opp: u64) -> Views {
         Views {
             own: [0; ROW],
-            opp: view_of(opp, own),
+            opp: indices_of(opp, own),
         }
     }
 
