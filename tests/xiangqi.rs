@@ -306,11 +306,11 @@ fn move_keys_cross_the_abi() {
     }
 }
 
-/// Every search technique taken from Stockfish, switched from its default
-/// (on for those off, off for those on): the option is listed with its
-/// default, takes effect (the depth-7 search of a middle-game position
-/// visits another number of nodes), and the search still finds the mates
-/// in one and two.
+/// Every search technique, switched from its default (on for those off,
+/// off for those on): the option is listed with its default, takes effect
+/// (the depth-9 search of a middle-game position visits another number of
+/// nodes; `ShallowSearch`, which xiangqi's evaluators do not offer, the
+/// same number), and the search still finds the mates in one and two.
 #[test]
 fn each_search_technique_switches_and_keeps_the_mates() {
     let (mut engine, _dir) = xiangqi();
@@ -341,7 +341,13 @@ fn each_search_technique_switches_and_keeps_the_mates() {
         engine.send(&format!("setoption name {name} value {}", !default));
         engine.send("ucinewgame");
         let changed = nodes(&mut engine);
-        assert_ne!(changed, plain, "{name} changes nothing");
+        if name == "ShallowSearch" {
+            // No xiangqi evaluator searches its last plies itself: the
+            // switch has nothing to hand over.
+            assert_eq!(changed, plain, "{name} changes the xiangqi search");
+        } else {
+            assert_ne!(changed, plain, "{name} changes nothing");
+        }
         finds_the_mates(&mut engine, name);
         engine.send(&format!("setoption name {name} value {default}"));
         if let Some(needs) = needs {

@@ -50,8 +50,8 @@ pub(crate) struct Shared<'a> {
     pub eval_bound: i32,
     /// The most plies left at which a non-PV node is handed to the
     /// evaluator's `shallow_search`: 0 where it has none, the game has
-    /// chance nodes, its scores reach the win scores' range, or
-    /// `ShallowSearch` is off.
+    /// chance nodes, its scores reach the win scores' range, the search
+    /// has a node limit, or `ShallowSearch` is off.
     pub shallow_plies: u32,
     /// Half-width of the first aspiration window.
     pub aspiration_delta: i32,
@@ -353,8 +353,11 @@ pub(super) fn run(
         },
         multipv: options.multipv.max(1),
         eval_bound: bound,
+        // A node limit is kept exactly, node by node, which a handed-over
+        // search (whose nodes are counted when it returns) would overrun.
         shallow_plies: if features.techniques.shallow_search
             && !features.chance
+            && limits.nodes.is_none()
             && evaluator.info().score_bound <= EVAL_LIMIT
         {
             evaluator.shallow_plies()
