@@ -11,7 +11,7 @@
 
 use plyd_api::{Shallow, ShallowResult};
 
-use crate::board::{flips, legal_placements};
+use crate::board::{flips, legal_placements, squares};
 
 /// The most plies a shallow search takes: the host hands over its nodes
 /// with one or two plies left.
@@ -133,10 +133,8 @@ impl<L: Leaves> Search<'_, L> {
                 placements & !CORNERS & !NEXT_TO_CORNERS,
                 placements & NEXT_TO_CORNERS,
             ] {
-                let mut bits = tier;
-                while bits != 0 {
-                    let disc = bits & bits.wrapping_neg();
-                    bits &= bits - 1;
+                for square in squares(tier) {
+                    let disc = 1u64 << square;
                     let flipped = flips(own, opp, disc);
                     let (mine, theirs) = (own | disc | flipped, opp & !flipped);
                     self.nodes += 1;
@@ -155,13 +153,12 @@ impl<L: Leaves> Search<'_, L> {
             return best;
         }
         // Further up: the moves that leave the opponent fewest replies
-        // first, the kind of square breaking ties.
-        let mut moves = [(0u32, 0u64, 0u64, 0u64); 32];
+        // first, the kind of square breaking ties. 64 entries: one for
+        // every square, whatever position the host hands over.
+        let mut moves = [(0u32, 0u64, 0u64, 0u64); 64];
         let mut count = 0;
-        let mut bits = placements;
-        while bits != 0 && count < moves.len() {
-            let disc = bits & bits.wrapping_neg();
-            bits &= bits - 1;
+        for square in squares(placements) {
+            let disc = 1u64 << square;
             let flipped = flips(own, opp, disc);
             let replies = legal_placements(opp & !flipped, own | disc | flipped);
             let tier = if disc & CORNERS != 0 {
@@ -174,24 +171,9 @@ impl<L: Leaves> Search<'_, L> {
             moves[count] = (replies.count_ones() * 4 + tier, disc, flipped, replies);
             count += 1;
         }
-        // More than 32 placements: the rest in square order (no position
-        // of a real game has that many).
-        let mut rest = bits;
         let moves = &mut moves[..count];
         moves.sort_unstable_by_key(|m| m.0);
-        let mut listed = moves.iter();
-        loop {
-            let (disc, flipped, replies) = match listed.next() {
-                Some(&(_, disc, flipped, replies)) => (disc, flipped, replies),
-                None if rest != 0 => {
-                    let disc = rest & rest.wrapping_neg();
-                    rest &= rest - 1;
-                    let flipped = flips(own, opp, disc);
-                    let replies = legal_placements(opp & !flipped, own | disc | flipped);
-                    (disc, flipped, replies)
-                }
-                None => break,
-            };
+        for &(_, disc, flipped, replies) in moves.iter() {
             let (mine, theirs) = (own | disc | flipped, opp & !flipped);
             self.nodes += 1;
             let kept = self.leaves.after_placement(kept, disc, flipped);
