@@ -210,11 +210,17 @@ unsafe fn table_string(path: &Path, field: &str, ptr: *const c_char) -> Result<S
         .map_err(|_| malformed(format!("'{field}' is not valid UTF-8")))
 }
 
+/// Whether the plugin's table, `$size` bytes long, reaches past `$field`.
+macro_rules! reaches {
+    ($table:expr, $size:expr, $ty:ident, $field:ident) => {
+        std::mem::offset_of!($ty, $field) + std::mem::size_of_val(&(*$table).$field) <= $size
+    };
+}
+
 /// Read an optional field only if the plugin's table reaches that far.
 macro_rules! optional_field {
     ($table:expr, $size:expr, $ty:ident, $field:ident) => {{
-        let end = std::mem::offset_of!($ty, $field) + std::mem::size_of_val(&(*$table).$field);
-        if end <= $size {
+        if reaches!($table, $size, $ty, $field) {
             (*$table).$field
         } else {
             None
@@ -489,8 +495,7 @@ unsafe fn read_evaluator_table(
         let stack = read_stack_entries(path, &name, table, table_size)?;
         let shallow =
             optional_field!(table, table_size, EvaluatorApi, shallow_search).and_then(|entry| {
-                let end = std::mem::offset_of!(EvaluatorApi, shallow_plies) + 4;
-                let plies = if end <= table_size {
+                let plies = if reaches!(table, table_size, EvaluatorApi, shallow_plies) {
                     (*table).shallow_plies
                 } else {
                     0
