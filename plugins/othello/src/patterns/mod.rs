@@ -61,11 +61,11 @@ struct Params {
 #[derive(Debug, Clone)]
 pub struct Patterns {
     weights: Arc<PatternWeights>,
-    /// Per stage, [`STAGE_LEN`] entries: each family's table with every
+    /// Per stage, [`READ_LEN`] entries: each family's table with every
     /// entry replaced by the sum of the entries its squares give on the
     /// family's [`STABILISERS`] (saturated to `i16`), so that reading only
     /// the distinct instances scores as reading all 88; then the counted
-    /// terms' weights as they are.
+    /// terms' weights as they are; then zeros.
     folded: Arc<Vec<i16>>,
 }
 
@@ -110,10 +110,33 @@ fn family_partners(f: usize) -> Vec<u32> {
     out
 }
 
+/// Entries of one stage of the folded tables: room past the last family's
+/// offset for any `u16` index, so that a read at a distinct instance's
+/// offset plus its index is in bounds by the types alone and the
+/// evaluation's 46 reads need no bounds checks (indices are below
+/// `3^10 < 2^16`; the room past the tables and the counted terms' weights
+/// is never read).
+const READ_LEN: usize = {
+    let mut last = 0;
+    let mut i = 0;
+    while i < DISTINCT {
+        if DISTINCT_OFFSETS[i] as usize > last {
+            last = DISTINCT_OFFSETS[i] as usize;
+        }
+        i += 1;
+    }
+    let len = last + (u16::MAX as usize + 1);
+    if len > STAGE_LEN {
+        len
+    } else {
+        STAGE_LEN
+    }
+};
+
 /// The tables the evaluator reads, from the file's weights.
 fn fold(weights: &PatternWeights) -> Vec<i16> {
     let partners = partners();
-    let mut out = Vec::with_capacity(weights.stages() * STAGE_LEN);
+    let mut out = Vec::with_capacity(weights.stages() * READ_LEN);
     for stage in 0..weights.stages() {
         let w = weights.stage(stage);
         for (f, family) in FAMILIES.iter().enumerate() {
@@ -125,6 +148,7 @@ fn fold(weights: &PatternWeights) -> Vec<i16> {
             }
         }
         out.extend_from_slice(&w[PATTERN_WEIGHTS..]);
+        out.resize((stage + 1) * READ_LEN, 0);
     }
     out
 }
@@ -191,31 +215,38 @@ impl Patterns {
     #[inline]
     pub fn score(&self, own: u64, opp: u64) -> i32 {
         let placements = crate::board::legal_placements(own, opp);
-        self.score_with(own, opp, placements, &distinct_indices(own, opp))
+        self.score_with(own, opp, placements, &narrow(distinct_indices(own, opp)))
     }
 
     /// [`Patterns::score`] with the distinct instances' indices given
     /// (as [`distinct_indices`] reads them, or a [`PatternStack`] keeps
     /// them).
     #[inline]
-    fn score_with<I: Copy + Into<u32>>(
+    fn score_with(
         &self,
         own: u64,
         opp: u64,
         own_placements: u64,
-        indices: &[I; DISTINCT],
+        indices: &[u16; DISTINCT],
     ) -> i32 {
         let stage_number = self.weights.stage_of(empties(own, opp));
-        let stage: &[i16; STAGE_LEN] = self.folded
-            [stage_number * STAGE_LEN..(stage_number + 1) * STAGE_LEN]
+        let stage: &[i16; READ_LEN] = self.folded
+            [stage_number * READ_LEN..(stage_number + 1) * READ_LEN]
             .try_into()
-            .expect("a stage is STAGE_LEN long");
-        let mut sum = 0i32;
-        // Every index is below its family's table length, so each read
-        // stays in its own family's table.
-        for (offset, index) in DISTINCT_OFFSETS.iter().zip(indices) {
-            sum += i32::from(stage[*offset as usize + (*index).into() as usize]);
+            .expect("a stage is READ_LEN long");
+        // Each read stays in its own family's table. Written out read by
+        // read, each offset is a constant, which READ_LEN puts in bounds
+        // with any index.
+        macro_rules! reads {
+            ($($i:literal)*) => {
+                0 $(+ i32::from(stage[DISTINCT_OFFSETS[$i] as usize + usize::from(indices[$i])]))*
+            };
         }
+        let mut sum: i32 = reads!(
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22
+            23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45
+        );
+        const _: () = assert!(DISTINCT == 46, "reads! lists every distinct instance");
         let linear = &stage[PATTERN_WEIGHTS..PATTERN_WEIGHTS + LINEAR_COUNT];
         for (term, weight) in linear_terms_given(own, opp, own_placements)
             .iter()
@@ -225,6 +256,12 @@ impl Patterns {
         }
         sum
     }
+}
+
+/// The distinct instances' indices as `u16` (each is below `3^10`).
+#[inline]
+fn narrow(indices: [u32; DISTINCT]) -> [u16; DISTINCT] {
+    indices.map(|i| i as u16)
 }
 
 impl Evaluator for Patterns {
@@ -251,7 +288,7 @@ impl Evaluator for Patterns {
 
     fn evaluate(&self, state: &Othello) -> i32 {
         let (own, opp) = state.position().own_and_opponent();
-        let indices = distinct_indices(own, opp);
+        let indices = narrow(distinct_indices(own, opp));
         self.score_with(own, opp, state.own_placements(), &indices)
             .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
