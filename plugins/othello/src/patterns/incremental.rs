@@ -13,6 +13,7 @@
 //! holding it at digit `i`. Indices are kept modulo 2^16: every true index
 //! is below 3^10 < 2^16, so wrapping arithmetic ends on the exact value.
 
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 use plyd_othello_rules::board::{squares, Color};
@@ -247,23 +248,87 @@ fn rows_of(bits: u64) -> [u16; ROW] {
     sum
 }
 
+/// A position's [`Views`] with its discs: the last root a thread's shallow
+/// searches started from.
+#[derive(Clone, Copy)]
+struct Root {
+    own: u64,
+    opp: u64,
+    views: Views,
+}
+
+thread_local! {
+    static LAST_ROOT: Cell<Option<Root>> = const { Cell::new(None) };
+}
+
+/// Changed squares up to which [`root_views`] updates the last root's
+/// views rather than reading the position afresh (which costs about as
+/// much as updating sixty squares).
+const UPDATE_LIMIT: u32 = 24;
+
+/// The views of the position with `own` to move against `opp`. The roots
+/// of one thread's shallow searches follow each other closely (the host's
+/// siblings differ by two placements and their flips), so they are
+/// brought over from the last root, as the side to move's or as the
+/// opponent's, whichever changes fewer squares.
+fn root_views(own: u64, opp: u64) -> Views {
+    let views = match LAST_ROOT.get() {
+        Some(last) => {
+            let same = (own ^ last.own) | (opp ^ last.opp);
+            let swapped = (own ^ last.opp) | (opp ^ last.own);
+            if same.count_ones() <= swapped.count_ones().min(UPDATE_LIMIT) {
+                moved(&last.views, last.own, last.opp, own, opp)
+            } else if swapped.count_ones() <= UPDATE_LIMIT {
+                let turned = Views {
+                    own: last.views.opp,
+                    opp: last.views.own,
+                };
+                moved(&turned, last.opp, last.own, own, opp)
+            } else {
+                fresh_views(own, opp)
+            }
+        }
+        None => fresh_views(own, opp),
+    };
+    LAST_ROOT.set(Some(Root { own, opp, views }));
+    views
+}
+
+/// Both views read afresh.
+fn fresh_views(own: u64, opp: u64) -> Views {
+    Views {
+        own: indices_of(own, opp),
+        opp: indices_of(opp, own),
+    }
+}
+
+/// `views` of the position `from_own` against `from_opp`, brought to the
+/// position `own` against `opp` square by square: a square's digit is 1
+/// for an own disc and 2 for an opponent's in the own view, the other way
+/// round in the other.
+fn moved(views: &Views, from_own: u64, from_opp: u64, own: u64, opp: u64) -> Views {
+    let rows = square_rows();
+    let mut out = *views;
+    let digit = |mine: u64, theirs: u64, square: u32| {
+        ((mine >> square & 1) + 2 * (theirs >> square & 1)) as u16
+    };
+    for square in squares((own ^ from_own) | (opp ^ from_opp)) {
+        let step_own = digit(own, opp, square).wrapping_sub(digit(from_own, from_opp, square));
+        let step_opp = digit(opp, own, square).wrapping_sub(digit(from_opp, from_own, square));
+        let row = &rows[square as usize & 63];
+        for ((o, p), r) in out.own.iter_mut().zip(&mut out.opp).zip(row) {
+            *o = o.wrapping_add(r.wrapping_mul(step_own));
+            *p = p.wrapping_add(r.wrapping_mul(step_opp));
+        }
+    }
+    out
+}
+
 impl Leaves for Patterns {
     type Kept = Views;
 
     fn keep(&self, own: u64, opp: u64) -> Views {
-        Views {
-            own: indices_of(own, opp),
-            opp: indices_of(opp, own),
-        }
-    }
-
-    /// The opponent's view alone: the positions one ply down read no
-    /// other (a pass reads it too).
-    fn keep_for_leaves(&self, own: u64, opp: u64) -> Views {
-        Views {
-            own: [0; ROW],
-            opp: indices_of(opp, own),
-        }
+        root_views(own, opp)
     }
 
     /// In the other view the placed square goes from 0 to 2 and each
@@ -310,5 +375,68 @@ impl Leaves for Patterns {
             kept.own[..DISTINCT].try_into().expect("ROW holds DISTINCT");
         self.score_with(own, opp, own_placements, indices)
             .clamp(-SCORE_BOUND, SCORE_BOUND)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plyd_othello_rules::board::Position;
+    use plyd_othello_rules::testing::{next, random_move, random_position};
+
+    /// Which way [`root_views`] will take for `own` against `opp`: 0 from
+    /// the last root as it is, 1 with its views exchanged, 2 afresh.
+    fn way(own: u64, opp: u64) -> usize {
+        match LAST_ROOT.get() {
+            None => 2,
+            Some(last) => {
+                let same = ((own ^ last.own) | (opp ^ last.opp)).count_ones();
+                let swapped = ((own ^ last.opp) | (opp ^ last.own)).count_ones();
+                if same <= swapped.min(UPDATE_LIMIT) {
+                    0
+                } else if swapped <= UPDATE_LIMIT {
+                    1
+                } else {
+                    2
+                }
+            }
+        }
+    }
+
+    fn check(position: &Position, ways: &mut [usize; 3]) {
+        let (own, opp) = position.own_and_opponent();
+        ways[way(own, opp)] += 1;
+        let got = root_views(own, opp);
+        let want = fresh_views(own, opp);
+        assert_eq!(got.own, want.own, "own view of {position:?}");
+        assert_eq!(got.opp, want.opp, "other view of {position:?}");
+    }
+
+    /// Roots as a search meets them (the children of one position in
+    /// turn, then those of a child, a grandchild, and so on), and positions
+    /// of unrelated games between them: each root's views are those read
+    /// afresh, whichever way they were found.
+    #[test]
+    fn root_views_brought_over_equal_views_read_afresh() {
+        let mut rng = 0x5eed_u64;
+        let mut ways = [0usize; 3];
+        for game in 0..40 {
+            let empties = 8 + (next(&mut rng) % 50) as u32;
+            let mut position = random_position(&mut rng, empties);
+            for _ in 0..6 {
+                if position.is_game_over() {
+                    break;
+                }
+                for square in squares(position.placements()) {
+                    check(&position.play(square), &mut ways);
+                }
+                check(&position, &mut ways);
+                position = position.play(random_move(&position, &mut rng));
+            }
+            if game % 3 == 0 {
+                check(&random_position(&mut rng, 20), &mut ways);
+            }
+        }
+        assert!(ways.iter().all(|&n| n > 20), "ways taken: {ways:?}");
     }
 }
