@@ -226,7 +226,14 @@ impl Leaves for Weights {
 
     fn after_pass(&self, _kept: &()) {}
 
-    fn score(&self, own: u64, opp: u64, _own_placements: u64, _kept: &()) -> i32 {
+    fn score(
+        &self,
+        own: u64,
+        opp: u64,
+        _own_placements: u64,
+        _opp_placements: u64,
+        _kept: &(),
+    ) -> i32 {
         self.score_of(own, opp)
     }
 }

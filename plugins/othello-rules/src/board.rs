@@ -170,16 +170,36 @@ fn placements_in_direction<const D: i32>(own: u64, opp: u64, mask: u64) -> u64 {
 /// one of the player's own discs, in any of the eight directions.
 #[inline]
 pub fn legal_placements(own: u64, opp: u64) -> u64 {
-    let empty = !(own | opp);
-    let reached = placements_in_direction::<1>(own, opp, NOT_EDGE_FILES)
+    reached(own, opp) & !(own | opp)
+}
+
+/// The squares past a run of `opp` discs from an `own` disc, in any
+/// direction, empty or not.
+#[inline(always)]
+fn reached(own: u64, opp: u64) -> u64 {
+    placements_in_direction::<1>(own, opp, NOT_EDGE_FILES)
         | placements_in_direction::<-1>(own, opp, NOT_EDGE_FILES)
         | placements_in_direction::<8>(own, opp, ALL_SQUARES)
         | placements_in_direction::<-8>(own, opp, ALL_SQUARES)
         | placements_in_direction::<9>(own, opp, NOT_EDGE_FILES)
         | placements_in_direction::<-9>(own, opp, NOT_EDGE_FILES)
         | placements_in_direction::<7>(own, opp, NOT_EDGE_FILES)
-        | placements_in_direction::<-7>(own, opp, NOT_EDGE_FILES);
-    reached & empty
+        | placements_in_direction::<-7>(own, opp, NOT_EDGE_FILES)
+}
+
+/// The legal placements of both players: `(legal_placements(own, opp),
+/// legal_placements(opp, own))`. Both are computed side by side, the same
+/// shifts on two lanes, which the compiler turns into vector code: about
+/// half the work of two calls.
+#[inline]
+pub fn legal_placements_both(own: u64, opp: u64) -> (u64, u64) {
+    let (mover, other) = ([own, opp], [opp, own]);
+    let mut out = [0u64; 2];
+    for lane in 0..2 {
+        out[lane] = reached(mover[lane], other[lane]);
+    }
+    let empty = !(own | opp);
+    (out[0] & empty, out[1] & empty)
 }
 
 /// The squares of each line leaving a square, as masks: `LINES[x][k]` for
@@ -352,6 +372,32 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn placements_are_the_empty_squares_that_flip_for_either_player() {
+        let mut state = 0x0bad_5eed_u64;
+        let mut next = || crate::testing::next(&mut state);
+        for round in 0..5_000 {
+            let (a, b) = (next(), next());
+            let occupied = match round % 3 {
+                0 => a | b,
+                1 => a & b,
+                _ => !(a & b & next()),
+            };
+            let own = occupied & next();
+            let opp = occupied & !own;
+            let walked = |own: u64, opp: u64| {
+                (0..64)
+                    .filter(|&s| occupied >> s & 1 == 0 && flips_by_walking(own, opp, s) != 0)
+                    .fold(0u64, |m, s| m | 1 << s)
+            };
+            let (mine, theirs) = legal_placements_both(own, opp);
+            assert_eq!(mine, walked(own, opp), "own {own:#x} opp {opp:#x}");
+            assert_eq!(theirs, walked(opp, own), "own {own:#x} opp {opp:#x}");
+            assert_eq!(mine, legal_placements(own, opp));
+            assert_eq!(theirs, legal_placements(opp, own));
         }
     }
 

@@ -11,7 +11,7 @@
 
 use plyd_api::{Shallow, ShallowResult};
 
-use crate::board::{flips, legal_placements, squares};
+use crate::board::{flips, legal_placements, legal_placements_both, squares};
 
 /// The most plies a shallow search takes: the host hands over its nodes
 /// with one or two plies left.
@@ -47,9 +47,17 @@ pub trait Leaves {
     }
     /// It after the side to move of `kept`'s position passed.
     fn after_pass(&self, kept: &Self::Kept) -> Self::Kept;
-    /// The score of the position with `own` to move against `opp`, whose
-    /// legal placements are `own_placements`, for its side to move.
-    fn score(&self, own: u64, opp: u64, own_placements: u64, kept: &Self::Kept) -> i32;
+    /// The score of the position with `own` to move against `opp`, for
+    /// its side to move; the two sides' legal placements are
+    /// `own_placements` and `opp_placements`.
+    fn score(
+        &self,
+        own: u64,
+        opp: u64,
+        own_placements: u64,
+        opp_placements: u64,
+        kept: &Self::Kept,
+    ) -> i32;
 }
 
 /// Search `request.depth` plies from the position with `own` to move
@@ -138,12 +146,14 @@ impl<L: Leaves> Search<'_, L> {
                     let flipped = flips(own, opp, disc);
                     let (mine, theirs) = (own | disc | flipped, opp & !flipped);
                     self.nodes += 1;
-                    let replies = legal_placements(theirs, mine);
-                    let value = if replies == 0 && legal_placements(mine, theirs) == 0 {
+                    // A leaf: both sides' placements, for its end and its
+                    // score.
+                    let (replies, answers) = legal_placements_both(theirs, mine);
+                    let value = if replies == 0 && answers == 0 {
                         -self.ended(theirs, mine, down + 1)
                     } else {
                         let kept = self.leaves.leaf_after_placement(kept, disc, flipped);
-                        -self.leaves.score(theirs, mine, replies, &kept)
+                        -self.leaves.score(theirs, mine, replies, answers, &kept)
                     };
                     if raise(&mut best, &mut alpha, value, beta) {
                         return best;
@@ -217,11 +227,15 @@ impl<L: Leaves> Search<'_, L> {
         beta: i32,
         down: u32,
     ) -> i32 {
+        if depth == 0 {
+            let other = legal_placements(opp, own);
+            if placements == 0 && other == 0 {
+                return self.ended(own, opp, down);
+            }
+            return self.leaves.score(own, opp, placements, other, kept);
+        }
         if placements == 0 && legal_placements(opp, own) == 0 {
             return self.ended(own, opp, down);
-        }
-        if depth == 0 {
-            return self.leaves.score(own, opp, placements, kept);
         }
         self.node(own, opp, placements, kept, depth, alpha, beta, down)
     }

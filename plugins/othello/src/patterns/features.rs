@@ -25,7 +25,7 @@
 //! of `k` squares read as the low bits of a byte become a base-3 number
 //! through [`TERNARY`], so an index is `TERNARY[own] + 2 · TERNARY[opp]`.
 
-use crate::board::legal_placements;
+use crate::board::{legal_placements, legal_placements_both};
 
 /// Number of board symmetries, hence instances per family.
 pub const SYMMETRIES: usize = 8;
@@ -430,18 +430,26 @@ pub fn neighbours(bits: u64) -> u64 {
 /// fill the last square if nobody passed).
 #[inline]
 pub fn linear_terms(own: u64, opp: u64) -> [i32; LINEAR_COUNT] {
-    linear_terms_given(own, opp, legal_placements(own, opp))
+    let (own_placements, opp_placements) = legal_placements_both(own, opp);
+    linear_terms_given(own, opp, own_placements, opp_placements)
 }
 
-/// [`linear_terms`] with the side to move's legal placements given (a
-/// position keeps them once its moves or its outcome were asked for).
+/// [`linear_terms`] with both sides' legal placements given (a position
+/// keeps the side to move's once its moves or its outcome were asked for;
+/// a shallow search's leaf has both).
 #[inline]
-pub fn linear_terms_given(own: u64, opp: u64, own_placements: u64) -> [i32; LINEAR_COUNT] {
+pub fn linear_terms_given(
+    own: u64,
+    opp: u64,
+    own_placements: u64,
+    opp_placements: u64,
+) -> [i32; LINEAR_COUNT] {
     debug_assert_eq!(own_placements, legal_placements(own, opp));
+    debug_assert_eq!(opp_placements, legal_placements(opp, own));
     let empty = !(own | opp);
     [
         own_placements.count_ones() as i32,
-        legal_placements(opp, own).count_ones() as i32,
+        opp_placements.count_ones() as i32,
         (neighbours(opp) & empty).count_ones() as i32,
         (neighbours(own) & empty).count_ones() as i32,
         (empty.count_ones() & 1) as i32,

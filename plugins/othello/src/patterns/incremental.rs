@@ -370,10 +370,17 @@ impl Leaves for Patterns {
     }
 
     #[inline]
-    fn score(&self, own: u64, opp: u64, own_placements: u64, kept: &Views) -> i32 {
+    fn score(
+        &self,
+        own: u64,
+        opp: u64,
+        own_placements: u64,
+        opp_placements: u64,
+        kept: &Views,
+    ) -> i32 {
         let indices: &[u16; DISTINCT] =
             kept.own[..DISTINCT].try_into().expect("ROW holds DISTINCT");
-        self.score_with(own, opp, own_placements, indices)
+        self.score_with(own, opp, own_placements, opp_placements, indices)
             .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 }

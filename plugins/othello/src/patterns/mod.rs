@@ -214,8 +214,8 @@ impl Patterns {
     /// distinct instances, plus the counted terms.
     #[inline]
     pub fn score(&self, own: u64, opp: u64) -> i32 {
-        let placements = crate::board::legal_placements(own, opp);
-        self.score_with(own, opp, placements, &narrow(distinct_indices(own, opp)))
+        let (mine, theirs) = crate::board::legal_placements_both(own, opp);
+        self.score_with(own, opp, mine, theirs, &narrow(distinct_indices(own, opp)))
     }
 
     /// [`Patterns::score`] with the distinct instances' indices given
@@ -227,6 +227,7 @@ impl Patterns {
         own: u64,
         opp: u64,
         own_placements: u64,
+        opp_placements: u64,
         indices: &[u16; DISTINCT],
     ) -> i32 {
         let stage_number = self.weights.stage_of(empties(own, opp));
@@ -248,7 +249,7 @@ impl Patterns {
         );
         const _: () = assert!(DISTINCT == 46, "reads! lists every distinct instance");
         let linear = &stage[PATTERN_WEIGHTS..PATTERN_WEIGHTS + LINEAR_COUNT];
-        for (term, weight) in linear_terms_given(own, opp, own_placements)
+        for (term, weight) in linear_terms_given(own, opp, own_placements, opp_placements)
             .iter()
             .zip(linear)
         {
@@ -256,6 +257,13 @@ impl Patterns {
         }
         sum
     }
+}
+
+/// The legal placements of the opponent of the side owning `own` (the side
+/// to move's are kept by the state).
+#[inline]
+fn opp_placements(own: u64, opp: u64) -> u64 {
+    crate::board::legal_placements(opp, own)
 }
 
 /// The distinct instances' indices as `u16` (each is below `3^10`).
@@ -289,8 +297,14 @@ impl Evaluator for Patterns {
     fn evaluate(&self, state: &Othello) -> i32 {
         let (own, opp) = state.position().own_and_opponent();
         let indices = narrow(distinct_indices(own, opp));
-        self.score_with(own, opp, state.own_placements(), &indices)
-            .clamp(-SCORE_BOUND, SCORE_BOUND)
+        self.score_with(
+            own,
+            opp,
+            state.own_placements(),
+            opp_placements(own, opp),
+            &indices,
+        )
+        .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 
     const SHALLOW_PLIES: u32 = crate::shallow::PLIES;
@@ -389,7 +403,13 @@ impl Incremental for PatternsStack {
         let (own, opp) = state.position().own_and_opponent();
         let indices = stack.top(state);
         self.0
-            .score_with(own, opp, state.own_placements(), &indices)
+            .score_with(
+                own,
+                opp,
+                state.own_placements(),
+                opp_placements(own, opp),
+                &indices,
+            )
             .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 }
