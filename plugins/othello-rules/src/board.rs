@@ -349,12 +349,12 @@ mod tests {
         all
     }
 
-    #[test]
-    fn flips_match_a_square_by_square_walk() {
-        let mut state = 0x1234_5678_9abc_def0u64;
-        let mut next = || crate::testing::next(&mut state);
-        for round in 0..20_000 {
-            // Dense and sparse boards, and boards with few empty squares.
+    /// `rounds` random boards drawn from `seed`, as `(own, opp)`: dense
+    /// and sparse ones, and ones with few empty squares.
+    fn random_boards(seed: u64, rounds: usize) -> impl Iterator<Item = (u64, u64)> {
+        let mut state = seed;
+        (0..rounds).map(move |round| {
+            let mut next = || crate::testing::next(&mut state);
             let (a, b) = (next(), next());
             let occupied = match round % 3 {
                 0 => a | b,
@@ -362,7 +362,14 @@ mod tests {
                 _ => !(a & b & next()),
             };
             let own = occupied & next();
-            let opp = occupied & !own;
+            (own, occupied & !own)
+        })
+    }
+
+    #[test]
+    fn flips_match_a_square_by_square_walk() {
+        for (own, opp) in random_boards(0x1234_5678_9abc_def0, 20_000) {
+            let occupied = own | opp;
             for square in 0..64 {
                 if occupied & (1 << square) == 0 {
                     assert_eq!(
@@ -377,17 +384,8 @@ mod tests {
 
     #[test]
     fn placements_are_the_empty_squares_that_flip_for_either_player() {
-        let mut state = 0x0bad_5eed_u64;
-        let mut next = || crate::testing::next(&mut state);
-        for round in 0..5_000 {
-            let (a, b) = (next(), next());
-            let occupied = match round % 3 {
-                0 => a | b,
-                1 => a & b,
-                _ => !(a & b & next()),
-            };
-            let own = occupied & next();
-            let opp = occupied & !own;
+        for (own, opp) in random_boards(0x0bad_5eed, 5_000) {
+            let occupied = own | opp;
             let walked = |own: u64, opp: u64| {
                 (0..64)
                     .filter(|&s| occupied >> s & 1 == 0 && flips_by_walking(own, opp, s) != 0)

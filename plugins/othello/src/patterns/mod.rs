@@ -257,13 +257,17 @@ impl Patterns {
         }
         sum
     }
-}
 
-/// The legal placements of the opponent of the side owning `own` (the side
-/// to move's are kept by the state).
-#[inline]
-fn opp_placements(own: u64, opp: u64) -> u64 {
-    crate::board::legal_placements(opp, own)
+    /// The score of `state` for its side to move, clamped to
+    /// [`SCORE_BOUND`], with its distinct instances' indices given (the
+    /// side to move's placements are kept by the state).
+    #[inline]
+    fn score_state(&self, state: &Othello, indices: &[u16; DISTINCT]) -> i32 {
+        let (own, opp) = state.position().own_and_opponent();
+        let opp_placements = crate::board::legal_placements(opp, own);
+        self.score_with(own, opp, state.own_placements(), opp_placements, indices)
+            .clamp(-SCORE_BOUND, SCORE_BOUND)
+    }
 }
 
 /// The distinct instances' indices as `u16` (each is below `3^10`).
@@ -296,15 +300,7 @@ impl Evaluator for Patterns {
 
     fn evaluate(&self, state: &Othello) -> i32 {
         let (own, opp) = state.position().own_and_opponent();
-        let indices = narrow(distinct_indices(own, opp));
-        self.score_with(
-            own,
-            opp,
-            state.own_placements(),
-            opp_placements(own, opp),
-            &indices,
-        )
-        .clamp(-SCORE_BOUND, SCORE_BOUND)
+        self.score_state(state, &narrow(distinct_indices(own, opp)))
     }
 
     const SHALLOW_PLIES: u32 = crate::shallow::PLIES;
@@ -400,17 +396,8 @@ impl Incremental for PatternsStack {
     }
 
     fn evaluate_top(&self, stack: &mut PatternStack, state: &Othello) -> i32 {
-        let (own, opp) = state.position().own_and_opponent();
         let indices = stack.top(state);
-        self.0
-            .score_with(
-                own,
-                opp,
-                state.own_placements(),
-                opp_placements(own, opp),
-                &indices,
-            )
-            .clamp(-SCORE_BOUND, SCORE_BOUND)
+        self.0.score_state(state, &indices)
     }
 }
 
