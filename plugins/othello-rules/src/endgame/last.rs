@@ -83,6 +83,41 @@ const DIAGONALS: [[u64; 2]; 64] = {
     masks
 };
 
+/// The squares around each square (not the square itself): a placement
+/// there flips nothing unless one of them holds an opponent's disc.
+const AROUND: [u64; 64] = {
+    let mut masks = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, file) = ((square / 8) as i32, (square % 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut df = -1;
+            while df <= 1 {
+                let (r, f) = (row + dr, file + df);
+                if (dr != 0 || df != 0) && r >= 0 && r < 8 && f >= 0 && f < 8 {
+                    masks[square] |= 1u64 << (r * 8 + f);
+                }
+                df += 1;
+            }
+            dr += 1;
+        }
+        square += 1;
+    }
+    masks
+};
+
+/// The discs flipped by a placement on `square`, zero at once when no
+/// opponent disc is next to it.
+#[inline(always)]
+fn flips_near(own: u64, opp: u64, square: usize) -> u64 {
+    if opp & AROUND[square & 63] == 0 {
+        0
+    } else {
+        flips(own, opp, 1 << square)
+    }
+}
+
 /// One bit per file: the a file.
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -149,14 +184,14 @@ impl Solver<'_> {
     ) -> i32 {
         self.nodes += 1;
         let mut best = -super::SCORE_INFINITY;
-        let flipped = flips(own, opp, 1 << a);
+        let flipped = flips_near(own, opp, a);
         if flipped != 0 {
             best = -self.solve_1(opp & !flipped, b);
             if best >= beta {
                 return best;
             }
         }
-        let flipped = flips(own, opp, 1 << b);
+        let flipped = flips_near(own, opp, b);
         if flipped != 0 {
             let value = -self.solve_1(opp & !flipped, a);
             best = best.max(value);
@@ -184,11 +219,11 @@ impl Solver<'_> {
         let mut best = -super::SCORE_INFINITY;
         let [a, b, c] = squares;
         for (square, rest) in [(a, [b, c]), (b, [a, c]), (c, [a, b])] {
-            let disc = 1u64 << square;
-            let flipped = flips(own, opp, disc);
+            let flipped = flips_near(own, opp, square);
             if flipped == 0 {
                 continue;
             }
+            let disc = 1u64 << square;
             let value = -self.solve_2(
                 opp & !flipped,
                 own | flipped | disc,
@@ -233,11 +268,11 @@ impl Solver<'_> {
             (c, [a, b, d]),
             (d, [a, b, c]),
         ] {
-            let disc = 1u64 << square;
-            let flipped = flips(own, opp, disc);
+            let flipped = flips_near(own, opp, square);
             if flipped == 0 {
                 continue;
             }
+            let disc = 1u64 << square;
             let value = -self.solve_3(
                 opp & !flipped,
                 own | flipped | disc,
