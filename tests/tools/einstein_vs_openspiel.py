@@ -10,7 +10,8 @@ Two commands, both driving plyd through uci_engine.py:
          mismatch stops the run (exit status 1) and prints the position
          and the moves only one side has.
   play   plyd against OpenSpiel's MCTS bot (random roll-outs, chance nodes
-         sampled), an outside Monte-Carlo player. Games are played in
+         sampled), an outside Monte-Carlo player, or with --opponent random
+         against moves drawn at random. Games are played in
          OpenSpiel, which draws the set-ups and the rolls; plyd answers
          `go movetime T` on the position text after each roll. Colours
          alternate; the score is printed with a 95% interval. With
@@ -155,6 +156,12 @@ def equal_time(movetime, recent):
     return max(10, round(1000 * (sum(bot) / len(bot)) / share))
 
 
+def opponent_name(args):
+    if args.opponent == "random":
+        return "a player choosing uniformly at random among the legal moves"
+    return f"OpenSpiel MCTS ({args.simulations} simulations a move)"
+
+
 def play(args, plyd):
     rng = random.Random(args.seed)
     game = pyspiel.load_game("einstein_wurfelt_nicht")
@@ -197,6 +204,14 @@ def play(args, plyd):
                 spent["plyd"][0] += took
                 spent["plyd"][1] += 1
                 recent["plyd"].append(took / (movetime / 1000))
+            elif args.opponent == "random":
+                start = time.perf_counter()
+                actions = state.legal_actions()
+                state.apply_action(actions[rng.randrange(len(actions))])
+                took = time.perf_counter() - start
+                spent["mcts"][0] += took
+                spent["mcts"][1] += 1
+                recent["mcts"].append(took)
             else:
                 start = time.perf_counter()
                 state.apply_action(bot.step(state))
@@ -218,12 +233,12 @@ def play(args, plyd):
     low, high = max(0.0, score - 1.96 * se), min(1.0, score + 1.96 * se)
     print(f"plyd {points:.0f}/{n} = {100 * score:.1f}% "
           f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against "
-          f"OpenSpiel MCTS ({args.simulations} simulations a move), "
+          f"{opponent_name(args)}, "
           f"plyd at {args.movetime} ms a move"
           f"{f' at first, then following the bot (from {low_time} to {high_time} ms)' if args.equal_time else ''}")
     mean = {k: 1000 * t / max(n, 1) for k, (t, n) in spent.items()}
     print(f"mean time a move: plyd {mean['plyd']:.0f} ms, "
-          f"MCTS {mean['mcts']:.0f} ms (wall clock, this machine)")
+          f"{args.opponent} {mean['mcts']:.0f} ms (wall clock, this machine)")
     return 0
 
 
@@ -238,6 +253,10 @@ def main():
     parser.add_argument("--equal-time", action="store_true",
                         help="scale plyd's time a move after each game so that "
                              "its mean equals the bot's (play; --movetime is the start)")
+    parser.add_argument("--opponent", choices=["mcts", "random"], default="mcts",
+                        help="OpenSpiel's MCTS bot, or a player drawing each move "
+                             "uniformly at random (play): how far plyd is from "
+                             "winning every game, which the dice do not allow")
     parser.add_argument("--simulations", type=int, default=1000,
                         help="MCTS simulations per move (play)")
     parser.add_argument("--evaluator", default=None,
