@@ -35,8 +35,10 @@ const BORDER: u64 = FILE_A | FILE_H | TOP_AND_BOTTOM;
 /// where file minus row is constant (a1-h8 direction, steps of 9),
 /// `DIAGONALS[1]` those where file plus row is (h1-a8 direction, steps of
 /// 7); 15 diagonals each.
+#[cfg(test)]
 const DIAGONALS: [[u64; 15]; 2] = [diagonals(false), diagonals(true)];
 
+#[cfg(test)]
 const fn diagonals(anti: bool) -> [u64; 15] {
     let mut out = [0u64; 15];
     let mut square = 0;
@@ -50,30 +52,56 @@ const fn diagonals(anti: bool) -> [u64; 15] {
 }
 
 /// The squares lying on a full line (no empty square), for each of the
-/// four directions: rows, columns, a1-h8 diagonals, h1-a8 diagonals.
+/// four directions: rows, columns, a1-h8 diagonals, h1-a8 diagonals. Each
+/// empty square is spread along its lines by shifts, each step masked so
+/// that nothing wraps round the board's edge, and what no empty square
+/// reaches lies on a full line.
 #[inline]
 fn full_lines(occupied: u64) -> [u64; 4] {
-    let mut rows = 0;
-    for row in 0..8 {
-        let line = 0xffu64 << (8 * row);
-        if occupied & line == line {
-            rows |= line;
-        }
-    }
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let empty = !occupied;
+    // A row's byte has its top bit set when it holds an empty square.
+    let open_rows = (((empty & LOW7).wrapping_add(LOW7) | empty) >> 7) & FILE_A;
+    let rows = !open_rows.wrapping_mul(0xff);
     let mut columns = occupied;
     columns &= columns >> 32;
     columns &= columns >> 16;
     columns &= columns >> 8;
     let columns = (columns & 0xff).wrapping_mul(FILE_A);
-    let mut diagonals = [0u64; 2];
-    for (full, lines) in diagonals.iter_mut().zip(&DIAGONALS) {
-        for &line in lines {
-            if occupied & line == line {
-                *full |= line;
-            }
-        }
+    [
+        rows,
+        columns,
+        !spread::<9>(empty, &NOT_LEFT, &NOT_RIGHT),
+        !spread::<7>(empty, &NOT_RIGHT, &NOT_LEFT),
+    ]
+}
+
+/// The squares not on the first 1, 2 and 4 files (a, a-b, a-d).
+const NOT_LEFT: [u64; 3] = [
+    0xfefe_fefe_fefe_fefe,
+    0xfcfc_fcfc_fcfc_fcfc,
+    0xf0f0_f0f0_f0f0_f0f0,
+];
+/// The squares not on the last 1, 2 and 4 files (h, g-h, e-h).
+const NOT_RIGHT: [u64; 3] = [
+    0x7f7f_7f7f_7f7f_7f7f,
+    0x3f3f_3f3f_3f3f_3f3f,
+    0x0f0f_0f0f_0f0f_0f0f,
+];
+
+/// `bits` spread both ways along the diagonals of step `D` (9: a1-h8, a
+/// file right a row down; 7: h1-a8, a file left a row down) over up to
+/// seven steps, by one, two and four steps at a time. A shift up moves the
+/// squares `k` files one way, so `up[i]` clears the `2^i` files a wrapped
+/// square would land on, and `down[i]` those of a shift down.
+#[inline(always)]
+fn spread<const D: u32>(bits: u64, up: &[u64; 3], down: &[u64; 3]) -> u64 {
+    let mut out = bits;
+    for (i, (up, down)) in up.iter().zip(down).enumerate() {
+        let shift = D << i;
+        out |= ((out << shift) & up) | ((out >> shift) & down);
     }
-    [rows, columns, diagonals[0], diagonals[1]]
+    out
 }
 
 /// The discs of `own` that can never be flipped, whatever is played (a
@@ -118,6 +146,43 @@ mod tests {
     use super::*;
     use crate::board::{flips, squares, Position, PASS};
     use crate::testing::{next, random_move, random_position};
+
+    /// The squares of the full lines, line by line.
+    fn full_lines_one_by_one(occupied: u64) -> [u64; 4] {
+        let full = |lines: &mut dyn Iterator<Item = u64>| {
+            lines
+                .filter(|&line| occupied & line == line)
+                .fold(0, |all, line| all | line)
+        };
+        [
+            full(&mut (0..8).map(|row| 0xffu64 << (8 * row))),
+            full(&mut (0..8).map(|file| FILE_A << file)),
+            full(&mut DIAGONALS[0].iter().copied()),
+            full(&mut DIAGONALS[1].iter().copied()),
+        ]
+    }
+
+    #[test]
+    fn full_lines_by_shifts_are_the_full_lines() {
+        let mut rng = 3;
+        for round in 0..20_000 {
+            // Boards from nearly empty to nearly full.
+            let mut occupied = next(&mut rng);
+            for _ in 0..round % 4 {
+                occupied |= next(&mut rng);
+            }
+            if round % 5 == 0 {
+                occupied = !(1u64 << (next(&mut rng) % 64));
+            }
+            assert_eq!(
+                full_lines(occupied),
+                full_lines_one_by_one(occupied),
+                "occupied {occupied:#x}"
+            );
+        }
+        assert_eq!(full_lines(u64::MAX), [u64::MAX; 4]);
+        assert_eq!(full_lines(0), [0; 4]);
+    }
 
     #[test]
     fn the_diagonals_cover_the_board_once() {
