@@ -260,6 +260,9 @@ impl Solver<'_> {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
+        if let Some(ceiling) = super::search::low_stability_cutoff(own, opp, alpha) {
+            return ceiling;
+        }
         let mut best = -super::SCORE_INFINITY;
         let [a, b, c, d] = squares;
         for (square, rest) in [
