@@ -37,6 +37,12 @@ fn stability_cutoff(own: u64, opp: u64, alpha: i32) -> Option<i32> {
     if alpha < 64 - 2 * opp.count_ones() as i32 {
         return None;
     }
+    // The opponent's corners are stable: when they alone bring the ceiling
+    // down to alpha, that looser ceiling is bound enough.
+    let corners = 64 - 2 * (opp & CORNERS).count_ones() as i32;
+    if corners <= alpha {
+        return Some(corners);
+    }
     let ceiling = score_ceiling(own, opp);
     (ceiling <= alpha).then_some(ceiling)
 }
