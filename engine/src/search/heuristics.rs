@@ -172,6 +172,20 @@ impl Heuristics {
         tables != Tables::default()
     }
 
+    /// Every table back to zero and every killer forgotten: what
+    /// [`Heuristics::new`] gives with the same tables, in the memory already
+    /// held.
+    pub fn reset(&mut self) {
+        self.clear_all_killers();
+        self.history.fill(0);
+        self.continuation.fill(0);
+        self.capture.fill(0);
+        self.counter.fill(NULL_MOVE);
+        for table in &mut self.correction {
+            table.fill(0);
+        }
+    }
+
     /// Forget every killer.
     pub fn clear_all_killers(&mut self) {
         self.killers.fill([NULL_MOVE; 2]);

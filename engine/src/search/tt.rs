@@ -239,9 +239,14 @@ impl TranspositionTable {
         memory[id] = Some((game.to_string(), heuristics));
     }
 
-    /// Forget every entry, and the histories kept between searches.
+    /// Forget every entry, and what the histories kept between searches
+    /// learned. The histories keep their memory, zeroed here rather than
+    /// allocated and zeroed again at the next search's start: a new game
+    /// (`ucinewgame`) pays for it before the clock runs.
     pub fn clear(&mut self) {
-        self.memory.get_mut().clear();
+        for (_, heuristics) in self.memory.get_mut().iter_mut().flatten() {
+            heuristics.reset();
+        }
         // A fresh zeroed allocation costs nothing until its pages are
         // written, where writing zeros over gigabytes takes seconds.
         match zeroed_words(self.words.len()) {
@@ -551,6 +556,52 @@ mod tests {
         assert_eq!(tt.take_memory(1, "xiangqi", tables).history(0, 7), 0);
         tt.clear();
         assert_eq!(tt.take_memory(2, "xiangqi", tables).history(0, 7), 0);
+    }
+
+    #[test]
+    fn a_cleared_table_zeroes_the_kept_histories_in_place() {
+        use super::super::heuristics::{context, NO_CONTEXT};
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let all = Tables {
+            continuation: true,
+            capture: true,
+            counter: true,
+            correction: true,
+        };
+        let (before, last, key) = (context(3, false), context(5, false), 11);
+        // What every table reads for the moves learned about below.
+        let read = |h: &Heuristics| {
+            (
+                h.history(0, 7),
+                h.continuation(last, key),
+                h.capture(0, key),
+                h.counter(0, last),
+                h.correction(0, last, before),
+                h.killers(3),
+            )
+        };
+        let mut h = tt.take_memory(0, "xiangqi", all);
+        let fresh = read(&h);
+        h.update_quiet(0, 7, key, &[last, before, NO_CONTEXT], 1000);
+        h.update_capture(0, key, 1000);
+        h.set_counter(0, last, 9);
+        h.update_correction(0, last, before, 500, 8, 1000);
+        h.add_killer(3, 9);
+        let learned = read(&h);
+        assert!(
+            learned.0 != fresh.0
+                && learned.1 != fresh.1
+                && learned.2 != fresh.2
+                && learned.3 != fresh.3
+                && learned.4 != fresh.4
+                && learned.5 != fresh.5,
+            "every table learned something: {learned:?}"
+        );
+        tt.keep_memory(0, "xiangqi", h);
+        tt.clear();
+        let h = tt.take_memory(0, "xiangqi", all);
+        assert_eq!(read(&h), fresh);
+        assert_eq!(read(&Heuristics::new(all)), fresh);
     }
 
     #[test]
