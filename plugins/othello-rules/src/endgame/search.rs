@@ -9,6 +9,32 @@ use super::{
     Entry, OrderEval, Solver, EVAL_INFINITY, SCORE_INFINITY, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
 
+/// Weight in the fastest-first key of each of the mover's discs that a
+/// corner makes stable after the move, against 16 for one of the
+/// opponent's replies. Proving a score near a wipe-out (FFO 59, +64) is a
+/// race to discs that cannot be taken back: with it the solver searches
+/// FFO 59 in about 118 thousand nodes instead of 165 million; FFO 40-47
+/// (722 million instead of 726), FFO 1-19 and plyd's own positions of 22
+/// and 24 empty squares lose 0.4% to 3.3% of their nodes.
+const CORNER_STABILITY_WEIGHT: i32 = 2;
+
+/// The discs of `own` that a corner makes stable at a glance: the corners
+/// it holds and, next to each, the two edge squares it holds.
+#[inline]
+fn corner_stable(own: u64) -> u64 {
+    let next_to_own_corners = ((own & 0x0100_0000_0000_0001) << 1)
+        | ((own & 0x8000_0000_0000_0080) >> 1)
+        | ((own & 0x0000_0000_0000_0081) << 8)
+        | ((own & 0x8100_0000_0000_0000) >> 8);
+    (next_to_own_corners | CORNERS) & own
+}
+
+/// How many discs [`corner_stable`] finds.
+#[inline]
+fn corner_stability(own: u64) -> i32 {
+    corner_stable(own).count_ones() as i32
+}
+
 /// Fewest empty squares at which a node tries the stability cutoff.
 const STABILITY_MIN_EMPTIES: u32 = 7;
 
@@ -191,6 +217,7 @@ impl MoveList {
             if disc & CORNERS != 0 {
                 key += 4;
             }
+            key += CORNER_STABILITY_WEIGHT * corner_stability(mover);
             // The opponent's evaluation after the move, from our side.
             let (child_own, child_opp) = (opp & !flipped, mover);
             key -= match order {
@@ -473,5 +500,38 @@ impl Solver<'_> {
         let entry = Entry::after_search(known, best_move as u32, best, first_alpha, beta, count);
         self.store(key, entry);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::stability::stable_discs;
+    use crate::testing::{next, random_position};
+
+    #[test]
+    fn corner_stability_counts_corners_and_the_edge_squares_they_hold() {
+        // a1, b1 and a2 (a1's two neighbours on the edges), and h8 alone.
+        let own = 0b11 | 1 << 8 | 1 << 63;
+        assert_eq!(corner_stability(own), 4);
+        // b1 and a2 without a1 count for nothing; b2 never does.
+        assert_eq!(corner_stability(0b10 | 1 << 8 | 1 << 9), 0);
+        assert_eq!(corner_stability(0), 0);
+    }
+
+    #[test]
+    fn what_corner_stability_counts_is_stable() {
+        let mut rng = 5;
+        for _ in 0..2_000 {
+            let stop = (next(&mut rng) % 40) as u32;
+            let position = random_position(&mut rng, stop);
+            for (own, opp) in [
+                (position.black, position.white),
+                (position.white, position.black),
+            ] {
+                let stable = stable_discs(own, opp);
+                assert_eq!(corner_stable(own) & !stable, 0, "{own:#x} {opp:#x}");
+            }
+        }
     }
 }
