@@ -7,7 +7,7 @@
 use std::ffi::c_char;
 use std::path::PathBuf;
 
-use plyd_api::abi::{EvalContext, EvalStack, State};
+use plyd_api::abi::{EvalContext, EvalStack, ShallowSearchFn, State};
 use plyd_api::Move;
 
 /// One variant of a game.
@@ -94,18 +94,6 @@ pub(crate) struct EvaluatorVtable {
     /// `shallow_search` and its `shallow_plies` (at least 1), when present.
     pub shallow: Option<(ShallowSearchFn, u32)>,
 }
-
-/// An evaluator's `shallow_search` entry.
-pub(crate) type ShallowSearchFn = unsafe extern "C" fn(
-    *const EvalContext,
-    *mut State,
-    u32,
-    i32,
-    i32,
-    i32,
-    *mut i32,
-    *mut u64,
-) -> i32;
 
 /// The stack entries of an incremental evaluator's table.
 #[derive(Clone, Copy)]

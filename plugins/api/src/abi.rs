@@ -591,21 +591,22 @@ pub struct EvaluatorApi {
     /// state is left as it was; several threads may search different
     /// states with one context at once. [`STATUS_UNSUPPORTED`] leaves the
     /// node to the host.
-    pub shallow_search: Option<
-        unsafe extern "C" fn(
-            ctx: *const EvalContext,
-            state: *mut State,
-            depth: u32,
-            alpha: i32,
-            beta: i32,
-            win: i32,
-            score: *mut i32,
-            nodes: *mut u64,
-        ) -> i32,
-    >,
+    pub shallow_search: Option<ShallowSearchFn>,
     /// The most plies `shallow_search` takes.
     pub shallow_plies: u32,
 }
+
+/// The type of [`EvaluatorApi::shallow_search`].
+pub type ShallowSearchFn = unsafe extern "C" fn(
+    ctx: *const EvalContext,
+    state: *mut State,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    win: i32,
+    score: *mut i32,
+    nodes: *mut u64,
+) -> i32;
 
 /// Byte offset just past the last required entry of [`GameApi`]: a plugin
 /// whose `table_size` is smaller lacks required entries.
