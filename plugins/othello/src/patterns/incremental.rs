@@ -23,50 +23,10 @@ use super::{Patterns, SCORE_BOUND};
 use crate::game::Othello;
 use crate::shallow::Leaves;
 
-/// Room for the instances of one square: no square is read by more.
-const MAX_SLOTS: usize = 12;
-
-/// Index arrays are this long (the instances, then padding), so that an
-/// instance number masked with `LANES - 1` needs no bounds check.
-const LANES: usize = 64;
-
-/// The instances holding one square and the square's weight `3^i` in
-/// each; `count` of them.
-#[derive(Debug, Clone, Copy)]
-struct Slots {
-    count: usize,
-    instance: [u8; MAX_SLOTS],
-    weight: [u16; MAX_SLOTS],
-}
-
-/// Every square's [`Slots`].
-fn square_slots() -> &'static [Slots; 64] {
-    static SLOTS: OnceLock<[Slots; 64]> = OnceLock::new();
-    SLOTS.get_or_init(|| {
-        std::array::from_fn(|square| {
-            let mut slots = Slots {
-                count: 0,
-                instance: [0; MAX_SLOTS],
-                weight: [0; MAX_SLOTS],
-            };
-            // One own disc on the square: each instance's index is then
-            // the square's weight in it, or 0 where it is not read.
-            for (instance, &index) in distinct_indices(1u64 << square, 0).iter().enumerate() {
-                if index != 0 {
-                    slots.instance[slots.count] = instance as u8;
-                    slots.weight[slots.count] = index as u16;
-                    slots.count += 1;
-                }
-            }
-            slots
-        })
-    })
-}
-
 /// The distinct instances' indices with `own` as the side to move's
 /// discs, as `u16`, padded with zeros to `N` lanes (`N` at least
 /// [`DISTINCT`]).
-fn indices_of<const N: usize>(own: u64, opp: u64) -> [u16; N] {
+pub(super) fn indices_of<const N: usize>(own: u64, opp: u64) -> [u16; N] {
     let mut out = [0u16; N];
     for (slot, index) in out.iter_mut().zip(distinct_indices(own, opp)) {
         *slot = index as u16;
@@ -79,12 +39,11 @@ fn indices_of<const N: usize>(own: u64, opp: u64) -> [u16; N] {
 struct Entry {
     black: u64,
     white: u64,
-    /// Whether the indices below are those of this position.
+    /// Whether the views below are those of this position.
     known: bool,
-    /// With Black's discs as the own ones.
-    black_view: [u16; LANES],
-    /// With White's discs as the own ones.
-    white_view: [u16; LANES],
+    /// With Black's discs as the own ones (`own`), and with White's
+    /// (`opp`).
+    views: Views,
 }
 
 impl Entry {
@@ -93,36 +52,13 @@ impl Entry {
             black,
             white,
             known: true,
-            black_view: indices_of(black, white),
-            white_view: indices_of(white, black),
+            views: fresh_views(black, white),
         }
     }
 
-    /// This position's indices, from those of `from` (known).
+    /// This position's views, from those of `from` (known).
     fn update_from(&mut self, from: &Entry) {
-        self.black_view = from.black_view;
-        self.white_view = from.white_view;
-        let changed = (self.black ^ from.black) | (self.white ^ from.white);
-        let slots = square_slots();
-        let digit = |black: u64, white: u64, square: u32| {
-            let b = (black >> square & 1) as i32;
-            let w = (white >> square & 1) as i32;
-            // Black's view: 1 for a black disc, 2 for a white one; White's
-            // view the other way round.
-            (b + 2 * w, w + 2 * b)
-        };
-        for square in squares(changed) {
-            let (old_b, old_w) = digit(from.black, from.white, square);
-            let (new_b, new_w) = digit(self.black, self.white, square);
-            let (step_b, step_w) = (new_b - old_b, new_w - old_w);
-            let slots = &slots[square as usize & 63];
-            for k in 0..slots.count.min(MAX_SLOTS) {
-                let weight = i32::from(slots.weight[k]);
-                let at = usize::from(slots.instance[k]) & (LANES - 1);
-                self.black_view[at] = self.black_view[at].wrapping_add((step_b * weight) as u16);
-                self.white_view[at] = self.white_view[at].wrapping_add((step_w * weight) as u16);
-            }
-        }
+        self.views = moved(&from.views, from.black, from.white, self.black, self.white);
         self.known = true;
     }
 }
@@ -156,8 +92,10 @@ impl PatternStack {
                 black: 0,
                 white: 0,
                 known: false,
-                black_view: [0; LANES],
-                white_view: [0; LANES],
+                views: Views {
+                    own: [0; ROW],
+                    opp: [0; ROW],
+                },
             });
         }
         let entry = &mut self.entries[self.len];
@@ -198,8 +136,8 @@ impl PatternStack {
         }
         let entry = &self.entries[top];
         let view = match p.side {
-            Color::Black => &entry.black_view,
-            Color::White => &entry.white_view,
+            Color::Black => &entry.views.own,
+            Color::White => &entry.views.opp,
         };
         std::array::from_fn(|i| view[i])
     }

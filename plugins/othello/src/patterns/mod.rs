@@ -26,9 +26,9 @@ use serde::Deserialize;
 
 use crate::game::Othello;
 use features::{
-    distinct_indices, empties, linear_terms, linear_terms_given, pattern_indices,
-    stabiliser_partners, DISTINCT, DISTINCT_OFFSETS, FAMILIES, FAMILY_COUNT, LINEAR_COUNT,
-    LINEAR_NAMES, PATTERN_WEIGHTS, STABILISERS, SYMMETRIES, TABLE_OFFSETS,
+    empties, linear_terms, linear_terms_given, pattern_indices, stabiliser_partners, DISTINCT,
+    DISTINCT_OFFSETS, FAMILIES, FAMILY_COUNT, LINEAR_COUNT, LINEAR_NAMES, PATTERN_WEIGHTS,
+    STABILISERS, SYMMETRIES, TABLE_OFFSETS,
 };
 use file::STAGE_LEN;
 pub use file::{PatternFileError, PatternWeights};
@@ -215,11 +215,11 @@ impl Patterns {
     #[inline]
     pub fn score(&self, own: u64, opp: u64) -> i32 {
         let (mine, theirs) = crate::board::legal_placements_both(own, opp);
-        self.score_with(own, opp, mine, theirs, &narrow(distinct_indices(own, opp)))
+        self.score_with(own, opp, mine, theirs, &incremental::indices_of(own, opp))
     }
 
     /// [`Patterns::score`] with the distinct instances' indices given
-    /// (as [`distinct_indices`] reads them, or a [`PatternStack`] keeps
+    /// (as [`features::distinct_indices`] reads them, or a [`PatternStack`] keeps
     /// them).
     #[inline]
     fn score_with(
@@ -270,12 +270,6 @@ impl Patterns {
     }
 }
 
-/// The distinct instances' indices as `u16` (each is below `3^10`).
-#[inline]
-fn narrow(indices: [u32; DISTINCT]) -> [u16; DISTINCT] {
-    indices.map(|i| i as u16)
-}
-
 impl Evaluator for Patterns {
     type State = Othello;
     const NAME: &'static str = "patterns";
@@ -300,7 +294,7 @@ impl Evaluator for Patterns {
 
     fn evaluate(&self, state: &Othello) -> i32 {
         let (own, opp) = state.position().own_and_opponent();
-        self.score_state(state, &narrow(distinct_indices(own, opp)))
+        self.score_state(state, &incremental::indices_of(own, opp))
     }
 
     const SHALLOW_PLIES: u32 = crate::shallow::PLIES;
