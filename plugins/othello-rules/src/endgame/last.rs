@@ -14,6 +14,7 @@
 
 use crate::board::flips;
 
+use super::search::neighbours;
 use super::Solver;
 
 /// Discs flipped along one line of eight squares by a disc placed at
@@ -83,25 +84,13 @@ const DIAGONALS: [[u64; 2]; 64] = {
     masks
 };
 
-/// The squares around each square (not the square itself): a placement
-/// there flips nothing unless one of them holds an opponent's disc.
+/// [`neighbours`] of each square, read from a table: a placement there
+/// flips nothing unless one of them holds an opponent's disc.
 const AROUND: [u64; 64] = {
     let mut masks = [0u64; 64];
     let mut square = 0;
     while square < 64 {
-        let (row, file) = ((square / 8) as i32, (square % 8) as i32);
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut df = -1;
-            while df <= 1 {
-                let (r, f) = (row + dr, file + df);
-                if (dr != 0 || df != 0) && r >= 0 && r < 8 && f >= 0 && f < 8 {
-                    masks[square] |= 1u64 << (r * 8 + f);
-                }
-                df += 1;
-            }
-            dr += 1;
-        }
+        masks[square] = neighbours(1 << square);
         square += 1;
     }
     masks

@@ -95,7 +95,7 @@ const POTENTIAL_WEIGHT: i32 = 4;
 
 /// The squares next to any square of `bits` (and `bits` itself).
 #[inline]
-fn neighbours(bits: u64) -> u64 {
+pub(super) const fn neighbours(bits: u64) -> u64 {
     const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
     const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let row = bits | ((bits << 1) & NOT_A) | ((bits >> 1) & NOT_H);
