@@ -204,17 +204,13 @@ def play(args, plyd):
                 spent["plyd"][0] += took
                 spent["plyd"][1] += 1
                 recent["plyd"].append(took / (movetime / 1000))
-            elif args.opponent == "random":
-                start = time.perf_counter()
-                actions = state.legal_actions()
-                state.apply_action(actions[rng.randrange(len(actions))])
-                took = time.perf_counter() - start
-                spent["mcts"][0] += took
-                spent["mcts"][1] += 1
-                recent["mcts"].append(took)
             else:
                 start = time.perf_counter()
-                state.apply_action(bot.step(state))
+                if args.opponent == "random":
+                    actions = state.legal_actions()
+                    state.apply_action(actions[rng.randrange(len(actions))])
+                else:
+                    state.apply_action(bot.step(state))
                 took = time.perf_counter() - start
                 spent["mcts"][0] += took
                 spent["mcts"][1] += 1
