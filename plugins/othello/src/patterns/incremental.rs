@@ -232,6 +232,15 @@ fn root_views(own: u64, opp: u64) -> Views {
     views
 }
 
+/// The side to move's view of the position with `own` to move against
+/// `opp`, as [`root_views`] finds it: the engine evaluates the positions
+/// just above the shallow searches' roots, as close to the last root as
+/// the roots are to each other.
+pub(super) fn own_view(own: u64, opp: u64) -> [u16; DISTINCT] {
+    let views = root_views(own, opp);
+    std::array::from_fn(|i| views.own[i])
+}
+
 /// Both views read afresh.
 fn fresh_views(own: u64, opp: u64) -> Views {
     Views {

@@ -294,7 +294,7 @@ impl Evaluator for Patterns {
 
     fn evaluate(&self, state: &Othello) -> i32 {
         let (own, opp) = state.position().own_and_opponent();
-        self.score_state(state, &incremental::indices_of(own, opp))
+        self.score_state(state, &incremental::own_view(own, opp))
     }
 
     const SHALLOW_PLIES: u32 = crate::shallow::PLIES;
@@ -401,10 +401,14 @@ mod tests {
     use plyd_api::{Game, MoveSink};
 
     /// Walk every line `depth` plies deep below `game`, pushing and popping
-    /// as a search does, and compare the stack's score with the plain one
-    /// at every node.
+    /// as a search does, and compare the stack's score and the plain one
+    /// (its indices brought over from the position evaluated before) with
+    /// the score read afresh at every node.
     fn walk(eval: &PatternsStack, stack: &mut PatternStack, game: &mut Othello, depth: u32) -> u64 {
-        assert_eq!(eval.evaluate_top(stack, game), eval.evaluate(game));
+        let (own, opp) = game.position().own_and_opponent();
+        let afresh = eval.0.score(own, opp).clamp(-SCORE_BOUND, SCORE_BOUND);
+        assert_eq!(eval.evaluate_top(stack, game), afresh);
+        assert_eq!(eval.evaluate(game), afresh);
         if depth == 0 {
             return 1;
         }
