@@ -4,8 +4,9 @@
 //! endgame left is (Othello: its empty squares) and whether its own
 //! settings ask for the solver there (Othello's `EndgameEmpties`). The
 //! search hands the root to the solver when they do, or when `go depth N`
-//! reaches that size: a search that deep would end every line anyway, and
-//! the solver ends them far faster on the plugin's own board.
+//! reaches that size (a search that deep would end every line anyway, and
+//! the solver ends them far faster on the plugin's own board), provided
+//! the move's time, if it has a limit, leaves room for the solve.
 //!
 //! The solver runs inside the plugin, with this search's transposition
 //! table lent through the ABI's callbacks under keys of its own (salted so
@@ -33,8 +34,9 @@ const SOLVER_KEY_SALT: u64 = 0x6a09_e667_f3bc_c908;
 
 /// The size of the endgame to solve at the root, when the solver should
 /// answer this search: the `EndgameSolver` option allows it, the plugin
-/// has one and takes this position, and its settings or the depth asked
-/// for say so. `go mate`, `searchmoves` and `MultiPV` above 1 (the
+/// has one and takes this position, its settings or the depth asked for
+/// say so, and the time allows it ([`fits_in_time`]). `go mate`,
+/// `searchmoves` and `MultiPV` above 1 (the
 /// solver proves one line; NBoard's `hint n` asks for n) stay with the
 /// evaluation search.
 pub(super) fn plan(
@@ -51,9 +53,11 @@ pub(super) fn plan(
         return Ok(None);
     }
     Ok(match root.endgame_size()? {
-        Some((size, _)) if limits.depth.is_some_and(|depth| depth >= size) => Some(size),
-        Some((size, true)) if fits_in_time(size, limits.hard_time()) => Some(size),
-        _ => None,
+        Some((size, wanted)) => {
+            let deep_enough = limits.depth.is_some_and(|depth| depth >= size);
+            ((wanted || deep_enough) && fits_in_time(size, limits.hard_time())).then_some(size)
+        }
+        None => None,
     })
 }
 
@@ -66,13 +70,15 @@ fn expected_solve_time(size: u32) -> Duration {
     Duration::from_secs_f64(ms / 1000.0)
 }
 
-/// Whether an automatic solve of `size` should start with `hard` the most
-/// this move may take: a solve stopped by the clock answers with the best
-/// move found so far, which may be far worse than what the evaluation
-/// search would give, so the solver waits for a move with three times the
-/// expected time (or no time limit). The position is solved a move or two
-/// later, at fewer empty squares; `go depth` at the empty squares solves
-/// whatever the clock.
+/// Whether a solve of `size` should start with `hard` the most this move
+/// may take: a solve stopped by the clock answers with the best move found
+/// so far, which may be far worse than what the evaluation search would
+/// give (at the start of a game, a move no better than a random one), so
+/// the solver waits for a move with three times the expected time (or no
+/// time limit). The position is solved a move or two later, at fewer
+/// empty squares. This holds for a solve asked by depth too: NBoard's `set
+/// depth` is a level set once for the game, and a GUI at depth 60 expects
+/// moves within its clock from the first.
 fn fits_in_time(size: u32, hard: Option<Duration>) -> bool {
     hard.is_none_or(|hard| hard >= 3 * expected_solve_time(size))
 }
