@@ -107,11 +107,13 @@ class NBoard:
             lines.append(line)
 
 
-def ggf(board_start, moves, names, clock_text):
-    """moves: [(colour, text)] with text like 'F5/0.50/1.20' or 'PA'."""
+def ggf(board_start, moves, names, clocks):
+    """moves: [(colour, text)] with text like 'F5/0.50/1.20' or 'PA';
+    clocks: (Black's, White's) GGF clock texts, one TI when they agree."""
     body = "".join(f"{'BW'[c]}[{t}]" for c, t in moves)
+    timing = f"TI[{clocks[0]}]" if clocks[0] == clocks[1] else f"TB[{clocks[0]}]TW[{clocks[1]}]"
     return (f"(;GM[Othello]PC[plyd nboard_match]DT[{time.strftime('%Y-%m-%d %H:%M:%S')}]"
-            f"PB[{names[0]}]PW[{names[1]}]RE[?]TI[{clock_text}]TY[8]BO[{board_start}]{body};)")
+            f"PB[{names[0]}]PW[{names[1]}]RE[?]{timing}TY[8]BO[{board_start}]{body};)")
 
 
 def parse_move_line(line):
@@ -136,7 +138,10 @@ def play_game(number, a_is_black, opts, log, record=None):
     side_of = {BLACK: "A" if a_is_black else "B", 1 - BLACK: "B" if a_is_black else "A"}
     board = Board()
     start_board = board.ggf_board()
-    clock = {"A": parse_clock(opts.clock), "B": parse_clock(opts.clock)}
+    clock_text = {"A": opts.a_clock or opts.clock, "B": opts.b_clock or opts.clock}
+    depth = {"A": opts.a_depth or opts.depth, "B": opts.b_depth or opts.depth}
+    clock = {label: parse_clock(text) for label, text in clock_text.items()}
+    thinking = {"A": [0.0, 0], "B": [0.0, 0]}
     notes, moves = [], []
     names = {}
     rng = random.Random(opts.seed * 1000 + number // 2)
@@ -144,7 +149,7 @@ def play_game(number, a_is_black, opts, log, record=None):
     try:
         for label, e in engines.items():
             e.send("nboard 2")
-            e.send(f"set depth {opts.depth}")
+            e.send(f"set depth {depth[label]}")
             e.send("set contempt 0")
             e.ping(grace)
             names[label] = e.name or label
@@ -155,7 +160,8 @@ def play_game(number, a_is_black, opts, log, record=None):
             board.play(move)
             moves.append((c, f"{move.upper()}//0.01"))
         for e in engines.values():
-            e.send(f"set game {ggf(start_board, moves, pnames, opts.clock)}")
+            clocks = (clock_text[side_of[BLACK]], clock_text[side_of[1 - BLACK]])
+            e.send(f"set game {ggf(start_board, moves, pnames, clocks)}")
             e.ping(grace)
         hinted = pinged = False
         while not board.game_over():
@@ -191,7 +197,7 @@ def play_game(number, a_is_black, opts, log, record=None):
                         break
                 if any(l.startswith("===") for l in after):
                     raise Fault(mover, f"'===' after the pong of a ping during go: {after}")
-                e.send(f"set depth {opts.depth}")
+                e.send(f"set depth {depth[mover]}")
                 e.ping(grace)
                 notes.append(f"{mover}: ping during go answered {'with the stopped search' + chr(39) + 's ' + stale[0] if stale else 'without an ===' } before the pong")
             start = time.monotonic()
@@ -203,6 +209,8 @@ def play_game(number, a_is_black, opts, log, record=None):
                     break
             used = time.monotonic() - start
             clock[mover] -= used
+            thinking[mover][0] += used
+            thinking[mover][1] += 1
             move, ev, secs, sep = parse_move_line(line)
             if clock[mover] < 0:
                 raise Fault(mover, f"lost on time ({used:.2f} s for {move}, clock {clock[mover]:.2f} s)")
@@ -242,7 +250,7 @@ def play_game(number, a_is_black, opts, log, record=None):
             notes.append(f"{label} reported: {err}")
         for err in e.pipe.stderr[:3]:
             notes.append(f"{label} stderr: {err}")
-    return outcome[0], outcome[1], len(board.moves), names, notes, clock
+    return outcome[0], outcome[1], len(board.moves), names, notes, clock, thinking
 
 
 def check_hint(e, board, seconds, notes):
@@ -282,7 +290,11 @@ def main():
     ap.add_argument("--b-name", default="Edax")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--depth", type=int, default=8, help="set depth for both engines")
+    ap.add_argument("--a-depth", type=int, help="set depth for engine A (default --depth)")
+    ap.add_argument("--b-depth", type=int, help="set depth for engine B (default --depth)")
     ap.add_argument("--clock", default="2:00", help="GGF TI: time per side per game, m:ss")
+    ap.add_argument("--a-clock", help="engine A's clock, m:ss (default --clock); the record then has TB and TW")
+    ap.add_argument("--b-clock", help="engine B's clock, m:ss (default --clock)")
     ap.add_argument("--grace", type=float, default=10.0, help="seconds for a pong, and past the clock for an ===")
     ap.add_argument("--opening-plies", type=int, default=4)
     ap.add_argument("--hint-ply", type=int, default=12)
@@ -294,11 +306,15 @@ def main():
     opts = ap.parse_args()
     log = open(opts.log or os.path.join(tempfile.gettempdir(), "nboard_match.log"), "w")
     points, faults = [], []
+    spent = {"A": [0.0, 0], "B": [0.0, 0]}
     t0 = time.monotonic()
     for n in range(opts.games):
         a_black = n % 2 == 0
-        p, result, plies, names, notes, clock = play_game(n, a_black, opts, log, opts.record)
+        p, result, plies, names, notes, clock, thinking = play_game(n, a_black, opts, log, opts.record)
         points.append(p)
+        for label in spent:
+            spent[label][0] += thinking[label][0]
+            spent[label][1] += thinking[label][1]
         print(f"game {n + 1}: A ({names.get('A', '?')}) {'black' if a_black else 'white'} vs B ({names.get('B', '?')}): "
               f"{result}, {plies} plies, A scores {p}, clock left A {clock['A']:.1f} s B {clock['B']:.1f} s", flush=True)
         for note in notes:
@@ -308,6 +324,8 @@ def main():
     mean, lo, hi = score_interval(points, len(points))
     print(f"\nA vs B over {len(points)} games in {time.monotonic() - t0:.0f} s: +{points.count(1.0)} -{points.count(0.0)} "
           f"={points.count(0.5)}, score {mean:.3f} (95% interval {lo:.3f}-{hi:.3f}); faults {len(faults)}")
+    for label, (seconds, count) in spent.items():
+        print(f"{label}: {count} moves in {seconds:.1f} s, {1000 * seconds / max(count, 1):.1f} ms a move")
     return 1 if faults else 0
 
 
