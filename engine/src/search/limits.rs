@@ -7,7 +7,7 @@ use parking_lot::Mutex;
 use plyd_api::Move;
 use plyd_protocol::GoParams;
 
-use super::timeman::{clock_budget, TimeBudget};
+use super::timeman::{clock_budget, endgame_moves_to_go, TimeBudget};
 use crate::threads::{OnRoll, ThreadRoll};
 
 /// Limits of one search, resolved from `go` parameters.
@@ -48,6 +48,18 @@ impl SearchLimits {
 /// Time budget for one move from the `go` parameters, for the player
 /// `side` (0: the first player, whose clock is `wtime`; 1: `btime`).
 pub fn limits_from_go(go: &GoParams, side: u32, move_overhead: Duration) -> SearchLimits {
+    limits_for_game(go, side, move_overhead, None)
+}
+
+/// [`limits_from_go`] for a game with at most `plies_left` plies left whose
+/// end the plugin's solver answers: without a `movestogo`, the clock is
+/// planned for [`endgame_moves_to_go`] moves, not the default.
+pub fn limits_for_game(
+    go: &GoParams,
+    side: u32,
+    move_overhead: Duration,
+    plies_left: Option<u32>,
+) -> SearchLimits {
     let mut limits = SearchLimits {
         depth: go.depth,
         nodes: go.nodes,
@@ -73,7 +85,8 @@ pub fn limits_from_go(go: &GoParams, side: u32, move_overhead: Duration) -> Sear
         (go.btime, go.binc)
     };
     if let Some(time) = time {
-        let budget = clock_budget(time, inc.unwrap_or(0), go.moves_to_go, move_overhead);
+        let moves_to_go = go.moves_to_go.or(plies_left.map(endgame_moves_to_go));
+        let budget = clock_budget(time, inc.unwrap_or(0), moves_to_go, move_overhead);
         limits.clock = Some(budget);
         // Half of what the hard limit leaves of the clock at most.
         let usable = Duration::from_millis(time.max(0) as u64).saturating_sub(move_overhead);
@@ -273,6 +286,43 @@ mod tests {
             limits_from_go(&GoParams::default(), 0, ms(10)).answer_by,
             None
         );
+    }
+
+    #[test]
+    fn a_game_the_solver_ends_plans_the_clock_for_the_moves_before_it() {
+        let ms = Duration::from_millis;
+        let go = GoParams {
+            wtime: Some(30_000),
+            btime: Some(30_000),
+            ..GoParams::default()
+        };
+        let soft = |go: &GoParams, plies_left| {
+            limits_for_game(go, 0, ms(10), plies_left)
+                .clock
+                .unwrap()
+                .soft
+        };
+        // 56 plies left: 28 moves, the solver's last 8 aside: 20 to go,
+        // where the default plans for 30.
+        assert_eq!(endgame_moves_to_go(56), 20);
+        assert!(soft(&go, Some(56)) > soft(&go, None) * 14 / 10);
+        assert_eq!(
+            soft(&go, None),
+            limits_from_go(&go, 0, ms(10)).clock.unwrap().soft
+        );
+        // Near the end it keeps planning for a few moves, and never for
+        // more than the default.
+        assert_eq!(endgame_moves_to_go(16), 6);
+        assert_eq!(endgame_moves_to_go(0), 6);
+        assert_eq!(endgame_moves_to_go(200), 30);
+        let late = limits_for_game(&go, 0, ms(10), Some(10)).clock.unwrap();
+        assert!(late.hard < ms(30_000) / 3, "{late:?}");
+        // The GUI's movestogo wins.
+        let told = GoParams {
+            moves_to_go: Some(40),
+            ..go.clone()
+        };
+        assert_eq!(soft(&told, Some(56)), soft(&told, None));
     }
 
     #[test]

@@ -14,6 +14,27 @@ use std::time::Duration;
 
 /// Moves assumed left in the game when the GUI sends no `movestogo`.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// Of a game whose plugin solves its endgame and says how many plies are
+/// left at most (Othello: its empty squares), the moves at the end the
+/// solver answers in a moment: the side's last 8, 16 plies (Othello's
+/// solver takes over at 18 empty squares, or 20 and more where time
+/// allows).
+const SOLVED_TAIL_MOVES: u32 = 8;
+/// The fewest moves to go assumed from the plies left, so that a game that
+/// runs on past the solver's usual start still keeps time for its end.
+const ENDGAME_MIN_MOVES_TO_GO: u32 = 6;
+
+/// Moves to go for the time manager when the GUI sends no `movestogo` and
+/// the game has `plies_left` plies at most: the side's share of them, less
+/// the moves the solver answers at the end. An Othello game with 56 empty
+/// squares counts 20 moves to go, where the default 30 left about half the
+/// clock unused at the end of the game.
+pub fn endgame_moves_to_go(plies_left: u32) -> u32 {
+    (plies_left.div_ceil(2))
+        .saturating_sub(SOLVED_TAIL_MOVES)
+        .clamp(ENDGAME_MIN_MOVES_TO_GO, DEFAULT_MOVES_TO_GO as u32)
+}
+
 /// The increment counts in full (three quarters of it) while the clock
 /// holds at least this many increments; below, in proportion. A short clock
 /// with an increment would otherwise run down to nothing: moves that take

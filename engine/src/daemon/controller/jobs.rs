@@ -13,7 +13,7 @@ use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameState;
 use crate::search::bench::BenchTarget;
-use crate::search::{limits_from_go, SearchControl, SearchMode, SearchOptions, Techniques};
+use crate::search::{limits_for_game, SearchControl, SearchMode, SearchOptions, Techniques};
 
 impl Controller {
     /// The position the GUI sends: `start` with `moves` played. Refused,
@@ -79,8 +79,21 @@ impl Controller {
         let plugin = Arc::clone(root.plugin());
         let blame = [Blame::Game(Arc::clone(&plugin))];
         let wanted = go.search_moves.clone();
+        let clocked = go.movetime.is_none()
+            && (go.wtime.is_some() || go.btime.is_some())
+            && self.search_options().endgame_solver;
         let prepare = move || {
             let side = root.side_to_move().map_err(|e| e.to_string())?;
+            // How long the game can last, where the plugin's solver says
+            // (the time manager plans the clock for the moves before the
+            // solver's).
+            let plies_left = if clocked {
+                root.endgame_size()
+                    .map_err(|e| e.to_string())?
+                    .map(|(size, _)| size)
+            } else {
+                None
+            };
             let (mut moves, mut rejected) = (Vec::new(), Vec::new());
             for text in wanted {
                 match root.parse_legal_move(&text) {
@@ -88,7 +101,7 @@ impl Controller {
                     Err(_) => rejected.push(text),
                 }
             }
-            Ok::<_, String>((root, side, moves, rejected))
+            Ok::<_, String>((root, side, plies_left, moves, rejected))
         };
         // A game's `go` reads the side to move here, on the clock (see
         // `Session::ask_position`); the `searchmoves` of an analysis are
@@ -101,10 +114,10 @@ impl Controller {
         } else {
             call_within("preparing the search", call_limit(), &blame, prepare)
         };
-        let (root, side, search_moves, rejected) =
+        let (root, side, plies_left, search_moves, rejected) =
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
-        let mut limits = limits_from_go(go, side, overhead);
+        let mut limits = limits_for_game(go, side, overhead, plies_left);
         limits.search_moves = search_moves;
         if !rejected.is_empty() {
             let message = format!(
