@@ -20,6 +20,8 @@
 #   duyaomega        duyaOmega/Amazon-Bot-SimpleUI (Botzone Amazons: PVS)
 #   drizmiz          drizmiz/Game-of-the-Amazons (Botzone Amazons: bitboard PVS)
 #   wr786            wr786/Amazing-Amazons-Botzone-Bot (Botzone Amazons: UCT)
+#   ntest            weltyc/ntest              (NTest: Othello with trained
+#                                               coefficients, NBoard's `x` mode)
 #
 # NAME picks some of them (default: every folder present). Each build
 # prints the binary the match tools take. Build dependencies, Debian names:
@@ -31,7 +33,7 @@ src=${1:?usage: build_clients.sh SRC [NAME...]}
 shift
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(cutegames edax-reversi eleeye Fairy-Stockfish amazing-amazons reversi-bot
-    zzmazon duyaomega drizmiz wr786)
+    zzmazon duyaomega drizmiz wr786 ntest)
 jobs=$(nproc 2>/dev/null || echo 2)
 built=()
 for name in "${names[@]}"; do
@@ -42,6 +44,13 @@ for name in "${names[@]}"; do
     fi
     echo "== $name" >&2
     case "$name" in
+    ntest)
+        # Its cmake links the coefficients beside the binary, which reads
+        # them from its working folder.
+        cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
+        cmake --build "$dir/build" -j"$jobs" --target ntest >&2
+        built+=("ntest: $dir/build/ntest x (run from $dir/build)")
+        ;;
     cutegames)
         cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
         cmake --build "$dir/build" -j"$jobs" --target cutegames >&2
