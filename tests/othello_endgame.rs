@@ -104,40 +104,33 @@ fn the_threshold_option_decides_when_shallow_searches_solve() {
 fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
     let (mut engine, _dir) = Engine::othello();
     let p = &ffo_positions(14)[0];
+    // The evaluation search answered: nothing of the solver's.
+    let searched = |lines: &[String]| {
+        !lines
+            .iter()
+            .any(|l| l.contains("exact") || l.starts_with("info string endgame solve"))
+    };
+    // The solver answered, with the published score.
+    let solved = |lines: &[String]| {
+        lines.contains(&"info string exact".to_string())
+            && lines.iter().any(|l| cp(l) == Some(100 * p.expected))
+    };
     // 5 ms a move is too little for 14 empty squares: the evaluation search
     // answers, so a solve cut short never picks the move. (Whether a
     // depth of it ends within 5 ms depends on the machine's load, so only
     // the solver's silence is checked.)
     let lines = go(&mut engine, &p.position, "go movetime 5");
-    assert!(
-        !lines
-            .iter()
-            .any(|l| l.contains("exact") || l.starts_with("info string endgame solve")),
-        "{lines:?}"
-    );
+    assert!(searched(&lines), "{lines:?}");
     // With two seconds the solver answers (and ends long before).
     let lines = go(&mut engine, &p.position, "go movetime 2000");
-    assert!(
-        lines.contains(&"info string exact".to_string()),
-        "{lines:?}"
-    );
-    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    assert!(solved(&lines), "{lines:?}");
     // `go depth` at the empty squares asks for the solver too, on the same
-    // terms: with 5 ms a move the evaluation search answers,
+    // terms: with 5 ms a move the evaluation search answers, and without a
+    // time limit the solver does.
     let lines = go(&mut engine, &p.position, "go depth 14 movetime 5");
-    assert!(
-        !lines
-            .iter()
-            .any(|l| l.contains("exact") || l.starts_with("info string endgame solve")),
-        "{lines:?}"
-    );
-    // and without a time limit the solver does.
+    assert!(searched(&lines), "{lines:?}");
     let lines = go(&mut engine, &p.position, "go depth 14");
-    assert!(
-        lines.contains(&"info string exact".to_string()),
-        "{lines:?}"
-    );
-    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    assert!(solved(&lines), "{lines:?}");
 }
 
 #[test]
