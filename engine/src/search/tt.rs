@@ -200,11 +200,22 @@ fn zero_in_place(words: &mut [AtomicU64], chunk: usize) {
         zero(words);
         return;
     }
-    let per_thread = words.len().div_ceil(threads);
+    // The other threads write through shared references, so that a part
+    // whose thread cannot be had (an address-space limit may refuse its
+    // stack) is zeroed here instead.
+    let store_zeros = |part: &[AtomicU64]| part.iter().for_each(|w| w.store(0, Ordering::Relaxed));
+    let words: &[AtomicU64] = words;
+    let mut parts = words.chunks(words.len().div_ceil(threads));
+    let first = parts.next().unwrap_or(&[]);
     std::thread::scope(|scope| {
-        for part in words.chunks_mut(per_thread) {
-            scope.spawn(move || zero(part));
+        for part in parts {
+            let spawned =
+                std::thread::Builder::new().spawn_scoped(scope, move || store_zeros(part));
+            if spawned.is_err() {
+                store_zeros(part);
+            }
         }
+        store_zeros(first);
     });
 }
 
