@@ -79,9 +79,10 @@ impl Controller {
         let plugin = Arc::clone(root.plugin());
         let blame = [Blame::Game(Arc::clone(&plugin))];
         let wanted = go.search_moves.clone();
+        let options = self.search_options();
         let clocked = go.movetime.is_none()
             && (go.wtime.is_some() || go.btime.is_some())
-            && self.search_options().endgame_solver;
+            && options.endgame_solver;
         let prepare = move || {
             let side = root.side_to_move().map_err(|e| e.to_string())?;
             // How long the game can last, where the plugin's solver says
@@ -149,7 +150,7 @@ impl Controller {
             tt: Arc::clone(&self.tt),
             trees: Arc::clone(&self.trees),
             limits,
-            options: self.search_options(),
+            options,
         };
         let control = Arc::new(SearchControl::new(go.ponder));
         let job = worker::start_search(job, control, self.events_tx.clone()).map_err(|e| {
