@@ -47,14 +47,10 @@ impl SearchLimits {
 
 /// Time budget for one move from the `go` parameters, for the player
 /// `side` (0: the first player, whose clock is `wtime`; 1: `btime`).
-pub fn limits_from_go(go: &GoParams, side: u32, move_overhead: Duration) -> SearchLimits {
-    limits_for_game(go, side, move_overhead, None)
-}
-
-/// [`limits_from_go`] for a game with at most `plies_left` plies left whose
-/// end the plugin's solver answers: without a `movestogo`, the clock is
-/// planned for [`endgame_moves_to_go`] moves, not the default.
-pub fn limits_for_game(
+/// `plies_left`: at most how many plies the game has left, where the
+/// plugin's solver answers its end; without a `movestogo`, the clock is
+/// then planned for [`endgame_moves_to_go`] moves, not the default.
+pub fn limits_from_go(
     go: &GoParams,
     side: u32,
     move_overhead: Duration,
@@ -228,7 +224,7 @@ mod tests {
             movetime: Some(1000),
             ..GoParams::default()
         };
-        let l = limits_from_go(&go, 0, Duration::from_millis(30));
+        let l = limits_from_go(&go, 0, Duration::from_millis(30), None);
         assert_eq!(l.hard_time(), Some(Duration::from_millis(970)));
         assert!(l.clock.is_none());
     }
@@ -242,8 +238,8 @@ mod tests {
             binc: Some(0),
             ..GoParams::default()
         };
-        let white = limits_from_go(&go, 0, Duration::from_millis(10));
-        let black = limits_from_go(&go, 1, Duration::from_millis(10));
+        let white = limits_from_go(&go, 0, Duration::from_millis(10), None);
+        let black = limits_from_go(&go, 1, Duration::from_millis(10), None);
         assert!(white.clock.unwrap().soft > black.clock.unwrap().soft);
         assert!(black.hard_time().unwrap() < Duration::from_millis(1_000));
         assert!(white.hard_time().unwrap() < Duration::from_millis(60_000));
@@ -255,7 +251,7 @@ mod tests {
             wtime: Some(-50),
             ..GoParams::default()
         };
-        let l = limits_from_go(&go, 0, Duration::from_millis(10));
+        let l = limits_from_go(&go, 0, Duration::from_millis(10), None);
         assert_eq!(l.hard_time(), Some(Duration::from_millis(1)));
     }
 
@@ -266,7 +262,7 @@ mod tests {
             movetime: Some(1000),
             ..GoParams::default()
         };
-        let l = limits_from_go(&go, 0, ms(30));
+        let l = limits_from_go(&go, 0, ms(30), None);
         assert_eq!(l.answer_by, Some(ms(985)));
         for time in [1i64, 10, 50, 200, 1_000, 60_000] {
             for overhead in [0, 10, 100, 1000] {
@@ -275,7 +271,7 @@ mod tests {
                     winc: Some(10),
                     ..GoParams::default()
                 };
-                let l = limits_from_go(&go, 0, ms(overhead));
+                let l = limits_from_go(&go, 0, ms(overhead), None);
                 let answer = l.answer_by.unwrap();
                 assert!(answer >= l.hard_time().unwrap(), "{time} {overhead}");
                 let usable = ms((time as u64).saturating_sub(overhead).max(1));
@@ -283,7 +279,7 @@ mod tests {
             }
         }
         assert_eq!(
-            limits_from_go(&GoParams::default(), 0, ms(10)).answer_by,
+            limits_from_go(&GoParams::default(), 0, ms(10), None).answer_by,
             None
         );
     }
@@ -297,7 +293,7 @@ mod tests {
             ..GoParams::default()
         };
         let soft = |go: &GoParams, plies_left| {
-            limits_for_game(go, 0, ms(10), plies_left)
+            limits_from_go(go, 0, ms(10), plies_left)
                 .clock
                 .unwrap()
                 .soft
@@ -306,16 +302,12 @@ mod tests {
         // where the default plans for 30.
         assert_eq!(endgame_moves_to_go(56), 20);
         assert!(soft(&go, Some(56)) > soft(&go, None) * 14 / 10);
-        assert_eq!(
-            soft(&go, None),
-            limits_from_go(&go, 0, ms(10)).clock.unwrap().soft
-        );
         // Near the end it keeps planning for a few moves, and never for
         // more than the default.
         assert_eq!(endgame_moves_to_go(16), 6);
         assert_eq!(endgame_moves_to_go(0), 6);
         assert_eq!(endgame_moves_to_go(200), 30);
-        let late = limits_for_game(&go, 0, ms(10), Some(10)).clock.unwrap();
+        let late = limits_from_go(&go, 0, ms(10), Some(10)).clock.unwrap();
         assert!(late.hard < ms(30_000) / 3, "{late:?}");
         // The GUI's movestogo wins.
         let told = GoParams {
@@ -331,6 +323,6 @@ mod tests {
             mate: Some(3),
             ..GoParams::default()
         };
-        assert_eq!(limits_from_go(&go, 0, Duration::ZERO).depth, Some(5));
+        assert_eq!(limits_from_go(&go, 0, Duration::ZERO, None).depth, Some(5));
     }
 }

@@ -13,7 +13,7 @@ use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameState;
 use crate::search::bench::BenchTarget;
-use crate::search::{limits_for_game, SearchControl, SearchMode, SearchOptions, Techniques};
+use crate::search::{limits_from_go, SearchControl, SearchMode, SearchOptions, Techniques};
 
 impl Controller {
     /// The position the GUI sends: `start` with `moves` played. Refused,
@@ -118,7 +118,7 @@ impl Controller {
         let (root, side, plies_left, search_moves, rejected) =
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
-        let mut limits = limits_for_game(go, side, overhead, plies_left);
+        let mut limits = limits_from_go(go, side, overhead, plies_left);
         limits.search_moves = search_moves;
         if !rejected.is_empty() {
             let message = format!(
