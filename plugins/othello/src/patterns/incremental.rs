@@ -139,13 +139,19 @@ impl PatternStack {
             Color::Black => &entry.views.own,
             Color::White => &entry.views.opp,
         };
-        std::array::from_fn(|i| view[i])
+        *distinct_lanes(view)
     }
 }
 
 /// Lanes of one view in [`Views`]: the distinct instances, padded to a
 /// whole number of 16-byte vectors.
 const ROW: usize = 48;
+
+/// The lanes of a view that hold the distinct instances (the rest pads).
+#[inline(always)]
+fn distinct_lanes(view: &[u16; ROW]) -> &[u16; DISTINCT] {
+    view[..DISTINCT].try_into().expect("ROW holds DISTINCT")
+}
 
 /// For each square, the weight `3^i` it has in each distinct instance
 /// holding it at digit `i` (0 in the other lanes): a disc changed on the
@@ -237,8 +243,7 @@ fn root_views(own: u64, opp: u64) -> Views {
 /// just above the shallow searches' roots, as close to the last root as
 /// the roots are to each other.
 pub(super) fn own_view(own: u64, opp: u64) -> [u16; DISTINCT] {
-    let views = root_views(own, opp);
-    std::array::from_fn(|i| views.own[i])
+    *distinct_lanes(&root_views(own, opp).own)
 }
 
 /// Both views read afresh.
@@ -325,10 +330,14 @@ impl Leaves for Patterns {
         opp_placements: u64,
         kept: &Views,
     ) -> i32 {
-        let indices: &[u16; DISTINCT] =
-            kept.own[..DISTINCT].try_into().expect("ROW holds DISTINCT");
-        self.score_with(own, opp, own_placements, opp_placements, indices)
-            .clamp(-SCORE_BOUND, SCORE_BOUND)
+        self.score_with(
+            own,
+            opp,
+            own_placements,
+            opp_placements,
+            distinct_lanes(&kept.own),
+        )
+        .clamp(-SCORE_BOUND, SCORE_BOUND)
     }
 }
 
