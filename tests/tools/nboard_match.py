@@ -126,7 +126,10 @@ def parse_move_line(line):
     move = parts[0] if parts else ""
     ev = parts[1] if len(parts) > 1 else ""
     secs = parts[2] if len(parts) > 2 else ""
-    return move, ev, secs, ("/" if "/" in rest else " ")
+    # A move alone (`=== A3`: no evaluation, as for a forced move) has no
+    # separator to judge.
+    sep = "/" if "/" in rest else (" " if len(parts) > 1 else "")
+    return move, ev, secs, sep
 
 
 def play_game(number, a_is_black, opts, log, record=None):
@@ -214,7 +217,7 @@ def play_game(number, a_is_black, opts, log, record=None):
             move, ev, secs, sep = parse_move_line(line)
             if clock[mover] < 0:
                 raise Fault(mover, f"lost on time ({used:.2f} s for {move}, clock {clock[mover]:.2f} s)")
-            if sep != "/" and not any(n.startswith(f"{mover}: '=== move eval time'") for n in notes):
+            if sep == " " and not any(n.startswith(f"{mover}: '=== move eval time'") for n in notes):
                 notes.append(f"{mover}: '=== move eval time' (spaces, not NBoard's slashes): '{line}'")
             if not (is_pass(move) or parse_square(move) is not None):
                 raise Fault(mover, f"'{line}' is not a move")

@@ -5,7 +5,7 @@
 //!     [--games 12000] [--rounds 6] [--depth 3] [--exact 12] [--epochs 10] \
 //!     [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001] [--decay 0.01] \
 //!     [--snapshots 32] [--prior 0.001] [--smooth 0] [--save POSITIONS] \
-//!     [--load POSITIONS]... [--start WEIGHTS] \
+//!     [--load POSITIONS]... [--start WEIGHTS] [--evaluate WEIGHTS] \
 //!     [--out plugins/othello/patterns.bin]
 //! ```
 //!
@@ -34,11 +34,14 @@
 //! `--epochs` passes) with an L2 prior pulling each weight to zero; the
 //! weights written are the mean of `--snapshots` snapshots taken through
 //! the last pass. Every tenth game is held
-//! out and its mean squared error reported each epoch; the weights are
+//! out and its mean squared error reported each epoch, and after the last
+//! its root mean square error by tens of empty squares; the weights are
 //! written in hundredths of a disc (docs/othello.md, "Pattern evaluator"),
 //! after every round. `--save FILE` keeps the labelled positions (21
 //! bytes each); `--load FILE --rounds 0` fits again from such files
-//! without playing. Progress goes to stderr.
+//! without playing; `--load FILE --evaluate WEIGHTS` reports a weights
+//! file's errors on the held-out games of FILE instead of fitting.
+//! Progress goes to stderr.
 
 use std::time::Instant;
 
@@ -388,6 +391,26 @@ impl Model {
         }
     }
 
+    /// The model of a weights file (the inverse of [`Model::to_weights`]).
+    fn from_weights(weights: &PatternWeights) -> Model {
+        let mut model = Model {
+            stage_width: u32::from(weights.stage_width()),
+            weights: vec![0.0; weights.stages() * STAGE_LEN],
+        };
+        for stage in 0..weights.stages() {
+            let floats = &mut model.weights[stage * STAGE_LEN..(stage + 1) * STAGE_LEN];
+            for (k, (f, w)) in floats.iter_mut().zip(weights.stage(stage)).enumerate() {
+                let scale = if k >= PATTERN_WEIGHTS {
+                    100.0 / LINEAR_SCALE
+                } else {
+                    100.0
+                };
+                *f = f32::from(*w) / scale;
+            }
+        }
+        model
+    }
+
     /// The weights in hundredths of a disc, as the evaluator reads them.
     fn to_weights(&self) -> PatternWeights {
         let mut out = PatternWeights::zeros(self.stage_width as u16);
@@ -404,6 +427,30 @@ impl Model {
         }
         out
     }
+}
+
+/// The held-out games' root mean square error by tens of empty squares
+/// (1-10, 11-20, ...), in discs: from where the labels are exact (the
+/// last `--exact` squares) to where they are a game's result.
+fn error_by_empties(model: &Model, samples: &[Sample]) -> String {
+    let mut sums = [(0f64, 0usize); 6];
+    for s in samples {
+        let empties = 64 - (s.own | s.opp).count_ones() as usize;
+        let e = f64::from(model.predict(s.own, s.opp)) - f64::from(s.label);
+        let cell = &mut sums[(empties.max(1) - 1) / 10];
+        cell.0 += e * e;
+        cell.1 += 1;
+    }
+    let parts: Vec<String> = sums
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, n))| *n > 0)
+        .map(|(i, (sum, n))| {
+            let rms = (sum / *n as f64).sqrt();
+            format!("{}-{}: {rms:.2}", 10 * i + 1, 10 * i + 10)
+        })
+        .collect();
+    parts.join(", ")
 }
 
 fn mean_squared_error(model: &Model, samples: &[Sample]) -> f64 {
@@ -501,6 +548,10 @@ fn fit(samples: &[Sample], settings: FitSettings) -> Model {
             mean_squared_error(&model, &held)
         );
     }
+    eprintln!(
+        "  held-out root mean square error by empty squares: {}",
+        error_by_empties(&model, &held)
+    );
     model
 }
 
@@ -554,6 +605,7 @@ fn main() {
     let mut save = None;
     let mut load = Vec::new();
     let mut start = None;
+    let mut evaluate = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -575,6 +627,7 @@ fn main() {
             "--save" => save = Some(value()),
             "--load" => load.push(value()),
             "--start" => start = Some(value()),
+            "--evaluate" => evaluate = Some(value()),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -595,6 +648,24 @@ fn main() {
         smooth,
         seed,
     };
+    if let Some(path) = &evaluate {
+        // Measure a weights file on the held-out games of the positions
+        // loaded, without fitting.
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let weights = PatternWeights::decode(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let model = Model::from_weights(&weights);
+        let held: Vec<Sample> = samples
+            .iter()
+            .filter(|s| s.game % 10 == 0)
+            .copied()
+            .collect();
+        eprintln!(
+            "{path}: mean squared error {:.2} (held-out games); root mean square error by empty squares: {}",
+            mean_squared_error(&model, &held),
+            error_by_empties(&model, &held)
+        );
+        return;
+    }
     if rounds == 0 {
         let weights = fit(&samples, settings).to_weights();
         std::fs::write(&out, weights.encode()).unwrap_or_else(|e| panic!("{out}: {e}"));

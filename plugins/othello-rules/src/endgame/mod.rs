@@ -407,11 +407,11 @@ const NARROWING_MIN_EMPTIES: u32 = 14;
 const ESTIMATE_PLIES: u32 = 2;
 
 /// Above every evaluation.
-pub(crate) const EVAL_INFINITY: i32 = 1 << 24;
+pub const EVAL_INFINITY: i32 = 1 << 24;
 
 /// Alpha-beta negamax of `evaluate` `depth` plies below the position, in
 /// hundredths of a disc; every position it visits is counted in `nodes`.
-pub(crate) fn estimate(
+pub fn estimate(
     evaluate: OrderEval,
     own: u64,
     opp: u64,
