@@ -10,10 +10,11 @@
 //! ```
 //!
 //! The defaults are the settings of the six-round fit, `order.bin`, which
-//! the exact solver orders by; the shipped `patterns.bin` is that file
-//! followed by `--start order.bin --rounds 3 --depth 4 --exact 18 --seed 2`,
-//! its second round (docs/othello.md, "How patterns.bin was fitted" and
-//! "The refit").
+//! the exact solver orders by; the refit's weights followed with `--start
+//! order.bin --rounds 3 --depth 4 --exact 18 --seed 2` (its second round),
+//! and the shipped `patterns.bin` was fitted with `--rounds 0 --epochs 30
+//! --stage-width 4` to six runs of 12,000 games played by those (docs/othello.md,
+//! "How patterns.bin was fitted", "The refit" and "The third fit").
 //!
 //! Each round plays `--games` games in-process through the rules crate:
 //! a random opening of 2 to 14 plies, then every move chosen by an
@@ -329,6 +330,16 @@ struct Model {
     weights: Vec<f32>,
 }
 
+/// What the weight at place `k` of a stage is multiplied by in a weights
+/// file: hundredths of a disc, and the counted terms' scale undone.
+fn file_scale(k: usize) -> f32 {
+    if k >= PATTERN_WEIGHTS {
+        100.0 / LINEAR_SCALE
+    } else {
+        100.0
+    }
+}
+
 impl Model {
     fn stage_of(&self, own: u64, opp: u64) -> usize {
         let stages = self.weights.len() / STAGE_LEN;
@@ -400,12 +411,7 @@ impl Model {
         for stage in 0..weights.stages() {
             let floats = &mut model.weights[stage * STAGE_LEN..(stage + 1) * STAGE_LEN];
             for (k, (f, w)) in floats.iter_mut().zip(weights.stage(stage)).enumerate() {
-                let scale = if k >= PATTERN_WEIGHTS {
-                    100.0 / LINEAR_SCALE
-                } else {
-                    100.0
-                };
-                *f = f32::from(*w) / scale;
+                *f = f32::from(*w) / file_scale(k);
             }
         }
         model
@@ -417,12 +423,7 @@ impl Model {
         for stage in 0..out.stages() {
             let floats = &self.weights[stage * STAGE_LEN..(stage + 1) * STAGE_LEN];
             for (k, (w, f)) in out.stage_mut(stage).iter_mut().zip(floats).enumerate() {
-                let scale = if k >= PATTERN_WEIGHTS {
-                    100.0 / LINEAR_SCALE
-                } else {
-                    100.0
-                };
-                *w = (f * scale).round().clamp(-32767.0, 32767.0) as i16;
+                *w = (f * file_scale(k)).round().clamp(-32767.0, 32767.0) as i16;
             }
         }
         out
