@@ -19,7 +19,7 @@
 
 use std::cell::Cell;
 
-use plyd_game_othello::patterns::{order_score, PatternWeights, Patterns};
+use plyd_game_othello::patterns::{order_score, Patterns};
 use plyd_othello_rules::board::{flips, legal_placements, squares, Position, PASS};
 use plyd_othello_rules::endgame::{
     estimate, solve, LocalTable, OrderEval, EVAL_INFINITY, SCORE_INFINITY,
@@ -94,11 +94,8 @@ fn main() {
     for file in files {
         let (name, evaluate): (&str, OrderEval) = match file {
             Some(path) => {
-                let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-                let weights =
-                    PatternWeights::decode(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
-                let patterns: &'static Patterns =
-                    Box::leak(Box::new(Patterns::with_weights(weights)));
+                let patterns = Patterns::from_file(path).unwrap_or_else(|e| panic!("{e}"));
+                let patterns: &'static Patterns = Box::leak(Box::new(patterns));
                 CURRENT.set(Some(patterns));
                 (path.as_str(), file_score)
             }

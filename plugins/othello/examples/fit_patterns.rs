@@ -454,6 +454,11 @@ fn error_by_empties(model: &Model, samples: &[Sample]) -> String {
     parts.join(", ")
 }
 
+/// Whether a position belongs to the held-out games: every tenth game.
+fn held_out(sample: &Sample) -> bool {
+    sample.game.is_multiple_of(10)
+}
+
 fn mean_squared_error(model: &Model, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
@@ -495,7 +500,7 @@ fn fit(samples: &[Sample], settings: FitSettings) -> Model {
         stage_width: settings.stage_width,
         weights: vec![0.0; stages * STAGE_LEN],
     };
-    let (held, train): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.game % 10 == 0);
+    let (held, train): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| held_out(s));
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = Rng(settings.seed ^ 0xf17);
     let epochs = settings.epochs.max(1);
@@ -652,14 +657,9 @@ fn main() {
     if let Some(path) = &evaluate {
         // Measure a weights file on the held-out games of the positions
         // loaded, without fitting.
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let weights = PatternWeights::decode(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let model = Model::from_weights(&weights);
-        let held: Vec<Sample> = samples
-            .iter()
-            .filter(|s| s.game % 10 == 0)
-            .copied()
-            .collect();
+        let patterns = Patterns::from_file(path).unwrap_or_else(|e| panic!("{e}"));
+        let model = Model::from_weights(patterns.weights());
+        let held: Vec<Sample> = samples.iter().filter(|s| held_out(s)).copied().collect();
         eprintln!(
             "{path}: mean squared error {:.2} (held-out games); root mean square error by empty squares: {}",
             mean_squared_error(&model, &held),
