@@ -593,6 +593,14 @@ fn load_positions(path: &str) -> Vec<Sample> {
         .collect()
 }
 
+/// The command line, as `--help` prints it.
+const USAGE: &str = "usage: fit_patterns [--games 12000] [--rounds 6] [--depth 3] [--exact 12]
+    [--epochs 10] [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001]
+    [--decay 0.01] [--snapshots 32] [--prior 0.001] [--smooth 0]
+    [--save POSITIONS] [--load POSITIONS]... [--start WEIGHTS]
+    [--evaluate WEIGHTS] [--out plugins/othello/patterns.bin]
+(docs/othello.md, \"How patterns.bin was fitted\", explains each)";
+
 fn main() {
     let mut games = 12_000u32;
     let mut rounds = 6u32;
@@ -634,7 +642,14 @@ fn main() {
             "--load" => load.push(value()),
             "--start" => start = Some(value()),
             "--evaluate" => evaluate = Some(value()),
-            other => panic!("unknown argument {other}"),
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return;
+            }
+            other => {
+                eprintln!("fit_patterns: unknown argument {other}\n{USAGE}");
+                std::process::exit(2);
+            }
         }
     }
     assert!(depth >= 1 && threads >= 1 && (1..=60).contains(&stage_width));
