@@ -45,10 +45,16 @@ for name in "${names[@]}"; do
     echo "== $name" >&2
     case "$name" in
     ntest)
-        # Its cmake links the coefficients beside the binary, which reads
-        # them from its working folder.
+        # It reads its coefficients and solver positions from its working
+        # folder. Its cmake means to link them beside the binary, but some
+        # cmake versions pass the glob unexpanded (a link named `*`), so
+        # they are linked here one by one.
         cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
         cmake --build "$dir/build" -j"$jobs" --target ntest >&2
+        rm -f "$dir/build/*"
+        for entry in "$dir"/src/resource/*; do
+            ln -sfn "../src/resource/$(basename "$entry")" "$dir/build/$(basename "$entry")"
+        done
         built+=("ntest: $dir/build/ntest x (run from $dir/build)")
         ;;
     cutegames)
