@@ -6,7 +6,7 @@
 //!     [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001] [--decay 0.01] \
 //!     [--snapshots 32] [--prior 0.001] [--smooth 0] [--save POSITIONS] \
 //!     [--load POSITIONS]... [--start WEIGHTS] [--evaluate WEIGHTS] \
-//!     [--out plugins/othello/patterns.bin]
+//!     [--init WEIGHTS] [--out plugins/othello/patterns.bin]
 //! ```
 //!
 //! The defaults are the settings of the six-round fit, `order.bin`, which
@@ -43,7 +43,11 @@
 //! after every round. `--save FILE` keeps the labelled positions (21
 //! bytes each); `--load FILE --rounds 0` fits again from such files
 //! without playing; `--load FILE --evaluate WEIGHTS` reports a weights
-//! file's errors on the held-out games of FILE instead of fitting.
+//! file's errors on the held-out games of FILE instead of fitting. With
+//! `--rounds 0`, `--init WEIGHTS` starts the fit from those weights (of
+//! the same stage width) instead of zero, and the prior pulls each weight
+//! towards where it started: entries the new games rarely or never reach
+//! keep what earlier fits learned.
 //! Progress goes to stderr.
 
 use std::time::Instant;
@@ -330,6 +334,9 @@ fn play_games(
 struct Model {
     stage_width: u32,
     weights: Vec<f32>,
+    /// What the L2 prior pulls each weight towards: zero, or with `--init`
+    /// the weights the fit started from.
+    centre: Vec<f32>,
 }
 
 /// What the weight at place `k` of a stage is multiplied by in a weights
@@ -395,12 +402,13 @@ impl Model {
             .sum();
         let error = patterns + counted - f32::from(sample.label);
         for &i in &flat {
-            let w = &mut self.weights[i];
-            *w -= rate * (error + prior * *w);
+            let pull = prior * (self.weights[i] - self.centre[i]);
+            self.weights[i] -= rate * (error + pull);
         }
         for (k, x) in terms.iter().enumerate() {
-            let w = &mut self.weights[linear + k];
-            *w -= rate * (error * x + prior * *w);
+            let i = linear + k;
+            let pull = prior * (self.weights[i] - self.centre[i]);
+            self.weights[i] -= rate * (error * x + pull);
         }
     }
 
@@ -409,6 +417,7 @@ impl Model {
         let mut model = Model {
             stage_width: u32::from(weights.stage_width()),
             weights: vec![0.0; weights.stages() * STAGE_LEN],
+            centre: vec![0.0; weights.stages() * STAGE_LEN],
         };
         for stage in 0..weights.stages() {
             let floats = &mut model.weights[stage * STAGE_LEN..(stage + 1) * STAGE_LEN];
@@ -495,12 +504,28 @@ struct FitSettings {
     seed: u64,
 }
 
-/// Fit from zero weights by SGD over shuffled samples.
-fn fit(samples: &[Sample], settings: FitSettings) -> Model {
+/// Fit by SGD over shuffled samples, from zero weights or from `init`
+/// (which the prior then pulls towards instead of zero).
+fn fit(samples: &[Sample], settings: FitSettings, init: Option<&PatternWeights>) -> Model {
     let stages = (60 / settings.stage_width + 1) as usize;
-    let mut model = Model {
-        stage_width: settings.stage_width,
-        weights: vec![0.0; stages * STAGE_LEN],
+    let mut model = match init {
+        Some(weights) => {
+            let mut model = Model::from_weights(weights);
+            assert!(
+                model.stage_width == settings.stage_width
+                    && model.weights.len() == stages * STAGE_LEN,
+                "--init: its stages are {} empty squares wide, the fit's {}",
+                model.stage_width,
+                settings.stage_width
+            );
+            model.centre = model.weights.clone();
+            model
+        }
+        None => Model {
+            stage_width: settings.stage_width,
+            weights: vec![0.0; stages * STAGE_LEN],
+            centre: vec![0.0; stages * STAGE_LEN],
+        },
     };
     let (held, train): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| held_out(s));
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -600,7 +625,7 @@ const USAGE: &str = "usage: fit_patterns [--games 12000] [--rounds 6] [--depth 3
     [--epochs 10] [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001]
     [--decay 0.01] [--snapshots 32] [--prior 0.001] [--smooth 0]
     [--save POSITIONS] [--load POSITIONS]... [--start WEIGHTS]
-    [--evaluate WEIGHTS] [--out plugins/othello/patterns.bin]
+    [--evaluate WEIGHTS] [--init WEIGHTS] [--out plugins/othello/patterns.bin]
 (docs/othello.md, \"How patterns.bin was fitted\", explains each)";
 
 fn main() {
@@ -622,6 +647,7 @@ fn main() {
     let mut load = Vec::new();
     let mut start = None;
     let mut evaluate = None;
+    let mut init = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -644,6 +670,7 @@ fn main() {
             "--load" => load.push(value()),
             "--start" => start = Some(value()),
             "--evaluate" => evaluate = Some(value()),
+            "--init" => init = Some(value()),
             "--help" | "-h" => {
                 println!("{USAGE}");
                 return;
@@ -655,6 +682,12 @@ fn main() {
         }
     }
     assert!(depth >= 1 && threads >= 1 && (1..=60).contains(&stage_width));
+    if init.is_some() && rounds > 0 {
+        eprintln!(
+            "fit_patterns: --init starts a fit of loaded positions: it needs --rounds 0\n{USAGE}"
+        );
+        std::process::exit(2);
+    }
     let started = Instant::now();
     let mut samples = Vec::new();
     for path in &load {
@@ -685,7 +718,13 @@ fn main() {
         return;
     }
     if rounds == 0 {
-        let weights = fit(&samples, settings).to_weights();
+        let init = init.map(|path| {
+            Patterns::from_file(&path)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .weights()
+                .clone()
+        });
+        let weights = fit(&samples, settings, init.as_ref()).to_weights();
         std::fs::write(&out, weights.encode()).unwrap_or_else(|e| panic!("{out}: {e}"));
         eprintln!("wrote {out}");
         return;
@@ -719,7 +758,7 @@ fn main() {
         if let Some(path) = &save {
             save_positions(path, &samples);
         }
-        let fitted = fit(&samples, settings);
+        let fitted = fit(&samples, settings, None);
         eprintln!("  fitted in {:.0} s", t.elapsed().as_secs_f64());
         // Written after every round, so that a long run can be stopped
         // early with usable weights.
