@@ -13,10 +13,11 @@
 //! the exact solver orders by; the refit's weights followed with `--start
 //! order.bin --rounds 3 --depth 4 --exact 18 --seed 2` (its second round),
 //! the third fit was fitted with `--rounds 0 --epochs 30 --stage-width 4`
-//! to six runs of 12,000 games played by those, and the shipped
-//! `patterns.bin` the same way to twelve runs played by the third fit
-//! (docs/othello.md, "How patterns.bin was fitted", "The refit", "The
-//! third fit" and "The fourth fit").
+//! to six runs of 12,000 games played by those, the fourth fit the same
+//! way to twelve runs played by the third fit, and the shipped
+//! `patterns.bin` to twelve runs played by the fourth fit, adding `--init`
+//! the fourth fit's file (docs/othello.md, "How patterns.bin was fitted",
+//! "The refit", "The third fit", "The fourth fit" and "The fifth fit").
 //!
 //! Each round plays `--games` games in-process through the rules crate:
 //! a random opening of 2 to 14 plies, then every move chosen by an
