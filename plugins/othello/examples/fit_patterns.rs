@@ -775,3 +775,85 @@ fn main() {
         player = Player::Patterns(Patterns::with_weights(weights));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(rate: f32, epochs: u32) -> FitSettings {
+        FitSettings {
+            stage_width: 4,
+            epochs,
+            rate,
+            decay: 0.01,
+            snapshots: 4,
+            prior: 1e-3,
+            smooth: 0.0,
+            seed: 3,
+        }
+    }
+
+    /// A few games of a one-ply player, every position labelled with the
+    /// shipped weights' own score of it (rounded to a disc), so that a fit
+    /// starting from those weights has almost nothing to learn.
+    fn samples_the_shipped_weights_agree_with() -> Vec<Sample> {
+        let shipped = Patterns::shipped();
+        let player = Player::Patterns(Patterns::shipped());
+        (0..8)
+            .flat_map(|game| play_game(&player, game, 5, 1, 0))
+            .map(|s| Sample {
+                label: (shipped.score(s.own, s.opp) as f32 / 100.0)
+                    .round()
+                    .clamp(-64.0, 64.0) as i8,
+                ..s
+            })
+            .collect()
+    }
+
+    /// The largest difference between two weights files' entries, in their
+    /// units (hundredths of a disc).
+    fn largest_difference(a: &PatternWeights, b: &PatternWeights) -> i32 {
+        (0..a.stages())
+            .flat_map(|stage| {
+                a.stage(stage)
+                    .iter()
+                    .zip(b.stage(stage))
+                    .map(|(x, y)| (i32::from(*x) - i32::from(*y)).abs())
+                    .collect::<Vec<_>>()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_fit_from_init_weights_that_does_not_move_writes_them_back() {
+        let shipped = Patterns::shipped().weights().clone();
+        let samples = samples_the_shipped_weights_agree_with();
+        let fitted = fit(&samples, settings(0.0, 1), Some(&shipped)).to_weights();
+        assert_eq!(largest_difference(&fitted, &shipped), 0);
+    }
+
+    /// A strong prior, so that a prior pulling towards zero would move the
+    /// often-used weights far within two passes.
+    #[test]
+    fn a_fit_from_init_weights_keeps_them_where_the_games_agree() {
+        let shipped = Patterns::shipped().weights().clone();
+        let samples = samples_the_shipped_weights_agree_with();
+        let strong_prior = FitSettings {
+            prior: 10.0,
+            ..settings(0.001, 2)
+        };
+        let from_init = fit(&samples, strong_prior, Some(&shipped)).to_weights();
+        let from_zero = fit(&samples, strong_prior, None).to_weights();
+        let kept = largest_difference(&from_init, &shipped);
+        let lost = largest_difference(&from_zero, &shipped);
+        assert!(
+            kept <= 10,
+            "from the shipped weights, an entry moved {kept}"
+        );
+        assert!(
+            lost > 100,
+            "from zero, the largest difference is only {lost}"
+        );
+    }
+}
