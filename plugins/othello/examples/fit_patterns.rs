@@ -798,7 +798,7 @@ mod tests {
     /// starting from those weights has almost nothing to learn.
     fn samples_the_shipped_weights_agree_with() -> Vec<Sample> {
         let shipped = Patterns::shipped();
-        let player = Player::Patterns(Patterns::shipped());
+        let player = Player::Patterns(shipped.clone());
         (0..8)
             .flat_map(|game| play_game(&player, game, 5, 1, 0))
             .map(|s| Sample {
@@ -814,13 +814,8 @@ mod tests {
     /// units (hundredths of a disc).
     fn largest_difference(a: &PatternWeights, b: &PatternWeights) -> i32 {
         (0..a.stages())
-            .flat_map(|stage| {
-                a.stage(stage)
-                    .iter()
-                    .zip(b.stage(stage))
-                    .map(|(x, y)| (i32::from(*x) - i32::from(*y)).abs())
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|stage| a.stage(stage).iter().zip(b.stage(stage)))
+            .map(|(x, y)| (i32::from(*x) - i32::from(*y)).abs())
             .max()
             .unwrap_or(0)
     }
