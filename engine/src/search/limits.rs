@@ -119,6 +119,9 @@ pub struct SearchControl {
     beats: AtomicU64,
     /// The job's threads, to demote should it be given up.
     threads: ThreadRoll,
+    /// When the search handed over its `bestmove`, for the note on a late
+    /// answer.
+    answered: Mutex<Option<Instant>>,
 }
 
 impl SearchControl {
@@ -150,7 +153,19 @@ impl SearchControl {
             best_so_far: Mutex::new(None),
             beats: AtomicU64::new(0),
             threads: ThreadRoll::default(),
+            answered: Mutex::new(None),
         }
+    }
+
+    /// Note that the search hands over its `bestmove` now.
+    pub fn note_answer(&self) {
+        *self.answered.lock() = Some(Instant::now());
+    }
+
+    /// When the search handed over its `bestmove`
+    /// ([`SearchControl::note_answer`]).
+    pub fn answered_at(&self) -> Option<Instant> {
+        *self.answered.lock()
     }
 
     /// Note that a thread of the job is making progress.

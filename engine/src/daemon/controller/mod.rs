@@ -317,6 +317,7 @@ impl Controller {
             JobEvent::Search(crate::search::SearchEvent::BestMove { best, ponder }) => {
                 voice.best(self, best, ponder);
                 self.mark_answered();
+                self.note_late_answer();
             }
             JobEvent::Line { text, last } => {
                 self.raw(&text);
@@ -330,6 +331,31 @@ impl Controller {
                     job.join();
                 }
             }
+        }
+    }
+
+    /// A warning on stderr when the running search's own `bestmove`, just
+    /// written, went out well past its hard limit.
+    fn note_late_answer(&self) {
+        let Some(job) = &self.job else { return };
+        let Some(hard) = job.watch.hard_limit else {
+            return;
+        };
+        if job.control.pondering() {
+            return;
+        }
+        let started = job.control.clock_started();
+        let handed_over = job
+            .control
+            .answered_at()
+            .map(|at| at.saturating_duration_since(started));
+        if let Some(note) = crate::daemon::guard::watchdog::late_answer(
+            hard,
+            started.elapsed(),
+            handed_over,
+            job.control.threads_waited(),
+        ) {
+            log::warn!("{note}");
         }
     }
 

@@ -149,6 +149,7 @@ pub fn start_search(
 ) -> std::io::Result<Job> {
     let job_control = Arc::clone(&control);
     let answer_by = job.limits.answer_by;
+    let hard_limit = job.limits.hard_time();
     // `go infinite` and `go ponder` wait for the GUI, not for progress.
     let ends_by_itself = !job.limits.infinite && !control.pondering();
     let plugins = Blame::game_and_evaluator(job.root.plugin(), job.evaluator.source()).into();
@@ -163,7 +164,10 @@ pub fn start_search(
                 note_any_legal_move(&job.root, &job.limits.search_moves, &job_control);
                 let mut report = |event: SearchEvent| {
                     match &event {
-                        SearchEvent::BestMove { .. } => best_sent = true,
+                        SearchEvent::BestMove { .. } => {
+                            job_control.note_answer();
+                            best_sent = true;
+                        }
                         SearchEvent::Info(info) if info.multipv.unwrap_or(1) == 1 => {
                             if let Some(best) = info.pv.first() {
                                 job_control.note_best(best.clone(), info.pv.get(1).cloned());
@@ -213,6 +217,7 @@ pub fn start_search(
         },
     )?;
     started.watch.answer_by = answer_by;
+    started.watch.hard_limit = hard_limit;
     if ends_by_itself {
         started.watch.expect_progress(&started.control);
     }

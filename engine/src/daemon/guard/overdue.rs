@@ -99,8 +99,19 @@ impl Controller {
             } else {
                 "has not answered in time".to_string()
             };
-            log::warn!("the search {why}; answering with its best move so far");
             self.answer_for_job(voice);
+            let timing = self.job.as_ref().and_then(|job| {
+                let hard = job.watch.hard_limit?;
+                let total = job.control.clock_started().elapsed();
+                Some(format!(
+                    " ({})",
+                    watchdog::answer_timing(hard, total, None, job.control.threads_waited())
+                ))
+            });
+            log::warn!(
+                "the search {why}; answered with its best move so far{}",
+                timing.unwrap_or_default()
+            );
             if let Some(job) = &mut self.job {
                 // Answered: its threads have nothing left to do.
                 job.control.stop();

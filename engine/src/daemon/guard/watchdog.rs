@@ -310,12 +310,60 @@ impl Patience {
     }
 }
 
+/// How far past its hard limit a search's own `bestmove` may go out before
+/// the daemon notes it on stderr: a search that is alive stops within a
+/// millisecond or two of the limit.
+pub const LATE_NOTE: Duration = Duration::from_millis(5);
+
+/// The warning for a search's own `bestmove` that went out `total` after
+/// its clock started, more than [`LATE_NOTE`] past its `hard` limit; `None`
+/// for one in time. See [`answer_timing`] for `handed_over` and `waited`.
+pub fn late_answer(
+    hard: Duration,
+    total: Duration,
+    handed_over: Option<Duration>,
+    waited: Option<Duration>,
+) -> Option<String> {
+    (total > hard + LATE_NOTE).then(|| answer_timing(hard, total, handed_over, waited))
+}
+
+/// Where the time of a `bestmove` that went out `total` after its clock
+/// started went, against the search's `hard` limit: `handed_over` is when
+/// the search gave its answer to the controller (on the same clock),
+/// `waited` how long its threads waited for a core during the move. A late
+/// hand-over points at the search, a late answer after a timely hand-over
+/// at the controller or the process, and long waits at a machine with too
+/// few free cores.
+pub fn answer_timing(
+    hard: Duration,
+    total: Duration,
+    handed_over: Option<Duration>,
+    waited: Option<Duration>,
+) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let handed = handed_over.map_or(String::new(), |d| {
+        format!("; the search handed it over at {:.1} ms", ms(d))
+    });
+    let waits = waited.map_or(String::new(), |d| {
+        format!("; its threads waited {:.1} ms in all for a core", ms(d))
+    });
+    format!(
+        "bestmove went out {:.1} ms after the clock started, {:.1} ms past the hard limit of {:.1} ms{handed}{waits}",
+        ms(total),
+        ms(total.saturating_sub(hard)),
+        ms(hard),
+    )
+}
+
 /// A job's deadlines and what the watchdog has done.
 #[derive(Debug, Default)]
 pub struct Watch {
     /// Clock time (from the `go` or the `ponderhit`) by which a timed
     /// search must have answered.
     pub answer_by: Option<Duration>,
+    /// The timed search's hard limit, for the note on a late answer
+    /// ([`late_answer`]).
+    pub hard_limit: Option<Duration>,
     /// When `stop` (or `quit`) was sent.
     pub stop_sent: Option<Instant>,
     /// When the job's final answer (`bestmove`, or perft's last line) went
@@ -531,6 +579,28 @@ impl Watch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_more_than_five_ms_past_the_hard_limit_is_noted_with_where_the_time_went() {
+        let ms = Duration::from_millis;
+        // In time, and within the five milliseconds.
+        assert_eq!(late_answer(ms(40), ms(39), Some(ms(39)), None), None);
+        assert_eq!(late_answer(ms(40), ms(45), Some(ms(41)), Some(ms(3))), None);
+        let note = late_answer(ms(40), ms(79), Some(ms(41)), Some(ms(30))).unwrap();
+        assert_eq!(
+            note,
+            "bestmove went out 79.0 ms after the clock started, 39.0 ms past the hard limit \
+             of 40.0 ms; the search handed it over at 41.0 ms; its threads waited 30.0 ms in \
+             all for a core"
+        );
+        // What is not known is left out.
+        let note = late_answer(ms(40), ms(46), None, None).unwrap();
+        assert_eq!(
+            note,
+            "bestmove went out 46.0 ms after the clock started, 6.0 ms past the hard limit of \
+             40.0 ms"
+        );
+    }
 
     #[test]
     fn a_timed_search_is_due_at_its_answer_time_and_a_stopped_one_soon_after_stop() {
