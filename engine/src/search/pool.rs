@@ -69,8 +69,9 @@ pub(crate) struct Shared<'a> {
     pub pawn: i32,
     /// ProbCut's margin above beta: a pawn (Stockfish: 0.9).
     pub probcut_margin: i32,
-    /// `NodeProbCut`'s margin beyond the bound: a thirty-second of the
-    /// evaluator's bound (two discs in Othello).
+    /// `NodeProbCut`'s margin beyond the bound: five sixty-fourths of the
+    /// evaluator's bound (five discs in Othello, about one and a half
+    /// times the spread of a deep score about the shallow one there).
     pub node_probcut_margin: i32,
     /// How far below the singular bound the other moves must stay for a
     /// double extension: a tenth of a pawn.
@@ -370,7 +371,7 @@ pub(super) fn run(
         game: root.plugin().info().name.clone(),
         pawn: (bound / 200).max(1),
         probcut_margin: (bound / 200).max(1),
-        node_probcut_margin: (bound / 32).max(1),
+        node_probcut_margin: (bound * 5 / 64).max(1),
         double_extension_margin: (bound / 2000).max(1),
         correction_limit: (bound / 100).max(1),
         variety: (
