@@ -749,6 +749,9 @@ impl<'a> Searcher<'a> {
                 {
                     return Ok(shallow(value, raw_eval));
                 }
+                if self.stopped {
+                    return Ok(nothing(0, raw_eval));
+                }
             }
         }
         // ProbCut of the whole node: a shallower search of this node that
@@ -756,6 +759,10 @@ impl<'a> Searcher<'a> {
         if prunable && techniques.node_probcut && depth >= NODE_PROBCUT_MIN_DEPTH {
             if let Some(value) = self.node_probcut(depth, ply, beta, side, key, eval)? {
                 return Ok(shallow(value, raw_eval));
+            }
+            // Stopped in the shallow search: not a move more.
+            if self.stopped {
+                return Ok(nothing(0, raw_eval));
             }
         }
         // Internal iterative reductions: a node the table knows no move
