@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How far a shallow search's score strays from a deep one's: the numbers
-an evaluator gives the host for ProbCut of the whole node (`NodeProbCut`,
-docs/search.md).
+`NodeProbCut`'s margin stands for (ProbCut of the whole node,
+docs/search.md). plyd is driven through uci_engine.py.
 
     probcut_spread.py --plyd target/release/plyd --game othello \\
         --games 200 --seed 2 --max-depth 13 [--evaluator patterns] \\
@@ -9,14 +9,13 @@ docs/search.md).
 
 Plays --games games of plyd against itself (the first --random-plies
 plies at random, then `go depth --play-depth`), and from some of their
-positions (each with probability --sample, at least --min-left moves
-before the end by the game's count of empty squares: Othello only, other
-games take every sampled position) runs one `go depth --max-depth` with
+positions (each with probability --sample; in Othello only those with at
+least --min-left empty squares) runs one `go depth --max-depth` with
 `NodeProbCut` off and an empty table, keeping the score of every
 iteration. For each depth d from 4 up, with s the shallow depth the host
 pairs with it (2*(d//4) + d%2), it prints the mean and the standard
-deviation of score(d) - score(s), in the evaluator's units, and the
-table the evaluator's `probcut` entry answers with.
+deviation of score(d) - score(s), in the evaluator's units (hundredths of
+a disc in Othello): what `NodeProbCut`'s margin is measured against.
 
 --load FILE reads the scores of an earlier --save instead of playing.
 """
@@ -26,8 +25,9 @@ import json
 import random
 import re
 import statistics
-import subprocess
 import sys
+
+from uci_engine import Engine
 
 
 def shallow_depth(depth):
@@ -35,94 +35,54 @@ def shallow_depth(depth):
     return 2 * (depth // 4) + (depth & 1)
 
 
-class Engine:
-    def __init__(self, cmd):
-        self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit("plyd closed its output")
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def ready(self):
-        self.send("isready")
-        self.until("readyok")
-
-
-def legal_moves(engine, moves):
-    engine.send("position startpos moves " + " ".join(moves))
-    engine.send("go perft 1")
-    lines = engine.until("Nodes searched")
-    return [l.split(":")[0] for l in lines if re.match(r"^\S+: \d+$", l)]
-
-
-def empties(engine, moves):
-    """Othello: the empty squares of the position after `moves` (`d`
-    prints the board)."""
-    engine.send("position startpos moves " + " ".join(moves))
-    engine.send("d")
-    engine.send("isready")
-    lines = engine.until("readyok")
-    board = [l for l in lines if re.match(r"^[1-8]\s", l)]
-    return sum(l.split(None, 1)[1].count(".") for l in board) if board else None
+def empties(engine):
+    """Othello: the empty squares of the engine's position (its FEN's
+    digits count them)."""
+    board = engine.fen().split()[0]
+    return sum(int(c) for c in board if c.isdigit())
 
 
 def play(args):
     rng = random.Random(args.seed)
-    engine = Engine([args.plyd] + (["--plugin-path", args.plugin_path] if args.plugin_path else []))
-    engine.send("uci")
-    engine.until("uciok")
-    options = [f"UCI_Variant value {args.game}", "NodeProbCut value false",
-               "OwnBook value false", "Threads value 1"]
+    argv = [args.plyd] + (["--plugin-path", args.plugin_path] if args.plugin_path else [])
+    setup = [f"UCI_Variant value {args.game}", "NodeProbCut value false",
+             "OwnBook value false", "Threads value 1"]
     if args.evaluator:
-        options.append(f"Evaluator value {args.evaluator}")
+        setup.append(f"Evaluator value {args.evaluator}")
     if args.eval_params:
-        options.append(f"EvalParams value {args.eval_params}")
-    for option in options:
-        engine.send("setoption name " + option)
-    engine.ready()
+        setup.append(f"EvalParams value {args.eval_params}")
+    engine = Engine("plyd", argv, ["setoption name " + o for o in setup], timeout=600)
     rows = []
     for game in range(args.games):
         moves = []
         while True:
-            legal = legal_moves(engine, moves)
+            engine.set_game(moves)
+            legal = list(engine.perft(1)[0])
             if not legal:
                 break
             if len(moves) < args.random_plies:
                 move = rng.choice(legal)
             else:
-                engine.send("position startpos moves " + " ".join(moves))
                 engine.send(f"go depth {args.play_depth}")
-                move = engine.until("bestmove")[-1].split()[1]
+                move = engine.read_until(lambda l: l.startswith("bestmove"))[-1].split()[1]
             moves.append(move)
             if len(moves) < args.random_plies + 4 or rng.random() >= args.sample:
                 continue
-            left = empties(engine, moves) if args.game == "othello" else None
+            engine.set_game(moves)
+            left = empties(engine) if args.game == "othello" else None
             if left is not None and left < args.min_left:
                 continue
             engine.send("ucinewgame")
-            engine.send("position startpos moves " + " ".join(moves))
+            engine.set_game(moves)
             engine.send(f"go depth {args.max_depth}")
             scores = {}
-            for line in engine.until("bestmove"):
+            for line in engine.read_until(lambda l: l.startswith("bestmove")):
                 m = re.match(r"info depth (\d+) .*score cp (-?\d+)", line)
                 if m:
                     scores[m.group(1)] = int(m.group(2))
             rows.append({"game": game, "plies": len(moves), "empties": left, "scores": scores})
         print(f"game {game + 1}/{args.games}: {len(rows)} positions", file=sys.stderr)
-    engine.send("quit")
+    engine.close()
     return rows
 
 
