@@ -338,23 +338,10 @@ impl Controller {
     /// written, went out well past its hard limit.
     fn note_late_answer(&self) {
         let Some(job) = &self.job else { return };
-        let Some(hard) = job.watch.hard_limit else {
-            return;
-        };
         if job.control.pondering() {
             return;
         }
-        let started = job.control.clock_started();
-        let handed_over = job
-            .control
-            .answered_at()
-            .map(|at| at.saturating_duration_since(started));
-        if let Some(note) = crate::daemon::guard::watchdog::late_answer(
-            hard,
-            started.elapsed(),
-            handed_over,
-            job.control.threads_waited(),
-        ) {
+        if let Some(note) = job.watch.late_answer_note(&job.control) {
             log::warn!("{note}");
         }
     }

@@ -100,18 +100,12 @@ impl Controller {
                 "has not answered in time".to_string()
             };
             self.answer_for_job(voice);
-            let timing = self.job.as_ref().and_then(|job| {
-                let hard = job.watch.hard_limit?;
-                let total = job.control.clock_started().elapsed();
-                Some(format!(
-                    " ({})",
-                    watchdog::answer_timing(hard, total, None, job.control.threads_waited())
-                ))
-            });
-            log::warn!(
-                "the search {why}; answered with its best move so far{}",
-                timing.unwrap_or_default()
-            );
+            let timing = self
+                .job
+                .as_ref()
+                .and_then(|job| job.watch.watchdog_answer_note(&job.control))
+                .map_or(String::new(), |note| format!(" ({note})"));
+            log::warn!("the search {why}; answered with its best move so far{timing}");
             if let Some(job) = &mut self.job {
                 // Answered: its threads have nothing left to do.
                 job.control.stop();

@@ -355,6 +355,14 @@ pub fn answer_timing(
     )
 }
 
+/// The facts [`answer_timing`] reports for a search answering now.
+struct AnswerFacts {
+    hard: Duration,
+    total: Duration,
+    handed_over: Option<Duration>,
+    waited: Option<Duration>,
+}
+
 /// A job's deadlines and what the watchdog has done.
 #[derive(Debug, Default)]
 pub struct Watch {
@@ -413,6 +421,34 @@ pub enum Due {
 }
 
 impl Watch {
+    /// What a `bestmove` of the search `control` going out now shows
+    /// against the hard limit; `None` for a search without one.
+    fn answer_facts(&self, control: &SearchControl) -> Option<AnswerFacts> {
+        let hard = self.hard_limit?;
+        let started = control.clock_started();
+        Some(AnswerFacts {
+            hard,
+            total: started.elapsed(),
+            handed_over: control
+                .answered_at()
+                .map(|at| at.saturating_duration_since(started)),
+            waited: control.threads_waited(),
+        })
+    }
+
+    /// [`late_answer`] for the search's own `bestmove`, just written.
+    pub fn late_answer_note(&self, control: &SearchControl) -> Option<String> {
+        let f = self.answer_facts(control)?;
+        late_answer(f.hard, f.total, f.handed_over, f.waited)
+    }
+
+    /// [`answer_timing`] for the watchdog's answer, just written (the
+    /// search has handed nothing over).
+    pub fn watchdog_answer_note(&self, control: &SearchControl) -> Option<String> {
+        let f = self.answer_facts(control)?;
+        Some(answer_timing(f.hard, f.total, None, f.waited))
+    }
+
     /// Whether the job's answer has gone out.
     pub fn answered(&self) -> bool {
         self.answered_at.is_some()
