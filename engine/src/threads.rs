@@ -12,10 +12,22 @@ use std::time::Duration;
 
 use parking_lot::Mutex;
 
-/// The kernel ids of the threads working for one job.
+/// The kernel ids of the threads working for one job, and how long they
+/// have waited for a core while on the roll.
 #[derive(Debug, Default)]
 pub struct ThreadRoll {
-    ids: Mutex<Vec<i32>>,
+    inner: Mutex<Roll>,
+}
+
+#[derive(Debug, Default)]
+struct Roll {
+    /// The threads on the roll, each with its wait for a core (see
+    /// [`waited_for_a_core`]) when it entered; `None` where not known.
+    on: Vec<(i32, Option<Duration>)>,
+    /// The waits of the threads that have left, while they were on it.
+    left: Duration,
+    /// Whether a thread's waits were not known (then neither is the sum).
+    unknown: bool,
 }
 
 /// A thread's place on a [`ThreadRoll`], given up when it is dropped.
@@ -29,7 +41,8 @@ impl ThreadRoll {
     pub fn enter(&self) -> OnRoll<'_> {
         let id = current_id();
         if let Some(id) = id {
-            self.ids.lock().push(id);
+            let waited = waited_for_a_core(id);
+            self.inner.lock().on.push((id, waited));
         }
         OnRoll { roll: self, id }
     }
@@ -38,26 +51,26 @@ impl ThreadRoll {
     /// roll under the same lock before it ends, so no id here belongs to
     /// another thread.
     pub fn demote_all(&self) -> usize {
-        let ids = self.ids.lock();
-        ids.iter().filter(|&&id| demote(id)).count()
+        let roll = self.inner.lock();
+        roll.on.iter().filter(|&&(id, _)| demote(id)).count()
     }
 
-    /// How long the threads on the roll have waited in all, since each
-    /// started, for a core while ready to run: `None` where that is not
-    /// known (not Linux, or the kernel keeps no such count). A thread
-    /// leaving the roll takes its share with it.
+    /// How long the job's threads have waited in all for a core while
+    /// ready to run, each from when it entered the roll (until it left,
+    /// for those that have): `None` where that is not known (not Linux, or
+    /// the kernel keeps no such count).
     pub fn waited_for_a_core(&self) -> Option<Duration> {
-        let ids = self.ids.lock();
-        let mut total = Duration::ZERO;
-        for &id in ids.iter() {
-            total += waited_for_a_core(id)?;
+        let roll = self.inner.lock();
+        let mut total = roll.left;
+        for &(id, entered) in &roll.on {
+            total += waited_for_a_core(id)?.saturating_sub(entered?);
         }
-        Some(total)
+        (!roll.unknown).then_some(total)
     }
 
     /// How many threads are on the roll.
     pub fn len(&self) -> usize {
-        self.ids.lock().len()
+        self.inner.lock().on.len()
     }
 
     /// Whether no thread is on the roll.
@@ -68,10 +81,15 @@ impl ThreadRoll {
 
 impl Drop for OnRoll<'_> {
     fn drop(&mut self) {
-        if let Some(id) = self.id {
-            let mut ids = self.roll.ids.lock();
-            if let Some(at) = ids.iter().position(|&x| x == id) {
-                ids.swap_remove(at);
+        let Some(id) = self.id else { return };
+        // Read before the lock: the thread is this one, alive.
+        let now = waited_for_a_core(id);
+        let mut roll = self.roll.inner.lock();
+        if let Some(at) = roll.on.iter().position(|&(x, _)| x == id) {
+            let (_, entered) = roll.on.swap_remove(at);
+            match (now, entered) {
+                (Some(now), Some(entered)) => roll.left += now.saturating_sub(entered),
+                _ => roll.unknown = true,
             }
         }
     }
@@ -164,5 +182,57 @@ mod tests {
             leave_tx.send(()).unwrap();
         });
         assert!(roll.is_empty());
+    }
+
+    /// The first processor the calling thread may run on, and a set of it
+    /// alone.
+    #[cfg(target_os = "linux")]
+    fn one_processor() -> libc::cpu_set_t {
+        // SAFETY: cpu_set_t is plain data; the calls only fill and read it.
+        unsafe {
+            let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+            assert_eq!(
+                libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed),
+                0
+            );
+            let first = (0..libc::CPU_SETSIZE as usize)
+                .find(|&cpu| libc::CPU_ISSET(cpu, &allowed))
+                .unwrap();
+            let mut one: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(first, &mut one);
+            one
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn threads_that_left_the_roll_keep_their_waits_for_a_core_in_the_sum() {
+        if !std::path::Path::new("/proc/self/schedstat").exists() {
+            return;
+        }
+        let roll = ThreadRoll::default();
+        let one = one_processor();
+        // Three threads spinning on one processor for 60 ms each wait for
+        // it about two thirds of the time.
+        std::thread::scope(|scope| {
+            for _ in 0..3 {
+                let roll = &roll;
+                scope.spawn(move || {
+                    // SAFETY: `one` is a valid set for the call's duration.
+                    let pinned = unsafe {
+                        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one)
+                    };
+                    assert_eq!(pinned, 0);
+                    let _on = roll.enter();
+                    let start = std::time::Instant::now();
+                    while start.elapsed() < Duration::from_millis(60) {
+                        std::hint::spin_loop();
+                    }
+                });
+            }
+        });
+        assert!(roll.is_empty());
+        let waited = roll.waited_for_a_core().unwrap();
+        assert!(waited >= Duration::from_millis(30), "{waited:?}");
     }
 }

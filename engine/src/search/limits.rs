@@ -137,8 +137,8 @@ impl SearchControl {
         self.threads.demote_all()
     }
 
-    /// How long the job's threads still running have waited in all for a
-    /// core (see [`ThreadRoll::waited_for_a_core`]).
+    /// How long the job's threads, those that have ended included, have waited
+    /// in all for a core (see [`ThreadRoll::waited_for_a_core`]).
     pub fn threads_waited(&self) -> Option<Duration> {
         self.threads.waited_for_a_core()
     }

@@ -218,6 +218,7 @@ pub fn start_search(
     )?;
     started.watch.answer_by = answer_by;
     started.watch.hard_limit = hard_limit;
+    started.watch.note_controller();
     if ends_by_itself {
         started.watch.expect_progress(&started.control);
     }

@@ -61,7 +61,7 @@ use crossbeam_channel::RecvTimeoutError;
 
 use crate::host::{EvaluatorSource, GamePlugin};
 use crate::search::SearchControl;
-use crate::threads::ThreadRoll;
+use crate::threads::{self, ThreadRoll};
 
 /// How long after `stop` (or `quit`) a search may take to answer.
 pub const STOP_GRACE: Duration = Duration::from_millis(500);
@@ -315,52 +315,55 @@ impl Patience {
 /// millisecond or two of the limit.
 pub const LATE_NOTE: Duration = Duration::from_millis(5);
 
-/// The warning for a search's own `bestmove` that went out `total` after
-/// its clock started, more than [`LATE_NOTE`] past its `hard` limit; `None`
-/// for one in time. See [`answer_timing`] for `handed_over` and `waited`.
-pub fn late_answer(
-    hard: Duration,
-    total: Duration,
-    handed_over: Option<Duration>,
-    waited: Option<Duration>,
-) -> Option<String> {
-    (total > hard + LATE_NOTE).then(|| answer_timing(hard, total, handed_over, waited))
-}
-
-/// Where the time of a `bestmove` that went out `total` after its clock
-/// started went, against the search's `hard` limit: `handed_over` is when
-/// the search gave its answer to the controller (on the same clock),
-/// `waited` how long its threads waited for a core during the move. A late
-/// hand-over points at the search, a late answer after a timely hand-over
-/// at the controller or the process, and long waits at a machine with too
-/// few free cores.
-pub fn answer_timing(
-    hard: Duration,
-    total: Duration,
-    handed_over: Option<Duration>,
-    waited: Option<Duration>,
-) -> String {
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let handed = handed_over.map_or(String::new(), |d| {
-        format!("; the search handed it over at {:.1} ms", ms(d))
-    });
-    let waits = waited.map_or(String::new(), |d| {
-        format!("; its threads waited {:.1} ms in all for a core", ms(d))
-    });
-    format!(
-        "bestmove went out {:.1} ms after the clock started, {:.1} ms past the hard limit of {:.1} ms{handed}{waits}",
-        ms(total),
-        ms(total.saturating_sub(hard)),
-        ms(hard),
-    )
-}
-
-/// The facts [`answer_timing`] reports for a search answering now.
+/// When a search's `bestmove` went out, against its hard limit, and where
+/// the time went.
 struct AnswerFacts {
+    /// The search's hard limit.
     hard: Duration,
+    /// When the answer went out, from the clock's start.
     total: Duration,
+    /// When the search gave its answer to the controller, on the same
+    /// clock; `None` for the watchdog's answer.
     handed_over: Option<Duration>,
+    /// How long the job's threads waited for a core during the move.
     waited: Option<Duration>,
+    /// How long the controller thread, which writes the answer, waited
+    /// for a core since the job began.
+    controller_waited: Option<Duration>,
+}
+
+impl AnswerFacts {
+    /// The warning for a search's own `bestmove` that went out more than
+    /// [`LATE_NOTE`] past its hard limit; `None` for one in time.
+    fn late(&self) -> Option<String> {
+        (self.total > self.hard + LATE_NOTE).then(|| self.timing())
+    }
+
+    /// Where the time went. A late hand-over points at the search, a late
+    /// answer after a timely hand-over at the controller or the process,
+    /// and long waits at a machine with too few free cores.
+    fn timing(&self) -> String {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let handed = self.handed_over.map_or(String::new(), |d| {
+            format!("; the search handed it over at {:.1} ms", ms(d))
+        });
+        let waits = match (self.waited, self.controller_waited) {
+            (Some(t), Some(c)) => format!(
+                "; its threads waited {:.1} ms in all for a core, the controller {:.1} ms",
+                ms(t),
+                ms(c)
+            ),
+            (Some(t), None) => format!("; its threads waited {:.1} ms in all for a core", ms(t)),
+            (None, Some(c)) => format!("; the controller waited {:.1} ms for a core", ms(c)),
+            (None, None) => String::new(),
+        };
+        format!(
+            "bestmove went out {:.1} ms after the clock started, {:.1} ms past the hard limit of {:.1} ms{handed}{waits}",
+            ms(self.total),
+            ms(self.total.saturating_sub(self.hard)),
+            ms(self.hard),
+        )
+    }
 }
 
 /// A job's deadlines and what the watchdog has done.
@@ -370,8 +373,11 @@ pub struct Watch {
     /// search must have answered.
     pub answer_by: Option<Duration>,
     /// The timed search's hard limit, for the note on a late answer
-    /// ([`late_answer`]).
+    /// ([`Watch::late_answer_note`]).
     pub hard_limit: Option<Duration>,
+    /// The controller thread (its kernel id) and its waits for a core
+    /// when the job began, for the same note.
+    pub controller: Option<(i32, Duration)>,
     /// When `stop` (or `quit`) was sent.
     pub stop_sent: Option<Instant>,
     /// When the job's final answer (`bestmove`, or perft's last line) went
@@ -423,30 +429,40 @@ pub enum Due {
 impl Watch {
     /// What a `bestmove` of the search `control` going out now shows
     /// against the hard limit; `None` for a search without one.
-    fn answer_facts(&self, control: &SearchControl) -> Option<AnswerFacts> {
+    fn answer_facts(&self, control: &SearchControl, own: bool) -> Option<AnswerFacts> {
         let hard = self.hard_limit?;
         let started = control.clock_started();
         Some(AnswerFacts {
             hard,
             total: started.elapsed(),
-            handed_over: control
-                .answered_at()
+            handed_over: own
+                .then(|| control.answered_at())
+                .flatten()
                 .map(|at| at.saturating_duration_since(started)),
             waited: control.threads_waited(),
+            controller_waited: self.controller.and_then(|(id, at_start)| {
+                Some(threads::waited_for_a_core(id)?.saturating_sub(at_start))
+            }),
         })
     }
 
-    /// [`late_answer`] for the search's own `bestmove`, just written.
+    /// The warning for the search's own `bestmove`, just written, when it
+    /// went out more than [`LATE_NOTE`] past the hard limit.
     pub fn late_answer_note(&self, control: &SearchControl) -> Option<String> {
-        let f = self.answer_facts(control)?;
-        late_answer(f.hard, f.total, f.handed_over, f.waited)
+        self.answer_facts(control, true)?.late()
     }
 
-    /// [`answer_timing`] for the watchdog's answer, just written (the
+    /// Where the time went for the watchdog's answer, just written (the
     /// search has handed nothing over).
     pub fn watchdog_answer_note(&self, control: &SearchControl) -> Option<String> {
-        let f = self.answer_facts(control)?;
-        Some(answer_timing(f.hard, f.total, None, f.waited))
+        Some(self.answer_facts(control, false)?.timing())
+    }
+
+    /// Note the controller thread's waits for a core as the job begins
+    /// (called on that thread).
+    pub fn note_controller(&mut self) {
+        self.controller =
+            threads::current_id().and_then(|id| Some((id, threads::waited_for_a_core(id)?)));
     }
 
     /// Whether the job's answer has gone out.
@@ -619,20 +635,28 @@ mod tests {
     #[test]
     fn an_answer_more_than_five_ms_past_the_hard_limit_is_noted_with_where_the_time_went() {
         let ms = Duration::from_millis;
+        let facts = |total,
+                     handed_over: Option<u64>,
+                     waited: Option<u64>,
+                     controller_waited: Option<u64>| AnswerFacts {
+            hard: ms(40),
+            total: ms(total),
+            handed_over: handed_over.map(ms),
+            waited: waited.map(ms),
+            controller_waited: controller_waited.map(ms),
+        };
         // In time, and within the five milliseconds.
-        assert_eq!(late_answer(ms(40), ms(39), Some(ms(39)), None), None);
-        assert_eq!(late_answer(ms(40), ms(45), Some(ms(41)), Some(ms(3))), None);
-        let note = late_answer(ms(40), ms(79), Some(ms(41)), Some(ms(30))).unwrap();
+        assert_eq!(facts(39, Some(39), None, None).late(), None);
+        assert_eq!(facts(45, Some(41), Some(3), Some(1)).late(), None);
         assert_eq!(
-            note,
+            facts(79, Some(41), Some(30), Some(7)).late().unwrap(),
             "bestmove went out 79.0 ms after the clock started, 39.0 ms past the hard limit \
              of 40.0 ms; the search handed it over at 41.0 ms; its threads waited 30.0 ms in \
-             all for a core"
+             all for a core, the controller 7.0 ms"
         );
         // What is not known is left out.
-        let note = late_answer(ms(40), ms(46), None, None).unwrap();
         assert_eq!(
-            note,
+            facts(46, None, None, None).late().unwrap(),
             "bestmove went out 46.0 ms after the clock started, 6.0 ms past the hard limit of \
              40.0 ms"
         );
