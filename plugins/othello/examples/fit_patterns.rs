@@ -6,7 +6,8 @@
 //!     [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001] [--decay 0.01] \
 //!     [--snapshots 32] [--prior 0.001] [--smooth 0] [--save POSITIONS] \
 //!     [--load POSITIONS]... [--start WEIGHTS] [--evaluate WEIGHTS] \
-//!     [--init WEIGHTS] [--out plugins/othello/patterns.bin]
+//!     [--init WEIGHTS] [--relabel DEPTH [--blend 0.5]] \
+//!     [--out plugins/othello/patterns.bin]
 //! ```
 //!
 //! The defaults are the settings of the six-round fit, `order.bin`, which
@@ -48,7 +49,13 @@
 //! `--rounds 0`, `--init WEIGHTS` starts the fit from those weights (of
 //! the same stage width) instead of zero, and the prior pulls each weight
 //! towards where it started: entries the new games rarely or never reach
-//! keep what earlier fits learned.
+//! keep what earlier fits learned. `--load FILE... --relabel DEPTH
+//! --start WEIGHTS --save OUT` writes the loaded positions again with
+//! each label of a position with more than `--exact` empty squares
+//! blended with the value of a `DEPTH`-ply search of it by `WEIGHTS`
+//! (`--blend` of the search, the rest the game's result), for a fit to
+//! learn from the search's own scores; positions at `--exact` empties or
+//! fewer keep their exact labels.
 //! Progress goes to stderr.
 
 use std::time::Instant;
@@ -589,6 +596,44 @@ fn fit(samples: &[Sample], settings: FitSettings, init: Option<&PatternWeights>)
     model
 }
 
+/// The search's value of a position in discs for the side owning `own`: an
+/// ended game's final score, else the evaluation's hundredths.
+fn search_discs(player: &Player, own: u64, opp: u64, depth: u32) -> f32 {
+    const INFINITE: i32 = 1_000_000;
+    let value = search(player, own, opp, depth, -INFINITE, INFINITE);
+    if value.abs() >= 10_000 {
+        (value - 10_000 * value.signum()) as f32
+    } else {
+        value as f32 / 100.0
+    }
+}
+
+/// Blend every label of a position with more than `exact` empty squares
+/// with the player's `depth`-ply search value of it: `blend` of the
+/// search, the rest the game's result. Positions at `exact` empties or
+/// fewer keep their labels, which are exact.
+fn relabel_positions(
+    samples: &mut [Sample],
+    player: &Player,
+    depth: u32,
+    exact: u32,
+    blend: f32,
+    threads: u32,
+) {
+    let chunk = samples.len().div_ceil(threads as usize).max(1);
+    std::thread::scope(|scope| {
+        for part in samples.chunks_mut(chunk) {
+            scope.spawn(move || {
+                for s in part.iter_mut().filter(|s| empties(s.own, s.opp) > exact) {
+                    let searched = search_discs(player, s.own, s.opp, depth);
+                    let mixed = blend * searched + (1.0 - blend) * f32::from(s.label);
+                    s.label = mixed.round().clamp(-64.0, 64.0) as i8;
+                }
+            });
+        }
+    });
+}
+
 /// Bytes of one position in a `--save` file: own and opponent discs
 /// (`u64` little-endian each), the label (`i8`) and the game (`u32`).
 const RECORD: usize = 21;
@@ -626,7 +671,8 @@ const USAGE: &str = "usage: fit_patterns [--games 12000] [--rounds 6] [--depth 3
     [--epochs 10] [--threads 2] [--seed 1] [--stage-width 8] [--rate 0.001]
     [--decay 0.01] [--snapshots 32] [--prior 0.001] [--smooth 0]
     [--save POSITIONS] [--load POSITIONS]... [--start WEIGHTS]
-    [--evaluate WEIGHTS] [--init WEIGHTS] [--out plugins/othello/patterns.bin]
+    [--evaluate WEIGHTS] [--init WEIGHTS] [--relabel DEPTH [--blend 0.5]]
+    [--out plugins/othello/patterns.bin]
 (docs/othello.md, \"How patterns.bin was fitted\", explains each)";
 
 fn main() {
@@ -649,6 +695,8 @@ fn main() {
     let mut start = None;
     let mut evaluate = None;
     let mut init = None;
+    let mut relabel = None;
+    let mut blend = 0.5f32;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -672,6 +720,8 @@ fn main() {
             "--start" => start = Some(value()),
             "--evaluate" => evaluate = Some(value()),
             "--init" => init = Some(value()),
+            "--relabel" => relabel = Some(value().parse().expect("--relabel DEPTH")),
+            "--blend" => blend = value().parse().expect("--blend B"),
             "--help" | "-h" => {
                 println!("{USAGE}");
                 return;
@@ -715,6 +765,25 @@ fn main() {
             "{path}: mean squared error {:.2} (held-out games); root mean square error by empty squares: {}",
             mean_squared_error(&model, &held),
             error_by_empties(&model, &held)
+        );
+        return;
+    }
+    if let Some(relabel_depth) = relabel {
+        let (Some(weights), Some(path)) = (&start, &save) else {
+            eprintln!(
+                "fit_patterns: --relabel needs --start WEIGHTS and --save POSITIONS\n{USAGE}"
+            );
+            std::process::exit(2);
+        };
+        let player =
+            Player::Patterns(Patterns::from_file(weights).unwrap_or_else(|e| panic!("{e}")));
+        let t = Instant::now();
+        relabel_positions(&mut samples, &player, relabel_depth, exact, blend, threads);
+        save_positions(path, &samples);
+        eprintln!(
+            "relabelled {} positions in {:.0} s; wrote {path}",
+            samples.len(),
+            t.elapsed().as_secs_f64()
         );
         return;
     }
@@ -818,6 +887,32 @@ mod tests {
             .map(|(x, y)| (i32::from(*x) - i32::from(*y)).abs())
             .max()
             .unwrap_or(0)
+    }
+
+    #[test]
+    fn relabelling_blends_the_search_into_labels_above_the_exact_empties_only() {
+        let shipped = Patterns::shipped();
+        let player = Player::Patterns(shipped.clone());
+        let games: Vec<Sample> = (0..4)
+            .flat_map(|g| play_game(&player, g, 9, 1, 0))
+            .collect();
+        let exact = 30;
+        let mut kept = games.clone();
+        relabel_positions(&mut kept, &player, 2, exact, 0.0, 2);
+        assert!(games.iter().zip(&kept).all(|(a, b)| a.label == b.label));
+        let mut searched = games.clone();
+        relabel_positions(&mut searched, &player, 2, exact, 1.0, 2);
+        let mut changed = 0;
+        for (before, after) in games.iter().zip(&searched) {
+            if empties(before.own, before.opp) <= exact {
+                assert_eq!(before.label, after.label);
+            } else {
+                let value = search_discs(&player, before.own, before.opp, 2);
+                assert_eq!(after.label, value.round().clamp(-64.0, 64.0) as i8);
+                changed += usize::from(before.label != after.label);
+            }
+        }
+        assert!(changed > 0);
     }
 
     #[test]
