@@ -203,15 +203,21 @@ fn search(player: &Player, own: u64, opp: u64, depth: u32, mut alpha: i32, beta:
         rest &= rest - 1;
         let (next_own, next_opp) = play(own, opp, square);
         let value = -search(player, next_own, next_opp, depth - 1, -beta, -alpha);
-        if value > best {
-            best = value;
-            alpha = alpha.max(value);
-            if alpha >= beta {
-                break;
-            }
+        if raise(&mut best, &mut alpha, value, beta) {
+            break;
         }
     }
     best
+}
+
+/// Take a move's `value` into a node's `best` and `alpha`; whether it
+/// cuts at `beta`.
+fn raise(best: &mut i32, alpha: &mut i32, value: i32, beta: i32) -> bool {
+    if value > *best {
+        *best = value;
+        *alpha = (*alpha).max(value);
+    }
+    *alpha >= beta
 }
 
 /// The move the side owning `own` plays (it has one): perfect at `exact`
@@ -635,12 +641,8 @@ fn ordered_search(
     let mut best = -1_000_000;
     for &(_, next_own, next_opp) in children.iter() {
         let value = -ordered_search(player, next_own, next_opp, depth - 1, -beta, -alpha);
-        if value > best {
-            best = value;
-            alpha = alpha.max(value);
-            if alpha >= beta {
-                break;
-            }
+        if raise(&mut best, &mut alpha, value, beta) {
+            break;
         }
     }
     best
