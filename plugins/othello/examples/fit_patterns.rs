@@ -184,19 +184,31 @@ thread_local! {
         std::cell::RefCell::new(endgame::LocalTable::new(20));
 }
 
+/// More than any search value.
+const INFINITE: i32 = 1_000_000;
+/// What a search adds to a finished game's final score, beyond any
+/// evaluation, so that a won game outranks every unfinished one.
+const WIN: i32 = 10_000;
+
+/// A search's value of the finished game for the side owning `own`.
+fn ended_value(own: u64, opp: u64) -> i32 {
+    let score = final_score(own, opp);
+    WIN * score.signum() + score
+}
+
 /// The player's search value for the side owning `own`.
 fn search(player: &Player, own: u64, opp: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     let moves = legal_placements(own, opp);
     if moves == 0 {
         if legal_placements(opp, own) == 0 {
-            return 10_000 * final_score(own, opp).signum() + final_score(own, opp);
+            return ended_value(own, opp);
         }
         return -search(player, opp, own, depth, -beta, -alpha);
     }
     if depth == 0 {
         return player.evaluate(own, opp);
     }
-    let mut best = -1_000_000;
+    let mut best = -INFINITE;
     let mut rest = moves;
     while rest != 0 {
         let square = rest.trailing_zeros();
@@ -243,7 +255,6 @@ fn choose(player: &Player, own: u64, opp: u64, depth: u32, exact: u32) -> u32 {
             return square;
         }
     }
-    const INFINITE: i32 = 1_000_000;
     let mut best = (-INFINITE, 0);
     let mut rest = legal_placements(own, opp);
     while rest != 0 {
@@ -618,7 +629,7 @@ fn ordered_search(
     let moves = legal_placements(own, opp);
     if moves == 0 {
         if legal_placements(opp, own) == 0 {
-            return 10_000 * final_score(own, opp).signum() + final_score(own, opp);
+            return ended_value(own, opp);
         }
         return -ordered_search(player, opp, own, depth, -beta, -alpha);
     }
@@ -638,7 +649,7 @@ fn ordered_search(
     }
     let children = &mut children[..count];
     children.sort_unstable_by_key(|c| c.0);
-    let mut best = -1_000_000;
+    let mut best = -INFINITE;
     for &(_, next_own, next_opp) in children.iter() {
         let value = -ordered_search(player, next_own, next_opp, depth - 1, -beta, -alpha);
         if raise(&mut best, &mut alpha, value, beta) {
@@ -651,10 +662,9 @@ fn ordered_search(
 /// The search's value of a position in discs for the side owning `own`: an
 /// ended game's final score, else the evaluation's hundredths.
 fn search_discs(player: &Player, own: u64, opp: u64, depth: u32) -> f32 {
-    const INFINITE: i32 = 1_000_000;
     let value = ordered_search(player, own, opp, depth, -INFINITE, INFINITE);
-    if value.abs() >= 10_000 {
-        (value - 10_000 * value.signum()) as f32
+    if value.abs() >= WIN {
+        (value - WIN * value.signum()) as f32
     } else {
         value as f32 / 100.0
     }
@@ -961,7 +971,7 @@ mod tests {
             } else {
                 let value = search_discs(&player, before.own, before.opp, 2);
                 // The order changes how soon, not what, it finds.
-                let full = (-1_000_000, 1_000_000);
+                let full = (-INFINITE, INFINITE);
                 assert_eq!(
                     ordered_search(&player, before.own, before.opp, 3, full.0, full.1),
                     search(&player, before.own, before.opp, 3, full.0, full.1)

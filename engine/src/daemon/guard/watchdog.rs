@@ -429,15 +429,14 @@ pub enum Due {
 impl Watch {
     /// What a `bestmove` of the search `control` going out now shows
     /// against the hard limit; `None` for a search without one.
-    fn answer_facts(&self, control: &SearchControl, own: bool) -> Option<AnswerFacts> {
+    fn answer_facts(&self, control: &SearchControl) -> Option<AnswerFacts> {
         let hard = self.hard_limit?;
         let started = control.clock_started();
         Some(AnswerFacts {
             hard,
             total: started.elapsed(),
-            handed_over: own
-                .then(|| control.answered_at())
-                .flatten()
+            handed_over: control
+                .answered_at()
                 .map(|at| at.saturating_duration_since(started)),
             waited: control.threads_waited(),
             controller_waited: self.controller.and_then(|(id, at_start)| {
@@ -449,13 +448,17 @@ impl Watch {
     /// The warning for the search's own `bestmove`, just written, when it
     /// went out more than [`LATE_NOTE`] past the hard limit.
     pub fn late_answer_note(&self, control: &SearchControl) -> Option<String> {
-        self.answer_facts(control, true)?.late()
+        self.answer_facts(control)?.late()
     }
 
     /// Where the time went for the watchdog's answer, just written (the
     /// search has handed nothing over).
     pub fn watchdog_answer_note(&self, control: &SearchControl) -> Option<String> {
-        Some(self.answer_facts(control, false)?.timing())
+        let facts = AnswerFacts {
+            handed_over: None,
+            ..self.answer_facts(control)?
+        };
+        Some(facts.timing())
     }
 
     /// Note the controller thread's waits for a core as the job begins
