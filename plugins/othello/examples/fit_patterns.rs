@@ -70,6 +70,10 @@ use plyd_game_othello::patterns::file::STAGE_LEN;
 use plyd_game_othello::patterns::{PatternWeights, Patterns};
 use plyd_othello_rules::endgame;
 
+#[path = "common/positions.rs"]
+mod positions;
+use positions::{load_positions, save_positions, Sample};
+
 /// Counted terms enter the fit divided by this, so that their steps are of
 /// the same size as a pattern entry's.
 const LINEAR_SCALE: f32 = 8.0;
@@ -91,15 +95,6 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
-}
-
-/// One labelled position.
-#[derive(Clone, Copy)]
-struct Sample {
-    own: u64,
-    opp: u64,
-    label: i8,
-    game: u32,
 }
 
 /// The player's evaluation, for the side owning `own`.
@@ -694,38 +689,6 @@ fn relabel_positions(
             });
         }
     });
-}
-
-/// Bytes of one position in a `--save` file: own and opponent discs
-/// (`u64` little-endian each), the label (`i8`) and the game (`u32`).
-const RECORD: usize = 21;
-
-fn save_positions(path: &str, samples: &[Sample]) {
-    let mut bytes = Vec::with_capacity(samples.len() * RECORD);
-    for s in samples {
-        bytes.extend_from_slice(&s.own.to_le_bytes());
-        bytes.extend_from_slice(&s.opp.to_le_bytes());
-        bytes.push(s.label as u8);
-        bytes.extend_from_slice(&s.game.to_le_bytes());
-    }
-    std::fs::write(path, bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
-}
-
-fn load_positions(path: &str) -> Vec<Sample> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    assert!(
-        bytes.len().is_multiple_of(RECORD),
-        "{path}: not a positions file"
-    );
-    bytes
-        .chunks_exact(RECORD)
-        .map(|r| Sample {
-            own: u64::from_le_bytes(r[0..8].try_into().expect("8 bytes")),
-            opp: u64::from_le_bytes(r[8..16].try_into().expect("8 bytes")),
-            label: r[16] as i8,
-            game: u32::from_le_bytes(r[17..21].try_into().expect("4 bytes")),
-        })
-        .collect()
 }
 
 /// The command line, as `--help` prints it.
