@@ -152,8 +152,9 @@ fn self_symmetry(squares: &[usize]) -> Vec<usize> {
 }
 
 /// For each index of an `n`-square pattern, its packed index: an index and
-/// its mirror image share the entry numbered at the lower of the two.
-fn pack(squares: &[usize]) -> Vec<u32> {
+/// its mirror image share the entry numbered at the lower of the two. With
+/// the number of packed entries.
+fn pack(squares: &[usize]) -> (Vec<u32>, usize) {
     let n = squares.len();
     let perm = self_symmetry(squares);
     let size = 3usize.pow(n as u32);
@@ -173,14 +174,14 @@ fn pack(squares: &[usize]) -> Vec<u32> {
             next - 1
         };
     }
-    packed
+    (packed, next as usize)
 }
 
-/// Edax's layout: each instance's squares and its family's packed table
-/// with that table's offset in a ply's weights.
+/// Edax's layout: each instance's squares and its family, and each
+/// family's packed table with its offset in a ply's weights and its length.
 struct Layout {
     instances: Vec<(Vec<usize>, usize)>,
-    tables: Vec<(Vec<u32>, usize)>,
+    tables: Vec<(Vec<u32>, usize, usize)>,
     constant: usize,
 }
 
@@ -194,9 +195,8 @@ impl Layout {
                 .iter()
                 .map(|l| l.split(' ').map(square).collect())
                 .collect();
-            let table = pack(&squares[0]);
-            let len = *table.iter().max().expect("entries") as usize + 1;
-            tables.push((table, offset));
+            let (table, len) = pack(&squares[0]);
+            tables.push((table, offset, len));
             offset += len;
             instances.extend(squares.into_iter().map(|s| (s, family)));
         }
@@ -221,20 +221,25 @@ impl Layout {
                 };
                 index = index * 3 + digit;
             }
-            let (table, offset) = &self.tables[*family];
+            let (table, offset, _) = &self.tables[*family];
             out[k] = offset + table[index] as usize;
         }
         out[46] = self.constant;
     }
 }
 
+/// The ply of the file whose table scores a position: 60 less its empty
+/// squares (`None` for a board with fewer than four discs).
+fn ply(s: &Sample) -> Option<usize> {
+    ((s.own | s.opp).count_ones() as usize).checked_sub(4)
+}
+
 /// Fit every ply's weights; returns them in 128ths of a disc, ply by ply.
 fn fit(layout: &Layout, samples: &[Sample], epochs: usize) -> Vec<i16> {
     let mut by_ply: Vec<Vec<Sample>> = vec![Vec::new(); PLIES];
     for s in samples {
-        match ((s.own | s.opp).count_ones() as usize).checked_sub(4) {
-            Some(ply) if ply < PLIES => by_ply[ply].push(*s),
-            _ => {}
+        if let Some(ply) = ply(s) {
+            by_ply[ply].push(*s);
         }
     }
     let mut weights = vec![0f32; PACKED_LEN];
@@ -338,7 +343,10 @@ mod tests {
         let sizes: Vec<usize> = layout
             .tables
             .iter()
-            .map(|(t, _)| *t.iter().max().unwrap() as usize + 1)
+            .map(|(table, _, len)| {
+                assert_eq!(*len, *table.iter().max().unwrap() as usize + 1);
+                *len
+            })
             .collect();
         assert_eq!(
             sizes,
@@ -404,7 +412,7 @@ mod tests {
         let (mut err, mut spread) = (0.0, 0.0);
         let mean = samples.iter().map(|s| f64::from(s.label)).sum::<f64>() / 3000.0;
         for s in &samples {
-            let ply = (s.own | s.opp).count_ones() as usize - 4;
+            let ply = ply(s).unwrap();
             layout.entries(s.own, s.opp, &mut entries);
             let sum: f64 = entries
                 .iter()
