@@ -1,10 +1,10 @@
 //! The exact endgame solver through the real binary and the real Othello
 //! plugin: published scores of the FFO positions with 14 to 16 empty
-//! squares, the solver against a plain minimax over the plugin ABI on
+//! squares and of FFO 40 (20, searched selectively first), the solver against a plain minimax over the plugin ABI on
 //! positions from random games, the options, and `plyd endgame-bench`.
 //!
-//! The positions with 20 empty squares and more (FFO 40-59) are the speed
-//! benchmark, not a test: `plyd endgame-bench plugins/othello/ffo.txt
+//! The positions with 20 empty squares and more (FFO 40-59, but for the one
+//! above) are the speed benchmark, not a test: `plyd endgame-bench plugins/othello/ffo.txt
 //! --from ffo40 --to ffo59`.
 
 use crate::common;
@@ -131,6 +131,33 @@ fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
     assert!(searched(&lines), "{lines:?}");
     let lines = go(&mut engine, &p.position, "go depth 14");
     assert!(solved(&lines), "{lines:?}");
+}
+
+#[test]
+fn selective_passes_through_the_host_s_table_leave_the_score_exact() {
+    // FFO 40 has 20 empty squares: the solver searches it selectively
+    // twice before the exact search, its selective bounds marked as such
+    // in the host's shared table, which one and two threads then read.
+    let p = read_positions(FFO)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "ffo40")
+        .expect("FFO 40");
+    let (mut engine, _dir) = Engine::othello();
+    for threads in [1, 2] {
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send("ucinewgame");
+        let lines = go(&mut engine, &p.position, "go depth 60");
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| cp(l) == Some(100 * p.expected)),
+            "{threads} threads: {lines:?}"
+        );
+        assert!(
+            lines.contains(&"info string exact".to_string()),
+            "{lines:?}"
+        );
+    }
 }
 
 #[test]

@@ -31,32 +31,35 @@ struct HostTable<'h, 'a> {
     host: &'h mut SolveHost<'a>,
 }
 
-/// The solver's two bounds in the one score of a host entry: the host
-/// stores the score as given (ABI.md), so both fit in its low 16 bits, each
-/// offset to be positive.
-fn pack_bounds(lower: i32, upper: i32) -> i32 {
-    ((lower + 128) << 8) | (upper + 128)
+/// The solver's two bounds and the level of the pass that proved them
+/// ([`Entry::level`]) in the one score of a host entry: the host stores
+/// the score as given (ABI.md), so the bounds fit in its low 16 bits, each
+/// offset to be positive, and the level in the eight above.
+fn pack_bounds(lower: i32, upper: i32, level: u32) -> i32 {
+    ((level as i32 & 0xff) << 16) | ((lower + 128) << 8) | (upper + 128)
 }
 
-/// The bounds of [`pack_bounds`], or `None` for a score it did not write.
-fn unpack_bounds(score: i32) -> Option<(i32, i32)> {
-    let (lower, upper) = ((score >> 8) - 128, (score & 0xff) - 128);
-    let valid = (0..1 << 16).contains(&score)
+/// The bounds and level of [`pack_bounds`], or `None` for a score it did
+/// not write.
+fn unpack_bounds(score: i32) -> Option<(i32, i32, u32)> {
+    let (lower, upper) = (((score >> 8) & 0xff) - 128, (score & 0xff) - 128);
+    let valid = (0..1 << 24).contains(&score)
         && -SCORE_INFINITY <= lower
         && lower <= upper
         && upper <= SCORE_INFINITY;
-    valid.then_some((lower, upper))
+    valid.then_some((lower, upper, (score >> 16) as u32))
 }
 
 impl endgame::Table for HostTable<'_, '_> {
     fn probe(&mut self, key: u64) -> Option<Entry> {
         let entry = self.host.probe(key)?;
-        let (lower, upper) = unpack_bounds(entry.score)?;
+        let (lower, upper, level) = unpack_bounds(entry.score)?;
         Some(Entry {
             best: entry.best,
             lower,
             upper,
             depth: entry.depth,
+            level,
         })
     }
 
@@ -74,7 +77,7 @@ impl endgame::Table for HostTable<'_, '_> {
             key,
             &SolveEntry {
                 best: entry.best,
-                score: pack_bounds(entry.lower, entry.upper),
+                score: pack_bounds(entry.lower, entry.upper, entry.level),
                 depth: entry.depth,
                 bound,
             },
@@ -429,17 +432,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_solver_bounds_survive_the_host_score() {
-        for lower in -SCORE_INFINITY..=SCORE_INFINITY {
-            for upper in lower..=SCORE_INFINITY {
-                assert_eq!(
-                    unpack_bounds(pack_bounds(lower, upper)),
-                    Some((lower, upper))
-                );
+    fn both_solver_bounds_and_the_level_survive_the_host_score() {
+        for level in [0, 1, 2, 255] {
+            for lower in -SCORE_INFINITY..=SCORE_INFINITY {
+                for upper in lower..=SCORE_INFINITY {
+                    assert_eq!(
+                        unpack_bounds(pack_bounds(lower, upper, level)),
+                        Some((lower, upper, level))
+                    );
+                }
             }
         }
         // Scores the solver never writes are not read as bounds.
-        for score in [-1, 1 << 16, pack_bounds(5, 4), pack_bounds(-64, 66)] {
+        for score in [
+            -1,
+            1 << 16,
+            1 << 24,
+            pack_bounds(5, 4, 0),
+            pack_bounds(-64, 66, 1),
+        ] {
             assert_eq!(unpack_bounds(score), None);
         }
     }

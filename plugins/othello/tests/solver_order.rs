@@ -119,9 +119,11 @@ fn ordered_by_the_patterns_the_solver_finds_the_plain_scores() {
 #[test]
 fn sorted_by_shallow_searches_the_solver_scores_each_node_by_its_children() {
     // From 18 empty squares the solver sorts by a two-ply search of the
-    // evaluation, below 18 by the evaluation alone. Each child of an
-    // 18-square position is solved on its own (17 squares: no search in
-    // the order), and the position's score must be the best of theirs.
+    // evaluation, below 18 by the evaluation alone, and it searches
+    // selectively (probable cuts from 16 empty squares, bounds marked in
+    // the table) before it solves exactly. Each child of an 18-square
+    // position is solved on its own (17 squares: neither), and the
+    // position's score must be the best of theirs.
     plyd_game_othello::register_solver_order();
     let mut rng = 77;
     let mut solved = 0;

@@ -6,7 +6,8 @@ use crate::board::{flips, legal_placements, CORNERS};
 
 use super::{
     estimate, final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling,
-    Entry, OrderEval, Solver, EVAL_INFINITY, SCORE_INFINITY, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
+    Entry, OrderEval, Solver, EVAL_INFINITY, PROBCUT_MIN_EMPTIES, PROBCUT_PLIES, SCORE_INFINITY,
+    SELECTIVE_MARGINS, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
 
 /// Weight in the fastest-first key of each of the mover's discs that a
@@ -422,7 +423,7 @@ impl Solver<'_> {
             let flipped = flips(own, opp, disc);
             let key = table_key(opp & !flipped, own | flipped | disc);
             if let Some(entry) = self.probe(key, count - 1) {
-                if entry.depth == count - 1 && -entry.upper >= beta {
+                if entry.depth == count - 1 && -entry.upper >= beta && self.trusts(&entry) {
                     return Some(-entry.upper);
                 }
             }
@@ -454,8 +455,10 @@ impl Solver<'_> {
             return self.pass_or_end(own, opp, alpha, beta);
         }
         let key = table_key(own, opp);
-        let known = self.probe(key, count).filter(|entry| entry.depth == count);
-        let mut table_move = None;
+        let found = self.probe(key, count).filter(|entry| entry.depth == count);
+        // The bounds of a more selective pass do not hold here; its move
+        // is still the best guess there is.
+        let known = found.filter(|entry| self.trusts(entry));
         if let Some(entry) = known {
             if entry.lower >= beta || entry.lower == entry.upper {
                 return entry.lower;
@@ -466,8 +469,13 @@ impl Solver<'_> {
             // What is proved narrows the window.
             alpha = alpha.max(entry.lower);
             beta = beta.min(entry.upper);
-            if entry.best < 64 && moves & (1u64 << entry.best) != 0 {
-                table_move = Some(entry.best);
+        }
+        let table_move = found
+            .map(|entry| entry.best)
+            .filter(|&best| best < 64 && moves & (1u64 << best) != 0);
+        if self.level != 0 && count >= PROBCUT_MIN_EMPTIES {
+            if let Some(value) = self.probable_cut(own, opp, alpha, beta) {
+                return value;
             }
         }
         if count >= ETC_MIN_EMPTIES {
@@ -498,8 +506,46 @@ impl Solver<'_> {
             }
         }
         let entry = Entry::after_search(known, best_move as u32, best, first_alpha, beta, count);
-        self.store(key, entry);
+        self.store_searched(key, entry);
         best
+    }
+
+    /// A probable cut (Buro's ProbCut, applied to the search to the end):
+    /// the window's bound, when a shallow search of the order evaluation
+    /// lies beyond it by the margin of the pass under way, so that the
+    /// exact score most probably does too. Only selective passes call it.
+    fn probable_cut(&mut self, own: u64, opp: u64, alpha: i32, beta: i32) -> Option<i32> {
+        let evaluate = order_evaluator()?;
+        let margin = SELECTIVE_MARGINS[self.level as usize - 1];
+        if beta < 64 {
+            let high = 100 * beta + margin;
+            let value = estimate(
+                evaluate,
+                own,
+                opp,
+                PROBCUT_PLIES,
+                (high - 1, high),
+                &mut self.nodes,
+            );
+            if value >= high {
+                return Some(beta);
+            }
+        }
+        if alpha > -64 {
+            let low = 100 * alpha - margin;
+            let value = estimate(
+                evaluate,
+                own,
+                opp,
+                PROBCUT_PLIES,
+                (low, low + 1),
+                &mut self.nodes,
+            );
+            if value <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 }
 
