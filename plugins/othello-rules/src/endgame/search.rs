@@ -183,11 +183,8 @@ impl MoveList {
     }
 
     /// Fill with `moves` (the legal placements of `own` against `opp`)
-    /// sorted fastest-first: fewest replies for the opponent (a corner
-    /// reply counting twice), then a move that keeps parity, then a
-    /// corner, and with `order` the evaluation of the position each move
-    /// leads to (or a search of it) as well; `table_move` before
-    /// everything. Returns the positions the order's searches visited.
+    /// sorted as [`Self::sort`] sorts them. Returns the positions the
+    /// order's searches visited.
     pub(crate) fn fill(
         &mut self,
         own: u64,
@@ -196,15 +193,41 @@ impl MoveList {
         table_move: Option<u32>,
         order: EvalOrder,
     ) -> u64 {
-        let mut visited = 0;
-        let odd = odd_quadrants(!(own | opp));
+        self.generate(own, opp, moves);
+        self.sort(own, opp, table_move, order)
+    }
+
+    /// Fill with `moves` and what each flips, unsorted.
+    pub(crate) fn generate(&mut self, own: u64, opp: u64, moves: u64) {
         self.len = 0;
         let mut bits = moves;
         while bits != 0 {
             let square = bits.trailing_zeros();
             bits &= bits - 1;
+            self.squares[self.len] = square as u8;
+            self.flipped[self.len] = flips(own, opp, 1u64 << square);
+            self.len += 1;
+        }
+    }
+
+    /// Sort the moves [`Self::generate`] wrote fastest-first: fewest
+    /// replies for the opponent (a corner reply counting twice), then a
+    /// move that keeps parity, then a corner, and with `order` the
+    /// evaluation of the position each move leads to (or a search of it)
+    /// as well; `table_move` before everything. Returns the positions the
+    /// order's searches visited.
+    pub(crate) fn sort(
+        &mut self,
+        own: u64,
+        opp: u64,
+        table_move: Option<u32>,
+        order: EvalOrder,
+    ) -> u64 {
+        let mut visited = 0;
+        let odd = odd_quadrants(!(own | opp));
+        for n in 0..self.len {
+            let (square, flipped) = (self.squares[n], self.flipped[n]);
             let disc = 1u64 << square;
-            let flipped = flips(own, opp, disc);
             let mover = own | flipped | disc;
             let replies = legal_placements(opp & !flipped, mover);
             // Empty squares next to the mover's discs: where the opponent
@@ -233,11 +256,11 @@ impl MoveList {
                     &mut visited,
                 ),
             } / EVAL_DIVISOR;
-            if table_move == Some(square) {
+            if table_move == Some(u32::from(square)) {
                 key = i32::MAX;
             }
             // Insertion into the sorted prefix: lists are short.
-            let mut i = self.len;
+            let mut i = n;
             while i > 0 && self.keys[i - 1] < key {
                 self.keys[i] = self.keys[i - 1];
                 self.squares[i] = self.squares[i - 1];
@@ -245,9 +268,8 @@ impl MoveList {
                 i -= 1;
             }
             self.keys[i] = key;
-            self.squares[i] = square as u8;
+            self.squares[i] = square;
             self.flipped[i] = flipped;
-            self.len += 1;
         }
         visited
     }
@@ -412,16 +434,13 @@ impl Solver<'_> {
         &mut self,
         own: u64,
         opp: u64,
-        moves: u64,
+        list: &MoveList,
         beta: i32,
         count: u32,
     ) -> Option<i32> {
-        let mut bits = moves;
-        while bits != 0 {
-            let disc = bits & bits.wrapping_neg();
-            bits &= bits - 1;
-            let flipped = flips(own, opp, disc);
-            let key = table_key(opp & !flipped, own | flipped | disc);
+        for i in 0..list.len() {
+            let (square, flipped) = (list.square(i), list.flipped(i));
+            let key = table_key(opp & !flipped, own | flipped | 1u64 << square);
             if let Some(entry) = self.probe(key, count - 1) {
                 if entry.depth == count - 1 && -entry.upper >= beta && self.trusts(&entry) {
                     return Some(-entry.upper);
@@ -478,13 +497,14 @@ impl Solver<'_> {
                 return value;
             }
         }
+        let mut list = MoveList::new();
+        list.generate(own, opp, moves);
         if count >= ETC_MIN_EMPTIES {
-            if let Some(value) = self.transposition_cutoff(own, opp, moves, beta, count) {
+            if let Some(value) = self.transposition_cutoff(own, opp, &list, beta, count) {
                 return value;
             }
         }
-        let mut list = MoveList::new();
-        self.nodes += list.fill(own, opp, moves, table_move, eval_order(count));
+        self.nodes += list.sort(own, opp, table_move, eval_order(count));
         let first_alpha = alpha;
         let mut best = -SCORE_INFINITY;
         let mut best_move = list.square(0);
