@@ -1,11 +1,12 @@
 //! The exact endgame solver through the real binary and the real Othello
 //! plugin: published scores of the FFO positions with 14 to 16 empty
-//! squares and of FFO 40 (20, searched selectively first), the solver against a plain minimax over the plugin ABI on
-//! positions from random games, the options, and `plyd endgame-bench`.
+//! squares and of FFO 41 (22, searched selectively first), the solver
+//! against a plain minimax over the plugin ABI on positions from random
+//! games, the options, and `plyd endgame-bench`.
 //!
-//! The positions with 20 empty squares and more (FFO 40-59, but for the one
-//! above) are the speed benchmark, not a test: `plyd endgame-bench plugins/othello/ffo.txt
-//! --from ffo40 --to ffo59`.
+//! The other positions with 20 empty squares and more (FFO 40-59) are the
+//! speed benchmark, not a test: `plyd endgame-bench
+//! plugins/othello/ffo.txt --from ffo40 --to ffo59`.
 
 use crate::common;
 
@@ -135,14 +136,16 @@ fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
 
 #[test]
 fn selective_passes_through_the_host_s_table_leave_the_score_exact() {
-    // FFO 40 has 20 empty squares: the solver searches it selectively
-    // twice before the exact search, its selective bounds marked as such
-    // in the host's shared table, which one and two threads then read.
+    // FFO 41 has 22 empty squares and an estimate near a draw (FFO 40,
+    // estimated 32 discs up, is solved without the passes): the solver
+    // searches it selectively twice before the exact search, its selective
+    // bounds marked as such in the host's shared table, which one and two
+    // threads then read.
     let p = read_positions(FFO)
         .unwrap()
         .into_iter()
-        .find(|p| p.name == "ffo40")
-        .expect("FFO 40");
+        .find(|p| p.name == "ffo41")
+        .expect("FFO 41");
     let (mut engine, _dir) = Engine::othello();
     for threads in [1, 2] {
         engine.send(&format!("setoption name Threads value {threads}"));

@@ -5,7 +5,7 @@
 //! the windows change how many nodes a solve takes, never its answer.
 
 use plyd_game_othello::board::{flips, legal_placements, squares, PASS};
-use plyd_othello_rules::endgame::{final_score, solve, LocalTable, SCORE_INFINITY};
+use plyd_othello_rules::endgame::{final_score, solve, Entry, LocalTable, Table, SCORE_INFINITY};
 use plyd_othello_rules::testing::{next, random_position};
 
 /// Alpha-beta to the end of the game in square order, with no table.
@@ -116,6 +116,22 @@ fn ordered_by_the_patterns_the_solver_finds_the_plain_scores() {
     }
 }
 
+/// A table of its own that notes whether a selective pass stored in it.
+struct NotesPasses(LocalTable, bool);
+
+impl Table for NotesPasses {
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        self.0.probe(key)
+    }
+    fn store(&mut self, key: u64, entry: Entry) {
+        self.1 |= entry.level != 0;
+        self.0.store(key, entry);
+    }
+    fn poll(&mut self, _nodes: u64) -> bool {
+        false
+    }
+}
+
 #[test]
 fn sorted_by_shallow_searches_the_solver_scores_each_node_by_its_children() {
     // From 18 empty squares the solver sorts by a two-ply search of the
@@ -127,6 +143,7 @@ fn sorted_by_shallow_searches_the_solver_scores_each_node_by_its_children() {
     plyd_game_othello::register_solver_order();
     let mut rng = 77;
     let mut solved = 0;
+    let mut with_passes = 0;
     while solved < 3 {
         let position = random_position(&mut rng, 18);
         let (own, opp) = position.own_and_opponent();
@@ -149,6 +166,13 @@ fn sorted_by_shallow_searches_the_solver_scores_each_node_by_its_children() {
             let best = best.expect("a move");
             assert_eq!(children[&best], expected, "{context} thread {thread}");
         }
+        let mut table = NotesPasses(LocalTable::new(20), false);
+        let solution = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut table);
+        assert_eq!(solution.score, expected, "{context}");
+        with_passes += usize::from(table.1);
         solved += 1;
     }
+    // The passes are left out near a wipe-out only: these positions are
+    // not all that near one, so some were searched selectively first.
+    assert!(with_passes > 0);
 }
