@@ -31,5 +31,5 @@ plyd_api::export_game!(
 /// first asks for the game's table; programs that call the solver without
 /// the host (the `endgame` example) call it themselves.
 pub fn register_solver_order() {
-    plyd_othello_rules::endgame::set_order_evaluator(patterns::order_score);
+    plyd_othello_rules::endgame::set_order_evaluation(patterns::order_evaluation());
 }

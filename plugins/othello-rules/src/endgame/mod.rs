@@ -76,29 +76,97 @@ pub trait Table {
 /// against the second, in hundredths of a disc.
 pub type OrderEval = fn(own: u64, opp: u64) -> i32;
 
-static ORDER_EVALUATOR: OnceLock<OrderEval> = OnceLock::new();
+/// What the solver asks of its order evaluation: the evaluation itself,
+/// [`estimate`]'s shallow searches of it, and both for every move of a
+/// node at once. An implementation may keep what it reads of a position
+/// and update it move by move (as Edax updates its pattern features);
+/// every value and every count of positions must be those of
+/// [`FromScratch`] over [`OrderEvaluation::evaluate`], so that a solve
+/// searches the same tree either way.
+pub trait OrderEvaluation: Sync + Send {
+    /// The evaluation of the position with `own` to move against `opp`.
+    fn evaluate(&self, own: u64, opp: u64) -> i32;
+    /// [`estimate`] of [`OrderEvaluation::evaluate`].
+    fn estimate(&self, own: u64, opp: u64, depth: u32, window: (i32, i32), nodes: &mut u64) -> i32;
+    /// For each move `i` of the position with `own` to move against `opp`
+    /// (placing on `squares[i]` flips `flipped[i]`), the value of the
+    /// position it leads to, for the opponent then to move, into
+    /// `values[i]`: its evaluation when `depth` is 0, else its
+    /// [`OrderEvaluation::estimate`] `depth` plies deep in the full window
+    /// (`±EVAL_INFINITY`), whose positions are counted in `nodes`.
+    fn children(
+        &self,
+        own: u64,
+        opp: u64,
+        moves: (&[u8], &[u64]),
+        depth: u32,
+        values: &mut [i32],
+        nodes: &mut u64,
+    ) {
+        let (squares, flipped) = moves;
+        for (i, value) in values.iter_mut().enumerate() {
+            let disc = 1u64 << squares[i];
+            let (child_own, child_opp) = (opp & !flipped[i], own | flipped[i] | disc);
+            *value = if depth == 0 {
+                self.evaluate(child_own, child_opp)
+            } else {
+                self.estimate(
+                    child_own,
+                    child_opp,
+                    depth,
+                    (-EVAL_INFINITY, EVAL_INFINITY),
+                    nodes,
+                )
+            };
+        }
+    }
+}
+
+/// An [`OrderEval`] read afresh at every position the solver evaluates.
+pub struct FromScratch(pub OrderEval);
+
+impl OrderEvaluation for FromScratch {
+    fn evaluate(&self, own: u64, opp: u64) -> i32 {
+        (self.0)(own, opp)
+    }
+
+    fn estimate(&self, own: u64, opp: u64, depth: u32, window: (i32, i32), nodes: &mut u64) -> i32 {
+        estimate(self.0, own, opp, depth, window, nodes)
+    }
+}
+
+static ORDER_EVALUATOR: OnceLock<Box<dyn OrderEvaluation>> = OnceLock::new();
 
 /// Give the solver an evaluation to sort its moves by at nodes with many
 /// empty squares (12 or more), where mobility alone orders them badly, to
 /// estimate the score an exact solve of 14 or more narrows on from, and to
 /// decide the probable cuts of the selective passes before a solve of 18
-/// or more. The first call wins; later ones are ignored. Without one the
-/// solver sorts by mobility and parity alone and searches the root in the
-/// window asked for, with no selective passes. Scores never depend on it,
-/// only the number of nodes searched to find them.
+/// or more. The first call (of this or [`set_order_evaluation`]) wins;
+/// later ones are ignored. Without one the solver sorts by mobility and
+/// parity alone and searches the root in the window asked for, with no
+/// selective passes. Scores never depend on it, only the number of nodes
+/// searched to find them.
 ///
 /// The Othello plugin registers its `patterns` evaluator with the weights
-/// of its `order.bin` when the host loads it, whatever evaluator the
-/// search itself uses, so that a solve searches the same tree whichever
-/// evaluator is chosen.
+/// of its `order.bin` when the host loads it (through
+/// [`set_order_evaluation`], updating its pattern indices move by move),
+/// whatever evaluator the search itself uses, so that a solve searches the
+/// same tree whichever evaluator is chosen.
 pub fn set_order_evaluator(evaluate: OrderEval) {
-    let _ = ORDER_EVALUATOR.set(evaluate);
+    set_order_evaluation(Box::new(FromScratch(evaluate)));
 }
 
-/// The evaluation registered with [`set_order_evaluator`], if any.
+/// [`set_order_evaluator`] with an evaluation that may keep what it reads
+/// of a position from move to move.
+pub fn set_order_evaluation(evaluation: Box<dyn OrderEvaluation>) {
+    let _ = ORDER_EVALUATOR.set(evaluation);
+}
+
+/// The evaluation registered with [`set_order_evaluator`] or
+/// [`set_order_evaluation`], if any.
 #[inline]
-pub(crate) fn order_evaluator() -> Option<OrderEval> {
-    ORDER_EVALUATOR.get().copied()
+pub(crate) fn order_evaluator() -> Option<&'static dyn OrderEvaluation> {
+    ORDER_EVALUATOR.get().map(|evaluation| &**evaluation)
 }
 
 /// Nodes between two calls of [`Table::poll`].
@@ -370,9 +438,8 @@ pub fn solve(
         };
         let empties = (!(own | opp)).count_ones();
         let (score, best) = match order_evaluator() {
-            Some(evaluate) if beta - alpha > 2 && empties >= NARROWING_MIN_EMPTIES => {
-                let value = estimate(
-                    evaluate,
+            Some(evaluation) if beta - alpha > 2 && empties >= NARROWING_MIN_EMPTIES => {
+                let value = evaluation.estimate(
                     own,
                     opp,
                     ESTIMATE_PLIES,

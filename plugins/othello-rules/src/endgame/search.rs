@@ -5,9 +5,9 @@
 use crate::board::{flips, legal_placements, CORNERS};
 
 use super::{
-    estimate, final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling,
-    Entry, OrderEval, Solver, EVAL_INFINITY, PROBCUT_MIN_EMPTIES, PROBCUT_PLIES, SCORE_INFINITY,
-    SELECTIVE_MARGINS, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
+    final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling, Entry,
+    OrderEvaluation, Solver, PROBCUT_MIN_EMPTIES, PROBCUT_PLIES, SCORE_INFINITY, SELECTIVE_MARGINS,
+    SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
 
 /// Weight in the fastest-first key of each of the mover's discs that a
@@ -125,9 +125,9 @@ pub(crate) enum EvalOrder {
     /// Nothing: fastest-first, parity and corners alone.
     None,
     /// The evaluation of the position each move leads to.
-    Static(OrderEval),
+    Static(&'static dyn OrderEvaluation),
     /// A search of the evaluation this many plies below that position.
-    Search(OrderEval, u32),
+    Search(&'static dyn OrderEvaluation, u32),
 }
 
 /// How a node with `count` empty squares sorts its moves: by a shallow
@@ -224,8 +224,21 @@ impl MoveList {
         order: EvalOrder,
     ) -> u64 {
         let mut visited = 0;
+        // The opponent's evaluation after each move, from its side.
+        let mut values = [0i32; MAX_MOVES];
+        let values = &mut values[..self.len];
+        let moves = (&self.squares[..self.len], &self.flipped[..self.len]);
+        match order {
+            EvalOrder::None => {}
+            EvalOrder::Static(evaluation) => {
+                evaluation.children(own, opp, moves, 0, values, &mut visited)
+            }
+            EvalOrder::Search(evaluation, plies) => {
+                evaluation.children(own, opp, moves, plies, values, &mut visited)
+            }
+        }
         let odd = odd_quadrants(!(own | opp));
-        for n in 0..self.len {
+        for (n, value) in values.iter().enumerate() {
             let (square, flipped) = (self.squares[n], self.flipped[n]);
             let disc = 1u64 << square;
             let mover = own | flipped | disc;
@@ -242,20 +255,7 @@ impl MoveList {
                 key += 4;
             }
             key += CORNER_STABILITY_WEIGHT * corner_stability(mover);
-            // The opponent's evaluation after the move, from our side.
-            let (child_own, child_opp) = (opp & !flipped, mover);
-            key -= match order {
-                EvalOrder::None => 0,
-                EvalOrder::Static(evaluate) => evaluate(child_own, child_opp),
-                EvalOrder::Search(evaluate, plies) => estimate(
-                    evaluate,
-                    child_own,
-                    child_opp,
-                    plies,
-                    (-EVAL_INFINITY, EVAL_INFINITY),
-                    &mut visited,
-                ),
-            } / EVAL_DIVISOR;
+            key -= value / EVAL_DIVISOR;
             if table_move == Some(u32::from(square)) {
                 key = i32::MAX;
             }
@@ -535,32 +535,20 @@ impl Solver<'_> {
     /// lies beyond it by the margin of the pass under way, so that the
     /// exact score most probably does too. Only selective passes call it.
     fn probable_cut(&mut self, own: u64, opp: u64, alpha: i32, beta: i32) -> Option<i32> {
-        let evaluate = order_evaluator()?;
+        let evaluation = order_evaluator()?;
         let margin = SELECTIVE_MARGINS[self.level as usize - 1];
         if beta < 64 {
             let high = 100 * beta + margin;
-            let value = estimate(
-                evaluate,
-                own,
-                opp,
-                PROBCUT_PLIES,
-                (high - 1, high),
-                &mut self.nodes,
-            );
+            let value =
+                evaluation.estimate(own, opp, PROBCUT_PLIES, (high - 1, high), &mut self.nodes);
             if value >= high {
                 return Some(beta);
             }
         }
         if alpha > -64 {
             let low = 100 * alpha - margin;
-            let value = estimate(
-                evaluate,
-                own,
-                opp,
-                PROBCUT_PLIES,
-                (low, low + 1),
-                &mut self.nodes,
-            );
+            let value =
+                evaluation.estimate(own, opp, PROBCUT_PLIES, (low, low + 1), &mut self.nodes);
             if value <= low {
                 return Some(alpha);
             }

@@ -178,6 +178,14 @@ pub struct Views {
     opp: [u16; ROW],
 }
 
+impl Views {
+    /// The side to move's view: its distinct instances' indices.
+    #[inline(always)]
+    pub(super) fn own_lanes(&self) -> &[u16; DISTINCT] {
+        distinct_lanes(&self.own)
+    }
+}
+
 /// The sum of the rows of the squares in `bits`.
 #[inline(always)]
 fn rows_of(bits: u64) -> [u16; ROW] {
@@ -215,7 +223,7 @@ const UPDATE_LIMIT: u32 = 24;
 /// siblings differ by two placements and their flips), so they are
 /// brought over from the last root, as the side to move's or as the
 /// opponent's, whichever changes fewer squares.
-fn root_views(own: u64, opp: u64) -> Views {
+pub(super) fn root_views(own: u64, opp: u64) -> Views {
     let views = match LAST_ROOT.get() {
         Some(last) => {
             let same = (own ^ last.own) | (opp ^ last.opp);

@@ -18,6 +18,7 @@
 pub mod features;
 pub mod file;
 pub mod incremental;
+mod order;
 
 use std::sync::{Arc, OnceLock};
 
@@ -176,8 +177,20 @@ fn shipped() -> &'static Patterns {
 /// [`Patterns::score`] with the solver's weights (`order.bin`): what the
 /// exact solver sorts its moves by (see [`crate::register_solver_order`]).
 pub fn order_score(own: u64, opp: u64) -> i32 {
+    order_patterns().score(own, opp)
+}
+
+/// The evaluator with the solver's weights, decoded and folded once.
+fn order_patterns() -> &'static Patterns {
     static ORDER_PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    compiled_in(&ORDER_PATTERNS, ORDER, "order.bin").score(own, opp)
+    compiled_in(&ORDER_PATTERNS, ORDER, "order.bin")
+}
+
+/// [`order_score`] as the solver's order evaluation, its pattern indices
+/// updated move by move through the solver's shallow searches and sorts
+/// (see [`crate::register_solver_order`]).
+pub fn order_evaluation() -> Box<dyn plyd_othello_rules::endgame::OrderEvaluation> {
+    Box::new(order::OrderPatterns(order_patterns()))
 }
 
 impl Patterns {
