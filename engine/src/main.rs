@@ -211,24 +211,36 @@ fn parse_protocol(text: &str) -> Result<Protocol, String> {
 }
 
 /// Whether this processor runs what the build was compiled for: x86-64
-/// builds target x86-64-v2 (`.cargo/config.toml`), whose population count
-/// and SSE4.2 the compiler may use anywhere. The standard library itself is
-/// built for the baseline, so this check runs before any of plyd's code.
+/// builds target x86-64-v2 with BMI1, BMI2 and LZCNT
+/// (`.cargo/config.toml`), whose instructions the compiler may use
+/// anywhere. Each feature the build was compiled with is looked for, so a
+/// build for another target checks what it needs and no more. The
+/// standard library itself is built for the baseline, so this check runs
+/// before any of plyd's code.
 fn processor_supported() -> Result<(), String> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    #[cfg(target_arch = "x86_64")]
     {
-        let missing: Vec<&str> = [
+        let needed: &[(&str, bool)] = &[
+            #[cfg(target_feature = "popcnt")]
             ("popcnt", std::arch::is_x86_feature_detected!("popcnt")),
+            #[cfg(target_feature = "sse4.2")]
             ("sse4.2", std::arch::is_x86_feature_detected!("sse4.2")),
-        ]
-        .into_iter()
-        .filter_map(|(name, present)| (!present).then_some(name))
-        .collect();
+            #[cfg(target_feature = "bmi1")]
+            ("bmi1", std::arch::is_x86_feature_detected!("bmi1")),
+            #[cfg(target_feature = "bmi2")]
+            ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
+            #[cfg(target_feature = "lzcnt")]
+            ("lzcnt", std::arch::is_x86_feature_detected!("lzcnt")),
+        ];
+        let missing: Vec<&str> = needed
+            .iter()
+            .filter_map(|&(name, present)| (!present).then_some(name))
+            .collect();
         if !missing.is_empty() {
             return Err(format!(
-                "this build of plyd needs an x86-64-v2 processor, and this one lacks {}; \
+                "this build of plyd uses processor instructions this processor lacks ({}); \
                  rebuild with RUSTFLAGS=\"-C target-cpu=x86-64\"",
-                missing.join(" and ")
+                missing.join(", ")
             ));
         }
     }
