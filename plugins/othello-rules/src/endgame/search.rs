@@ -115,6 +115,16 @@ const SEARCH_SORT_MIN_EMPTIES: u32 = 18;
 /// Plies of that search.
 const SEARCH_SORT_PLIES: u32 = 2;
 
+/// Fewest empty squares at which that search goes [`DEEP_SORT_PLIES`]
+/// deep: FFO 45-49, 50-52 and 53 search 6%, 9% and 17% fewer nodes (the
+/// sorts' included) in 5%, 4% and 15% less time, FFO 40-44 3% more; three
+/// plies, an odd number, sorted worse than two, and six cost more than
+/// they saved (docs/othello.md, "Sorting by shallow searches").
+const DEEP_SORT_MIN_EMPTIES: u32 = 22;
+
+/// Plies of the sorting search from [`DEEP_SORT_MIN_EMPTIES`].
+const DEEP_SORT_PLIES: u32 = 4;
+
 /// Hundredths of a disc of evaluation worth one unit of the sort key (a
 /// reply of the opponent is 16).
 const EVAL_DIVISOR: i32 = 25;
@@ -132,10 +142,14 @@ pub(crate) enum EvalOrder {
 
 /// How a node with `count` empty squares sorts its moves: by a shallow
 /// search from [`SEARCH_SORT_MIN_EMPTIES`], where the subtrees are large
-/// enough to pay for it, by the evaluation alone from
-/// [`EVAL_SORT_MIN_EMPTIES`], and without it below.
+/// enough to pay for it (a deeper one from [`DEEP_SORT_MIN_EMPTIES`]),
+/// by the evaluation alone from [`EVAL_SORT_MIN_EMPTIES`], and without it
+/// below.
 pub(crate) fn eval_order(count: u32) -> EvalOrder {
     match order_evaluator() {
+        Some(evaluate) if count >= DEEP_SORT_MIN_EMPTIES => {
+            EvalOrder::Search(evaluate, DEEP_SORT_PLIES)
+        }
         Some(evaluate) if count >= SEARCH_SORT_MIN_EMPTIES => {
             EvalOrder::Search(evaluate, SEARCH_SORT_PLIES)
         }
