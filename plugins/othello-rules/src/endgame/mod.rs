@@ -573,19 +573,65 @@ pub fn estimate(
     own: u64,
     opp: u64,
     depth: u32,
+    window: (i32, i32),
+    nodes: &mut u64,
+) -> i32 {
+    estimate_with(&Afresh(evaluate), own, opp, &(), depth, window, nodes)
+}
+
+/// What [`estimate_with`] keeps of each position it visits, and how it
+/// scores the positions at the end of its plies.
+pub trait EstimateLeaves {
+    /// What is kept of a position.
+    type Kept;
+    /// It after the side to move of `kept`'s position placed `disc`,
+    /// flipping `flipped`; `leaf` when that position is only scored.
+    fn after_placement(&self, kept: &Self::Kept, disc: u64, flipped: u64, leaf: bool)
+        -> Self::Kept;
+    /// It after the side to move of `kept`'s position passed.
+    fn after_pass(&self, kept: &Self::Kept) -> Self::Kept;
+    /// The score of the position with `own` to move against `opp`.
+    fn score(&self, own: u64, opp: u64, kept: &Self::Kept) -> i32;
+}
+
+/// An evaluation read afresh at every position: nothing kept.
+struct Afresh(OrderEval);
+
+impl EstimateLeaves for Afresh {
+    type Kept = ();
+    #[inline(always)]
+    fn after_placement(&self, _: &(), _: u64, _: u64, _: bool) {}
+    #[inline(always)]
+    fn after_pass(&self, _: &()) {}
+    #[inline(always)]
+    fn score(&self, own: u64, opp: u64, _: &()) -> i32 {
+        (self.0)(own, opp)
+    }
+}
+
+/// [`estimate`] with what `leaves` keeps of each position, from `kept`,
+/// that of the position searched: the moves in the order of their
+/// squares, a pass a ply, a finished game scored by its disc difference.
+pub fn estimate_with<L: EstimateLeaves>(
+    leaves: &L,
+    own: u64,
+    opp: u64,
+    kept: &L::Kept,
+    depth: u32,
     (mut alpha, beta): (i32, i32),
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
     if depth == 0 {
-        return evaluate(own, opp);
+        return leaves.score(own, opp, kept);
     }
     let moves = legal_placements(own, opp);
     if moves == 0 {
         if legal_placements(opp, own) == 0 {
             return 100 * final_score(own, opp);
         }
-        return -estimate(evaluate, opp, own, depth - 1, (-beta, -alpha), nodes);
+        let passed = leaves.after_pass(kept);
+        return -estimate_with(leaves, opp, own, &passed, depth - 1, (-beta, -alpha), nodes);
     }
     let mut best = -EVAL_INFINITY;
     let mut bits = moves;
@@ -593,10 +639,12 @@ pub fn estimate(
         let disc = bits & bits.wrapping_neg();
         bits &= bits - 1;
         let flipped = flips(own, opp, disc);
-        let value = -estimate(
-            evaluate,
+        let child = leaves.after_placement(kept, disc, flipped, depth == 1);
+        let value = -estimate_with(
+            leaves,
             opp & !flipped,
             own | flipped | disc,
+            &child,
             depth - 1,
             (-beta, -alpha),
             nodes,

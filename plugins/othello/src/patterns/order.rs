@@ -6,13 +6,13 @@
 //! instances afresh (about a thousand instructions a position).
 //!
 //! Values and counts of positions are those of
-//! [`plyd_othello_rules::endgame::estimate`] over [`order_score`]: the
-//! same moves in the same order, the same scores of finished games.
+//! [`plyd_othello_rules::endgame::estimate`] over [`order_score`]: both
+//! are [`estimate_with`], here with the views kept.
 //!
 //! [`order_score`]: super::order_score
 
-use plyd_othello_rules::board::{flips, legal_placements, legal_placements_both};
-use plyd_othello_rules::endgame::{final_score, OrderEvaluation, EVAL_INFINITY};
+use plyd_othello_rules::board::legal_placements_both;
+use plyd_othello_rules::endgame::{estimate_with, EstimateLeaves, OrderEvaluation, EVAL_INFINITY};
 use plyd_othello_rules::shallow::Leaves;
 
 use super::incremental::{root_views, Views};
@@ -21,73 +21,28 @@ use super::Patterns;
 /// The order evaluation, with [`Views`] kept along its searches.
 pub struct OrderPatterns(pub &'static Patterns);
 
-impl OrderPatterns {
-    /// The unclamped score of the position with `own` to move against
-    /// `opp`, whose side to move's view `views` holds.
+impl EstimateLeaves for OrderPatterns {
+    type Kept = Views;
+
+    #[inline]
+    fn after_placement(&self, views: &Views, disc: u64, flipped: u64, leaf: bool) -> Views {
+        if leaf {
+            self.0.leaf_after_placement(views, disc, flipped)
+        } else {
+            Leaves::after_placement(self.0, views, disc, flipped)
+        }
+    }
+
+    #[inline]
+    fn after_pass(&self, views: &Views) -> Views {
+        Leaves::after_pass(self.0, views)
+    }
+
+    /// The unclamped score, from the side to move's view.
     #[inline]
     fn score(&self, own: u64, opp: u64, views: &Views) -> i32 {
         let (mine, theirs) = legal_placements_both(own, opp);
         self.0.score_with(own, opp, mine, theirs, views.own_lanes())
-    }
-
-    /// [`plyd_othello_rules::endgame::estimate`] from a position whose
-    /// views are `views` (only the own view when `depth` is 0).
-    fn search(
-        &self,
-        own: u64,
-        opp: u64,
-        views: &Views,
-        depth: u32,
-        (mut alpha, beta): (i32, i32),
-        nodes: &mut u64,
-    ) -> i32 {
-        *nodes += 1;
-        if depth == 0 {
-            return self.score(own, opp, views);
-        }
-        let moves = legal_placements(own, opp);
-        if moves == 0 {
-            if legal_placements(opp, own) == 0 {
-                return 100 * final_score(own, opp);
-            }
-            let passed = self.0.after_pass(views);
-            return -self.search(opp, own, &passed, depth - 1, (-beta, -alpha), nodes);
-        }
-        let mut best = -EVAL_INFINITY;
-        let mut bits = moves;
-        while bits != 0 {
-            let disc = bits & bits.wrapping_neg();
-            bits &= bits - 1;
-            let flipped = flips(own, opp, disc);
-            let child = self.child_views(views, disc, flipped, depth - 1);
-            let value = -self.search(
-                opp & !flipped,
-                own | flipped | disc,
-                &child,
-                depth - 1,
-                (-beta, -alpha),
-                nodes,
-            );
-            if value > best {
-                best = value;
-                if value >= beta {
-                    break;
-                }
-                alpha = alpha.max(value);
-            }
-        }
-        best
-    }
-
-    /// The views after placing `disc` flips `flipped`, as much of them as
-    /// a search `depth` plies deep reads.
-    #[inline]
-    fn child_views(&self, views: &Views, disc: u64, flipped: u64, depth: u32) -> Views {
-        if depth == 0 {
-            self.0.leaf_after_placement(views, disc, flipped)
-        } else {
-            self.0.after_placement(views, disc, flipped)
-        }
     }
 }
 
@@ -97,7 +52,7 @@ impl OrderEvaluation for OrderPatterns {
     }
 
     fn estimate(&self, own: u64, opp: u64, depth: u32, window: (i32, i32), nodes: &mut u64) -> i32 {
-        self.search(own, opp, &root_views(own, opp), depth, window, nodes)
+        estimate_with(self, own, opp, &root_views(own, opp), depth, window, nodes)
     }
 
     fn children(
@@ -112,19 +67,13 @@ impl OrderEvaluation for OrderPatterns {
         let views = root_views(own, opp);
         for (i, value) in values.iter_mut().enumerate() {
             let disc = 1u64 << squares[i];
-            let child = self.child_views(&views, disc, flipped[i], depth);
+            let child = EstimateLeaves::after_placement(self, &views, disc, flipped[i], depth == 0);
             let (child_own, child_opp) = (opp & !flipped[i], own | flipped[i] | disc);
             *value = if depth == 0 {
-                self.score(child_own, child_opp, &child)
+                EstimateLeaves::score(self, child_own, child_opp, &child)
             } else {
-                self.search(
-                    child_own,
-                    child_opp,
-                    &child,
-                    depth,
-                    (-EVAL_INFINITY, EVAL_INFINITY),
-                    nodes,
-                )
+                let window = (-EVAL_INFINITY, EVAL_INFINITY);
+                estimate_with(self, child_own, child_opp, &child, depth, window, nodes)
             };
         }
     }
@@ -134,7 +83,7 @@ impl OrderEvaluation for OrderPatterns {
 mod tests {
     use super::super::order_score;
     use super::*;
-    use plyd_othello_rules::board::squares;
+    use plyd_othello_rules::board::{flips, squares};
     use plyd_othello_rules::endgame::{estimate, FromScratch};
     use plyd_othello_rules::testing::{next, random_move, random_position};
 
