@@ -12,7 +12,7 @@
 //! squares of a game that ends early given to its winner (the convention
 //! of the published endgame scores).
 
-use crate::board::flips;
+use crate::board::flips_at;
 
 use super::search::neighbours;
 use super::Solver;
@@ -103,7 +103,7 @@ fn flips_near(own: u64, opp: u64, square: usize) -> u64 {
     if opp & AROUND[square & 63] == 0 {
         0
     } else {
-        flips(own, opp, 1 << square)
+        flips_at(own, opp, square)
     }
 }
 

@@ -2,7 +2,7 @@
 //! number of empty squares, the table tier with fastest-first ordering, and
 //! the parity tier below it (see the module docs of [`super`]).
 
-use crate::board::{flips, legal_placements, CORNERS};
+use crate::board::{flips, flips_at, legal_placements, CORNERS};
 
 use super::{
     final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling, Entry,
@@ -404,7 +404,7 @@ impl Solver<'_> {
                 while bits != 0 {
                     let disc = bits & bits.wrapping_neg();
                     bits &= bits - 1;
-                    let flipped = flips(own, opp, disc);
+                    let flipped = flips_at(own, opp, disc.trailing_zeros() as usize);
                     if flipped == 0 {
                         continue;
                     }
