@@ -726,7 +726,9 @@ impl Solver<'_> {
         let known = found.filter(|e| self.trusts(e));
         // The root keeps the evaluation alone: it is searched again and
         // again by the narrowing, its table move first after the first.
-        let order = order_evaluator().map_or(search::EvalOrder::None, search::EvalOrder::Static);
+        let order = order_evaluator().map_or(search::EvalOrder::None, |evaluation| {
+            search::EvalOrder::Search(evaluation, 0)
+        });
         list.fill(own, opp, moves, table_move, order);
         if thread > 0 && list.len() > 1 {
             let shift = thread as usize % list.len();

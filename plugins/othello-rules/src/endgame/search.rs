@@ -134,9 +134,8 @@ const EVAL_DIVISOR: i32 = 25;
 pub(crate) enum EvalOrder {
     /// Nothing: fastest-first, parity and corners alone.
     None,
-    /// The evaluation of the position each move leads to.
-    Static(&'static dyn OrderEvaluation),
-    /// A search of the evaluation this many plies below that position.
+    /// A search of the evaluation this many plies below the position each
+    /// move leads to; with 0 plies, that position's evaluation alone.
     Search(&'static dyn OrderEvaluation, u32),
 }
 
@@ -153,7 +152,7 @@ pub(crate) fn eval_order(count: u32) -> EvalOrder {
         Some(evaluate) if count >= SEARCH_SORT_MIN_EMPTIES => {
             EvalOrder::Search(evaluate, SEARCH_SORT_PLIES)
         }
-        Some(evaluate) if count >= EVAL_SORT_MIN_EMPTIES => EvalOrder::Static(evaluate),
+        Some(evaluate) if count >= EVAL_SORT_MIN_EMPTIES => EvalOrder::Search(evaluate, 0),
         _ => EvalOrder::None,
     }
 }
@@ -242,14 +241,8 @@ impl MoveList {
         let mut values = [0i32; MAX_MOVES];
         let values = &mut values[..self.len];
         let moves = (&self.squares[..self.len], &self.flipped[..self.len]);
-        match order {
-            EvalOrder::None => {}
-            EvalOrder::Static(evaluation) => {
-                evaluation.children(own, opp, moves, 0, values, &mut visited)
-            }
-            EvalOrder::Search(evaluation, plies) => {
-                evaluation.children(own, opp, moves, plies, values, &mut visited)
-            }
+        if let EvalOrder::Search(evaluation, plies) = order {
+            evaluation.children(own, opp, moves, plies, values, &mut visited);
         }
         let odd = odd_quadrants(!(own | opp));
         for (n, value) in values.iter().enumerate() {
