@@ -207,7 +207,11 @@ pub fn legal_placements_both(own: u64, opp: u64) -> (u64, u64) {
 /// west, north-east, north, north-west), the squares walked in that
 /// direction from `x` (not `x` itself) up to the board's edge. The first four
 /// directions go to higher bits, the last four to lower.
-static LINES: [[u64; 8]; 64] = line_masks();
+static LINES: [[u64; 8]; 64] = LINE_MASKS;
+
+/// [`LINES`] as a constant, which a square known at compile time (see
+/// [`flips_at`]) reads without a load.
+const LINE_MASKS: [[u64; 8]; 64] = line_masks();
 
 /// Builds [`LINES`].
 const fn line_masks() -> [[u64; 8]; 64] {
@@ -280,10 +284,6 @@ pub fn flips(own: u64, opp: u64, disc: u64) -> u64 {
         | flips_down(own, opp, lines[6])
         | flips_down(own, opp, lines[7])
 }
-
-/// [`LINES`] as a constant, which a square known at compile time reads
-/// without a load.
-const LINE_MASKS: [[u64; 8]; 64] = line_masks();
 
 /// [`flips`] from the square `SQ`, its lines known at compile time: the
 /// directions whose line holds fewer than two squares, which can flip
