@@ -202,6 +202,18 @@ pub fn legal_placements_both(own: u64, opp: u64) -> (u64, u64) {
     (out[0] & empty, out[1] & empty)
 }
 
+/// The legal placements of two positions at once, `own[i]` to move against
+/// `opp[i]` in lane `i`: the same lanes as [`legal_placements_both`], for
+/// two positions rather than the two sides of one.
+#[inline]
+pub fn legal_placements_pair(own: [u64; 2], opp: [u64; 2]) -> [u64; 2] {
+    let mut out = [0u64; 2];
+    for lane in 0..2 {
+        out[lane] = reached(own[lane], opp[lane]) & !(own[lane] | opp[lane]);
+    }
+    out
+}
+
 /// The squares of each line leaving a square, as masks: `LINES[x][k]` for
 /// square `x` and direction `k` (east, south-west, south, south-east; then
 /// west, north-east, north, north-west), the squares walked in that
@@ -499,6 +511,28 @@ mod tests {
             assert_eq!(theirs, walked(opp, own), "own {own:#x} opp {opp:#x}");
             assert_eq!(mine, legal_placements(own, opp));
             assert_eq!(theirs, legal_placements(opp, own));
+            assert_eq!(
+                legal_placements_pair([own, opp], [opp, own]),
+                [mine, theirs]
+            );
+        }
+    }
+
+    /// Two unrelated positions on the two lanes: each lane's placements
+    /// are its own position's, whatever the other lane holds.
+    #[test]
+    fn placements_of_two_positions_keep_to_their_lanes() {
+        let boards: Vec<(u64, u64)> = random_boards(0x9a1e_5eed, 2_000).collect();
+        for pair in boards.windows(2) {
+            let [(own_a, opp_a), (own_b, opp_b)] = [pair[0], pair[1]];
+            assert_eq!(
+                legal_placements_pair([own_a, own_b], [opp_a, opp_b]),
+                [
+                    legal_placements(own_a, opp_a),
+                    legal_placements(own_b, opp_b)
+                ],
+                "({own_a:#x}, {opp_a:#x}) beside ({own_b:#x}, {opp_b:#x})"
+            );
         }
     }
 
