@@ -68,6 +68,10 @@ pub struct Patterns {
     /// the distinct instances scores as reading all 88; then the counted
     /// terms' weights as they are; then zeros.
     folded: Arc<Vec<i16>>,
+    /// The stage of a position by its number of empty squares (0 to 64;
+    /// the rest unused), read where the score would otherwise divide by
+    /// the stage width on the way to every table read.
+    stage_by_empties: [u8; 128],
 }
 
 /// For each family, the partners of every table entry
@@ -197,9 +201,13 @@ impl Patterns {
     /// The evaluator with the given weights.
     pub fn with_weights(weights: PatternWeights) -> Self {
         let folded = fold(&weights);
+        let stage_by_empties = std::array::from_fn(|empties| {
+            u8::try_from(weights.stage_of(empties.min(64) as u32)).expect("a stage number fits u8")
+        });
         Patterns {
             weights: Arc::new(weights),
             folded: Arc::new(folded),
+            stage_by_empties,
         }
     }
 
@@ -243,7 +251,7 @@ impl Patterns {
         opp_placements: u64,
         indices: &[u16; DISTINCT],
     ) -> i32 {
-        let stage_number = self.weights.stage_of(empties(own, opp));
+        let stage_number = usize::from(self.stage_by_empties[empties(own, opp) as usize & 127]);
         let stage: &[i16; READ_LEN] = self.folded
             [stage_number * READ_LEN..(stage_number + 1) * READ_LEN]
             .try_into()
