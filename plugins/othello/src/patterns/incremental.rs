@@ -329,7 +329,7 @@ impl Leaves for Patterns {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn score(
         &self,
         own: u64,

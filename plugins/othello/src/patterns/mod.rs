@@ -242,7 +242,7 @@ impl Patterns {
     /// [`Patterns::score`] with the distinct instances' indices given
     /// (as [`features::distinct_indices`] reads them, or a [`PatternStack`] keeps
     /// them).
-    #[inline]
+    #[inline(always)]
     fn score_with(
         &self,
         own: u64,
