@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""`plyd bench` of two or more builds, runs alternated, with the ratio of
+their speeds and an interval for it.
+
+Each round runs every build's `plyd bench GAME [DEPTH]` once, the order
+turned by one place from round to round, so that a machine whose speed
+drifts hurts every build alike. The builds must search the same nodes (a
+build that searches another tree is refused: compare its time to depth
+instead, tests/tools/time_to_depth.py) unless `--other-trees` is given,
+as when a build is compared with a much older one on the bench's own
+figure). Prints every run, then per build
+the median, lowest and highest nodes a second, and for every build after
+the first its speed over the first's: the median of the rounds' ratios
+(each round's two runs next to each other in time) with a 95% bootstrap
+interval over the rounds.
+
+    python3 tests/tools/bench_ab.py --build old=/tmp/old/plyd \\
+        --build new=target/release/plyd --game othello --depth 13 --rounds 20
+
+`--pin CPU` runs every bench under `taskset -c CPU`. Each binary loads
+the plugins next to it, so copy a build's `plyd` and its `lib*.so` into
+a folder of their own before rebuilding.
+"""
+import argparse
+import random
+import re
+import statistics
+import subprocess
+import sys
+
+
+def bench(binary, game, depth, pin):
+    command = [binary, "bench", game] + ([str(depth)] if depth else [])
+    if pin is not None:
+        command = ["taskset", "-c", str(pin)] + command
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    nodes = int(re.search(r"^Nodes searched: (\d+)", out, re.M).group(1))
+    nps = int(re.search(r"^Nodes/second: (\d+)", out, re.M).group(1))
+    return nodes, nps
+
+
+def interval(ratios, draws=2000, seed=1):
+    """95% bootstrap interval of the median of `ratios`."""
+    rng = random.Random(seed)
+    medians = sorted(
+        statistics.median(rng.choice(ratios) for _ in ratios) for _ in range(draws)
+    )
+    return medians[int(0.025 * draws)], medians[int(0.975 * draws) - 1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", action="append", required=True,
+                        help="NAME=PATH of a plyd binary; give two or more")
+    parser.add_argument("--game", default="othello")
+    parser.add_argument("--depth", type=int, default=None,
+                        help="the bench's depth (default: the game's own)")
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--pin", type=int, default=None, help="taskset CPU")
+    parser.add_argument("--other-trees", action="store_true",
+                        help="allow builds that search different nodes")
+    args = parser.parse_args()
+    builds = []
+    for spec in args.build:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            parser.error(f"--build {spec!r}: expected NAME=PATH")
+        builds.append((name, path))
+    if len(builds) < 2:
+        parser.error("give at least two --build")
+
+    speeds = {name: [] for name, _ in builds}
+    nodes_of = {}
+    for r in range(args.rounds):
+        turn = r % len(builds)
+        for name, path in builds[turn:] + builds[:turn]:
+            nodes, nps = bench(path, args.game, args.depth, args.pin)
+            nodes_of.setdefault(name, nodes)
+            if nodes != nodes_of[name]:
+                sys.exit(f"{name}: {nodes} nodes in round {r + 1}, "
+                         f"{nodes_of[name]} before: the bench is not repeatable")
+            speeds[name].append(nps)
+            print(f"round {r + 1} {name}: {nodes} nodes, {nps} nodes/s", flush=True)
+        if len(set(nodes_of.values())) > 1 and not args.other_trees:
+            sys.exit(f"the builds search different trees ({nodes_of}): "
+                     "nodes a second do not compare")
+
+    first = builds[0][0]
+    for name, _ in builds:
+        v = speeds[name]
+        print(f"{name}: median {statistics.median(v) / 1e6:.2f} M nodes/s "
+              f"(lowest {min(v) / 1e6:.2f}, highest {max(v) / 1e6:.2f}, "
+              f"{len(v)} runs)")
+    for name, _ in builds[1:]:
+        ratios = [b / a for a, b in zip(speeds[first], speeds[name])]
+        low, high = interval(ratios)
+        print(f"{name} over {first}: median ratio {statistics.median(ratios):.3f} "
+              f"(95% interval {low:.3f} to {high:.3f})")
+
+
+if __name__ == "__main__":
+    main()
