@@ -6,13 +6,14 @@ Each round runs every build's `plyd bench GAME [DEPTH]` once, the order
 turned by one place from round to round, so that a machine whose speed
 drifts hurts every build alike. The builds must search the same nodes (a
 build that searches another tree is refused: compare its time to depth
-instead, tests/tools/time_to_depth.py) unless `--other-trees` is given,
-as when a build is compared with a much older one on the bench's own
-figure). Prints every run, then per build
-the median, lowest and highest nodes a second, and for every build after
-the first its speed over the first's: the median of the rounds' ratios
-(each round's two runs next to each other in time) with a 95% bootstrap
-interval over the rounds.
+instead) unless `--other-trees` is given: then the builds are compared
+by the time the bench takes to its depth as well, the bench's own
+figure of nodes a second saying little across different trees. Prints
+every run, then per build the median, lowest and highest nodes a second
+(and time), and for every build after the first its speed over the
+first's (and its time over the first's): the median of the rounds'
+ratios (each round's two runs next to each other in time) with a 95%
+bootstrap interval over the rounds.
 
     python3 tests/tools/bench_ab.py --build old=/tmp/old/plyd \\
         --build new=target/release/plyd --game othello --depth 13 --rounds 20
@@ -36,7 +37,8 @@ def bench(binary, game, depth, pin):
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     nodes = int(re.search(r"^Nodes searched: (\d+)", out, re.M).group(1))
     nps = int(re.search(r"^Nodes/second: (\d+)", out, re.M).group(1))
-    return nodes, nps
+    ms = int(re.search(r"^Time: (\d+) ms", out, re.M).group(1))
+    return nodes, nps, ms
 
 
 def interval(ratios, draws=2000, seed=1):
@@ -70,17 +72,19 @@ def main():
         parser.error("give at least two --build")
 
     speeds = {name: [] for name, _ in builds}
+    times = {name: [] for name, _ in builds}
     nodes_of = {}
     for r in range(args.rounds):
         turn = r % len(builds)
         for name, path in builds[turn:] + builds[:turn]:
-            nodes, nps = bench(path, args.game, args.depth, args.pin)
+            nodes, nps, ms = bench(path, args.game, args.depth, args.pin)
             nodes_of.setdefault(name, nodes)
             if nodes != nodes_of[name]:
                 sys.exit(f"{name}: {nodes} nodes in round {r + 1}, "
                          f"{nodes_of[name]} before: the bench is not repeatable")
             speeds[name].append(nps)
-            print(f"round {r + 1} {name}: {nodes} nodes, {nps} nodes/s", flush=True)
+            times[name].append(ms)
+            print(f"round {r + 1} {name}: {nodes} nodes, {ms} ms, {nps} nodes/s", flush=True)
         if len(set(nodes_of.values())) > 1 and not args.other_trees:
             sys.exit(f"the builds search different trees ({nodes_of}): "
                      "nodes a second do not compare")
@@ -90,12 +94,18 @@ def main():
         v = speeds[name]
         print(f"{name}: median {statistics.median(v) / 1e6:.2f} M nodes/s "
               f"(lowest {min(v) / 1e6:.2f}, highest {max(v) / 1e6:.2f}, "
-              f"{len(v)} runs)")
+              f"{len(v)} runs; {nodes_of[name]} nodes, median "
+              f"{statistics.median(times[name])} ms)")
     for name, _ in builds[1:]:
         ratios = [b / a for a, b in zip(speeds[first], speeds[name])]
         low, high = interval(ratios)
-        print(f"{name} over {first}: median ratio {statistics.median(ratios):.3f} "
-              f"(95% interval {low:.3f} to {high:.3f})")
+        print(f"{name} over {first}: nodes a second, median ratio "
+              f"{statistics.median(ratios):.3f} (95% interval {low:.3f} to {high:.3f})")
+        if args.other_trees:
+            ratios = [b / max(a, 1) for a, b in zip(times[first], times[name])]
+            low, high = interval(ratios)
+            print(f"{name} over {first}: time to the depth, median ratio "
+                  f"{statistics.median(ratios):.3f} (95% interval {low:.3f} to {high:.3f})")
 
 
 if __name__ == "__main__":
