@@ -878,3 +878,88 @@ fn shallow_searches_give_the_full_width_value_of_the_hosts_scoring() {
     assert!(checked.load(Ordering::Relaxed) > 900);
     assert!(ended_below.load(Ordering::Relaxed) > 0, "no ended game met");
 }
+
+/// EinStein's `odds` searches the last ply of a node after its roll
+/// inside its plugin (the engine hands games with chance nodes one ply at
+/// most): on positions of random games to their ends, the full window
+/// gives the one-ply value of the host's scoring, every step visited, and
+/// any window a fail-soft bound on the right side of it; the state is left
+/// as it was. The set-up stage is left to the host.
+#[test]
+fn einstein_shallow_search_gives_the_one_ply_value_of_the_hosts_scoring() {
+    use plyd::host::{Evaluator, GameState, Outcome};
+    let mut host = plyd::host::PluginHost::default();
+    let einstein = host
+        .load_file(&built_library("plyd_game_einstein"))
+        .expect("einstein loads");
+    let offered = host.evaluators_for(&einstein);
+    let named = |name: &str| {
+        let source = offered.iter().find(|e| e.name() == name).unwrap().clone();
+        Evaluator::new(&einstein, source, None).expect("evaluator")
+    };
+    let odds = named("odds");
+    assert_eq!(odds.shallow_plies(), 1);
+    let win = 90_000_000;
+    let mut rng = plyd_util::rng::SplitMix64::new(0xe1e5);
+    let (mut moves, mut outcomes) = (Vec::new(), Vec::new());
+    let (mut checked, mut ended_below, mut left_to_host) = (0, 0, 0);
+    for _game in 0..60 {
+        let mut state = GameState::new(&einstein, 0).unwrap();
+        let mut rolled = false;
+        while state.outcome().unwrap() == Outcome::Ongoing {
+            state.chance_outcomes(&mut outcomes).unwrap();
+            if !outcomes.is_empty() {
+                let (roll, _) = outcomes[rng.below(outcomes.len() as u64) as usize];
+                state.make_move(roll).unwrap();
+                rolled = true;
+                continue;
+            }
+            let hash = state.hash();
+            let found = odds
+                .shallow_search(&mut state, 1, -win - 1, win + 1, win)
+                .unwrap();
+            match found {
+                None => {
+                    assert!(!rolled, "a position after a roll left to the host");
+                    left_to_host += 1;
+                }
+                Some((score, nodes)) => {
+                    let (value, tree) = negamax(&mut state, &odds, 1, win);
+                    assert_eq!(score, value);
+                    assert_eq!(nodes, tree);
+                    if value.abs() > 80_000_000 {
+                        ended_below += 1;
+                    }
+                    for (alpha, beta) in [
+                        (value - 1, value + 1),
+                        (value - 300, value - 100),
+                        (value + 100, value + 300),
+                        (value, value + 1),
+                        (value - 1, value),
+                    ] {
+                        let (score, nodes) = odds
+                            .shallow_search(&mut state, 1, alpha, beta, win)
+                            .unwrap()
+                            .expect("a shallow search");
+                        assert!(nodes >= 1 && nodes <= tree);
+                        if score <= alpha {
+                            assert!(value <= score, "{value} above fail-low {score}");
+                        } else if score >= beta {
+                            assert!(value >= score, "{value} below fail-high {score}");
+                        } else {
+                            assert_eq!(score, value);
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+            assert_eq!(state.hash(), hash);
+            state.legal_moves(&mut moves).unwrap();
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            state.make_move(mv).unwrap();
+        }
+    }
+    assert!(checked > 500, "{checked} positions checked");
+    assert!(ended_below > 0, "no winning step met");
+    assert!(left_to_host > 0, "the set-up stage never met");
+}

@@ -356,12 +356,19 @@ pub(super) fn run(
         eval_bound: bound,
         // A node limit is kept exactly, node by node, which a handed-over
         // search (whose nodes are counted when it returns) would overrun.
+        // In a game with chance nodes only the last ply is handed over: the
+        // positions below it are scored as they stand, a chance node with
+        // no plies left included, so the plugin's search meets no chance
+        // node.
         shallow_plies: if features.techniques.shallow_search
-            && !features.chance
             && limits.nodes.is_none()
             && evaluator.info().score_bound <= EVAL_LIMIT
         {
-            evaluator.shallow_plies()
+            if features.chance {
+                evaluator.shallow_plies().min(1)
+            } else {
+                evaluator.shallow_plies()
+            }
         } else {
             0
         },

@@ -462,7 +462,9 @@ struct PlydEvaluatorApi {
      * side to move there when it has won, -(win - d) when it has lost, 0
      * when drawn. The score goes to *score, the positions reached below
      * state to *nodes. The state is left as it was; several threads may
-     * search different states with one context at once.
+     * search different states with one context at once. In a game with
+     * chance nodes the host asks for depth 1 only (the positions one move
+     * down are scored as they stand, chance nodes included).
      * PLYD_STATUS_UNSUPPORTED leaves the node to the host. */
     int32_t (*shallow_search)(const PlydEvalContext *ctx, PlydState *state, uint32_t depth,
                               int32_t alpha, int32_t beta, int32_t win, int32_t *score,

@@ -519,7 +519,9 @@ pub trait Evaluator: Sized + Send + Sync + 'static {
     /// ply), the positions `depth` plies down scored as
     /// [`Evaluator::evaluate`] scores them (within `SCORE_BOUND`) and an
     /// ended game as [`Shallow::ended`] says. `state` must be left as it
-    /// was. `None` leaves the node to the host.
+    /// was. `None` leaves the node to the host. In a game with chance
+    /// nodes the host asks for one ply only: the positions a move down are
+    /// scored as they stand, a chance node included.
     fn shallow_search(&self, state: &mut Self::State, request: Shallow) -> Option<ShallowResult> {
         let _ = (state, request);
         None

@@ -64,7 +64,7 @@
 //! ([`crate::setup`]; `setup_book = false` leaves it out), so that the
 //! search over the set-up ply picks the book's arrangement.
 
-use plyd_api::Evaluator;
+use plyd_api::{Evaluator, Game, Outcome, Shallow, ShallowResult};
 use plyd_einstein_rules::board::{distance, steps, Board, NO_SQUARE, STAGE_PLAY};
 use plyd_einstein_rules::EinStein;
 use plyd_params::ParamsError;
@@ -768,6 +768,55 @@ impl Evaluator for Odds {
         ((2.0 * p - 1.0) * self.scale)
             .round()
             .clamp(-f64::from(SCORE_BOUND), f64::from(SCORE_BOUND)) as i32
+    }
+
+    /// The host hands over the last ply of a node after its roll (in a
+    /// game with chance nodes it hands over no more: the positions one
+    /// step down wait for the opponent's roll, and with no plies left a
+    /// chance node is scored as it stands).
+    const SHALLOW_PLIES: u32 = 1;
+
+    /// Every step of the rolled stone or stones, the position it reaches
+    /// scored as [`Odds::evaluate`] scores it, a step that wins the game as
+    /// a win one ply down; fail-soft alpha-beta over them, in the order the
+    /// rules list them. The set-up stage and a position before its roll
+    /// stay with the host.
+    fn shallow_search(&self, state: &mut EinStein, request: Shallow) -> Option<ShallowResult> {
+        let board = state.board();
+        if request.depth != 1 || board.stage != STAGE_PLAY || board.roll == 0 || board.is_over() {
+            return None;
+        }
+        // Two stones at most move on a roll, each in three directions.
+        let mut moves = [0u32; 8];
+        let mut count = 0;
+        board.for_each_move(|mv| {
+            if let Some(slot) = moves.get_mut(count) {
+                *slot = mv;
+            }
+            count += 1;
+        });
+        if count == 0 || count > moves.len() {
+            return None;
+        }
+        // The children are leaves: only `beta` decides anything here.
+        let mut best = i32::MIN;
+        let mut nodes = 0;
+        for &mv in &moves[..count] {
+            state.make_move(mv);
+            nodes += 1;
+            let value = match state.outcome() {
+                Outcome::Ongoing => -self.evaluate(state),
+                Outcome::Win => -request.ended(1, std::cmp::Ordering::Greater),
+                Outcome::Loss => -request.ended(1, std::cmp::Ordering::Less),
+                Outcome::Draw => 0,
+            };
+            state.unmake_move(mv);
+            best = best.max(value);
+            if best >= request.beta {
+                break;
+            }
+        }
+        Some(ShallowResult { score: best, nodes })
     }
 
     fn explain(&self, state: &EinStein) -> Vec<(String, f64)> {
