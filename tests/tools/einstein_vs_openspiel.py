@@ -20,6 +20,10 @@ Two commands, both driving plyd through uci_engine.py:
          move over its last RECENT moves, given the share of T that
          plyd's last RECENT answers took, so that both spend the same
          time a move on the same machine, however its load changes.
+  bots   No plyd: OpenSpiel's MCTS bot with --versus simulations a move
+         against the same bot with --simulations, dealt and scored as in
+         play (the first in plyd's place): whether more simulations make
+         the bot stronger.
 
 OpenSpiel's board, printed with row 0 on top, is plyd's with rank 5 on
 top: black cubes start in the top-left triangle (plyd's Red, heading for
@@ -33,6 +37,8 @@ plyd as the side to move.
         --plyd target/release/plyd
     python3 tests/tools/einstein_vs_openspiel.py play --games 100 --seed 1 \\
         --movetime 100 --simulations 1000 --plyd target/release/plyd
+    python3 tests/tools/einstein_vs_openspiel.py bots --games 100 --seed 9101 \\
+        --simulations 3000 --versus 10000
 """
 import argparse
 import collections
@@ -238,9 +244,49 @@ def play(args, plyd):
     return 0
 
 
+def mcts_bot(game, simulations, seed):
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1,
+                                            random_state=np.random.RandomState(seed))
+    return mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations,
+                        evaluator=evaluator, solve=True,
+                        random_state=np.random.RandomState(seed + 1))
+
+
+def bots(args):
+    rng = random.Random(args.seed)
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    first = mcts_bot(game, args.versus, args.seed)
+    second = mcts_bot(game, args.simulations, args.seed + 7)
+    points, spent = 0, [0.0, 0.0]
+    for index in range(args.games):
+        first_player = index % 2
+        state = random_setups(game.new_initial_state(), rng)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            mover = 0 if state.current_player() == first_player else 1
+            start = time.perf_counter()
+            state.apply_action((first, second)[mover].step(state))
+            spent[mover] += time.perf_counter() - start
+        points += state.returns()[first_player] > 0
+        print(f"game {index + 1}: {args.versus} simulations "
+              f"{'won' if state.returns()[first_player] > 0 else 'lost'} "
+              f"({points}/{index + 1})", file=sys.stderr)
+    n = args.games
+    score = points / n
+    se = math.sqrt(max(score * (1 - score), 1e-9) / n)
+    print(f"MCTS with {args.versus} simulations {points}/{n} = {100 * score:.1f}% "
+          f"(95% interval {100 * max(0.0, score - 1.96 * se):.1f}% to "
+          f"{100 * min(1.0, score + 1.96 * se):.1f}%) against MCTS with "
+          f"{args.simulations}; time {spent[0]:.0f} s against {spent[1]:.0f} s")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=["check", "play"])
+    parser.add_argument("command", choices=["check", "play", "bots"])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plyd", default="target/release/plyd")
@@ -261,8 +307,12 @@ def main():
                         metavar="NAME=VALUE",
                         help="a plyd option to set after the evaluator, "
                              "e.g. EvalParams=my-odds.toml (play; repeatable)")
+    parser.add_argument("--versus", type=int, default=10000,
+                        help="the other bot's simulations per move (bots)")
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
+    if args.command == "bots":
+        return bots(args)
     setup = ["setoption name UCI_Variant value einstein"]
     if args.evaluator:
         setup.append(f"setoption name Evaluator value {args.evaluator}")
