@@ -777,6 +777,29 @@ fn negamax(
     (best, nodes)
 }
 
+/// A shallow search of a node whose full-width value is `value`, run by
+/// `search(alpha, beta)` with windows around and away from it: a score
+/// strictly inside the window is the value, one at or past an edge a
+/// fail-soft bound on the right side of it.
+fn check_windows(value: i32, mut search: impl FnMut(i32, i32) -> i32) {
+    for (alpha, beta) in [
+        (value - 1, value + 1),
+        (value - 300, value - 100),
+        (value + 100, value + 300),
+        (value, value + 1),
+        (value - 1, value),
+    ] {
+        let score = search(alpha, beta);
+        if score <= alpha {
+            assert!(value <= score, "{value} above fail-low {score}");
+        } else if score >= beta {
+            assert!(value >= score, "{value} below fail-high {score}");
+        } else {
+            assert_eq!(score, value);
+        }
+    }
+}
+
 /// `patterns`, `patterns-stack` and the stand-alone `weights` search their
 /// last plies inside their plugins. On six threads at once, from positions of random games to
 /// their ends (passes and ended games included), every depth they take and
@@ -846,25 +869,13 @@ fn shallow_searches_give_the_full_width_value_of_the_hosts_scoring() {
                                 assert!(nodes <= tree && nodes > 0, "{nodes} of {tree}");
                             }
                             assert_eq!(state.hash(), hash);
-                            for (alpha, beta) in [
-                                (value - 1, value + 1),
-                                (value - 300, value - 100),
-                                (value + 100, value + 300),
-                                (value, value + 1),
-                                (value - 1, value),
-                            ] {
-                                let (score, _) = evaluator
+                            check_windows(value, |alpha, beta| {
+                                evaluator
                                     .shallow_search(&mut state, depth, alpha, beta, win)
                                     .unwrap()
-                                    .expect("a shallow search");
-                                if score <= alpha {
-                                    assert!(value <= score, "{value} above fail-low {score}");
-                                } else if score >= beta {
-                                    assert!(value >= score, "{value} below fail-high {score}");
-                                } else {
-                                    assert_eq!(score, value);
-                                }
-                            }
+                                    .expect("a shallow search")
+                                    .0
+                            });
                             checked.fetch_add(1, Ordering::Relaxed);
                         }
                         state.legal_moves(&mut moves).unwrap();
@@ -930,26 +941,14 @@ fn einstein_shallow_search_gives_the_one_ply_value_of_the_hosts_scoring() {
                     if value.abs() > 80_000_000 {
                         ended_below += 1;
                     }
-                    for (alpha, beta) in [
-                        (value - 1, value + 1),
-                        (value - 300, value - 100),
-                        (value + 100, value + 300),
-                        (value, value + 1),
-                        (value - 1, value),
-                    ] {
+                    check_windows(value, |alpha, beta| {
                         let (score, nodes) = odds
                             .shallow_search(&mut state, 1, alpha, beta, win)
                             .unwrap()
                             .expect("a shallow search");
                         assert!(nodes >= 1 && nodes <= tree);
-                        if score <= alpha {
-                            assert!(value <= score, "{value} above fail-low {score}");
-                        } else if score >= beta {
-                            assert!(value >= score, "{value} below fail-high {score}");
-                        } else {
-                            assert_eq!(score, value);
-                        }
-                    }
+                        score
+                    });
                     checked += 1;
                 }
             }

@@ -162,6 +162,22 @@ def equal_time(movetime, recent):
     return max(10, round(1000 * (sum(bot) / len(bot)) / share))
 
 
+def mcts_bot(game, simulations, seed):
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1,
+                                            random_state=np.random.RandomState(seed))
+    return mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations,
+                        evaluator=evaluator, solve=True,
+                        random_state=np.random.RandomState(seed + 1))
+
+
+def score_interval(points, n):
+    """The score of `points` in `n` games and its 95% interval (the normal
+    approximation)."""
+    score = points / n
+    se = math.sqrt(max(score * (1 - score), 1e-9) / n)
+    return score, max(0.0, score - 1.96 * se), min(1.0, score + 1.96 * se)
+
+
 def opponent_name(args):
     if args.opponent == "random":
         return "a player choosing uniformly at random among the legal moves"
@@ -171,11 +187,7 @@ def opponent_name(args):
 def play(args, plyd):
     rng = random.Random(args.seed)
     game = pyspiel.load_game("einstein_wurfelt_nicht")
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1,
-                                            random_state=np.random.RandomState(args.seed))
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=args.simulations,
-                       evaluator=evaluator, solve=True,
-                       random_state=np.random.RandomState(args.seed + 1))
+    bot = mcts_bot(game, args.simulations, args.seed)
     points = 0.0
     # Wall-clock seconds and moves of each player, so that the report
     # says how the time was shared.
@@ -230,9 +242,7 @@ def play(args, plyd):
               f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})"
               f"{f', next at {movetime} ms' if args.equal_time else ''}", file=sys.stderr)
     n = args.games
-    score = points / n
-    se = math.sqrt(max(score * (1 - score), 1e-9) / n)
-    low, high = max(0.0, score - 1.96 * se), min(1.0, score + 1.96 * se)
+    score, low, high = score_interval(points, n)
     print(f"plyd {points:.0f}/{n} = {100 * score:.1f}% "
           f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against "
           f"{opponent_name(args)}, "
@@ -242,14 +252,6 @@ def play(args, plyd):
     print(f"mean time a move: plyd {mean['plyd']:.0f} ms, "
           f"{args.opponent} {mean['mcts']:.0f} ms (wall clock, this machine)")
     return 0
-
-
-def mcts_bot(game, simulations, seed):
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1,
-                                            random_state=np.random.RandomState(seed))
-    return mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations,
-                        evaluator=evaluator, solve=True,
-                        random_state=np.random.RandomState(seed + 1))
 
 
 def bots(args):
@@ -275,11 +277,9 @@ def bots(args):
               f"{'won' if state.returns()[first_player] > 0 else 'lost'} "
               f"({points}/{index + 1})", file=sys.stderr)
     n = args.games
-    score = points / n
-    se = math.sqrt(max(score * (1 - score), 1e-9) / n)
+    score, low, high = score_interval(points, n)
     print(f"MCTS with {args.versus} simulations {points}/{n} = {100 * score:.1f}% "
-          f"(95% interval {100 * max(0.0, score - 1.96 * se):.1f}% to "
-          f"{100 * min(1.0, score + 1.96 * se):.1f}%) against MCTS with "
+          f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against MCTS with "
           f"{args.simulations}; time {spent[0]:.0f} s against {spent[1]:.0f} s")
     return 0
 
