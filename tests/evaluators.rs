@@ -648,16 +648,24 @@ fn stacked_and_plain() -> (
     let othello = host
         .load_file(&built_library("plyd_game_othello"))
         .expect("othello loads");
-    let offered = host.evaluators_for(&othello);
-    let named = |name: &str| {
-        let source = offered
-            .iter()
-            .find(|e| e.name() == name)
-            .unwrap_or_else(|| panic!("no evaluator {name}"))
-            .clone();
-        plyd::host::Evaluator::new(&othello, source, None).expect("evaluator")
-    };
-    (othello.clone(), named("patterns-stack"), named("patterns"))
+    let stacked = evaluator_named(&host, &othello, "patterns-stack");
+    let plain = evaluator_named(&host, &othello, "patterns");
+    (othello, stacked, plain)
+}
+
+/// The evaluator called `name` among those `host` offers for `game`,
+/// with its default parameters.
+fn evaluator_named(
+    host: &plyd::host::PluginHost,
+    game: &std::sync::Arc<plyd::host::GamePlugin>,
+    name: &str,
+) -> plyd::host::Evaluator {
+    let source = host
+        .evaluators_for(game)
+        .into_iter()
+        .find(|e| e.name() == name)
+        .unwrap_or_else(|| panic!("no evaluator {name}"));
+    plyd::host::Evaluator::new(game, source, None).expect("evaluator")
 }
 
 #[test]
@@ -809,7 +817,7 @@ fn check_windows(value: i32, mut search: impl FnMut(i32, i32) -> i32) {
 /// left as it was. `seed004` has no shallow search.
 #[test]
 fn shallow_searches_give_the_full_width_value_of_the_hosts_scoring() {
-    use plyd::host::{Evaluator, GameState, Outcome};
+    use plyd::host::{GameState, Outcome};
     use std::sync::atomic::{AtomicU64, Ordering};
     let mut host = plyd::host::PluginHost::default();
     let othello = host
@@ -817,11 +825,7 @@ fn shallow_searches_give_the_full_width_value_of_the_hosts_scoring() {
         .expect("othello loads");
     host.load_evaluator_file(&built_library("plyd_eval_othello_weights"))
         .expect("weights loads");
-    let offered = host.evaluators_for(&othello);
-    let named = |name: &str| {
-        let source = offered.iter().find(|e| e.name() == name).unwrap().clone();
-        Evaluator::new(&othello, source, None).expect("evaluator")
-    };
+    let named = |name: &str| evaluator_named(&host, &othello, name);
     let seed004 = named("seed004");
     assert_eq!(seed004.shallow_plies(), 0);
     let mut state = GameState::new(&othello, 0).unwrap();
@@ -898,17 +902,12 @@ fn shallow_searches_give_the_full_width_value_of_the_hosts_scoring() {
 /// as it was. The set-up stage is left to the host.
 #[test]
 fn einstein_shallow_search_gives_the_one_ply_value_of_the_hosts_scoring() {
-    use plyd::host::{Evaluator, GameState, Outcome};
+    use plyd::host::{GameState, Outcome};
     let mut host = plyd::host::PluginHost::default();
     let einstein = host
         .load_file(&built_library("plyd_game_einstein"))
         .expect("einstein loads");
-    let offered = host.evaluators_for(&einstein);
-    let named = |name: &str| {
-        let source = offered.iter().find(|e| e.name() == name).unwrap().clone();
-        Evaluator::new(&einstein, source, None).expect("evaluator")
-    };
-    let odds = named("odds");
+    let odds = evaluator_named(&host, &einstein, "odds");
     assert_eq!(odds.shallow_plies(), 1);
     let win = 90_000_000;
     let mut rng = plyd_util::rng::SplitMix64::new(0xe1e5);

@@ -272,10 +272,10 @@ def bots(args):
             start = time.perf_counter()
             state.apply_action((first, second)[mover].step(state))
             spent[mover] += time.perf_counter() - start
-        points += state.returns()[first_player] > 0
+        won = state.returns()[first_player] > 0
+        points += won
         print(f"game {index + 1}: {args.versus} simulations "
-              f"{'won' if state.returns()[first_player] > 0 else 'lost'} "
-              f"({points}/{index + 1})", file=sys.stderr)
+              f"{'won' if won else 'lost'} ({points}/{index + 1})", file=sys.stderr)
     n = args.games
     score, low, high = score_interval(points, n)
     print(f"MCTS with {args.versus} simulations {points}/{n} = {100 * score:.1f}% "
