@@ -20,6 +20,16 @@ Two commands, both driving plyd through uci_engine.py:
          move over its last RECENT moves, given the share of T that
          plyd's last RECENT answers took, so that both spend the same
          time a move on the same machine, however its load changes.
+  regret As play, with a second plyd (the judge, MultiPV over every legal
+         step, --judge-time ms a decision) scoring each step of every
+         decision with two or more: a player's regret at a decision is the
+         judge's win probability of its best step less that of the step
+         played. Printed: each player's mean regret a game and a decision,
+         by the stones on the board, and 0.5 + (bot's - plyd's) a game,
+         the score the judge's values predict, beside the score played.
+         0.5 + the bot's regret a game is the score of a player who always
+         played the judge's choice, as far as the judge's values are true
+         (its own errors count against the bot: an upper estimate).
   bots   No plyd: OpenSpiel's MCTS bot with --versus simulations a move
          against the same bot with --simulations, dealt and scored as in
          play (the first in plyd's place): whether more simulations make
@@ -105,20 +115,34 @@ def random_setups(state, rng):
     return state
 
 
+def decisions(state, rng):
+    """Deal the rolls of a game at random, in play: yield the last roll at
+    each decision, where the caller applies a move, until the game ends."""
+    roll = None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = outcomes[rng.randrange(len(outcomes))][0]
+            roll = action + 1
+            state.apply_action(action)
+        else:
+            yield roll
+
+
+def search(engine, text, movetime):
+    """`go movetime` on a position text: every line up to `bestmove`."""
+    engine.send(f"position fen {text}")
+    engine.send(f"go movetime {movetime}")
+    return engine.read_until(lambda l: l.startswith("bestmove"))
+
+
 def check(args, plyd):
     rng = random.Random(args.seed)
     game = pyspiel.load_game("einstein_wurfelt_nicht")
     compared = 0
     for index in range(args.games):
         state = random_setups(game.new_initial_state(), rng)
-        roll = None
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = outcomes[rng.randrange(len(outcomes))][0]
-                roll = action + 1
-                state.apply_action(action)
-                continue
+        for roll in decisions(state, rng):
             text = position(state, roll)
             plyd.send(f"position fen {text}")
             counts, _, _ = plyd.perft(1)
@@ -178,6 +202,13 @@ def score_interval(points, n):
     return score, max(0.0, score - 1.96 * se), min(1.0, score + 1.96 * se)
 
 
+def score_line(points, n, args):
+    """plyd's score over n games, its interval and its opponent, in words."""
+    score, low, high = score_interval(points, n)
+    return (f"plyd {points:.0f}/{n} = {100 * score:.1f}% (95% interval "
+            f"{100 * low:.1f}% to {100 * high:.1f}%) against {opponent_name(args)}")
+
+
 def opponent_name(args):
     if args.opponent == "random":
         return "a player choosing uniformly at random among the legal moves"
@@ -200,19 +231,10 @@ def play(args, plyd):
         plyd_player = index % 2
         state = random_setups(game.new_initial_state(), rng)
         plyd.send("ucinewgame")
-        roll = None
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = outcomes[rng.randrange(len(outcomes))][0]
-                roll = action + 1
-                state.apply_action(action)
-            elif state.current_player() == plyd_player:
+        for roll in decisions(state, rng):
+            if state.current_player() == plyd_player:
                 start = time.perf_counter()
-                plyd.send(f"position fen {position(state, roll)}")
-                plyd.send(f"go movetime {movetime}")
-                line = plyd.read_until(lambda l: l.startswith("bestmove"))[-1]
-                move = line.split()[1]
+                move = search(plyd, position(state, roll), movetime)[-1].split()[1]
                 matches = [a for a in state.legal_actions() if decode(a) == move]
                 if not matches:
                     print(f"game {index}: plyd played {move}, not legal in OpenSpiel")
@@ -242,15 +264,97 @@ def play(args, plyd):
               f"{'won' if won else 'lost'} ({points:.0f}/{index + 1})"
               f"{f', next at {movetime} ms' if args.equal_time else ''}", file=sys.stderr)
     n = args.games
-    score, low, high = score_interval(points, n)
-    print(f"plyd {points:.0f}/{n} = {100 * score:.1f}% "
-          f"(95% interval {100 * low:.1f}% to {100 * high:.1f}%) against "
-          f"{opponent_name(args)}, "
-          f"plyd at {args.movetime} ms a move"
+    print(f"{score_line(points, n, args)}, plyd at {args.movetime} ms a move"
           f"{f' at first, then following the bot (from {low_time} to {high_time} ms)' if args.equal_time else ''}")
     mean = {k: 1000 * t / max(n, 1) for k, (t, n) in spent.items()}
     print(f"mean time a move: plyd {mean['plyd']:.0f} ms, "
           f"{args.opponent} {mean['mcts']:.0f} ms (wall clock, this machine)")
+    return 0
+
+
+def judge_scores(judge, text, legal, judge_time):
+    """The judge's score (win probability of the side to move) of each
+    legal step, from the deepest iteration that scored all of them."""
+    lines = search(judge, text, judge_time)
+    by_depth = collections.defaultdict(dict)
+    for line in lines:
+        words = line.split()
+        if (not words or words[0] != "info" or "multipv" not in words
+                or "pv" not in words or "lowerbound" in words or "upperbound" in words):
+            continue
+        depth = int(words[words.index("depth") + 1])
+        kind, value = words[words.index("score") + 1: words.index("score") + 3]
+        if kind == "cp":
+            p = (1 + int(value) / 1000) / 2
+        else:
+            p = 1.0 if int(value) > 0 else 0.0
+        by_depth[depth][words[words.index("pv") + 1]] = min(1.0, max(0.0, p))
+    for depth in sorted(by_depth, reverse=True):
+        if set(by_depth[depth]) >= set(legal):
+            return by_depth[depth]
+    return None
+
+
+def regret(args, plyd, judge):
+    rng = random.Random(args.seed)
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    bot = mcts_bot(game, args.simulations, args.seed)
+    points = 0.0
+    # (player, stones on the board) -> [regret summed, decisions]
+    table = collections.defaultdict(lambda: [0.0, 0])
+    totals = {"plyd": 0.0, "mcts": 0.0}
+    unscored = 0
+    for index in range(args.games):
+        plyd_player = index % 2
+        state = random_setups(game.new_initial_state(), rng)
+        plyd.send("ucinewgame")
+        judge.send("ucinewgame")
+        for roll in decisions(state, rng):
+            text = position(state, roll)
+            legal = {decode(a): a for a in state.legal_actions()}
+            who = "plyd" if state.current_player() == plyd_player else "mcts"
+            if who == "plyd":
+                move = search(plyd, text, args.movetime)[-1].split()[1]
+                if move not in legal:
+                    print(f"game {index}: plyd played {move}, not legal in OpenSpiel")
+                    return 1
+                action = legal[move]
+            else:
+                action = bot.step(state)
+                move = decode(action)
+            if len(legal) > 1:
+                scores = judge_scores(judge, text, legal, args.judge_time)
+                if scores is None:
+                    unscored += 1
+                else:
+                    loss = max(scores.values()) - scores[move]
+                    stones = sum(ch not in "./" for ch in ranks(state))
+                    entry = table[(who, stones)]
+                    entry[0] += loss
+                    entry[1] += 1
+                    totals[who] += loss
+            state.apply_action(action)
+        won = state.returns()[plyd_player] > 0
+        points += 1.0 if won else 0.0
+        done = index + 1
+        print(f"game {done}: plyd {'won' if won else 'lost'} ({points:.0f}/{done}); "
+              f"regret a game so far: plyd {totals['plyd'] / done:.3f}, "
+              f"mcts {totals['mcts'] / done:.3f}", file=sys.stderr)
+    n = args.games
+    print(f"{score_line(points, n, args)}, plyd at {args.movetime} ms a move, "
+          f"the judge at {args.judge_time} ms")
+    for who in ("plyd", "mcts"):
+        count = sum(v[1] for k, v in table.items() if k[0] == who)
+        print(f"{who}: regret {totals[who] / n:.4f} a game, "
+              f"{totals[who] / max(count, 1):.4f} a decision ({count} decisions)")
+    print("stones  plyd: decisions, regret a decision  mcts: decisions, regret a decision")
+    for stones in sorted({k[1] for k in table}, reverse=True):
+        row = [table[("plyd", stones)], table[("mcts", stones)]]
+        print(f"{stones:6d}  " + "  ".join(
+            f"{d:6d} {r / max(d, 1):.4f}" for r, d in row))
+    print(f"predicted by the judge's values: {100 * (0.5 + (totals['mcts'] - totals['plyd']) / n):.1f}%; "
+          f"a player playing the judge's choices: {100 * (0.5 + totals['mcts'] / n):.1f}%"
+          f"{f' ({unscored} decisions the judge did not score)' if unscored else ''}")
     return 0
 
 
@@ -263,11 +367,7 @@ def bots(args):
     for index in range(args.games):
         first_player = index % 2
         state = random_setups(game.new_initial_state(), rng)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                continue
+        for _ in decisions(state, rng):
             mover = 0 if state.current_player() == first_player else 1
             start = time.perf_counter()
             state.apply_action((first, second)[mover].step(state))
@@ -286,7 +386,7 @@ def bots(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=["check", "play", "bots"])
+    parser.add_argument("command", choices=["check", "play", "regret", "bots"])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plyd", default="target/release/plyd")
@@ -309,6 +409,8 @@ def main():
                              "e.g. EvalParams=my-odds.toml (play; repeatable)")
     parser.add_argument("--versus", type=int, default=10000,
                         help="the other bot's simulations per move (bots)")
+    parser.add_argument("--judge-time", type=int, default=1000,
+                        help="the judge's time a decision in ms (regret)")
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
     if args.command == "bots":
@@ -326,13 +428,20 @@ def main():
     except EngineError as e:
         print(e)
         return 2
+    judge = None
     try:
+        if args.command == "regret":
+            judge = Engine("judge", [args.plyd], setup + [
+                "setoption name MultiPV value 6"], args.timeout)
+            return regret(args, plyd, judge)
         return check(args, plyd) if args.command == "check" else play(args, plyd)
     except EngineError as e:
         print(e)
         return 2
     finally:
         plyd.close()
+        if judge is not None:
+            judge.close()
 
 
 if __name__ == "__main__":
