@@ -29,7 +29,9 @@ Two commands, both driving plyd through uci_engine.py:
          the score the judge's values predict, beside the score played.
          0.5 + the bot's regret a game is the score of a player who always
          played the judge's choice, as far as the judge's values are true
-         (its own errors count against the bot: an upper estimate).
+         (its own errors count against the bot: an upper estimate). Last,
+         how often the player to move won against the judge's win
+         probability, by tenths: whether its values are calibrated.
   bots   No plyd: OpenSpiel's MCTS bot with --versus simulations a move
          against the same bot with --simulations, dealt and scored as in
          play (the first in plyd's place): whether more simulations make
@@ -303,12 +305,15 @@ def regret(args, plyd, judge):
     # (player, stones on the board) -> [regret summed, decisions]
     table = collections.defaultdict(lambda: [0.0, 0])
     totals = {"plyd": 0.0, "mcts": 0.0}
+    # tenth of the judge's win probability -> [probability summed, wins, decisions]
+    calibration = collections.defaultdict(lambda: [0.0, 0, 0])
     unscored = 0
     for index in range(args.games):
         plyd_player = index % 2
         state = random_setups(game.new_initial_state(), rng)
         plyd.send("ucinewgame")
         judge.send("ucinewgame")
+        judged = []  # (player, the judge's win probability of its best step)
         for roll in decisions(state, rng):
             text = position(state, roll)
             legal = {decode(a): a for a in state.legal_actions()}
@@ -333,7 +338,13 @@ def regret(args, plyd, judge):
                     entry[0] += loss
                     entry[1] += 1
                     totals[who] += loss
+                    judged.append((state.current_player(), max(scores.values())))
             state.apply_action(action)
+        for player, p in judged:
+            entry = calibration[min(9, int(p * 10))]
+            entry[0] += p
+            entry[1] += state.returns()[player] > 0
+            entry[2] += 1
         won = state.returns()[plyd_player] > 0
         points += 1.0 if won else 0.0
         done = index + 1
@@ -352,6 +363,11 @@ def regret(args, plyd, judge):
         row = [table[("plyd", stones)], table[("mcts", stones)]]
         print(f"{stones:6d}  " + "  ".join(
             f"{d:6d} {r / max(d, 1):.4f}" for r, d in row))
+    print("the judge's win probability of the best step, and how often the player to move won:")
+    for tenth in sorted(calibration):
+        total, wins, count = calibration[tenth]
+        print(f"  {tenth / 10:.1f}-{(tenth + 1) / 10:.1f}: {count:5d} decisions, "
+              f"mean {total / count:.3f}, won {wins / count:.3f}")
     print(f"predicted by the judge's values: {100 * (0.5 + (totals['mcts'] - totals['plyd']) / n):.1f}%; "
           f"a player playing the judge's choices: {100 * (0.5 + totals['mcts'] / n):.1f}%"
           f"{f' ({unscored} decisions the judge did not score)' if unscored else ''}")
