@@ -222,6 +222,9 @@ struct Params {
     learned: bool,
     #[serde(default)]
     learned_weights: String,
+    /// Absent in files written before the blend: the learned estimate alone.
+    #[serde(default)]
+    race_share: f64,
 }
 
 fn default_setup_book() -> bool {
@@ -260,6 +263,8 @@ pub struct Odds {
     setup_book: bool,
     /// The learned estimate in place of the race ([`crate::learned`]).
     learned: Option<Arc<learned::Net>>,
+    /// With `learned`, the race's share of the estimate, blended in log-odds.
+    race_share: f64,
     /// `reach[k][d][t]`: probability that a stone selected by `k` faces
     /// has made `d` steps within `t` turns.
     reach: Vec<[[f64; MAX_HORIZON + 1]; 5]>,
@@ -451,6 +456,7 @@ impl Odds {
                         .map_err(|e| ParamsError::at_key("learned_weights", e))?,
                 ),
             },
+            race_share: plyd_params::check_range("race_share", p.race_share, 0.0, 1.0)?,
             reach,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
@@ -663,6 +669,15 @@ impl Odds {
     /// with `learned`, else the race's.
     fn estimate(&self, board: &Board) -> f64 {
         match &self.learned {
+            Some(net) if self.race_share > 0.0 => {
+                let logit = |p: f64| {
+                    let p = p.clamp(1e-6, 1.0 - 1e-6);
+                    (p / (1.0 - p)).ln()
+                };
+                let x = (1.0 - self.race_share) * logit(net.probability(board))
+                    + self.race_share * logit(self.race(board));
+                1.0 / (1.0 + (-x).exp())
+            }
             Some(net) => net.probability(board),
             None => self.race(board),
         }
@@ -866,6 +881,40 @@ mod tests {
             }
         });
         assert!(differ > 100, "{differ}");
+    }
+
+    /// `race_share` blends the network's and the race's log-odds: 1 gives
+    /// the race, a half their mean; out of 0 to 1 it is refused by name.
+    #[test]
+    fn race_share_blends_the_two_estimates() {
+        let shipped = Odds::default();
+        let racing = Odds::racing();
+        let with =
+            |share: &str| Odds::from_toml(&DEFAULT_PARAMS.replace("race_share = 0.0", share));
+        let (half, all) = (
+            with("race_share = 0.5").unwrap(),
+            with("race_share = 1.0").unwrap(),
+        );
+        // As the blend reads them: a sure result counts as one in a million.
+        let logit = |p: f64| {
+            let p = p.clamp(1e-6, 1.0 - 1e-6);
+            (p / (1.0 - p)).ln()
+        };
+        let mut compared = 0;
+        crate::test_games::for_positions_in_play(0x0B1E_0D5E_7777_1234, 20, |board| {
+            if board.counts[0] + board.counts[1] > 4 {
+                let (net, race) = (shipped.estimate(board), racing.estimate(board));
+                assert!((all.estimate(board) - race).abs() < 2e-6);
+                let mean = (logit(net) + logit(race)) / 2.0;
+                assert!((logit(half.estimate(board)) - mean).abs() < 1e-6);
+                compared += 1;
+            }
+        });
+        assert!(compared > 100, "{compared}");
+        for bad in ["race_share = 1.5", "race_share = -0.1"] {
+            let err = with(bad).unwrap_err().to_string();
+            assert!(err.contains("race_share"), "{err}");
+        }
     }
 
     /// Random games from random set-ups: at every position before a roll
