@@ -49,6 +49,8 @@ plyd as the side to move.
         --plyd target/release/plyd
     python3 tests/tools/einstein_vs_openspiel.py play --games 100 --seed 1 \\
         --movetime 100 --simulations 1000 --plyd target/release/plyd
+    python3 tests/tools/einstein_vs_openspiel.py regret --games 50 --seed 6001 \\
+        --movetime 560 --simulations 3000 --judge-time 2000 --plyd target/release/plyd
     python3 tests/tools/einstein_vs_openspiel.py bots --games 100 --seed 9101 \\
         --simulations 3000 --versus 10000
 """
