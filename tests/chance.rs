@@ -592,9 +592,12 @@ fn multipv_and_the_clock_work_over_chance_nodes() {
     assert_eq!(best, first_moves[0], "{lines:?}");
 
     // Under a clock and a fixed move time, with two threads: a legal move.
+    // (A second on the clock gives a hard limit of about 130 ms: at 300 ms,
+    // about 40, a test niced beside two busy processes once got no
+    // processor for all of it and answered before its first iteration.)
     engine.send("setoption name MultiPV value 1");
     engine.send("setoption name Threads value 2");
-    for go in ["go wtime 300 btime 300", "go movetime 100"] {
+    for go in ["go wtime 1000 btime 1000", "go movetime 100"] {
         engine.send("position startpos moves r3 2 r3");
         engine.send(go);
         let lines = engine.until_bestmove();
