@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """plyd's EinStein würfelt nicht against OpenSpiel's `einstein_wurfelt_nicht`.
 
-Two commands, both driving plyd through uci_engine.py:
+Four commands, all but bots driving plyd through uci_engine.py:
 
   check  Random games played in OpenSpiel (set-ups, rolls and moves drawn
          at random). At every move, plyd is given OpenSpiel's position as
@@ -334,13 +334,14 @@ def regret(args, plyd, judge):
                 if scores is None:
                     unscored += 1
                 else:
-                    loss = max(scores.values()) - scores[move]
+                    best = max(scores.values())
+                    loss = best - scores[move]
                     stones = sum(ch not in "./" for ch in ranks(state))
                     entry = table[(who, stones)]
                     entry[0] += loss
                     entry[1] += 1
                     totals[who] += loss
-                    judged.append((state.current_player(), max(scores.values())))
+                    judged.append((state.current_player(), best))
             state.apply_action(action)
         for player, p in judged:
             entry = calibration[min(9, int(p * 10))]

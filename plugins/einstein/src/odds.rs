@@ -289,6 +289,13 @@ impl Odds {
     }
 }
 
+/// The log-odds of `p` as `race_share` blends them, a sure result counted
+/// as one in a million.
+fn log_odds(p: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    (p / (1.0 - p)).ln()
+}
+
 /// Faces of the die that select each stone of `side` (index by number), a
 /// shared face going to the stone nearer its corner.
 pub fn racing_faces(board: &Board, side: usize) -> [u8; 7] {
@@ -670,12 +677,8 @@ impl Odds {
     fn estimate(&self, board: &Board) -> f64 {
         match &self.learned {
             Some(net) if self.race_share > 0.0 => {
-                let logit = |p: f64| {
-                    let p = p.clamp(1e-6, 1.0 - 1e-6);
-                    (p / (1.0 - p)).ln()
-                };
-                let x = (1.0 - self.race_share) * logit(net.probability(board))
-                    + self.race_share * logit(self.race(board));
+                let x = (1.0 - self.race_share) * log_odds(net.probability(board))
+                    + self.race_share * log_odds(self.race(board));
                 1.0 / (1.0 + (-x).exp())
             }
             Some(net) => net.probability(board),
@@ -895,18 +898,13 @@ mod tests {
             with("race_share = 0.5").unwrap(),
             with("race_share = 1.0").unwrap(),
         );
-        // As the blend reads them: a sure result counts as one in a million.
-        let logit = |p: f64| {
-            let p = p.clamp(1e-6, 1.0 - 1e-6);
-            (p / (1.0 - p)).ln()
-        };
         let mut compared = 0;
         crate::test_games::for_positions_in_play(0x0B1E_0D5E_7777_1234, 20, |board| {
             if board.counts[0] + board.counts[1] > 4 {
                 let (net, race) = (shipped.estimate(board), racing.estimate(board));
                 assert!((all.estimate(board) - race).abs() < 2e-6);
-                let mean = (logit(net) + logit(race)) / 2.0;
-                assert!((logit(half.estimate(board)) - mean).abs() < 1e-6);
+                let mean = (log_odds(net) + log_odds(race)) / 2.0;
+                assert!((log_odds(half.estimate(board)) - mean).abs() < 1e-6);
                 compared += 1;
             }
         });
