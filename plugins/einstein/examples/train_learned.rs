@@ -24,7 +24,10 @@
 //! ```
 //!
 //! `--init FILE` starts from a weights file instead of zeros; `--seed N`
-//! changes the games.
+//! changes the games; `--explore P` plays a random step instead of the
+//! best with probability `P` (the estimate is still moved towards the best
+//! step's value), so that training meets the positions a weaker opponent
+//! leads to.
 
 use std::time::Instant;
 
@@ -44,6 +47,11 @@ impl Rng {
 
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
+    }
+
+    /// A number in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
@@ -98,7 +106,14 @@ fn before_roll(net: &Net, board: &mut Board, plies: u32, budget: usize) -> f64 {
 }
 
 /// One game of training; the summed squared error and the positions.
-fn train_game(net: &mut Net, rate: f32, plies: u32, budget: usize, rng: &mut Rng) -> (f64, usize) {
+fn train_game(
+    net: &mut Net,
+    rate: f32,
+    plies: u32,
+    budget: usize,
+    explore: f64,
+    rng: &mut Rng,
+) -> (f64, usize) {
     let mut board = Board::setup();
     board.play(ARRANGE + rng.below(720) as u32);
     board.play(ARRANGE + rng.below(720) as u32);
@@ -117,7 +132,17 @@ fn train_game(net: &mut Net, rate: f32, plies: u32, budget: usize, rng: &mut Rng
         if last {
             return (error, positions);
         }
-        board.play(mv);
+        if explore > 0.0 && rng.unit() < explore {
+            let mut steps = [0u32; 6];
+            let mut n = 0;
+            board.for_each_step(board.roll, &mut |m| {
+                steps[n] = m;
+                n += 1;
+            });
+            board.play(steps[rng.below(n)]);
+        } else {
+            board.play(mv);
+        }
     }
 }
 
@@ -172,6 +197,7 @@ fn main() {
     let mut init: Option<String> = None;
     let mut budget: usize = 0;
     let mut plies: u32 = 0;
+    let mut explore: f64 = 0.0;
     let mut out = concat!(env!("CARGO_MANIFEST_DIR"), "/learned.bin").to_string();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -188,6 +214,7 @@ fn main() {
             "--init" => init = Some(value),
             "--exact-budget" => budget = value.parse().expect("--exact-budget"),
             "--lookahead" => plies = value.parse().expect("--lookahead"),
+            "--explore" => explore = value.parse().expect("--explore"),
             "--out" => out = value,
             _ => panic!("unknown flag {flag}"),
         }
@@ -203,7 +230,7 @@ fn main() {
     for g in 1..=games {
         let progress = (g - 1) as f32 / games as f32;
         let r = rate * (final_rate / rate).powf(progress);
-        let (e, n) = train_game(&mut net, r, plies, budget, &mut rng);
+        let (e, n) = train_game(&mut net, r, plies, budget, explore, &mut rng);
         error += e;
         positions += n;
         if g % report == 0 || g == games {
