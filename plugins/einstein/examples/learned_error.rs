@@ -27,24 +27,9 @@ use plyd_game_einstein::exact::{Ending, Solver};
 use plyd_game_einstein::learned::{self, Net};
 use plyd_game_einstein::{endgame, Odds};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+#[path = "shared/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// The step `net` rates best one ply deep after the roll.
 fn best_step(net: &Net, board: &Board) -> u32 {

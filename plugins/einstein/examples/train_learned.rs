@@ -35,25 +35,9 @@ use plyd_einstein_rules::board::{Board, ARRANGE, ROLL};
 use plyd_game_einstein::learned::{features, Net, FEATURES};
 use plyd_game_einstein::{endgame, exact, Odds};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// A number in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+#[path = "shared/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// The exact probability that the side to move wins a position before its
 /// roll with at most four stones, if the solver finds it within `budget`
