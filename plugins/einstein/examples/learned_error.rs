@@ -124,13 +124,17 @@ fn main() {
             let truth: f64 = words.next().expect("a value").parse().expect("a value");
             let mut board = Board::setup();
             for w in words {
-                board.play(w.parse().expect("a move"));
+                let mv: u32 = w.parse().expect("a move");
+                assert!(board.is_legal(mv), "{path}: move {mv} is not legal here");
+                board.play(mv);
             }
             score(&board, truth, &mut tallies);
             counted += 1;
         }
     }
-    for _ in 0..if load.is_some() { 0 } else { games } {
+    // A loaded set replaces the games.
+    let games = if load.is_some() { 0 } else { games };
+    for _ in 0..games {
         let mut moves: Vec<u32> = Vec::new();
         let mut board = Board::setup();
         for _ in 0..2 {
