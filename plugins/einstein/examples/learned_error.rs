@@ -27,6 +27,8 @@ use plyd_game_einstein::exact::{Ending, Solver};
 use plyd_game_einstein::learned::{self, Net};
 use plyd_game_einstein::{endgame, Odds};
 
+#[path = "shared/flags.rs"]
+mod flags;
 #[path = "shared/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -76,11 +78,7 @@ fn main() {
     let mut seed = 1u64;
     let mut weights: Vec<String> = Vec::new();
     let (mut save, mut load): (Option<String>, Option<String>) = (None, None);
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .unwrap_or_else(|| panic!("{flag} needs a value"));
+    for (flag, value) in flags::flags() {
         match flag.as_str() {
             "--games" => games = value.parse().expect("--games"),
             "--stones" => stones = value.parse().expect("--stones"),
@@ -168,9 +166,7 @@ fn main() {
             board.play(roll);
             moves.push(roll);
             let mv = if rng.unit() < explore {
-                let mut steps = Vec::new();
-                board.for_each_step(board.roll, &mut |mv| steps.push(mv));
-                steps[rng.below(steps.len())]
+                rng.step(&board)
             } else {
                 best_step(&shipped, &board)
             };

@@ -35,6 +35,8 @@ use plyd_einstein_rules::board::{Board, ARRANGE, ROLL};
 use plyd_game_einstein::learned::{features, Net, FEATURES};
 use plyd_game_einstein::{endgame, exact, Odds};
 
+#[path = "shared/flags.rs"]
+mod flags;
 #[path = "shared/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -116,14 +118,10 @@ fn train_game(
         if last {
             return (error, positions);
         }
+        // No draw at all without `--explore`: the games stay those of
+        // runs before it.
         if explore > 0.0 && rng.unit() < explore {
-            let mut steps = [0u32; 6];
-            let mut n = 0;
-            board.for_each_step(board.roll, &mut |m| {
-                steps[n] = m;
-                n += 1;
-            });
-            board.play(steps[rng.below(n)]);
+            board.play(rng.step(&board));
         } else {
             board.play(mv);
         }
@@ -183,11 +181,7 @@ fn main() {
     let mut plies: u32 = 0;
     let mut explore: f64 = 0.0;
     let mut out = concat!(env!("CARGO_MANIFEST_DIR"), "/learned.bin").to_string();
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .unwrap_or_else(|| panic!("{flag} needs a value"));
+    for (flag, value) in flags::flags() {
         match flag.as_str() {
             "--games" => games = value.parse().expect("--games"),
             "--rate" => rate = value.parse().expect("--rate"),
