@@ -10,14 +10,73 @@ use super::{
     SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
 
-/// Weight in the fastest-first key of each of the mover's discs that a
-/// corner makes stable after the move, against 16 for one of the
-/// opponent's replies. Proving a score near a wipe-out (FFO 59, +64) is a
-/// race to discs that cannot be taken back: with it the solver searches
-/// FFO 59 in about 118 thousand nodes instead of 165 million; FFO 40-47
-/// (722 million instead of 726), FFO 1-19 and plyd's own positions of 22
-/// and 24 empty squares lose 0.4% to 3.3% of their nodes.
-const CORNER_STABILITY_WEIGHT: i32 = 2;
+/// The weights of the fastest-first key (see [`MoveList::sort`]); a
+/// higher key is searched first.
+struct SortWeights {
+    /// Taken off for each of the opponent's replies.
+    reply: i32,
+    /// Taken off again for each of those replies that takes a corner.
+    corner_reply: i32,
+    /// Taken off for each square of the opponent's potential mobility
+    /// (the empty squares next to the mover's discs).
+    potential: i32,
+    /// Added for a move that keeps parity (into a quadrant holding an odd
+    /// number of empty squares).
+    parity: i32,
+    /// Added for a corner.
+    corner: i32,
+    /// Added for each of the mover's discs that a corner makes stable
+    /// after the move. Proving a score near a wipe-out (FFO 59, +64) is a
+    /// race to discs that cannot be taken back: with this term the solver
+    /// searches FFO 59 in under a million nodes instead of 165 million.
+    corner_stability: i32,
+    /// Hundredths of a disc of the evaluation (or of the search of it)
+    /// worth one unit of the key.
+    eval_divisor: i32,
+}
+
+/// The key's weights below [`EVAL_SORT_MIN_EMPTIES`], where moves are
+/// sorted without the evaluation (so its divisor is unused). These,
+/// [`EVAL_WEIGHTS`] and [`SEARCH_WEIGHTS`] were chosen by the nodes of
+/// whole solves of 20 of plyd's own positions of 22 and 24 empty squares
+/// (`selfplay-endgames.txt`), one weight at a time; FFO 40-52, apart from
+/// them, took 9.9% fewer nodes than with the weights before (16, 16, 4,
+/// 6, 4 and 2 in all three, a divisor of 25; docs/othello.md, "The
+/// order's weights, chosen by nodes").
+const FAST_WEIGHTS: SortWeights = SortWeights {
+    reply: 28,
+    corner_reply: 24,
+    potential: 2,
+    parity: 6,
+    corner: 4,
+    corner_stability: 5,
+    eval_divisor: 1,
+};
+
+/// The key's weights where moves are also sorted by the evaluation of the
+/// position each leads to (from [`EVAL_SORT_MIN_EMPTIES`]); see
+/// [`FAST_WEIGHTS`].
+const EVAL_WEIGHTS: SortWeights = SortWeights {
+    reply: 12,
+    corner_reply: 12,
+    potential: 6,
+    parity: 3,
+    corner: 4,
+    corner_stability: 4,
+    eval_divisor: 35,
+};
+
+/// The key's weights where moves are sorted by a search of the evaluation
+/// (from [`SEARCH_SORT_MIN_EMPTIES`]); see [`FAST_WEIGHTS`].
+const SEARCH_WEIGHTS: SortWeights = SortWeights {
+    reply: 10,
+    corner_reply: 12,
+    potential: 6,
+    parity: 3,
+    corner: 0,
+    corner_stability: 5,
+    eval_divisor: 30,
+};
 
 /// The discs of `own` that a corner makes stable at a glance: the corners
 /// it holds and, next to each, the two edge squares it holds.
@@ -90,10 +149,6 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Weight of one square of the opponent's potential mobility in the
-/// fastest-first key, against 16 for one of its moves.
-const POTENTIAL_WEIGHT: i32 = 4;
-
 /// The squares next to any square of `bits` (and `bits` itself).
 #[inline]
 pub(super) const fn neighbours(bits: u64) -> u64 {
@@ -124,10 +179,6 @@ const DEEP_SORT_MIN_EMPTIES: u32 = 22;
 
 /// Plies of the sorting search from [`DEEP_SORT_MIN_EMPTIES`].
 const DEEP_SORT_PLIES: u32 = 4;
-
-/// Hundredths of a disc of evaluation worth one unit of the sort key (a
-/// reply of the opponent is 16).
-const EVAL_DIVISOR: i32 = 25;
 
 /// What the evaluation adds to the order of a node's moves.
 #[derive(Clone, Copy)]
@@ -224,10 +275,12 @@ impl MoveList {
     }
 
     /// Sort the moves [`Self::generate`] wrote fastest-first: fewest
-    /// replies for the opponent (a corner reply counting twice), then a
-    /// move that keeps parity, then a corner, and with `order` the
-    /// evaluation of the position each move leads to (or a search of it)
-    /// as well; `table_move` before everything. Returns the positions the
+    /// replies for the opponent (a corner reply counting more), the
+    /// opponent's potential mobility, a move that keeps parity, a corner
+    /// and the discs corners make stable, weighed by [`FAST_WEIGHTS`], and
+    /// with `order` by [`EVAL_WEIGHTS`] or [`SEARCH_WEIGHTS`] and the
+    /// evaluation of the position each move leads to (or a search of it);
+    /// `table_move` before everything. Returns the positions the
     /// order's searches visited.
     pub(crate) fn sort(
         &mut self,
@@ -245,6 +298,11 @@ impl MoveList {
             evaluation.children(own, opp, moves, plies, values, &mut visited);
         }
         let odd = odd_quadrants(!(own | opp));
+        let w = match order {
+            EvalOrder::None => &FAST_WEIGHTS,
+            EvalOrder::Search(_, 0) => &EVAL_WEIGHTS,
+            EvalOrder::Search(..) => &SEARCH_WEIGHTS,
+        };
         for (n, value) in values.iter().enumerate() {
             let (square, flipped) = (self.squares[n], self.flipped[n]);
             let disc = 1u64 << square;
@@ -253,16 +311,17 @@ impl MoveList {
             // Empty squares next to the mover's discs: where the opponent
             // may find moves later (potential mobility).
             let frontier = neighbours(mover) & !(mover | opp);
-            let mut key = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
-                - POTENTIAL_WEIGHT * frontier.count_ones() as i32;
+            let mut key = -w.reply * replies.count_ones() as i32
+                - w.corner_reply * (replies & CORNERS).count_ones() as i32
+                - w.potential * frontier.count_ones() as i32;
             if disc & odd != 0 {
-                key += 6;
+                key += w.parity;
             }
             if disc & CORNERS != 0 {
-                key += 4;
+                key += w.corner;
             }
-            key += CORNER_STABILITY_WEIGHT * corner_stability(mover);
-            key -= value / EVAL_DIVISOR;
+            key += w.corner_stability * corner_stability(mover);
+            key -= value / w.eval_divisor;
             if table_move == Some(u32::from(square)) {
                 key = i32::MAX;
             }
