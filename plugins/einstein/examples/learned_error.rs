@@ -15,6 +15,10 @@
 //! with its exact value; `--load FILE` reads such a file instead of playing
 //! and solving, so that networks compare on one set in seconds.
 //!
+//! `--playouts N` scores one more estimate: the share of `N` games played
+//! on from the position by the shipped network's best step one ply deep
+//! (both sides, random rolls), as a Monte-Carlo search's playouts would.
+//!
 //! Prints, for the race and each network (the shipped one first), the
 //! mean squared and mean absolute error against the exact values and the
 //! mean log loss (the exact value taken as the target probability), over
@@ -52,6 +56,35 @@ fn best_step(net: &Net, board: &Board) -> u32 {
     best.1
 }
 
+/// The share of `n` games won by the side to move at `board` (before its
+/// roll), each played on with random rolls and the shipped network's best
+/// step one ply deep for both sides, as far as the table's exact values
+/// of three stones or fewer (counted as their probability).
+fn rollout(net: &Net, board: &Board, n: usize, rng: &mut Rng) -> f64 {
+    let me = board.mover();
+    let mut wins = 0.0;
+    for _ in 0..n {
+        let mut b = board.clone();
+        loop {
+            if b.is_over() {
+                if b.winner() == Some(me) {
+                    wins += 1.0;
+                }
+                break;
+            }
+            if let Some(p) = endgame::win_probability(&b) {
+                wins += if b.mover() == me { p } else { 1.0 - p };
+                break;
+            }
+            let roll = ROLL + 1 + rng.below(6) as u32;
+            b.play(roll);
+            let mv = best_step(net, &b);
+            b.play(mv);
+        }
+    }
+    wins / n as f64
+}
+
 struct Tally {
     name: String,
     squared: f64,
@@ -76,6 +109,7 @@ fn main() {
     let mut explore = 0.2f64;
     let mut budget = 50_000_000usize;
     let mut seed = 1u64;
+    let mut rollouts = 0usize;
     let mut weights: Vec<String> = Vec::new();
     let (mut save, mut load): (Option<String>, Option<String>) = (None, None);
     for (flag, value) in flags::flags() {
@@ -85,6 +119,7 @@ fn main() {
             "--explore" => explore = value.parse().expect("--explore"),
             "--budget" => budget = value.parse().expect("--budget"),
             "--seed" => seed = value.parse().expect("--seed"),
+            "--playouts" => rollouts = value.parse().expect("--playouts"),
             "--weights" => weights.push(value),
             "--save" => save = Some(value),
             "--load" => load = Some(value),
@@ -110,7 +145,17 @@ fn main() {
     let (mut counted, mut over_budget) = (0usize, 0usize);
     let start = Instant::now();
     let mut saved = String::new();
-    let score = |board: &Board, truth: f64, tallies: &mut Vec<Tally>| {
+    let mut rollout_rng = Rng(0x5851_f42d_4c95_7f2d ^ seed);
+    let mut rollout_tally = Tally {
+        name: format!("{rollouts} playouts"),
+        squared: 0.0,
+        absolute: 0.0,
+        log_loss: 0.0,
+    };
+    let mut score = |board: &Board, truth: f64, tallies: &mut Vec<Tally>| {
+        if rollouts > 0 {
+            rollout_tally.add(rollout(&shipped, board, rollouts, &mut rollout_rng), truth);
+        }
         tallies[0].add(race.probability(board), truth);
         for (t, (_, net)) in tallies[1..].iter_mut().zip(&nets) {
             t.add(net.probability(board), truth);
@@ -185,6 +230,9 @@ fn main() {
         ),
     }
     let k = counted.max(1) as f64;
+    if rollouts > 0 {
+        tallies.push(rollout_tally);
+    }
     for t in &tallies {
         println!(
             "{:>20}: squared error {:.5}, absolute error {:.4}, log loss {:.5}",

@@ -27,7 +27,10 @@
 //! changes the games; `--explore P` plays a random step instead of the
 //! best with probability `P` (the estimate is still moved towards the best
 //! step's value), so that training meets the positions a weaker opponent
-//! leads to.
+//! leads to. `--lambda L` (0 to 1) moves each estimate after the game
+//! instead, towards its λ-return: `1 - L` of the step's value and `L` of
+//! one minus the next position's return (1: the game's result alone); the
+//! returns follow the steps played, so use it without `--explore`.
 
 use std::time::Instant;
 
@@ -92,31 +95,44 @@ fn before_roll(net: &Net, board: &mut Board, plies: u32, budget: usize) -> f64 {
 }
 
 /// One game of training; the summed squared error and the positions.
+///
+/// With `lambda` 0 each estimate moves towards its step's value as the
+/// game goes (TD(0)). Above 0 the game is played first and each estimate
+/// then moves towards its λ-return: the step's value where the game ends
+/// there, else `1 - λ` of one minus the next estimate and `λ` of one minus
+/// the next position's own λ-return (1: the game's result alone).
 fn train_game(
     net: &mut Net,
     rate: f32,
     plies: u32,
     budget: usize,
     explore: f64,
+    lambda: f64,
     rng: &mut Rng,
 ) -> (f64, usize) {
     let mut board = Board::setup();
     board.play(ARRANGE + rng.below(720) as u32);
     board.play(ARRANGE + rng.below(720) as u32);
     let (mut error, mut positions) = (0.0, 0);
+    // With lambda: each position's features, estimate and step value.
+    let mut played: Vec<([u32; FEATURES], f64, f64)> = Vec::new();
     loop {
         let f: [u32; FEATURES] = features(&board);
         let p = net.probability_of(&f);
         board.play(ROLL + 1 + rng.below(6) as u32);
         let (mv, target, last) = best_step(net, &board, plies, budget);
-        let delta = (target - p) as f32 * rate;
-        for &i in &f {
-            net.weights[i as usize] += delta;
+        if lambda > 0.0 {
+            played.push((f, p, target));
+        } else {
+            let delta = (target - p) as f32 * rate;
+            for &i in &f {
+                net.weights[i as usize] += delta;
+            }
+            error += (target - p) * (target - p);
+            positions += 1;
         }
-        error += (target - p) * (target - p);
-        positions += 1;
         if last {
-            return (error, positions);
+            break;
         }
         // No draw at all without `--explore`: the games stay those of
         // runs before it.
@@ -126,6 +142,24 @@ fn train_game(
             board.play(mv);
         }
     }
+    let mut next_return = 0.0;
+    for t in (0..played.len()).rev() {
+        let (f, p, target) = &played[t];
+        let g = if t + 1 == played.len() {
+            *target
+        } else {
+            // `target` is one minus the next estimate.
+            (1.0 - lambda) * target + lambda * (1.0 - next_return)
+        };
+        next_return = g;
+        let delta = (g - p) as f32 * rate;
+        for &i in f {
+            net.weights[i as usize] += delta;
+        }
+        error += (g - p) * (g - p);
+        positions += 1;
+    }
+    (error, positions)
 }
 
 /// Red's result (1 or 0) of a game from the dealt arrangements and rolls,
@@ -180,6 +214,7 @@ fn main() {
     let mut budget: usize = 0;
     let mut plies: u32 = 0;
     let mut explore: f64 = 0.0;
+    let mut lambda: f64 = 0.0;
     let mut out = concat!(env!("CARGO_MANIFEST_DIR"), "/learned.bin").to_string();
     for (flag, value) in flags::flags() {
         match flag.as_str() {
@@ -193,6 +228,7 @@ fn main() {
             "--exact-budget" => budget = value.parse().expect("--exact-budget"),
             "--lookahead" => plies = value.parse().expect("--lookahead"),
             "--explore" => explore = value.parse().expect("--explore"),
+            "--lambda" => lambda = value.parse().expect("--lambda"),
             "--out" => out = value,
             _ => panic!("unknown flag {flag}"),
         }
@@ -208,7 +244,7 @@ fn main() {
     for g in 1..=games {
         let progress = (g - 1) as f32 / games as f32;
         let r = rate * (final_rate / rate).powf(progress);
-        let (e, n) = train_game(&mut net, r, plies, budget, explore, &mut rng);
+        let (e, n) = train_game(&mut net, r, plies, budget, explore, lambda, &mut rng);
         error += e;
         positions += n;
         if g % report == 0 || g == games {
