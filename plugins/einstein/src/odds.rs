@@ -6,7 +6,8 @@
 //!
 //! With three stones or fewer on the board the probability is exact, from
 //! the retrograde table of [`crate::endgame`] (best play by both sides,
-//! every roll weighed). With four (`exact_stones`) it is exact once the
+//! every roll weighed). With four or five (`exact_stones`, 5 by default)
+//! it is exact once the
 //! thread's solver ([`crate::exact`]) has solved the ending, which it does
 //! a paced share at a time; until then it is estimated as below.
 //!
@@ -236,11 +237,11 @@ fn default_exact_rate() -> f64 {
 }
 
 fn default_exact_stones() -> usize {
-    4
+    5
 }
 
 fn default_exact_budget() -> usize {
-    1000
+    20_000
 }
 
 /// The odds evaluator and its parameters.
