@@ -234,3 +234,39 @@ fn endings_beyond_the_table_are_solved_exactly() {
     let plain = expectimax(&mut game, &mut memo);
     assert!((plain - value).abs() < 1e-4, "{plain} against {value}");
 }
+
+/// Five stones (the default `exact_stones`): the solver's value of random
+/// three-against-two and four-against-one positions, before the roll, is
+/// the plain expectimax's.
+#[test]
+fn five_stone_endings_are_solved_exactly() {
+    use plyd_game_einstein::exact;
+    let mut rng = 0x1357_9bdf_2468_ace0u64;
+    let mut memo = HashMap::new();
+    let sets: [&[char]; 3] = [
+        &['1', '6', '3', 'a', 'f'],
+        &['2', 'b', 'c', 'e', 'f'],
+        &['1', '2', '5', '6', 'd'],
+    ];
+    let mut checked = 0;
+    for stones in sets {
+        for side in ['r', 'b'] {
+            let text = random_position(&mut rng, stones, side, None);
+            let mut game = EinStein::new(0);
+            game.set_position(&text).unwrap();
+            if game.outcome() != Outcome::Ongoing {
+                continue;
+            }
+            let plain = expectimax(&mut game, &mut memo);
+            let solved = exact::win_probability(game.board(), 5, usize::MAX).unwrap();
+            assert!(
+                (plain - solved).abs() < 1e-4,
+                "{text}: expectimax {plain}, solver {solved}"
+            );
+            // Four stones asked for: no answer for five.
+            assert_eq!(exact::win_probability(game.board(), 4, usize::MAX), None);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "{checked}");
+}
