@@ -660,12 +660,22 @@ fn evaluator_named(
     game: &std::sync::Arc<plyd::host::GamePlugin>,
     name: &str,
 ) -> plyd::host::Evaluator {
+    evaluator_with_params(host, game, name, None)
+}
+
+/// [`evaluator_named`] with parameter text (`None`: the defaults).
+fn evaluator_with_params(
+    host: &plyd::host::PluginHost,
+    game: &std::sync::Arc<plyd::host::GamePlugin>,
+    name: &str,
+    params: Option<&str>,
+) -> plyd::host::Evaluator {
     let source = host
         .evaluators_for(game)
         .into_iter()
         .find(|e| e.name() == name)
         .unwrap_or_else(|| panic!("no evaluator {name}"));
-    plyd::host::Evaluator::new(game, source, None).expect("evaluator")
+    plyd::host::Evaluator::new(game, source, params).expect("evaluator")
 }
 
 #[test]
@@ -910,11 +920,6 @@ fn einstein_shallow_search_gives_the_one_ply_value_of_the_hosts_scoring() {
     let einstein = host
         .load_file(&built_library("plyd_game_einstein"))
         .expect("einstein loads");
-    let source = host
-        .evaluators_for(&einstein)
-        .into_iter()
-        .find(|e| e.name() == "odds")
-        .expect("odds");
     let shipped = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../plugins/einstein/odds.toml"
@@ -922,8 +927,7 @@ fn einstein_shallow_search_gives_the_one_ply_value_of_the_hosts_scoring() {
     .expect("odds.toml");
     let params = shipped.replace("exact_stones = 5", "exact_stones = 3");
     assert_ne!(params, shipped, "odds.toml sets exact_stones = 5");
-    let odds = plyd::host::Evaluator::new(&einstein, source, Some(&params))
-        .expect("odds with the table alone");
+    let odds = evaluator_with_params(&host, &einstein, "odds", Some(&params));
     assert_eq!(odds.shallow_plies(), 1);
     let win = 90_000_000;
     let mut rng = plyd_util::rng::SplitMix64::new(0xe1e5);

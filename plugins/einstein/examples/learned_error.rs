@@ -93,6 +93,15 @@ struct Tally {
 }
 
 impl Tally {
+    fn new(name: String) -> Tally {
+        Tally {
+            name,
+            squared: 0.0,
+            absolute: 0.0,
+            log_loss: 0.0,
+        }
+    }
+
     fn add(&mut self, estimate: f64, truth: f64) {
         let e = estimate.clamp(1e-6, 1.0 - 1e-6);
         self.squared += (e - truth) * (e - truth);
@@ -134,24 +143,14 @@ fn main() {
     let race = Odds::racing();
     let mut tallies: Vec<Tally> = std::iter::once("race".to_string())
         .chain(nets.iter().map(|(n, _)| n.clone()))
-        .map(|name| Tally {
-            name,
-            squared: 0.0,
-            absolute: 0.0,
-            log_loss: 0.0,
-        })
+        .map(Tally::new)
         .collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ seed.wrapping_mul(0x2545_f491_4f6c_dd1d));
     let (mut counted, mut over_budget) = (0usize, 0usize);
     let start = Instant::now();
     let mut saved = String::new();
     let mut rollout_rng = Rng(0x5851_f42d_4c95_7f2d ^ seed);
-    let mut rollout_tally = Tally {
-        name: format!("{rollouts} playouts"),
-        squared: 0.0,
-        absolute: 0.0,
-        log_loss: 0.0,
-    };
+    let mut rollout_tally = Tally::new(format!("{rollouts} playouts"));
     let mut score = |board: &Board, truth: f64, tallies: &mut Vec<Tally>| {
         if rollouts > 0 {
             rollout_tally.add(rollout(&shipped, board, rollouts, &mut rollout_rng), truth);

@@ -94,6 +94,16 @@ fn before_roll(net: &Net, board: &mut Board, plies: u32, budget: usize) -> f64 {
     total / 6.0
 }
 
+/// Move the estimate `p` of the position whose features are `f` by `rate`
+/// times its error towards `target`; the squared error.
+fn step_towards(net: &mut Net, f: &[u32; FEATURES], p: f64, target: f64, rate: f32) -> f64 {
+    let delta = (target - p) as f32 * rate;
+    for &i in f {
+        net.weights[i as usize] += delta;
+    }
+    (target - p) * (target - p)
+}
+
 /// One game of training; the summed squared error and the positions.
 ///
 /// With `lambda` 0 each estimate moves towards its step's value as the
@@ -124,11 +134,7 @@ fn train_game(
         if lambda > 0.0 {
             played.push((f, p, target));
         } else {
-            let delta = (target - p) as f32 * rate;
-            for &i in &f {
-                net.weights[i as usize] += delta;
-            }
-            error += (target - p) * (target - p);
+            error += step_towards(net, &f, p, target, rate);
             positions += 1;
         }
         if last {
@@ -152,11 +158,7 @@ fn train_game(
             (1.0 - lambda) * target + lambda * (1.0 - next_return)
         };
         next_return = g;
-        let delta = (g - p) as f32 * rate;
-        for &i in f {
-            net.weights[i as usize] += delta;
-        }
-        error += (g - p) * (g - p);
+        error += step_towards(net, f, *p, g, rate);
         positions += 1;
     }
     (error, positions)

@@ -85,6 +85,13 @@ fn random_position(rng: &mut u64, stones: &[char], side: char, roll: Option<u8>)
     }
 }
 
+/// The game at `text`, if it has not ended there.
+fn ongoing_game(text: &str) -> Option<EinStein> {
+    let mut game = EinStein::new(0);
+    game.set_position(text).unwrap();
+    (game.outcome() == Outcome::Ongoing).then_some(game)
+}
+
 #[test]
 fn shipped_table_is_the_solved_one() {
     let solved = endgame::encode(&endgame::solve_all());
@@ -115,11 +122,9 @@ fn table_entries_agree_with_a_plain_expectimax() {
             for case in 0..12 {
                 let roll = (case % 3 == 2).then_some((case % 6 + 1) as u8);
                 let text = random_position(&mut rng, stones, side, roll);
-                let mut game = EinStein::new(0);
-                game.set_position(&text).unwrap();
-                if game.outcome() != Outcome::Ongoing {
+                let Some(mut game) = ongoing_game(&text) else {
                     continue;
-                }
+                };
                 let exact = expectimax(&mut game, &mut memo);
                 let table = win_probability(game.board()).unwrap();
                 assert!(
@@ -171,11 +176,9 @@ fn endings_beyond_the_table_are_solved_exactly() {
             for case in 0..2 {
                 let roll = (case == 1).then_some(4);
                 let text = random_position(&mut rng, stones, side, roll);
-                let mut game = EinStein::new(0);
-                game.set_position(&text).unwrap();
-                if game.outcome() != Outcome::Ongoing {
+                let Some(mut game) = ongoing_game(&text) else {
                     continue;
-                }
+                };
                 let plain = expectimax(&mut game, &mut memo);
                 let solved = if roll.is_some() {
                     // After the roll: the best step, each child solved.
@@ -252,11 +255,9 @@ fn five_stone_endings_are_solved_exactly() {
     for stones in sets {
         for side in ['r', 'b'] {
             let text = random_position(&mut rng, stones, side, None);
-            let mut game = EinStein::new(0);
-            game.set_position(&text).unwrap();
-            if game.outcome() != Outcome::Ongoing {
+            let Some(mut game) = ongoing_game(&text) else {
                 continue;
-            }
+            };
             let plain = expectimax(&mut game, &mut memo);
             let solved = exact::win_probability(game.board(), 5, usize::MAX).unwrap();
             assert!(
