@@ -340,6 +340,20 @@ impl MoveList {
         visited
     }
 
+    /// Keep only the moves on the squares of `squares`, in their order.
+    pub(crate) fn retain(&mut self, squares: u64) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if squares & (1u64 << self.squares[i]) != 0 {
+                self.squares[kept] = self.squares[i];
+                self.flipped[kept] = self.flipped[i];
+                self.keys[kept] = self.keys[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Rotate the order left by `shift` places.
     pub(crate) fn rotate(&mut self, shift: usize) {
         self.squares[..self.len].rotate_left(shift);
@@ -564,31 +578,57 @@ impl Solver<'_> {
             }
         }
         let mut list = MoveList::new();
-        list.generate(own, opp, moves);
-        if count >= ETC_MIN_EMPTIES {
+        let etc = count >= ETC_MIN_EMPTIES;
+        if etc {
+            list.generate(own, opp, moves);
             if let Some(value) = self.transposition_cutoff(own, opp, &list, beta, count) {
                 return value;
             }
         }
-        self.nodes += list.sort(own, opp, table_move, eval_order(count));
         let first_alpha = alpha;
         let mut best = -SCORE_INFINITY;
-        let mut best_move = list.square(0);
-        for i in 0..list.len() {
-            let (square, flipped) = (list.square(i), list.flipped(i));
+        let mut best_move = 64;
+        let mut rest = moves;
+        // The table's move first, before the others are sorted: when it
+        // cuts, they never are.
+        if let Some(square) = table_move {
             let disc = 1u64 << square;
-            let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
-            let value = self.principal_child(child_own, child_opp, i == 0, alpha, beta);
+            let flipped = flips_at(own, opp, square as usize);
+            let value =
+                self.principal_child(opp & !flipped, own | flipped | disc, true, alpha, beta);
             if self.stopped {
                 return 0;
             }
-            if value > best {
-                best = value;
-                best_move = square;
-                if value >= beta {
-                    break;
+            best = value;
+            best_move = square as usize;
+            alpha = alpha.max(value);
+            rest &= !disc;
+        }
+        if best < beta && rest != 0 {
+            if etc {
+                list.retain(rest);
+            } else {
+                list.generate(own, opp, rest);
+            }
+            self.nodes += list.sort(own, opp, None, eval_order(count));
+            let searched = moves != rest;
+            for i in 0..list.len() {
+                let (square, flipped) = (list.square(i), list.flipped(i));
+                let disc = 1u64 << square;
+                let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
+                let first = i == 0 && !searched;
+                let value = self.principal_child(child_own, child_opp, first, alpha, beta);
+                if self.stopped {
+                    return 0;
                 }
-                alpha = alpha.max(value);
+                if value > best {
+                    best = value;
+                    best_move = square;
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = alpha.max(value);
+                }
             }
         }
         let entry = Entry::after_search(known, best_move as u32, best, first_alpha, beta, count);
