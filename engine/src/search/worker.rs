@@ -387,8 +387,10 @@ impl<'a> Searcher<'a> {
     ) -> Result<i32, PluginError> {
         let side = self.state.side_to_move()?;
         // A node with depth left will probe the table: fetch its cluster
-        // now, while the plugin answers the node's first questions.
-        let key = if depth > 0 {
+        // now, while the plugin answers the node's first questions. One
+        // that the plugin searches whole never reads the table.
+        let whole = depth <= self.shared.shallow_plies && !pv_node;
+        let key = if depth > 0 && !whole {
             let key = self.state.hash();
             self.shared.tt.prefetch(key);
             Some(key)
