@@ -389,8 +389,7 @@ impl<'a> Searcher<'a> {
         // A node with depth left will probe the table: fetch its cluster
         // now, while the plugin answers the node's first questions. One
         // that the plugin searches whole never reads the table.
-        let whole = depth <= self.shared.shallow_plies && !pv_node;
-        let key = if depth > 0 && !whole {
+        let key = if depth > 0 && !self.searched_in_plugin(depth, pv_node) {
             let key = self.state.hash();
             self.shared.tt.prefetch(key);
             Some(key)
@@ -402,6 +401,13 @@ impl<'a> Searcher<'a> {
         } else {
             Ok(-self.pvs(depth, ply, -beta, -alpha, pv_node, side, key)?)
         }
+    }
+
+    /// Whether a node with `depth` plies left is one whose last plies the
+    /// evaluator's `shallow_search` takes whole (off the principal
+    /// variation, at most `shallow_plies` left), without the table.
+    fn searched_in_plugin(&self, depth: u32, pv_node: bool) -> bool {
+        depth <= self.shared.shallow_plies && !pv_node
     }
 
     /// Fill `self.outcomes[ply]` with the state's chance outcomes (empty
@@ -502,7 +508,7 @@ impl<'a> Searcher<'a> {
             return self.quiescence_moves(ply, alpha, beta, side, false);
         }
         // The last plies of a non-PV node, searched inside the plugin.
-        if depth <= self.shared.shallow_plies && !pv_node && excluded == NULL_MOVE {
+        if self.searched_in_plugin(depth, pv_node) && excluded == NULL_MOVE {
             let found = self.shared.evaluator.shallow_search(
                 &mut self.state,
                 depth,
