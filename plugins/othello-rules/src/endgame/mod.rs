@@ -28,7 +28,8 @@
 //! solve of [`PRESEARCH_MIN_EMPTIES`] or more first searches the position
 //! selectively, as Edax and NTest do: a pass to the end of the game in
 //! which a node with [`PROBCUT_MIN_EMPTIES`] or more returns its window's
-//! bound when a two-ply search of the evaluation lies far beyond it (a
+//! bound when a search of the evaluation (two plies, four from 22 empty
+//! squares, six from 28: [`probcut_plies`]) lies far beyond it (a
 //! probable cut, [`SELECTIVE_MARGINS`]), once with a narrower margin and
 //! once with a wider. Their scores are guesses, but they leave the best
 //! moves of the positions near the root in the table and start the exact
@@ -542,6 +543,37 @@ pub(crate) const PROBCUT_MIN_EMPTIES: u32 = 16;
 /// Plies of the evaluation search that decides a probable cut.
 pub(crate) const PROBCUT_PLIES: u32 = 2;
 
+/// Fewest empty squares at which that search goes [`DEEP_PROBCUT_PLIES`]
+/// deep: at many empty squares a two-ply search misjudges positions that
+/// the evaluation misjudges, the passes end far from the exact score, and
+/// the exact search walks to it one null window at a time (FFO 57, 30
+/// empty squares: passes at +4, exact score −10, eight windows of 0.3 to
+/// 1.1 billion nodes; docs/othello.md, "Deeper searches for the probable
+/// cut").
+pub(crate) const DEEP_PROBCUT_MIN_EMPTIES: u32 = 22;
+
+/// Plies of the probable cut's search from [`DEEP_PROBCUT_MIN_EMPTIES`].
+pub(crate) const DEEP_PROBCUT_PLIES: u32 = 4;
+
+/// Fewest empty squares at which that search goes [`DEEPER_PROBCUT_PLIES`]
+/// deep.
+pub(crate) const DEEPER_PROBCUT_MIN_EMPTIES: u32 = 28;
+
+/// Plies of the probable cut's search from [`DEEPER_PROBCUT_MIN_EMPTIES`].
+pub(crate) const DEEPER_PROBCUT_PLIES: u32 = 6;
+
+/// Plies of the search that decides a probable cut at a node with `count`
+/// empty squares.
+pub(crate) fn probcut_plies(count: u32) -> u32 {
+    if count >= DEEPER_PROBCUT_MIN_EMPTIES {
+        DEEPER_PROBCUT_PLIES
+    } else if count >= DEEP_PROBCUT_MIN_EMPTIES {
+        DEEP_PROBCUT_PLIES
+    } else {
+        PROBCUT_PLIES
+    }
+}
+
 /// How far beyond the window, in hundredths of a disc, that search must
 /// lie for a probable cut, in each selective pass: the first pass cuts
 /// more, and fills the table with its moves for the second, which fills
@@ -999,6 +1031,30 @@ mod tests {
             table.store(search::table_key(child_own, child_opp), entry);
         }
         solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut table).score
+    }
+
+    #[test]
+    fn the_probable_cuts_search_deepens_with_the_empty_squares_by_even_plies() {
+        // Below 22 empty squares the two plies the margins were chosen
+        // with; above, never shallower at more empty squares, and even
+        // numbers of plies, the ones measured (docs/othello.md).
+        for count in PROBCUT_MIN_EMPTIES..DEEP_PROBCUT_MIN_EMPTIES {
+            assert_eq!(probcut_plies(count), PROBCUT_PLIES);
+        }
+        let mut last = PROBCUT_PLIES;
+        for count in PROBCUT_MIN_EMPTIES..=60 {
+            let plies = probcut_plies(count);
+            assert_eq!(plies % 2, 0, "{count} empty squares");
+            assert!(plies >= last, "{count} empty squares");
+            // Well inside the game's end: the search never reaches it.
+            assert!(plies < count / 2, "{count} empty squares");
+            last = plies;
+        }
+        assert_eq!(probcut_plies(DEEP_PROBCUT_MIN_EMPTIES), DEEP_PROBCUT_PLIES);
+        assert_eq!(
+            probcut_plies(DEEPER_PROBCUT_MIN_EMPTIES),
+            DEEPER_PROBCUT_PLIES
+        );
     }
 
     #[test]

@@ -5,9 +5,9 @@
 use crate::board::{flips, flips_at, legal_placements, CORNERS};
 
 use super::{
-    final_score, odd_quadrants, order_evaluator, parity_order, stability::score_ceiling, Entry,
-    OrderEvaluation, Solver, PROBCUT_MIN_EMPTIES, PROBCUT_PLIES, SCORE_INFINITY, SELECTIVE_MARGINS,
-    SQUARE_GROUPS, TABLE_MIN_EMPTIES,
+    final_score, odd_quadrants, order_evaluator, parity_order, probcut_plies,
+    stability::score_ceiling, Entry, OrderEvaluation, Solver, PROBCUT_MIN_EMPTIES, SCORE_INFINITY,
+    SELECTIVE_MARGINS, SQUARE_GROUPS, TABLE_MIN_EMPTIES,
 };
 
 /// The weights of the fastest-first key (see [`MoveList::sort`]); a
@@ -573,7 +573,7 @@ impl Solver<'_> {
             .map(|entry| entry.best)
             .filter(|&best| best < 64 && moves & (1u64 << best) != 0);
         if self.level != 0 && count >= PROBCUT_MIN_EMPTIES {
-            if let Some(value) = self.probable_cut(own, opp, alpha, beta) {
+            if let Some(value) = self.probable_cut(own, opp, alpha, beta, count) {
                 return value;
             }
         }
@@ -639,22 +639,30 @@ impl Solver<'_> {
     /// A probable cut (Buro's ProbCut, applied to the search to the end):
     /// the window's bound, when a shallow search of the order evaluation
     /// lies beyond it by the margin of the pass under way, so that the
-    /// exact score most probably does too. Only selective passes call it.
-    fn probable_cut(&mut self, own: u64, opp: u64, alpha: i32, beta: i32) -> Option<i32> {
+    /// exact score most probably does too; the search goes deeper at
+    /// more empty squares (`count`, see [`probcut_plies`]). Only selective
+    /// passes call it.
+    fn probable_cut(
+        &mut self,
+        own: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        count: u32,
+    ) -> Option<i32> {
         let evaluation = order_evaluator()?;
         let margin = SELECTIVE_MARGINS[self.level as usize - 1];
+        let plies = probcut_plies(count);
         if beta < 64 {
             let high = 100 * beta + margin;
-            let value =
-                evaluation.estimate(own, opp, PROBCUT_PLIES, (high - 1, high), &mut self.nodes);
+            let value = evaluation.estimate(own, opp, plies, (high - 1, high), &mut self.nodes);
             if value >= high {
                 return Some(beta);
             }
         }
         if alpha > -64 {
             let low = 100 * alpha - margin;
-            let value =
-                evaluation.estimate(own, opp, PROBCUT_PLIES, (low, low + 1), &mut self.nodes);
+            let value = evaluation.estimate(own, opp, plies, (low, low + 1), &mut self.nodes);
             if value <= low {
                 return Some(alpha);
             }
