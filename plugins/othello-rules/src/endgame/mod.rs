@@ -540,7 +540,8 @@ const PRESEARCH_MAX_GUESS: i32 = 30;
 /// below it every node is searched exactly, whatever the pass.
 pub(crate) const PROBCUT_MIN_EMPTIES: u32 = 16;
 
-/// Plies of the evaluation search that decides a probable cut.
+/// Plies of the evaluation search that decides a probable cut below
+/// [`DEEP_PROBCUT_MIN_EMPTIES`] (see [`probcut_plies`]).
 pub(crate) const PROBCUT_PLIES: u32 = 2;
 
 /// Fewest empty squares at which that search goes [`DEEP_PROBCUT_PLIES`]
