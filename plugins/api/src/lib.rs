@@ -10,6 +10,8 @@
 //! * [`sdk`]: a safe Rust layer — implement [`Game`] (and optionally
 //!   [`Evaluator`]) for your types, call [`export_game!`], and the crate
 //!   contains no `unsafe` of its own.
+//! * [`pooled`]: per-thread state that outlives the search's threads;
+//!   [`hint`]: a prefetch, for plugins' own tables.
 //!
 //! Only plain data crosses the boundary: integers, pointers to buffers the
 //! caller owns together with their capacity, and NUL-terminated UTF-8.
@@ -18,6 +20,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod abi;
+pub mod hint;
 pub mod pooled;
 pub mod sdk;
 

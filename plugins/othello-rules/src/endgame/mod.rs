@@ -287,6 +287,12 @@ impl LocalTable {
         (key >> 32) as usize & (self.slots.len() - 1)
     }
 
+    /// Let the processor fetch the slot of `key` ahead of its look-up.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        plyd_api::hint::prefetch(&self.slots[self.slot(key)]);
+    }
+
     /// Forget every entry.
     pub fn clear(&mut self) {
         self.slots.fill((0, 0));
@@ -488,6 +494,18 @@ impl Solver<'_> {
             self.local.probe(key)
         } else {
             self.table.probe(key)
+        }
+    }
+
+    /// Let the processor fetch the slot of `key` (a position with `count`
+    /// empty squares) ahead of its probe, when it is in the thread's own
+    /// table: a read of it that misses the nearer caches stalls the
+    /// search (see [`LOCAL_MAX_EMPTIES`]). The host's table is reached
+    /// through a callback, which offers no such hint.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: u64, count: u32) {
+        if count <= LOCAL_MAX_EMPTIES {
+            self.local.prefetch(key);
         }
     }
 

@@ -246,6 +246,14 @@ impl MoveList {
         self.flipped[i]
     }
 
+    /// The table key of the position that move `i` leads to, from the
+    /// position with `own` to move against `opp`.
+    #[inline]
+    pub(crate) fn child_key(&self, own: u64, opp: u64, i: usize) -> u64 {
+        let flipped = self.flipped[i];
+        table_key(opp & !flipped, own | flipped | 1u64 << self.squares[i])
+    }
+
     /// Fill with `moves` (the legal placements of `own` against `opp`)
     /// sorted as [`Self::sort`] sorts them. Returns the positions the
     /// order's searches visited.
@@ -518,9 +526,14 @@ impl Solver<'_> {
         beta: i32,
         count: u32,
     ) -> Option<i32> {
-        for i in 0..list.len() {
-            let (square, flipped) = (list.square(i), list.flipped(i));
-            let key = table_key(opp & !flipped, own | flipped | 1u64 << square);
+        // Every child's slot is asked for before the first is read, so
+        // that the reads overlap.
+        let mut keys = [0u64; MAX_MOVES];
+        for (i, key) in keys[..list.len()].iter_mut().enumerate() {
+            *key = list.child_key(own, opp, i);
+            self.prefetch(*key, count - 1);
+        }
+        for &key in &keys[..list.len()] {
             if let Some(entry) = self.probe(key, count - 1) {
                 if entry.depth == count - 1 && -entry.upper >= beta && self.trusts(&entry) {
                     return Some(-entry.upper);
@@ -544,6 +557,10 @@ impl Solver<'_> {
             return 0;
         }
         self.nodes += 1;
+        // The slot is asked for first: the stability cutoff and the move
+        // generation run while it comes.
+        let key = table_key(own, opp);
+        self.prefetch(key, count);
         if count >= STABILITY_MIN_EMPTIES {
             if let Some(ceiling) = stability_cutoff(own, opp, alpha) {
                 return ceiling;
@@ -553,7 +570,6 @@ impl Solver<'_> {
         if moves == 0 {
             return self.pass_or_end(own, opp, alpha, beta);
         }
-        let key = table_key(own, opp);
         let found = self.probe(key, count).filter(|entry| entry.depth == count);
         // The bounds of a more selective pass do not hold here; its move
         // is still the best guess there is.
@@ -609,6 +625,13 @@ impl Solver<'_> {
                 list.retain(rest);
             } else {
                 list.generate(own, opp, rest);
+                // The children's slots, asked for while the moves are
+                // sorted (children of the table tier only).
+                if count > TABLE_MIN_EMPTIES {
+                    for i in 0..list.len() {
+                        self.prefetch(list.child_key(own, opp, i), count - 1);
+                    }
+                }
             }
             self.nodes += list.sort(own, opp, None, eval_order(count));
             let searched = moves != rest;
