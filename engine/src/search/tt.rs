@@ -394,18 +394,7 @@ impl TranspositionTable {
     /// Let the processor fetch the cluster of `key` ahead of the probe.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let at = self.cluster_start(key);
-            let ptr = self.words[at].as_ptr().cast::<i8>();
-            // SAFETY: `ptr` points into the table's live allocation; a
-            // prefetch is only a hint and reads nothing.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        plyd_api::hint::prefetch(&self.words[self.cluster_start(key)]);
     }
 
     /// The entry for `key`, if one is stored intact. `ply` is the probing
