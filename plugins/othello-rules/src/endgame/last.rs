@@ -135,6 +135,21 @@ pub fn count_last_flips(own: u64, square: usize) -> u32 {
         + u32::from(LINE_FLIPS[file][anti_line as usize])
 }
 
+/// Three empty squares with the one alone in its quadrant first, when
+/// the other two share one (the only case where parity orders them).
+#[inline(always)]
+fn odd_first_3([a, b, c]: [usize; 3]) -> [usize; 3] {
+    let quadrant = |s: usize| ((s >> 2) & 1) | ((s >> 4) & 2);
+    let (qa, qb, qc) = (quadrant(a), quadrant(b), quadrant(c));
+    if qa == qb && qa != qc {
+        [c, a, b]
+    } else if qa == qc && qa != qb {
+        [b, a, c]
+    } else {
+        [a, b, c]
+    }
+}
+
 impl Solver<'_> {
     /// The score with one empty square, `square`: the side to move places
     /// there if it can, else the opponent does, else the game ends.
@@ -194,7 +209,9 @@ impl Solver<'_> {
         -self.solve_2(opp, own, -beta, -alpha, [a, b], true)
     }
 
-    /// Three empty squares, in the order to try them.
+    /// Three empty squares, in the order of the node above; a square
+    /// alone in its quadrant goes first (the move before changed which
+    /// quadrants are odd), as Edax orders its last three.
     pub(super) fn solve_3(
         &mut self,
         own: u64,
@@ -206,7 +223,7 @@ impl Solver<'_> {
     ) -> i32 {
         self.nodes += 1;
         let mut best = -super::SCORE_INFINITY;
-        let [a, b, c] = squares;
+        let [a, b, c] = odd_first_3(squares);
         for (square, rest) in [(a, [b, c]), (b, [a, c]), (c, [a, b])] {
             let flipped = flips_near(own, opp, square);
             if flipped == 0 {
