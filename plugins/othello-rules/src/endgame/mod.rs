@@ -12,7 +12,10 @@
 //!   Lazy SMP threads share what they find), the others a small table of
 //!   the solving thread's own. Fastest-first: the move that leaves the
 //!   opponent the fewest replies goes first, corners counting double, the
-//!   table's move before all; see [`search`].
+//!   table's move before all; see [`search`]. While several threads solve
+//!   at once, a node with more than [`busy::SHARED_MIN_EMPTIES`] empty
+//!   squares puts off a move whose position another thread is searching
+//!   ([`busy`]: simplified ABDADA).
 //! * `5 <= n < TABLE_MIN_EMPTIES`: fail-soft alpha-beta with no table and
 //!   no sorting: **parity** order (moves in quadrants holding an odd number
 //!   of empty squares first), corners first inside each group.
@@ -41,6 +44,7 @@
 //! to the winner, as in the published endgame test scores. A search in the
 //! window `(-1, 1)` decides win, loss or draw only, much faster.
 
+mod busy;
 mod last;
 mod search;
 mod stability;
@@ -432,6 +436,7 @@ pub fn solve(
     thread: u32,
     table: &mut dyn Table,
 ) -> Solution {
+    let _solving = busy::Solving::start();
     LOCAL_TABLE.with(|local| {
         let mut local = local.borrow_mut();
         local.clear();
@@ -788,11 +793,20 @@ impl Solver<'_> {
         self.nodes += 1;
         let mut best_score = -SCORE_INFINITY;
         let mut best_move = list.square(0);
-        for i in 0..list.len() {
+        // As in the table tier, a move another solve is searching waits.
+        let shared = empties > busy::SHARED_MIN_EMPTIES && busy::shared();
+        let mut walk = busy::Walk::new(list.len());
+        while let Some((i, may_wait)) = walk.next() {
+            let first = i == 0 && may_wait;
             let (square, flipped) = (list.square(i), list.flipped(i));
             let disc = 1u64 << square;
             let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
-            let value = self.principal_child(child_own, child_opp, i == 0, alpha, beta);
+            let Some(mark) = busy::enter(shared, child_own, child_opp, may_wait && !first) else {
+                walk.defer(i);
+                continue;
+            };
+            let value = self.principal_child(child_own, child_opp, first, alpha, beta);
+            busy::leave(mark);
             if self.stopped {
                 break;
             }
@@ -990,6 +1004,89 @@ mod tests {
                 );
                 assert_eq!(other.score, solution.score);
             }
+        }
+    }
+
+    /// A table shared by threads, as the host's is.
+    struct SharedTable(std::sync::Arc<std::sync::Mutex<LocalTable>>);
+
+    impl Table for SharedTable {
+        fn probe(&mut self, key: u64) -> Option<Entry> {
+            self.0.lock().unwrap().probe(key)
+        }
+        fn store(&mut self, key: u64, entry: Entry) {
+            self.0.lock().unwrap().store(key, entry);
+        }
+        fn poll(&mut self, _nodes: u64) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn moves_another_solve_is_searching_wait_and_every_score_stays_exact() {
+        // Another solve runs (as far as the marks know), and it is
+        // searching every position one or two moves from each root.
+        let _other = busy::Solving::start();
+        for (own, opp) in random_positions(31, 4, 17) {
+            let expected = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut NoTable);
+            let mut keys = Vec::new();
+            for (square, flipped) in
+                squares(legal_placements(own, opp)).map(|s| (s, flips(own, opp, 1u64 << s)))
+            {
+                let (c_own, c_opp) = (opp & !flipped, own | flipped | 1u64 << square);
+                keys.push(search::table_key(c_own, c_opp));
+                for reply in squares(legal_placements(c_own, c_opp)) {
+                    let f = flips(c_own, c_opp, 1u64 << reply);
+                    keys.push(search::table_key(c_opp & !f, c_own | f | 1u64 << reply));
+                }
+            }
+            keys.iter().for_each(|&key| busy::mark(key));
+            let before = busy::PUT_OFF.with(|count| count.get());
+            let solution = solve(
+                own,
+                opp,
+                -SCORE_INFINITY,
+                SCORE_INFINITY,
+                0,
+                &mut LocalTable::new(16),
+            );
+            let after = busy::PUT_OFF.with(|count| count.get());
+            keys.iter().for_each(|&key| busy::unmark(key));
+            assert_eq!(solution.score, expected.score);
+            if legal_placements(own, opp).count_ones() > 1 {
+                assert!(after > before, "no move was put off");
+            }
+        }
+    }
+
+    #[test]
+    fn threads_solving_at_once_through_one_table_agree_with_a_lone_solve() {
+        for (own, opp) in random_positions(77, 3, 17) {
+            let expected = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut NoTable);
+            let table = std::sync::Arc::new(std::sync::Mutex::new(LocalTable::new(16)));
+            let scores: Vec<i32> = std::thread::scope(|scope| {
+                let runs: Vec<_> = (0..3)
+                    .map(|thread| {
+                        let mut shared = SharedTable(table.clone());
+                        scope.spawn(move || {
+                            solve(
+                                own,
+                                opp,
+                                -SCORE_INFINITY,
+                                SCORE_INFINITY,
+                                thread,
+                                &mut shared,
+                            )
+                            .score
+                        })
+                    })
+                    .collect();
+                runs.into_iter().map(|run| run.join().unwrap()).collect()
+            });
+            assert!(
+                scores.iter().all(|&score| score == expected.score),
+                "{scores:?}"
+            );
         }
     }
 

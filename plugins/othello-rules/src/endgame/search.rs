@@ -4,6 +4,7 @@
 
 use crate::board::{flips, flips_at, legal_placements, CORNERS};
 
+use super::busy::{self, SHARED_MIN_EMPTIES};
 use super::{
     final_score, odd_quadrants, order_evaluator, parity_order, probcut_plies,
     stability::score_ceiling, Entry, OrderEvaluation, Solver, PROBCUT_MIN_EMPTIES, SCORE_INFINITY,
@@ -635,12 +636,22 @@ impl Solver<'_> {
             }
             self.nodes += list.sort(own, opp, None, eval_order(count));
             let searched = moves != rest;
-            for i in 0..list.len() {
+            // With other solves running, a move whose position one of them
+            // is searching waits until the others are done (see [`busy`]).
+            let shared = count > SHARED_MIN_EMPTIES && busy::shared();
+            let mut walk = busy::Walk::new(list.len());
+            while let Some((i, may_wait)) = walk.next() {
+                let first = i == 0 && may_wait && !searched;
                 let (square, flipped) = (list.square(i), list.flipped(i));
                 let disc = 1u64 << square;
                 let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
-                let first = i == 0 && !searched;
+                let Some(mark) = busy::enter(shared, child_own, child_opp, may_wait && !first)
+                else {
+                    walk.defer(i);
+                    continue;
+                };
                 let value = self.principal_child(child_own, child_opp, first, alpha, beta);
+                busy::leave(mark);
                 if self.stopped {
                     return 0;
                 }
