@@ -799,14 +799,13 @@ impl Solver<'_> {
         while let Some((i, may_wait)) = walk.next() {
             let first = i == 0 && may_wait;
             let (square, flipped) = (list.square(i), list.flipped(i));
-            let disc = 1u64 << square;
-            let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
-            let Some(mark) = busy::enter(shared, child_own, child_opp, may_wait && !first) else {
-                walk.defer(i);
+            let child = (opp & !flipped, own | flipped | 1u64 << square);
+            let step = (i, may_wait);
+            let Some(value) =
+                self.child_unless_busy(&mut walk, step, shared, child, first, (alpha, beta))
+            else {
                 continue;
             };
-            let value = self.principal_child(child_own, child_opp, first, alpha, beta);
-            busy::leave(mark);
             if self.stopped {
                 break;
             }

@@ -396,6 +396,29 @@ impl Solver<'_> {
         }
     }
 
+    /// [`Self::principal_child`] of move `i` of `walk`, its position
+    /// marked as searched while `shared` (see [`busy`]); `None` when
+    /// another thread is searching it and it may still wait (neither
+    /// `first` nor put off before), in which case `walk` puts it off.
+    #[inline(always)]
+    pub(crate) fn child_unless_busy(
+        &mut self,
+        walk: &mut busy::Walk,
+        (i, may_wait): (usize, bool),
+        shared: bool,
+        (child_own, child_opp): (u64, u64),
+        first: bool,
+        (alpha, beta): (i32, i32),
+    ) -> Option<i32> {
+        let Some(mark) = busy::enter(shared, child_own, child_opp, may_wait && !first) else {
+            walk.defer(i);
+            return None;
+        };
+        let value = self.principal_child(child_own, child_opp, first, alpha, beta);
+        busy::leave(mark);
+        Some(value)
+    }
+
     /// The score of a position for the side to move (`own`), by number of
     /// empty squares: the last ones in [`super::last`], then the parity
     /// tier, then the table tier. `passed` says the opponent has just
@@ -643,15 +666,13 @@ impl Solver<'_> {
             while let Some((i, may_wait)) = walk.next() {
                 let first = i == 0 && may_wait && !searched;
                 let (square, flipped) = (list.square(i), list.flipped(i));
-                let disc = 1u64 << square;
-                let (child_own, child_opp) = (opp & !flipped, own | flipped | disc);
-                let Some(mark) = busy::enter(shared, child_own, child_opp, may_wait && !first)
+                let child = (opp & !flipped, own | flipped | 1u64 << square);
+                let step = (i, may_wait);
+                let Some(value) =
+                    self.child_unless_busy(&mut walk, step, shared, child, first, (alpha, beta))
                 else {
-                    walk.defer(i);
                     continue;
                 };
-                let value = self.principal_child(child_own, child_opp, first, alpha, beta);
-                busy::leave(mark);
                 if self.stopped {
                     return 0;
                 }
