@@ -893,11 +893,17 @@ fn a_search_stuck_spinning_in_a_plugin_is_answered_and_its_thread_demoted() {
 /// when the watchdog answered for it is frozen with the daemon; the pause
 /// is not the plugin's doing, so the plugin is not given up when the
 /// process goes on, even when the pause ends just after the grace that
-/// would otherwise have run out.
+/// would otherwise have run out. (A `call_limit` of 30 s, which caps how
+/// long graces spent waiting for a core may start again, so that a loaded
+/// machine stretching the call's 400 ms of processor time does not run
+/// past the cap.)
 #[cfg(unix)]
 #[test]
 fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
-    let (mut e, _dir) = stalling_engine();
+    let dir = panicky_dir();
+    let config = call_limit_config(&dir, 30_000);
+    let mut e = Engine::start(dir.path(), &["--config", &config], &[]);
+    play_panicky(&mut e);
     // From 20 counters, generating the moves at 19 takes 400 ms: the
     // watchdog answers for the 100 ms search while the call goes on.
     e.send("position fen 20 slow 19");
@@ -1023,33 +1029,36 @@ fn assert_kept_after_a_busy_core(e: &mut Engine, warnings: &[&str]) {
 }
 
 /// A machine too busy to run the search is not a stuck plugin. With the
-/// daemon on one core shared with four busy threads, a call that takes
-/// 400 ms of its thread's processor time outlasts the grace (1 s after the
-/// watchdog answered for the search) while its thread waits for the core;
-/// the waits show in the thread's scheduler statistics, the grace starts
-/// again, and the plugin stays usable. The same for a perft asked to stop
-/// inside the slow call, whose grace after `stop` is 0.5 s; and, with a
-/// `call_limit` of 1.2 s, for the limits it sets: a search without a clock
-/// that gives no sign of life during the call, the controller's own call
-/// on the clock, and `d`'s call on a thread of its own. (One test, so that
-/// none of them share the core.)
+/// daemon on one core shared with four busy threads, a call that spins for
+/// 2 s of the clock (`hold`) outlasts the grace (1 s after the watchdog
+/// answered for the search) while its thread waits for the core most of
+/// that time; the waits show in the thread's scheduler statistics, the
+/// grace starts again, and the plugin stays usable. The same for a perft
+/// asked to stop inside the call, whose grace after `stop` is 0.5 s; and,
+/// with a `call_limit` of 1 s, for the limits it sets: a search without a
+/// clock that gives no sign of life during the call, the controller's own
+/// call on the clock, and `d`'s call on a thread of its own. The call's
+/// length is the clock's, not processor time, so that other work on the
+/// machine does not move it out of the windows the limits set; only the
+/// share of it spent waiting grows. (One test, so that none of them share
+/// the core.)
 #[cfg(target_os = "linux")]
 #[test]
 fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
     let (mut e, _dir) = busy_core_engine();
     on_a_busy_core(&mut e, |e| {
-        e.send("position fen 20 slow 19");
+        e.send("position fen 20 hold 19");
         e.send("go movetime 100");
         let lines = e.until_bestmove();
         assert!(errors(&lines).is_empty(), "{lines:?}");
-        // The call's 400 ms of processor time take about 2 s here.
-        std::thread::sleep(std::time::Duration::from_millis(2500));
+        // The call ends 2 s after it began; the core stays busy until then.
+        std::thread::sleep(std::time::Duration::from_millis(3000));
     });
     assert_kept_after_a_busy_core(&mut e, &["waited for a core for most of its grace"]);
 
     on_a_busy_core(&mut e, |e| {
-        // Below 20 counters the first position reached is 19, the slow one.
-        e.send("position fen 20 slow 19");
+        // Below 20 counters the first position reached is 19, the held one.
+        e.send("position fen 20 hold 19");
         e.send("go perft 3");
         std::thread::sleep(std::time::Duration::from_millis(200));
         e.send("stop");
@@ -1060,17 +1069,17 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
     });
     assert_kept_after_a_busy_core(&mut e, &["waited for a core for most of its grace"]);
 
-    // The limits of `call_limit`, 1.2 s here, so that the slow call (about
-    // 2 s) outlasts each and ends well within the cap of three: no sign of
+    // The limits of `call_limit`, 1 s here, so that the held call (2 s)
+    // outlasts each by 1 s and ends 1 s within the cap of three: no sign of
     // life from a search without a clock, the controller's own call on the
     // clock (the sentry's), a call on a thread of its own.
     let dir = panicky_dir();
-    let config = call_limit_config(&dir, 1200);
+    let config = call_limit_config(&dir, 1000);
     let mut e = Engine::start(dir.path(), &["--config", &config], &[]);
     play_panicky(&mut e);
     on_a_busy_core(&mut e, |e| {
         // Depth 2 reads the moves of 19 once.
-        e.send("position fen 20 slow 19");
+        e.send("position fen 20 hold 19");
         e.send("go depth 2");
         let lines = e.until_bestmove();
         assert!(errors(&lines).is_empty(), "{lines:?}");
@@ -1080,11 +1089,11 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
         );
         // Checking the move 1 reads the moves of 19, on the controller's
         // thread.
-        e.send("position fen 19 slow 19 moves 1");
+        e.send("position fen 19 hold 19 moves 1");
         let lines = e.sync();
         assert!(errors(&lines).is_empty(), "{lines:?}");
         // `d` draws the board of 19 on a thread of its own.
-        e.send("position fen 19 slow 19");
+        e.send("position fen 19 hold 19");
         e.send("d");
         let lines = e.sync();
         assert!(errors(&lines).is_empty(), "{lines:?}");

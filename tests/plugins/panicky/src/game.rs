@@ -11,15 +11,41 @@ use plyd_api::{Evaluator, Game, Move, MoveSink, Outcome, Variant};
 pub struct Countdown {
     pile: u32,
     stall_at: Option<u32>,
-    /// Stall by spinning (`spin`) rather than sleeping (`stall`).
-    spin: bool,
-    /// Only be slow (`slow`): take [`SLOW`] and then return.
-    slow: bool,
+    /// What a call at `stall_at` does.
+    how: Stall,
     history: Vec<u32>,
+}
+
+/// What a call at the pile asked for does (the word in the position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stall {
+    /// `stall`: sleep for ever.
+    Sleep,
+    /// `spin`: spin on a core for ever.
+    Spin,
+    /// `slow`: spin until the thread has run for [`SLOW`], then return.
+    Slow,
+    /// `hold`: spin for [`HOLD`] of the clock, then return.
+    Hold,
+}
+
+impl Stall {
+    /// The word for it in a position.
+    fn word(self) -> &'static str {
+        match self {
+            Stall::Sleep => "stall",
+            Stall::Spin => "spin",
+            Stall::Slow => "slow",
+            Stall::Hold => "hold",
+        }
+    }
 }
 
 /// How much of a core a `slow` call takes.
 pub const SLOW: Duration = Duration::from_millis(400);
+
+/// How long a `hold` call takes, by the clock, however busy its core.
+pub const HOLD: Duration = Duration::from_secs(2);
 
 /// This thread's processor time so far (Linux: `utime + stime` of
 /// `/proc/thread-self/stat`, in ticks of 10 ms), else the wall clock's.
@@ -47,6 +73,16 @@ fn run_slowly() {
     }
 }
 
+/// Spin on a core until [`HOLD`] has passed since the call began: a call
+/// whose length no load changes, only whether its thread spends it
+/// running or waiting for the core.
+fn hold() {
+    let start = std::time::Instant::now();
+    while start.elapsed() < HOLD {
+        std::hint::spin_loop();
+    }
+}
+
 /// Say so on stderr, then never return, as an endless loop would.
 fn never_return() -> ! {
     eprintln!("panicky: this call never returns");
@@ -64,18 +100,16 @@ fn spin_for_ever() -> ! {
 }
 
 impl Countdown {
-    /// Never return when the pile is the one asked for with `stall` (or
-    /// `spin`).
+    /// At the pile asked for: never return (`stall`, `spin`), or take a
+    /// long time (`slow`, `hold`).
     fn maybe_stall(&self) {
         if self.stall_at == Some(self.pile) {
-            if self.slow {
-                run_slowly();
-                return;
+            match self.how {
+                Stall::Sleep => never_return(),
+                Stall::Spin => spin_for_ever(),
+                Stall::Slow => run_slowly(),
+                Stall::Hold => hold(),
             }
-            if self.spin {
-                spin_for_ever();
-            }
-            never_return();
         }
     }
 }
@@ -103,8 +137,7 @@ impl Game for Countdown {
         Countdown {
             pile: 10,
             stall_at: None,
-            spin: false,
-            slow: false,
+            how: Stall::Sleep,
             history: Vec::new(),
         }
     }
@@ -121,30 +154,33 @@ impl Game for Countdown {
                 .ok_or_else(|| format!("'{w}' is not a pile size"))
         };
         let (pile, stall_at, how) = match text.split_whitespace().collect::<Vec<_>>()[..] {
-            [pile] => (number(pile)?, None, ""),
-            [pile, how @ ("stall" | "spin" | "slow"), at] => (number(pile)?, Some(number(at)?), how),
+            [pile] => (number(pile)?, None, Stall::Sleep),
+            [pile, word, at] => {
+                let how = [Stall::Sleep, Stall::Spin, Stall::Slow, Stall::Hold]
+                    .into_iter()
+                    .find(|how| how.word() == word)
+                    .ok_or_else(|| format!("'{word}' is not stall, spin, slow or hold"))?;
+                (number(pile)?, Some(number(at)?), how)
+            }
             _ => {
                 return Err(format!(
-                    "'{text}' is not '<pile>', '<pile> stall <k>', '<pile> spin <k>' or '<pile> slow <k>'"
+                    "'{text}' is not '<pile>' or '<pile> <stall|spin|slow|hold> <k>'"
                 ))
             }
         };
         *self = Countdown {
             pile,
             stall_at,
-            spin: how == "spin",
-            slow: how == "slow",
+            how,
             history: Vec::new(),
         };
         Ok(())
     }
 
     fn position_text(&self) -> String {
-        match (self.stall_at, self.spin, self.slow) {
-            (Some(at), _, true) => format!("{} slow {at}", self.pile),
-            (Some(at), true, _) => format!("{} spin {at}", self.pile),
-            (Some(at), false, _) => format!("{} stall {at}", self.pile),
-            (None, _, _) => self.pile.to_string(),
+        match self.stall_at {
+            Some(at) => format!("{} {} {at}", self.pile, self.how.word()),
+            None => self.pile.to_string(),
         }
     }
 

@@ -7,7 +7,9 @@
 //! With `<pile> slow <k>`, generating the moves of `k` counters spins for
 //! 400 ms of its thread's processor time and then returns: a call slow
 //! enough to outlast a short search, which a stopped process does not
-//! advance.
+//! advance. With `<pile> hold <k>` it spins for 2 s of the clock instead:
+//! a call whose length no load on its core changes, only how much of it
+//! the thread spends waiting for the core.
 //!
 //! It also stalls on request: read from `<pile> stall <k>`, generating the
 //! moves of a position of `k` counters, or drawing its board, never returns
