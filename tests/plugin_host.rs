@@ -248,8 +248,13 @@ fn play_panicky(e: &mut Engine) {
 }
 
 fn panicky_engine() -> (Engine, common::TempDir) {
+    panicky_engine_with_call_limit(CALL_LIMIT_S * 1000)
+}
+
+/// [`panicky_engine`] with `call_limit` at `ms`.
+fn panicky_engine_with_call_limit(ms: u64) -> (Engine, common::TempDir) {
     let dir = panicky_dir();
-    let config = short_call_limit(&dir);
+    let config = call_limit_config(&dir, ms);
     let e = Engine::start(dir.path(), &["--config", &config], &[]);
     (e, dir)
 }
@@ -900,9 +905,7 @@ fn a_search_stuck_spinning_in_a_plugin_is_answered_and_its_thread_demoted() {
 #[cfg(unix)]
 #[test]
 fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
-    let dir = panicky_dir();
-    let config = call_limit_config(&dir, 30_000);
-    let mut e = Engine::start(dir.path(), &["--config", &config], &[]);
+    let (mut e, _dir) = panicky_engine_with_call_limit(30_000);
     play_panicky(&mut e);
     // From 20 counters, generating the moves at 19 takes 400 ms: the
     // watchdog answers for the 100 ms search while the call goes on.
@@ -1073,9 +1076,7 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
     // outlasts each by 1 s and ends 1 s within the cap of three: no sign of
     // life from a search without a clock, the controller's own call on the
     // clock (the sentry's), a call on a thread of its own.
-    let dir = panicky_dir();
-    let config = call_limit_config(&dir, 1000);
-    let mut e = Engine::start(dir.path(), &["--config", &config], &[]);
+    let (mut e, _dir) = panicky_engine_with_call_limit(1000);
     play_panicky(&mut e);
     on_a_busy_core(&mut e, |e| {
         // Depth 2 reads the moves of 19 once.
