@@ -362,7 +362,17 @@ impl Game for Othello {
     /// `generate_moves`; a game over has none.
     #[inline]
     fn count_after(&self, mv: Move) -> Option<u64> {
-        let (own, opp) = self.position.play(mv).own_and_opponent();
+        // The two bitboards of the position after `mv`, its side to move's
+        // first, without building a `Position` (whose play stays out of
+        // line here).
+        let (mover, other) = self.position.own_and_opponent();
+        let (own, opp) = if mv == PASS {
+            (other, mover)
+        } else {
+            let disc = 1u64 << (mv & 63);
+            let flipped = crate::board::flips(mover, other, disc);
+            (other & !flipped, mover | disc | flipped)
+        };
         let placements = crate::board::legal_placements(own, opp);
         Some(if placements != 0 {
             u64::from(placements.count_ones())
