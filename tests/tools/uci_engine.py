@@ -1,7 +1,7 @@
 """A UCI engine process for the measuring scripts in this folder: start it,
 send lines, read answers with a timeout, set a game, run a divided perft.
 Imported by amazons_vs_fsf.py, xiangqi_vs_fsf.py, einstein_vs_openspiel.py,
-stuck_spin_cost.py and probcut_spread.py (run from anywhere:
+stuck_spin_cost.py, probcut_spread.py and endgame_accuracy.py (run from anywhere:
 Python puts the script's own folder on the import path)."""
 
 import queue
