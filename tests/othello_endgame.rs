@@ -135,6 +135,42 @@ fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
 }
 
 #[test]
+fn twenty_empty_squares_are_solved_in_a_timed_search_not_in_a_depth_bounded_one() {
+    // FFO 40: 20 empty squares, Black wins by 38 (a2). Under the default
+    // threshold (24), a search bounded by depth and not by time leaves it
+    // to the evaluation search (a solve of 20 empty squares is no answer
+    // to `go depth 3`), and a timed one with room for the solve hands it
+    // to the solver.
+    let p = read_positions(FFO)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "ffo40")
+        .expect("FFO 40");
+    assert_eq!(p.position.matches('-').count(), 20);
+    let (mut engine, _dir) = Engine::othello();
+    let lines = go(&mut engine, &p.position, "go depth 3");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    let lines = go(&mut engine, &p.position, "go movetime 10000");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| cp(l) == Some(100 * p.expected)),
+        "{lines:?}"
+    );
+    // With the threshold at 18 the timed search is the evaluation's again.
+    engine.send("setoption name EndgameEmpties value 18");
+    let lines = go(&mut engine, &p.position, "go movetime 200");
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
+}
+
+#[test]
 fn selective_passes_through_the_host_s_table_leave_the_score_exact() {
     // FFO 41 has 22 empty squares and an estimate near a draw (FFO 40,
     // estimated 32 discs up, is solved without the passes): the solver
@@ -211,7 +247,8 @@ fn bad_option_values_get_one_error_line_and_change_nothing() {
         assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:?}");
         assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
     }
-    // The defaults still hold: exact scores, solved from 18 empty squares.
+    // The defaults still hold: exact scores, solved from 24 empty squares
+    // (18 for a search bounded by depth, as this one).
     let p = &ffo_positions(16)[0];
     let lines = go(&mut engine, &p.position, "go depth 1");
     assert!(
@@ -222,7 +259,7 @@ fn bad_option_values_get_one_error_line_and_change_nothing() {
     engine.send("uci");
     let lines = engine.read_until(|l| l == "uciok");
     assert!(
-        lines.contains(&"option name EndgameEmpties type spin default 18 min 0 max 60".to_string())
+        lines.contains(&"option name EndgameEmpties type spin default 24 min 0 max 60".to_string())
     );
     assert!(lines.contains(
         &"option name EndgameMode type combo default exact var exact var wld".to_string()

@@ -6,7 +6,9 @@
 //! search hands the root to the solver when they do, or when `go depth N`
 //! reaches that size (a search that deep would end every line anyway, and
 //! the solver ends them far faster on the plugin's own board), provided
-//! the move's time, if it has a limit, leaves room for the solve.
+//! the move's time, if it has a limit, leaves room for the solve. A search
+//! bounded by depth or nodes and not by time takes the plugin's word only
+//! for solves that usually take a moment ([`BOUNDED_SOLVE_TIME`]).
 //!
 //! The solver runs inside the plugin, with this search's transposition
 //! table lent through the ABI's callbacks under keys of its own (salted so
@@ -55,10 +57,25 @@ pub(super) fn plan(
     Ok(match root.endgame_size()? {
         Some((size, wanted)) => {
             let deep_enough = limits.depth.is_some_and(|depth| depth >= size);
+            let wanted = wanted && (limits.is_timed() || !limits.is_bounded() || quick(size));
             ((wanted || deep_enough) && fits_in_time(size, limits.hard_time())).then_some(size)
         }
         None => None,
     })
+}
+
+/// The longest usual solve that a search bounded by depth or nodes, not
+/// by time, hands over on the plugin's say alone: 30 ms, 18 empty squares
+/// in Othello. Such a search asks for an answer of about its own size (a
+/// `go depth 8`, NBoard's `set depth`, `plyd bench`), which a solve of 24
+/// empty squares, seconds long, is not; a timed search instead weighs
+/// the solve against its time ([`fits_in_time`]).
+const BOUNDED_SOLVE_TIME: Duration = Duration::from_millis(30);
+
+/// Whether a solve of `size` usually takes no longer than
+/// [`BOUNDED_SOLVE_TIME`].
+fn quick(size: u32) -> bool {
+    expected_solve_time(size) <= BOUNDED_SOLVE_TIME
 }
 
 /// About how long a solve of `size` takes here (Othello, one thread):
@@ -321,6 +338,10 @@ mod tests {
         assert!(!fits_in_time(18, Some(ms(40))));
         assert!(fits_in_time(14, Some(ms(40))));
         assert!(!fits_in_time(24, Some(ms(1000))));
+        assert!(fits_in_time(24, Some(ms(2500))));
+        // Searches bounded by depth or nodes alone hand over up to 18.
+        assert!(quick(18));
+        assert!(!quick(20));
         // Each two more empty squares triple the time asked for.
         let ratio = expected_solve_time(20).as_secs_f64() / expected_solve_time(18).as_secs_f64();
         assert!((ratio - 3.0).abs() < 1e-9);

@@ -43,6 +43,11 @@ impl SearchLimits {
     pub fn is_timed(&self) -> bool {
         self.movetime.is_some() || self.clock.is_some()
     }
+
+    /// Whether the search ends at a depth or a node count of its own.
+    pub fn is_bounded(&self) -> bool {
+        self.depth.is_some() || self.nodes.is_some()
+    }
 }
 
 /// Time budget for one move from the `go` parameters, for the player

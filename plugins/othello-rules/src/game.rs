@@ -11,12 +11,14 @@ use crate::board::{squares, Color, Position, PASS};
 use crate::endgame::{self, Entry, SCORE_INFINITY};
 use crate::text;
 
-/// The option naming the most empty squares at which any search of a
-/// position is answered by the exact solver (0: only when the search's
-/// depth reaches the empty squares).
+/// The option naming the most empty squares at which a search of a
+/// position is answered by the exact solver, where the move's time allows
+/// the solve (the engine decides that, and hands a search bounded by depth
+/// or nodes rather than time no more than 18 empty squares); 0: only when
+/// the search's depth reaches the empty squares.
 pub const ENDGAME_EMPTIES_OPTION: &str = "EndgameEmpties";
 /// Default of [`ENDGAME_EMPTIES_OPTION`].
-pub const DEFAULT_ENDGAME_EMPTIES: u32 = 18;
+pub const DEFAULT_ENDGAME_EMPTIES: u32 = 24;
 /// The option choosing what the solver finds: `exact` (the final disc
 /// difference) or `wld` (only win, loss or draw, faster).
 pub const ENDGAME_MODE_OPTION: &str = "EndgameMode";
