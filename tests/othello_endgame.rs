@@ -28,6 +28,15 @@ fn ffo_positions(empties: usize) -> Vec<SolvePosition> {
         .collect()
 }
 
+/// The FFO position named `name` (`ffo40`).
+fn ffo_position(name: &str) -> SolvePosition {
+    read_positions(FFO)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{name} is in ffo.txt"))
+}
+
 /// The `score cp` value of an `info` line.
 fn cp(line: &str) -> Option<i32> {
     let rest = line.split(" score cp ").nth(1)?;
@@ -141,11 +150,7 @@ fn twenty_empty_squares_are_solved_in_a_timed_search_not_in_a_depth_bounded_one(
     // to the evaluation search (a solve of 20 empty squares is no answer
     // to `go depth 3`), and a timed one with room for the solve hands it
     // to the solver.
-    let p = read_positions(FFO)
-        .unwrap()
-        .into_iter()
-        .find(|p| p.name == "ffo40")
-        .expect("FFO 40");
+    let p = ffo_position("ffo40");
     assert_eq!(p.position.matches('-').count(), 20);
     let (mut engine, _dir) = Engine::othello();
     let lines = go(&mut engine, &p.position, "go depth 3");
@@ -177,11 +182,7 @@ fn selective_passes_through_the_host_s_table_leave_the_score_exact() {
     // searches it selectively twice before the exact search, its selective
     // bounds marked as such in the host's shared table, which one and two
     // threads then read.
-    let p = read_positions(FFO)
-        .unwrap()
-        .into_iter()
-        .find(|p| p.name == "ffo41")
-        .expect("FFO 41");
+    let p = ffo_position("ffo41");
     let (mut engine, _dir) = Engine::othello();
     for threads in [1, 2] {
         engine.send(&format!("setoption name Threads value {threads}"));
