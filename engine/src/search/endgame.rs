@@ -58,7 +58,7 @@ pub(super) fn plan(
         Some((size, wanted)) => {
             let deep_enough = limits.depth.is_some_and(|depth| depth >= size);
             let wanted = wanted && (limits.is_timed() || !limits.is_bounded() || quick(size));
-            ((wanted || deep_enough) && fits_in_time(size, limits.hard_time())).then_some(size)
+            ((wanted || deep_enough) && fits_in_time(size, planned_time(limits))).then_some(size)
         }
         None => None,
     })
@@ -87,17 +87,27 @@ fn expected_solve_time(size: u32) -> Duration {
     Duration::from_secs_f64(ms / 1000.0)
 }
 
-/// Whether a solve of `size` should start with `hard` the most this move
-/// may take: a solve stopped by the clock answers with the best move found
-/// so far, which may be far worse than what the evaluation search would
-/// give (at the start of a game, a move no better than a random one), so
-/// the solver waits for a move with three times the expected time (or no
-/// time limit). The position is solved a move or two later, at fewer
-/// empty squares. This holds for a solve asked by depth too: NBoard's `set
-/// depth` is a level set once for the game, and a GUI at depth 60 expects
-/// moves within its clock from the first.
-fn fits_in_time(size: u32, hard: Option<Duration>) -> bool {
-    hard.is_none_or(|hard| hard >= 3 * expected_solve_time(size))
+/// The time a move is planned to take: `go movetime`'s, or the clock's
+/// share for this move (its soft limit, not the hard limit at which a
+/// search is cut short, which may be four shares).
+fn planned_time(limits: &SearchLimits) -> Option<Duration> {
+    limits.movetime.or(limits.clock.map(|budget| budget.soft))
+}
+
+/// Whether a solve of `size` should start with `planned` the time this
+/// move is planned to take: a solve stopped by the clock answers with the
+/// best move found so far, which may be far worse than what the
+/// evaluation search would give (at the start of a game, a move no better
+/// than a random one), so the solver waits for a move planned to take
+/// three times the expected time (or no time limit). The position is
+/// solved a move or two later, at fewer empty squares. Under a clock the
+/// plan is the move's share, not its hard limit: a solve runs to the hard
+/// limit when it does not end, and late in a short game a hard limit of
+/// four shares is most of what is left of the clock. This holds for a solve asked by depth too: NBoard's `set depth`
+/// is a level set once for the game, and a GUI at depth 60 expects moves
+/// within its clock from the first.
+fn fits_in_time(size: u32, planned: Option<Duration>) -> bool {
+    planned.is_none_or(|planned| planned >= 3 * expected_solve_time(size))
 }
 
 /// What the solving threads share.
@@ -339,6 +349,17 @@ mod tests {
         assert!(fits_in_time(14, Some(ms(40))));
         assert!(!fits_in_time(24, Some(ms(1000))));
         assert!(fits_in_time(24, Some(ms(2500))));
+        // Under a clock the move's share is weighed, not its hard limit.
+        let clocked = SearchLimits {
+            clock: Some(crate::search::timeman::TimeBudget {
+                soft: ms(700),
+                hard: ms(2800),
+            }),
+            ..SearchLimits::default()
+        };
+        assert_eq!(planned_time(&clocked), Some(ms(700)));
+        assert!(!fits_in_time(24, planned_time(&clocked)));
+        assert!(fits_in_time(20, planned_time(&clocked)));
         // Searches bounded by depth or nodes alone hand over up to 18.
         assert!(quick(18));
         assert!(!quick(20));
