@@ -19,18 +19,8 @@ import argparse
 import re
 import sys
 
+from endgame_vs_edax import read_positions
 from uci_engine import Engine
-
-
-def read_positions(path):
-    rows = []
-    for line in open(path):
-        line = line.split("#")[0].strip()
-        if not line:
-            continue
-        name, board, side, score = line.split()
-        rows.append((name, f"{board} {side}", int(score)))
-    return rows
 
 
 def search(engine, position, command):
@@ -66,7 +56,7 @@ def main():
         ["setoption name Threads value 1", "setoption name EndgameEmpties value 60"],
         3600,
     )
-    total, solved, rows = 0, 0, read_positions(args.positions)
+    total, solved, rows = 0, 0, read_positions(args.positions, None, None)
     for name, position, score in rows:
         move, info = search(player, position, f"go movetime {args.movetime}")
         exact = "info string exact" in info
