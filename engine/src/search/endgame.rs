@@ -103,9 +103,10 @@ fn planned_time(limits: &SearchLimits) -> Option<Duration> {
 /// solved a move or two later, at fewer empty squares. Under a clock the
 /// plan is the move's share, not its hard limit: a solve runs to the hard
 /// limit when it does not end, and late in a short game a hard limit of
-/// four shares is most of what is left of the clock. This holds for a solve asked by depth too: NBoard's `set depth`
-/// is a level set once for the game, and a GUI at depth 60 expects moves
-/// within its clock from the first.
+/// four shares is most of what is left of the clock. This holds for a
+/// solve asked by depth too: NBoard's `set depth` is a level set once for
+/// the game, and a GUI at depth 60 expects moves within its clock from
+/// the first.
 fn fits_in_time(size: u32, planned: Option<Duration>) -> bool {
     planned.is_none_or(|planned| planned >= 3 * expected_solve_time(size))
 }
