@@ -318,17 +318,19 @@ mod tests {
                 .unwrap()
                 .soft
         };
-        // 56 plies left: 28 moves, the solver's last 8 aside: 20 to go,
-        // where the default plans for 30.
-        assert_eq!(endgame_moves_to_go(56), 20);
-        assert!(soft(&go, Some(56)) > soft(&go, None) * 14 / 10);
+        // 56 plies left: 28 moves, the last 12 aside: 16 to go, where the
+        // default plans for 30.
+        assert_eq!(endgame_moves_to_go(56), 16);
+        assert!(soft(&go, Some(56)) > soft(&go, None) * 18 / 10);
         // Near the end it keeps planning for a few moves, and never for
         // more than the default.
-        assert_eq!(endgame_moves_to_go(16), 6);
-        assert_eq!(endgame_moves_to_go(0), 6);
+        assert_eq!(endgame_moves_to_go(24), 4);
+        assert_eq!(endgame_moves_to_go(0), 4);
         assert_eq!(endgame_moves_to_go(200), 30);
+        // A move there may take no more than 3/2 of its quarter.
         let late = limits_from_go(&go, 0, ms(10), Some(10)).clock.unwrap();
-        assert!(late.hard < ms(30_000) / 3, "{late:?}");
+        assert!(late.hard <= ms(30_000) * 3 / 8, "{late:?}");
+        assert!(late.soft <= ms(30_000) / 4, "{late:?}");
         // The GUI's movestogo wins.
         let told = GoParams {
             moves_to_go: Some(40),
