@@ -28,13 +28,8 @@ def search(engine, position, command):
     engine.send("ucinewgame")
     engine.send(f"position fen {position}")
     engine.send(command)
-    info = []
-    while True:
-        line = engine.read_line()
-        if line.startswith("bestmove"):
-            return line.split()[1], info
-        if line.startswith("info"):
-            info.append(line)
+    lines = engine.read_until(lambda line: line.startswith("bestmove"))
+    return lines[-1].split()[1], [line for line in lines if line.startswith("info")]
 
 
 def main():
