@@ -570,7 +570,8 @@ pub(crate) const PROBCUT_PLIES: u32 = 2;
 /// Fewest empty squares at which that search goes [`DEEP_PROBCUT_PLIES`]
 /// deep: at many empty squares a two-ply search misjudges positions that
 /// the evaluation misjudges, the passes end far from the exact score, and
-/// the exact search walks to it one null window at a time (FFO 57, 30
+/// the exact search walked to it one null window at a time (before
+/// [`next_cut`] leapt; FFO 57, 30
 /// empty squares: passes at +4, exact score −10, eight windows of 0.3 to
 /// 1.1 billion nodes; docs/othello.md, "Deeper searches for the probable
 /// cut").
