@@ -56,6 +56,7 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use crate::board::{flips, legal_placements, CORNERS, PASS};
+use search::MAX_MOVES;
 
 /// Above every score.
 pub const SCORE_INFINITY: i32 = 65;
@@ -753,11 +754,8 @@ pub fn estimate_with<L: EstimateLeaves>(
         return -estimate_with(leaves, opp, own, &passed, depth - 1, (-beta, -alpha), nodes);
     }
     let mut best = -EVAL_INFINITY;
-    let mut bits = moves;
-    while bits != 0 {
-        let disc = bits & bits.wrapping_neg();
-        bits &= bits - 1;
-        let flipped = flips(own, opp, disc);
+    // Searches one move; true when it cuts.
+    let mut search = |disc: u64, flipped: u64| {
         let child = leaves.after_placement(kept, disc, flipped, depth == 1);
         let value = -estimate_with(
             leaves,
@@ -771,12 +769,81 @@ pub fn estimate_with<L: EstimateLeaves>(
         if value > best {
             best = value;
             if value >= beta {
-                break;
+                return true;
             }
             alpha = alpha.max(value);
         }
+        false
+    };
+    if depth >= SORTED_ESTIMATE_MIN_PLIES {
+        let list = FewestReplies::new(own, opp, moves);
+        for (&disc, &flipped) in list.discs[..list.len].iter().zip(&list.flipped) {
+            if search(disc, flipped) {
+                break;
+            }
+        }
+    } else {
+        let mut bits = moves;
+        while bits != 0 {
+            let disc = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            if search(disc, flips(own, opp, disc)) {
+                break;
+            }
+        }
     }
     best
+}
+
+/// Fewest plies left below a node of [`estimate_with`] at which its moves
+/// are sorted ([`FewestReplies`]) rather than taken in the order of their
+/// squares. Sorting the leaves' parents too saved few of their
+/// evaluations for what the sort costs: FFO 57 in 1,936 million nodes
+/// against 1,952 million, but 74 s against 66 s.
+const SORTED_ESTIMATE_MIN_PLIES: u32 = 2;
+
+/// The moves of a position sorted by the replies they leave the opponent,
+/// fewest first, a reply on a corner counting twice: a cheap order that
+/// finds most cuts of a shallow search early (the midgame's searches of
+/// the last plies, [`crate::shallow`], sort by replies too).
+struct FewestReplies {
+    discs: [u64; MAX_MOVES],
+    flipped: [u64; MAX_MOVES],
+    len: usize,
+}
+
+impl FewestReplies {
+    /// The placements `moves` of `own` against `opp`, sorted.
+    #[inline]
+    fn new(own: u64, opp: u64, moves: u64) -> Self {
+        let mut list = FewestReplies {
+            discs: [0; MAX_MOVES],
+            flipped: [0; MAX_MOVES],
+            len: 0,
+        };
+        let mut keys = [0u32; MAX_MOVES];
+        let mut bits = moves;
+        while bits != 0 {
+            let disc = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let flipped = flips(own, opp, disc);
+            let replies = legal_placements(opp & !flipped, own | flipped | disc);
+            let key = replies.count_ones() + (replies & CORNERS).count_ones();
+            // Insertion into the sorted prefix, stable: lists are short.
+            let mut i = list.len;
+            while i > 0 && keys[i - 1] > key {
+                keys[i] = keys[i - 1];
+                list.discs[i] = list.discs[i - 1];
+                list.flipped[i] = list.flipped[i - 1];
+                i -= 1;
+            }
+            keys[i] = key;
+            list.discs[i] = disc;
+            list.flipped[i] = flipped;
+            list.len += 1;
+        }
+        list
+    }
 }
 
 impl Solver<'_> {
@@ -973,6 +1040,86 @@ mod tests {
                 assert_eq!(with_table.score, expected, "own {own:#x} opp {opp:#x}");
                 assert_eq!(without.score, expected, "own {own:#x} opp {opp:#x}");
                 assert!(with_table.complete);
+            }
+        }
+    }
+
+    /// An evaluation that orders moves unevenly: a fixed pseudo-random
+    /// weight on every square.
+    fn square_weights(own: u64, opp: u64) -> i32 {
+        let weight = |square: u32| (u64::from(square).wrapping_mul(0x9e37_79b9) % 41) as i32 - 20;
+        squares(own).map(weight).sum::<i32>() - squares(opp).map(weight).sum::<i32>()
+    }
+
+    /// Negamax of `evaluate` `depth` plies deep with no pruning, by the
+    /// conventions of [`estimate`]: a pass takes a ply, a finished game
+    /// scores its disc difference in hundredths.
+    fn negamax(evaluate: OrderEval, own: u64, opp: u64, depth: u32) -> i32 {
+        if depth == 0 {
+            return evaluate(own, opp);
+        }
+        let moves = legal_placements(own, opp);
+        if moves == 0 {
+            if legal_placements(opp, own) == 0 {
+                return 100 * final_score(own, opp);
+            }
+            return -negamax(evaluate, opp, own, depth - 1);
+        }
+        squares(moves)
+            .map(|square| {
+                let disc = 1u64 << square;
+                let flipped = flips(own, opp, disc);
+                -negamax(evaluate, opp & !flipped, own | flipped | disc, depth - 1)
+            })
+            .max()
+            .expect("a move")
+    }
+
+    /// The estimate's moves are sorted from two plies up: whatever the
+    /// order, the full window gives the negamax value, and a null window
+    /// a fail-soft bound on the right side of it.
+    #[test]
+    fn the_estimate_equals_a_negamax_of_its_evaluation_in_any_window() {
+        let mut rng = 11;
+        for empties in [8, 14, 20, 26, 32, 40, 50] {
+            for (own, opp) in random_positions(empties as u64, 12, empties) {
+                for depth in 0..=4 {
+                    let exact = negamax(square_weights, own, opp, depth);
+                    let mut nodes = 0;
+                    let full = (-EVAL_INFINITY, EVAL_INFINITY);
+                    let value = estimate(square_weights, own, opp, depth, full, &mut nodes);
+                    assert_eq!(value, exact, "{own:#x} {opp:#x} depth {depth}");
+                    let cut = exact + (next(&mut rng) % 41) as i32 - 20;
+                    let value =
+                        estimate(square_weights, own, opp, depth, (cut - 1, cut), &mut nodes);
+                    if value >= cut {
+                        assert!(exact >= value, "{own:#x} {opp:#x} depth {depth} cut {cut}");
+                    } else {
+                        assert!(exact <= value && exact < cut, "{own:#x} {opp:#x} cut {cut}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fewest_replies_keeps_every_move_once_in_the_order_of_the_replies() {
+        let reply_key = |own: u64, opp: u64, disc: u64| {
+            let flipped = flips(own, opp, disc);
+            let replies = legal_placements(opp & !flipped, own | flipped | disc);
+            replies.count_ones() + (replies & CORNERS).count_ones()
+        };
+        for (own, opp) in random_positions(3, 200, 30) {
+            let moves = legal_placements(own, opp);
+            let list = FewestReplies::new(own, opp, moves);
+            let discs = &list.discs[..list.len];
+            assert_eq!(discs.iter().fold(0, |all, disc| all | disc), moves);
+            assert_eq!(list.len as u32, moves.count_ones());
+            for (i, &disc) in discs.iter().enumerate() {
+                assert_eq!(list.flipped[i], flips(own, opp, disc));
+            }
+            for pair in discs.windows(2) {
+                assert!(reply_key(own, opp, pair[0]) <= reply_key(own, opp, pair[1]));
             }
         }
     }

@@ -215,7 +215,7 @@ pub(crate) fn eval_order(count: u32) -> EvalOrder {
 const ETC_MIN_EMPTIES: u32 = 12;
 
 /// Most legal moves an Othello position can have is well under this.
-const MAX_MOVES: usize = 48;
+pub(crate) const MAX_MOVES: usize = 48;
 
 /// The moves of one node with what each flips, sorted best first.
 pub(crate) struct MoveList {
