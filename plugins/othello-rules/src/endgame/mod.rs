@@ -56,7 +56,6 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use crate::board::{flips, legal_placements, CORNERS, PASS};
-use search::MAX_MOVES;
 
 /// Above every score.
 pub const SCORE_INFINITY: i32 = 65;
@@ -776,9 +775,10 @@ pub fn estimate_with<L: EstimateLeaves>(
         false
     };
     if depth >= SORTED_ESTIMATE_MIN_PLIES {
-        let list = FewestReplies::new(own, opp, moves);
-        for (&disc, &flipped) in list.discs[..list.len].iter().zip(&list.flipped) {
-            if search(disc, flipped) {
+        let mut list = search::MoveList::new();
+        list.fill_by_replies(own, opp, moves);
+        for i in 0..list.len() {
+            if search(1u64 << list.square(i), list.flipped(i)) {
                 break;
             }
         }
@@ -796,55 +796,11 @@ pub fn estimate_with<L: EstimateLeaves>(
 }
 
 /// Fewest plies left below a node of [`estimate_with`] at which its moves
-/// are sorted ([`FewestReplies`]) rather than taken in the order of their
+/// are sorted ([`search::MoveList::fill_by_replies`]) rather than taken in the order of their
 /// squares. Sorting the leaves' parents too saved few of their
 /// evaluations for what the sort costs: FFO 57 in 1,936 million nodes
 /// against 1,952 million, but 74 s against 66 s.
 const SORTED_ESTIMATE_MIN_PLIES: u32 = 2;
-
-/// The moves of a position sorted by the replies they leave the opponent,
-/// fewest first, a reply on a corner counting twice: a cheap order that
-/// finds most cuts of a shallow search early (the midgame's searches of
-/// the last plies, [`crate::shallow`], sort by replies too).
-struct FewestReplies {
-    discs: [u64; MAX_MOVES],
-    flipped: [u64; MAX_MOVES],
-    len: usize,
-}
-
-impl FewestReplies {
-    /// The placements `moves` of `own` against `opp`, sorted.
-    #[inline]
-    fn new(own: u64, opp: u64, moves: u64) -> Self {
-        let mut list = FewestReplies {
-            discs: [0; MAX_MOVES],
-            flipped: [0; MAX_MOVES],
-            len: 0,
-        };
-        let mut keys = [0u32; MAX_MOVES];
-        let mut bits = moves;
-        while bits != 0 {
-            let disc = bits & bits.wrapping_neg();
-            bits &= bits - 1;
-            let flipped = flips(own, opp, disc);
-            let replies = legal_placements(opp & !flipped, own | flipped | disc);
-            let key = replies.count_ones() + (replies & CORNERS).count_ones();
-            // Insertion into the sorted prefix, stable: lists are short.
-            let mut i = list.len;
-            while i > 0 && keys[i - 1] > key {
-                keys[i] = keys[i - 1];
-                list.discs[i] = list.discs[i - 1];
-                list.flipped[i] = list.flipped[i - 1];
-                i -= 1;
-            }
-            keys[i] = key;
-            list.discs[i] = disc;
-            list.flipped[i] = flipped;
-            list.len += 1;
-        }
-        list
-    }
-}
 
 impl Solver<'_> {
     /// The root searched in null windows only, from an estimate of the
@@ -1103,7 +1059,7 @@ mod tests {
     }
 
     #[test]
-    fn fewest_replies_keeps_every_move_once_in_the_order_of_the_replies() {
+    fn moves_by_replies_keep_every_move_once_in_the_order_of_the_replies() {
         let reply_key = |own: u64, opp: u64, disc: u64| {
             let flipped = flips(own, opp, disc);
             let replies = legal_placements(opp & !flipped, own | flipped | disc);
@@ -1111,12 +1067,13 @@ mod tests {
         };
         for (own, opp) in random_positions(3, 200, 30) {
             let moves = legal_placements(own, opp);
-            let list = FewestReplies::new(own, opp, moves);
-            let discs = &list.discs[..list.len];
+            let mut list = search::MoveList::new();
+            list.fill_by_replies(own, opp, moves);
+            let discs: Vec<u64> = (0..list.len()).map(|i| 1u64 << list.square(i)).collect();
             assert_eq!(discs.iter().fold(0, |all, disc| all | disc), moves);
-            assert_eq!(list.len as u32, moves.count_ones());
+            assert_eq!(list.len() as u32, moves.count_ones());
             for (i, &disc) in discs.iter().enumerate() {
-                assert_eq!(list.flipped[i], flips(own, opp, disc));
+                assert_eq!(list.flipped(i), flips(own, opp, disc));
             }
             for pair in discs.windows(2) {
                 assert!(reply_key(own, opp, pair[0]) <= reply_key(own, opp, pair[1]));
