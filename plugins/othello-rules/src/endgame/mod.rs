@@ -33,8 +33,8 @@
 //! which a node with [`PROBCUT_MIN_EMPTIES`] or more returns its window's
 //! bound when a search of the evaluation (two plies, four from 22 empty
 //! squares, six from 28: [`probcut_plies`]) lies far beyond it (a
-//! probable cut, [`SELECTIVE_MARGINS`]), once with a narrower margin and
-//! once with a wider. Their scores are guesses, but they leave the best
+//! probable cut, [`SELECTIVE_MARGINS`]), four times, each pass with a
+//! wider margin than the one before. Their scores are guesses, but they leave the best
 //! moves of the positions near the root in the table and start the exact
 //! search near its score. Entries carry the pass that proved their bounds
 //! ([`Entry::level`]); an exact search takes only their moves.
@@ -601,13 +601,15 @@ pub(crate) fn probcut_plies(count: u32) -> u32 {
 
 /// How far beyond the window, in hundredths of a disc, that search must
 /// lie for a probable cut, in each selective pass: the first pass cuts
-/// more, and fills the table with its moves for the second, which fills
-/// it for the exact search. Chosen by the nodes of whole solves (FFO
-/// 40-52, and 20 positions of 22 and 24 empty squares reached from FFO
-/// 40-59): every setting tried (one to six passes, margins of 4 to 18
-/// discs) searched the 20 in 770 to 917 million nodes, against 1,106
-/// million without passes (docs/othello.md, Selective passes).
-pub(crate) const SELECTIVE_MARGINS: [i32; 2] = [800, 1200];
+/// most, and fills the table with its moves for the next, and so on to
+/// the exact search. Chosen by the nodes of whole solves: on positions of
+/// 22 and 24 empty squares every setting tried (one to six passes,
+/// margins of 4 to 18 discs) searched within a few percent of the others,
+/// against a third more nodes without passes; on positions of 26 to 30
+/// empty squares four passes of 6 to 18 discs searched 10% to 13% fewer
+/// nodes than two of 8 and 12 (docs/othello.md, "Selective passes" and
+/// "Four selective passes").
+pub(crate) const SELECTIVE_MARGINS: [i32; 4] = [600, 900, 1300, 1800];
 
 /// Plies of the evaluation search that estimates the score to start from.
 const ESTIMATE_PLIES: u32 = 2;
@@ -1420,7 +1422,7 @@ mod tests {
                 continue;
             }
             let expected = solve(own, opp, -SCORE_INFINITY, SCORE_INFINITY, 0, &mut NoTable).score;
-            for level in [1, 2, 200] {
+            for level in (1..=SELECTIVE_MARGINS.len() as u32).chain([200]) {
                 assert_eq!(solve_among_false_entries(own, opp, level), expected);
             }
             // Marked exact, the same entries are believed: the check above
