@@ -298,6 +298,11 @@ impl MoveList {
         table_move: Option<u32>,
         order: EvalOrder,
     ) -> u64 {
+        if self.len < 2 {
+            // Nothing to order: no key, and above all no search of the
+            // evaluation, is worth computing.
+            return 0;
+        }
         let mut visited = 0;
         // The opponent's evaluation after each move, from its side.
         let mut values = [0i32; MAX_MOVES];
