@@ -157,10 +157,11 @@ fn score_from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// `len` zero words, or `None` if the memory cannot be had. The memory
-/// comes zeroed from the allocator (on Linux, untouched pages the kernel
-/// zeroes when first written), so even a table of many gigabytes is
-/// ready at once instead of after a pass writing every word.
+/// `len` zero words, their memory already mapped, or `None` if the memory
+/// cannot be had. The allocator hands over zeroed memory whose pages (on
+/// Linux) the kernel maps only when first written; each page is written
+/// here once (see [`map_pages`]), so that no search pays for that on its
+/// clock.
 fn zeroed_words(len: usize) -> Option<Vec<AtomicU64>> {
     if len == 0 {
         return Some(Vec::new());
@@ -169,14 +170,16 @@ fn zeroed_words(len: usize) -> Option<Vec<AtomicU64>> {
     // SAFETY: the layout has a non-zero size. An all-zero AtomicU64 is a
     // valid 0, and the allocation was made with exactly the layout a
     // Vec<AtomicU64> of capacity `len` frees with.
-    unsafe {
+    let words = unsafe {
         let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
         if ptr.is_null() {
             return None;
         }
         advise_huge_pages(ptr.cast::<u8>(), layout.size());
-        Some(Vec::from_raw_parts(ptr, len, len))
-    }
+        Vec::from_raw_parts(ptr, len, len)
+    };
+    map_pages(&words);
+    Some(words)
 }
 
 /// Ask the kernel to back the whole 2 MiB pages inside `bytes` bytes
@@ -203,44 +206,66 @@ fn advise_huge_pages(start: *mut u8, bytes: usize) {
     let _ = (start, bytes);
 }
 
-/// Entries in a 4 KiB page of memory.
-const ENTRIES_PER_PAGE: f64 = 4096.0 / (WORDS * 8) as f64;
-
-/// The most memory never written that a table is zeroed in place over
-/// when cleared (past it, allocated afresh): 256 MiB, about half a second
-/// of page faults here.
-const IN_PLACE_MAX_UNWRITTEN: f64 = (256 << 20) as f64;
-
-/// Words one thread zeroes when a table is cleared: 32 MiB.
+/// Words one thread zeroes, or maps, when a table is cleared or
+/// allocated: 32 MiB.
 const ZERO_CHUNK: usize = 1 << 22;
 
-/// Write zeros over `words`, on as many threads as the machine has
-/// processors once it holds more than one chunk (Stockfish clears its
-/// table the same way).
-fn zero_in_place(words: &mut [AtomicU64], chunk: usize) {
+/// Words in a 4 KiB page of memory.
+const WORDS_PER_PAGE: usize = 4096 / 8;
+
+/// Run `work` over `words` in parts, on as many threads as the machine has
+/// processors once they hold more than `chunk` words (Stockfish clears its
+/// table the same way); a part whose thread cannot be had (an
+/// address-space limit may refuse its stack) is worked here instead.
+fn in_parts(words: &[AtomicU64], chunk: usize, work: impl Fn(&[AtomicU64]) + Sync) {
     let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = processors.min(words.len().div_ceil(chunk)).max(1);
-    let zero = |part: &mut [AtomicU64]| part.iter_mut().for_each(|w| *w.get_mut() = 0);
     if threads == 1 {
-        zero(words);
+        work(words);
         return;
     }
-    // The other threads write through shared references, so that a part
-    // whose thread cannot be had (an address-space limit may refuse its
-    // stack) is zeroed here instead.
-    let store_zeros = |part: &[AtomicU64]| part.iter().for_each(|w| w.store(0, Ordering::Relaxed));
-    let words: &[AtomicU64] = words;
+    let work = &work;
     let mut parts = words.chunks(words.len().div_ceil(threads));
     let first = parts.next().unwrap_or(&[]);
     std::thread::scope(|scope| {
         for part in parts {
-            let spawned =
-                std::thread::Builder::new().spawn_scoped(scope, move || store_zeros(part));
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || work(part));
             if spawned.is_err() {
-                store_zeros(part);
+                work(part);
             }
         }
-        store_zeros(first);
+        work(first);
+    });
+}
+
+/// Write zeros over `words`.
+fn zero_in_place(words: &[AtomicU64], chunk: usize) {
+    in_parts(words, chunk, |part| {
+        part.iter().for_each(|w| w.store(0, Ordering::Relaxed))
+    });
+}
+
+/// Write a zero into every page of `words` (zero already), so that the
+/// kernel maps each page now rather than at a search's first read or
+/// write of it. A table allocated and left to be mapped on demand made the
+/// first searches after it pay a page fault for each page they touched:
+/// with `Hash` 1024, the first one-second search from Othello's start
+/// reached depth 8 (14,577 nodes) where one on a mapped table reached 18
+/// (7.8 million). The atomic stores are not optimised away, as plain
+/// stores of a zero into memory known to be zero may be.
+fn map_pages(words: &[AtomicU64]) {
+    touch_pages(words, ZERO_CHUNK);
+}
+
+/// [`map_pages`] in parts of `chunk` words: a zero written at each part's
+/// start, every [`WORDS_PER_PAGE`] words after it and at its end, which
+/// lands in every page the part spans.
+fn touch_pages(words: &[AtomicU64], chunk: usize) {
+    in_parts(words, chunk, |part| {
+        part.iter()
+            .step_by(WORDS_PER_PAGE)
+            .chain(part.last())
+            .for_each(|w| w.store(0, Ordering::Relaxed))
     });
 }
 
@@ -317,51 +342,15 @@ impl TranspositionTable {
         for (_, heuristics) in self.memory.get_mut().iter_mut().flatten() {
             heuristics.reset();
         }
-        // A table nothing has written to is still zero. Otherwise the table
-        // is zeroed in place: a fresh allocation would be ready at once, but
-        // the next search would then pay on its clock for each page it
-        // reads or writes first (a fault each, about a sixth of `plyd bench
-        // othello`'s time). Zeroing in place faults in the pages no search
-        // has written, before the clock; past `IN_PLACE_MAX_UNWRITTEN` of
-        // them (a large table after short searches) the table is allocated
-        // afresh instead.
+        // A table nothing has written to is still zero. Otherwise it is
+        // zeroed in place: its pages stay mapped (they were mapped when it
+        // was allocated), so the next search pays no page fault on its
+        // clock, and zeroing costs no more than the memory's bandwidth.
         if *self.written.get_mut() {
-            let fresh = if self.clears_in_place() {
-                None
-            } else {
-                zeroed_words(self.words.len())
-            };
-            match fresh {
-                Some(words) => self.words = words,
-                None => zero_in_place(&mut self.words, ZERO_CHUNK),
-            }
+            zero_in_place(&self.words, ZERO_CHUNK);
             *self.written.get_mut() = false;
         }
         self.generation.store(0, Ordering::Relaxed);
-    }
-
-    /// The share of the table's memory pages written since it was last
-    /// zero, estimated from how many entries of its first clusters are
-    /// used: positions land on entries at random, so a page is still
-    /// unwritten with the chance that all of its entries are unused.
-    fn written_pages(&self) -> f64 {
-        let sample = self.clusters.min(4096) * CLUSTER;
-        let used = (0..sample)
-            .filter(|&entry| {
-                let info = self.words[entry * WORDS + 2].load(Ordering::Relaxed);
-                (info >> 40) & 3 != 0
-            })
-            .count();
-        let unused = 1.0 - used as f64 / sample.max(1) as f64;
-        1.0 - unused.powf(ENTRIES_PER_PAGE)
-    }
-
-    /// Whether [`TranspositionTable::clear`] zeroes the words in place:
-    /// unless more than [`IN_PLACE_MAX_UNWRITTEN`] of them lie on pages
-    /// never written.
-    fn clears_in_place(&self) -> bool {
-        let bytes = (self.words.len() * 8) as f64;
-        (1.0 - self.written_pages()) * bytes <= IN_PLACE_MAX_UNWRITTEN
     }
 
     /// Start a new search: entries written before now age by one.
@@ -700,22 +689,69 @@ mod tests {
         assert_eq!(read(&Heuristics::new(all)), fresh);
     }
 
+    /// The share of the 4 KiB pages lying wholly inside `words` that the
+    /// kernel has mapped (`mincore`).
+    #[cfg(target_os = "linux")]
+    fn mapped_share(words: &[AtomicU64]) -> f64 {
+        const PAGE: usize = 4096;
+        let start = (words.as_ptr() as usize).next_multiple_of(PAGE);
+        let end = (words.as_ptr() as usize + std::mem::size_of_val(words)) / PAGE * PAGE;
+        let pages = (end - start) / PAGE;
+        let mut mapped = vec![0u8; pages];
+        // SAFETY: the range lies inside the live allocation of `words` and
+        // is page-aligned; `mapped` has one byte for each of its pages.
+        let answer =
+            unsafe { libc::mincore(start as *mut libc::c_void, end - start, mapped.as_mut_ptr()) };
+        assert_eq!(answer, 0);
+        mapped.iter().filter(|&&m| m & 1 == 1).count() as f64 / pages as f64
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_table_is_mapped_before_any_search() {
+        // 64 MiB: far above what the allocator takes from memory already
+        // mapped, so every page comes from the kernel on demand.
+        let mut tt = TranspositionTable::new(64).unwrap();
+        assert!(tt.words.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+        assert!(
+            mapped_share(&tt.words) > 0.999,
+            "{}",
+            mapped_share(&tt.words)
+        );
+        // So is a table resized.
+        tt.resize(96).unwrap();
+        assert!(
+            mapped_share(&tt.words) > 0.999,
+            "{}",
+            mapped_share(&tt.words)
+        );
+        // The check can fail: memory freshly allocated is not mapped.
+        let layout = std::alloc::Layout::array::<AtomicU64>(8 << 20).unwrap();
+        // SAFETY: a non-zero layout; the memory is freed with the same
+        // layout below, and read only through `mincore`.
+        unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout);
+            assert!(!ptr.is_null());
+            let fresh = std::slice::from_raw_parts(ptr.cast::<AtomicU64>(), 8 << 20);
+            assert!(mapped_share(fresh) < 0.5, "{}", mapped_share(fresh));
+            std::alloc::dealloc(ptr, layout);
+        }
+    }
+
     #[test]
     fn clearing_zeroes_the_words_in_place_once_written() {
-        let mut tt = TranspositionTable::new(1).unwrap();
+        let mut tt = TranspositionTable::new(16).unwrap();
         let start = tt.words.as_ptr();
         tt.clear();
         assert!(!*tt.written.get_mut());
         let mut key = 1u64;
-        for _ in 0..tt.capacity() {
+        for _ in 0..tt.capacity() / 2 {
             key = key
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             tt.store(key, Some(3), 5, 7, 9, Bound::Exact, 0);
         }
         assert!(*tt.written.get_mut());
-        assert!(tt.written_pages() > 0.99, "{}", tt.written_pages());
-        assert!(tt.clears_in_place());
         assert!(
             tt.words
                 .iter()
@@ -728,35 +764,49 @@ mod tests {
         assert!(tt.words.iter().all(|w| w.load(Ordering::Relaxed) == 0));
         assert!(tt.probe(key, 0).is_none());
         assert!(!*tt.written.get_mut());
-    }
-
-    #[test]
-    fn a_large_table_barely_written_is_allocated_afresh() {
-        let mut tt = TranspositionTable::new(512).unwrap();
-        let keys = [
-            0x9e37_79b9_7f4a_7c15,
-            0xc2b2_ae3d_27d4_eb4f,
-            0x1656_67b1_9e37_79f9,
-        ];
-        for key in keys {
-            tt.store(key, Some(3), 5, 7, 9, Bound::Exact, 0);
-        }
-        assert!(tt.written_pages() < 0.01);
-        assert!(!tt.clears_in_place());
-        tt.clear();
-        assert!(keys.iter().all(|&key| tt.probe(key, 0).is_none()));
-        assert!(!*tt.written.get_mut());
+        #[cfg(target_os = "linux")]
+        assert!(mapped_share(&tt.words) > 0.999);
     }
 
     #[test]
     fn zeroing_on_several_threads_reaches_every_word() {
         for (len, chunk) in [(10_007, 1_000), (10_007, 10_007), (3, 1), (0, 4)] {
-            let mut words: Vec<AtomicU64> =
-                (0..len).map(|i| AtomicU64::new(i as u64 + 1)).collect();
-            zero_in_place(&mut words, chunk);
+            let words: Vec<AtomicU64> = (0..len).map(|i| AtomicU64::new(i as u64 + 1)).collect();
+            zero_in_place(&words, chunk);
             assert!(
                 words.iter().all(|w| w.load(Ordering::Relaxed) == 0),
                 "{len} {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn mapping_writes_into_every_page_in_parts() {
+        for (len, chunk) in [
+            (10_007usize, 1_000usize),
+            (10_007, 10_007),
+            (3_000, 700),
+            (5, 1),
+            (0, 4),
+        ] {
+            let words: Vec<AtomicU64> = (0..len).map(|_| AtomicU64::new(1)).collect();
+            touch_pages(&words, chunk);
+            let page = |w: &AtomicU64| (w as *const AtomicU64 as usize) / 4096;
+            let pages: std::collections::BTreeSet<usize> = words.iter().map(page).collect();
+            let written: std::collections::BTreeSet<usize> = words
+                .iter()
+                .filter(|w| w.load(Ordering::Relaxed) == 0)
+                .map(page)
+                .collect();
+            assert_eq!(written, pages, "{len} {chunk}");
+            // One write a page or a few, not the whole memory.
+            let zeros = words
+                .iter()
+                .filter(|w| w.load(Ordering::Relaxed) == 0)
+                .count();
+            assert!(
+                zeros <= 3 * pages.len() + 2 * len.div_ceil(chunk.max(1)),
+                "{zeros}"
             );
         }
     }
