@@ -2,13 +2,19 @@
 //! allocator fitted to an address-space limit.
 
 /// Memory the process can be given now, in MiB: what the system says it
-/// can give without swapping (`MemAvailable` of `/proc/meminfo`), and
-/// under an address-space limit no more than the limit leaves of what the
-/// process already maps; `None` where neither is known.
+/// can give without swapping (`MemAvailable` of `/proc/meminfo`), no more
+/// than its memory control group's limit leaves (see
+/// [`control_group_left_mib`]), and under an address-space limit no more
+/// than the limit leaves of what the process already maps; `None` where
+/// none of them is known.
 pub fn available_mib() -> Option<u64> {
     let system = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| parse_available_mib(&text));
+    let system = match (system, control_group_left_mib()) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
     let left = address_space_limit_mib().map(|limit| {
         let mapped = std::fs::read_to_string("/proc/self/status")
             .ok()
@@ -48,6 +54,110 @@ pub fn address_space_limit_mib() -> Option<u64> {
     // SAFETY: getrlimit writes one rlimit into the struct passed.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
     (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur / (1 << 20))
+}
+
+/// A memory control group the process belongs to, with the files that
+/// hold its limit, its usage, and its usage's reclaimable file cache.
+#[derive(Debug, PartialEq, Eq)]
+struct ControlGroup {
+    dir: std::path::PathBuf,
+    limit: &'static str,
+    usage: &'static str,
+    inactive_file: &'static str,
+}
+
+/// Where cgroup file systems are mounted.
+const CGROUP_ROOT: &str = "/sys/fs/cgroup";
+
+/// The memory control groups of `/proc/self/cgroup`'s text, each group
+/// followed by the groups above it (a limit set above also binds it):
+/// cgroup v2 (`0::PATH`, under the root or, on a system that mounts both
+/// kinds, under `unified`) and v1's memory controller (`N:…memory…:PATH`).
+fn memory_groups(proc_cgroup: &str, root: &std::path::Path) -> Vec<ControlGroup> {
+    let mut groups = Vec::new();
+    for line in proc_cgroup.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (Some(id), Some(controllers), Some(path)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let path = path.trim().trim_start_matches('/');
+        let (bases, limit, usage, inactive_file) = if id == "0" && controllers.is_empty() {
+            (
+                vec![root.to_path_buf(), root.join("unified")],
+                "memory.max",
+                "memory.current",
+                "inactive_file",
+            )
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (
+                vec![root.join("memory")],
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+                "total_inactive_file",
+            )
+        } else {
+            continue;
+        };
+        for base in bases {
+            let mut dir = base.join(path);
+            loop {
+                groups.push(ControlGroup {
+                    dir: dir.clone(),
+                    limit,
+                    usage,
+                    inactive_file,
+                });
+                if dir == base || !dir.pop() {
+                    break;
+                }
+            }
+        }
+    }
+    groups
+}
+
+/// A limit file's bytes; `None` for no limit (`max`, or v1's huge
+/// number for none).
+fn parse_limit(text: &str) -> Option<u64> {
+    let bytes: u64 = text.trim().parse().ok()?;
+    (bytes < 1 << 60).then_some(bytes)
+}
+
+/// The value of `key` in a `memory.stat` text.
+fn stat_value(stat: &str, key: &str) -> Option<u64> {
+    stat.lines().find_map(|line| {
+        let (name, value) = line.split_once(' ')?;
+        (name == key).then(|| value.trim().parse().ok())?
+    })
+}
+
+/// What `group`'s limit leaves, in MiB: the limit less the usage, not
+/// counting the inactive file cache the kernel reclaims before it
+/// refuses memory. `None` when it sets no limit or its files cannot be
+/// read.
+fn group_left_mib(group: &ControlGroup) -> Option<u64> {
+    let read = |name: &str| std::fs::read_to_string(group.dir.join(name)).ok();
+    let limit = parse_limit(&read(group.limit)?)?;
+    let usage: u64 = read(group.usage)?.trim().parse().ok()?;
+    let reclaimable = read("memory.stat")
+        .and_then(|stat| stat_value(&stat, group.inactive_file))
+        .unwrap_or(0);
+    Some(limit.saturating_sub(usage.saturating_sub(reclaimable)) >> 20)
+}
+
+/// What the tightest limit of the process's memory control groups leaves,
+/// in MiB (a container's `--memory`, a judge's cgroup); `None` where no
+/// group sets one. Memory past it is not refused by the allocator: the
+/// kernel kills the process when it is written, so a table larger than
+/// this must be refused up front.
+pub fn control_group_left_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    memory_groups(&text, std::path::Path::new(CGROUP_ROOT))
+        .iter()
+        .filter_map(group_left_mib)
+        .min()
 }
 
 /// Fit the allocator to an address-space limit, before any thread starts.
@@ -103,6 +213,93 @@ mod tests {
         assert_eq!(parse_available_mib("MemTotal: 5 kB\n"), None);
         let status = "Name:\tplyd\nVmPeak:\t  320000 kB\nVmSize:\t  315712 kB\n";
         assert_eq!(parse_vm_size_mib(status), Some(308));
+    }
+
+    #[test]
+    fn finds_the_memory_groups_and_those_above_them() {
+        use std::path::{Path, PathBuf};
+        let root = Path::new("/sys/fs/cgroup");
+        let v2 = memory_groups("0::/user.slice/plyd.scope\n", root);
+        let dirs: Vec<&PathBuf> = v2.iter().map(|g| &g.dir).collect();
+        assert_eq!(
+            dirs,
+            [
+                "/sys/fs/cgroup/user.slice/plyd.scope",
+                "/sys/fs/cgroup/user.slice",
+                "/sys/fs/cgroup",
+                "/sys/fs/cgroup/unified/user.slice/plyd.scope",
+                "/sys/fs/cgroup/unified/user.slice",
+                "/sys/fs/cgroup/unified",
+            ]
+            .map(PathBuf::from)
+            .iter()
+            .collect::<Vec<_>>()
+        );
+        assert!(v2.iter().all(|g| g.limit == "memory.max"));
+        let v1 = memory_groups(
+            "9:name=systemd:/\n4:memory:/judge/42\n3:cpuset:/\n0::/\n",
+            root,
+        );
+        let v1_dirs: Vec<_> = v1
+            .iter()
+            .filter(|g| g.limit == "memory.limit_in_bytes")
+            .collect();
+        assert_eq!(
+            v1_dirs.iter().map(|g| g.dir.clone()).collect::<Vec<_>>(),
+            [
+                "/sys/fs/cgroup/memory/judge/42",
+                "/sys/fs/cgroup/memory/judge",
+                "/sys/fs/cgroup/memory"
+            ]
+            .map(PathBuf::from)
+        );
+        assert!(v1_dirs
+            .iter()
+            .all(|g| g.inactive_file == "total_inactive_file"));
+        // The root group of v2 ("0::/") is the root alone.
+        assert_eq!(memory_groups("0::/\n", root).len(), 2);
+        assert!(memory_groups("2:cpu,cpuacct:/x\nnonsense\n", root).is_empty());
+        assert_eq!(memory_groups("5:cpu,memory:/x\n", root).len(), 2);
+    }
+
+    #[test]
+    fn reads_a_group_limit_less_what_it_uses() {
+        assert_eq!(parse_limit("max\n"), None);
+        assert_eq!(parse_limit("9223372036854771712\n"), None);
+        assert_eq!(parse_limit("268435456\n"), Some(268_435_456));
+        let stat = "anon 1000\ninactive_anon 4\ninactive_file 4194304\nactive_file 7\n";
+        assert_eq!(stat_value(stat, "inactive_file"), Some(4_194_304));
+        assert_eq!(stat_value(stat, "total_inactive_file"), None);
+
+        let dir = std::env::temp_dir().join(format!("plyd-cgroup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let group = ControlGroup {
+            dir: dir.clone(),
+            limit: "memory.max",
+            usage: "memory.current",
+            inactive_file: "inactive_file",
+        };
+        let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+        // 256 MiB allowed, 100 MiB used of which 36 MiB is reclaimable cache.
+        write("memory.max", "268435456\n");
+        write("memory.current", &format!("{}\n", 100u64 << 20));
+        write(
+            "memory.stat",
+            &format!("anon 5\ninactive_file {}\n", 36u64 << 20),
+        );
+        assert_eq!(group_left_mib(&group), Some(192));
+        // Without the statistics, all of the usage counts.
+        std::fs::remove_file(dir.join("memory.stat")).unwrap();
+        assert_eq!(group_left_mib(&group), Some(156));
+        // Using more than the limit leaves nothing.
+        write("memory.current", &format!("{}\n", 300u64 << 20));
+        assert_eq!(group_left_mib(&group), Some(0));
+        // No limit, or no files: nothing said.
+        write("memory.max", "max\n");
+        assert_eq!(group_left_mib(&group), None);
+        std::fs::remove_file(dir.join("memory.max")).unwrap();
+        assert_eq!(group_left_mib(&group), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
