@@ -188,7 +188,12 @@ impl Controller {
         self.job = None;
         (self.events_tx, self.events_rx) = unbounded();
         self.trees = Arc::default();
-        match TranspositionTable::new(self.settings.hash_mib as usize) {
+        // The stuck thread keeps the old table's memory, and a new table's
+        // is mapped at once: take one only where the machine can give it.
+        let mib = u64::from(self.settings.hash_mib);
+        let fresh = crate::memory::check_hash(mib, crate::memory::available_mib())
+            .and_then(|()| TranspositionTable::new(mib as usize));
+        match fresh {
             Ok(table) => self.tt = Arc::new(table),
             Err(e) => log::error!("{e}; the table stays shared with the stuck thread"),
         }
