@@ -1108,3 +1108,52 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
         ],
     );
 }
+
+/// A `go` read while the controller was still busy with the line before
+/// it starts its clock when it was read: the time it waited counts
+/// against the move, as on the arbiter's clock. Here the line before it
+/// plays a move whose check spins for 2 s of the clock (`hold`), and the
+/// 300 ms search answers as soon as it starts, its `info` time counting
+/// the wait.
+#[test]
+fn a_search_clock_starts_when_its_go_is_read() {
+    let (mut e, _dir) = panicky_engine_with_call_limit(30_000);
+    play_panicky(&mut e);
+    e.send("position fen 20 hold 20 moves 1");
+    e.send("go movetime 300");
+    let waited = e.until_bestmove();
+    assert!(errors(&waited).is_empty(), "{waited:?}");
+    assert!(
+        the_one_bestmove(&waited).starts_with("bestmove "),
+        "{waited:?}"
+    );
+    // Every search report counts the 2 s the `go` waited: none came
+    // within 1.5 s of its clock's start.
+    assert!(
+        info_times(&waited).iter().all(|&ms| ms >= 1500),
+        "{waited:?}"
+    );
+    // The same search read with nothing before it reports its
+    // iterations within its 300 ms.
+    e.send("go movetime 300");
+    let lines = e.until_bestmove();
+    assert!(
+        the_one_bestmove(&lines).starts_with("bestmove "),
+        "{lines:?}"
+    );
+    assert!(info_times(&lines).iter().any(|&ms| ms < 1500), "{lines:?}");
+    assert!(e.sync().is_empty());
+}
+
+/// The `time` of each `info` line that has one, in ms.
+fn info_times(lines: &[String]) -> Vec<u64> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info "))
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|&w| w == "time")?;
+            words.get(at + 1)?.parse().ok()
+        })
+        .collect()
+}

@@ -2,12 +2,15 @@
 //! capped in length, sent to the controller as an [`Input`].
 
 use std::io::BufRead;
+use std::time::Instant;
 
 use crossbeam_channel::Sender;
 
 /// One line of input, or its end.
 pub(crate) enum Input {
-    Line(String),
+    /// A line, with when it was read: a search it asks for starts its
+    /// clock there (see [`super::controller::Controller::line_arrived`]).
+    Line(String, Instant),
     /// A line over [`MAX_LINE_BYTES`], skipped: its length.
     TooLong(usize),
     Eof,
@@ -22,7 +25,9 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
             Ok(Line::End) | Err(_) => Input::Eof,
             // Bad UTF-8 is not a reason to stop reading: the parser
             // reports the mangled line as unknown.
-            Ok(Line::Text(bytes)) => Input::Line(String::from_utf8_lossy(&bytes).into_owned()),
+            Ok(Line::Text(bytes)) => {
+                Input::Line(String::from_utf8_lossy(&bytes).into_owned(), Instant::now())
+            }
             Ok(Line::TooLong(bytes)) => Input::TooLong(bytes),
         };
         let end = matches!(input, Input::Eof);

@@ -227,8 +227,10 @@ impl Daemon {
             let events = self.controller.events();
             select! {
                 recv(lines) -> input => match input {
-                    Ok(Input::Line(line)) => {
+                    Ok(Input::Line(line, at)) => {
+                        self.controller.line_arrived = Some(at);
                         let keep_going = self.handle_line_guarded(&line);
+                        self.controller.line_arrived = None;
                         if self.controller.replaced() {
                             return false;
                         }

@@ -150,11 +150,18 @@ impl SearchControl {
 
     /// A control for a search starting now; `ponder` for `go ponder`.
     pub fn new(ponder: bool) -> Self {
+        Self::starting_at(ponder, Instant::now())
+    }
+
+    /// A control for a search whose clock started at `start` (when its
+    /// `go` was read, which may be a little before the search starts);
+    /// `ponder` for `go ponder`.
+    pub fn starting_at(ponder: bool, start: Instant) -> Self {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(ponder),
-            clock_start: Mutex::new(Instant::now()),
-            started: Instant::now(),
+            clock_start: Mutex::new(start),
+            started: start,
             best_so_far: Mutex::new(None),
             beats: AtomicU64::new(0),
             threads: ThreadRoll::default(),

@@ -3,7 +3,7 @@
 //! show or evaluate the position. A refusal is a [`ControlError`].
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use plyd_protocol::{GoParams, StartPosition};
 
@@ -152,7 +152,8 @@ impl Controller {
             limits,
             options,
         };
-        let control = Arc::new(SearchControl::new(go.ponder));
+        let start = self.line_arrived.unwrap_or_else(Instant::now);
+        let control = Arc::new(SearchControl::starting_at(go.ponder, start));
         let job = worker::start_search(job, control, self.events_tx.clone()).map_err(|e| {
             ControlError::Thread {
                 what: "search",

@@ -61,6 +61,12 @@ pub struct Controller {
     pub(crate) game_given: bool,
     /// The sentry over the plugin calls made on this thread.
     watcher: Option<Watcher>,
+    /// When the line being handled was read, while it is: a search it
+    /// asks for starts its clock there, so that the time the line waited
+    /// behind slower commands (a large `Hash` being mapped, a plugin
+    /// loading) counts against the move, as it does on the arbiter's
+    /// clock. A search started otherwise starts its clock when it starts.
+    pub(in crate::daemon) line_arrived: Option<Instant>,
 }
 
 /// A table of the `Hash` in `settings`, or of the default size (which
@@ -133,6 +139,7 @@ impl Controller {
             debug: false,
             game_given: config.game.is_some(),
             watcher: None,
+            line_arrived: None,
         }
     }
 
@@ -160,6 +167,7 @@ impl Controller {
             debug: state.debug,
             game_given: state.game_given,
             watcher: Some(watcher),
+            line_arrived: None,
         }
     }
 
