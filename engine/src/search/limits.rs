@@ -220,7 +220,13 @@ impl SearchControl {
     /// The opponent played the expected move: the ponder search becomes a
     /// timed search whose clock starts now.
     pub fn ponderhit(&self) {
-        *self.clock_start.lock() = Instant::now();
+        self.ponderhit_at(Instant::now());
+    }
+
+    /// [`SearchControl::ponderhit`] with the clock started at `start`
+    /// (when the `ponderhit` was read).
+    pub fn ponderhit_at(&self, start: Instant) {
+        *self.clock_start.lock() = start;
         self.pondering.store(false, Ordering::Release);
     }
 

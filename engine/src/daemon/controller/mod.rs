@@ -254,10 +254,12 @@ impl Controller {
         }
     }
 
-    /// `ponderhit`: the pondering search becomes a timed one.
+    /// `ponderhit`: the pondering search becomes a timed one, its clock
+    /// started when the line was read.
     pub(crate) fn ponderhit(&mut self) {
         if let Some(job) = &self.job {
-            job.control.ponderhit();
+            job.control
+                .ponderhit_at(self.line_arrived.unwrap_or_else(Instant::now));
         }
     }
 
