@@ -11,10 +11,6 @@ pub fn available_mib() -> Option<u64> {
     let system = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| parse_available_mib(&text));
-    let system = match (system, control_group_left_mib()) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
     let left = address_space_limit_mib().map(|limit| {
         let mapped = std::fs::read_to_string("/proc/self/status")
             .ok()
@@ -22,10 +18,11 @@ pub fn available_mib() -> Option<u64> {
             .unwrap_or(0);
         limit.saturating_sub(mapped)
     });
-    match (system, left) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    // The least of the bounds known.
+    [system, control_group_left_mib(), left]
+        .into_iter()
+        .flatten()
+        .min()
 }
 
 fn parse_vm_size_mib(status: &str) -> Option<u64> {

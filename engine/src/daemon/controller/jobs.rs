@@ -3,7 +3,7 @@
 //! show or evaluate the position. A refusal is a [`ControlError`].
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use plyd_protocol::{GoParams, StartPosition};
 
@@ -152,8 +152,7 @@ impl Controller {
             limits,
             options,
         };
-        let start = self.line_arrived.unwrap_or_else(Instant::now);
-        let control = Arc::new(SearchControl::starting_at(go.ponder, start));
+        let control = Arc::new(SearchControl::starting_at(go.ponder, self.clock_start()));
         let job = worker::start_search(job, control, self.events_tx.clone()).map_err(|e| {
             ControlError::Thread {
                 what: "search",

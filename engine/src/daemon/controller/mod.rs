@@ -258,9 +258,14 @@ impl Controller {
     /// started when the line was read.
     pub(crate) fn ponderhit(&mut self) {
         if let Some(job) = &self.job {
-            job.control
-                .ponderhit_at(self.line_arrived.unwrap_or_else(Instant::now));
+            job.control.ponderhit_at(self.clock_start());
         }
+    }
+
+    /// Where the clock of a search asked for now starts: when the line
+    /// being handled was read, or now outside a line.
+    pub(crate) fn clock_start(&self) -> Instant {
+        self.line_arrived.unwrap_or_else(Instant::now)
     }
 
     /// Stop a running job and print what it still has to say (its
