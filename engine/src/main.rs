@@ -410,7 +410,7 @@ fn find_variant(host: &PluginHost, name: &str) -> Result<VariantRef, String> {
     host.find_variant(name).ok_or_else(|| {
         format!(
             "game '{name}' is not loaded (loaded: {})",
-            host.variant_names().join(", ")
+            host.variant_list()
         )
     })
 }

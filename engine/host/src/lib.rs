@@ -319,6 +319,17 @@ impl PluginHost {
             .map(|v| v.name().to_string())
             .collect()
     }
+
+    /// The loaded variants' names for a message: joined by commas, or
+    /// `none`.
+    pub fn variant_list(&self) -> String {
+        let names = self.variant_names();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    }
 }
 
 /// Whether `path` is named like a game plugin for this platform.
@@ -356,4 +367,16 @@ pub fn default_plugin_dir() -> Option<PathBuf> {
         .ok()
         .and_then(|exe| exe.canonicalize().ok())
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_with_no_game_lists_none() {
+        let report = PluginHost::scan(&[]);
+        assert!(report.host.variant_names().is_empty());
+        assert_eq!(report.host.variant_list(), "none");
+    }
 }

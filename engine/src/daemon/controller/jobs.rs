@@ -276,7 +276,7 @@ impl Controller {
             Some(name) => vec![self.session.host.find_variant(name).ok_or_else(|| {
                 ControlError::Option(format!(
                     "bench: unknown game '{name}' (loaded: {})",
-                    self.session.host.variant_names().join(", ")
+                    self.session.host.variant_list()
                 ))
             })?],
             None => self.session.host.variants(),

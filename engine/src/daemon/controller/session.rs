@@ -135,7 +135,7 @@ impl Session {
             if found.is_none() {
                 messages.push(format!(
                     "game '{name}' is not loaded (loaded: {}); using the default",
-                    session.host.variant_names().join(", ")
+                    session.host.variant_list()
                 ));
             }
             found
@@ -319,7 +319,7 @@ impl Session {
         let variant = self.host.find_variant(name).ok_or_else(|| {
             format!(
                 "unknown variant '{name}' (loaded: {})",
-                self.host.variant_names().join(", ")
+                self.host.variant_list()
             )
         })?;
         let keep = self
