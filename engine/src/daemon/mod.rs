@@ -305,8 +305,10 @@ impl Daemon {
         let (controller, voice) = self.parts();
         controller.settle_answered_job(voice);
         if !controller.busy() {
-            if let Some(note) = controller.session.replace_failed_evaluator() {
-                voice.error(controller, &note);
+            match controller.session.replace_failed_evaluator() {
+                Some(Ok(note)) => voice.note(controller, &note),
+                Some(Err(error)) => voice.error(controller, &error),
+                None => {}
             }
         }
         voice.line(controller, line)

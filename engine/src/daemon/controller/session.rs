@@ -414,8 +414,10 @@ impl Session {
     }
 
     /// If a failure disabled the evaluator plugin in use, go back to the
-    /// game's first usable evaluator. Returns what was done, to report.
-    pub fn replace_failed_evaluator(&mut self) -> Option<String> {
+    /// game's first usable evaluator. Returns what was done, to report: a
+    /// note when another evaluator took over (the failure itself had its
+    /// error line), an error when none could.
+    pub fn replace_failed_evaluator(&mut self) -> Option<Result<String, String>> {
         let current = self.current.as_ref()?;
         let failed = &current.evaluator;
         if !failed.is_disabled() || !failed.source().is_external() {
@@ -436,13 +438,13 @@ impl Session {
                 let current = self.current.as_mut()?;
                 current.evaluator = Arc::new(evaluator);
                 current.eval_params = None;
-                Some(format!(
+                Some(Ok(format!(
                     "evaluator '{failed_name}' is disabled after a failure; using {name}"
-                ))
+                )))
             }
-            Err(e) => Some(format!(
+            Err(e) => Some(Err(format!(
                 "evaluator '{failed_name}' is disabled after a failure, and no other could be created: {e}"
-            )),
+            ))),
         }
     }
 
