@@ -65,9 +65,16 @@ fn the_readme_session_is_what_plyd_answers() {
     let install = TempDir::new("install");
     let binary = install.path().join("plyd");
     std::fs::copy(plyd_bin(), &binary).unwrap();
-    // What `cargo build --release --workspace` leaves next to the binary:
-    // the game plugin and the stand-alone evaluator plugin.
-    for crate_name in ["plyd_game_othello", "plyd_eval_othello_weights"] {
+    // What `cargo build --release --workspace` leaves next to the binary
+    // and plyd loads: the four games' plugins and the stand-alone
+    // evaluator plugin (the test plugins' files are named otherwise).
+    for crate_name in [
+        "plyd_game_othello",
+        "plyd_game_xiangqi",
+        "plyd_game_amazons",
+        "plyd_game_einstein",
+        "plyd_eval_othello_weights",
+    ] {
         let library = built_library(crate_name);
         std::fs::copy(&library, install.path().join(library.file_name().unwrap())).unwrap();
     }
