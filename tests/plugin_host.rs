@@ -201,6 +201,15 @@ fn missing_plugin_directory_leaves_a_daemon_that_answers() {
     let mut e = Engine::start(&dir.path().join("nowhere"), &[], &[]);
     e.send("uci");
     e.read_until(|l| l == "uciok");
+    // The GUI is told once, after its first line, before any search.
+    let told = e.sync();
+    assert_eq!(errors(&told).len(), 1, "{told:?}");
+    assert!(
+        told[0].starts_with(
+            "info string error: no game is loaded (see PluginPath): no game plugin found in "
+        ),
+        "{told:?}"
+    );
     e.send("go depth 1");
     let lines = e.until_bestmove();
     assert_eq!(errors(&lines).len(), 1, "{lines:?}");

@@ -311,6 +311,13 @@ impl Daemon {
                 None => {}
             }
         }
-        voice.line(controller, line)
+        let going_on = voice.line(controller, line);
+        // A daemon that started with no game says so once, after the
+        // first line (the greeting, as a rule): the GUI learns it before
+        // its first search rather than only in the log.
+        if let Some(error) = controller.startup_error.take() {
+            voice.error(controller, &error);
+        }
+        going_on
     }
 }

@@ -67,6 +67,9 @@ pub struct Controller {
     /// loading) counts against the move, as it does on the arbiter's
     /// clock. A search started otherwise starts its clock when it starts.
     pub(in crate::daemon) line_arrived: Option<Instant>,
+    /// Why no game could be started when the daemon started, told to the
+    /// GUI once, after its first line (the log has every message).
+    pub(in crate::daemon) startup_error: Option<String>,
 }
 
 /// A table of the `Hash` in `settings`, or of the default size (which
@@ -106,9 +109,13 @@ impl Controller {
             )
         });
         let (session, messages) = opened.unwrap_or_else(|e| (Session::default(), vec![e]));
-        for message in messages {
+        for message in &messages {
             log::error!("{message}");
         }
+        let startup_error = session.current.is_none().then(|| {
+            let why = messages.last().map_or("", String::as_str);
+            format!("no game is loaded (see PluginPath): {why}")
+        });
         let (events_tx, events_rx) = unbounded();
         let mut settings = config.settings;
         let tt = new_table(&mut settings);
@@ -140,6 +147,7 @@ impl Controller {
             game_given: config.game.is_some(),
             watcher: None,
             line_arrived: None,
+            startup_error,
         }
     }
 
@@ -168,6 +176,7 @@ impl Controller {
             game_given: state.game_given,
             watcher: Some(watcher),
             line_arrived: None,
+            startup_error: None,
         }
     }
 
