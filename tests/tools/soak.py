@@ -37,14 +37,18 @@ Checked, and counted in the summary, per dialect:
   answered (after every `go` and every 1,000 lines).
 * ucci: the same with `ucciok`, `bye`, `nobestmove`, `pophash` and UCCI's
   `info` (no `cp`) and `bestmove ... [draw|resign]`; a malformed `go` is an
-  error line and no answer; every `probe` gets one `pophash`; `quit` is
+  error line and `nobestmove`; every `probe` gets one `pophash`; `quit` is
   answered `bye`.
 * ugi: UCI's checks with `ugiok` and `response ...`; every `query` with a
-  known question gets one `response`.
+  known question gets one `response`, or one error line when the last
+  position sent was refused.
 * nboard: only NBoard's lines (`set myname`, `status`, `nodestats`,
   `=== move[/eval/time]`, `search`, `pong`, `learned`); every `go` gets one
-  `===` and every `go` or `hint` one closing `status`, in order, unless a
-  `ping` cut the last one short; `ping n` gets `pong n`.
+  `===` and a closing `status`, every `hint` a closing `status`, in order,
+  or is dropped: by a `ping`, or by the next `go` or `hint` when it came
+  during the search (the last one sent is answered unless a `ping` cut
+  it); after a refused `set game`, a `go` or `hint` gets that error line
+  alone; `ping n` gets `pong n`; `set depth n` gets `set myname plydn`.
 * gtp: every command gets exactly one answer, `=[id] ...` or `?[id] ...`
   and an empty line, in the order sent and with the command's id (blank
   and comment lines none); every `genmove` answer is a square or `pass`;
@@ -82,6 +86,9 @@ PROTOCOL_LINE = re.compile(
     r"^(id (name|author) .+|option name .+|uciok|readyok|info .*|bestmove \S+( ponder \S+)?)$"
 )
 REFUSED_GO = "a search is already running"
+# How every dialect refuses a request about the position after the last
+# position sent was refused (it leaves none).
+NO_POSITION = "no position: the last one sent was refused"
 # Commands whose answers the soak counts, and plyd's commands that print
 # more than protocol lines (the board, the evaluation, perft, bench):
 # garbage lines never hold them.
@@ -550,9 +557,10 @@ UCCI_REFUSED = "a search is already running"
 class UcciSoak(Soak):
     """UCCI (xiangqi): `ucci`/`ucciok`, `isready`, `setoption <name>
     <value>`, `banmoves`, `go` with seconds or milliseconds, `probe`,
-    `quit`/`bye`; every `go` is refused at once (a search is running),
-    refused as malformed (an error line and no answer), or answered by
-    one `bestmove` or `nobestmove`; every `probe` by one `pophash`."""
+    `quit`/`bye`; every `go` is refused at once (a search is running)
+    or answered by one `bestmove` or `nobestmove` (a malformed one, or one
+    with no position, by an error line and `nobestmove`); every `probe` by
+    one `pophash`."""
 
     PROTOCOL_LINE = UCCI_LINE
 
@@ -607,7 +615,10 @@ class UcciSoak(Soak):
             self.probes += 1
             return "probe"  # counted: one pophash
         if r < 0.2:
-            # A malformed go: an error line, no search, no answer.
+            # A malformed go, sent with no search running: an error line
+            # and `nobestmove` (UCCI GUIs wait for an answer to every go).
+            self.outstanding += 1
+            self.counts["gos"] += 1
             return self.rng.choice([
                 "go sideways", "go depth -1", "go nodes 1e9", "go time x", "go depth",
                 "go depth 18446744073709551616", "go movestogo -3", "go nodes 0x10",
@@ -737,6 +748,12 @@ class UgiSoak(Soak):
                 self.queries = 0
         else:
             super().account(line)
+            # After a refused position there is none to ask about: a query
+            # is answered by that error line alone. (A go gets the same
+            # error and its bestmove; queries and searches are never sent
+            # together, so an outstanding query is the one answered.)
+            if NO_POSITION in line and self.queries > 0:
+                self.queries -= 1
 
     def sync(self):
         result = super().sync()
@@ -797,67 +814,116 @@ class NBoardSoak(Soak):
     """NBoard (Othello): `nboard 2`, `set depth`, `set game`, `move`, `go`
     (answered `status plyd is thinking`, `nodestats`, one `=== move`,
     `status`), `hint n` (`search` lines, `status`), `ping n` (stops a
-    search, whose answer is then dropped, and answers `pong n`). Commands
-    are served in order, so a second `go` waits for the first."""
+    search, whose answer is then dropped, and answers `pong n`). A `go` or
+    `hint` that comes during a search drops that search too (the GUI has
+    moved on), so of searches sent back to back the last is answered and
+    each earlier one is answered or not, as it ended before the next came
+    or not; a `go` or `hint` after a refused `set game` is answered by
+    that refusal's error line alone. Other commands are served in order:
+    `set depth` waits for a running search to end, and its `set myname`
+    answer is the soak's point where every search sent before it has been
+    answered or dropped. (Random lines answer `set myname` too, so the
+    soak counts those answers from a `pong` on.)"""
 
     PROTOCOL_LINE = NBOARD_LINE
 
     def __init__(self, args, game):
-        self.pending = []  # "go", "go-answered" or "hint", oldest first
+        self.batch = []  # "go" or "hint": searches sent since the last check
+        self.answers = []  # "go", "hint" or "refused", as read since then
+        self.open_go = False  # a `===` read and its closing status not yet
         self.ping_id = 0
         self.dropped = 0
+        # `set myname` lines asked for and read since the last `pong`.
+        self.names_asked = self.names_read = 0
         super().__init__(args, game)
 
     def greet(self):
-        self.pending = []
+        self.batch, self.answers, self.open_go = [], [], False
+        self.names_asked = self.names_read = 0
         self.daemon.send("nboard 2")
         self.read_until(lambda l: l.startswith("set myname plyd"))
 
     def account(self, line):
-        if line.startswith("status error"):
+        if line.startswith("set myname plyd"):
+            self.names_read += 1
+        elif line.startswith("status error"):
             self.counts["errors"] += 1
+            if NO_POSITION in line and self.batch:
+                self.answers.append("refused")
         elif line.startswith("=== "):
             self.counts["bestmoves"] += 1
-            if not self.pending or self.pending[0] != "go":
-                self.fail(f"'{line}' that no go asked for (waiting: {self.pending})")
-            else:
-                self.pending[0] = "go-answered"
+            if self.open_go or "go" not in self.batch:
+                self.fail(f"'{line}' that no go asked for (sent: {self.batch})")
+            self.open_go = True
         elif line == "status":
-            if not self.pending or self.pending[0] not in ("go-answered", "hint"):
-                self.fail(f"a search's closing status with {self.pending} waiting")
-            else:
-                self.pending.pop(0)
-                self.outstanding -= 1
-        elif line.startswith("pong "):
-            pass
+            self.answers.append("go" if self.open_go else "hint")
+            self.open_go = False
+
+    def check_answers(self, cut):
+        """Match the answers read against the searches sent since the last
+        check: in order, each search answered once or dropped, the last
+        one answered unless a `ping` (`cut`) stopped it."""
+        batch, answers = self.batch, self.answers
+        self.batch, self.answers = [], []
+        self.outstanding = 0
+        if self.open_go:
+            self.fail(f"a '===' without its closing status (sent: {batch})")
+            self.open_go = False
+        # From the last: the answers must be the searches' in order, one
+        # each at most, the last answer the last search's when no ping cut it.
+        if batch and not cut and not answers:
+            self.fail(f"the last of {batch} unanswered (no answer read)")
+            return
+        i = len(batch)
+        for n, answer in enumerate(reversed(answers)):
+            i -= 1
+            while i >= 0 and answer not in (batch[i], "refused"):
+                i -= 1
+            if i < 0:
+                self.fail(f"answers {answers} do not match the searches sent, {batch}")
+                return
+            if n == 0 and not cut and i != len(batch) - 1:
+                self.fail(f"the last of {batch} unanswered (answers read: {answers})")
+                return
+        self.dropped += len(batch) - len(answers)
 
     def send_search(self, line):
-        self.pending.append("go" if line == "go" else "hint")
+        self.batch.append("go" if line == "go" else "hint")
         self.outstanding += 1
         self.counts["gos"] += 1
         self.daemon.send(line)
 
+    def set_depth(self):
+        """`set depth n`, whose `set myname` answer is counted."""
+        self.names_asked += 1
+        self.daemon.send(f"set depth {self.rng.randrange(1, 5)}")
+
+    def settle(self):
+        """`set depth` (served after any running search), and every line up
+        to its answer; then the searches sent before it are checked. Only
+        after a `ping` with no other line sent since but the search's."""
+        self.set_depth()
+        self.read_until(lambda l: self.names_read >= self.names_asked)
+        self.check_answers(cut=False)
+
     def ping(self, cut):
-        """`ping n`, and every line up to `pong n`: a search it cut may go
-        unanswered (the last one only, since searches run in order)."""
+        """`ping n`, and every line up to `pong n`; a search still running
+        is stopped and its answer dropped when `cut`."""
         self.ping_id += 1
         self.daemon.send(f"ping {self.ping_id}")
         self.read_until(lambda l: l == f"pong {self.ping_id}")
-        if self.pending:
-            if not cut or len(self.pending) > 1:
-                self.fail(f"pong {self.ping_id} came with {self.pending} unanswered")
-            else:
-                self.dropped += 1
-            self.outstanding -= len(self.pending)
-            self.pending = []
+        self.names_asked = self.names_read = 0
+        self.check_answers(cut)
 
     def sync(self):
-        self.wait_answers()
         self.ping(cut=False)
         return 0, 0
 
     def finish_search(self):
-        self.wait_answers()
+        self.ping(cut=False)
+
+    def wait_answers(self):
+        self.ping(cut=False)
 
     def garbage(self):
         return first_word_replaced(self.noise(NBOARD_WORDS, long_prefix=b"move "), NBOARD_COUNTED)
@@ -880,8 +946,8 @@ class NBoardSoak(Soak):
         return "set game " + self.rng.choice(NBOARD_GAMES[:4])
 
     def search(self):
-        self.wait_answers()
-        self.daemon.send(f"set depth {self.rng.randrange(1, 5)}")
+        self.ping(cut=False)
+        self.set_depth()
         self.send_search(self.rng.choice(["go", "go", "go", f"hint {self.rng.randrange(1, 5)}"]))
         if self.rng.random() < 0.3:
             self.send_search(self.rng.choice(["go", f"hint {self.rng.randrange(1, 3)}"]))
@@ -889,14 +955,7 @@ class NBoardSoak(Soak):
         if self.rng.random() < 0.4:
             self.ping(cut=True)
         else:
-            self.wait_answers()
-
-    def wait_answers(self):
-        deadline = time.monotonic() + PATIENCE
-        while self.pending:
-            if time.monotonic() > deadline:
-                raise TimeoutError
-            self.read_line(deadline - time.monotonic())
+            self.settle()
 
     def between_searches(self):
         return self.rng.choice(["set depth 3", "set contempt 0", "nboard 2", "learn",
@@ -910,9 +969,9 @@ class NBoardSoak(Soak):
         self.quit_and_wait(QUIT_PATIENCE)
         # The search may be answered before the daemon leaves, or not.
         self.counts["gos"] -= 1
-        if not self.pending:
+        if self.answers:
             self.counts["bestmoves"] -= 1
-        self.pending = []
+        self.batch, self.answers, self.open_go = [], [], False
         self.outstanding = 0
         self.counts["quits"] += 1
         self.counts["restarts"] += 1
@@ -921,14 +980,15 @@ class NBoardSoak(Soak):
     def summary(self, started):
         c = self.counts
         return (f"soak {self.game}: {c['lines']} lines in {time.monotonic() - started:.0f} s; "
-                f"{c['gos']} go/hint ({c['bestmoves']} '===' answers, {self.dropped} cut by ping); "
+                f"{c['gos']} go/hint ({c['bestmoves']} '===' answers, {self.dropped} dropped: "
+                f"cut by ping or by the next search); "
                 f"{c['errors']} status error lines; {c['quits']} quit races; "
                 f"{c['bad_stdout']} non-protocol stdout lines; {c['restarts'] - c['quits']} unplanned restarts; "
                 f"slowest quit {self.slowest_quit:.2f} s; {c['failures']} failures")
 
     def final_check(self):
-        if self.pending:
-            self.fail(f"{self.pending} unanswered at the end")
+        if self.batch:
+            self.fail(f"{self.batch} unchecked at the end")
 
 
 GTP_WORDS = [
