@@ -547,6 +547,41 @@ fn an_evaluator_that_fails_mid_search_is_dropped_and_play_goes_on() {
 }
 
 #[test]
+fn eval_warns_of_a_score_past_the_evaluators_bound() {
+    // Bound 64, scores of 100 a disc: three discs down after f5 is -300,
+    // which the SDK clamps to -64.
+    let (mut e, _dir) = odd_engine("loud");
+    e.send("position startpos moves f5");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.ends_with("total -300")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("score -64 (side to move)")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.ends_with(
+            "warning: the score is at or past the evaluator's bound 64 (its SCORE_BOUND); \
+             searches see at most ±64"
+        )),
+        "{lines:?}"
+    );
+    // Within its bound, no warning.
+    let (mut e, _dir) = odd_engine("ok");
+    e.send("position startpos moves f5");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.ends_with("score -3 (side to move)")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("warning")), "{lines:?}");
+}
+
+#[test]
 fn an_evaluator_that_answers_garbage_is_dropped() {
     // Status 42 from evaluate, at 7 discs.
     let (mut e, _dir) = odd_engine("garbage");

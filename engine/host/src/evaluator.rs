@@ -249,6 +249,13 @@ impl Evaluator {
     /// Score of `state` for its side to move, within the evaluator's bound.
     #[inline]
     pub fn evaluate(&self, state: &GameState) -> Result<i32, PluginError> {
+        let bound = self.info().score_bound;
+        Ok(self.evaluate_unclamped(state)?.clamp(-bound, bound))
+    }
+
+    /// The evaluator's score as it gave it, not yet clamped to its
+    /// `score_bound` (for `eval`, which warns of a score past it).
+    pub fn evaluate_unclamped(&self, state: &GameState) -> Result<i32, PluginError> {
         self.check_state(state)?;
         // One relaxed load: a library that failed is not called again.
         self.source.health().check_enabled()?;
@@ -261,7 +268,7 @@ impl Evaluator {
         if status != abi::STATUS_OK {
             return self.source.health().status("evaluate", status).map(|()| 0);
         }
-        Ok(score.clamp(-info.score_bound, info.score_bound))
+        Ok(score)
     }
 
     /// Each term of the evaluation, as text lines.

@@ -651,7 +651,21 @@ pub fn evaluation_lines(
         Err(PluginError::Unsupported { .. }) => {}
         Err(e) => return Err(e.to_string()),
     }
-    let score = evaluator.evaluate(state).map_err(|e| e.to_string())?;
+    let score = evaluator
+        .evaluate_unclamped(state)
+        .map_err(|e| e.to_string())?;
     lines.push(format!("score {score} (side to move)"));
+    // A score past the evaluator's declared bound is clamped without a
+    // word (by the SDK's shim, else by the host): say so here, where
+    // weights are tuned. A score at the bound may have been clamped.
+    let bound = evaluator
+        .info()
+        .score_bound
+        .clamp(1, crate::search::score::EVAL_LIMIT);
+    if score.abs() >= bound {
+        lines.push(format!(
+            "warning: the score is at or past the evaluator's bound {bound} (its SCORE_BOUND); searches see at most ±{bound}"
+        ));
+    }
     Ok(lines)
 }

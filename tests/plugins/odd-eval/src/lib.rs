@@ -13,7 +13,8 @@
 //!   leaves every node to the host until a position has 7 discs or more,
 //!   and then panics;
 //! * `shallow-garbage`: the same, answering status 42 instead;
-//! * `ok`: the disc-count evaluator, well behaved.
+//! * `ok`: the disc-count evaluator, well behaved;
+//! * `loud`: the disc count times 100, past the bound of 64 it declares.
 //!
 //! The evaluator is named `odd` in every mode.
 
@@ -49,7 +50,12 @@ impl Evaluator for DiscCount {
             panic!("asked to panic while evaluating");
         }
         let (own, opp) = state.position().own_and_opponent();
-        own.count_ones() as i32 - opp.count_ones() as i32
+        let count = own.count_ones() as i32 - opp.count_ones() as i32;
+        if mode() == "loud" {
+            count * 100
+        } else {
+            count
+        }
     }
 }
 
@@ -128,7 +134,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "abi" => table.abi_version = 999,
         "short" => table.table_size = 16,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "ok" => {}
+        "panic" | "ok" | "loud" => {}
         "shallow-panic" | "shallow-garbage" => {
             table.shallow_search = Some(odd_shallow_search);
             table.shallow_plies = 2;
