@@ -307,6 +307,36 @@ fn game_amazons_is_botzones_eight_by_eight() {
 }
 
 #[test]
+fn a_turn_whose_input_is_closed_is_still_searched_and_answered() {
+    // A judge may close the bot's input once the turn is written. The
+    // search must still run to its own limit: from the Amazons' start,
+    // depth 2 takes tens of milliseconds of the turn's 1.7 s (depth 3
+    // about a second), where a search stopped by the end of input ends
+    // within depth 1.
+    let dir = plugins();
+    let mut bot = Engine::start(
+        dir.path(),
+        &["--protocol", "botzone", "--game", "amazons8"],
+        &[("RUST_LOG", "debug")],
+    );
+    bot.send("1");
+    bot.send("-1 -1 -1 -1 -1 -1");
+    bot.close_stdin();
+    let answer = bot
+        .next_line(Duration::from_secs(30))
+        .expect("an answer after the input was closed");
+    let numbers = answer_numbers(Game::Amazons, &answer, false);
+    let mut referee = Referee::new(&dir, Game::Amazons);
+    referee.play(referee_move(&numbers));
+    assert!(bot.wait_exit(Duration::from_secs(30)).is_some(), "exits");
+    let log = bot.stderr_lines();
+    assert!(
+        log.iter().any(|l| l.contains("info depth 2 seldepth")),
+        "no depth 2 finished: {log:?}"
+    );
+}
+
+#[test]
 fn bad_input_is_refused_and_the_game_goes_on() {
     let dir = plugins();
     let mut bot = Engine::start(

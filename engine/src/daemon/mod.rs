@@ -247,6 +247,10 @@ impl Daemon {
                         ));
                     }
                     Ok(Input::Eof) | Err(_) => {
+                        let (controller, voice) = self.parts();
+                        if voice.answers_after_end_of_input() {
+                            controller.finish_job(voice);
+                        }
                         self.shut_down();
                         return true;
                     }

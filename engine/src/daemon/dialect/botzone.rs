@@ -206,6 +206,10 @@ impl Botzone {
 }
 
 impl Dialect for Botzone {
+    fn answers_after_end_of_input(&self) -> bool {
+        true
+    }
+
     /// One line of Botzone input.
     fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
         let now = Instant::now();

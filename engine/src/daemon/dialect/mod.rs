@@ -113,6 +113,15 @@ pub(crate) trait Dialect: Send {
     /// A copy, for the sentry's checkpoint before each line.
     fn boxed_clone(&self) -> Box<dyn Dialect>;
 
+    /// Whether the end of input lets a running search end by its own
+    /// limits and answer, rather than stopping it. A GUI whose input ends
+    /// has gone (UCI and the others: stop at once); a Botzone judge may
+    /// close a bot's input once the turn is written, and still waits for
+    /// the answer.
+    fn answers_after_end_of_input(&self) -> bool {
+        false
+    }
+
     /// A note on a command that worked.
     fn note(&mut self, ctl: &mut Controller, text: &str) {
         self.write_note(ctl, &printable(text));
