@@ -315,7 +315,7 @@ impl Game for Amazons {
     }
 
     fn board_text(&self) -> String {
-        text::board_picture(&self.board, self.move_number())
+        text::board_picture(&self.board)
     }
 
     fn order_hints(&self, moves: &[Move], scores: &mut [i32]) {

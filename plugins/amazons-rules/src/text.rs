@@ -222,8 +222,9 @@ pub fn format_move(geometry: &Geometry, mv: Move) -> String {
     }
 }
 
-/// A picture of the board, last rank on top, with the position text.
-pub fn board_picture(board: &Board, move_number: u32) -> String {
+/// A picture of the board, last rank on top, and the side to move (the
+/// daemon's `d` adds the position text, as for every game).
+pub fn board_picture(board: &Board) -> String {
     let g = board.geometry();
     let mut out = String::new();
     for rank in (0..board.size).rev() {
@@ -248,9 +249,8 @@ pub fn board_picture(board: &Board, move_number: u32) -> String {
     out.push('\n');
     let mover = if board.side == 0 { "Q" } else { "q" };
     out.push_str(&format!(
-        "{mover} to move; arrows {}\nFen: {}",
-        squares(board.arrows).count(),
-        format_fen(board, move_number)
+        "{mover} to move; arrows {}",
+        squares(board.arrows).count()
     ));
     out
 }

@@ -297,17 +297,48 @@ fn bad_move_text_is_refused() {
 }
 
 #[test]
-fn the_board_picture_carries_the_fen() {
-    for fen in [
-        START_10,
-        START_8,
-        "*2q2q3/10/2*4*2/q3**3q/4*5/1*1Q6/Q8*/3*6/10/3Q2Q3 b - - 0 5",
-        "q2q/1*2/4/Q2Q w - - 0 1",
+fn the_board_picture_draws_every_square_and_the_side_to_move() {
+    for (fen, mover, arrows) in [
+        (START_10, "Q", 0),
+        (START_8, "Q", 0),
+        (
+            "*2q2q3/10/2*4*2/q3**3q/4*5/1*1Q6/Q8*/3*6/10/3Q2Q3 b - - 0 5",
+            "q",
+            9,
+        ),
+        ("q2q/1*2/4/Q2Q w - - 0 1", "Q", 1),
     ] {
         let game = game_at(fen);
         let picture = game.board_text();
-        assert!(picture.contains(fen), "{picture}");
         let size = usize::from(game.board().size);
-        assert!(picture.lines().count() > size, "{picture}");
+        let lines: Vec<&str> = picture.lines().collect();
+        // The ranks, top first, read back as the position text's board.
+        let rows: Vec<String> = lines[..size]
+            .iter()
+            .map(|l| l.split_whitespace().skip(1).collect())
+            .collect();
+        let board: Vec<String> = fen
+            .split(' ')
+            .next()
+            .unwrap()
+            .split('/')
+            .map(|rank| {
+                rank.replace("10", &".".repeat(10))
+                    .chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['.'; n as usize],
+                        None => vec![c],
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(rows, board, "{picture}");
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!("{mover} to move; arrows {arrows}"),
+            "{picture}"
+        );
+        // The daemon adds the position text; the picture does not repeat it.
+        assert!(!picture.contains("Fen:"), "{picture}");
     }
 }
