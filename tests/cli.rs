@@ -114,7 +114,13 @@ fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
         .iter()
         .any(|l| l.starts_with("option name UCI_Variant type combo default othello")));
     let log = e.stderr_lines().join("\n");
-    assert!(log.contains("config key 'hash'"), "{log}");
+    assert!(
+        log.contains(&format!(
+            "config {} line 1: key 'hash': 0 is outside",
+            conf.display()
+        )),
+        "{log}"
+    );
     assert!(log.contains("game 'chess' is not loaded"), "{log}");
 }
 

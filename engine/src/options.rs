@@ -374,6 +374,10 @@ pub struct ConfigFile {
     pub call_limit: Option<i64>,
     /// Botzone's limit for a turn where the input names none, in ms.
     pub botzone_turn_limit: Option<i64>,
+    /// The file read and its text, where it came from a file: a bad
+    /// value's message names both the file and the key's line.
+    #[serde(skip)]
+    origin: Option<(PathBuf, String)>,
 }
 
 /// A configuration text that does not parse: the parser's message and,
@@ -426,10 +430,30 @@ impl ConfigFile {
             path: path.to_path_buf(),
             source,
         })?;
-        Self::parse(&text).map_err(|source| ConfigError::Syntax {
+        let mut file = Self::parse(&text).map_err(|source| ConfigError::Syntax {
             path: path.to_path_buf(),
             source,
-        })
+        })?;
+        file.origin = Some((path.to_path_buf(), text));
+        Ok(file)
+    }
+
+    /// Where a bad value's message says it is: `config key 'k'`, or with
+    /// the file and the key's line when the text came from a file
+    /// (`config /etc/plyd.toml line 3: key 'k'`).
+    fn place_of(&self, key: &str) -> String {
+        let Some((path, text)) = &self.origin else {
+            return format!("config key '{key}'");
+        };
+        let line = text.lines().position(|line| {
+            line.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        });
+        match line {
+            Some(index) => format!("config {} line {}: key '{key}'", path.display(), index + 1),
+            None => format!("config {}: key '{key}'", path.display()),
+        }
     }
 
     /// Parse configuration text.
@@ -455,7 +479,7 @@ impl ConfigFile {
             if let Some(v) = value {
                 match range.check(key, v) {
                     Ok(v) => *slot = v as u32,
-                    Err(e) => errors.push(format!("config key '{key}': {}", e.reason())),
+                    Err(e) => errors.push(format!("{}: {}", self.place_of(key), e.reason())),
                 }
             }
         };
@@ -490,7 +514,7 @@ impl ConfigFile {
         if let Some(v) = self.variety {
             match VARIETY_RANGE.check("variety", v) {
                 Ok(v) => settings.variety = Some(v as u32),
-                Err(e) => errors.push(format!("config key 'variety': {}", e.reason())),
+                Err(e) => errors.push(format!("{}: {}", self.place_of("variety"), e.reason())),
             }
         }
         errors
@@ -593,6 +617,27 @@ mod tests {
         let errors = c.apply(&mut s);
         assert_eq!(errors, ["config key 'variety': 20000 is outside 0..=10000"]);
         assert_eq!(s.variety, None);
+    }
+
+    #[test]
+    fn a_bad_value_read_from_a_file_names_the_file_and_line() {
+        let path = std::env::temp_dir().join(format!("plyd-config-{}.toml", std::process::id()));
+        std::fs::write(
+            &path,
+            "# a comment\nthreads = 2\n  botzone_turn_limit   = 10\n",
+        )
+        .unwrap();
+        let c = ConfigFile::load(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let mut s = EngineSettings::default();
+        assert_eq!(
+            c.apply(&mut s),
+            [format!(
+                "config {} line 3: key 'botzone_turn_limit': 10 is outside 50..=60000",
+                path.display()
+            )]
+        );
+        assert_eq!((s.threads, s.botzone_turn_limit_ms), (2, 1000));
     }
 
     #[test]
