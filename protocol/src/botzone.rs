@@ -341,7 +341,11 @@ fn json_input(line: &str) -> Result<BotzoneInput, String> {
             request,
             json: true,
         })
-        .ok_or_else(|| "a JSON input holds 'requests' or is a request".to_string())
+        .ok_or_else(|| {
+            "a JSON input holds 'requests' or is a request: integers x and y (Reversi) \
+             or x0, y0, x1, y1, x2 and y2 (the Amazons)"
+                .to_string()
+        })
 }
 
 #[cfg(test)]
@@ -439,6 +443,19 @@ mod tests {
             r#"{"response":{"x":3,"y":2}}"#
         );
         assert_eq!(BotzoneMove(vec![3, 2]).answer(false), "3 2");
+    }
+
+    #[test]
+    fn a_json_request_with_a_number_as_text_says_what_a_request_is() {
+        let got = BotzoneReader::default().feed(r#"{"x":"2","y":4}"#);
+        assert!(
+            matches!(got, Err(ref e) if e.contains("integers x and y")),
+            "{got:?}"
+        );
+        assert!(matches!(
+            BotzoneReader::default().feed(r#"{"x":2,"y":4}"#),
+            Ok(Some(BotzoneInput::Next { .. }))
+        ));
     }
 
     #[test]
