@@ -338,7 +338,7 @@ pub(super) fn run(
     answer.best = root_moves.first().and_then(|&mv| spell(mv));
 
     let threads = options.threads.max(1);
-    let bound = evaluator.info().score_bound.clamp(1, EVAL_LIMIT);
+    let bound = super::score::eval_bound(evaluator);
     let shared = Shared {
         tt,
         evaluator,

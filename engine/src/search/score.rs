@@ -9,6 +9,12 @@ pub const WIN: i32 = 100_000_000;
 pub const INFINITY: i32 = WIN + 1;
 /// Evaluations are clamped inside this, well below any win score.
 pub const EVAL_LIMIT: i32 = WIN / 2;
+
+/// The most an evaluation of `evaluator` counts for in a search: its
+/// declared bound, within [`EVAL_LIMIT`].
+pub fn eval_bound(evaluator: &crate::host::Evaluator) -> i32 {
+    evaluator.info().score_bound.clamp(1, EVAL_LIMIT)
+}
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 1024;
 

@@ -658,10 +658,7 @@ pub fn evaluation_lines(
     // A score past the evaluator's declared bound is clamped without a
     // word (by the SDK's shim, else by the host): say so here, where
     // weights are tuned. A score at the bound may have been clamped.
-    let bound = evaluator
-        .info()
-        .score_bound
-        .clamp(1, crate::search::score::EVAL_LIMIT);
+    let bound = crate::search::score::eval_bound(evaluator);
     if score.abs() >= bound {
         lines.push(format!(
             "warning: the score is at or past the evaluator's bound {bound} (its SCORE_BOUND); searches see at most ±{bound}"

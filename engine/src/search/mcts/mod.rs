@@ -157,7 +157,7 @@ pub(super) fn run(
         answer.best = Some(root.format_move(root_moves[0])?);
     }
 
-    let bound = evaluator.info().score_bound.clamp(1, score::EVAL_LIMIT);
+    let bound = score::eval_bound(evaluator);
     let seed003 = evaluator.name() == SEED003_EVALUATOR;
     let root_side = root.side_to_move()?;
     let (style, fresh_map) = if seed003 {
