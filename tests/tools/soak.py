@@ -865,7 +865,6 @@ class NBoardSoak(Soak):
         one answered unless a `ping` (`cut`) stopped it."""
         batch, answers = self.batch, self.answers
         self.batch, self.answers = [], []
-        self.outstanding = 0
         if self.open_go:
             self.fail(f"a '===' without its closing status (sent: {batch})")
             self.open_go = False
@@ -889,7 +888,6 @@ class NBoardSoak(Soak):
 
     def send_search(self, line):
         self.batch.append("go" if line == "go" else "hint")
-        self.outstanding += 1
         self.counts["gos"] += 1
         self.daemon.send(line)
 
@@ -972,7 +970,6 @@ class NBoardSoak(Soak):
         if self.answers:
             self.counts["bestmoves"] -= 1
         self.batch, self.answers, self.open_go = [], [], False
-        self.outstanding = 0
         self.counts["quits"] += 1
         self.counts["restarts"] += 1
         self.start()
