@@ -324,6 +324,23 @@ fn plugin_panic_in_the_evaluator_is_contained() {
 }
 
 #[test]
+fn eval_names_the_entry_that_panicked() {
+    let (mut e, _dir) = panicky_engine();
+    e.send("setoption name UCI_Variant value panicky");
+    // The evaluation of 13 panics; the evaluator has no `explain` of its
+    // own, and the SDK's calls `evaluate`.
+    e.send("position fen 13");
+    e.send("eval");
+    let lines = e.sync();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(error[0].contains("panicked in evaluate"), "{lines:?}");
+    e.send("position fen 12");
+    e.send("go depth 2");
+    assert!(e.until_bestmove().last().unwrap().starts_with("bestmove "));
+}
+
+#[test]
 fn plugin_path_option_reloads_or_keeps_the_old_plugins() {
     let (mut e, dir) = panicky_engine();
     e.send("setoption name PluginPath value /no/such/folder");

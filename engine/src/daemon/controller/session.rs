@@ -646,14 +646,17 @@ pub fn evaluation_lines(
         evaluator.source().origin(),
         params.map_or("default".to_string(), |p| p.display().to_string())
     )];
+    // The score first: an evaluator's `explain` may call its `evaluate`
+    // (the SDK's default does), and a fault there is then named after the
+    // entry that has it.
+    let score = evaluator
+        .evaluate_unclamped(state)
+        .map_err(|e| e.to_string())?;
     match evaluator.explain(state) {
         Ok(text) => lines.extend(text.lines().map(str::to_string)),
         Err(PluginError::Unsupported { .. }) => {}
         Err(e) => return Err(e.to_string()),
     }
-    let score = evaluator
-        .evaluate_unclamped(state)
-        .map_err(|e| e.to_string())?;
     lines.push(format!("score {score} (side to move)"));
     // A score past the evaluator's declared bound is clamped without a
     // word (by the SDK's shim, else by the host): say so here, where
