@@ -460,7 +460,9 @@ def main():
     ap.add_argument("--plyd-args", default="--protocol ucci",
                     help="plyd's command-line arguments (default: --protocol ucci)")
     ap.add_argument("--opponent", required=True, help="the opponent's command line")
-    ap.add_argument("--opponent-name", default=None)
+    ap.add_argument("--opponent-name", default=None,
+                    help="the opponent's name in the report (default: its program's file name;"
+                    " 'opponent plyd' for a plyd)")
     ap.add_argument("--opponent-option", action="append", default=[],
                     help="an extra line for the opponent's greeting (repeatable)")
     ap.add_argument("--games", type=int, default=10)
@@ -480,6 +482,14 @@ def main():
     plyd = os.path.abspath(args.plyd)
     opp_argv = shlex.split(args.opponent)
     opp_name = args.opponent_name or os.path.basename(opp_argv[0])
+    if opp_name == "plyd":
+        # plyd against another plyd build: the report and the log name the
+        # two sides apart.
+        opp_name = "opponent plyd"
+    if os.sep in opp_argv[0]:
+        # The opponent runs in its own folder (where engines look for their
+        # books and data): a path given from here must still find it.
+        opp_argv[0] = os.path.abspath(opp_argv[0])
     opp_cwd = os.path.dirname(os.path.abspath(opp_argv[0])) or None
     log = open(args.log, "w") if args.log else None
     rng = random.Random(args.seed)
