@@ -307,6 +307,17 @@ fn game_amazons_is_botzones_eight_by_eight() {
 }
 
 #[test]
+fn a_game_botzone_does_not_play_is_refused_at_start() {
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let out = common::run_plyd(dir.path(), &["--protocol", "botzone", "--game", "xiangqi"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("Botzone does not play xiangqi"), "{stderr}");
+}
+
+#[test]
 fn a_turn_whose_input_is_closed_is_still_searched_and_answered() {
     // A judge may close the bot's input once the turn is written. The
     // search must still run to its own limit: from the Amazons' start,

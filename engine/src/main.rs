@@ -201,6 +201,23 @@ fn resolve(cli: &Cli) -> Resolved {
     }
 }
 
+/// Whether the protocol asked for plays the game asked for: Botzone's
+/// games are the Amazons and Reversi, and its judge reads nothing but
+/// moves, so a daemon that could never answer one says so before it starts.
+fn protocol_plays_game(config: &DaemonConfig) -> Result<(), String> {
+    match (config.protocol, config.game.as_deref()) {
+        (Some(Protocol::Botzone), Some(game))
+            if plyd_protocol::BotzoneGame::of_variant(game).is_none() =>
+        {
+            Err(format!(
+                "Botzone does not play {game} (amazons8 or othello); \
+                 leave --game out to take the game from the first request"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn parse_protocol(text: &str) -> Result<Protocol, String> {
     Protocol::parse(text).ok_or_else(|| {
         format!(
@@ -275,6 +292,10 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let resolved = resolve(&cli);
+    if let Err(message) = protocol_plays_game(&resolved.config) {
+        eprintln!("plyd: {message}");
+        return ExitCode::from(2);
+    }
     for problem in &resolved.problems {
         log::error!("{problem}");
     }
