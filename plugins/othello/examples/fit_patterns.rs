@@ -7,7 +7,7 @@
 //!     [--snapshots 32] [--prior 0.001] [--smooth 0] [--save POSITIONS] \
 //!     [--load POSITIONS]... [--start WEIGHTS] [--evaluate WEIGHTS] \
 //!     [--init WEIGHTS] [--relabel DEPTH [--blend 0.5]] \
-//!     [--out plugins/othello/patterns.bin]
+//!     --out WEIGHTS
 //! ```
 //!
 //! The defaults are the settings of the six-round fit, `order.bin`, which
@@ -36,7 +36,7 @@
 //! The score is linear in its weights, so the fit is a least-squares
 //! regression of those labels, per stage, by stochastic gradient descent
 //! (a learning rate falling linearly to `--decay` times itself over
-//! `--epochs` passes) with an L2 prior pulling each weight to zero; the
+//! `--epochs` passes; one pass keeps the full rate) with an L2 prior pulling each weight to zero; the
 //! weights written are the mean of `--snapshots` snapshots taken through
 //! the last pass. Every tenth game is held
 //! out and its mean squared error reported each epoch, and after the last
@@ -411,6 +411,12 @@ impl Model {
         patterns + counted
     }
 
+    /// [`Model::predict`] within the ±64 discs plyd clamps its score to
+    /// (`SCORE_BOUND`): what the errors are measured on.
+    fn scored(&self, own: u64, opp: u64) -> f32 {
+        self.predict(own, opp).clamp(-64.0, 64.0)
+    }
+
     /// One SGD step on one sample, for the weights of `stage`.
     fn step(&mut self, sample: &Sample, stage: usize, rate: f32, prior: f32) {
         let (flat, terms, linear) = self.active(sample.own, sample.opp, stage);
@@ -468,7 +474,7 @@ fn error_by_empties(model: &Model, samples: &[Sample]) -> String {
     let mut sums = [(0f64, 0usize); 6];
     for s in samples {
         let empties = 64 - (s.own | s.opp).count_ones() as usize;
-        let e = f64::from(model.predict(s.own, s.opp)) - f64::from(s.label);
+        let e = f64::from(model.scored(s.own, s.opp)) - f64::from(s.label);
         let cell = &mut sums[(empties.max(1) - 1) / 10];
         cell.0 += e * e;
         cell.1 += 1;
@@ -494,7 +500,7 @@ fn mean_squared_error(model: &Model, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let e = f64::from(model.predict(s.own, s.opp)) - f64::from(s.label);
+            let e = f64::from(model.scored(s.own, s.opp)) - f64::from(s.label);
             e * e
         })
         .sum();
@@ -556,10 +562,11 @@ fn fit(samples: &[Sample], settings: FitSettings, init: Option<&PatternWeights>)
             let j = rng.below(i as u64 + 1) as usize;
             order.swap(i, j);
         }
+        // One epoch runs at the full rate (a fall to `decay` needs two).
         let fall = if epochs > 1 {
             epoch as f32 / (epochs - 1) as f32
         } else {
-            1.0
+            0.0
         };
         let rate = settings.rate * (1.0 - (1.0 - settings.decay) * fall);
         let last = epoch + 1 == epochs;
@@ -697,8 +704,33 @@ const USAGE: &str = "usage: fit_patterns [--games 12000] [--rounds 6] [--depth 3
     [--decay 0.01] [--snapshots 32] [--prior 0.001] [--smooth 0]
     [--save POSITIONS] [--load POSITIONS]... [--start WEIGHTS]
     [--evaluate WEIGHTS] [--init WEIGHTS] [--relabel DEPTH [--blend 0.5]]
-    [--out plugins/othello/patterns.bin]
+    --out WEIGHTS (needed unless --evaluate or --relabel)
 (docs/othello.md, \"How patterns.bin was fitted\", explains each)";
+
+/// The command line refused: one line and the usage, exit status 2.
+fn refuse(message: &str) -> ! {
+    eprintln!("fit_patterns: {message}\n{USAGE}");
+    std::process::exit(2)
+}
+
+/// The number `text` given to `arg` (a `kind`: N, R, ...), else refused.
+fn number<T: std::str::FromStr>(arg: &str, text: &str, kind: &str) -> T {
+    text.parse()
+        .unwrap_or_else(|_| refuse(&format!("{arg} {kind}: '{text}' is not one")))
+}
+
+/// The fitted model, unless the descent diverged (a `--rate` too high):
+/// its weights are then not numbers, and nothing is written.
+fn finite(model: Model) -> Model {
+    if model.weights.iter().all(|w| w.is_finite()) {
+        return model;
+    }
+    eprintln!(
+        "fit_patterns: the fit diverged (weights that are not finite numbers): \
+         try a lower --rate; nothing written"
+    );
+    std::process::exit(1)
+}
 
 fn main() {
     let mut games = 12_000u32;
@@ -709,7 +741,7 @@ fn main() {
     let mut threads = 2u32;
     let mut seed = 1u64;
     let mut stage_width = 8u32;
-    let mut out = String::from("plugins/othello/patterns.bin");
+    let mut out = None;
     let mut rate = 0.001f32;
     let mut prior = 1e-3f32;
     let mut smooth = 0.0f32;
@@ -724,29 +756,32 @@ fn main() {
     let mut blend = 0.5f32;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| refuse(&format!("{arg} needs a value")))
+        };
         match arg.as_str() {
-            "--games" => games = value().parse().expect("--games N"),
-            "--rounds" => rounds = value().parse().expect("--rounds N"),
-            "--depth" => depth = value().parse().expect("--depth N"),
-            "--exact" => exact = value().parse().expect("--exact N"),
-            "--epochs" => epochs = value().parse().expect("--epochs N"),
-            "--threads" => threads = value().parse().expect("--threads N"),
-            "--seed" => seed = value().parse().expect("--seed N"),
-            "--stage-width" => stage_width = value().parse().expect("--stage-width N"),
-            "--out" => out = value(),
-            "--rate" => rate = value().parse().expect("--rate R"),
-            "--prior" => prior = value().parse().expect("--prior P"),
-            "--smooth" => smooth = value().parse().expect("--smooth S"),
-            "--decay" => decay = value().parse().expect("--decay F"),
-            "--snapshots" => snapshots = value().parse().expect("--snapshots N"),
+            "--games" => games = number(&arg, &value(), "N"),
+            "--rounds" => rounds = number(&arg, &value(), "N"),
+            "--depth" => depth = number(&arg, &value(), "N"),
+            "--exact" => exact = number(&arg, &value(), "N"),
+            "--epochs" => epochs = number(&arg, &value(), "N"),
+            "--threads" => threads = number(&arg, &value(), "N"),
+            "--seed" => seed = number(&arg, &value(), "N"),
+            "--stage-width" => stage_width = number(&arg, &value(), "N"),
+            "--out" => out = Some(value()),
+            "--rate" => rate = number(&arg, &value(), "R"),
+            "--prior" => prior = number(&arg, &value(), "P"),
+            "--smooth" => smooth = number(&arg, &value(), "S"),
+            "--decay" => decay = number(&arg, &value(), "F"),
+            "--snapshots" => snapshots = number(&arg, &value(), "N"),
             "--save" => save = Some(value()),
             "--load" => load.push(value()),
             "--start" => start = Some(value()),
             "--evaluate" => evaluate = Some(value()),
             "--init" => init = Some(value()),
-            "--relabel" => relabel = Some(value().parse().expect("--relabel DEPTH")),
-            "--blend" => blend = value().parse().expect("--blend B"),
+            "--relabel" => relabel = Some(number(&arg, &value(), "DEPTH")),
+            "--blend" => blend = number(&arg, &value(), "B"),
             "--help" | "-h" => {
                 println!("{USAGE}");
                 return;
@@ -757,12 +792,37 @@ fn main() {
             }
         }
     }
-    assert!(depth >= 1 && threads >= 1 && (1..=60).contains(&stage_width));
+    for (name, value, least, most) in [
+        ("--depth", depth, 1, 60),
+        ("--threads", threads, 1, 1024),
+        ("--stage-width", stage_width, 1, 60),
+        ("--epochs", epochs, 1, u32::MAX),
+        ("--snapshots", snapshots, 1, u32::MAX),
+    ] {
+        if !(least..=most).contains(&value) {
+            refuse(&format!("{name} {value} is outside {least}..={most}"));
+        }
+    }
+    if load.is_empty() && (evaluate.is_some() || rounds == 0) {
+        refuse("--evaluate and --rounds 0 work on loaded positions: give --load POSITIONS");
+    }
+    let out = match (&out, &evaluate, &relabel) {
+        (Some(path), None, None) => {
+            // Checked now, not after the games and the fit.
+            let folder = std::path::Path::new(path)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            if !folder.is_dir() {
+                refuse(&format!("--out {path}: no folder {}", folder.display()));
+            }
+            path.clone()
+        }
+        (None, None, None) => refuse("give --out WEIGHTS, the weights file to write"),
+        _ => String::new(),
+    };
     if init.is_some() && rounds > 0 {
-        eprintln!(
-            "fit_patterns: --init starts a fit of loaded positions: it needs --rounds 0\n{USAGE}"
-        );
-        std::process::exit(2);
+        refuse("--init starts a fit of loaded positions: it needs --rounds 0");
     }
     let started = Instant::now();
     let mut samples = Vec::new();
@@ -819,9 +879,14 @@ fn main() {
                 .weights()
                 .clone()
         });
-        let weights = fit(&samples, settings, init.as_ref()).to_weights();
-        std::fs::write(&out, weights.encode()).unwrap_or_else(|e| panic!("{out}: {e}"));
-        eprintln!("wrote {out}");
+        let weights = finite(fit(&samples, settings, init.as_ref())).to_weights();
+        let bytes = weights.encode();
+        std::fs::write(&out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
+        eprintln!(
+            "wrote {out}: {} bytes, {} stages",
+            bytes.len(),
+            weights.stages()
+        );
         return;
     }
     // The plugin registers this when the host loads it; the solver orders
@@ -853,7 +918,7 @@ fn main() {
         if let Some(path) = &save {
             save_positions(path, &samples);
         }
-        let fitted = fit(&samples, settings, None);
+        let fitted = finite(fit(&samples, settings, None));
         eprintln!("  fitted in {:.0} s", t.elapsed().as_secs_f64());
         // Written after every round, so that a long run can be stopped
         // early with usable weights.
