@@ -4,7 +4,7 @@ use crate::common;
 
 use std::process::Command;
 
-use crate::common::{othello_dir, plyd_bin, plyd_command, Engine, TempDir};
+use crate::common::{errors, othello_dir, plyd_bin, plyd_command, Engine, TempDir};
 
 #[test]
 fn perft_subcommand_prints_divided_counts() {
@@ -92,7 +92,16 @@ fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
     std::fs::write(&conf, "hash = 0\nthreads = \"many\"\n").unwrap();
     let mut e = Engine::start(plugins.path(), &["--config", conf.to_str().unwrap()], &[]);
     e.send("go depth 1");
-    assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
+    let lines = e.until_bestmove();
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    // The GUI is told too, after its first line (a value of the wrong
+    // type makes the whole file ignored: one problem).
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("plyd.toml") && told[0].contains("ignoring the file"),
+        "{told:?}"
+    );
     let log = e.stderr_lines().join("\n");
     assert!(
         log.contains("plyd.toml") && log.contains("threads"),
@@ -122,6 +131,42 @@ fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
         "{log}"
     );
     assert!(log.contains("game 'chess' is not loaded"), "{log}");
+    let told = e.sync();
+    assert_eq!(errors(&told).len(), 2, "{told:?}");
+    assert!(told[0].contains("key 'hash': 0 is outside"), "{told:?}");
+    assert!(told[1].contains("game 'chess' is not loaded"), "{told:?}");
+    assert!(e.sync().is_empty(), "told once");
+}
+
+#[test]
+fn a_parameter_file_or_book_that_cannot_be_used_is_told_to_the_gui() {
+    let plugins = othello_dir();
+    let mut e = Engine::start(
+        plugins.path(),
+        &[
+            "--eval-params",
+            "/no/such/params.toml",
+            "--config",
+            "/no/such/plyd.toml",
+        ],
+        &[],
+    );
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    let told = e.sync();
+    assert_eq!(errors(&told).len(), 2, "{told:?}");
+    assert!(
+        told.iter().any(|l| l.contains("/no/such/plyd.toml")),
+        "{told:?}"
+    );
+    assert!(
+        told.iter()
+            .any(|l| l.contains("eval params /no/such/params.toml")
+                && l.ends_with("using the evaluator's defaults")),
+        "{told:?}"
+    );
+    e.send("go depth 2");
+    assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
 }
 
 #[test]

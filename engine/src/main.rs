@@ -196,6 +196,7 @@ fn resolve(cli: &Cli) -> Resolved {
             settings,
             plugin_path_text: path_text,
             protocol: cli.protocol,
+            problems: problems.clone(),
         },
         problems,
     }

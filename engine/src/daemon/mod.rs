@@ -75,6 +75,9 @@ pub struct DaemonConfig {
     pub plugin_path_text: String,
     /// The dialect to speak; `None`: the first command chooses.
     pub protocol: Option<Protocol>,
+    /// Problems met before the daemon started (config values refused),
+    /// already logged: the GUI is told them after its first line.
+    pub problems: Vec<String>,
 }
 
 /// The controller and the dialect it speaks.
@@ -316,10 +319,11 @@ impl Daemon {
             }
         }
         let going_on = voice.line(controller, line);
-        // A daemon that started with no game says so once, after the
-        // first line (the greeting, as a rule): the GUI learns it before
-        // its first search rather than only in the log.
-        if let Some(error) = controller.startup_error.take() {
+        // What went wrong at the start (no game, a bad config value or
+        // parameter file, ...) is told once, after the first line (the
+        // greeting, as a rule): the GUI learns it before its first search
+        // rather than only in the log.
+        for error in std::mem::take(&mut controller.startup_errors) {
             voice.error(controller, &error);
         }
         going_on

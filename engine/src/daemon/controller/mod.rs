@@ -67,9 +67,11 @@ pub struct Controller {
     /// loading) counts against the move, as it does on the arbiter's
     /// clock. A search started otherwise starts its clock when it starts.
     pub(in crate::daemon) line_arrived: Option<Instant>,
-    /// Why no game could be started when the daemon started, told to the
-    /// GUI once, after its first line (the log has every message).
-    pub(in crate::daemon) startup_error: Option<String>,
+    /// What went wrong as the daemon started (a bad config value, a
+    /// plugin that failed to load, an evaluator or parameter file or book
+    /// that could not be used; or why no game could be started), told to
+    /// the GUI once, after its first line: a line each.
+    pub(in crate::daemon) startup_errors: Vec<String>,
 }
 
 /// A table of the `Hash` in `settings`, or of the default size (which
@@ -112,10 +114,14 @@ impl Controller {
         for message in &messages {
             log::error!("{message}");
         }
-        let startup_error = session.current.is_none().then(|| {
-            let why = messages.last().map_or("", String::as_str);
-            format!("no game is loaded (see PluginPath): {why}")
-        });
+        let mut startup_errors = config.problems.clone();
+        match session.current {
+            Some(_) => startup_errors.extend(messages),
+            None => {
+                let why = messages.last().map_or("", String::as_str);
+                startup_errors.push(format!("no game is loaded (see PluginPath): {why}"));
+            }
+        }
         let (events_tx, events_rx) = unbounded();
         let mut settings = config.settings;
         let tt = new_table(&mut settings);
@@ -125,6 +131,7 @@ impl Controller {
                 Ok(book) => (Some(book), path.display().to_string()),
                 Err(e) => {
                     log::error!("{e}");
+                    startup_errors.push(e.to_string());
                     (None, String::new())
                 }
             },
@@ -147,7 +154,7 @@ impl Controller {
             game_given: config.game.is_some(),
             watcher: None,
             line_arrived: None,
-            startup_error,
+            startup_errors,
         }
     }
 
@@ -176,7 +183,7 @@ impl Controller {
             game_given: state.game_given,
             watcher: Some(watcher),
             line_arrived: None,
-            startup_error: None,
+            startup_errors: Vec::new(),
         }
     }
 
