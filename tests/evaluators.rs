@@ -122,8 +122,24 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
         (mobility_score.clone(), mobility_move.clone())
     );
 
-    e.send("setoption name Evaluator value weights");
+    // The evaluator or the variant in use named again (as GUIs do at
+    // every new game) keeps the parameters.
+    e.send("setoption name Evaluator value seed004");
     assert!(e.sync().is_empty());
+    e.send("setoption name UCI_Variant value othello");
+    assert!(errors(&e.sync()).is_empty());
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    assert_eq!(
+        search(&mut e, 4),
+        (mobility_score.clone(), mobility_move.clone())
+    );
+
+    // Another evaluator drops them, and says so.
+    e.send("setoption name Evaluator value weights");
+    assert_eq!(
+        e.sync(),
+        vec!["info string evaluator weights params default".to_string()]
+    );
     let (weights_score, weights_move) = search(&mut e, 4);
     assert_ne!(weights_score, seed_score);
     assert!(["b3", "f3", "f4", "b5", "g5", "g6"].contains(&weights_move.as_str()));
@@ -161,6 +177,8 @@ fn bad_parameter_files_are_refused_and_the_evaluator_stays() {
     std::fs::write(&range, seed004_params(&[("scale = 100", "scale = 0")])).unwrap();
     let weights_file = files.path().join("weights.toml");
     std::fs::write(&weights_file, plyd_eval_othello_weights::DEFAULT_PARAMS).unwrap();
+    let binary = files.path().join("weights.bin");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x80]).unwrap();
 
     let mut e = Engine::start(plugins.path(), &["--evaluator", "seed004"], &[]);
     e.send("position startpos moves f5 d6");
@@ -193,6 +211,14 @@ fn bad_parameter_files_are_refused_and_the_evaluator_stays() {
             format!(
                 "info string error: eval params {}: cannot be read:",
                 files.path().join("missing.toml").display()
+            ),
+        ),
+        (
+            // A binary file: the line says a parameter file is text.
+            binary.clone(),
+            format!(
+                "info string error: eval params {}: cannot be read: stream did not contain valid UTF-8 (a parameter file is TOML text;",
+                binary.display()
             ),
         ),
     ];
@@ -290,6 +316,10 @@ fn eval_command_prints_the_terms_and_the_parameters_in_use() {
     );
 
     e.send("setoption name Evaluator value weights");
+    assert_eq!(
+        e.sync(),
+        vec!["info string evaluator weights params default".to_string()]
+    );
     e.send("eval");
     let lines = e.sync();
     assert!(lines[0].starts_with("info string eval evaluator weights ("));
@@ -343,6 +373,8 @@ fn eval_file_loads_an_evaluator_between_searches() {
 
 #[test]
 fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
+    let weights_file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/othello/patterns.bin");
     let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
     let odd = built_library("plyd_test_odd_eval");
     let game = built_library("plyd_game_othello");
@@ -396,6 +428,16 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
             "",
             built_library("plyd_test_no_entry"),
             vec!["missing symbol 'plyd_evaluator_api' (not a plyd evaluator plugin?)".to_string()],
+        ),
+        (
+            // A weights file where a library belongs: the line says where
+            // it goes.
+            "",
+            weights_file.clone(),
+            vec![
+                format!("plugin {}: cannot be loaded", weights_file.display()),
+                "(EvalFile loads an evaluator plugin library; a parameter or weights file goes to EvalParams)".to_string(),
+            ],
         ),
     ];
     for (mode, file, needles) in cases {

@@ -379,11 +379,21 @@ impl Controller {
                 self.announce_variant(voice)?;
             }
             Setting::Evaluator => {
+                let had_params = self
+                    .session
+                    .current()
+                    .is_ok_and(|c| c.eval_params.is_some());
                 self.session
                     .select_evaluator(need()?.trim())
                     .map_err(refused)?;
                 // The table's scores are the old evaluator's.
                 self.clear_hash()?;
+                let current = self.session.current().map_err(ControlError::NoGame)?;
+                if had_params && current.eval_params.is_none() {
+                    // Parameters are one evaluator's: say they were dropped.
+                    let text = format!("evaluator {} params default", current.evaluator.name());
+                    voice.note(self, &text);
+                }
             }
             Setting::EvalFile => {
                 // An empty value loads nothing: GUIs send every string

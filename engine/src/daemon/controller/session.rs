@@ -55,8 +55,33 @@ struct Lost {
 
 /// Read a parameter file for the evaluator; the error names the file.
 fn read_params(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path)
-        .map_err(|e| format!("eval params {}: cannot be read: {e}", path.display()))
+    std::fs::read_to_string(path).map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::InvalidData {
+            " (a parameter file is TOML text; a binary file, such as a patterns \
+             weights file, is named inside one: weights = \"FILE\")"
+        } else {
+            ""
+        };
+        format!("eval params {}: cannot be read: {e}{hint}", path.display())
+    })
+}
+
+/// Whether the file at `path` starts as a shared library does (ELF,
+/// Mach-O or PE), or cannot be read to tell.
+fn looks_like_a_library(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return true;
+    };
+    if file.read_exact(&mut head).is_err() {
+        return false;
+    }
+    head == *b"\x7fELF"
+        || head[..2] == *b"MZ"
+        || [0xfeed_facf_u32, 0xfeed_face, 0xcafe_babe]
+            .iter()
+            .any(|m| head == m.to_be_bytes() || head == m.to_le_bytes())
 }
 
 /// Create `source` for the states of `game` with the parameters in the
@@ -314,7 +339,8 @@ impl Session {
 
     /// Switch to the variant `name`, at its start position. The evaluator
     /// keeps its name if the new game offers one of that name; parameters go
-    /// back to that evaluator's defaults.
+    /// back to that evaluator's defaults, unless the variant is the one in
+    /// use (a GUI names it again at every new game), which keeps them.
     pub fn select_variant(&mut self, name: &str) -> Result<(), String> {
         let variant = self.host.find_variant(name).ok_or_else(|| {
             format!(
@@ -326,7 +352,13 @@ impl Session {
             .current
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
+        let params = self
+            .current
+            .as_ref()
+            .filter(|c| c.variant.name() == variant.name())
+            .and_then(|c| c.eval_params.clone());
         let (source, _) = self.choose_evaluator(&variant, keep.as_deref())?;
+        let same_evaluator = keep.as_deref() == Some(source.name());
         let blame = Blame::game_and_evaluator(&variant.plugin, &source);
         let current = call_within("starting the variant", call_limit(), &blame, move || {
             start_current(variant, source)
@@ -334,11 +366,16 @@ impl Session {
         self.current = Some(current);
         self.lost = None;
         self.refused = None;
-        Ok(())
+        match params {
+            Some(path) if same_evaluator => self
+                .set_eval_params(Some(&path))
+                .map_err(|e| format!("{e}; using the evaluator's defaults")),
+            _ => Ok(()),
+        }
     }
 
     /// Select the evaluator `name` of the current game, with its default
-    /// parameters.
+    /// parameters; the evaluator in use named again keeps its parameters.
     pub fn select_evaluator(&mut self, name: &str) -> Result<(), String> {
         let current = self.current.as_ref().ok_or_else(|| self.no_game())?;
         let offered = self.host.evaluators_for(&current.variant.plugin);
@@ -353,10 +390,15 @@ impl Session {
                     self.evaluator_names().join(", ")
                 )
             })?;
-        let evaluator = create_evaluator_watched(&current.variant.plugin, source, None)?;
+        let params = current
+            .eval_params
+            .clone()
+            .filter(|_| current.evaluator.name() == source.name());
+        let evaluator =
+            create_evaluator_watched(&current.variant.plugin, source, params.as_deref())?;
         let current = self.current.as_mut().ok_or("no game is loaded")?;
         current.evaluator = Arc::new(evaluator);
-        current.eval_params = None;
+        current.eval_params = params;
         Ok(())
     }
 
@@ -371,7 +413,16 @@ impl Session {
         let opened = call_within("loading the evaluator", call_limit(), &[], move || {
             PluginHost::open_evaluator_file(&file)
         })?
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| {
+            if looks_like_a_library(path) {
+                e.to_string()
+            } else {
+                format!(
+                    "{e} (EvalFile loads an evaluator plugin library; a parameter or \
+                     weights file goes to EvalParams)"
+                )
+            }
+        })?;
         // Check the fit and create the context before registering, so a
         // refused file leaves the list of evaluators as it was.
         if !opened.info().fits(&game) {
