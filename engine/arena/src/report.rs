@@ -166,11 +166,12 @@ impl Standings {
             Some(elo) => {
                 let _ = writeln!(
                     out,
-                    "Elo difference {} - {}: {elo} (95% interval {} to {}; per-game score standard error)",
+                    "Elo difference {} - {}: {elo} (95% interval {} to {}; {})",
                     self.names[0],
                     self.names[1],
                     signed(elo.low),
-                    signed(elo.high)
+                    signed(elo.high),
+                    elo.method()
                 );
             }
             None => {

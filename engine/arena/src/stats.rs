@@ -90,6 +90,9 @@ pub struct EloEstimate {
     pub low: f64,
     /// Upper end of the interval.
     pub high: f64,
+    /// Every game had the same result: the interval is Wilson's score
+    /// interval, not the per-game standard error's (which is zero then).
+    pub alike: bool,
 }
 
 impl EloEstimate {
@@ -102,6 +105,22 @@ impl EloEstimate {
     pub fn from_tally(tally: &Tally) -> Option<Self> {
         let s = tally.score()?;
         let n = tally.games() as f64;
+        let results = [tally.wins, tally.draws, tally.losses];
+        if results.iter().filter(|&&k| k > 0).count() == 1 {
+            // One result only (a sweep, or all draws): the per-game
+            // spread is zero and would make the interval a point, as if
+            // a few games proved the difference exactly. Wilson's score
+            // interval for a proportion stays honest there.
+            let z2 = Z_95 * Z_95;
+            let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
+            let half = Z_95 / (1.0 + z2 / n) * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
+            return Some(EloEstimate {
+                elo: elo_from_score(s),
+                low: elo_from_score((centre - half).max(0.0)),
+                high: elo_from_score((centre + half).min(1.0)),
+                alike: true,
+            });
+        }
         let stderr =
             (per_game_variance(tally.wins as f64, tally.draws as f64, tally.losses as f64) / n)
                 .sqrt();
@@ -109,7 +128,17 @@ impl EloEstimate {
             elo: elo_from_score(s),
             low: elo_from_score(s - Z_95 * stderr),
             high: elo_from_score(s + Z_95 * stderr),
+            alike: false,
         })
+    }
+
+    /// How the interval was found, for the report.
+    pub fn method(&self) -> &'static str {
+        if self.alike {
+            "every game alike: Wilson score interval"
+        } else {
+            "per-game score standard error"
+        }
     }
 }
 
@@ -378,6 +407,29 @@ mod tests {
         // All wins: the estimate is unbounded, and printed as such.
         let all = EloEstimate::from_tally(&tally(3, 0, 0)).unwrap();
         assert_eq!(signed(all.elo), "+inf");
+    }
+
+    #[test]
+    fn a_record_of_one_result_has_a_wilson_interval() {
+        // 20 losses. Wilson: z^2 = 3.8415, centre = (0 + 3.8415/40) /
+        // (1 + 3.8415/20) = 0.08057, half = 1.96 / 1.19207 *
+        // sqrt(3.8415/1600) = 0.08057: the score is within 0 to 0.16113,
+        // Elo(0.16113) = -400 log10(0.83887/0.16113) = -286.6.
+        let lost = EloEstimate::from_tally(&tally(0, 0, 20)).unwrap();
+        assert!(lost.alike);
+        assert_eq!(signed(lost.elo), "-inf");
+        assert_eq!(signed(lost.low), "-inf");
+        assert!(close(lost.high, -286.6, 0.1), "{lost:?}");
+        let won = EloEstimate::from_tally(&tally(20, 0, 0)).unwrap();
+        assert!(close(won.low, 286.6, 0.1), "{won:?}");
+        assert_eq!(signed(won.high), "+inf");
+        // All draws: even, with a finite interval either side.
+        let drawn = EloEstimate::from_tally(&tally(0, 10, 0)).unwrap();
+        assert_eq!(signed(drawn.elo), "+0.0");
+        assert!(drawn.low < -100.0 && drawn.high > 100.0, "{drawn:?}");
+        assert!(close(drawn.low, -drawn.high, 1e-9), "{drawn:?}");
+        // Mixed records keep the per-game standard error.
+        assert!(!EloEstimate::from_tally(&tally(1, 0, 19)).unwrap().alike);
     }
 
     #[test]
