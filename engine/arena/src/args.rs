@@ -222,6 +222,24 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// What a resumed match must start the engine with again, as one line:
+    /// its arguments and its options (`arg=--eval-params arg=w.toml
+    /// option.Hash=64`), or `none`. The program's path is left out, so
+    /// that a match can go on with the binary moved or rebuilt.
+    pub fn setup(&self) -> String {
+        let words: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| format!("arg={a}"))
+            .chain(self.options.iter().map(|(k, v)| format!("option.{k}={v}")))
+            .collect();
+        if words.is_empty() {
+            "none".to_string()
+        } else {
+            words.join(" ")
+        }
+    }
+
     /// Read an engine description from `key=value` words. `defaults` are
     /// the limits from `--tc`, `--movetime`, `--depth` and `--nodes`, used
     /// when the words name none of their own.

@@ -183,6 +183,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         openings: source.to_string(),
         seed,
         max_plies: args.max_plies,
+        setups: Some([specs[0].setup(), specs[1].setup()]),
     };
     let pairs = args.games.div_ceil(2);
     let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], &cancel) {

@@ -275,6 +275,9 @@ pub struct MatchHeader {
     pub seed: u64,
     /// `--max-plies`, if given.
     pub max_plies: Option<u32>,
+    /// Each engine's arguments and options ([`crate::args::EngineSpec::setup`]);
+    /// `None` for a log written before they were recorded.
+    pub setups: Option<[String; 2]>,
 }
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
@@ -303,6 +306,13 @@ impl MatchHeader {
                 self.max_plies.map_or("none".to_string(), |n| n.to_string()),
             ),
         ]
+        .into_iter()
+        .chain(
+            self.setups
+                .iter()
+                .flat_map(|[a, b]| [("Setup1", a.clone()), ("Setup2", b.clone())]),
+        )
+        .collect()
     }
 
     /// Write the header, then a blank line.

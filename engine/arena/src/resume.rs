@@ -176,6 +176,10 @@ fn parse_header(block: &str) -> Result<MatchHeader, String> {
         openings: get("Openings")?,
         seed: number("Seed")?,
         max_plies,
+        setups: match (tags.get("Setup1"), tags.get("Setup2")) {
+            (Some(a), Some(b)) => Some([a.clone(), b.clone()]),
+            _ => None,
+        },
     })
 }
 
@@ -208,15 +212,24 @@ fn parse_game(line: usize, block: &str) -> Result<RawGame, String> {
 
 /// Where a match header read from a log differs from the command's, as one
 /// line naming the first difference; `None` when they agree.
+/// A log written before the engines' setups were recorded is checked
+/// without them.
 pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<String> {
-    log.tags()
+    let in_log = log.tags();
+    command
+        .tags()
         .into_iter()
-        .zip(command.tags())
-        .find(|(a, b)| a != b)
-        .map(|((name, in_log), (_, in_command))| {
-            format!(
-                "it belongs to another match: its {name} is '{in_log}', this command's is '{in_command}'"
-            )
+        .find_map(|(name, in_command)| {
+            let in_log = match in_log.iter().find(|(n, _)| *n == name) {
+                Some((_, value)) => value.clone(),
+                None if name.starts_with("Setup") => return None,
+                None => String::new(),
+            };
+            (in_log != in_command).then(|| {
+                format!(
+                    "it belongs to another match: its {name} is '{in_log}', this command's is '{in_command}'"
+                )
+            })
         })
 }
 
@@ -410,6 +423,7 @@ mod tests {
             openings: "startpos".into(),
             seed: 9,
             max_plies: None,
+            setups: Some(["none".into(), "option.EvalParams=w.toml".into()]),
         }
     }
 
@@ -452,8 +466,8 @@ mod tests {
         assert_eq!(log.games[1].tags["Game"], "3");
         assert_eq!(log.games[1].tags["Second"], "b \"quoted\"");
         assert_eq!(log.games[0].position, "position startpos moves f5 d6");
-        assert_eq!(log.games[0].line, 12);
-        assert_eq!(log.games[1].line, 26);
+        assert_eq!(log.games[0].line, 14);
+        assert_eq!(log.games[1].line, 28);
         // A header alone: a match interrupted before its first game.
         assert_eq!(parse_log(&log_text(&[])).unwrap().games.len(), 0);
     }
@@ -468,7 +482,7 @@ mod tests {
             let log = parse_log(&whole[..cut]).unwrap();
             assert_eq!(log.games.len(), 1, "cut at {cut}");
             assert_eq!(log.complete_len, before as u64);
-            assert_eq!(log.half_written_at, Some(26));
+            assert_eq!(log.half_written_at, Some(28));
         }
     }
 
@@ -481,11 +495,11 @@ mod tests {
         assert!(err("[Arena \"plyd arena game log 9\"]\n\n").contains("its format is"));
         assert!(err("garbage").contains("not a plyd arena game log"));
         let junk = log_text(&[1]) + "junk";
-        assert!(err(&junk).contains("line 26 is neither a tag nor a position line"));
+        assert!(err(&junk).contains("line 28 is neither a tag nor a position line"));
         // A broken record that is not the last one is damage, not a cut.
         let text = log_text(&[1, 2]).replacen("[Plies \"2\"]\n", "", 1);
         assert!(
-            err(&text).contains("the record at line 12 has no Plies tag"),
+            err(&text).contains("the record at line 14 has no Plies tag"),
             "{}",
             err(&text)
         );
@@ -502,6 +516,22 @@ mod tests {
             header_difference(&header(), &other).unwrap(),
             "it belongs to another match: its Seed is '9', this command's is '10'"
         );
+        // Another engine option is another match.
+        let mut other = header();
+        other.setups = Some(["none".into(), "option.EvalParams=v.toml".into()]);
+        assert_eq!(
+            header_difference(&header(), &other).unwrap(),
+            "it belongs to another match: its Setup2 is 'option.EvalParams=w.toml', this command's is 'option.EvalParams=v.toml'"
+        );
+        // A log from before setups were recorded is checked without them.
+        let mut old_log = header();
+        old_log.setups = None;
+        assert_eq!(header_difference(&old_log, &other), None);
+        // The setups are read back from the header written.
+        let mut text = Vec::new();
+        header().write_to(&mut text).unwrap();
+        let read = parse_header(String::from_utf8(text).unwrap().trim_end()).unwrap();
+        assert_eq!(read.setups, header().setups);
     }
 
     #[test]
