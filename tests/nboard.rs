@@ -246,6 +246,37 @@ fn a_ping_behind_a_new_board_is_answered_without_waiting_for_the_search() {
 }
 
 #[test]
+fn settings_during_a_search_are_taken_at_once_and_the_ping_behind_them_too() {
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 60");
+    gui.engine.send(&format!("set game {EMPTY_GAME}"));
+    gui.sync();
+    // A hint that would take hours, then settings: none waits for it, so
+    // the `ping` behind them stops it at once.
+    gui.engine.send("hint 3");
+    for line in ["set contempt 0", "analyze", "nboard 2", "set depth 3"] {
+        gui.engine.send(line);
+    }
+    let lines = gui.sync();
+    assert!(status_errors(&lines).is_empty(), "{lines:?}");
+    let names: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("set myname"))
+        .collect();
+    assert_eq!(
+        names,
+        ["set myname plyd60", "set myname plyd3"],
+        "{lines:?}"
+    );
+    // Answered before the hint ended (its closing `status`), not after.
+    let named = lines.iter().position(|l| l.starts_with("set myname"));
+    let ended = lines.iter().position(|l| l == "status");
+    assert!(ended.is_none_or(|e| named.unwrap() < e), "{lines:?}");
+    // The new depth is the next search's.
+    assert!(is_nboard_move(&gui.go()));
+}
+
+#[test]
 fn go_keeps_to_the_game_clock() {
     let mut gui = Gui::start();
     // Depth 60 from the start would run for hours; the clock says Black

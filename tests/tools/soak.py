@@ -819,11 +819,12 @@ class NBoardSoak(Soak):
     moved on), so of searches sent back to back the last is answered and
     each earlier one is answered or not, as it ended before the next came
     or not; a `go` or `hint` after a refused `set game` is answered by
-    that refusal's error line alone. Other commands are served in order:
-    `set depth` waits for a running search to end, and its `set myname`
-    answer is the soak's point where every search sent before it has been
-    answered or dropped. (Random lines answer `set myname` too, so the
-    soak counts those answers from a `pong` on.)"""
+    that refusal's error line alone. Settings (`set depth`, `set
+    contempt`, `nboard`) are taken at once, a search running on; `learn`
+    waits for a running search to end, and its `learned` answer is the
+    soak's point where every search sent before it has been answered or
+    dropped. (Random lines answer `learned` too, so the soak counts those
+    answers from a `pong` on.)"""
 
     PROTOCOL_LINE = NBOARD_LINE
 
@@ -833,19 +834,19 @@ class NBoardSoak(Soak):
         self.open_go = False  # a `===` read and its closing status not yet
         self.ping_id = 0
         self.dropped = 0
-        # `set myname` lines asked for and read since the last `pong`.
-        self.names_asked = self.names_read = 0
+        # `learned` lines asked for and read since the last `pong`.
+        self.learned_asked = self.learned_read = 0
         super().__init__(args, game)
 
     def greet(self):
         self.batch, self.answers, self.open_go = [], [], False
-        self.names_asked = self.names_read = 0
+        self.learned_asked = self.learned_read = 0
         self.daemon.send("nboard 2")
         self.read_until(lambda l: l.startswith("set myname plyd"))
 
     def account(self, line):
-        if line.startswith("set myname plyd"):
-            self.names_read += 1
+        if line == "learned":
+            self.learned_read += 1
         elif line.startswith("status error"):
             self.counts["errors"] += 1
             if NO_POSITION in line and self.batch:
@@ -892,16 +893,17 @@ class NBoardSoak(Soak):
         self.daemon.send(line)
 
     def set_depth(self):
-        """`set depth n`, whose `set myname` answer is counted."""
-        self.names_asked += 1
+        """`set depth n`, the next search's depth."""
         self.daemon.send(f"set depth {self.rng.randrange(1, 5)}")
 
     def settle(self):
-        """`set depth` (served after any running search), and every line up
+        """`learn` (served after any running search; the soak's daemon
+        has no book, so an error line and `learned`), and every line up
         to its answer; then the searches sent before it are checked. Only
         after a `ping` with no other line sent since but the search's."""
-        self.set_depth()
-        self.read_until(lambda l: self.names_read >= self.names_asked)
+        self.learned_asked += 1
+        self.daemon.send("learn")
+        self.read_until(lambda l: self.learned_read >= self.learned_asked)
         self.check_answers(cut=False)
 
     def ping(self, cut):
@@ -910,7 +912,7 @@ class NBoardSoak(Soak):
         self.ping_id += 1
         self.daemon.send(f"ping {self.ping_id}")
         self.read_until(lambda l: l == f"pong {self.ping_id}")
-        self.names_asked = self.names_read = 0
+        self.learned_asked = self.learned_read = 0
         self.check_answers(cut)
 
     def sync(self):

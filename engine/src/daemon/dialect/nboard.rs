@@ -132,9 +132,16 @@ impl NBoard {
             | NBoardCommand::Go
             | NBoardCommand::Hint(_)
             | NBoardCommand::SetGame(_) => self.drop_search(ctl),
-            // Other commands are served in order: one that comes during a
-            // search waits for its end.
-            _ => ctl.finish_job(self),
+            // Settings the running search does not read are taken at once
+            // (`set depth` is the next search's), so that nothing queues
+            // behind a long search: a `ping` or `quit` after them is
+            // served without waiting for it.
+            NBoardCommand::NBoard
+            | NBoardCommand::SetDepth(_)
+            | NBoardCommand::SetOther
+            | NBoardCommand::Analyze => {}
+            // Learning searches the game: it waits for a running search.
+            NBoardCommand::Learn => ctl.finish_job(self),
         }
         match command {
             NBoardCommand::NBoard => ctl.raw(&format!("set myname plyd{}", self.depth)),
