@@ -77,29 +77,32 @@ fn a_whole_game_is_played_move_by_move() {
     gui.engine.send("set depth 2");
     gui.engine.send(&format!("set game {EMPTY_GAME}"));
     assert!(status_errors(&gui.sync()).is_empty());
-    let mut passes_in_a_row = 0;
     let mut squares = 0;
+    let mut ended = false;
     for _ in 0..130 {
-        let mv = gui.go();
+        gui.engine.send("go");
+        let lines = gui
+            .engine
+            .read_until(|l| l.starts_with("=== ") || l.starts_with("status error"));
+        let last = lines.last().unwrap();
+        if let Some(why) = last.strip_prefix("status error: ") {
+            // The end: no move to play, and nothing else wrong before.
+            assert_eq!(why, "the game is over: there is no move to play");
+            ended = true;
+            break;
+        }
+        let mv = last["=== ".len()..].split('/').next().unwrap().to_string();
         assert!(is_nboard_move(&mv), "{mv}");
-        if mv == "PA" {
-            passes_in_a_row += 1;
-            if passes_in_a_row == 2 {
-                break;
-            }
-        } else {
-            passes_in_a_row = 0;
+        if mv != "PA" {
             squares += 1;
         }
         // The engine's move is played only when the GUI sends it back.
         gui.sync();
         gui.engine.send(&format!("move {mv}/0.00/0.0"));
         let lines = gui.sync();
-        if passes_in_a_row == 0 {
-            assert!(status_errors(&lines).is_empty(), "{mv}: {lines:?}");
-        }
+        assert!(status_errors(&lines).is_empty(), "{mv}: {lines:?}");
     }
-    assert_eq!(passes_in_a_row, 2, "the game did not end");
+    assert!(ended, "the game did not end");
     assert!(squares >= 9, "{squares} discs played");
 }
 
@@ -273,6 +276,30 @@ fn settings_during_a_search_are_taken_at_once_and_the_ping_behind_them_too() {
     let ended = lines.iter().position(|l| l == "status");
     assert!(ended.is_none_or(|e| named.unwrap() < e), "{lines:?}");
     // The new depth is the next search's.
+    assert!(is_nboard_move(&gui.go()));
+}
+
+#[test]
+fn go_and_hint_on_a_finished_game_answer_that_it_is_over() {
+    let mut gui = Gui::start();
+    // Black has every square but one, which neither side can take.
+    let board = format!("{}-", "*".repeat(63));
+    let over = format!("(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 {board} O];)");
+    gui.engine.send("set depth 2");
+    gui.engine.send(&format!("set game {over}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    for ask in ["go", "hint 2"] {
+        gui.engine.send(ask);
+        let lines = gui.sync();
+        assert_eq!(
+            lines,
+            ["status error: the game is over: there is no move to play"],
+            "{ask}"
+        );
+    }
+    // A game still going is searched as before.
+    gui.engine.send(&format!("set game {EMPTY_GAME}"));
+    gui.sync();
     assert!(is_nboard_move(&gui.go()));
 }
 

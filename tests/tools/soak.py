@@ -89,6 +89,8 @@ REFUSED_GO = "a search is already running"
 # How every dialect refuses a request about the position after the last
 # position sent was refused (it leaves none).
 NO_POSITION = "no position: the last one sent was refused"
+# NBoard's answer to `go` or `hint` on a finished game, in place of one.
+GAME_OVER = "the game is over: there is no move to play"
 # Commands whose answers the soak counts, and plyd's commands that print
 # more than protocol lines (the board, the evaluation, perft, bench):
 # garbage lines never hold them.
@@ -849,7 +851,7 @@ class NBoardSoak(Soak):
             self.learned_read += 1
         elif line.startswith("status error"):
             self.counts["errors"] += 1
-            if NO_POSITION in line and self.batch:
+            if (NO_POSITION in line or GAME_OVER in line) and self.batch:
                 self.answers.append("refused")
         elif line.startswith("=== "):
             self.counts["bestmoves"] += 1

@@ -25,9 +25,12 @@ use plyd_protocol::{
 
 use super::{main_line_score, one_line, search, Dialect};
 use crate::daemon::controller::Controller;
+use crate::host::Outcome;
 
 /// The midgame depth until `set depth` gives one.
 const DEFAULT_DEPTH: u32 = 12;
+/// The answer to `go` or `hint` on a finished game.
+const GAME_OVER: &str = "the game is over: there is no move to play";
 
 /// What a running search was asked for.
 #[derive(Debug, Clone, Copy)]
@@ -281,6 +284,16 @@ impl NBoard {
             // No board to answer for: the error alone, and no `===` that
             // the GUI would take for a move.
             self.error(ctl, &why);
+            return;
+        }
+        if ctl
+            .session
+            .ask_position(|state| state.outcome())
+            .is_ok_and(|outcome| outcome != Outcome::Ongoing)
+        {
+            // No move to play (`=== PA` would be one the board then
+            // refuses): the error alone, as for a refused board.
+            self.error(ctl, GAME_OVER);
             return;
         }
         self.asked = Some(asked);
