@@ -192,8 +192,8 @@ fn without_own_book_or_for_another_game_the_book_is_not_played() {
 fn nboard_learn_adds_the_game_to_the_configured_book() {
     let dir = othello_dir();
     let work = TempDir::new("learn");
+    // The book file is not there yet: learning starts it.
     let file = work.path().join("learned.book");
-    std::fs::write(&file, "plyd-book 1 othello\n").unwrap();
     let config = work.path().join("plyd.toml");
     std::fs::write(&config, "book = \"learned.book\"\nown_book = true\n").unwrap();
     let config_arg = config.display().to_string();

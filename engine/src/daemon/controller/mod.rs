@@ -74,6 +74,33 @@ pub struct Controller {
     pub(in crate::daemon) startup_errors: Vec<String>,
 }
 
+/// The book at `path` (`BookFile`), with the line that tells what it
+/// holds. A file not there yet is an empty book of `variant`, the game in
+/// use, which NBoard's `learn` then writes: a book can be started from
+/// nothing.
+pub(super) fn open_book(
+    path: &std::path::Path,
+    variant: Option<&str>,
+) -> Result<(Book, String), String> {
+    let shown = path.display();
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    match (path.try_exists(), variant) {
+        (Ok(false), Some(variant)) if folder.is_dir() => Ok((
+            Book::new(variant),
+            format!(
+                "book {shown}: no such file yet: an empty book of {variant}, which learn writes"
+            ),
+        )),
+        _ => Book::load(path).map(|book| {
+            let note = format!("book {shown}: {} positions of {}", book.len(), book.game());
+            (book, note)
+        }),
+    }
+}
+
 /// A table of the `Hash` in `settings`, or of the default size (which
 /// `settings` then takes) when the machine cannot give that one.
 fn new_table(settings: &mut EngineSettings) -> TranspositionTable {
@@ -126,9 +153,13 @@ impl Controller {
         let mut settings = config.settings;
         let tt = new_table(&mut settings);
         // A book that cannot be read is reported and left out.
+        let variant = session.current().ok().map(|c| c.variant.name().to_string());
         let (book, book_file_text) = match &config.book {
-            Some(path) => match Book::load(path) {
-                Ok(book) => (Some(book), path.display().to_string()),
+            Some(path) => match open_book(path, variant.as_deref()) {
+                Ok((book, note)) => {
+                    log::info!("{note}");
+                    (Some(book), path.display().to_string())
+                }
                 Err(e) => {
                     log::error!("{e}");
                     startup_errors.push(e.to_string());

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use plyd_protocol::{OptionDecl, OptionKind};
 
 use super::{ControlError, Controller};
-use crate::book::Book;
 use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameOptionKindDesc;
@@ -435,8 +434,13 @@ impl Controller {
                     *self.book.write() = None;
                     self.book_file_text.clear();
                 } else {
-                    let book = Book::load(Path::new(&text)).map_err(refused)?;
-                    let note = format!("book {text}: {} positions of {}", book.len(), book.game());
+                    let variant = self
+                        .session
+                        .current()
+                        .ok()
+                        .map(|c| c.variant.name().to_string());
+                    let (book, note) =
+                        super::open_book(Path::new(&text), variant.as_deref()).map_err(refused)?;
                     *self.book.write() = Some(book);
                     self.book_file_text = text;
                     voice.note(self, &note);
