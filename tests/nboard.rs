@@ -159,7 +159,15 @@ fn bad_lines_are_one_status_error_and_change_nothing() {
     gui.engine.send("set depth 2");
     gui.engine.send(&format!("set game {EMPTY_GAME}"));
     gui.sync();
-    for line in ["fly", "move Z9", "move A1", "set depth many", "move"] {
+    for line in [
+        "fly",
+        "move Z9",
+        "move A1",
+        "set depth many",
+        "move",
+        "hint 0",
+        "move F5/abc/1",
+    ] {
         gui.engine.send(line);
         let lines = gui.sync();
         assert_eq!(status_errors(&lines).len(), 1, "{line}: {lines:?}");
@@ -181,6 +189,9 @@ fn a_refused_game_leaves_no_board_to_answer_for() {
         "(;GM[Othello]BO[8 --- *];)",
         "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[A1];)",
         "(;GM[Othello]TI[soon]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        // Another game, or another board size: not played as Othello.
+        "(;GM[Chess]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        "(;GM[Othello]TY[10]BO[8 ---------------------------O*------*O--------------------------- *];)",
     ] {
         gui.engine.send(&format!("set game {game}"));
         let lines = gui.sync();

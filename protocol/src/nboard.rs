@@ -42,8 +42,14 @@ pub enum NBoardError {
     #[error("'move' needs a move")]
     NoMove,
     /// `set depth` without a positive number.
-    #[error("'set depth' needs a positive depth")]
+    #[error("'set depth' needs a depth, a whole number from 1 to 4294967295")]
     BadDepth,
+    /// `hint` with something other than a positive number.
+    #[error("'hint' needs a number of lines, a whole number from 1 to 4294967295")]
+    BadHint,
+    /// `move` whose evaluation or time is not a number.
+    #[error("'move {0}': a move is written square[/eval[/seconds]], eval a number and seconds one of 0 or more")]
+    BadMove(String),
     /// `set` alone.
     #[error("'set' needs a setting")]
     NoSetting,
@@ -71,14 +77,21 @@ pub fn parse_nboard_line(line: &str) -> Result<Option<NBoardCommand<'_>>, NBoard
             Some(_) => NBoardCommand::SetOther,
             None => return Err(NBoardError::NoSetting),
         },
-        "move" => NBoardCommand::Move(words.next().ok_or(NBoardError::NoMove)?),
-        "hint" => NBoardCommand::Hint(
-            words
-                .next()
-                .and_then(|n| n.parse::<u32>().ok())
-                .unwrap_or(1)
-                .max(1),
-        ),
+        "move" => {
+            let text = words.next().ok_or(NBoardError::NoMove)?;
+            if !annotations_read(text) {
+                return Err(NBoardError::BadMove(text.to_string()));
+            }
+            NBoardCommand::Move(text)
+        }
+        "hint" => NBoardCommand::Hint(match words.next() {
+            None => 1,
+            Some(n) => n
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or(NBoardError::BadHint)?,
+        }),
         "go" => NBoardCommand::Go,
         "ping" => NBoardCommand::Ping(words.next().unwrap_or("0")),
         "learn" => NBoardCommand::Learn,
@@ -86,6 +99,20 @@ pub fn parse_nboard_line(line: &str) -> Result<Option<NBoardCommand<'_>>, NBoard
         "quit" => NBoardCommand::Quit,
         other => return Err(NBoardError::Unknown(other.to_string())),
     }))
+}
+
+/// Whether a move's `/eval/seconds`, each of which may be left empty, are
+/// numbers (the seconds not below zero), with no more parts after them.
+fn annotations_read(text: &str) -> bool {
+    let mut parts = text.split('/').skip(1);
+    let eval = parts.next().unwrap_or("");
+    let seconds = parts.next().unwrap_or("");
+    parts.next().is_none()
+        && (eval.is_empty() || eval.parse::<f64>().is_ok_and(f64::is_finite))
+        && (seconds.is_empty()
+            || seconds
+                .parse::<f64>()
+                .is_ok_and(|s| s.is_finite() && s >= 0.0))
 }
 
 /// An NBoard move (`F5`, `PA`, with or without `/eval/seconds`) as plyd's
@@ -143,6 +170,33 @@ mod tests {
         assert_eq!(parse_nboard_line("set"), Err(NBoardError::NoSetting));
         assert_eq!(parse_nboard_line("move"), Err(NBoardError::NoMove));
         assert_eq!(parse_nboard_line("hint"), Ok(Some(NBoardCommand::Hint(1))));
+        for bad in ["hint 0", "hint -1", "hint abc", "hint 99999999999"] {
+            assert_eq!(parse_nboard_line(bad), Err(NBoardError::BadHint), "{bad}");
+        }
+        for good in [
+            "move F5",
+            "move F5/0.5/1.2",
+            "move F5//3",
+            "move F5/-1/",
+            "move PA",
+        ] {
+            assert!(parse_nboard_line(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "move F5/abc/1",
+            "move D6/1/-50",
+            "move D6/1/2/3",
+            "move D6/1/inf",
+        ] {
+            assert!(
+                matches!(parse_nboard_line(bad), Err(NBoardError::BadMove(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_nboard_line("set depth 99999999999"),
+            Err(NBoardError::BadDepth)
+        );
         assert_eq!(
             parse_nboard_line("hint 3"),
             Ok(Some(NBoardCommand::Hint(3)))

@@ -197,6 +197,24 @@ impl NBoard {
         text: &str,
     ) -> Result<(StartPosition, Vec<String>, Option<GameClock>), String> {
         let game = GgfGame::parse(text).map_err(|e| e.to_string())?;
+        // Othello on 8x8 only: another game, or another board, is refused
+        // rather than played as Othello.
+        if let Some(gm) = game
+            .get("GM")
+            .filter(|gm| !gm.eq_ignore_ascii_case("othello"))
+        {
+            return Err(format!("GM[{gm}]: plyd plays Othello here"));
+        }
+        if let Some(ty) = game.get("TY") {
+            let size: String = ty
+                .chars()
+                .skip_while(|c| !c.is_ascii_digit())
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if size != "8" {
+                return Err(format!("TY[{ty}]: plyd plays Othello on 8x8 (TY[8])"));
+            }
+        }
         let start = match game.start_position().map_err(|e| e.to_string())? {
             Some(board) => StartPosition::Fen(board),
             None => StartPosition::StartPos,
