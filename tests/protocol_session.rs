@@ -238,6 +238,26 @@ fn quit_during_search_exits(mode: &str) {
 }
 
 #[test]
+fn a_stopped_bench_says_so_and_gives_no_node_count() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("bench");
+    e.send("stop");
+    let lines = e.read_until(|l| {
+        l.starts_with("info string bench stopped") || l.starts_with("Nodes searched")
+    });
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("info string bench stopped after ")
+            && last.ends_with("not the bench's count"),
+        "{lines:?}"
+    );
+    // The daemon goes on: a whole bench gives its count.
+    e.send("bench othello 2");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
 fn end_of_input_exits() {
     let (mut e, _dir) = Engine::othello();
     e.send("isready");

@@ -55,6 +55,10 @@ pub struct BenchSummary {
     pub nodes: u64,
     /// Total time.
     pub elapsed: Duration,
+    /// Positions searched to their end.
+    pub positions: usize,
+    /// A stop cut the bench short: its count is not the bench's.
+    pub stopped: bool,
 }
 
 /// The depth used when none is given: deep enough to take a few seconds in
@@ -144,6 +148,7 @@ pub fn run(
         let depth = depth.unwrap_or_else(|| default_depth(moves.len()));
         for text in positions(&target.variant).map_err(fail)? {
             if control.stop_requested() {
+                summary.stopped = true;
                 return Ok(summary);
             }
             let mut state =
@@ -168,6 +173,12 @@ pub fn run(
             .map_err(fail)?;
             summary.nodes += result.nodes;
             summary.elapsed += elapsed;
+            if control.stop_requested() {
+                // The search may have ended before its depth.
+                summary.stopped = true;
+                return Ok(summary);
+            }
+            summary.positions += 1;
             line(&BenchLine {
                 game: target.variant.name().to_string(),
                 position: text,

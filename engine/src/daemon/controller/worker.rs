@@ -457,6 +457,20 @@ pub fn start_bench(
                 )
             }));
             match result {
+                Ok(Ok(summary)) if summary.stopped => {
+                    // No `Nodes searched`: a tool reading it would take
+                    // the part for the whole.
+                    line(
+                        format!(
+                            "info string bench stopped after {} positions searched whole: \
+                             nodes {} time {}, not the bench's count",
+                            summary.positions,
+                            summary.nodes,
+                            summary.elapsed.as_millis()
+                        ),
+                        true,
+                    );
+                }
                 Ok(Ok(summary)) => {
                     line(
                         format!(
