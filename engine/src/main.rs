@@ -59,15 +59,17 @@ enum Tool {
         /// The book file, extended when it exists.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        /// Plies below the start that the book reaches.
+        /// How far the book reaches: the positions searched are those 0
+        /// to PLIES - 1 plies below the start (2: the start and its
+        /// replies).
         #[arg(long, default_value_t = 6)]
         plies: u32,
         /// Depth of each move's search.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
         depth: u32,
         /// Moves scored within this many points of the best are followed
         /// (default: a hundredth of the evaluator's score bound).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(0..))]
         margin: Option<i32>,
         /// Transposition table of the searches, in MiB.
         #[arg(long, default_value_t = 64)]

@@ -95,7 +95,12 @@ pub(super) fn open_book(
             ),
         )),
         _ => Book::load(path).map(|book| {
-            let note = format!("book {shown}: {} positions of {}", book.len(), book.game());
+            let plural = if book.len() == 1 { "" } else { "s" };
+            let note = format!(
+                "book {shown}: {} position{plural} of {}",
+                book.len(),
+                book.game()
+            );
             (book, note)
         }),
     }
