@@ -130,6 +130,9 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     let best = book.best(START).unwrap().clone();
 
     let mut e = engine_with_book(dir.path(), &file, true);
+    // The book's reply to its move, the move to ponder on.
+    e.send(&format!("position startpos moves {}", best.mv));
+    let reply = book.best(&e.fen()).unwrap().clone();
     e.send("position startpos");
     e.send("go depth 9");
     let lines = e.until_bestmove();
@@ -137,10 +140,10 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
         lines,
         [
             format!(
-                "info depth {} score cp {} nodes 0 pv {} string book",
-                best.depth, best.score, best.mv
+                "info depth {} score cp {} nodes 0 pv {} {} string book",
+                best.depth, best.score, best.mv, reply.mv
             ),
-            format!("bestmove {}", best.mv),
+            format!("bestmove {} ponder {}", best.mv, reply.mv),
         ]
     );
     // Out of the book: a search.
@@ -170,8 +173,30 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     );
     e.send("go depth 9");
     let lines = e.until_bestmove();
-    assert_eq!(lines.last().unwrap(), &format!("bestmove {}", best.mv));
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("bestmove {} ponder {}", best.mv, reply.mv)
+    );
     assert!(lines[0].ends_with("string book"), "{lines:?}");
+
+    // A book move that is not legal where it stands is passed over: the
+    // position is searched, and the log says why.
+    let illegal = dir.path().join("illegal.book");
+    std::fs::write(
+        &illegal,
+        format!("plyd-book 1 othello\n{START}\ta1 500 12\n"),
+    )
+    .unwrap();
+    e.send(&format!(
+        "setoption name BookFile value {}",
+        illegal.display()
+    ));
+    e.sync();
+    e.send("position startpos");
+    let (_, from_book) = go(&mut e, "position startpos", 2);
+    assert!(!from_book);
+    let log = e.stderr_lines().join("\n");
+    assert!(log.contains("book move 'a1' is not legal in"), "{log}");
 }
 
 #[test]

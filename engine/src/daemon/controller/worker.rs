@@ -177,11 +177,11 @@ pub fn start_search(
                     }
                     let _ = events.send(JobEvent::Search(event));
                 };
-                if let Some((best, info)) = book_answer(&job, &job_control) {
+                if let Some((best, ponder, info)) = book_answer(&job, &job_control) {
                     report(SearchEvent::Info(info));
                     report(SearchEvent::BestMove {
                         best: Some(best),
-                        ponder: None,
+                        ponder,
                     });
                     return Ok(search::SearchResult::default());
                 }
@@ -314,8 +314,10 @@ fn learn(mut job: LearnJob, control: Arc<SearchControl>) -> Result<(), String> {
 /// where the book has the root and the `go` is one the book may answer:
 /// not `infinite`, not `ponder`, without `searchmoves`, with one line
 /// asked for (`MultiPV` 1). A book move that is not legal here is passed
-/// over (a book from another version of the plugin).
-fn book_answer(job: &SearchJob, control: &SearchControl) -> Option<(String, Info)> {
+/// over, with a warning in the log (a book from another version of the
+/// plugin, or edited by hand). The move to ponder on is the book's reply,
+/// where it holds the position after the move.
+fn book_answer(job: &SearchJob, control: &SearchControl) -> Option<(String, Option<String>, Info)> {
     let book = job.book.as_ref()?;
     let limits = &job.limits;
     if limits.infinite
@@ -327,17 +329,33 @@ fn book_answer(job: &SearchJob, control: &SearchControl) -> Option<(String, Info
         return None;
     }
     let position = job.root.position_text().ok()?;
-    let chosen = book.read().as_ref()?.best(&position)?.clone();
-    job.root.parse_legal_move(&chosen.mv).ok()?;
+    let book = book.read();
+    let book = book.as_ref()?;
+    let chosen = book.best(&position)?.clone();
+    let Ok(mv) = job.root.parse_legal_move(&chosen.mv) else {
+        log::warn!(
+            "book move '{}' is not legal in {position}: the position is searched",
+            chosen.mv
+        );
+        return None;
+    };
+    let ponder = job.root.try_clone().ok().and_then(|mut after| {
+        after.make_move(mv).ok()?;
+        let reply = book.best(&after.position_text().ok()?)?;
+        after.parse_legal_move(&reply.mv).ok()?;
+        Some(reply.mv.clone())
+    });
     let info = Info {
         depth: Some(chosen.depth),
         score: Some((search::score::to_protocol(chosen.score), None)),
         nodes: Some(0),
-        pv: vec![chosen.mv.clone()],
+        pv: std::iter::once(chosen.mv.clone())
+            .chain(ponder.clone())
+            .collect(),
         string: Some("book".to_string()),
         ..Info::default()
     };
-    Some((chosen.mv, info))
+    Some((chosen.mv, ponder, info))
 }
 
 fn note_any_legal_move(root: &GameState, search_moves: &[Move], control: &SearchControl) {
