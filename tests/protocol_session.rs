@@ -403,15 +403,22 @@ fn stop_ends_a_deep_perft_or_bench_at_once_and_costs_the_plugin_nothing() {
     e.send("bench othello 40");
     std::thread::sleep(std::time::Duration::from_millis(100));
     e.send("stop");
-    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    let lines = e.read_until(|l| l.starts_with("info string bench stopped"));
     assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert_eq!(
-        lines
+    // The first position's search stopped, and the bench with it: no
+    // position is reported as searched whole.
+    assert!(
+        !lines
             .iter()
-            .filter(|l| l.starts_with("info string bench othello"))
-            .count(),
-        1,
-        "the search stopped, and the bench with it: {lines:?}"
+            .any(|l| l.starts_with("info string bench othello")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("info string bench stopped after 0 positions"),
+        "{lines:?}"
     );
     e.send("go depth 2");
     let lines = e.until_bestmove();
