@@ -81,7 +81,7 @@ def replay(plyd, path, timeout):
                     return f"line {n}: waited {timeout} s for '{mark} {text}'"
                 if got is None:
                     return f"line {n}: plyd closed its output waiting for '{mark} {text}'"
-                if not got.strip() or any(got.split()[0] == c or got.startswith(c + " ") for c in header["chatter"]):
+                if not got.strip() or any(got == c or got.startswith(c + " ") for c in header["chatter"]):
                     continue
                 if matches(mark, text, got):
                     break

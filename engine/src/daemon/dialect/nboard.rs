@@ -389,7 +389,10 @@ impl Dialect for NBoard {
                 ctl.raw("status");
             }
             Some(Asked::Hint) => ctl.raw("status"),
-            Some(Asked::Dropped) | None => {}
+            // Its answer is dropped, but the GUI still shows the
+            // `thinking` status it began with: replace it.
+            Some(Asked::Dropped) => ctl.raw("status plyd is waiting"),
+            None => {}
         }
     }
 
