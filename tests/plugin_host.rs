@@ -359,6 +359,53 @@ fn plugin_path_option_reloads_or_keeps_the_old_plugins() {
 }
 
 #[test]
+fn plugin_path_loads_a_rebuilt_plugin_as_it_now_is() {
+    // One file name, two builds: the first is the `cycle` game, then a
+    // rebuild installed in its place (a new file moved over it) is the
+    // `tactics` game. The loader would hand back the copy it has for the
+    // path; the reload must load the file as it now is.
+    let dir = plugin_dir(&[("plyd_test_cycle", "mine")]);
+    let file = dir.path().join(format!(
+        "{}plyd_game_mine{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    let variants = |e: &mut Engine| {
+        e.send("uci");
+        let lines = e.read_until(|l| l == "uciok");
+        lines
+            .into_iter()
+            .find(|l| l.starts_with("option name UCI_Variant "))
+            .unwrap()
+    };
+    assert!(variants(&mut e).contains("var cycle"));
+    let rebuilt = dir.path().join("rebuilt.tmp");
+    std::fs::copy(built_library("plyd_test_tactics"), &rebuilt).unwrap();
+    std::fs::rename(&rebuilt, &file).unwrap();
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.path().display()
+    ));
+    // The game in use is gone with the old build: the new one's is taken.
+    let lines = e.sync();
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("info string variant tactics "),
+        "{lines:?}"
+    );
+    let listed = variants(&mut e);
+    assert!(
+        listed.contains("var tactics") && !listed.contains("var cycle"),
+        "{listed}"
+    );
+    e.send("go depth 2");
+    assert!(errors(&e.until_bestmove()).is_empty());
+}
+
+#[test]
 fn a_game_plugin_answering_garbage_is_disabled_and_othello_plays_on() {
     // (mode, command that meets the garbage, what the one error line says)
     let cases = [

@@ -6,7 +6,7 @@
 //! the plugin's `table_size` says it has.
 
 use std::ffi::{c_char, CStr};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use plyd_api::abi::{
     EvaluatorApi, GameApi, ABI_VERSION, ABI_VERSION_MIN, EVALUATOR_API_REQUIRED_SIZE,
@@ -35,15 +35,55 @@ pub(crate) struct OpenedGame {
     pub evaluators: Vec<EvaluatorInfo>,
 }
 
+/// The files this process has opened as plugins, by canonical path.
+static OPENED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
 /// Load the library at `path`.
+///
+/// The dynamic loader hands back the copy it already has for a path it
+/// has opened before (and a Rust library is never unloaded): a plugin
+/// rebuilt and loaded again (`PluginPath`, `EvalFile`) would be the old
+/// code, with the old statics. So a file opened before is loaded from a
+/// private copy, removed once loaded: each load is the file as it is now.
 fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
+    let open_error = |reason: String| LoadError::Open {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let again = {
+        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        let again = opened.contains(&key);
+        if !again {
+            opened.push(key);
+        }
+        again
+    };
+    if again && cfg!(unix) {
+        let copy = private_copy(path)
+            .map_err(|e| open_error(format!("copying it to load it again: {e}")))?;
+        // SAFETY: as below; the copy is the same file's bytes.
+        let library = unsafe { libloading::Library::new(&copy) };
+        // Mapped, the library no longer needs its file.
+        let _ = std::fs::remove_file(&copy);
+        return library.map_err(|e| open_error(e.to_string()));
+    }
     // SAFETY: loading a library runs its initialisers. Plugins are code the
     // user chose to install in the plugin directory (or name in EvalFile),
     // as with any loader.
-    unsafe { libloading::Library::new(path) }.map_err(|e| LoadError::Open {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    })
+    unsafe { libloading::Library::new(path) }.map_err(|e| open_error(e.to_string()))
+}
+
+/// A copy of `path` under a name of its own in the temporary folder.
+fn private_copy(path: &Path) -> std::io::Result<PathBuf> {
+    static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map_or_else(|| "plugin".into(), |n| n.to_string_lossy().into_owned());
+    let copy = std::env::temp_dir().join(format!("plyd-{}-{n}-{name}", std::process::id()));
+    std::fs::copy(path, &copy)?;
+    Ok(copy)
 }
 
 /// Whether `library` exports `symbol` (looked up, never called).
