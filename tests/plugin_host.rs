@@ -204,10 +204,11 @@ fn missing_plugin_directory_leaves_a_daemon_that_answers() {
     // The GUI is told once, after its first line, before any search.
     let told = e.sync();
     assert_eq!(errors(&told).len(), 1, "{told:?}");
+    // Every reason, in the one line.
     assert!(
-        told[0].starts_with(
-            "info string error: no game is loaded (see PluginPath): no game plugin found in "
-        ),
+        told[0].starts_with("info string error: no game is loaded (see PluginPath): ")
+            && told[0].contains("cannot read plugin directory")
+            && told[0].contains("no game plugin found in "),
         "{told:?}"
     );
     e.send("go depth 1");

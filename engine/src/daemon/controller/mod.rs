@@ -150,7 +150,9 @@ impl Controller {
         match session.current {
             Some(_) => startup_errors.extend(messages),
             None => {
-                let why = messages.last().map_or("", String::as_str);
+                // Every reason, in one line: a plugin refused (its ABI
+                // version, its table) is why the folder had no game.
+                let why = messages.join("; ");
                 startup_errors.push(format!("no game is loaded (see PluginPath): {why}"));
             }
         }
