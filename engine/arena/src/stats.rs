@@ -114,10 +114,17 @@ impl EloEstimate {
             let z2 = Z_95 * Z_95;
             let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
             let half = Z_95 / (1.0 + z2 / n) * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
+            // A sweep's interval reaches its own end exactly (the sum can
+            // round a hair short of 1 or above 0).
+            let (low, high) = match s {
+                s if s >= 1.0 => ((centre - half).max(0.0), 1.0),
+                s if s <= 0.0 => (0.0, (centre + half).min(1.0)),
+                _ => ((centre - half).max(0.0), (centre + half).min(1.0)),
+            };
             return Some(EloEstimate {
                 elo: elo_from_score(s),
-                low: elo_from_score((centre - half).max(0.0)),
-                high: elo_from_score((centre + half).min(1.0)),
+                low: elo_from_score(low),
+                high: elo_from_score(high),
                 alike: true,
             });
         }
@@ -423,6 +430,15 @@ mod tests {
         let won = EloEstimate::from_tally(&tally(20, 0, 0)).unwrap();
         assert!(close(won.low, 286.6, 0.1), "{won:?}");
         assert_eq!(signed(won.high), "+inf");
+        // Every sweep's interval reaches its estimate, whatever the count
+        // (at 10 and 30 the sum once rounded short of 1).
+        for n in 1..=200 {
+            let won = EloEstimate::from_tally(&tally(n, 0, 0)).unwrap();
+            assert_eq!(signed(won.high), "+inf", "{n} wins: {won:?}");
+            assert_eq!(won.to_string(), "+inf +/- inf", "{n} wins");
+            let lost = EloEstimate::from_tally(&tally(0, 0, n)).unwrap();
+            assert_eq!(signed(lost.low), "-inf", "{n} losses: {lost:?}");
+        }
         // All draws: even, with a finite interval either side.
         let drawn = EloEstimate::from_tally(&tally(0, 10, 0)).unwrap();
         assert_eq!(signed(drawn.elo), "+0.0");
