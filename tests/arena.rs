@@ -406,6 +406,8 @@ fn an_engine_that_oversleeps_loses_on_time() {
     let log = dir.path().join("games.txt");
     // Once under a clock, once under a fixed move time.
     for budget in ["tc=0.2+0", "st=0.2"] {
+        // A new match does not write over a log that holds one.
+        let _ = std::fs::remove_file(&log);
         let mut args = fake_against_plyd(&dir, "sleep", &[budget], true);
         args.extend(["depth=1", "--games", "2", "--out", log.to_str().unwrap()].map(String::from));
         let out = arena(plugins.path(), &args);
@@ -1090,6 +1092,8 @@ fn a_signal_ends_the_game_in_progress_at_once() {
     let log = dir.path().join("games.txt");
     let records = dir.path().join("games.ggf");
     for signal in ["INT", "TERM"] {
+        // A new match does not write over a log that holds one.
+        let _ = std::fs::remove_file(&log);
         let mut args = fake_against_plyd(&dir, "silent", &[], true);
         args.extend(
             [
@@ -1321,6 +1325,18 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let good = std::fs::read_to_string(&log).unwrap();
     assert_eq!(read_log(&log).len(), 2);
+    // The same command again, without --resume: refused, the log kept.
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "--out {log_arg} already holds {} bytes: add --resume {log_arg} to go on with its match",
+            good.len()
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), good);
 
     let write = |name: &str, content: &str| -> String {
         let path = dir.path().join(name);

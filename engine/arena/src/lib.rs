@@ -123,6 +123,27 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         (Some(resume), _) => Some(resume.clone()),
         (None, out) => out.clone(),
     };
+    // A new match never writes over games: the file may be the log of an
+    // interrupted match that was to be resumed.
+    if args.resume.is_none() {
+        for (flag, path) in [("--out", &args.out), ("--record", &args.record)] {
+            let Some(path) = path else { continue };
+            if let Ok(meta) = std::fs::metadata(path) {
+                if meta.len() > 0 {
+                    let resume = if flag == "--out" {
+                        format!("add --resume {} to go on with its match; ", path.display())
+                    } else {
+                        String::new()
+                    };
+                    return Err(setup(format!(
+                        "{flag} {} already holds {} bytes: {resume}to start anew, remove it or name another file",
+                        path.display(),
+                        meta.len()
+                    )));
+                }
+            }
+        }
+    }
     let resumed = args
         .resume
         .as_deref()
