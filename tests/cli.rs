@@ -139,6 +139,28 @@ fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
 }
 
 #[test]
+fn a_tool_refuses_a_configuration_it_cannot_use_whole() {
+    let plugins = othello_dir();
+    let conf_dir = TempDir::new("toolconfig");
+    let conf = conf_dir.path().join("plyd.toml");
+    for text in ["game = \"othello\"\nhash = \"x\"\n", "hash = 0\n"] {
+        std::fs::write(&conf, text).unwrap();
+        let out = common::run_plyd(
+            plugins.path(),
+            &["--config", conf.to_str().unwrap(), "bench", "othello", "2"],
+        );
+        assert_eq!(out.status.code(), Some(2), "{text}: {out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("plyd.toml"), "{stderr}");
+        assert!(
+            stderr.contains("a tool does not run with a configuration"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
 fn a_parameter_file_or_book_that_cannot_be_used_is_told_to_the_gui() {
     let plugins = othello_dir();
     let mut e = Engine::start(

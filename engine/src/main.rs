@@ -156,11 +156,14 @@ struct Resolved {
     problems: Vec<String>,
 }
 
+/// What the daemon does with a configuration file it cannot read.
+const IGNORING_THE_FILE: &str = "; ignoring the file";
+
 fn resolve(cli: &Cli) -> Resolved {
     let mut problems = Vec::new();
     let file = match &cli.config {
         Some(path) => ConfigFile::load(path).unwrap_or_else(|e| {
-            problems.push(format!("{e}; ignoring the file"));
+            problems.push(format!("{e}{IGNORING_THE_FILE}"));
             ConfigFile::default()
         }),
         None => ConfigFile::default(),
@@ -297,6 +300,18 @@ fn main() -> ExitCode {
     let resolved = resolve(&cli);
     if let Err(message) = protocol_plays_game(&resolved.config) {
         eprintln!("plyd: {message}");
+        return ExitCode::from(2);
+    }
+    // The daemon starts with defaults for what it could not use (and
+    // tells the GUI); a tool's run is one command, which a flawed
+    // configuration would quietly turn into another (a match of the
+    // default game): refused.
+    if cli.command.is_some() && !resolved.problems.is_empty() {
+        for problem in &resolved.problems {
+            let problem = problem.trim_end_matches(IGNORING_THE_FILE);
+            eprintln!("plyd: {problem}");
+        }
+        eprintln!("plyd: a tool does not run with a configuration it cannot use whole; mend it or leave --config out");
         return ExitCode::from(2);
     }
     for problem in &resolved.problems {
