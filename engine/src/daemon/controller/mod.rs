@@ -75,34 +75,38 @@ pub struct Controller {
 }
 
 /// The book at `path` (`BookFile`), with the line that tells what it
-/// holds. A file not there yet is an empty book of `variant`, the game in
-/// use, which NBoard's `learn` then writes: a book can be started from
-/// nothing.
-pub(super) fn open_book(
-    path: &std::path::Path,
-    variant: Option<&str>,
-) -> Result<(Book, String), String> {
-    let shown = path.display();
+/// holds.
+pub(super) fn open_book(path: &std::path::Path) -> Result<(Book, String), String> {
+    Book::load(path).map(|book| {
+        let plural = if book.len() == 1 { "" } else { "s" };
+        let note = format!(
+            "book {}: {} position{plural} of {}",
+            path.display(),
+            book.len(),
+            book.game()
+        );
+        (book, note)
+    })
+}
+
+/// The configuration file's `book` where it names no file yet, in a
+/// folder that is there: an empty book of `variant`, the game in use,
+/// which NBoard's `learn` then writes (a book started from nothing), and
+/// the line that says so.
+fn new_book(path: &std::path::Path, variant: Option<&str>) -> Option<(Book, String)> {
     let folder = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
     match (path.try_exists(), variant) {
-        (Ok(false), Some(variant)) if folder.is_dir() => Ok((
+        (Ok(false), Some(variant)) if folder.is_dir() => Some((
             Book::new(variant),
             format!(
-                "book {shown}: no such file yet: an empty book of {variant}, which learn writes"
+                "book {}: no such file: an empty book of {variant}, which NBoard's learn writes",
+                path.display()
             ),
         )),
-        _ => Book::load(path).map(|book| {
-            let plural = if book.len() == 1 { "" } else { "s" };
-            let note = format!(
-                "book {shown}: {} position{plural} of {}",
-                book.len(),
-                book.game()
-            );
-            (book, note)
-        }),
+        _ => None,
     }
 }
 
@@ -162,17 +166,29 @@ impl Controller {
         // A book that cannot be read is reported and left out.
         let variant = session.current().ok().map(|c| c.variant.name().to_string());
         let (book, book_file_text) = match &config.book {
-            Some(path) => match open_book(path, variant.as_deref()) {
-                Ok((book, note)) => {
-                    log::info!("{note}");
-                    (Some(book), path.display().to_string())
+            Some(path) => {
+                let opened = match new_book(path, variant.as_deref()) {
+                    Some((book, note)) => {
+                        // Told as an error would be: a GUI that meant a
+                        // book of moves learns it has none.
+                        log::warn!("{note}");
+                        startup_errors.push(note);
+                        Ok(book)
+                    }
+                    None => open_book(path).map(|(book, note)| {
+                        log::info!("{note}");
+                        book
+                    }),
+                };
+                match opened {
+                    Ok(book) => (Some(book), path.display().to_string()),
+                    Err(e) => {
+                        log::error!("{e}");
+                        startup_errors.push(e);
+                        (None, String::new())
+                    }
                 }
-                Err(e) => {
-                    log::error!("{e}");
-                    startup_errors.push(e.to_string());
-                    (None, String::new())
-                }
-            },
+            }
             None => (None, String::new()),
         };
         Controller {

@@ -434,13 +434,7 @@ impl Controller {
                     *self.book.write() = None;
                     self.book_file_text.clear();
                 } else {
-                    let variant = self
-                        .session
-                        .current()
-                        .ok()
-                        .map(|c| c.variant.name().to_string());
-                    let (book, note) =
-                        super::open_book(Path::new(&text), variant.as_deref()).map_err(refused)?;
+                    let (book, note) = super::open_book(Path::new(&text)).map_err(refused)?;
                     *self.book.write() = Some(book);
                     self.book_file_text = text;
                     voice.note(self, &note);
