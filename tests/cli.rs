@@ -139,6 +139,23 @@ fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
 }
 
 #[test]
+fn bench_refuses_an_evaluator_no_game_offers() {
+    let plugins = othello_dir();
+    for args in [
+        &["bench", "othello", "2", "--evaluator", "nosuch"][..],
+        &["bench", "--evaluator", "nosuch"][..],
+    ] {
+        let out = common::run_plyd(plugins.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("'nosuch'"),
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
 fn a_tool_refuses_a_configuration_it_cannot_use_whole() {
     let plugins = othello_dir();
     let conf_dir = TempDir::new("toolconfig");

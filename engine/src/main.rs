@@ -513,9 +513,26 @@ fn bench(
     if variants.is_empty() {
         return Err("no game plugin is loaded".to_string());
     }
+    // An evaluator named must be one a benched game offers (with one game
+    // named, that game): a misspelt name would give another count.
+    let single = game.is_some();
+    if let Some(wanted) = &config.evaluator {
+        let offered = |v: &VariantRef| {
+            host.evaluators_for(&v.plugin)
+                .iter()
+                .any(|e| e.name().eq_ignore_ascii_case(wanted))
+        };
+        if !single && !variants.iter().any(offered) {
+            return Err(format!("no game loaded offers an evaluator '{wanted}'"));
+        }
+    }
     let mut targets = Vec::new();
     for variant in variants {
-        let evaluator = chosen_evaluator(config, &host, &variant)?;
+        let evaluator = if single {
+            named_evaluator(config, &host, &variant)?
+        } else {
+            chosen_evaluator(config, &host, &variant)?
+        };
         targets.push(BenchTarget {
             variant,
             evaluator: Arc::new(evaluator),
