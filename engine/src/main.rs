@@ -297,6 +297,18 @@ fn main() -> ExitCode {
         log::info!("address space limited to {mib} MiB: one allocator arena for every thread");
     }
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        // A tool's output piped into `head` ends the tool when the pipe
+        // closes, as other command-line tools end, not in a panic on the
+        // next print. (The daemon keeps Rust's default: it sees the error
+        // and leaves in order.)
+        #[cfg(unix)]
+        // SAFETY: restoring a signal's default action, before any thread
+        // is started.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let resolved = resolve(&cli);
     if let Err(message) = protocol_plays_game(&resolved.config) {
         eprintln!("plyd: {message}");
