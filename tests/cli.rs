@@ -139,6 +139,28 @@ fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
 }
 
 #[test]
+fn a_relative_plugin_path_in_the_config_file_is_relative_to_the_file() {
+    let plugins = othello_dir();
+    let conf_dir = TempDir::new("relconfig");
+    let conf = conf_dir.path().join("plyd.toml");
+    // From the config file's folder to the plugin folder, both in the
+    // temporary folder.
+    let relative = format!(
+        "../{}",
+        plugins.path().file_name().unwrap().to_string_lossy()
+    );
+    std::fs::write(&conf, format!("plugin_path = \"{relative}\"\n")).unwrap();
+    let out = Command::new(plyd_bin())
+        .env_remove("PLYD_PLUGIN_PATH")
+        .current_dir("/")
+        .args(["--config", conf.to_str().unwrap(), "bench", "othello", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: "));
+}
+
+#[test]
 fn bench_refuses_an_evaluator_no_game_offers() {
     let plugins = othello_dir();
     for args in [

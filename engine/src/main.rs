@@ -184,7 +184,13 @@ fn resolve(cli: &Cli) -> Resolved {
         .plugin_path
         .clone()
         .or(env_path)
-        .or_else(|| file.plugin_path.clone())
+        .or_else(|| {
+            // A relative folder in the config file is relative to the
+            // file, as its eval_params and book are.
+            let dirs = split_plugin_path(file.plugin_path.as_deref()?);
+            let joined = std::env::join_paths(dirs.into_iter().map(beside_config)).ok()?;
+            Some(joined.to_string_lossy().into_owned())
+        })
         .unwrap_or_default();
     let plugin_dirs = if path_text.trim().is_empty() {
         default_plugin_dir().into_iter().collect()
