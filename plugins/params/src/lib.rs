@@ -59,9 +59,22 @@ impl ParamsError {
 /// Parse parameter text into `T`.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ParamsError> {
     toml::from_str(text).map_err(|e: toml::de::Error| {
-        let message = reword(e.message().trim());
+        let mut message = reword(e.message().trim());
         let span = e.span();
-        let key = span.clone().and_then(|span| key_at(text, span));
+        let mut key = span.clone().and_then(|span| key_at(text, span));
+        // A missing key's place is its table (from its header, or the
+        // whole file), not a key in it: name the table and the key.
+        if let Some(field) = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'))
+        {
+            let table = span.as_ref().and_then(|span| table_at(text, span.start));
+            key = Some(match table {
+                Some(table) => format!("{table}.{field}"),
+                None => field.to_string(),
+            });
+            message = "missing".to_string();
+        }
         let line = span.map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
         ParamsError { key, line, message }
     })
@@ -121,6 +134,26 @@ fn describe_found(found: &str) -> String {
 }
 
 /// The dotted path of the key whose name or value covers byte `span.start`.
+/// The dotted name of the table whose header starts at byte `at` of
+/// `text` (`None`: none does, the top of the file).
+fn table_at(text: &str, at: usize) -> Option<String> {
+    fn find(table: &toml_edit::Table, at: usize, path: &mut Vec<String>) -> bool {
+        for (name, item) in table.iter() {
+            if let toml_edit::Item::Table(inner) = item {
+                push_key(path, name);
+                if inner.span().is_some_and(|s| s.start == at) || find(inner, at, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let mut path = Vec::new();
+    find(doc.as_table(), at, &mut path).then(|| path.join(""))
+}
+
 fn key_at(text: &str, span: Range<usize>) -> Option<String> {
     let doc = toml_edit::ImDocument::parse(text).ok()?;
     let mut path = Vec::new();
@@ -229,6 +262,32 @@ mod tests {
         "scale = 100\ntable = [[1, 2], [3, 4]]\n\n[weights]\nmobility = 0.5\ncorners = 3\n";
 
     #[test]
+    fn a_missing_key_is_named_with_its_table() {
+        let err = |text: &str| parse::<Params>(text).unwrap_err().to_string();
+        for (text, missing) in [
+            (
+                "table = [[1]]\n\n[weights]\nmobility = 0.5\ncorners = 3\n",
+                "scale",
+            ),
+            (
+                "scale = 1\n\n[weights]\nmobility = 0.5\ncorners = 3\n",
+                "table",
+            ),
+            (
+                "scale = 1\ntable = [[1]]\n\n[weights]\nmobility = 0.5\n",
+                "weights.corners",
+            ),
+            (
+                "scale = 1\ntable = [[1]]\n\n[weights]\ncorners = 3\n",
+                "weights.mobility",
+            ),
+            ("scale = 1\ntable = [[1]]\n", "weights"),
+        ] {
+            assert_eq!(err(text), format!("key '{missing}': missing"), "{text}");
+        }
+    }
+
+    #[test]
     fn good_text_parses() {
         let p: Params = parse(GOOD).unwrap();
         assert_eq!(p.scale, 100);
@@ -268,7 +327,7 @@ mod tests {
         assert!(e.message.contains("unknown field `corner`"), "{e}");
         let text = GOOD.replace("scale = 100\n", "");
         let e = parse::<Params>(&text).unwrap_err();
-        assert!(e.to_string().contains("missing field `scale`"), "{e}");
+        assert_eq!(e.to_string(), "key 'scale': missing", "{e}");
     }
 
     #[test]
