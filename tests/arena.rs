@@ -18,6 +18,8 @@ use crate::common::{othello_dir, plugin_dir, plyd_bin, plyd_command, Engine, Tem
 /// what `$1` says.
 #[cfg(unix)]
 const FAKE_ENGINE: &str = r#"mode="$1"
+# crash-once: crashes at its first go, and cannot start again after.
+if [ "$mode" = crash-once ] && [ -e "$0.crashed" ]; then exit 7; fi
 while IFS= read -r line; do
   case "$line" in
     uci) echo "id name fake-$mode"; echo "option name UCI_Variant type combo default othello var othello"; echo uciok ;;
@@ -28,6 +30,7 @@ while IFS= read -r line; do
         illegal) echo "bestmove z9" ;;
         f5) echo "bestmove f5" ;;
         crash) exit 3 ;;
+        crash-once) : > "$0.crashed"; exit 3 ;;
         silent) ;;
       esac ;;
     quit) exit 0 ;;
@@ -628,6 +631,38 @@ fn a_crashing_engine_loses_and_is_restarted() {
         assert_eq!(points(game, "fake"), 0.0);
     }
     assert!(stdout.contains("endings: crash 3"), "{stdout}");
+}
+
+#[test]
+#[cfg(unix)]
+fn a_match_broken_off_says_how_to_go_on_with_it() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-abort");
+    let log = dir.path().join("games.txt");
+    let mut args = fake_against_plyd(&dir, "crash-once", &[], true);
+    args.extend(
+        [
+            "--depth",
+            "1",
+            "--games",
+            "4",
+            "--out",
+            log.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let out = arena(plugins.path(), &args);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    // The crashed game is in the log, and the line says how to play the rest.
+    assert_eq!(read_log(&log).len(), 1);
+    assert!(
+        stderr.contains(&format!(
+            "the 1 games finished are in {0}: once mended, run the same command with --resume {0} to play the rest",
+            log.display()
+        )),
+        "{stderr}"
+    );
 }
 
 #[test]

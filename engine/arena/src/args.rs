@@ -99,16 +99,21 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "TC")]
     pub tc: Option<String>,
     /// Fixed time per move, in milliseconds.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
     /// Depth limit per move.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// Node limit per move.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Overstep of the clock or move time forgiven before a loss on time.
-    #[arg(long, value_name = "MS", default_value_t = 50)]
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 50,
+        allow_negative_numbers = true
+    )]
     pub timemargin: u64,
     /// How long an engine with no clock or move time (depth or nodes only)
     /// may think before it loses for not answering.
@@ -127,16 +132,17 @@ pub struct ArenaArgs {
     pub openings: String,
     /// Seed of the random openings and chance outcomes (default: from the
     /// clock, printed so the match can be repeated).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Stop early when a sequential probability ratio test decides:
     /// elo0=E elo1=E alpha=P beta=P.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
     /// Scores a game that reaches this many plies a draw.
-    #[arg(long, value_name = "PLIES")]
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_plies: Option<u32>,
-    /// Write every game to this file.
+    /// Write every game to this file (the game log); a file that already
+    /// holds something is refused: --resume FILE goes on with its match.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Go on with an interrupted match: read the finished games from its
@@ -146,7 +152,9 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Also write every game as its community records it: the Chinese
-    /// championship's format for the Amazons and EinStein, GGF for Othello.
+    /// championship's format for the Amazons and EinStein, GGF for Othello
+    /// (SGF for a FILE ending in `.sgf`); a file that already holds
+    /// something is refused, as with `--out`.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// A setting of the game plugin the arena referees with (a game option,

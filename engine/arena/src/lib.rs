@@ -387,8 +387,22 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         ..finished
     };
     finished.print_table();
+    let log_whole = log_error.is_none();
     match (outcome, log_error) {
-        (Err(why), _) | (Ok(()), Some(why)) => Err(ArenaError::Aborted(why)),
+        (Err(why), _) | (Ok(()), Some(why)) => {
+            // The games finished are in the log: once the cause is mended
+            // (an engine that cannot start again), the match goes on.
+            let played = standings.tally.games();
+            let how = match (finished.log_path, played < args.games as u64 && log_whole) {
+                (Some(path), true) => format!(
+                    "; the {played} games finished are in {}: once mended, run the same command with --resume {} to play the rest",
+                    path.display(),
+                    path.display()
+                ),
+                _ => String::new(),
+            };
+            Err(ArenaError::Aborted(format!("{why}{how}")))
+        }
         (Ok(()), None) => {
             let complete = standings.tally.games() >= args.games as u64 || decided;
             if cancel.is_set() && !complete {
