@@ -303,11 +303,12 @@ fn main() -> ExitCode {
         log::info!("address space limited to {mib} MiB: one allocator arena for every thread");
     }
     let cli = Cli::parse();
-    if cli.command.is_some() {
+    if cli.command.is_some() && !matches!(cli.command, Some(Tool::Arena(_))) {
         // A tool's output piped into `head` ends the tool when the pipe
         // closes, as other command-line tools end, not in a panic on the
-        // next print. (The daemon keeps Rust's default: it sees the error
-        // and leaves in order.)
+        // next print. (The daemon, and the arena, which writes to engines
+        // that may have exited, keep Rust's default: they see the error
+        // and go on in order.)
         #[cfg(unix)]
         // SAFETY: restoring a signal's default action, before any thread
         // is started.
