@@ -205,6 +205,11 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         seed,
         max_plies: args.max_plies,
         setups: Some([specs[0].setup(), specs[1].setup()]),
+        game_options: Some(if args.game_options.is_empty() {
+            "none".to_string()
+        } else {
+            args.game_options.join(" ")
+        }),
     };
     let pairs = args.games.div_ceil(2);
     let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], &cancel) {

@@ -278,6 +278,9 @@ pub struct MatchHeader {
     /// Each engine's arguments and options ([`crate::args::EngineSpec::setup`]);
     /// `None` for a log written before they were recorded.
     pub setups: Option<[String; 2]>,
+    /// The referee's `--game-option` settings (`MoveRanks=1-10`, `none`);
+    /// `None` for a log written before they were recorded.
+    pub game_options: Option<String>,
 }
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
@@ -312,6 +315,7 @@ impl MatchHeader {
                 .iter()
                 .flat_map(|[a, b]| [("Setup1", a.clone()), ("Setup2", b.clone())]),
         )
+        .chain(self.game_options.iter().map(|o| ("GameOptions", o.clone())))
         .collect()
     }
 

@@ -180,6 +180,7 @@ fn parse_header(block: &str) -> Result<MatchHeader, String> {
             (Some(a), Some(b)) => Some([a.clone(), b.clone()]),
             _ => None,
         },
+        game_options: tags.get("GameOptions").cloned(),
     })
 }
 
@@ -222,7 +223,7 @@ pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<Str
         .find_map(|(name, in_command)| {
             let in_log = match in_log.iter().find(|(n, _)| *n == name) {
                 Some((_, value)) => value.clone(),
-                None if name.starts_with("Setup") => return None,
+                None if name.starts_with("Setup") || name == "GameOptions" => return None,
                 None => String::new(),
             };
             (in_log != in_command).then(|| {
@@ -424,6 +425,7 @@ mod tests {
             seed: 9,
             max_plies: None,
             setups: Some(["none".into(), "option.EvalParams=w.toml".into()]),
+            game_options: Some("MoveRanks=1-10".into()),
         }
     }
 
@@ -466,8 +468,8 @@ mod tests {
         assert_eq!(log.games[1].tags["Game"], "3");
         assert_eq!(log.games[1].tags["Second"], "b \"quoted\"");
         assert_eq!(log.games[0].position, "position startpos moves f5 d6");
-        assert_eq!(log.games[0].line, 14);
-        assert_eq!(log.games[1].line, 28);
+        assert_eq!(log.games[0].line, 15);
+        assert_eq!(log.games[1].line, 29);
         // A header alone: a match interrupted before its first game.
         assert_eq!(parse_log(&log_text(&[])).unwrap().games.len(), 0);
     }
@@ -482,7 +484,7 @@ mod tests {
             let log = parse_log(&whole[..cut]).unwrap();
             assert_eq!(log.games.len(), 1, "cut at {cut}");
             assert_eq!(log.complete_len, before as u64);
-            assert_eq!(log.half_written_at, Some(28));
+            assert_eq!(log.half_written_at, Some(29));
         }
     }
 
@@ -495,11 +497,11 @@ mod tests {
         assert!(err("[Arena \"plyd arena game log 9\"]\n\n").contains("its format is"));
         assert!(err("garbage").contains("not a plyd arena game log"));
         let junk = log_text(&[1]) + "junk";
-        assert!(err(&junk).contains("line 28 is neither a tag nor a position line"));
+        assert!(err(&junk).contains("line 29 is neither a tag nor a position line"));
         // A broken record that is not the last one is damage, not a cut.
         let text = log_text(&[1, 2]).replacen("[Plies \"2\"]\n", "", 1);
         assert!(
-            err(&text).contains("the record at line 14 has no Plies tag"),
+            err(&text).contains("the record at line 15 has no Plies tag"),
             "{}",
             err(&text)
         );
@@ -527,6 +529,13 @@ mod tests {
         let mut old_log = header();
         old_log.setups = None;
         assert_eq!(header_difference(&old_log, &other), None);
+        // The referee's game options are the match's too.
+        let mut other = header();
+        other.game_options = Some("none".into());
+        assert_eq!(
+            header_difference(&header(), &other).unwrap(),
+            "it belongs to another match: its GameOptions is 'MoveRanks=1-10', this command's is 'none'"
+        );
         // The setups are read back from the header written.
         let mut text = Vec::new();
         header().write_to(&mut text).unwrap();
