@@ -34,10 +34,7 @@ pub fn write_game(
     out: &mut impl Write,
 ) -> Result<(), String> {
     if game.start != Start::StartPos {
-        return Err(format!(
-            "--record: game {} starts from a position text, which these records cannot hold",
-            game.number
-        ));
+        return Err("it starts from a position text, which these records cannot hold".to_string());
     }
     let record = RecordGame {
         first: game.players[0].clone(),
