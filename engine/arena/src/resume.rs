@@ -226,7 +226,7 @@ pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<Str
                 None if name.starts_with("Setup") || name == "GameOptions" => return None,
                 None => String::new(),
             };
-            (in_log != in_command).then(|| {
+            (in_log != in_command && !same_openings_file(name, &in_log, &in_command)).then(|| {
                 format!(
                     "it belongs to another match: its {name} is '{in_log}', this command's is '{in_command}'"
                 )
@@ -311,7 +311,7 @@ fn check_game(
     }
     let opening = &openings[(number - 1) / 2];
     let opening_plies = whole("OpeningPlies")? as usize;
-    if tag("Opening") != opening.label
+    if !same_opening_label(tag("Opening"), &opening.label)
         || start != opening.start
         || opening_plies != opening.moves.len()
         || !moves.starts_with(&opening.moves)
@@ -400,6 +400,29 @@ fn parse_position(line: &str) -> Option<(Start, Vec<String>)> {
 pub fn pending_games(games: usize, done: &[GameRecord]) -> Vec<usize> {
     let done: BTreeSet<usize> = done.iter().map(|g| g.number - 1).collect();
     (0..games).filter(|n| !done.contains(n)).collect()
+}
+
+/// Whether two openings' labels are the same, a file's line (`PATH:LINE`)
+/// named by two paths to one file included.
+fn same_opening_label(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    match (a.rsplit_once(':'), b.rsplit_once(':')) {
+        (Some((file_a, line_a)), Some((file_b, line_b))) => {
+            line_a == line_b && same_file(Path::new(file_a), Path::new(file_b))
+        }
+        _ => false,
+    }
+}
+
+/// Whether two `Openings` values are one file named two ways
+/// (`file:open.txt` and `file:/here/open.txt`).
+fn same_openings_file(tag: &str, a: &str, b: &str) -> bool {
+    match (tag, a.strip_prefix("file:"), b.strip_prefix("file:")) {
+        ("Openings", Some(a), Some(b)) => same_file(Path::new(a), Path::new(b)),
+        _ => false,
+    }
 }
 
 /// Whether `a` and `b` name the same file (`b` need not exist).
@@ -507,6 +530,36 @@ mod tests {
         );
         let text = log_text(&[1]).replacen("[Seed \"9\"]\n[Plies", "Seed 9\n[Plies", 1);
         assert!(err(&text).contains("not a tag: 'Seed 9'"));
+    }
+
+    #[test]
+    fn an_openings_file_named_two_ways_is_one_file() {
+        let dir = std::env::temp_dir().join(format!("plyd-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("open.txt");
+        std::fs::write(&file, "position startpos\n").unwrap();
+        let plain = file.display().to_string();
+        let dotted = dir.join(".").join("open.txt").display().to_string();
+        assert!(same_opening_label(
+            &format!("{plain}:3"),
+            &format!("{dotted}:3")
+        ));
+        assert!(!same_opening_label(
+            &format!("{plain}:3"),
+            &format!("{dotted}:4")
+        ));
+        assert!(same_openings_file(
+            "Openings",
+            &format!("file:{plain}"),
+            &format!("file:{dotted}")
+        ));
+        assert!(!same_openings_file(
+            "Seed",
+            &format!("file:{plain}"),
+            &format!("file:{dotted}")
+        ));
+        assert!(!same_opening_label("random 4 plies", "random 5 plies"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
