@@ -208,6 +208,22 @@ impl Stones {
     }
 }
 
+/// Whether `to` is one of the squares next to `from` that `side` steps
+/// to: Red, from the a5 corner, towards e1; Blue, from e1, towards a5.
+fn one_step_forward(side: char, from: &str, to: &str) -> bool {
+    let square = |s: &str| -> Option<(i32, i32)> {
+        let b = s.as_bytes();
+        (b.len() == 2 && (b'a'..=b'e').contains(&b[0]) && (b'1'..=b'5').contains(&b[1]))
+            .then(|| (i32::from(b[0] - b'a'), i32::from(b[1] - b'1')))
+    };
+    let (Some((ff, fr)), Some((tf, tr))) = (square(from), square(to)) else {
+        return false;
+    };
+    let (df, dr) = (tf - ff, tr - fr);
+    let (df, dr) = if side == 'R' { (df, -dr) } else { (-df, dr) };
+    (0..=1).contains(&df) && (0..=1).contains(&dr) && (df, dr) != (0, 0)
+}
+
 fn write_einstein(game: &RecordGame) -> Result<String, String> {
     let mut text = format!(
         "#[WTN][{} R][{} B][{}][{}][{}];\n",
@@ -496,6 +512,16 @@ fn read_einstein(text: &str) -> Result<RecordGame, String> {
             .square_of(side, number)
             .ok_or_else(|| format!("line {at}: stone {side}{number} is not on the board"))?;
         let to = to.trim().to_ascii_lowercase();
+        if !one_step_forward(side, &from, &to) {
+            return Err(format!(
+                "line {at}: {side}{number} cannot step from {from} to {to} (one square {})",
+                if side == 'R' {
+                    "right, down or both"
+                } else {
+                    "left, up or both"
+                }
+            ));
+        }
         game.moves.push(format!("r{}", die.trim()));
         game.moves.push(format!("{from}{to}"));
         stones.step(&from, &to);
@@ -578,6 +604,18 @@ mod tests {
             "{text}"
         );
         assert_eq!(read_record(&text).unwrap(), ("einstein", g));
+        // A step no stone can take is named where it is, not later as a
+        // stone that seems to be missing.
+        let line = text.lines().position(|l| l == "1:5;(R5,C3)").unwrap() + 1;
+        for (bad, why) in [
+            ("1:5;(R5,D2)", "R5 cannot step from b4 to d2"),
+            ("1:5;(R5,A5)", "R5 cannot step from b4 to a5"),
+            ("1:5;(R5,F3)", "R5 cannot step from b4 to f3"),
+        ] {
+            let broken = text.replace("1:5;(R5,C3)", bad);
+            let e = read_record(&broken).unwrap_err();
+            assert!(e.contains(&format!("line {line}: {why}")), "{bad}: {e}");
+        }
     }
 
     #[test]
