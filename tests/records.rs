@@ -132,18 +132,28 @@ fn a_record_that_does_not_replay_is_refused_with_its_move() {
     let plugins = plugin_dir(&[("plyd_game_einstein", "einstein")]);
     let dir = TempDir::new("records-bad");
     let file = dir.path().join("bad.txt");
-    // Red's stone 1 on a5 cannot step to e1 in one turn.
-    std::fs::write(
-        &file,
-        "#[WTN][x R][y B][先手胜][2026.11.23 here][test];\n\
-         R:A5-1;B5-2;C5-3;A4-4;B4-5;A3-6\n\
-         B:E1-1;D1-2;C1-3;E2-4;D2-5;E3-6\n\
-         1:1;(R1,E1)\n",
-    )
-    .unwrap();
-    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = text(&out.stderr);
-    assert!(err.contains("a5e1"), "{err}");
-    assert!(out.stdout.is_empty());
+    for (turn, named) in [
+        // Red's stone 1 on a5 cannot step to e1 in one turn: named as it
+        // is read.
+        ("1:1;(R1,E1)", "R1 cannot step from a5 to e1"),
+        // A step the board allows but the die does not (a 2 moves stone
+        // 2, which is there): named by the replay.
+        ("1:2;(R1,B5)", "a5b5"),
+    ] {
+        std::fs::write(
+            &file,
+            format!(
+                "#[WTN][x R][y B][先手胜][2026.11.23 here][test];\n\
+                 R:A5-1;B5-2;C5-3;A4-4;B4-5;A3-6\n\
+                 B:E1-1;D1-2;C1-3;E2-4;D2-5;E3-6\n\
+                 {turn}\n"
+            ),
+        )
+        .unwrap();
+        let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{turn}");
+        let err = text(&out.stderr);
+        assert!(err.contains(named), "{turn}: {err}");
+        assert!(out.stdout.is_empty());
+    }
 }
