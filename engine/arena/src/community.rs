@@ -20,11 +20,16 @@ pub fn format_for(variant: &str, path: &std::path::Path) -> Result<RecordFormat,
     let sgf = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-    Ok(if format == RecordFormat::Ggf && sgf {
-        RecordFormat::Sgf
-    } else {
-        format
-    })
+    match format {
+        RecordFormat::Ggf if sgf => Ok(RecordFormat::Sgf),
+        // SGF is Othello's here: another game's record in a `.sgf` file
+        // would read as a broken SGF to the tools that open it.
+        _ if sgf => Err(format!(
+            "--record {}: SGF is written for Othello only; {variant} is recorded in its championship format (give a file not ending in .sgf)",
+            path.display()
+        )),
+        _ => Ok(format),
+    }
 }
 
 /// Write `game` in `format`, then a blank line.
