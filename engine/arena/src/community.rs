@@ -59,3 +59,23 @@ pub fn write_game(
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write the record: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn the_record_format_follows_the_game_and_the_file_name() {
+        let f = |variant: &str, file: &str| format_for(variant, Path::new(file));
+        assert_eq!(f("othello", "g.ggf"), Ok(RecordFormat::Ggf));
+        assert_eq!(f("othello", "g.SGF"), Ok(RecordFormat::Sgf));
+        assert_eq!(f("amazons8", "g.txt"), Ok(RecordFormat::CcgcAmazons));
+        assert_eq!(f("einstein", "g.txt"), Ok(RecordFormat::CcgcEinstein));
+        for variant in ["amazons8", "einstein"] {
+            let e = f(variant, "g.sgf").unwrap_err();
+            assert!(e.contains("SGF is written for Othello only"), "{e}");
+        }
+        assert!(f("xiangqi", "g.txt").is_err());
+    }
+}
