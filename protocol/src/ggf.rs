@@ -206,7 +206,14 @@ impl GgfGame {
         let both = read("TI")?;
         let black = read("TB")?.or(both);
         let white = read("TW")?.or(both);
-        Ok(black.zip(white).map(|(b, w)| [b, w]))
+        // One side's clock alone (`TB` or `TW` without `TI`) stands for
+        // both: a search with no clock at all could run to its depth and
+        // lose on the clock the record does give.
+        Ok(match (black, white) {
+            (Some(b), Some(w)) => Some([b, w]),
+            (Some(one), None) | (None, Some(one)) => Some([one, one]),
+            (None, None) => None,
+        })
     }
 
     /// The game written back as GGF.
@@ -291,6 +298,15 @@ mod tests {
         let clocks = own.clocks().unwrap().unwrap();
         assert_eq!((clocks[0].main_ms, clocks[1].main_ms), (600_000, 120_000));
         assert_eq!(GgfGame::parse("(;B[F5];)").unwrap().clocks(), Ok(None));
+        // One side's clock alone stands for both.
+        for one in ["(;TW[0:01];)", "(;TB[0:01];)"] {
+            let clocks = GgfGame::parse(one).unwrap().clocks().unwrap().unwrap();
+            assert_eq!(
+                (clocks[0].main_ms, clocks[1].main_ms),
+                (1_000, 1_000),
+                "{one}"
+            );
+        }
         for bad in ["x", "1:2:3:4", "-5", "1/2/3/4"] {
             assert_eq!(GgfClock::read(bad), None, "{bad}");
         }
