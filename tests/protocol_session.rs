@@ -434,8 +434,6 @@ fn malformed_lines_get_one_error_each_and_change_nothing(mode: &str) {
         "go depth x",
         "go depth",
         "go perft",
-        "position",
-        "position fen",
         "setoption",
         "setoption value 3",
         "debug maybe",
@@ -463,6 +461,13 @@ fn malformed_lines_get_one_error_each_and_change_nothing(mode: &str) {
     let lines = e.sync();
     assert_eq!(errors(&lines).len(), 1, "{lines:?}");
     assert_eq!(e.fen(), before);
+    // A `position` that cannot be read is a refused position: it leaves
+    // none, like one naming an illegal move, until one is read.
+    for bad in ["position", "position fen"] {
+        e.send(bad);
+        assert_eq!(errors(&e.sync()).len(), 1, "{bad}");
+        e.assert_no_position_until("position startpos moves f5", &before, bad);
+    }
 }
 
 fn illegal_moves_and_bad_positions_are_refused_whole(mode: &str) {

@@ -157,6 +157,17 @@ impl ParseError {
             ParseError::UnknownCommand(_) => false,
         }
     }
+
+    /// Whether the refused line was a `position`: like a `position` that
+    /// names an illegal move, it leaves no position to search.
+    pub fn refused_a_position(&self) -> bool {
+        match self {
+            ParseError::MissingValue { command, .. }
+            | ParseError::InvalidValue { command, .. }
+            | ParseError::MissingArgument { command, .. } => *command == "position",
+            ParseError::UnknownCommand(_) => false,
+        }
+    }
 }
 
 /// Parse one input line. `Ok(None)` for a blank line.

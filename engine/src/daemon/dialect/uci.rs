@@ -40,6 +40,9 @@ pub(super) fn line(ctl: &mut Controller, voice: &mut dyn Dialect, line: &str) ->
 /// own).
 pub(super) fn unreadable(ctl: &mut Controller, voice: &mut dyn Dialect, e: &ParseError) {
     voice.error(ctl, &e.to_string());
+    if e.refused_a_position() {
+        ctl.session.refuse_position(e.to_string());
+    }
     if e.refused_a_search() && !ctl.busy() {
         voice.best(ctl, None, None);
     }
