@@ -375,6 +375,8 @@ const GO_KEYWORDS: &[&str] = &[
 
 /// The `expected` text for keywords that take an unsigned number.
 const NON_NEGATIVE: &str = "a non-negative integer";
+/// What a number too large for its keyword is not.
+const TOO_LARGE: &str = "an integer small enough for it";
 /// The `expected` text for clock keywords, which may be negative.
 const INTEGER: &str = "an integer";
 
@@ -434,8 +436,18 @@ fn go_value<'a, T: std::str::FromStr>(
         command: "go",
         keyword,
         value: text.to_owned(),
-        expected,
+        expected: if too_large(text) || (expected == INTEGER && looks_like_integer(text)) {
+            TOO_LARGE
+        } else {
+            expected
+        },
     })
+}
+
+/// Whether `token` is a whole number that failed to parse only for its
+/// size (`99999999999999999999`), not for its sign or its digits.
+fn too_large(token: &str) -> bool {
+    looks_like_integer(token) && !token.starts_with('-')
 }
 
 /// `bench [game] [depth]`, in either order. A token that looks like an
@@ -451,7 +463,11 @@ fn parse_bench(args: &[&str]) -> Result<Command, ParseError> {
                 command: "bench",
                 keyword: "depth",
                 value: (*token).to_owned(),
-                expected: NON_NEGATIVE,
+                expected: if too_large(token) {
+                    TOO_LARGE
+                } else {
+                    NON_NEGATIVE
+                },
             })?;
             depth.get_or_insert(value);
         } else {
@@ -1119,15 +1135,19 @@ mod tests {
     fn go_value_out_of_range_is_invalid() {
         assert_eq!(
             err("go depth 4294967296"),
-            invalid("depth", "4294967296", NON_NEGATIVE)
+            invalid("depth", "4294967296", TOO_LARGE)
         );
         assert_eq!(
             err("go nodes 18446744073709551616"),
-            invalid("nodes", "18446744073709551616", NON_NEGATIVE)
+            invalid("nodes", "18446744073709551616", TOO_LARGE)
         );
         assert_eq!(
             err("go wtime 9223372036854775808"),
-            invalid("wtime", "9223372036854775808", INTEGER)
+            invalid("wtime", "9223372036854775808", TOO_LARGE)
+        );
+        assert_eq!(
+            err("go wtime -9223372036854775809"),
+            invalid("wtime", "-9223372036854775809", TOO_LARGE)
         );
         assert_eq!(go("go depth 4294967295").depth, Some(u32::MAX));
         assert_eq!(go("go wtime -9223372036854775808").wtime, Some(i64::MIN));
@@ -1171,7 +1191,11 @@ mod tests {
         assert_eq!(err("go perft -2"), invalid("perft", "-2", NON_NEGATIVE));
         assert_eq!(
             err("go perft 99999999999"),
-            invalid("perft", "99999999999", NON_NEGATIVE)
+            invalid("perft", "99999999999", TOO_LARGE)
+        );
+        assert_eq!(
+            err("go wtime 99999999999999999999").to_string(),
+            "'go wtime': '99999999999999999999' is not an integer small enough for it"
         );
     }
 
@@ -1230,14 +1254,14 @@ mod tests {
 
     #[test]
     fn bench_bad_depth_is_invalid_value() {
-        for value in ["-3", "4294967296"] {
+        for (value, expected) in [("-3", NON_NEGATIVE), ("4294967296", TOO_LARGE)] {
             assert_eq!(
                 err(&format!("bench {value}")),
                 ParseError::InvalidValue {
                     command: "bench",
                     keyword: "depth",
                     value: value.into(),
-                    expected: NON_NEGATIVE,
+                    expected,
                 }
             );
         }
