@@ -119,14 +119,36 @@ pub(super) fn create_evaluator_watched(
 /// `variant` at its start position, with a new evaluator of `source` with
 /// its default parameters.
 fn start_current(variant: VariantRef, source: EvaluatorSource) -> Result<Current, String> {
+    start_current_with(variant, source, None).map(|(current, _)| current)
+}
+
+/// [`start_current`] with the parameter file `params`; a file that cannot
+/// be used leaves the evaluator's defaults, and the second value says why.
+fn start_current_with(
+    variant: VariantRef,
+    source: EvaluatorSource,
+    params: Option<PathBuf>,
+) -> Result<(Current, Option<String>), String> {
     let state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
-    let evaluator = create_evaluator(&variant.plugin, source, None)?;
-    Ok(Current {
+    let with_params = params.map(|path| {
+        create_evaluator(&variant.plugin, source.clone(), Some(&path)).map(|e| (e, path))
+    });
+    let (evaluator, eval_params, problem) = match with_params {
+        Some(Ok((evaluator, path))) => (evaluator, Some(path), None),
+        Some(Err(e)) => (
+            create_evaluator(&variant.plugin, source, None)?,
+            None,
+            Some(format!("{e}; using the evaluator's defaults")),
+        ),
+        None => (create_evaluator(&variant.plugin, source, None)?, None, None),
+    };
+    let current = Current {
         variant,
         state,
         evaluator: Arc::new(evaluator),
-        eval_params: None,
-    })
+        eval_params,
+    };
+    Ok((current, problem))
 }
 
 impl Session {
@@ -358,20 +380,17 @@ impl Session {
             .filter(|c| c.variant.name() == variant.name())
             .and_then(|c| c.eval_params.clone());
         let (source, _) = self.choose_evaluator(&variant, keep.as_deref())?;
-        let same_evaluator = keep.as_deref() == Some(source.name());
+        // The parameters are the evaluator's: kept only with it.
+        let params = params.filter(|_| keep.as_deref() == Some(source.name()));
         let blame = Blame::game_and_evaluator(&variant.plugin, &source);
-        let current = call_within("starting the variant", call_limit(), &blame, move || {
-            start_current(variant, source)
-        })??;
+        let (current, problem) =
+            call_within("starting the variant", call_limit(), &blame, move || {
+                start_current_with(variant, source, params)
+            })??;
         self.current = Some(current);
         self.lost = None;
         self.refused = None;
-        match params {
-            Some(path) if same_evaluator => self
-                .set_eval_params(Some(&path))
-                .map_err(|e| format!("{e}; using the evaluator's defaults")),
-            _ => Ok(()),
-        }
+        problem.map_or(Ok(()), Err)
     }
 
     /// Select the evaluator `name` of the current game, with its default
