@@ -436,18 +436,21 @@ fn go_value<'a, T: std::str::FromStr>(
         command: "go",
         keyword,
         value: text.to_owned(),
-        expected: if too_large(text) || (expected == INTEGER && looks_like_integer(text)) {
-            TOO_LARGE
-        } else {
-            expected
-        },
+        expected: unreadable_as(text, expected),
     })
 }
 
-/// Whether `token` is a whole number that failed to parse only for its
-/// size (`99999999999999999999`), not for its sign or its digits.
-fn too_large(token: &str) -> bool {
-    looks_like_integer(token) && !token.starts_with('-')
+/// What `token`, refused for a keyword that takes `expected`, is not: a
+/// whole number refused only for its size (`99999999999999999999`, or
+/// below the least of a signed keyword) is not [`TOO_LARGE`]; a negative
+/// one for an unsigned keyword, or anything else, is not `expected`.
+fn unreadable_as(token: &str, expected: &'static str) -> &'static str {
+    let sign_allowed = expected == INTEGER || !token.starts_with('-');
+    if looks_like_integer(token) && sign_allowed {
+        TOO_LARGE
+    } else {
+        expected
+    }
 }
 
 /// `bench [game] [depth]`, in either order. A token that looks like an
@@ -463,11 +466,7 @@ fn parse_bench(args: &[&str]) -> Result<Command, ParseError> {
                 command: "bench",
                 keyword: "depth",
                 value: (*token).to_owned(),
-                expected: if too_large(token) {
-                    TOO_LARGE
-                } else {
-                    NON_NEGATIVE
-                },
+                expected: unreadable_as(token, NON_NEGATIVE),
             })?;
             depth.get_or_insert(value);
         } else {
