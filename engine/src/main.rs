@@ -149,17 +149,12 @@ enum Tool {
     },
 }
 
-/// Settings resolved from the command line, the environment and the config
-/// file, with the problems met on the way.
-struct Resolved {
-    config: DaemonConfig,
-    problems: Vec<String>,
-}
-
 /// What the daemon does with a configuration file it cannot read.
 const IGNORING_THE_FILE: &str = "; ignoring the file";
 
-fn resolve(cli: &Cli) -> Resolved {
+/// Settings resolved from the command line, the environment and the config
+/// file, with the problems met on the way (`problems`).
+fn resolve(cli: &Cli) -> DaemonConfig {
     let mut problems = Vec::new();
     let file = match &cli.config {
         Some(path) => ConfigFile::load(path).unwrap_or_else(|e| {
@@ -197,18 +192,15 @@ fn resolve(cli: &Cli) -> Resolved {
     } else {
         split_plugin_path(&path_text)
     };
-    Resolved {
-        config: DaemonConfig {
-            plugin_dirs,
-            game: cli.game.clone().or(file.game),
-            evaluator: cli.evaluator.clone().or(file.evaluator),
-            eval_params: cli.eval_params.clone().or(config_eval_params),
-            book,
-            settings,
-            plugin_path_text: path_text,
-            protocol: cli.protocol,
-            problems: problems.clone(),
-        },
+    DaemonConfig {
+        plugin_dirs,
+        game: cli.game.clone().or(file.game),
+        evaluator: cli.evaluator.clone().or(file.evaluator),
+        eval_params: cli.eval_params.clone().or(config_eval_params),
+        book,
+        settings,
+        plugin_path_text: path_text,
+        protocol: cli.protocol,
         problems,
     }
 }
@@ -316,8 +308,8 @@ fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
-    let resolved = resolve(&cli);
-    if let Err(message) = protocol_plays_game(&resolved.config) {
+    let config = resolve(&cli);
+    if let Err(message) = protocol_plays_game(&config) {
         eprintln!("plyd: {message}");
         return ExitCode::from(2);
     }
@@ -325,20 +317,20 @@ fn main() -> ExitCode {
     // tells the GUI); a tool's run is one command, which a flawed
     // configuration would quietly turn into another (a match of the
     // default game): refused.
-    if cli.command.is_some() && !resolved.problems.is_empty() {
-        for problem in &resolved.problems {
+    if cli.command.is_some() && !config.problems.is_empty() {
+        for problem in &config.problems {
             let problem = problem.trim_end_matches(IGNORING_THE_FILE);
             eprintln!("plyd: {problem}");
         }
         eprintln!("plyd: a tool does not run with a configuration it cannot use whole; mend it or leave --config out");
         return ExitCode::from(2);
     }
-    for problem in &resolved.problems {
+    for problem in &config.problems {
         log::error!("{problem}");
     }
     match &cli.command {
         None => {
-            daemon::run(resolved.config);
+            daemon::run(config);
             ExitCode::SUCCESS
         }
         Some(Tool::Bench {
@@ -348,9 +340,9 @@ fn main() -> ExitCode {
             off,
             calls,
         }) => {
-            let game = bench_game.as_deref().or(resolved.config.game.as_deref());
+            let game = bench_game.as_deref().or(config.game.as_deref());
             match chosen_techniques(on.as_deref(), off.as_deref())
-                .and_then(|techniques| bench(&resolved.config, game, *depth, techniques, *calls))
+                .and_then(|techniques| bench(&config, game, *depth, techniques, *calls))
             {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -367,7 +359,7 @@ fn main() -> ExitCode {
             hash,
         }) => {
             let range = (from.as_deref(), to.as_deref());
-            match endgame_bench(&resolved.config, file, range, *threads, *hash) {
+            match endgame_bench(&config, file, range, *threads, *hash) {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
                 Err(e) => {
@@ -392,7 +384,7 @@ fn main() -> ExitCode {
                 hash: *hash,
                 fen: fen.as_deref(),
             };
-            match build_book(&resolved.config, &plan) {
+            match build_book(&config, &plan) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("plyd book: {e}");
@@ -401,7 +393,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Tool::Perft { depth, fen, native }) => {
-            match perft(&resolved.config, *depth, fen.as_deref(), *native) {
+            match perft(&config, *depth, fen.as_deref(), *native) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("plyd perft: {e}");
@@ -409,7 +401,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Tool::Eval { fen }) => match eval(&resolved.config, fen.as_deref()) {
+        Some(Tool::Eval { fen }) => match eval(&config, fen.as_deref()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("plyd eval: {e}");
@@ -424,7 +416,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let host = load_plugins(&resolved.config);
+            let host = load_plugins(&config);
             match plyd::replay::position_lines(&host, &text, cli.game.as_deref()) {
                 Ok(lines) => {
                     for line in lines {
@@ -445,11 +437,7 @@ fn main() -> ExitCode {
                 eprintln!("plyd arena: --evaluator does not apply to a match; give each engine option.Evaluator=NAME");
                 return ExitCode::from(2);
             }
-            arena::run(
-                args,
-                &resolved.config.plugin_dirs,
-                resolved.config.game.as_deref(),
-            )
+            arena::run(args, &config.plugin_dirs, config.game.as_deref())
         }
     }
 }
