@@ -719,6 +719,17 @@ fn number<T: std::str::FromStr>(arg: &str, text: &str, kind: &str) -> T {
         .unwrap_or_else(|_| refuse(&format!("{arg} {kind}: '{text}' is not one")))
 }
 
+/// Write `weights` to `out`; the line that says so.
+fn write_weights(out: &str, weights: &PatternWeights) -> String {
+    let bytes = weights.encode();
+    std::fs::write(out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
+    format!(
+        "wrote {out}: {} bytes, {} stages",
+        bytes.len(),
+        weights.stages()
+    )
+}
+
 /// The fitted model, unless the descent diverged (a `--rate` too high):
 /// its weights are then not numbers, and nothing is written.
 fn finite(model: Model) -> Model {
@@ -786,10 +797,7 @@ fn main() {
                 println!("{USAGE}");
                 return;
             }
-            other => {
-                eprintln!("fit_patterns: unknown argument {other}\n{USAGE}");
-                std::process::exit(2);
-            }
+            other => refuse(&format!("unknown argument {other}")),
         }
     }
     for (name, value, least, most) in [
@@ -880,13 +888,7 @@ fn main() {
                 .clone()
         });
         let weights = finite(fit(&samples, settings, init.as_ref())).to_weights();
-        let bytes = weights.encode();
-        std::fs::write(&out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
-        eprintln!(
-            "wrote {out}: {} bytes, {} stages",
-            bytes.len(),
-            weights.stages()
-        );
+        eprintln!("{}", write_weights(&out, &weights));
         return;
     }
     // The plugin registers this when the host loads it; the solver orders
@@ -923,12 +925,9 @@ fn main() {
         // Written after every round, so that a long run can be stopped
         // early with usable weights.
         let weights = fitted.to_weights();
-        let bytes = weights.encode();
-        std::fs::write(&out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
         eprintln!(
-            "  wrote {out}: {} bytes, {} stages; {:.0} s so far",
-            bytes.len(),
-            weights.stages(),
+            "  {}; {:.0} s so far",
+            write_weights(&out, &weights),
             started.elapsed().as_secs_f64()
         );
         player = Player::Patterns(Patterns::with_weights(weights));
