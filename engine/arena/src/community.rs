@@ -32,12 +32,18 @@ pub fn format_for(variant: &str, path: &std::path::Path) -> Result<RecordFormat,
     }
 }
 
-/// Write `game` in `format`, then a blank line.
+/// Write `game` in `format`, then a blank line; the error names the game
+/// left out.
 pub fn write_game(
     format: RecordFormat,
     game: &GameRecord,
     out: &mut impl Write,
 ) -> Result<(), String> {
+    write_one(format, game, out)
+        .map_err(|e| format!("--record: game {} is left out: {e}", game.number))
+}
+
+fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> Result<(), String> {
     if game.start != Start::StartPos {
         return Err("it starts from a position text, which these records cannot hold".to_string());
     }

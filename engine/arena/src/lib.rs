@@ -268,10 +268,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             // if the interrupted run was killed between the two files.
             for game in &done {
                 if let Err(e) = community::write_game(format, game, &mut file) {
-                    say(&format!(
-                        "plyd arena: --record: game {} is left out: {e}",
-                        game.number
-                    ));
+                    say(&format!("plyd arena: {e}"));
                 }
             }
             Some((format, file))
@@ -361,10 +358,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         }
         if let Some((format, file)) = record_file.as_mut() {
             if let Err(e) = community::write_game(*format, record, file) {
-                say(&format!(
-                    "plyd arena: --record: game {} is left out: {e}",
-                    record.number
-                ));
+                say(&format!("plyd arena: {e}"));
             }
         }
         if let Some(sprt) = &sprt {

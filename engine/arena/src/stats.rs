@@ -116,10 +116,15 @@ impl EloEstimate {
             let half = Z_95 / (1.0 + z2 / n) * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
             // A sweep's interval reaches its own end exactly (the sum can
             // round a hair short of 1 or above 0).
-            let (low, high) = match s {
-                s if s >= 1.0 => ((centre - half).max(0.0), 1.0),
-                s if s <= 0.0 => (0.0, (centre + half).min(1.0)),
-                _ => ((centre - half).max(0.0), (centre + half).min(1.0)),
+            let low = if s <= 0.0 {
+                0.0
+            } else {
+                (centre - half).max(0.0)
+            };
+            let high = if s >= 1.0 {
+                1.0
+            } else {
+                (centre + half).min(1.0)
             };
             return Some(EloEstimate {
                 elo: elo_from_score(s),
