@@ -73,7 +73,9 @@ fn a_full_game_is_played_to_its_end() {
     let (mut engine, _dir) = ucci_engine(&[]);
     handshake(&mut engine);
     engine.send("setoption usemillisec true");
-    // A short no-capture draw keeps the game short.
+    // A short no-capture draw keeps the game short: plyd then says its
+    // rules judge the game drawn (and still moves), and the GUI, which
+    // adjudicates, ends it.
     engine.send("setoption NoCaptureDrawPlies 30");
     engine.send("setoption newgame");
     assert!(messages(&sync(&mut engine)).is_empty());
@@ -100,7 +102,10 @@ fn a_full_game_is_played_to_its_end() {
         let words: Vec<&str> = last.split_whitespace().collect();
         assert!(is_ucci_move(words[1]), "{last}");
         moves.push(words[1].to_string());
-        if words.last() == Some(&"resign") {
+        let judged = lines
+            .iter()
+            .any(|l| l.starts_with("info message plyd's rules judge this position: "));
+        if judged || words.last() == Some(&"resign") {
             ended = true;
             break;
         }
@@ -277,8 +282,10 @@ fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
     let (mut engine, _dir) = ucci_engine(&[]);
     handshake(&mut engine);
     // Black's rook has checked Red's general back and forth: plyd's rules
-    // rule the perpetual check, but Red still has moves, and the GUI
-    // adjudicates.
+    // rule the perpetual check a loss for Black, but Red still has moves,
+    // and the GUI adjudicates. The search keeps the history: Red's only
+    // move, d1d0, repeats the check position once more, a win by plyd's
+    // rules.
     engine.send(
         "position fen 3aka3/5R3/9/p3p4/8R/9/9/3AB4/r2K5/9 w - - 0 1 \
          moves d1d0 a1a0 d0d1 a0a1 d1d0 a1a2 d0d1 a2a1",
@@ -292,9 +299,9 @@ fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
         "{last}"
     );
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info message the repetition rules judge")),
+        lines.iter().any(|l| l
+            == "info message plyd's rules judge this position: the side to move has won; \
+                 a move is played all the same, for the arbiter to rule"),
         "{lines:?}"
     );
     // A mate leaves no move: nobestmove, as before.

@@ -186,20 +186,96 @@ fn last_info(lines: &[String]) -> &str {
         .map_or("", |l| l.as_str())
 }
 
+/// The line of plyd's verdict on the root, when it has one.
+const JUDGED: &str = "info string plyd's rules judge this position: ";
+
 #[test]
 fn the_no_capture_draw_follows_its_option() {
     let (mut engine, _dir) = xiangqi();
     // Two quiet plies already played: with the option at 2 the game is
-    // drawn and there is nothing to play.
+    // drawn, said so, and a move is still played (the arbiter rules); every
+    // line ends in the draw, so the score is 0.
     engine.send("setoption name NoCaptureDrawPlies value 2");
     engine.send("position fen 3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 2 1");
     engine.send("go depth 3");
-    assert_eq!(bestmove(&engine.until_bestmove()), "(none)");
+    let lines = engine.until_bestmove();
+    assert!(
+        lines.contains(&format!(
+            "{JUDGED}the game is drawn; a move is played all the same, for the arbiter to rule"
+        )),
+        "{lines:?}"
+    );
+    assert_ne!(bestmove(&lines), "(none)");
+    assert!(last_info(&lines).contains(" score cp 0 "), "{lines:?}");
     engine.send("setoption name NoCaptureDrawPlies value 120");
     engine.send("go depth 3");
-    assert_ne!(bestmove(&engine.until_bestmove()), "(none)");
+    let lines = engine.until_bestmove();
+    assert!(!lines.iter().any(|l| l.starts_with(JUDGED)), "{lines:?}");
+    assert_ne!(bestmove(&lines), "(none)");
     engine.send("setoption name NoCaptureDrawPlies value -1");
     assert_eq!(errors(&engine.sync()).len(), 1);
+}
+
+/// An arbiter whose repetition rules differ from plyd's may play on past
+/// plyd's verdict: the moves after it are taken, and `go` answers each
+/// position with a legal move, never `(none)` (which would forfeit).
+#[test]
+fn play_goes_on_past_a_repetition_verdict() {
+    let (mut engine, _dir) = xiangqi();
+    let start = "3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 0 1";
+    let lap = "f0e1 f9e8 e1f0 e8f9";
+    // The start stands for the third time: a plain repetition, drawn.
+    engine.send(&format!("position fen {start} moves {lap} {lap}"));
+    engine.send("go depth 4");
+    let lines = engine.until_bestmove();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("{JUDGED}the game is drawn"))),
+        "{lines:?}"
+    );
+    let first = bestmove(&lines);
+    assert_ne!(first, "(none)");
+    // Two laps more, then the answer: all taken, and a move each time.
+    for (i, more) in ["", lap, &format!("{lap} {lap}")].iter().enumerate() {
+        engine.send(&format!(
+            "position fen {start} moves {lap} {lap} {more} {first}"
+        ));
+        assert!(errors(&engine.sync()).is_empty(), "lap {i}");
+        engine.send("go depth 3");
+        let lines = engine.until_bestmove();
+        assert_ne!(bestmove(&lines), "(none)", "lap {i}: {lines:?}");
+    }
+    // A perpetual check that plyd rules lost for the checker: the side
+    // to move (the checker) is told it has lost, and still plays.
+    let checks = "4ka3/R8/4n4/9/9/9/9/9/9/3K5 w - - 0 1";
+    let cycle = "a8a9 e9e8 a9a8 e8e9";
+    engine.send(&format!("position fen {checks} moves {cycle} {cycle}"));
+    engine.send("go depth 3");
+    let lines = engine.until_bestmove();
+    assert!(
+        lines.contains(&format!("{JUDGED}the side to move has lost; a move is played all the same, for the arbiter to rule")),
+        "{lines:?}"
+    );
+    assert_ne!(bestmove(&lines), "(none)");
+    // A mate leaves no move at all: `(none)`, as before.
+    engine.send(&format!("position fen {MATE_IN_1} moves b1b9"));
+    engine.send("go depth 2");
+    assert_eq!(bestmove(&engine.until_bestmove()), "(none)");
+    // The Monte-Carlo search plays on past the verdict too.
+    engine.send("setoption name SearchMode value mcts");
+    engine.send(&format!("position fen {start} moves {lap} {lap}"));
+    engine.send("go nodes 300");
+    let lines = engine.until_bestmove();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("{JUDGED}the game is drawn"))),
+        "{lines:?}"
+    );
+    assert_ne!(bestmove(&lines), "(none)", "{lines:?}");
+    // Searched: the root is not taken for the end of the game.
+    assert!(last_info(&lines).contains(" nodes 300 "), "{lines:?}");
 }
 
 #[test]

@@ -627,7 +627,10 @@ fn outcome_words(outcome: Outcome) -> &'static str {
 
 /// Narrow the root's legal moves to `go searchmoves` when it names any.
 /// When no move is left, says why in an `info string` and returns false:
-/// the search then answers with no move.
+/// the search then answers with no move. A root the game's rules have
+/// judged (a repetition) whose moves the plugin still lists is searched,
+/// and the verdict told: the arbiter applies such rules, and its may
+/// differ.
 pub(crate) fn playable_root_moves(
     root_moves: &mut Vec<Move>,
     limits: &SearchLimits,
@@ -637,9 +640,20 @@ pub(crate) fn playable_root_moves(
     if !limits.search_moves.is_empty() {
         root_moves.retain(|m| limits.search_moves.contains(m));
     }
-    if root_moves.is_empty() {
+    let string = if root_moves.is_empty() {
+        Some(format!("no legal move: {}", outcome_words(outcome)))
+    } else if outcome != Outcome::Ongoing {
+        Some(format!(
+            "plyd's rules judge this position: {}; a move is played all the same, \
+             for the arbiter to rule",
+            outcome_words(outcome)
+        ))
+    } else {
+        None
+    };
+    if let Some(string) = string {
         report(SearchEvent::Info(Info {
-            string: Some(format!("no legal move: {}", outcome_words(outcome))),
+            string: Some(string),
             ..Info::default()
         }));
     }

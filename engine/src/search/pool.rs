@@ -316,9 +316,9 @@ pub(super) fn run(
     let is_chance = !outcomes.is_empty();
     let mut root_moves = Vec::new();
     if !is_chance {
-        if outcome == crate::host::Outcome::Ongoing {
-            order_root(&root, tt, features, &mut root_moves)?;
-        }
+        // Moves listed after a verdict (a repetition) are searched: the
+        // arbiter, not plyd, applies such rules.
+        order_root(&root, tt, features, &mut root_moves)?;
         if !playable_root_moves(&mut root_moves, limits, outcome, report) {
             return Ok(SearchResult::default());
         }

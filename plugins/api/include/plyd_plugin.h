@@ -68,7 +68,10 @@
  *   of cap moves: write at most cap and return the true count, so the host
  *   can grow its buffer (there is no fixed maximum; counts above 2^20 are
  *   taken as garbage). A forced pass is a move; zero moves means the game
- *   is over. A host that wants only the count passes buf NULL and cap 0
+ *   is over. A repetition or move-count verdict of outcome(), which an
+ *   arbiter applies and may rule otherwise, may leave the moves listed:
+ *   the host scores such a node by outcome() below the root and, asked
+ *   for a move at the root, plays one. A host that wants only the count passes buf NULL and cap 0
  *   (perft's last ply): the plugin may then count without listing.
  *
  * STATUS CODES

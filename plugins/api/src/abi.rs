@@ -240,10 +240,14 @@ pub struct GameApi {
     pub side_to_move: Option<unsafe extern "C" fn(state: *const State) -> i32>,
     /// One of the `OUTCOME_*` values, for the side to move. Repetition and
     /// move-count rules are applied here, from the history the state carries.
-    /// A state whose outcome is not ongoing has no legal moves.
+    /// A state with no legal moves is not ongoing; a verdict of these rules
+    /// may leave moves listed (see `gen_moves`).
     pub outcome: Option<unsafe extern "C" fn(state: *const State) -> i32>,
     /// Legal moves, written into `buf` (at most `cap`); returns the true
-    /// count. A forced pass is a move. Zero moves means the game is over.
+    /// count. A forced pass is a move. Zero moves means the game is over;
+    /// a repetition or move-count verdict, which an arbiter applies and may
+    /// rule otherwise, may leave the moves listed (the search scores the
+    /// node by `outcome` below the root and plays one at the root).
     pub gen_moves:
         Option<unsafe extern "C" fn(state: *const State, buf: *mut Move, cap: usize) -> i64>,
     /// Play a legal move (or a chance outcome). The host never passes a move

@@ -218,7 +218,10 @@ pub trait Game: Clone + Send + 'static {
     fn side_to_move(&self) -> u32;
     /// The outcome for the side to move.
     fn outcome(&self) -> Outcome;
-    /// Push every legal move. None when the game is over.
+    /// Push every legal move. None when the game is over; a repetition or
+    /// move-count verdict in `outcome` may keep them listed (the search
+    /// scores such a node by the verdict below the root, and plays one of
+    /// its moves at the root).
     fn generate_moves(&self, moves: &mut MoveSink<'_>);
     /// Play a legal move.
     fn make_move(&mut self, mv: Move);

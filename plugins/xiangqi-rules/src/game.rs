@@ -263,11 +263,14 @@ impl Game for Xiangqi {
         self.cached_outcome()
     }
 
+    /// Every move the pieces may make, whatever `outcome` says: only a
+    /// side with no move has lost for good. A repetition or no-capture
+    /// verdict is the arbiter's to apply (and its rules may differ from
+    /// these), so the moves stay listed and legal after one: the search
+    /// scores such a position by the verdict below the root and, asked to
+    /// move there, still plays.
     #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
-        if self.cached_outcome() != Outcome::Ongoing {
-            return;
-        }
         self.position.legal_moves(false, &mut |mv| moves.push(mv));
     }
 
@@ -276,7 +279,7 @@ impl Game for Xiangqi {
     }
 
     fn is_legal(&self, mv: Move) -> bool {
-        self.position.is_legal(mv) && self.cached_outcome() == Outcome::Ongoing
+        self.position.is_legal(mv)
     }
 
     fn in_check(&self) -> bool {

@@ -269,14 +269,17 @@ fn play_one_game(index: usize, coverage: &mut Coverage) {
 
         let outcome = game.outcome();
         if outcome != Outcome::Ongoing {
-            // The bare generator still answers; the game-over rules are the
-            // plugin's own.
-            let mut bare = Vec::new();
-            game.position().legal_moves(false, &mut |mv| bare.push(mv));
-            assert_eq!(names(&game, &bare), expected, "bare legal moves {context}");
+            // A verdict takes no move away: the moves listed are still the
+            // reference's (none after a mate or stalemate), each legal.
+            let listed = collect(|sink| game.generate_moves(sink));
+            assert_eq!(
+                names(&game, &listed),
+                expected,
+                "moves after a verdict {context}"
+            );
             assert!(
-                collect(|sink| game.generate_moves(sink)).is_empty(),
-                "moves after the game ended {context}"
+                listed.iter().all(|&mv| game.is_legal(mv)),
+                "a listed move refused after a verdict {context}"
             );
             if expected.is_empty() {
                 assert_eq!(outcome, Outcome::Loss, "no legal move loses {context}");

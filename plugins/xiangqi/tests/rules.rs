@@ -6,9 +6,9 @@
 //! Every test starts from a written-out position and plays a written-out
 //! line. The comment above each one draws the board and says why the rules,
 //! as documented, give the verdict the test expects. Each move is checked
-//! with `is_legal` before it is played, which also asserts that the game was
-//! still going on at that point (`is_legal` refuses every move once the game
-//! is decided).
+//! with `is_legal` before it is played. A repetition or no-capture verdict
+//! leaves every move listed and legal (the arbiter applies those rules, and
+//! a game may go on past them); only a side with no move has lost for good.
 //!
 //! Squares are a file `a`-`i` and a rank `0`-`9` counted from Red's side.
 //! "The start" below is the position a test's FEN sets up.
@@ -97,9 +97,13 @@ fn third_occurrence(fen: &str, cycle: &[&str]) -> Outcome {
     play_line(&mut game, cycle);
     assert_eq!(board_and_side(&game.position_text()), start);
     let verdict = game.outcome();
-    if verdict != Outcome::Ongoing {
-        assert_eq!(move_count(&game), 0, "no moves once the game is decided");
-    }
+    // The verdict takes no move away: the same board set up afresh, with
+    // no history, lists as many; and the game can go on.
+    let fresh = game_at(&game.position_text());
+    assert_eq!(fresh.outcome(), Outcome::Ongoing);
+    assert_eq!(move_count(&game), move_count(&fresh));
+    let mut going_on = game.clone();
+    play(&mut going_on, cycle[0]);
     verdict
 }
 
@@ -565,7 +569,10 @@ fn no_capture_draw() {
     play(&mut game, "f9e8");
     assert_eq!(game.quiet_plies(), 120);
     assert_eq!(game.outcome(), Outcome::Draw);
-    assert_eq!(move_count(&game), 0);
+    // The moves stay, for an arbiter that plays on; the draw stands.
+    assert_eq!(move_count(&game), 5);
+    play(&mut game, "e1f0");
+    assert_eq!(game.outcome(), Outcome::Draw);
 
     // At 119, a capture resets the count: Red's chariot a0 takes the pawn
     // on a1, and the game goes on past the 120th ply; a quiet move instead

@@ -16,7 +16,6 @@ use plyd_protocol::{
 
 use super::{main_line_score, one_line, report, search, uci, Dialect};
 use crate::daemon::controller::Controller;
-use crate::host::{GameState, Outcome};
 use crate::options::names;
 use crate::search::score::to_protocol;
 use crate::search::tt::Bound;
@@ -51,7 +50,6 @@ const IGNORED_OPTIONS: [&str; 18] = [
 struct UcciRoot {
     side: u32,
     allowed: Option<Vec<String>>,
-    replay: Option<(Outcome, GameState)>,
 }
 
 /// The UCCI dialect and what it keeps between lines.
@@ -168,27 +166,13 @@ impl Ucci {
         }
     }
 
-    /// What the next search plays from: the side to move, the legal moves
-    /// that are not banned (`None` when nothing is banned), and, where
-    /// plyd's repetition rules end the game but moves remain, the verdict
-    /// and the position without its history to play on from.
+    /// What the next search plays from: the side to move and the legal
+    /// moves that are not banned (`None` when nothing is banned). Where
+    /// plyd's repetition rules have judged the game, the moves are still
+    /// listed and the search plays one for the GUI to adjudicate.
     fn root(&self, ctl: &Controller) -> Result<UcciRoot, String> {
         let banned = self.banned.clone();
-        ctl.session.ask_position(move |state| {
-            let outcome = state.outcome()?;
-            // A verdict the position alone does not give (a repetition
-            // ruled from the game's history) leaves the moves to the GUI,
-            // which adjudicates; the position read back from its own text
-            // has them.
-            let replay = match outcome {
-                Outcome::Ongoing => None,
-                verdict => {
-                    let mut fresh = state.try_clone()?;
-                    fresh.set_position(&state.position_text()?)?;
-                    (fresh.outcome()? == Outcome::Ongoing).then_some((verdict, fresh))
-                }
-            };
-            let root = replay.as_ref().map_or(state, |(_, fresh)| fresh);
+        ctl.session.ask_position(move |root| {
             let side = root.side_to_move()?;
             let allowed = if banned.is_empty() {
                 None
@@ -204,11 +188,7 @@ impl Ucci {
                 }
                 Some(allowed)
             };
-            Ok(UcciRoot {
-                side,
-                allowed,
-                replay,
-            })
+            Ok(UcciRoot { side, allowed })
         })
     }
 
@@ -221,11 +201,7 @@ impl Ucci {
         }
         self.draw_offered = go.draw;
         self.last_score = None;
-        let UcciRoot {
-            side,
-            allowed,
-            replay,
-        } = match self.root(ctl) {
+        let UcciRoot { side, allowed } = match self.root(ctl) {
             Ok(found) => found,
             Err(e) => {
                 self.error(ctl, &e);
@@ -265,25 +241,7 @@ impl Ucci {
             infinite: go.infinite,
             ..GoParams::default()
         };
-        match replay {
-            Some((verdict, root)) => {
-                let colour = if side == 0 { "Red" } else { "Black" };
-                let judged = match verdict {
-                    Outcome::Win => format!("a win for {colour}, the side to move"),
-                    Outcome::Loss => format!("a loss for {colour}, the side to move"),
-                    _ => "a draw".to_string(),
-                };
-                self.note(
-                    ctl,
-                    &format!(
-                        "the repetition rules judge this position {judged}; \
-                         a move is played for the GUI to adjudicate"
-                    ),
-                );
-                search(ctl, self, &params, Some(root));
-            }
-            None => search(ctl, self, &params, None),
-        }
+        search(ctl, self, &params, None);
     }
 
     /// `probe`: what the hash table holds for the current position, as

@@ -39,7 +39,7 @@ use super::pool::join_helpers;
 use super::{nps, playable_root_moves, score, Answer, SearchEvent, SearchOptions, SearchResult};
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 use select::Style;
-use tree::{NodeId, NodeKind, Proof, Tree, NO_NODE};
+use tree::{Node, NodeId, NodeKind, Proof, Tree, NO_NODE};
 use value::ValueMap;
 use visit::{VisitConfig, Visitor};
 
@@ -147,9 +147,9 @@ pub(super) fn run(
     let is_chance = !outcomes.is_empty();
     let mut root_moves = Vec::new();
     if !is_chance {
-        if outcome == Outcome::Ongoing {
-            root.legal_moves(&mut root_moves)?;
-        }
+        // As in the alpha-beta search, moves listed after a verdict are
+        // searched.
+        root.legal_moves(&mut root_moves)?;
         if !playable_root_moves(&mut root_moves, limits, outcome, report) {
             return Ok(SearchResult::default());
         }
@@ -226,6 +226,11 @@ pub(super) fn run(
             Some(tree) => tree,
             None => Tree::with_root(walker.describe(0, NO_NODE)?),
         };
+        // A root judged by the rules but with moves listed (a repetition)
+        // is searched like any other.
+        if walker.tree.node(Tree::ROOT).kind == NodeKind::Terminal && !root_moves.is_empty() {
+            walker.tree = Tree::with_root(Node::new(hash, 0, NO_NODE, side, NodeKind::Decision));
+        }
         walker.max_depth = walker.tree.depth();
         walkers.push(walker);
     }
