@@ -5,7 +5,7 @@
 //! position as they were, perft with each roll its own ply, and both
 //! evaluators.
 
-use crate::common::{errors, plugin_dir, Engine, TempDir};
+use crate::common::{self, errors, plugin_dir, Engine, TempDir};
 
 const START: &str = "...../...../...../...../..... r - -";
 const AFTER_SETUP: &str = "123../45.../6...f/...ed/..cba r s123456 s123456";
@@ -242,6 +242,39 @@ fn mcts_draws_rolls_and_takes_a_win() {
         lines.iter().any(|l| l.contains("score mate 1")),
         "{lines:?}"
     );
+}
+
+/// The Monte-Carlo tree grown for one move is searched on a move pair
+/// later (the move, the roll, the reply, the next roll: four plies on):
+/// a search of one visit there already reports the depth of the kept
+/// subtree. The roots of EinStein have too few moves to measure a value
+/// scale that a kept tree could be compared with.
+#[test]
+fn mcts_keeps_its_tree_a_move_pair_on() {
+    let (mut engine, _dir) = einstein();
+    engine.send("setoption name SearchMode value mcts");
+    let start = "startpos moves s123456 s123456 r4";
+    engine.send(&format!("position {start}"));
+    engine.send("go nodes 20000");
+    let lines = engine.until_bestmove();
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap().split(' ').collect();
+    assert!(pv.len() >= 5, "{info}");
+    engine.send(&format!("position {start} {}", pv[..4].join(" ")));
+    engine.send("go nodes 1");
+    let lines = engine.until_bestmove();
+    let depth = common::last_number(&lines, "depth");
+    assert!(depth >= 2, "the kept subtree: {lines:?}");
+    // After `ucinewgame` the tree is gone: one visit is one ply.
+    engine.send("ucinewgame");
+    engine.send(&format!("position {start} {}", pv[..4].join(" ")));
+    engine.send("go nodes 1");
+    let lines = engine.until_bestmove();
+    assert_eq!(common::last_number(&lines, "depth"), 1, "{lines:?}");
 }
 
 /// The best arrangement for `side` (1: Red, 2: Blue) in the shipped

@@ -49,8 +49,9 @@ pub const PLAYOUT_PLIES: u32 = 8;
 /// Most nodes of one thread's tree (about 100 bytes each, plus the move
 /// lists of the nodes visited more than once).
 pub const MAX_TREE_NODES: usize = 2_000_000;
-/// Plies below the old root where the new root is looked for.
-pub const REUSE_PLIES: u32 = 3;
+/// Plies below the old root where the new root is looked for: a move
+/// pair of a game with dice (EinStein's move, roll, reply, roll) is four.
+pub const REUSE_PLIES: u32 = 4;
 /// Visits of a `go mate` with no node limit that finds no proof.
 pub const MATE_SEARCH_VISITS: u64 = 1_000_000;
 /// Time between two `info` lines when the depth does not change.
@@ -86,22 +87,23 @@ impl TreeMemory {
     pub fn clear(&mut self) {
         self.key = None;
         self.map = None;
-        self.trees.clear();
+        self.trees.drain(..).for_each(drop_aside);
     }
 
     /// The mapping for a search at the position `hash`, `side` to move:
     /// the kept trees' own while the main one holds the position and
-    /// `fresh`, the one measured now, is close to it; otherwise `fresh`,
-    /// and the trees are dropped.
-    fn prepare(&mut self, hash: u64, side: u32, fresh: ValueMap) -> ValueMap {
+    /// `fresh`, the one measured now, is close to it or was measured on
+    /// too few moves to judge by (`judges` false); otherwise `fresh`, and
+    /// the trees are dropped.
+    fn prepare(&mut self, hash: u64, side: u32, fresh: ValueMap, judges: bool) -> ValueMap {
         let found = self
             .trees
             .first()
             .is_some_and(|t| t.find(hash, side, REUSE_PLIES).is_some());
         match self.map {
-            Some(kept) if found && kept.close_to(&fresh) => kept,
+            Some(kept) if found && (!judges || kept.close_to(&fresh)) => kept,
             _ => {
-                self.trees.clear();
+                self.trees.drain(..).for_each(drop_aside);
                 self.map = Some(fresh);
                 fresh
             }
@@ -117,14 +119,36 @@ impl TreeMemory {
     /// position, if the old tree has it; `None` otherwise.
     fn take(&mut self, index: usize, hash: u64, side: u32) -> Option<Tree> {
         let old = std::mem::take(self.trees.get_mut(index)?);
-        let id = old.find(hash, side, REUSE_PLIES)?;
-        Some(if id == Tree::ROOT {
-            old
-        } else {
-            old.subtree(id)
-        })
+        let Some(id) = old.find(hash, side, REUSE_PLIES) else {
+            drop_aside(old);
+            return None;
+        };
+        if id == Tree::ROOT {
+            return Some(old);
+        }
+        let kept = old.subtree(id);
+        drop_aside(old);
+        Some(kept)
     }
 }
+
+/// Free `tree` on a thread of its own: a tree of a million nodes and more
+/// takes a few hundred milliseconds to free, node by node, which the move
+/// that follows the search that grew it would otherwise pay.
+fn drop_aside(tree: Tree) {
+    if tree.len() < DROP_ASIDE_NODES {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("plyd-tree-drop".into())
+        .spawn(move || drop(tree));
+    if let Err(e) = spawned {
+        log::warn!("could not free a kept tree aside: {e}");
+    }
+}
+
+/// The fewest nodes of a tree [`drop_aside`] frees on a thread of its own.
+const DROP_ASIDE_NODES: usize = 100_000;
 
 /// Search `root` by MCTS; see [`super::search`].
 #[allow(clippy::too_many_arguments)]
@@ -160,12 +184,12 @@ pub(super) fn run(
     let bound = score::eval_bound(evaluator);
     let seed003 = evaluator.name() == SEED003_EVALUATOR;
     let root_side = root.side_to_move()?;
-    let (style, fresh_map) = if seed003 {
-        (Style::Seed003, ValueMap::linear(bound))
+    let (style, fresh_map, sampled) = if seed003 {
+        (Style::Seed003, ValueMap::linear(bound), 0)
     } else {
-        let scores = sample_scores(&mut root, evaluator, &root_moves, bound, root_side);
-        let map = scores.map(|s| ValueMap::calibrated(bound, root_side, &s));
-        (Style::Widening, map?)
+        let scores = sample_scores(&mut root, evaluator, &root_moves, bound, root_side)?;
+        let map = ValueMap::calibrated(bound, root_side, &scores);
+        (Style::Widening, map, scores.len())
     };
     let playout_plies = if plugin.info().capabilities & CAP_MCTS_PLAYOUTS != 0 {
         PLAYOUT_PLIES
@@ -192,7 +216,12 @@ pub(super) fn run(
         memory.clear();
         memory.key = Some(key);
     }
-    let map = memory.prepare(root.hash(), root_side, fresh_map);
+    let map = memory.prepare(
+        root.hash(),
+        root_side,
+        fresh_map,
+        sampled >= MIN_JUDGING_SAMPLE,
+    );
     let config = VisitConfig { map, ..config };
 
     let threads = options.threads.max(1);
@@ -308,6 +337,13 @@ pub(super) fn run(
 
 /// Moves sampled at the root to measure the sigmoid.
 const CALIBRATION_MOVES: usize = 32;
+/// The fewest moves sampled at a new root whose measure may drop a kept
+/// tree with another (see [`TreeMemory::prepare`]). The spread of a few
+/// moves' scores says little of the evaluator's scale: in EinStein, whose
+/// roots have one to six moves (and a chance root none), the measures of
+/// one move pair to the next differed by more than a factor of 3 nearly
+/// every time, and the tree found again was dropped.
+const MIN_JUDGING_SAMPLE: usize = 8;
 
 /// The scores, for `root_side`, of the positions after a sample of the
 /// root moves spread over the list (a game over counts as the bound).
