@@ -749,6 +749,10 @@ fn the_rules_end_games_from_book_positions() {
         match game.tag("Game") {
             "1" | "2" => {
                 assert_eq!(game.tag("Result"), "1-0", "{game:?}");
+                assert_eq!(
+                    game.tag("Reason"),
+                    "rules: no move left, a loss for the side to move"
+                );
                 assert_eq!(game.tag("Plies"), "0");
                 assert!(game.tag("Opening").ends_with("book.txt:2"), "{game:?}");
             }
@@ -765,6 +769,53 @@ fn the_rules_end_games_from_book_positions() {
     // Every side won twice, so each engine once per pair: an even match.
     assert_eq!(table_row(&stdout, "a"), [4, 2, 0, 2], "{stdout}");
     assert!(stdout.contains("first player won 2, second player won 2, drawn 0"));
+}
+
+/// A game the plugin's repetition rules end, moves left: the `Reason`
+/// says which rules, apart from a game with no move left.
+#[test]
+fn a_repetition_ending_is_named() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("arena-repetition");
+    let book = dir.path().join("book.txt");
+    // The start comes round a third time at the end of the opening.
+    std::fs::write(
+        &book,
+        "fen 3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 0 1 moves \
+         f0e1 f9e8 e1f0 e8f9 f0e1 f9e8 e1f0 e8f9\n",
+    )
+    .unwrap();
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let openings = format!("file:{}", book.display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--game",
+            "xiangqi",
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--openings",
+            &openings,
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for game in read_log(&log) {
+        assert_eq!(game.tag("Result"), "1/2-1/2", "{game:?}");
+        assert_eq!(game.tag("Ending"), "rules");
+        assert_eq!(
+            game.tag("Reason"),
+            "rules: the game's repetition or move-count rules, a draw"
+        );
+    }
 }
 
 #[test]

@@ -131,7 +131,7 @@ pub fn play_game(
             break Finish {
                 result,
                 ending: Ending::Rules,
-                reason: "rules".to_string(),
+                reason: rules_reason(outcome, legal.is_empty()),
             };
         }
 
@@ -236,6 +236,23 @@ pub fn play_game(
         seed: rules.seed,
         closest,
     })
+}
+
+/// The `Reason` of a game the rules ended: whether the side to move had no
+/// move, or the plugin ruled with moves left (a repetition or move-count
+/// rule, which an arbiter of its own could rule otherwise), and what for.
+fn rules_reason(outcome: Outcome, no_move: bool) -> String {
+    let verdict = match outcome {
+        Outcome::Win => "a win for the side to move",
+        Outcome::Loss => "a loss for the side to move",
+        Outcome::Draw => "a draw",
+        Outcome::Ongoing => "no result",
+    };
+    if no_move {
+        format!("rules: no move left, {verdict}")
+    } else {
+        format!("rules: the game's repetition or move-count rules, {verdict}")
+    }
 }
 
 /// The result of a game that the rules ended, from the plugin's outcome for
