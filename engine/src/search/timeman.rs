@@ -71,18 +71,7 @@ pub fn clock_budget(
     // Never plan to use more than what is left after the overhead.
     let usable = time.saturating_sub(overhead).max(1);
     let (moves_to_go, pool, hard_cap) = match moves_to_go {
-        // Sudden death keeps the overhead of the moves it assumes are left
-        // aside too, and a clock down to that reserve is played at once:
-        // every move costs a millisecond or two whatever its budget (the
-        // answer's way to the GUI, a search's start), and a clock shared
-        // out by thirtieths alone shrinks geometrically below that (long
-        // xiangqi games at 1 s lost on time at plies 190 and 201).
-        None => {
-            let pool = time
-                .saturating_sub(overhead * (DEFAULT_MOVES_TO_GO + 1))
-                .max(1);
-            (DEFAULT_MOVES_TO_GO, pool, pool * 3 / 4)
-        }
+        None => (DEFAULT_MOVES_TO_GO, usable, u64::MAX),
         Some(m) => {
             // A clock that must last `m` more moves keeps the overhead of
             // each of them aside, and no move may take much more than its
@@ -264,25 +253,6 @@ mod tests {
             assert!(low >= base.min(6 * inc), "{base}+{inc}: {low}");
             let low = lowest_clock(base, inc, 300, None, 3, longest);
             assert!(low >= base.min(3 * inc), "{base}+{inc}: {low}");
-        }
-    }
-
-    #[test]
-    fn sudden_death_lasts_a_long_game() {
-        // 150 moves a side with no increment, each a millisecond or two
-        // later than the search stopped: moves that stop between the soft
-        // and the hard limit, and moves that all run to the hard limit.
-        // Shared out by thirtieths with no reserve, the clock of 1 s was
-        // gone by the 100th move in every one of these.
-        let typical = |b: TimeBudget| (b.soft.as_millis() * 3 / 2).min(b.hard.as_millis()) as i64;
-        let longest = |b: TimeBudget| b.hard.as_millis() as i64;
-        for base in [1_000, 3_000, 10_000, 60_000] {
-            for delay in [1, 2] {
-                let low = lowest_clock(base, 0, 150, None, delay, typical);
-                assert!(low >= 40, "{base}+0, {delay} ms late: {low}");
-            }
-            let low = lowest_clock(base, 0, 150, None, 1, longest);
-            assert!(low >= 20, "{base}+0, to the hard limit: {low}");
         }
     }
 
