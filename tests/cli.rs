@@ -196,6 +196,8 @@ fn a_tool_refuses_a_configuration_it_cannot_use_whole() {
             stderr.contains("a tool does not run with a configuration"),
             "{stderr}"
         );
+        // The tool does not go on without the file, and does not say so.
+        assert!(!stderr.contains("ignoring the file"), "{stderr}");
     }
 }
 

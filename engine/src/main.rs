@@ -149,16 +149,19 @@ enum Tool {
     },
 }
 
-/// What the daemon does with a configuration file it cannot read.
-const IGNORING_THE_FILE: &str = "; ignoring the file";
-
 /// Settings resolved from the command line, the environment and the config
 /// file, with the problems met on the way (`problems`).
 fn resolve(cli: &Cli) -> DaemonConfig {
     let mut problems = Vec::new();
     let file = match &cli.config {
         Some(path) => ConfigFile::load(path).unwrap_or_else(|e| {
-            problems.push(format!("{e}{IGNORING_THE_FILE}"));
+            // The daemon goes on without the file; a tool refuses to run
+            // (see `main`), so only the daemon's line says it is ignored.
+            problems.push(if cli.command.is_none() {
+                format!("{e}; ignoring the file")
+            } else {
+                e.to_string()
+            });
             ConfigFile::default()
         }),
         None => ConfigFile::default(),
@@ -319,7 +322,6 @@ fn main() -> ExitCode {
     // default game): refused.
     if cli.command.is_some() && !config.problems.is_empty() {
         for problem in &config.problems {
-            let problem = problem.trim_end_matches(IGNORING_THE_FILE);
             eprintln!("plyd: {problem}");
         }
         eprintln!("plyd: a tool does not run with a configuration it cannot use whole; mend it or leave --config out");
