@@ -277,6 +277,68 @@ fn mcts_keeps_its_tree_a_move_pair_on() {
     assert_eq!(common::last_number(&lines, "depth"), 1, "{lines:?}");
 }
 
+/// The Monte-Carlo search's options: listed, refused outside their
+/// ranges, and in force: a tree of 1,000 nodes is full (`hashfull
+/// 1000`), and another exploration constant or widening factor grows
+/// another tree from the same visits on one thread.
+#[test]
+fn mcts_options_shape_the_tree() {
+    let (mut engine, _dir) = einstein();
+    engine.send("uci");
+    let listed = engine.read_until(|l| l == "uciok");
+    for line in [
+        "option name MctsExploration type spin default 600 min 0 max 10000",
+        "option name MctsWidening type spin default 1000 min 1 max 100000",
+        "option name MctsTreeNodes type spin default 2000000 min 1000 max 100000000",
+    ] {
+        assert!(listed.contains(&line.to_string()), "{line}");
+    }
+    for bad in [
+        "MctsExploration value -1",
+        "MctsWidening value 0",
+        "MctsTreeNodes value 999",
+    ] {
+        engine.send(&format!("setoption name {bad}"));
+        assert_eq!(errors(&engine.sync()).len(), 1, "{bad}");
+    }
+    engine.send("setoption name SearchMode value mcts");
+    let position = "position startpos moves s123456 s123456 r4";
+    // The last `info` line, less its speed and time.
+    let last = |engine: &mut Engine, setting: &str| {
+        engine.send("ucinewgame");
+        engine.send(&format!("setoption name {setting}"));
+        assert!(errors(&engine.sync()).is_empty(), "{setting}");
+        engine.send(position);
+        engine.send("go nodes 5000");
+        let lines = engine.until_bestmove();
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        let words: Vec<&str> = info.split(' ').collect();
+        let mut kept = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            if words[i] == "nps" || words[i] == "time" {
+                i += 2;
+            } else {
+                kept.push(words[i]);
+                i += 1;
+            }
+        }
+        kept.join(" ")
+    };
+    let default = last(&mut engine, "MctsTreeNodes value 2000000");
+    assert!(!default.contains("hashfull 1000"), "{default}");
+    let small = last(&mut engine, "MctsTreeNodes value 1000");
+    assert!(small.contains("hashfull 1000"), "{small}");
+    assert_eq!(last(&mut engine, "MctsTreeNodes value 2000000"), default);
+    assert_ne!(last(&mut engine, "MctsExploration value 3000"), default);
+    assert_eq!(last(&mut engine, "MctsExploration value 600"), default);
+    assert_ne!(last(&mut engine, "MctsWidening value 4000"), default);
+}
+
 /// The best arrangement for `side` (1: Red, 2: Blue) in the shipped
 /// set-up book, read here on its own: the line with the highest score in
 /// that column.

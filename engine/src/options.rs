@@ -92,6 +92,12 @@ pub mod names {
     pub const VARIETY: &str = "Variety";
     /// The seed of that choice.
     pub const VARIETY_SEED: &str = "VarietySeed";
+    /// The Monte-Carlo search's exploration constant, in thousandths.
+    pub const MCTS_EXPLORATION: &str = "MctsExploration";
+    /// The Monte-Carlo search's widening factor, in thousandths.
+    pub const MCTS_WIDENING: &str = "MctsWidening";
+    /// The most nodes of a Monte-Carlo tree, per thread.
+    pub const MCTS_TREE_NODES: &str = "MctsTreeNodes";
     /// Whether the root plays from the opening book.
     pub const OWN_BOOK: &str = "OwnBook";
     /// The opening book file.
@@ -160,6 +166,27 @@ pub const VARIETY_SEED_RANGE: SpinRange = SpinRange {
     default: 0,
     min: 0,
     max: 1 << 30,
+};
+
+/// `MctsExploration`, in thousandths of the constant `c` of the
+/// Monte-Carlo search's `mean + c × sqrt(ln N_parent / N)`.
+pub const MCTS_EXPLORATION_RANGE: SpinRange = SpinRange {
+    default: crate::search::mcts::DEFAULT_EXPLORATION_PERMILLE as i64,
+    min: 0,
+    max: 10_000,
+};
+/// `MctsWidening`, in thousandths of `k` in a node's width
+/// `1 + floor(k × sqrt(N))`.
+pub const MCTS_WIDENING_RANGE: SpinRange = SpinRange {
+    default: crate::search::mcts::DEFAULT_WIDENING_PERMILLE as i64,
+    min: 1,
+    max: 100_000,
+};
+/// `MctsTreeNodes`: the most nodes of one thread's tree.
+pub const MCTS_TREE_NODES_RANGE: SpinRange = SpinRange {
+    default: crate::search::mcts::MAX_TREE_NODES as i64,
+    min: 1_000,
+    max: 100_000_000,
 };
 
 /// Why an option value (from `setoption` or the config file) was refused.
@@ -292,6 +319,12 @@ pub struct EngineSettings {
     pub variety: Option<u32>,
     /// `VarietySeed`: the draw's seed; 0 draws a fresh one every search.
     pub variety_seed: u32,
+    /// `MctsExploration`, in thousandths.
+    pub mcts_exploration: u32,
+    /// `MctsWidening`, in thousandths.
+    pub mcts_widening: u32,
+    /// `MctsTreeNodes`.
+    pub mcts_tree_nodes: u32,
     /// `OwnBook`: play the book's move where the `BookFile` has the
     /// position.
     pub own_book: bool,
@@ -324,6 +357,9 @@ impl Default for EngineSettings {
             search_mode: None,
             variety: None,
             variety_seed: VARIETY_SEED_RANGE.default as u32,
+            mcts_exploration: MCTS_EXPLORATION_RANGE.default as u32,
+            mcts_widening: MCTS_WIDENING_RANGE.default as u32,
+            mcts_tree_nodes: MCTS_TREE_NODES_RANGE.default as u32,
             own_book: false,
             call_limit_ms: CALL_LIMIT_RANGE.default as u32,
             botzone_turn_limit_ms: BOTZONE_TURN_LIMIT_RANGE.default as u32,

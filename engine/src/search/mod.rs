@@ -130,6 +130,15 @@ pub struct SearchOptions {
     /// The seed of the bonuses (each search draws its own unless the
     /// GUI fixed one).
     pub variety_seed: u64,
+    /// The Monte-Carlo search's exploration constant, in thousandths
+    /// (`MctsExploration`); seed 003's evaluator keeps its own.
+    pub mcts_exploration: u32,
+    /// The Monte-Carlo search's widening factor, in thousandths
+    /// (`MctsWidening`).
+    pub mcts_widening: u32,
+    /// The most nodes a Monte-Carlo tree holds, per thread
+    /// (`MctsTreeNodes`).
+    pub mcts_tree_nodes: usize,
 }
 
 /// The search techniques taken from Stockfish, each behind an engine
@@ -419,6 +428,9 @@ impl Default for SearchOptions {
             mode: SearchMode::default(),
             variety: 0,
             variety_seed: 0,
+            mcts_exploration: mcts::DEFAULT_EXPLORATION_PERMILLE,
+            mcts_widening: mcts::DEFAULT_WIDENING_PERMILLE,
+            mcts_tree_nodes: mcts::MAX_TREE_NODES,
         }
     }
 }

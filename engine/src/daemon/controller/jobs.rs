@@ -370,6 +370,9 @@ impl Controller {
                 0 => fresh_seed(),
                 seed => u64::from(seed),
             },
+            mcts_exploration: self.settings.mcts_exploration,
+            mcts_widening: self.settings.mcts_widening,
+            mcts_tree_nodes: self.settings.mcts_tree_nodes as usize,
         }
     }
 }

@@ -122,7 +122,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 43] = [
+const ENGINE_OPTIONS: [EngineOption; 46] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -180,6 +180,24 @@ const ENGINE_OPTIONS: [EngineOption; 43] = [
         names::VARIETY_SEED,
         options::VARIETY_SEED_RANGE,
         variety_seed,
+        true
+    ),
+    spin!(
+        names::MCTS_EXPLORATION,
+        options::MCTS_EXPLORATION_RANGE,
+        mcts_exploration,
+        true
+    ),
+    spin!(
+        names::MCTS_WIDENING,
+        options::MCTS_WIDENING_RANGE,
+        mcts_widening,
+        true
+    ),
+    spin!(
+        names::MCTS_TREE_NODES,
+        options::MCTS_TREE_NODES_RANGE,
+        mcts_tree_nodes,
         true
     ),
     check!(names::OWN_BOOK, own_book; true),

@@ -38,7 +38,7 @@ use super::limits::{SearchControl, SearchLimits};
 use super::pool::join_helpers;
 use super::{nps, playable_root_moves, score, Answer, SearchEvent, SearchOptions, SearchResult};
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
-use select::Style;
+use select::{Shape, Style};
 use tree::{Node, NodeId, NodeKind, Proof, Tree, NO_NODE};
 use value::ValueMap;
 use visit::{VisitConfig, Visitor};
@@ -46,9 +46,15 @@ use visit::{VisitConfig, Visitor};
 /// Plies of random play before the evaluation, for a plugin that asks
 /// for playouts.
 pub const PLAYOUT_PLIES: u32 = 8;
-/// Most nodes of one thread's tree (about 100 bytes each, plus the move
-/// lists of the nodes visited more than once).
+/// Most nodes of one thread's tree by default (`MctsTreeNodes`; about
+/// 100 bytes each, plus the move lists of the nodes visited more than
+/// once).
 pub const MAX_TREE_NODES: usize = 2_000_000;
+/// `MctsExploration`'s default: [`select::WIDENING_EXPLORATION`] in
+/// thousandths.
+pub const DEFAULT_EXPLORATION_PERMILLE: u32 = 600;
+/// `MctsWidening`'s default: [`select::WIDENING_FACTOR`] in thousandths.
+pub const DEFAULT_WIDENING_PERMILLE: u32 = 1000;
 /// Plies below the old root where the new root is looked for: a move
 /// pair of a game with dice (EinStein's move, roll, reply, roll) is four.
 pub const REUSE_PLIES: u32 = 4;
@@ -203,7 +209,11 @@ pub(super) fn run(
         playout_plies,
         chance: plugin.has_chance(),
         root_moves: limits.search_moves.clone(),
-        max_nodes: MAX_TREE_NODES,
+        max_nodes: options.mcts_tree_nodes.max(1),
+        shape: Shape {
+            exploration: f64::from(options.mcts_exploration) / 1000.0,
+            widening: f64::from(options.mcts_widening) / 1000.0,
+        },
     };
     let key = TreeKey {
         game: plugin.name().to_string(),

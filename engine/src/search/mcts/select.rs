@@ -21,12 +21,31 @@ pub enum Style {
 
 /// Seed 003's exploration constant `ε` (its `best_child(node, 1)`).
 pub const SEED003_EXPLORATION: f64 = 1.0;
-/// The exploration constant of [`Style::Widening`], in
-/// `mean + c × sqrt(ln N_parent / N)`.
+/// The default exploration constant of [`Style::Widening`], in
+/// `mean + c × sqrt(ln N_parent / N)` (`MctsExploration` 600).
 pub const WIDENING_EXPLORATION: f64 = 0.6;
-/// Children a node of `N` visits may have under [`Style::Widening`]:
-/// `1 + floor(WIDENING_FACTOR × sqrt(N))`.
+/// The default widening factor of [`Style::Widening`]: a node of `N`
+/// visits may have `1 + floor(k × sqrt(N))` children (`MctsWidening`
+/// 1000).
 pub const WIDENING_FACTOR: f64 = 1.0;
+
+/// The two constants of [`Style::Widening`]'s tree policy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shape {
+    /// `c` of the UCT value.
+    pub exploration: f64,
+    /// `k` of the node's width.
+    pub widening: f64,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape {
+            exploration: WIDENING_EXPLORATION,
+            widening: WIDENING_FACTOR,
+        }
+    }
+}
 
 /// Seed 003's UCT value of a child with mean `mean` (for the parent's
 /// side) and `visits` visits, under a parent of `parent_visits` visits:
@@ -37,17 +56,17 @@ pub fn seed003_uct(mean: f64, visits: u32, parent_visits: u32, exploration: f64)
     mean + exploration * (2.0 * parent.ln() / n).sqrt()
 }
 
-/// The UCT value of [`Style::Widening`].
-pub fn widening_uct(mean: f64, visits: u32, parent_visits: u32) -> f64 {
+/// The UCT value of [`Style::Widening`], exploration constant `c`.
+pub fn widening_uct(mean: f64, visits: u32, parent_visits: u32, c: f64) -> f64 {
     let n = f64::from(visits.max(1));
     let parent = f64::from(parent_visits.max(1));
-    mean + WIDENING_EXPLORATION * (parent.ln() / n).sqrt()
+    mean + c * (parent.ln() / n).sqrt()
 }
 
 /// How many children a node of `visits` visits may have under
-/// [`Style::Widening`].
-pub fn widening_width(visits: u32) -> usize {
-    1 + (WIDENING_FACTOR * f64::from(visits).sqrt()) as usize
+/// [`Style::Widening`], widening factor `k`.
+pub fn widening_width(visits: u32, k: f64) -> usize {
+    1 + (k * f64::from(visits).sqrt()) as usize
 }
 
 /// What a visit does at a decision node.
@@ -62,7 +81,7 @@ pub enum Step {
 /// The step at decision node `id`, whose moves are listed. With `full`
 /// (the tree holds all the nodes it may), a node that has children goes
 /// down to one of them rather than expand.
-pub fn decide(tree: &Tree, id: NodeId, style: Style, full: bool) -> Step {
+pub fn decide(tree: &Tree, id: NodeId, style: Style, shape: Shape, full: bool) -> Step {
     let node = tree.node(id);
     let may_expand = !full || node.children.is_empty();
     let has_pending = may_expand
@@ -70,7 +89,7 @@ pub fn decide(tree: &Tree, id: NodeId, style: Style, full: bool) -> Step {
             || (node.children.len() as u32) < node.move_count);
     let may_widen = match style {
         Style::Seed003 => true,
-        Style::Widening => node.children.len() < widening_width(node.visits),
+        Style::Widening => node.children.len() < widening_width(node.visits, shape.widening),
     };
     if has_pending && may_widen {
         return Step::Expand;
@@ -86,7 +105,7 @@ pub fn decide(tree: &Tree, id: NodeId, style: Style, full: bool) -> Step {
                 let mean = tree.mean_for_parent(id, child);
                 match style {
                     Style::Seed003 => seed003_uct(mean, c.visits, node.visits, SEED003_EXPLORATION),
-                    Style::Widening => widening_uct(mean, c.visits, node.visits),
+                    Style::Widening => widening_uct(mean, c.visits, node.visits, shape.exploration),
                 }
             }
         };
@@ -248,21 +267,30 @@ mod tests {
         child.value_sum = -1.0;
         tree.add_child(0, child);
         tree.node_mut(0).visits = 100;
-        assert_eq!(decide(&tree, 0, Style::Seed003, false), Step::Expand);
+        assert_eq!(
+            decide(&tree, 0, Style::Seed003, Shape::default(), false),
+            Step::Expand
+        );
         // The widening style keeps to its width, 1 + sqrt(N) children: one
         // child is all a node of no visits may have, two at one visit.
         tree.node_mut(0).visits = 0;
-        assert_eq!(decide(&tree, 0, Style::Widening, false), Step::Descend(1));
-        tree.node_mut(0).visits = 1;
-        assert_eq!(decide(&tree, 0, Style::Widening, false), Step::Expand);
         assert_eq!(
-            decide(&tree, 0, Style::Widening, true),
+            decide(&tree, 0, Style::Widening, Shape::default(), false),
+            Step::Descend(1)
+        );
+        tree.node_mut(0).visits = 1;
+        assert_eq!(
+            decide(&tree, 0, Style::Widening, Shape::default(), false),
+            Step::Expand
+        );
+        assert_eq!(
+            decide(&tree, 0, Style::Widening, Shape::default(), true),
             Step::Descend(1),
             "a full tree goes down instead"
         );
-        assert_eq!(widening_width(1), 2);
-        assert_eq!(widening_width(3), 2);
-        assert_eq!(widening_width(4), 3);
+        assert_eq!(widening_width(1, WIDENING_FACTOR), 2);
+        assert_eq!(widening_width(3, WIDENING_FACTOR), 2);
+        assert_eq!(widening_width(4, WIDENING_FACTOR), 3);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use plyd_api::Move;
 
-use super::select::{self, Step, Style};
+use super::select::{self, Shape, Step, Style};
 use super::tree::{Node, NodeId, NodeKind, Proof, Tree};
 use super::value::ValueMap;
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
@@ -34,6 +34,8 @@ pub struct VisitConfig {
     /// The most nodes the tree may hold; past it, visits evaluate new
     /// positions without keeping them.
     pub max_nodes: usize,
+    /// The tree policy's constants (`MctsExploration`, `MctsWidening`).
+    pub shape: Shape,
 }
 
 /// Moves listed at a time at a widening node: a node of `N` visits has
@@ -158,6 +160,7 @@ impl<'a> Visitor<'a> {
                     &self.tree,
                     id,
                     self.config.style,
+                    self.config.shape,
                     self.tree.len() >= self.config.max_nodes,
                 ) {
                     Step::Descend(child) => Ok(child),
