@@ -304,6 +304,26 @@ fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
                  a move is played all the same, for the arbiter to rule"),
         "{lines:?}"
     );
+    // Red has checked perpetually and plyd's rules rule it lost: with the
+    // checks forbidden, Black mates, and the score is a mate against Red.
+    // A GUI whose rules differ plays on, so plyd does not resign on it.
+    engine.send(
+        "position fen 4ka3/R8/4n4/9/9/9/9/1r7/8r/3K5 w - - 0 1 \
+         moves a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9",
+    );
+    engine.send("go depth 6");
+    let lines = answer(&mut engine);
+    let last = lines.last().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 6 score -99")),
+        "{lines:?}"
+    );
+    assert!(
+        last.starts_with("bestmove ") && !last.contains("resign"),
+        "{last}"
+    );
     // A mate leaves no move: nobestmove, as before.
     engine.send("position fen 4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1 moves b1b9");
     engine.send("go depth 2");

@@ -16,6 +16,7 @@ use plyd_protocol::{
 
 use super::{main_line_score, one_line, report, search, uci, Dialect};
 use crate::daemon::controller::Controller;
+use crate::host::Outcome;
 use crate::options::names;
 use crate::search::score::to_protocol;
 use crate::search::tt::Bound;
@@ -50,6 +51,7 @@ const IGNORED_OPTIONS: [&str; 18] = [
 struct UcciRoot {
     side: u32,
     allowed: Option<Vec<String>>,
+    judged: bool,
 }
 
 /// The UCCI dialect and what it keeps between lines.
@@ -65,6 +67,10 @@ pub(super) struct Ucci {
     draw_offered: bool,
     /// The main line's last score in this search.
     last_score: Option<Score>,
+    /// plyd's own rules judged this search's root (a repetition): its
+    /// scores rest on rules the GUI may not share, and plyd does not
+    /// resign on them.
+    root_judged: bool,
 }
 
 impl Default for Ucci {
@@ -74,6 +80,7 @@ impl Default for Ucci {
             banned: Vec::new(),
             draw_offered: false,
             last_score: None,
+            root_judged: false,
         }
     }
 }
@@ -174,6 +181,7 @@ impl Ucci {
         let banned = self.banned.clone();
         ctl.session.ask_position(move |root| {
             let side = root.side_to_move()?;
+            let judged = root.outcome()? != Outcome::Ongoing;
             let allowed = if banned.is_empty() {
                 None
             } else {
@@ -188,7 +196,11 @@ impl Ucci {
                 }
                 Some(allowed)
             };
-            Ok(UcciRoot { side, allowed })
+            Ok(UcciRoot {
+                side,
+                allowed,
+                judged,
+            })
         })
     }
 
@@ -201,7 +213,11 @@ impl Ucci {
         }
         self.draw_offered = go.draw;
         self.last_score = None;
-        let UcciRoot { side, allowed } = match self.root(ctl) {
+        let UcciRoot {
+            side,
+            allowed,
+            judged,
+        } = match self.root(ctl) {
             Ok(found) => found,
             Err(e) => {
                 self.error(ctl, &e);
@@ -209,6 +225,7 @@ impl Ucci {
                 return;
             }
         };
+        self.root_judged = judged;
         let search_moves = match allowed {
             // Every legal move is banned: nothing can be played.
             Some(moves) if moves.is_empty() => {
@@ -349,7 +366,7 @@ impl Dialect for Ucci {
             line += &format!(" ponder {ponder}");
         }
         match self.last_score {
-            Some(Score::Mate(moves)) if moves < 0 => line += " resign",
+            Some(Score::Mate(moves)) if moves < 0 && !self.root_judged => line += " resign",
             Some(Score::Cp(cp)) if self.draw_offered && cp <= 0 => line += " draw",
             _ => {}
         }
