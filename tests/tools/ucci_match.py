@@ -441,16 +441,27 @@ def play_game(number, red, black, oracle, opening, args, faults):
 
 
 def interval(scores):
+    """Mean score and its 95% interval (low, high). The normal interval of
+    the per-game scores, but Wilson's score interval where every game
+    scored alike (or there is one game): the normal one is then zero wide."""
     n = len(scores)
     mean = sum(scores) / n
-    if n < 2:
-        return mean, 0.0
-    var = sum((s - mean) ** 2 for s in scores) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
+    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
+    if var > 0:
+        half = 1.96 * math.sqrt(var / n)
+        return mean, max(mean - half, 0.0), min(mean + half, 1.0), "normal"
+    z2 = 1.96 ** 2
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = 1.96 / (1 + z2 / n) * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n))
+    return mean, max(centre - half, 0.0), min(centre + half, 1.0), "Wilson"
 
 
 def elo(p):
-    p = min(max(p, 1e-3), 1 - 1e-3)
+    """Elo difference of a mean score; infinite at 0 and 1."""
+    if p <= 0:
+        return -math.inf
+    if p >= 1:
+        return math.inf
     return -400 * math.log10(1 / p - 1)
 
 
@@ -553,7 +564,7 @@ def main():
         recorder.finish()
 
     scores = [r[2] for r in rows]
-    mean, half = interval(scores)
+    mean, low, high, kind = interval(scores)
     w = scores.count(1.0)
     d = scores.count(0.5)
     l = scores.count(0.0)
@@ -567,9 +578,9 @@ def main():
         if sub:
             print("| plyd %s | %d | %d | %d | %d | %.1f |" % (
                 colour, len(sub), sub.count(1.0), sub.count(0.5), sub.count(0.0), sum(sub)))
-    print("| all | %d | %d | %d | %d | %.1f/%d = %.3f ± %.3f (95%%), Elo %+.0f [%+.0f, %+.0f] |" % (
-        len(rows), w, d, l, sum(scores), len(rows), mean, half, elo(mean),
-        elo(mean - half), elo(mean + half)))
+    print("| all | %d | %d | %d | %d | %.1f/%d = %.3f [%.3f, %.3f] (95%%, %s), Elo %+.0f [%+.0f, %+.0f] |" % (
+        len(rows), w, d, l, sum(scores), len(rows), mean, low, high, kind, elo(mean),
+        elo(low), elo(high)))
     reasons = {}
     for r in rows:
         reasons[r[3]] = reasons.get(r[3], 0) + 1
