@@ -86,6 +86,18 @@ fn move_ranks_switch_between_0_9_and_1_10() {
     engine.send("setoption name MoveRanks value 0-9");
     engine.send("go depth 3");
     assert_eq!(bestmove(&engine.until_bestmove()), "b1b9");
+
+    // A move of the other numbering is refused, and the error shows the
+    // numbering in force by the legal moves it names.
+    engine.send("setoption name MoveRanks value 1-10");
+    engine.send("position startpos moves h2e2");
+    let lines = engine.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("illegal move 'h2e2' (44 legal here: a1a2, a1a3, "),
+        "{lines:?}"
+    );
 }
 
 #[test]

@@ -196,6 +196,10 @@ impl GamePlugin {
     }
 }
 
+/// Legal moves a refused move's error names (see
+/// [`GameState::parse_legal_move`]).
+const LEGAL_MOVES_SHOWN: usize = 8;
+
 /// A game state owned by the host, freed by the plugin on drop.
 pub struct GameState {
     pub(crate) plugin: Arc<GamePlugin>,
@@ -659,6 +663,20 @@ impl GameState {
         }
     }
 
+    /// The chance node's outcomes, or else the legal moves.
+    fn moves_or_outcomes(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
+        if self.plugin.has_chance() {
+            let mut outcomes = Vec::new();
+            self.chance_outcomes(&mut outcomes)?;
+            if !outcomes.is_empty() {
+                moves.clear();
+                moves.extend(outcomes.iter().map(|&(token, _)| token));
+                return Ok(());
+            }
+        }
+        self.legal_moves(moves)
+    }
+
     /// [`GameState::is_legal`] for a plugin without the entry.
     fn is_legal_by_lists(&self, mv: Move) -> Result<bool, PluginError> {
         if self.plugin.has_chance() {
@@ -691,14 +709,34 @@ impl GameState {
     }
 
     /// Read a move text and check that it is legal here (a chance node's
-    /// outcomes count as its moves).
+    /// outcomes count as its moves). A move that reads but is not legal
+    /// is refused with the legal moves' count and the first few of them,
+    /// so that a notation other than the plugin's shows at once (xiangqi
+    /// ranks counted from 1 against `MoveRanks 0-9`, say).
     pub fn parse_legal_move(&self, text: &str) -> Result<Move, PluginError> {
         let mv = self.parse_move(text)?;
         if self.is_legal(mv)? {
-            Ok(mv)
-        } else {
-            Err(PluginError::Invalid(format!("illegal move '{text}'")))
+            return Ok(mv);
         }
+        let mut moves = Vec::new();
+        let hint = match self.moves_or_outcomes(&mut moves) {
+            Ok(()) if moves.is_empty() => " (no move is legal here)".to_string(),
+            Ok(()) => {
+                let shown: Vec<String> = moves
+                    .iter()
+                    .take(LEGAL_MOVES_SHOWN)
+                    .filter_map(|&m| self.format_move(m).ok())
+                    .collect();
+                let more = if moves.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                };
+                format!(" ({} legal here: {}{more})", moves.len(), shown.join(", "))
+            }
+            Err(_) => String::new(),
+        };
+        Err(PluginError::Invalid(format!("illegal move '{text}'{hint}")))
     }
 
     /// Canonical spelling of `mv`.
