@@ -751,7 +751,7 @@ fn the_rules_end_games_from_book_positions() {
                 assert_eq!(game.tag("Result"), "1-0", "{game:?}");
                 assert_eq!(
                     game.tag("Reason"),
-                    "rules: no move left, a loss for the side to move"
+                    "rules: game over, a loss for the side to move"
                 );
                 assert_eq!(game.tag("Plies"), "0");
                 assert!(game.tag("Opening").ends_with("book.txt:2"), "{game:?}");
@@ -772,7 +772,7 @@ fn the_rules_end_games_from_book_positions() {
 }
 
 /// A game the plugin's repetition rules end, moves left: the `Reason`
-/// says which rules, apart from a game with no move left.
+/// says which rules, apart from a game over with no move left.
 #[test]
 fn a_repetition_ending_is_named() {
     let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);

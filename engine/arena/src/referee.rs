@@ -249,7 +249,7 @@ fn rules_reason(outcome: Outcome, no_move: bool) -> String {
         Outcome::Ongoing => "no result",
     };
     if no_move {
-        format!("rules: no move left, {verdict}")
+        format!("rules: game over, {verdict}")
     } else {
         format!("rules: the game's repetition or move-count rules, {verdict}")
     }
