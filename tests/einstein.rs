@@ -222,11 +222,7 @@ fn mcts_draws_rolls_and_takes_a_win() {
     engine.send("go nodes 3000");
     let lines = engine.until_bestmove();
     assert_eq!(lines.last().unwrap(), "bestmove (none)");
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("an info line");
+    let info = last_info(&lines);
     assert!(info.contains(" score cp "), "{info}");
     let pv = info.split(" pv ").nth(1).unwrap();
     assert!(pv.starts_with('r'), "{info}");
@@ -244,6 +240,15 @@ fn mcts_draws_rolls_and_takes_a_win() {
     );
 }
 
+/// The last `info depth` line of a search.
+fn last_info(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line")
+}
+
 /// The Monte-Carlo tree grown for one move is searched on a move pair
 /// later (the move, the roll, the reply, the next roll: four plies on):
 /// a search of one visit there already reports the depth of the kept
@@ -257,11 +262,7 @@ fn mcts_keeps_its_tree_a_move_pair_on() {
     engine.send(&format!("position {start}"));
     engine.send("go nodes 20000");
     let lines = engine.until_bestmove();
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("an info line");
+    let info = last_info(&lines);
     let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap().split(' ').collect();
     assert!(pv.len() >= 5, "{info}");
     engine.send(&format!("position {start} {}", pv[..4].join(" ")));
@@ -311,11 +312,7 @@ fn mcts_options_shape_the_tree() {
         engine.send(position);
         engine.send("go nodes 5000");
         let lines = engine.until_bestmove();
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .expect("an info line");
+        let info = last_info(&lines);
         let words: Vec<&str> = info.split(' ').collect();
         let mut kept = Vec::new();
         let mut i = 0;

@@ -228,6 +228,13 @@ fn the_no_capture_draw_follows_its_option() {
     assert_eq!(errors(&engine.sync()).len(), 1);
 }
 
+/// Whether `lines` hold plyd's verdict of a draw on the root.
+fn judged_drawn(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .any(|l| l.starts_with(&format!("{JUDGED}the game is drawn")))
+}
+
 /// An arbiter whose repetition rules differ from plyd's may play on past
 /// plyd's verdict: the moves after it are taken, and `go` answers each
 /// position with a legal move, never `(none)` (which would forfeit).
@@ -240,12 +247,7 @@ fn play_goes_on_past_a_repetition_verdict() {
     engine.send(&format!("position fen {start} moves {lap} {lap}"));
     engine.send("go depth 4");
     let lines = engine.until_bestmove();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with(&format!("{JUDGED}the game is drawn"))),
-        "{lines:?}"
-    );
+    assert!(judged_drawn(&lines), "{lines:?}");
     let first = bestmove(&lines);
     assert_ne!(first, "(none)");
     // Two laps more, then the answer: all taken, and a move each time.
@@ -279,12 +281,7 @@ fn play_goes_on_past_a_repetition_verdict() {
     engine.send(&format!("position fen {start} moves {lap} {lap}"));
     engine.send("go nodes 300");
     let lines = engine.until_bestmove();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with(&format!("{JUDGED}the game is drawn"))),
-        "{lines:?}"
-    );
+    assert!(judged_drawn(&lines), "{lines:?}");
     assert_ne!(bestmove(&lines), "(none)", "{lines:?}");
     // Searched: the root is not taken for the end of the game.
     assert!(last_info(&lines).contains(" nodes 300 "), "{lines:?}");
