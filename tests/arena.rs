@@ -813,7 +813,7 @@ fn a_repetition_ending_is_named() {
         assert_eq!(game.tag("Ending"), "rules");
         assert_eq!(
             game.tag("Reason"),
-            "rules: the game's repetition or move-count rules, a draw"
+            "rules: third repetition, neither side checked or chased perpetually, a draw"
         );
     }
 }

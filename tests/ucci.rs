@@ -281,11 +281,12 @@ fn the_options_ucci_guis_send_are_taken_quietly() {
 fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
     let (mut engine, _dir) = ucci_engine(&[]);
     handshake(&mut engine);
-    // Black's rook has checked Red's general back and forth: plyd's rules
-    // rule the perpetual check a loss for Black, but Red still has moves,
-    // and the GUI adjudicates. The search keeps the history: Red's only
-    // move, d1d0, repeats the check position once more, a win by plyd's
-    // rules.
+    // Black's rook has harried Red back and forth, checking its general
+    // and, on the move that does not check (a1a2), attacking the advisor
+    // on d2: plyd's rules rule a perpetual chase, a loss for Black, and
+    // say so, but Red still has moves, and the GUI adjudicates.
+    // The search keeps the history: Red's only move, d1d0, repeats the
+    // position once more, a win by plyd's rules.
     engine.send(
         "position fen 3aka3/5R3/9/p3p4/8R/9/9/3AB4/r2K5/9 w - - 0 1 \
          moves d1d0 a1a0 d0d1 a0a1 d1d0 a1a2 d0d1 a2a1",
@@ -300,7 +301,8 @@ fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
     );
     assert!(
         lines.iter().any(|l| l
-            == "info message plyd's rules judge this position: the side to move has won; \
+            == "info message plyd's rules judge this position: the side to move has won \
+                 (third repetition, Black chased perpetually); \
                  a move is played all the same, for the arbiter to rule"),
         "{lines:?}"
     );

@@ -213,7 +213,8 @@ fn the_no_capture_draw_follows_its_option() {
     let lines = engine.until_bestmove();
     assert!(
         lines.contains(&format!(
-            "{JUDGED}the game is drawn; a move is played all the same, for the arbiter to rule"
+            "{JUDGED}the game is drawn (2 plies without a capture); \
+             a move is played all the same, for the arbiter to rule"
         )),
         "{lines:?}"
     );
@@ -268,7 +269,10 @@ fn play_goes_on_past_a_repetition_verdict() {
     engine.send("go depth 3");
     let lines = engine.until_bestmove();
     assert!(
-        lines.contains(&format!("{JUDGED}the side to move has lost; a move is played all the same, for the arbiter to rule")),
+        lines.contains(&format!(
+            "{JUDGED}the side to move has lost (third repetition, Red checked perpetually); \
+             a move is played all the same, for the arbiter to rule"
+        )),
         "{lines:?}"
     );
     assert_ne!(bestmove(&lines), "(none)");

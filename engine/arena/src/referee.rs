@@ -131,7 +131,11 @@ pub fn play_game(
             break Finish {
                 result,
                 ending: Ending::Rules,
-                reason: rules_reason(outcome, legal.is_empty()),
+                reason: rules_reason(
+                    outcome,
+                    legal.is_empty(),
+                    state.outcome_reason().ok().flatten(),
+                ),
             };
         }
 
@@ -238,17 +242,20 @@ pub fn play_game(
     })
 }
 
-/// The `Reason` of a game the rules ended: whether the side to move had no
-/// move, or the plugin ruled with moves left (a repetition or move-count
-/// rule, which an arbiter of its own could rule otherwise), and what for.
-fn rules_reason(outcome: Outcome, no_move: bool) -> String {
+/// The `Reason` of a game the rules ended: the rule, where the plugin
+/// names it (`reason`), else whether the game was over with no move left
+/// or the plugin ruled with moves left (a repetition or move-count rule,
+/// which an arbiter of its own could rule otherwise); and what for.
+fn rules_reason(outcome: Outcome, no_move: bool, reason: Option<String>) -> String {
     let verdict = match outcome {
         Outcome::Win => "a win for the side to move",
         Outcome::Loss => "a loss for the side to move",
         Outcome::Draw => "a draw",
         Outcome::Ongoing => "no result",
     };
-    if no_move {
+    if let Some(reason) = reason {
+        format!("rules: {reason}, {verdict}")
+    } else if no_move {
         format!("rules: game over, {verdict}")
     } else {
         format!("rules: the game's repetition or move-count rules, {verdict}")

@@ -54,6 +54,8 @@ pub(crate) struct GameVtable {
     pub gives_check: Option<unsafe extern "C" fn(*const State, Move) -> i32>,
     /// Optional: the count of moves after a move, without making it.
     pub count_after: Option<unsafe extern "C" fn(*const State, Move) -> i64>,
+    /// Optional: why the outcome is what it is, as text.
+    pub outcome_reason: Option<unsafe extern "C" fn(*const State, *mut c_char, usize) -> i64>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -284,6 +286,21 @@ impl GameState {
             .read_text("get_position", |buf, cap| unsafe {
                 (vt.get_position)(ptr, buf, cap)
             })
+    }
+
+    /// Why the outcome is what it is (which rule ended the game), where
+    /// the plugin says; `None` where it has nothing to say.
+    pub fn outcome_reason(&self) -> Result<Option<String>, PluginError> {
+        let Some(entry) = self.plugin.vtable.outcome_reason else {
+            return Ok(None);
+        };
+        let ptr = self.ptr.as_ptr();
+        // SAFETY: live state; the closure passes a buffer and its length.
+        let text = self
+            .plugin
+            .health
+            .read_text("outcome_reason", |buf, cap| unsafe { entry(ptr, buf, cap) })?;
+        Ok((!text.trim().is_empty()).then(|| text.trim().to_string()))
     }
 
     /// The board picture for `d`.

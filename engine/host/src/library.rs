@@ -369,6 +369,7 @@ unsafe fn read_game_table(
             move_keys: optional_field!(table, table_size, GameApi, move_keys),
             gives_check: optional_field!(table, table_size, GameApi, gives_check),
             count_after: optional_field!(table, table_size, GameApi, count_after),
+            outcome_reason: optional_field!(table, table_size, GameApi, outcome_reason),
         };
         let name = table_string(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;

@@ -644,19 +644,27 @@ fn outcome_words(outcome: Outcome) -> &'static str {
 /// and the verdict told: the arbiter applies such rules, and its may
 /// differ.
 pub(crate) fn playable_root_moves(
+    root: &GameState,
     root_moves: &mut Vec<Move>,
     limits: &SearchLimits,
     outcome: Outcome,
     report: &mut dyn FnMut(SearchEvent),
-) -> bool {
+) -> Result<bool, PluginError> {
     if !limits.search_moves.is_empty() {
         root_moves.retain(|m| limits.search_moves.contains(m));
     }
+    // The rule that gave the verdict, where the plugin says.
+    let why = if outcome == Outcome::Ongoing {
+        String::new()
+    } else {
+        root.outcome_reason()?
+            .map_or_else(String::new, |reason| format!(" ({reason})"))
+    };
     let string = if root_moves.is_empty() {
-        Some(format!("no legal move: {}", outcome_words(outcome)))
+        Some(format!("no legal move: {}{why}", outcome_words(outcome)))
     } else if outcome != Outcome::Ongoing {
         Some(format!(
-            "plyd's rules judge this position: {}; a move is played all the same, \
+            "plyd's rules judge this position: {}{why}; a move is played all the same, \
              for the arbiter to rule",
             outcome_words(outcome)
         ))
@@ -669,7 +677,7 @@ pub(crate) fn playable_root_moves(
             ..Info::default()
         }));
     }
-    !root_moves.is_empty()
+    Ok(!root_moves.is_empty())
 }
 
 /// Nodes per second, 0 before a millisecond has passed.

@@ -319,7 +319,7 @@ pub(super) fn run(
         // Moves listed after a verdict (a repetition) are searched: the
         // arbiter, not plyd, applies such rules.
         order_root(&root, tt, features, &mut root_moves)?;
-        if !playable_root_moves(&mut root_moves, limits, outcome, report) {
+        if !playable_root_moves(&root, &mut root_moves, limits, outcome, report)? {
             return Ok(SearchResult::default());
         }
     }

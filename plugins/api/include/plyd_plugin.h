@@ -405,6 +405,12 @@ typedef struct PlydGameApi {
      * to leave it to the host (which then makes, counts and takes back).
      * Perft's last ply asks it of every move. */
     int64_t (*count_after)(const PlydState *state, PlydMove mv);
+    /* Why outcome() is what it is, as one line for the people watching
+     * ("Red checked perpetually", "120 plies without a capture"), written
+     * as get_position writes its text; an empty text (return 0) where
+     * there is nothing to say. The host adds it to the line that gives a
+     * verdict. Optional. */
+    int64_t (*outcome_reason)(const PlydState *state, char *buf, size_t cap);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

@@ -398,6 +398,13 @@ pub struct GameApi {
     /// [`STATUS_UNSUPPORTED`] to leave it to the host (which then makes,
     /// counts and takes back). Perft's last ply asks it of every move.
     pub count_after: Option<unsafe extern "C" fn(state: *const State, mv: Move) -> i64>,
+    /// Optional: why `outcome` is what it is, as one line of text for the
+    /// people watching ("Red checked perpetually", "120 plies without a
+    /// capture"), written like `get_position`'s text; an empty text (0)
+    /// where there is nothing to say (the game goes on, or no reason is
+    /// kept). The host adds it to the line that gives a verdict.
+    pub outcome_reason:
+        Option<unsafe extern "C" fn(state: *const State, buf: *mut c_char, cap: usize) -> i64>,
 }
 
 /// [`GameApi::move_keys`]: every key, its noisy bit cleared, is below this.

@@ -362,6 +362,15 @@ pub trait Game: Clone + Send + 'static {
         let _ = mv;
         None
     }
+    /// Whether [`Game::outcome_reason`] is meaningful (sets
+    /// `outcome_reason`).
+    const HAS_OUTCOME_REASON: bool = false;
+    /// Why [`Game::outcome`] is what it is, in one line for the people
+    /// watching (which rule ended the game); empty where there is nothing
+    /// to say.
+    fn outcome_reason(&self) -> String {
+        String::new()
+    }
     /// Whether [`Game::move_keys`] is meaningful (sets `move_keys`).
     const HAS_MOVE_KEYS: bool = false;
     /// A small key per move of this state's legal list, `keys[i]` for
@@ -723,6 +732,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         move_keys: G::HAS_MOVE_KEYS.then_some(shim::move_keys::<G> as _),
         gives_check: G::HAS_GIVES_CHECK.then_some(shim::gives_check::<G> as _),
         count_after: G::HAS_COUNT_AFTER.then_some(shim::count_after::<G> as _),
+        outcome_reason: G::HAS_OUTCOME_REASON.then_some(shim::outcome_reason::<G> as _),
     }
 }
 
@@ -1060,6 +1070,17 @@ mod shim {
         guard(i64::from(abi::STATUS_PANIC), || {
             // SAFETY: live state; buf valid for cap bytes.
             unsafe { write_text(&state_ref::<G>(state).format_move(mv), buf, cap) }
+        })
+    }
+
+    pub unsafe extern "C" fn outcome_reason<G: Game>(
+        state: *const State,
+        buf: *mut c_char,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state; buf valid for cap bytes.
+            unsafe { write_text(&state_ref::<G>(state).outcome_reason(), buf, cap) }
         })
     }
 

@@ -9,7 +9,7 @@ use plyd_api::abi::NULL_MOVE;
 use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, SeeAnswer, Variant};
 
 use crate::board::{kind_of, to_sq, Position, CANNON, CHARIOT, HORSE};
-use crate::judge::{judge, Verdict};
+use crate::judge::{judge_why, Verdict};
 use crate::text;
 
 /// Version of the state layout described in the crate docs.
@@ -118,6 +118,12 @@ impl Xiangqi {
 
     /// The verdict if this position occurs for the third time.
     fn repetition(&self) -> Option<Verdict> {
+        self.repeated_from().map(|start| self.judge_from(start).0)
+    }
+
+    /// Where the span judged for a repetition starts in `history`, if this
+    /// position occurs for the third time.
+    fn repeated_from(&self) -> Option<usize> {
         let n = self.history.len();
         let hash = self.position.hash;
         let window = (self.quiet_plies as usize).min(n);
@@ -130,21 +136,38 @@ impl Xiangqi {
             if back % 2 == 0 && played.hash_before == hash {
                 seen += 1;
                 if seen == 2 {
-                    return Some(self.judge_from(n - back));
+                    return Some(n - back);
                 }
             }
         }
         None
     }
 
-    /// Judge the moves from `history[start]` to now.
-    fn judge_from(&self, start: usize) -> Verdict {
+    /// Judge the moves from `history[start]` to now, and say why.
+    fn judge_from(&self, start: usize) -> (Verdict, String) {
         let mut position = self.position;
         for played in self.history[start..].iter().rev() {
             position.take_back(played.mv, played.captured);
         }
         let moves: Vec<Move> = self.history[start..].iter().map(|p| p.mv).collect();
-        judge(&position, &moves)
+        judge_why(&position, &moves)
+    }
+
+    /// Why [`Game::outcome`] is what it is: the rule that ended the game.
+    fn why(&self) -> String {
+        match self.cached_outcome() {
+            Outcome::Ongoing => String::new(),
+            _ if !self.position.has_legal_move() => if self.position.in_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            }
+            .to_string(),
+            _ => match self.repeated_from() {
+                Some(start) => format!("third repetition, {}", self.judge_from(start).1),
+                None => format!("{} plies without a capture", self.quiet_plies),
+            },
+        }
     }
 }
 
@@ -284,6 +307,12 @@ impl Game for Xiangqi {
 
     fn in_check(&self) -> bool {
         self.position.in_check()
+    }
+
+    const HAS_OUTCOME_REASON: bool = true;
+
+    fn outcome_reason(&self) -> String {
+        self.why()
     }
 
     /// The general of the side not to move is attacked once `mv` is played:

@@ -77,6 +77,49 @@ impl Conduct {
 /// Judge the moves `moves`, played in order from `start` (which the last
 /// of them brings back). The verdict is for the side to move at the end.
 pub fn judge(start: &Position, moves: &[Move]) -> Verdict {
+    judge_why(start, moves).0
+}
+
+/// [`judge`], and why, in words: which side checked or chased
+/// perpetually, or that the repetition is a plain one.
+pub fn judge_why(start: &Position, moves: &[Move]) -> (Verdict, String) {
+    let (us, conduct) = conducts(start, moves);
+    let (ours, theirs) = (conduct[us], conduct[us ^ 1]);
+    let rank = |c: &Conduct| {
+        if c.checks_perpetually() {
+            2
+        } else if c.chases_perpetually() {
+            1
+        } else {
+            0
+        }
+    };
+    let colour = |side: usize| if side == RED { "Red" } else { "Black" };
+    let deed = |rank: u8| if rank == 2 { "checked" } else { "chased" };
+    let (r_ours, r_theirs) = (rank(&ours), rank(&theirs));
+    match r_ours.cmp(&r_theirs) {
+        std::cmp::Ordering::Greater => (
+            Verdict::Loss,
+            format!("{} {} perpetually", colour(us), deed(r_ours)),
+        ),
+        std::cmp::Ordering::Less => (
+            Verdict::Win,
+            format!("{} {} perpetually", colour(us ^ 1), deed(r_theirs)),
+        ),
+        std::cmp::Ordering::Equal if r_ours == 0 => (
+            Verdict::Draw,
+            "neither side checked or chased perpetually".to_string(),
+        ),
+        std::cmp::Ordering::Equal => (
+            Verdict::Draw,
+            format!("both sides {} perpetually", deed(r_ours)),
+        ),
+    }
+}
+
+/// Each side's conduct over `moves` from `start`, and the side to move at
+/// the end.
+fn conducts(start: &Position, moves: &[Move]) -> (usize, [Conduct; 2]) {
     let mut position = *start;
     let mut conduct = [Conduct::new(), Conduct::new()];
     for &mv in moves {
@@ -101,22 +144,7 @@ pub fn judge(start: &Position, moves: &[Move]) -> Verdict {
             }
         }
     }
-    let us = position.side();
-    let (ours, theirs) = (conduct[us], conduct[us ^ 1]);
-    let rank = |c: &Conduct| {
-        if c.checks_perpetually() {
-            2
-        } else if c.chases_perpetually() {
-            1
-        } else {
-            0
-        }
-    };
-    match rank(&ours).cmp(&rank(&theirs)) {
-        std::cmp::Ordering::Greater => Verdict::Loss,
-        std::cmp::Ordering::Less => Verdict::Win,
-        std::cmp::Ordering::Equal => Verdict::Draw,
-    }
+    (position.side(), conduct)
 }
 
 /// The enemy pieces (as a square set of `after`) that `mv` chases.

@@ -107,6 +107,16 @@ fn third_occurrence(fen: &str, cycle: &[&str]) -> Outcome {
     verdict
 }
 
+/// The rule `outcome_reason` names at the third occurrence of `cycle`'s
+/// start (see [`third_occurrence`]).
+fn third_occurrence_reason(fen: &str, cycle: &[&str]) -> String {
+    let mut game = game_at(fen);
+    assert_eq!(game.outcome_reason(), "", "the game goes on");
+    play_line(&mut game, cycle);
+    play_line(&mut game, cycle);
+    game.outcome_reason()
+}
+
 /// Red checks on every move, Black only steps its general: Red checks
 /// perpetually and loses.
 ///
@@ -134,6 +144,10 @@ fn perpetual_check_loses() {
     assert_eq!(game.outcome(), Outcome::Ongoing, "second occurrence");
     assert!(move_count(&game) > 0);
     assert_eq!(third_occurrence(fen, &cycle), Outcome::Loss);
+    assert_eq!(
+        third_occurrence_reason(fen, &cycle),
+        "third repetition, Red checked perpetually"
+    );
 }
 
 /// Red's chariot attacks Black's lone horse on every move, the horse runs
@@ -166,6 +180,13 @@ fn perpetual_chase_of_an_unprotected_piece_loses() {
             &["c9c7", "b7a9", "c7c9", "a9b7"]
         ),
         Outcome::Loss
+    );
+    assert_eq!(
+        third_occurrence_reason(
+            "2Rak4/9/1n7/9/9/9/9/9/9/3K5 w",
+            &["c9c7", "b7a9", "c7c9", "a9b7"]
+        ),
+        "third repetition, Red chased perpetually"
     );
 }
 
@@ -376,6 +397,10 @@ fn plain_repetition_draws_on_the_third_occurrence() {
     let fen = "3k1a3/9/9/9/9/9/9/9/9/4KA3 w";
     let cycle = ["f0e1", "f9e8", "e1f0", "e8f9"];
     assert_eq!(third_occurrence(fen, &cycle), Outcome::Draw);
+    assert_eq!(
+        third_occurrence_reason(fen, &cycle),
+        "third repetition, neither side checked or chased perpetually"
+    );
     // Ply by ply: nothing before the eighth ply.
     let mut game = game_at(fen);
     for lap in 0..2 {
@@ -569,6 +594,7 @@ fn no_capture_draw() {
     play(&mut game, "f9e8");
     assert_eq!(game.quiet_plies(), 120);
     assert_eq!(game.outcome(), Outcome::Draw);
+    assert_eq!(game.outcome_reason(), "120 plies without a capture");
     // The moves stay, for an arbiter that plays on; the draw stands.
     assert_eq!(move_count(&game), 5);
     play(&mut game, "e1f0");
@@ -625,6 +651,7 @@ fn checkmate_loses() {
     assert!(game.in_check());
     assert_eq!(game.outcome(), Outcome::Loss);
     assert_eq!(move_count(&game), 0);
+    assert_eq!(game.outcome_reason(), "checkmate");
 }
 
 /// Stalemate: Black general d9 alone, not in check; d8 is covered by the
@@ -636,6 +663,7 @@ fn stalemate_loses() {
     assert!(!game.in_check());
     assert_eq!(game.outcome(), Outcome::Loss);
     assert_eq!(move_count(&game), 0);
+    assert_eq!(game.outcome_reason(), "stalemate");
 }
 
 /// The null-move guard looks at the side to move only: no chariot, horse or

@@ -180,7 +180,7 @@ pub(super) fn run(
         // As in the alpha-beta search, moves listed after a verdict are
         // searched.
         root.legal_moves(&mut root_moves)?;
-        if !playable_root_moves(&mut root_moves, limits, outcome, report) {
+        if !playable_root_moves(&root, &mut root_moves, limits, outcome, report)? {
             return Ok(SearchResult::default());
         }
         // Whatever fails later, a legal move can be given.
