@@ -293,9 +293,17 @@ pub fn earn(rate: f64, cap: usize) {
     SOLVER.with(|s| s.borrow_mut().earn(rate, cap));
 }
 
+/// Most new positions one paced solve may take, whatever the thread has
+/// saved: a call of the evaluation runs to its end, and solving 20,000 new
+/// positions of a five-stone ending took 30 to 175 ms at once, long past a
+/// short move's time (games at 20 ms a move were lost on time). An ending
+/// that needs more is solved over several calls, the positions solved by
+/// each kept.
+pub const MAX_SOLVE_BURST: usize = 1_000;
+
 /// [`win_probability`] with a paced budget: this thread earns `rate`
-/// positions (up to `cap` saved), then solves with what it has saved and
-/// spends what it used.
+/// positions (up to `cap` saved), then solves with what it has saved (at
+/// most [`MAX_SOLVE_BURST`] in one call) and spends what it used.
 pub fn paced_win_probability(
     board: &Board,
     max_stones: usize,
@@ -306,7 +314,7 @@ pub fn paced_win_probability(
         let mut s = s.borrow_mut();
         s.earn(rate, cap);
         let e = Ending::of(board).filter(|e| e.stones() <= max_stones)?;
-        let budget = s.credit as usize;
+        let budget = (s.credit as usize).min(MAX_SOLVE_BURST);
         let (answer, solved) = s.solve_counted(&e, budget);
         s.credit -= solved as f64;
         answer
