@@ -296,10 +296,11 @@ pub fn earn(rate: f64, cap: usize) {
 /// Most new positions one paced solve may take, whatever the thread has
 /// saved: a call of the evaluation runs to its end, and solving 20,000 new
 /// positions of a five-stone ending took 30 to 175 ms at once, long past a
-/// short move's time (games at 20 ms a move were lost on time). An ending
-/// that needs more is solved over several calls, the positions solved by
-/// each kept.
-pub const MAX_SOLVE_BURST: usize = 1_000;
+/// short move's time (games at 20 ms a move were lost on time); with 1,000
+/// a call, 5% of the moves at 20 ms still ran 5 ms or more past their hard
+/// limit, with 100 about 1% (docs/einstein.md). An ending that needs more
+/// is solved over several calls, the positions solved by each kept.
+pub const MAX_SOLVE_BURST: usize = 100;
 
 /// [`win_probability`] with a paced budget: this thread earns `rate`
 /// positions (up to `cap` saved), then solves with what it has saved (at
