@@ -696,15 +696,8 @@ impl GameState {
 
     /// [`GameState::is_legal`] for a plugin without the entry.
     fn is_legal_by_lists(&self, mv: Move) -> Result<bool, PluginError> {
-        if self.plugin.has_chance() {
-            let mut outcomes = Vec::new();
-            self.chance_outcomes(&mut outcomes)?;
-            if !outcomes.is_empty() {
-                return Ok(outcomes.iter().any(|&(token, _)| token == mv));
-            }
-        }
         let mut moves = Vec::new();
-        self.legal_moves(&mut moves)?;
+        self.moves_or_outcomes(&mut moves)?;
         Ok(moves.contains(&mv))
     }
 
