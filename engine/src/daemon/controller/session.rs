@@ -117,13 +117,8 @@ pub(super) fn create_evaluator_watched(
 }
 
 /// `variant` at its start position, with a new evaluator of `source` with
-/// its default parameters.
-fn start_current(variant: VariantRef, source: EvaluatorSource) -> Result<Current, String> {
-    start_current_with(variant, source, None).map(|(current, _)| current)
-}
-
-/// [`start_current`] with the parameter file `params`; a file that cannot
-/// be used leaves the evaluator's defaults, and the second value says why.
+/// the parameter file `params` (or its defaults); a file that cannot be
+/// used leaves the evaluator's defaults, and the second value says why.
 fn start_current_with(
     variant: VariantRef,
     source: EvaluatorSource,
@@ -189,19 +184,20 @@ impl Session {
         });
         let candidates = wanted.into_iter().chain(session.default_variants());
         for variant in candidates {
-            match session.start(&variant, evaluator) {
-                Ok((current, warning)) => {
-                    messages.extend(warning);
+            match session.start(&variant, evaluator, eval_params) {
+                Ok((current, warnings)) => {
+                    messages.extend(warnings);
                     session.current = Some(current);
                     break;
                 }
                 Err(e) => messages.push(e),
             }
         }
-        if let Some(path) = eval_params {
-            if let Err(e) = session.set_eval_params(Some(path)) {
-                messages.push(format!("{e}; using the evaluator's defaults"));
-            }
+        if session.current.is_none() && eval_params.is_some() {
+            messages.push(format!(
+                "{}; using the evaluator's defaults",
+                session.no_game()
+            ));
         }
         (session, messages)
     }
@@ -216,15 +212,19 @@ impl Session {
 
     /// A fresh `Current` for `variant` at its start position, with the
     /// evaluator named `evaluator` if its game offers one, else the game's
-    /// default, with default parameters. The second value warns when the
-    /// named evaluator was not found.
+    /// default, with the parameter file `params` (or the defaults). The
+    /// second value holds the warnings: the named evaluator not found, the
+    /// file that could not be used.
     fn start(
         &self,
         variant: &VariantRef,
         evaluator: Option<&str>,
-    ) -> Result<(Current, Option<String>), String> {
+        params: Option<&Path>,
+    ) -> Result<(Current, Vec<String>), String> {
         let (source, warning) = self.choose_evaluator(variant, evaluator)?;
-        Ok((start_current(variant.clone(), source)?, warning))
+        let (current, problem) =
+            start_current_with(variant.clone(), source, params.map(Path::to_path_buf))?;
+        Ok((current, warning.into_iter().chain(problem).collect()))
     }
 
     /// The evaluator [`Session::start`] takes for `variant`, and its
