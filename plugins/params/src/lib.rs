@@ -61,20 +61,24 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ParamsError> {
     toml::from_str(text).map_err(|e: toml::de::Error| {
         let mut message = reword(e.message().trim());
         let span = e.span();
-        let mut key = span.clone().and_then(|span| key_at(text, span));
-        // A missing key's place is its table (from its header, or the
-        // whole file), not a key in it: name the table and the key.
-        if let Some(field) = message
+        let missing = message
             .strip_prefix("missing field `")
             .and_then(|rest| rest.strip_suffix('`'))
-        {
-            let table = span.as_ref().and_then(|span| table_at(text, span.start));
-            key = Some(match table {
-                Some(table) => format!("{table}.{field}"),
-                None => field.to_string(),
-            });
-            message = "missing".to_string();
-        }
+            .map(str::to_string);
+        let key = match missing {
+            // A missing key's place is its table (from its header, or the
+            // whole file), not a key in it: name the table and the key.
+            Some(field) => {
+                message = "missing".to_string();
+                Some(
+                    match span.as_ref().and_then(|span| table_at(text, span.start)) {
+                        Some(table) => format!("{table}.{field}"),
+                        None => field,
+                    },
+                )
+            }
+            None => span.clone().and_then(|span| key_at(text, span)),
+        };
         let line = span.map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
         ParamsError { key, line, message }
     })
@@ -133,7 +137,6 @@ fn describe_found(found: &str) -> String {
     found.replace('`', "")
 }
 
-/// The dotted path of the key whose name or value covers byte `span.start`.
 /// The dotted name of the table whose header starts at byte `at` of
 /// `text` (`None`: none does, the top of the file).
 fn table_at(text: &str, at: usize) -> Option<String> {
@@ -154,6 +157,7 @@ fn table_at(text: &str, at: usize) -> Option<String> {
     find(doc.as_table(), at, &mut path).then(|| path.join(""))
 }
 
+/// The dotted path of the key whose name or value covers byte `span.start`.
 fn key_at(text: &str, span: Range<usize>) -> Option<String> {
     let doc = toml_edit::ImDocument::parse(text).ok()?;
     let mut path = Vec::new();
