@@ -9,7 +9,7 @@ use plyd_api::abi::NULL_MOVE;
 use plyd_api::{Game, GameOption, GameOptionKind, Move, MoveSink, Outcome, SeeAnswer, Variant};
 
 use crate::board::{kind_of, to_sq, Position, CANNON, CHARIOT, HORSE};
-use crate::judge::{judge_why, Verdict};
+use crate::judge::{judge, judge_why, Verdict};
 use crate::text;
 
 /// Version of the state layout described in the crate docs.
@@ -118,7 +118,10 @@ impl Xiangqi {
 
     /// The verdict if this position occurs for the third time.
     fn repetition(&self) -> Option<Verdict> {
-        self.repeated_from().map(|start| self.judge_from(start).0)
+        self.repeated_from().map(|start| {
+            let (position, moves) = self.span_from(start);
+            judge(&position, &moves)
+        })
     }
 
     /// Where the span judged for a repetition starts in `history`, if this
@@ -143,14 +146,15 @@ impl Xiangqi {
         None
     }
 
-    /// Judge the moves from `history[start]` to now, and say why.
-    fn judge_from(&self, start: usize) -> (Verdict, String) {
+    /// The position at `history[start]` and the moves from it to now: the
+    /// span a repetition is judged on.
+    fn span_from(&self, start: usize) -> (Position, Vec<Move>) {
         let mut position = self.position;
         for played in self.history[start..].iter().rev() {
             position.take_back(played.mv, played.captured);
         }
         let moves: Vec<Move> = self.history[start..].iter().map(|p| p.mv).collect();
-        judge_why(&position, &moves)
+        (position, moves)
     }
 
     /// Why [`Game::outcome`] is what it is: the rule that ended the game.
@@ -164,7 +168,10 @@ impl Xiangqi {
             }
             .to_string(),
             _ => match self.repeated_from() {
-                Some(start) => format!("third repetition, {}", self.judge_from(start).1),
+                Some(start) => {
+                    let (position, moves) = self.span_from(start);
+                    format!("third repetition, {}", judge_why(&position, &moves).1)
+                }
                 None => format!("{} plies without a capture", self.quiet_plies),
             },
         }

@@ -77,14 +77,42 @@ impl Conduct {
 /// Judge the moves `moves`, played in order from `start` (which the last
 /// of them brings back). The verdict is for the side to move at the end.
 pub fn judge(start: &Position, moves: &[Move]) -> Verdict {
-    judge_why(start, moves).0
+    let (_, ours, theirs) = ranks(start, moves);
+    verdict(ours, theirs)
 }
 
 /// [`judge`], and why, in words: which side checked or chased
-/// perpetually, or that the repetition is a plain one.
+/// perpetually, or that neither did.
 pub fn judge_why(start: &Position, moves: &[Move]) -> (Verdict, String) {
+    let (us, ours, theirs) = ranks(start, moves);
+    let colour = |side: usize| if side == RED { "Red" } else { "Black" };
+    let deed = |rank: u8| if rank == 2 { "checked" } else { "chased" };
+    let words = match ours.cmp(&theirs) {
+        std::cmp::Ordering::Greater => format!("{} {} perpetually", colour(us), deed(ours)),
+        std::cmp::Ordering::Less => format!("{} {} perpetually", colour(us ^ 1), deed(theirs)),
+        std::cmp::Ordering::Equal if ours == 0 => {
+            "neither side checked or chased perpetually".to_string()
+        }
+        std::cmp::Ordering::Equal => format!("both sides {} perpetually", deed(ours)),
+    };
+    (verdict(ours, theirs), words)
+}
+
+/// The verdict for the side to move, from its conduct's rank and the
+/// other side's: the higher rank loses.
+fn verdict(ours: u8, theirs: u8) -> Verdict {
+    match ours.cmp(&theirs) {
+        std::cmp::Ordering::Greater => Verdict::Loss,
+        std::cmp::Ordering::Less => Verdict::Win,
+        std::cmp::Ordering::Equal => Verdict::Draw,
+    }
+}
+
+/// The side to move at the end of `moves`, and the rank of its conduct and
+/// of the other side's: 2 a perpetual check, 1 a perpetual chase, 0
+/// neither.
+fn ranks(start: &Position, moves: &[Move]) -> (usize, u8, u8) {
     let (us, conduct) = conducts(start, moves);
-    let (ours, theirs) = (conduct[us], conduct[us ^ 1]);
     let rank = |c: &Conduct| {
         if c.checks_perpetually() {
             2
@@ -94,27 +122,7 @@ pub fn judge_why(start: &Position, moves: &[Move]) -> (Verdict, String) {
             0
         }
     };
-    let colour = |side: usize| if side == RED { "Red" } else { "Black" };
-    let deed = |rank: u8| if rank == 2 { "checked" } else { "chased" };
-    let (r_ours, r_theirs) = (rank(&ours), rank(&theirs));
-    match r_ours.cmp(&r_theirs) {
-        std::cmp::Ordering::Greater => (
-            Verdict::Loss,
-            format!("{} {} perpetually", colour(us), deed(r_ours)),
-        ),
-        std::cmp::Ordering::Less => (
-            Verdict::Win,
-            format!("{} {} perpetually", colour(us ^ 1), deed(r_theirs)),
-        ),
-        std::cmp::Ordering::Equal if r_ours == 0 => (
-            Verdict::Draw,
-            "neither side checked or chased perpetually".to_string(),
-        ),
-        std::cmp::Ordering::Equal => (
-            Verdict::Draw,
-            format!("both sides {} perpetually", deed(r_ours)),
-        ),
-    }
+    (us, rank(&conduct[us]), rank(&conduct[us ^ 1]))
 }
 
 /// Each side's conduct over `moves` from `start`, and the side to move at
