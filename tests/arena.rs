@@ -31,6 +31,9 @@ while IFS= read -r line; do
         f5) echo "bestmove f5" ;;
         crash) exit 3 ;;
         crash-once) : > "$0.crashed"; exit 3 ;;
+        plugin-fails)
+          echo "info string error: plugin evaluator 'mine' panicked in evaluate; the plugin is disabled until it is reloaded"
+          echo "bestmove f5" ;;
         silent) ;;
       esac ;;
     quit) exit 0 ;;
@@ -631,6 +634,44 @@ fn a_crashing_engine_loses_and_is_restarted() {
         assert_eq!(points(game, "fake"), 0.0);
     }
     assert!(stdout.contains("endings: crash 3"), "{stdout}");
+}
+
+#[test]
+#[cfg(unix)]
+fn an_engine_whose_plugin_fails_loses_and_is_restarted() {
+    // plyd disables a failed plugin and plays on with another evaluator:
+    // not the engine the match was set up to measure.
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-plugin-failure");
+    let log = dir.path().join("games.txt");
+    let mut args = fake_against_plyd(&dir, "plugin-fails", &[], true);
+    args.extend(
+        [
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--out",
+            log.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let out = arena(plugins.path(), &args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.tag("Ending"), "plugin failure", "{game:?}");
+        assert_eq!(
+            game.tag("Reason"),
+            "plugin failure in fake: plugin evaluator 'mine' panicked in evaluate; \
+             the plugin is disabled until it is reloaded",
+            "{game:?}"
+        );
+        assert_eq!(points(game, "fake"), 0.0);
+    }
+    assert!(stdout.contains("endings: plugin failure 2"), "{stdout}");
 }
 
 #[test]

@@ -115,8 +115,22 @@ pub enum Answer {
         /// How it ended.
         what: String,
     },
+    /// Before its answer the engine reported that a plugin failed and was
+    /// disabled (plyd's `info string error: ... the plugin is disabled
+    /// ...`): it would play on without it.
+    PluginFailed {
+        /// The engine's line, after `info string error: `.
+        what: String,
+    },
     /// The match was interrupted before the answer came.
     Interrupted,
+}
+
+/// The failure a line reports, when it is plyd's word that a plugin failed
+/// and was disabled; `None` for any other line.
+pub fn plugin_failure(line: &str) -> Option<&str> {
+    let what = line.strip_prefix("info string error:")?.trim();
+    what.contains("the plugin is disabled").then_some(what)
 }
 
 /// A running engine process.
@@ -316,6 +330,14 @@ impl EngineProcess {
         loop {
             match self.next_event(deadline) {
                 Wait::Event(Event::Line(at, line)) => {
+                    if let Some(what) = plugin_failure(&line) {
+                        // It answers all the same; that answer must not be
+                        // taken for the next game's.
+                        self.mark_unusable("a plugin failed");
+                        return Answer::PluginFailed {
+                            what: what.to_string(),
+                        };
+                    }
                     let mut words = line.split_whitespace();
                     if words.next() == Some("bestmove") {
                         return Answer::BestMove {
@@ -505,5 +527,38 @@ mod tests {
             Some(vec![])
         );
         assert_eq!(variant_choices("option name Hash type spin"), None);
+    }
+
+    #[test]
+    fn knows_plyds_words_for_a_failed_plugin() {
+        use plyd_host::PluginError;
+        for error in [
+            PluginError::Panicked {
+                plugin: "evaluator 'mine'".to_string(),
+                entry: "evaluate",
+            },
+            PluginError::Garbage {
+                plugin: "othello".to_string(),
+                entry: "gen_moves",
+                what: "a move count of -1".to_string(),
+            },
+        ] {
+            let line = format!("info string error: {error}");
+            assert_eq!(plugin_failure(&line), Some(error.to_string().as_str()));
+        }
+        // The watchdog's words for a call that never returned.
+        assert!(plugin_failure(
+            "info string error: plugin othello did not return from a call: the search was \
+             given up after 5 s; the plugin is disabled until it is loaded again \
+             (setoption name PluginPath)"
+        )
+        .is_some());
+        for other in [
+            "info string error: illegal move 'z9'",
+            "info string evaluator 'mine' is disabled after a failure; using patterns",
+            "info depth 3 score cp 10 pv f5",
+        ] {
+            assert_eq!(plugin_failure(other), None, "{other}");
+        }
     }
 }

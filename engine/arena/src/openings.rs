@@ -364,6 +364,9 @@ fn variety_opening(
                         ))
                     }
                     Answer::Died { what } => return Err(format!("stopped: {what}")),
+                    Answer::PluginFailed { what } => {
+                        return Err(format!("a plugin failed: {what}"))
+                    }
                     Answer::Interrupted => return Err("interrupted".to_string()),
                 }
             } else {

@@ -94,17 +94,22 @@ pub enum Ending {
     IllegalMove,
     /// A player's process exited.
     Crash,
+    /// A player's daemon reported a plugin of its (the game's or its
+    /// evaluator's) failed and was disabled: it would play on with another
+    /// evaluator, or none, which is not the engine set up for the match.
+    PluginFailure,
 }
 
 impl Ending {
     /// Every ending, in the order of the final table.
-    pub const ALL: [Ending; 6] = [
+    pub const ALL: [Ending; 7] = [
         Ending::Rules,
         Ending::MaxPlies,
         Ending::TimeForfeit,
         Ending::NoAnswer,
         Ending::IllegalMove,
         Ending::Crash,
+        Ending::PluginFailure,
     ];
 }
 
@@ -128,6 +133,7 @@ impl fmt::Display for Ending {
             Ending::NoAnswer => "no answer",
             Ending::IllegalMove => "illegal move",
             Ending::Crash => "crash",
+            Ending::PluginFailure => "plugin failure",
         })
     }
 }

@@ -192,6 +192,12 @@ pub fn play_game(
             Answer::Died { what } => {
                 break loss(Ending::Crash, format!("crash of {name}: {what}"));
             }
+            Answer::PluginFailed { what } => {
+                break loss(
+                    Ending::PluginFailure,
+                    format!("plugin failure in {name}: {what}"),
+                );
+            }
             Answer::Interrupted => return Err(Unfinished::Interrupted),
             Answer::BestMove { text, elapsed } => {
                 note_left(elapsed);
