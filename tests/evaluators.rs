@@ -372,6 +372,24 @@ fn eval_file_loads_an_evaluator_between_searches() {
 }
 
 #[test]
+fn eval_file_takes_a_bare_name_from_the_working_directory() {
+    // The dynamic loader would search its library path for a bare name.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let elsewhere = TempDir::new("evalfile-bare");
+    std::fs::copy(
+        built_library("plyd_eval_othello_weights"),
+        elsewhere.path().join("mine.so"),
+    )
+    .unwrap();
+    let mut e = Engine::start_in(plugins.path(), elsewhere.path());
+    e.send("setoption name EvalFile value mine.so");
+    assert_eq!(
+        e.sync(),
+        vec!["info string evaluator weights loaded from mine.so".to_string()]
+    );
+}
+
+#[test]
 fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
     let weights_file =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/othello/patterns.bin");

@@ -131,6 +131,15 @@ impl Engine {
         Self::spawn(command, args, env)
     }
 
+    /// Start plyd as [`Engine::start`] does, in the working directory `dir`.
+    pub fn start_in(plugin_path: &Path, dir: &Path) -> Self {
+        let mut command = Command::new(plyd_bin());
+        command
+            .env("PLYD_PLUGIN_PATH", plugin_path)
+            .current_dir(dir);
+        Self::spawn(command, &[], &[])
+    }
+
     /// Start plyd as [`Engine::start`] does, with its address space capped
     /// at `bytes` (`ulimit -v`), as a judge may cap a bot's memory.
     pub fn start_capped(plugin_path: &Path, args: &[&str], bytes: u64) -> Self {

@@ -50,6 +50,8 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
         path: path.to_path_buf(),
         reason,
     };
+    let file = as_file_path(path);
+    let path = file.as_path();
     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let again = {
         let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
@@ -72,6 +74,18 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     // user chose to install in the plugin directory (or name in EvalFile),
     // as with any loader.
     unsafe { libloading::Library::new(path) }.map_err(|e| open_error(e.to_string()))
+}
+
+/// `path` as the dynamic loader takes a file: a bare name (`mine.so`) is
+/// the file of that name in the working directory, as every other path
+/// plyd reads, where the loader would search its library path for it
+/// instead.
+fn as_file_path(path: &Path) -> PathBuf {
+    let mut parts = path.components();
+    match (parts.next(), parts.next()) {
+        (Some(std::path::Component::Normal(_)), None) => Path::new(".").join(path),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// A copy of `path` under a name of its own in the temporary folder.
@@ -559,5 +573,23 @@ unsafe fn read_evaluator_table(
                 shallow,
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_name_is_a_file_in_the_working_directory() {
+        assert_eq!(as_file_path(Path::new("mine.so")), Path::new("./mine.so"));
+        for kept in [
+            "./mine.so",
+            "lib/mine.so",
+            "/opt/plyd/mine.so",
+            "../mine.so",
+        ] {
+            assert_eq!(as_file_path(Path::new(kept)), Path::new(kept));
+        }
     }
 }
