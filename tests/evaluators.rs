@@ -729,7 +729,7 @@ fn eval_subcommand_prints_terms_for_tuning() {
     let (code, _, stderr) = run(&["eval", "--evaluator", "nonsense"]);
     assert_eq!(code, Some(2));
     assert!(
-        stderr.contains("othello has no evaluator 'nonsense' (it has: patterns, seed004, patterns-stack, weights)"),
+        stderr.contains("othello has no evaluator 'nonsense' (it has: patterns, seed004, patterns-stack, weights; an evaluator plugin is offered when its library is in a plugin folder (--plugin-path, PluginPath) or loaded from its file (EvalFile))"),
         "{stderr}"
     );
 }

@@ -709,13 +709,14 @@ fn named_evaluator(
             .cloned()
             .ok_or_else(|| {
                 format!(
-                    "{} has no evaluator '{wanted}' (it has: {})",
+                    "{} has no evaluator '{wanted}' (it has: {}; {})",
                     variant.plugin.name(),
                     offered
                         .iter()
                         .map(|e| e.name().to_string())
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", "),
+                    plyd::host::WHERE_EVALUATORS_COME_FROM
                 )
             })?,
         None => offered

@@ -64,6 +64,12 @@ impl VariantRef {
     }
 }
 
+/// Where an evaluator that is not offered could come from, for the errors
+/// that name one.
+pub const WHERE_EVALUATORS_COME_FROM: &str = "an evaluator plugin is offered when its \
+    library is in a plugin folder (--plugin-path, PluginPath) or loaded from its file \
+    (EvalFile)";
+
 /// The loaded game plugins and stand-alone evaluator plugins.
 #[derive(Default, Clone)]
 pub struct PluginHost {

@@ -252,9 +252,10 @@ impl Session {
         });
         let warning = match (evaluator, &named) {
             (Some(name), None) => Some(format!(
-                "evaluator '{name}' is not offered by {}; using {}",
+                "evaluator '{name}' is not offered by {}; using {} ({})",
                 variant.plugin.name(),
-                default.name()
+                default.name(),
+                crate::host::WHERE_EVALUATORS_COME_FROM
             )),
             _ => None,
         };
@@ -404,9 +405,10 @@ impl Session {
             .cloned()
             .ok_or_else(|| {
                 format!(
-                    "{} has no evaluator '{name}' (it has: {})",
+                    "{} has no evaluator '{name}' (it has: {}; {})",
                     current.variant.plugin.name(),
-                    self.evaluator_names().join(", ")
+                    self.evaluator_names().join(", "),
+                    crate::host::WHERE_EVALUATORS_COME_FROM
                 )
             })?;
         let params = current
