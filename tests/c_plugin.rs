@@ -28,50 +28,58 @@ fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Compile the sample once per test run into a plugin folder of its own
-/// under the build directory, and return that folder.
+/// Compile the C file `source` (from the repository root) into the
+/// library `lib_name` in the folder `folder` under the build directory,
+/// with the command line of docs/plugins.md plus -Werror (a warning in a
+/// sample fails the test), and return the folder.
+fn build_c_sample(source: &str, lib_name: &str, folder: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = repo_root();
+    let name = format!(
+        "{}{lib_name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    // Built under a temporary name and renamed into place, so that no
+    // plyd ever sees half a library.
+    let output = dir.join(format!("{name}.{}.tmp", std::process::id()));
+    let out = Command::new(c_compiler())
+        .args([
+            "-std=c11",
+            "-O2",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+        ])
+        .args(["-shared", "-fPIC", "-I"])
+        .arg(root.join("plugins/api/include"))
+        .arg(root.join(source))
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler '{}' (set CC): {e}", c_compiler()));
+    assert!(
+        out.status.success(),
+        "the C sample {source} does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::rename(&output, dir.join(&name)).unwrap();
+    dir
+}
+
+/// The Connect Four sample, compiled once per test run into a plugin
+/// folder of its own.
 fn connect4_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let dir = exe.parent().unwrap().join("c-connect4");
-        std::fs::create_dir_all(&dir).unwrap();
-        let root = repo_root();
-        let name = format!(
-            "{}plyd_game_connect4{}",
-            std::env::consts::DLL_PREFIX,
-            std::env::consts::DLL_SUFFIX
-        );
-        // Built under a temporary name and renamed into place, so that no
-        // plyd ever sees half a library.
-        let output = dir.join(format!("{name}.{}.tmp", std::process::id()));
-        // The command line of docs/plugins.md, with -Werror so that a
-        // warning in the sample fails the test.
-        let out = Command::new(c_compiler())
-            .args([
-                "-std=c11",
-                "-O2",
-                "-Wall",
-                "-Wextra",
-                "-pedantic",
-                "-Werror",
-            ])
-            .args(["-shared", "-fPIC", "-I"])
-            .arg(root.join("plugins/api/include"))
-            .arg(root.join("plugins/c-connect4/connect4.c"))
-            .arg("-o")
-            .arg(&output)
-            .output()
-            .unwrap_or_else(|e| {
-                panic!("cannot run the C compiler '{}' (set CC): {e}", c_compiler())
-            });
-        assert!(
-            out.status.success(),
-            "the C sample does not compile:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        std::fs::rename(&output, dir.join(&name)).unwrap();
-        dir
+        build_c_sample(
+            "plugins/c-connect4/connect4.c",
+            "plyd_game_connect4",
+            "c-connect4",
+        )
     })
 }
 
@@ -312,4 +320,268 @@ fn the_c_evaluator_takes_parameters_and_refuses_bad_ones() {
             bad.display()
         )]
     );
+}
+
+/// The Othello evaluator sample (`plugins/c-eval-othello/squares.c`),
+/// compiled once per test run; the path of the library.
+fn squares_library() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        build_c_sample(
+            "plugins/c-eval-othello/squares.c",
+            "plyd_eval_squares",
+            "c-eval-othello",
+        )
+    });
+    dir.join(format!(
+        "{}plyd_eval_squares{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ))
+}
+
+/// A plain Othello board for the tests, square by square: `cells[row][file]`
+/// with row 0 the top row (row 1 of the notation), 1 for Black, 2 for White.
+#[derive(Clone)]
+struct Board {
+    cells: [[u8; 8]; 8],
+    /// 1: Black to move, 2: White.
+    to_move: u8,
+}
+
+const DIRECTIONS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+impl Board {
+    fn start() -> Self {
+        let mut cells = [[0; 8]; 8];
+        // d4 and e5 White, d5 and e4 Black.
+        cells[3][3] = 2;
+        cells[4][4] = 2;
+        cells[4][3] = 1;
+        cells[3][4] = 1;
+        Board { cells, to_move: 1 }
+    }
+
+    /// The discs `player` would flip by placing at (row, file).
+    fn flips(&self, player: u8, row: i32, file: i32) -> Vec<(usize, usize)> {
+        if self.cells[row as usize][file as usize] != 0 {
+            return Vec::new();
+        }
+        let mut all = Vec::new();
+        for (dr, df) in DIRECTIONS {
+            let mut run = Vec::new();
+            let (mut r, mut f) = (row + dr, file + df);
+            while (0..8).contains(&r) && (0..8).contains(&f) {
+                match self.cells[r as usize][f as usize] {
+                    0 => break,
+                    c if c == player => {
+                        all.extend(run.iter().copied());
+                        break;
+                    }
+                    _ => run.push((r as usize, f as usize)),
+                }
+                r += dr;
+                f += df;
+            }
+        }
+        all
+    }
+
+    fn moves(&self, player: u8) -> Vec<(usize, usize)> {
+        let mut list = Vec::new();
+        for row in 0..8 {
+            for file in 0..8 {
+                if !self.flips(player, row, file).is_empty() {
+                    list.push((row as usize, file as usize));
+                }
+            }
+        }
+        list
+    }
+
+    fn play(&mut self, (row, file): (usize, usize)) {
+        let player = self.to_move;
+        for (r, f) in self.flips(player, row as i32, file as i32) {
+            self.cells[r][f] = player;
+        }
+        self.cells[row][file] = player;
+        self.to_move = 3 - player;
+    }
+
+    /// The position text of docs/othello.md.
+    fn text(&self) -> String {
+        let rows: Vec<String> = self
+            .cells
+            .iter()
+            .map(|row| {
+                let mut out = String::new();
+                let mut empty = 0;
+                for &c in row {
+                    if c == 0 {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(if c == 1 { 'X' } else { 'O' });
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        format!(
+            "{} {}",
+            rows.join("/"),
+            if self.to_move == 1 { 'b' } else { 'w' }
+        )
+    }
+
+    /// The sample's score by its description: per disc, own minus the
+    /// opponent's, corner, C-square (on an edge next to a corner),
+    /// X-square (diagonally next to one), other edge square, inner square;
+    /// then legal moves, own minus the opponent's; weighted by `w` in that
+    /// order.
+    fn squares_score(&self, w: [i32; 6]) -> i32 {
+        let corner = |r: usize, f: usize| (r == 0 || r == 7) && (f == 0 || f == 7);
+        let near = |a: usize| a == 1 || a == 6;
+        let end = |a: usize| a == 0 || a == 7;
+        let mut score = 0;
+        for r in 0..8 {
+            for f in 0..8 {
+                let c = self.cells[r][f];
+                if c == 0 {
+                    continue;
+                }
+                let kind = if corner(r, f) {
+                    0
+                } else if (end(r) && near(f)) || (near(r) && end(f)) {
+                    1
+                } else if near(r) && near(f) {
+                    2
+                } else if end(r) || end(f) {
+                    3
+                } else {
+                    4
+                };
+                score += if c == self.to_move { w[kind] } else { -w[kind] };
+            }
+        }
+        let own = self.moves(self.to_move).len() as i32;
+        let opp = self.moves(3 - self.to_move).len() as i32;
+        score + w[5] * (own - opp)
+    }
+}
+
+/// The score `eval` gives for the position `text`.
+fn eval_score(e: &mut Engine, text: &str) -> i32 {
+    e.send(&format!("position fen {text}"));
+    e.send("eval");
+    let lines = e.sync();
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string eval score "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no score in {lines:?}"))
+}
+
+#[test]
+fn the_c_evaluator_sample_scores_as_its_description_says() {
+    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    let library = squares_library();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        library.display()
+    ));
+    assert_eq!(
+        e.sync(),
+        vec![format!(
+            "info string evaluator squares loaded from {}",
+            library.display()
+        )]
+    );
+    let defaults = [100, -20, -50, 10, 1, 8];
+    // Random games, every position of them: positions where the side to
+    // move must pass are skipped (the plain board passes no turn).
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut checked = 0;
+    for _ in 0..6 {
+        let mut board = Board::start();
+        loop {
+            let moves = board.moves(board.to_move);
+            if moves.is_empty() {
+                break;
+            }
+            assert_eq!(
+                eval_score(&mut e, &board.text()),
+                board.squares_score(defaults),
+                "{}",
+                board.text()
+            );
+            checked += 1;
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            board.play(moves[(seed % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 100, "{checked}");
+
+    // Parameters: a file of weights, then one refused with its key named.
+    let files = TempDir::new("squares-params");
+    let good = files.path().join("good.toml");
+    std::fs::write(&good, "corner = 500\nmobility = 0 # no mobility\n").unwrap();
+    let bad = files.path().join("bad.toml");
+    std::fs::write(&bad, "corners = 500\n").unwrap();
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        good.display()
+    ));
+    assert!(errors(&e.sync()).is_empty());
+    let mut board = Board::start();
+    // f5 d6 c3 (rows from the top, files from a).
+    for mv in [(4, 5), (5, 3), (2, 2)] {
+        board.play(mv);
+    }
+    assert_eq!(
+        eval_score(&mut e, &board.text()),
+        board.squares_score([500, -20, -50, 10, 1, 0])
+    );
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        bad.display()
+    ));
+    assert_eq!(
+        e.sync(),
+        vec![format!(
+            "info string error: eval params {}: key 'corners': unknown (expected corner, \
+             c_square, x_square, edge, inner or mobility)",
+            bad.display()
+        )]
+    );
+    // It searches.
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap();
+    let legal: Vec<String> = board
+        .moves(board.to_move)
+        .iter()
+        .map(|&(r, f)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
+        .collect();
+    assert!(legal.iter().any(|m| m == best), "{best} not in {legal:?}");
 }
