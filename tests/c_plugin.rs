@@ -28,11 +28,13 @@ fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Compile the C file `source` (from the repository root) into the
+/// Compile the C file `source` (a path from the repository root, or an
+/// absolute one) into the
 /// library `lib_name` in the folder `folder` under the build directory,
 /// with the command line of docs/plugins.md plus -Werror (a warning in a
 /// sample fails the test), and return the folder.
-fn build_c_sample(source: &str, lib_name: &str, folder: &str) -> PathBuf {
+fn build_c_sample(source: impl AsRef<Path>, lib_name: &str, folder: &str) -> PathBuf {
+    let source = source.as_ref();
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().join(folder);
     std::fs::create_dir_all(&dir).unwrap();
@@ -63,7 +65,8 @@ fn build_c_sample(source: &str, lib_name: &str, folder: &str) -> PathBuf {
         .unwrap_or_else(|e| panic!("cannot run the C compiler '{}' (set CC): {e}", c_compiler()));
     assert!(
         out.status.success(),
-        "the C sample {source} does not compile:\n{}",
+        "the C file {} does not compile:\n{}",
+        source.display(),
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::rename(&output, dir.join(&name)).unwrap();
@@ -584,4 +587,64 @@ fn the_c_evaluator_sample_scores_as_its_description_says() {
         .map(|&(r, f)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
         .collect();
     assert!(legal.iter().any(|m| m == best), "{best} not in {legal:?}");
+}
+
+#[test]
+fn eval_warns_of_any_score_past_the_bound_the_lowest_included() {
+    // A C evaluator's score reaches the host unclamped: `eval` must see
+    // i32::MIN past the bound too (its `abs` wraps).
+    let dir = TempDir::new("c-int-min");
+    let source = dir.path().join("lowest.c");
+    std::fs::write(
+        &source,
+        r#"#include <stdint.h>
+#include <stdlib.h>
+#include "plyd_plugin.h"
+static PlydEvalContext *create(const char *p, char *e, size_t c) {
+    (void)p; (void)e; (void)c;
+    return (PlydEvalContext *)malloc(1);
+}
+static void destroy(PlydEvalContext *ctx) { free(ctx); }
+static int32_t evaluate(const PlydEvalContext *ctx, const PlydState *s, int32_t *out) {
+    (void)ctx; (void)s;
+    *out = INT32_MIN;
+    return PLYD_STATUS_OK;
+}
+static const PlydEvaluatorApi API = {
+    .abi_version = PLYD_ABI_VERSION, .table_size = sizeof(PlydEvaluatorApi),
+    .name = "lowest", .description = "always the lowest score", .game = "othello",
+    .state_layout = 1, .score_bound = 100, .default_params = "",
+    .create = create, .destroy = destroy, .evaluate = evaluate,
+};
+const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
+"#,
+    )
+    .unwrap();
+    let built = build_c_sample(&source, "plyd_eval_lowest", "c-eval-lowest");
+    let library = built.join(format!(
+        "{}plyd_eval_lowest{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        library.display()
+    ));
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.contains(&"info string eval score -2147483648 (side to move)".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(
+            &"info string eval warning: the score is at or past the evaluator's bound 100 \
+              (its SCORE_BOUND); searches see at most ±100"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
 }

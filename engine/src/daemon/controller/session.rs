@@ -734,7 +734,8 @@ pub fn evaluation_lines(
     // word (by the SDK's shim, else by the host): say so here, where
     // weights are tuned. A score at the bound may have been clamped.
     let bound = crate::search::score::eval_bound(evaluator);
-    if score.abs() >= bound {
+    // Not `abs`: a C evaluator may answer `i32::MIN`, whose `abs` wraps.
+    if score.unsigned_abs() >= bound.unsigned_abs() {
         lines.push(format!(
             "warning: the score is at or past the evaluator's bound {bound} (its SCORE_BOUND); searches see at most ±{bound}"
         ));
