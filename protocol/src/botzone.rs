@@ -284,17 +284,25 @@ fn simple_history(lines: &[String]) -> Result<BotzoneInput, String> {
     })
 }
 
-/// Botzone's `time_limit`: seconds, as a number or a string of one.
+/// The largest `time_limit` read as seconds: Botzone's turns last a few
+/// seconds (1 s for C++, doubled on the first turn), so a larger number
+/// is milliseconds (bots published for Botzone read it either way).
+const TIME_LIMIT_MOST_SECONDS: f64 = 100.0;
+
+/// Botzone's `time_limit`, as a number or a string of one: seconds up to
+/// [`TIME_LIMIT_MOST_SECONDS`], milliseconds above (up to an hour).
 fn time_limit(value: &Json) -> Result<u64, String> {
-    let seconds = match value {
+    let number = match value {
         Json::Number(n) => Some(*n),
         Json::String(text) => text.trim().parse::<f64>().ok(),
         _ => None,
     };
-    match seconds {
-        Some(s) if s > 0.0 && s <= 3600.0 => Ok((s * 1000.0).round() as u64),
+    match number {
+        Some(s) if s > 0.0 && s <= TIME_LIMIT_MOST_SECONDS => Ok((s * 1000.0).round() as u64),
+        Some(ms) if ms > TIME_LIMIT_MOST_SECONDS && ms <= 3_600_000.0 => Ok(ms.round() as u64),
         _ => Err(format!(
-            "time_limit {} is not a number of seconds (0 to 3600)",
+            "time_limit {} is not a number of seconds (0 to 100) or of milliseconds \
+             (100 to 3,600,000)",
             match value {
                 Json::String(text) => format!("'{text}'"),
                 Json::Number(n) => n.to_string(),
@@ -459,7 +467,7 @@ mod tests {
     }
 
     #[test]
-    fn the_time_limit_is_read_in_seconds() {
+    fn the_time_limit_is_read_in_seconds_or_milliseconds() {
         let limit = |field: &str| {
             let line = format!(r#"{{"requests":[{{"x":-1,"y":-1}}],"responses":[]{field}}}"#);
             match BotzoneReader::default().feed(&line) {
@@ -474,6 +482,11 @@ mod tests {
             limit(r#","time_limit":0.5,"memory_limit":256"#),
             Some(Ok(500))
         );
+        assert_eq!(limit(r#","time_limit":100"#), Some(Ok(100_000)));
+        // Past any turn's seconds: milliseconds.
+        assert_eq!(limit(r#","time_limit":1000"#), Some(Ok(1000)));
+        assert_eq!(limit(r#","time_limit":"2000""#), Some(Ok(2000)));
+        assert_eq!(limit(r#","time_limit":3600000"#), Some(Ok(3_600_000)));
         for bad in [r#""""#, "0", "-1", "1e9", "[1]", r#""fast""#] {
             let got = limit(&format!(r#","time_limit":{bad}"#));
             assert!(
