@@ -8,6 +8,7 @@
 //! else; only the main thread reads the clock and reports.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
 
 use plyd_api::Move;
 use plyd_util::rng::SplitMix64;
@@ -84,6 +85,11 @@ pub(crate) struct Shared<'a> {
     /// Raised by the main thread when it is done, or by a thread whose
     /// plugin call failed: every thread stops at its next check.
     halt: AtomicBool,
+    /// Raised by the search's timer ([`keep_time`]) once the clock passes
+    /// the hard limit: read at every node, so that a stretch of costly
+    /// nodes between two looks at the clock cannot carry the search past
+    /// its time.
+    time_up: AtomicBool,
     /// Nodes of each thread, published every few thousand nodes.
     node_counts: Vec<AtomicU64>,
     /// Positions some thread is searching right now (see
@@ -165,6 +171,12 @@ impl Shared<'_> {
     #[inline]
     pub fn should_stop(&self) -> bool {
         self.control.stop_requested() || self.halt.load(Ordering::Relaxed)
+    }
+
+    /// Whether the timer found the clock past the hard limit.
+    #[inline(always)]
+    pub fn time_up(&self) -> bool {
+        self.time_up.load(Ordering::Relaxed)
     }
 
     /// Tell every thread to stop.
@@ -386,6 +398,7 @@ pub(super) fn run(
             options.variety_seed,
         ),
         halt: AtomicBool::new(false),
+        time_up: AtomicBool::new(false),
         node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         searching: (0..threads).map(|_| AtomicU32::new(0)).collect(),
         busy: if threads > 1 {
@@ -400,6 +413,12 @@ pub(super) fn run(
     }
 
     let (main_outcome, main_result, helper_results, ponder) = std::thread::scope(|scope| {
+        // Closed when the scope's work is done, which ends the timer.
+        let (search_done, timer_done) = crossbeam_channel::bounded::<()>(0);
+        if let (Some(hard), false) = (limits.hard_time(), limits.infinite) {
+            let shared = &shared;
+            scope.spawn(move || keep_time(shared.control, hard, &shared.time_up, &timer_done));
+        }
         let handles: Vec<_> = helper_states
             .into_iter()
             .enumerate()
@@ -438,6 +457,7 @@ pub(super) fn run(
             _ => None,
         };
         main.keep_memory();
+        drop(search_done);
         (outcome, main_result, helper_results, ponder)
     });
 
@@ -461,6 +481,39 @@ pub(super) fn run(
         depth: chosen.depth,
         nodes,
     })
+}
+
+/// How often the timer looks again while the search ponders: `ponderhit`
+/// starts the clock, and the timer learns of it at its next look.
+const PONDER_LOOK: Duration = Duration::from_millis(2);
+
+/// The search's timer: raise `time_up` ([`Shared::time_up`]) when
+/// `control`'s clock passes `hard` (counted from `ponderhit` after
+/// pondering), or end when `done` closes. The main thread still reads the
+/// clock every few hundred nodes; the timer is for the stretches where
+/// nodes turn costly (an evaluation that solves an ending) and those reads
+/// come late.
+fn keep_time(
+    control: &SearchControl,
+    hard: Duration,
+    time_up: &AtomicBool,
+    done: &crossbeam_channel::Receiver<()>,
+) {
+    loop {
+        let wait = if control.pondering() {
+            PONDER_LOOK
+        } else {
+            let left = hard.saturating_sub(control.clock_elapsed());
+            if left.is_zero() {
+                time_up.store(true, Ordering::Relaxed);
+                return;
+            }
+            left
+        };
+        if done.recv_timeout(wait) != Err(crossbeam_channel::RecvTimeoutError::Timeout) {
+            return;
+        }
+    }
 }
 
 /// The thread whose answer is played: the one that finished the deepest
@@ -558,5 +611,63 @@ mod tests {
         let searching = depths(&[4, 5]);
         assert_eq!(claim_depth(&searching, 0, 5, 20, false), 5);
         assert_eq!(searching[0].load(Ordering::Relaxed), 5);
+    }
+
+    /// Wait (up to a minute, for a loaded machine) until `flag` is up.
+    fn wait_for(flag: &AtomicBool) -> bool {
+        let start = std::time::Instant::now();
+        while !flag.load(Ordering::Relaxed) {
+            if start.elapsed() > Duration::from_secs(60) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        true
+    }
+
+    #[test]
+    fn the_timer_raises_its_flag_at_the_hard_limit_and_not_before() {
+        let control = SearchControl::new(false);
+        let time_up = AtomicBool::new(false);
+        let hard = Duration::from_millis(30);
+        let (_done, done_rx) = crossbeam_channel::bounded::<()>(0);
+        std::thread::scope(|scope| {
+            scope.spawn(|| keep_time(&control, hard, &time_up, &done_rx));
+            // Up, and not before the limit: the flag is read before the
+            // clock.
+            assert!(wait_for(&time_up));
+            assert!(control.clock_elapsed() >= hard);
+        });
+    }
+
+    #[test]
+    fn the_timer_waits_for_ponderhit_and_counts_from_it() {
+        let control = SearchControl::new(true);
+        let time_up = AtomicBool::new(false);
+        let hard = Duration::from_millis(5);
+        let (_done, done_rx) = crossbeam_channel::bounded::<()>(0);
+        std::thread::scope(|scope| {
+            scope.spawn(|| keep_time(&control, hard, &time_up, &done_rx));
+            // Pondering: ten times the limit passes with the flag down.
+            std::thread::sleep(hard * 10);
+            assert!(!time_up.load(Ordering::Relaxed));
+            control.ponderhit();
+            assert!(wait_for(&time_up));
+            assert!(control.clock_elapsed() >= hard);
+        });
+    }
+
+    #[test]
+    fn the_timer_ends_when_the_search_does() {
+        let control = SearchControl::new(false);
+        let time_up = AtomicBool::new(false);
+        let (done, done_rx) = crossbeam_channel::bounded::<()>(0);
+        std::thread::scope(|scope| {
+            let timer =
+                scope.spawn(|| keep_time(&control, Duration::from_secs(3600), &time_up, &done_rx));
+            drop(done);
+            timer.join().unwrap();
+        });
+        assert!(!time_up.load(Ordering::Relaxed));
     }
 }

@@ -281,6 +281,10 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn check_limits(&mut self) {
         let shared = self.shared;
+        if shared.time_up() {
+            self.stopped = true;
+            return;
+        }
         if let Some(limit) = shared.limits.nodes {
             if self.is_main() && shared.total_nodes(self.id, self.nodes) >= limit {
                 self.stopped = true;
