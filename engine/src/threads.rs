@@ -99,8 +99,12 @@ impl Drop for OnRoll<'_> {
 #[cfg(target_os = "linux")]
 pub fn current_id() -> Option<i32> {
     thread_local! {
-        // SAFETY: gettid has no preconditions and cannot fail.
-        static ID: i32 = unsafe { libc::gettid() };
+        // The system call, not glibc's `gettid` wrapper, which came with
+        // glibc 2.30: a build linked against an older glibc (Botzone's
+        // machines run 2.23) has no such symbol.
+        // SAFETY: gettid takes no arguments, has no preconditions and
+        // cannot fail.
+        static ID: i32 = unsafe { libc::syscall(libc::SYS_gettid) } as i32;
     }
     Some(ID.with(|id| *id))
 }

@@ -299,8 +299,12 @@ class Bot:
                     lines.append(self._request_text(self.requests[i]))
                     lines.append(self.responses[i])
                 lines.append(self._request_text(request))
+                # Then the data and globaldata lines, as Botzone sends
+                # them: blank for a bot that saved none.
+                lines += ["", ""]
             else:
-                full = {"requests": self.requests, "responses": self.responses}
+                full = {"requests": self.requests, "responses": self.responses,
+                        "data": "", "globaldata": ""}
                 if self.limit_fields:
                     full["time_limit"], full["memory_limit"] = self.limit_fields
                 lines = [json.dumps(full, separators=(",", ":"))]
