@@ -442,3 +442,92 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
     capped.send("quit");
     free.send("quit");
 }
+
+/// The C++ compiler: `$CXX`, else `c++`.
+fn cxx() -> String {
+    std::env::var("CXX")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .unwrap_or_else(|| "c++".to_string())
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_launcher_bot_starts_plyd_from_the_storage() {
+    // docs/protocols.md, "Deploying on Botzone": the C++ bot copies plyd
+    // and its game plugin out of `data` and becomes plyd.
+    let dir = TempDir::new("botzone-launcher");
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/tools/botzone_launcher.cpp");
+    let bot = dir.path().join("bot");
+    let out = std::process::Command::new(cxx())
+        .args(["-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(&bot)
+        .arg(&source)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C++ compiler '{}' (set CXX): {e}", cxx()));
+    assert!(
+        out.status.success(),
+        "the launcher does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::copy(common::plyd_bin(), data.join("plyd")).unwrap();
+    std::fs::copy(
+        common::built_library("plyd_game_amazons"),
+        data.join("libplyd_game_amazons.so"),
+    )
+    .unwrap();
+    // The first turn as Botzone writes it, its input closed behind it:
+    // plyd answers and exits.
+    let copies = dir.path().join("tmp");
+    std::fs::create_dir(&copies).unwrap();
+    let mut child = std::process::Command::new(&bot)
+        .current_dir(dir.path())
+        .env("TMPDIR", &copies)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"1\n-1 -1 -1 -1 -1 -1\n\n\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.len(),
+        2,
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let numbers: Vec<i32> = lines[0]
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(numbers.len(), 6, "{stdout}");
+    assert!(numbers.iter().all(|n| (0..8).contains(n)), "{stdout}");
+    assert_eq!(lines[1], ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+    // It ran from its own copies under $TMPDIR.
+    assert_eq!(std::fs::read_dir(&copies).unwrap().count(), 1);
+    // Without the plugin it says why on stderr, and exits.
+    std::fs::remove_file(data.join("libplyd_game_amazons.so")).unwrap();
+    let out = std::process::Command::new(&bot)
+        .current_dir(dir.path())
+        .env("TMPDIR", &copies)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("launcher: data needs plyd and a game plugin"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

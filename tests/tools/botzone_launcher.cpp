@@ -2,7 +2,8 @@
 // file in the languages it knows (Rust is not one), so this C++ file is
 // the bot, and plyd, built for Botzone's machines, waits in the bot's
 // storage with its game plugin (docs/protocols.md, "Deploying on
-// Botzone"). It copies them to a folder of its own under /tmp (where they
+// Botzone"). It copies them to a folder of its own under /tmp ($TMPDIR
+// where that is set; there they
 // may be executed and mapped, whatever the storage's mount allows) and
 // replaces itself with plyd, which then reads the turns on the same
 // stdin and answers on the same stdout.
@@ -54,7 +55,9 @@ static bool copy_file(const std::string &from, const std::string &to) {
 }
 
 int main() {
-    std::string dir = "/tmp/plyd-" + std::to_string(getpid());
+    const char *tmp = std::getenv("TMPDIR");
+    std::string dir = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/plyd-" +
+                      std::to_string(getpid());
     if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
         std::fprintf(stderr, "launcher: cannot make %s: %s\n", dir.c_str(), std::strerror(errno));
         return 1;
