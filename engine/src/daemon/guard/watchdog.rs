@@ -434,7 +434,13 @@ impl Watch {
         let started = control.clock_started();
         Some(AnswerFacts {
             hard,
-            total: started.elapsed(),
+            // When the answer was written, not now: a process stopped
+            // right after it (Botzone stops a bot that has answered) would
+            // count the pause.
+            total: self.answered_at.map_or_else(
+                || started.elapsed(),
+                |at| at.saturating_duration_since(started),
+            ),
             handed_over: control
                 .answered_at()
                 .map(|at| at.saturating_duration_since(started)),
@@ -687,6 +693,29 @@ mod tests {
         assert_eq!(watch.next(&control), Some((now + GRACE_POLL, Due::Wait)));
         watch.grace_checked = Some(now + HUNG_AFTER - GRACE_POLL / 2);
         assert_eq!(watch.next(&control), Some((now + HUNG_AFTER, Due::GiveUp)));
+    }
+
+    /// The late-answer note counts to when the answer was written: a
+    /// process stopped after it (Botzone's `SIGSTOP` between turns) is not
+    /// late for that.
+    #[test]
+    fn an_answer_is_timed_when_written_not_when_noted() {
+        let ms = Duration::from_millis;
+        let control = SearchControl::new(false);
+        let started = control.clock_started();
+        let mut watch = Watch {
+            hard_limit: Some(ms(40)),
+            answered_at: Some(started + ms(30)),
+            ..Watch::default()
+        };
+        std::thread::sleep(ms(60));
+        assert_eq!(watch.late_answer_note(&control), None);
+        watch.answered_at = Some(started + ms(50));
+        let note = watch.late_answer_note(&control).expect("late");
+        assert!(
+            note.starts_with("bestmove went out 50.0 ms after the clock started, 10.0 ms past"),
+            "{note}"
+        );
     }
 
     /// Threads that waited for a core for half the grace or more (in all)
