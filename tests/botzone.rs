@@ -531,3 +531,26 @@ fn the_launcher_bot_starts_plyd_from_the_storage() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_bot_with_no_botzone_game_loaded_ends_at_once_saying_why() {
+    // Only xiangqi: the bot could answer no turn, and would lose each on
+    // time if it waited for them.
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let out = std::process::Command::new(common::plyd_bin())
+        .env("PLYD_PLUGIN_PATH", plugins.path())
+        .args(["--protocol", "botzone"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "Botzone: neither amazons8 nor othello is loaded (loaded: xiangqi), so no turn \
+             could be answered"
+        ),
+        "{stderr}"
+    );
+}

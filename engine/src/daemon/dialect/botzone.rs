@@ -64,6 +64,24 @@ pub(super) struct Botzone {
     turns_served: u32,
 }
 
+/// Whether a plugin of a game Botzone plays (the Amazons on 8x8,
+/// Othello) is loaded; else what to say.
+pub(super) fn a_game_is_loaded(ctl: &Controller) -> Result<(), String> {
+    let games = [BotzoneGame::Amazons, BotzoneGame::Reversi];
+    if games
+        .iter()
+        .any(|g| ctl.session.host.find_variant(g.variant()).is_some())
+    {
+        return Ok(());
+    }
+    Err(format!(
+        "Botzone: neither amazons8 nor othello is loaded (loaded: {}), so no turn could be \
+         answered; put libplyd_game_amazons.so or libplyd_game_othello.so beside plyd or in \
+         a folder named by --plugin-path",
+        ctl.session.host.variant_list(),
+    ))
+}
+
 impl Botzone {
     /// A fresh dialect; `game_given`: the command line named the game.
     pub(super) fn new(game_given: bool) -> Self {

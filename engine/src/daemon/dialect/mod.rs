@@ -77,7 +77,15 @@ impl Protocol {
             Protocol::Ucci => ctl.play_dialect_game("xiangqi"),
             Protocol::Gtp | Protocol::NBoard => ctl.play_dialect_game("othello"),
             // Botzone runs a bot on one core.
-            Protocol::Botzone => ctl.settings.threads = 1,
+            Protocol::Botzone => {
+                ctl.settings.threads = 1;
+                // A bot that can play neither game would answer no turn
+                // and lose each on time: it says why and ends at once.
+                if let Err(e) = botzone::a_game_is_loaded(ctl) {
+                    log::error!("{e}");
+                    std::process::exit(2);
+                }
+            }
             Protocol::Uci | Protocol::Ugi => {}
         }
         match self {
