@@ -461,3 +461,23 @@ fn the_learned_estimate_can_be_swapped_for_the_race_or_another_file() {
     engine.send("go depth 3");
     assert_ne!(bestmove(&engine.until_bestmove()), "(none)");
 }
+
+#[test]
+fn an_answer_with_no_time_left_never_throws_the_dice() {
+    // With no time the watchdog answers for the search, from what was
+    // noted as it began: before the roll that is no move (the arbiter
+    // throws the dice), and after a step no die roll to ponder on.
+    let (mut e, _dir) = einstein();
+    for _ in 0..3 {
+        e.send("position startpos moves s123456 s123456");
+        e.send("go wtime 0 btime 0");
+        let lines = e.until_bestmove();
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+        e.send("position startpos moves s123456 s123456 r3");
+        e.send("go wtime 1 btime 1");
+        let lines = e.until_bestmove();
+        let words: Vec<&str> = lines.last().unwrap().split(' ').collect();
+        assert_eq!(words.len(), 2, "{lines:?}");
+        assert!(!words[1].starts_with('r'), "{lines:?}");
+    }
+}

@@ -117,6 +117,9 @@ pub struct SearchControl {
     /// moves as they come. The watchdog answers with it when the search
     /// cannot.
     best_so_far: Mutex<Option<(String, Option<String>)>>,
+    /// The root has no move to play (a chance node: the arbiter throws
+    /// the dice); the watchdog answers `bestmove (none)` at once.
+    no_move: AtomicBool,
     /// Signs of life: every search thread adds one each time it looks at
     /// its limits (about every half millisecond), perft every few thousand
     /// nodes. A count that stands still while the job runs means every
@@ -163,6 +166,7 @@ impl SearchControl {
             clock_start: Mutex::new(start),
             started: start,
             best_so_far: Mutex::new(None),
+            no_move: AtomicBool::new(false),
             beats: AtomicU64::new(0),
             threads: ThreadRoll::default(),
             answered: Mutex::new(None),
@@ -199,6 +203,18 @@ impl SearchControl {
     /// The move last recorded with [`SearchControl::note_best`].
     pub fn best_so_far(&self) -> Option<(String, Option<String>)> {
         self.best_so_far.lock().clone()
+    }
+
+    /// Record that the root has no move for the player to play (a chance
+    /// node), so that an answer for the search is `bestmove (none)`.
+    pub fn note_no_move(&self) {
+        self.no_move.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether an answer for the search is known: a move noted, or none to
+    /// play.
+    pub fn answer_known(&self) -> bool {
+        self.no_move.load(Ordering::Relaxed) || self.best_so_far.lock().is_some()
     }
 
     /// When the clock started (the `go`, or the `ponderhit`).

@@ -153,6 +153,14 @@ pub fn start_search(
     // `go infinite` and `go ponder` wait for the GUI, not for progress.
     let ends_by_itself = !job.limits.infinite && !control.pondering();
     let plugins = Blame::game_and_evaluator(job.root.plugin(), job.evaluator.source()).into();
+    let chance_game = job.root.plugin().has_chance();
+    // A chance node (EinStein before its roll): the outcomes are the
+    // arbiter's to draw, so the answer is `bestmove (none)` whatever line
+    // the search reports.
+    let chance_root = chance_game && {
+        let mut outcomes = Vec::new();
+        job.root.chance_outcomes(&mut outcomes).is_ok() && !outcomes.is_empty()
+    };
     let mut started = spawn(
         "plyd-search",
         JobKind::Search,
@@ -161,7 +169,11 @@ pub fn start_search(
         move |events| {
             let mut best_sent = false;
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                note_any_legal_move(&job.root, &job.limits.search_moves, &job_control);
+                if chance_root {
+                    job_control.note_no_move();
+                } else {
+                    note_any_legal_move(&job.root, &job.limits.search_moves, &job_control);
+                }
                 let mut report = |event: SearchEvent| {
                     match &event {
                         SearchEvent::BestMove { .. } => {
@@ -169,8 +181,12 @@ pub fn start_search(
                             best_sent = true;
                         }
                         SearchEvent::Info(info) if info.multipv.unwrap_or(1) == 1 => {
-                            if let Some(best) = info.pv.first() {
-                                job_control.note_best(best.clone(), info.pv.get(1).cloned());
+                            // In a game with chance the reply after a
+                            // move is a throw of the dice: no move to
+                            // ponder on (the search names none either).
+                            if let Some(best) = info.pv.first().filter(|_| !chance_root) {
+                                let ponder = info.pv.get(1).filter(|_| !chance_game).cloned();
+                                job_control.note_best(best.clone(), ponder);
                             }
                         }
                         SearchEvent::Info(_) => {}
@@ -358,6 +374,8 @@ fn book_answer(job: &SearchJob, control: &SearchControl) -> Option<(String, Opti
     Some((chosen.mv, ponder, info))
 }
 
+/// Note a legal root move for the watchdog to answer with, should the
+/// search note none.
 fn note_any_legal_move(root: &GameState, search_moves: &[Move], control: &SearchControl) {
     let mut moves = Vec::new();
     if root.legal_moves(&mut moves).is_err() {

@@ -78,11 +78,7 @@ impl Controller {
         };
         let is_search = self.job.as_ref().is_some_and(|j| j.kind == JobKind::Search);
         if answer && is_search {
-            if let Some(job) = self
-                .job
-                .as_mut()
-                .filter(|j| j.control.best_so_far().is_none())
-            {
+            if let Some(job) = self.job.as_mut().filter(|j| !j.control.answer_known()) {
                 // Nothing to answer with yet: wait for a first move
                 // rather than play `(none)` (see `Watch::next`).
                 if job.watch.due_without_move.is_none() {

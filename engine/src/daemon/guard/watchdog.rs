@@ -611,7 +611,7 @@ impl Watch {
         if let Some(since) = self.due_without_move {
             let give_up = since + HUNG_AFTER;
             let poll = Instant::now() + FIRST_MOVE_POLL;
-            return Some(if control.best_so_far().is_some() {
+            return Some(if control.answer_known() {
                 (since, Due::Answer)
             } else if poll < give_up {
                 (poll, Due::Answer)
