@@ -81,9 +81,14 @@ impl Controller {
             if let Some(job) = self.job.as_mut().filter(|j| !j.control.answer_known()) {
                 // Nothing to answer with yet: wait for a first move
                 // rather than play `(none)` (see `Watch::next`).
+                // From now, not from when it fell due: a search that began
+                // after its deadline (its `go` read behind a slow command,
+                // such as a large `Hash`) has had no time to note one, and
+                // a grace counted from the deadline would give it up at
+                // once as stuck.
                 if job.watch.due_without_move.is_none() {
-                    job.watch.due_without_move = Some(at);
-                    job.begin_grace(at);
+                    job.watch.due_without_move = Some(now);
+                    job.begin_grace(now);
                 }
                 return;
             }
