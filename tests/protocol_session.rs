@@ -562,6 +562,29 @@ fn go_while_searching_is_refused_and_stop_when_idle_is_harmless(mode: &str) {
 }
 
 #[test]
+fn options_and_a_new_game_right_after_stop_wait_for_the_stopped_search() {
+    // As `go` does: a GUI may send `stop` and go on at once.
+    let (mut e, _dir) = Engine::othello();
+    for command in [
+        "setoption name Hash value 32",
+        "ucinewgame",
+        "setoption name Clear Hash",
+        "setoption name MultiPV value 1",
+    ] {
+        e.send("go infinite");
+        e.read_until(|l| l.starts_with("info depth "));
+        e.send("stop");
+        e.send(command);
+        e.send("position startpos moves f5");
+        e.send("go depth 1");
+        let mut lines = e.until_bestmove();
+        lines.extend(e.until_bestmove());
+        assert!(errors(&lines).is_empty(), "{command}: {lines:?}");
+        assert!(e.sync().is_empty());
+    }
+}
+
+#[test]
 fn debug_and_register_are_accepted() {
     let (mut e, _dir) = Engine::othello();
     e.send("register later");

@@ -29,9 +29,10 @@ impl Controller {
             .map_err(ControlError::Position)
     }
 
-    /// `ucinewgame`: the start position and an empty table.
-    pub(crate) fn new_game(&mut self) -> Result<(), ControlError> {
-        if self.busy() {
+    /// `ucinewgame`: the start position and an empty table. A search told
+    /// to stop is waited for, as `go` waits for it.
+    pub(crate) fn new_game(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
+        if self.job_in_the_way(voice).is_err() {
             return Err(ControlError::BusyFor(
                 "ucinewgame during a search is ignored; send stop first",
             ));

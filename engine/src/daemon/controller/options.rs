@@ -329,7 +329,9 @@ impl Controller {
         name: &str,
         value: Option<&str>,
     ) -> Result<(), ControlError> {
-        if self.busy() {
+        // A search told to stop is waited for, as `go` waits for it: a GUI
+        // may send `stop` and go on at once.
+        if self.job_in_the_way(voice).is_err() {
             return Err(ControlError::BusyFor(
                 "options cannot change while a search is running; send stop first",
             ));

@@ -132,7 +132,7 @@ impl Ucci {
         match lower.as_str() {
             "usemillisec" => self.millisec = flag(value)? == "true",
             "newgame" => {
-                ctl.new_game().map_err(|e| e.to_string())?;
+                ctl.new_game(self).map_err(|e| e.to_string())?;
                 self.banned.clear();
             }
             "hashsize" => engine(ctl, self, names::HASH, value)?,

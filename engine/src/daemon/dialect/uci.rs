@@ -67,7 +67,7 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
         }
         Command::Register(_) => {}
         Command::UciNewGame => {
-            let result = ctl.new_game();
+            let result = ctl.new_game(voice);
             report(ctl, voice, result);
         }
         Command::Position { start, moves } => {

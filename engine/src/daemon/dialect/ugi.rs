@@ -51,7 +51,7 @@ impl Dialect for Ugi {
                 ctl.raw("ugiok");
             }
             UgiCommand::NewGame => {
-                let result = ctl.new_game();
+                let result = ctl.new_game(self);
                 report(ctl, self, result);
             }
             UgiCommand::Query(what) => match Ugi::query(ctl, what) {
