@@ -73,6 +73,10 @@ pub fn limits_from_go(
         let plies = mate.saturating_mul(2).saturating_sub(1).max(1);
         limits.depth = Some(limits.depth.map_or(plies, |d| d.min(plies)));
     }
+    // `infinite` searches until `stop`, whatever else the `go` says.
+    if go.infinite {
+        return limits;
+    }
     if let Some(movetime) = go.movetime {
         let budget = Duration::from_millis(movetime).saturating_sub(move_overhead);
         let hard = budget.max(Duration::from_millis(1));
@@ -85,8 +89,22 @@ pub fn limits_from_go(
     } else {
         (go.btime, go.binc)
     };
+    // A clock that leaves out the side to move's time (`go btime 1000`
+    // with White to move, `go winc 100 binc 100`, `go movestogo 1`) is
+    // read as no time left, as Stockfish reads it, not as no limit: the
+    // search answers at once rather than never.
+    let clock_given = go.wtime.is_some()
+        || go.btime.is_some()
+        || go.winc.is_some()
+        || go.binc.is_some()
+        || go.moves_to_go.is_some();
+    let time = time.or(clock_given.then_some(0));
     if let Some(time) = time {
-        let moves_to_go = go.moves_to_go.or(plies_left.map(endgame_moves_to_go));
+        // `movestogo 0` means nothing: taken as absent, not as 1.
+        let moves_to_go = go
+            .moves_to_go
+            .filter(|&m| m > 0)
+            .or(plies_left.map(endgame_moves_to_go));
         let budget = clock_budget(time, inc.unwrap_or(0), moves_to_go, move_overhead);
         limits.clock = Some(budget);
         // Half of what the hard limit leaves of the clock at most.
@@ -266,6 +284,69 @@ impl SearchControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn infinite_ignores_every_time_limit() {
+        let go = GoParams {
+            infinite: true,
+            movetime: Some(200),
+            wtime: Some(5000),
+            btime: Some(5000),
+            ..GoParams::default()
+        };
+        let l = limits_from_go(&go, 0, Duration::from_millis(10), None);
+        assert!(l.infinite);
+        assert_eq!(l.hard_time(), None);
+        assert_eq!(l.answer_by, None);
+    }
+
+    #[test]
+    fn a_clock_without_the_movers_time_is_none_left() {
+        let ms = Duration::from_millis;
+        for go in [
+            GoParams {
+                btime: Some(1000),
+                ..GoParams::default()
+            },
+            GoParams {
+                winc: Some(100),
+                binc: Some(100),
+                ..GoParams::default()
+            },
+            GoParams {
+                moves_to_go: Some(1),
+                ..GoParams::default()
+            },
+        ] {
+            let l = limits_from_go(&go, 0, ms(10), None);
+            let hard = l.hard_time().unwrap_or_else(|| panic!("{go:?}: no limit"));
+            assert!(hard <= ms(100), "{go:?}: {hard:?}");
+        }
+        // No clock at all: no limit (`go` alone searches until `stop`).
+        assert_eq!(
+            limits_from_go(&GoParams::default(), 0, ms(10), None).hard_time(),
+            None
+        );
+    }
+
+    #[test]
+    fn movestogo_zero_is_taken_as_absent() {
+        let clock = |moves_to_go| GoParams {
+            wtime: Some(2000),
+            btime: Some(2000),
+            moves_to_go,
+            ..GoParams::default()
+        };
+        let ms = Duration::from_millis(10);
+        assert_eq!(
+            limits_from_go(&clock(Some(0)), 0, ms, None).hard_time(),
+            limits_from_go(&clock(None), 0, ms, None).hard_time()
+        );
+        assert_ne!(
+            limits_from_go(&clock(Some(1)), 0, ms, None).hard_time(),
+            limits_from_go(&clock(None), 0, ms, None).hard_time()
+        );
+    }
 
     #[test]
     fn movetime_subtracts_overhead() {
