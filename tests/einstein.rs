@@ -481,3 +481,28 @@ fn an_answer_with_no_time_left_never_throws_the_dice() {
         assert!(!words[1].starts_with('r'), "{lines:?}");
     }
 }
+
+#[test]
+fn a_clock_is_not_spent_before_the_roll() {
+    // The clock is for the player's own moves: before the roll the answer
+    // is `bestmove (none)` after one ply, not after a share of 240 s.
+    // `movetime` still analyses the roll.
+    let (mut e, _dir) = einstein();
+    e.send("position startpos moves s123456 s123456");
+    e.send("go wtime 240000 btime 240000");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    let depths: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .map(|rest| rest.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(depths, ["1"], "{lines:?}");
+    e.send("go movetime 300");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+}

@@ -96,6 +96,14 @@ impl Controller {
             } else {
                 None
             };
+            // A chance node (EinStein before its roll): the arbiter's to
+            // draw, not the player's move.
+            let chance_root = root.plugin().has_chance() && {
+                let mut outcomes = Vec::new();
+                root.chance_outcomes(&mut outcomes)
+                    .map_err(|e| e.to_string())?;
+                !outcomes.is_empty()
+            };
             let (mut moves, mut rejected) = (Vec::new(), Vec::new());
             for text in wanted {
                 match root.parse_legal_move(&text) {
@@ -103,7 +111,7 @@ impl Controller {
                     Err(_) => rejected.push(text),
                 }
             }
-            Ok::<_, String>((root, side, plies_left, moves, rejected))
+            Ok::<_, String>((root, side, plies_left, moves, rejected, chance_root))
         };
         // A game's `go` reads the side to move here, on the clock (see
         // `Session::ask_position`); the `searchmoves` of an analysis are
@@ -116,10 +124,20 @@ impl Controller {
         } else {
             call_within("preparing the search", call_limit(), &blame, prepare)
         };
-        let (root, side, plies_left, search_moves, rejected) =
+        let (root, side, plies_left, search_moves, rejected, chance_root) =
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
         let mut limits = limits_from_go(go, side, overhead, plies_left);
+        if chance_root && limits.clock.is_some() && !go.ponder {
+            // The clock is for the player's own moves, and the answer here
+            // is `bestmove (none)` whatever is found: one ply, not a share
+            // of the clock (an arbiter that sends `go` before each roll
+            // would see it spent). `movetime`, `depth` and the rest still
+            // analyse the roll.
+            limits.clock = None;
+            limits.answer_by = None;
+            limits.depth = Some(1);
+        }
         limits.search_moves = search_moves;
         if !rejected.is_empty() {
             let message = format!(
