@@ -585,6 +585,25 @@ fn options_and_a_new_game_right_after_stop_wait_for_the_stopped_search() {
 }
 
 #[test]
+fn a_go_during_perft_is_refused_with_its_own_answer() {
+    // perft gives no `bestmove`: the refused `go` is owed one.
+    let (mut e, _dir) = Engine::othello();
+    e.send("go perft 13");
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    assert_eq!(
+        errors(&lines),
+        ["info string error: a perft, bench or learn job is running; send stop first"],
+        "{lines:?}"
+    );
+    e.send("stop");
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+}
+
+#[test]
 fn debug_and_register_are_accepted() {
     let (mut e, _dir) = Engine::othello();
     e.send("register later");

@@ -6,8 +6,7 @@
 /// A command the controller did not carry out; nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ControlError {
-    /// A job runs and was not told to stop: the running search will give
-    /// the answer.
+    /// A search runs and was not told to stop: it will give the answer.
     #[error("a search is already running; send stop first")]
     Busy,
     /// Settings, the table and the game stay as they are while a job

@@ -8,7 +8,7 @@ use std::time::Duration;
 use plyd_protocol::{GoParams, StartPosition};
 
 use super::session::create_evaluator_watched;
-use super::{worker, worker::SearchJob, ControlError, Controller};
+use super::{worker, worker::SearchJob, ControlError, Controller, JobKind};
 use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameState;
@@ -55,8 +55,13 @@ impl Controller {
         {
             self.finish_job(voice);
         }
-        match self.job {
-            Some(_) => Err(ControlError::Busy),
+        match &self.job {
+            Some(job) if job.kind == JobKind::Search => Err(ControlError::Busy),
+            // perft, bench, learn give no `bestmove`: a refused `go` is
+            // owed its own.
+            Some(_) => Err(ControlError::BusyFor(
+                "a perft, bench or learn job is running; send stop first",
+            )),
             None => Ok(()),
         }
     }

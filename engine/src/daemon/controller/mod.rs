@@ -299,6 +299,14 @@ impl Controller {
         self.job.is_some()
     }
 
+    /// Whether a search runs, which will answer its `go` (a `perft`,
+    /// `bench` or `learn` gives no `bestmove`).
+    pub(crate) fn searching(&self) -> bool {
+        self.job
+            .as_ref()
+            .is_some_and(|job| job.kind == JobKind::Search)
+    }
+
     /// Whether the job running is NBoard's `learn`.
     pub(crate) fn learning(&self) -> bool {
         self.job

@@ -43,7 +43,7 @@ pub(super) fn unreadable(ctl: &mut Controller, voice: &mut dyn Dialect, e: &Pars
     if e.refused_a_position() {
         ctl.session.refuse_position(e.to_string());
     }
-    if e.refused_a_search() && !ctl.busy() {
+    if e.refused_a_search() && !ctl.searching() {
         voice.best(ctl, None, None);
     }
 }
