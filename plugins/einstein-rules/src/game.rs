@@ -166,6 +166,14 @@ impl Game for EinStein {
         }
     }
 
+    const HAS_OUTCOME_REASON: bool = true;
+
+    /// Which way the game was won: `Red reached the corner e1`, `Blue took
+    /// every Red stone`; empty while it goes on.
+    fn outcome_reason(&self) -> String {
+        crate::text::win_reason(&self.board).unwrap_or_default()
+    }
+
     #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         self.board.for_each_move(|mv| moves.push(mv));

@@ -27,6 +27,27 @@ use crate::board::{
     STAGE_BLUE_SETUP, STAGE_PLAY, STAGE_RED_SETUP, START_SQUARES, TARGET,
 };
 
+/// How the game on `board` was won, in words: the winner's stone on the
+/// corner it raced to, or the loser's last stone taken; `None` while it
+/// goes on.
+pub fn win_reason(board: &Board) -> Option<String> {
+    let winner = board.winner()?;
+    let name = |side: usize| if side == RED { "Red" } else { "Blue" };
+    Some(
+        if board.cells[usize::from(TARGET[winner])] != 0
+            && owner(board.cells[usize::from(TARGET[winner])]) == winner
+        {
+            format!(
+                "{} reached the corner {}",
+                name(winner),
+                square_name(TARGET[winner])
+            )
+        } else {
+            format!("{} took every {} stone", name(winner), name(1 - winner))
+        },
+    )
+}
+
 /// The name of a square (`a1`..`e5`).
 pub fn square_name(sq: u8) -> String {
     format!("{}{}", (b'a' + sq % 5) as char, sq / 5 + 1)
@@ -293,4 +314,37 @@ pub fn board_picture(board: &Board, arrangements: [Option<u16>; 2]) -> String {
     text.push_str(&state);
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(text: &str) -> Option<String> {
+        win_reason(&parse_position(text).expect("a position").board)
+    }
+
+    #[test]
+    fn a_win_names_the_way_it_was_won() {
+        assert_eq!(
+            reason("123../45.../6...f/...ed/..cba r s123456 s123456"),
+            None
+        );
+        assert_eq!(
+            reason(".23../45.../6...f/...ed/..cb1 b s123456 s123456").as_deref(),
+            Some("Red reached the corner e1")
+        );
+        assert_eq!(
+            reason("a23../45.../6...f/...ed/..cb. r s123456 s123456").as_deref(),
+            Some("Blue reached the corner a5")
+        );
+        assert_eq!(
+            reason("123../45.../6..../...../..... b s123456 s123456").as_deref(),
+            Some("Red took every Blue stone")
+        );
+        assert_eq!(
+            reason("...../...../....f/...ed/..cba r s123456 s123456").as_deref(),
+            Some("Blue took every Red stone")
+        );
+    }
 }
