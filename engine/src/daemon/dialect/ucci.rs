@@ -114,7 +114,8 @@ impl Ucci {
         name: &str,
         value: Option<&str>,
     ) -> Result<(), String> {
-        if ctl.busy() {
+        // A search told to stop is waited for, as `go` waits for it.
+        if ctl.job_in_the_way(self).is_err() {
             return Err(
                 "options cannot change while a search is running; send stop first".to_string(),
             );
