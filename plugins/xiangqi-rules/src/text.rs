@@ -257,7 +257,8 @@ pub fn format_move(mv: Move) -> String {
 /// Read one square from the front of `text`; returns it and the rest.
 fn parse_square(text: &str, from_one: bool) -> Option<(usize, &str)> {
     let mut chars = text.char_indices();
-    let (_, file) = chars.next()?;
+    // Either case, as the other games read their moves (`H2E2`).
+    let file = chars.next()?.1.to_ascii_lowercase();
     if !('a'..='i').contains(&file) {
         return None;
     }
@@ -322,4 +323,17 @@ pub fn board_picture(position: &Position, quiet_plies: u32) -> String {
         "{side} to move; {quiet_plies} plies since the last capture\n"
     ));
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_reads_in_either_case() {
+        assert!(parse_move("h2e2").is_some());
+        assert_eq!(parse_move("H2E2"), parse_move("h2e2"));
+        assert_eq!(parse_move("h2E2"), parse_move("h2e2"));
+        assert_eq!(parse_move("J2E2"), None);
+    }
 }

@@ -299,6 +299,8 @@ fn move_text_from_rank_zero() {
     let h2e2 = make_move(square(7, 2), square(4, 2));
     assert_eq!(game.parse_move("h2e2"), Some(h2e2));
     assert_eq!(game.parse_move(" h2e2 "), Some(h2e2));
+    // Either case, as the other games read moves (ICCS writes `H2-E2`).
+    assert_eq!(game.parse_move("H2E2"), Some(h2e2));
     assert_eq!(game.format_move(h2e2), "h2e2");
     let a0a9 = make_move(square(0, 0), square(0, 9));
     assert_eq!(game.parse_move("a0a9"), Some(a0a9));
@@ -314,7 +316,7 @@ fn move_text_from_rank_zero() {
         assert_eq!(game.parse_move(&text), Some(mv), "{text}");
     }
     for bad in [
-        "", "h2", "h2e", "h2e2e3", "j1a1", "a1j1", "a10a9", "a9a10", "a0a0", "H2E2", "h-2e2",
+        "", "h2", "h2e", "h2e2e3", "j1a1", "a1j1", "a10a9", "a9a10", "a0a0", "J2E2", "h-2e2",
         "h02e2", "e2 e3", "2h2e",
     ] {
         assert_eq!(game.parse_move(bad), None, "'{bad}'");
