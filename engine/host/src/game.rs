@@ -724,12 +724,31 @@ impl GameState {
     /// so that a notation other than the plugin's shows at once (xiangqi
     /// ranks counted from 1 against `MoveRanks 0-9`, say).
     pub fn parse_legal_move(&self, text: &str) -> Result<Move, PluginError> {
-        let mv = self.parse_move(text)?;
+        let mv = match self.parse_move(text) {
+            Ok(mv) => mv,
+            // Not even a move of the game: what would have been legal here
+            // shows the notation (`'r7' is not a move of einstein (6 legal
+            // here: r1, ...)`).
+            Err(PluginError::Invalid(what)) => {
+                return Err(PluginError::Invalid(format!("{what}{}", self.legal_hint())))
+            }
+            Err(e) => return Err(e),
+        };
         if self.is_legal(mv)? {
             return Ok(mv);
         }
+        Err(PluginError::Invalid(format!(
+            "illegal move '{text}'{}",
+            self.legal_hint()
+        )))
+    }
+
+    /// The legal moves' count and the first few of them, for an error on a
+    /// move: ` (44 legal here: a1a2, ...)`, ` (no move is legal here)`, or
+    /// nothing where they cannot be listed.
+    fn legal_hint(&self) -> String {
         let mut moves = Vec::new();
-        let hint = match self.moves_or_outcomes(&mut moves) {
+        match self.moves_or_outcomes(&mut moves) {
             Ok(()) if moves.is_empty() => " (no move is legal here)".to_string(),
             Ok(()) => {
                 let shown: Vec<String> = moves
@@ -745,8 +764,7 @@ impl GameState {
                 format!(" ({} legal here: {}{more})", moves.len(), shown.join(", "))
             }
             Err(_) => String::new(),
-        };
-        Err(PluginError::Invalid(format!("illegal move '{text}'{hint}")))
+        }
     }
 
     /// Canonical spelling of `mv`.
