@@ -506,3 +506,16 @@ fn a_clock_is_not_spent_before_the_roll() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_move_that_is_no_move_names_what_is_legal() {
+    let (mut e, _dir) = einstein();
+    e.send("position startpos moves s123456 s123456 r7");
+    assert_eq!(
+        e.sync(),
+        [
+            "info string error: move 3 ('r7') rejected: 'r7' is not a move of einstein \
+          (6 legal here: r1, r2, r3, r4, r5, r6); no position is set until one is read"
+        ]
+    );
+}
