@@ -419,6 +419,31 @@ impl Evaluator for Classic {
             check_range(key, value, 0, 1000).map_err(err)?;
         }
         check_range("tempo", params.tempo, -200, 200).map_err(err)?;
+        // Bounded so that no sum over a board can overflow (a chariot of
+        // 400,000,000 turned the score's sign).
+        let (m, mob, s) = (&params.material, &params.mobility, &params.safety);
+        for (key, pair, limit) in [
+            ("material.advisor", m.advisor, 10_000),
+            ("material.elephant", m.elephant, 10_000),
+            ("material.horse", m.horse, 10_000),
+            ("material.chariot", m.chariot, 10_000),
+            ("material.cannon", m.cannon, 10_000),
+            ("material.pawn", m.pawn, 10_000),
+            ("mobility.horse", mob.horse, 1_000),
+            ("mobility.chariot", mob.chariot, 1_000),
+            ("mobility.cannon", mob.cannon, 1_000),
+        ] {
+            check_range(&format!("{key}.mg"), pair.mg, -limit, limit).map_err(err)?;
+            check_range(&format!("{key}.eg"), pair.eg, -limit, limit).map_err(err)?;
+        }
+        for (key, value) in [
+            ("safety.missing_defender", s.missing_defender),
+            ("safety.attacker_across", s.attacker_across),
+            ("safety.open_cannon", s.open_cannon),
+            ("safety.screened_cannon", s.screened_cannon),
+        ] {
+            check_range(key, value, -1_000, 1_000).map_err(err)?;
+        }
         Classic::build(params)
     }
 
@@ -463,6 +488,29 @@ mod tests {
                     e.table[(kind | 8) as usize][mirror]
                 );
             }
+        }
+    }
+
+    #[test]
+    fn weights_past_their_bounds_are_refused_by_key() {
+        for (from, to, message) in [
+            (
+                "chariot = { mg = 1650, eg = 1239 }",
+                "chariot = { mg = 1650, eg = 400000000 }",
+                "key 'material.chariot.eg': 400000000 is outside [-10000, 10000]",
+            ),
+            (
+                "horse = { mg = 24, eg = -15 }",
+                "horse = { mg = 2400, eg = -15 }",
+                "key 'mobility.horse.mg': 2400 is outside [-1000, 1000]",
+            ),
+        ] {
+            assert!(DEFAULT_PARAMS.contains(from), "{from}");
+            let text = DEFAULT_PARAMS.replacen(from, to, 1);
+            assert_eq!(
+                Classic::from_params(Some(&text)).err().as_deref(),
+                Some(message)
+            );
         }
     }
 
