@@ -1078,3 +1078,41 @@ fn einstein_shallow_search_gives_the_one_ply_value_of_the_hosts_scoring() {
     assert!(ended_below > 0, "no winning step met");
     assert!(left_to_host > 0, "the set-up stage never met");
 }
+
+#[test]
+fn the_game_named_again_keeps_its_parameters_as_read() {
+    // The file is not read again: an edit, or a break, made since it was
+    // loaded changes nothing until EvalParams names it again.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let files = TempDir::new("params-kept");
+    let file = files.path().join("mine.toml");
+    std::fs::write(
+        &file,
+        seed004_params(&[("mobility = 1.0", "mobility = 0.5")]),
+    )
+    .unwrap();
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    e.send("setoption name Evaluator value seed004");
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    assert!(errors(&e.sync()).is_empty());
+    let eval = |e: &mut Engine| {
+        e.send("position startpos moves f5");
+        e.send("eval");
+        e.sync()
+    };
+    let before = eval(&mut e);
+    assert!(
+        before.contains(&"info string eval weight_mobility 0.5".to_string()),
+        "{before:?}"
+    );
+    std::fs::write(&file, "not = [toml").unwrap();
+    for again in ["setoption name UCI_Variant value othello", "ucinewgame"] {
+        e.send(again);
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{again}: {lines:?}");
+        assert_eq!(eval(&mut e), before, "{again}");
+    }
+}

@@ -384,6 +384,30 @@ impl Session {
         // The parameters are the evaluator's: kept only with it.
         let params = params.filter(|_| keep.as_deref() == Some(source.name()));
         let blame = Blame::game_and_evaluator(&variant.plugin, &source);
+        // The game in play named again with its evaluator: that evaluator
+        // as it is, its parameters as they were read (the file is not
+        // read again, so an edit made since, or a file broken since, does
+        // not change or drop them), and a fresh start position.
+        let same = self.current.as_ref().filter(|c| {
+            c.variant.name() == variant.name() && keep.as_deref() == Some(source.name())
+        });
+        if let Some(current) = same {
+            let (evaluator, eval_params) =
+                (Arc::clone(&current.evaluator), current.eval_params.clone());
+            let (plugin, index) = (Arc::clone(&variant.plugin), variant.index);
+            let state = call_within("starting the variant", call_limit(), &blame, move || {
+                GameState::new(&plugin, index).map_err(|e| e.to_string())
+            })??;
+            self.current = Some(Current {
+                variant,
+                state,
+                evaluator,
+                eval_params,
+            });
+            self.lost = None;
+            self.refused = None;
+            return Ok(());
+        }
         let (current, problem) =
             call_within("starting the variant", call_limit(), &blame, move || {
                 start_current_with(variant, source, params)
