@@ -71,7 +71,16 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ParamsError> {
             Some(field) => {
                 message = "missing".to_string();
                 Some(
-                    match span.as_ref().and_then(|span| table_at(text, span.start)) {
+                    match span.as_ref().and_then(|span| {
+                        table_at(text, span.start).or_else(|| {
+                            // An inline table (`d0 = { mg = -20 }`): named
+                            // by its key.
+                            text[span.start..]
+                                .starts_with('{')
+                                .then(|| key_at(text, span.clone()))
+                                .flatten()
+                        })
+                    }) {
                         Some(table) => format!("{table}.{field}"),
                         None => field,
                     },
@@ -286,6 +295,11 @@ mod tests {
                 "weights.mobility",
             ),
             ("scale = 1\ntable = [[1]]\n", "weights"),
+            // An inline table is named by its key.
+            (
+                "scale = 1\ntable = [[1]]\nweights = { mobility = 0.5 }\n",
+                "weights.corners",
+            ),
         ] {
             assert_eq!(err(text), format!("key '{missing}': missing"), "{text}");
         }
