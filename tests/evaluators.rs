@@ -724,7 +724,7 @@ fn eval_subcommand_prints_terms_for_tuning() {
     assert_eq!(code, Some(2));
     assert_eq!(
         stderr.trim(),
-        format!("plyd eval: eval params {p}: key 'terms': unknown field `terms`, expected one of `scale`, `weights`, `corners`")
+        format!("plyd eval: eval params {p}: key 'terms': unknown field `terms`, expected one of `scale`, `weights`, `corners` (read by evaluator seed004)")
     );
     let (code, _, stderr) = run(&["eval", "--evaluator", "nonsense"]);
     assert_eq!(code, Some(2));

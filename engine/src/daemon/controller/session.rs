@@ -94,8 +94,16 @@ pub fn create_evaluator(
 ) -> Result<Evaluator, String> {
     let text = path.map(read_params).transpose()?;
     Evaluator::new(game, source, text.as_deref()).map_err(|e| match (e, path) {
-        (PluginError::Params { reason, .. }, Some(path)) => {
-            format!("eval params {}: {reason}", path.display())
+        (PluginError::Params { evaluator, reason }, Some(path)) => {
+            // A key the evaluator does not know is often a file meant for
+            // another evaluator (EvalParams sent before Evaluator): say
+            // which one read it.
+            let reader = if reason.contains("unknown field") {
+                format!(" (read by evaluator {evaluator})")
+            } else {
+                String::new()
+            };
+            format!("eval params {}: {reason}{reader}", path.display())
         }
         (e, _) => e.to_string(),
     })
