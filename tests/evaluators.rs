@@ -1116,3 +1116,19 @@ fn the_game_named_again_keeps_its_parameters_as_read() {
         assert_eq!(eval(&mut e), before, "{again}");
     }
 }
+
+#[test]
+fn the_default_spelled_empty_is_the_empty_string() {
+    // `uci` shows an empty string default as `<empty>`; a GUI that sends
+    // it back means no file.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    e.send("setoption name EvalFile value <empty>");
+    e.send("setoption name BookFile value <empty>");
+    assert!(e.sync().is_empty());
+    e.send("setoption name EvalParams value <empty>");
+    assert_eq!(
+        e.sync(),
+        ["info string evaluator patterns params default".to_string()]
+    );
+}

@@ -336,6 +336,10 @@ impl Controller {
                 "options cannot change while a search is running; send stop first",
             ));
         }
+        // `<empty>` is how `uci` spells an empty string default; a GUI that
+        // sends the default back means the empty string, not a file of
+        // that name.
+        let value = value.map(|v| if v.trim() == "<empty>" { "" } else { v });
         let Some(option) = ENGINE_OPTIONS
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
