@@ -1132,3 +1132,25 @@ fn the_default_spelled_empty_is_the_empty_string() {
         ["info string evaluator patterns params default".to_string()]
     );
 }
+
+#[test]
+fn a_relative_parameter_file_not_found_says_where_it_was_looked_for() {
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let cwd = TempDir::new("params-cwd");
+    let mut e = Engine::start_in(plugins.path(), cwd.path());
+    e.send("setoption name EvalParams value nothere.toml");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let folder = cwd
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    assert!(
+        lines[0].starts_with("info string error: eval params nothere.toml: cannot be read:")
+            && lines[0].contains("(looked in ")
+            && lines[0].ends_with(&format!("{folder})")),
+        "{lines:?}"
+    );
+}

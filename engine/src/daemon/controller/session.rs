@@ -59,8 +59,15 @@ fn read_params(path: &Path) -> Result<String, String> {
         let hint = if e.kind() == std::io::ErrorKind::InvalidData {
             " (a parameter file is TOML text; a binary file, such as a patterns \
              weights file, is named inside one: weights = \"FILE\")"
+                .to_string()
+        } else if e.kind() == std::io::ErrorKind::NotFound && path.is_relative() {
+            // A relative path is taken from plyd's working directory,
+            // which may not be the GUI's.
+            std::env::current_dir()
+                .map(|dir| format!(" (looked in {})", dir.display()))
+                .unwrap_or_default()
         } else {
-            ""
+            String::new()
         };
         format!("eval params {}: cannot be read: {e}{hint}", path.display())
     })
