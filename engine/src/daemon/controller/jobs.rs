@@ -175,6 +175,7 @@ impl Controller {
             trees: Arc::clone(&self.trees),
             limits,
             options,
+            chance_root,
         };
         let control = Arc::new(SearchControl::starting_at(go.ponder, self.clock_start()));
         let job = worker::start_search(job, control, self.events_tx.clone()).map_err(|e| {

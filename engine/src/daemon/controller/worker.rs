@@ -137,6 +137,10 @@ pub struct SearchJob {
     pub limits: SearchLimits,
     /// Threads, MultiPV and the selective techniques allowed.
     pub options: SearchOptions,
+    /// The root is a chance node (EinStein before its roll): the
+    /// outcomes are the arbiter's to draw, so the answer is `bestmove
+    /// (none)` whatever line the search reports.
+    pub chance_root: bool,
 }
 
 /// Start a search. Exactly one `bestmove` is sent, whatever happens: the
@@ -154,13 +158,7 @@ pub fn start_search(
     let ends_by_itself = !job.limits.infinite && !control.pondering();
     let plugins = Blame::game_and_evaluator(job.root.plugin(), job.evaluator.source()).into();
     let chance_game = job.root.plugin().has_chance();
-    // A chance node (EinStein before its roll): the outcomes are the
-    // arbiter's to draw, so the answer is `bestmove (none)` whatever line
-    // the search reports.
-    let chance_root = chance_game && {
-        let mut outcomes = Vec::new();
-        job.root.chance_outcomes(&mut outcomes).is_ok() && !outcomes.is_empty()
-    };
+    let chance_root = job.chance_root;
     let mut started = spawn(
         "plyd-search",
         JobKind::Search,
