@@ -835,6 +835,22 @@ pub unsafe fn write_text(text: &str, buf: *mut c_char, cap: usize) -> i64 {
     bytes.len() as i64
 }
 
+/// An explained term's value as people read it: at most nine decimals,
+/// trailing zeros dropped, so that float noise (`143.60000000000005`)
+/// and a negative zero (`-0`) do not show.
+pub fn term_text(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let text = format!("{value:.9}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 /// The generic `extern "C"` functions the tables point to.
 mod shim {
     use super::*;
@@ -1489,7 +1505,7 @@ mod shim {
             let text: String = e
                 .explain(s)
                 .iter()
-                .map(|(name, value)| format!("{name} {value}\n"))
+                .map(|(name, value)| format!("{name} {}\n", super::term_text(*value)))
                 .collect();
             // SAFETY: buf valid for cap bytes.
             unsafe { write_text(&text, buf, cap) }
