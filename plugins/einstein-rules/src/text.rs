@@ -33,19 +33,16 @@ use crate::board::{
 pub fn win_reason(board: &Board) -> Option<String> {
     let winner = board.winner()?;
     let name = |side: usize| if side == RED { "Red" } else { "Blue" };
-    Some(
-        if board.cells[usize::from(TARGET[winner])] != 0
-            && owner(board.cells[usize::from(TARGET[winner])]) == winner
-        {
-            format!(
-                "{} reached the corner {}",
-                name(winner),
-                square_name(TARGET[winner])
-            )
-        } else {
-            format!("{} took every {} stone", name(winner), name(1 - winner))
-        },
-    )
+    let corner = board.cells[usize::from(TARGET[winner])];
+    Some(if corner != 0 && owner(corner) == winner {
+        format!(
+            "{} reached the corner {}",
+            name(winner),
+            square_name(TARGET[winner])
+        )
+    } else {
+        format!("{} took every {} stone", name(winner), name(1 - winner))
+    })
 }
 
 /// The name of a square (`a1`..`e5`).

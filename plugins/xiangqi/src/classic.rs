@@ -42,6 +42,17 @@ struct Pair {
     eg: i32,
 }
 
+impl Pair {
+    /// Both values within `[-limit, limit]`, else the error naming
+    /// `key.mg` or `key.eg`.
+    fn check(self, key: &str, limit: i32) -> Result<(), String> {
+        for (what, v) in [("mg", self.mg), ("eg", self.eg)] {
+            check_range(&format!("{key}.{what}"), v, -limit, limit).map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Material {
@@ -135,10 +146,7 @@ impl Psqt {
                         ))
                     }
                 };
-                for (what, v) in [("mg", pair.mg), ("eg", pair.eg)] {
-                    check_range(&format!("psqt.{name}.{key}.{what}"), v, -1000, 1000)
-                        .map_err(err)?;
-                }
+                pair.check(&format!("psqt.{name}.{key}"), 1000)?;
                 out[kind as usize][file][rank] = (pair.mg, pair.eg);
             }
         }
@@ -433,8 +441,7 @@ impl Evaluator for Classic {
             ("mobility.chariot", mob.chariot, 1_000),
             ("mobility.cannon", mob.cannon, 1_000),
         ] {
-            check_range(&format!("{key}.mg"), pair.mg, -limit, limit).map_err(err)?;
-            check_range(&format!("{key}.eg"), pair.eg, -limit, limit).map_err(err)?;
+            pair.check(key, limit)?;
         }
         for (key, value) in [
             ("safety.missing_defender", s.missing_defender),
