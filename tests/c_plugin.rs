@@ -8,6 +8,9 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use crate::common::{errors, plyd_command, Engine, TempDir};
+use crate::othello_reference::{Cell, Mailbox};
+use plyd_game_othello::board::{Color, Position};
+use plyd_game_othello::text::{format_move, format_position};
 
 /// Connect Four perft from the empty board, depths 1 to 8, as published
 /// (OEIS A212693: sequences of moves that stop at a win or a full board).
@@ -343,149 +346,55 @@ fn squares_library() -> PathBuf {
     ))
 }
 
-/// A plain Othello board for the tests, square by square: `cells[row][file]`
-/// with row 0 the top row (row 1 of the notation), 1 for Black, 2 for White.
-#[derive(Clone)]
-struct Board {
-    cells: [[u8; 8]; 8],
-    /// 1: Black to move, 2: White.
-    to_move: u8,
+/// The position text of docs/othello.md for the reference board.
+fn position_text(board: &Mailbox) -> String {
+    let (black, white) = board.bitboards();
+    let side = if board.to_move == Cell::Black {
+        Color::Black
+    } else {
+        Color::White
+    };
+    format_position(&Position { black, white, side })
 }
 
-const DIRECTIONS: [(i32, i32); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
-
-impl Board {
-    fn start() -> Self {
-        let mut cells = [[0; 8]; 8];
-        // d4 and e5 White, d5 and e4 Black.
-        cells[3][3] = 2;
-        cells[4][4] = 2;
-        cells[4][3] = 1;
-        cells[3][4] = 1;
-        Board { cells, to_move: 1 }
-    }
-
-    /// The discs `player` would flip by placing at (row, file).
-    fn flips(&self, player: u8, row: i32, file: i32) -> Vec<(usize, usize)> {
-        if self.cells[row as usize][file as usize] != 0 {
-            return Vec::new();
-        }
-        let mut all = Vec::new();
-        for (dr, df) in DIRECTIONS {
-            let mut run = Vec::new();
-            let (mut r, mut f) = (row + dr, file + df);
-            while (0..8).contains(&r) && (0..8).contains(&f) {
-                match self.cells[r as usize][f as usize] {
-                    0 => break,
-                    c if c == player => {
-                        all.extend(run.iter().copied());
-                        break;
-                    }
-                    _ => run.push((r as usize, f as usize)),
-                }
-                r += dr;
-                f += df;
+/// The sample's score by its description, counted square by square on the
+/// reference board: per disc, own minus the opponent's, corner, C-square
+/// (on an edge next to a corner), X-square (diagonally next to one), other
+/// edge square, inner square; then legal moves, own minus the opponent's;
+/// weighted by `w` in that order.
+fn squares_score(board: &Mailbox, w: [i32; 6]) -> i32 {
+    let corner = |r: usize, f: usize| (r == 0 || r == 7) && (f == 0 || f == 7);
+    let near = |a: usize| a == 1 || a == 6;
+    let end = |a: usize| a == 0 || a == 7;
+    let own = board.to_move;
+    let opponent = if own == Cell::Black {
+        Cell::White
+    } else {
+        Cell::Black
+    };
+    let mut score = 0;
+    for r in 0..8 {
+        for f in 0..8 {
+            let c = board.cells[r][f];
+            if c == Cell::Empty {
+                continue;
             }
+            let kind = if corner(r, f) {
+                0
+            } else if (end(r) && near(f)) || (near(r) && end(f)) {
+                1
+            } else if near(r) && near(f) {
+                2
+            } else if end(r) || end(f) {
+                3
+            } else {
+                4
+            };
+            score += if c == own { w[kind] } else { -w[kind] };
         }
-        all
     }
-
-    fn moves(&self, player: u8) -> Vec<(usize, usize)> {
-        let mut list = Vec::new();
-        for row in 0..8 {
-            for file in 0..8 {
-                if !self.flips(player, row, file).is_empty() {
-                    list.push((row as usize, file as usize));
-                }
-            }
-        }
-        list
-    }
-
-    fn play(&mut self, (row, file): (usize, usize)) {
-        let player = self.to_move;
-        for (r, f) in self.flips(player, row as i32, file as i32) {
-            self.cells[r][f] = player;
-        }
-        self.cells[row][file] = player;
-        self.to_move = 3 - player;
-    }
-
-    /// The position text of docs/othello.md.
-    fn text(&self) -> String {
-        let rows: Vec<String> = self
-            .cells
-            .iter()
-            .map(|row| {
-                let mut out = String::new();
-                let mut empty = 0;
-                for &c in row {
-                    if c == 0 {
-                        empty += 1;
-                        continue;
-                    }
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(if c == 1 { 'X' } else { 'O' });
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                }
-                out
-            })
-            .collect();
-        format!(
-            "{} {}",
-            rows.join("/"),
-            if self.to_move == 1 { 'b' } else { 'w' }
-        )
-    }
-
-    /// The sample's score by its description: per disc, own minus the
-    /// opponent's, corner, C-square (on an edge next to a corner),
-    /// X-square (diagonally next to one), other edge square, inner square;
-    /// then legal moves, own minus the opponent's; weighted by `w` in that
-    /// order.
-    fn squares_score(&self, w: [i32; 6]) -> i32 {
-        let corner = |r: usize, f: usize| (r == 0 || r == 7) && (f == 0 || f == 7);
-        let near = |a: usize| a == 1 || a == 6;
-        let end = |a: usize| a == 0 || a == 7;
-        let mut score = 0;
-        for r in 0..8 {
-            for f in 0..8 {
-                let c = self.cells[r][f];
-                if c == 0 {
-                    continue;
-                }
-                let kind = if corner(r, f) {
-                    0
-                } else if (end(r) && near(f)) || (near(r) && end(f)) {
-                    1
-                } else if near(r) && near(f) {
-                    2
-                } else if end(r) || end(f) {
-                    3
-                } else {
-                    4
-                };
-                score += if c == self.to_move { w[kind] } else { -w[kind] };
-            }
-        }
-        let own = self.moves(self.to_move).len() as i32;
-        let opp = self.moves(3 - self.to_move).len() as i32;
-        score + w[5] * (own - opp)
-    }
+    let mobility = board.placements(own).len() as i32 - board.placements(opponent).len() as i32;
+    score + w[5] * mobility
 }
 
 /// The score `eval` gives for the position `text`.
@@ -523,17 +432,17 @@ fn the_c_evaluator_sample_scores_as_its_description_says() {
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let mut checked = 0;
     for _ in 0..6 {
-        let mut board = Board::start();
+        let mut board = Mailbox::start();
         loop {
-            let moves = board.moves(board.to_move);
+            let moves = board.placements(board.to_move);
             if moves.is_empty() {
                 break;
             }
             assert_eq!(
-                eval_score(&mut e, &board.text()),
-                board.squares_score(defaults),
+                eval_score(&mut e, &position_text(&board)),
+                squares_score(&board, defaults),
                 "{}",
-                board.text()
+                position_text(&board)
             );
             checked += 1;
             seed ^= seed << 13;
@@ -555,14 +464,14 @@ fn the_c_evaluator_sample_scores_as_its_description_says() {
         good.display()
     ));
     assert!(errors(&e.sync()).is_empty());
-    let mut board = Board::start();
-    // f5 d6 c3 (rows from the top, files from a).
-    for mv in [(4, 5), (5, 3), (2, 2)] {
+    let mut board = Mailbox::start();
+    // f5 d6 c3 (square row * 8 + file, rows from the top).
+    for mv in [37, 43, 18] {
         board.play(mv);
     }
     assert_eq!(
-        eval_score(&mut e, &board.text()),
-        board.squares_score([500, -20, -50, 10, 1, 0])
+        eval_score(&mut e, &position_text(&board)),
+        squares_score(&board, [500, -20, -50, 10, 1, 0])
     );
     e.send(&format!(
         "setoption name EvalParams value {}",
@@ -582,9 +491,9 @@ fn the_c_evaluator_sample_scores_as_its_description_says() {
     assert!(errors(&lines).is_empty(), "{lines:?}");
     let best = lines.last().unwrap().split(' ').nth(1).unwrap();
     let legal: Vec<String> = board
-        .moves(board.to_move)
-        .iter()
-        .map(|&(r, f)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
+        .placements(board.to_move)
+        .into_iter()
+        .map(format_move)
         .collect();
     assert!(legal.iter().any(|m| m == best), "{best} not in {legal:?}");
 }

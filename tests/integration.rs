@@ -4,6 +4,11 @@
 //! `cargo test --release --test integration arena::`.
 
 mod common;
+// The Othello of the plugin's own tests, square by square and sharing no
+// code with the plugin: the C evaluator sample's scores are counted on it.
+#[allow(dead_code)]
+#[path = "../plugins/othello/tests/reference/mod.rs"]
+mod othello_reference;
 
 mod amazons;
 mod arena;
