@@ -35,7 +35,7 @@ fn repo_root() -> PathBuf {
 /// absolute one) into the
 /// library `lib_name` in the folder `folder` under the build directory,
 /// with the command line of docs/plugins.md plus -Werror (a warning in a
-/// sample fails the test), and return the folder.
+/// sample fails the test), and return the library's path.
 fn build_c_sample(source: impl AsRef<Path>, lib_name: &str, folder: &str) -> PathBuf {
     let source = source.as_ref();
     let exe = std::env::current_exe().unwrap();
@@ -72,8 +72,9 @@ fn build_c_sample(source: impl AsRef<Path>, lib_name: &str, folder: &str) -> Pat
         source.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::rename(&output, dir.join(&name)).unwrap();
-    dir
+    let library = dir.join(&name);
+    std::fs::rename(&output, &library).unwrap();
+    library
 }
 
 /// The Connect Four sample, compiled once per test run into a plugin
@@ -81,11 +82,12 @@ fn build_c_sample(source: impl AsRef<Path>, lib_name: &str, folder: &str) -> Pat
 fn connect4_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        build_c_sample(
+        let library = build_c_sample(
             "plugins/c-connect4/connect4.c",
             "plyd_game_connect4",
             "c-connect4",
-        )
+        );
+        library.parent().unwrap().to_path_buf()
     })
 }
 
@@ -330,20 +332,15 @@ fn the_c_evaluator_takes_parameters_and_refuses_bad_ones() {
 
 /// The Othello evaluator sample (`plugins/c-eval-othello/squares.c`),
 /// compiled once per test run; the path of the library.
-fn squares_library() -> PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    let dir = DIR.get_or_init(|| {
+fn squares_library() -> &'static Path {
+    static LIBRARY: OnceLock<PathBuf> = OnceLock::new();
+    LIBRARY.get_or_init(|| {
         build_c_sample(
             "plugins/c-eval-othello/squares.c",
             "plyd_eval_squares",
             "c-eval-othello",
         )
-    });
-    dir.join(format!(
-        "{}plyd_eval_squares{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ))
+    })
 }
 
 /// The position text of docs/othello.md for the reference board.
@@ -529,12 +526,7 @@ const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
 "#,
     )
     .unwrap();
-    let built = build_c_sample(&source, "plyd_eval_lowest", "c-eval-lowest");
-    let library = built.join(format!(
-        "{}plyd_eval_lowest{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
+    let library = build_c_sample(&source, "plyd_eval_lowest", "c-eval-lowest");
     let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
     let mut e = Engine::start(plugins.path(), &[], &[]);
     e.send(&format!(
