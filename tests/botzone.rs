@@ -445,10 +445,7 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
 
 /// The C++ compiler: `$CXX`, else `c++`.
 fn cxx() -> String {
-    std::env::var("CXX")
-        .ok()
-        .filter(|c| !c.trim().is_empty())
-        .unwrap_or_else(|| "c++".to_string())
+    common::compiler("CXX", "c++")
 }
 
 #[test]

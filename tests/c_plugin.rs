@@ -18,10 +18,7 @@ const PUBLISHED: [u64; 8] = [7, 49, 343, 2401, 16807, 117649, 823536, 5673234];
 
 /// The C compiler: `$CC`, else `cc`.
 fn c_compiler() -> String {
-    std::env::var("CC")
-        .ok()
-        .filter(|cc| !cc.trim().is_empty())
-        .unwrap_or_else(|| "cc".to_string())
+    crate::common::compiler("CC", "cc")
 }
 
 fn repo_root() -> PathBuf {

@@ -38,6 +38,15 @@ fn build_dir() -> PathBuf {
     exe.parent().expect("deps folder").to_path_buf()
 }
 
+/// The compiler the environment variable `var` names (`CC`, `CXX`), else
+/// `fallback`: an unset or blank variable counts as none.
+pub fn compiler(var: &str, fallback: &str) -> String {
+    std::env::var(var)
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
 /// Path of the built library of crate `crate_name` (underscores).
 pub fn built_library(crate_name: &str) -> PathBuf {
     let file = format!(
