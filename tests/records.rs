@@ -157,3 +157,39 @@ fn a_record_that_does_not_replay_is_refused_with_its_move() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_result_the_rules_contradict_is_refused_and_a_cut_game_is_noted() {
+    let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-result");
+    let file = dir.path().join("games.txt");
+    // The first game with the other side named the winner.
+    let first = written.split("(;").nth(1).expect("a game");
+    let other = if first.contains("RE[+]") {
+        first.replace("RE[+]", "RE[-]")
+    } else {
+        first.replace("RE[-]", "RE[+]").replace("RE[0]", "RE[+]")
+    };
+    assert_ne!(other, first, "{first}");
+    std::fs::write(&file, format!("(;{other}")).unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{other}");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("record 1: its result says") && err.contains("but the rules end the game"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    // Two moves and a result: a resignation, say. Replayed, and the
+    // result named as unchecked.
+    std::fs::write(&file, "(;GM[Othello]RE[+12.000:r]TY[8]B[F5]W[D6];)\n").unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "position startpos moves f5 d6\n");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("record 1: the game has not ended by the rules after its 2 moves; its result (the first player won)"),
+        "{err}"
+    );
+}

@@ -420,9 +420,12 @@ fn main() -> ExitCode {
             };
             let host = load_plugins(&config);
             match plyd::replay::position_lines(&host, &text, cli.game.as_deref()) {
-                Ok(lines) => {
-                    for line in lines {
+                Ok(replayed) => {
+                    for line in replayed.lines {
                         println!("{line}");
+                    }
+                    for note in replayed.notes {
+                        eprintln!("plyd record: {}: {note}", file.display());
                     }
                     ExitCode::SUCCESS
                 }

@@ -4,11 +4,22 @@
 //!
 //! Every move is checked against the rules, so a record that does not
 //! replay is refused with the move that fails. A forced pass that a GGF
-//! record leaves out is added, as Othello servers do.
+//! record leaves out is added, as Othello servers do. A game that ends by
+//! the rules must end as its result says; one that stops before (a
+//! resignation, a loss on time) keeps the result it states, unchecked.
 
-use plyd_protocol::read_record;
+use plyd_protocol::{read_record, RecordResult};
 
-use crate::host::{GameState, PluginHost, VariantRef};
+use crate::host::{GameState, Outcome, PluginHost, VariantRef};
+
+/// What `plyd record` makes of a file.
+#[derive(Debug, Default)]
+pub struct Replayed {
+    /// The `position` line of every game.
+    pub lines: Vec<String>,
+    /// A line for each game whose result the rules could not check.
+    pub notes: Vec<String>,
+}
 
 /// The records in `text`, one per `#[` or `(;` that starts a line.
 fn split_records(text: &str) -> Vec<String> {
@@ -27,8 +38,8 @@ fn split_records(text: &str) -> Vec<String> {
 }
 
 /// Play `moves` from the start of `variant`; the moves as the plugin
-/// writes them.
-fn replay(variant: &VariantRef, moves: &[String]) -> Result<Vec<String>, String> {
+/// writes them, and the position they reach.
+fn replay(variant: &VariantRef, moves: &[String]) -> Result<(Vec<String>, GameState), String> {
     let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
     let mut played = Vec::new();
     for (i, text) in moves.iter().enumerate() {
@@ -52,7 +63,33 @@ fn replay(variant: &VariantRef, moves: &[String]) -> Result<Vec<String>, String>
         played.push(state.format_move(mv).map_err(|e| e.to_string())?);
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
-    Ok(played)
+    Ok((played, state))
+}
+
+/// How the rules end the game at `state`, as a record says it; `None`
+/// while it goes on.
+fn ending(state: &GameState) -> Result<Option<RecordResult>, String> {
+    let side = state.side_to_move().map_err(|e| e.to_string())?;
+    let first_wins = match state.outcome().map_err(|e| e.to_string())? {
+        Outcome::Ongoing => return Ok(None),
+        Outcome::Draw => return Ok(Some(RecordResult::Draw)),
+        Outcome::Win => side == 0,
+        Outcome::Loss => side == 1,
+    };
+    Ok(Some(if first_wins {
+        RecordResult::First
+    } else {
+        RecordResult::Second
+    }))
+}
+
+fn result_words(result: RecordResult) -> &'static str {
+    match result {
+        RecordResult::First => "the first player won",
+        RecordResult::Second => "the second player won",
+        RecordResult::Draw => "a draw",
+        RecordResult::Unknown => "not known",
+    }
 }
 
 /// The `position` line of every game in `text`. `game` names the variant
@@ -62,8 +99,8 @@ pub fn position_lines(
     host: &PluginHost,
     text: &str,
     game: Option<&str>,
-) -> Result<Vec<String>, String> {
-    let mut lines = Vec::new();
+) -> Result<Replayed, String> {
+    let mut out = Replayed::default();
     for (n, record) in split_records(text).iter().enumerate() {
         let (variant_name, game_record) =
             read_record(record).map_err(|e| format!("record {}: {e}", n + 1))?;
@@ -89,21 +126,40 @@ pub fn position_lines(
                 }
             }
         }
-        let moves = found.ok_or_else(|| {
+        let (moves, end) = found.ok_or_else(|| {
             format!(
                 "record {}: {}",
                 n + 1,
                 failure.unwrap_or_else(|| "it does not replay".to_string())
             )
         })?;
-        lines.push(if moves.is_empty() {
+        let stated = game_record.result;
+        match ending(&end).map_err(|e| format!("record {}: {e}", n + 1))? {
+            Some(ruled) if stated != RecordResult::Unknown && ruled != stated => {
+                return Err(format!(
+                    "record {}: its result says {}, but the rules end the game after its {} moves with {}",
+                    n + 1,
+                    result_words(stated),
+                    moves.len(),
+                    result_words(ruled)
+                ));
+            }
+            None if stated != RecordResult::Unknown => out.notes.push(format!(
+                "record {}: the game has not ended by the rules after its {} moves; its result ({}) is the record's word",
+                n + 1,
+                moves.len(),
+                result_words(stated)
+            )),
+            _ => {}
+        }
+        out.lines.push(if moves.is_empty() {
             "position startpos".to_string()
         } else {
             format!("position startpos moves {}", moves.join(" "))
         });
     }
-    if lines.is_empty() {
+    if out.lines.is_empty() {
         return Err("no record found".to_string());
     }
-    Ok(lines)
+    Ok(out)
 }

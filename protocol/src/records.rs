@@ -536,13 +536,17 @@ fn read_einstein(text: &str) -> Result<RecordGame, String> {
 
 fn read_ggf(text: &str) -> Result<RecordGame, String> {
     let ggf = GgfGame::parse(text).map_err(|e| e.to_string())?;
-    let result = match ggf.get("RE").unwrap_or("?").trim() {
-        r if r.starts_with('+') => RecordResult::First,
-        r if r.starts_with('-') => RecordResult::Second,
-        r if r.parse::<f64>().is_ok_and(|v| v > 0.0) => RecordResult::First,
-        r if r.parse::<f64>().is_ok_and(|v| v < 0.0) => RecordResult::Second,
-        r if r.parse::<f64>().is_ok() => RecordResult::Draw,
-        _ => RecordResult::Unknown,
+    // Black's margin (`+12.000`, `-4`, `0.000`), perhaps with how the game
+    // ended after a colon (`+64.000:r`), or a bare sign.
+    let margin = ggf.get("RE").unwrap_or("?").trim();
+    let margin = margin.split(':').next().unwrap_or("").trim();
+    let result = match margin.parse::<f64>() {
+        Ok(v) if v > 0.0 => RecordResult::First,
+        Ok(v) if v < 0.0 => RecordResult::Second,
+        Ok(_) => RecordResult::Draw,
+        Err(_) if margin.starts_with('+') => RecordResult::First,
+        Err(_) if margin.starts_with('-') => RecordResult::Second,
+        Err(_) => RecordResult::Unknown,
     };
     Ok(RecordGame {
         first: ggf.get("PB").unwrap_or("").to_string(),
@@ -625,6 +629,24 @@ mod tests {
         assert!(text.contains("B[F5]W[D6]B[C3]W[PA]"), "{text}");
         assert_eq!(read_record(&text).unwrap(), ("othello", g));
         assert!(read_record("hello").is_err());
+    }
+
+    #[test]
+    fn ggf_results_are_blacks_margin() {
+        for (re, result) in [
+            ("+12.000", RecordResult::First),
+            ("-4", RecordResult::Second),
+            ("+0.000", RecordResult::Draw),
+            ("0.000", RecordResult::Draw),
+            ("+64.000:r", RecordResult::First),
+            ("-2.000:t", RecordResult::Second),
+            ("+", RecordResult::First),
+            ("-", RecordResult::Second),
+            ("?", RecordResult::Unknown),
+        ] {
+            let text = format!("(;GM[Othello]RE[{re}]TY[8]B[F5];)");
+            assert_eq!(read_record(&text).unwrap().1.result, result, "RE[{re}]");
+        }
     }
 
     #[test]
