@@ -609,6 +609,18 @@ fn debug_and_register_are_accepted() {
     e.send("register later");
     e.send("debug off");
     assert!(e.sync().is_empty());
+    // Debug mode says back each line as it was read, until it is off.
+    e.send("debug on");
+    e.send("position startpos moves f5");
+    e.send("debug off");
+    e.send("position startpos");
+    assert_eq!(
+        e.sync(),
+        [
+            "info string debug: read 'position startpos moves f5'",
+            "info string debug: read 'debug off'",
+        ]
+    );
 }
 
 fn self_play_games_run_to_the_end_with_only_legal_moves(mode: &str) {

@@ -318,6 +318,10 @@ impl Daemon {
                 None => {}
             }
         }
+        // UCI's debug mode: every command read is said back as read.
+        if controller.debug && !line.trim().is_empty() {
+            voice.note(controller, &format!("debug: read '{}'", line.trim()));
+        }
         let going_on = voice.line(controller, line);
         // What went wrong at the start (no game, a bad config value or
         // parameter file, ...) is told once, after the first line (the

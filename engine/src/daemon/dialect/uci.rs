@@ -51,9 +51,6 @@ pub(super) fn unreadable(ctl: &mut Controller, voice: &mut dyn Dialect, e: &Pars
 /// Carry out a UCI command for `voice`, which reports in its own words;
 /// `false` means quit.
 pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Command) -> bool {
-    if ctl.debug {
-        ctl.send(&Response::info_string(format!("debug: {command:?}")));
-    }
     match command {
         Command::Uci => {
             identify(ctl);
