@@ -1072,6 +1072,20 @@ fn bad_input_is_one_error_line() {
             plugins.path(),
             "--evaluator does not apply",
         ),
+        (
+            vec![
+                "--engine",
+                &plyd,
+                "--engine",
+                &plyd,
+                "--depth",
+                "1",
+                "--eval-params",
+                "params.toml",
+            ],
+            plugins.path(),
+            "--eval-params does not apply",
+        ),
     ];
     for (args, plugin_path, expected) in cases {
         let out = arena(plugin_path, &args);

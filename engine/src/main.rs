@@ -33,10 +33,12 @@ struct Cli {
     /// the config file; default: the folder holding plyd).
     #[arg(long, global = true, value_name = "DIRS")]
     plugin_path: Option<String>,
-    /// Evaluator to start with.
+    /// Evaluator to start with (in `arena`, each engine's
+    /// option.Evaluator=NAME instead).
     #[arg(long, global = true)]
     evaluator: Option<String>,
-    /// Parameter file (TOML) for the evaluator.
+    /// Parameter file (TOML) for the evaluator (in `arena`, each engine's
+    /// option.EvalParams=FILE instead).
     #[arg(long, global = true, value_name = "FILE")]
     eval_params: Option<PathBuf>,
     /// The protocol to speak: uci, ucci, ugi, gtp, nboard or botzone (default: chosen by
@@ -440,6 +442,10 @@ fn main() -> ExitCode {
             // one given to the arena itself would silently do nothing.
             if cli.evaluator.is_some() {
                 eprintln!("plyd arena: --evaluator does not apply to a match; give each engine option.Evaluator=NAME");
+                return ExitCode::from(2);
+            }
+            if cli.eval_params.is_some() {
+                eprintln!("plyd arena: --eval-params does not apply to a match; give each engine option.EvalParams=FILE");
                 return ExitCode::from(2);
             }
             arena::run(args, &config.plugin_dirs, config.game.as_deref())
