@@ -193,3 +193,36 @@ fn a_result_the_rules_contradict_is_refused_and_a_cut_game_is_noted() {
         "{err}"
     );
 }
+
+#[test]
+fn games_on_one_line_from_another_start_and_on_the_smaller_board_are_read() {
+    let plugins = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_amazons", "amazons"),
+    ]);
+    let dir = TempDir::new("records-more");
+    let file = dir.path().join("games.txt");
+    let replay = |body: &str| {
+        std::fs::write(&file, body).unwrap();
+        run_plyd(plugins.path(), &["record", file.to_str().unwrap()])
+    };
+    // Three games on one line, the second from the position after f5
+    // (White to move, `BO`), as GGS writes a game of a random start.
+    let out = replay(
+        "(;GM[Othello]RE[?]B[F5]W[D6];)(;GM[Othello]TY[8r]BO[8 ---------------------------O*------***-------------------------- O]W[F4];) (;GM[2];B[fe])\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves f5 d6\n\
+         position fen ---------------------------OX------XXX-------------------------- O moves f4\n\
+         position startpos moves f5\n"
+    );
+    // An 8x8 Amazons game (c1 is empty on 10x10) whose second move is
+    // blocked: the failure named is the 8x8 board's, at the move that
+    // fails there.
+    let out = replay("#[AM][a][b][?][x][y];\n1 c1c4(c5) c8c1(c2)\n");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("record 1: move 2 ('c8c1c2')"), "{err}");
+}

@@ -10,7 +10,7 @@
 
 use plyd_protocol::{read_record, RecordResult};
 
-use crate::host::{GameState, Outcome, PluginHost, VariantRef};
+use crate::host::{GameState, Outcome, PluginError, PluginHost, VariantRef};
 
 /// What `plyd record` makes of a file.
 #[derive(Debug, Default)]
@@ -21,47 +21,107 @@ pub struct Replayed {
     pub notes: Vec<String>,
 }
 
-/// The records in `text`, one per `#[` or `(;` that starts a line.
+/// The records in `text`: one at each `#[` that starts a line, and one at
+/// each `(;` outside a bracketed value (GGF and SGF games may share a
+/// line). Text before the first is a record of its own, which does not
+/// read.
 fn split_records(text: &str) -> Vec<String> {
     let mut records: Vec<String> = Vec::new();
-    for line in text.lines() {
+    let mut current = String::new();
+    // Inside a GGF or SGF game, and inside one of its `[...]` values.
+    let (mut in_game, mut in_value, mut escaped) = (false, false, false);
+    for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start_matches('\u{feff}').trim_start();
-        if trimmed.starts_with("#[") || trimmed.starts_with("(;") || records.is_empty() {
-            records.push(String::new());
+        if !in_value && trimmed.starts_with("#[") {
+            records.push(std::mem::take(&mut current));
+            in_game = false;
         }
-        let current = records.last_mut().expect("one record at least");
-        current.push_str(line);
-        current.push('\n');
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if in_value {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == ']' {
+                    in_value = false;
+                }
+            } else if in_game && c == '[' {
+                in_value = true;
+            } else if c == '(' && chars.peek() == Some(&';') {
+                records.push(std::mem::take(&mut current));
+                in_game = true;
+            }
+            current.push(c);
+        }
     }
+    records.push(current);
     records.retain(|r| !r.trim().is_empty());
     records
 }
 
-/// Play `moves` from the start of `variant`; the moves as the plugin
-/// writes them, and the position they reach.
-fn replay(variant: &VariantRef, moves: &[String]) -> Result<(Vec<String>, GameState), String> {
-    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+/// Why a record did not replay, and how many of its moves did first.
+struct Failure {
+    replayed: usize,
+    why: String,
+}
+
+impl Failure {
+    fn at(replayed: usize) -> impl Fn(String) -> Failure {
+        move |why| Failure { replayed, why }
+    }
+}
+
+/// Play `moves` from `start` (the start of `variant` when `None`); the
+/// moves as the plugin writes them, and the position they reach.
+fn replay(
+    variant: &VariantRef,
+    start: Option<&str>,
+    moves: &[String],
+) -> Result<(Vec<String>, GameState), Failure> {
+    let text_of = |e: PluginError| e.to_string();
+    let mut state = GameState::new(&variant.plugin, variant.index)
+        .map_err(text_of)
+        .map_err(Failure::at(0))?;
+    if let Some(start) = start {
+        state
+            .set_position(start)
+            .map_err(|e| format!("its start '{start}': {e}"))
+            .map_err(Failure::at(0))?;
+    }
     let mut played = Vec::new();
     for (i, text) in moves.iter().enumerate() {
+        let failed = Failure::at(i);
         let mv = match state.parse_legal_move(text) {
             Ok(mv) => mv,
             Err(e) => {
                 // A pass the record left out: the only legal move.
                 let mut legal = Vec::new();
-                state.legal_moves(&mut legal).map_err(|e| e.to_string())?;
+                state
+                    .legal_moves(&mut legal)
+                    .map_err(text_of)
+                    .map_err(&failed)?;
                 let pass = state.parse_move("pass").ok();
                 if legal.len() != 1 || pass != Some(legal[0]) {
-                    return Err(format!("move {} ('{text}'): {e}", i + 1));
+                    return Err(failed(format!("move {} ('{text}'): {e}", i + 1)));
                 }
-                played.push(state.format_move(legal[0]).map_err(|e| e.to_string())?);
-                state.make_move(legal[0]).map_err(|e| e.to_string())?;
+                played.push(
+                    state
+                        .format_move(legal[0])
+                        .map_err(text_of)
+                        .map_err(&failed)?,
+                );
+                state
+                    .make_move(legal[0])
+                    .map_err(text_of)
+                    .map_err(&failed)?;
                 state
                     .parse_legal_move(text)
-                    .map_err(|e| format!("move {} ('{text}'): {e}", i + 1))?
+                    .map_err(|e| failed(format!("move {} ('{text}'): {e}", i + 1)))?
             }
         };
-        played.push(state.format_move(mv).map_err(|e| e.to_string())?);
-        state.make_move(mv).map_err(|e| e.to_string())?;
+        played.push(state.format_move(mv).map_err(text_of).map_err(&failed)?);
+        state.make_move(mv).map_err(text_of).map_err(&failed)?;
     }
     Ok((played, state))
 }
@@ -109,20 +169,24 @@ pub fn position_lines(
         if game.is_none() && variant_name == "amazons" {
             names.push("amazons8");
         }
-        let mut failure = None;
+        // Where every board fails, the one that replayed the most moves
+        // names the failure (the first on a tie).
+        let mut failure: Option<Failure> = None;
         let mut found = None;
         for name in names {
             let Some(variant) = host.find_variant(name) else {
-                failure.get_or_insert(format!("game '{name}' is not loaded"));
+                failure.get_or_insert(Failure::at(0)(format!("game '{name}' is not loaded")));
                 continue;
             };
-            match replay(&variant, &game_record.moves) {
+            match replay(&variant, game_record.start.as_deref(), &game_record.moves) {
                 Ok(moves) => {
                     found = Some(moves);
                     break;
                 }
                 Err(e) => {
-                    failure.get_or_insert(e);
+                    if failure.as_ref().is_none_or(|f| e.replayed > f.replayed) {
+                        failure = Some(e);
+                    }
                 }
             }
         }
@@ -130,7 +194,7 @@ pub fn position_lines(
             format!(
                 "record {}: {}",
                 n + 1,
-                failure.unwrap_or_else(|| "it does not replay".to_string())
+                failure.map_or_else(|| "it does not replay".to_string(), |f| f.why)
             )
         })?;
         let stated = game_record.result;
@@ -152,14 +216,38 @@ pub fn position_lines(
             )),
             _ => {}
         }
+        let from = match &game_record.start {
+            Some(start) => format!("position fen {start}"),
+            None => "position startpos".to_string(),
+        };
         out.lines.push(if moves.is_empty() {
-            "position startpos".to_string()
+            from
         } else {
-            format!("position startpos moves {}", moves.join(" "))
+            format!("{from} moves {}", moves.join(" "))
         });
     }
     if out.lines.is_empty() {
         return Err("no record found".to_string());
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_records;
+
+    #[test]
+    fn games_are_split_where_they_start_even_on_one_line() {
+        let ggf = "(;GM[Othello]B[F5];)(;GM[Othello]C[a (; in a comment \\] still]B[D3];) (;GM[2];B[fe])\n";
+        let records = split_records(ggf);
+        assert_eq!(records.len(), 3, "{records:?}");
+        assert!(records[1].contains("C[a (; in a comment"), "{records:?}");
+        let ccgc = "#[AM][a][b][先手胜][x][y];\n1 d1d7(g7) g10g3(d6)\n#[AM][b][a][后手胜][x][y];\n1 a4a5(a6)\n";
+        let records = split_records(ccgc);
+        assert_eq!(records.len(), 2, "{records:?}");
+        assert!(records[0].ends_with("g10g3(d6)\n"), "{records:?}");
+        // Text before the first game is a record of its own (that does
+        // not read), not part of the game.
+        assert_eq!(split_records("hello\n(;GM[2];B[fe])").len(), 2);
+    }
 }

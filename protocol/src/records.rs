@@ -57,6 +57,10 @@ pub struct RecordGame {
     pub date_place: String,
     /// The event.
     pub event: String,
+    /// The position the game starts from, as the game's plugin reads it,
+    /// where it is not the game's start (a GGF `BO` of another board:
+    /// the 64 squares and the side to move, `X` or `O`).
+    pub start: Option<String>,
     /// The moves from the start position, in plyd's notation.
     pub moves: Vec<String>,
 }
@@ -127,10 +131,13 @@ fn header_fields(line: &str) -> Vec<String> {
 /// (the 64-square string and side, as plyd reads it); the others start
 /// from their standard position.
 pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, String> {
+    if game.start.is_some() && format != RecordFormat::Ggf {
+        return Err("only GGF records hold a game from another start".to_string());
+    }
     match format {
         RecordFormat::CcgcAmazons => write_amazons(game),
         RecordFormat::CcgcEinstein => write_einstein(game),
-        RecordFormat::Ggf => Ok(write_ggf(game)),
+        RecordFormat::Ggf => write_ggf(game),
         RecordFormat::Sgf => write_sgf(game),
     }
 }
@@ -279,27 +286,53 @@ fn write_einstein(game: &RecordGame) -> Result<String, String> {
     Ok(text)
 }
 
-fn write_ggf(game: &RecordGame) -> String {
+/// Othello's start as [`GgfGame::start_position`] gives a board: the 64
+/// squares from a1 (top-left) row by row, and the side to move.
+const OTHELLO_START: &str = "---------------------------OX------XO--------------------------- X";
+
+fn write_ggf(game: &RecordGame) -> Result<String, String> {
     let result = match game.result {
         RecordResult::First => "+",
         RecordResult::Second => "-",
         RecordResult::Draw => "0",
         RecordResult::Unknown => "?",
     };
+    let start = game.start.as_deref().unwrap_or(OTHELLO_START);
+    let (squares, side) = match start.split_whitespace().collect::<Vec<_>>()[..] {
+        [squares, side @ ("X" | "O")]
+            if squares.len() == 64 && squares.bytes().all(|b| b"-XO".contains(&b)) =>
+        {
+            (squares, side)
+        }
+        _ => {
+            return Err(format!(
+                "'{start}' is not a GGF board (64 squares of -XO, then X or O)"
+            ))
+        }
+    };
     let mut text = format!(
-        "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{result}]TY[8]\
-         BO[8 ---------------------------O*------*O--------------------------- *]",
-        game.event, game.date_place, game.first, game.second
+        "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{result}]TY[8]BO[8 {} {}]",
+        game.event,
+        game.date_place,
+        game.first,
+        game.second,
+        squares.replace('X', "*"),
+        side.replace('X', "*")
     );
+    let white_first = side == "O";
     for (i, mv) in game.moves.iter().enumerate() {
-        let color = if i % 2 == 0 { 'B' } else { 'W' };
+        let color = if (i % 2 == 0) != white_first {
+            'B'
+        } else {
+            'W'
+        };
         let square = match mv.as_str() {
             "0000" | "pass" | "PA" => "PA".to_string(),
             other => other.to_ascii_uppercase(),
         };
         text += &format!("{color}[{square}]");
     }
-    text + ";)\n"
+    Ok(text + ";)\n")
 }
 
 fn write_sgf(game: &RecordGame) -> Result<String, String> {
@@ -342,6 +375,7 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
         result: RecordResult::Unknown,
         date_place: String::new(),
         event: String::new(),
+        start: None,
         moves: Vec::new(),
     };
     let mut rest = &text[start + 2..];
@@ -377,6 +411,17 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
                     _ => RecordResult::Unknown,
                 }
             }
+            "SZ" if value.trim() != "8" => {
+                return Err(format!(
+                    "SGF: a board of SZ[{}], not Othello's 8x8",
+                    value.trim()
+                ));
+            }
+            "AB" | "AW" | "AE" => {
+                return Err(format!(
+                    "SGF: set-up stones ({key}) are not read; plyd's SGF games start from the standard position"
+                ));
+            }
             "B" | "W" => {
                 let v = value.trim().to_ascii_lowercase();
                 let b = v.as_bytes();
@@ -404,13 +449,28 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
         read_amazons(trimmed).map(|g| ("amazons", g))
     } else if trimmed.starts_with("#[WTN]") {
         read_einstein(trimmed).map(|g| ("einstein", g))
-    } else if trimmed.starts_with("(;") && trimmed.contains("GM[Othello]") {
-        read_ggf(trimmed).map(|g| ("othello", g))
     } else if trimmed.starts_with("(;") {
-        read_sgf(trimmed).map(|g| ("othello", g))
+        // GGF says `GM[Othello]`, SGF `GM[2]`; another game is not read
+        // as Othello.
+        match game_property(trimmed) {
+            Some(game) if game.eq_ignore_ascii_case("othello") => {
+                read_ggf(trimmed).map(|g| ("othello", g))
+            }
+            Some("2") | None => read_sgf(trimmed).map(|g| ("othello", g)),
+            Some(other) => Err(format!(
+                "a game of GM[{other}]: plyd reads Othello's (GM[Othello] in GGF, GM[2] in SGF)"
+            )),
+        }
     } else {
         Err("not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game)".to_string())
     }
+}
+
+/// The value of a GGF or SGF game's first `GM` property.
+fn game_property(text: &str) -> Option<&str> {
+    let at = text.find("GM[")? + 3;
+    let len = text[at..].find(']')?;
+    Some(text[at..at + len].trim())
 }
 
 fn header_game(line: &str, strip_sides: bool) -> RecordGame {
@@ -432,6 +492,7 @@ fn header_game(line: &str, strip_sides: bool) -> RecordGame {
         result: result_of_word(fields.get(3).map_or("", String::as_str)),
         date_place: fields.get(4).cloned().unwrap_or_default(),
         event: fields.get(5).cloned().unwrap_or_default(),
+        start: None,
         moves: Vec::new(),
     }
 }
@@ -443,6 +504,17 @@ fn read_amazons(text: &str) -> Result<RecordGame, String> {
         for token in line.split_whitespace() {
             if token.chars().all(|c| c.is_ascii_digit() || c == '.') {
                 continue;
+            }
+            // `from to(arrow)`: a bracket left open is a move cut short.
+            let opens = token.matches('(').count();
+            if opens != token.matches(')').count()
+                || opens > 1
+                || (opens == 1 && !token.ends_with(')'))
+            {
+                return Err(format!(
+                    "line {}: '{token}' is cut short or not an Amazons move (from, to and the arrow in brackets: d1d7(g7))",
+                    n + 2
+                ));
             }
             let sq = squares(token).map_err(|e| format!("line {}: {e}", n + 2))?;
             let [from, to, arrow] = &sq[..] else {
@@ -548,12 +620,27 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
         Err(_) if margin.starts_with('-') => RecordResult::Second,
         Err(_) => RecordResult::Unknown,
     };
+    // GGS's types: a board size, `r` for a random start (its board in
+    // `BO`), and letters for other games (`s` synchro, `k` komi, `a`
+    // anti), which plyd's Othello does not play.
+    if let Some(kind) = ggf.get("TY").map(str::trim) {
+        if kind != "8" && kind != "8r" {
+            return Err(format!(
+                "GGF game type TY[{kind}] is not one plyd plays (8 or 8r: Othello on 8x8)"
+            ));
+        }
+    }
+    let start = ggf
+        .start_position()
+        .map_err(|e| e.to_string())?
+        .filter(|board| board != OTHELLO_START);
     Ok(RecordGame {
         first: ggf.get("PB").unwrap_or("").to_string(),
         second: ggf.get("PW").unwrap_or("").to_string(),
         result,
         date_place: ggf.get("DT").unwrap_or("").to_string(),
         event: ggf.get("PC").unwrap_or("").to_string(),
+        start,
         moves: ggf
             .moves()
             .into_iter()
@@ -579,6 +666,7 @@ mod tests {
             result: RecordResult::Second,
             date_place: "2026.11.23 20:00 here".into(),
             event: "test".into(),
+            start: None,
             moves: moves.iter().map(|m| m.to_string()).collect(),
         }
     }
@@ -593,6 +681,14 @@ mod tests {
             "{text}"
         );
         assert_eq!(read_record(&text).unwrap(), ("amazons", g));
+        // A move cut short inside its brackets is not read as another.
+        for cut in ["c3d4(d5", "c3d4d5)", "c3(d4)(d5)"] {
+            let e = read_record(&text.replace("a4a5(a6)", cut)).unwrap_err();
+            assert!(
+                e.contains(&format!("line 3: '{cut}' is cut short")),
+                "{cut}: {e}"
+            );
+        }
     }
 
     #[test]
@@ -629,6 +725,39 @@ mod tests {
         assert!(text.contains("B[F5]W[D6]B[C3]W[PA]"), "{text}");
         assert_eq!(read_record(&text).unwrap(), ("othello", g));
         assert!(read_record("hello").is_err());
+    }
+
+    #[test]
+    fn ggf_records_keep_another_start_and_refuse_other_games() {
+        // White to move on a board of five discs: written, read back.
+        let mut g = game(&["c4", "pass", "e3"]);
+        g.start = Some("---------------------------OX------XXX-------------------------- O".into());
+        let text = write_record(RecordFormat::Ggf, &g).unwrap();
+        assert!(
+            text.contains("BO[8 ---------------------------O*------***-------------------------- O]W[C4]B[PA]W[E3]"),
+            "{text}"
+        );
+        assert_eq!(read_record(&text).unwrap(), ("othello", g.clone()));
+        for format in [RecordFormat::Sgf, RecordFormat::CcgcAmazons] {
+            assert!(write_record(format, &g).is_err());
+        }
+        // The standard start written out is no start of its own.
+        let plain = game(&["f5"]);
+        let text = write_record(RecordFormat::Ggf, &plain).unwrap();
+        assert_eq!(read_record(&text).unwrap().1.start, None);
+        for (text, why) in [
+            ("(;GM[Othello]TY[10]B[F5];)", "TY[10]"),
+            ("(;GM[Othello]TY[s8]B[F5];)", "TY[s8]"),
+            ("(;GM[Chess]B[E4];)", "GM[Chess]"),
+            ("(;GM[1]SZ[19];B[dd])", "GM[1]"),
+            ("(;GM[2]SZ[10];B[dd])", "SZ[10]"),
+            ("(;GM[2]SZ[8]AB[dd];W[fe])", "AB"),
+            ("(;GM[Othello]BO[8 --- *]B[F5];)", "GGF board"),
+        ] {
+            let e = read_record(text).unwrap_err();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+        assert!(read_record("(;GM[Othello]TY[8r]B[F5];)").is_ok());
     }
 
     #[test]

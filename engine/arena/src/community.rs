@@ -44,9 +44,17 @@ pub fn write_game(
 }
 
 fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> Result<(), String> {
-    if game.start != Start::StartPos {
-        return Err("it starts from a position text, which these records cannot hold".to_string());
-    }
+    let start = match (&game.start, format) {
+        (Start::StartPos, _) => None,
+        (Start::Fen(text), RecordFormat::Ggf) => Some(othello_board(text).ok_or_else(|| {
+            format!("its start '{text}' is not an Othello position a GGF board can hold")
+        })?),
+        (Start::Fen(_), _) => {
+            return Err(
+                "it starts from a position text, which only GGF records can hold".to_string(),
+            )
+        }
+    };
     let record = RecordGame {
         first: game.players[0].clone(),
         second: game.players[1].clone(),
@@ -57,6 +65,7 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         },
         date_place: format!("game {} seed {}", game.number, game.seed),
         event: "plyd arena".to_string(),
+        start,
         moves: game.moves.clone(),
     };
     let text = write_record(format, &record)?;
@@ -64,6 +73,54 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write the record: {e}"))
+}
+
+/// An Othello position text (plyd's rows, `8/8/8/3OX3/3XO3/8/8/8 b`, or
+/// the 64 squares and the side, `-` `X` `O`) as a GGF board holds it: the
+/// 64 squares from a1 and `X` or `O` to move.
+fn othello_board(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let [board, side] = words[..] else {
+        return None;
+    };
+    let side = match side {
+        "b" | "B" | "X" | "x" | "*" => "X",
+        "w" | "W" | "O" | "o" => "O",
+        _ => return None,
+    };
+    let mut squares = String::new();
+    if board.len() == 64 && !board.contains('/') {
+        for c in board.chars() {
+            squares.push(match c {
+                '-' | '.' => '-',
+                'X' | 'x' | '*' => 'X',
+                'O' | 'o' => 'O',
+                _ => return None,
+            });
+        }
+    } else {
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != 8 {
+            return None;
+        }
+        for row in rows {
+            let before = squares.len();
+            for c in row.chars() {
+                match c {
+                    '1'..='8' => {
+                        squares.extend(std::iter::repeat_n('-', c as usize - '0' as usize))
+                    }
+                    'X' | 'x' => squares.push('X'),
+                    'O' | 'o' => squares.push('O'),
+                    _ => return None,
+                }
+            }
+            if squares.len() - before != 8 {
+                return None;
+            }
+        }
+    }
+    Some(format!("{squares} {side}"))
 }
 
 #[cfg(test)]
@@ -83,5 +140,28 @@ mod tests {
             assert!(e.contains("SGF is written for Othello only"), "{e}");
         }
         assert!(f("xiangqi", "g.txt").is_err());
+    }
+
+    #[test]
+    fn an_othello_start_is_read_either_way_for_a_ggf_board() {
+        let start = "---------------------------OX------XO--------------------------- X";
+        assert_eq!(
+            othello_board("8/8/8/3OX3/3XO3/8/8/8 b").as_deref(),
+            Some(start)
+        );
+        assert_eq!(othello_board(start).as_deref(), Some(start));
+        let white = othello_board("X7/8/8/3OX3/3XO3/8/8/7O w").unwrap();
+        assert!(
+            white.starts_with("X-------") && white.ends_with("-O O"),
+            "{white}"
+        );
+        for bad in [
+            "8/8/8/3OX3/3XO3/8/8 b",
+            "8/8/8/3OX4/3XO3/8/8/8 b",
+            "8/8/8/3OX3/3XO3/8/8/8",
+            "rnbakabnr/9 w",
+        ] {
+            assert_eq!(othello_board(bad), None, "{bad}");
+        }
     }
 }
