@@ -269,6 +269,27 @@ fn panicky_engine_with_call_limit(ms: u64) -> (Engine, common::TempDir) {
     (e, dir)
 }
 
+/// What a plugin prints on its stdout goes to the log: the GUI reads
+/// only the protocol there.
+#[test]
+fn a_plugins_own_stdout_is_kept_out_of_the_protocol() {
+    let (mut e, _dir) = panicky_engine();
+    play_panicky(&mut e);
+    e.send("position fen print");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("asked to print on stdout"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("printed")), "{lines:?}");
+    assert!(
+        e.stderr_lines()
+            .iter()
+            .any(|l| l == "panicky: printed on stdout"),
+        "the plugin's line is in the log"
+    );
+    e.send("position fen 5");
+    assert_eq!(e.fen(), "5");
+}
+
 #[test]
 fn plugin_panic_while_reading_a_position_is_contained() {
     let (mut e, _dir) = panicky_engine();

@@ -313,6 +313,9 @@ fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
+    if cli.command.is_none() {
+        daemon::keep_stdout_for_the_protocol();
+    }
     let config = resolve(&cli);
     if let Err(message) = protocol_plays_game(&config) {
         eprintln!("plyd: {message}");

@@ -60,7 +60,7 @@ pub struct Sentry {
 
 struct Gate {
     generation: u64,
-    stdout: std::io::Stdout,
+    stdout: Box<dyn Write + Send>,
 }
 
 /// A plugin call the controller is making on its own thread.
@@ -92,7 +92,7 @@ impl Sentry {
         Arc::new(Sentry {
             gate: Mutex::new(Gate {
                 generation: 0,
-                stdout: std::io::stdout(),
+                stdout: crate::daemon::protocol_out(),
             }),
             call: Mutex::new(None),
             checkpoint: Mutex::new(None),

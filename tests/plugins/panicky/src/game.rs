@@ -147,6 +147,12 @@ impl Game for Countdown {
         if text == "panic" {
             panic!("asked to panic while reading a position");
         }
+        if text == "print" {
+            // A plugin that writes on its stdout, as a forgotten debugging
+            // line would: the host must keep it out of the protocol.
+            println!("panicky: printed on stdout");
+            return Err("asked to print on stdout".to_string());
+        }
         let number = |w: &str| {
             w.parse::<u32>()
                 .ok()
