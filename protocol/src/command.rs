@@ -327,7 +327,9 @@ fn parse_register(args: &[&str]) -> Result<Command, ParseError> {
 
 /// `position startpos|fen <text> [moves <m1> ...]`. Unknown tokens before
 /// `startpos`/`fen`, and between `startpos` and `moves`, are skipped; every
-/// token after `moves` is a move.
+/// token after `moves` is a move. Tokens after `startpos` with no `moves`
+/// at all are refused: they are moves without their keyword, as a rule,
+/// and skipping them would set up another position than the one meant.
 fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
     let Some(kind_at) = args.iter().position(|t| matches!(*t, "startpos" | "fen")) else {
         return Err(ParseError::MissingArgument {
@@ -341,6 +343,14 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
         None => (rest, &[][..]),
     };
     let start = if args[kind_at] == "startpos" {
+        if moves.is_empty() && !before_moves.is_empty() && !rest.contains(&"moves") {
+            return Err(ParseError::InvalidValue {
+                command: "position",
+                keyword: "startpos",
+                value: before_moves.join(" "),
+                expected: "'moves' and the moves (position startpos moves <m1> ...)",
+            });
+        }
         StartPosition::StartPos
     } else if before_moves.is_empty() {
         return Err(ParseError::MissingArgument {
@@ -956,6 +966,29 @@ mod tests {
             Command::Position {
                 start: StartPosition::StartPos,
                 moves: strings(&["d2d4"]),
+            }
+        );
+    }
+
+    #[test]
+    fn moves_after_startpos_without_their_keyword_are_refused() {
+        let e = err("position startpos d3 c3");
+        assert_eq!(
+            e,
+            ParseError::InvalidValue {
+                command: "position",
+                keyword: "startpos",
+                value: "d3 c3".into(),
+                expected: "'moves' and the moves (position startpos moves <m1> ...)",
+            }
+        );
+        assert!(e.refused_a_position());
+        // A bare `moves` is no move at all.
+        assert_eq!(
+            cmd("position startpos moves"),
+            Command::Position {
+                start: StartPosition::StartPos,
+                moves: vec![],
             }
         );
     }
