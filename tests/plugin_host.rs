@@ -208,7 +208,7 @@ fn missing_plugin_directory_leaves_a_daemon_that_answers() {
     assert!(
         told[0].starts_with("info string error: no game is loaded (see PluginPath): ")
             && told[0].contains("cannot read plugin directory")
-            && told[0].contains("no game plugin found in "),
+            && told[0].contains("no usable game plugin in "),
         "{told:?}"
     );
     e.send("go depth 1");
@@ -219,7 +219,7 @@ fn missing_plugin_directory_leaves_a_daemon_that_answers() {
     assert_eq!(errors(&e.sync()).len(), 1);
     assert_in_log(
         &mut e,
-        &["cannot read plugin directory", "no game plugin found"],
+        &["cannot read plugin directory", "no usable game plugin in"],
     );
 }
 

@@ -178,8 +178,13 @@ impl Session {
             ..Session::default()
         };
         if session.host.games().is_empty() {
+            let refused = match report.errors.len() {
+                0 => String::new(),
+                1 => " (see the problem reported with it)".to_string(),
+                n => format!(" (see the {n} problems reported with it)"),
+            };
             messages.push(format!(
-                "no game plugin found in {}",
+                "no usable game plugin in {}{refused}",
                 dirs.iter()
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
@@ -190,8 +195,12 @@ impl Session {
         let wanted = game.and_then(|name| {
             let found = session.host.find_variant(name);
             if found.is_none() {
+                let default = session
+                    .default_variants()
+                    .first()
+                    .map_or(String::new(), |v| format!(" ({})", v.name()));
                 messages.push(format!(
-                    "game '{name}' is not loaded (loaded: {}); using the default",
+                    "game '{name}' is not loaded (loaded: {}); using the default{default}",
                     session.host.variant_list()
                 ));
             }
