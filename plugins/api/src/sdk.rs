@@ -464,19 +464,29 @@ impl SolveHost<'_> {
 /// game declares [`CAP_PERFT_COUNTS_ENDED_GAMES`](abi::CAP_PERFT_COUNTS_ENDED_GAMES),
 /// else as nothing. Game crates with a faster path override [`Game::perft`].
 pub fn default_perft<G: Game>(game: &mut G, depth: u32) -> u64 {
+    // One buffer for the whole walk: each ply's moves above its parent's.
+    let mut moves = Vec::new();
+    perft_from(game, depth, &mut moves, 0)
+}
+
+/// [`default_perft`] below a ply whose moves start at `base` of `moves`.
+fn perft_from<G: Game>(game: &mut G, depth: u32, moves: &mut Vec<Move>, base: usize) -> u64 {
     if depth == 0 {
         return 1;
     }
     let ended_counts = G::CAPABILITIES & abi::CAP_PERFT_COUNTS_ENDED_GAMES != 0;
-    let mut buf = vec![0; 256];
+    let mut room = 256;
     let count = loop {
-        let mut sink = MoveSink::new(&mut buf);
+        if moves.len() < base + room {
+            moves.resize(base + room, 0);
+        }
+        let mut sink = MoveSink::new(&mut moves[base..]);
         game.generate_moves(&mut sink);
         let count = sink.len();
-        if count <= buf.len() {
+        if base + count <= moves.len() {
             break count;
         }
-        buf.resize(count, 0);
+        room = count;
     };
     if count == 0 {
         return u64::from(ended_counts);
@@ -485,9 +495,10 @@ pub fn default_perft<G: Game>(game: &mut G, depth: u32) -> u64 {
         return count as u64;
     }
     let mut total = 0;
-    for &mv in &buf[..count] {
+    for i in base..base + count {
+        let mv = moves[i];
         game.make_move(mv);
-        total += default_perft(game, depth - 1);
+        total += perft_from(game, depth - 1, moves, base + count);
         game.unmake_move(mv);
     }
     total
