@@ -634,6 +634,17 @@ fn a_crashing_engine_loses_and_is_restarted() {
         assert_eq!(points(game, "fake"), 0.0);
     }
     assert!(stdout.contains("endings: crash 3"), "{stdout}");
+    // Each restart before a game is told on stderr, with its reason.
+    let stderr = text(&out.stderr);
+    let restarts: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("; restarting it"))
+        .collect();
+    assert_eq!(restarts.len(), 2, "{stderr}");
+    assert!(
+        restarts.iter().all(|l| l.contains("engine fake: ")),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -300,6 +300,11 @@ impl EngineProcess {
         self.dead.is_some()
     }
 
+    /// Why the process must be restarted, where it must.
+    pub fn dead_reason(&self) -> Option<&str> {
+        self.dead.as_deref()
+    }
+
     /// Mark the engine unusable (it overran its time and may still be
     /// searching, so a late `bestmove` would be mistaken for the next one).
     pub fn mark_unusable(&mut self, why: &str) {

@@ -173,11 +173,14 @@ impl Match<'_> {
     /// the match: it would lose every game without playing.
     fn make_ready(&self, engines: &mut [EngineProcess; 2], game: &str) -> Result<(), String> {
         for (engine, spec) in engines.iter_mut().zip(self.specs) {
-            let ready = !engine.is_dead() && engine.new_game().is_ok();
-            if ready {
-                continue;
-            }
-            log::info!("restarting engine {}", spec.name);
+            let why = match engine.dead_reason() {
+                Some(why) => why.to_string(),
+                None => match engine.new_game() {
+                    Ok(()) => continue,
+                    Err(e) => format!("failed to start a new game ({e})"),
+                },
+            };
+            log::warn!("engine {}: {why}; restarting it", spec.name);
             engine.shut_down();
             *engine = EngineProcess::start(spec, game, self.cancel)
                 .map_err(|e| format!("cannot restart: {e}"))?;
