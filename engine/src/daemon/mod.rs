@@ -44,12 +44,56 @@ use dialect::{Dialect, Protocol as Chosen};
 use guard::sentry::{Sentry, Watcher};
 use input::{read_stdin, Input, MAX_LINE_BYTES};
 
-/// When the process started, as near as the daemon knows: the first call
-/// (`main` makes it first thing). Botzone counts a bot's first turn from
-/// its start.
+/// When the process started: on Linux, the kernel's start time of the
+/// process (which an `exec` keeps: a launcher that copies plyd and then
+/// becomes it started the clock), else the first call (`main` makes it
+/// first thing). Botzone counts a bot's first turn from its start.
 pub fn process_started() -> Instant {
     static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    *STARTED.get_or_init(Instant::now)
+    *STARTED.get_or_init(|| {
+        let now = Instant::now();
+        process_age()
+            .and_then(|age| now.checked_sub(age))
+            .unwrap_or(now)
+    })
+}
+
+/// How long ago the kernel started this process, to its clock's tick
+/// (rounded up: the age is never less than the truth by more than the
+/// clock's reading); `None` where it cannot be read or makes no sense.
+fn process_age() -> Option<Duration> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // Field 22, `starttime`, in clock ticks since boot; the fields
+        // after the command's name (which may hold spaces) start at 3.
+        let after_name = &stat[stat.rfind(')')? + 1..];
+        let ticks: u64 = after_name.split_whitespace().nth(19)?.parse().ok()?;
+        // SAFETY: sysconf and clock_gettime write nothing but their answer.
+        let (per_second, since_boot) = unsafe {
+            let per_second = libc::sysconf(libc::_SC_CLK_TCK);
+            let mut now = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            if per_second <= 0 || libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut now) != 0 {
+                return None;
+            }
+            (
+                per_second as u64,
+                Duration::new(now.tv_sec as u64, now.tv_nsec as u32),
+            )
+        };
+        let started = Duration::from_nanos(ticks.checked_mul(1_000_000_000)? / per_second);
+        let age = since_boot.checked_sub(started)?;
+        // A minute is far more than any start takes: a reading that old
+        // is a clock this reckoning does not understand.
+        (age < Duration::from_secs(60)).then_some(age)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }
 
 /// The stack of a controller thread: what the main thread has on Linux,
@@ -370,5 +414,20 @@ impl Daemon {
             voice.error(controller, &error);
         }
         going_on
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_process_age_counts_from_before_main() {
+        // The process began before this test did: its age is at least the
+        // time the test has run, whatever the machine's load.
+        let test_began = std::time::Instant::now();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let age = super::process_age().expect("Linux says when the process started");
+        assert!(age >= test_began.elapsed(), "{age:?}");
+        assert!(super::process_started() <= test_began);
     }
 }

@@ -33,8 +33,9 @@ use crate::host::Outcome;
 /// gives the answer times measured with it).
 const TURN_MARGIN: Duration = Duration::from_millis(120);
 /// The same for the process's first turn, which Botzone times from the
-/// start of the process: the time before `main` and the system's loading
-/// of the program are not seen from inside.
+/// start of the process (the kernel's start time, where it can be read:
+/// a launcher's work before it becomes plyd counts): more for the
+/// loading of the program and its plugins before the search.
 const FIRST_TURN_MARGIN: Duration = Duration::from_millis(300);
 /// The least search time, whatever the clock says.
 const LEAST_SEARCH: Duration = Duration::from_millis(20);
