@@ -480,39 +480,66 @@ fn the_launcher_bot_starts_plyd_from_the_storage() {
     // plyd answers and exits.
     let copies = dir.path().join("tmp");
     std::fs::create_dir(&copies).unwrap();
-    let mut child = std::process::Command::new(&bot)
-        .current_dir(dir.path())
-        .env("TMPDIR", &copies)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"1\n-1 -1 -1 -1 -1 -1\n\n\n").unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(
-        lines.len(),
-        2,
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let numbers: Vec<i32> = lines[0]
-        .split_whitespace()
-        .map(|w| w.parse().unwrap())
-        .collect();
-    assert_eq!(numbers.len(), 6, "{stdout}");
-    assert!(numbers.iter().all(|n| (0..8).contains(n)), "{stdout}");
-    assert_eq!(lines[1], ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
-    // It ran from its own copies under $TMPDIR.
-    assert_eq!(std::fs::read_dir(&copies).unwrap().count(), 1);
+    let first_turn = || {
+        let mut child = std::process::Command::new(&bot)
+            .current_dir(dir.path())
+            .env("TMPDIR", &copies)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(b"1\n-1 -1 -1 -1 -1 -1\n\n\n").unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(
+            lines.len(),
+            2,
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let numbers: Vec<i32> = lines[0]
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(numbers.len(), 6, "{stdout}");
+        assert!(numbers.iter().all(|n| (0..8).contains(n)), "{stdout}");
+        assert_eq!(lines[1], ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+    };
+    // It runs from copies in one folder under $TMPDIR, which its later
+    // starts use as it is while the storage's files are the same, and
+    // replace when they are not.
+    let folder = || {
+        let entries: Vec<_> = std::fs::read_dir(&copies)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        let stamp = std::fs::read_to_string(entries[0].join("stamp")).unwrap();
+        let copied = std::fs::metadata(entries[0].join("plyd")).unwrap().modified().unwrap();
+        (entries[0].clone(), stamp, copied)
+    };
+    first_turn();
+    let (made, stamp, copied) = folder();
+    assert!(made.file_name().unwrap().to_str().unwrap().starts_with("plyd-botzone-"));
+    first_turn();
+    assert_eq!(folder(), (made.clone(), stamp.clone(), copied));
+    // A new upload: another file (not a plugin, which plyd reports and
+    // passes over).
+    std::fs::copy(common::plyd_bin(), data.join("libplyd_game_othello.so")).unwrap();
+    first_turn();
+    let (again, restamped, _) = folder();
+    assert_eq!(again, made);
+    assert_ne!(restamped, stamp);
+    assert!(restamped.contains("libplyd_game_othello.so"), "{restamped}");
     // Without the plugin it says why on stderr, and exits.
     std::fs::remove_file(data.join("libplyd_game_amazons.so")).unwrap();
+    std::fs::remove_file(data.join("libplyd_game_othello.so")).unwrap();
     let out = std::process::Command::new(&bot)
         .current_dir(dir.path())
         .env("TMPDIR", &copies)

@@ -2,11 +2,11 @@
 // file in the languages it knows (Rust is not one), so this C++ file is
 // the bot, and plyd, built for Botzone's machines, waits in the bot's
 // storage with its game plugin (docs/protocols.md, "Deploying on
-// Botzone"). It copies them to a folder of its own under /tmp ($TMPDIR
-// where that is set; there they
-// may be executed and mapped, whatever the storage's mount allows) and
-// replaces itself with plyd, which then reads the turns on the same
-// stdin and answers on the same stdout.
+// Botzone"). It copies them to one folder under /tmp ($TMPDIR where that
+// is set; there they may be executed and mapped, whatever the storage's
+// mount allows), reused by the bot's later starts while the storage's
+// files are the same, and replaces itself with plyd, which then reads the
+// turns on the same stdin and answers on the same stdout.
 //
 // Build flags: Botzone's own for C++. Edit GAME for the bot's game.
 
@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -54,28 +55,94 @@ static bool copy_file(const std::string &from, const std::string &to) {
     return ok;
 }
 
+// The whole of a small file, or "" where it cannot be read.
+static std::string read_small(const std::string &path) {
+    std::string text;
+    FILE *in = std::fopen(path.c_str(), "rb");
+    if (in == nullptr) {
+        return text;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) {
+        text.append(buf, n);
+    }
+    std::fclose(in);
+    return text;
+}
+
+// Remove a folder of plain files (files a running plyd has mapped stay
+// valid to it: they go when it ends).
+static void remove_folder(const std::string &dir) {
+    DIR *d = opendir(dir.c_str());
+    if (d == nullptr) {
+        return;
+    }
+    while (struct dirent *entry = readdir(d)) {
+        if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
+            unlink((dir + "/" + entry->d_name).c_str());
+        }
+    }
+    closedir(d);
+    rmdir(dir.c_str());
+}
+
 int main() {
     const char *tmp = std::getenv("TMPDIR");
-    std::string dir = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/plyd-" +
-                      std::to_string(getpid());
-    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-        std::fprintf(stderr, "launcher: cannot make %s: %s\n", dir.c_str(), std::strerror(errno));
-        return 1;
-    }
+    std::string base = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
+    std::string dir = base + "/plyd-botzone-" + std::to_string(getuid());
+    // What the storage holds: each file's name, size and time. A folder
+    // whose stamp says the same was copied from these files already.
+    std::string stamp;
     int found = 0;
     for (const char *file : FILES) {
-        std::string from = std::string(STORAGE) + "/" + file;
-        if (access(from.c_str(), R_OK) != 0) {
+        struct stat st;
+        if (stat((std::string(STORAGE) + "/" + file).c_str(), &st) != 0) {
             continue;  // a game plugin this bot does not need may be left out
         }
-        if (!copy_file(from, dir + "/" + file)) {
-            return 1;
-        }
+        stamp += std::string(file) + " " + std::to_string(st.st_size) + " " +
+                 std::to_string(st.st_mtime) + "\n";
         found++;
     }
-    std::string plyd = dir + "/plyd";
-    if (found < 2 || chmod(plyd.c_str(), 0755) != 0) {
+    if (found < 2 || stamp.compare(0, 5, "plyd ") != 0) {
         std::fprintf(stderr, "launcher: %s needs plyd and a game plugin\n", STORAGE);
+        return 1;
+    }
+    if (read_small(dir + "/stamp") != stamp) {
+        // Copied afresh into a folder of this process's own, then put in
+        // place of the old one in one rename.
+        std::string fresh = dir + "." + std::to_string(getpid());
+        if (mkdir(fresh.c_str(), 0755) != 0 && errno != EEXIST) {
+            std::fprintf(stderr, "launcher: cannot make %s: %s\n", fresh.c_str(),
+                         std::strerror(errno));
+            return 1;
+        }
+        for (const char *file : FILES) {
+            std::string from = std::string(STORAGE) + "/" + file;
+            if (access(from.c_str(), R_OK) == 0 && !copy_file(from, fresh + "/" + file)) {
+                return 1;
+            }
+        }
+        FILE *out = std::fopen((fresh + "/stamp").c_str(), "wb");
+        if (out == nullptr || std::fputs(stamp.c_str(), out) < 0 || std::fclose(out) != 0) {
+            std::fprintf(stderr, "launcher: cannot write the stamp in %s\n", fresh.c_str());
+            return 1;
+        }
+        std::string old = dir + ".old." + std::to_string(getpid());
+        bool had_old = rename(dir.c_str(), old.c_str()) == 0;
+        if (rename(fresh.c_str(), dir.c_str()) != 0) {
+            // Another start put its copy there first: this one runs from
+            // its own.
+            dir = fresh;
+        }
+        if (had_old) {
+            remove_folder(old);
+        }
+    }
+    std::string plyd = dir + "/plyd";
+    if (chmod(plyd.c_str(), 0755) != 0) {
+        std::fprintf(stderr, "launcher: cannot make %s executable: %s\n", plyd.c_str(),
+                     std::strerror(errno));
         return 1;
     }
     std::string game = std::string("--game=") + GAME;
