@@ -521,12 +521,20 @@ fn the_launcher_bot_starts_plyd_from_the_storage() {
             .collect();
         assert_eq!(entries.len(), 1, "{entries:?}");
         let stamp = std::fs::read_to_string(entries[0].join("stamp")).unwrap();
-        let copied = std::fs::metadata(entries[0].join("plyd")).unwrap().modified().unwrap();
+        let copied = std::fs::metadata(entries[0].join("plyd"))
+            .unwrap()
+            .modified()
+            .unwrap();
         (entries[0].clone(), stamp, copied)
     };
     first_turn();
     let (made, stamp, copied) = folder();
-    assert!(made.file_name().unwrap().to_str().unwrap().starts_with("plyd-botzone-"));
+    assert!(made
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("plyd-botzone-"));
     first_turn();
     assert_eq!(folder(), (made.clone(), stamp.clone(), copied));
     // A new upload: another file (not a plugin, which plyd reports and

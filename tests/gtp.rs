@@ -190,3 +190,23 @@ fn commands_sent_ahead_of_an_answer_are_answered_in_order() {
     // After Black's first move Black has 4 discs and White 1.
     assert_eq!(answers[3], "=4 B+3");
 }
+
+/// GTP's commands are Othello's: a daemon given another game plays
+/// Othello once GTP is spoken, and `--protocol gtp` with another game is
+/// refused before it starts.
+#[test]
+fn gtp_plays_othello_whatever_game_was_given() {
+    let dir = common::plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_amazons", "amazons"),
+    ]);
+    let mut engine = Engine::start(dir.path(), &["--game", "amazons8"], &[]);
+    assert_eq!(ok(&mut engine, "list_games"), "Othello");
+    ok(&mut engine, "play black f5");
+    assert!(is_square(&ok(&mut engine, "genmove white")));
+    let out = common::run_plyd(dir.path(), &["--protocol", "gtp", "--game", "amazons8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("plyd: GTP plays Othello here, not amazons8; leave --game out"));
+}

@@ -223,6 +223,16 @@ fn protocol_plays_game(config: &DaemonConfig) -> Result<(), String> {
                  leave --game out to take the game from the first request"
             ))
         }
+        (Some(protocol @ (Protocol::Gtp | Protocol::NBoard)), Some(game)) if game != "othello" => {
+            let name = if protocol == Protocol::Gtp {
+                "GTP"
+            } else {
+                "NBoard"
+            };
+            Err(format!(
+                "{name} plays Othello here, not {game}; leave --game out"
+            ))
+        }
         _ => Ok(()),
     }
 }

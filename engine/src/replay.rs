@@ -242,10 +242,10 @@ mod tests {
         let records = split_records(ggf);
         assert_eq!(records.len(), 3, "{records:?}");
         assert!(records[1].contains("C[a (; in a comment"), "{records:?}");
-        let ccgc = "#[AM][a][b][先手胜][x][y];\n1 d1d7(g7) g10g3(d6)\n#[AM][b][a][后手胜][x][y];\n1 a4a5(a6)\n";
+        let ccgc = "#[AM][a][b][先手胜][x][y];\n1 d1d7(g7) g10g8(c4)\n#[AM][b][a][后手胜][x][y];\n1 a4a5(a6)\n";
         let records = split_records(ccgc);
         assert_eq!(records.len(), 2, "{records:?}");
-        assert!(records[0].ends_with("g10g3(d6)\n"), "{records:?}");
+        assert!(records[0].ends_with("g10g8(c4)\n"), "{records:?}");
         // Text before the first game is a record of its own (that does
         // not read), not part of the game.
         assert_eq!(split_records("hello\n(;GM[2];B[fe])").len(), 2);

@@ -4,7 +4,7 @@
 //! written from, plyd's own moves from the start position.
 //!
 //! * Amazons: a header `#[AM][first][second][先手胜|后手胜][date place][event];`
-//!   then lines `1 d1d7(g7) g10g3(d6)`: a move number and the two sides'
+//!   then lines `1 d1d7(g7) g10g8(c4)`: a move number and the two sides'
 //!   moves (from, to, and the arrow in brackets), in plyd's squares.
 //! * EinStein: a header `#[WTN][first R][second B][result][...][...];`, the
 //!   set-ups `R:A5-1;B5-2;...` and `B:E1-1;...` (square, stone number), then
@@ -673,11 +673,11 @@ mod tests {
 
     #[test]
     fn amazons_records_read_back() {
-        let g = game(&["d1d7g7", "g10g3d6", "a4a5a6"]);
+        let g = game(&["d1d7g7", "g10g8c4", "a4a5a6"]);
         let text = write_record(RecordFormat::CcgcAmazons, &g).unwrap();
         assert!(text.starts_with("#[AM][plyd][other][后手胜]"), "{text}");
         assert!(
-            text.contains("\n1 d1d7(g7) g10g3(d6)\n2 a4a5(a6)\n"),
+            text.contains("\n1 d1d7(g7) g10g8(c4)\n2 a4a5(a6)\n"),
             "{text}"
         );
         assert_eq!(read_record(&text).unwrap(), ("amazons", g));

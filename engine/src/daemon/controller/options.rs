@@ -592,4 +592,20 @@ impl Controller {
             log::warn!("the dialect plays {game}, which cannot be started: {e}");
         }
     }
+
+    /// Start `game`, the only one the dialect plays, whatever game the
+    /// daemon was given.
+    pub(crate) fn play_only_game(&mut self, game: &str) {
+        if let Some(given) = self
+            .session
+            .current
+            .as_ref()
+            .map(|c| c.variant.name().to_string())
+            .filter(|name| self.game_given && name != game)
+        {
+            log::warn!("the dialect plays {game} only, not {given}");
+        }
+        self.game_given = false;
+        self.play_dialect_game(game);
+    }
 }

@@ -75,7 +75,9 @@ impl Protocol {
     pub(super) fn start(self, ctl: &mut Controller) -> Box<dyn Dialect> {
         match self {
             Protocol::Ucci => ctl.play_dialect_game("xiangqi"),
-            Protocol::Gtp | Protocol::NBoard => ctl.play_dialect_game("othello"),
+            // Their commands are Othello's (GTP's `list_games`, NBoard's
+            // GGF): a game given for the daemon gives way.
+            Protocol::Gtp | Protocol::NBoard => ctl.play_only_game("othello"),
             // Botzone runs a bot on one core.
             Protocol::Botzone => {
                 ctl.settings.threads = 1;
