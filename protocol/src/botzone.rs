@@ -301,7 +301,7 @@ fn time_limit(value: &Json) -> Result<u64, String> {
         Some(s) if s > 0.0 && s <= TIME_LIMIT_MOST_SECONDS => Ok((s * 1000.0).round() as u64),
         Some(ms) if ms > TIME_LIMIT_MOST_SECONDS && ms <= 3_600_000.0 => Ok(ms.round() as u64),
         _ => Err(format!(
-            "time_limit {} is not a number of seconds (0 to 100) or of milliseconds \
+            "time_limit {} is not a number of seconds (above 0, up to 100) or of milliseconds \
              (100 to 3,600,000)",
             match value {
                 Json::String(text) => format!("'{text}'"),
