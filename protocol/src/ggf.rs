@@ -119,7 +119,13 @@ impl GgfGame {
     pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
         let start = text.find("(;").ok_or(GgfError::NotAGame)?;
         let body = &text[start + 2..];
-        let end = body.find(";)").ok_or(GgfError::NotAGame)?;
+        // The game ends at `;)`, which a file folded to a line width may
+        // split (`;` and `)` on two lines).
+        let end = body
+            .match_indices(';')
+            .map(|(at, _)| at)
+            .find(|&at| body[at + 1..].trim_start().starts_with(')'))
+            .ok_or(GgfError::NotAGame)?;
         let mut rest = &body[..end];
         let mut properties = Vec::new();
         loop {
@@ -131,13 +137,19 @@ impl GgfGame {
                 .find(|c: char| !c.is_ascii_alphanumeric())
                 .unwrap_or(rest.len());
             let key = &rest[..key_len];
-            let after = &rest[key_len..];
+            // A line may be folded between a key and its value.
+            let after = rest[key_len..].trim_start();
             if key.is_empty() || !after.starts_with('[') {
                 let shown: String = rest.chars().take(12).collect();
                 return Err(GgfError::NoValue(shown));
             }
             let close = after.find(']').ok_or(GgfError::NoValue(key.to_string()))?;
-            properties.push((key.to_string(), after[1..close].to_string()));
+            // Line breaks inside a value are a file's folding, not text.
+            let value: String = after[1..close]
+                .chars()
+                .filter(|c| !matches!(c, '\n' | '\r'))
+                .collect();
+            properties.push((key.to_string(), value));
             rest = &after[close + 1..];
         }
         Ok(GgfGame { properties })
@@ -246,6 +258,22 @@ mod tests {
         assert_eq!(moves, ["F5", "F6", "D3", "PA"]);
         assert_eq!(game.moves()[1].color, 'W');
         assert_eq!(GgfGame::parse(&game.to_text()).unwrap(), game);
+    }
+
+    #[test]
+    fn a_game_folded_across_lines_reads_the_same() {
+        // Folded every 20 characters (inside values too), a break between
+        // a key and its value and one inside the closing `;)`.
+        let folded: String = GAME
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(20)
+            .map(|c| c.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let folded = folded.replace("W[PA];)", "W\n[PA];\n)");
+        assert!(folded.contains("W\n[PA]"), "{folded}");
+        assert_eq!(GgfGame::parse(&folded), GgfGame::parse(GAME));
     }
 
     #[test]
