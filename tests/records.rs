@@ -225,4 +225,16 @@ fn games_on_one_line_from_another_start_and_on_the_smaller_board_are_read() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("record 1: move 2 ('c8c1c2')"), "{err}");
+    // A game named for another game's record is said to be that.
+    std::fs::write(&file, "(;GM[Othello]B[F5];)\n").unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &["--game", "amazons", "record", file.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("record 1 is a record of othello, not of amazons"),
+        "{err}"
+    );
 }

@@ -23,7 +23,9 @@ use plyd_arena::{self as arena, ArenaArgs};
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Game variant to start with (default: othello).
+    /// Game variant: the daemon's at its start (default: othello); for
+    /// `record`, the variant of the records (default: their own); for
+    /// `arena`, the match's.
     #[arg(long, global = true)]
     game: Option<String>,
     /// Configuration file (TOML).

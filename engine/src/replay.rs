@@ -164,6 +164,14 @@ pub fn position_lines(
     for (n, record) in split_records(text).iter().enumerate() {
         let (variant_name, game_record) =
             read_record(record).map_err(|e| format!("record {}: {e}", n + 1))?;
+        // A game named for another game's record would only fail on its
+        // first move: said as it is.
+        if let Some(given) = game.filter(|g| !g.starts_with(variant_name)) {
+            return Err(format!(
+                "record {} is a record of {variant_name}, not of {given} (leave --game out, or name a variant of {variant_name})",
+                n + 1
+            ));
+        }
         let mut names = vec![game.unwrap_or(variant_name)];
         // An Amazons record does not say its board: 10x10 first, then 8x8.
         if game.is_none() && variant_name == "amazons" {

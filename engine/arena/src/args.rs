@@ -95,7 +95,8 @@ pub struct ArenaArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub each: Vec<String>,
     /// Clock for both engines: [MOVES/]SECONDS[+INCREMENT] (`10+0.1`,
-    /// `40/60`), or st=SECONDS for a fixed time per move.
+    /// `40/60`; the base also as MINUTES:SECONDS, `1:30+1`), or
+    /// st=SECONDS for a fixed time per move.
     #[arg(long, value_name = "TC")]
     pub tc: Option<String>,
     /// Fixed time per move, in milliseconds.

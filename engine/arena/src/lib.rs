@@ -133,7 +133,8 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
                     let resume = if flag == "--out" {
                         format!("add --resume {} to go on with its match; ", path.display())
                     } else {
-                        String::new()
+                        "a match resumed with --resume and its --out log writes it again; "
+                            .to_string()
                     };
                     return Err(setup(format!(
                         "{flag} {} already holds {} bytes: {resume}to start anew, remove it or name another file",
