@@ -69,7 +69,7 @@ pub enum EngineError {
         what: String,
     },
     /// No answer in time during set-up.
-    #[error("engine {name}: no '{expected}' within {} s", .waited.as_secs())]
+    #[error("engine {name}: no '{expected}' within {} s{}", .waited.as_secs(), heard_text(.last))]
     Silent {
         /// Engine name.
         name: String,
@@ -77,6 +77,8 @@ pub enum EngineError {
         expected: &'static str,
         /// How long the arena waited.
         waited: Duration,
+        /// The last line it wrote meanwhile, if any.
+        last: Option<String>,
     },
     /// The engine refused its set-up (an option or the variant).
     #[error("engine {name}: {what}")]
@@ -456,6 +458,7 @@ impl EngineProcess {
                         name: self.name.clone(),
                         expected,
                         waited: timeout,
+                        last: seen.pop(),
                     });
                 }
             }
@@ -492,6 +495,19 @@ impl Drop for EngineProcess {
     }
 }
 
+/// What an engine that never answered said last: `; its last line was
+/// '...'` (its first 100 characters), or nothing.
+fn heard_text(last: &Option<String>) -> String {
+    match last {
+        Some(line) => {
+            let shown: String = line.chars().take(100).collect();
+            let more = if shown.len() < line.len() { "..." } else { "" };
+            format!("; its last line was '{shown}{more}'")
+        }
+        None => "; it wrote nothing".to_string(),
+    }
+}
+
 fn died_text(e: &EngineError) -> String {
     match e {
         EngineError::Died { what, .. } => what.clone(),
@@ -518,6 +534,29 @@ fn variant_choices(line: &str) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_silent_engine_is_quoted_with_its_last_line() {
+        let silent = |last: Option<&str>| {
+            EngineError::Silent {
+                name: "b".into(),
+                expected: "uciok",
+                waited: Duration::from_secs(30),
+                last: last.map(str::to_string),
+            }
+            .to_string()
+        };
+        assert_eq!(
+            silent(Some("hello there")),
+            "engine b: no 'uciok' within 30 s; its last line was 'hello there'"
+        );
+        assert_eq!(
+            silent(None),
+            "engine b: no 'uciok' within 30 s; it wrote nothing"
+        );
+        let long = "x".repeat(150);
+        assert!(silent(Some(&long)).ends_with(&format!("'{}...'", "x".repeat(100))));
+    }
 
     #[test]
     fn reads_the_variant_list() {
