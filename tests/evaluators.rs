@@ -734,6 +734,49 @@ fn eval_subcommand_prints_terms_for_tuning() {
     );
 }
 
+#[test]
+fn params_subcommand_prints_the_defaults_that_load_back() {
+    let plugins = othello_and_weights();
+    let files = TempDir::new("params-out");
+    let run = |args: &[&str]| plyd_command(plugins.path()).args(args).output().unwrap();
+    // The evaluator plugin's defaults, as it ships them.
+    let out = run(&["params", "--evaluator", "weights"]);
+    assert_eq!(out.status.code(), Some(0));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        printed.trim_end(),
+        plyd_eval_othello_weights::DEFAULT_PARAMS.trim_end()
+    );
+    // Printed, saved and loaded back, they evaluate as the defaults do.
+    let out = run(&["params", "--evaluator", "seed004"]);
+    assert_eq!(out.status.code(), Some(0));
+    let saved = files.path().join("seed004.toml");
+    std::fs::write(&saved, &out.stdout).unwrap();
+    let score = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--evaluator",
+            "seed004",
+            "--fen",
+            "8/8/8/3OX3/3OXX2/3O4/8/8 b",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().last().unwrap().to_string()
+    };
+    assert_eq!(
+        score(&["--eval-params", saved.to_str().unwrap()]),
+        score(&[])
+    );
+    // An evaluator that is not there is named with those that are.
+    let out = run(&["params", "--evaluator", "nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .starts_with("plyd params: othello has no evaluator 'nonsense'"));
+}
+
 /// The `patterns-stack` evaluator and the plain `patterns` of one loaded
 /// Othello plugin.
 fn stacked_and_plain() -> (

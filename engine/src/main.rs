@@ -143,6 +143,11 @@ enum Tool {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Print an evaluator's default parameters (TOML, as the evaluator
+    /// ships them): a file to copy, edit and load with --eval-params or
+    /// `setoption name EvalParams`. The game and evaluator are the global
+    /// --game and --evaluator.
+    Params,
     /// Play a match between two engines and report Elo (and an SPRT).
     Arena(Box<ArenaArgs>),
     /// Replay the games of a record file (CCGC Amazons or EinStein, GGF
@@ -427,6 +432,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Tool::Params) => match default_params(&config) {
+            Ok(text) => {
+                print!("{text}");
+                if !text.is_empty() && !text.ends_with('\n') {
+                    println!();
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("plyd params: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Tool::Record { file }) => {
             let text = match std::fs::read(file) {
                 Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -698,6 +716,23 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
+/// The default parameters of the evaluator `config` names (or the game's
+/// first); an evaluator without any says so.
+fn default_params(config: &DaemonConfig) -> Result<String, String> {
+    let host = load_plugins(config);
+    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let source = evaluator_source(config, &host, &variant)?;
+    let text = source.info().default_params.clone();
+    if text.trim().is_empty() {
+        return Err(format!(
+            "evaluator '{}' of {} takes no parameters",
+            source.name(),
+            variant.plugin.name()
+        ));
+    }
+    Ok(text)
+}
+
 /// The evaluator `config` names for `variant` (`--evaluator`), else the
 /// game's first, with `config`'s parameters: for the bench, whose games
 /// without the named evaluator use their own default.
@@ -725,6 +760,18 @@ fn named_evaluator(
     host: &PluginHost,
     variant: &VariantRef,
 ) -> Result<plyd::host::Evaluator, String> {
+    let source = evaluator_source(config, host, variant)?;
+    create_evaluator(&variant.plugin, source, config.eval_params.as_deref())
+}
+
+/// Where the evaluator `config` names for `variant` comes from (refused
+/// with the game's evaluators listed when it has no such one), else the
+/// game's first.
+fn evaluator_source(
+    config: &DaemonConfig,
+    host: &PluginHost,
+    variant: &VariantRef,
+) -> Result<plyd::host::EvaluatorSource, String> {
     let offered = host.evaluators_for(&variant.plugin);
     let source = match &config.evaluator {
         Some(wanted) => offered
@@ -748,7 +795,7 @@ fn named_evaluator(
             .cloned()
             .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?,
     };
-    create_evaluator(&variant.plugin, source, config.eval_params.as_deref())
+    Ok(source)
 }
 
 /// What `plyd book` was asked to build.
