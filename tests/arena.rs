@@ -1513,6 +1513,12 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
         "tampered.txt",
         &good.replacen(&result_line, other_result, 1),
     );
+    // An ending that the final position (the rules' end) contradicts.
+    assert!(good.contains("[Ending \"rules\"]"), "{good}");
+    let forfeit = write(
+        "forfeit.txt",
+        &good.replacen("[Ending \"rules\"]", "[Ending \"time forfeit\"]", 1),
+    );
     let missing = dir.path().join("none.txt").to_str().unwrap().to_string();
     let other_out = dir.path().join("other.txt").to_str().unwrap().to_string();
 
@@ -1540,6 +1546,11 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
         ),
         (base("5", "name=b", "2"), &damaged, "has no Plies tag"),
         (base("5", "name=b", "2"), &tampered, "its Result"),
+        (
+            base("5", "name=b", "2"),
+            &forfeit,
+            "its ending (time forfeit) does not fit its final position",
+        ),
         (
             {
                 let mut args = base("5", "name=b", "2");

@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use plyd_host::VariantRef;
+use plyd_host::{Outcome, VariantRef};
 
 use crate::openings::{play_text, Opening, Start};
 use crate::record::{
@@ -353,6 +353,15 @@ fn check_game(
         None => None,
     };
     let side = || state.side_to_move().map_err(|e| e.to_string());
+    // A game the rules ended cannot have ended otherwise (a player's late
+    // or illegal move would have come before the end).
+    if !matches!(ending, Ending::Rules | Ending::MaxPlies)
+        && state.outcome().map_err(|e| e.to_string())? != Outcome::Ongoing
+    {
+        return Err(format!(
+            "its ending ({ending}) does not fit its final position, where the rules have ended the game"
+        ));
+    }
     let expected = match ending {
         Ending::Rules => adjudicate(state.outcome().map_err(|e| e.to_string())?, side()?),
         Ending::MaxPlies => Some(GameResult::Draw),
