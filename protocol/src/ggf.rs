@@ -184,14 +184,16 @@ impl GgfGame {
             "O" | "o" | "W" | "w" => "O",
             _ => return Err(bad()),
         };
-        let squares: String = squares
+        let squares = squares
             .chars()
             .map(|c| match c {
-                '*' | 'x' | 'X' => 'X',
-                'o' | 'O' => 'O',
-                _ => '-',
+                '*' | 'x' | 'X' => Some('X'),
+                'o' | 'O' => Some('O'),
+                '-' | '.' => Some('-'),
+                _ => None,
             })
-            .collect();
+            .collect::<Option<String>>()
+            .ok_or_else(bad)?;
         Ok(Some(format!("{squares} {side}")))
     }
 
@@ -287,10 +289,13 @@ mod tests {
             GgfGame::parse(one).unwrap().start_position().unwrap()
         );
         assert!(board.is_some());
-        // Seven rows, or rows that do not add up to 64, are refused.
+        // Seven rows, rows that do not add up to 64, or a square that is
+        // neither empty nor a disc, are refused.
         for bad in [
             "(;BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- *];)",
             "(;BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- --------- *];)",
+            "(;BO[8 ---------------------------Q*------*O--------------------------- *];)",
+            "(;BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------? *];)",
         ] {
             assert!(
                 GgfGame::parse(bad).unwrap().start_position().is_err(),
