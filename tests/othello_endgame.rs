@@ -141,6 +141,12 @@ fn an_automatic_solve_waits_for_a_move_with_time_for_it() {
     assert!(searched(&lines), "{lines:?}");
     let lines = go(&mut engine, &p.position, "go depth 14");
     assert!(solved(&lines), "{lines:?}");
+    // A node limit likewise: 20,000 nodes are too few for the solve of 14
+    // empty squares (about 45,000), 400,000 are enough.
+    let lines = go(&mut engine, &p.position, "go nodes 20000");
+    assert!(searched(&lines), "{lines:?}");
+    let lines = go(&mut engine, &p.position, "go nodes 400000");
+    assert!(solved(&lines), "{lines:?}");
 }
 
 #[test]
