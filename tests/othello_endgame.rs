@@ -166,6 +166,14 @@ fn twenty_empty_squares_are_solved_in_a_timed_search_not_in_a_depth_bounded_one(
         lines.iter().any(|l| l.starts_with("info depth 3 ")),
         "{lines:?}"
     );
+    // A depth bound holds under a clock too (NBoard's `set depth` is sent
+    // as a level, and the game's clock comes with every `go`).
+    let lines = go(
+        &mut engine,
+        &p.position,
+        "go depth 3 wtime 900000 btime 900000",
+    );
+    assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
     let lines = go(&mut engine, &p.position, "go movetime 10000");
     assert!(
         lines.contains(&"info string exact".to_string()),

@@ -57,7 +57,9 @@ pub(super) fn plan(
     Ok(match root.endgame_size()? {
         Some((size, wanted)) => {
             let deep_enough = limits.depth.is_some_and(|depth| depth >= size);
-            let wanted = wanted && (limits.is_timed() || !limits.is_bounded() || quick(size));
+            // A depth or node bound holds with a clock too (NBoard's `set
+            // depth` under a game's clock): the level asked for.
+            let wanted = wanted && (!limits.is_bounded() || quick(size));
             ((wanted || deep_enough)
                 && fits_in_time(size, planned_time(limits))
                 && fits_in_nodes(size, limits.nodes))
