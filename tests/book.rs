@@ -94,6 +94,18 @@ fn plyd_book_builds_a_negamaxed_book_and_extends_it() {
         stderr.contains("othello has no evaluator 'nonsense'"),
         "{stderr}"
     );
+    // A file that cannot be written is refused before any search, and a
+    // book of no plies is no book.
+    let nowhere = dir.path().join("no-such-folder").join("x.book");
+    let out = nowhere.display().to_string();
+    let run = run_plyd(dir.path(), &["book", "--out", &out, "--depth", "60"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("cannot be written"), "{stderr}");
+    let fresh = dir.path().join("fresh.book").display().to_string();
+    let run = run_plyd(dir.path(), &["book", "--out", &fresh, "--plies", "0"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(!std::path::Path::new(&fresh).exists());
 }
 
 /// The answer to `go depth N` from `position`, and whether it came from

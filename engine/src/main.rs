@@ -66,7 +66,7 @@ enum Tool {
         /// How far the book reaches: the positions searched are those 0
         /// to PLIES - 1 plies below the start (2: the start and its
         /// replies).
-        #[arg(long, default_value_t = 6)]
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..))]
         plies: u32,
         /// Depth of each move's search.
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
@@ -816,6 +816,10 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     let mut book = if plan.out.exists() {
         Book::load(plan.out)?
     } else {
+        // Where it cannot be written is known before any search.
+        std::fs::write(plan.out, b"")
+            .map_err(|e| format!("book {} cannot be written: {e}", plan.out.display()))?;
+        let _ = std::fs::remove_file(plan.out);
         Book::new(variant.name())
     };
     if book.game() != variant.name() {
