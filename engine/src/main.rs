@@ -651,8 +651,16 @@ fn endgame_bench(
         .map(index_of)
         .transpose()?
         .unwrap_or(positions.len().saturating_sub(1));
-    if positions.is_empty() || first > last {
-        return Err("no position to solve".to_string());
+    if positions.is_empty() {
+        return Err(format!("{} holds no position to solve", file.display()));
+    }
+    if first > last {
+        return Err(format!(
+            "--from {} comes after --to {} in {}: no position to solve",
+            positions[first].name,
+            positions[last].name,
+            file.display()
+        ));
     }
     let host = load_plugins(config);
     let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
