@@ -106,6 +106,22 @@ fn go_before_the_roll_reports_the_expected_value_and_no_move() {
     // The pv starts with a roll.
     let pv = info.split(" pv ").nth(1).unwrap();
     assert!(pv.starts_with('r'), "{info}");
+    // The die chooses the roll: `searchmoves` of rolls is refused with
+    // one line, and every roll is searched as before.
+    engine.send("go depth 3 searchmoves r3");
+    let restricted = engine.until_bestmove();
+    assert_eq!(
+        restricted[0],
+        "info string error: searchmoves does not apply before the roll: every outcome of the chance node is searched"
+    );
+    assert_eq!(restricted.last().unwrap(), "bestmove (none)");
+    // Every roll searched: the line starts with the first roll, as before
+    // (the table, warm now, changes the counts).
+    let again = restricted
+        .iter()
+        .find(|l| l.starts_with("info depth 3"))
+        .expect("an info line at depth 3");
+    assert_eq!(again.split(" pv ").nth(1), Some(pv), "{again}");
 }
 
 #[test]

@@ -444,7 +444,7 @@ pub(super) fn run(
         shared.publish_nodes(0, main.nodes);
         let (helper_results, helper_error) = join_helpers(handles, "a search helper thread");
         let main_result = main.result();
-        let chosen = choose(&main_result, &helper_results);
+        let chosen = choose(shared.multipv, &main_result, &helper_results);
         let mut main_outcome = main_outcome;
         if main_outcome.is_ok() && !std::ptr::eq(chosen, &main_result) {
             main_outcome = main.report_result(chosen);
@@ -461,7 +461,7 @@ pub(super) fn run(
         (outcome, main_result, helper_results, ponder)
     });
 
-    let chosen = choose(&main_result, &helper_results).clone();
+    let chosen = choose(shared.multipv, &main_result, &helper_results).clone();
     if !is_chance {
         if let Some(&best) = chosen.pv.first() {
             answer.best = spell(best);
@@ -541,7 +541,19 @@ pub(super) fn join_helpers<T, E>(
     (results, error)
 }
 
-fn choose<'r>(main: &'r ThreadResult, helpers: &'r [ThreadResult]) -> &'r ThreadResult {
+/// The result the search answers with: the main thread's, or, with one
+/// line asked for, a helper's that finished a deeper iteration.
+fn choose<'r>(
+    multipv: usize,
+    main: &'r ThreadResult,
+    helpers: &'r [ThreadResult],
+) -> &'r ThreadResult {
+    // Several lines are the main thread's, which the GUI has been shown (a
+    // helper's deeper first line would come with none of the others, and
+    // might contradict them), as Stockfish keeps them.
+    if multipv > 1 {
+        return main;
+    }
     let mut best = main;
     for helper in helpers {
         if !helper.pv.is_empty() && helper.depth > best.depth {
@@ -586,6 +598,25 @@ mod tests {
 
     fn depths(values: &[u32]) -> Vec<AtomicU32> {
         values.iter().map(|&d| AtomicU32::new(d)).collect()
+    }
+
+    #[test]
+    fn a_deeper_helper_answers_one_line_and_the_main_thread_several() {
+        let result = |depth, mv| ThreadResult {
+            depth,
+            score: 0,
+            pv: vec![mv],
+        };
+        let main = result(1, 10);
+        let helpers = [result(2, 20), result(3, 30), result(5, 0)];
+        let helpers_without_a_move = [ThreadResult {
+            pv: Vec::new(),
+            ..result(9, 0)
+        }];
+        assert_eq!(choose(1, &main, &helpers).pv, [0]);
+        assert_eq!(choose(1, &main, &helpers[..2]).pv, [30]);
+        assert_eq!(choose(1, &main, &helpers_without_a_move).pv, [10]);
+        assert_eq!(choose(3, &main, &helpers).pv, [10]);
     }
 
     #[test]

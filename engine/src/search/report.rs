@@ -36,9 +36,11 @@ impl Searcher<'_> {
     }
 
     /// Report a helper's result as the final `info` line, so that the last
-    /// line printed is the line of the move played.
+    /// line printed is the line of the move played: the first line, named
+    /// `multipv 1` where several are asked for.
     pub(super) fn report_result(&mut self, result: &ThreadResult) -> Result<(), PluginError> {
-        let info = self.pv_info(result.depth, result.score, &result.pv, None)?;
+        let numbered = (self.shared.multipv.min(self.root_moves.len()) > 1).then_some(1);
+        let info = self.pv_info(result.depth, result.score, &result.pv, numbered)?;
         self.emit(SearchEvent::Info(info));
         Ok(())
     }

@@ -33,16 +33,17 @@ pub fn loss_in(ply: usize) -> i32 {
     -WIN + ply as i32
 }
 
-/// The protocol form of a score: `mate N` in moves (a move is two plies;
-/// negative when the engine is losing) or `cp N`.
+/// The protocol form of a score: `mate N` in moves (a move is two plies,
+/// a part of one counting whole: the game ends within the side to move's
+/// N-th move or the reply to it; negative when the engine is losing) or
+/// `cp N`. Only a game already over is `mate 0`: in a game where the side
+/// to move can lose by its own move (Othello's last disc), a loss one ply
+/// away is `mate -1`, not `mate 0`.
 pub fn to_protocol(score: i32) -> Score {
     if is_decisive(score) {
         let plies = WIN - score.abs();
-        if score > 0 {
-            Score::Mate((plies + 1) / 2)
-        } else {
-            Score::Mate(-(plies / 2))
-        }
+        let moves = (plies + 1) / 2;
+        Score::Mate(if score > 0 { moves } else { -moves })
     } else {
         Score::Cp(score)
     }
@@ -58,6 +59,12 @@ mod tests {
         assert_eq!(to_protocol(win_in(3)), Score::Mate(2));
         assert_eq!(to_protocol(loss_in(2)), Score::Mate(-1));
         assert_eq!(to_protocol(loss_in(4)), Score::Mate(-2));
+        // A loss by the side to move's own last move, and a win by the
+        // reply to it: one move each way.
+        assert_eq!(to_protocol(loss_in(1)), Score::Mate(-1));
+        assert_eq!(to_protocol(win_in(2)), Score::Mate(1));
+        assert_eq!(to_protocol(loss_in(3)), Score::Mate(-2));
+        assert_eq!(to_protocol(loss_in(0)), Score::Mate(0));
         assert_eq!(to_protocol(123), Score::Cp(123));
         assert_eq!(to_protocol(-EVAL_LIMIT), Score::Cp(-EVAL_LIMIT));
     }

@@ -143,7 +143,15 @@ impl Controller {
             limits.answer_by = None;
             limits.depth = Some(1);
         }
-        limits.search_moves = search_moves;
+        if chance_root && !search_moves.is_empty() {
+            // The die chooses here, not the player: every roll is weighed.
+            voice.error(
+                self,
+                "searchmoves does not apply before the roll: every outcome of the chance node is searched",
+            );
+        } else {
+            limits.search_moves = search_moves;
+        }
         if !rejected.is_empty() {
             let message = format!(
                 "searchmoves: ignoring illegal or unknown {}",
