@@ -192,7 +192,7 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     assert!(lines[0].ends_with("string book"), "{lines:?}");
 
     // A book move that is not legal where it stands is passed over: the
-    // position is searched, and the log says why.
+    // position is searched, and the GUI and the log are told why.
     let illegal = dir.path().join("illegal.book");
     std::fs::write(
         &illegal,
@@ -205,8 +205,12 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     ));
     e.sync();
     e.send("position startpos");
-    let (_, from_book) = go(&mut e, "position startpos", 2);
+    let (lines, from_book) = go(&mut e, "position startpos", 2);
     assert!(!from_book);
+    assert!(
+        lines[0].starts_with("info string error: book move 'a1' is not legal in "),
+        "{lines:?}"
+    );
     let log = e.stderr_lines().join("\n");
     assert!(log.contains("book move 'a1' is not legal in"), "{log}");
 }

@@ -191,7 +191,7 @@ pub fn start_search(
                     }
                     let _ = events.send(JobEvent::Search(event));
                 };
-                if let Some((best, ponder, info)) = book_answer(&job, &job_control) {
+                if let Some((best, ponder, info)) = book_answer(&job, &job_control, &mut report) {
                     report(SearchEvent::Info(info));
                     report(SearchEvent::BestMove {
                         best: Some(best),
@@ -328,10 +328,14 @@ fn learn(mut job: LearnJob, control: Arc<SearchControl>) -> Result<(), String> {
 /// where the book has the root and the `go` is one the book may answer:
 /// not `infinite`, not `ponder`, without `searchmoves`, with one line
 /// asked for (`MultiPV` 1). A book move that is not legal here is passed
-/// over, with a warning in the log (a book from another version of the
-/// plugin, or edited by hand). The move to ponder on is the book's reply,
-/// where it holds the position after the move.
-fn book_answer(job: &SearchJob, control: &SearchControl) -> Option<(String, Option<String>, Info)> {
+/// over, with an error line for the GUI (a book from another version of
+/// the plugin, or edited by hand). The move to ponder on is the book's
+/// reply, where it holds the position after the move.
+fn book_answer(
+    job: &SearchJob,
+    control: &SearchControl,
+    report: &mut impl FnMut(SearchEvent),
+) -> Option<(String, Option<String>, Info)> {
     let book = job.book.as_ref()?;
     let limits = &job.limits;
     if limits.infinite
@@ -347,10 +351,15 @@ fn book_answer(job: &SearchJob, control: &SearchControl) -> Option<(String, Opti
     let book = book.as_ref()?;
     let chosen = book.best(&position)?.clone();
     let Ok(mv) = job.root.parse_legal_move(&chosen.mv) else {
-        log::warn!(
+        let why = format!(
             "book move '{}' is not legal in {position}: the position is searched",
             chosen.mv
         );
+        log::warn!("{why}");
+        report(SearchEvent::Info(Info {
+            string: Some(format!("error: {why}")),
+            ..Info::default()
+        }));
         return None;
     };
     let ponder = job.root.try_clone().ok().and_then(|mut after| {
