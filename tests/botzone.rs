@@ -443,6 +443,35 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
     free.send("quit");
 }
 
+/// A configuration file's `hash` that the cap cannot hold is told to the
+/// GUI after its first line, like every other problem of the start, and
+/// the daemon runs on the default table.
+#[test]
+fn a_configured_hash_the_memory_cannot_hold_is_told_to_the_gui() {
+    const CAP: u64 = 256 << 20;
+    let dir = plugins();
+    let config = TempDir::new("hash-config");
+    let file = config.path().join("plyd.toml");
+    std::fs::write(&file, "hash = 1024\n").unwrap();
+    let mut e = Engine::start_capped(dir.path(), &["--config", file.to_str().unwrap()], CAP);
+    e.send("uci");
+    let options = e.read_until(|l| l == "uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 16 ")),
+        "{options:?}"
+    );
+    let told = e.sync();
+    assert_eq!(errors(&told).len(), 1, "{told:?}");
+    assert!(
+        told[0].contains("option 'Hash': 1024 MiB is more than this machine can give now")
+            && told[0].ends_with("; using 16 MiB"),
+        "{told:?}"
+    );
+    e.send("quit");
+}
+
 /// The C++ compiler: `$CXX`, else `c++`.
 fn cxx() -> String {
     common::compiler("CXX", "c++")

@@ -111,17 +111,23 @@ fn new_book(path: &std::path::Path, variant: Option<&str>) -> Option<(Book, Stri
 }
 
 /// A table of the `Hash` in `settings`, or of the default size (which
-/// `settings` then takes) when the machine cannot give that one.
-fn new_table(settings: &mut EngineSettings) -> TranspositionTable {
+/// `settings` then takes) when the machine cannot give that one, with the
+/// line that says so.
+fn new_table(settings: &mut EngineSettings) -> (TranspositionTable, Option<String>) {
     let fits =
         crate::memory::check_hash(u64::from(settings.hash_mib), crate::memory::available_mib());
-    fits.and_then(|()| TranspositionTable::new(settings.hash_mib as usize))
-        .unwrap_or_else(|e| {
+    match fits.and_then(|()| TranspositionTable::new(settings.hash_mib as usize)) {
+        Ok(table) => (table, None),
+        Err(e) => {
             let fallback = settings_mod::HASH_RANGE.default as u32;
-            log::error!("{e}; using {fallback} MiB");
+            let why = format!("{e}; using {fallback} MiB");
+            log::error!("{why}");
             settings.hash_mib = fallback;
-            TranspositionTable::new(fallback as usize).expect("the default hash size fits")
-        })
+            let table =
+                TranspositionTable::new(fallback as usize).expect("the default hash size fits");
+            (table, Some(why))
+        }
+    }
 }
 
 impl Controller {
@@ -162,7 +168,10 @@ impl Controller {
         }
         let (events_tx, events_rx) = unbounded();
         let mut settings = config.settings;
-        let tt = new_table(&mut settings);
+        let (tt, refused) = new_table(&mut settings);
+        // The configuration's `Hash`, refused, is told like its other
+        // problems.
+        startup_errors.extend(refused);
         // A book that cannot be read is reported and left out.
         let variant = session.current().ok().map(|c| c.variant.name().to_string());
         let (book, book_file_text) = match &config.book {
@@ -219,7 +228,7 @@ impl Controller {
         let mut settings = state.settings;
         let tt = state
             .tt
-            .unwrap_or_else(|| Arc::new(new_table(&mut settings)));
+            .unwrap_or_else(|| Arc::new(new_table(&mut settings).0));
         Controller {
             out: watcher.output(),
             session: Session::resumed(state.host, state.variant, why, watcher.clone()),
