@@ -201,8 +201,11 @@ impl Book {
     /// a reader never sees half a book).
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let fail = |e: std::io::Error| format!("book {}: cannot be written: {e}", path.display());
+        // A name of this process's own: two daemons saving one book at
+        // once each rename a whole file (the last one stands), neither
+        // writes into the other's.
         let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
+        partial.push(format!(".partial.{}", std::process::id()));
         std::fs::write(&partial, self.write()).map_err(fail)?;
         std::fs::rename(&partial, path).map_err(fail)
     }
