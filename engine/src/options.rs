@@ -384,7 +384,6 @@ impl Default for EngineSettings {
 /// botzone_turn_limit = 1000           # ms, Botzone's turn without time_limit
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     /// Plugin directories.
     pub plugin_path: Option<String>,
@@ -414,7 +413,15 @@ pub struct ConfigFile {
     /// value's message names both the file and the key's line.
     #[serde(skip)]
     origin: Option<(PathBuf, String)>,
+    /// Keys plyd does not know (a typo, a key of another program): each
+    /// a problem of its own, the others applied all the same.
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, toml::Value>,
 }
+
+/// The keys of the config file, as an unknown key's message lists them.
+const CONFIG_KEYS: &str = "plugin_path, game, evaluator, eval_params, hash, threads, \
+    move_overhead, variety, book, own_book, call_limit, botzone_turn_limit";
 
 /// A configuration text that does not parse: the parser's message and,
 /// where it knows it, the line. Shown as `line 2 (hash = "big"): ...`, so
@@ -553,6 +560,12 @@ impl ConfigFile {
                 Err(e) => errors.push(format!("{}: {}", self.place_of("variety"), e.reason())),
             }
         }
+        for key in self.unknown.keys() {
+            errors.push(format!(
+                "{}: unknown key, left out (the keys: {CONFIG_KEYS}; the log's level is RUST_LOG's)",
+                self.place_of(key)
+            ));
+        }
         errors
     }
 }
@@ -632,8 +645,17 @@ mod tests {
             e.to_string().starts_with("line 2 (hash = \"big\"): "),
             "{e}"
         );
-        let e = ConfigFile::parse("colour = 3").unwrap_err();
-        assert!(e.to_string().contains("colour"), "{e}");
+        // An unknown key is a problem of its own; the others apply.
+        let c = ConfigFile::parse("colour = 3\nthreads = 2").unwrap();
+        let mut s = EngineSettings::default();
+        let errors = c.apply(&mut s);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0]
+                .starts_with("config key 'colour': unknown key, left out (the keys: plugin_path, "),
+            "{errors:?}"
+        );
+        assert_eq!(s.threads, 2);
         let c = ConfigFile::parse("threads = 0").unwrap();
         let mut s = EngineSettings::default();
         let errors = c.apply(&mut s);
