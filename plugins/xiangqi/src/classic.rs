@@ -147,11 +147,45 @@ impl Psqt {
                     }
                 };
                 pair.check(&format!("psqt.{name}.{key}"), 1000)?;
+                if (pair.mg, pair.eg) != (0, 0) && !stands_on(kind, file, rank) {
+                    return Err(format!(
+                        "psqt.{name}.{key}: a {name} never stands there (its squares of the left half: {})",
+                        squares_of(kind)
+                    ));
+                }
                 out[kind as usize][file][rank] = (pair.mg, pair.eg);
             }
         }
         Ok(out)
     }
+}
+
+/// Whether a piece of `kind` can stand on `file` (0-4, the left half)
+/// and `rank` (0-9, from its own side): the general and advisors keep to
+/// the palace, the elephants to their seven points on their own half, and
+/// a pawn is never behind its start, nor off its file before the river.
+fn stands_on(kind: u8, file: usize, rank: usize) -> bool {
+    match kind {
+        KING => (3..=4).contains(&file) && rank <= 2,
+        ADVISOR => matches!((file, rank), (3, 0) | (4, 1) | (3, 2)),
+        ELEPHANT => matches!((file, rank), (2, 0) | (0, 2) | (4, 2) | (2, 4)),
+        PAWN => rank >= 5 || ((3..=4).contains(&rank) && file % 2 == 0),
+        _ => true,
+    }
+}
+
+/// The squares of the left half where [`stands_on`] says a piece of
+/// `kind` can stand, named (`d0 d1 d2 e0 e1 e2`).
+fn squares_of(kind: u8) -> String {
+    let mut names = Vec::new();
+    for file in 0..5 {
+        for rank in 0..RANKS {
+            if stands_on(kind, file, rank) {
+                names.push(format!("{}{rank}", char::from(b'a' + file as u8)));
+            }
+        }
+    }
+    names.join(" ")
 }
 
 /// Scale of each kind's piece-square table, in percent.
@@ -556,5 +590,37 @@ mod tests {
         let text = format!("{base}\n[psqt.dragon]\nb7 = {{ mg = 1, eg = 1 }}\n");
         let e = Classic::from_params(Some(&text)).err().expect("refused");
         assert!(e.contains("psqt.dragon"), "{e}");
+        // A correction where the piece never stands would do nothing:
+        // refused, naming the squares it has; a zero there is no
+        // correction at all.
+        for (kind, square) in [
+            ("general", "a9"),
+            ("general", "d3"),
+            ("advisor", "e0"),
+            ("elephant", "c2"),
+            ("pawn", "a1"),
+            ("pawn", "b3"),
+        ] {
+            let text = format!("{base}\n[psqt.{kind}]\n{square} = {{ mg = 5, eg = 0 }}\n");
+            let e = Classic::from_params(Some(&text)).err().expect("refused");
+            assert!(
+                e.contains(&format!(
+                    "psqt.{kind}.{square}: a {kind} never stands there"
+                )),
+                "{e}"
+            );
+            let zero = format!("{base}\n[psqt.{kind}]\n{square} = {{ mg = 0, eg = 0 }}\n");
+            assert!(Classic::from_params(Some(&zero)).is_ok(), "{kind} {square}");
+        }
+        for (kind, square) in [
+            ("general", "e2"),
+            ("advisor", "e1"),
+            ("elephant", "c4"),
+            ("pawn", "c4"),
+            ("pawn", "b5"),
+        ] {
+            let text = format!("{base}\n[psqt.{kind}]\n{square} = {{ mg = 5, eg = 0 }}\n");
+            assert!(Classic::from_params(Some(&text)).is_ok(), "{kind} {square}");
+        }
     }
 }
