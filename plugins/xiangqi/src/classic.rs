@@ -169,7 +169,7 @@ fn stands_on(kind: u8, file: usize, rank: usize) -> bool {
         KING => (3..=4).contains(&file) && rank <= 2,
         ADVISOR => matches!((file, rank), (3, 0) | (4, 1) | (3, 2)),
         ELEPHANT => matches!((file, rank), (2, 0) | (0, 2) | (4, 2) | (2, 4)),
-        PAWN => rank >= 5 || ((3..=4).contains(&rank) && file % 2 == 0),
+        PAWN => rank >= 5 || ((3..=4).contains(&rank) && file.is_multiple_of(2)),
         _ => true,
     }
 }
