@@ -290,6 +290,31 @@ fn a_plugins_own_stdout_is_kept_out_of_the_protocol() {
     assert_eq!(e.fen(), "5");
 }
 
+/// A move spelled as two words would be read by the GUI as a move and
+/// something else (`bestmove 1 1`): it is garbage from the plugin.
+#[test]
+fn a_move_spelled_as_more_than_one_word_is_refused() {
+    let (mut e, _dir) = panicky_engine();
+    play_panicky(&mut e);
+    e.send("position fen 17");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("plugin panicky returned garbage from format_move: move text \"")
+            && told[0].contains("\" is not one word"),
+        "{lines:?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains(" pv 1 1") || l.contains(" pv 2 2")),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn plugin_panic_while_reading_a_position_is_contained() {
     let (mut e, _dir) = panicky_engine();

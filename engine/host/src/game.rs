@@ -767,15 +767,25 @@ impl GameState {
         }
     }
 
-    /// Canonical spelling of `mv`.
+    /// Canonical spelling of `mv`: one word (a move spelled empty, or
+    /// with a space or a line break in it, would become another answer
+    /// on the protocol's line, `bestmove d e`: garbage).
     pub fn format_move(&self, mv: Move) -> Result<String, PluginError> {
         let (vt, ptr) = (&self.plugin.vtable, self.ptr.as_ptr());
         // SAFETY: live state; the closure passes a buffer and its length.
-        self.plugin
+        let text = self
+            .plugin
             .health
             .read_text("format_move", |buf, cap| unsafe {
                 (vt.format_move)(ptr, mv, buf, cap)
-            })
+            })?;
+        if text.is_empty() || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(self
+                .plugin
+                .health
+                .garbage("format_move", format!("move text {text:?} is not one word")));
+        }
+        Ok(text)
     }
 
     /// Perft computed inside the plugin.

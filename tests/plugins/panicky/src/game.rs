@@ -248,6 +248,11 @@ impl Game for Countdown {
     }
 
     fn format_move(&self, mv: Move) -> String {
+        // At 17 counters a move is spelled as two words: a move text the
+        // host must not pass on to the protocol.
+        if self.pile == 17 {
+            return format!("{mv} {mv}");
+        }
         mv.to_string()
     }
 

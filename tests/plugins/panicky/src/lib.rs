@@ -1,7 +1,8 @@
 //! A test plugin that panics on purpose: a take-away game where each move
 //! removes one or two counters and whoever faces an empty pile loses. It
 //! panics when asked to read the position text `panic` (and prints a line
-//! on its stdout when asked to read `print`), when generating
+//! on its stdout when asked to read `print`; spells its moves as two words
+//! at 17 counters), when generating
 //! moves with exactly 7 counters left, and when evaluating 13 counters.
 //! The host must survive all three.
 //!
