@@ -290,6 +290,27 @@ fn a_plugins_own_stdout_is_kept_out_of_the_protocol() {
     assert_eq!(e.fen(), "5");
 }
 
+/// A perft that fails (its plugin panics on the way), or that cannot
+/// start (the plugin is disabled since), ends as every perft does, with
+/// `Nodes searched`, after its one error line: a tool waiting for that
+/// line does not wait for ever.
+#[test]
+fn a_failed_perft_still_ends_with_its_count() {
+    let (mut e, _dir) = panicky_engine();
+    play_panicky(&mut e);
+    // Below 8 counters the moves of 7 are generated: a panic.
+    e.send("position fen 8");
+    e.send("go perft 2");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(errors(&lines)[0].contains("panicked"), "{lines:?}");
+    e.send("go perft 2");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+}
+
 /// A move spelled as two words would be read by the GUI as a move and
 /// something else (`bestmove 1 1`): it is garbage from the plugin.
 #[test]

@@ -442,13 +442,23 @@ pub fn start_perft(
                     );
                     line(format!("Nodes searched: {}", report.total), true);
                 }
+                // A perft that failed ends, as every perft does, with its
+                // count: none, after the error line.
                 Ok(Err(e)) => {
                     let _ = events.send(JobEvent::Error(e.to_string()));
+                    let _ = events.send(JobEvent::Line {
+                        text: "Nodes searched: 0".to_string(),
+                        last: true,
+                    });
                 }
                 Err(_) => {
                     let _ = events.send(JobEvent::Error(
                         "internal error: perft panicked".to_string(),
                     ));
+                    let _ = events.send(JobEvent::Line {
+                        text: "Nodes searched: 0".to_string(),
+                        last: true,
+                    });
                 }
             }
         },

@@ -5,7 +5,7 @@
 use plyd_protocol::{parse_line, Command, Info, ParseError, Response};
 
 use super::{report, search, Dialect};
-use crate::daemon::controller::Controller;
+use crate::daemon::controller::{ControlError, Controller};
 
 /// The UCI dialect. It keeps nothing between lines.
 #[derive(Clone)]
@@ -74,7 +74,18 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
         Command::Go(go) => search(ctl, voice, &go, None),
         Command::Perft { depth } => {
             let result = ctl.perft(voice, depth);
+            // A perft that cannot start ends, as every perft does, with
+            // its count: none, after the error line (a tool waiting for
+            // the line would wait for ever). One refused for a job that
+            // runs gets nothing more: that job ends as its kind does.
+            let counted_none = matches!(
+                &result,
+                Err(e) if !matches!(e, ControlError::Busy | ControlError::BusyFor(_))
+            );
             report(ctl, voice, result);
+            if counted_none {
+                ctl.raw("Nodes searched: 0");
+            }
         }
         Command::Stop => ctl.stop_job(),
         Command::PonderHit => ctl.ponderhit(),
