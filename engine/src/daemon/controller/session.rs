@@ -207,14 +207,22 @@ impl Session {
             found
         });
         let candidates = wanted.into_iter().chain(session.default_variants());
+        let mut failed = false;
         for variant in candidates {
             match session.start(&variant, evaluator, eval_params) {
                 Ok((current, warnings)) => {
                     messages.extend(warnings);
+                    // After a game that could not start, say which did.
+                    if failed {
+                        messages.push(format!("started {} instead", variant.name()));
+                    }
                     session.current = Some(current);
                     break;
                 }
-                Err(e) => messages.push(e),
+                Err(e) => {
+                    messages.push(e);
+                    failed = true;
+                }
             }
         }
         if session.current.is_none() && eval_params.is_some() {
