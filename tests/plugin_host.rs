@@ -33,7 +33,7 @@ fn assert_still_plays_othello(e: &mut Engine) {
 #[test]
 fn broken_plugins_are_refused_with_one_message_naming_the_file() {
     // (test library, PLYD_TEST_BAD_TABLE mode, what the refusal must say)
-    let cases: [(&str, &str, &[&str]); 4] = [
+    let cases: [(&str, &str, &[&str]); 5] = [
         (
             "plyd_test_bad_abi",
             "",
@@ -60,6 +60,11 @@ fn broken_plugins_are_refused_with_one_message_naming_the_file() {
             "plyd_test_bad_abi",
             "short",
             &["libplyd_game_broken", "table size 16 is smaller"],
+        ),
+        (
+            "plyd_test_bad_abi",
+            "spaced-name",
+            &["libplyd_game_broken", "'name' \"pan icky\" is not one word"],
         ),
     ];
     for (library, mode, needles) in cases {

@@ -264,6 +264,25 @@ unsafe fn table_string(path: &Path, field: &str, ptr: *const c_char) -> Result<S
         .map_err(|_| malformed(format!("'{field}' is not valid UTF-8")))
 }
 
+/// [`table_string`] for a name the protocol's lines carry as one word (a
+/// game, a variant, an evaluator): one that is empty, or holds a space or
+/// a line break, could never be chosen and would break the lines it is
+/// written on (`option name UCI_Variant ... var`).
+///
+/// # Safety
+/// As [`table_string`].
+unsafe fn table_word(path: &Path, field: &str, ptr: *const c_char) -> Result<String, LoadError> {
+    // SAFETY: the caller's contract.
+    let text = unsafe { table_string(path, field, ptr) }?;
+    if text.is_empty() || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(LoadError::Malformed {
+            path: path.to_path_buf(),
+            what: format!("'{field}' {text:?} is not one word"),
+        });
+    }
+    Ok(text)
+}
+
 /// Whether the plugin's table, `$size` bytes long, reaches past `$field`.
 macro_rules! reaches {
     ($table:expr, $size:expr, $ty:ident, $field:ident) => {
@@ -385,7 +404,7 @@ unsafe fn read_game_table(
             count_after: optional_field!(table, table_size, GameApi, count_after),
             outcome_reason: optional_field!(table, table_size, GameApi, outcome_reason),
         };
-        let name = table_string(path, "name", (*table).name)?;
+        let name = table_word(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;
         let variant_count = (*table).variant_count;
         if variant_count == 0 || variant_count > MAX_TABLE_ENTRIES || (*table).variants.is_null() {
@@ -398,7 +417,7 @@ unsafe fn read_game_table(
         for i in 0..variant_count as usize {
             let v = *(*table).variants.add(i);
             variants.push(VariantDesc {
-                name: table_string(path, "variant name", v.name)?,
+                name: table_word(path, "variant name", v.name)?,
                 start_position: table_string(path, "variant start position", v.start_position)?,
             });
         }
@@ -538,8 +557,8 @@ unsafe fn read_evaluator_table(
                 ),
             });
         }
-        let name = table_string(path, "evaluator name", (*table).name)?;
-        let game = table_string(path, "evaluator game", (*table).game)?;
+        let name = table_word(path, "evaluator name", (*table).name)?;
+        let game = table_word(path, "evaluator game", (*table).game)?;
         let score_bound = (*table).score_bound;
         if score_bound <= 0 {
             return Err(LoadError::Malformed {

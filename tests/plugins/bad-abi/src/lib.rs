@@ -24,6 +24,7 @@
 //!   (its size ends at `see_ge`), `move_keys` present but poisoned.
 //! * `garbage-keys`: the same game whose `move_keys` answers a key above
 //!   the limit.
+//! * `spaced-name`: the same game named `pan icky`, two words.
 
 use std::ffi::c_char;
 
@@ -130,6 +131,11 @@ fn table(mode: &str) -> GameApi {
         t.table_size = std::mem::offset_of!(GameApi, see_ge) as u32;
         t.see_ge = Some(poisoned_see_ge);
         t.move_keys = Some(poisoned_move_keys);
+        return t;
+    }
+    if mode == "spaced-name" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.name = c"pan icky".as_ptr();
         return t;
     }
     if mode == "before-keys" || mode == "garbage-keys" {
