@@ -492,6 +492,13 @@ fn a_game_plugin_answering_garbage_is_disabled_and_othello_plays_on() {
             "d",
             "plugin panicky returned garbage from board_text: text is not NUL-terminated; the plugin is disabled",
         ),
+        // Room for what it claimed, and it claims more: garbage at the
+        // second call (the buffer grew a byte a call, a million calls).
+        (
+            "growing",
+            "d",
+            "plugin panicky returned garbage from board_text: text length 256, then 257 with room for 256; the plugin is disabled",
+        ),
     ];
     for (mode, command, expected) in cases {
         let dir = plugin_dir(&[

@@ -154,6 +154,9 @@ impl Health {
         mut call: impl FnMut(*mut c_char, usize) -> i64,
     ) -> Result<String, PluginError> {
         let mut buf = vec![0u8; 256];
+        // The length the first call claimed, once the buffer was grown to
+        // hold it: the same call on the same state must then fit.
+        let mut claimed: Option<usize> = None;
         loop {
             // A plugin that writes no NUL must not get the previous call's
             // terminator for free.
@@ -174,6 +177,13 @@ impl Health {
                 return String::from_utf8(buf)
                     .map_err(|_| self.garbage(entry, "text is not UTF-8".to_string()));
             }
+            if let Some(first) = claimed {
+                return Err(self.garbage(
+                    entry,
+                    format!("text length {first}, then {len} with room for {first}"),
+                ));
+            }
+            claimed = Some(len);
             buf.resize(len + 1, 0);
         }
     }

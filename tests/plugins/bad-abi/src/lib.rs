@@ -25,6 +25,8 @@
 //! * `garbage-keys`: the same game whose `move_keys` answers a key above
 //!   the limit.
 //! * `spaced-name`: the same game named `pan icky`, two words.
+//! * `growing`: the same game, except that `board_text` always claims one
+//!   byte more than the room it was given.
 
 use std::ffi::c_char;
 
@@ -107,7 +109,20 @@ unsafe extern "C" fn unterminated_text(
     2
 }
 
+unsafe extern "C" fn growing_text(
+    _state: *const plyd_api::abi::State,
+    _buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    cap as i64
+}
+
 fn table(mode: &str) -> GameApi {
+    if mode == "growing" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.board_text = Some(growing_text);
+        return t;
+    }
     if mode == "runaway-count" || mode == "unterminated" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         if mode == "runaway-count" {
