@@ -538,6 +538,14 @@ fn a_game_plugin_answering_garbage_is_disabled_and_othello_plays_on() {
         let lines = e.until_bestmove();
         assert!(errors(&lines).is_empty(), "{mode}: {lines:?}");
         assert_ne!(lines.last().unwrap(), "bestmove (none)");
+        // Choosing the disabled game again says it is disabled.
+        e.send("setoption name UCI_Variant value panicky");
+        let lines = e.sync();
+        assert_eq!(
+            errors(&lines),
+            ["info string error: plugin panicky is disabled after an earlier failure; reload it with PluginPath or choose another UCI_Variant"],
+            "{mode}"
+        );
     }
 }
 
