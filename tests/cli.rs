@@ -283,3 +283,38 @@ fn bench_subcommand_prints_a_total_that_repeats() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
+    let dir = common::plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+        ("plyd_game_amazons", "amazons"),
+        ("plyd_game_einstein", "einstein"),
+    ]);
+    for game in ["othello", "xiangqi", "amazons8", "einstein"] {
+        let out = common::run_plyd(
+            dir.path(),
+            &["check", "--game", game, "--games", "2", "--plies", "120"],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{game}: {stdout}");
+        assert!(
+            stdout.starts_with(&format!("{game}: 2 games, ")),
+            "{stdout}"
+        );
+        assert!(stdout.ends_with("no problem found\n"), "{stdout}");
+    }
+    let broken = common::plugin_dir(&[("plyd_test_bad_abi", "forgetful")]);
+    let out = common::plyd_command(broken.path())
+        .args(["check", "--game", "panicky", "--games", "2"])
+        .env("PLYD_TEST_BAD_TABLE", "forgetful-unmake")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("problem: unmake_move does not restore the position (hash, side or text): 2 times, first in game 1 ply 0, position '10': after '1' and back"),
+        "{stdout}"
+    );
+}

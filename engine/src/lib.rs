@@ -19,6 +19,7 @@
 pub use plyd_host as host;
 
 pub mod book;
+pub mod check;
 pub mod daemon;
 pub mod memory;
 pub mod options;

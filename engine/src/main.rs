@@ -143,6 +143,25 @@ enum Tool {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Play random games through a game plugin and check every position
+    /// for what the search takes on trust: distinct moves, never the
+    /// reserved null move, move texts that read back, unmake_move
+    /// restoring the position, no move only when the game is over. Exits
+    /// with 1 if a problem was found.
+    Check {
+        /// Games to play.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+        games: u32,
+        /// Plies of each game at most.
+        #[arg(long, default_value_t = 300)]
+        plies: u32,
+        /// Seed of the random moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start from this position text instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+    },
     /// Print an evaluator's default parameters (TOML, as the evaluator
     /// ships them): a file to copy, edit and load with --eval-params or
     /// `setoption name EvalParams`. The game and evaluator are the global
@@ -432,6 +451,38 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Tool::Check {
+            games,
+            plies,
+            seed,
+            fen,
+        }) => {
+            let host = load_plugins(&config);
+            let game = config.game.as_deref().unwrap_or("othello");
+            let checked = find_variant(&host, game).and_then(|variant| {
+                plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)
+            });
+            match checked {
+                Ok(report) => {
+                    println!(
+                        "{game}: {} games, {} positions, {} moves made and unmade",
+                        report.games, report.positions, report.moves
+                    );
+                    if report.problems.is_empty() {
+                        println!("no problem found");
+                        return ExitCode::SUCCESS;
+                    }
+                    for (kind, (count, first)) in &report.problems {
+                        println!("problem: {kind}: {count} times, first in {first}");
+                    }
+                    ExitCode::from(1)
+                }
+                Err(e) => {
+                    eprintln!("plyd check: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Tool::Params) => match default_params(&config) {
             Ok(text) => {
                 print!("{text}");

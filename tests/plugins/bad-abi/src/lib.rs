@@ -27,6 +27,8 @@
 //! * `spaced-name`: the same game named `pan icky`, two words.
 //! * `growing`: the same game, except that `board_text` always claims one
 //!   byte more than the room it was given.
+//! * `forgetful-unmake`: the same game, except that `unmake_move` answers
+//!   OK and changes nothing.
 
 use std::ffi::c_char;
 
@@ -117,7 +119,16 @@ unsafe extern "C" fn growing_text(
     cap as i64
 }
 
+unsafe extern "C" fn forgetful_unmake(_state: *mut plyd_api::abi::State, _mv: u32) -> i32 {
+    plyd_api::abi::STATUS_OK
+}
+
 fn table(mode: &str) -> GameApi {
+    if mode == "forgetful-unmake" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.unmake_move = Some(forgetful_unmake);
+        return t;
+    }
     if mode == "growing" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.board_text = Some(growing_text);
