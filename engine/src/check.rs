@@ -61,8 +61,14 @@ pub fn run(
         let mut moves: Vec<Move> = Vec::new();
         for ply in 0..plies {
             let (hash, side, text) = snapshot(&state).map_err(failed)?;
-            let place =
-                |detail: &str| format!("game {game} ply {ply}, position '{text}': {detail}");
+            let place = |detail: &str| {
+                let at = format!("game {game} ply {ply}, position '{text}'");
+                if detail.is_empty() {
+                    at
+                } else {
+                    format!("{at}: {detail}")
+                }
+            };
             state.legal_moves(&mut moves).map_err(failed)?;
             report.positions += 1;
             if moves.is_empty() {
