@@ -3,8 +3,10 @@
 //! would cost the search: that the moves listed are distinct and never the
 //! reserved null move, that each move's text reads back as the move, that
 //! `unmake_move` restores what `make_move` changed (the hash, the side to
-//! move, the position text), and that a position without moves is not a
-//! game going on. For plugin authors, beside perft.
+//! move, the position text), that a state set from a position's own text
+//! is that position (hash, side, moves: the table's key must not depend on
+//! how the position was reached), and that a position without moves is
+//! not a game going on. For plugin authors, beside perft.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -71,6 +73,34 @@ pub fn run(
             };
             state.legal_moves(&mut moves).map_err(failed)?;
             report.positions += 1;
+            // The position read back from its own text is the same
+            // position: the same hash (the table's key), side and moves.
+            let mut read = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
+            match read.set_position(&text) {
+                Err(e) => {
+                    report.problem("a position's own text is refused", || place(&e.to_string()))
+                }
+                Ok(()) => {
+                    let mut read_moves = Vec::new();
+                    read.legal_moves(&mut read_moves).map_err(failed)?;
+                    let again = snapshot(&read).map_err(failed)?;
+                    if again != (hash, side, text.clone()) || read_moves != moves {
+                        report.problem(
+                            "a position set from its own text differs (hash, side, text or moves)",
+                            || {
+                                place(&format!(
+                                    "read back: hash {:x}, side {}, '{}', {} moves (played: hash {hash:x}, side {side}, {} moves)",
+                                    again.0,
+                                    again.1,
+                                    again.2,
+                                    read_moves.len(),
+                                    moves.len()
+                                ))
+                            },
+                        );
+                    }
+                }
+            }
             if moves.is_empty() {
                 if state.outcome().map_err(failed)? == Outcome::Ongoing {
                     report.problem("no move listed, and outcome says the game goes on", || {
