@@ -221,6 +221,17 @@ fn perft_subcommand_matches_inside_and_through_the_boundary() {
 }
 
 #[test]
+fn the_c_sample_passes_plyd_check() {
+    let out = plyd_command(connect4_dir())
+        .args(["check", "--game", "connect4", "--games", "20"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.ends_with("no problem found\n"), "{stdout}");
+}
+
+#[test]
 fn the_search_takes_a_win_and_blocks_a_loss() {
     let mut e = connect4();
     // X has a1 b1 c1: d1 wins.
