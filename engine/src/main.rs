@@ -458,12 +458,12 @@ fn main() -> ExitCode {
             fen,
         }) => {
             let host = load_plugins(&config);
-            let game = config.game.as_deref().unwrap_or("othello");
-            let checked = find_variant(&host, game).and_then(|variant| {
+            let checked = configured_variant(&host, &config).and_then(|variant| {
                 plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)
+                    .map(|report| (variant.name().to_string(), report))
             });
             match checked {
-                Ok(report) => {
+                Ok((game, report)) => {
                     println!(
                         "{game}: {} games, {} positions, {} moves made and unmade",
                         report.games, report.positions, report.moves
@@ -554,6 +554,12 @@ fn find_variant(host: &PluginHost, name: &str) -> Result<VariantRef, String> {
             host.variant_list()
         )
     })
+}
+
+/// The variant `config` names (`--game`, the config file), else Othello,
+/// the default game.
+fn configured_variant(host: &PluginHost, config: &DaemonConfig) -> Result<VariantRef, String> {
+    find_variant(host, config.game.as_deref().unwrap_or("othello"))
 }
 
 /// A state of `variant` at its start, or at the position text `fen`.
@@ -714,7 +720,7 @@ fn endgame_bench(
         ));
     }
     let host = load_plugins(config);
-    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let variant = configured_variant(&host, config)?;
     let source = host
         .evaluators_for(&variant.plugin)
         .first()
@@ -761,7 +767,7 @@ fn endgame_bench(
 /// `plyd eval`: one evaluation, with its terms.
 fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     let host = load_plugins(config);
-    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let variant = configured_variant(&host, config)?;
     let evaluator = named_evaluator(config, &host, &variant)?;
     let params = config.eval_params.as_deref();
     let state = start_state(&variant, fen)?;
@@ -779,7 +785,7 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
 /// first); an evaluator without any says so.
 fn default_params(config: &DaemonConfig) -> Result<String, String> {
     let host = load_plugins(config);
-    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let variant = configured_variant(&host, config)?;
     let source = evaluator_source(config, &host, &variant)?;
     let text = source.info().default_params.clone();
     if text.trim().is_empty() {
@@ -870,7 +876,7 @@ struct BookPlan<'a> {
 /// `plyd book`: build or extend the book at `plan.out`.
 fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     let host = load_plugins(config);
-    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let variant = configured_variant(&host, config)?;
     let evaluator = named_evaluator(config, &host, &variant)?;
     let mut book = if plan.out.exists() {
         Book::load(plan.out)?
@@ -941,7 +947,7 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
 
 fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> Result<(), String> {
     let host = load_plugins(config);
-    let variant = find_variant(&host, config.game.as_deref().unwrap_or("othello"))?;
+    let variant = configured_variant(&host, config)?;
     let mut state = start_state(&variant, fen)?;
     let result = Perft::new()
         .divide(&mut state, depth, native, || false)
