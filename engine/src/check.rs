@@ -61,8 +61,9 @@ pub fn run(
         }
         report.games = game;
         let mut moves: Vec<Move> = Vec::new();
-        for ply in 0..plies {
-            let (hash, side, text) = snapshot(&state).map_err(failed)?;
+        'game: for ply in 0..plies {
+            let before = snapshot(&state).map_err(failed)?;
+            let (hash, side, text) = (before.0, before.1, before.2.as_str());
             let place = |detail: &str| {
                 let at = format!("game {game} ply {ply}, position '{text}'");
                 if detail.is_empty() {
@@ -76,7 +77,7 @@ pub fn run(
             // The position read back from its own text is the same
             // position: the same hash (the table's key), side and moves.
             let mut read = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
-            match read.set_position(&text) {
+            match read.set_position(text) {
                 Err(e) => {
                     report.problem("a position's own text is refused", || place(&e.to_string()))
                 }
@@ -84,7 +85,7 @@ pub fn run(
                     let mut read_moves = Vec::new();
                     read.legal_moves(&mut read_moves).map_err(failed)?;
                     let again = snapshot(&read).map_err(failed)?;
-                    if again != (hash, side, text.clone()) || read_moves != moves {
+                    if again != before || read_moves != moves {
                         report.problem(
                             "a position set from its own text differs (hash, side, text or moves)",
                             || {
@@ -134,7 +135,7 @@ pub fn run(
                 state.unmake_move(mv).map_err(failed)?;
                 report.moves += 1;
                 let after = snapshot(&state).map_err(failed)?;
-                if after != (hash, side, text.clone()) {
+                if after != before {
                     report.problem(
                         "unmake_move does not restore the position (hash, side or text)",
                         || {
@@ -145,11 +146,8 @@ pub fn run(
                         },
                     );
                     // The state is not what it was: this game stops here.
-                    break;
+                    break 'game;
                 }
-            }
-            if snapshot(&state).map_err(failed)? != (hash, side, text.clone()) {
-                break;
             }
             let pick = moves[rng.below(moves.len() as u64) as usize];
             state.make_move(pick).map_err(failed)?;
