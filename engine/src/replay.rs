@@ -8,9 +8,11 @@
 //! the rules must end as its result says; one that stops before (a
 //! resignation, a loss on time) keeps the result it states, unchecked.
 
+use plyd_arena::community::record_result;
+use plyd_arena::referee::adjudicate;
 use plyd_protocol::{read_record, RecordResult};
 
-use crate::host::{GameState, Outcome, PluginError, PluginHost, VariantRef};
+use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 
 /// What `plyd record` makes of a file.
 #[derive(Debug, Default)]
@@ -130,17 +132,8 @@ fn replay(
 /// while it goes on.
 fn ending(state: &GameState) -> Result<Option<RecordResult>, String> {
     let side = state.side_to_move().map_err(|e| e.to_string())?;
-    let first_wins = match state.outcome().map_err(|e| e.to_string())? {
-        Outcome::Ongoing => return Ok(None),
-        Outcome::Draw => return Ok(Some(RecordResult::Draw)),
-        Outcome::Win => side == 0,
-        Outcome::Loss => side == 1,
-    };
-    Ok(Some(if first_wins {
-        RecordResult::First
-    } else {
-        RecordResult::Second
-    }))
+    let outcome = state.outcome().map_err(|e| e.to_string())?;
+    Ok(adjudicate(outcome, side).map(record_result))
 }
 
 fn result_words(result: RecordResult) -> &'static str {

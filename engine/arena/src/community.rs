@@ -32,6 +32,15 @@ pub fn format_for(variant: &str, path: &std::path::Path) -> Result<RecordFormat,
     }
 }
 
+/// A game's result as the records say it.
+pub fn record_result(result: GameResult) -> RecordResult {
+    match result {
+        GameResult::FirstWins => RecordResult::First,
+        GameResult::SecondWins => RecordResult::Second,
+        GameResult::Draw => RecordResult::Draw,
+    }
+}
+
 /// Write `game` in `format`, then a blank line; the error names the game
 /// left out.
 pub fn write_game(
@@ -58,11 +67,7 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
     let record = RecordGame {
         first: game.players[0].clone(),
         second: game.players[1].clone(),
-        result: match game.result {
-            GameResult::FirstWins => RecordResult::First,
-            GameResult::SecondWins => RecordResult::Second,
-            GameResult::Draw => RecordResult::Draw,
-        },
+        result: record_result(game.result),
         date_place: format!("game {} seed {}", game.number, game.seed),
         event: "plyd arena".to_string(),
         start,
