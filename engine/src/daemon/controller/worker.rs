@@ -418,7 +418,7 @@ pub fn start_perft(
                     job_control.stop_requested()
                 })
             }));
-            match result {
+            let why = match result {
                 Ok(Ok(report)) => {
                     let line = |text: String, last: bool| {
                         let _ = events.send(JobEvent::Line { text, last });
@@ -441,26 +441,18 @@ pub fn start_perft(
                         false,
                     );
                     line(format!("Nodes searched: {}", report.total), true);
+                    return;
                 }
-                // A perft that failed ends, as every perft does, with its
-                // count: none, after the error line.
-                Ok(Err(e)) => {
-                    let _ = events.send(JobEvent::Error(e.to_string()));
-                    let _ = events.send(JobEvent::Line {
-                        text: "Nodes searched: 0".to_string(),
-                        last: true,
-                    });
-                }
-                Err(_) => {
-                    let _ = events.send(JobEvent::Error(
-                        "internal error: perft panicked".to_string(),
-                    ));
-                    let _ = events.send(JobEvent::Line {
-                        text: "Nodes searched: 0".to_string(),
-                        last: true,
-                    });
-                }
-            }
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => "internal error: perft panicked".to_string(),
+            };
+            // A perft that failed ends, as every perft does, with its
+            // count: none, after the error line.
+            let _ = events.send(JobEvent::Error(why));
+            let _ = events.send(JobEvent::Line {
+                text: "Nodes searched: 0".to_string(),
+                last: true,
+            });
         },
     )?;
     started.watch.expect_progress(&started.control);
