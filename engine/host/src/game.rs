@@ -154,6 +154,12 @@ impl GamePlugin {
         self.health.is_disabled()
     }
 
+    /// The error a call into the plugin meets once an earlier failure
+    /// disabled it (naming the remedy), or `Ok`.
+    pub fn check_enabled(&self) -> Result<(), PluginError> {
+        self.health.check_enabled()
+    }
+
     /// Whether the game has noisy moves: its `gen_noisy` entry is present.
     /// (The retired `CAP_NOISY_MOVES` bit plays no part.)
     pub fn has_noisy_moves(&self) -> bool {

@@ -268,12 +268,7 @@ impl Session {
     ) -> Result<(EvaluatorSource, Option<String>), String> {
         // A game given up after a failure offers nothing: say that, not
         // that it has no evaluator.
-        if variant.plugin.is_disabled() {
-            return Err(format!(
-                "plugin {} is disabled after an earlier failure; reload it with PluginPath or choose another UCI_Variant",
-                variant.plugin.name()
-            ));
-        }
+        variant.plugin.check_enabled().map_err(|e| e.to_string())?;
         let offered = self.host.evaluators_for(&variant.plugin);
         // A disabled evaluator plugin is passed over: choosing it would fail
         // at the first evaluation.
