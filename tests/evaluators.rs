@@ -430,6 +430,20 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
             )],
         ),
         (
+            "huge",
+            odd.clone(),
+            vec![format!(
+                "plugin {odd_s}: evaluator table size 1048576 is past any table's"
+            )],
+        ),
+        (
+            "bound",
+            odd.clone(),
+            vec![format!(
+                "plugin {odd_s}: evaluator 'odd' has score bound 50000001, outside 1 to 50000000"
+            )],
+        ),
+        (
             "",
             game.clone(),
             vec![format!(
@@ -656,6 +670,19 @@ fn an_evaluator_that_answers_garbage_is_dropped() {
     assert_eq!(error.len(), 1, "{lines:?}");
     assert!(
         error[0].contains("returned garbage from evaluate: unexpected status 42"),
+        "{lines:?}"
+    );
+    assert_back_on_the_default(&mut e);
+
+    // STATUS_OK from evaluate with no score written, at 7 discs.
+    let (mut e, _dir) = odd_engine("silent");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0]
+            .contains("returned garbage from evaluate: returned STATUS_OK without writing a score"),
         "{lines:?}"
     );
     assert_back_on_the_default(&mut e);

@@ -28,6 +28,25 @@ use crate::info::{EvaluatorInfo, StackEntries};
 
 // Kept here rather than beside the type in `info`, so that `info` needs
 // nothing from the rest of the host.
+/// What a score output holds before the call: no evaluator writes it
+/// (the ABI keeps `INT32_MIN` out of scores), so finding it after a call
+/// that returned `STATUS_OK` means the evaluator wrote no score.
+const NO_SCORE: i32 = i32::MIN;
+
+/// `score` as an evaluator's entry `entry` left it, or the evaluator
+/// disabled if it wrote none.
+#[inline]
+fn written(health: &Health, entry: &'static str, score: i32) -> Result<i32, PluginError> {
+    if score == NO_SCORE {
+        Err(health.garbage(
+            entry,
+            "returned STATUS_OK without writing a score".to_string(),
+        ))
+    } else {
+        Ok(score)
+    }
+}
+
 impl EvaluatorInfo {
     /// Whether it reads the states of `game`: same name, same layout.
     pub fn fits(&self, game: &GamePlugin) -> bool {
@@ -261,14 +280,14 @@ impl Evaluator {
         self.source.health().check_enabled()?;
         let info = self.info();
         calls::count(Call::Evaluate);
-        let mut score = 0;
+        let mut score = NO_SCORE;
         // SAFETY: live context; the state belongs to the game plugin whose
         // name and layout the evaluator was checked against; score writable.
         let status = unsafe { (info.vtable.evaluate)(self.ctx.as_ptr(), state.raw(), &mut score) };
         if status != abi::STATUS_OK {
             return self.source.health().status("evaluate", status).map(|()| 0);
         }
-        Ok(score)
+        written(self.source.health(), "evaluate", score)
     }
 
     /// Each term of the evaluation, as text lines.
@@ -323,7 +342,7 @@ impl Evaluator {
         let health = self.source.health();
         health.check_enabled()?;
         calls::count(Call::ShallowSearch);
-        let (mut score, mut nodes) = (0, 0);
+        let (mut score, mut nodes) = (NO_SCORE, 0);
         // SAFETY: live context; a state of the evaluator's game, borrowed
         // mutably for the call alone; the outputs are writable.
         let status = unsafe {
@@ -339,7 +358,7 @@ impl Evaluator {
             )
         };
         match status {
-            abi::STATUS_OK => Ok(Some((score, nodes))),
+            abi::STATUS_OK => Ok(Some((written(health, "shallow_search", score)?, nodes))),
             abi::STATUS_UNSUPPORTED => Ok(None),
             _ => health.status("shallow_search", status).map(|()| None),
         }
@@ -429,14 +448,14 @@ impl EvalStack<'_> {
         let health = self.evaluator.source.health();
         health.check_enabled()?;
         calls::count(Call::StackEvaluate);
-        let mut score = 0;
+        let mut score = NO_SCORE;
         // SAFETY: as in `reset`; score writable.
         let status = unsafe { (self.entries.evaluate)(self.ptr.as_ptr(), state.raw(), &mut score) };
         if status != abi::STATUS_OK {
             return health.status("stack_evaluate", status).map(|()| 0);
         }
         let bound = self.evaluator.info().score_bound;
-        Ok(score.clamp(-bound, bound))
+        Ok(written(health, "stack_evaluate", score)?.clamp(-bound, bound))
     }
 }
 

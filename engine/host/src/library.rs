@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use plyd_api::abi::{
     EvaluatorApi, GameApi, ABI_VERSION, ABI_VERSION_MIN, EVALUATOR_API_REQUIRED_SIZE,
-    EVALUATOR_ENTRY_SYMBOL, GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL, OPTION_CHECK, OPTION_COMBO,
-    OPTION_SPIN, OPTION_STRING,
+    EVALUATOR_ENTRY_SYMBOL, GAME_API_REQUIRED_SIZE, GAME_ENTRY_SYMBOL, MAX_SCORE_BOUND,
+    OPTION_CHECK, OPTION_COMBO, OPTION_SPIN, OPTION_STRING,
 };
 
 use crate::error::LoadError;
@@ -145,14 +145,7 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
     let (version, table_size) = unsafe { ((*table).abi_version, (*table).table_size) };
     check_version(path, version)?;
     let table_size = table_size as usize;
-    if table_size < GAME_API_REQUIRED_SIZE {
-        return Err(LoadError::Malformed {
-            path: path.to_path_buf(),
-            what: format!(
-                "table size {table_size} is smaller than the {GAME_API_REQUIRED_SIZE} bytes ABI version {version} requires"
-            ),
-        });
-    }
+    check_table_size(path, "table", table_size, GAME_API_REQUIRED_SIZE)?;
     // SAFETY: version accepted and the table is at least as large as the
     // required part, so every required field can be read.
     let (vtable, info, evaluator_ptrs) = unsafe { read_game_table(path, table, table_size)? };
@@ -219,6 +212,34 @@ pub(crate) fn open_evaluator(
     // entry point, which promises a table that lives as long as the library.
     let info = unsafe { read_evaluator_table(path, table)? };
     Ok((library, info))
+}
+
+/// Larger than any table of any ABI version will be: a `table_size` past
+/// it is an uninitialised or mistyped field, and reading the optional
+/// entries it claims would read past the plugin's table.
+const MAX_TABLE_SIZE: usize = 1 << 16;
+
+/// Refuse a `table_size` smaller than the fields the ABI version requires,
+/// or too large to be true.
+fn check_table_size(
+    path: &Path,
+    what: &str,
+    table_size: usize,
+    required: usize,
+) -> Result<(), LoadError> {
+    let problem = if table_size < required {
+        format!("{what} size {table_size} is smaller than the {required} bytes its ABI version requires")
+    } else if table_size > MAX_TABLE_SIZE {
+        format!(
+            "{what} size {table_size} is past any table's ({MAX_TABLE_SIZE} bytes at most): is table_size set to sizeof the table?"
+        )
+    } else {
+        return Ok(());
+    };
+    Err(LoadError::Malformed {
+        path: path.to_path_buf(),
+        what: problem,
+    })
 }
 
 fn check_version(path: &Path, version: u32) -> Result<(), LoadError> {
@@ -549,21 +570,22 @@ unsafe fn read_evaluator_table(
     unsafe {
         check_version(path, (*table).abi_version)?;
         let table_size = (*table).table_size as usize;
-        if table_size < EVALUATOR_API_REQUIRED_SIZE {
-            return Err(LoadError::Malformed {
-                path: path.to_path_buf(),
-                what: format!(
-                    "evaluator table size {table_size} is smaller than the {EVALUATOR_API_REQUIRED_SIZE} bytes its ABI version requires"
-                ),
-            });
-        }
+        check_table_size(
+            path,
+            "evaluator table",
+            table_size,
+            EVALUATOR_API_REQUIRED_SIZE,
+        )?;
         let name = table_word(path, "evaluator name", (*table).name)?;
         let game = table_word(path, "evaluator game", (*table).game)?;
         let score_bound = (*table).score_bound;
-        if score_bound <= 0 {
+        if score_bound <= 0 || score_bound > MAX_SCORE_BOUND {
             return Err(LoadError::Malformed {
                 path: path.to_path_buf(),
-                what: format!("evaluator '{name}' has score bound {score_bound}"),
+                what: format!(
+                    "evaluator '{name}' has score bound {score_bound}, outside 1 to {}",
+                    MAX_SCORE_BOUND
+                ),
             });
         }
         let stack = read_stack_entries(path, &name, table, table_size)?;

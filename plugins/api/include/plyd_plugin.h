@@ -105,7 +105,9 @@
  *   any other before calling it. A game that wants external evaluators
  *   publishes its layout (Othello's: plugins/othello-rules/src/lib.rs) and
  *   increments state_layout whenever it changes. Scores are for the side to
- *   move and lie in [-score_bound, score_bound].
+ *   move and lie in [-score_bound, score_bound], score_bound at most
+ *   PLYD_MAX_SCORE_BOUND; INT32_MIN is never a score (the host reads it as
+ *   "no score written" and disables the evaluator).
  */
 
 #ifndef PLYD_PLUGIN_H
@@ -189,6 +191,9 @@ typedef uint32_t PlydMove;
 #define PLYD_CAP_PREFERS_NODE_PROBCUT (UINT64_C(1) << 10)
 /* The hint of a move the search may skip (with PLYD_CAP_SELECTIVE). */
 #define PLYD_HINT_SKIP INT32_MIN
+/* The largest score_bound an evaluator may declare (the scores above it
+ * are the search's, for won and lost games); the host refuses more. */
+#define PLYD_MAX_SCORE_BOUND 50000000
 
 /* Answer bits of see_ge. */
 #define PLYD_SEE_PASSES 1 /* the exchange wins at least the threshold */
@@ -422,7 +427,8 @@ struct PlydEvaluatorApi {
     const char *description;    /* one line on what it measures */
     const char *game;           /* the game whose states it reads */
     uint32_t state_layout;      /* the game's state layout it was built for */
-    int32_t score_bound;        /* every score lies in [-score_bound, score_bound], > 0 */
+    int32_t score_bound;        /* every score lies in [-score_bound, score_bound];
+                                   0 < score_bound <= PLYD_MAX_SCORE_BOUND */
     const char *default_params; /* default parameters as TOML text (may be "") */
 
     /* -- required -- */

@@ -155,6 +155,11 @@ pub const CAP_PREFERS_NODE_PROBCUT: u64 = 1 << 10;
 /// lowest hint.
 pub const HINT_SKIP: i32 = i32::MIN;
 
+/// The largest `score_bound` an evaluator may declare: the search keeps
+/// the scores above it for won and lost games. The host refuses an
+/// evaluator declaring more.
+pub const MAX_SCORE_BOUND: i32 = 50_000_000;
+
 /// A game state, opaque to the host. Only the plugin allocates and frees it.
 #[repr(C)]
 pub struct State {

@@ -240,7 +240,7 @@ fn define_value(text: &str) -> i128 {
 #[test]
 fn the_header_constants_have_the_rust_values() {
     let defines = header_defines();
-    let numbers: [(&str, i128); 37] = [
+    let numbers: [(&str, i128); 38] = [
         ("PLYD_ABI_VERSION", abi::ABI_VERSION.into()),
         ("PLYD_ABI_VERSION_MIN", abi::ABI_VERSION_MIN.into()),
         ("PLYD_NULL_MOVE", abi::NULL_MOVE.into()),
@@ -285,6 +285,7 @@ fn the_header_constants_have_the_rust_values() {
         ("PLYD_SEE_NOISY", abi::SEE_NOISY.into()),
         ("PLYD_MOVE_KEY_LIMIT", abi::MOVE_KEY_LIMIT.into()),
         ("PLYD_MOVE_KEY_NOISY", abi::MOVE_KEY_NOISY.into()),
+        ("PLYD_MAX_SCORE_BOUND", abi::MAX_SCORE_BOUND.into()),
         ("PLYD_STATUS_OK", 0),
         ("PLYD_OUTCOME_ONGOING", 0),
     ];

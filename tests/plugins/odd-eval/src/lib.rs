@@ -4,11 +4,15 @@
 //! * `game`: declares game `checkers`, which no plugin provides;
 //! * `abi`: declares ABI version 999;
 //! * `short`: declares a table too small for the required entries;
+//! * `huge`: declares a table of 1 MiB, more than any ABI version has;
+//! * `bound`: declares a score bound past the ABI's largest;
 //! * `half-stack`: has `stack_new` but none of the other stack entries;
 //! * `panic`: a working disc-count evaluator for `othello` that panics once
 //!   a position has 7 discs or more (three plies into a game);
 //! * `garbage`: the same, but then answers status 42 from `evaluate`, and
 //!   its `explain` writes text without a NUL terminator;
+//! * `silent`: the same, but then answers `STATUS_OK` from `evaluate`
+//!   without writing a score;
 //! * `shallow-panic`: the disc-count evaluator with a `shallow_search` that
 //!   leaves every node to the host until a position has 7 discs or more,
 //!   and then panics;
@@ -63,7 +67,8 @@ fn mode() -> String {
     std::env::var("PLYD_TEST_EVAL").unwrap_or_default()
 }
 
-/// The garbage mode's `evaluate`: status 42 once the position has 7 discs.
+/// The garbage mode's `evaluate`: status 42 once the position has 7 discs
+/// (the silent mode's: `STATUS_OK`, and no score written).
 unsafe extern "C" fn garbage_evaluate(
     _ctx: *const EvalContext,
     state: *const State,
@@ -73,7 +78,11 @@ unsafe extern "C" fn garbage_evaluate(
     // writable i32.
     let state = unsafe { &*(state as *const Othello) };
     if discs(state) >= 7 {
-        return 42;
+        return if mode() == "silent" {
+            abi::STATUS_OK
+        } else {
+            42
+        };
     }
     // SAFETY: as above.
     unsafe { *out = 0 };
@@ -133,13 +142,15 @@ fn table(mode: &str) -> EvaluatorApi {
         "game" => table.game = c"checkers".as_ptr(),
         "abi" => table.abi_version = 999,
         "short" => table.table_size = 16,
+        "huge" => table.table_size = 1 << 20,
+        "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
         "panic" | "ok" | "loud" => {}
         "shallow-panic" | "shallow-garbage" => {
             table.shallow_search = Some(odd_shallow_search);
             table.shallow_plies = 2;
         }
-        "garbage" => {
+        "garbage" | "silent" => {
             table.evaluate = Some(garbage_evaluate);
             table.explain = Some(garbage_explain);
         }
