@@ -317,4 +317,19 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
         stdout.contains("problem: unmake_move does not restore the position (hash, side or text): 2 times, first in game 1 ply 0, position '10': after '1' and back"),
         "{stdout}"
     );
+    // A gen_moves that counts one move more than it writes.
+    let out = common::plyd_command(broken.path())
+        .args(["check", "--game", "panicky", "--games", "2"])
+        .env("PLYD_TEST_BAD_TABLE", "over-count")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("problem: gen_moves counts more moves than it writes: ")
+            && stdout.contains(
+                "first in game 1 ply 0, position '10': 3 counted, the last 1 left unwritten"
+            ),
+        "{stdout}"
+    );
 }

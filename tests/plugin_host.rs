@@ -33,7 +33,7 @@ fn assert_still_plays_othello(e: &mut Engine) {
 #[test]
 fn broken_plugins_are_refused_with_one_message_naming_the_file() {
     // (test library, PLYD_TEST_BAD_TABLE mode, what the refusal must say)
-    let cases: [(&str, &str, &[&str]); 5] = [
+    let cases: [(&str, &str, &[&str]); 6] = [
         (
             "plyd_test_bad_abi",
             "",
@@ -60,6 +60,14 @@ fn broken_plugins_are_refused_with_one_message_naming_the_file() {
             "plyd_test_bad_abi",
             "short",
             &["libplyd_game_broken", "table size 16 is smaller"],
+        ),
+        (
+            "plyd_test_bad_abi",
+            "huge",
+            &[
+                "libplyd_game_broken",
+                "table size 1048576 is past any table's (65536 bytes at most)",
+            ],
         ),
         (
             "plyd_test_bad_abi",

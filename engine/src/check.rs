@@ -1,6 +1,8 @@
 //! `plyd check`: random games through a game plugin, every position
 //! checked for what the host takes on trust at every node, where checking
-//! would cost the search: that the moves listed are distinct and never the
+//! would cost the search: that gen_moves writes every move it counts, and
+//! counts the same with and without room to list them, that the moves
+//! listed are distinct and never the
 //! reserved null move, that each move's text reads back as the move, that
 //! `unmake_move` restores what `make_move` changed (the hash, the side to
 //! move, the position text), that a state set from a position's own text
@@ -40,6 +42,24 @@ fn snapshot(state: &GameState) -> Result<(u64, u32, String), PluginError> {
     Ok((state.hash(), state.side_to_move()?, state.position_text()?))
 }
 
+/// The legal moves of `state` into `moves`, with how many gen_moves
+/// counts when given no room, and how many of those it listed it left
+/// unwritten (the buffer is filled with the reserved null move first; the
+/// unwritten ones are left out of `moves`).
+fn listed(state: &GameState, moves: &mut Vec<Move>) -> Result<(usize, usize), PluginError> {
+    let counted = state.count_moves()?;
+    moves.clear();
+    moves.resize(counted + 64, NULL_MOVE);
+    state.legal_moves(moves)?;
+    let unwritten = moves
+        .iter()
+        .rev()
+        .take_while(|&&mv| mv == NULL_MOVE)
+        .count();
+    moves.truncate(moves.len() - unwritten);
+    Ok((counted, unwritten))
+}
+
 /// Play `games` random games of `variant` from `start` (its start
 /// position when `None`), at most `plies` plies each, checking every
 /// position on the way. A plugin that fails a call (a panic, garbage) ends
@@ -72,8 +92,27 @@ pub fn run(
                     format!("{at}: {detail}")
                 }
             };
-            state.legal_moves(&mut moves).map_err(failed)?;
+            let (counted, unwritten) = listed(&state, &mut moves).map_err(failed)?;
             report.positions += 1;
+            if unwritten > 0 {
+                report.problem("gen_moves counts more moves than it writes", || {
+                    place(&format!(
+                        "{} counted, the last {unwritten} left unwritten",
+                        moves.len() + unwritten
+                    ))
+                });
+            }
+            if counted != moves.len() + unwritten {
+                report.problem(
+                    "gen_moves counts otherwise with no room (a null buffer of capacity 0) than with room",
+                    || {
+                        place(&format!(
+                            "{counted} with no room, {} with room",
+                            moves.len() + unwritten
+                        ))
+                    },
+                );
+            }
             // The position read back from its own text is the same
             // position: the same hash (the table's key), side and moves.
             let mut read = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
@@ -83,7 +122,7 @@ pub fn run(
                 }
                 Ok(()) => {
                     let mut read_moves = Vec::new();
-                    read.legal_moves(&mut read_moves).map_err(failed)?;
+                    listed(&read, &mut read_moves).map_err(failed)?;
                     let again = snapshot(&read).map_err(failed)?;
                     if again != before || read_moves != moves {
                         report.problem(

@@ -440,7 +440,23 @@ impl GameState {
         calls::count(Call::MakeMove);
         // SAFETY: live state, exclusively borrowed.
         let status = unsafe { (self.plugin.vtable.make_move)(self.ptr.as_ptr(), mv) };
+        if status == abi::STATUS_INVALID {
+            return Err(self.refused(mv));
+        }
         self.plugin.health.status("make_move", status)
+    }
+
+    /// The error of `make_move` refusing `mv`: the host plays only moves
+    /// the plugin listed (or a user's move it checked against the list).
+    #[cold]
+    #[inline(never)]
+    fn refused(&self, mv: Move) -> PluginError {
+        self.plugin.health.garbage(
+            "make_move",
+            format!(
+                "refused move {mv}, which gen_moves listed (a gen_moves that counts more moves than it writes does this: `plyd check` finds it)"
+            ),
+        )
     }
 
     /// Take back `mv`, the last move played.

@@ -29,6 +29,9 @@
 //!   byte more than the room it was given.
 //! * `forgetful-unmake`: the same game, except that `unmake_move` answers
 //!   OK and changes nothing.
+//! * `over-count`: the same game, except that `gen_moves` counts one move
+//!   more than it writes (given room for them all).
+//! * `huge`: the same game, its table size claiming 1 MiB.
 
 use std::ffi::c_char;
 
@@ -123,7 +126,37 @@ unsafe extern "C" fn forgetful_unmake(_state: *mut plyd_api::abi::State, _mv: u3
     plyd_api::abi::STATUS_OK
 }
 
+/// The game's own `gen_moves`, for `over_count` to call.
+static GEN_MOVES: std::sync::OnceLock<
+    unsafe extern "C" fn(*const plyd_api::abi::State, *mut plyd_api::Move, usize) -> i64,
+> = std::sync::OnceLock::new();
+
+unsafe extern "C" fn over_count(
+    state: *const plyd_api::abi::State,
+    buf: *mut plyd_api::Move,
+    cap: usize,
+) -> i64 {
+    let gen = GEN_MOVES.get().expect("set with the table");
+    // SAFETY: the host's arguments, passed on.
+    let count = unsafe { gen(state, buf, cap) };
+    if count > 0 {
+        count + 1
+    } else {
+        count
+    }
+}
+
 fn table(mode: &str) -> GameApi {
+    if mode == "over-count" || mode == "huge" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        if mode == "huge" {
+            t.table_size = 1 << 20;
+        } else {
+            GEN_MOVES.get_or_init(|| t.gen_moves.expect("the SDK's table lists moves"));
+            t.gen_moves = Some(over_count);
+        }
+        return t;
+    }
     if mode == "forgetful-unmake" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.unmake_move = Some(forgetful_unmake);
