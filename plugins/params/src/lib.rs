@@ -72,15 +72,18 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ParamsError> {
                 message = "missing".to_string();
                 Some(
                     match span.as_ref().and_then(|span| {
-                        table_at(text, span.start).or_else(|| {
-                            // An inline table (`d0 = { mg = -20 }`): named
-                            // by its key.
-                            text[span.start..]
-                                .starts_with('{')
-                                .then(|| key_at(text, span.clone()))
-                                .flatten()
-                        })
+                        owner_of_missing::<T>(text, span.start, &field)
+                            .or_else(|| table_at(text, span.start))
+                            .or_else(|| {
+                                // An inline table (`d0 = { mg = -20 }`): named
+                                // by its key.
+                                text[span.start..]
+                                    .starts_with('{')
+                                    .then(|| key_at(text, span.clone()))
+                                    .flatten()
+                            })
                     }) {
+                        Some(table) if table.is_empty() => field,
                         Some(table) => format!("{table}.{field}"),
                         None => field,
                     },
@@ -164,6 +167,66 @@ fn table_at(text: &str, at: usize) -> Option<String> {
     let doc = toml_edit::ImDocument::parse(text).ok()?;
     let mut path = Vec::new();
     find(doc.as_table(), at, &mut path).then(|| path.join(""))
+}
+
+/// The table a missing key `field` belongs in, where the error's byte
+/// `at` is the start of more than one table (the whole file, and a table
+/// whose header opens it): each is given the key in turn, and the one
+/// whose addition ends this error (and is not refused as unknown there) is
+/// named (the whole file as the empty name), `None` if not exactly one.
+fn owner_of_missing<T: DeserializeOwned>(text: &str, at: usize, field: &str) -> Option<String> {
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let mut tables: Vec<(String, usize)> = Vec::new();
+    fn collect(table: &toml_edit::Table, at: usize, path: &str, out: &mut Vec<(String, usize)>) {
+        for (name, item) in table.iter() {
+            if let toml_edit::Item::Table(inner) = item {
+                let named = if path.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{path}.{name}")
+                };
+                if let Some(span) = inner.span().filter(|s| s.start == at) {
+                    out.push((named.clone(), span.start));
+                }
+                collect(inner, at, &named, out);
+            }
+        }
+    }
+    collect(doc.as_table(), at, "", &mut tables);
+    if tables.is_empty() {
+        return None;
+    }
+    let line = format!("{field} = 0\n");
+    // Not the owner: the key is still missing there, or is not known there.
+    let still_missing = |probe: &str, shift: usize| match toml::from_str::<T>(probe) {
+        Ok(_) => false,
+        Err(e) => {
+            let message = e.message().trim();
+            (message == format!("missing field `{field}`")
+                && e.span().map(|s| s.start) == Some(at + shift))
+                || message.starts_with(&format!("unknown field `{field}`"))
+        }
+    };
+    let mut owners = Vec::new();
+    // The whole file: its own keys come before any header.
+    if !still_missing(&format!("{line}{text}"), line.len()) {
+        owners.push(String::new());
+    }
+    for (path, start) in tables {
+        // After the header's line.
+        let end = text[start..]
+            .find('\n')
+            .map_or(text.len(), |i| start + i + 1);
+        let probe = if end == text.len() && !text.ends_with('\n') {
+            format!("{text}\n{line}")
+        } else {
+            format!("{}{line}{}", &text[..end], &text[end..])
+        };
+        if !still_missing(&probe, 0) {
+            owners.push(path);
+        }
+    }
+    (owners.len() == 1).then(|| owners.remove(0))
 }
 
 /// The dotted path of the key whose name or value covers byte `span.start`.
@@ -295,6 +358,10 @@ mod tests {
                 "weights.mobility",
             ),
             ("scale = 1\ntable = [[1]]\n", "weights"),
+            // A file that starts with a table: a missing key of the whole
+            // file is not the table's.
+            ("[weights]\nmobility = 0.5\ncorners = 3\n", "scale"),
+            ("[weights]\nmobility = 0.5\n", "weights.corners"),
             // An inline table is named by its key.
             (
                 "scale = 1\ntable = [[1]]\nweights = { mobility = 0.5 }\n",
