@@ -504,11 +504,11 @@ fn the_c_evaluator_sample_scores_as_its_description_says() {
 }
 
 #[test]
-fn eval_warns_of_any_score_past_the_bound_the_lowest_included() {
-    // A C evaluator's score reaches the host unclamped: `eval` must see
-    // i32::MIN past the bound too (its `abs` wraps).
-    let dir = TempDir::new("c-int-min");
-    let source = dir.path().join("lowest.c");
+fn check_finds_a_c_evaluator_past_its_bound() {
+    // The SDK clamps a Rust evaluator's score; a C evaluator's comes
+    // through as written.
+    let dir = TempDir::new("c-loud");
+    let source = dir.path().join("loud.c");
     std::fs::write(
         &source,
         r#"#include <stdint.h>
@@ -521,7 +521,64 @@ static PlydEvalContext *create(const char *p, char *e, size_t c) {
 static void destroy(PlydEvalContext *ctx) { free(ctx); }
 static int32_t evaluate(const PlydEvalContext *ctx, const PlydState *s, int32_t *out) {
     (void)ctx; (void)s;
-    *out = INT32_MIN;
+    *out = 1000;
+    return PLYD_STATUS_OK;
+}
+static const PlydEvaluatorApi API = {
+    .abi_version = PLYD_ABI_VERSION, .table_size = sizeof(PlydEvaluatorApi),
+    .name = "loud", .description = "always 1000", .game = "othello",
+    .state_layout = 1, .score_bound = 100, .default_params = "",
+    .create = create, .destroy = destroy, .evaluate = evaluate,
+};
+const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
+"#,
+    )
+    .unwrap();
+    let library = build_c_sample(&source, "plyd_eval_loud", "c-eval-loud");
+    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    std::fs::copy(&library, plugins.path().join(library.file_name().unwrap())).unwrap();
+    let out = plyd_command(plugins.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "2",
+            "--evaluator",
+            "loud",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("problem: a score past the evaluator's score_bound: 122 times, first in game 1 ply 0, position '8/8/8/3OX3/3XO3/8/8/8 b': 1000, bound 100"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn eval_warns_of_any_score_past_the_bound_and_int32_min_is_no_score() {
+    // A C evaluator's score reaches the host unclamped: `eval` must see
+    // the lowest score past the bound too. INT32_MIN itself is what the
+    // host leaves in the output before the call: an evaluator answering
+    // it wrote no score, and is disabled.
+    let dir = TempDir::new("c-int-min");
+    let source = dir.path().join("lowest.c");
+    std::fs::write(
+        &source,
+        r#"#include <stdint.h>
+#include <stdlib.h>
+#include "plyd_plugin.h"
+static PlydEvalContext *create(const char *p, char *e, size_t c) {
+    (void)p; (void)e; (void)c;
+    return (PlydEvalContext *)malloc(1);
+}
+static void destroy(PlydEvalContext *ctx) { free(ctx); }
+static int calls;
+static int32_t evaluate(const PlydEvalContext *ctx, const PlydState *s, int32_t *out) {
+    (void)ctx; (void)s;
+    *out = calls++ == 0 ? INT32_MIN + 1 : INT32_MIN;
     return PLYD_STATUS_OK;
 }
 static const PlydEvaluatorApi API = {
@@ -545,7 +602,7 @@ const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
     e.send("eval");
     let lines = e.sync();
     assert!(
-        lines.contains(&"info string eval score -2147483648 (side to move)".to_string()),
+        lines.contains(&"info string eval score -2147483647 (side to move)".to_string()),
         "{lines:?}"
     );
     assert!(
@@ -553,6 +610,15 @@ const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
             &"info string eval warning: the score is at or past the evaluator's bound 100 \
               (its SCORE_BOUND); searches see at most ±100"
                 .to_string()
+        ),
+        "{lines:?}"
+    );
+    e.send("eval");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains(
+            "plugin evaluator 'lowest' returned garbage from evaluate: returned STATUS_OK without writing a score"
         ),
         "{lines:?}"
     );

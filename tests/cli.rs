@@ -317,6 +317,63 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
         stdout.contains("problem: unmake_move does not restore the position (hash, side or text): 2 times, first in game 1 ply 0, position '10': after '1' and back"),
         "{stdout}"
     );
+    // With --evaluator: the evaluator too, its stacks on two threads.
+    let out = common::run_plyd(
+        dir.path(),
+        &[
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "2",
+            "--evaluator",
+            "patterns-stack",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("\nevaluator patterns-stack: 2 games, ")
+            && stdout.contains(" scores compared, its stacks against evaluate on 2 threads\n")
+            && stdout.ends_with("no problem found\n"),
+        "{stdout}"
+    );
+    // An evaluator whose stack scores one more than evaluate (one whose
+    // scores pass its bound: tests/c_plugin.rs).
+    let odd = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(odd.path(), "plyd_test_odd_eval", "odd");
+    let out = common::plyd_command(odd.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "2",
+            "--evaluator",
+            "odd",
+        ])
+        .env("PLYD_TEST_EVAL", "stack-wrong")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("problem: stack_evaluate differs from evaluate: ")
+            && stdout.contains(
+                "first in game 1 ply 0, position '8/8/8/3OX3/3XO3/8/8/8 b': stack 1, evaluate 0"
+            ),
+        "{stdout}"
+    );
+    // An evaluator the game does not have is refused.
+    let out = common::run_plyd(
+        dir.path(),
+        &["check", "--game", "othello", "--evaluator", "nosuch"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("othello has no evaluator 'nosuch'"),
+        "{out:?}"
+    );
     // A gen_moves that counts one move more than it writes.
     let out = common::plyd_command(broken.path())
         .args(["check", "--game", "panicky", "--games", "2"])

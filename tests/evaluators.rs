@@ -7,19 +7,9 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{built_library, errors, plugin_dir, plyd_command, Engine, TempDir};
-
-/// Copy the built library of `crate_name` into `dir` as
-/// `libplyd_eval_<name>.so`, where the host's scan finds evaluators.
-fn add_evaluator(dir: &Path, crate_name: &str, name: &str) -> PathBuf {
-    let dest = dir.join(format!(
-        "{}plyd_eval_{name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    std::fs::copy(built_library(crate_name), &dest).expect("copy evaluator");
-    dest
-}
+use crate::common::{
+    add_evaluator, built_library, errors, plugin_dir, plyd_command, Engine, TempDir,
+};
 
 /// A plugin folder with Othello and the `weights` evaluator.
 fn othello_and_weights() -> TempDir {
@@ -658,6 +648,38 @@ fn eval_warns_of_a_score_past_the_evaluators_bound() {
         "{lines:?}"
     );
     assert!(!lines.iter().any(|l| l.contains("warning")), "{lines:?}");
+}
+
+#[test]
+fn stack_failures_are_told_once_and_unsupported_scores_are_left_to_evaluate() {
+    // stack_evaluate answering UNSUPPORTED everywhere: the same search as
+    // the plain evaluator's, with no error.
+    let (mut e, _dir) = odd_engine("ok");
+    e.send("position startpos moves f5 d6");
+    let plain = search(&mut e, 5);
+    let (mut e, _dir) = odd_engine("stack-unsupported");
+    e.send("position startpos moves f5 d6");
+    assert_eq!(search(&mut e, 5), plain);
+    // A stack that cannot be made, or a push answered UNSUPPORTED: one
+    // line naming the entry, then the default evaluator.
+    for (mode, needle) in [
+        (
+            "stack-null",
+            "plugin evaluator 'odd' returned garbage from stack_new: returned null (no stack could be made); the plugin is disabled",
+        ),
+        (
+            "stack-push-unsupported",
+            "plugin evaluator 'odd' returned garbage from stack_push: answered STATUS_UNSUPPORTED, which a stack cannot",
+        ),
+    ] {
+        let (mut e, _dir) = odd_engine(mode);
+        e.send("go depth 4");
+        let lines = e.until_bestmove();
+        let error = errors(&lines);
+        assert_eq!(error.len(), 1, "{mode}: {lines:?}");
+        assert!(error[0].contains(needle), "{mode}: {lines:?}");
+        assert_back_on_the_default(&mut e);
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashSet};
 use plyd_api::{Move, NULL_MOVE};
 use plyd_util::rng::SplitMix64;
 
-use crate::host::{GameState, Outcome, PluginError, VariantRef};
+use crate::host::{EvalStack, Evaluator, GameState, Outcome, PluginError, VariantRef};
 
 /// What `plyd check` found.
 #[derive(Debug, Default)]
@@ -26,6 +26,11 @@ pub struct CheckReport {
     pub positions: u64,
     /// Moves made and unmade.
     pub moves: u64,
+    /// Evaluations compared (the evaluator check: `evaluate` twice, and
+    /// with a stack `stack_evaluate` against `evaluate`).
+    pub scored: u64,
+    /// Threads the evaluator check ran on.
+    pub threads: usize,
     /// Each kind of problem: how often, and where it was first seen.
     pub problems: BTreeMap<&'static str, (u64, String)>,
 }
@@ -34,6 +39,18 @@ impl CheckReport {
     fn problem(&mut self, kind: &'static str, at: impl FnOnce() -> String) {
         let entry = self.problems.entry(kind).or_insert_with(|| (0, at()));
         entry.0 += 1;
+    }
+
+    /// Add another thread's report to this one.
+    fn merge(&mut self, other: CheckReport) {
+        self.games += other.games;
+        self.positions += other.positions;
+        self.moves += other.moves;
+        self.scored += other.scored;
+        for (kind, (count, first)) in other.problems {
+            let entry = self.problems.entry(kind).or_insert((0, first));
+            entry.0 += count;
+        }
     }
 }
 
@@ -193,4 +210,167 @@ pub fn run(
         }
     }
     Ok(report)
+}
+
+/// The stack is reset at the position reached when it holds this many
+/// positions above its root (a search's stack holds fewer).
+const STACK_DEPTH: u32 = 1000;
+
+/// Play `games` random games of `variant` and check `evaluator` at every
+/// position: `evaluate` gives one position one score, within the
+/// evaluator's bound, and, for an evaluator with stacks, `stack_evaluate`
+/// gives `evaluate`'s score at every position reached by a move (and by
+/// two) and at every position the stack comes back to after pops. An
+/// evaluator with stacks is checked on two threads at once, each with its
+/// own stack, so a stack kept in one place for all threads shows.
+pub fn run_evaluator(
+    variant: &VariantRef,
+    evaluator: &Evaluator,
+    start: Option<&str>,
+    games: u32,
+    plies: u32,
+    seed: u64,
+) -> Result<CheckReport, String> {
+    let threads = if evaluator.is_incremental() { 2 } else { 1 };
+    let reports: Vec<Result<CheckReport, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|thread| {
+                scope.spawn(move || {
+                    let mine = (1..=games).filter(|game| (*game as usize - 1) % threads == thread);
+                    evaluator_games(variant, evaluator, start, mine, plies, seed)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a check thread panicked".to_string()))
+            })
+            .collect()
+    });
+    let mut report = CheckReport {
+        threads,
+        ..CheckReport::default()
+    };
+    for thread in reports {
+        report.merge(thread?);
+    }
+    Ok(report)
+}
+
+/// One thread's games of [`run_evaluator`].
+fn evaluator_games(
+    variant: &VariantRef,
+    evaluator: &Evaluator,
+    start: Option<&str>,
+    games: impl Iterator<Item = u32>,
+    plies: u32,
+    seed: u64,
+) -> Result<CheckReport, String> {
+    let mut report = CheckReport::default();
+    let failed = |e: PluginError| e.to_string();
+    let bound = evaluator.info().score_bound;
+    let mut stack = evaluator.new_stack().map_err(failed)?;
+    let (mut moves, mut replies) = (Vec::new(), Vec::new());
+    for game in games {
+        let mut rng = SplitMix64::new(seed ^ u64::from(game).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut state = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
+        if let Some(start) = start {
+            state.set_position(start).map_err(failed)?;
+        }
+        report.games += 1;
+        // A reset answered UNSUPPORTED: this game without the stack.
+        let mut held = match stack.as_mut().map(|s| s.reset(&state)) {
+            None | Some(Err(PluginError::Unsupported { .. })) => None,
+            Some(Err(e)) => return Err(e.to_string()),
+            Some(Ok(())) => stack.as_mut(),
+        };
+        let mut depth = 0;
+        for ply in 0..plies {
+            let text = state.position_text().map_err(failed)?;
+            let place =
+                |detail: String| format!("game {game} ply {ply}, position '{text}'{detail}");
+            let score = evaluator.evaluate_unclamped(&state).map_err(failed)?;
+            let again = evaluator.evaluate_unclamped(&state).map_err(failed)?;
+            report.positions += 1;
+            report.scored += 1;
+            if again != score {
+                report.problem("evaluate scores one position two ways", || {
+                    place(format!(": {score}, then {again}"))
+                });
+            }
+            if score.abs() > bound {
+                report.problem("a score past the evaluator's score_bound", || {
+                    place(format!(": {score}, bound {bound}"))
+                });
+            }
+            if let Some(stack) = held.as_deref_mut() {
+                compare(&mut report, stack, evaluator, &state, "", &place)?;
+                for &mv in moves_of(&state, &mut moves)? {
+                    state.make_move(mv).map_err(failed)?;
+                    stack.push(&state, mv).map_err(failed)?;
+                    let spelled =
+                        |s: &GameState| s.format_move(mv).unwrap_or_else(|_| mv.to_string());
+                    let after = format!(" after {}", spelled(&state));
+                    compare(&mut report, stack, evaluator, &state, &after, &place)?;
+                    // Two plies: the first replies, each pushed on the move.
+                    for &reply in moves_of(&state, &mut replies)?.iter().take(3) {
+                        state.make_move(reply).map_err(failed)?;
+                        stack.push(&state, reply).map_err(failed)?;
+                        compare(&mut report, stack, evaluator, &state, &after, &place)?;
+                        stack.pop().map_err(failed)?;
+                        state.unmake_move(reply).map_err(failed)?;
+                    }
+                    stack.pop().map_err(failed)?;
+                    state.unmake_move(mv).map_err(failed)?;
+                    report.moves += 1;
+                }
+                // Back where the pushes started.
+                compare(&mut report, stack, evaluator, &state, " after pops", &place)?;
+            }
+            let listed = moves_of(&state, &mut moves)?;
+            if listed.is_empty() {
+                break;
+            }
+            let pick = listed[rng.below(listed.len() as u64) as usize];
+            state.make_move(pick).map_err(failed)?;
+            if let Some(stack) = held.as_deref_mut() {
+                depth += 1;
+                if depth >= STACK_DEPTH {
+                    stack.reset(&state).map_err(failed)?;
+                    depth = 0;
+                } else {
+                    stack.push(&state, pick).map_err(failed)?;
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The legal moves of `state`, in `buffer`.
+fn moves_of<'b>(state: &GameState, buffer: &'b mut Vec<Move>) -> Result<&'b [Move], String> {
+    state.legal_moves(buffer).map_err(|e| e.to_string())?;
+    Ok(buffer)
+}
+
+/// Compare the stack's score of `state` (on top of it) with `evaluate`'s.
+fn compare(
+    report: &mut CheckReport,
+    stack: &mut EvalStack<'_>,
+    evaluator: &Evaluator,
+    state: &GameState,
+    detail: &str,
+    place: &dyn Fn(String) -> String,
+) -> Result<(), String> {
+    let from_stack = stack.evaluate(state).map_err(|e| e.to_string())?;
+    let fresh = evaluator.evaluate(state).map_err(|e| e.to_string())?;
+    report.scored += 1;
+    if from_stack != fresh {
+        report.problem("stack_evaluate differs from evaluate", || {
+            place(format!("{detail}: stack {from_stack}, evaluate {fresh}"))
+        });
+    }
+    Ok(())
 }

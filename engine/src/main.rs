@@ -146,8 +146,11 @@ enum Tool {
     /// Play random games through a game plugin and check every position
     /// for what the search takes on trust: distinct moves, never the
     /// reserved null move, move texts that read back, unmake_move
-    /// restoring the position, no move only when the game is over. Exits
-    /// with 1 if a problem was found.
+    /// restoring the position, no move only when the game is over. With
+    /// --evaluator (or --eval-params), the evaluator too: one score a
+    /// position, within its bound, and its stacks (if it keeps them)
+    /// scoring as evaluate does, on two threads. Exits with 1 if a problem
+    /// was found.
     Check {
         /// Games to play.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
@@ -459,20 +462,57 @@ fn main() -> ExitCode {
         }) => {
             let host = load_plugins(&config);
             let checked = configured_variant(&host, &config).and_then(|variant| {
-                plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)
-                    .map(|report| (variant.name().to_string(), report))
+                let rules = plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)?;
+                // The evaluator too, when one is named.
+                let evaluator = if config.evaluator.is_some() || config.eval_params.is_some() {
+                    let evaluator = named_evaluator(&config, &host, &variant)?;
+                    let report = plyd::check::run_evaluator(
+                        &variant,
+                        &evaluator,
+                        fen.as_deref(),
+                        *games,
+                        *plies,
+                        *seed,
+                    )?;
+                    Some((
+                        evaluator.name().to_string(),
+                        evaluator.is_incremental(),
+                        report,
+                    ))
+                } else {
+                    None
+                };
+                Ok((variant.name().to_string(), rules, evaluator))
             });
             match checked {
-                Ok((game, report)) => {
+                Ok((game, rules, evaluator)) => {
                     println!(
                         "{game}: {} games, {} positions, {} moves made and unmade",
-                        report.games, report.positions, report.moves
+                        rules.games, rules.positions, rules.moves
                     );
-                    if report.problems.is_empty() {
+                    let mut problems: Vec<_> = rules.problems.into_iter().collect();
+                    if let Some((name, incremental, report)) = evaluator {
+                        println!(
+                            "evaluator {name}: {} games, {} positions, {} scores compared{}",
+                            report.games,
+                            report.positions,
+                            report.scored,
+                            if incremental {
+                                format!(
+                                    ", its stacks against evaluate on {} threads",
+                                    report.threads
+                                )
+                            } else {
+                                String::new()
+                            }
+                        );
+                        problems.extend(report.problems);
+                    }
+                    if problems.is_empty() {
                         println!("no problem found");
                         return ExitCode::SUCCESS;
                     }
-                    for (kind, (count, first)) in &report.problems {
+                    for (kind, (count, first)) in &problems {
                         println!("problem: {kind}: {count} times, first in {first}");
                     }
                     ExitCode::from(1)

@@ -71,6 +71,18 @@ pub fn plyd_command(plugins: &Path) -> Command {
     cmd
 }
 
+/// Copy the built library of `crate_name` into `dir` as
+/// `libplyd_eval_<name>.so`, where the host's scan finds evaluators.
+pub fn add_evaluator(dir: &Path, crate_name: &str, name: &str) -> PathBuf {
+    let dest = dir.join(format!(
+        "{}plyd_eval_{name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    std::fs::copy(built_library(crate_name), &dest).expect("copy evaluator");
+    dest
+}
+
 /// Run `plyd ARGS` to its end with plugins from `plugins`.
 pub fn run_plyd(plugins: &Path, args: &[&str]) -> Output {
     plyd_command(plugins).args(args).output().expect("run plyd")

@@ -386,7 +386,10 @@ impl Evaluator {
                 entries,
                 ptr,
             })),
-            None => Err(self.source.health().panicked("stack_new")),
+            None => Err(self.source.health().garbage(
+                "stack_new",
+                "returned null (no stack could be made)".to_string(),
+            )),
         }
     }
 }
@@ -427,7 +430,7 @@ impl EvalStack<'_> {
         if status == abi::STATUS_OK {
             return Ok(());
         }
-        self.evaluator.source.health().status("stack_push", status)
+        self.failed("stack_push", status)
     }
 
     /// Take back the last push.
@@ -439,7 +442,7 @@ impl EvalStack<'_> {
         if status == abi::STATUS_OK {
             return Ok(());
         }
-        self.evaluator.source.health().status("stack_pop", status)
+        self.failed("stack_pop", status)
     }
 
     /// The score of `state`, the position on top, clamped to the bound.
@@ -451,11 +454,33 @@ impl EvalStack<'_> {
         let mut score = NO_SCORE;
         // SAFETY: as in `reset`; score writable.
         let status = unsafe { (self.entries.evaluate)(self.ptr.as_ptr(), state.raw(), &mut score) };
+        if status == abi::STATUS_UNSUPPORTED {
+            // Left to the evaluator's own `evaluate`, as the ABI allows.
+            return self.evaluator.evaluate(state);
+        }
         if status != abi::STATUS_OK {
             return health.status("stack_evaluate", status).map(|()| 0);
         }
         let bound = self.evaluator.info().score_bound;
         Ok(written(health, "stack_evaluate", score)?.clamp(-bound, bound))
+    }
+}
+
+impl EvalStack<'_> {
+    /// The error of a push or pop that did not answer `STATUS_OK`: the
+    /// stack no longer follows the search, so even `STATUS_UNSUPPORTED`
+    /// disables the evaluator.
+    #[cold]
+    #[inline(never)]
+    fn failed(&self, entry: &'static str, status: i32) -> Result<(), PluginError> {
+        let health = self.evaluator.source.health();
+        if status == abi::STATUS_UNSUPPORTED {
+            return Err(health.garbage(
+                entry,
+                "answered STATUS_UNSUPPORTED, which a stack cannot (only stack_reset and stack_evaluate may)".to_string(),
+            ));
+        }
+        health.status(entry, status)
     }
 }
 

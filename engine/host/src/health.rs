@@ -120,6 +120,11 @@ impl Health {
                 plugin: self.label.clone(),
                 entry,
             },
+            abi::STATUS_INVALID => self.garbage(
+                entry,
+                "answered STATUS_INVALID to a call the host makes only with valid input"
+                    .to_string(),
+            ),
             other => self.garbage(entry, format!("unexpected status {other}")),
         }
     }

@@ -220,10 +220,11 @@ impl PluginHost {
                 game: info.game.clone(),
                 layout: info.state_layout,
                 loaded: format!(
-                    "the loaded {} plugin ({}) has state layout {}",
+                    "the loaded {} plugin ({}) has state layout {}{}",
                     game.name(),
                     game.info().path.display(),
-                    game.info().state_layout
+                    game.info().state_layout,
+                    game_name_hint(&info.game, game.name())
                 ),
             });
         }
@@ -373,6 +374,16 @@ pub fn default_plugin_dir() -> Option<PathBuf> {
         .ok()
         .and_then(|exe| exe.canonicalize().ok())
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
+}
+
+/// The end of a state-layout refusal where the evaluator names the game in
+/// other letters (`Othello` for `othello`): names are matched exactly.
+pub fn game_name_hint(declared: &str, loaded: &str) -> String {
+    if declared != loaded && declared.eq_ignore_ascii_case(loaded) {
+        format!(" (game names are matched exactly: '{declared}' is not '{loaded}')")
+    } else {
+        String::new()
+    }
 }
 
 #[cfg(test)]

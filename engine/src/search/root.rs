@@ -20,6 +20,9 @@ impl Searcher<'_> {
     /// clock and decides when to stop; helpers search until the main thread
     /// raises the stop flag.
     pub(super) fn iterate(&mut self) -> Result<(), PluginError> {
+        if let Some(e) = self.stack_error.take() {
+            return Err(e);
+        }
         let limits = self.shared.limits;
         let max_depth = limits
             .depth

@@ -110,6 +110,9 @@ pub struct Searcher<'a> {
     /// The evaluator's incremental stack for this thread, when it keeps
     /// one: pushed and popped with every move [`Searcher::play`] makes.
     eval_stack: Option<EvalStack<'a>>,
+    /// Why the evaluator's stack could not be made or reset, reported when
+    /// the search starts.
+    pub(super) stack_error: Option<PluginError>,
     pub(super) shared: &'a Shared<'a>,
     pub(super) root_moves: Vec<RootMove>,
     /// The root's side to move.
@@ -166,18 +169,27 @@ impl<'a> Searcher<'a> {
                 *r = value.max(0.0) as u8;
             }
         }
-        // A stack that cannot be made or reset leaves the plain `evaluate`,
-        // which reports a broken evaluator at its first call.
-        let eval_stack = shared
-            .evaluator
-            .new_stack()
-            .ok()
-            .flatten()
-            .and_then(|mut stack| stack.reset(&state).ok().map(|()| stack));
+        // A stack that cannot be made or reset ends the search with that
+        // failure at its start ([`Searcher::iterate`]); a reset answered
+        // `STATUS_UNSUPPORTED` searches with the plain `evaluate`.
+        let (eval_stack, stack_error) = match shared.evaluator.new_stack().and_then(|stack| {
+            stack
+                .map(|mut stack| match stack.reset(&state) {
+                    Ok(()) => Ok(Some(stack)),
+                    Err(PluginError::Unsupported { .. }) => Ok(None),
+                    Err(e) => Err(e),
+                })
+                .transpose()
+                .map(Option::flatten)
+        }) {
+            Ok(stack) => (stack, None),
+            Err(e) => (None, Some(e)),
+        };
         Searcher {
             id,
             state,
             eval_stack,
+            stack_error,
             shared,
             root_moves: shared
                 .root

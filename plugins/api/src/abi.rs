@@ -579,7 +579,8 @@ pub struct EvaluatorApi {
     /// Free a stack from `stack_new`.
     pub stack_free: Option<unsafe extern "C" fn(stack: *mut EvalStack)>,
     /// Forget everything and hold `state` as the only position (the root
-    /// of a search).
+    /// of a search). [`STATUS_UNSUPPORTED`]: no stack for this search (the
+    /// host calls `evaluate`).
     pub stack_reset:
         Option<unsafe extern "C" fn(stack: *mut EvalStack, state: *const State) -> i32>,
     /// `state` is the position on top after `mv` was played there: hold it
@@ -587,10 +588,13 @@ pub struct EvaluatorApi {
     /// May defer the work to `stack_evaluate` (NNUE's lazy accumulators).
     pub stack_push:
         Option<unsafe extern "C" fn(stack: *mut EvalStack, state: *const State, mv: Move) -> i32>,
-    /// Take back the last push.
+    /// Take back the last push. Any status but [`STATUS_OK`] from a push
+    /// or a pop disables the evaluator: the stack no longer follows the
+    /// search.
     pub stack_pop: Option<unsafe extern "C" fn(stack: *mut EvalStack) -> i32>,
     /// Score `state`, which is the position on top, exactly as `evaluate`
-    /// scores it, written to `out`.
+    /// scores it, written to `out`. [`STATUS_UNSUPPORTED`]: the host calls
+    /// `evaluate` for this position.
     pub stack_evaluate: Option<
         unsafe extern "C" fn(stack: *mut EvalStack, state: *const State, out: *mut i32) -> i32,
     >,

@@ -513,9 +513,10 @@ impl Session {
                 game: info.game.clone(),
                 layout: info.state_layout,
                 loaded: format!(
-                    "the current game is {} with state layout {}",
+                    "the current game is {} with state layout {}{}",
                     game.name(),
-                    game.info().state_layout
+                    game.info().state_layout,
+                    crate::host::game_name_hint(&info.game, game.name())
                 ),
             }
             .to_string());

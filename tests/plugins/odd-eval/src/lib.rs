@@ -17,6 +17,14 @@
 //!   leaves every node to the host until a position has 7 discs or more,
 //!   and then panics;
 //! * `shallow-garbage`: the same, answering status 42 instead;
+//! * `stack-unsupported`: the disc-count evaluator with a stack whose
+//!   `stack_evaluate` answers `STATUS_UNSUPPORTED` (leaving every score
+//!   to `evaluate`);
+//! * `stack-null`: the same, but `stack_new` answers null;
+//! * `stack-push-unsupported`: the same, but `stack_push` answers
+//!   `STATUS_UNSUPPORTED`;
+//! * `stack-wrong`: the same, but `stack_evaluate` answers one more than
+//!   `evaluate`;
 //! * `ok`: the disc-count evaluator, well behaved;
 //! * `loud`: the disc count times 100, past the bound of 64 it declares.
 //!
@@ -135,6 +143,58 @@ unsafe extern "C" fn odd_shallow_search(
     })
 }
 
+/// The stack modes' stack: nothing but the count of positions on it.
+unsafe extern "C" fn odd_stack_new(_ctx: *const EvalContext) -> *mut abi::EvalStack {
+    if mode() == "stack-null" {
+        return std::ptr::null_mut();
+    }
+    Box::into_raw(Box::new(0usize)) as *mut abi::EvalStack
+}
+
+unsafe extern "C" fn odd_stack_free(stack: *mut abi::EvalStack) {
+    // SAFETY: a stack from `odd_stack_new`, freed once.
+    drop(unsafe { Box::from_raw(stack as *mut usize) });
+}
+
+unsafe extern "C" fn odd_stack_reset(stack: *mut abi::EvalStack, _state: *const State) -> i32 {
+    // SAFETY: a live stack from `odd_stack_new`.
+    unsafe { *(stack as *mut usize) = 1 };
+    abi::STATUS_OK
+}
+
+unsafe extern "C" fn odd_stack_push(
+    stack: *mut abi::EvalStack,
+    _state: *const State,
+    _mv: plyd_api::Move,
+) -> i32 {
+    if mode() == "stack-push-unsupported" {
+        return abi::STATUS_UNSUPPORTED;
+    }
+    // SAFETY: a live stack from `odd_stack_new`.
+    unsafe { *(stack as *mut usize) += 1 };
+    abi::STATUS_OK
+}
+
+unsafe extern "C" fn odd_stack_pop(stack: *mut abi::EvalStack) -> i32 {
+    // SAFETY: a live stack from `odd_stack_new`.
+    unsafe { *(stack as *mut usize) -= 1 };
+    abi::STATUS_OK
+}
+
+unsafe extern "C" fn odd_stack_evaluate(
+    _stack: *mut abi::EvalStack,
+    state: *const State,
+    out: *mut i32,
+) -> i32 {
+    if mode() != "stack-wrong" {
+        return abi::STATUS_UNSUPPORTED;
+    }
+    // SAFETY: the host passes a live Othello state (layout checked) and a
+    // writable i32.
+    unsafe { *out = DiscCount.evaluate(&*(state as *const Othello)) + 1 };
+    abi::STATUS_OK
+}
+
 fn table(mode: &str) -> EvaluatorApi {
     let t = evaluator_table::<DiscCount>();
     let mut table = EvaluatorApi { ..*t };
@@ -146,6 +206,14 @@ fn table(mode: &str) -> EvaluatorApi {
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
         "panic" | "ok" | "loud" => {}
+        "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
+            table.stack_new = Some(odd_stack_new);
+            table.stack_free = Some(odd_stack_free);
+            table.stack_reset = Some(odd_stack_reset);
+            table.stack_push = Some(odd_stack_push);
+            table.stack_pop = Some(odd_stack_pop);
+            table.stack_evaluate = Some(odd_stack_evaluate);
+        }
         "shallow-panic" | "shallow-garbage" => {
             table.shallow_search = Some(odd_shallow_search);
             table.shallow_plies = 2;
