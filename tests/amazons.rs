@@ -192,3 +192,27 @@ fn selective_width_is_checked_and_applied() {
         assert_ne!(bestmove(&lines), "(none)");
     }
 }
+
+#[test]
+fn a_node_limit_with_two_threads_plays_a_searched_move() {
+    // 1,000 nodes, fewer than the start's 2,176 moves: the other thread may
+    // spend them before the main one begins, which must still search a
+    // move and print it before answering.
+    let (mut e, _dir) = amazons("amazons");
+    e.send("setoption name Threads value 2");
+    for _ in 0..6 {
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go nodes 1000");
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth "))
+            .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+        let pv = info.split(" pv ").nth(1).expect("a pv");
+        let best = lines.last().unwrap().split(' ').nth(1).unwrap();
+        assert_eq!(pv.split(' ').next(), Some(best), "{lines:?}");
+    }
+}

@@ -79,8 +79,9 @@ impl Searcher<'_> {
             let best_changed = best_now != last_best;
             last_best = best_now;
             // A partial iteration that changed the answer reports it too, so
-            // the last pv printed is the line of the move played.
-            if !self.stopped || best_changed {
+            // the last pv printed is the line of the move played; so does a
+            // partial first one, the only line there is.
+            if !self.stopped || best_changed || (self.completed_depth == 0 && self.has_answer()) {
                 self.report_iteration(depth, multipv)?;
             }
             if self.stopped {

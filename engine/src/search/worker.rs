@@ -281,6 +281,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether a move of the root has been searched to a score (at a
+    /// chance root: a whole iteration).
+    pub(super) fn has_answer(&self) -> bool {
+        self.completed_depth > 0
+            || (!self.root_is_chance && self.root_moves.first().is_some_and(|rm| rm.score > -INFINITY))
+    }
+
     /// The score of the best line so far.
     pub(super) fn best_score(&self) -> i32 {
         if self.root_is_chance {
@@ -298,7 +305,10 @@ impl<'a> Searcher<'a> {
             return;
         }
         if let Some(limit) = shared.limits.nodes {
-            if self.is_main() && shared.total_nodes(self.id, self.nodes) >= limit {
+            // Not before the main thread has a move searched: with several
+            // threads the others may have spent the nodes before it began.
+            if self.is_main() && shared.total_nodes(self.id, self.nodes) >= limit && self.has_answer()
+            {
                 self.stopped = true;
                 return;
             }
