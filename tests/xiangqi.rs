@@ -497,3 +497,50 @@ fn spared_checks_find_the_short_mate() {
     let pruned = search(false);
     assert!(!pruned.contains("score mate 2 "), "{pruned}");
 }
+
+/// The number after `key` in an `info` line.
+fn field(info: &str, key: &str) -> u64 {
+    info.split(&format!(" {key} "))
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in {info}"))
+}
+
+/// Monte-Carlo trees: the node limit is exact on two threads, the
+/// alpha-beta search's options keep a tree and the game's evaluator does
+/// not, and a tree past a lowered `MctsTreeNodes` is dropped (`hashfull`
+/// stays a per-mille).
+#[test]
+fn mcts_trees_follow_the_options_and_the_node_limit() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("setoption name SearchMode value mcts");
+    engine.send("setoption name Threads value 2");
+    engine.send("position startpos");
+    engine.send("go nodes 5000");
+    let lines = engine.until_bestmove();
+    assert_eq!(field(last_info(&lines), "nodes"), 5000, "{lines:?}");
+    // NullMove is the alpha-beta search's: the tree, deeper than 2
+    // plies, answers `go depth 2` at once.
+    engine.send("setoption name NullMove value false");
+    engine.send("go depth 2");
+    let lines = engine.until_bestmove();
+    assert_eq!(field(last_info(&lines), "nodes"), 1, "{lines:?}");
+    // A tree of some 5,000 nodes a thread, the limit lowered to 1,000:
+    // a fresh tree, within the limit.
+    engine.send("setoption name MctsTreeNodes value 1000");
+    engine.send("go nodes 300");
+    let lines = engine.until_bestmove();
+    for info in lines.iter().filter(|l| l.starts_with("info depth")) {
+        assert!(field(info, "hashfull") <= 1000, "{info}");
+    }
+    assert_eq!(field(last_info(&lines), "nodes"), 300, "{lines:?}");
+    // Another evaluator drops the tree: `go depth 2` searches.
+    engine.send("setoption name MctsTreeNodes value 2000000");
+    engine.send("go nodes 5000");
+    engine.until_bestmove();
+    engine.send("setoption name Evaluator value seed002");
+    engine.send("go depth 2");
+    let lines = engine.until_bestmove();
+    assert!(field(last_info(&lines), "nodes") > 1, "{lines:?}");
+}

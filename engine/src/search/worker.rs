@@ -285,7 +285,11 @@ impl<'a> Searcher<'a> {
     /// chance root: a whole iteration).
     pub(super) fn has_answer(&self) -> bool {
         self.completed_depth > 0
-            || (!self.root_is_chance && self.root_moves.first().is_some_and(|rm| rm.score > -INFINITY))
+            || (!self.root_is_chance
+                && self
+                    .root_moves
+                    .first()
+                    .is_some_and(|rm| rm.score > -INFINITY))
     }
 
     /// The score of the best line so far.
@@ -307,7 +311,9 @@ impl<'a> Searcher<'a> {
         if let Some(limit) = shared.limits.nodes {
             // Not before the main thread has a move searched: with several
             // threads the others may have spent the nodes before it began.
-            if self.is_main() && shared.total_nodes(self.id, self.nodes) >= limit && self.has_answer()
+            if self.is_main()
+                && shared.total_nodes(self.id, self.nodes) >= limit
+                && self.has_answer()
             {
                 self.stopped = true;
                 return;

@@ -84,13 +84,14 @@ macro_rules! check {
     };
 }
 
-/// A search technique's yes/no option.
+/// A search technique's yes/no option (the alpha-beta search's alone: a
+/// Monte-Carlo tree is kept).
 macro_rules! technique {
     ($name:expr) => {
         EngineOption {
             name: $name,
             setting: Setting::Technique($name),
-            keeps_trees: false,
+            keeps_trees: true,
         }
     };
 }
@@ -127,7 +128,7 @@ const ENGINE_OPTIONS: [EngineOption; 46] = [
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
     special!(names::EVAL_PARAMS, EvalParams, false),
-    special!(names::HASH, Hash, false),
+    special!(names::HASH, Hash, true),
     special!(names::THREADS, Threads, true),
     special!(names::CLEAR_HASH, ClearHash, false),
     spin!(
@@ -139,15 +140,15 @@ const ENGINE_OPTIONS: [EngineOption; 46] = [
     special!(names::PLUGIN_PATH, PluginPath, false),
     check!(names::PONDER, ponder; true),
     spin!(names::MULTIPV, options::MULTIPV_RANGE, multipv, true),
-    check!(names::NULL_MOVE, null_move),
-    check!(names::LMR, reductions),
-    check!(names::FUTILITY, futility),
-    special!(names::CHANCE_PRUNING, ChancePruning, false),
-    check!(names::QUIESCENCE, quiescence),
-    check!(names::CHECK_EXTENSIONS, check_extensions),
-    check!(names::SELECTIVE, selective),
-    check!(names::ENDGAME_SOLVER, endgame_solver),
-    check!(names::SEE, see),
+    check!(names::NULL_MOVE, null_move; true),
+    check!(names::LMR, reductions; true),
+    check!(names::FUTILITY, futility; true),
+    special!(names::CHANCE_PRUNING, ChancePruning, true),
+    check!(names::QUIESCENCE, quiescence; true),
+    check!(names::CHECK_EXTENSIONS, check_extensions; true),
+    check!(names::SELECTIVE, selective; true),
+    check!(names::ENDGAME_SOLVER, endgame_solver; true),
+    check!(names::SEE, see; true),
     technique!(names::CONT_HISTORY),
     technique!(names::CAPTURE_HISTORY),
     technique!(names::COUNTER_MOVES),

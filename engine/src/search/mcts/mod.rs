@@ -253,7 +253,18 @@ pub(super) fn run(
             None => root_state.take().expect("the main thread's state"),
         };
         let side = state.side_to_move()?;
-        let reused = memory.take(index, hash, side);
+        // A kept tree past the node limit (lowered since) is dropped: the
+        // limit bounds the memory.
+        let reused =
+            memory
+                .take(index, hash, side)
+                .and_then(|tree| match tree.len() <= config.max_nodes {
+                    true => Some(tree),
+                    false => {
+                        drop_aside(tree);
+                        None
+                    }
+                });
         let mut walker = Visitor::new(
             state,
             Tree::default(),
@@ -356,7 +367,10 @@ const CALIBRATION_MOVES: usize = 32;
 const MIN_JUDGING_SAMPLE: usize = 8;
 
 /// The scores, for `root_side`, of the positions after a sample of the
-/// root moves spread over the list (a game over counts as the bound).
+/// root moves spread over the list (a game over counts as the bound). Where
+/// they are all one score (the four moves of Othello's start, alike by
+/// symmetry; EinStein's set-ups, all scored 0), a sample of the replies to
+/// them is scored too: a spread of nothing would make the sigmoid a step.
 fn sample_scores(
     root: &mut GameState,
     evaluator: &Evaluator,
@@ -365,23 +379,57 @@ fn sample_scores(
     root_side: u32,
 ) -> Result<Vec<i32>, PluginError> {
     let step = moves.len().div_ceil(CALIBRATION_MOVES).max(1);
+    let sampled: Vec<Move> = moves.iter().step_by(step).copied().collect();
     let mut scores = Vec::new();
-    for &mv in moves.iter().step_by(step) {
+    for &mv in &sampled {
         root.make_move(mv)?;
-        let scored = (|| {
-            let side = root.side_to_move()?;
-            let score = match root.outcome()? {
-                Outcome::Ongoing => evaluator.evaluate(root)?.clamp(-bound, bound),
-                Outcome::Win => bound,
-                Outcome::Loss => -bound,
-                Outcome::Draw => 0,
-            };
-            Ok(if side == root_side { score } else { -score })
-        })();
+        let scored = score_for(root, evaluator, bound, root_side);
         root.unmake_move(mv)?;
         scores.push(scored?);
     }
+    if scores.len() < 2 || scores.iter().any(|&s| s != scores[0]) {
+        return Ok(scores);
+    }
+    let per_move = CALIBRATION_MOVES.div_ceil(sampled.len()).max(1);
+    let mut replies = Vec::new();
+    for &mv in &sampled {
+        root.make_move(mv)?;
+        let more = (|| {
+            let mut more = Vec::new();
+            if root.outcome()? != Outcome::Ongoing {
+                return Ok(more);
+            }
+            root.legal_moves(&mut replies)?;
+            let step = replies.len().div_ceil(per_move).max(1);
+            for &reply in replies.iter().step_by(step) {
+                root.make_move(reply)?;
+                let scored = score_for(root, evaluator, bound, root_side);
+                root.unmake_move(reply)?;
+                more.push(scored?);
+            }
+            Ok(more)
+        })();
+        root.unmake_move(mv)?;
+        scores.extend(more?);
+    }
     Ok(scores)
+}
+
+/// The score of `state` for `root_side` (a game over counts as the bound).
+fn score_for(
+    state: &GameState,
+    evaluator: &Evaluator,
+    bound: i32,
+    root_side: u32,
+) -> Result<i32, PluginError> {
+    let side = state.side_to_move()?;
+    let score = match state.outcome()? {
+        Outcome::Ongoing => evaluator.evaluate(state)?.clamp(-bound, bound),
+        Outcome::Win => bound,
+        Outcome::Loss => -bound,
+        Outcome::Draw => 0,
+    };
+    Ok(if side == root_side { score } else { -score })
 }
 
 /// What the threads share: the visits of all of them and the halt flag.
@@ -405,6 +453,20 @@ fn helper_loop(
         if walker.tree.node(Tree::ROOT).proof != Proof::Unknown {
             break;
         }
+        if let Some(n) = limits.nodes {
+            // Under a node limit every visit is counted before it is made,
+            // as the main thread counts its own: the limit holds exactly.
+            if shared.visits.fetch_add(1, Ordering::Relaxed) + 1 > n {
+                shared.visits.fetch_sub(1, Ordering::Relaxed);
+                break;
+            }
+            walker.visit()?;
+            local += 1;
+            if local % PUBLISH_EVERY == 0 {
+                control.beat();
+            }
+            continue;
+        }
         walker.visit()?;
         local += 1;
         if local == PUBLISH_EVERY {
@@ -416,7 +478,9 @@ fn helper_loop(
             }
         }
     }
-    shared.visits.fetch_add(local, Ordering::Relaxed);
+    if limits.nodes.is_none() {
+        shared.visits.fetch_add(local, Ordering::Relaxed);
+    }
     Ok(())
 }
 
@@ -737,7 +801,9 @@ impl Reporter<'_> {
                 nodes: Some(nodes),
                 nps: Some(nps(nodes, elapsed)),
                 // The tree's fill, as the table's is for the PVS.
-                hashfull: Some((walker.tree.len() * 1000 / walker.config.max_nodes) as u32),
+                hashfull: Some(
+                    (walker.tree.len() * 1000 / walker.config.max_nodes).min(1000) as u32,
+                ),
                 time_ms: Some(elapsed.as_millis() as u64),
                 pv: texts,
                 ..Info::default()

@@ -59,9 +59,14 @@ impl ValueMap {
     /// The sigmoid mapping measured on `scores`, the scores of a sample
     /// of the root's children for `root_side` (see the module docs).
     pub fn calibrated(bound: i32, root_side: u32, scores: &[i32]) -> Self {
-        if scores.len() < 2 {
+        // Fewer than two scores, or one score throughout: nothing to
+        // measure a scale on.
+        if scores.len() < 2 || scores.iter().all(|&s| s == scores[0]) {
             let mut map = ValueMap::sigmoid(bound, DEFAULT_SCALE_PERMILLE);
             map.root_side = root_side;
+            map.centre = scores
+                .first()
+                .map_or(0.0, |&s| f64::from(s).clamp(-map.bound, map.bound));
             return map;
         }
         let b = f64::from(bound.max(1));
@@ -179,8 +184,13 @@ mod tests {
             assert!((map.score(map.value(s, 1), 1) - s).abs() <= 1, "{s}");
         }
         // The scale stays within [B / 1000, B / 2].
-        let flat = ValueMap::calibrated(10_000, 0, &[5, 5, 5]);
+        let flat = ValueMap::calibrated(10_000, 0, &[5, 6, 5, 6]);
         assert_eq!(flat.temperature(), Some(10.0));
+        // One score throughout measures no scale: the default, B / 4,
+        // centred on that score.
+        let even = ValueMap::calibrated(10_000, 0, &[5, 5, 5]);
+        assert_eq!(even.temperature(), Some(2500.0));
+        assert_eq!(even.value(5, 0), 0.0);
         let wild = ValueMap::calibrated(1000, 0, &[-1000, 1000]);
         assert_eq!(wild.temperature(), Some(500.0));
         assert!(map.close_to(&ValueMap::calibrated(10_000, 0, &[260, 360, 260, 360])));
