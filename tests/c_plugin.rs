@@ -504,6 +504,23 @@ fn the_c_evaluator_sample_scores_as_its_description_says() {
 }
 
 #[test]
+fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
+    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    let library = squares_library();
+    std::fs::copy(library, plugins.path().join(library.file_name().unwrap())).unwrap();
+    let out = plyd_command(plugins.path())
+        .args(["check", "--game", "othello", "--games", "6", "--evaluator", "squares"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("its stacks against evaluate on 2 threads\nno problem found\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn check_finds_a_c_evaluator_past_its_bound() {
     // The SDK clamps a Rust evaluator's score; a C evaluator's comes
     // through as written.

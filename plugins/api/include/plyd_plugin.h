@@ -456,15 +456,20 @@ struct PlydEvaluatorApi {
     PlydEvalStack *(*stack_new)(const PlydEvalContext *ctx);
     /* Free a stack from stack_new. */
     void (*stack_free)(PlydEvalStack *stack);
-    /* Forget everything; state is the only position (a search's root). */
+    /* Forget everything; state is the only position (a search's root).
+     * PLYD_STATUS_UNSUPPORTED: no stack for this search (evaluate is
+     * called instead). Called once per stack, which holds at most 1,024
+     * positions above the root. */
     int32_t (*stack_reset)(PlydEvalStack *stack, const PlydState *state);
     /* state was reached from the position on top by mv (which may be
      * PLYD_NULL_MOVE or a chance outcome): hold it on top. The work may be
      * left to stack_evaluate (lazy accumulators). */
     int32_t (*stack_push)(PlydEvalStack *stack, const PlydState *state, PlydMove mv);
-    /* Take back the last push. */
+    /* Take back the last push. Any status but PLYD_STATUS_OK from a push
+     * or a pop disables the evaluator (the stack no longer follows). */
     int32_t (*stack_pop)(PlydEvalStack *stack);
-    /* Score state, the position on top, exactly as evaluate scores it. */
+    /* Score state, the position on top, exactly as evaluate scores it.
+     * PLYD_STATUS_UNSUPPORTED: evaluate scores this position instead. */
     int32_t (*stack_evaluate)(PlydEvalStack *stack, const PlydState *state, int32_t *out);
 
     /* -- optional: the last plies of the search inside the plugin -- */
