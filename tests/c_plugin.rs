@@ -509,7 +509,15 @@ fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
     let library = squares_library();
     std::fs::copy(library, plugins.path().join(library.file_name().unwrap())).unwrap();
     let out = plyd_command(plugins.path())
-        .args(["check", "--game", "othello", "--games", "6", "--evaluator", "squares"])
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "6",
+            "--evaluator",
+            "squares",
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();

@@ -210,3 +210,27 @@ fn gtp_plays_othello_whatever_game_was_given() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("plyd: GTP plays Othello here, not amazons8; leave --game out"));
 }
+
+#[test]
+fn time_left_refuses_what_is_not_a_time_and_quit_stops_genmove() {
+    let (mut e, _dir) = gtp_engine();
+    ok(&mut e, "protocol_version");
+    for bad in ["nan", "inf", "1e400", "-1", "abc"] {
+        let text = refused(&mut e, &format!("time_left b {bad} 0"));
+        assert!(text.starts_with("syntax error: time_left"), "{bad}: {text}");
+    }
+    ok(&mut e, "time_left b 12.5 0");
+    // Ten minutes to think: `quit` stops the search, whose move is still
+    // answered, and then quits.
+    ok(&mut e, "time_settings 600 0 0");
+    e.send("genmove b");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    e.send("quit");
+    let lines = e.read_until(|l| l.trim_end() == "=");
+    assert!(
+        lines.first().is_some_and(|l| is_square(&l[2..])),
+        "{lines:?}"
+    );
+    let status = e.wait_exit(std::time::Duration::from_secs(20));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+}

@@ -418,3 +418,30 @@ fn ponder_waits_for_ponderhit_and_infinite_for_stop() {
         "{last}"
     );
 }
+
+#[test]
+fn a_go_refused_during_perft_is_answered_and_perft_speaks_ucci() {
+    let (mut e, _dir) = ucci_engine(&["--game", "xiangqi"]);
+    handshake(&mut e);
+    e.send("go perft 6");
+    e.send("go depth 1");
+    let lines = answer(&mut e);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("nobestmove"),
+        "{lines:?}"
+    );
+    assert_eq!(messages(&lines).len(), 1, "{lines:?}");
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info message perft depth 6 nodes ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+}

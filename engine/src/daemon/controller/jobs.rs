@@ -34,7 +34,7 @@ impl Controller {
     pub(crate) fn new_game(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
         if self.job_in_the_way(voice).is_err() {
             return Err(ControlError::BusyFor(
-                "ucinewgame during a search is ignored; send stop first",
+                "a new game during a search is ignored; send stop first",
             ));
         }
         self.session

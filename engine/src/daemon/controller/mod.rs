@@ -422,7 +422,12 @@ impl Controller {
                 self.note_late_answer();
             }
             JobEvent::Line { text, last } => {
-                self.raw(&text);
+                // A job's note goes out as the dialect writes notes (UCCI's
+                // `info message`).
+                match text.strip_prefix("info string ") {
+                    Some(note) => voice.note(self, note),
+                    None => self.raw(&text),
+                }
                 if last {
                     self.mark_answered();
                 }

@@ -503,8 +503,9 @@ pub fn start_bench(
             }));
             match result {
                 Ok(Ok(summary)) if summary.stopped => {
-                    // No `Nodes searched`: a tool reading it would take
-                    // the part for the whole.
+                    // `Nodes searched: 0`, as a perft that failed ends: a
+                    // tool waiting for the line gets it, and no part is
+                    // taken for the whole.
                     line(
                         format!(
                             "info string bench stopped after {} positions searched whole: \
@@ -513,8 +514,9 @@ pub fn start_bench(
                             summary.nodes,
                             summary.elapsed.as_millis()
                         ),
-                        true,
+                        false,
                     );
+                    line("Nodes searched: 0".to_string(), true);
                 }
                 Ok(Ok(summary)) => {
                     line(
@@ -530,11 +532,13 @@ pub fn start_bench(
                 }
                 Ok(Err(e)) => {
                     let _ = events.send(JobEvent::Error(format!("bench: {e}")));
+                    line("Nodes searched: 0".to_string(), true);
                 }
                 Err(_) => {
                     let _ = events.send(JobEvent::Error(
                         "internal error: bench panicked".to_string(),
                     ));
+                    line("Nodes searched: 0".to_string(), true);
                 }
             }
         },

@@ -46,7 +46,6 @@ impl Gtp {
     }
 
     /// One GTP line; `false` means quit.
-    /// One GTP line; `false` means quit.
     fn command(&mut self, ctl: &mut Controller, line: &str) -> bool {
         let Some(command) = parse_gtp_line(line) else {
             return true;
@@ -56,7 +55,11 @@ impl Gtp {
             return true;
         }
         // GTP is answered in order: a command sent before `genmove` has
-        // answered waits for it.
+        // answered waits for it; `quit` stops it first (its move is still
+        // answered), as the end of the input does.
+        if command.name == "quit" {
+            ctl.shut_down(self);
+        }
         ctl.finish_job(self);
         let id = command.id;
         let result = match command.name {
@@ -246,9 +249,9 @@ impl Gtp {
         let [main, byo, stones] = numbers[..] else {
             return Err("syntax error: time_settings main_time byo_yomi_time stones".into());
         };
-        self.main_ms = Some(main * 1000);
-        self.byo_yomi_ms = byo * 1000;
-        self.byo_yomi_stones = stones as u32;
+        self.main_ms = Some(main.saturating_mul(1000));
+        self.byo_yomi_ms = byo.saturating_mul(1000);
+        self.byo_yomi_stones = u32::try_from(stones).unwrap_or(u32::MAX);
         self.left = [None, None];
         Ok(String::new())
     }
@@ -256,12 +259,16 @@ impl Gtp {
     fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
         let (Some(color), Some(time), Some(stones)) = (
             args.first().and_then(|c| parse_color(c)),
-            args.get(1).and_then(|t| t.parse::<f64>().ok()),
+            args.get(1)
+                .and_then(|t| t.parse::<f64>().ok())
+                .filter(|t| t.is_finite() && *t >= 0.0),
             args.get(2).and_then(|s| s.parse::<u32>().ok()),
         ) else {
-            return Err("syntax error: time_left colour time stones".into());
+            return Err(
+                "syntax error: time_left colour time stones (time in seconds, at least 0)".into(),
+            );
         };
-        self.left[color as usize] = Some(((time.max(0.0) * 1000.0) as u64, stones));
+        self.left[color as usize] = Some(((time * 1000.0) as u64, stones));
         Ok(String::new())
     }
 

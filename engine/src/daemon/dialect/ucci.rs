@@ -15,7 +15,7 @@ use plyd_protocol::{
 };
 
 use super::{main_line_score, one_line, report, search, uci, Dialect};
-use crate::daemon::controller::Controller;
+use crate::daemon::controller::{ControlError, Controller};
 use crate::host::Outcome;
 use crate::options::names;
 use crate::search::score::to_protocol;
@@ -210,6 +210,11 @@ impl Ucci {
         // and score, and gives the answer.
         if let Err(e) = ctl.job_in_the_way(self) {
             self.error(ctl, &e.to_string());
+            // perft gives no answer of a search: a refused `go` is owed its
+            // own.
+            if !matches!(e, ControlError::Busy) {
+                ctl.raw("nobestmove");
+            }
             return;
         }
         self.draw_offered = go.draw;
