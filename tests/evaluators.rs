@@ -683,6 +683,45 @@ fn stack_failures_are_told_once_and_unsupported_scores_are_left_to_evaluate() {
 }
 
 #[test]
+fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let config = dir.path().join("plyd.toml");
+    std::fs::write(&config, "call_limit = 2000\n").unwrap();
+    let config = config.display().to_string();
+    let mut e = Engine::start(
+        dir.path(),
+        &["--config", &config],
+        &[("PLYD_TEST_EVAL", "hang")],
+    );
+    e.send("setoption name Evaluator value odd");
+    assert!(e.sync().is_empty());
+    // Three plies in, the evaluator never returns.
+    e.send("position startpos moves f5 d6");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    let lines = [lines, e.sync()].concat();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("plugin evaluator 'odd' (")
+            && error[0]
+                .contains(") did not return from a call: the search made no progress for 2 s")
+            && error[0].contains("(setoption name EvalFile, or PluginPath)")
+            && !error[0].contains("othello"),
+        "{error:?}"
+    );
+    // Othello plays on, with its default evaluator.
+    assert!(
+        lines.contains(
+            &"info string evaluator 'odd' is disabled after a failure; using patterns".to_string()
+        ),
+        "{lines:?}"
+    );
+    assert_eq!(search(&mut e, 3).1.len(), 2);
+}
+
+#[test]
 fn an_evaluator_that_answers_garbage_is_dropped() {
     // Status 42 from evaluate, at 7 discs.
     let (mut e, _dir) = odd_engine("garbage");

@@ -148,7 +148,43 @@ pub struct SearchControl {
     /// When the search handed over its `bestmove`, for the note on a late
     /// answer.
     answered: Mutex<Option<Instant>>,
+    /// Per search thread (by its index): whether it is inside a call of
+    /// the evaluator, so that a job stuck in a call is blamed on the
+    /// library it is stuck in.
+    evaluating: Box<[EvaluatingFlag]>,
 }
+
+/// One thread's [`SearchControl::evaluating`] flag, on a cache line of its
+/// own: each thread writes its own at every evaluation.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+pub struct EvaluatingFlag(AtomicBool);
+
+impl EvaluatingFlag {
+    /// Run `call`, a call of the evaluator, with the flag up.
+    #[inline(always)]
+    pub fn during<T>(&self, call: impl FnOnce() -> T) -> T {
+        self.0.store(true, Ordering::Relaxed);
+        let result = call();
+        self.0.store(false, Ordering::Relaxed);
+        result
+    }
+
+    /// Run `call` with `flag` up, if there is one (a search keeps none for
+    /// an evaluator built into the game plugin: a call stuck in it is the
+    /// game plugin's either way).
+    #[inline(always)]
+    pub fn around<T>(flag: Option<&Self>, call: impl FnOnce() -> T) -> T {
+        match flag {
+            Some(flag) => flag.during(call),
+            None => call(),
+        }
+    }
+}
+
+/// Search threads that have a flag: more are searched (`Threads` goes to
+/// 256) but not watched for where they are stuck.
+const FLAGGED_THREADS: usize = 256;
 
 impl SearchControl {
     /// Put the calling thread on the job's roll while the guard lives:
@@ -188,7 +224,21 @@ impl SearchControl {
             beats: AtomicU64::new(0),
             threads: ThreadRoll::default(),
             answered: Mutex::new(None),
+            evaluating: (0..FLAGGED_THREADS)
+                .map(|_| EvaluatingFlag::default())
+                .collect(),
         }
+    }
+
+    /// The evaluating flag of search thread `thread` (an index past the
+    /// flagged ones shares the last flag).
+    pub fn evaluating(&self, thread: usize) -> &EvaluatingFlag {
+        &self.evaluating[thread.min(FLAGGED_THREADS - 1)]
+    }
+
+    /// Whether some search thread is inside a call of the evaluator now.
+    pub fn in_evaluator(&self) -> bool {
+        self.evaluating.iter().any(|f| f.0.load(Ordering::Relaxed))
     }
 
     /// Note that the search hands over its `bestmove` now.

@@ -47,7 +47,7 @@ use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
 use super::pool::{Shared, BUSY_MIN_DEPTH};
 use super::score::{self, loss_in, win_in, INFINITY, MAX_PLY};
 use super::tt::{Bound, TtHit};
-use super::SearchEvent;
+use super::{EvaluatingFlag, SearchEvent};
 use crate::host::{EvalStack, GameState, Outcome, PluginError};
 
 /// The most nodes that pass between two looks at the clock and the stop
@@ -113,6 +113,8 @@ pub struct Searcher<'a> {
     /// Why the evaluator's stack could not be made or reset, reported when
     /// the search starts.
     pub(super) stack_error: Option<PluginError>,
+    /// Up while this thread is inside a call of the evaluator.
+    evaluating: Option<&'a EvaluatingFlag>,
     pub(super) shared: &'a Shared<'a>,
     pub(super) root_moves: Vec<RootMove>,
     /// The root's side to move.
@@ -172,24 +174,35 @@ impl<'a> Searcher<'a> {
         // A stack that cannot be made or reset ends the search with that
         // failure at its start ([`Searcher::iterate`]); a reset answered
         // `STATUS_UNSUPPORTED` searches with the plain `evaluate`.
-        let (eval_stack, stack_error) = match shared.evaluator.new_stack().and_then(|stack| {
-            stack
-                .map(|mut stack| match stack.reset(&state) {
-                    Ok(()) => Ok(Some(stack)),
-                    Err(PluginError::Unsupported { .. }) => Ok(None),
-                    Err(e) => Err(e),
-                })
-                .transpose()
-                .map(Option::flatten)
-        }) {
-            Ok(stack) => (stack, None),
-            Err(e) => (None, Some(e)),
-        };
+        let evaluating = shared
+            .evaluator
+            .source()
+            .is_external()
+            .then(|| shared.control.evaluating(id));
+        let (eval_stack, stack_error) =
+            match EvaluatingFlag::around(evaluating, || shared.evaluator.new_stack()).and_then(
+                |stack| {
+                    stack
+                        .map(|mut stack| {
+                            match EvaluatingFlag::around(evaluating, || stack.reset(&state)) {
+                                Ok(()) => Ok(Some(stack)),
+                                Err(PluginError::Unsupported { .. }) => Ok(None),
+                                Err(e) => Err(e),
+                            }
+                        })
+                        .transpose()
+                        .map(Option::flatten)
+                },
+            ) {
+                Ok(stack) => (stack, None),
+                Err(e) => (None, Some(e)),
+            };
         Searcher {
             id,
             state,
             eval_stack,
             stack_error,
+            evaluating,
             shared,
             root_moves: shared
                 .root
@@ -376,9 +389,10 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     pub(super) fn evaluate(&mut self) -> Result<i32, PluginError> {
         let bound = self.shared.eval_bound;
+        let (state, evaluator) = (&self.state, self.shared.evaluator);
         let score = match &mut self.eval_stack {
-            Some(stack) => stack.evaluate(&self.state)?,
-            None => self.shared.evaluator.evaluate(&self.state)?,
+            Some(stack) => EvaluatingFlag::around(self.evaluating, || stack.evaluate(state))?,
+            None => EvaluatingFlag::around(self.evaluating, || evaluator.evaluate(state))?,
         };
         Ok(score.clamp(-bound, bound))
     }
@@ -389,7 +403,8 @@ impl<'a> Searcher<'a> {
     pub(super) fn play(&mut self, mv: Move) -> Result<(), PluginError> {
         self.state.make_move(mv)?;
         if let Some(stack) = &mut self.eval_stack {
-            stack.push(&self.state, mv)?;
+            let state = &self.state;
+            EvaluatingFlag::around(self.evaluating, || stack.push(state, mv))?;
         }
         Ok(())
     }
@@ -399,7 +414,7 @@ impl<'a> Searcher<'a> {
     pub(super) fn take_back(&mut self, mv: Move) -> Result<(), PluginError> {
         self.state.unmake_move(mv)?;
         if let Some(stack) = &mut self.eval_stack {
-            stack.pop()?;
+            EvaluatingFlag::around(self.evaluating, || stack.pop())?;
         }
         Ok(())
     }
@@ -541,13 +556,10 @@ impl<'a> Searcher<'a> {
         }
         // The last plies of a non-PV node, searched inside the plugin.
         if self.searched_in_plugin(depth, pv_node) && excluded == NULL_MOVE {
-            let found = self.shared.evaluator.shallow_search(
-                &mut self.state,
-                depth,
-                alpha,
-                beta,
-                win_in(ply),
-            )?;
+            let (state, evaluator) = (&mut self.state, self.shared.evaluator);
+            let found = EvaluatingFlag::around(self.evaluating, || {
+                evaluator.shallow_search(state, depth, alpha, beta, win_in(ply))
+            })?;
             if let Some((score, nodes)) = found {
                 self.nodes += nodes;
                 return Ok(score);

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crossbeam_channel::unbounded;
 
-use super::watchdog::{self, blame_text, Due};
+use super::watchdog::{self, blame_text, stuck_in, Blame, Due};
 use crate::daemon::controller::worker::JobKind;
 use crate::daemon::controller::Controller;
 use crate::daemon::dialect::Dialect;
@@ -152,8 +152,16 @@ impl Controller {
         job.control.stop();
         let kind = job.kind;
         let stalled = job.watch.stalled;
-        let blamed = blame_text(&job.plugins);
-        for plugin in &job.plugins {
+        // The library a thread is stuck in: the evaluator's when one was
+        // inside an evaluator call, else the game plugin's.
+        let stuck = stuck_in(&job.plugins, job.control.in_evaluator());
+        let blamed = blame_text(&stuck);
+        let reload = if matches!(stuck.as_slice(), [Blame::Evaluator(_)]) {
+            "EvalFile, or PluginPath"
+        } else {
+            "PluginPath"
+        };
+        for plugin in stuck {
             plugin.disable();
         }
         let demoted = job.control.demote_threads();
@@ -182,7 +190,7 @@ impl Controller {
             self,
             &format!(
                 "{blamed} did not return from a call: {what} {when}; \
-                 the plugin is disabled until it is loaded again (setoption name PluginPath)"
+                 the plugin is disabled until it is loaded again (setoption name {reload})"
             ),
         );
         // Dropping the job detaches its thread.

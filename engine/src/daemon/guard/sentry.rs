@@ -176,7 +176,7 @@ impl Sentry {
         let why = format!(
             "{} did not return from a call: {} was given up after {} s; \
              the plugin is disabled until it is loaded again (setoption name PluginPath)",
-            blame_text(&blame),
+            blame_text(&blame.iter().collect::<Vec<_>>()),
             stuck.what,
             call_limit().as_secs_f64()
         );

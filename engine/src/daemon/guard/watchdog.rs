@@ -165,9 +165,26 @@ impl Blame {
     }
 }
 
+/// Of a job's plugins, those a stuck call is in: with an evaluator on the
+/// list, the evaluator's library if a thread of the job was inside a call
+/// of the evaluator when it was given up (`in_evaluator`), else the game
+/// plugin. A built-in evaluator's library is the game plugin.
+pub fn stuck_in(plugins: &[Blame], in_evaluator: bool) -> Vec<&Blame> {
+    let evaluator = plugins.iter().find_map(|b| match b {
+        Blame::Evaluator(source) => Some((b, source.is_external())),
+        Blame::Game(_) => None,
+    });
+    let game = plugins.iter().find(|b| matches!(b, Blame::Game(_)));
+    match (evaluator, game) {
+        (Some((evaluator, true)), _) if in_evaluator => vec![evaluator],
+        (Some(_), Some(game)) => vec![game],
+        _ => plugins.iter().collect(),
+    }
+}
+
 /// The names of the plugins to blame, each library once: an evaluator
 /// built into the game plugin is the game plugin.
-pub fn blame_text(plugins: &[Blame]) -> String {
+pub fn blame_text(plugins: &[&Blame]) -> String {
     let external = |b: &Blame| match b {
         Blame::Game(_) => true,
         Blame::Evaluator(source) => source.is_external(),
@@ -175,7 +192,7 @@ pub fn blame_text(plugins: &[Blame]) -> String {
     let names: Vec<String> = plugins
         .iter()
         .filter(|b| external(b))
-        .map(Blame::label)
+        .map(|b| b.label())
         .collect();
     match names.as_slice() {
         [] => "the job's plugin".to_string(),
@@ -246,7 +263,7 @@ pub fn call_within<T: Send + 'static>(
     Err(format!(
         "{} did not return from a call: {what} was given up after {} s; \
          the plugin is disabled until it is loaded again (setoption name PluginPath)",
-        blame_text(blame),
+        blame_text(&blame.iter().collect::<Vec<_>>()),
         limit.as_secs_f64()
     ))
 }

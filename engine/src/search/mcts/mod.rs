@@ -34,7 +34,7 @@ use plyd_api::abi::CAP_MCTS_PLAYOUTS;
 use plyd_api::Move;
 use plyd_protocol::Info;
 
-use super::limits::{SearchControl, SearchLimits};
+use super::limits::{EvaluatingFlag, SearchControl, SearchLimits};
 use super::pool::join_helpers;
 use super::{nps, playable_root_moves, score, Answer, SearchEvent, SearchOptions, SearchResult};
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
@@ -193,7 +193,11 @@ pub(super) fn run(
     let (style, fresh_map, sampled) = if seed003 {
         (Style::Seed003, ValueMap::linear(bound), 0)
     } else {
-        let scores = sample_scores(&mut root, evaluator, &root_moves, bound, root_side)?;
+        let flag = evaluator
+            .source()
+            .is_external()
+            .then(|| control.evaluating(0));
+        let scores = sample_scores(&mut root, evaluator, flag, &root_moves, bound, root_side)?;
         let map = ValueMap::calibrated(bound, root_side, &scores);
         (Style::Widening, map, scores.len())
     };
@@ -282,6 +286,10 @@ pub(super) fn run(
             walker.tree = Tree::with_root(Node::new(hash, 0, NO_NODE, side, NodeKind::Decision));
         }
         walker.max_depth = walker.tree.depth();
+        walker.evaluating = evaluator
+            .source()
+            .is_external()
+            .then(|| control.evaluating(index));
         walkers.push(walker);
     }
 
@@ -374,6 +382,7 @@ const MIN_JUDGING_SAMPLE: usize = 8;
 fn sample_scores(
     root: &mut GameState,
     evaluator: &Evaluator,
+    flag: Option<&EvaluatingFlag>,
     moves: &[Move],
     bound: i32,
     root_side: u32,
@@ -383,7 +392,7 @@ fn sample_scores(
     let mut scores = Vec::new();
     for &mv in &sampled {
         root.make_move(mv)?;
-        let scored = score_for(root, evaluator, bound, root_side);
+        let scored = score_for(root, evaluator, flag, bound, root_side);
         root.unmake_move(mv)?;
         scores.push(scored?);
     }
@@ -403,7 +412,7 @@ fn sample_scores(
             let step = replies.len().div_ceil(per_move).max(1);
             for &reply in replies.iter().step_by(step) {
                 root.make_move(reply)?;
-                let scored = score_for(root, evaluator, bound, root_side);
+                let scored = score_for(root, evaluator, flag, bound, root_side);
                 root.unmake_move(reply)?;
                 more.push(scored?);
             }
@@ -419,12 +428,15 @@ fn sample_scores(
 fn score_for(
     state: &GameState,
     evaluator: &Evaluator,
+    flag: Option<&EvaluatingFlag>,
     bound: i32,
     root_side: u32,
 ) -> Result<i32, PluginError> {
     let side = state.side_to_move()?;
     let score = match state.outcome()? {
-        Outcome::Ongoing => evaluator.evaluate(state)?.clamp(-bound, bound),
+        Outcome::Ongoing => {
+            EvaluatingFlag::around(flag, || evaluator.evaluate(state))?.clamp(-bound, bound)
+        }
         Outcome::Win => bound,
         Outcome::Loss => -bound,
         Outcome::Draw => 0,

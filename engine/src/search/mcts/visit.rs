@@ -15,6 +15,7 @@ use super::select::{self, Shape, Step, Style};
 use super::tree::{Node, NodeId, NodeKind, Proof, Tree};
 use super::value::ValueMap;
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
+use crate::search::EvaluatingFlag;
 
 /// How the visits of one search run.
 #[derive(Debug, Clone)]
@@ -59,6 +60,9 @@ pub struct Visitor<'a> {
     pub evaluator: &'a Evaluator,
     /// Deepest ply reached.
     pub max_depth: u32,
+    /// Up while this walker is inside a call of the evaluator (the
+    /// search's flag for its thread).
+    pub evaluating: Option<&'a EvaluatingFlag>,
     rng: u64,
     path: Vec<Move>,
     moves: Vec<Move>,
@@ -82,6 +86,7 @@ impl<'a> Visitor<'a> {
             config,
             evaluator,
             max_depth,
+            evaluating: None,
             rng: seed | 1,
             path: Vec::new(),
             moves: Vec::new(),
@@ -373,7 +378,9 @@ impl<'a> Visitor<'a> {
     /// move is `side`, as a value for that side.
     fn evaluate(&mut self, side: u32) -> Result<f64, PluginError> {
         let bound = self.config.bound;
-        let score = self.evaluator.evaluate(&self.state)?.clamp(-bound, bound);
+        let (evaluator, state) = (self.evaluator, &self.state);
+        let score = EvaluatingFlag::around(self.evaluating, || evaluator.evaluate(state))?
+            .clamp(-bound, bound);
         Ok(self.config.map.value(score, side))
     }
 

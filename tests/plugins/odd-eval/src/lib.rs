@@ -25,6 +25,8 @@
 //!   `STATUS_UNSUPPORTED`;
 //! * `stack-wrong`: the same, but `stack_evaluate` answers one more than
 //!   `evaluate`;
+//! * `hang`: the disc-count evaluator whose `evaluate` never returns once
+//!   a position has 7 discs or more (it sleeps, a second at a time);
 //! * `ok`: the disc-count evaluator, well behaved;
 //! * `loud`: the disc count times 100, past the bound of 64 it declares.
 //!
@@ -60,6 +62,11 @@ impl Evaluator for DiscCount {
     fn evaluate(&self, state: &Othello) -> i32 {
         if mode() == "panic" && discs(state) >= 7 {
             panic!("asked to panic while evaluating");
+        }
+        if mode() == "hang" && discs(state) >= 7 {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
         }
         let (own, opp) = state.position().own_and_opponent();
         let count = own.count_ones() as i32 - opp.count_ones() as i32;
@@ -205,7 +212,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "huge" => table.table_size = 1 << 20,
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "ok" | "loud" => {}
+        "panic" | "ok" | "loud" | "hang" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
