@@ -559,6 +559,11 @@ impl Session {
         }
         let failed_name = failed.name().to_string();
         let variant = current.variant.clone();
+        if variant.plugin.is_disabled() {
+            // No evaluator of a disabled game can be made: the game's own
+            // error says what to do, once a command needs it.
+            return None;
+        }
         let replacement = self
             .host
             .evaluators_for(&variant.plugin)
