@@ -503,10 +503,52 @@ fn the_c_evaluator_sample_scores_as_its_description_says() {
     assert!(legal.iter().any(|m| m == best), "{best} not in {legal:?}");
 }
 
-#[test]
-fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
+/// A C evaluator plugin for Othello named `name`, bound 100, whose
+/// `evaluate` runs `body` (with `out` to write and `calls`, a count of the
+/// calls before), built in a folder of its own.
+fn c_evaluator(name: &str, body: &str) -> PathBuf {
+    let dir = TempDir::new(&format!("c-{name}"));
+    let source = dir.path().join(format!("{name}.c"));
+    std::fs::write(
+        &source,
+        format!(
+            r#"#include <stdint.h>
+#include <stdlib.h>
+#include "plyd_plugin.h"
+static PlydEvalContext *create(const char *p, char *e, size_t c) {{
+    (void)p; (void)e; (void)c;
+    return (PlydEvalContext *)malloc(1);
+}}
+static void destroy(PlydEvalContext *ctx) {{ free(ctx); }}
+static int calls;
+static int32_t evaluate(const PlydEvalContext *ctx, const PlydState *s, int32_t *out) {{
+    (void)ctx; (void)s;
+    {body}
+    calls++;
+    return PLYD_STATUS_OK;
+}}
+static const PlydEvaluatorApi API = {{
+    .abi_version = PLYD_ABI_VERSION, .table_size = sizeof(PlydEvaluatorApi),
+    .name = "{name}", .description = "a test evaluator", .game = "othello",
+    .state_layout = 1, .score_bound = 100, .default_params = "",
+    .create = create, .destroy = destroy, .evaluate = evaluate,
+}};
+const PlydEvaluatorApi *plyd_evaluator_api(void) {{ return &API; }}
+"#
+        ),
+    )
+    .unwrap();
+    build_c_sample(
+        &source,
+        &format!("plyd_eval_{name}"),
+        &format!("c-eval-{name}"),
+    )
+}
+
+/// `plyd check --game othello --games GAMES --evaluator NAME` with Othello
+/// and `library` in a plugin folder: its exit status and stdout.
+fn check_c_evaluator(library: &Path, name: &str, games: &str) -> (Option<i32>, String) {
     let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
-    let library = squares_library();
     std::fs::copy(library, plugins.path().join(library.file_name().unwrap())).unwrap();
     let out = plyd_command(plugins.path())
         .args([
@@ -514,14 +556,19 @@ fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
             "--game",
             "othello",
             "--games",
-            "6",
+            games,
             "--evaluator",
-            "squares",
+            name,
         ])
         .output()
         .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
+    let (status, stdout) = check_c_evaluator(squares_library(), "squares", "6");
+    assert_eq!(status, Some(0), "{stdout}");
     assert!(
         stdout.contains("its stacks against evaluate on 2 threads\nno problem found\n"),
         "{stdout}"
@@ -532,50 +579,9 @@ fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
 fn check_finds_a_c_evaluator_past_its_bound() {
     // The SDK clamps a Rust evaluator's score; a C evaluator's comes
     // through as written.
-    let dir = TempDir::new("c-loud");
-    let source = dir.path().join("loud.c");
-    std::fs::write(
-        &source,
-        r#"#include <stdint.h>
-#include <stdlib.h>
-#include "plyd_plugin.h"
-static PlydEvalContext *create(const char *p, char *e, size_t c) {
-    (void)p; (void)e; (void)c;
-    return (PlydEvalContext *)malloc(1);
-}
-static void destroy(PlydEvalContext *ctx) { free(ctx); }
-static int32_t evaluate(const PlydEvalContext *ctx, const PlydState *s, int32_t *out) {
-    (void)ctx; (void)s;
-    *out = 1000;
-    return PLYD_STATUS_OK;
-}
-static const PlydEvaluatorApi API = {
-    .abi_version = PLYD_ABI_VERSION, .table_size = sizeof(PlydEvaluatorApi),
-    .name = "loud", .description = "always 1000", .game = "othello",
-    .state_layout = 1, .score_bound = 100, .default_params = "",
-    .create = create, .destroy = destroy, .evaluate = evaluate,
-};
-const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
-"#,
-    )
-    .unwrap();
-    let library = build_c_sample(&source, "plyd_eval_loud", "c-eval-loud");
-    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
-    std::fs::copy(&library, plugins.path().join(library.file_name().unwrap())).unwrap();
-    let out = plyd_command(plugins.path())
-        .args([
-            "check",
-            "--game",
-            "othello",
-            "--games",
-            "2",
-            "--evaluator",
-            "loud",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let library = c_evaluator("loud", "*out = 1000;");
+    let (status, stdout) = check_c_evaluator(&library, "loud", "2");
+    assert_eq!(status, Some(1), "{stdout}");
     assert!(
         stdout.contains("problem: a score past the evaluator's score_bound: 122 times, first in game 1 ply 0, position '8/8/8/3OX3/3XO3/8/8/8 b': 1000, bound 100"),
         "{stdout}"
@@ -588,35 +594,7 @@ fn eval_warns_of_any_score_past_the_bound_and_int32_min_is_no_score() {
     // the lowest score past the bound too. INT32_MIN itself is what the
     // host leaves in the output before the call: an evaluator answering
     // it wrote no score, and is disabled.
-    let dir = TempDir::new("c-int-min");
-    let source = dir.path().join("lowest.c");
-    std::fs::write(
-        &source,
-        r#"#include <stdint.h>
-#include <stdlib.h>
-#include "plyd_plugin.h"
-static PlydEvalContext *create(const char *p, char *e, size_t c) {
-    (void)p; (void)e; (void)c;
-    return (PlydEvalContext *)malloc(1);
-}
-static void destroy(PlydEvalContext *ctx) { free(ctx); }
-static int calls;
-static int32_t evaluate(const PlydEvalContext *ctx, const PlydState *s, int32_t *out) {
-    (void)ctx; (void)s;
-    *out = calls++ == 0 ? INT32_MIN + 1 : INT32_MIN;
-    return PLYD_STATUS_OK;
-}
-static const PlydEvaluatorApi API = {
-    .abi_version = PLYD_ABI_VERSION, .table_size = sizeof(PlydEvaluatorApi),
-    .name = "lowest", .description = "always the lowest score", .game = "othello",
-    .state_layout = 1, .score_bound = 100, .default_params = "",
-    .create = create, .destroy = destroy, .evaluate = evaluate,
-};
-const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
-"#,
-    )
-    .unwrap();
-    let library = build_c_sample(&source, "plyd_eval_lowest", "c-eval-lowest");
+    let library = c_evaluator("lowest", "*out = calls == 0 ? INT32_MIN + 1 : INT32_MIN;");
     let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
     let mut e = Engine::start(plugins.path(), &[], &[]);
     e.send(&format!(

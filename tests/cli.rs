@@ -284,6 +284,21 @@ fn bench_subcommand_prints_a_total_that_repeats() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `plyd check ARGS` with plugins from `dir` and `env` set: its exit
+/// status and stdout.
+fn check(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let out = common::plyd_command(dir)
+        .arg("check")
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 #[test]
 fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
     let dir = common::plugin_dir(&[
@@ -293,35 +308,53 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
         ("plyd_game_einstein", "einstein"),
     ]);
     for game in ["othello", "xiangqi", "amazons8", "einstein"] {
-        let out = common::run_plyd(
+        let (status, stdout) = check(
             dir.path(),
-            &["check", "--game", game, "--games", "2", "--plies", "120"],
+            &["--game", game, "--games", "2", "--plies", "120"],
+            &[],
         );
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{game}: {stdout}");
+        assert_eq!(status, Some(0), "{game}: {stdout}");
         assert!(
             stdout.starts_with(&format!("{game}: 2 games, ")),
             "{stdout}"
         );
         assert!(stdout.ends_with("no problem found\n"), "{stdout}");
     }
+    // Broken test plugins: an unmake that restores nothing, a gen_moves
+    // that counts one move more than it writes.
     let broken = common::plugin_dir(&[("plyd_test_bad_abi", "forgetful")]);
-    let out = common::plyd_command(broken.path())
-        .args(["check", "--game", "panicky", "--games", "2"])
-        .env("PLYD_TEST_BAD_TABLE", "forgetful-unmake")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(
-        stdout.contains("problem: unmake_move does not restore the position (hash, side or text): 2 times, first in game 1 ply 0, position '10': after '1' and back"),
-        "{stdout}"
-    );
-    // With --evaluator: the evaluator too, its stacks on two threads.
-    let out = common::run_plyd(
+    for (mode, needles) in [
+        (
+            "forgetful-unmake",
+            &["problem: unmake_move does not restore the position (hash, side or text): 2 times, first in game 1 ply 0, position '10': after '1' and back"][..],
+        ),
+        (
+            "over-count",
+            &[
+                "problem: gen_moves counts more moves than it writes: ",
+                "first in game 1 ply 0, position '10': 3 counted, the last 1 left unwritten",
+            ][..],
+        ),
+    ] {
+        let (status, stdout) = check(
+            broken.path(),
+            &["--game", "panicky", "--games", "2"],
+            &[("PLYD_TEST_BAD_TABLE", mode)],
+        );
+        assert_eq!(status, Some(1), "{mode}: {stdout}");
+        for needle in needles {
+            assert!(stdout.contains(needle), "{mode}: {stdout}");
+        }
+    }
+}
+
+#[test]
+fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let (status, stdout) = check(
         dir.path(),
         &[
-            "check",
             "--game",
             "othello",
             "--games",
@@ -329,34 +362,23 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
             "--evaluator",
             "patterns-stack",
         ],
+        &[],
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(status, Some(0), "{stdout}");
     assert!(
         stdout.contains("\nevaluator patterns-stack: 2 games, ")
             && stdout.contains(" scores compared, its stacks against evaluate on 2 threads\n")
             && stdout.ends_with("no problem found\n"),
         "{stdout}"
     );
-    // An evaluator whose stack scores one more than evaluate (one whose
+    // A stack that scores one more than evaluate (an evaluator whose
     // scores pass its bound: tests/c_plugin.rs).
-    let odd = common::plugin_dir(&[("plyd_game_othello", "othello")]);
-    common::add_evaluator(odd.path(), "plyd_test_odd_eval", "odd");
-    let out = common::plyd_command(odd.path())
-        .args([
-            "check",
-            "--game",
-            "othello",
-            "--games",
-            "2",
-            "--evaluator",
-            "odd",
-        ])
-        .env("PLYD_TEST_EVAL", "stack-wrong")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let (status, stdout) = check(
+        dir.path(),
+        &["--game", "othello", "--games", "2", "--evaluator", "odd"],
+        &[("PLYD_TEST_EVAL", "stack-wrong")],
+    );
+    assert_eq!(status, Some(1), "{stdout}");
     assert!(
         stdout.contains("problem: stack_evaluate differs from evaluate: ")
             && stdout.contains(
@@ -373,20 +395,5 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("othello has no evaluator 'nosuch'"),
         "{out:?}"
-    );
-    // A gen_moves that counts one move more than it writes.
-    let out = common::plyd_command(broken.path())
-        .args(["check", "--game", "panicky", "--games", "2"])
-        .env("PLYD_TEST_BAD_TABLE", "over-count")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(
-        stdout.contains("problem: gen_moves counts more moves than it writes: ")
-            && stdout.contains(
-                "first in game 1 ply 0, position '10': 3 counted, the last 1 left unwritten"
-            ),
-        "{stdout}"
     );
 }
