@@ -719,6 +719,34 @@ fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
         "{lines:?}"
     );
     assert_eq!(search(&mut e, 3).1.len(), 2);
+
+    // The same through `eval`, which calls the evaluator alone.
+    let mut e = Engine::start(
+        dir.path(),
+        &["--config", &config],
+        &[("PLYD_TEST_EVAL", "hang")],
+    );
+    e.send("setoption name Evaluator value odd");
+    e.send("position startpos moves f5 d6 c3");
+    e.send("eval");
+    let lines = e.sync();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("plugin evaluator 'odd' (")
+            && error[0].contains("did not return from a call: evaluating the position")
+            && !error[0].contains("othello"),
+        "{error:?}"
+    );
+    assert!(
+        lines.contains(
+            &"info string evaluator 'odd' is disabled after a failure; using patterns".to_string()
+        ),
+        "{lines:?}"
+    );
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
 }
 
 #[test]

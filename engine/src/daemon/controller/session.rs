@@ -118,13 +118,14 @@ pub fn create_evaluator(
 
 /// [`create_evaluator`] on a thread of its own, watched (see
 /// [`call_within`]): a context creation that never returns disables the
-/// evaluator's library and the game plugin, and the evaluator in use stays.
+/// evaluator's library (the game plugin, for a built-in evaluator), and the
+/// evaluator in use stays.
 pub(super) fn create_evaluator_watched(
     game: &Arc<GamePlugin>,
     source: EvaluatorSource,
     path: Option<&Path>,
 ) -> Result<Evaluator, String> {
-    let blame = Blame::game_and_evaluator(game, &source);
+    let blame = Blame::evaluator_call(game, &source);
     let (game, path) = (Arc::clone(game), path.map(Path::to_path_buf));
     call_within("creating the evaluator", call_limit(), &blame, move || {
         create_evaluator(&game, source, path.as_deref())
@@ -588,13 +589,14 @@ impl Session {
     /// The evaluation of the current position, as lines for people tuning
     /// weights: the evaluator, each term it explains, and the score.
     /// Watched like [`Session::watched_position`]: an evaluator that never
-    /// returns is disabled with its game plugin.
+    /// returns disables its library (the game plugin, for a built-in one).
     pub fn eval_report(&self) -> Result<Vec<String>, String> {
         let current = self.positioned()?;
         let state = self.copy_position()?;
         let evaluator = Arc::clone(&current.evaluator);
         let params = current.eval_params.clone();
-        let blame = Blame::game_and_evaluator(&current.variant.plugin, evaluator.source());
+        // `evaluation_lines` calls the evaluator alone.
+        let blame = Blame::evaluator_call(&current.variant.plugin, evaluator.source());
         call_within("evaluating the position", call_limit(), &blame, move || {
             evaluation_lines(&evaluator, &state, params.as_deref())
         })?

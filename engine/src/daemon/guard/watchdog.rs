@@ -143,6 +143,16 @@ impl Blame {
         ]
     }
 
+    /// The library a call of the evaluator `source` of `game` goes into:
+    /// its own, or the game plugin's for a built-in one.
+    pub fn evaluator_call(game: &Arc<GamePlugin>, source: &EvaluatorSource) -> [Blame; 1] {
+        if source.is_external() {
+            [Blame::Evaluator(source.clone())]
+        } else {
+            [Blame::Game(Arc::clone(game))]
+        }
+    }
+
     /// Disable it. A built-in evaluator is left to its game plugin, which
     /// is on the same list.
     pub fn disable(&self) {
