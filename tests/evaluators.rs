@@ -651,6 +651,30 @@ fn eval_warns_of_a_score_past_the_evaluators_bound() {
 }
 
 #[test]
+fn the_stack_follows_every_move_of_the_search_quiescence_and_null_moves_included() {
+    // xiangqi has captures searched in quiescence and null moves: the
+    // test evaluator panics if a position it scores is not on top of its
+    // stack.
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    add_evaluator(dir.path(), "plyd_test_xq_stack", "stackcheck");
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name Evaluator value stackcheck");
+    assert!(e.sync().is_empty());
+    for threads in [1, 2] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        // A middle game with captures to look at.
+        e.send("position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7");
+        e.send("go depth 6");
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "Threads {threads}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 6 ")),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
 fn stack_failures_are_told_once_and_unsupported_scores_are_left_to_evaluate() {
     // stack_evaluate answering UNSUPPORTED everywhere: the same search as
     // the plain evaluator's, with no error.

@@ -183,6 +183,33 @@ pub fn fit_allocator_to_limits() -> Option<u64> {
 /// rest is left to the search threads, the plugins and the system.
 pub const HASH_SHARE_PERCENT: u64 = 90;
 
+/// What a search thread takes beyond the first, in MiB: its histories
+/// (continuation history alone is 8 MiB), its stack and state (measured
+/// under an address-space limit, where threads share one allocator arena:
+/// about 11 MiB a thread).
+pub const THREAD_MIB: u64 = 12;
+
+/// Refuse `threads` search threads, `now` being in use, where the
+/// machine (or the address-space limit) cannot give what the new ones
+/// take: a thread that cannot get its memory would end the process.
+pub fn check_threads(threads: u64, now: u64, available: Option<u64>) -> Result<(), String> {
+    let Some(available) = available else {
+        return Ok(());
+    };
+    let need = threads.saturating_sub(now.max(1)) * THREAD_MIB;
+    let most = available * HASH_SHARE_PERCENT / 100;
+    if need > most {
+        return Err(format!(
+            "option 'Threads': {threads} threads need about {need} MiB more than the {} in use \
+             (about {THREAD_MIB} MiB each), more than this machine can give now \
+             ({available} MiB available; at most {} threads)",
+            now.max(1),
+            now.max(1) + most / THREAD_MIB
+        ));
+    }
+    Ok(())
+}
+
 /// Refuse a hash table of `mib` MiB that the machine cannot give now (with
 /// `available` MiB free), naming the most it could be.
 pub fn check_hash(mib: u64, available: Option<u64>) -> Result<(), String> {
@@ -202,6 +229,17 @@ pub fn check_hash(mib: u64, available: Option<u64>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threads_are_refused_past_what_the_machine_gives() {
+        assert!(check_threads(256, 1, None).is_ok());
+        // 170 MiB left, 90% of it usable: 12 more threads of 12 MiB.
+        assert!(check_threads(13, 1, Some(170)).is_ok());
+        let e = check_threads(32, 1, Some(170)).unwrap_err();
+        assert!(e.contains("at most 13 threads"), "{e}");
+        // Threads already running are counted in.
+        assert!(check_threads(20, 8, Some(170)).is_ok());
+    }
 
     #[test]
     fn reads_mem_available() {

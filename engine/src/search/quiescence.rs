@@ -107,11 +107,12 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            self.state.make_move(mv)?;
+            // Through `play`: the evaluator's stack follows every move.
+            self.play(mv)?;
             self.nodes += 1;
             count += 1;
             let value = self.quiet_child(ply + 1, alpha, beta, side)?;
-            self.state.unmake_move(mv)?;
+            self.take_back(mv)?;
             if self.stopped {
                 break;
             }

@@ -119,13 +119,27 @@ fn new_table(settings: &mut EngineSettings) -> (TranspositionTable, Option<Strin
     match fits.and_then(|()| TranspositionTable::new(settings.hash_mib as usize)) {
         Ok(table) => (table, None),
         Err(e) => {
-            let fallback = settings_mod::HASH_RANGE.default as u32;
-            let why = format!("{e}; using {fallback} MiB");
-            log::error!("{why}");
-            settings.hash_mib = fallback;
-            let table =
-                TranspositionTable::new(fallback as usize).expect("the default hash size fits");
-            (table, Some(why))
+            // The default size, else the least: under a tight address-space
+            // limit even the default may not be had.
+            for fallback in [
+                settings_mod::HASH_RANGE.default,
+                settings_mod::HASH_RANGE.min,
+            ] {
+                let fallback = fallback as u32;
+                if fallback >= settings.hash_mib {
+                    continue;
+                }
+                if let Ok(table) = TranspositionTable::new(fallback as usize) {
+                    let why = format!("{e}; using {fallback} MiB");
+                    log::error!("{why}");
+                    settings.hash_mib = fallback;
+                    return (table, Some(why));
+                }
+            }
+            // Not even the least table: nothing can be searched here.
+            log::error!("{e}; not even a table of 1 MiB can be had: plyd cannot run here");
+            eprintln!("plyd: {e}; not even a table of 1 MiB can be had: plyd cannot run here");
+            std::process::exit(2);
         }
     }
 }

@@ -375,6 +375,13 @@ impl Controller {
                 let threads = options::THREADS_RANGE
                     .parse(name, need()?)
                     .map_err(invalid)? as u32;
+                let current = self.settings.threads;
+                crate::memory::check_threads(
+                    u64::from(threads),
+                    u64::from(current),
+                    crate::memory::available_mib(),
+                )
+                .map_err(|e| refused(format!("{e}; Threads stays at {current}")))?;
                 self.settings.threads = threads;
                 let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                 if threads as usize > cores {
