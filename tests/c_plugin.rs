@@ -570,7 +570,7 @@ fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
     let (status, stdout) = check_c_evaluator(squares_library(), "squares", "6");
     assert_eq!(status, Some(0), "{stdout}");
     assert!(
-        stdout.contains("its stacks against evaluate on 2 threads\nno problem found\n"),
+        stdout.contains("its stacks' against evaluate on 2 threads\nno problem found\n"),
         "{stdout}"
     );
 }
@@ -583,7 +583,7 @@ fn check_finds_a_c_evaluator_past_its_bound() {
     let (status, stdout) = check_c_evaluator(&library, "loud", "2");
     assert_eq!(status, Some(1), "{stdout}");
     assert!(
-        stdout.contains("problem: a score past the evaluator's score_bound: 122 times, first in game 1 ply 0, position '8/8/8/3OX3/3XO3/8/8/8 b': 1000, bound 100"),
+        stdout.contains("problem: a score of evaluate past the evaluator's score_bound: 122 times, first in game 1 ply 0, position '8/8/8/3OX3/3XO3/8/8/8 b': 1000, bound 100"),
         "{stdout}"
     );
 }

@@ -367,7 +367,7 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
     assert_eq!(status, Some(0), "{stdout}");
     assert!(
         stdout.contains("\nevaluator patterns-stack: 2 games, ")
-            && stdout.contains(" scores compared, its stacks against evaluate on 2 threads\n")
+            && stdout.contains(" of them its stacks' against evaluate on 2 threads\n")
             && stdout.ends_with("no problem found\n"),
         "{stdout}"
     );
@@ -385,6 +385,30 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
                 "first in game 1 ply 0, position '8/8/8/3OX3/3XO3/8/8/8 b': stack 1, evaluate 0"
             ),
         "{stdout}"
+    );
+    // An evaluator whose evaluate never returns: given up after the
+    // configuration's call limit, with exit status 2.
+    let config = dir.path().join("plyd.toml");
+    std::fs::write(&config, "call_limit = 1000\n").unwrap();
+    let out = common::plyd_command(dir.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--evaluator",
+            "odd",
+            "--config",
+        ])
+        .arg(&config)
+        .env("PLYD_TEST_EVAL", "hang")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "plyd check: a plugin call did not return within 1 s (call_limit); giving up"
+        ),
+        "{out:?}"
     );
     // An evaluator the game does not have is refused.
     let out = common::run_plyd(

@@ -17,6 +17,15 @@ use plyd_util::rng::SplitMix64;
 
 use crate::host::{EvalStack, Evaluator, GameState, Outcome, PluginError, VariantRef};
 
+/// Signs of life of a check: bumped at every position and every score
+/// compared, for a watch that gives up on a plugin call that never
+/// returns.
+pub static PROGRESS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn alive() {
+    PROGRESS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// What `plyd check` found.
 #[derive(Debug, Default)]
 pub struct CheckReport {
@@ -31,6 +40,14 @@ pub struct CheckReport {
     pub scored: u64,
     /// Threads the evaluator check ran on.
     pub threads: usize,
+    /// Scores the stacks gave, and positions they left to `evaluate`
+    /// (`STATUS_UNSUPPORTED` from `stack_evaluate`).
+    pub from_stack: u64,
+    /// See [`CheckReport::from_stack`].
+    pub left_to_evaluate: u64,
+    /// Games played without a stack: its reset answered
+    /// `STATUS_UNSUPPORTED`.
+    pub unsupported_resets: u64,
     /// Each kind of problem: how often, and where it was first seen.
     pub problems: BTreeMap<&'static str, (u64, String)>,
 }
@@ -47,6 +64,9 @@ impl CheckReport {
         self.positions += other.positions;
         self.moves += other.moves;
         self.scored += other.scored;
+        self.from_stack += other.from_stack;
+        self.left_to_evaluate += other.left_to_evaluate;
+        self.unsupported_resets += other.unsupported_resets;
         for (kind, (count, first)) in other.problems {
             let entry = self.problems.entry(kind).or_insert((0, first));
             entry.0 += count;
@@ -111,6 +131,7 @@ pub fn run(
             };
             let (counted, unwritten) = listed(&state, &mut moves).map_err(failed)?;
             report.positions += 1;
+            alive();
             if unwritten > 0 {
                 report.problem("gen_moves counts more moves than it writes", || {
                     place(&format!(
@@ -190,6 +211,7 @@ pub fn run(
                 state.make_move(mv).map_err(failed)?;
                 state.unmake_move(mv).map_err(failed)?;
                 report.moves += 1;
+                alive();
                 let after = snapshot(&state).map_err(failed)?;
                 if after != before {
                     report.problem(
@@ -220,9 +242,11 @@ const STACK_DEPTH: u32 = 1000;
 /// position: `evaluate` gives one position one score, within the
 /// evaluator's bound, and, for an evaluator with stacks, `stack_evaluate`
 /// gives `evaluate`'s score at every position reached by a move (and by
-/// two) and at every position the stack comes back to after pops. An
-/// evaluator with stacks is checked on two threads at once, each with its
-/// own stack, so a stack kept in one place for all threads shows.
+/// two), by a null move where the game has them, and at every position
+/// the stack comes back to after pops. An evaluator with stacks is checked
+/// on two threads at once, each with its own stack, so a stack kept in one
+/// place for all threads shows. A plugin call that fails ends the check:
+/// the report holds what was found before, and the failure.
 pub fn run_evaluator(
     variant: &VariantRef,
     evaluator: &Evaluator,
@@ -230,22 +254,28 @@ pub fn run_evaluator(
     games: u32,
     plies: u32,
     seed: u64,
-) -> Result<CheckReport, String> {
+) -> (CheckReport, Option<String>) {
     let threads = if evaluator.is_incremental() { 2 } else { 1 };
-    let reports: Vec<Result<CheckReport, String>> = std::thread::scope(|scope| {
+    let reports: Vec<(CheckReport, Option<PluginError>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|thread| {
                 scope.spawn(move || {
                     let mine = (1..=games).filter(|game| (*game as usize - 1) % threads == thread);
-                    evaluator_games(variant, evaluator, start, mine, plies, seed)
+                    let mut report = CheckReport::default();
+                    let failure =
+                        evaluator_games(&mut report, variant, evaluator, start, mine, plies, seed)
+                            .err();
+                    (report, failure)
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a check thread panicked".to_string()))
+                h.join().unwrap_or_else(|_| {
+                    let e = PluginError::Invalid("a check thread panicked".to_string());
+                    (CheckReport::default(), Some(e))
+                })
             })
             .collect()
     });
@@ -253,46 +283,60 @@ pub fn run_evaluator(
         threads,
         ..CheckReport::default()
     };
-    for thread in reports {
-        report.merge(thread?);
+    let mut failures = Vec::new();
+    for (thread, failure) in reports {
+        report.merge(thread);
+        failures.extend(failure);
     }
-    Ok(report)
+    // The cause, not the other thread's "disabled after an earlier
+    // failure" that followed it.
+    let failure = failures
+        .iter()
+        .find(|e| !matches!(e, PluginError::Disabled { .. }))
+        .or(failures.first())
+        .map(PluginError::to_string);
+    (report, failure)
 }
 
-/// One thread's games of [`run_evaluator`].
+/// One thread's games of [`run_evaluator`], into `report`.
 fn evaluator_games(
+    report: &mut CheckReport,
     variant: &VariantRef,
     evaluator: &Evaluator,
     start: Option<&str>,
     games: impl Iterator<Item = u32>,
     plies: u32,
     seed: u64,
-) -> Result<CheckReport, String> {
-    let mut report = CheckReport::default();
-    let failed = |e: PluginError| e.to_string();
+) -> Result<(), PluginError> {
     let bound = evaluator.info().score_bound;
-    let mut stack = evaluator.new_stack().map_err(failed)?;
-    let (mut moves, mut replies) = (Vec::new(), Vec::new());
+    let mut stack = evaluator.new_stack()?;
+    let null_moves = variant.plugin.info().capabilities & plyd_api::abi::CAP_NULL_MOVE != 0;
+    let mut moves = Vec::new();
     for game in games {
         let mut rng = SplitMix64::new(seed ^ u64::from(game).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut state = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
+        let mut state = GameState::new(&variant.plugin, variant.index)?;
         if let Some(start) = start {
-            state.set_position(start).map_err(failed)?;
+            state.set_position(start)?;
         }
         report.games += 1;
         // A reset answered UNSUPPORTED: this game without the stack.
         let mut held = match stack.as_mut().map(|s| s.reset(&state)) {
-            None | Some(Err(PluginError::Unsupported { .. })) => None,
-            Some(Err(e)) => return Err(e.to_string()),
+            None => None,
+            Some(Err(PluginError::Unsupported { .. })) => {
+                report.unsupported_resets += 1;
+                None
+            }
+            Some(Err(e)) => return Err(e),
             Some(Ok(())) => stack.as_mut(),
         };
         let mut depth = 0;
         for ply in 0..plies {
-            let text = state.position_text().map_err(failed)?;
+            let text = state.position_text()?;
             let place =
                 |detail: String| format!("game {game} ply {ply}, position '{text}'{detail}");
-            let score = evaluator.evaluate_unclamped(&state).map_err(failed)?;
-            let again = evaluator.evaluate_unclamped(&state).map_err(failed)?;
+            alive();
+            let score = evaluator.evaluate_unclamped(&state)?;
+            let again = evaluator.evaluate_unclamped(&state)?;
             report.positions += 1;
             report.scored += 1;
             if again != score {
@@ -301,76 +345,104 @@ fn evaluator_games(
                 });
             }
             if score.abs() > bound {
-                report.problem("a score past the evaluator's score_bound", || {
-                    place(format!(": {score}, bound {bound}"))
-                });
+                report.problem(
+                    "a score of evaluate past the evaluator's score_bound",
+                    || place(format!(": {score}, bound {bound}")),
+                );
             }
             if let Some(stack) = held.as_deref_mut() {
-                compare(&mut report, stack, evaluator, &state, "", &place)?;
-                for &mv in moves_of(&state, &mut moves)? {
-                    state.make_move(mv).map_err(failed)?;
-                    stack.push(&state, mv).map_err(failed)?;
-                    let spelled =
-                        |s: &GameState| s.format_move(mv).unwrap_or_else(|_| mv.to_string());
-                    let after = format!(" after {}", spelled(&state));
-                    compare(&mut report, stack, evaluator, &state, &after, &place)?;
-                    // Two plies: the first replies, each pushed on the move.
-                    for &reply in moves_of(&state, &mut replies)?.iter().take(3) {
-                        state.make_move(reply).map_err(failed)?;
-                        stack.push(&state, reply).map_err(failed)?;
-                        compare(&mut report, stack, evaluator, &state, &after, &place)?;
-                        stack.pop().map_err(failed)?;
-                        state.unmake_move(reply).map_err(failed)?;
-                    }
-                    stack.pop().map_err(failed)?;
-                    state.unmake_move(mv).map_err(failed)?;
-                    report.moves += 1;
+                let mut walk = Walk {
+                    report: &mut *report,
+                    stack,
+                    evaluator,
+                    place: &place,
+                };
+                walk.compare(&state, "")?;
+                state.legal_moves(&mut moves)?;
+                for &mv in &moves {
+                    let spelled = state.format_move(mv).unwrap_or_else(|_| mv.to_string());
+                    walk.two_plies(&mut state, mv, &format!(" after {spelled}"))?;
+                    walk.report.moves += 1;
+                }
+                // A null move, where the game has them and the search would
+                // make one (not in check).
+                if null_moves && !state.in_check()? && state.null_move_ok()? {
+                    walk.two_plies(&mut state, NULL_MOVE, " after a null move")?;
                 }
                 // Back where the pushes started.
-                compare(&mut report, stack, evaluator, &state, " after pops", &place)?;
+                walk.compare(&state, " after pops")?;
             }
-            let listed = moves_of(&state, &mut moves)?;
-            if listed.is_empty() {
+            state.legal_moves(&mut moves)?;
+            if moves.is_empty() {
                 break;
             }
-            let pick = listed[rng.below(listed.len() as u64) as usize];
-            state.make_move(pick).map_err(failed)?;
+            let pick = moves[rng.below(moves.len() as u64) as usize];
+            state.make_move(pick)?;
             if let Some(stack) = held.as_deref_mut() {
                 depth += 1;
                 if depth >= STACK_DEPTH {
-                    stack.reset(&state).map_err(failed)?;
+                    stack.reset(&state)?;
                     depth = 0;
                 } else {
-                    stack.push(&state, pick).map_err(failed)?;
+                    stack.push(&state, pick)?;
                 }
             }
         }
     }
-    Ok(report)
-}
-
-/// The legal moves of `state`, in `buffer`.
-fn moves_of<'b>(state: &GameState, buffer: &'b mut Vec<Move>) -> Result<&'b [Move], String> {
-    state.legal_moves(buffer).map_err(|e| e.to_string())?;
-    Ok(buffer)
-}
-
-/// Compare the stack's score of `state` (on top of it) with `evaluate`'s.
-fn compare(
-    report: &mut CheckReport,
-    stack: &mut EvalStack<'_>,
-    evaluator: &Evaluator,
-    state: &GameState,
-    detail: &str,
-    place: &dyn Fn(String) -> String,
-) -> Result<(), String> {
-    let from_stack = stack.evaluate(state).map_err(|e| e.to_string())?;
-    let fresh = evaluator.evaluate(state).map_err(|e| e.to_string())?;
-    report.scored += 1;
-    if from_stack != fresh {
-        report.problem("stack_evaluate differs from evaluate", || {
-            place(format!("{detail}: stack {from_stack}, evaluate {fresh}"))
-        });
-    }
     Ok(())
+}
+
+/// The stack of one thread of [`run_evaluator`] at one position of a game.
+struct Walk<'r, 's, 'e> {
+    report: &'r mut CheckReport,
+    stack: &'s mut EvalStack<'e>,
+    evaluator: &'e Evaluator,
+    place: &'r dyn Fn(String) -> String,
+}
+
+impl Walk<'_, '_, '_> {
+    /// Make `mv` and push it, compare, and the same for the first replies
+    /// on top of it; then take all back.
+    fn two_plies(
+        &mut self,
+        state: &mut GameState,
+        mv: Move,
+        detail: &str,
+    ) -> Result<(), PluginError> {
+        state.make_move(mv)?;
+        self.stack.push(state, mv)?;
+        self.compare(state, detail)?;
+        let mut replies = Vec::new();
+        state.legal_moves(&mut replies)?;
+        for &reply in replies.iter().take(3) {
+            state.make_move(reply)?;
+            self.stack.push(state, reply)?;
+            self.compare(state, detail)?;
+            self.stack.pop()?;
+            state.unmake_move(reply)?;
+        }
+        self.stack.pop()?;
+        state.unmake_move(mv)
+    }
+
+    /// Compare the stack's score of `state` (on top of it) with
+    /// `evaluate`'s.
+    fn compare(&mut self, state: &GameState, detail: &str) -> Result<(), PluginError> {
+        alive();
+        let fresh = self.evaluator.evaluate(state)?;
+        self.report.scored += 1;
+        let Some(from_stack) = self.stack.evaluate_own(state)? else {
+            self.report.left_to_evaluate += 1;
+            return Ok(());
+        };
+        self.report.from_stack += 1;
+        if from_stack != fresh {
+            let place = self.place;
+            self.report
+                .problem("stack_evaluate differs from evaluate", || {
+                    place(format!("{detail}: stack {from_stack}, evaluate {fresh}"))
+                });
+        }
+        Ok(())
+    }
 }

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use plyd::book::{negamax, Book, BookBuilder};
@@ -461,23 +462,25 @@ fn main() -> ExitCode {
             fen,
         }) => {
             let host = load_plugins(&config);
+            watch_progress("check", &config, &plyd::check::PROGRESS);
             let checked = configured_variant(&host, &config).and_then(|variant| {
                 let rules = plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)?;
                 // The evaluator too, when one is named.
                 let evaluator = if config.evaluator.is_some() || config.eval_params.is_some() {
                     let evaluator = named_evaluator(&config, &host, &variant)?;
-                    let report = plyd::check::run_evaluator(
+                    let (report, failure) = plyd::check::run_evaluator(
                         &variant,
                         &evaluator,
                         fen.as_deref(),
                         *games,
                         *plies,
                         *seed,
-                    )?;
+                    );
                     Some((
                         evaluator.name().to_string(),
                         evaluator.is_incremental(),
                         report,
+                        failure,
                     ))
                 } else {
                     None
@@ -491,29 +494,42 @@ fn main() -> ExitCode {
                         rules.games, rules.positions, rules.moves
                     );
                     let mut problems: Vec<_> = rules.problems.into_iter().collect();
-                    if let Some((name, incremental, report)) = evaluator {
+                    let mut failed = None;
+                    if let Some((name, incremental, report, failure)) = evaluator {
+                        let compared = if incremental {
+                            format!(
+                                ", {} of them its stacks' against evaluate on {} threads",
+                                report.from_stack, report.threads
+                            )
+                        } else {
+                            String::new()
+                        };
                         println!(
-                            "evaluator {name}: {} games, {} positions, {} scores compared{}",
-                            report.games,
-                            report.positions,
-                            report.scored,
-                            if incremental {
-                                format!(
-                                    ", its stacks against evaluate on {} threads",
-                                    report.threads
-                                )
-                            } else {
-                                String::new()
-                            }
+                            "evaluator {name}: {} games, {} positions, {} scores compared{compared}",
+                            report.games, report.positions, report.scored,
                         );
+                        if report.left_to_evaluate > 0 || report.unsupported_resets > 0 {
+                            println!(
+                                "note: its stacks left {} positions to evaluate \
+                                 (stack_evaluate answered STATUS_UNSUPPORTED), and {} games \
+                                 (stack_reset answered it): those were not compared",
+                                report.left_to_evaluate, report.unsupported_resets
+                            );
+                        }
                         problems.extend(report.problems);
+                        failed = failure;
+                    }
+                    for (kind, (count, first)) in &problems {
+                        println!("problem: {kind}: {count} times, first in {first}");
+                    }
+                    // A failed call ends the check after what it found.
+                    if let Some(e) = failed {
+                        eprintln!("plyd check: {e}");
+                        return ExitCode::from(2);
                     }
                     if problems.is_empty() {
                         println!("no problem found");
                         return ExitCode::SUCCESS;
-                    }
-                    for (kind, (count, first)) in &problems {
-                        println!("problem: {kind}: {count} times, first in {first}");
                     }
                     ExitCode::from(1)
                 }
@@ -807,6 +823,9 @@ fn endgame_bench(
 /// `plyd eval`: one evaluation, with its terms.
 fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     let host = load_plugins(config);
+    // One evaluation: nothing to show progress, the whole of it watched.
+    static NO_PROGRESS: AtomicU64 = AtomicU64::new(0);
+    watch_progress("eval", config, &NO_PROGRESS);
     let variant = configured_variant(&host, config)?;
     let evaluator = named_evaluator(config, &host, &variant)?;
     let params = config.eval_params.as_deref();
@@ -1007,4 +1026,35 @@ fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> 
         }
     );
     Ok(())
+}
+
+/// Give up on a tool whose `progress` stands still for the configuration's
+/// `call_limit` (5 s by default): a plugin call that never returns. The
+/// tool then ends with one line on stderr and exit status 2, as the daemon
+/// would disable the plugin.
+fn watch_progress(tool: &'static str, config: &DaemonConfig, progress: &'static AtomicU64) {
+    let limit = Duration::from_millis(u64::from(config.settings.call_limit_ms));
+    let spawned = std::thread::Builder::new()
+        .name("plyd-tool-watch".into())
+        .spawn(move || {
+            let mut seen = progress.load(Ordering::Relaxed);
+            let mut since = Instant::now();
+            loop {
+                std::thread::sleep((limit / 10).max(Duration::from_millis(10)));
+                let now = progress.load(Ordering::Relaxed);
+                if now != seen {
+                    (seen, since) = (now, Instant::now());
+                } else if since.elapsed() >= limit {
+                    eprintln!(
+                        "plyd {tool}: a plugin call did not return within {} s (call_limit); \
+                         giving up",
+                        limit.as_secs_f64()
+                    );
+                    std::process::exit(2);
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        log::warn!("no watch on plugin calls: {e}");
+    }
 }

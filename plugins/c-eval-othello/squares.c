@@ -20,7 +20,8 @@
  * entries keep, per search thread, the disc counts by kind of square for
  * each position on the search's path, updated from the discs that changed
  * (the mobility term is counted afresh). `plyd check --game othello
- * --evaluator squares` compares them with evaluate along random games.
+ * --evaluator squares --plugin-path .:target/release` (this library's
+ * folder, then plyd's own) compares them with evaluate along random games.
  */
 
 #include <stdint.h>

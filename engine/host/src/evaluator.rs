@@ -448,6 +448,17 @@ impl EvalStack<'_> {
     /// The score of `state`, the position on top, clamped to the bound.
     #[inline]
     pub fn evaluate(&mut self, state: &GameState) -> Result<i32, PluginError> {
+        match self.evaluate_own(state)? {
+            Some(score) => Ok(score),
+            // Left to the evaluator's own `evaluate`, as the ABI allows.
+            None => self.evaluator.evaluate(state),
+        }
+    }
+
+    /// [`EvalStack::evaluate`] as the stack answers it: `None` where it
+    /// leaves the position to `evaluate` (`STATUS_UNSUPPORTED`).
+    #[inline]
+    pub fn evaluate_own(&mut self, state: &GameState) -> Result<Option<i32>, PluginError> {
         let health = self.evaluator.source.health();
         health.check_enabled()?;
         calls::count(Call::StackEvaluate);
@@ -455,14 +466,15 @@ impl EvalStack<'_> {
         // SAFETY: as in `reset`; score writable.
         let status = unsafe { (self.entries.evaluate)(self.ptr.as_ptr(), state.raw(), &mut score) };
         if status == abi::STATUS_UNSUPPORTED {
-            // Left to the evaluator's own `evaluate`, as the ABI allows.
-            return self.evaluator.evaluate(state);
+            return Ok(None);
         }
         if status != abi::STATUS_OK {
-            return health.status("stack_evaluate", status).map(|()| 0);
+            return health.status("stack_evaluate", status).map(|()| None);
         }
         let bound = self.evaluator.info().score_bound;
-        Ok(written(health, "stack_evaluate", score)?.clamp(-bound, bound))
+        Ok(Some(
+            written(health, "stack_evaluate", score)?.clamp(-bound, bound),
+        ))
     }
 }
 
