@@ -1326,3 +1326,54 @@ fn info_times(lines: &[String]) -> Vec<u64> {
         })
         .collect()
 }
+
+#[test]
+fn a_plugin_file_cut_short_is_refused_not_mapped() {
+    // An interrupted copy: the loader would map the file and the process
+    // would die reading past its end.
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let whole = std::fs::read(built_library("plyd_game_amazons")).unwrap();
+    let cut = dir.path().join(format!(
+        "{}plyd_game_amazons{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    for len in [1_000, 100_000, whole.len() / 2] {
+        std::fs::write(&cut, &whole[..len]).unwrap();
+        let mut e = Engine::start(dir.path(), &[], &[]);
+        assert_still_plays_othello(&mut e);
+        let log = e.stderr_lines();
+        assert!(
+            log.iter().any(|l| l.contains(&cut.display().to_string())
+                && l.contains(&format!(
+                    "the file is cut short: its headers need {} bytes, it has {len}",
+                    whole.len()
+                ))),
+            "{len}: {log:#?}"
+        );
+    }
+}
+
+#[test]
+fn plugin_path_reloading_the_same_files_maps_nothing_new() {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    let maps = |e: &Engine| {
+        std::fs::read_to_string(format!("/proc/{}/maps", e.pid()))
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("plyd_game_othello"))
+            .count()
+    };
+    assert!(e.sync().is_empty());
+    let before = maps(&e);
+    for _ in 0..3 {
+        e.send(&format!(
+            "setoption name PluginPath value {}",
+            dir.path().display()
+        ));
+        e.sync();
+    }
+    assert_eq!(maps(&e), before);
+    assert_still_plays_othello(&mut e);
+}

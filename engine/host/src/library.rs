@@ -35,16 +35,37 @@ pub(crate) struct OpenedGame {
     pub evaluators: Vec<EvaluatorInfo>,
 }
 
-/// The files this process has opened as plugins, by canonical path.
-static OPENED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+/// The files this process has opened as plugins, by canonical path: the
+/// file as it was when last loaded, and whether that load was of the file
+/// itself (not a private copy).
+static OPENED: std::sync::Mutex<Vec<(PathBuf, Option<FileStamp>, bool)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// What tells a file changed: its length, modification time and inode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp(u64, Option<std::time::SystemTime>, u64);
+
+fn stamp(path: &Path) -> Option<FileStamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some(FileStamp(meta.len(), meta.modified().ok(), inode))
+}
 
 /// Load the library at `path`.
 ///
 /// The dynamic loader hands back the copy it already has for a path it
 /// has opened before (and a Rust library is never unloaded): a plugin
 /// rebuilt and loaded again (`PluginPath`, `EvalFile`) would be the old
-/// code, with the old statics. So a file opened before is loaded from a
-/// private copy, removed once loaded: each load is the file as it is now.
+/// code, with the old statics. So a file opened before and changed since
+/// is loaded from a private copy, removed once loaded: each load is the
+/// file as it is now. A file unchanged since it was loaded from its own
+/// path is the loader's copy again (a `PluginPath` that reloads the same
+/// install maps nothing new: each private copy is memory that stays).
+/// A file cut short (an interrupted copy) is refused before the loader
+/// maps it: reading past its end would end the process.
 fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     let open_error = |reason: String| LoadError::Open {
         path: path.to_path_buf(),
@@ -52,16 +73,27 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     };
     let file = as_file_path(path);
     let path = file.as_path();
+    check_not_cut_short(path).map_err(open_error)?;
     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let again = {
+    let now = stamp(path);
+    let copy_needed = {
         let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        let again = opened.contains(&key);
-        if !again {
-            opened.push(key);
+        match opened.iter_mut().find(|(k, _, _)| *k == key) {
+            None => {
+                opened.push((key, now, true));
+                false
+            }
+            Some(entry) => {
+                let unchanged = entry.2 && now.is_some() && entry.1 == now;
+                if !unchanged {
+                    entry.1 = now;
+                    entry.2 = false;
+                }
+                !unchanged
+            }
         }
-        again
     };
-    if again && cfg!(unix) {
+    if copy_needed && cfg!(unix) {
         let copy = private_copy(path)
             .map_err(|e| open_error(format!("copying it to load it again: {e}")))?;
         // SAFETY: as below; the copy is the same file's bytes.
@@ -74,6 +106,61 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     // user chose to install in the plugin directory (or name in EvalFile),
     // as with any loader.
     unsafe { libloading::Library::new(path) }.map_err(|e| open_error(e.to_string()))
+}
+
+/// Refuse an ELF file whose headers place data past its end: the loader
+/// would map it, and the first read of a page past the end would end the
+/// process (`SIGBUS`). Other files are left to the loader.
+fn check_not_cut_short(path: &Path) -> Result<(), String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return Ok(()); // the loader says why
+    };
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut header = [0u8; 64];
+    // 64-bit little-endian ELF only (the machines plyd is built for).
+    if file.read_exact(&mut header).is_err()
+        || &header[..4] != b"\x7fELF"
+        || header[4] != 2
+        || header[5] != 1
+    {
+        return Ok(());
+    }
+    let u16_at = |b: &[u8], at: usize| u64::from(u16::from_le_bytes([b[at], b[at + 1]]));
+    let u64_at =
+        |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("eight bytes"));
+    let cut = |needed: u64| {
+        format!(
+            "the file is cut short: its headers need {needed} bytes, it has {len} \
+             (an interrupted copy or download?)"
+        )
+    };
+    let (ph_off, sh_off) = (u64_at(&header, 0x20), u64_at(&header, 0x28));
+    let (ph_size, ph_count) = (u16_at(&header, 0x36), u16_at(&header, 0x38));
+    let (sh_size, sh_count) = (u16_at(&header, 0x3A), u16_at(&header, 0x3C));
+    let ph_end = ph_off.saturating_add(ph_size * ph_count);
+    if ph_end > len {
+        return Err(cut(ph_end));
+    }
+    let sh_end = sh_off.saturating_add(sh_size * sh_count);
+    if sh_off != 0 && sh_end > len {
+        return Err(cut(sh_end));
+    }
+    let mut table = vec![0u8; (ph_size * ph_count) as usize];
+    if ph_size < 0x28
+        || file.seek(SeekFrom::Start(ph_off)).is_err()
+        || file.read_exact(&mut table).is_err()
+    {
+        return Ok(());
+    }
+    // Each segment's bytes in the file: offset and size.
+    for entry in table.chunks_exact(ph_size as usize) {
+        let end = u64_at(entry, 0x08).saturating_add(u64_at(entry, 0x20));
+        if end > len {
+            return Err(cut(end));
+        }
+    }
+    Ok(())
 }
 
 /// `path` as the dynamic loader takes a file: a bare name (`mine.so`) is
