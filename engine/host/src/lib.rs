@@ -265,6 +265,22 @@ impl PluginHost {
         built_in.chain(external).collect()
     }
 
+    /// Have the libraries of the plugins a failure disabled loaded
+    /// afresh by the next scan (a private copy, fresh statics), even where
+    /// their files did not change.
+    pub fn reload_failed_afresh(&self) {
+        for game in self.games().iter().filter(|g| g.is_disabled()) {
+            library::load_fresh_next(&game.info().path);
+        }
+        for evaluator in self
+            .external_evaluators()
+            .iter()
+            .filter(|e| e.is_disabled())
+        {
+            library::load_fresh_next(evaluator.path());
+        }
+    }
+
     /// The stand-alone evaluator plugins, in load order.
     pub fn external_evaluators(&self) -> &[Arc<ExternalEvaluator>] {
         &self.evaluators

@@ -108,6 +108,19 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     unsafe { libloading::Library::new(path) }.map_err(|e| open_error(e.to_string()))
 }
 
+/// Have the next load of `path` take a private copy even if the file is
+/// unchanged: a plugin disabled after a failure (a panic, a call that
+/// never returned, whose thread may hold its locks) comes back with
+/// fresh statics.
+pub(crate) fn load_fresh_next(path: &Path) {
+    let file = as_file_path(path);
+    let key = std::fs::canonicalize(&file).unwrap_or(file);
+    let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(entry) = opened.iter_mut().find(|(k, _, _)| *k == key) {
+        entry.2 = false;
+    }
+}
+
 /// Refuse an ELF file whose headers place data past its end: the loader
 /// would map it, and the first read of a page past the end would end the
 /// process (`SIGBUS`). Other files are left to the loader.

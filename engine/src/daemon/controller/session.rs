@@ -727,6 +727,7 @@ impl Session {
             .map(|c| c.evaluator.name().to_string());
         let params = self.current.as_ref().and_then(|c| c.eval_params.clone());
         let wanted = (dirs.to_vec(), variant, evaluator.clone());
+        self.host.reload_failed_afresh();
         let (mut fresh, mut messages) =
             call_within("loading the plugins", call_limit(), &[], move || {
                 let (dirs, variant, evaluator) = wanted;
