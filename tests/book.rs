@@ -312,3 +312,85 @@ fn the_shipped_othello_book_is_sound() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(book.write(), text);
 }
+
+/// A daemon speaking NBoard with `config`, at depth 2.
+fn learner(plugins: &Path, config: &Path) -> Engine {
+    let config = config.display().to_string();
+    let mut e = Engine::start(plugins, &["--config", &config, "--protocol", "nboard"], &[]);
+    e.send("nboard 2");
+    e.send("set depth 2");
+    e
+}
+
+/// Have `e` learn the game of `moves` (GGF), and read through `learned`.
+fn learn_game(e: &mut Engine, moves: &str) -> Vec<String> {
+    e.send(&format!(
+        "set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0]TY[8]\
+         BO[8 ---------------------------O*------*O--------------------------- *]{moves};)"
+    ));
+    e.send("learn");
+    e.send("ping 7");
+    e.read_until(|l| l == "pong 7")
+}
+
+#[test]
+fn daemons_learning_into_one_book_keep_each_others_games() {
+    let dir = othello_dir();
+    let work = TempDir::new("shared-book");
+    let file = work.path().join("shared.book");
+    std::fs::write(&file, "plyd-book 1 othello\n").unwrap();
+    let config = work.path().join("plyd.toml");
+    std::fs::write(&config, "book = \"shared.book\"\nown_book = true\n").unwrap();
+    // Both read the book at start; B learns first, then A: A's save must
+    // keep B's positions.
+    let mut a = learner(dir.path(), &config);
+    let mut b = learner(dir.path(), &config);
+    learn_game(&mut b, "B[F5]W[F6]B[E6]W[F4]");
+    let after_b = Book::load(&file).unwrap();
+    learn_game(&mut a, "B[D3]W[C3]B[C4]W[C5]");
+    let both = Book::load(&file).unwrap();
+    assert!(after_b.len() >= 4, "{}", after_b.write());
+    for position in ["8/8/8/3OX3/3XXX2/8/8/8 w", "8/8/3X4/3XX3/3XO3/8/8/8 w"] {
+        assert!(
+            both.moves(position).is_some(),
+            "{position}: {}",
+            both.write()
+        );
+    }
+    assert!(!work.path().join("shared.book.lock").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn learning_writes_through_a_link_and_refuses_a_read_only_book() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = othello_dir();
+    let work = TempDir::new("book-link");
+    let real = work.path().join("real.book");
+    std::fs::write(&real, "plyd-book 1 othello\n").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = work.path().join("link.book");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let config = work.path().join("plyd.toml");
+    std::fs::write(&config, "book = \"link.book\"\nown_book = true\n").unwrap();
+    let mut e = learner(dir.path(), &config);
+    learn_game(&mut e, "B[F5]W[F6]");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(Book::load(&real).unwrap().len() >= 2);
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    // Read-only: refused with one line, the file as it was.
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o440)).unwrap();
+    let before = std::fs::read_to_string(&real).unwrap();
+    let lines = learn_game(&mut e, "B[D3]W[C3]");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("cannot be written: the file is read-only")),
+        "{lines:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), before);
+}

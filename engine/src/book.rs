@@ -198,18 +198,110 @@ impl Book {
     }
 
     /// Write the book to `path` (through a file beside it, renamed, so that
-    /// a reader never sees half a book).
+    /// a reader never sees half a book). A link is written through to the
+    /// file it names; a read-only file is refused, and the file keeps its
+    /// permissions.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let fail = |e: std::io::Error| format!("book {}: cannot be written: {e}", path.display());
+        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let existing = std::fs::metadata(&target).ok();
+        if existing
+            .as_ref()
+            .is_some_and(|m| m.permissions().readonly())
+        {
+            return Err(format!(
+                "book {}: cannot be written: the file is read-only",
+                path.display()
+            ));
+        }
         // A name of this process's own: two daemons saving one book at
-        // once each rename a whole file (the last one stands), neither
-        // writes into the other's.
-        let mut partial = path.as_os_str().to_owned();
+        // once each rename a whole file, neither writes into the other's.
+        let mut partial = target.as_os_str().to_owned();
         partial.push(format!(".partial.{}", std::process::id()));
-        std::fs::write(&partial, self.write()).map_err(fail)?;
-        std::fs::rename(&partial, path).map_err(fail)
+        let written = std::fs::write(&partial, self.write())
+            .and_then(|()| match &existing {
+                Some(meta) => std::fs::set_permissions(&partial, meta.permissions()),
+                None => Ok(()),
+            })
+            .and_then(|()| std::fs::rename(&partial, &target));
+        if let Err(e) = written {
+            // A disk that is full keeps no half book behind.
+            let _ = std::fs::remove_file(&partial);
+            return Err(fail(e));
+        }
+        Ok(())
+    }
+
+    /// Add the positions of `other` this book lacks.
+    pub fn merge_missing(&mut self, other: &Book) {
+        for (position, moves) in &other.positions {
+            self.positions
+                .entry(position.clone())
+                .or_insert_with(|| moves.clone());
+        }
     }
 }
+
+/// A lock on a book file while it is read, extended and written back
+/// (NBoard's `learn`): a file beside it, made only if absent, removed when
+/// dropped. Daemons learning into one book take turns, each adding to the
+/// file as the other left it. A lock file left by a process that died is
+/// taken over once it is a minute old.
+pub struct BookLock(std::path::PathBuf);
+
+impl BookLock {
+    /// Wait (up to 10 s) for the lock on the book at `path`.
+    pub fn take(path: &Path) -> Result<BookLock, String> {
+        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let mut lock = target.as_os_str().to_owned();
+        lock.push(".lock");
+        let lock = std::path::PathBuf::from(lock);
+        let start = std::time::Instant::now();
+        loop {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&lock)
+            {
+                Ok(_) => return Ok(BookLock(lock)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let stale = std::fs::metadata(&lock)
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .and_then(|t| t.elapsed().ok())
+                        .is_some_and(|age| age > std::time::Duration::from_secs(60));
+                    if stale {
+                        let _ = std::fs::remove_file(&lock);
+                        continue;
+                    }
+                    if start.elapsed() > std::time::Duration::from_secs(10) {
+                        return Err(format!(
+                            "book {}: another process holds {} (remove it if none does)",
+                            path.display(),
+                            lock.display()
+                        ));
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => {
+                    return Err(format!(
+                        "book {}: cannot be written: {e} (making {})",
+                        path.display(),
+                        lock.display()
+                    ))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for BookLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+impl Book {}
 
 /// Scores positions' moves with fixed-depth searches and adds them to a
 /// book.
