@@ -876,3 +876,37 @@ fn resource_limits_are_refused_or_served_with_one_line() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_daemon_whose_answers_nobody_reads_exits() {
+    // The GUI closed its end of stdout but not of stdin: the search it
+    // asked for would run for nothing.
+    use std::io::Write;
+    let dir = crate::common::othello_dir();
+    let mut child = crate::common::plyd_command(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    drop(child.stdout.take());
+    writeln!(stdin, "uci").unwrap();
+    writeln!(stdin, "go depth 60").unwrap();
+    stdin.flush().unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "{status:?}");
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(log.contains("stdout is closed at the other end"), "{log}");
+}

@@ -445,3 +445,22 @@ fn a_go_refused_during_perft_is_answered_and_perft_speaks_ucci() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_game_named_but_not_loaded_leaves_ucci_on_xiangqi() {
+    let (mut e, _dir) = ucci_engine(&["--game", "xiangqi9"]);
+    handshake(&mut e);
+    e.send("position startpos");
+    e.send("go depth 1");
+    let lines = answer(&mut e);
+    let best = lines.last().unwrap();
+    // A xiangqi move (four characters, files a-i, ranks 0-9), not Othello's.
+    let mv = best
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(mv.len(), 4, "{lines:?}");
+    assert!(mv.chars().nth(1).unwrap().is_ascii_digit(), "{lines:?}");
+}

@@ -170,6 +170,13 @@ impl Controller {
         for message in &messages {
             log::error!("{message}");
         }
+        let game_given = config.game.as_deref().is_some_and(|wanted| {
+            session
+                .host
+                .variant_names()
+                .iter()
+                .any(|name| name.eq_ignore_ascii_case(wanted))
+        });
         let mut startup_errors = config.problems.clone();
         match session.current {
             Some(_) => startup_errors.extend(messages),
@@ -228,7 +235,9 @@ impl Controller {
             events_tx,
             events_rx,
             debug: false,
-            game_given: config.game.is_some(),
+            // A game named but not loaded (a typo) leaves the dialect's
+            // own game to be played, as if none had been named.
+            game_given,
             watcher: None,
             line_arrived: None,
             startup_errors,

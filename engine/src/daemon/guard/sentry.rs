@@ -298,6 +298,14 @@ impl Write for GatedOut {
             Ok(())
         };
         self.pending.clear();
+        if let Err(e) = &result {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                // Nobody reads the answers any more (the GUI is gone): a
+                // search would go on for nothing.
+                log::error!("stdout is closed at the other end ({e}): plyd exits");
+                std::process::exit(1);
+            }
+        }
         result
     }
 }
