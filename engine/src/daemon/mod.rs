@@ -187,7 +187,9 @@ pub fn keep_stdout_for_the_protocol() {
 
 /// Where the protocol is written: the descriptor kept for it, or stdout.
 pub(crate) fn protocol_out() -> Box<dyn std::io::Write + Send> {
-    match PROTOCOL_OUT.get().and_then(|file| file.try_clone().ok()) {
+    // The kept descriptor itself, not a duplicate: under a tight limit on
+    // open files a duplicate may not be had, and stdout is stderr by then.
+    match PROTOCOL_OUT.get() {
         Some(file) => Box::new(file),
         None => Box::new(std::io::stdout()),
     }
