@@ -509,7 +509,7 @@ impl ConfigFile {
             });
             ConfigSyntaxError {
                 line,
-                message: e.message().trim().to_string(),
+                message: plain_message(e.message()),
             }
         })
     }
@@ -587,6 +587,30 @@ pub fn parse_bool(name: &str, text: &str) -> Result<bool, OptionValueError> {
             text: text.to_string(),
         }),
     }
+}
+
+/// The TOML reader's message as one line in a person's words: its lines
+/// joined (`invalid string; expected ...`), Rust's names of number types
+/// read as what they are.
+fn plain_message(message: &str) -> String {
+    let joined = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut text = joined;
+    for (rust, plain) in [
+        ("expected i64", "expected an integer"),
+        ("expected u64", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+        ("expected a boolean", "expected true or false"),
+        ("expected bool", "expected true or false"),
+        ("expected f64", "expected a number"),
+    ] {
+        text = text.replace(rust, plain);
+    }
+    text
 }
 
 #[cfg(test)]

@@ -59,7 +59,15 @@ impl ParamsError {
 /// Parse parameter text into `T`.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ParamsError> {
     toml::from_str(text).map_err(|e: toml::de::Error| {
-        let mut message = reword(e.message().trim());
+        // One line: the reader's message may hold several.
+        let joined = e
+            .message()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
+        let mut message = reword(&joined);
         let span = e.span();
         let missing = message
             .strip_prefix("missing field `")
