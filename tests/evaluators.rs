@@ -774,6 +774,59 @@ fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
 }
 
 #[test]
+fn a_panic_reading_parameters_is_told_with_its_message() {
+    let (mut e, dir) = odd_engine("params-panic");
+    let file = dir.path().join("odd.toml");
+    std::fs::write(&file, "anything = 1\n").unwrap();
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    let lines = e.sync();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains(
+            "the evaluator panicked while reading them: asked to panic reading parameters"
+        ),
+        "{lines:?}"
+    );
+    // The evaluator in use stays.
+    assert_eq!(search(&mut e, 2).1.len(), 2);
+}
+
+#[test]
+fn eval_file_again_says_the_parameters_are_the_defaults() {
+    let (mut e, dir) = odd_engine("ok");
+    let file = dir.path().join("odd.toml");
+    std::fs::write(&file, "anything = 1\n").unwrap();
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    assert!(errors(&e.sync()).is_empty());
+    let library = dir.path().join(format!(
+        "{}plyd_eval_odd{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        library.display()
+    ));
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!(
+            "info string evaluator odd params default ({} is not read again: send EvalParams for it)",
+            file.display()
+        ),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn an_evaluator_that_answers_garbage_is_dropped() {
     // Status 42 from evaluate, at 7 discs.
     let (mut e, _dir) = odd_engine("garbage");
@@ -869,7 +922,7 @@ fn eval_subcommand_prints_terms_for_tuning() {
     let (code, _, stderr) = run(&["eval", "--evaluator", "nonsense"]);
     assert_eq!(code, Some(2));
     assert!(
-        stderr.contains("othello has no evaluator 'nonsense' (it has: patterns, seed004, patterns-stack, weights; an evaluator plugin is offered when its library is in a plugin folder (--plugin-path, PluginPath) or loaded from its file (EvalFile))"),
+        stderr.contains("othello has no evaluator 'nonsense' (it has: patterns, seed004, patterns-stack, weights; an evaluator plugin is offered when its library, named libplyd_eval_NAME.so, is in a plugin folder (--plugin-path, PluginPath), or, in the daemon, loaded from its file (EvalFile))"),
         "{stderr}"
     );
 }

@@ -67,8 +67,8 @@ impl VariantRef {
 /// Where an evaluator that is not offered could come from, for the errors
 /// that name one.
 pub const WHERE_EVALUATORS_COME_FROM: &str = "an evaluator plugin is offered when its \
-    library is in a plugin folder (--plugin-path, PluginPath) or loaded from its file \
-    (EvalFile)";
+    library, named libplyd_eval_NAME.so, is in a plugin folder (--plugin-path, PluginPath), \
+    or, in the daemon, loaded from its file (EvalFile)";
 
 /// The loaded game plugins and stand-alone evaluator plugins.
 #[derive(Default, Clone)]
@@ -113,6 +113,22 @@ impl PluginHost {
             let mut files: Vec<PathBuf> =
                 entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             files.sort();
+            // A library not named as a plugin is left alone, and said so in
+            // the log: a misnamed plugin is otherwise never found.
+            for file in files.iter().filter(|p| {
+                p.extension()
+                    .is_some_and(|e| std::env::consts::DLL_SUFFIX.trim_start_matches('.') == e)
+                    && !is_game_plugin_file(p)
+                    && !is_evaluator_plugin_file(p)
+            }) {
+                log::info!(
+                    "{} is not named as a plugin ({}plyd_game_NAME{s} or {}plyd_eval_NAME{s}): left alone",
+                    file.display(),
+                    std::env::consts::DLL_PREFIX,
+                    std::env::consts::DLL_PREFIX,
+                    s = std::env::consts::DLL_SUFFIX,
+                );
+            }
             game_files.extend(files.iter().filter(|p| is_game_plugin_file(p)).cloned());
             evaluator_files.extend(files.into_iter().filter(|p| is_evaluator_plugin_file(p)));
         }

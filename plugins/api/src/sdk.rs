@@ -1317,8 +1317,8 @@ mod shim {
         err: *mut c_char,
         err_cap: usize,
     ) -> *mut EvalContext {
-        guard(std::ptr::null_mut(), || {
-            let result = if params.is_null() {
+        let made = catch_unwind(AssertUnwindSafe(|| {
+            if params.is_null() {
                 E::from_params(None)
             } else {
                 // SAFETY: params is NUL-terminated.
@@ -1326,16 +1326,25 @@ mod shim {
                     Some(text) => E::from_params(Some(text)),
                     None => Err("parameters are not valid UTF-8".to_string()),
                 }
-            };
-            match result {
-                Ok(e) => Box::into_raw(Box::new(e)) as *mut EvalContext,
-                Err(reason) => {
-                    // SAFETY: err valid for err_cap bytes.
-                    unsafe { write_text(&reason, err, err_cap) };
-                    std::ptr::null_mut()
-                }
             }
-        })
+        }));
+        // A panic is a reason too: its message, for the one error line.
+        let result = made.unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_string());
+            Err(format!("the evaluator panicked while reading them: {what}"))
+        });
+        match result {
+            Ok(e) => Box::into_raw(Box::new(e)) as *mut EvalContext,
+            Err(reason) => {
+                // SAFETY: err valid for err_cap bytes.
+                unsafe { write_text(&reason, err, err_cap) };
+                std::ptr::null_mut()
+            }
+        }
     }
 
     pub unsafe extern "C" fn eval_destroy<E: Evaluator>(ctx: *mut EvalContext) {

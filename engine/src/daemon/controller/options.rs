@@ -432,6 +432,11 @@ impl Controller {
                 // engine.
                 let text = value.unwrap_or("").trim().to_string();
                 if !text.is_empty() {
+                    let had_params = self
+                        .session
+                        .current
+                        .as_ref()
+                        .and_then(|c| c.eval_params.clone());
                     let loaded = self
                         .session
                         .load_eval_file(Path::new(&text))
@@ -439,6 +444,18 @@ impl Controller {
                     self.eval_file_text = text.clone();
                     self.clear_hash()?;
                     voice.note(self, &format!("evaluator {loaded} loaded from {text}"));
+                    // The parameter file went with the evaluator it was read
+                    // for, the same one rebuilt included: say so.
+                    if let Some(file) = had_params {
+                        voice.note(
+                            self,
+                            &format!(
+                                "evaluator {loaded} params default ({} is not read again: \
+                                 send EvalParams for it)",
+                                file.display()
+                            ),
+                        );
+                    }
                 }
             }
             Setting::EvalParams => {

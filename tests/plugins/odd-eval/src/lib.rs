@@ -27,6 +27,8 @@
 //!   `evaluate`;
 //! * `hang`: the disc-count evaluator whose `evaluate` never returns once
 //!   a position has 7 discs or more (it sleeps, a second at a time);
+//! * `params-panic`: the disc-count evaluator, which panics when given
+//!   parameters;
 //! * `ok`: the disc-count evaluator, well behaved;
 //! * `loud`: the disc count times 100, past the bound of 64 it declares.
 //!
@@ -55,7 +57,10 @@ impl Evaluator for DiscCount {
     const STATE_LAYOUT: u32 = STATE_LAYOUT;
     const SCORE_BOUND: i32 = 64;
 
-    fn from_params(_params: Option<&str>) -> Result<Self, String> {
+    fn from_params(params: Option<&str>) -> Result<Self, String> {
+        if mode() == "params-panic" && params.is_some() {
+            panic!("asked to panic reading parameters");
+        }
         Ok(DiscCount)
     }
 
@@ -212,7 +217,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "huge" => table.table_size = 1 << 20,
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "ok" | "loud" | "hang" => {}
+        "panic" | "ok" | "loud" | "hang" | "params-panic" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
