@@ -295,7 +295,7 @@ fn nboard_learn_adds_the_game_to_the_configured_book() {
     assert!(
         lines
             .iter()
-            .any(|l| l.contains("no BookFile is set, so there is no book to learn into")),
+            .any(|l| l.contains("no book is in use (no BookFile is set")),
         "{lines:?}"
     );
 }

@@ -208,7 +208,7 @@ fn gtp_plays_othello_whatever_game_was_given() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("plyd: GTP plays Othello here, not amazons8; leave --game out"));
+        .contains("plyd: GTP plays Othello here, not amazons8; leave the game unnamed"));
 }
 
 #[test]

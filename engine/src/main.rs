@@ -250,7 +250,7 @@ fn protocol_plays_game(config: &DaemonConfig) -> Result<(), String> {
         {
             Err(format!(
                 "Botzone does not play {game} (amazons8 or othello); \
-                 leave --game out to take the game from the first request"
+                 leave the game unnamed (--game, the config file's game) to take it from the first request"
             ))
         }
         (Some(protocol @ (Protocol::Gtp | Protocol::NBoard)), Some(game)) if game != "othello" => {
@@ -260,7 +260,7 @@ fn protocol_plays_game(config: &DaemonConfig) -> Result<(), String> {
                 "NBoard"
             };
             Err(format!(
-                "{name} plays Othello here, not {game}; leave --game out"
+                "{name} plays Othello here, not {game}; leave the game unnamed (--game, the config file's game)"
             ))
         }
         _ => Ok(()),

@@ -94,8 +94,12 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
         }
     };
     if copy_needed && cfg!(unix) {
-        let copy = private_copy(path)
-            .map_err(|e| open_error(format!("copying it to load it again: {e}")))?;
+        let copy = private_copy(path).map_err(|e| {
+            open_error(format!(
+                "copying it to load it again, into {} (TMPDIR): {e}",
+                std::env::temp_dir().display()
+            ))
+        })?;
         // SAFETY: as below; the copy is the same file's bytes.
         let library = unsafe { libloading::Library::new(&copy) };
         // Mapped, the library no longer needs its file.

@@ -234,7 +234,9 @@ impl Controller {
         self.job_in_the_way(voice)?;
         if self.book_file_text.is_empty() {
             return Err(ControlError::Option(
-                "learn: no BookFile is set, so there is no book to learn into".to_string(),
+                "learn: no book is in use (no BookFile is set, or the book named could not be read: \
+                 its error was told then), so there is no book to learn into"
+                    .to_string(),
             ));
         }
         let current = self.session.current().map_err(ControlError::NoGame)?;
