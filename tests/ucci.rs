@@ -464,3 +464,16 @@ fn a_game_named_but_not_loaded_leaves_ucci_on_xiangqi() {
     assert_eq!(mv.len(), 4, "{lines:?}");
     assert!(mv.chars().nth(1).unwrap().is_ascii_digit(), "{lines:?}");
 }
+
+#[test]
+fn an_option_error_names_the_ucci_option_sent() {
+    let (mut e, _dir) = ucci_engine(&["--game", "xiangqi"]);
+    handshake(&mut e);
+    e.send("setoption hashsize abc");
+    let lines = sync(&mut e);
+    assert_eq!(
+        messages(&lines),
+        ["info message error: option 'hashsize' (Hash): 'abc' is not an integer between 1 and 65536"],
+        "{lines:?}"
+    );
+}

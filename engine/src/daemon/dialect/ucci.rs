@@ -126,9 +126,21 @@ impl Ucci {
             Some(v) if v == "false" || v == "off" => Ok("false"),
             _ => Err(format!("option '{name}' takes true or false")),
         };
+        // An error about plyd's option names the UCCI one the GUI sent
+        // too (`option 'hashsize' (Hash)`).
+        let sent = name;
         let engine = |ctl: &mut Controller, voice: &mut Ucci, name: &str, value: Option<&str>| {
-            ctl.set_option(voice, name, value)
-                .map_err(|e| e.to_string())
+            ctl.set_option(voice, name, value).map_err(|e| {
+                let text = e.to_string();
+                if sent.eq_ignore_ascii_case(name) {
+                    text
+                } else {
+                    text.replace(
+                        &format!("option '{name}'"),
+                        &format!("option '{sent}' ({name})"),
+                    )
+                }
+            })
         };
         match lower.as_str() {
             "usemillisec" => self.millisec = flag(value)? == "true",
