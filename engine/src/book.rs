@@ -242,16 +242,17 @@ impl Book {
     }
 }
 
-/// A lock on a book file while it is read, extended and written back
-/// (NBoard's `learn`): a file beside it, made only if absent, removed when
-/// dropped. Daemons learning into one book take turns, each adding to the
-/// file as the other left it. A lock file left by a process that died is
-/// taken over once it is a minute old.
+/// A lock on a book file while it is read, merged and written back
+/// (NBoard's `learn`, a few milliseconds): a file beside it, made only if
+/// absent, removed when dropped. Daemons learning into one book take turns,
+/// each adding to the file as the other left it. A lock file left by a
+/// process that died is taken over once it is 10 s old.
 pub struct BookLock(std::path::PathBuf);
 
 impl BookLock {
-    /// Wait (up to 10 s) for the lock on the book at `path`.
-    pub fn take(path: &Path) -> Result<BookLock, String> {
+    /// Wait (up to 12 s) for the lock on the book at `path`, calling
+    /// `waiting` between looks (a sign of life for the watchdog).
+    pub fn take(path: &Path, mut waiting: impl FnMut()) -> Result<BookLock, String> {
         let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let mut lock = target.as_os_str().to_owned();
         lock.push(".lock");
@@ -269,18 +270,19 @@ impl BookLock {
                         .and_then(|m| m.modified())
                         .ok()
                         .and_then(|t| t.elapsed().ok())
-                        .is_some_and(|age| age > std::time::Duration::from_secs(60));
+                        .is_some_and(|age| age > std::time::Duration::from_secs(10));
                     if stale {
                         let _ = std::fs::remove_file(&lock);
                         continue;
                     }
-                    if start.elapsed() > std::time::Duration::from_secs(10) {
+                    if start.elapsed() > std::time::Duration::from_secs(12) {
                         return Err(format!(
                             "book {}: another process holds {} (remove it if none does)",
                             path.display(),
                             lock.display()
                         ));
                     }
+                    waiting();
                     std::thread::sleep(std::time::Duration::from_millis(20));
                 }
                 Err(e) => {

@@ -305,28 +305,28 @@ pub fn start_learn(
 /// outside the lock, and put back once written. A stop (NBoard's `ping`
 /// during the learning) leaves the book and its file as they were.
 fn learn(mut job: LearnJob, control: Arc<SearchControl>) -> Result<(), String> {
-    // The file as another daemon may have left it since it was read, with
-    // what this one has and the file lacks.
-    let _lock = crate::book::BookLock::take(&job.path)?;
-    let on_disk = Book::load(&job.path)
-        .ok()
-        .filter(|b| b.game() == job.variant);
-    let mut book = match (on_disk, job.book.read().clone()) {
-        (Some(mut disk), Some(mine)) => {
-            disk.merge_missing(&mine);
-            disk
-        }
-        (Some(disk), None) => disk,
-        (None, Some(mine)) => mine,
-        (None, None) => Book::new(&job.variant),
-    };
-    let mut builder = BookBuilder::new(&job.evaluator, job.depth, 64, control)?;
+    let mut book = job
+        .book
+        .read()
+        .clone()
+        .unwrap_or_else(|| Book::new(&job.variant));
+    let mut builder = BookBuilder::new(&job.evaluator, job.depth, 64, Arc::clone(&control))?;
     let fail = |e: crate::host::PluginError| e.to_string();
     builder
         .add_line(&mut book, &mut job.start, &job.moves, LEARN_PLIES)
         .map_err(fail)?;
     if builder.stopped() {
         return Err("stopped before it was done; the book is unchanged".to_string());
+    }
+    // Only the writing is under the lock (the searches above may take
+    // long): the file as another daemon may have left it since it was
+    // read, its positions this book lacks added, then written back.
+    let _lock = crate::book::BookLock::take(&job.path, || control.beat())?;
+    if let Some(disk) = Book::load(&job.path)
+        .ok()
+        .filter(|b| b.game() == job.variant)
+    {
+        book.merge_missing(&disk);
     }
     negamax(&mut book, &mut job.start).map_err(fail)?;
     book.save(&job.path)?;
