@@ -200,8 +200,10 @@ impl Session {
                     .default_variants()
                     .first()
                     .map_or(String::new(), |v| format!(" ({})", v.name()));
+                // UCCI, GTP, NBoard and Botzone then play their own game.
                 messages.push(format!(
-                    "game '{name}' is not loaded (loaded: {}); using the default{default}",
+                    "game '{name}' is not loaded (loaded: {}); using the default{default}, \
+                     or the game of the protocol spoken",
                     session.host.variant_list()
                 ));
             }
