@@ -702,6 +702,19 @@ fn stack_failures_are_told_once_and_unsupported_scores_are_left_to_evaluate() {
         let error = errors(&lines);
         assert_eq!(error.len(), 1, "{mode}: {lines:?}");
         assert!(error[0].contains(needle), "{mode}: {lines:?}");
+        // No move was searched yet: the game's own evaluator searches
+        // this `go` instead, to its depth.
+        assert!(
+            lines.contains(
+                &"info string evaluator 'odd' failed before a move was searched; searching with patterns"
+                    .to_string()
+            ),
+            "{mode}: {lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 4 ")),
+            "{mode}: {lines:?}"
+        );
         assert_back_on_the_default(&mut e);
     }
 }

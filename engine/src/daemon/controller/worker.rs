@@ -200,7 +200,15 @@ pub fn start_search(
                     return Ok(search::SearchResult::default());
                 }
                 let mut trees = job.trees.lock();
-                search::search_with_trees(
+                // An evaluator plugin that fails before a root move is
+                // searched (a stack it cannot make, say) would cost the
+                // turn a move from no search: its answer is held back, and
+                // the game's own evaluator searches instead, on the same
+                // clock.
+                let again = job.root.try_clone().ok();
+                let mut searched = false;
+                let mut held = None;
+                let first = search::search_with_trees(
                     job.root,
                     &job.evaluator,
                     &job.tt,
@@ -208,8 +216,61 @@ pub fn start_search(
                     &job_control,
                     &job.options,
                     &mut trees,
-                    &mut report,
-                )
+                    &mut |event: SearchEvent| match event {
+                        SearchEvent::BestMove { .. } => held = Some(event),
+                        SearchEvent::Info(ref info) => {
+                            searched |= !info.pv.is_empty();
+                            report(event);
+                        }
+                    },
+                );
+                let fallback = match (&first, again) {
+                    (Err(_), Some(root))
+                        if !searched
+                            && !job_control.stop_requested()
+                            && job.evaluator.source().is_external()
+                            && job.evaluator.is_disabled()
+                            && !root.plugin().is_disabled()
+                            && !root.plugin().evaluators().is_empty() =>
+                    {
+                        let source = crate::host::EvaluatorSource::BuiltIn {
+                            game: Arc::clone(root.plugin()),
+                            index: 0,
+                        };
+                        crate::daemon::create_evaluator(root.plugin(), source, None)
+                            .ok()
+                            .map(|evaluator| (root, evaluator))
+                    }
+                    _ => None,
+                };
+                match fallback {
+                    Some((root, evaluator)) => {
+                        report(SearchEvent::Info(plyd_protocol::Info {
+                            string: Some(format!(
+                                "evaluator '{}' failed before a move was searched; searching with {}",
+                                job.evaluator.name(),
+                                evaluator.name()
+                            )),
+                            ..plyd_protocol::Info::default()
+                        }));
+                        search::search_with_trees(
+                            root,
+                            &evaluator,
+                            &job.tt,
+                            &job.limits,
+                            &job_control,
+                            &job.options,
+                            &mut trees,
+                            &mut report,
+                        )
+                    }
+                    None => {
+                        if let Some(event) = held {
+                            report(event);
+                        }
+                        first
+                    }
+                }
             }));
             match outcome {
                 Ok(Ok(_)) => {}
