@@ -303,8 +303,6 @@ impl Drop for BookLock {
     }
 }
 
-impl Book {}
-
 /// Scores positions' moves with fixed-depth searches and adds them to a
 /// book.
 pub struct BookBuilder<'a> {

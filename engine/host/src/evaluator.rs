@@ -26,8 +26,6 @@ use crate::game::{GamePlugin, GameState};
 use crate::health::Health;
 use crate::info::{EvaluatorInfo, StackEntries};
 
-// Kept here rather than beside the type in `info`, so that `info` needs
-// nothing from the rest of the host.
 /// What a score output holds before the call: no evaluator writes it
 /// (the ABI keeps `INT32_MIN` out of scores), so finding it after a call
 /// that returned `STATUS_OK` means the evaluator wrote no score.
@@ -47,6 +45,8 @@ fn written(health: &Health, entry: &'static str, score: i32) -> Result<i32, Plug
     }
 }
 
+// Kept here rather than beside the type in `info`, so that `info` needs
+// nothing from the rest of the host.
 impl EvaluatorInfo {
     /// Whether it reads the states of `game`: same name, same layout.
     pub fn fits(&self, game: &GamePlugin) -> bool {
@@ -476,9 +476,7 @@ impl EvalStack<'_> {
             written(health, "stack_evaluate", score)?.clamp(-bound, bound),
         ))
     }
-}
 
-impl EvalStack<'_> {
     /// The error of a push or pop that did not answer `STATUS_OK`: the
     /// stack no longer follows the search, so even `STATUS_UNSUPPORTED`
     /// disables the evaluator.

@@ -801,7 +801,7 @@ impl GameState {
             .read_text("format_move", |buf, cap| unsafe {
                 (vt.format_move)(ptr, mv, buf, cap)
             })?;
-        if text.is_empty() || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        if !crate::health::is_one_word(&text) {
             return Err(self
                 .plugin
                 .health

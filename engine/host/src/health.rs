@@ -19,6 +19,12 @@ pub const MAX_MOVES: usize = 1 << 20;
 /// Longest text (position, board, move, explanation) accepted from a plugin.
 const MAX_TEXT: usize = 1 << 20;
 
+/// Whether `text` is one word, as names and moves are on the protocol's
+/// lines: not empty, no space, line break or other control character.
+pub(crate) fn is_one_word(text: &str) -> bool {
+    !text.is_empty() && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
 /// Whether a length-or-status return value reports a panic.
 pub(crate) fn is_panic(value: i64) -> bool {
     value == i64::from(abi::STATUS_PANIC)

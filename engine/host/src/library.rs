@@ -35,10 +35,11 @@ pub(crate) struct OpenedGame {
     pub evaluators: Vec<EvaluatorInfo>,
 }
 
-/// The files this process has opened as plugins, by canonical path: the
-/// file as it was when last loaded, and whether that load was of the file
-/// itself (not a private copy).
-static OPENED: std::sync::Mutex<Vec<(PathBuf, Option<FileStamp>, bool)>> =
+/// The files this process has opened as plugins, by canonical path, each
+/// with the file as it was when the loader's own copy of it was made:
+/// `None` once a private copy was loaded since, or the copy is to be
+/// refreshed ([`load_fresh_next`]), or the file could not be looked at.
+static OPENED: std::sync::Mutex<Vec<(PathBuf, Option<FileStamp>)>> =
     std::sync::Mutex::new(Vec::new());
 
 /// What tells a file changed: its length, modification time and inode.
@@ -78,16 +79,15 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     let now = stamp(path);
     let copy_needed = {
         let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        match opened.iter_mut().find(|(k, _, _)| *k == key) {
+        match opened.iter_mut().find(|(k, _)| *k == key) {
             None => {
-                opened.push((key, now, true));
+                opened.push((key, now));
                 false
             }
-            Some(entry) => {
-                let unchanged = entry.2 && now.is_some() && entry.1 == now;
+            Some((_, loaded)) => {
+                let unchanged = now.is_some() && *loaded == now;
                 if !unchanged {
-                    entry.1 = now;
-                    entry.2 = false;
+                    *loaded = None;
                 }
                 !unchanged
             }
@@ -120,8 +120,8 @@ pub(crate) fn load_fresh_next(path: &Path) {
     let file = as_file_path(path);
     let key = std::fs::canonicalize(&file).unwrap_or(file);
     let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(entry) = opened.iter_mut().find(|(k, _, _)| *k == key) {
-        entry.2 = false;
+    if let Some((_, loaded)) = opened.iter_mut().find(|(k, _)| *k == key) {
+        *loaded = None;
     }
 }
 
@@ -399,7 +399,7 @@ unsafe fn table_string(path: &Path, field: &str, ptr: *const c_char) -> Result<S
 unsafe fn table_word(path: &Path, field: &str, ptr: *const c_char) -> Result<String, LoadError> {
     // SAFETY: the caller's contract.
     let text = unsafe { table_string(path, field, ptr) }?;
-    if text.is_empty() || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    if !crate::health::is_one_word(&text) {
         return Err(LoadError::Malformed {
             path: path.to_path_buf(),
             what: format!("'{field}' {text:?} is not one word"),

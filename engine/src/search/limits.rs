@@ -154,8 +154,8 @@ pub struct SearchControl {
     evaluating: Box<[EvaluatingFlag]>,
 }
 
-/// One thread's [`SearchControl::evaluating`] flag, on a cache line of its
-/// own: each thread writes its own at every evaluation.
+/// One search thread's flag ([`SearchControl::evaluator_flag`]), on a
+/// cache line of its own: each thread writes its own at every evaluation.
 #[derive(Debug, Default)]
 #[repr(align(64))]
 pub struct EvaluatingFlag(AtomicBool);
@@ -230,10 +230,19 @@ impl SearchControl {
         }
     }
 
-    /// The evaluating flag of search thread `thread` (an index past the
-    /// flagged ones shares the last flag).
-    pub fn evaluating(&self, thread: usize) -> &EvaluatingFlag {
-        &self.evaluating[thread.min(FLAGGED_THREADS - 1)]
+    /// The flag search thread `thread` raises around its calls of
+    /// `evaluator` (an index past the flagged ones shares the last flag):
+    /// none for an evaluator built into the game plugin, whose calls are
+    /// the game plugin's either way.
+    pub fn evaluator_flag(
+        &self,
+        thread: usize,
+        evaluator: &crate::host::Evaluator,
+    ) -> Option<&EvaluatingFlag> {
+        evaluator
+            .source()
+            .is_external()
+            .then(|| &self.evaluating[thread.min(FLAGGED_THREADS - 1)])
     }
 
     /// Whether some search thread is inside a call of the evaluator now.

@@ -174,11 +174,7 @@ impl<'a> Searcher<'a> {
         // A stack that cannot be made or reset ends the search with that
         // failure at its start ([`Searcher::iterate`]); a reset answered
         // `STATUS_UNSUPPORTED` searches with the plain `evaluate`.
-        let evaluating = shared
-            .evaluator
-            .source()
-            .is_external()
-            .then(|| shared.control.evaluating(id));
+        let evaluating = shared.control.evaluator_flag(id, shared.evaluator);
         let (eval_stack, stack_error) =
             match EvaluatingFlag::around(evaluating, || shared.evaluator.new_stack()).and_then(
                 |stack| {

@@ -204,8 +204,14 @@ pub fn start_search(
                 // searched (a stack it cannot make, say) would cost the
                 // turn a move from no search: its answer is held back, and
                 // the game's own evaluator searches instead, on the same
-                // clock.
-                let again = job.root.try_clone().ok();
+                // clock (from a copy of the root, taken only where the
+                // evaluator is a plugin of its own).
+                let again = job
+                    .evaluator
+                    .source()
+                    .is_external()
+                    .then(|| job.root.try_clone().ok())
+                    .flatten();
                 let mut searched = false;
                 let mut held = None;
                 let first = search::search_with_trees(
@@ -228,7 +234,6 @@ pub fn start_search(
                     (Err(_), Some(root))
                         if !searched
                             && !job_control.stop_requested()
-                            && job.evaluator.source().is_external()
                             && job.evaluator.is_disabled()
                             && !root.plugin().is_disabled()
                             && !root.plugin().evaluators().is_empty() =>

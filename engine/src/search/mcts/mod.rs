@@ -193,10 +193,7 @@ pub(super) fn run(
     let (style, fresh_map, sampled) = if seed003 {
         (Style::Seed003, ValueMap::linear(bound), 0)
     } else {
-        let flag = evaluator
-            .source()
-            .is_external()
-            .then(|| control.evaluating(0));
+        let flag = control.evaluator_flag(0, evaluator);
         let scores = sample_scores(&mut root, evaluator, flag, &root_moves, bound, root_side)?;
         let map = ValueMap::calibrated(bound, root_side, &scores);
         (Style::Widening, map, scores.len())
@@ -286,10 +283,7 @@ pub(super) fn run(
             walker.tree = Tree::with_root(Node::new(hash, 0, NO_NODE, side, NodeKind::Decision));
         }
         walker.max_depth = walker.tree.depth();
-        walker.evaluating = evaluator
-            .source()
-            .is_external()
-            .then(|| control.evaluating(index));
+        walker.evaluating = control.evaluator_flag(index, evaluator);
         walkers.push(walker);
     }
 
