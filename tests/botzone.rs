@@ -443,6 +443,36 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
     free.send("quit");
 }
 
+/// Under a cap far below Botzone's (56 MiB of address space, where the
+/// first search's 8 MiB continuation history once ended the process; 48
+/// MiB does not hold the daemon's start), a search does without what it
+/// cannot have: every `go` is answered, on one thread and on two, and
+/// nothing fails to be allocated.
+#[test]
+fn searches_under_a_56_mib_address_space_cap_do_without_what_they_cannot_have() {
+    const CAP: u64 = 56 << 20;
+    let dir = plugins();
+    let mut e = Engine::start_capped(dir.path(), &[], CAP);
+    let mut moves: Vec<String> = Vec::new();
+    for threads in [1, 2, 1] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.sync();
+        for _ in 0..3 {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            e.send("go movetime 50");
+            let best = e.until_bestmove();
+            let mv = best.last().unwrap().split_whitespace().nth(1).unwrap();
+            assert_ne!(mv, "(none)", "{best:?}");
+            moves.push(mv.to_string());
+        }
+    }
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let log = e.stderr_lines();
+    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+}
+
 /// A configuration file's `hash` that the cap cannot hold is told to the
 /// GUI after its first line, like every other problem of the start, and
 /// the daemon runs on the default table.

@@ -11,18 +11,21 @@ pub fn available_mib() -> Option<u64> {
     let system = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| parse_available_mib(&text));
-    let left = address_space_limit_mib().map(|limit| {
-        let mapped = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|text| parse_vm_size_mib(&text))
-            .unwrap_or(0);
-        limit.saturating_sub(mapped)
-    });
+    let left = address_space_limit_mib().map(|limit| limit.saturating_sub(mapped_mib()));
     // The least of the bounds known.
     [system, control_group_left_mib(), left]
         .into_iter()
         .flatten()
         .min()
+}
+
+/// The address space the process maps, in MiB (`VmSize`); 0 where it
+/// cannot be read.
+fn mapped_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|text| parse_vm_size_mib(&text))
+        .unwrap_or(0)
 }
 
 fn parse_vm_size_mib(status: &str) -> Option<u64> {
@@ -179,6 +182,23 @@ pub fn fit_allocator_to_limits() -> Option<u64> {
     Some(limit)
 }
 
+/// What an optional table must leave of an address-space limit for the
+/// allocations that are not optional, in MiB.
+pub const HEADROOM_MIB: u64 = 4;
+
+/// Whether an optional table of `bytes` (one a search does without, such
+/// as continuation history) should be allocated: always without an
+/// address-space limit; under one, only where what the limit leaves of
+/// what the process maps keeps [`HEADROOM_MIB`] after it, since memory
+/// taken to the last page of the limit makes the next allocation that
+/// cannot be done without fail, and the process end.
+pub fn room_for_optional(bytes: u64) -> bool {
+    let Some(limit) = address_space_limit_mib() else {
+        return true;
+    };
+    limit.saturating_sub(mapped_mib()) >= bytes.div_ceil(1 << 20) + HEADROOM_MIB
+}
+
 /// Share of the available memory a hash table may take, in percent: the
 /// rest is left to the search threads, the plugins and the system.
 pub const HASH_SHARE_PERCENT: u64 = 90;
@@ -211,12 +231,15 @@ pub fn check_threads(threads: u64, now: u64, available: Option<u64>) -> Result<(
 }
 
 /// Refuse a hash table of `mib` MiB that the machine cannot give now (with
-/// `available` MiB free), naming the most it could be.
+/// `available` MiB free), naming the most it could be: 90% of what is
+/// left once the first search thread's histories ([`THREAD_MIB`]) are
+/// counted, since a search allocates them when it starts and, before the
+/// first search, they are not yet mapped.
 pub fn check_hash(mib: u64, available: Option<u64>) -> Result<(), String> {
     let Some(available) = available else {
         return Ok(());
     };
-    let most = available * HASH_SHARE_PERCENT / 100;
+    let most = available.saturating_sub(THREAD_MIB) * HASH_SHARE_PERCENT / 100;
     if mib > most {
         return Err(format!(
             "option 'Hash': {mib} MiB is more than this machine can give now \
@@ -341,8 +364,12 @@ mod tests {
     fn a_table_beyond_the_available_memory_is_refused() {
         assert!(check_hash(65536, Some(22460)).is_err());
         assert!(check_hash(16, Some(22460)).is_ok());
-        assert!(check_hash(20214, Some(22460)).is_ok());
-        assert!(check_hash(20215, Some(22460)).is_err());
+        // 90% of 22460 MiB less the first thread's 12.
+        assert!(check_hash(20203, Some(22460)).is_ok());
+        assert!(check_hash(20204, Some(22460)).is_err());
+        // Under a tight limit the first thread's histories come first.
+        assert!(check_hash(16, Some(20)).is_err());
+        assert!(check_hash(1, Some(14)).is_ok());
         assert!(check_hash(65536, None).is_ok());
     }
 }

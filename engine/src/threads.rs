@@ -154,6 +154,21 @@ pub fn demote(_id: i32) -> bool {
     false
 }
 
+/// Start `work` on a new thread of `scope`, or, where no thread can be
+/// had (under an address-space limit, no memory for its stack), say so on
+/// stderr, naming it `what`, and answer `None`: a search leaves such a
+/// helper out rather than end the process.
+pub fn spawn_or_skip<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    what: &str,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> Option<std::thread::ScopedJoinHandle<'scope, T>> {
+    std::thread::Builder::new()
+        .spawn_scoped(scope, work)
+        .map_err(|e| log::warn!("{what} not started: {e}"))
+        .ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -248,9 +248,10 @@ pub(super) fn run(
         let handles: Vec<_> = helper_states
             .into_iter()
             .enumerate()
-            .map(|(i, mut state)| {
+            .filter_map(|(i, mut state)| {
                 let shared = &shared;
-                scope.spawn(move || {
+                let what = format!("solver helper {}", i + 1);
+                crate::threads::spawn_or_skip(scope, &what, move || {
                     let _on_roll = shared.control.enter_roll();
                     let id = i + 1;
                     let mut table = ThreadTable { shared, id };

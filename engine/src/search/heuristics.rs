@@ -93,6 +93,39 @@ pub struct Heuristics {
     tables: Tables,
 }
 
+/// A table of `n` zeros where `on`, allocated zeroed (its pages are
+/// mapped as they are first written); empty where not `on`, or where the
+/// allocator cannot give it with room to spare under an address-space
+/// limit ([`crate::memory::room_for_optional`]).
+fn zeroed(on: bool, n: usize) -> Vec<i16> {
+    if !on || n == 0 || !crate::memory::room_for_optional(2 * n as u64) {
+        return Vec::new();
+    }
+    let Ok(layout) = std::alloc::Layout::array::<i16>(n) else {
+        return Vec::new();
+    };
+    // SAFETY: the layout has a non-zero size; zeroed memory is `n` valid
+    // `i16`s, and the vector takes the allocation with the layout it was
+    // made with (the global allocator, capacity `n`, `i16`'s alignment).
+    unsafe {
+        let start = std::alloc::alloc_zeroed(layout).cast::<i16>();
+        if start.is_null() {
+            return Vec::new();
+        }
+        Vec::from_raw_parts(start, n, n)
+    }
+}
+
+/// A table of `n` copies of `value` where `on`; empty where not `on`, or
+/// where the allocator cannot give it.
+fn filled<T: Copy>(on: bool, n: usize, value: T) -> Vec<T> {
+    let mut table = Vec::new();
+    if on && table.try_reserve_exact(n).is_ok() {
+        table.resize(n, value);
+    }
+    table
+}
+
 impl Default for Heuristics {
     fn default() -> Self {
         Self::new(Tables::default())
@@ -137,25 +170,37 @@ fn gravity(entry: i32, bonus: i32, limit: i32) -> i32 {
 }
 
 impl Heuristics {
-    /// Killers and history, and the `tables` asked for.
+    /// Killers and history, and the `tables` asked for, those the
+    /// allocator can give: under an address-space limit a table it cannot
+    /// give is left out (it reads as zero, as one not asked for), and
+    /// [`Heuristics::tables`] names those that were had.
     pub fn new(tables: Tables) -> Self {
-        let sized = |on: bool, n: usize| if on { vec![0i16; n] } else { Vec::new() };
+        let continuation = zeroed(tables.continuation, CONT_ROWS * CONT_ROW);
+        let capture = zeroed(tables.capture, 2 * MOVE_KEY_LIMIT as usize);
+        let counter = filled(tables.counter, 2 * MOVE_KEY_LIMIT as usize, NULL_MOVE);
+        let correction = [
+            zeroed(tables.correction, 2 * CORR_SLOTS),
+            zeroed(tables.correction, 2 * CORR_SLOTS),
+        ];
+        let had = Tables {
+            continuation: !continuation.is_empty(),
+            capture: !capture.is_empty(),
+            counter: !counter.is_empty(),
+            correction: correction.iter().all(|table| !table.is_empty()),
+        };
         Heuristics {
             killers: vec![[NULL_MOVE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HISTORY_SLOTS],
-            continuation: sized(tables.continuation, CONT_ROWS * CONT_ROW),
-            capture: sized(tables.capture, 2 * MOVE_KEY_LIMIT as usize),
-            counter: if tables.counter {
-                vec![NULL_MOVE; 2 * MOVE_KEY_LIMIT as usize]
+            continuation,
+            capture,
+            counter,
+            correction: if had.correction {
+                correction
             } else {
-                Vec::new()
+                [Vec::new(), Vec::new()]
             },
-            correction: [
-                sized(tables.correction, 2 * CORR_SLOTS),
-                sized(tables.correction, 2 * CORR_SLOTS),
-            ],
-            steep_bonus: tables.continuation,
-            tables,
+            steep_bonus: had.continuation,
+            tables: had,
         }
     }
 

@@ -22,6 +22,7 @@ use super::{
     SearchResult, TranspositionTable,
 };
 use crate::host::{Evaluator, GameState, PluginError};
+use crate::threads::spawn_or_skip;
 
 /// What every thread knows of the root before it starts.
 pub(super) struct RootInfo {
@@ -417,14 +418,22 @@ pub(super) fn run(
         let (search_done, timer_done) = crossbeam_channel::bounded::<()>(0);
         if let (Some(hard), false) = (limits.hard_time(), limits.infinite) {
             let shared = &shared;
-            scope.spawn(move || keep_time(shared.control, hard, &shared.time_up, &timer_done));
+            // Without the timer (no thread to be had under a tight limit)
+            // the searching threads still watch the clock themselves.
+            spawn_or_skip(
+                scope,
+                "the search's timer (the search keeps time itself)",
+                move || keep_time(shared.control, hard, &shared.time_up, &timer_done),
+            );
         }
         let handles: Vec<_> = helper_states
             .into_iter()
             .enumerate()
-            .map(|(i, state)| {
+            .filter_map(|(i, state)| {
                 let shared = &shared;
-                scope.spawn(move || {
+                // A helper that cannot be had is left out: the others
+                // search without it.
+                spawn_or_skip(scope, &format!("search helper {}", i + 1), move || {
                     let _on_roll = shared.control.enter_roll();
                     let mut searcher = Searcher::new(i + 1, state, shared, None);
                     let outcome = searcher.iterate();

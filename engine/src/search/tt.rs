@@ -321,7 +321,12 @@ impl TranspositionTable {
                 heuristics.clear_all_killers();
                 heuristics
             }
-            _ => Heuristics::new(tables),
+            other => {
+                // The old tables go before the new ones are allocated:
+                // under an address-space limit both may not fit.
+                drop(other);
+                Heuristics::new(tables)
+            }
         }
     }
 

@@ -231,11 +231,15 @@ impl<'a> Searcher<'a> {
                     counter: techniques.counter_moves,
                     correction: techniques.correction,
                 };
-                if Heuristics::kept_between_searches(tables) {
+                let heuristics = if Heuristics::kept_between_searches(tables) {
                     shared.tt.take_memory(id, &shared.game, tables)
                 } else {
                     Heuristics::new(tables)
+                };
+                if heuristics.tables() != tables {
+                    short_of_memory_for(tables, heuristics.tables());
                 }
+                heuristics
             },
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
             deferred: vec![Vec::new(); MAX_PLY + 1],
@@ -1449,6 +1453,32 @@ const NODE_PROBCUT_MIN_DEPTH: u32 = 4;
 /// differently), and always at least two plies shallower.
 fn node_probcut_depth(depth: u32) -> u32 {
     2 * (depth / 4) + (depth & 1)
+}
+
+/// Say once in the process's life that a search thread could not get
+/// the memory of its histories (under an address-space limit) and searches
+/// without those it lacks.
+fn short_of_memory_for(asked: Tables, had: Tables) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    let lacking: Vec<&str> = [
+        (
+            asked.continuation && !had.continuation,
+            "continuation history",
+        ),
+        (asked.capture && !had.capture, "capture history"),
+        (asked.counter && !had.counter, "countermoves"),
+        (asked.correction && !had.correction, "correction history"),
+    ]
+    .into_iter()
+    .filter_map(|(lacks, name)| lacks.then_some(name))
+    .collect();
+    log::warn!(
+        "not enough memory for a search thread's {}: searching without (said once)",
+        lacking.join(", ")
+    );
 }
 
 #[cfg(test)]

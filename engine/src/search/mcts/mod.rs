@@ -299,9 +299,11 @@ pub(super) fn run(
     let (main_outcome, helper_trees) = std::thread::scope(|scope| {
         let handles: Vec<_> = helpers
             .into_iter()
-            .map(|mut walker| {
+            .enumerate()
+            .filter_map(|(i, mut walker)| {
                 let shared = &shared;
-                scope.spawn(move || {
+                let what = format!("MCTS helper {}", i + 1);
+                crate::threads::spawn_or_skip(scope, &what, move || {
                     let _on_roll = control.enter_roll();
                     let outcome = helper_loop(&mut walker, shared, limits, control);
                     if outcome.is_err() {
