@@ -346,6 +346,36 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
             assert!(stdout.contains(needle), "{mode}: {stdout}");
         }
     }
+    // A hash without the side to move: piles met with either side to move
+    // share a hash (from a pile of 6, which never reaches the pile of 7
+    // where the game panics).
+    let (status, stdout) = check(
+        broken.path(),
+        &["--game", "panicky", "--games", "10", "--fen", "6"],
+        &[("PLYD_TEST_BAD_TABLE", "sideless-hash")],
+    );
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "problem: two positions with one hash differ in their side to move or their moves"
+        ),
+        "{stdout}"
+    );
+    // A game claiming null moves whose make_move refuses them: a failed
+    // call, named as what it is.
+    let out = common::plyd_command(broken.path())
+        .args(["check", "--game", "panicky", "--games", "2"])
+        .env("PLYD_TEST_BAD_TABLE", "null-refused")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "refused the null move, which the game's CAP_NULL_MOVE promises passes the turn"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

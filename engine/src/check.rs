@@ -7,10 +7,13 @@
 //! `unmake_move` restores what `make_move` changed (the hash, the side to
 //! move, the position text), that a state set from a position's own text
 //! is that position (hash, side, moves: the table's key must not depend on
-//! how the position was reached), and that a position without moves is
-//! not a game going on. For plugin authors, beside perft.
+//! how the position was reached), that two positions of one hash agree on
+//! their side to move and their number of moves, that a game claiming
+//! `CAP_NULL_MOVE` passes the turn with a null move and takes it back, and
+//! that a position without moves is not a game going on. For plugin
+//! authors, beside perft.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use plyd_api::{Move, NULL_MOVE};
 use plyd_util::rng::SplitMix64;
@@ -111,6 +114,10 @@ pub fn run(
     let mut report = CheckReport::default();
     let mut rng = SplitMix64::new(seed);
     let failed = |e: PluginError| e.to_string();
+    let null_moves = variant.plugin.info().capabilities & plyd_api::abi::CAP_NULL_MOVE != 0;
+    // Every position seen, by hash: its side to move, its number of moves
+    // and its text, for positions of one hash that differ.
+    let mut seen: HashMap<u64, (u32, usize, String)> = HashMap::new();
     for game in 1..=games {
         let mut state = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
         if let Some(start) = start {
@@ -179,6 +186,31 @@ pub fn run(
                     }
                 }
             }
+            // One hash, one position: the table takes a position for
+            // another of the same hash, so a hash that leaves out the side
+            // to move (or what else decides the moves) confuses them.
+            match seen.get(&hash) {
+                Some((other_side, other_moves, other_text))
+                    if *other_side != side || *other_moves != moves.len() + unwritten =>
+                {
+                    report.problem(
+                        "two positions with one hash differ in their side to move or their moves (the hash must take in the side to move and whatever else decides them)",
+                        || {
+                            place(&format!(
+                                "hash {hash:x}: side {side}, {} moves here; side {other_side}, {other_moves} moves at '{other_text}'",
+                                moves.len() + unwritten
+                            ))
+                        },
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(hash, (side, moves.len() + unwritten, text.to_string()));
+                }
+            }
+            if null_moves && !moves.is_empty() {
+                check_null_move(&mut report, &mut state, before.clone(), &place).map_err(failed)?;
+            }
             if moves.is_empty() {
                 if state.outcome().map_err(failed)? == Outcome::Ongoing {
                     report.problem("no move listed, and outcome says the game goes on", || {
@@ -232,6 +264,53 @@ pub fn run(
         }
     }
     Ok(report)
+}
+
+/// For a game that claims `CAP_NULL_MOVE`: where the search would make a
+/// null move (not in check, `null_move_ok`), it is accepted, passes the
+/// turn (another side to move, another hash) and is taken back.
+fn check_null_move(
+    report: &mut CheckReport,
+    state: &mut GameState,
+    before: (u64, u32, String),
+    place: &dyn Fn(&str) -> String,
+) -> Result<(), PluginError> {
+    if state.in_check()? || !state.null_move_ok()? {
+        return Ok(());
+    }
+    if let Err(e) = state.make_move(NULL_MOVE) {
+        report.problem(
+            "make_move refuses the null move, which CAP_NULL_MOVE promises passes the turn",
+            || place(&e.to_string()),
+        );
+        return Err(e);
+    }
+    let passed = snapshot(state)?;
+    if passed.1 == before.1 || passed.0 == before.0 {
+        report.problem(
+            "a null move does not pass the turn (the same side to move, or the same hash)",
+            || {
+                place(&format!(
+                    "after it: hash {:x}, side {} (before: hash {:x}, side {})",
+                    passed.0, passed.1, before.0, before.1
+                ))
+            },
+        );
+    }
+    state.unmake_move(NULL_MOVE)?;
+    let back = snapshot(state)?;
+    if back != before {
+        report.problem(
+            "unmake_move does not restore the position after a null move (hash, side or text)",
+            || {
+                place(&format!(
+                    "back: hash {:x}, side {}, '{}'",
+                    back.0, back.1, back.2
+                ))
+            },
+        );
+    }
+    Ok(())
 }
 
 /// The stack is reset at the position reached when it holds this many

@@ -451,12 +451,14 @@ impl GameState {
     #[cold]
     #[inline(never)]
     fn refused(&self, mv: Move) -> PluginError {
-        self.plugin.health.garbage(
-            "make_move",
+        let what = if mv == abi::NULL_MOVE {
+            "refused the null move, which the game's CAP_NULL_MOVE promises passes the turn (clear the bit, or have null_move_ok answer 0 where it cannot pass: `plyd check` finds it)".to_string()
+        } else {
             format!(
                 "refused move {mv}, which gen_moves listed (a gen_moves that counts more moves than it writes does this: `plyd check` finds it)"
-            ),
-        )
+            )
+        };
+        self.plugin.health.garbage("make_move", what)
     }
 
     /// Take back `mv`, the last move played.

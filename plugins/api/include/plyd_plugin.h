@@ -314,8 +314,11 @@ typedef struct PlydGameApi {
     /* 0 if the first player is to move, 1 if the second. */
     int32_t (*side_to_move)(const PlydState *state);
     /* PLYD_OUTCOME_* for the side to move. Repetition and move-count rules
-     * are applied here, from the history the state carries. A state whose
-     * outcome is not ongoing has no legal moves. */
+     * are applied here, from the history the state carries. A game over by
+     * its rules (no move left, a board decided) has no legal moves; only a
+     * repetition or move-count verdict may leave them listed (see MOVES).
+     * The host takes any other outcome as given: `plyd check` flags zero
+     * moves with an ongoing outcome, not moves listed past a verdict. */
     int32_t (*outcome)(const PlydState *state);
     /* Legal moves into buf (at most cap); returns the true count. */
     int64_t (*gen_moves)(const PlydState *state, PlydMove *buf, size_t cap);
@@ -323,7 +326,9 @@ typedef struct PlydGameApi {
     int32_t (*make_move)(PlydState *state, PlydMove mv);
     /* Take back the last move made, which is passed again. */
     int32_t (*unmake_move)(PlydState *state, PlydMove mv);
-    /* 64-bit hash of the position, side to move included. */
+    /* 64-bit hash of the position, side to move included: the host's
+     * table takes two positions of one hash for one (`plyd check` flags
+     * two that differ in their side to move or their number of moves). */
     uint64_t (*hash)(const PlydState *state);
     /* Read a move in any accepted spelling into *out: PLYD_STATUS_OK, or
      * PLYD_STATUS_INVALID if it is not a move. The host checks legality. */

@@ -32,6 +32,10 @@
 //! * `over-count`: the same game, except that `gen_moves` counts one move
 //!   more than it writes (given room for them all).
 //! * `huge`: the same game, its table size claiming 1 MiB.
+//! * `sideless-hash`: the same game, except that `hash` reads the position
+//!   text alone, which leaves out the side to move.
+//! * `null-refused`: the same game claiming `CAP_NULL_MOVE`, whose
+//!   `make_move` refuses the null move.
 
 use std::ffi::c_char;
 
@@ -146,7 +150,49 @@ unsafe extern "C" fn over_count(
     }
 }
 
+/// The game's own `get_position` and `make_move`, for the wrappers below.
+static GET_POSITION: std::sync::OnceLock<
+    unsafe extern "C" fn(*const plyd_api::abi::State, *mut c_char, usize) -> i64,
+> = std::sync::OnceLock::new();
+static MAKE_MOVE: std::sync::OnceLock<
+    unsafe extern "C" fn(*mut plyd_api::abi::State, plyd_api::Move) -> i32,
+> = std::sync::OnceLock::new();
+
+/// A hash of the position text alone (FNV-1a), without the side to move.
+unsafe extern "C" fn sideless_hash(state: *const plyd_api::abi::State) -> u64 {
+    let get = GET_POSITION.get().expect("set with the table");
+    let mut text = [0u8; 64];
+    // SAFETY: the host's state; the buffer holds 64 bytes.
+    let len = unsafe { get(state, text.as_mut_ptr().cast(), text.len()) };
+    let len = usize::try_from(len).unwrap_or(0).min(text.len() - 1);
+    text[..len].iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The game's `make_move`, refusing the null move.
+unsafe extern "C" fn null_refused_make(state: *mut plyd_api::abi::State, mv: u32) -> i32 {
+    if mv == plyd_api::NULL_MOVE {
+        return plyd_api::abi::STATUS_INVALID;
+    }
+    let make = MAKE_MOVE.get().expect("set with the table");
+    // SAFETY: the host's arguments, passed on.
+    unsafe { make(state, mv) }
+}
+
 fn table(mode: &str) -> GameApi {
+    if mode == "sideless-hash" || mode == "null-refused" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        if mode == "sideless-hash" {
+            GET_POSITION.get_or_init(|| t.get_position.expect("the SDK's table"));
+            t.hash = Some(sideless_hash);
+        } else {
+            MAKE_MOVE.get_or_init(|| t.make_move.expect("the SDK's table"));
+            t.make_move = Some(null_refused_make);
+            t.capabilities |= plyd_api::abi::CAP_NULL_MOVE;
+        }
+        return t;
+    }
     if mode == "over-count" || mode == "huge" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         if mode == "huge" {
