@@ -821,6 +821,38 @@ pub fn incremental_evaluator_table<E: Incremental>() -> &'static EvaluatorApi {
     Box::leak(Box::new(table))
 }
 
+/// Have a panic in this plugin told in one line on stderr (where, and
+/// its message), without Rust's report and backtrace, unless
+/// `PLYD_PLUGIN_BACKTRACE` is set (to anything but `0`): every copy of a
+/// plugin carries its own runtime, and a backtrace under `RUST_BACKTRACE`
+/// reads the executable's symbols afresh in each copy (about 60 MiB that
+/// stay), while the host loads a fresh copy after every panic. Called by
+/// [`export_game!`](crate::export_game) and
+/// [`export_evaluator!`](crate::export_evaluator) when the host first asks
+/// for the table; the hook is this library's alone.
+pub fn quiet_panics(plugin: &'static str) {
+    let keep = std::env::var_os("PLYD_PLUGIN_BACKTRACE").is_some_and(|v| !v.is_empty() && v != "0");
+    if keep {
+        return;
+    }
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| info.payload().downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(no message)");
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()))
+            .unwrap_or_default();
+        let one_line = message.replace(['\n', '\r'], " ");
+        // One write, so that no other output lands inside the line.
+        let line = format!("plugin {plugin} panicked{place}: {one_line}\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+    }));
+}
+
 /// Run `f`, turning a panic into `on_panic`. The panic message has already
 /// gone to stderr through the panic hook.
 #[inline(always)]
@@ -1558,6 +1590,7 @@ macro_rules! export_game {
                 $crate::sdk::TableCell::new();
             $crate::sdk::guard(::std::ptr::null(), || {
                 TABLE.get_or_init(|| {
+                    $crate::sdk::quiet_panics(<$game as $crate::Game>::NAME);
                     $($init();)?
                     #[allow(unused_imports)]
                     use $crate::sdk::{IncrementalTable as _, PlainTable as _};
@@ -1584,6 +1617,7 @@ macro_rules! export_evaluator {
             use $crate::sdk::{IncrementalTable as _, PlainTable as _};
             $crate::sdk::guard(::std::ptr::null(), || {
                 *TABLE.get_or_init(|| {
+                    $crate::sdk::quiet_panics(<$eval as $crate::Evaluator>::NAME);
                     (&$crate::sdk::EvaluatorTag::<$eval>(::std::marker::PhantomData)).table()
                 }) as *const $crate::abi::EvaluatorApi
             })
