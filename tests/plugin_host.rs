@@ -1465,3 +1465,24 @@ fn plugin_path_reloading_the_same_files_maps_nothing_new() {
     assert_eq!(maps(&e), before);
     assert_still_plays_othello(&mut e);
 }
+
+/// In a game where a move may earn another (`cycle-bonus`: a move to node
+/// 2), the second move of the line after such a move is the same side's,
+/// not a reply to ponder on: `bestmove` names no `ponder` move then, and
+/// does in the same game where every move passes the turn (`cycle`).
+#[test]
+fn no_ponder_move_where_the_same_side_moves_again() {
+    let dir = plugin_dir(&[("plyd_test_cycle", "cycle")]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    for (variant, ponder) in [("cycle-bonus", false), ("cycle", true)] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.sync();
+        // From node 1 the line starts with a move to node 2.
+        e.send("position fen 1 0");
+        e.send("go depth 6");
+        let lines = e.until_bestmove();
+        let best = lines.last().unwrap();
+        assert!(best.starts_with("bestmove 2"), "{variant}: {lines:?}");
+        assert_eq!(best.contains(" ponder "), ponder, "{variant}: {lines:?}");
+    }
+}

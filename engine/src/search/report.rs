@@ -6,7 +6,7 @@ use plyd_protocol::Info;
 
 use super::worker::{Searcher, ThreadResult};
 use super::{nps, score, SearchEvent};
-use crate::host::PluginError;
+use crate::host::{GameState, PluginError};
 
 impl Searcher<'_> {
     /// Report the lines of a finished (or answer-changing) iteration.
@@ -112,23 +112,34 @@ impl Searcher<'_> {
         outcome.map(|()| texts)
     }
 
-    /// The reply to expect after `best`, spelled: the second move of the
-    /// line, unless the die is rolled in between (a roll is nobody's move
-    /// to ponder on).
+    /// The reply to expect after `best`, spelled: see [`ponder_reply`].
     pub(super) fn ponder_move(&mut self, line: &[Move]) -> Result<Option<String>, PluginError> {
-        let [best, reply, ..] = *line else {
-            return Ok(None);
-        };
-        self.state.make_move(best)?;
-        let mut outcomes = Vec::new();
-        let answer = self.state.chance_outcomes(&mut outcomes).and_then(|()| {
-            if outcomes.is_empty() {
-                self.state.format_move(reply).map(Some)
-            } else {
-                Ok(None)
-            }
-        });
-        self.state.unmake_move(best)?;
-        answer
+        ponder_reply(&mut self.state, line)
     }
+}
+
+/// The reply to expect after the first move of `line`, spelled: its
+/// second move, unless the die is rolled in between (a roll is nobody's
+/// move to ponder on) or the same side moves again (a game where a move
+/// may earn another, as a box completed in Dots and Boxes: the opponent
+/// has no reply there).
+pub(super) fn ponder_reply(
+    state: &mut GameState,
+    line: &[Move],
+) -> Result<Option<String>, PluginError> {
+    let [best, reply, ..] = *line else {
+        return Ok(None);
+    };
+    let side = state.side_to_move()?;
+    state.make_move(best)?;
+    let mut outcomes = Vec::new();
+    let answer = state.chance_outcomes(&mut outcomes).and_then(|()| {
+        if outcomes.is_empty() && state.side_to_move()? != side {
+            state.format_move(reply).map(Some)
+        } else {
+            Ok(None)
+        }
+    });
+    state.unmake_move(best)?;
+    answer
 }

@@ -344,7 +344,7 @@ pub(super) fn run(
     if !is_chance {
         if let Some(mv) = best {
             answer.best = Some(main.state.format_move(mv)?);
-            answer.ponder = ponder_text(&mut main.state, &line)?;
+            answer.ponder = super::report::ponder_reply(&mut main.state, &line)?;
         }
     }
     let result = SearchResult {
@@ -744,25 +744,6 @@ fn line_in(main: &Tree, helpers: &[Tree], first: Option<Move>, style: Style) -> 
         }
     }
     line
-}
-
-/// The reply to expect after the line's first move, unless a roll comes
-/// in between.
-fn ponder_text(state: &mut GameState, line: &[Move]) -> Result<Option<String>, PluginError> {
-    let [best, reply, ..] = *line else {
-        return Ok(None);
-    };
-    state.make_move(best)?;
-    let mut outcomes = Vec::new();
-    let answer = state.chance_outcomes(&mut outcomes).and_then(|()| {
-        if outcomes.is_empty() {
-            state.format_move(reply).map(Some)
-        } else {
-            Ok(None)
-        }
-    });
-    state.unmake_move(best)?;
-    answer
 }
 
 /// The main thread's `info` lines.

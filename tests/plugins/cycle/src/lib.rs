@@ -17,6 +17,9 @@
 //! Position text: `<node> <side>`, e.g. `0 1` (token on node 0, second
 //! player to move). A move is the node the token goes to, written as its
 //! number.
+//!
+//! The variant `cycle-bonus` is the same game, except that a move to node
+//! 2 earns its player another move: the side to move does not change.
 
 use plyd_api::{Evaluator, Game, Move, MoveSink, Outcome, Variant};
 
@@ -35,11 +38,16 @@ const ARROWS: [&[u8]; 9] = [
 /// Each node's value for the first player.
 const VALUES: [i32; 9] = [0, 0, 5, -10, -80, -80, -80, -80, -80];
 
+/// The node whose move earns another in `cycle-bonus`.
+const BONUS_NODE: u8 = 2;
+
 /// The token, the side to move and every position since `set_position`.
 #[derive(Clone, Debug)]
 pub struct Cycle {
     node: u8,
     to_move: u32,
+    /// Whether a move to [`BONUS_NODE`] earns another (`cycle-bonus`).
+    bonus: bool,
     /// Every position so far as (node, side), the current one last.
     history: Vec<(u8, u32)>,
 }
@@ -47,17 +55,24 @@ pub struct Cycle {
 impl Game for Cycle {
     const NAME: &'static str = "cycle";
     const VERSION: &'static str = "1";
-    const VARIANTS: &'static [Variant] = &[Variant {
-        name: "cycle",
-        start_position: "0 0",
-    }];
+    const VARIANTS: &'static [Variant] = &[
+        Variant {
+            name: "cycle",
+            start_position: "0 0",
+        },
+        Variant {
+            name: "cycle-bonus",
+            start_position: "0 0",
+        },
+    ];
     // There are 18 positions; the 19th position of a game repeats one.
     const MAX_GAME_PLIES: u32 = 2 * ARROWS.len() as u32;
 
-    fn new(_variant: usize) -> Self {
+    fn new(variant: usize) -> Self {
         Cycle {
             node: 0,
             to_move: 0,
+            bonus: variant == 1,
             history: vec![(0, 0)],
         }
     }
@@ -80,6 +95,7 @@ impl Game for Cycle {
         *self = Cycle {
             node,
             to_move,
+            bonus: self.bonus,
             history: vec![(node, to_move)],
         };
         Ok(())
@@ -112,7 +128,9 @@ impl Game for Cycle {
 
     fn make_move(&mut self, mv: Move) {
         self.node = mv as u8;
-        self.to_move ^= 1;
+        if !(self.bonus && self.node == BONUS_NODE) {
+            self.to_move ^= 1;
+        }
         self.history.push((self.node, self.to_move));
     }
 
