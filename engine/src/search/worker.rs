@@ -322,11 +322,13 @@ impl<'a> Searcher<'a> {
             return;
         }
         if let Some(limit) = shared.limits.nodes {
-            // Not before the main thread has a move searched: with several
-            // threads the others may have spent the nodes before it began.
-            if self.is_main()
-                && shared.total_nodes(self.id, self.nodes) >= limit
-                && self.has_answer()
+            // The main thread stops once the count is spent, but not before
+            // it has a move searched: with several threads the others may
+            // have spent the nodes before it began. A helper stops as soon
+            // as the count is spent, so that a main thread kept off its core
+            // (a busy machine) does not leave the helpers running on.
+            if shared.total_nodes(self.id, self.nodes) >= limit
+                && (!self.is_main() || self.has_answer())
             {
                 self.stopped = true;
                 return;
