@@ -910,3 +910,37 @@ fn a_daemon_whose_answers_nobody_reads_exits() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
     assert!(log.contains("stdout is closed at the other end"), "{log}");
 }
+
+/// A file option naming what is not a file of data — a device that never
+/// ends, a FIFO no one writes to, a folder — gets one error line at once,
+/// and the daemon plays on as it was: nothing is read from it, nothing
+/// waits on it.
+#[cfg(unix)]
+#[test]
+fn file_options_naming_devices_fifos_and_folders_are_refused_at_once() {
+    let dir = crate::common::TempDir::new("not-files");
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut targets = vec![
+        ("/dev/zero".to_string(), "a character device"),
+        (dir.path().display().to_string(), "a directory"),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        targets.push((fifo.display().to_string(), "a FIFO"));
+    }
+    let (mut e, _plugins) = Engine::othello();
+    for (target, kind) in &targets {
+        for option in ["BookFile", "EvalParams", "EvalFile"] {
+            e.send(&format!("setoption name {option} value {target}"));
+            let lines = e.sync();
+            let error = errors(&lines);
+            assert_eq!(error.len(), 1, "{option} {target}: {lines:?}");
+            assert!(
+                error[0].contains(&format!("not a regular file ({kind})")),
+                "{option} {target}: {lines:?}"
+            );
+        }
+    }
+    e.send("go depth 2");
+    assert_eq!(bestmove_of(&e.until_bestmove()), "d3");
+}

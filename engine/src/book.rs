@@ -192,7 +192,7 @@ impl Book {
 
     /// Read a book file; the error names the file.
     pub fn load(path: &Path) -> Result<Book, String> {
-        let text = std::fs::read_to_string(path)
+        let text = plyd_util::files::read_text(path, crate::BOOK_FILE_LIMIT)
             .map_err(|e| format!("book {}: cannot be read: {e}", path.display()))?;
         Book::read(&text).map_err(|e| format!("book {}: {e}", path.display()))
     }

@@ -27,3 +27,12 @@ pub mod perft;
 pub mod replay;
 pub mod search;
 pub mod threads;
+
+/// The most bytes a parameter or configuration file may have: far past
+/// any real one (Othello's largest is a few KiB; its weights, a file of
+/// their own, are read by the plugin).
+pub const PARAMS_FILE_LIMIT: u64 = 16 << 20;
+/// The most bytes a book file may have.
+pub const BOOK_FILE_LIMIT: u64 = 1 << 30;
+/// The most bytes a record or position file read whole may have.
+pub const RECORD_FILE_LIMIT: u64 = 256 << 20;

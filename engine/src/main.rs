@@ -553,7 +553,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Tool::Record { file }) => {
-            let text = match std::fs::read(file) {
+            let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
                 Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                 Err(e) => {
                     eprintln!("plyd record: {}: {e}", file.display());
@@ -748,7 +748,7 @@ fn endgame_bench(
     hash: usize,
 ) -> Result<bool, String> {
     use plyd::search::solve_bench;
-    let text = std::fs::read_to_string(file)
+    let text = plyd_util::files::read_text(file, plyd::RECORD_FILE_LIMIT)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let positions =
         solve_bench::read_positions(&text).map_err(|e| format!("{}: {e}", file.display()))?;

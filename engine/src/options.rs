@@ -469,10 +469,13 @@ pub enum ConfigError {
 impl ConfigFile {
     /// Read and parse a configuration file.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text =
+            plyd_util::files::read_text(path, crate::PARAMS_FILE_LIMIT).map_err(|source| {
+                ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
         let mut file = Self::parse(&text).map_err(|source| ConfigError::Syntax {
             path: path.to_path_buf(),
             source,

@@ -457,9 +457,12 @@ impl Finished<'_> {
     }
 }
 
+/// The most bytes an openings file or a game log to resume may have.
+pub(crate) const FILE_LIMIT: u64 = 256 << 20;
+
 /// Read the game log to resume, as one line on what is wrong if it cannot be.
 fn read_log(path: &Path) -> Result<(PathBuf, ParsedLog), String> {
-    let bytes = std::fs::read(path)
+    let bytes = plyd_util::files::read_bytes(path, FILE_LIMIT)
         .map_err(|e| format!("--resume {}: cannot read it: {e}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| {
         format!(

@@ -187,7 +187,7 @@ pub fn prepare(
 /// position text with optional `moves ...`; a leading `position` is
 /// allowed, so lines copied from a game log work.
 pub fn load_file(path: &Path, variant: &VariantRef) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = plyd_util::files::read_text(path, crate::FILE_LIMIT)
         .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {

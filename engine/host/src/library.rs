@@ -74,6 +74,14 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     };
     let file = as_file_path(path);
     let path = file.as_path();
+    // A FIFO would block the loader until something writes to it, a
+    // device such as /dev/zero never ends.
+    match plyd_util::files::check_regular(path, u64::MAX) {
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            return Err(open_error(e.to_string()))
+        }
+        _ => {} // a missing file: the loader says so
+    }
     check_not_cut_short(path).map_err(open_error)?;
     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let now = stamp(path);

@@ -4,7 +4,10 @@
 //!
 //! * [`rng`] — a seeded SplitMix64 generator, behind the arena's openings
 //!   and chance outcomes and the bench's random positions.
+//! * [`files`] — reading a file a user names, refusing devices, FIFOs and
+//!   files past a size.
 
 #![warn(missing_docs)]
 
+pub mod files;
 pub mod rng;

@@ -55,7 +55,7 @@ struct Lost {
 
 /// Read a parameter file for the evaluator; the error names the file.
 fn read_params(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| {
+    plyd_util::files::read_text(path, crate::PARAMS_FILE_LIMIT).map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::InvalidData {
             " (a parameter file is TOML text; a binary file, such as a patterns \
              weights file, is named inside one: weights = \"FILE\")"
@@ -78,6 +78,11 @@ fn read_params(path: &Path) -> Result<String, String> {
 fn looks_like_a_library(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 4];
+    // Not opened unless a regular file: a FIFO would wait for a writer
+    // (the loader then says what it is).
+    if plyd_util::files::check_regular(path, u64::MAX).is_err() {
+        return true;
+    }
     let Ok(mut file) = std::fs::File::open(path) else {
         return true;
     };

@@ -218,18 +218,21 @@ impl Patterns {
 
     /// Read a weights file; the error is one line naming the file.
     pub fn from_file(path: &str) -> Result<Self, String> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            // Say where a relative path was looked for: the working
-            // directory, not the parameter file's folder.
-            let place = match std::env::current_dir() {
-                Ok(dir) if std::path::Path::new(path).is_relative() => format!(
-                    " (a relative path is read from the working directory, {})",
-                    dir.display()
-                ),
-                _ => String::new(),
-            };
-            format!("patterns weights file {path}: {e}{place}")
-        })?;
+        // A device or a FIFO is refused before it is opened; a weights file
+        // is a few MiB.
+        let bytes =
+            plyd_util::files::read_bytes(std::path::Path::new(path), 256 << 20).map_err(|e| {
+                // Say where a relative path was looked for: the working
+                // directory, not the parameter file's folder.
+                let place = match std::env::current_dir() {
+                    Ok(dir) if std::path::Path::new(path).is_relative() => format!(
+                        " (a relative path is read from the working directory, {})",
+                        dir.display()
+                    ),
+                    _ => String::new(),
+                };
+                format!("patterns weights file {path}: {e}{place}")
+            })?;
         PatternWeights::decode(&bytes)
             .map(Patterns::with_weights)
             .map_err(|e| format!("patterns weights file {path}: {e}"))

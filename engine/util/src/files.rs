@@ -1,0 +1,125 @@
+//! Reading the files a user names (a book, a parameter file, a
+//! configuration, a record) without hanging or exhausting memory on one
+//! that is not a file of data: a device such as `/dev/zero` never ends, a
+//! FIFO blocks until something writes to it, a directory has no text.
+
+use std::io::{Error, ErrorKind, Read};
+use std::path::Path;
+
+/// Refuse what is not a regular file (after links), and a file of more
+/// than `limit` bytes, before opening it.
+pub fn check_regular(path: &Path, limit: u64) -> std::io::Result<()> {
+    let meta = std::fs::metadata(path)?;
+    let kind = meta.file_type();
+    if !kind.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind_name(&kind)),
+        ));
+    }
+    if meta.len() > limit {
+        return Err(too_large(meta.len(), limit));
+    }
+    Ok(())
+}
+
+/// The bytes of the regular file at `path`, of at most `limit` bytes (see
+/// [`check_regular`]); a file that grows past `limit` while it is read is
+/// refused too.
+pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    check_regular(path, limit)?;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64, limit));
+    }
+    Ok(bytes)
+}
+
+/// The text of the regular file at `path`, as [`read_bytes`]; text that
+/// is not UTF-8 is an error of kind [`ErrorKind::InvalidData`], as
+/// [`std::fs::read_to_string`] gives.
+pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    String::from_utf8(read_bytes(path, limit)?)
+        .map_err(|_| Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8"))
+}
+
+fn too_large(len: u64, limit: u64) -> Error {
+    Error::new(
+        ErrorKind::InvalidInput,
+        format!("{len} bytes, more than the {limit} bytes such a file may have"),
+    )
+}
+
+/// What kind of file system entry `kind` is, in words.
+fn kind_name(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file of data"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_directories_and_large_files_are_refused() {
+        let dir = std::env::temp_dir().join(format!("plyd-util-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("small.txt");
+        std::fs::write(&file, "hello\n").unwrap();
+        assert_eq!(read_text(&file, 6).unwrap(), "hello\n");
+        let big = read_text(&file, 5).unwrap_err();
+        assert_eq!(big.kind(), ErrorKind::InvalidInput);
+        assert!(
+            big.to_string().contains("6 bytes, more than the 5"),
+            "{big}"
+        );
+        let not_text = dir.join("bytes.bin");
+        std::fs::write(&not_text, [0xff, 0xfe]).unwrap();
+        assert_eq!(
+            read_text(&not_text, 10).unwrap_err().kind(),
+            ErrorKind::InvalidData
+        );
+        let folder = read_text(&dir, 1 << 20).unwrap_err();
+        assert!(folder.to_string().contains("a directory"), "{folder}");
+        #[cfg(unix)]
+        {
+            let zero = read_bytes(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+            assert!(zero.to_string().contains("a character device"), "{zero}");
+            let fifo = dir.join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                // Refused before it is opened: opening would wait for a
+                // writer.
+                let err = read_text(&fifo, 1 << 20).unwrap_err();
+                assert!(err.to_string().contains("a FIFO"), "{err}");
+            }
+        }
+        assert_eq!(
+            read_text(&dir.join("missing"), 10).unwrap_err().kind(),
+            ErrorKind::NotFound
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
