@@ -184,20 +184,69 @@ fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
 }
 
-/// Longest error text shown, in characters: a message quoting a megabyte
-/// of input shows its start and says how long it was.
-const MAX_ERROR_CHARS: usize = 300;
+/// Longest quotation of the input shown in an error text, in characters:
+/// a message quoting a megabyte of input shows its start and says how long
+/// it was, and still gives its reason.
+const MAX_QUOTE_CHARS: usize = 300;
+
+/// Longest error text shown, in characters, whatever it quotes.
+const MAX_ERROR_CHARS: usize = 2000;
 
 /// An error text fit for one protocol line: control characters (which
 /// input lines may carry, and which a GUI may take for line ends) written
-/// as `\x1c` or `\u{85}`, and anything past [`MAX_ERROR_CHARS`] cut.
+/// as `\x1c` or `\u{85}`, each quotation (`'...'`) past
+/// [`MAX_QUOTE_CHARS`] cut with its length said, and anything past
+/// [`MAX_ERROR_CHARS`] cut.
 fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(MAX_ERROR_CHARS + 40));
-    for (shown, c) in text.chars().enumerate() {
-        if shown == MAX_ERROR_CHARS {
+    let mut shown = 0;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if shown >= MAX_ERROR_CHARS {
             out.push_str(&format!("... ({} bytes in all)", text.len()));
             break;
         }
+        if c == '\'' {
+            if let Some(end) = quotation_end(rest) {
+                let quoted = &rest[1..end];
+                if quoted.chars().count() > MAX_QUOTE_CHARS {
+                    let cut: String = quoted.chars().take(MAX_QUOTE_CHARS).collect();
+                    out.push('\'');
+                    push_printable(&mut out, &cut);
+                    out.push_str(&format!("... ({} bytes in all)'", quoted.len()));
+                    shown += MAX_QUOTE_CHARS + 2;
+                    rest = &rest[end + 1..];
+                    continue;
+                }
+            }
+        }
+        push_printable(&mut out, &rest[..c.len_utf8()]);
+        shown += 1;
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Where the quotation opened by the `'` that starts `text` ends: the
+/// first `'` followed by the end, a space or punctuation (a quote inside a
+/// word of the input does not end it). `None` where there is none.
+fn quotation_end(text: &str) -> Option<usize> {
+    text.char_indices()
+        .skip(1)
+        .filter(|&(i, c)| {
+            c == '\''
+                && text[i + 1..]
+                    .chars()
+                    .next()
+                    .is_none_or(|next| next.is_whitespace() || ":;,.)".contains(next))
+        })
+        .map(|(i, _)| i)
+        .next()
+}
+
+/// `text` onto `out`, control characters escaped.
+fn push_printable(out: &mut String, text: &str) {
+    for c in text.chars() {
         if c.is_control() {
             match u32::from(c) {
                 n @ 0..=0x7f => out.push_str(&format!("\\x{n:02x}")),
@@ -207,7 +256,6 @@ fn printable(text: &str) -> String {
             out.push(c);
         }
     }
-    out
 }
 
 /// The score of the main line of an `info`, if it has one.
@@ -231,7 +279,34 @@ mod tests {
         let long = format!("bad '{}'", "x".repeat(1_000_000));
         let shown = printable(&long);
         assert!(shown.len() < 400, "{}", shown.len());
-        assert!(shown.ends_with("... (1000006 bytes in all)"), "{shown}");
+        assert!(shown.ends_with("x... (1000000 bytes in all)'"), "{shown}");
         assert_eq!(printable("plain"), "plain");
+        // A long quotation keeps the reason after it, with the length of
+        // what was quoted; one quoted twice is cut twice.
+        let input = format!("8/8 b {}", "junk ".repeat(100));
+        let twice = format!(
+            "bad position '{input}': unexpected text after the side to move; no position until '{input}' is fixed"
+        );
+        let shown = printable(&twice);
+        assert!(shown.len() < 800, "{}", shown.len());
+        assert!(
+            shown.contains("... (506 bytes in all)': unexpected text after the side to move; no position until '"),
+            "{shown}"
+        );
+        assert!(
+            shown.ends_with("... (506 bytes in all)' is fixed"),
+            "{shown}"
+        );
+        // A quote inside the input does not end the quotation.
+        let inner = format!("bad '{}x'y {}'", "a".repeat(400), "b".repeat(10));
+        assert!(
+            printable(&inner).ends_with("... (414 bytes in all)'"),
+            "{}",
+            printable(&inner)
+        );
+        // Without quotations, the whole text is cut.
+        let bare = "y".repeat(5000);
+        assert!(printable(&bare).ends_with("... (5000 bytes in all)"));
+        assert!(printable(&bare).len() < MAX_ERROR_CHARS + 40);
     }
 }
