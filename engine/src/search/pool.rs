@@ -15,7 +15,7 @@ use plyd_util::rng::SplitMix64;
 
 use super::heuristics::{Heuristics, NO_CONTEXT};
 use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
-use super::score::EVAL_LIMIT;
+use super::score::{self, EVAL_LIMIT};
 use super::worker::{Searcher, ThreadResult};
 use super::{
     playable_root_moves, Features, SearchControl, SearchEvent, SearchLimits, SearchOptions,
@@ -563,9 +563,23 @@ fn choose<'r>(
     if multipv > 1 {
         return main;
     }
+    // A proven win stands against deeper lines that do not prove one (a
+    // helper's deeper iteration may not see the mate the main thread
+    // proved, under pruning), and the quickest win is played, as
+    // Stockfish's thread vote keeps them; otherwise the deepest line.
+    let wins = |r: &ThreadResult| score::is_decisive(r.score) && r.score > 0;
     let mut best = main;
     for helper in helpers {
-        if !helper.pv.is_empty() && helper.depth > best.depth {
+        if helper.pv.is_empty() {
+            continue;
+        }
+        let better = match (wins(best), wins(helper)) {
+            (true, true) => helper.score > best.score,
+            (true, false) => false,
+            (false, true) => true,
+            (false, false) => helper.depth > best.depth,
+        };
+        if better {
             best = helper;
         }
     }
@@ -626,6 +640,29 @@ mod tests {
         assert_eq!(choose(1, &main, &helpers[..2]).pv, [30]);
         assert_eq!(choose(1, &main, &helpers_without_a_move).pv, [10]);
         assert_eq!(choose(3, &main, &helpers).pv, [10]);
+    }
+
+    #[test]
+    fn a_proven_win_is_not_overridden_by_a_deeper_line_without_one() {
+        use crate::search::score::{loss_in, win_in};
+        let result = |depth, score, mv| ThreadResult {
+            depth,
+            score,
+            pv: vec![mv],
+        };
+        // The main thread proved a win in 7 plies at depth 8; a helper's
+        // depth 9 did not see it.
+        let main = result(8, win_in(7), 10);
+        assert_eq!(choose(1, &main, &[result(9, 112, 20)]).pv, [10]);
+        // A quicker win is taken, a slower one not.
+        assert_eq!(choose(1, &main, &[result(6, win_in(5), 30)]).pv, [30]);
+        assert_eq!(choose(1, &main, &[result(12, win_in(9), 40)]).pv, [10]);
+        // A helper's proven win beats the main thread's deeper line
+        // without one; losses go by depth.
+        let plain = result(10, -50, 50);
+        assert_eq!(choose(1, &plain, &[result(7, win_in(5), 60)]).pv, [60]);
+        let lost = result(8, loss_in(6), 70);
+        assert_eq!(choose(1, &lost, &[result(9, loss_in(4), 80)]).pv, [80]);
     }
 
     #[test]

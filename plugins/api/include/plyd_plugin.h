@@ -160,6 +160,14 @@ typedef uint32_t PlydMove;
  * NULL, within table_size) switches its feature on. Capability bits are
  * only the soundness claims the host cannot check. */
 
+/* The three claims below switch on forward pruning (docs/search.md lists
+ * each technique and the bit behind it): the search then plays well at a
+ * depth it could not reach otherwise, but is no longer exact. A search
+ * deep enough to see every line end may then give another score, another
+ * mate distance or miss a forced win the game has; without the bits it is
+ * full-width alpha-beta and exact there. Claim a bit where the game's
+ * evaluation makes the pruning a good bet, not only where it is "safe". */
+
 /* Null-move pruning is sound; make_move(PLYD_NULL_MOVE) passes the turn. */
 #define PLYD_CAP_NULL_MOVE (UINT64_C(1) << 0)
 /* Retired, reserved, ignored by the host: noisy moves are on exactly when
@@ -170,7 +178,10 @@ typedef uint32_t PlydMove;
 #define PLYD_CAP_CHANCE (UINT64_C(1) << 2)
 /* Late-move reductions are sound. */
 #define PLYD_CAP_REDUCTIONS (UINT64_C(1) << 3)
-/* Futility pruning on the evaluation is sound. */
+/* Futility pruning on the evaluation is sound. Also switches on the
+ * evaluation-based and move-count pruning that goes with it (reverse
+ * futility, Improving, LMP, FutilityMoves, DeepFutility, correction
+ * history; ProbCut and razoring where the game has gen_noisy and see_ge). */
 #define PLYD_CAP_FUTILITY (UINT64_C(1) << 4)
 /* Perft counts a game that ended before the last ply as one leaf (the
  * published Othello convention); without it such a game counts nothing. */
