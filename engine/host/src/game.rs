@@ -742,6 +742,28 @@ impl GameState {
         self.plugin.health.status("parse_move", status).map(|()| mv)
     }
 
+    /// Read move texts and keep the legal ones, with the texts that are not
+    /// (unknown or illegal), in order: one generation of the legal moves
+    /// for them all, however many (`go searchmoves` with every move of an
+    /// Amazons position would otherwise generate them once a move).
+    pub fn parse_legal_moves(
+        &self,
+        texts: &[String],
+    ) -> Result<(Vec<Move>, Vec<String>), PluginError> {
+        let mut legal = Vec::new();
+        self.moves_or_outcomes(&mut legal)?;
+        let legal: std::collections::HashSet<Move> = legal.into_iter().collect();
+        let (mut moves, mut rejected) = (Vec::new(), Vec::new());
+        for text in texts {
+            match self.parse_move(text) {
+                Ok(mv) if legal.contains(&mv) => moves.push(mv),
+                Ok(_) | Err(PluginError::Invalid(_)) => rejected.push(text.clone()),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((moves, rejected))
+    }
+
     /// Read a move text and check that it is legal here (a chance node's
     /// outcomes count as its moves). A move that reads but is not legal
     /// is refused with the legal moves' count and the first few of them,

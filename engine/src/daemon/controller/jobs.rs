@@ -109,13 +109,11 @@ impl Controller {
                     .map_err(|e| e.to_string())?;
                 !outcomes.is_empty()
             };
-            let (mut moves, mut rejected) = (Vec::new(), Vec::new());
-            for text in wanted {
-                match root.parse_legal_move(&text) {
-                    Ok(mv) => moves.push(mv),
-                    Err(_) => rejected.push(text),
-                }
-            }
+            let (moves, rejected) = if wanted.is_empty() {
+                (Vec::new(), Vec::new())
+            } else {
+                root.parse_legal_moves(&wanted).map_err(|e| e.to_string())?
+            };
             Ok::<_, String>((root, side, plies_left, moves, rejected, chance_root))
         };
         // A game's `go` reads the side to move here, on the clock (see
