@@ -14,6 +14,9 @@ use crate::host::PluginError;
 
 /// `info currmove` lines start after this long, as GUIs expect.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+/// At most one `info currmove` line this often: a root of thousands of
+/// moves (with `MultiPV`, searched once a line) would print millions.
+const CURRMOVE_EVERY: Duration = Duration::from_millis(50);
 
 impl Searcher<'_> {
     /// Iterative deepening. The main thread (id 0) reports, watches the
@@ -176,7 +179,13 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            if self.is_main() && self.shared.control.clock_elapsed() >= CURRMOVE_AFTER {
+            if self.is_main()
+                && self.shared.control.clock_elapsed() >= CURRMOVE_AFTER
+                && self
+                    .last_currmove
+                    .is_none_or(|at| at.elapsed() >= CURRMOVE_EVERY)
+            {
+                self.last_currmove = Some(Instant::now());
                 self.report_currmove(depth, mv, i + 1)?;
             }
             self.stack[0].context = context(self.root_moves[i].key, self.shared.root.in_check);

@@ -135,6 +135,8 @@ pub struct Searcher<'a> {
     check_interval: u32,
     /// When the last look was.
     last_check: Instant,
+    /// When the last `info currmove` line went out (the main thread's).
+    pub(super) last_currmove: Option<Instant>,
     pub(super) heuristics: Heuristics,
     /// Move-picker buffers, one per ply, reused node after node.
     pub(super) pickers: Vec<PickerBuffers>,
@@ -223,6 +225,7 @@ impl<'a> Searcher<'a> {
             check_countdown: 1,
             check_interval: 1,
             last_check: Instant::now(),
+            last_currmove: None,
             heuristics: {
                 let techniques = shared.features.techniques;
                 let tables = Tables {
