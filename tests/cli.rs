@@ -361,6 +361,17 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
         ),
         "{stdout}"
     );
+    // A side to move that never changes.
+    let (status, stdout) = check(
+        broken.path(),
+        &["--game", "panicky", "--games", "10", "--fen", "6"],
+        &[("PLYD_TEST_BAD_TABLE", "constant-side")],
+    );
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("problem: the side to move never changed over a whole game"),
+        "{stdout}"
+    );
     // A game claiming null moves whose make_move refuses them: a failed
     // call, named as what it is.
     let out = common::plyd_command(broken.path())

@@ -125,6 +125,9 @@ pub fn run(
         }
         report.games = game;
         let mut moves: Vec<Move> = Vec::new();
+        // The sides seen to move in this game, and its plies.
+        let mut sides_seen = [false; 2];
+        let mut played = 0;
         'game: for ply in 0..plies {
             let before = snapshot(&state).map_err(failed)?;
             let (hash, side, text) = (before.0, before.1, before.2.as_str());
@@ -259,12 +262,25 @@ pub fn run(
                     break 'game;
                 }
             }
+            sides_seen[side as usize & 1] = true;
             let pick = moves[rng.below(moves.len() as u64) as usize];
             state.make_move(pick).map_err(failed)?;
+            played += 1;
+        }
+        // A turn that may stay with one side is allowed, one that never
+        // leaves it is a side_to_move that is never updated.
+        if played >= NEVER_PASSES_AFTER && !(sides_seen[0] && sides_seen[1]) {
+            report.problem(
+                "the side to move never changed over a whole game (side_to_move not updated by make_move?)",
+                || format!("game {game}, {played} plies"),
+            );
         }
     }
     Ok(report)
 }
+
+/// Plies after which a game whose side to move never changed is reported.
+const NEVER_PASSES_AFTER: u32 = 4;
 
 /// For a game that claims `CAP_NULL_MOVE`: where the search would make a
 /// null move (not in check, `null_move_ok`), it is accepted, passes the

@@ -36,6 +36,8 @@
 //!   text alone, which leaves out the side to move.
 //! * `null-refused`: the same game claiming `CAP_NULL_MOVE`, whose
 //!   `make_move` refuses the null move.
+//! * `constant-side`: the same game, except that `side_to_move` always
+//!   answers 0.
 
 use std::ffi::c_char;
 
@@ -170,6 +172,11 @@ unsafe extern "C" fn sideless_hash(state: *const plyd_api::abi::State) -> u64 {
     })
 }
 
+/// The first player, always.
+unsafe extern "C" fn constant_side(_state: *const plyd_api::abi::State) -> i32 {
+    0
+}
+
 /// The game's `make_move`, refusing the null move.
 unsafe extern "C" fn null_refused_make(state: *mut plyd_api::abi::State, mv: u32) -> i32 {
     if mv == plyd_api::NULL_MOVE {
@@ -181,9 +188,11 @@ unsafe extern "C" fn null_refused_make(state: *mut plyd_api::abi::State, mv: u32
 }
 
 fn table(mode: &str) -> GameApi {
-    if mode == "sideless-hash" || mode == "null-refused" {
+    if mode == "sideless-hash" || mode == "null-refused" || mode == "constant-side" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
-        if mode == "sideless-hash" {
+        if mode == "constant-side" {
+            t.side_to_move = Some(constant_side);
+        } else if mode == "sideless-hash" {
             GET_POSITION.get_or_init(|| t.get_position.expect("the SDK's table"));
             t.hash = Some(sideless_hash);
         } else {
