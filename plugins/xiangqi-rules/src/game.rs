@@ -129,7 +129,14 @@ impl Xiangqi {
     fn repeated_from(&self) -> Option<usize> {
         let n = self.history.len();
         let hash = self.position.hash;
-        let window = (self.quiet_plies as usize).min(n);
+        // Back to the last capture, and with the no-capture draw on, no
+        // further than its plies: past them the game was drawn by that
+        // rule before any repetition further back could come round again
+        // (a history of a million quiet plies, which a `position` line of
+        // 8 MiB holds, made every node scan it all).
+        let limit = no_capture_plies() as usize;
+        let quiet = self.quiet_plies as usize;
+        let window = if limit > 0 { quiet.min(limit) } else { quiet }.min(n);
         let mut seen = 0;
         for back in 1..=window {
             let played = &self.history[n - back];
