@@ -98,6 +98,10 @@ pub(crate) struct Shared<'a> {
     busy: Vec<AtomicU64>,
     /// The iteration each thread is searching (0: none yet).
     searching: Vec<AtomicU32>,
+    /// With more threads than the machine's hardware threads, the helpers
+    /// wait for the main thread's first iteration (see
+    /// [`Shared::wait_for_main`]); `None` otherwise.
+    main_gate: Option<(parking_lot::Mutex<bool>, parking_lot::Condvar)>,
 }
 
 /// The margins of static-exchange pruning, in the evaluation's units.
@@ -183,6 +187,31 @@ impl Shared<'_> {
     /// Tell every thread to stop.
     pub fn halt(&self) {
         self.halt.store(true, Ordering::Relaxed);
+        self.open_gate();
+    }
+
+    /// Let the helpers start: the main thread has an answer (or the search
+    /// ends).
+    pub fn open_gate(&self) {
+        if let Some((open, opened)) = &self.main_gate {
+            *open.lock() = true;
+            opened.notify_all();
+        }
+    }
+
+    /// A helper's wait, with more threads than hardware threads, for the
+    /// main thread to finish its first iteration: started together, the
+    /// helpers would share the cores with it, and with hundreds of them
+    /// it finished none in a second (`Threads 256` on 2 cores played the
+    /// first legal move). Returns at once otherwise, or on a stop.
+    pub fn wait_for_main(&self) {
+        let Some((open, opened)) = &self.main_gate else {
+            return;
+        };
+        let mut is_open = open.lock();
+        while !*is_open && !self.should_stop() {
+            opened.wait_for(&mut is_open, Duration::from_millis(50));
+        }
     }
 
     /// Make thread `id`'s node count visible to the others.
@@ -352,6 +381,7 @@ pub(super) fn run(
 
     let threads = options.threads.max(1);
     let bound = super::score::eval_bound(evaluator);
+    let hardware_threads = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
     let shared = Shared {
         tt,
         evaluator,
@@ -402,6 +432,8 @@ pub(super) fn run(
         time_up: AtomicBool::new(false),
         node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         searching: (0..threads).map(|_| AtomicU32::new(0)).collect(),
+        main_gate: (threads > hardware_threads)
+            .then(|| (parking_lot::Mutex::new(false), parking_lot::Condvar::new())),
         busy: if threads > 1 {
             (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
         } else {
@@ -435,7 +467,10 @@ pub(super) fn run(
                 // search without it.
                 spawn_or_skip(scope, &format!("search helper {}", i + 1), move || {
                     let _on_roll = shared.control.enter_roll();
+                    // Its memory is had before the wait, not by hundreds
+                    // of helpers at once after it, beside the main thread.
                     let mut searcher = Searcher::new(i + 1, state, shared, None);
+                    shared.wait_for_main();
                     let outcome = searcher.iterate();
                     if outcome.is_err() {
                         shared.halt();

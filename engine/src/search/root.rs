@@ -65,6 +65,9 @@ impl Searcher<'_> {
             if !self.stopped {
                 self.completed_depth = depth;
             }
+            if self.is_main() {
+                self.shared.open_gate();
+            }
             if !self.is_main() {
                 if self.stopped {
                     break;
