@@ -146,7 +146,12 @@ impl BotzoneMove {
             let numbers: Option<Vec<i32>> = game
                 .keys()
                 .iter()
-                .map(|k| value.get(k).and_then(Json::as_i64).map(|n| n as i32))
+                .map(|k| {
+                    value
+                        .get(k)
+                        .and_then(Json::as_i64)
+                        .and_then(|n| i32::try_from(n).ok())
+                })
                 .collect();
             if let Some(numbers) = numbers {
                 return Some(BotzoneMove(numbers));
@@ -451,6 +456,19 @@ mod tests {
             r#"{"response":{"x":3,"y":2}}"#
         );
         assert_eq!(BotzoneMove(vec![3, 2]).answer(false), "3 2");
+    }
+
+    #[test]
+    fn a_number_past_any_square_is_not_read_as_no_move() {
+        // Cast through i64 and i32, 1e23 once came out as -1: the first
+        // turn's "no move".
+        for huge in ["99999999999999999999999", "4294967295", "-4294967297"] {
+            let line = format!(
+                r#"{{"requests":[{{"x0":{huge},"y0":-1,"x1":-1,"y1":-1,"x2":-1,"y2":-1}}],"responses":[]}}"#
+            );
+            let got = BotzoneReader::default().feed(&line);
+            assert!(got.is_err(), "{huge}: {got:?}");
+        }
     }
 
     #[test]

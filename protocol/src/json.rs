@@ -47,7 +47,9 @@ impl Json {
     /// The value as an integer, if it is a whole number.
     pub fn as_i64(&self) -> Option<i64> {
         match self {
-            Json::Number(n) if n.fract() == 0.0 => Some(*n as i64),
+            // Within i64's range only: a cast would saturate, and a
+            // saturated number cast on to i32 reads as -1.
+            Json::Number(n) if n.fract() == 0.0 && n.abs() < 9.2e18 => Some(*n as i64),
             _ => None,
         }
     }
