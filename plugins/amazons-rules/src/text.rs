@@ -74,14 +74,17 @@ pub fn parse_fen(text: &str) -> Result<Parsed, String> {
                 }
             };
             if file >= size {
-                return Err(format!("rank {} has more than {size} squares", rank + 1));
+                return Err(format!(
+                    "rank {} has more than {size} squares, but the text has {size} ranks: a board is square ({size} ranks of {size})",
+                    rank + 1
+                ));
             }
             board.put(g.square(file as u8, rank), what);
             file += 1;
         }
         if file != size {
             return Err(format!(
-                "rank {} has {file} squares; the board is {size} wide",
+                "rank {} has {file} squares, but the text has {size} ranks: a board is square ({size} ranks of {size})",
                 rank + 1
             ));
         }

@@ -197,6 +197,16 @@ fn bad_positions_are_refused_and_leave_the_game_as_it_was() {
         assert_eq!(game.hash(), hash, "{why}: the hash changed");
         assert!(Amazons::from_fen(&bad).is_err(), "{why}");
     }
+    // Ranks of 10 squares in a text of 7 ranks: the error names the rank
+    // count, since a board is as wide as it is tall.
+    let seven = "3q2q3/10/10/q8q/10/10/Q8Q";
+    let error = game_at("q2q/1*2/4/Q2Q b - - 0 3")
+        .set_position(seven)
+        .unwrap_err();
+    assert!(
+        error.contains("rank 7 has 10 squares, but the text has 7 ranks: a board is square"),
+        "{error}"
+    );
 }
 
 #[test]
