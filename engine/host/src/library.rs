@@ -363,42 +363,50 @@ pub(crate) fn open_evaluator(
 /// entries it claims would read past the plugin's table.
 const MAX_TABLE_SIZE: usize = 1 << 16;
 
+/// The required fields of a table, each with the byte offset just past
+/// it (the next field's offset; the last one's end is `required`).
+const fn with_ends<const N: usize>(
+    names: [&'static str; N],
+    offsets: [usize; N],
+    required: usize,
+) -> [(&'static str, usize); N] {
+    let mut out = [("", 0); N];
+    let mut i = 0;
+    while i < N {
+        out[i] = (names[i], if i + 1 < N { offsets[i + 1] } else { required });
+        i += 1;
+    }
+    out
+}
+
+/// The required fields of `$table`, in table order, with their ends.
+macro_rules! required_entries {
+    ($table:ty, $required:expr; $($field:ident),* $(,)?) => {
+        with_ends(
+            [$(stringify!($field)),*],
+            [$(std::mem::offset_of!($table, $field)),*],
+            $required,
+        )
+    };
+}
+
 /// The required fields of a game table, each with the byte offset just
 /// past it, in table order.
-const GAME_REQUIRED_ENTRIES: [(&str, usize); 25] = {
-    macro_rules! ends {
-        ($($field:ident: $size:expr),* $(,)?) => {
-            [$((stringify!($field), std::mem::offset_of!(GameApi, $field) + $size)),*]
-        };
-    }
-    const W: usize = std::mem::size_of::<u32>();
-    const P: usize = std::mem::size_of::<usize>();
-    ends!(
-        abi_version: W, table_size: W, name: P, plugin_version: P,
-        variant_count: W, state_layout: W, variants: P, capabilities: 8,
-        max_game_plies: W, evaluator_count: W, evaluators: P,
-        state_new: P, state_clone: P, state_free: P, set_position: P,
-        get_position: P, side_to_move: P, outcome: P, gen_moves: P,
-        make_move: P, unmake_move: P, hash: P, parse_move: P,
-        format_move: P, board_text: P,
-    )
-};
+const GAME_REQUIRED_ENTRIES: [(&str, usize); 25] = required_entries!(
+    GameApi, GAME_API_REQUIRED_SIZE;
+    abi_version, table_size, name, plugin_version, variant_count,
+    state_layout, variants, capabilities, max_game_plies, evaluator_count,
+    evaluators, state_new, state_clone, state_free, set_position,
+    get_position, side_to_move, outcome, gen_moves, make_move, unmake_move,
+    hash, parse_move, format_move, board_text,
+);
 
 /// The required fields of an evaluator table, as [`GAME_REQUIRED_ENTRIES`].
-const EVALUATOR_REQUIRED_ENTRIES: [(&str, usize); 11] = {
-    macro_rules! ends {
-        ($($field:ident: $size:expr),* $(,)?) => {
-            [$((stringify!($field), std::mem::offset_of!(EvaluatorApi, $field) + $size)),*]
-        };
-    }
-    const W: usize = std::mem::size_of::<u32>();
-    const P: usize = std::mem::size_of::<usize>();
-    ends!(
-        abi_version: W, table_size: W, name: P, description: P, game: P,
-        state_layout: W, score_bound: W, default_params: P, create: P,
-        destroy: P, evaluate: P,
-    )
-};
+const EVALUATOR_REQUIRED_ENTRIES: [(&str, usize); 11] = required_entries!(
+    EvaluatorApi, EVALUATOR_API_REQUIRED_SIZE;
+    abi_version, table_size, name, description, game, state_layout,
+    score_bound, default_params, create, destroy, evaluate,
+);
 
 /// Refuse a `table_size` smaller than the fields the ABI version requires,
 /// or too large to be true.
