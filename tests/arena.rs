@@ -1583,3 +1583,36 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
         assert!(!Path::new(&other_out).exists());
     }
 }
+
+/// A game log or record file that would never take the writing — a FIFO
+/// with no reader (opening it waits for ever), a folder — is refused
+/// before the match starts, naming the flag.
+#[cfg(unix)]
+#[test]
+fn output_files_that_cannot_take_the_games_are_refused_at_once() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-outputs");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut targets = vec![(dir.path().to_path_buf(), "a directory")];
+    if made.is_ok_and(|s| s.success()) {
+        targets.push((fifo.clone(), "a FIFO"));
+    }
+    for (path, kind) in &targets {
+        for flag in ["--out", "--record"] {
+            let path = path.to_str().unwrap();
+            let args = [
+                "--engine", &plyd, "name=a", "--engine", &plyd, "name=b", "--depth", "1",
+                "--games", "2", flag, path,
+            ];
+            let out = arena(plugins.path(), &args);
+            assert_eq!(out.status.code(), Some(2), "{flag} {path}");
+            assert!(
+                text(&out.stderr).contains(&format!("{flag} {path}: not a regular file ({kind})")),
+                "{}",
+                text(&out.stderr)
+            );
+        }
+    }
+}

@@ -183,6 +183,8 @@ impl EngineProcess {
         };
         match &spec.stderr {
             Some(path) => {
+                plyd_util::files::check_writable(path)
+                    .map_err(|e| spawn_error(format!("stderr file {}: {e}", path.display())))?;
                 let file = OpenOptions::new()
                     .create(true)
                     .append(true)

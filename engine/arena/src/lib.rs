@@ -123,6 +123,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         (Some(resume), _) => Some(resume.clone()),
         (None, out) => out.clone(),
     };
+    // Files to be written that would never take it (a FIFO with no
+    // reader waits for ever) are refused before the match starts.
+    for (flag, path) in [("--out", &args.out), ("--record", &args.record)] {
+        if let Some(path) = path {
+            plyd_util::files::check_writable(path)
+                .map_err(|e| setup(format!("{flag} {}: {e}", path.display())))?;
+        }
+    }
     // A new match never writes over games: the file may be the log of an
     // interrupted match that was to be resumed.
     if args.resume.is_none() {

@@ -46,6 +46,31 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
         .map_err(|_| Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8"))
 }
 
+/// Refuse a path to be written that would never take the writing: a
+/// folder, or a FIFO or socket (opening a FIFO with no reader waits for
+/// ever). A path that does not exist yet, a regular file and a device
+/// such as `/dev/null` pass.
+pub fn check_writable(path: &Path) -> std::io::Result<()> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(()); // created by the writing, or its error says why
+    };
+    let kind = meta.file_type();
+    #[cfg(unix)]
+    let blocks = {
+        use std::os::unix::fs::FileTypeExt;
+        kind.is_fifo() || kind.is_socket()
+    };
+    #[cfg(not(unix))]
+    let blocks = false;
+    if kind.is_dir() || blocks {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind_name(&kind)),
+        ));
+    }
+    Ok(())
+}
+
 fn too_large(len: u64, limit: u64) -> Error {
     Error::new(
         ErrorKind::InvalidInput,
@@ -120,6 +145,23 @@ mod tests {
             read_text(&dir.join("missing"), 10).unwrap_err().kind(),
             ErrorKind::NotFound
         );
+        // To be written: a new path, a file and /dev/null pass; a folder
+        // and a FIFO do not.
+        assert!(check_writable(&dir.join("new.txt")).is_ok());
+        assert!(check_writable(&file).is_ok());
+        assert!(check_writable(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("a directory"));
+        #[cfg(unix)]
+        {
+            assert!(check_writable(Path::new("/dev/null")).is_ok());
+            let fifo = dir.join("fifo");
+            if fifo.exists() {
+                let err = check_writable(&fifo).unwrap_err();
+                assert!(err.to_string().contains("a FIFO"), "{err}");
+            }
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
