@@ -941,6 +941,19 @@ fn file_options_naming_devices_fifos_and_folders_are_refused_at_once() {
             );
         }
     }
+    // A parameter file holding a NUL byte is named too.
+    let nul = dir.path().join("nul.toml");
+    std::fs::write(&nul, "a = 1\n\0\n").unwrap();
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        nul.display()
+    ));
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains(&format!("eval params {}: holds a NUL byte", nul.display())),
+        "{lines:?}"
+    );
     e.send("go depth 2");
     assert_eq!(bestmove_of(&e.until_bestmove()), "d3");
 }

@@ -520,7 +520,12 @@ fn main() -> ExitCode {
                         failed = failure;
                     }
                     for (kind, (count, first)) in &problems {
-                        println!("problem: {kind}: {count} times, first in {first}");
+                        let times = if *count == 1 {
+                            "once".to_string()
+                        } else {
+                            format!("{count} times")
+                        };
+                        println!("problem: {kind}: {times}, first in {first}");
                     }
                     // A failed call ends the check after what it found.
                     if let Some(e) = failed {

@@ -59,7 +59,8 @@ pub fn parse_fen(text: &str) -> Result<Parsed, String> {
                 if run == 0 {
                     return Err(format!("rank {}: a run of 0 empty squares", rank + 1));
                 }
-                file = file.saturating_add(run);
+                // Past the widest board, the count stops mattering.
+                file = file.saturating_add(run).min(usize::from(MAX_SIZE) + 1);
                 continue;
             }
             let what = match c {
@@ -83,8 +84,13 @@ pub fn parse_fen(text: &str) -> Result<Parsed, String> {
             file += 1;
         }
         if file != size {
+            let squares = if file > usize::from(MAX_SIZE) {
+                format!("more than {MAX_SIZE}")
+            } else {
+                file.to_string()
+            };
             return Err(format!(
-                "rank {} has {file} squares, but the text has {size} ranks: a board is square ({size} ranks of {size})",
+                "rank {} has {squares} squares, but the text has {size} ranks: a board is square ({size} ranks of {size})",
                 rank + 1
             ));
         }

@@ -165,8 +165,10 @@ typedef uint32_t PlydMove;
  * depth it could not reach otherwise, but is no longer exact. A search
  * deep enough to see every line end may then give another score, another
  * mate distance or miss a forced win the game has; without the bits it is
- * full-width alpha-beta and exact there. Claim a bit where the game's
- * evaluation makes the pruning a good bet, not only where it is "safe". */
+ * full-width alpha-beta and exact there, save for NodeProbCut (on where
+ * the plugin sets PLYD_CAP_PREFERS_NODE_PROBCUT, or by the option) and the
+ * exchange pruning of a game with see_ge (the SEE option). Claim a bit
+ * where the game's evaluation makes the pruning a good bet. */
 
 /* Null-move pruning is sound; make_move(PLYD_NULL_MOVE) passes the turn. */
 #define PLYD_CAP_NULL_MOVE (UINT64_C(1) << 0)

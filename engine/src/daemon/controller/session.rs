@@ -55,6 +55,18 @@ struct Lost {
 
 /// Read a parameter file for the evaluator; the error names the file.
 fn read_params(path: &Path) -> Result<String, String> {
+    let text = read_params_text(path)?;
+    if text.contains('\0') {
+        return Err(format!(
+            "eval params {}: holds a NUL byte (a parameter file is TOML text)",
+            path.display()
+        ));
+    }
+    Ok(text)
+}
+
+/// The text of a parameter file; the error names the file.
+fn read_params_text(path: &Path) -> Result<String, String> {
     plyd_util::files::read_text(path, crate::PARAMS_FILE_LIMIT).map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::InvalidData {
             " (a parameter file is TOML text; a binary file, such as a patterns \
