@@ -1186,25 +1186,36 @@ fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
     assert!(e.sync().is_empty());
 }
 
-/// Pin every thread of process `pid` (and those it starts later) to `cpu`.
+/// Pin every thread of process `pid` (and those it starts later) to `cpu`;
+/// a thread that ended between the listing and its pinning is passed by.
 #[cfg(target_os = "linux")]
 fn pin_process(pid: u32, cpu: usize) {
     for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
-        let tid: i32 = task.unwrap().file_name().to_string_lossy().parse().unwrap();
-        pin_thread(tid, cpu);
+        let Ok(task) = task else { continue };
+        let tid: i32 = task.file_name().to_string_lossy().parse().unwrap();
+        if !try_pin_thread(tid, cpu) {
+            let gone = !std::path::Path::new(&format!("/proc/{pid}/task/{tid}")).exists();
+            assert!(gone, "pinning {tid}");
+        }
     }
 }
 
 /// Pin the thread `tid` (0: the calling one) to `cpu`.
 #[cfg(target_os = "linux")]
 fn pin_thread(tid: i32, cpu: usize) {
+    assert!(try_pin_thread(tid, cpu), "pinning {tid}");
+}
+
+/// Pin the thread `tid` to `cpu`; whether it worked.
+#[cfg(target_os = "linux")]
+fn try_pin_thread(tid: i32, cpu: usize) -> bool {
     // SAFETY: a zeroed cpu_set_t is an empty set; CPU_SET writes inside it,
     // and sched_setaffinity reads it for the call's duration.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(cpu, &mut set);
         let size = std::mem::size_of::<libc::cpu_set_t>();
-        assert_eq!(libc::sched_setaffinity(tid, size, &set), 0, "pinning {tid}");
+        libc::sched_setaffinity(tid, size, &set) == 0
     }
 }
 
