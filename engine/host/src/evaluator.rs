@@ -61,11 +61,15 @@ pub struct ExternalEvaluator {
     health: Health,
     // Declared last so that it is dropped last, after everything that may
     // point into the library.
-    _library: libloading::Library,
+    _library: crate::library::SharedLibrary,
 }
 
 impl ExternalEvaluator {
-    pub(crate) fn new(library: libloading::Library, info: EvaluatorInfo, path: PathBuf) -> Self {
+    pub(crate) fn new(
+        library: crate::library::SharedLibrary,
+        info: EvaluatorInfo,
+        path: PathBuf,
+    ) -> Self {
         ExternalEvaluator {
             health: Health::new(
                 format!("evaluator '{}'", info.name),

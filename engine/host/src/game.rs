@@ -67,12 +67,12 @@ pub struct GamePlugin {
     pub(crate) health: Health,
     // Declared last so that it is dropped last, after everything that may
     // point into the library.
-    _library: libloading::Library,
+    _library: crate::library::SharedLibrary,
 }
 
 impl GamePlugin {
     pub(crate) fn new(
-        library: libloading::Library,
+        library: crate::library::SharedLibrary,
         vtable: GameVtable,
         info: GameInfo,
         evaluators: Vec<EvaluatorInfo>,

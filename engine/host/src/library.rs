@@ -27,20 +27,46 @@ const MAX_TABLE_STRING: usize = 64 * 1024;
 /// More variants or evaluators than this in one plugin is taken as garbage.
 const MAX_TABLE_ENTRIES: u32 = 1024;
 
+/// A loaded library, shared by the plugins made from it: a private copy
+/// loaded again while its file is unchanged is the same copy.
+pub(crate) type SharedLibrary = std::sync::Arc<libloading::Library>;
+
 /// What a successfully opened game library yields.
 pub(crate) struct OpenedGame {
-    pub library: libloading::Library,
+    pub library: SharedLibrary,
     pub vtable: GameVtable,
     pub info: GameInfo,
     pub evaluators: Vec<EvaluatorInfo>,
 }
 
-/// The files this process has opened as plugins, by canonical path, each
-/// with the file as it was when the loader's own copy of it was made:
-/// `None` once a private copy was loaded since, or the copy is to be
-/// refreshed ([`load_fresh_next`]), or the file could not be looked at.
-static OPENED: std::sync::Mutex<Vec<(PathBuf, Option<FileStamp>)>> =
-    std::sync::Mutex::new(Vec::new());
+/// The files this process has opened as plugins, by canonical path.
+static OPENED: std::sync::Mutex<Vec<Opened>> = std::sync::Mutex::new(Vec::new());
+
+/// One file opened as a plugin, and which of its copies a load of it may
+/// be given again.
+struct Opened {
+    key: PathBuf,
+    /// The file as it was when the loader's own copy (loaded from its own
+    /// path) was made; `None` where it could not be looked at.
+    loader: Option<FileStamp>,
+    /// The last private copy, with the file as it was when copied: given
+    /// again while the file is unchanged, so that reloading an install
+    /// that changed once does not copy it at every load.
+    copy: Option<(FileStamp, SharedLibrary)>,
+    /// The next load takes a fresh copy whatever the file
+    /// ([`load_fresh_next`]).
+    fresh_next: bool,
+}
+
+/// What a load of a file opened before is given.
+enum Reuse {
+    /// The loader's copy, through the file's own path.
+    Loader,
+    /// The last private copy.
+    Copy(SharedLibrary),
+    /// A new private copy.
+    NewCopy,
+}
 
 /// What tells a file changed: its length, modification time and inode.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,16 +84,17 @@ fn stamp(path: &Path) -> Option<FileStamp> {
 /// Load the library at `path`.
 ///
 /// The dynamic loader hands back the copy it already has for a path it
-/// has opened before (and a Rust library is never unloaded): a plugin
+/// has opened before (and a library is never unloaded): a plugin
 /// rebuilt and loaded again (`PluginPath`, `EvalFile`) would be the old
 /// code, with the old statics. So a file opened before and changed since
 /// is loaded from a private copy, removed once loaded: each load is the
 /// file as it is now. A file unchanged since it was loaded from its own
-/// path is the loader's copy again (a `PluginPath` that reloads the same
+/// path is the loader's copy again, and one unchanged since its last
+/// private copy is that copy again (a `PluginPath` that reloads the same
 /// install maps nothing new: each private copy is memory that stays).
 /// A file cut short (an interrupted copy) is refused before the loader
 /// maps it: reading past its end would end the process.
-fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
+fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
     let open_error = |reason: String| LoadError::Open {
         path: path.to_path_buf(),
         reason,
@@ -85,39 +112,64 @@ fn open_library(path: &Path) -> Result<libloading::Library, LoadError> {
     check_not_cut_short(path).map_err(open_error)?;
     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let now = stamp(path);
-    let copy_needed = {
-        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        match opened.iter_mut().find(|(k, _)| *k == key) {
+    let opened = || OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    // Decided under the lock, loaded without it: a library whose loading
+    // never returns (given up on by a watch) must not hold every later
+    // load.
+    let reuse = {
+        let mut list = opened();
+        match list.iter().position(|o| o.key == key) {
             None => {
-                opened.push((key, now));
-                false
+                list.push(Opened {
+                    key: key.clone(),
+                    loader: now.clone(),
+                    copy: None,
+                    fresh_next: false,
+                });
+                Reuse::Loader
             }
-            Some((_, loaded)) => {
-                let unchanged = now.is_some() && *loaded == now;
-                if !unchanged {
-                    *loaded = None;
+            Some(i) => {
+                let o = &list[i];
+                match (&o.copy, &now) {
+                    _ if o.fresh_next || now.is_none() => Reuse::NewCopy,
+                    (Some((copied, library)), Some(now)) if copied == now => {
+                        Reuse::Copy(std::sync::Arc::clone(library))
+                    }
+                    (None, Some(_)) if o.loader == now => Reuse::Loader,
+                    _ => Reuse::NewCopy,
                 }
-                !unchanged
             }
         }
     };
-    if copy_needed && cfg!(unix) {
-        let copy = private_copy(path).map_err(|e| {
-            open_error(format!(
-                "copying it to load it again, into {} (TMPDIR): {e}",
-                std::env::temp_dir().display()
-            ))
-        })?;
-        // SAFETY: as below; the copy is the same file's bytes.
-        let library = unsafe { load_for_good(&copy) };
-        // Mapped, the library no longer needs its file.
-        let _ = std::fs::remove_file(&copy);
-        return library.map_err(|e| open_error(e.to_string()));
+    match reuse {
+        Reuse::Copy(library) => Ok(library),
+        Reuse::NewCopy if cfg!(unix) => {
+            let copy = private_copy(path).map_err(|e| {
+                open_error(format!(
+                    "copying it to load it again, into {} (TMPDIR): {e}",
+                    std::env::temp_dir().display()
+                ))
+            })?;
+            // SAFETY: as below; the copy is the same file's bytes.
+            let library = unsafe { load_for_good(&copy) };
+            // Mapped, the library no longer needs its file.
+            let _ = std::fs::remove_file(&copy);
+            let library = std::sync::Arc::new(library.map_err(|e| open_error(e.to_string()))?);
+            if let Some(o) = opened().iter_mut().find(|o| o.key == key) {
+                o.fresh_next = false;
+                o.copy = now.map(|now| (now, std::sync::Arc::clone(&library)));
+            }
+            Ok(library)
+        }
+        Reuse::Loader | Reuse::NewCopy => {
+            // SAFETY: loading a library runs its initialisers. Plugins are
+            // code the user chose to install in the plugin directory (or
+            // name in EvalFile), as with any loader.
+            unsafe { load_for_good(path) }
+                .map(std::sync::Arc::new)
+                .map_err(|e| open_error(e.to_string()))
+        }
     }
-    // SAFETY: loading a library runs its initialisers. Plugins are code the
-    // user chose to install in the plugin directory (or name in EvalFile),
-    // as with any loader.
-    unsafe { load_for_good(path) }.map_err(|e| open_error(e.to_string()))
 }
 
 /// Load the library at `path`, never to be unloaded (`RTLD_NODELETE`):
@@ -154,8 +206,8 @@ pub(crate) fn load_fresh_next(path: &Path) {
     let file = as_file_path(path);
     let key = std::fs::canonicalize(&file).unwrap_or(file);
     let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, loaded)) = opened.iter_mut().find(|(k, _)| *k == key) {
-        *loaded = None;
+    if let Some(o) = opened.iter_mut().find(|o| o.key == key) {
+        o.fresh_next = true;
     }
 }
 
@@ -322,9 +374,7 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
 
 /// Open `path` as a stand-alone evaluator plugin and validate its table.
 /// Whether the evaluator fits a loaded game is the caller's check.
-pub(crate) fn open_evaluator(
-    path: &Path,
-) -> Result<(libloading::Library, EvaluatorInfo), LoadError> {
+pub(crate) fn open_evaluator(path: &Path) -> Result<(SharedLibrary, EvaluatorInfo), LoadError> {
     let library = open_library(path)?;
     let entry = {
         // SAFETY: the symbol, if present, has the documented signature
