@@ -380,6 +380,7 @@ pub(super) fn run(
     answer.best = root_moves.first().and_then(|&mv| spell(mv));
 
     let threads = options.threads.max(1);
+    tt.keep_memory_of(threads);
     let bound = super::score::eval_bound(evaluator);
     let hardware_threads = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
     let shared = Shared {
