@@ -1594,9 +1594,8 @@ fn output_files_that_cannot_take_the_games_are_refused_at_once() {
     let dir = TempDir::new("arena-outputs");
     let plyd = format!("cmd={}", plyd_bin().display());
     let fifo = dir.path().join("fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     let mut targets = vec![(dir.path().to_path_buf(), "a directory")];
-    if made.is_ok_and(|s| s.success()) {
+    if common::make_fifo(&fifo) {
         targets.push((fifo.clone(), "a FIFO"));
     }
     for (path, kind) in &targets {

@@ -433,6 +433,18 @@ fn resident_mib(pid: u32) -> u64 {
         / 1024
 }
 
+/// Load the plugins of `dir` (`PluginPath`), with no error; the daemon's
+/// resident memory then, in MiB.
+fn reload_plugins(e: &mut Engine, dir: &Path) -> u64 {
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.display()
+    ));
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    resident_mib(e.pid())
+}
+
 /// Under `RUST_BACKTRACE=1`, a panic in a plugin built with the SDK is one
 /// line on stderr, without Rust's report: each reload after a panic is a
 /// fresh copy of the plugin, whose own runtime once read the executable's
@@ -490,17 +502,12 @@ fn a_plugin_panic_is_one_line_and_leaves_no_backtrace_memory() {
 fn switching_between_two_installs_loads_each_once() {
     let (first, second) = (common::othello_dir(), common::othello_dir());
     let mut e = Engine::start(first.path(), &[], &[]);
-    let mut sizes = Vec::new();
-    for round in 0..8 {
-        let dir = if round % 2 == 0 { &second } else { &first };
-        e.send(&format!(
-            "setoption name PluginPath value {}",
-            dir.path().display()
-        ));
-        let lines = e.sync();
-        assert!(errors(&lines).is_empty(), "{lines:?}");
-        sizes.push(resident_mib(e.pid()));
-    }
+    let sizes: Vec<u64> = (0..8)
+        .map(|round| {
+            let dir = if round % 2 == 0 { &second } else { &first };
+            reload_plugins(&mut e, dir.path())
+        })
+        .collect();
     assert!(
         sizes[7] < sizes[1] + 40,
         "resident MiB after each: {sizes:?}"
@@ -531,16 +538,7 @@ fn a_file_changed_once_is_copied_once() {
         .unwrap()
         .set_modified(later)
         .unwrap();
-    let mut sizes = Vec::new();
-    for _ in 0..7 {
-        e.send(&format!(
-            "setoption name PluginPath value {}",
-            dir.path().display()
-        ));
-        let lines = e.sync();
-        assert!(errors(&lines).is_empty(), "{lines:?}");
-        sizes.push(resident_mib(e.pid()));
-    }
+    let sizes: Vec<u64> = (0..7).map(|_| reload_plugins(&mut e, dir.path())).collect();
     assert!(
         sizes[6] < sizes[0] + 40,
         "resident MiB after each: {sizes:?}"

@@ -114,7 +114,7 @@ pub fn run(
     let mut report = CheckReport::default();
     let mut rng = SplitMix64::new(seed);
     let failed = |e: PluginError| e.to_string();
-    let null_moves = variant.plugin.info().capabilities & plyd_api::abi::CAP_NULL_MOVE != 0;
+    let null_moves = claims_null_moves(variant);
     // Every position seen, by hash: its side to move, its number of moves
     // and its text, for positions of one hash that differ.
     let mut seen: HashMap<u64, (u32, usize, String)> = HashMap::new();
@@ -279,6 +279,17 @@ pub fn run(
     Ok(report)
 }
 
+/// Whether the game claims null moves (`CAP_NULL_MOVE`).
+fn claims_null_moves(variant: &VariantRef) -> bool {
+    variant.plugin.info().capabilities & plyd_api::abi::CAP_NULL_MOVE != 0
+}
+
+/// Whether the search would make a null move at `state`, in a game that
+/// claims them: not in check, and `null_move_ok`.
+fn null_move_here(state: &GameState) -> Result<bool, PluginError> {
+    Ok(!state.in_check()? && state.null_move_ok()?)
+}
+
 /// Plies after which a game whose side to move never changed is reported.
 const NEVER_PASSES_AFTER: u32 = 4;
 
@@ -291,7 +302,7 @@ fn check_null_move(
     before: (u64, u32, String),
     place: &dyn Fn(&str) -> String,
 ) -> Result<(), PluginError> {
-    if state.in_check()? || !state.null_move_ok()? {
+    if !null_move_here(state)? {
         return Ok(());
     }
     if let Err(e) = state.make_move(NULL_MOVE) {
@@ -405,7 +416,7 @@ fn evaluator_games(
 ) -> Result<(), PluginError> {
     let bound = evaluator.info().score_bound;
     let mut stack = evaluator.new_stack()?;
-    let null_moves = variant.plugin.info().capabilities & plyd_api::abi::CAP_NULL_MOVE != 0;
+    let null_moves = claims_null_moves(variant);
     let mut moves = Vec::new();
     for game in games {
         let mut rng = SplitMix64::new(seed ^ u64::from(game).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -461,7 +472,7 @@ fn evaluator_games(
                 }
                 // A null move, where the game has them and the search would
                 // make one (not in check).
-                if null_moves && !state.in_check()? && state.null_move_ok()? {
+                if null_moves && null_move_here(&state)? {
                     walk.two_plies(&mut state, NULL_MOVE, " after a null move")?;
                 }
                 // Back where the pushes started.

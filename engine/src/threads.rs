@@ -154,6 +154,12 @@ pub fn demote(_id: i32) -> bool {
     false
 }
 
+/// The hardware threads this process may run on (its processors, within
+/// its affinity and any processor quota), `None` where not known.
+pub fn hardware_threads() -> Option<usize> {
+    std::thread::available_parallelism().ok().map(|n| n.get())
+}
+
 /// Start `work` on a new thread of `scope`, or, where no thread can be
 /// had (under an address-space limit, no memory for its stack), say so on
 /// stderr, naming it `what`, and answer `None`: a search leaves such a

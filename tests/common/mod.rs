@@ -134,6 +134,16 @@ pub fn othello_dir() -> TempDir {
     plugin_dir(&[("plyd_game_othello", "othello")])
 }
 
+/// A FIFO made at `path` with the system's `mkfifo`, if it could be made
+/// (the tests that use one leave it out otherwise).
+#[cfg(unix)]
+pub fn make_fifo(path: &Path) -> bool {
+    Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// A running plyd daemon.
 pub struct Engine {
     child: Child,

@@ -110,7 +110,7 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
         _ => {} // a missing file: the loader says so
     }
     check_not_cut_short(path).map_err(open_error)?;
-    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let key = registry_key(path);
     let now = stamp(path);
     let opened = || OPENED.lock().unwrap_or_else(|e| e.into_inner());
     // Decided under the lock, loaded without it: a library whose loading
@@ -172,6 +172,12 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
     }
 }
 
+/// The name [`OPENED`] knows the file at `path` by: its canonical path,
+/// else `path` itself.
+fn registry_key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// Load the library at `path`, never to be unloaded (`RTLD_NODELETE`):
 /// dropping it leaves it mapped, so a thread still inside it (a call
 /// given up on) never runs into unmapped code, and loading the same path
@@ -203,8 +209,7 @@ unsafe fn load_for_good(path: &Path) -> Result<libloading::Library, libloading::
 /// never returned, whose thread may hold its locks) comes back with
 /// fresh statics.
 pub(crate) fn load_fresh_next(path: &Path) {
-    let file = as_file_path(path);
-    let key = std::fs::canonicalize(&file).unwrap_or(file);
+    let key = registry_key(&as_file_path(path));
     let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(o) = opened.iter_mut().find(|o| o.key == key) {
         o.fresh_next = true;
@@ -335,13 +340,7 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
     let (version, table_size) = unsafe { ((*table).abi_version, (*table).table_size) };
     check_version(path, version)?;
     let table_size = table_size as usize;
-    check_table_size(
-        path,
-        "table",
-        table_size,
-        GAME_API_REQUIRED_SIZE,
-        &GAME_REQUIRED_ENTRIES,
-    )?;
+    check_table_size(path, "table", table_size, &GAME_REQUIRED_ENTRIES)?;
     // SAFETY: version accepted and the table is at least as large as the
     // required part, so every required field can be read.
     let (vtable, info, evaluator_ptrs) = unsafe { read_game_table(path, table, table_size)? };
@@ -458,15 +457,16 @@ const EVALUATOR_REQUIRED_ENTRIES: [(&str, usize); 11] = required_entries!(
     score_bound, default_params, create, destroy, evaluate,
 );
 
-/// Refuse a `table_size` smaller than the fields the ABI version requires,
-/// or too large to be true.
+/// Refuse a `table_size` smaller than the fields the ABI version requires
+/// (`entries`, the last one's end being the size required), or too large
+/// to be true.
 fn check_table_size(
     path: &Path,
     what: &str,
     table_size: usize,
-    required: usize,
     entries: &[(&str, usize)],
 ) -> Result<(), LoadError> {
+    let required = entries.last().map_or(0, |&(_, end)| end);
     let problem = if table_size < required {
         // The first required field that does not fit within the size.
         let (cut, _) = entries
@@ -822,7 +822,6 @@ unsafe fn read_evaluator_table(
             path,
             "evaluator table",
             table_size,
-            EVALUATOR_API_REQUIRED_SIZE,
             &EVALUATOR_REQUIRED_ENTRIES,
         )?;
         let name = table_word(path, "evaluator name", (*table).name)?;
@@ -897,24 +896,20 @@ mod tests {
             ("evaluate", EVALUATOR_API_REQUIRED_SIZE)
         );
         let path = Path::new("./short.so");
-        let message = |size, required, entries: &[(&str, usize)]| {
-            check_table_size(path, "table", size, required, entries)
+        let message = |size, entries: &[(&str, usize)]| {
+            check_table_size(path, "table", size, entries)
                 .unwrap_err()
                 .to_string()
         };
-        let at_40 = message(40, GAME_API_REQUIRED_SIZE, &GAME_REQUIRED_ENTRIES);
+        let at_40 = message(40, &GAME_REQUIRED_ENTRIES);
         assert!(
             at_40.contains("the required entry 'capabilities'"),
             "{at_40}"
         );
         let short_by_one = GAME_API_REQUIRED_SIZE - 1;
-        let last = message(short_by_one, GAME_API_REQUIRED_SIZE, &GAME_REQUIRED_ENTRIES);
+        let last = message(short_by_one, &GAME_REQUIRED_ENTRIES);
         assert!(last.contains("the required entry 'board_text'"), "{last}");
-        let evaluator = message(
-            EVALUATOR_API_REQUIRED_SIZE - 8,
-            EVALUATOR_API_REQUIRED_SIZE,
-            &EVALUATOR_REQUIRED_ENTRIES,
-        );
+        let evaluator = message(EVALUATOR_API_REQUIRED_SIZE - 8, &EVALUATOR_REQUIRED_ENTRIES);
         assert!(
             evaluator.contains("the required entry 'evaluate'"),
             "{evaluator}"
@@ -922,7 +917,6 @@ mod tests {
         assert!(check_table_size(
             path,
             "table",
-            GAME_API_REQUIRED_SIZE,
             GAME_API_REQUIRED_SIZE,
             &GAME_REQUIRED_ENTRIES
         )

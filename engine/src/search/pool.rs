@@ -382,7 +382,7 @@ pub(super) fn run(
     let threads = options.threads.max(1);
     tt.keep_memory_of(threads);
     let bound = super::score::eval_bound(evaluator);
-    let hardware_threads = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
+    let hardware_threads = crate::threads::hardware_threads().unwrap_or(usize::MAX);
     let shared = Shared {
         tt,
         evaluator,
@@ -498,7 +498,9 @@ pub(super) fn run(
         // plugin failure, only the move (spelled earlier).
         let outcome = main_outcome.and(helper_error.map_or(Ok(()), Err));
         let ponder = match (&outcome, is_chance) {
-            (Ok(()), false) => main.ponder_move(&chosen.pv).ok().flatten(),
+            (Ok(()), false) => super::report::ponder_reply(&mut main.state, &chosen.pv)
+                .ok()
+                .flatten(),
             _ => None,
         };
         main.keep_memory();

@@ -111,11 +111,6 @@ impl Searcher<'_> {
         }
         outcome.map(|()| texts)
     }
-
-    /// The reply to expect after `best`, spelled: see [`ponder_reply`].
-    pub(super) fn ponder_move(&mut self, line: &[Move]) -> Result<Option<String>, PluginError> {
-        ponder_reply(&mut self.state, line)
-    }
 }
 
 /// The reply to expect after the first move of `line`, spelled: its

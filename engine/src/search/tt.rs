@@ -218,7 +218,7 @@ const WORDS_PER_PAGE: usize = 4096 / 8;
 /// table the same way); a part whose thread cannot be had (an
 /// address-space limit may refuse its stack) is worked here instead.
 fn in_parts(words: &[AtomicU64], chunk: usize, work: impl Fn(&[AtomicU64]) + Sync) {
-    let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let processors = crate::threads::hardware_threads().unwrap_or(1);
     let threads = processors.min(words.len().div_ceil(chunk)).max(1);
     if threads == 1 {
         work(words);

@@ -383,7 +383,7 @@ impl Controller {
                 )
                 .map_err(|e| refused(format!("{e}; Threads stays at {current}")))?;
                 self.settings.threads = threads;
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let cores = crate::threads::hardware_threads().unwrap_or(1);
                 if threads as usize > cores {
                     voice.note(
                         self,

@@ -238,8 +238,8 @@ pub(super) fn run(
     // No more walkers than hardware threads: each keeps a tree of its own,
     // and more would only share the cores (256 on 2 cores played the
     // first legal move, seconds late, the main walker starved).
-    let hardware = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
-    let threads = options.threads.clamp(1, hardware.max(1));
+    let hardware = crate::threads::hardware_threads().unwrap_or(usize::MAX);
+    let threads = options.threads.clamp(1, hardware);
     let hash = root.hash();
     let mut visitors = Vec::with_capacity(threads);
     for index in 0..threads {
