@@ -190,6 +190,44 @@ fn twenty_empty_squares_are_solved_in_a_timed_search_not_in_a_depth_bounded_one(
 }
 
 #[test]
+fn a_depth_past_the_end_of_a_long_game_is_an_analysis_not_a_solve() {
+    // `go depth 100` from the start reaches the end of the game, but a
+    // solve of 60 empty squares would never end nor say anything: the
+    // evaluation search deepens and reports its scores as it goes.
+    let (mut engine, _dir) = Engine::othello();
+    engine.send("position startpos");
+    engine.send("go depth 100");
+    let mut lines =
+        engine.read_until(|l| l.starts_with("info depth 4 ") || l.starts_with("bestmove"));
+    engine.send("stop");
+    lines.extend(engine.until_bestmove());
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("endgame solve") || l.contains("exact")),
+        "{lines:?}"
+    );
+    let scored: Vec<&String> = lines.iter().filter(|l| cp(l).is_some()).collect();
+    assert!(scored.len() >= 4, "{lines:?}");
+    assert!(
+        scored.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+    // At 20 empty squares the same depth is a solve, and it ends.
+    let p = ffo_position("ffo40");
+    let lines = go(&mut engine, &p.position, "go depth 100");
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| cp(l) == Some(100 * p.expected)),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn selective_passes_through_the_host_s_table_leave_the_score_exact() {
     // FFO 41 has 22 empty squares and an estimate near a draw (FFO 40,
     // estimated 32 discs up, is solved without the passes): the solver

@@ -56,7 +56,12 @@ pub(super) fn plan(
     }
     Ok(match root.endgame_size()? {
         Some((size, wanted)) => {
-            let deep_enough = limits.depth.is_some_and(|depth| depth >= size);
+            // A depth reaching the end asks for a solve that ends: beyond
+            // half a minute's, the evaluation search deepens and reports
+            // as it goes (`go depth 100` at the start of a game is an
+            // analysis, not a solve of 60 empty squares).
+            let deep_enough = limits.depth.is_some_and(|depth| depth >= size)
+                && expected_solve_time(size) <= DEPTH_SOLVE_TIME;
             // A depth or node bound holds with a clock too (NBoard's `set
             // depth` under a game's clock): the level asked for.
             let wanted = wanted && (!limits.is_bounded() || quick(size));
@@ -76,6 +81,11 @@ pub(super) fn plan(
 /// empty squares, seconds long, is not; a timed search instead weighs
 /// the solve against its time ([`fits_in_time`]).
 const BOUNDED_SOLVE_TIME: Duration = Duration::from_millis(30);
+
+/// The longest usual solve that `go depth N` hands over for reaching the
+/// end of the game: half a minute, 30 empty squares in Othello. Longer ones are
+/// asked for through the plugin's settings (Othello's `EndgameEmpties`).
+const DEPTH_SOLVE_TIME: Duration = Duration::from_secs(30);
 
 /// Whether a solve of `size` usually takes no longer than
 /// [`BOUNDED_SOLVE_TIME`].
@@ -392,6 +402,9 @@ mod tests {
         assert!(!fits_in_nodes(14, Some(20_000)));
         assert!(fits_in_nodes(14, Some(3 * expected_solve_nodes(14))));
         assert!(!fits_in_nodes(18, Some(1_000_000)));
+        // Depth alone asks for solves of up to 30 empty squares.
+        assert!(expected_solve_time(30) <= DEPTH_SOLVE_TIME);
+        assert!(expected_solve_time(31) > DEPTH_SOLVE_TIME);
         // Each two more empty squares triple the time asked for.
         let ratio = expected_solve_time(20).as_secs_f64() / expected_solve_time(18).as_secs_f64();
         assert!((ratio - 3.0).abs() < 1e-9);
