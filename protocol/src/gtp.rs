@@ -79,6 +79,21 @@ pub fn parse_color(text: &str) -> Option<u32> {
     }
 }
 
+/// A GTP time in seconds (whole, or with a fraction) as milliseconds: at
+/// least 0 and finite; a time past what a `u64` of milliseconds holds
+/// counts as that much.
+pub fn parse_seconds_ms(text: &str) -> Option<u64> {
+    let seconds: f64 = text.parse().ok()?;
+    (seconds.is_finite() && seconds >= 0.0).then(|| (seconds * 1000.0) as u64)
+}
+
+/// A count of stones (moves) of a byo-yomi period; a count past `u32`
+/// counts as that much.
+pub fn parse_stones(text: &str) -> Option<u32> {
+    let count: u64 = text.parse().ok()?;
+    Some(u32::try_from(count).unwrap_or(u32::MAX))
+}
+
 /// An answer's first line: `=[id] text` or `?[id] text`; an empty line
 /// ends the answer.
 pub fn gtp_answer(id: Option<u32>, ok: bool, text: &str) -> String {
@@ -101,6 +116,16 @@ mod tests {
         assert_eq!(parse_gtp_line("7").unwrap().name, "");
         assert_eq!(parse_color("White"), Some(1));
         assert_eq!(parse_color("red"), None);
+        assert_eq!(parse_seconds_ms("90"), Some(90_000));
+        assert_eq!(parse_seconds_ms("0.25"), Some(250));
+        assert_eq!(parse_seconds_ms("99999999999999999999"), Some(u64::MAX));
+        assert_eq!(parse_seconds_ms("-1"), None);
+        assert_eq!(parse_seconds_ms("inf"), None);
+        assert_eq!(parse_seconds_ms("ten"), None);
+        assert_eq!(parse_stones("25"), Some(25));
+        assert_eq!(parse_stones("99999999999"), Some(u32::MAX));
+        assert_eq!(parse_stones("-1"), None);
+        assert_eq!(parse_stones("1.5"), None);
         assert!(is_gtp_start("1 list_games"));
         assert!(!is_gtp_start("quit"));
         assert!(!is_gtp_start("uci"));

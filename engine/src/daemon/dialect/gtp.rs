@@ -12,7 +12,7 @@
 //! accepted when the side on move has nothing but a pass, which is then
 //! played first.
 
-use plyd_protocol::gtp::{parse_color, COMMANDS, GAME};
+use plyd_protocol::gtp::{parse_color, parse_seconds_ms, parse_stones, COMMANDS, GAME};
 use plyd_protocol::{gtp_answer, parse_gtp_line, GoParams, Info, Response, StartPosition};
 
 use super::{search, Dialect};
@@ -225,7 +225,7 @@ impl Gtp {
         });
         match clock {
             Some((ms, stones)) => {
-                let ms = ms as i64;
+                let ms = i64::try_from(ms).unwrap_or(i64::MAX);
                 let mut go = GoParams {
                     moves_to_go: stones,
                     ..GoParams::default()
@@ -245,30 +245,38 @@ impl Gtp {
     }
 
     fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
-        let numbers: Vec<u64> = args.iter().filter_map(|a| a.parse().ok()).collect();
-        let [main, byo, stones] = numbers[..] else {
-            return Err("syntax error: time_settings main_time byo_yomi_time stones".into());
+        let parsed = match args {
+            &[main, byo, stones] => parse_seconds_ms(main)
+                .zip(parse_seconds_ms(byo))
+                .zip(parse_stones(stones)),
+            _ => None,
         };
-        self.main_ms = Some(main.saturating_mul(1000));
-        self.byo_yomi_ms = byo.saturating_mul(1000);
-        self.byo_yomi_stones = u32::try_from(stones).unwrap_or(u32::MAX);
+        let Some(((main, byo), stones)) = parsed else {
+            return Err(
+                "syntax error: time_settings main_time byo_yomi_time stones (times in seconds, at least 0)"
+                    .into(),
+            );
+        };
+        self.main_ms = Some(main);
+        self.byo_yomi_ms = byo;
+        self.byo_yomi_stones = stones;
         self.left = [None, None];
         Ok(String::new())
     }
 
     fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
-        let (Some(color), Some(time), Some(stones)) = (
-            args.first().and_then(|c| parse_color(c)),
-            args.get(1)
-                .and_then(|t| t.parse::<f64>().ok())
-                .filter(|t| t.is_finite() && *t >= 0.0),
-            args.get(2).and_then(|s| s.parse::<u32>().ok()),
-        ) else {
+        let parsed = match args {
+            &[color, time, stones] => parse_color(color)
+                .zip(parse_seconds_ms(time))
+                .zip(parse_stones(stones)),
+            _ => None,
+        };
+        let Some(((color, time), stones)) = parsed else {
             return Err(
                 "syntax error: time_left colour time stones (time in seconds, at least 0)".into(),
             );
         };
-        self.left[color as usize] = Some(((time * 1000.0) as u64, stones));
+        self.left[color as usize] = Some((time, stones));
         Ok(String::new())
     }
 
@@ -372,5 +380,32 @@ impl Dialect for Gtp {
 
     fn boxed_clone(&self) -> Box<dyn Dialect> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_read_whole_and_past_the_range_of_milliseconds() {
+        let mut gtp = Gtp::default();
+        // Each word is read: one that is not a number refuses the command.
+        assert!(gtp.time_settings(&["10", "x", "0", "5"]).is_err());
+        assert!(gtp.time_settings(&["10", "0"]).is_err());
+        assert!(gtp.time_settings(&["-1", "0", "0"]).is_err());
+        assert!(gtp.time_left(&["b", "1.5", "0", "extra"]).is_err());
+        gtp.time_settings(&["1.5", "0", "0"]).unwrap();
+        assert_eq!(gtp.go_params(0).wtime, Some(1_500));
+        // A clock too large for milliseconds is the largest clock, never a
+        // negative one (which had the search answer at once).
+        gtp.time_settings(&["99999999999999999999", "0", "0"])
+            .unwrap();
+        assert_eq!(gtp.go_params(0).wtime, Some(i64::MAX));
+        gtp.time_left(&["w", "99999999999999999999", "99999999999"])
+            .unwrap();
+        let go = gtp.go_params(1);
+        assert_eq!(go.btime, Some(i64::MAX));
+        assert_eq!(go.moves_to_go, Some(u32::MAX));
     }
 }
