@@ -315,6 +315,35 @@ fn go_and_hint_on_a_finished_game_answer_that_it_is_over() {
 }
 
 #[test]
+fn a_clock_too_large_to_count_is_a_long_clock() {
+    // `TI[1e300]` (milliseconds past what 64 bits hold) and a move said to
+    // have taken as long: the clock neither wraps round nor turns
+    // negative, so the search at `set depth 7` ends at its depth with its
+    // score, not at a hard limit of 1 ms with a move and nothing else.
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 7");
+    let game = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[1e300/1e300/1e300]TY[8]\
+        BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]\
+        B[F5//1e300];)";
+    gui.engine.send(&format!("set game {game}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    gui.engine.send("go");
+    let lines = gui.engine.read_until(|l| l.starts_with("=== "));
+    let answer: Vec<&str> = lines.last().unwrap()["=== ".len()..].split('/').collect();
+    assert_eq!(answer.len(), 3, "{lines:?}");
+    assert!(
+        is_nboard_move(answer[0]) && answer[1].parse::<f64>().is_ok(),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("nodestats ") && !l.starts_with("nodestats 0 ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn go_keeps_to_the_game_clock() {
     let mut gui = Gui::start();
     // Depth 60 from the start would run for hours; the clock says Black

@@ -78,6 +78,11 @@ struct GameClock {
     moves: [u64; 2],
 }
 
+/// `value` in an `i64`, the nearest end of its range when past it.
+fn saturating_i64(value: i128) -> i64 {
+    value.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
 impl GameClock {
     fn new(clocks: [GgfClock; 2]) -> Self {
         GameClock {
@@ -90,20 +95,23 @@ impl GameClock {
     /// `side`'s move, which took `seconds` when the GUI says so.
     fn played(&mut self, side: usize, seconds: Option<f64>) {
         self.moves[side] += 1;
-        self.used_ms[side] += seconds.map_or(0, |s| (s * 1000.0).round() as u64);
+        let ms = seconds.map_or(0, |s| (s * 1000.0).round() as u64);
+        self.used_ms[side] = self.used_ms[side].saturating_add(ms);
     }
 
     /// What `side` has left: its main time and increments less what it
     /// used, and its extension once that is spent.
     fn left_ms(&self, side: usize) -> i64 {
         let clock = &self.clocks[side];
-        let earned = clock.main_ms + clock.increment_ms * self.moves[side];
-        let left = earned as i64 - self.used_ms[side] as i64;
-        if left > 0 {
-            left
-        } else {
-            left + clock.extension_ms as i64
+        // In i128: clocks of any size read (`TI[1e300]`) neither wrap
+        // round nor turn negative.
+        let earned = i128::from(clock.main_ms)
+            + i128::from(clock.increment_ms) * i128::from(self.moves[side]);
+        let mut left = earned - i128::from(self.used_ms[side]);
+        if left <= 0 {
+            left += i128::from(clock.extension_ms);
         }
+        saturating_i64(left)
     }
 }
 
@@ -323,8 +331,8 @@ impl NBoard {
             depth: Some(self.depth),
             wtime: clock.map(|c| c.left_ms(0)),
             btime: clock.map(|c| c.left_ms(1)),
-            winc: clock.map(|c| c.clocks[0].increment_ms as i64),
-            binc: clock.map(|c| c.clocks[1].increment_ms as i64),
+            winc: clock.map(|c| saturating_i64(c.clocks[0].increment_ms.into())),
+            binc: clock.map(|c| saturating_i64(c.clocks[1].increment_ms.into())),
             ..GoParams::default()
         };
         let multipv = ctl.settings.multipv;
