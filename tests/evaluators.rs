@@ -1025,6 +1025,41 @@ fn evaluator_with_params(
 }
 
 #[test]
+fn a_stack_refuses_states_of_another_game_at_every_entry() {
+    // The stack would hand the plugin memory of another layout: each of
+    // reset, push and evaluate checks the state's game first.
+    use plyd::host::GameState;
+    let mut host = plyd::host::PluginHost::default();
+    let othello = host
+        .load_file(&built_library("plyd_game_othello"))
+        .expect("othello loads");
+    let xiangqi = host
+        .load_file(&built_library("plyd_game_xiangqi"))
+        .expect("xiangqi loads");
+    let stacked = evaluator_named(&host, &othello, "patterns-stack");
+    let mut stack = stacked.new_stack().unwrap().expect("a stack");
+    let state = GameState::new(&othello, 0).unwrap();
+    let other = GameState::new(&xiangqi, 0).unwrap();
+    let refusal = "reads othello states, not xiangqi states";
+    stack.reset(&state).unwrap();
+    let mut moves = Vec::new();
+    other.legal_moves(&mut moves).unwrap();
+    for error in [
+        stack.reset(&other).unwrap_err(),
+        stack.push(&other, moves[0]).unwrap_err(),
+        stack.evaluate_own(&other).unwrap_err(),
+        stack.evaluate(&other).unwrap_err(),
+    ] {
+        assert!(error.to_string().contains(refusal), "{error}");
+    }
+    // Refused before the plugin was called: the stack still serves.
+    assert_eq!(
+        stack.evaluate(&state).unwrap(),
+        stacked.evaluate(&state).unwrap()
+    );
+}
+
+#[test]
 fn incremental_stacks_score_every_node_as_from_scratch_on_several_threads() {
     use plyd::host::GameState;
     use std::sync::atomic::Ordering;

@@ -388,6 +388,32 @@ fn plugin_panic_during_search_keeps_the_last_answer() {
 }
 
 #[test]
+fn a_plugin_failing_at_the_root_is_called_once_and_its_error_told() {
+    // At 7 generating the moves panics: the first generation of the
+    // search's root fails, the plugin is disabled and not called again
+    // (it had been, once more, by the search), and the error line names
+    // the panic, not "disabled after an earlier failure".
+    let (mut e, _dir) = panicky_engine();
+    e.send("setoption name UCI_Variant value panicky");
+    e.send("position fen 7");
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert_eq!(
+        errors(&lines),
+        ["info string error: plugin panicky panicked in gen_moves; the plugin is disabled until it is reloaded"],
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    e.sync();
+    let log = e.stderr_lines();
+    let panics = log
+        .iter()
+        .filter(|l| l.starts_with("plugin panicky panicked at "))
+        .count();
+    assert_eq!(panics, 1, "{log:?}");
+}
+
+#[test]
 fn plugin_panic_in_the_evaluator_is_contained() {
     let (mut e, _dir) = panicky_engine();
     e.send("setoption name UCI_Variant value panicky");
@@ -610,6 +636,39 @@ fn plugin_path_loads_a_rebuilt_plugin_as_it_now_is() {
     );
     e.send("go depth 2");
     assert!(errors(&e.until_bestmove()).is_empty());
+}
+
+#[test]
+fn an_option_refused_with_a_reason_that_fills_its_buffer_reads_no_further() {
+    // The plugin's `set_option` fills all 256 bytes lent for the reason
+    // and writes no NUL: the reason is those bytes, nothing past them.
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_test_bad_abi", "garbage"),
+    ]);
+    let mut e = Engine::start(
+        dir.path(),
+        &[],
+        &[("PLYD_TEST_BAD_TABLE", "unterminated-reason")],
+    );
+    e.send("setoption name UCI_Variant value panicky");
+    e.sync();
+    e.send("setoption name Rule value strict");
+    let lines = e.sync();
+    assert_eq!(
+        errors(&lines),
+        [&format!(
+            "info string error: option 'Rule': {}",
+            "r".repeat(256)
+        )],
+        "{lines:?}"
+    );
+    // A refused value, not a broken plugin: the game plays on.
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
 }
 
 #[test]

@@ -23,7 +23,7 @@ use plyd_api::Move;
 use crate::calls::{self, Call};
 use crate::error::PluginError;
 use crate::game::{GamePlugin, GameState};
-use crate::health::Health;
+use crate::health::{buffer_reason, Health};
 use crate::info::{EvaluatorInfo, StackEntries};
 
 /// What a score output holds before the call: no evaluator writes it
@@ -218,18 +218,12 @@ impl Evaluator {
                 source,
                 ctx,
             }),
-            None => {
-                let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
-                let reason = String::from_utf8_lossy(&err[..end]).trim().to_string();
-                Err(PluginError::Params {
-                    evaluator: info.name.clone(),
-                    reason: if reason.is_empty() {
-                        "could not be created (the plugin gave no reason)".to_string()
-                    } else {
-                        reason
-                    },
-                })
-            }
+            None => Err(PluginError::Params {
+                evaluator: info.name.clone(),
+                reason: buffer_reason(&err).unwrap_or_else(|| {
+                    "could not be created (the plugin gave no reason)".to_string()
+                }),
+            }),
         }
     }
 
@@ -427,9 +421,9 @@ impl EvalStack<'_> {
     /// `state` was reached by `mv` from the position on top.
     #[inline]
     pub fn push(&mut self, state: &GameState, mv: Move) -> Result<(), PluginError> {
+        self.evaluator.check_state(state)?;
         calls::count(Call::StackPush);
-        // SAFETY: as in `reset`; the search pushes only states of the game
-        // it reset the stack with.
+        // SAFETY: as in `reset`.
         let status = unsafe { (self.entries.push)(self.ptr.as_ptr(), state.raw(), mv) };
         if status == abi::STATUS_OK {
             return Ok(());
@@ -463,6 +457,7 @@ impl EvalStack<'_> {
     /// leaves the position to `evaluate` (`STATUS_UNSUPPORTED`).
     #[inline]
     pub fn evaluate_own(&mut self, state: &GameState) -> Result<Option<i32>, PluginError> {
+        self.evaluator.check_state(state)?;
         let health = self.evaluator.source.health();
         health.check_enabled()?;
         calls::count(Call::StackEvaluate);

@@ -17,7 +17,7 @@ pub use plyd_api::{Outcome, SeeAnswer};
 
 use crate::calls::{self, Call};
 use crate::error::PluginError;
-use crate::health::Health;
+use crate::health::{buffer_reason, Health};
 use crate::info::{EvaluatorInfo, GameInfo};
 
 /// Function pointers of a game table, required ones checked non-null.
@@ -104,24 +104,21 @@ impl GamePlugin {
             .map_err(|_| PluginError::Invalid("option name contains a NUL byte".into()))?;
         let value_c = CString::new(value)
             .map_err(|_| PluginError::Invalid("option value contains a NUL byte".into()))?;
-        let mut err = vec![0 as c_char; 256];
+        let mut err = vec![0u8; 256];
         // SAFETY: NUL-terminated texts; err valid for its length.
         let status = unsafe {
             set_option(
                 name_c.as_ptr(),
                 value_c.as_ptr(),
-                err.as_mut_ptr(),
+                err.as_mut_ptr().cast(),
                 err.len(),
             )
         };
         match status {
             abi::STATUS_OK => Ok(()),
-            abi::STATUS_INVALID => {
-                // SAFETY: the plugin wrote a NUL-terminated reason into err
-                // (or left it zeroed).
-                let reason = unsafe { std::ffi::CStr::from_ptr(err.as_ptr()) };
-                Err(PluginError::Invalid(reason.to_string_lossy().into_owned()))
-            }
+            abi::STATUS_INVALID => Err(PluginError::Invalid(
+                buffer_reason(&err).unwrap_or_else(|| format!("option '{name}' was refused")),
+            )),
             abi::STATUS_PANIC => Err(self.health.panicked("set_option")),
             other => Err(self.health.garbage("set_option", format!("status {other}"))),
         }
@@ -272,13 +269,9 @@ impl GameState {
             )
         };
         if status == abi::STATUS_INVALID {
-            let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
-            let reason = String::from_utf8_lossy(&err[..end]).trim().to_string();
-            return Err(PluginError::Invalid(if reason.is_empty() {
-                "the position text was rejected".to_string()
-            } else {
-                reason
-            }));
+            return Err(PluginError::Invalid(
+                buffer_reason(&err).unwrap_or_else(|| "the position text was rejected".into()),
+            ));
         }
         self.plugin.health.status("set_position", status)
     }
@@ -361,6 +354,7 @@ impl GameState {
     /// plugin may count them without listing them).
     #[inline]
     pub fn count_moves(&self) -> Result<usize, PluginError> {
+        self.plugin.health.check_enabled()?;
         calls::count(Call::GenMoves);
         // SAFETY: live state; a null buffer of capacity 0 is allowed.
         let count =
@@ -390,6 +384,9 @@ impl GameState {
         gen: unsafe extern "C" fn(*const State, *mut Move, usize) -> i64,
     ) -> Result<(), PluginError> {
         moves.clear();
+        // One relaxed load: a library that failed is not called again (a
+        // panic in a first generation had the search generate once more).
+        self.plugin.health.check_enabled()?;
         if moves.capacity() < 64 {
             moves.reserve(64);
         }

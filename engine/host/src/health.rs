@@ -30,6 +30,15 @@ pub(crate) fn is_panic(value: i64) -> bool {
     value == i64::from(abi::STATUS_PANIC)
 }
 
+/// A reason a plugin wrote into an error buffer the host lent: up to its
+/// first NUL, or the whole buffer where the plugin wrote none (a C
+/// `strncpy` of a long reason), never past it; trimmed, `None` if empty.
+pub(crate) fn buffer_reason(buffer: &[u8]) -> Option<String> {
+    let end = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+    let reason = String::from_utf8_lossy(&buffer[..end]).trim().to_string();
+    (!reason.is_empty()).then_some(reason)
+}
+
 /// The disabled flag of one library, with the name used in messages.
 pub(crate) struct Health {
     /// How messages name the library: `othello`, `evaluator 'weights'`.

@@ -553,16 +553,24 @@ unsafe fn table_word(path: &Path, field: &str, ptr: *const c_char) -> Result<Str
 }
 
 /// Whether the plugin's table, `$size` bytes long, reaches past `$field`.
+/// Computed from the type alone: no reference into the table is made, since
+/// a field past its end (a plugin built before the field was added) is not
+/// memory a reference may point to.
 macro_rules! reaches {
-    ($table:expr, $size:expr, $ty:ident, $field:ident) => {
-        std::mem::offset_of!($ty, $field) + std::mem::size_of_val(&(*$table).$field) <= $size
+    ($size:expr, $ty:ident, $field:ident) => {
+        std::mem::offset_of!($ty, $field) + field_size(|table: &$ty| &table.$field) <= $size
     };
+}
+
+/// The size of the field that `field` picks out of a `T` (never called).
+fn field_size<T, F>(_field: impl Fn(&T) -> &F) -> usize {
+    std::mem::size_of::<F>()
 }
 
 /// Read an optional field only if the plugin's table reaches that far.
 macro_rules! optional_field {
     ($table:expr, $size:expr, $ty:ident, $field:ident) => {{
-        if reaches!($table, $size, $ty, $field) {
+        if reaches!($size, $ty, $field) {
             (*$table).$field
         } else {
             None
@@ -839,7 +847,7 @@ unsafe fn read_evaluator_table(
         let stack = read_stack_entries(path, &name, table, table_size)?;
         let shallow =
             optional_field!(table, table_size, EvaluatorApi, shallow_search).and_then(|entry| {
-                let plies = if reaches!(table, table_size, EvaluatorApi, shallow_plies) {
+                let plies = if reaches!(table_size, EvaluatorApi, shallow_plies) {
                     (*table).shallow_plies
                 } else {
                     0

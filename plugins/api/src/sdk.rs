@@ -140,9 +140,20 @@ impl<'a> MoveSink<'a> {
         self.buf.is_empty()
     }
 
-    /// Count `n` moves without storing them; for [`MoveSink::counts_only`].
+    /// Count `n` moves without storing them, where the host asked for the
+    /// number only ([`MoveSink::counts_only`]).
+    ///
+    /// # Panics
+    ///
+    /// Where the host gave room for the moves: it would read moves never
+    /// written, so they must be pushed (the panic is caught at the plugin's
+    /// boundary, and the host disables the plugin).
     #[inline]
     pub fn add_count(&mut self, n: usize) {
+        assert!(
+            self.counts_only(),
+            "MoveSink::add_count with room for the moves: push them instead"
+        );
         self.len += n;
     }
 
@@ -650,16 +661,41 @@ impl<E: Evaluator> PlainTable for &EvaluatorTag<E> {
 ///
 /// The tables contain raw pointers (to leaked, immutable C strings), which
 /// makes them `!Sync` to the compiler; they are written once and never
-/// mutated afterwards, so sharing them between threads is sound.
-pub struct TableCell<T>(OnceLock<T>);
+/// mutated afterwards, so sharing them between threads is sound. Only the
+/// ABI's tables ([`AbiTable`]) go in one: a cell of anything else would be
+/// shared between threads unchecked.
+///
+/// ```compile_fail
+/// // A `Cell` shared by every thread, without `unsafe`: refused.
+/// static SHARED: plyd_api::sdk::TableCell<std::cell::Cell<u64>> =
+///     plyd_api::sdk::TableCell::new();
+/// ```
+pub struct TableCell<T: AbiTable>(OnceLock<T>);
+
+/// The ABI's tables, which a [`TableCell`] may hold: plain data and raw
+/// pointers to leaked data that nothing mutates. Sealed: no other type
+/// can be added.
+pub trait AbiTable: sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::abi::GameApi {}
+    impl Sealed for crate::abi::EvaluatorApi {}
+    impl Sealed for &'static crate::abi::EvaluatorApi {}
+}
+
+impl AbiTable for GameApi {}
+impl AbiTable for EvaluatorApi {}
+impl AbiTable for &'static EvaluatorApi {}
 
 // SAFETY: a table is initialised once through `OnceLock` and only read after;
-// the pointers inside point to leaked, immutable data.
-unsafe impl<T> Sync for TableCell<T> {}
+// the pointers inside point to leaked, immutable data, and `AbiTable` admits
+// no other types.
+unsafe impl<T: AbiTable> Sync for TableCell<T> {}
 // SAFETY: as above; the data pointed to is 'static and immutable.
-unsafe impl<T> Send for TableCell<T> {}
+unsafe impl<T: AbiTable> Send for TableCell<T> {}
 
-impl<T> TableCell<T> {
+impl<T: AbiTable> TableCell<T> {
     /// An empty cell.
     pub const fn new() -> Self {
         TableCell(OnceLock::new())
@@ -671,7 +707,7 @@ impl<T> TableCell<T> {
     }
 }
 
-impl<T> Default for TableCell<T> {
+impl<T: AbiTable> Default for TableCell<T> {
     fn default() -> Self {
         Self::new()
     }
@@ -820,6 +856,55 @@ pub fn incremental_evaluator_table<E: Incremental>() -> &'static EvaluatorApi {
     table.stack_evaluate = Some(shim::stack_evaluate::<E>);
     Box::leak(Box::new(table))
 }
+
+/// Nothing at run time: it compiles only where `E` evaluates the states
+/// of `G` (`E::State` is `G`), which [`export_game!`] asks of each
+/// built-in evaluator, since the plugin hands them `G`'s states.
+///
+/// ```compile_fail
+/// use plyd_api::sdk::{MoveSink, Variant};
+/// use plyd_api::{Game, Move, Outcome};
+///
+/// #[derive(Clone)]
+/// struct Pile(u32);
+///
+/// impl Game for Pile {
+///     const NAME: &'static str = "pile";
+///     const VERSION: &'static str = "1";
+///     const VARIANTS: &'static [Variant] = &[Variant { name: "pile", start_position: "3" }];
+///     fn new(_variant: usize) -> Self { Pile(3) }
+///     fn set_position(&mut self, text: &str) -> Result<(), String> {
+///         self.0 = text.parse().map_err(|_| "a number".to_string())?;
+///         Ok(())
+///     }
+///     fn position_text(&self) -> String { self.0.to_string() }
+///     fn board_text(&self) -> String { self.0.to_string() }
+///     fn side_to_move(&self) -> u32 { self.0 % 2 }
+///     fn outcome(&self) -> Outcome { if self.0 == 0 { Outcome::Loss } else { Outcome::Ongoing } }
+///     fn generate_moves(&self, moves: &mut MoveSink<'_>) { moves.push(1) }
+///     fn make_move(&mut self, _mv: Move) { self.0 -= 1 }
+///     fn unmake_move(&mut self, _mv: Move) { self.0 += 1 }
+///     fn hash(&self) -> u64 { u64::from(self.0) }
+///     fn parse_move(&self, _text: &str) -> Option<Move> { Some(1) }
+///     fn format_move(&self, _mv: Move) -> String { "take".into() }
+/// }
+///
+/// struct Wide;
+///
+/// impl plyd_api::Evaluator for Wide {
+///     // Not the game's state: a built-in evaluator would read past it.
+///     type State = [u64; 512];
+///     const NAME: &'static str = "wide";
+///     const DESCRIPTION: &'static str = "reads a larger state";
+///     const GAME: &'static str = "pile";
+///     const SCORE_BOUND: i32 = 10;
+///     fn from_params(_params: Option<&str>) -> Result<Self, String> { Ok(Wide) }
+///     fn evaluate(&self, state: &[u64; 512]) -> i32 { state[511] as i32 }
+/// }
+///
+/// plyd_api::export_game!(Pile, evaluators = [Wide]);
+/// ```
+pub fn reads_states_of<G: Game, E: Evaluator<State = G>>() {}
 
 /// Have a panic in this plugin told in one line on stderr (where, and
 /// its message), without Rust's report and backtrace, unless
@@ -1588,6 +1673,8 @@ macro_rules! export_game {
         pub extern "C" fn plyd_game_api() -> *const $crate::abi::GameApi {
             static TABLE: $crate::sdk::TableCell<$crate::abi::GameApi> =
                 $crate::sdk::TableCell::new();
+            // A built-in evaluator reads this game's own states.
+            $($crate::sdk::reads_states_of::<$game, $eval>();)*
             $crate::sdk::guard(::std::ptr::null(), || {
                 TABLE.get_or_init(|| {
                     $crate::sdk::quiet_panics(<$game as $crate::Game>::NAME);

@@ -13,7 +13,7 @@ use plyd_api::Move;
 
 use crate::book::{negamax, Book, BookBuilder, SharedBook};
 use crate::daemon::guard::watchdog::{Blame, Watch};
-use crate::host::{Evaluator, GameState};
+use crate::host::{Evaluator, GameState, PluginError};
 use crate::perft::Perft;
 use crate::search::bench::{self, BenchTarget};
 use crate::search::{
@@ -167,11 +167,6 @@ pub fn start_search(
         move |events| {
             let mut best_sent = false;
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                if chance_root {
-                    job_control.note_no_move();
-                } else {
-                    note_any_legal_move(&job.root, &job.limits.search_moves, &job_control);
-                }
                 let mut report = |event: SearchEvent| {
                     match &event {
                         SearchEvent::BestMove { .. } => {
@@ -191,6 +186,23 @@ pub fn start_search(
                     }
                     let _ = events.send(JobEvent::Search(event));
                 };
+                if chance_root {
+                    job_control.note_no_move();
+                } else if let Err(e) =
+                    note_any_legal_move(&job.root, &job.limits.search_moves, &job_control)
+                {
+                    // The plugin failed (and is disabled, not called
+                    // again): the search's answer, with its own error.
+                    report(SearchEvent::Info(plyd_protocol::Info {
+                        string: Some(format!("error: {e}")),
+                        ..plyd_protocol::Info::default()
+                    }));
+                    report(SearchEvent::BestMove {
+                        best: None,
+                        ponder: None,
+                    });
+                    return Err(e);
+                }
                 if let Some((best, ponder, info)) = book_answer(&job, &job_control, &mut report) {
                     report(SearchEvent::Info(info));
                     report(SearchEvent::BestMove {
@@ -459,17 +471,20 @@ fn book_answer(
 
 /// Note a legal root move for the watchdog to answer with, should the
 /// search note none.
-fn note_any_legal_move(root: &GameState, search_moves: &[Move], control: &SearchControl) {
+fn note_any_legal_move(
+    root: &GameState,
+    search_moves: &[Move],
+    control: &SearchControl,
+) -> Result<(), PluginError> {
     let mut moves = Vec::new();
-    if root.legal_moves(&mut moves).is_err() {
-        return;
-    }
+    root.legal_moves(&mut moves)?;
     let first = moves
         .iter()
         .find(|m| search_moves.is_empty() || search_moves.contains(m));
-    if let Some(text) = first.and_then(|&m| root.format_move(m).ok()) {
-        control.note_best(text, None);
+    if let Some(&mv) = first {
+        control.note_best(root.format_move(mv)?, None);
     }
+    Ok(())
 }
 
 /// Start `go perft <depth>`: one `<move>: <count>` line per root move, then

@@ -38,6 +38,9 @@
 //!   `make_move` refuses the null move.
 //! * `constant-side`: the same game, except that `side_to_move` always
 //!   answers 0.
+//! * `unterminated-reason`: the same game with a string option `Rule`
+//!   whose `set_option` refuses every value, filling the whole reason
+//!   buffer without a NUL (as C's `strncpy` of a long reason does).
 
 use std::ffi::c_char;
 
@@ -187,7 +190,35 @@ unsafe extern "C" fn null_refused_make(state: *mut plyd_api::abi::State, mv: u32
     unsafe { make(state, mv) }
 }
 
+unsafe extern "C" fn unterminated_reason(
+    _name: *const c_char,
+    _value: *const c_char,
+    err: *mut c_char,
+    err_cap: usize,
+) -> i32 {
+    if err_cap > 0 && !err.is_null() {
+        // SAFETY: the host passes `err_cap` writable bytes.
+        unsafe { std::ptr::write_bytes(err, b'r', err_cap) };
+    }
+    plyd_api::abi::STATUS_INVALID
+}
+
 fn table(mode: &str) -> GameApi {
+    if mode == "unterminated-reason" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        let option = Box::leak(Box::new(plyd_api::abi::GameOptionInfo {
+            name: c"Rule".as_ptr(),
+            kind: plyd_api::abi::OPTION_STRING,
+            min: 0,
+            max: 0,
+            default_value: c"plain".as_ptr(),
+            choices: c"".as_ptr(),
+        }));
+        t.option_count = 1;
+        t.options = option;
+        t.set_option = Some(unterminated_reason);
+        return t;
+    }
     if mode == "sideless-hash" || mode == "null-refused" || mode == "constant-side" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         if mode == "constant-side" {
