@@ -344,6 +344,44 @@ fn a_clock_too_large_to_count_is_a_long_clock() {
 }
 
 #[test]
+fn moves_sent_without_their_time_are_charged_what_plyd_measured() {
+    // `move F5` carries no time (the protocol allows it): plyd's own moves
+    // are charged the time their searches took, so a second a side lasts
+    // the game. Charged nothing, every move planned on the whole second,
+    // and each side's searches took 2 to 3 s of it in all.
+    let mut gui = Gui::start();
+    gui.engine.send("set depth 60");
+    let game = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[0:01]TY[8]\
+        BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *];)";
+    gui.engine.send(&format!("set game {game}"));
+    assert!(status_errors(&gui.sync()).is_empty());
+    let mut spent = [0.0f64; 2];
+    for ply in 0..60 {
+        gui.engine.send("go");
+        let lines = gui
+            .engine
+            .read_until(|l| l.starts_with("=== ") || l.starts_with("status error"));
+        let last = lines.last().unwrap();
+        if last.starts_with("status error") {
+            assert!(last.contains("the game is over"), "{lines:?}");
+            break;
+        }
+        let answer: Vec<&str> = last["=== ".len()..].split('/').collect();
+        // Each search says how long it took: the time the GUI's clock
+        // would have charged, give or take the pipe.
+        if let Some(seconds) = answer.get(2) {
+            spent[ply % 2] += seconds.parse::<f64>().unwrap();
+        }
+        gui.engine.send(&format!("move {}", answer[0]));
+        assert!(status_errors(&gui.sync()).is_empty());
+    }
+    assert!(
+        spent.iter().all(|&s| s < 1.0),
+        "seconds searched: {spent:?}"
+    );
+}
+
+#[test]
 fn go_keeps_to_the_game_clock() {
     let mut gui = Gui::start();
     // Depth 60 from the start would run for hours; the clock says Black

@@ -77,13 +77,36 @@ pub fn limits_from_go(
     if go.infinite {
         return limits;
     }
+    let clock = clock_limits(go, side, move_overhead, plies_left);
     if let Some(movetime) = go.movetime {
         let budget = Duration::from_millis(movetime).saturating_sub(move_overhead);
-        let hard = budget.max(Duration::from_millis(1));
+        let mut hard = budget.max(Duration::from_millis(1));
+        let mut answer_by = hard + watchdog_grace(move_overhead);
+        // A clock sent with it still holds: `go wtime 200 movetime 3000`
+        // keeps to the clock's hard limit, as the lesser of the two.
+        if let Some((budget, by)) = clock.filter(|(budget, _)| budget.hard < hard) {
+            hard = budget.hard;
+            answer_by = by;
+        }
         limits.movetime = Some(hard);
-        limits.answer_by = Some(hard + watchdog_grace(move_overhead));
+        limits.answer_by = Some(answer_by);
         return limits;
     }
+    if let Some((budget, answer_by)) = clock {
+        limits.clock = Some(budget);
+        limits.answer_by = Some(answer_by);
+    }
+    limits
+}
+
+/// The clock's budget for `side`'s move and when the watchdog answers
+/// for it, where the `go` carries a clock.
+fn clock_limits(
+    go: &GoParams,
+    side: u32,
+    move_overhead: Duration,
+    plies_left: Option<u32>,
+) -> Option<(TimeBudget, Duration)> {
     let (time, inc) = if side == 0 {
         (go.wtime, go.winc)
     } else {
@@ -98,21 +121,20 @@ pub fn limits_from_go(
         || go.winc.is_some()
         || go.binc.is_some()
         || go.moves_to_go.is_some();
-    let time = time.or(clock_given.then_some(0));
-    if let Some(time) = time {
-        // `movestogo 0` means nothing: taken as absent, not as 1.
-        let moves_to_go = go
-            .moves_to_go
-            .filter(|&m| m > 0)
-            .or(plies_left.map(endgame_moves_to_go));
-        let budget = clock_budget(time, inc.unwrap_or(0), moves_to_go, move_overhead);
-        limits.clock = Some(budget);
-        // Half of what the hard limit leaves of the clock at most.
-        let usable = Duration::from_millis(time.max(0) as u64).saturating_sub(move_overhead);
-        let spare = usable.saturating_sub(budget.hard) / 2;
-        limits.answer_by = Some(budget.hard + watchdog_grace(move_overhead).min(spare));
-    }
-    limits
+    let time = time.or(clock_given.then_some(0))?;
+    // `movestogo 0` means nothing: taken as absent, not as 1.
+    let moves_to_go = go
+        .moves_to_go
+        .filter(|&m| m > 0)
+        .or(plies_left.map(endgame_moves_to_go));
+    let budget = clock_budget(time, inc.unwrap_or(0), moves_to_go, move_overhead);
+    // Half of what the hard limit leaves of the clock at most.
+    let usable = Duration::from_millis(time.max(0) as u64).saturating_sub(move_overhead);
+    let spare = usable.saturating_sub(budget.hard) / 2;
+    Some((
+        budget,
+        budget.hard + watchdog_grace(move_overhead).min(spare),
+    ))
 }
 
 /// How long after a timed search's hard limit the watchdog waits for its
@@ -416,6 +438,35 @@ mod tests {
         let l = limits_from_go(&go, 0, Duration::from_millis(30), None);
         assert_eq!(l.hard_time(), Some(Duration::from_millis(970)));
         assert!(l.clock.is_none());
+    }
+
+    #[test]
+    fn movetime_keeps_to_a_clock_sent_with_it() {
+        let overhead = Duration::from_millis(10);
+        // 200 ms on the clock, 3 s asked: the clock's hard limit holds.
+        let go = GoParams {
+            wtime: Some(200),
+            btime: Some(200),
+            movetime: Some(3000),
+            ..GoParams::default()
+        };
+        let l = limits_from_go(&go, 0, overhead, None);
+        let clock = GoParams {
+            movetime: None,
+            ..go.clone()
+        };
+        let by_clock = limits_from_go(&clock, 0, overhead, None);
+        assert_eq!(l.hard_time(), by_clock.hard_time());
+        assert!(l.hard_time().unwrap() < Duration::from_millis(200));
+        assert!(l.answer_by.unwrap() < Duration::from_millis(200));
+        // A movetime shorter than the clock's limit is kept whole.
+        let go = GoParams {
+            wtime: Some(60_000),
+            movetime: Some(100),
+            ..GoParams::default()
+        };
+        let l = limits_from_go(&go, 0, overhead, None);
+        assert_eq!(l.hard_time(), Some(Duration::from_millis(90)));
     }
 
     #[test]

@@ -35,8 +35,12 @@ pub(super) struct Gtp {
     main_ms: Option<u64>,
     byo_yomi_ms: u64,
     byo_yomi_stones: u32,
-    /// `time_left` per colour: milliseconds and stones.
+    /// Each colour's clock, milliseconds and stones (0: main time): as
+    /// `time_left` last gave it, less what plyd's own moves took since;
+    /// `None`: as `time_settings` starts it.
     left: [Option<(u64, u32)>; 2],
+    /// The colour of the pending `genmove` and when its search began.
+    thinking: Option<(u32, std::time::Instant)>,
 }
 
 impl Gtp {
@@ -88,7 +92,11 @@ impl Gtp {
                 Some(Ok(_)) => Err("unacceptable size".to_string()),
                 _ => Err("boardsize needs an integer".to_string()),
             },
-            "clear_board" => self.replay(ctl, Vec::new()).map(|()| String::new()),
+            // A new game: the clocks start again from `time_settings`.
+            "clear_board" => self.replay(ctl, Vec::new()).map(|()| {
+                self.left = [None, None];
+                String::new()
+            }),
             // Othello has no komi; the value is read and forgotten.
             "komi" => match command.args.first().map(|s| s.parse::<f64>()) {
                 Some(Ok(_)) => Ok(String::new()),
@@ -201,28 +209,49 @@ impl Gtp {
             self.replay(ctl, moves)?;
         }
         let go = self.go_params(color);
+        self.thinking = Some((color, std::time::Instant::now()));
         self.pending = Some(id);
         self.failure = None;
         search(ctl, self, &go, None);
         Ok(())
     }
 
-    fn go_params(&self, color: u32) -> GoParams {
-        let clock = self.left[color as usize].map(|(ms, stones)| {
-            if stones > 0 {
-                // Byo-yomi: `ms` for `stones` moves.
-                (ms, Some(stones))
-            } else {
-                (ms, None)
-            }
-        });
-        let clock = clock.or_else(|| {
+    /// `color`'s clock now: milliseconds, and stones left in a byo-yomi
+    /// period (0: main time); `None` without a clock.
+    fn clock_of(&self, color: u32) -> Option<(u64, u32)> {
+        self.left[color as usize].or_else(|| {
             self.main_ms
                 .filter(|&m| m > 0)
-                .map(|m| (m, None))
-                .or((self.byo_yomi_stones > 0)
-                    .then_some((self.byo_yomi_ms, Some(self.byo_yomi_stones))))
+                .map(|m| (m, 0))
+                .or((self.byo_yomi_stones > 0).then_some((self.byo_yomi_ms, self.byo_yomi_stones)))
+        })
+    }
+
+    /// Charge `color` the `ms` its move took, as a clock would: a GUI that
+    /// sends no `time_left` (GTP does not require it) still has plyd keep
+    /// to what is left, not to the whole main time at every move. A period
+    /// whose stones are played starts again; main time spent enters
+    /// byo-yomi where there is one.
+    fn charge(&mut self, color: u32, ms: u64) {
+        let Some((left, stones)) = self.clock_of(color) else {
+            return;
+        };
+        let left = left.saturating_sub(ms);
+        let byo_yomi =
+            (self.byo_yomi_stones > 0).then_some((self.byo_yomi_ms, self.byo_yomi_stones));
+        self.left[color as usize] = Some(match stones {
+            1 => byo_yomi.unwrap_or((left, 0)),
+            0 if left == 0 => byo_yomi.unwrap_or((0, 0)),
+            0 => (left, 0),
+            more => (left, more - 1),
         });
+    }
+
+    fn go_params(&self, color: u32) -> GoParams {
+        // Byo-yomi: `ms` for `stones` moves.
+        let clock = self
+            .clock_of(color)
+            .map(|(ms, stones)| (ms, (stones > 0).then_some(stones)));
         match clock {
             Some((ms, stones)) => {
                 let ms = i64::try_from(ms).unwrap_or(i64::MAX);
@@ -341,6 +370,10 @@ impl Dialect for Gtp {
         let Some(id) = self.pending.take() else {
             return;
         };
+        if let Some((color, started)) = self.thinking.take() {
+            let took = started.elapsed().as_millis();
+            self.charge(color, u64::try_from(took).unwrap_or(u64::MAX));
+        }
         let failure = self.failure.take();
         match (best, failure) {
             (Some(mv), _) => {
@@ -407,5 +440,36 @@ mod tests {
         let go = gtp.go_params(1);
         assert_eq!(go.btime, Some(i64::MAX));
         assert_eq!(go.moves_to_go, Some(u32::MAX));
+    }
+
+    #[test]
+    fn plyd_s_own_moves_are_charged_to_its_clock() {
+        // No `time_left` ever comes: each move's time is taken off what
+        // `time_settings` gave, not the whole main time searched again.
+        let mut gtp = Gtp::default();
+        gtp.time_settings(&["5", "0", "0"]).unwrap();
+        gtp.charge(0, 1_200);
+        gtp.charge(0, 1_300);
+        assert_eq!(gtp.go_params(0).wtime, Some(2_500));
+        assert_eq!(gtp.go_params(1).btime, Some(5_000));
+        gtp.charge(0, 9_000);
+        assert_eq!(gtp.go_params(0).wtime, Some(0));
+        // Canadian byo-yomi: main time spent enters a period of 3 s for 2
+        // stones, which starts again once its stones are played.
+        gtp.time_settings(&["1", "3", "2"]).unwrap();
+        gtp.charge(1, 1_500);
+        let go = gtp.go_params(1);
+        assert_eq!((go.btime, go.moves_to_go), (Some(3_000), Some(2)));
+        gtp.charge(1, 1_000);
+        let go = gtp.go_params(1);
+        assert_eq!((go.btime, go.moves_to_go), (Some(2_000), Some(1)));
+        gtp.charge(1, 1_000);
+        let go = gtp.go_params(1);
+        assert_eq!((go.btime, go.moves_to_go), (Some(3_000), Some(2)));
+        // `time_left` says where the clock stands, and charging goes on
+        // from there.
+        gtp.time_left(&["b", "4", "0"]).unwrap();
+        gtp.charge(0, 500);
+        assert_eq!(gtp.go_params(0).wtime, Some(3_500));
     }
 }

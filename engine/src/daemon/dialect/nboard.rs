@@ -54,6 +54,9 @@ pub(super) struct NBoard {
     last_nodes: u64,
     /// The game's clocks, when it has them.
     clock: Option<GameClock>,
+    /// The last `===` move and the seconds its search took: charged to
+    /// the clock when the GUI's `move` for it carries no time of its own.
+    answered: Option<(String, f64)>,
 }
 
 impl Default for NBoard {
@@ -66,6 +69,7 @@ impl Default for NBoard {
             last_score: None,
             last_nodes: 0,
             clock: None,
+            answered: None,
         }
     }
 }
@@ -195,6 +199,7 @@ impl NBoard {
         self.start = start;
         self.moves = moves;
         self.clock = clock;
+        self.answered = None;
         Ok(())
     }
 
@@ -297,7 +302,16 @@ impl NBoard {
             // Sides alternate (a pass is a move), so the mover is the one
             // not on move now.
             let mover = 1 - ctl.session.ask_position(|state| state.side_to_move())? as usize;
-            let seconds = GgfMove::read('B', text).seconds;
+            let said = GgfMove::read('B', text);
+            // A `move` without its time (`move F5`, as the protocol
+            // allows) of the move plyd just answered: the time its search
+            // took, measured here, not none.
+            let answered = self.answered.take();
+            let seconds = said.seconds.or_else(|| {
+                answered
+                    .filter(|(mv, _)| mv.eq_ignore_ascii_case(&said.square))
+                    .map(|(_, seconds)| seconds)
+            });
             if let Some(clock) = &mut self.clock {
                 clock.played(mover.min(1), seconds);
             }
@@ -390,6 +404,7 @@ impl Dialect for NBoard {
                 let eval = nboard.last_score.map(discs);
                 ctl.raw(&format!("nodestats {nodes} {seconds:.2}"));
                 let mv = best.as_deref().map_or("PA".to_string(), nboard_move);
+                nboard.answered = Some((mv.clone(), seconds));
                 match eval {
                     Some(eval) => ctl.raw(&format!("=== {mv}/{eval:.2}/{seconds:.2}")),
                     None => ctl.raw(&format!("=== {mv}")),
