@@ -84,7 +84,7 @@ pub fn parse_color(text: &str) -> Option<u32> {
 /// counts as that much.
 pub fn parse_seconds_ms(text: &str) -> Option<u64> {
     let seconds: f64 = text.parse().ok()?;
-    (seconds.is_finite() && seconds >= 0.0).then(|| (seconds * 1000.0) as u64)
+    (seconds.is_finite() && seconds >= 0.0).then_some((seconds * 1000.0) as u64)
 }
 
 /// A count of stones (moves) of a byo-yomi period; a count past `u32`
