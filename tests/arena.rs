@@ -1147,12 +1147,14 @@ fn closed_output_pipes_do_not_stop_the_match() {
 }
 
 /// A `plyd arena` running in the background, its stderr read line by line.
+#[cfg(unix)]
 struct RunningArena {
     child: std::process::Child,
     stderr: std::sync::mpsc::Receiver<String>,
     stdout: std::thread::JoinHandle<String>,
 }
 
+#[cfg(unix)]
 impl RunningArena {
     fn start<S: AsRef<std::ffi::OsStr>>(plugins: &Path, args: &[S]) -> Self {
         use std::io::{BufRead, Read};
@@ -1288,6 +1290,7 @@ fn a_signal_ends_the_game_in_progress_at_once() {
 
 /// The match of the resume tests: plyd at depth 3 against plyd at depth 1,
 /// one search thread each, so every game is decided by the seed alone.
+#[cfg(unix)]
 fn resume_match_args(plyd: &str, games: &str) -> Vec<String> {
     let mut args: Vec<String> = [
         "--engine",
@@ -1314,6 +1317,7 @@ fn resume_match_args(plyd: &str, games: &str) -> Vec<String> {
 }
 
 /// Each game's number with its result and its `position` line.
+#[cfg(unix)]
 fn results_by_number(path: &Path) -> BTreeMap<usize, (String, String)> {
     let games = read_log(path);
     let by_number: BTreeMap<usize, (String, String)> = games
@@ -1337,6 +1341,7 @@ fn results_by_number(path: &Path) -> BTreeMap<usize, (String, String)> {
 }
 
 /// How many games a GGF file holds.
+#[cfg(unix)]
 fn ggf_games(path: &Path) -> usize {
     std::fs::read_to_string(path).unwrap().matches("(;").count()
 }

@@ -52,6 +52,7 @@ fn plugins() -> TempDir {
 
 /// A plyd move (`a6a4b5`) as Botzone's numbers: the inverse of
 /// [`referee_move`].
+#[cfg(target_os = "linux")]
 fn botzone_numbers(mv: &str) -> Vec<i32> {
     let bytes = mv.as_bytes();
     let mut numbers = Vec::new();
@@ -384,6 +385,7 @@ fn bad_input_is_refused_and_the_game_goes_on() {
 
 /// The `nodes` and the move of `go depth 3` from the start of the Amazons
 /// (8x8), one thread.
+#[cfg(target_os = "linux")]
 fn amazons_depth_3(engine: &mut Engine) -> (u64, String) {
     engine.send("setoption name UCI_Variant value amazons8");
     engine.send("position startpos");
@@ -397,6 +399,7 @@ fn amazons_depth_3(engine: &mut Engine) -> (u64, String) {
 /// (`ulimit -v 262144`), plyd still answers, and searches as it does
 /// without the cap (the same tree: one allocator arena for every thread).
 #[test]
+#[cfg(target_os = "linux")]
 fn a_bot_under_a_256_mb_address_space_cap_plays() {
     const CAP: u64 = 256 << 20;
     let dir = plugins();
@@ -449,6 +452,7 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
 /// cannot have: every `go` is answered, on one thread and on two, and
 /// nothing fails to be allocated.
 #[test]
+#[cfg(target_os = "linux")]
 fn searches_under_a_56_mib_address_space_cap_do_without_what_they_cannot_have() {
     const CAP: u64 = 56 << 20;
     let dir = plugins();
@@ -477,6 +481,7 @@ fn searches_under_a_56_mib_address_space_cap_do_without_what_they_cannot_have() 
 /// GUI after its first line, like every other problem of the start, and
 /// the daemon runs on the default table.
 #[test]
+#[cfg(target_os = "linux")]
 fn a_configured_hash_the_memory_cannot_hold_is_told_to_the_gui() {
     const CAP: u64 = 256 << 20;
     let dir = plugins();
@@ -503,6 +508,7 @@ fn a_configured_hash_the_memory_cannot_hold_is_told_to_the_gui() {
 }
 
 /// The C++ compiler: `$CXX`, else `c++`.
+#[cfg(target_os = "linux")]
 fn cxx() -> String {
     common::compiler("CXX", "c++")
 }

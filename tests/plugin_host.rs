@@ -448,6 +448,7 @@ fn eval_names_the_entry_that_panicked() {
 }
 
 /// The resident memory of process `pid`, in MiB.
+#[cfg(target_os = "linux")]
 fn resident_mib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
     let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
@@ -461,6 +462,7 @@ fn resident_mib(pid: u32) -> u64 {
 
 /// Load the plugins of `dir` (`PluginPath`), with no error; the daemon's
 /// resident memory then, in MiB.
+#[cfg(target_os = "linux")]
 fn reload_plugins(e: &mut Engine, dir: &Path) -> u64 {
     e.send(&format!(
         "setoption name PluginPath value {}",

@@ -45,7 +45,15 @@ fn kib_field_mib(text: &str, key: &str) -> Option<u64> {
 }
 
 /// The process's address-space limit (`ulimit -v`, `RLIMIT_AS`) in MiB;
+/// `None` when there is none (and off Unix, which has no such limit).
+#[cfg(not(unix))]
+pub fn address_space_limit_mib() -> Option<u64> {
+    None
+}
+
+/// The process's address-space limit (`ulimit -v`, `RLIMIT_AS`) in MiB;
 /// `None` when there is none.
+#[cfg(unix)]
 pub fn address_space_limit_mib() -> Option<u64> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,

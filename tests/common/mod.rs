@@ -172,7 +172,9 @@ impl Engine {
     }
 
     /// Start plyd as [`Engine::start`] does, with its address space capped
-    /// at `bytes` (`ulimit -v`), as a judge may cap a bot's memory.
+    /// at `bytes` (`ulimit -v`), as a judge may cap a bot's memory (Linux:
+    /// macOS does not enforce the cap, Windows has none).
+    #[cfg(target_os = "linux")]
     pub fn start_capped(plugin_path: &Path, args: &[&str], bytes: u64) -> Self {
         use std::os::unix::process::CommandExt;
         let mut command = Command::new(plyd_bin());

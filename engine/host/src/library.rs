@@ -154,7 +154,7 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
             let library = unsafe { load_for_good(&copy) };
             // Mapped, the library no longer needs its file.
             let _ = std::fs::remove_file(&copy);
-            let library = std::sync::Arc::new(library.map_err(|e| open_error(e.to_string()))?);
+            let library = std::sync::Arc::new(library.map_err(|e| open_error(with_causes(&e)))?);
             if let Some(o) = opened().iter_mut().find(|o| o.key == key) {
                 o.fresh_next = false;
                 o.copy = now.map(|now| (now, std::sync::Arc::clone(&library)));
@@ -167,9 +167,22 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
             // name in EvalFile), as with any loader.
             unsafe { load_for_good(path) }
                 .map(std::sync::Arc::new)
-                .map_err(|e| open_error(e.to_string()))
+                .map_err(|e| open_error(with_causes(&e)))
         }
     }
+}
+
+/// A loader's error with the errors under it (`LoadLibraryExW failed:
+/// The specified module could not be found`): on Windows the reason is
+/// the cause, not the error's own text.
+fn with_causes(error: &libloading::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    text
 }
 
 /// The name [`OPENED`] knows the file at `path` by: its canonical path,
@@ -197,7 +210,23 @@ unsafe fn load_for_good(path: &Path) -> Result<libloading::Library, libloading::
         unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | libc::RTLD_NODELETE) }
             .map(libloading::Library::from)
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    {
+        use libloading::os::windows::{
+            Library, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR,
+        };
+        // The path made absolute (a relative one would go through the DLL
+        // search order, the executable's folder first), the plugin's own
+        // folder searched for its dependencies, and the library pinned:
+        // never unloaded, as `RTLD_NODELETE` keeps it on Unix.
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let flags = LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS;
+        // SAFETY: the caller's.
+        let library = unsafe { Library::load_with_flags(&path, flags) }?;
+        library.pin()?;
+        Ok(libloading::Library::from(library))
+    }
+    #[cfg(not(any(unix, windows)))]
     // SAFETY: the caller's.
     unsafe {
         libloading::Library::new(path)
