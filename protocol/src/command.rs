@@ -387,8 +387,8 @@ const GO_KEYWORDS: &[&str] = &[
 const NON_NEGATIVE: &str = "a non-negative integer";
 /// What a number too large for its keyword is not.
 const TOO_LARGE: &str = "an integer small enough for it";
-/// The `expected` text for clock keywords, which may be negative.
-const INTEGER: &str = "an integer";
+/// The `expected` text for clock keywords, read as numbers of milliseconds.
+const CLOCK: &str = "a number of milliseconds";
 
 /// `go ...`. Unknown tokens between keywords are skipped. A keyword given
 /// twice keeps its last value. If `perft N` appears anywhere the result is
@@ -407,10 +407,10 @@ fn parse_go(args: &[&str], clock: fn(&str) -> &str) -> Result<Command, ParseErro
             }
             "ponder" => params.ponder = true,
             "infinite" => params.infinite = true,
-            "wtime" => params.wtime = Some(go_value(&mut tokens, "wtime", INTEGER)?),
-            "btime" => params.btime = Some(go_value(&mut tokens, "btime", INTEGER)?),
-            "winc" => params.winc = Some(go_value(&mut tokens, "winc", INTEGER)?),
-            "binc" => params.binc = Some(go_value(&mut tokens, "binc", INTEGER)?),
+            "wtime" => params.wtime = Some(go_clock(&mut tokens, "wtime")?),
+            "btime" => params.btime = Some(go_clock(&mut tokens, "btime")?),
+            "winc" => params.winc = Some(go_clock(&mut tokens, "winc")?),
+            "binc" => params.binc = Some(go_clock(&mut tokens, "binc")?),
             "movestogo" => {
                 params.moves_to_go = Some(go_value(&mut tokens, "movestogo", NON_NEGATIVE)?);
             }
@@ -418,7 +418,14 @@ fn parse_go(args: &[&str], clock: fn(&str) -> &str) -> Result<Command, ParseErro
             "nodes" => params.nodes = Some(go_value(&mut tokens, "nodes", NON_NEGATIVE)?),
             "mate" => params.mate = Some(go_value(&mut tokens, "mate", NON_NEGATIVE)?),
             "movetime" => {
-                params.movetime = Some(go_value(&mut tokens, "movetime", NON_NEGATIVE)?);
+                let ms = go_clock(&mut tokens, "movetime")?;
+                params.movetime =
+                    Some(u64::try_from(ms).map_err(|_| ParseError::InvalidValue {
+                        command: "go",
+                        keyword: "movetime",
+                        value: ms.to_string(),
+                        expected: NON_NEGATIVE,
+                    })?);
             }
             "perft" => perft = Some(go_value(&mut tokens, "perft", NON_NEGATIVE)?),
             // Unknown token: skip it, as the UCI text asks.
@@ -450,13 +457,47 @@ fn go_value<'a, T: std::str::FromStr>(
     })
 }
 
-/// What `token`, refused for a keyword that takes `expected`, is not: a
-/// whole number refused only for its size (`99999999999999999999`, or
-/// below the least of a signed keyword) is not [`TOO_LARGE`]; a negative
-/// one for an unsigned keyword, or anything else, is not `expected`.
+/// Take the milliseconds after a clock keyword (`wtime`, `movetime`):
+/// an integer, one past the range of `i64` held at its end, or a number
+/// with a fraction or exponent rounded down (`1000.5`, `1e3`), which some
+/// GUIs send: a clock refused would cost the game a move (`bestmove
+/// (none)`), a clock read this way costs nothing.
+fn go_clock<'a>(
+    tokens: &mut impl Iterator<Item = &'a str>,
+    keyword: &'static str,
+) -> Result<i64, ParseError> {
+    let text = tokens.next().ok_or(ParseError::MissingValue {
+        command: "go",
+        keyword,
+    })?;
+    if let Ok(ms) = text.parse::<i64>() {
+        return Ok(ms);
+    }
+    if looks_like_integer(text) {
+        return Ok(if text.starts_with('-') {
+            i64::MIN
+        } else {
+            i64::MAX
+        });
+    }
+    match text.parse::<f64>() {
+        // `as` saturates at the ends of the range.
+        Ok(ms) if ms.is_finite() => Ok(ms.floor() as i64),
+        _ => Err(ParseError::InvalidValue {
+            command: "go",
+            keyword,
+            value: text.to_owned(),
+            expected: CLOCK,
+        }),
+    }
+}
+
+/// What `token`, refused for an unsigned keyword that takes `expected`,
+/// is not: a whole number refused only for its size
+/// (`99999999999999999999`) is not [`TOO_LARGE`]; a negative one, or
+/// anything else, is not `expected`.
 fn unreadable_as(token: &str, expected: &'static str) -> &'static str {
-    let sign_allowed = expected == INTEGER || !token.starts_with('-');
-    if looks_like_integer(token) && sign_allowed {
+    if looks_like_integer(token) && !token.starts_with('-') {
         TOO_LARGE
     } else {
         expected
@@ -1149,13 +1190,15 @@ mod tests {
 
     #[test]
     fn go_invalid_value_for_every_numeric_keyword() {
-        for keyword in ["wtime", "btime", "winc", "binc"] {
+        for keyword in ["wtime", "btime", "winc", "binc", "movetime"] {
             let line = format!("go {keyword} soon");
-            assert_eq!(err(&line), invalid(keyword, "soon", INTEGER), "{line}");
-            let line = format!("go {keyword} 1.5");
-            assert_eq!(err(&line), invalid(keyword, "1.5", INTEGER), "{line}");
+            assert_eq!(err(&line), invalid(keyword, "soon", CLOCK), "{line}");
         }
-        for keyword in ["movestogo", "depth", "nodes", "mate", "movetime", "perft"] {
+        assert_eq!(
+            err("go movetime -1"),
+            invalid("movetime", "-1", NON_NEGATIVE)
+        );
+        for keyword in ["movestogo", "depth", "nodes", "mate", "perft"] {
             let line = format!("go {keyword} many");
             assert_eq!(err(&line), invalid(keyword, "many", NON_NEGATIVE), "{line}");
             let line = format!("go {keyword} -1");
@@ -1173,14 +1216,9 @@ mod tests {
             err("go nodes 18446744073709551616"),
             invalid("nodes", "18446744073709551616", TOO_LARGE)
         );
-        assert_eq!(
-            err("go wtime 9223372036854775808"),
-            invalid("wtime", "9223372036854775808", TOO_LARGE)
-        );
-        assert_eq!(
-            err("go wtime -9223372036854775809"),
-            invalid("wtime", "-9223372036854775809", TOO_LARGE)
-        );
+        // Clocks past their range are held at its ends, not refused.
+        assert_eq!(go("go wtime 9223372036854775808").wtime, Some(i64::MAX));
+        assert_eq!(go("go wtime -9223372036854775809").wtime, Some(i64::MIN));
         assert_eq!(go("go depth 4294967295").depth, Some(u32::MAX));
         assert_eq!(go("go wtime -9223372036854775808").wtime, Some(i64::MIN));
     }
@@ -1225,9 +1263,25 @@ mod tests {
             err("go perft 99999999999"),
             invalid("perft", "99999999999", TOO_LARGE)
         );
+    }
+
+    #[test]
+    fn clocks_past_their_range_or_with_a_fraction_are_read() {
+        let go = |line: &str| match parse_line(line) {
+            Ok(Some(Command::Go(params))) => params,
+            other => panic!("{line}: {other:?}"),
+        };
+        let params = go("go wtime 99999999999999999999 btime -99999999999999999999 winc 10.7 binc 1e3 movetime 250.9");
+        assert_eq!(params.wtime, Some(i64::MAX));
+        assert_eq!(params.btime, Some(i64::MIN));
+        assert_eq!(params.winc, Some(10));
+        assert_eq!(params.binc, Some(1000));
+        assert_eq!(params.movetime, Some(250));
+        assert_eq!(err("go wtime soon"), invalid("wtime", "soon", CLOCK));
+        assert_eq!(err("go wtime inf"), invalid("wtime", "inf", CLOCK));
         assert_eq!(
-            err("go wtime 99999999999999999999").to_string(),
-            "'go wtime': '99999999999999999999' is not an integer small enough for it"
+            err("go movetime -5"),
+            invalid("movetime", "-5", NON_NEGATIVE)
         );
     }
 
