@@ -159,6 +159,35 @@ fn a_record_that_does_not_replay_is_refused_with_its_move() {
 }
 
 #[test]
+fn the_games_that_replay_are_given_beside_those_that_do_not() {
+    // A file saved with a byte-order mark, its second game not one that
+    // replays (an archive mixing in other kinds of games): the first and
+    // third are given, the second named, and the exit status says so.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-mixed");
+    let file = dir.path().join("games.ggf");
+    std::fs::write(
+        &file,
+        "\u{feff}(;GM[Othello]TY[8]B[F5]W[D6];)\n\
+         (;GM[Othello]TY[8]B[A1];)\n\
+         (;GM[Othello]TY[8]B[F5]W[F6];)\n",
+    )
+    .unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves f5 d6\nposition startpos moves f5 f6\n"
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains("record 2: move 1 ('a1')"), "{err}");
+    assert!(
+        !err.contains("record 1") && !err.contains("record 3"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_result_the_rules_contradict_is_refused_and_a_cut_game_is_noted() {
     let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
     let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
@@ -234,7 +263,7 @@ fn games_on_one_line_from_another_start_and_on_the_smaller_board_are_read() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
-        err.contains("record 1 is a record of othello, not of amazons"),
+        err.contains("record 1: a record of othello, not of amazons"),
         "{err}"
     );
 }

@@ -574,7 +574,14 @@ fn main() -> ExitCode {
                     for note in replayed.notes {
                         eprintln!("plyd record: {}: {note}", file.display());
                     }
-                    ExitCode::SUCCESS
+                    for failure in &replayed.failures {
+                        eprintln!("plyd record: {}: {failure}", file.display());
+                    }
+                    if replayed.failures.is_empty() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    }
                 }
                 Err(e) => {
                     eprintln!("plyd record: {}: {e}", file.display());

@@ -21,6 +21,9 @@ pub struct Replayed {
     pub lines: Vec<String>,
     /// A line for each game whose result the rules could not check.
     pub notes: Vec<String>,
+    /// A line for each record that does not read or replay, or whose
+    /// result the rules contradict.
+    pub failures: Vec<String>,
 }
 
 /// The records in `text`: one at each `#[` that starts a line, and one at
@@ -28,6 +31,7 @@ pub struct Replayed {
 /// line). Text before the first is a record of its own, which does not
 /// read.
 fn split_records(text: &str) -> Vec<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();
     // Inside a GGF or SGF game, and inside one of its `[...]` values.
@@ -145,92 +149,105 @@ fn result_words(result: RecordResult) -> &'static str {
     }
 }
 
-/// The `position` line of every game in `text`. `game` names the variant
-/// when the record's own (`amazons`, `einstein`, `othello`) is not it
-/// (`amazons8` for an 8x8 Amazons record).
+/// The `position` line of every game in `text` that replays, and a
+/// line for each that does not (a GGS archive mixes in games of other
+/// kinds: the others are still given). `game` names the variant when the
+/// record's own (`amazons`, `einstein`, `othello`) is not it (`amazons8`
+/// for an 8x8 Amazons record).
 pub fn position_lines(
     host: &PluginHost,
     text: &str,
     game: Option<&str>,
 ) -> Result<Replayed, String> {
     let mut out = Replayed::default();
-    for (n, record) in split_records(text).iter().enumerate() {
-        let (variant_name, game_record) =
-            read_record(record).map_err(|e| format!("record {}: {e}", n + 1))?;
-        // A game named for another game's record would only fail on its
-        // first move: said as it is.
-        if let Some(given) = game.filter(|g| !g.starts_with(variant_name)) {
-            return Err(format!(
-                "record {} is a record of {variant_name}, not of {given} (leave --game out, or name a variant of {variant_name})",
-                n + 1
-            ));
-        }
-        let mut names = vec![game.unwrap_or(variant_name)];
-        // An Amazons record does not say its board: 10x10 first, then 8x8.
-        if game.is_none() && variant_name == "amazons" {
-            names.push("amazons8");
-        }
-        // Where every board fails, the one that replayed the most moves
-        // names the failure (the first on a tie).
-        let mut failure: Option<Failure> = None;
-        let mut found = None;
-        for name in names {
-            let Some(variant) = host.find_variant(name) else {
-                failure.get_or_insert(Failure::at(0)(format!("game '{name}' is not loaded")));
-                continue;
-            };
-            match replay(&variant, game_record.start.as_deref(), &game_record.moves) {
-                Ok(moves) => {
-                    found = Some(moves);
-                    break;
-                }
-                Err(e) => {
-                    if failure.as_ref().is_none_or(|f| e.replayed > f.replayed) {
-                        failure = Some(e);
-                    }
-                }
-            }
-        }
-        let (moves, end) = found.ok_or_else(|| {
-            format!(
-                "record {}: {}",
-                n + 1,
-                failure.map_or_else(|| "it does not replay".to_string(), |f| f.why)
-            )
-        })?;
-        let stated = game_record.result;
-        match ending(&end).map_err(|e| format!("record {}: {e}", n + 1))? {
-            Some(ruled) if stated != RecordResult::Unknown && ruled != stated => {
-                return Err(format!(
-                    "record {}: its result says {}, but the rules end the game after its {} moves with {}",
-                    n + 1,
-                    result_words(stated),
-                    moves.len(),
-                    result_words(ruled)
-                ));
-            }
-            None if stated != RecordResult::Unknown => out.notes.push(format!(
-                "record {}: the game has not ended by the rules after its {} moves; its result ({}) is the record's word",
-                n + 1,
-                moves.len(),
-                result_words(stated)
-            )),
-            _ => {}
-        }
-        let from = match &game_record.start {
-            Some(start) => format!("position fen {start}"),
-            None => "position startpos".to_string(),
-        };
-        out.lines.push(if moves.is_empty() {
-            from
-        } else {
-            format!("{from} moves {}", moves.join(" "))
-        });
-    }
-    if out.lines.is_empty() {
+    let records = split_records(text);
+    if records.is_empty() {
         return Err("no record found".to_string());
     }
+    for (n, record) in records.iter().enumerate() {
+        match replay_record(host, record, game) {
+            Ok((line, note)) => {
+                out.lines.push(line);
+                if let Some(note) = note {
+                    out.notes.push(format!("record {}: {note}", n + 1));
+                }
+            }
+            Err(e) => out.failures.push(format!("record {}: {e}", n + 1)),
+        }
+    }
     Ok(out)
+}
+
+/// The `position` line of one record, and a note where the rules could
+/// not check its result.
+fn replay_record(
+    host: &PluginHost,
+    record: &str,
+    game: Option<&str>,
+) -> Result<(String, Option<String>), String> {
+    let (variant_name, game_record) = read_record(record)?;
+    // A game named for another game's record would only fail on its
+    // first move: said as it is.
+    if let Some(given) = game.filter(|g| !g.starts_with(variant_name)) {
+        return Err(format!(
+            "a record of {variant_name}, not of {given} (leave --game out, or name a variant of {variant_name})"
+        ));
+    }
+    let mut names = vec![game.unwrap_or(variant_name)];
+    // An Amazons record does not say its board: 10x10 first, then 8x8.
+    if game.is_none() && variant_name == "amazons" {
+        names.push("amazons8");
+    }
+    // Where every board fails, the one that replayed the most moves
+    // names the failure (the first on a tie).
+    let mut failure: Option<Failure> = None;
+    let mut found = None;
+    for name in names {
+        let Some(variant) = host.find_variant(name) else {
+            failure.get_or_insert(Failure::at(0)(format!("game '{name}' is not loaded")));
+            continue;
+        };
+        match replay(&variant, game_record.start.as_deref(), &game_record.moves) {
+            Ok(moves) => {
+                found = Some(moves);
+                break;
+            }
+            Err(e) => {
+                if failure.as_ref().is_none_or(|f| e.replayed > f.replayed) {
+                    failure = Some(e);
+                }
+            }
+        }
+    }
+    let (moves, end) =
+        found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
+    let stated = game_record.result;
+    let note = match ending(&end)? {
+        Some(ruled) if stated != RecordResult::Unknown && ruled != stated => {
+            return Err(format!(
+                "its result says {}, but the rules end the game after its {} moves with {}",
+                result_words(stated),
+                moves.len(),
+                result_words(ruled)
+            ));
+        }
+        None if stated != RecordResult::Unknown => Some(format!(
+            "the game has not ended by the rules after its {} moves; its result ({}) is the record's word",
+            moves.len(),
+            result_words(stated)
+        )),
+        _ => None,
+    };
+    let from = match &game_record.start {
+        Some(start) => format!("position fen {start}"),
+        None => "position startpos".to_string(),
+    };
+    let line = if moves.is_empty() {
+        from
+    } else {
+        format!("{from} moves {}", moves.join(" "))
+    };
+    Ok((line, note))
 }
 
 #[cfg(test)]

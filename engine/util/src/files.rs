@@ -38,12 +38,17 @@ pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The text of the regular file at `path`, as [`read_bytes`]; text that
-/// is not UTF-8 is an error of kind [`ErrorKind::InvalidData`], as
+/// The text of the regular file at `path`, as [`read_bytes`], without the
+/// byte-order mark an editor on Windows may put first; text that is not
+/// UTF-8 is an error of kind [`ErrorKind::InvalidData`], as
 /// [`std::fs::read_to_string`] gives.
 pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
-    String::from_utf8(read_bytes(path, limit)?)
-        .map_err(|_| Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8"))
+    let text = String::from_utf8(read_bytes(path, limit)?)
+        .map_err(|_| Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8"))?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 /// Refuse a path to be written that would never take the writing: a
@@ -114,6 +119,9 @@ mod tests {
         let file = dir.join("small.txt");
         std::fs::write(&file, "hello\n").unwrap();
         assert_eq!(read_text(&file, 6).unwrap(), "hello\n");
+        let marked = dir.join("marked.txt");
+        std::fs::write(&marked, "\u{feff}hello\n").unwrap();
+        assert_eq!(read_text(&marked, 10).unwrap(), "hello\n");
         let big = read_text(&file, 5).unwrap_err();
         assert_eq!(big.kind(), ErrorKind::InvalidInput);
         assert!(
