@@ -27,20 +27,22 @@ pub struct Replayed {
 }
 
 /// The records in `text`: one at each `#[` that starts a line, and one at
-/// each `(;` outside a bracketed value (GGF and SGF games may share a
-/// line). Text before the first is a record of its own, which does not
+/// each `(;` outside a game's brackets and values (GGF and SGF games may
+/// share a line; an SGF variation, `(;` inside a game, belongs to its
+/// game). Text before the first is a record of its own, which does not
 /// read.
 fn split_records(text: &str) -> Vec<String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();
-    // Inside a GGF or SGF game, and inside one of its `[...]` values.
-    let (mut in_game, mut in_value, mut escaped) = (false, false, false);
+    // How deep inside a GGF or SGF game's parentheses, and whether inside
+    // one of its `[...]` values.
+    let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
     for line in text.split_inclusive('\n') {
-        let trimmed = line.trim_start_matches('\u{feff}').trim_start();
+        let trimmed = line.trim_start();
         if !in_value && trimmed.starts_with("#[") {
             records.push(std::mem::take(&mut current));
-            in_game = false;
+            depth = 0;
         }
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {
@@ -52,11 +54,15 @@ fn split_records(text: &str) -> Vec<String> {
                 } else if c == ']' {
                     in_value = false;
                 }
-            } else if in_game && c == '[' {
+            } else if depth > 0 && c == '[' {
                 in_value = true;
+            } else if c == '(' && depth > 0 {
+                depth += 1;
             } else if c == '(' && chars.peek() == Some(&';') {
                 records.push(std::mem::take(&mut current));
-                in_game = true;
+                depth = 1;
+            } else if c == ')' && depth > 0 {
+                depth -= 1;
             }
             current.push(c);
         }
@@ -267,5 +273,10 @@ mod tests {
         // Text before the first game is a record of its own (that does
         // not read), not part of the game.
         assert_eq!(split_records("hello\n(;GM[2];B[fe])").len(), 2);
+        // An SGF game's variations are its own, not games of their own.
+        let sgf = "(;GM[2];B[fe](;W[dd];B[cc])(;W[fd]))\n(;GM[2];B[cd])";
+        let records = split_records(sgf);
+        assert_eq!(records.len(), 2, "{records:?}");
+        assert!(records[0].contains("(;W[fd]))"), "{records:?}");
     }
 }

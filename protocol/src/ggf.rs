@@ -119,12 +119,22 @@ impl GgfGame {
     pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
         let start = text.find("(;").ok_or(GgfError::NotAGame)?;
         let body = &text[start + 2..];
-        // The game ends at `;)`, which a file folded to a line width may
-        // split (`;` and `)` on two lines).
+        // The game ends at `;)` outside a value (a name may hold one, `PB[Bob
+        // ;) Smith]`), which a file folded to a line width may split (`;`
+        // and `)` on two lines).
+        let mut in_value = false;
         let end = body
-            .match_indices(';')
+            .char_indices()
+            .find(|&(at, c)| {
+                match c {
+                    '[' if !in_value => in_value = true,
+                    ']' if in_value => in_value = false,
+                    ';' if !in_value => return body[at + 1..].trim_start().starts_with(')'),
+                    _ => {}
+                }
+                false
+            })
             .map(|(at, _)| at)
-            .find(|&at| body[at + 1..].trim_start().starts_with(')'))
             .ok_or(GgfError::NotAGame)?;
         let mut rest = &body[..end];
         let mut properties = Vec::new();

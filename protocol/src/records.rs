@@ -134,12 +134,36 @@ pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, S
     if game.start.is_some() && format != RecordFormat::Ggf {
         return Err("only GGF records hold a game from another start".to_string());
     }
+    let game = &RecordGame {
+        first: field_text(&game.first),
+        second: field_text(&game.second),
+        date_place: field_text(&game.date_place),
+        event: field_text(&game.event),
+        ..game.clone()
+    };
     match format {
         RecordFormat::CcgcAmazons => write_amazons(game),
         RecordFormat::CcgcEinstein => write_einstein(game),
         RecordFormat::Ggf => write_ggf(game),
         RecordFormat::Sgf => write_sgf(game),
     }
+}
+
+/// A name or other free text as a record's `[...]` field holds it in
+/// every format and every reader: brackets as parentheses, a backslash
+/// as a slash (SGF's escape, which CCGC and GGF readers do not know), a
+/// line break as a space (`name=Zebra [v4.2]` had cut the field short and
+/// the record did not read back).
+fn field_text(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '[' => '(',
+            ']' => ')',
+            '\\' => '/',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
 }
 
 fn write_amazons(game: &RecordGame) -> Result<String, String> {
@@ -367,6 +391,27 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
     Ok(text + ")\n")
 }
 
+/// An SGF value at the start of `text` (`[...]`), its escapes read (`\]`
+/// is `]`, a backslash before a line break joins the lines), and the
+/// text after it.
+fn sgf_value(text: &str) -> Result<(String, &str), String> {
+    let body = text.strip_prefix('[').ok_or("SGF: a value expected")?;
+    let mut value = String::new();
+    let mut chars = body.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            ']' => return Ok((value, &body[at + 1..])),
+            '\\' => match chars.next() {
+                Some((_, '\n' | '\r')) => {}
+                Some((_, escaped)) => value.push(escaped),
+                None => break,
+            },
+            c => value.push(c),
+        }
+    }
+    Err("SGF: a value without ']'".to_string())
+}
+
 fn read_sgf(text: &str) -> Result<RecordGame, String> {
     let start = text.find("(;").ok_or("an SGF game is written (; ... )")?;
     let mut game = RecordGame {
@@ -380,7 +425,9 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
     };
     let mut rest = &text[start + 2..];
     loop {
-        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        // A variation's `(` leads into it: the main line is each fork's
+        // first variation, and ends at the first `)`.
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == '(');
         if rest.is_empty() || rest.starts_with(')') {
             break;
         }
@@ -395,9 +442,14 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
                 after.chars().take(12).collect::<String>()
             ));
         }
-        let close = after.find(']').ok_or("SGF: a value without ']'")?;
-        let value = &after[1..close];
-        rest = &after[close + 1..];
+        let (value, mut after_value) = sgf_value(after)?;
+        // A property may hold several values (`LB[dd:A][ee:B]`): the
+        // first is read, the others skipped.
+        while after_value.trim_start().starts_with('[') {
+            after_value = sgf_value(after_value.trim_start())?.1;
+        }
+        rest = after_value;
+        let value = value.as_str();
         match key {
             "PB" => game.first = value.to_string(),
             "PW" => game.second = value.to_string(),
@@ -786,5 +838,44 @@ mod tests {
         assert_eq!(read_record(&text).unwrap(), ("othello", g));
         let other = read_record("(;GM[2]SZ[8];B[F5];W[tt])").unwrap().1;
         assert_eq!(other.moves, ["f5", "pass"]);
+    }
+
+    #[test]
+    fn sgf_escapes_several_values_and_variations_are_read() {
+        // An escaped `]`, a property of several values, a comment with a
+        // `(;`, and variations: the main line is each fork's first.
+        let text = "(;GM[2]SZ[8]PB[Bob \\] Smith]C[opening \\] trap (; note]\n\
+                    ;B[fe]LB[dd:A][ee:B]TR[cd][ce](;W[df];B[cc])(;W[ff];B[gg]))";
+        let (_, read) = read_record(text).unwrap();
+        assert_eq!(read.first, "Bob ] Smith");
+        assert_eq!(read.moves, ["f5", "d6", "c3"]);
+    }
+
+    #[test]
+    fn names_with_brackets_and_backslashes_read_back_in_every_format() {
+        let mut g = game(&["f5", "d6", "c3", "pass"]);
+        g.first = "Zebra [v4.2]".to_string();
+        g.second = "C:\\bots\\edax ;)".to_string();
+        for format in [RecordFormat::Ggf, RecordFormat::Sgf] {
+            let text = write_record(format, &g).unwrap();
+            let (_, read) = read_record(&text).unwrap();
+            assert_eq!(read.first, "Zebra (v4.2)", "{text}");
+            assert_eq!(read.second, "C:/bots/edax ;)", "{text}");
+            assert_eq!(read.moves, g.moves, "{text}");
+        }
+        let mut amazons = game(&["d1d7g7", "g10g8c4"]);
+        amazons.first = "Team [A]".to_string();
+        amazons.result = RecordResult::First;
+        let text = write_record(RecordFormat::CcgcAmazons, &amazons).unwrap();
+        let (_, read) = read_record(&text).unwrap();
+        assert_eq!(read.first, "Team (A)", "{text}");
+        assert_eq!(read.result, RecordResult::First, "{text}");
+    }
+
+    #[test]
+    fn a_ggf_game_ends_at_its_own_end_not_at_a_smiley_in_a_name() {
+        let (_, read) = read_record("(;GM[Othello]PB[Bob ;) Smith]TY[8]B[F5]W[D6];)").unwrap();
+        assert_eq!(read.first, "Bob ;) Smith");
+        assert_eq!(read.moves, ["f5", "d6"]);
     }
 }
