@@ -110,12 +110,20 @@ fn result_word(result: RecordResult) -> &'static str {
     }
 }
 
+/// A CCGC result: the first or second player (`先手`, `后手`, or the
+/// traditional `後手`) with a win (`胜`, `勝`: `先手胜`, `后手胜利`, `先手获胜`),
+/// or a draw (`和棋`, `平局`).
 fn result_of_word(word: &str) -> RecordResult {
-    match word.trim() {
-        "先手胜" => RecordResult::First,
-        "后手胜" => RecordResult::Second,
-        "和棋" | "平局" => RecordResult::Draw,
-        _ => RecordResult::Unknown,
+    let word = word.trim();
+    let won = word.contains('胜') || word.contains('勝');
+    if word.starts_with("先手") && won {
+        RecordResult::First
+    } else if (word.starts_with("后手") || word.starts_with("後手")) && won {
+        RecordResult::Second
+    } else if matches!(word, "和棋" | "平局" | "和") {
+        RecordResult::Draw
+    } else {
+        RecordResult::Unknown
     }
 }
 
@@ -870,6 +878,22 @@ mod tests {
         let (_, read) = read_record(&text).unwrap();
         assert_eq!(read.first, "Team (A)", "{text}");
         assert_eq!(read.result, RecordResult::First, "{text}");
+    }
+
+    #[test]
+    fn ccgc_result_words_are_read_in_their_usual_forms() {
+        for (word, result) in [
+            ("先手胜", RecordResult::First),
+            ("先手获胜", RecordResult::First),
+            ("后手胜利", RecordResult::Second),
+            ("後手勝", RecordResult::Second),
+            ("和棋", RecordResult::Draw),
+            ("平局", RecordResult::Draw),
+            ("?", RecordResult::Unknown),
+            ("先手", RecordResult::Unknown),
+        ] {
+            assert_eq!(result_of_word(word), result, "{word}");
+        }
     }
 
     #[test]
