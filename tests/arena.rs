@@ -1589,6 +1589,41 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
     }
 }
 
+/// A `--record` refused leaves no `--out` log behind: the next run with
+/// the same `--out` would find it and ask for `--resume`.
+#[test]
+fn a_refused_record_file_leaves_no_log() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-refused-record");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let log = dir.path().join("games.txt");
+    let missing = dir.path().join("no-such-folder").join("games.ggf");
+    let args = [
+        "--engine",
+        &plyd,
+        "name=a",
+        "--engine",
+        &plyd,
+        "name=b",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--out",
+        log.to_str().unwrap(),
+        "--record",
+        missing.to_str().unwrap(),
+    ];
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("its folder does not exist"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!log.exists(), "the log was left behind");
+}
+
 /// A game log or record file that would never take the writing — a FIFO
 /// with no reader (opening it waits for ever), a folder — is refused
 /// before the match starts, naming the flag.

@@ -261,15 +261,23 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     }
     let pending = resume::pending_games(args.games, &done);
 
+    // A `--record` that cannot be written (a format the game has none of,
+    // a folder that does not exist) is refused before the log is opened,
+    // which the next run's `--out` would otherwise find; the records are
+    // written once the log is open, a log refused leaving them as they
+    // were.
+    let record_format = match &args.record {
+        Some(path) => Some(check_record_path(variant.name(), path).map_err(setup)?),
+        None => None,
+    };
     let mut log_file = match &log_path {
         Some(path) => {
             Some(open_log(path, &header, resumed.as_ref().map(|(_, l)| l)).map_err(setup)?)
         }
         None => None,
     };
-    let mut record_file = match &args.record {
-        Some(path) => {
-            let format = community::format_for(variant.name(), path).map_err(setup)?;
+    let mut record_file = match (&args.record, record_format) {
+        (Some(path), Some(format)) => {
             let file = File::create(path)
                 .map_err(|e| setup(format!("cannot write the records {}: {e}", path.display())))?;
             let mut file = BufWriter::new(file);
@@ -282,7 +290,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             }
             Some((format, file))
         }
-        None => None,
+        _ => None,
     };
 
     let mut standings = Standings::new([specs[0].name.clone(), specs[1].name.clone()]);
@@ -481,6 +489,20 @@ fn read_log(path: &Path) -> Result<(PathBuf, ParsedLog), String> {
     let log =
         resume::parse_log(&text).map_err(|why| format!("--resume {}: {why}", path.display()))?;
     Ok((path.to_path_buf(), log))
+}
+
+/// The format `--record PATH` writes for `variant`, where the file can be
+/// made: its folder exists and the path is not one that never takes a
+/// writing (a folder, a FIFO).
+fn check_record_path(variant: &str, path: &Path) -> Result<plyd_protocol::RecordFormat, String> {
+    let format = community::format_for(variant, path)?;
+    let cannot = |why: String| format!("cannot write the records {}: {why}", path.display());
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if folder.is_some_and(|folder| !folder.is_dir()) {
+        return Err(cannot("its folder does not exist".to_string()));
+    }
+    plyd_util::files::check_writable(path).map_err(|e| cannot(e.to_string()))?;
+    Ok(format)
 }
 
 /// Open the game log: a new one gets the match header; one being resumed
