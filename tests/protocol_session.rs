@@ -382,6 +382,21 @@ fn go_perft_divides_by_root_move() {
 }
 
 #[test]
+fn a_perft_piped_in_before_quit_is_counted_to_its_end() {
+    // `printf 'position startpos\ngo perft 6\nquit\n' | plyd`, as a
+    // script comparing counts with another program's runs it: the count
+    // is given, not stopped by `quit`.
+    let (mut e, _dir) = Engine::othello();
+    e.send("position startpos");
+    e.send("go perft 6");
+    e.send("quit");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8200");
+    assert!(e.wait_exit(PATIENCE).is_some());
+}
+
+#[test]
 fn stop_ends_a_deep_perft_or_bench_at_once_and_costs_the_plugin_nothing() {
     let (mut e, _dir) = Engine::othello();
     // Each root move of perft 13 is trillions of leaves: only a stop

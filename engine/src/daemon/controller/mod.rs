@@ -381,6 +381,17 @@ impl Controller {
     /// Stop a running job and print what it still has to say (its
     /// `bestmove`), waiting a little for it.
     pub(crate) fn shut_down(&mut self, voice: &mut dyn Dialect) {
+        // A count piped in ahead of `quit` (or of the end of the input),
+        // `go perft 6` or `bench`, is counted to its end, as Stockfish
+        // counts it: a script comparing counts gets them. `stop` still
+        // stops it, and a signal ends the process.
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|job| matches!(job.kind, JobKind::Perft | JobKind::Bench))
+        {
+            self.finish_job(voice);
+        }
         self.stop_job();
         self.wait_for_job(voice, |_| true, Some(Instant::now() + QUIT_GRACE));
     }
