@@ -635,7 +635,10 @@ fn read_einstein(text: &str) -> Result<RecordGame, String> {
         let bad = || format!("line {at}: '{line}' is not 'ply:die;(stone,square)'");
         let (_, rest) = line.split_once(':').ok_or_else(bad)?;
         let (die, step) = rest.split_once(';').ok_or_else(bad)?;
-        let step = step.trim().trim_start_matches('(').trim_end_matches(')');
+        // A `;` after the step (`1:2;(R2,B4);`), as the set-up lines may
+        // end, is read as their end.
+        let step = step.trim().trim_end_matches(';').trim_end();
+        let step = step.trim_start_matches('(').trim_end_matches(')');
         let (stone, to) = step.split_once(',').ok_or_else(bad)?;
         let mut chars = stone.trim().chars();
         let side = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
@@ -681,10 +684,14 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
         Err(_) => RecordResult::Unknown,
     };
     // GGS's types: a board size, `r` for a random start (its board in
-    // `BO`), and letters for other games (`s` synchro, `k` komi, `a`
-    // anti), which plyd's Othello does not play.
+    // `BO`; with the discs of its start, `8r20`), and letters for other
+    // games (`s` synchro, `k` komi, `a` anti), which plyd's Othello does
+    // not play.
     if let Some(kind) = ggf.get("TY").map(str::trim) {
-        if kind != "8" && kind != "8r" {
+        let random_start = kind
+            .strip_prefix("8r")
+            .is_some_and(|discs| discs.bytes().all(|b| b.is_ascii_digit()));
+        if kind != "8" && !random_start {
             return Err(format!(
                 "GGF game type TY[{kind}] is not one plyd plays (8 or 8r: Othello on 8x8)"
             ));
@@ -763,7 +770,11 @@ mod tests {
             text.contains("1:5;(R5,C3)\n2:2;(B5,C2)\n3:1;(R1,B4)\n"),
             "{text}"
         );
-        assert_eq!(read_record(&text).unwrap(), ("einstein", g));
+        assert_eq!(read_record(&text).unwrap(), ("einstein", g.clone()));
+        // A `;` after each turn's step, as after the set-ups, reads the same.
+        let ended = text.replace(")\n", ");\n");
+        assert_ne!(ended, text);
+        assert_eq!(read_record(&ended).unwrap(), ("einstein", g.clone()));
         // A step no stone can take is named where it is, not later as a
         // stone that seems to be missing.
         let line = text.lines().position(|l| l == "1:5;(R5,C3)").unwrap() + 1;
@@ -893,6 +904,19 @@ mod tests {
             ("先手", RecordResult::Unknown),
         ] {
             assert_eq!(result_of_word(word), result, "{word}");
+        }
+    }
+
+    #[test]
+    fn ggs_random_starts_with_their_disc_count_are_othello() {
+        let start = "BO[8 ---------------------------O*------*O--------------------------- *]";
+        for kind in ["8", "8r", "8r20"] {
+            let text = format!("(;GM[Othello]TY[{kind}]{start}B[F5];)");
+            assert!(read_record(&text).is_ok(), "{kind}");
+        }
+        for kind in ["s8r20", "8rx", "k8"] {
+            let text = format!("(;GM[Othello]TY[{kind}]{start}B[F5];)");
+            assert!(read_record(&text).is_err(), "{kind}");
         }
     }
 
