@@ -24,11 +24,13 @@ while IFS= read -r line; do
   case "$line" in
     uci) echo "id name fake-$mode"; echo "option name UCI_Variant type combo default othello var othello"; echo uciok ;;
     isready) echo readyok ;;
+    "setoption name Thread value"*) echo "No such option: Thread" ;;
     go*)
       case "$mode" in
         sleep) sleep 3; echo "bestmove 0000" ;;
         illegal) echo "bestmove z9" ;;
         f5) echo "bestmove f5" ;;
+        gbk) printf 'info string \326\320\316\304\n'; echo "bestmove f5" ;;
         crash) exit 3 ;;
         crash-once) : > "$0.crashed"; exit 3 ;;
         plugin-fails)
@@ -602,6 +604,62 @@ fn an_illegal_move_in_a_variety_opening_stops_the_match() {
 
 #[test]
 #[cfg(unix)]
+fn a_line_that_is_not_utf8_is_read_not_taken_for_a_crash() {
+    // The fake writes an `info string` in GBK before its move: the move
+    // is read (f5, Black's first), and its next one loses as illegal, not
+    // as a crash.
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-gbk");
+    let log = dir.path().join("games.txt");
+    let mut args = fake_against_plyd(&dir, "gbk", &[], true);
+    args.extend(
+        [
+            "--depth",
+            "1",
+            "--games",
+            "1",
+            "--out",
+            log.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(games[0].moves()[0], "f5", "{games:?}");
+    assert_eq!(games[0].tag("Ending"), "illegal move", "{games:?}");
+}
+
+#[test]
+#[cfg(unix)]
+fn set_ups_an_engine_refuses_or_that_change_the_game_stop_the_match() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-set-up");
+    // Stockfish's family answers an option it lacks with `No such option`.
+    let mut args = fake_against_plyd(&dir, "f5", &["option.Thread=1"], true);
+    args.extend(["--depth", "1", "--games", "2"].map(String::from));
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("engine fake: refused its set-up: No such option: Thread"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A variant of the engine's own would have it play another game.
+    let mut args = fake_against_plyd(&dir, "f5", &["option.UCI_Variant=chess"], true);
+    args.extend(["--depth", "1", "--games", "2"].map(String::from));
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("option.UCI_Variant=chess would have it play chess in a match of othello"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+#[cfg(unix)]
 fn a_crashing_engine_loses_and_is_restarted() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-crash");
@@ -867,6 +925,47 @@ fn a_repetition_ending_is_named() {
             game.tag("Reason"),
             "rules: third repetition, neither side checked or chased perpetually, a draw"
         );
+    }
+}
+
+/// A mate on the last ply `--max-plies` allows is a mate, not a draw.
+#[test]
+fn a_mate_on_the_last_ply_allowed_wins() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("arena-last-ply-mate");
+    let book = dir.path().join("book.txt");
+    // Red mates in one: a chariot to the black king's rank, the other
+    // guarding it.
+    std::fs::write(&book, "fen 3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1\n").unwrap();
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let openings = format!("file:{}", book.display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--game",
+            "xiangqi",
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--depth",
+            "2",
+            "--games",
+            "2",
+            "--max-plies",
+            "1",
+            "--openings",
+            &openings,
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for game in read_log(&log) {
+        assert_eq!(game.tag("Result"), "1-0", "{game:?}");
+        assert_eq!(game.tag("Ending"), "rules", "{game:?}");
+        assert_eq!(game.moves().len(), 1, "{game:?}");
     }
 }
 
@@ -1589,10 +1688,11 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
     }
 }
 
-/// A `--record` refused leaves no `--out` log behind: the next run with
-/// the same `--out` would find it and ask for `--resume`.
+/// A `--record` refused, or an engine that cannot start, leaves no
+/// `--out` log behind: the next run with the same `--out` would find it
+/// and ask for `--resume`.
 #[test]
-fn a_refused_record_file_leaves_no_log() {
+fn a_match_that_does_not_start_leaves_no_log() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-refused-record");
     let plyd = format!("cmd={}", plyd_bin().display());
@@ -1622,6 +1722,44 @@ fn a_refused_record_file_leaves_no_log() {
         text(&out.stderr)
     );
     assert!(!log.exists(), "the log was left behind");
+    // Nor does an engine that cannot start: the command mended runs.
+    let missing_engine = format!("cmd={}", dir.path().join("no-such-engine").display());
+    let records = dir.path().join("games.ggf");
+    let args = [
+        "--engine",
+        &missing_engine,
+        "name=a",
+        "--engine",
+        &plyd,
+        "name=b",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--out",
+        log.to_str().unwrap(),
+        "--record",
+        records.to_str().unwrap(),
+    ];
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(!log.exists() && !records.exists(), "files were left behind");
+    let args = [
+        "--engine",
+        &plyd,
+        "name=a",
+        "--engine",
+        &plyd,
+        "name=b",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--out",
+        log.to_str().unwrap(),
+    ];
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
 /// A game log or record file that would never take the writing — a FIFO

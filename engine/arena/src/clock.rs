@@ -173,7 +173,9 @@ impl fmt::Display for Overstep {
 #[derive(Debug, Clone)]
 pub struct Clock {
     control: ClockControl,
-    remaining_ms: u64,
+    /// Time left, to the microsecond: each move is charged what it took,
+    /// not its whole milliseconds (moves of 1.6 ms were charged 1 ms).
+    remaining: Duration,
     /// Moves left in the current period, for repeating controls.
     moves_left: Option<u32>,
 }
@@ -183,14 +185,14 @@ impl Clock {
     pub fn new(control: ClockControl) -> Self {
         Clock {
             control,
-            remaining_ms: control.base_ms,
+            remaining: Duration::from_millis(control.base_ms),
             moves_left: control.moves_per_period,
         }
     }
 
-    /// Time left, in milliseconds (`wtime`/`btime`).
+    /// Time left, in whole milliseconds (`wtime`/`btime`).
     pub fn remaining_ms(&self) -> u64 {
-        self.remaining_ms
+        u64::try_from(self.remaining.as_millis()).unwrap_or(u64::MAX)
     }
 
     /// The increment, in milliseconds (`winc`/`binc`).
@@ -206,7 +208,7 @@ impl Clock {
     /// How long the arena waits for this player's next move before it calls
     /// the move lost on time: the time left plus `margin`.
     pub fn allowance(&self, margin: Duration) -> Duration {
-        Duration::from_millis(self.remaining_ms) + margin
+        self.remaining + margin
     }
 
     /// Charge a move that took `used`. A move that took more than the time
@@ -215,18 +217,18 @@ impl Clock {
     /// move. Then the increment is added and, when a period ends, its base
     /// time.
     pub fn charge(&mut self, used: Duration, margin: Duration) -> Result<(), Overstep> {
-        let used_ms = u64::try_from(used.as_millis()).unwrap_or(u64::MAX);
-        let allowed = Duration::from_millis(self.remaining_ms);
+        let allowed = self.remaining;
         if used > allowed + margin {
-            self.remaining_ms = 0;
+            self.remaining = Duration::ZERO;
             return Err(Overstep { used, allowed });
         }
-        self.remaining_ms = self.remaining_ms.saturating_sub(used_ms) + self.control.increment_ms;
+        self.remaining =
+            self.remaining.saturating_sub(used) + Duration::from_millis(self.control.increment_ms);
         if let Some(left) = self.moves_left.as_mut() {
             *left -= 1;
             if *left == 0 {
                 *left = self.control.moves_per_period.unwrap_or(1);
-                self.remaining_ms += self.control.base_ms;
+                self.remaining += Duration::from_millis(self.control.base_ms);
             }
         }
         Ok(())
@@ -314,6 +316,16 @@ mod tests {
         clock.charge(ms(600), MARGIN).unwrap();
         assert_eq!(clock.remaining_ms(), 8_100);
         assert_eq!(clock.increment_ms(), 100);
+    }
+
+    #[test]
+    fn moves_are_charged_to_the_microsecond() {
+        // Ten moves of 1.6 ms: 16 ms off the clock, not ten whole 1s.
+        let mut clock = Clock::new(parse_clock("1+0").unwrap());
+        for _ in 0..10 {
+            clock.charge(Duration::from_micros(1_600), MARGIN).unwrap();
+        }
+        assert_eq!(clock.remaining_ms(), 984);
     }
 
     #[test]

@@ -203,8 +203,16 @@ impl EngineProcess {
         std::thread::Builder::new()
             .name(format!("arena-{}", spec.name))
             .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
+                // Lines read as bytes: one that is not UTF-8 (an `info
+                // string` in GBK, as xiangqi engines may write) is read
+                // with replacement characters, not taken for the end of
+                // the engine's output.
+                let mut reader = BufReader::new(stdout);
+                let mut bytes = Vec::new();
+                while matches!(reader.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
+                    let text = String::from_utf8_lossy(&bytes);
+                    let line = text.trim_end_matches(['\n', '\r']).to_string();
+                    bytes.clear();
                     if tx.send(Event::Line(Instant::now(), line)).is_err() {
                         return;
                     }
@@ -251,6 +259,18 @@ impl EngineProcess {
                 });
             }
         }
+        // The arena sets the variant: one of the engine's own options
+        // naming another would have it play another game.
+        if let Some((_, value)) = spec.options.iter().find(|(name, value)| {
+            name.eq_ignore_ascii_case("UCI_Variant") && !value.eq_ignore_ascii_case(game)
+        }) {
+            return Err(EngineError::Refused {
+                name: self.name.clone(),
+                what: format!(
+                    "option.UCI_Variant={value} would have it play {value} in a match of {game}; leave the option out, the arena sets the variant"
+                ),
+            });
+        }
         self.send(&format!("setoption name UCI_Variant value {game}"))?;
         for (name, value) in &spec.options {
             self.send(&format!("setoption name {name} value {value}"))?;
@@ -273,10 +293,11 @@ impl EngineProcess {
         // plyd answers a setting it cannot use with `info string error: ...`;
         // playing a match with an option silently ignored would measure the
         // wrong thing, so it stops here.
-        if let Some(error) = lines
-            .iter()
-            .find_map(|l| l.strip_prefix("info string error"))
-        {
+        // Stockfish and its family say `No such option: Thread`.
+        if let Some(error) = lines.iter().find_map(|l| {
+            l.strip_prefix("info string error")
+                .or_else(|| l.starts_with("No such option").then_some(l.as_str()))
+        }) {
             return Err(EngineError::Refused {
                 name: self.name.clone(),
                 what: format!(

@@ -348,7 +348,26 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             finished.print_table();
             return Err(finished.interrupted());
         }
-        Err(e) => return Err(setup(e.to_string())),
+        Err(e) => {
+            // No game was played: a log and records this run made would
+            // only stand in the way of the command run again, mended (a
+            // log holding a header asks for --resume, which the mended
+            // engine's settings would then refuse).
+            if resumed.is_none() {
+                drop(log_file.take());
+                drop(record_file.take());
+                // Regular files only: `--out /dev/null` stays.
+                for path in [log_path.as_ref(), args.record.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+                        let _ = std::fs::remove_file(path);
+                    }
+                }
+            }
+            return Err(setup(e.to_string()));
+        }
     };
     say(&format!(
         "arena: {} ({}) vs {} ({}) on {}, {} games, openings {source}, seed {seed}, concurrency {}{}",

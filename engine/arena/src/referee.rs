@@ -96,18 +96,24 @@ pub fn play_game(
     let mut chance = Vec::new();
     let mut closest: Option<ClosestCall> = None;
 
+    // The ply limit ends a game the rules have not ended at its last ply:
+    // a mate on the last ply allowed is a mate.
+    let max_plies = |moves: &[String]| {
+        rules
+            .max_plies
+            .filter(|&limit| moves.len() >= limit as usize)
+            .map(|limit| Finish {
+                result: GameResult::Draw,
+                ending: Ending::MaxPlies,
+                reason: format!("max plies {limit} reached"),
+            })
+    };
     let finish = loop {
-        if let Some(limit) = rules.max_plies {
-            if moves.len() >= limit as usize {
-                break Finish {
-                    result: GameResult::Draw,
-                    ending: Ending::MaxPlies,
-                    reason: format!("max plies {limit} reached"),
-                };
-            }
-        }
         state.chance_outcomes(&mut chance).map_err(plugin_error)?;
         if !chance.is_empty() {
+            if let Some(finish) = max_plies(&moves) {
+                break finish;
+            }
             let weights: Vec<u32> = chance.iter().map(|&(_, w)| w).collect();
             let pick = order
                 .chance
@@ -137,6 +143,9 @@ pub fn play_game(
                     state.outcome_reason().ok().flatten(),
                 ),
             };
+        }
+        if let Some(finish) = max_plies(&moves) {
+            break finish;
         }
 
         let engine_index = by_side[side as usize];
