@@ -839,12 +839,29 @@ fn resource_limits_are_refused_or_served_with_one_line() {
     // just over nine tenths of what it has available (a table served is
     // mapped at once, so the size asked stays within the option's range
     // and no larger than needed).
-    if let Some(mib) = available_mib().filter(|&mib| mib * 9 / 10 < 65536) {
+    // What the machine has available moves with the rest of its work
+    // between the test's reading and plyd's: a table served because more
+    // came free is given back and the size asked again, three times at
+    // most.
+    let mut refused = None;
+    for _ in 0..3 {
+        let Some(mib) = available_mib().filter(|&mib| mib * 9 / 10 < 65536) else {
+            break;
+        };
         e.send(&format!("setoption name Hash value {}", mib * 9 / 10 + 1));
         let lines = e.sync();
+        if errors(&lines).is_empty() {
+            e.send("setoption name Hash value 16");
+            e.sync();
+            refused = Some(lines);
+            continue;
+        }
         assert_eq!(errors(&lines).len(), 1, "{lines:?}");
         assert!(lines[0].contains("the table stays at 16 MiB"), "{lines:?}");
+        refused = None;
+        break;
     }
+    assert!(refused.is_none(), "served three times: {refused:?}");
     // Far more threads than cores: one note, and the search is served.
     e.send("setoption name Threads value 256");
     let lines = e.sync();
