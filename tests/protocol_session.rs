@@ -843,7 +843,7 @@ fn resource_limits_are_refused_or_served_with_one_line() {
     // between the test's reading and plyd's: a table served because more
     // came free is given back and the size asked again, three times at
     // most.
-    let mut refused = None;
+    let mut served = None;
     for _ in 0..3 {
         let Some(mib) = available_mib().filter(|&mib| mib * 9 / 10 < 65536) else {
             break;
@@ -853,15 +853,15 @@ fn resource_limits_are_refused_or_served_with_one_line() {
         if errors(&lines).is_empty() {
             e.send("setoption name Hash value 16");
             e.sync();
-            refused = Some(lines);
+            served = Some(lines);
             continue;
         }
         assert_eq!(errors(&lines).len(), 1, "{lines:?}");
         assert!(lines[0].contains("the table stays at 16 MiB"), "{lines:?}");
-        refused = None;
+        served = None;
         break;
     }
-    assert!(refused.is_none(), "served three times: {refused:?}");
+    assert!(served.is_none(), "served three times: {served:?}");
     // Far more threads than cores: one note, and the search is served.
     e.send("setoption name Threads value 256");
     let lines = e.sync();
