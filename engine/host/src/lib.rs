@@ -64,11 +64,36 @@ impl VariantRef {
     }
 }
 
+/// An evaluator plugin's library name, `NAME` standing for the
+/// evaluator's (`std::env::consts::DLL_PREFIX` and `DLL_SUFFIX`, which
+/// `concat!` cannot take).
+#[cfg(windows)]
+macro_rules! evaluator_library_name {
+    () => {
+        "plyd_eval_NAME.dll"
+    };
+}
+#[cfg(target_vendor = "apple")]
+macro_rules! evaluator_library_name {
+    () => {
+        "libplyd_eval_NAME.dylib"
+    };
+}
+#[cfg(not(any(windows, target_vendor = "apple")))]
+macro_rules! evaluator_library_name {
+    () => {
+        "libplyd_eval_NAME.so"
+    };
+}
+
 /// Where an evaluator that is not offered could come from, for the errors
-/// that name one.
-pub const WHERE_EVALUATORS_COME_FROM: &str = "an evaluator plugin is offered when its \
-    library, named libplyd_eval_NAME.so, is in a plugin folder (--plugin-path, PluginPath), \
-    or, in the daemon, loaded from its file (EvalFile)";
+/// that name one: its library named as this platform names libraries.
+pub const WHERE_EVALUATORS_COME_FROM: &str = concat!(
+    "an evaluator plugin is offered when its library, named ",
+    evaluator_library_name!(),
+    ", is in a plugin folder (--plugin-path, PluginPath), or, in the daemon, loaded from its \
+     file (EvalFile)"
+);
 
 /// The loaded game plugins and stand-alone evaluator plugins.
 #[derive(Default, Clone)]
