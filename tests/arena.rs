@@ -1744,6 +1744,37 @@ fn a_match_that_does_not_start_leaves_no_log() {
     let out = arena(plugins.path(), &args);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(!log.exists() && !records.exists(), "files were left behind");
+    // A file the user had is left as it was, and one made through a link
+    // is removed.
+    let had = dir.path().join("had.txt");
+    std::fs::write(&had, "").unwrap();
+    let mut outs = vec![(had.clone(), had.clone())];
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("link.txt");
+        let target = dir.path().join("target.txt");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        outs.push((link, target));
+    }
+    for (out_path, file) in &outs {
+        let args = [
+            "--engine",
+            &missing_engine,
+            "name=a",
+            "--engine",
+            &plyd,
+            "name=b",
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--out",
+            out_path.to_str().unwrap(),
+        ];
+        let out = arena(plugins.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert_eq!(file.exists(), file == &had, "{}", file.display());
+    }
     let args = [
         "--engine",
         &plyd,

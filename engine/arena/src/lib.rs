@@ -270,6 +270,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         Some(path) => Some(check_record_path(variant.name(), path).map_err(setup)?),
         None => None,
     };
+    // The files this run makes (a path through a link, the file it
+    // names), to be removed should no game be played: none the user had.
+    let made: Vec<PathBuf> = [log_path.as_ref(), args.record.as_ref()]
+        .into_iter()
+        .flatten()
+        .filter(|path| !path.exists())
+        .cloned()
+        .collect();
     let mut log_file = match &log_path {
         Some(path) => {
             Some(open_log(path, &header, resumed.as_ref().map(|(_, l)| l)).map_err(setup)?)
@@ -356,13 +364,13 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             if resumed.is_none() {
                 drop(log_file.take());
                 drop(record_file.take());
-                // Regular files only: `--out /dev/null` stays.
-                for path in [log_path.as_ref(), args.record.as_ref()]
-                    .into_iter()
-                    .flatten()
-                {
-                    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
-                        let _ = std::fs::remove_file(path);
+                // Regular files only (a device such as `/dev/null` was
+                // there before anyway), reached through a link.
+                for path in &made {
+                    if let Ok(file) = std::fs::canonicalize(path) {
+                        if std::fs::metadata(&file).is_ok_and(|m| m.is_file()) {
+                            let _ = std::fs::remove_file(file);
+                        }
                     }
                 }
             }
