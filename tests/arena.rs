@@ -881,44 +881,46 @@ fn the_rules_end_games_from_book_positions() {
     assert!(stdout.contains("first player won 2, second player won 2, drawn 0"));
 }
 
+/// The games of a two-game xiangqi match of plyd against itself at
+/// `depth`, from the one `opening` of a file, with `extra` arguments.
+fn xiangqi_games_from(tag: &str, opening: &str, depth: &str, extra: &[&str]) -> Vec<LoggedGame> {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new(tag);
+    let book = dir.path().join("book.txt");
+    std::fs::write(&book, format!("{opening}\n")).unwrap();
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let openings = format!("file:{}", book.display());
+    let mut args = vec![
+        "--game",
+        "xiangqi",
+        "--engine",
+        &plyd,
+        "--engine",
+        &plyd,
+        "--depth",
+        depth,
+        "--games",
+        "2",
+        "--openings",
+        &openings,
+        "--out",
+        log.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    read_log(&log)
+}
+
 /// A game the plugin's repetition rules end, moves left: the `Reason`
 /// says which rules, apart from a game over with no move left.
 #[test]
 fn a_repetition_ending_is_named() {
-    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
-    let dir = TempDir::new("arena-repetition");
-    let book = dir.path().join("book.txt");
     // The start comes round a third time at the end of the opening.
-    std::fs::write(
-        &book,
-        "fen 3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 0 1 moves \
-         f0e1 f9e8 e1f0 e8f9 f0e1 f9e8 e1f0 e8f9\n",
-    )
-    .unwrap();
-    let log = dir.path().join("games.txt");
-    let plyd = format!("cmd={}", plyd_bin().display());
-    let openings = format!("file:{}", book.display());
-    let out = arena(
-        plugins.path(),
-        &[
-            "--game",
-            "xiangqi",
-            "--engine",
-            &plyd,
-            "--engine",
-            &plyd,
-            "--depth",
-            "1",
-            "--games",
-            "2",
-            "--openings",
-            &openings,
-            "--out",
-            log.to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    for game in read_log(&log) {
+    let opening = "fen 3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 0 1 moves \
+                   f0e1 f9e8 e1f0 e8f9 f0e1 f9e8 e1f0 e8f9";
+    for game in xiangqi_games_from("arena-repetition", opening, "1", &[]) {
         assert_eq!(game.tag("Result"), "1/2-1/2", "{game:?}");
         assert_eq!(game.tag("Ending"), "rules");
         assert_eq!(
@@ -931,38 +933,11 @@ fn a_repetition_ending_is_named() {
 /// A mate on the last ply `--max-plies` allows is a mate, not a draw.
 #[test]
 fn a_mate_on_the_last_ply_allowed_wins() {
-    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
-    let dir = TempDir::new("arena-last-ply-mate");
-    let book = dir.path().join("book.txt");
     // Red mates in one: a chariot to the black king's rank, the other
     // guarding it.
-    std::fs::write(&book, "fen 3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1\n").unwrap();
-    let log = dir.path().join("games.txt");
-    let plyd = format!("cmd={}", plyd_bin().display());
-    let openings = format!("file:{}", book.display());
-    let out = arena(
-        plugins.path(),
-        &[
-            "--game",
-            "xiangqi",
-            "--engine",
-            &plyd,
-            "--engine",
-            &plyd,
-            "--depth",
-            "2",
-            "--games",
-            "2",
-            "--max-plies",
-            "1",
-            "--openings",
-            &openings,
-            "--out",
-            log.to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    for game in read_log(&log) {
+    let opening = "fen 3k5/R8/1R7/9/9/9/9/9/9/4K4 w - - 0 1";
+    let games = xiangqi_games_from("arena-last-ply-mate", opening, "2", &["--max-plies", "1"]);
+    for game in games {
         assert_eq!(game.tag("Result"), "1-0", "{game:?}");
         assert_eq!(game.tag("Ending"), "rules", "{game:?}");
         assert_eq!(game.moves().len(), 1, "{game:?}");
