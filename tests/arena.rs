@@ -22,7 +22,11 @@ const FAKE_ENGINE: &str = r#"mode="$1"
 if [ "$mode" = crash-once ] && [ -e "$0.crashed" ]; then exit 7; fi
 while IFS= read -r line; do
   case "$line" in
-    uci) echo "id name fake-$mode"; echo "option name UCI_Variant type combo default othello var othello"; echo uciok ;;
+    uci)
+      echo "id name fake-$mode"
+      if [ "$mode" = ranks1 ]; then variant=xiangqi; else variant=othello; fi
+      echo "option name UCI_Variant type combo default $variant var $variant"
+      echo uciok ;;
     isready) echo readyok ;;
     "setoption name Thread value"*) echo "No such option: Thread" ;;
     go*)
@@ -30,6 +34,7 @@ while IFS= read -r line; do
         sleep) sleep 3; echo "bestmove 0000" ;;
         illegal) echo "bestmove z9" ;;
         f5) echo "bestmove f5" ;;
+        ranks1) echo "bestmove b1c3" ;;
         gbk) printf 'info string \326\320\316\304\n'; echo "bestmove f5" ;;
         crash) exit 3 ;;
         crash-once) : > "$0.crashed"; exit 3 ;;
@@ -655,6 +660,37 @@ fn set_ups_an_engine_refuses_or_that_change_the_game_stop_the_match() {
             .contains("option.UCI_Variant=chess would have it play chess in a match of othello"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn an_engine_counting_xiangqi_ranks_from_1_is_told_the_game_option() {
+    // The fake answers b1c3, Red's horse as Fairy-Stockfish writes it
+    // (ranks 1-10): illegal where ranks count from 0, with the hint.
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("arena-ranks");
+    let log = dir.path().join("games.txt");
+    let mut args = fake_against_plyd(&dir, "ranks1", &[], true);
+    args.extend(
+        [
+            "--game",
+            "xiangqi",
+            "--depth",
+            "1",
+            "--games",
+            "1",
+            "--out",
+            log.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(
+        games[0].tag("Reason"),
+        "illegal move 'b1c3' by fake (legal with its ranks counted one lower: does it write ranks 1-10? then --game-option MoveRanks=1-10)"
     );
 }
 
