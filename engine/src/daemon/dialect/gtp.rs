@@ -227,32 +227,75 @@ impl Gtp {
         })
     }
 
+    /// The byo-yomi that follows main time: a period's milliseconds and
+    /// stones, where there is one.
+    fn byo_yomi(&self) -> Option<(u64, u32)> {
+        (self.byo_yomi_stones > 0).then_some((self.byo_yomi_ms, self.byo_yomi_stones))
+    }
+
     /// Charge `color` the `ms` its move took, as a clock would: a GUI that
     /// sends no `time_left` (GTP does not require it) still has plyd keep
-    /// to what is left, not to the whole main time at every move. A period
-    /// whose stones are played starts again; main time spent enters
-    /// byo-yomi where there is one.
+    /// to what is left, not to the whole main time at every move. A move
+    /// that runs past the main time enters byo-yomi, as Canadian byo-yomi
+    /// has it: its overrun comes off the first period, and it is that
+    /// period's first stone; a period whose stones are played starts again.
     fn charge(&mut self, color: u32, ms: u64) {
         let Some((left, stones)) = self.clock_of(color) else {
             return;
         };
-        let left = left.saturating_sub(ms);
-        let byo_yomi =
-            (self.byo_yomi_stones > 0).then_some((self.byo_yomi_ms, self.byo_yomi_stones));
-        self.left[color as usize] = Some(match stones {
-            1 => byo_yomi.unwrap_or((left, 0)),
-            0 if left == 0 => byo_yomi.unwrap_or((0, 0)),
-            0 => (left, 0),
-            more => (left, more - 1),
+        let byo_yomi = self.byo_yomi();
+        let (left, stones) = match (stones, byo_yomi) {
+            (0, Some((period, period_stones))) if ms > left => {
+                (period.saturating_sub(ms - left), period_stones)
+            }
+            (0, _) => (left.saturating_sub(ms), 0),
+            _ => (left.saturating_sub(ms), stones),
+        };
+        // `stones` counted the move just played: one fewer left.
+        self.left[color as usize] = Some(match (stones, byo_yomi) {
+            (0, _) => (left, 0),
+            (1, Some(fresh)) => fresh,
+            (1, None) => (left, 0),
+            (more, _) => (left, more - 1),
         });
     }
 
+    /// The most moves main time is planned over when byo-yomi follows: a
+    /// main time that would last longer at the byo-yomi's pace is planned
+    /// as a clock of its own, as in sudden death.
+    const MAIN_MOVES_BEFORE_BYO_YOMI: u64 = 30;
+
+    /// `color`'s clock as the search plans it: milliseconds, and the moves
+    /// they are for where that is known.
+    fn planned_clock(&self, color: u32) -> Option<(u64, Option<u32>)> {
+        let (ms, stones) = self.clock_of(color)?;
+        Some(match (stones, self.byo_yomi()) {
+            // Byo-yomi: `ms` for `stones` moves.
+            (1.., _) => (ms, Some(stones)),
+            // Main time with byo-yomi to come, short enough to be spent at
+            // the byo-yomi's pace within a few dozen moves: planned with
+            // the first period, over the moves main time lasts at that
+            // pace and the period's stones (2 s main and 3 s for 5 stones
+            // had used 1.9 s in a game and no byo-yomi at all).
+            (0, Some((period, period_stones))) => {
+                let pace = (period / u64::from(period_stones)).max(1);
+                let main_moves = ms.div_ceil(pace);
+                if main_moves <= Self::MAIN_MOVES_BEFORE_BYO_YOMI {
+                    let moves = u32::try_from(main_moves).unwrap_or(u32::MAX);
+                    (
+                        ms.saturating_add(period),
+                        Some(moves.saturating_add(period_stones)),
+                    )
+                } else {
+                    (ms, None)
+                }
+            }
+            (0, None) => (ms, None),
+        })
+    }
+
     fn go_params(&self, color: u32) -> GoParams {
-        // Byo-yomi: `ms` for `stones` moves.
-        let clock = self
-            .clock_of(color)
-            .map(|(ms, stones)| (ms, (stones > 0).then_some(stones)));
-        match clock {
+        match self.planned_clock(color) {
             Some((ms, stones)) => {
                 let ms = i64::try_from(ms).unwrap_or(i64::MAX);
                 let mut go = GoParams {
@@ -454,20 +497,32 @@ mod tests {
         assert_eq!(gtp.go_params(1).btime, Some(5_000));
         gtp.charge(0, 9_000);
         assert_eq!(gtp.go_params(0).wtime, Some(0));
-        // Canadian byo-yomi: main time spent enters a period of 3 s for 2
-        // stones, which starts again once its stones are played.
+        // Canadian byo-yomi, 1 s main and 3 s for 2 stones: main time is
+        // planned with the first period (1 s at 1.5 s a move is one move,
+        // then the period's two stones).
         gtp.time_settings(&["1", "3", "2"]).unwrap();
+        let go = gtp.go_params(1);
+        assert_eq!((go.btime, go.moves_to_go), (Some(4_000), Some(3)));
+        // A move past the main time: its overrun comes off the first
+        // period, of which it is the first stone.
         gtp.charge(1, 1_500);
+        let go = gtp.go_params(1);
+        assert_eq!((go.btime, go.moves_to_go), (Some(2_500), Some(1)));
+        // The period's stones played, a fresh period.
+        gtp.charge(1, 1_000);
         let go = gtp.go_params(1);
         assert_eq!((go.btime, go.moves_to_go), (Some(3_000), Some(2)));
         gtp.charge(1, 1_000);
         let go = gtp.go_params(1);
         assert_eq!((go.btime, go.moves_to_go), (Some(2_000), Some(1)));
-        gtp.charge(1, 1_000);
-        let go = gtp.go_params(1);
-        assert_eq!((go.btime, go.moves_to_go), (Some(3_000), Some(2)));
+        // A main time that lasts longer than 30 moves at the period's
+        // pace is planned as sudden death, as without byo-yomi.
+        gtp.time_settings(&["600", "30", "5"]).unwrap();
+        let go = gtp.go_params(0);
+        assert_eq!((go.wtime, go.moves_to_go), (Some(600_000), None));
         // `time_left` says where the clock stands, and charging goes on
         // from there.
+        gtp.time_settings(&["5", "0", "0"]).unwrap();
         gtp.time_left(&["b", "4", "0"]).unwrap();
         gtp.charge(0, 500);
         assert_eq!(gtp.go_params(0).wtime, Some(3_500));
