@@ -1708,24 +1708,26 @@ fn a_match_that_does_not_start_leaves_no_log() {
     let dir = TempDir::new("arena-refused-record");
     let plyd = format!("cmd={}", plyd_bin().display());
     let log = dir.path().join("games.txt");
+    // Two games at depth 1, the first engine's command `first`, then
+    // `extra`.
+    let run = |first: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--engine", first, "name=a", "--engine", &plyd, "name=b", "--depth", "1", "--games",
+            "2",
+        ];
+        args.extend(extra);
+        arena(plugins.path(), &args)
+    };
     let missing = dir.path().join("no-such-folder").join("games.ggf");
-    let args = [
-        "--engine",
+    let out = run(
         &plyd,
-        "name=a",
-        "--engine",
-        &plyd,
-        "name=b",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--out",
-        log.to_str().unwrap(),
-        "--record",
-        missing.to_str().unwrap(),
-    ];
-    let out = arena(plugins.path(), &args);
+        &[
+            "--out",
+            log.to_str().unwrap(),
+            "--record",
+            missing.to_str().unwrap(),
+        ],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("its folder does not exist"),
@@ -1736,23 +1738,15 @@ fn a_match_that_does_not_start_leaves_no_log() {
     // Nor does an engine that cannot start: the command mended runs.
     let missing_engine = format!("cmd={}", dir.path().join("no-such-engine").display());
     let records = dir.path().join("games.ggf");
-    let args = [
-        "--engine",
+    let out = run(
         &missing_engine,
-        "name=a",
-        "--engine",
-        &plyd,
-        "name=b",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--out",
-        log.to_str().unwrap(),
-        "--record",
-        records.to_str().unwrap(),
-    ];
-    let out = arena(plugins.path(), &args);
+        &[
+            "--out",
+            log.to_str().unwrap(),
+            "--record",
+            records.to_str().unwrap(),
+        ],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(!log.exists() && !records.exists(), "files were left behind");
     // A file the user had is left as it was, and one made through a link
@@ -1768,39 +1762,11 @@ fn a_match_that_does_not_start_leaves_no_log() {
         outs.push((link, target));
     }
     for (out_path, file) in &outs {
-        let args = [
-            "--engine",
-            &missing_engine,
-            "name=a",
-            "--engine",
-            &plyd,
-            "name=b",
-            "--depth",
-            "1",
-            "--games",
-            "2",
-            "--out",
-            out_path.to_str().unwrap(),
-        ];
-        let out = arena(plugins.path(), &args);
+        let out = run(&missing_engine, &["--out", out_path.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
         assert_eq!(file.exists(), file == &had, "{}", file.display());
     }
-    let args = [
-        "--engine",
-        &plyd,
-        "name=a",
-        "--engine",
-        &plyd,
-        "name=b",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--out",
-        log.to_str().unwrap(),
-    ];
-    let out = arena(plugins.path(), &args);
+    let out = run(&plyd, &["--out", log.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 

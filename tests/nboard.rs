@@ -45,6 +45,26 @@ impl Gui {
         lines
     }
 
+    /// `set game <GGF>`, which must be taken without a status error.
+    fn set_game(&mut self, game: &str) {
+        self.engine.send(&format!("set game {game}"));
+        assert!(status_errors(&self.sync()).is_empty(), "{game}");
+    }
+
+    /// `go`, whose `===` answer must carry the move, its eval and its
+    /// time: every line up to it.
+    fn scored_go(&mut self) -> Vec<String> {
+        self.engine.send("go");
+        let lines = self.engine.read_until(|l| l.starts_with("=== "));
+        let answer: Vec<&str> = lines.last().unwrap()["=== ".len()..].split('/').collect();
+        assert_eq!(answer.len(), 3, "{lines:?}");
+        assert!(
+            is_nboard_move(answer[0]) && answer[1].parse::<f64>().is_ok(),
+            "{lines:?}"
+        );
+        lines
+    }
+
     /// `go`, and the move of the `===` answer (its eval and time dropped).
     fn go(&mut self) -> String {
         self.engine.send("go");
@@ -75,8 +95,7 @@ fn status_errors(lines: &[String]) -> Vec<&String> {
 fn a_whole_game_is_played_move_by_move() {
     let mut gui = Gui::start();
     gui.engine.send("set depth 2");
-    gui.engine.send(&format!("set game {EMPTY_GAME}"));
-    assert!(status_errors(&gui.sync()).is_empty());
+    gui.set_game(EMPTY_GAME);
     let mut squares = 0;
     let mut ended = false;
     for _ in 0..130 {
@@ -204,8 +223,7 @@ fn a_refused_game_leaves_no_board_to_answer_for() {
         gui.engine.send("move F5");
         assert_eq!(status_errors(&gui.sync()).len(), 1, "{game}");
     }
-    gui.engine.send(&format!("set game {EMPTY_GAME}"));
-    assert!(status_errors(&gui.sync()).is_empty());
+    gui.set_game(EMPTY_GAME);
     assert!(is_nboard_move(&gui.go()));
 }
 
@@ -218,8 +236,7 @@ BO[8 XOOOOOO- XOOXOO-- XXOOOOXX XOXOOOX- XOOXOOX- XOOOOX-X X-XXOX-- -XXX---- *];
 fn hint_in_the_endgame_gives_as_many_lines_as_asked() {
     let mut gui = Gui::start();
     gui.engine.send("set depth 2");
-    gui.engine.send(&format!("set game {ENDGAME}"));
-    assert!(status_errors(&gui.sync()).is_empty());
+    gui.set_game(ENDGAME);
     gui.engine.send("hint 3");
     let lines = gui.engine.read_until(|l| l == "status");
     let deepest: Vec<&String> = lines
@@ -297,8 +314,7 @@ fn go_and_hint_on_a_finished_game_answer_that_it_is_over() {
     let board = format!("{}-", "*".repeat(63));
     let over = format!("(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 {board} O];)");
     gui.engine.send("set depth 2");
-    gui.engine.send(&format!("set game {over}"));
-    assert!(status_errors(&gui.sync()).is_empty());
+    gui.set_game(&over);
     for ask in ["go", "hint 2"] {
         gui.engine.send(ask);
         let lines = gui.sync();
@@ -325,16 +341,8 @@ fn a_clock_too_large_to_count_is_a_long_clock() {
     let game = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[1e300/1e300/1e300]TY[8]\
         BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]\
         B[F5//1e300];)";
-    gui.engine.send(&format!("set game {game}"));
-    assert!(status_errors(&gui.sync()).is_empty());
-    gui.engine.send("go");
-    let lines = gui.engine.read_until(|l| l.starts_with("=== "));
-    let answer: Vec<&str> = lines.last().unwrap()["=== ".len()..].split('/').collect();
-    assert_eq!(answer.len(), 3, "{lines:?}");
-    assert!(
-        is_nboard_move(answer[0]) && answer[1].parse::<f64>().is_ok(),
-        "{lines:?}"
-    );
+    gui.set_game(game);
+    let lines = gui.scored_go();
     assert!(
         lines
             .iter()
@@ -353,8 +361,7 @@ fn moves_sent_without_their_time_are_charged_what_plyd_measured() {
     gui.engine.send("set depth 60");
     let game = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[0:01]TY[8]\
         BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *];)";
-    gui.engine.send(&format!("set game {game}"));
-    assert!(status_errors(&gui.sync()).is_empty());
+    gui.set_game(game);
     let mut spent = [0.0f64; 2];
     for ply in 0..60 {
         gui.engine.send("go");
@@ -390,19 +397,11 @@ fn go_keeps_to_the_game_clock() {
     let game = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[0:03]TY[8]\
         BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]\
         B[F5//1.0]W[F6//0.5];)";
-    gui.engine.send(&format!("set game {game}"));
-    assert!(status_errors(&gui.sync()).is_empty());
+    gui.set_game(game);
     // The evaluation search answers, with its evaluation: depth 60 reaches
     // the empty squares, but a solve of 58 would not end in two seconds,
     // and one cut short knows no better than a random move.
-    gui.engine.send("go");
-    let lines = gui.engine.read_until(|l| l.starts_with("=== "));
-    let answer: Vec<&str> = lines.last().unwrap()["=== ".len()..].split('/').collect();
-    assert_eq!(answer.len(), 3, "{lines:?}");
-    assert!(
-        is_nboard_move(answer[0]) && answer[1].parse::<f64>().is_ok(),
-        "{lines:?}"
-    );
+    gui.scored_go();
     gui.sync();
     // The GUI's `move` lines carry the seconds each move took.
     gui.engine.send("move E6/0.5/1.5");
