@@ -43,6 +43,19 @@ fn cp(line: &str) -> Option<i32> {
     rest.split(' ').next()?.parse().ok()
 }
 
+/// The solver answered `lines`: its `exact` line, and the score
+/// `expected` (in discs) on an `info` line; `what` names the case.
+fn assert_solved(lines: &[String], expected: i32, what: &str) {
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{what}: {lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| cp(l) == Some(100 * expected)),
+        "{what}: {lines:?}"
+    );
+}
+
 /// Search `go` in `position` and return the lines up to `bestmove`.
 fn go(engine: &mut Engine, position: &str, go: &str) -> Vec<String> {
     engine.send(&format!("position fen {position}"));
@@ -85,11 +98,7 @@ fn the_threshold_option_decides_when_shallow_searches_solve() {
     let p = &ffo_positions(14)[0];
     // Default threshold 18: a depth-2 search of 14 empty squares solves.
     let lines = go(&mut engine, &p.position, "go depth 2");
-    assert!(
-        lines.contains(&"info string exact".to_string()),
-        "{lines:?}"
-    );
-    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    assert_solved(&lines, p.expected, "depth 2");
     // Threshold 10: the evaluation search answers, depth by depth.
     engine.send("setoption name EndgameEmpties value 10");
     let lines = go(&mut engine, &p.position, "go depth 2");
@@ -175,14 +184,7 @@ fn twenty_empty_squares_are_solved_in_a_timed_search_not_in_a_depth_bounded_one(
     );
     assert!(!lines.iter().any(|l| l.contains("exact")), "{lines:?}");
     let lines = go(&mut engine, &p.position, "go movetime 10000");
-    assert!(
-        lines.contains(&"info string exact".to_string()),
-        "{lines:?}"
-    );
-    assert!(
-        lines.iter().any(|l| cp(l) == Some(100 * p.expected)),
-        "{lines:?}"
-    );
+    assert_solved(&lines, p.expected, "movetime 10000");
     // With the threshold at 18 the timed search is the evaluation's again.
     engine.send("setoption name EndgameEmpties value 18");
     let lines = go(&mut engine, &p.position, "go movetime 200");
@@ -217,14 +219,7 @@ fn a_depth_past_the_end_of_a_long_game_is_an_analysis_not_a_solve() {
     // At 20 empty squares the same depth is a solve, and it ends.
     let p = ffo_position("ffo40");
     let lines = go(&mut engine, &p.position, "go depth 100");
-    assert!(
-        lines.contains(&"info string exact".to_string()),
-        "{lines:?}"
-    );
-    assert!(
-        lines.iter().any(|l| cp(l) == Some(100 * p.expected)),
-        "{lines:?}"
-    );
+    assert_solved(&lines, p.expected, "ffo40 at depth 100");
 }
 
 #[test]
@@ -241,14 +236,7 @@ fn selective_passes_through_the_host_s_table_leave_the_score_exact() {
         engine.send("ucinewgame");
         let lines = go(&mut engine, &p.position, "go depth 60");
         assert!(errors(&lines).is_empty(), "{lines:?}");
-        assert!(
-            lines.iter().any(|l| cp(l) == Some(100 * p.expected)),
-            "{threads} threads: {lines:?}"
-        );
-        assert!(
-            lines.contains(&"info string exact".to_string()),
-            "{lines:?}"
-        );
+        assert_solved(&lines, p.expected, &format!("{threads} threads"));
     }
 }
 
@@ -304,11 +292,7 @@ fn bad_option_values_get_one_error_line_and_change_nothing() {
     // (18 for a search bounded by depth, as this one).
     let p = &ffo_positions(16)[0];
     let lines = go(&mut engine, &p.position, "go depth 1");
-    assert!(
-        lines.contains(&"info string exact".to_string()),
-        "{lines:?}"
-    );
-    assert!(lines.iter().any(|l| cp(l) == Some(100 * p.expected)));
+    assert_solved(&lines, p.expected, "the defaults");
     engine.send("uci");
     let lines = engine.read_until(|l| l == "uciok");
     assert!(
