@@ -607,7 +607,18 @@ pub fn search_with_trees(
             std::thread::sleep(Duration::from_millis(1));
         }
     }
-    if let Err(e) = &outcome {
+    report_end(report, outcome.as_ref().err(), answer);
+    outcome
+}
+
+/// A search's last words: its error line, where it failed, then its
+/// `bestmove` (the best found so far, or none).
+pub(crate) fn report_end(
+    report: &mut dyn FnMut(SearchEvent),
+    error: Option<&PluginError>,
+    answer: Answer,
+) {
+    if let Some(e) = error {
         report(SearchEvent::Info(Info {
             string: Some(format!("error: {e}")),
             ..Info::default()
@@ -617,7 +628,6 @@ pub fn search_with_trees(
         best: answer.best,
         ponder: answer.ponder,
     });
-    outcome
 }
 
 /// The spelled-out answer, kept outside the search so that it survives a

@@ -193,14 +193,7 @@ pub fn start_search(
                 {
                     // The plugin failed (and is disabled, not called
                     // again): the search's answer, with its own error.
-                    report(SearchEvent::Info(plyd_protocol::Info {
-                        string: Some(format!("error: {e}")),
-                        ..plyd_protocol::Info::default()
-                    }));
-                    report(SearchEvent::BestMove {
-                        best: None,
-                        ponder: None,
-                    });
+                    search::report_end(&mut report, Some(&e), search::Answer::default());
                     return Err(e);
                 }
                 if let Some((best, ponder, info)) = book_answer(&job, &job_control, &mut report) {
