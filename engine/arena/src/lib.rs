@@ -124,11 +124,17 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         (None, out) => out.clone(),
     };
     // Files to be written that would never take it (a FIFO with no
-    // reader waits for ever) are refused before the match starts.
+    // reader waits for ever), or whose folder does not exist, are refused
+    // before the match starts: before its log is opened, which the next
+    // run's `--out` would otherwise find.
     for (flag, path) in [("--out", &args.out), ("--record", &args.record)] {
         if let Some(path) = path {
-            plyd_util::files::check_writable(path)
-                .map_err(|e| setup(format!("{flag} {}: {e}", path.display())))?;
+            let refuse = |why: String| setup(format!("{flag} {}: {why}", path.display()));
+            plyd_util::files::check_writable(path).map_err(|e| refuse(e.to_string()))?;
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if folder.is_some_and(|folder| !folder.is_dir()) {
+                return Err(refuse("its folder does not exist".to_string()));
+            }
         }
     }
     // A new match never writes over games: the file may be the log of an
@@ -261,13 +267,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     }
     let pending = resume::pending_games(args.games, &done);
 
-    // A `--record` that cannot be written (a format the game has none of,
-    // a folder that does not exist) is refused before the log is opened,
-    // which the next run's `--out` would otherwise find; the records are
-    // written once the log is open, a log refused leaving them as they
-    // were.
-    let record_format = match &args.record {
-        Some(path) => Some(check_record_path(variant.name(), path).map_err(setup)?),
+    // A `--record` in a format the game has none of is refused before the
+    // log is opened, as the paths above; the records are written once the
+    // log is open, a log refused leaving them as they were.
+    let record = match &args.record {
+        Some(path) => Some((
+            path,
+            community::format_for(variant.name(), path).map_err(setup)?,
+        )),
         None => None,
     };
     // The files this run makes (a path through a link, the file it
@@ -284,8 +291,8 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         }
         None => None,
     };
-    let mut record_file = match (&args.record, record_format) {
-        (Some(path), Some(format)) => {
+    let mut record_file = match record {
+        Some((path, format)) => {
             let file = File::create(path)
                 .map_err(|e| setup(format!("cannot write the records {}: {e}", path.display())))?;
             let mut file = BufWriter::new(file);
@@ -298,7 +305,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             }
             Some((format, file))
         }
-        _ => None,
+        None => None,
     };
 
     let mut standings = Standings::new([specs[0].name.clone(), specs[1].name.clone()]);
@@ -516,20 +523,6 @@ fn read_log(path: &Path) -> Result<(PathBuf, ParsedLog), String> {
     let log =
         resume::parse_log(&text).map_err(|why| format!("--resume {}: {why}", path.display()))?;
     Ok((path.to_path_buf(), log))
-}
-
-/// The format `--record PATH` writes for `variant`, where the file can be
-/// made: its folder exists and the path is not one that never takes a
-/// writing (a folder, a FIFO).
-fn check_record_path(variant: &str, path: &Path) -> Result<plyd_protocol::RecordFormat, String> {
-    let format = community::format_for(variant, path)?;
-    let cannot = |why: String| format!("cannot write the records {}: {why}", path.display());
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if folder.is_some_and(|folder| !folder.is_dir()) {
-        return Err(cannot("its folder does not exist".to_string()));
-    }
-    plyd_util::files::check_writable(path).map_err(|e| cannot(e.to_string()))?;
-    Ok(format)
 }
 
 /// Open the game log: a new one gets the match header; one being resumed
