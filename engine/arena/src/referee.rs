@@ -258,10 +258,6 @@ pub fn play_game(
     })
 }
 
-/// The `Reason` of a game the rules ended: the rule, where the plugin
-/// names it (`reason`), else whether the game was over with no move left
-/// or the plugin ruled with moves left (a repetition or move-count rule,
-/// which an arbiter of its own could rule otherwise); and what for.
 /// Where an illegal move of coordinates (`b1c3`) is legal with every rank
 /// one lower or one higher, the engine most likely numbers ranks from the
 /// other end of `0-9` and `1-10` than the arena (Fairy-Stockfish writes
@@ -299,6 +295,10 @@ fn shift_ranks(text: &str, shift: i32) -> Option<String> {
     (squares == 2).then_some(out)
 }
 
+/// The `Reason` of a game the rules ended: the rule, where the plugin
+/// names it (`reason`), else whether the game was over with no move left
+/// or the plugin ruled with moves left (a repetition or move-count rule,
+/// which an arbiter of its own could rule otherwise); and what for.
 fn rules_reason(outcome: Outcome, no_move: bool, reason: Option<String>) -> String {
     let verdict = match outcome {
         Outcome::Win => "a win for the side to move",
@@ -360,6 +360,7 @@ pub fn go_command(clocks: &[Option<Clock>; 2], limits: &Limits, side: u32) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::parse_clock;
 
     #[test]
     fn ranks_are_shifted_square_by_square() {
@@ -371,7 +372,6 @@ mod tests {
         assert_eq!(shift_ranks("d1d7g7", 1), None);
         assert_eq!(shift_ranks("0000", 1), None);
     }
-    use crate::clock::parse_clock;
 
     #[test]
     fn the_rules_decide_from_the_side_to_move() {
