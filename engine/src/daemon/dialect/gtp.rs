@@ -223,7 +223,7 @@ impl Gtp {
             self.main_ms
                 .filter(|&m| m > 0)
                 .map(|m| (m, 0))
-                .or((self.byo_yomi_stones > 0).then_some((self.byo_yomi_ms, self.byo_yomi_stones)))
+                .or_else(|| self.byo_yomi())
         })
     }
 
