@@ -559,7 +559,13 @@ fn main() -> ExitCode {
         },
         Some(Tool::Record { file }) => {
             let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
-                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Ok(bytes) => {
+                    // Read whatever the encoding (GBK names in a CCGC
+                    // record), without a byte-order mark.
+                    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+                    plyd_util::files::strip_byte_order_mark(&mut text);
+                    text
+                }
                 Err(e) => {
                     eprintln!("plyd record: {}: {e}", file.display());
                     return ExitCode::from(2);

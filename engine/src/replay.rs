@@ -32,7 +32,6 @@ pub struct Replayed {
 /// game). Text before the first is a record of its own, which does not
 /// read.
 fn split_records(text: &str) -> Vec<String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();
     // How deep inside a GGF or SGF game's parentheses, and whether inside

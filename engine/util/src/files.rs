@@ -43,12 +43,17 @@ pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
 /// UTF-8 is an error of kind [`ErrorKind::InvalidData`], as
 /// [`std::fs::read_to_string`] gives.
 pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
-    let text = String::from_utf8(read_bytes(path, limit)?)
+    let mut text = String::from_utf8(read_bytes(path, limit)?)
         .map_err(|_| Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8"))?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    strip_byte_order_mark(&mut text);
+    Ok(text)
+}
+
+/// Take off the byte-order mark an editor on Windows may put first.
+pub fn strip_byte_order_mark(text: &mut String) {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
 }
 
 /// Refuse a path to be written that would never take the writing: a
