@@ -365,6 +365,7 @@ impl SearchControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::timeman::LEAST_USABLE_US;
 
     #[test]
     fn infinite_ignores_every_time_limit() {
@@ -492,7 +493,10 @@ mod tests {
             ..GoParams::default()
         };
         let l = limits_from_go(&go, 0, Duration::from_millis(10), None);
-        assert_eq!(l.hard_time(), Some(Duration::from_millis(1)));
+        assert_eq!(
+            l.hard_time(),
+            Some(Duration::from_micros(LEAST_USABLE_US * 3 / 4))
+        );
     }
 
     #[test]

@@ -48,6 +48,14 @@ const INC_FULL_AT: u64 = 20;
 const HARD_SHARES_NUM: u64 = 3;
 const HARD_SHARES_DEN: u64 = 2;
 
+/// The least a move is planned for, in microseconds, where the clock
+/// leaves twice that usable; on a clock shorter than that, half of what
+/// it leaves. A budget that did not shrink below a millisecond took a
+/// millisecond and a little more from a clock of one, past its end.
+const LEAST_SOFT_US: u64 = 1000;
+/// The least a clock is planned on, in microseconds, at 0 or below.
+pub const LEAST_USABLE_US: u64 = 100;
+
 /// The soft and hard limits for one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -65,11 +73,17 @@ pub fn clock_budget(
     moves_to_go: Option<u32>,
     overhead: Duration,
 ) -> TimeBudget {
-    let time = time.max(0) as u64;
-    let inc = inc.max(0) as u64;
-    let overhead = overhead.as_millis() as u64;
-    // Never plan to use more than what is left after the overhead.
-    let usable = time.saturating_sub(overhead).max(1);
+    // In microseconds: a clock of a few milliseconds is planned in
+    // fractions of one.
+    let time = time.max(0) as u64 * 1000;
+    let inc = inc.max(0) as u64 * 1000;
+    let overhead = overhead.as_micros() as u64;
+    // Never plan to use more than what is left after the overhead; a clock
+    // shorter than the overhead plays on half of it, up to a millisecond.
+    let usable = time
+        .saturating_sub(overhead)
+        .max((time / 2).min(1000))
+        .max(LEAST_USABLE_US);
     let (moves_to_go, pool, hard_cap) = match moves_to_go {
         None => (DEFAULT_MOVES_TO_GO, usable, u64::MAX),
         Some(m) => {
@@ -80,17 +94,17 @@ pub fn clock_budget(
             // do), the clock would shrink like the fourth power of the
             // moves left and be gone before the control.
             let m = u64::from(m).clamp(1, 60);
-            let pool = time.saturating_sub(overhead * (m + 1)).max(1);
+            let pool = time.saturating_sub(overhead * (m + 1)).max(1000);
             (m, pool, pool * HARD_SHARES_NUM / (HARD_SHARES_DEN * m))
         }
     };
     let inc_share = (inc * 3 / 4).min(usable * 3 / (4 * INC_FULL_AT));
     let share = pool / moves_to_go + inc_share;
-    let soft = share.min(usable / 2).max(1);
+    let soft = share.min(usable / 2).max(LEAST_SOFT_US.min(usable / 2));
     let hard = (soft * 4).min(usable * 3 / 4).min(hard_cap).max(soft);
     TimeBudget {
-        soft: Duration::from_millis(soft),
-        hard: Duration::from_millis(hard),
+        soft: Duration::from_micros(soft),
+        hard: Duration::from_micros(hard),
     }
 }
 
@@ -212,12 +226,32 @@ mod tests {
     }
 
     #[test]
+    fn a_clock_of_a_few_milliseconds_keeps_a_quarter() {
+        // A budget with a floor of a whole millisecond took all of a
+        // 1-ms clock and more.
+        for time in 1..=40 {
+            for inc in [0, 1, 10] {
+                for mtg in [None, Some(1), Some(40)] {
+                    for overhead in [0, 10, 30] {
+                        let b = clock_budget(time, inc, mtg, ms(overhead));
+                        assert!(b.soft > Duration::ZERO, "{time} {inc} {mtg:?} {overhead}");
+                        assert!(
+                            b.hard.as_micros() as u64 * 4 <= time as u64 * 3000,
+                            "{time} {inc} {mtg:?} {overhead}: {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn last_move_before_the_control_may_use_much_of_the_clock() {
         let b = clock_budget(10_000, 0, Some(1), ms(0));
         assert_eq!(b.soft, ms(5_000));
         assert_eq!(b.hard, ms(7_500));
         let b = clock_budget(10_000, 0, None, ms(0));
-        assert_eq!(b.soft, ms(333));
+        assert_eq!(b.soft, Duration::from_micros(333_333));
     }
 
     /// Play `moves` moves on a clock of `base` ms plus `inc`, each taking
@@ -279,8 +313,8 @@ mod tests {
         assert_eq!(
             first,
             TimeBudget {
-                soft: ms(114),
-                hard: ms(172)
+                soft: Duration::from_micros(114_750),
+                hard: Duration::from_micros(172_125)
             }
         );
     }
