@@ -128,14 +128,26 @@ fn clock_limits(
         .filter(|&m| m > 0)
         .or(plies_left.map(endgame_moves_to_go));
     let budget = clock_budget(time, inc.unwrap_or(0), moves_to_go, move_overhead);
-    // Half of what the hard limit leaves of the clock at most.
-    let usable = Duration::from_millis(time.max(0) as u64).saturating_sub(move_overhead);
-    let spare = usable.saturating_sub(budget.hard) / 2;
+    // Half of what the hard limit leaves of the clock after the overhead
+    // at most, but not less than a search that is alive takes to answer
+    // after its hard limit while the clock lasts: on a clock of a few
+    // milliseconds, a watchdog that answered first played the first legal
+    // move, where the search's answer came a fraction of a millisecond
+    // later.
+    let clock = Duration::from_millis(time.max(0) as u64);
+    let spare = clock
+        .saturating_sub(move_overhead)
+        .saturating_sub(budget.hard)
+        / 2;
+    let least = LEAST_GRACE.min(clock.saturating_sub(budget.hard));
     Some((
         budget,
-        budget.hard + watchdog_grace(move_overhead).min(spare),
+        budget.hard + watchdog_grace(move_overhead).min(spare.max(least)),
     ))
 }
+
+/// The least time the watchdog waits past a clock's hard limit.
+const LEAST_GRACE: Duration = Duration::from_millis(1);
 
 /// How long after a timed search's hard limit the watchdog waits for its
 /// answer: half the move overhead, between 5 and 100 ms. A search that is
@@ -518,8 +530,14 @@ mod tests {
                 let l = limits_from_go(&go, 0, ms(overhead), None);
                 let answer = l.answer_by.unwrap();
                 assert!(answer >= l.hard_time().unwrap(), "{time} {overhead}");
-                let usable = ms((time as u64).saturating_sub(overhead).max(1));
-                assert!(answer <= usable, "{time} {overhead}: {answer:?}");
+                // Never past the clock; past what the overhead leaves of
+                // it only by the least grace, on a clock of a few ms.
+                assert!(answer <= ms(time as u64), "{time} {overhead}: {answer:?}");
+                let usable = ms((time as u64).saturating_sub(overhead));
+                assert!(
+                    answer <= usable.max(l.hard_time().unwrap() + LEAST_GRACE),
+                    "{time} {overhead}: {answer:?}"
+                );
             }
         }
         assert_eq!(
