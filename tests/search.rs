@@ -9,6 +9,7 @@
 use crate::common;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use plyd::host::{Evaluator, EvaluatorSource, GameState, Outcome, PluginHost, VariantRef};
 use plyd::search::bench;
@@ -303,6 +304,39 @@ fn a_node_limit_stops_the_search_exactly_there() {
     );
     assert_eq!(result.nodes, 3000);
     assert!(result.best.is_some());
+}
+
+#[test]
+fn a_clock_already_run_out_still_answers_a_searched_ply() {
+    // A hard limit long past when the search starts: the main thread
+    // finishes its first iteration (a ply) rather than play a move it has
+    // not looked at, on one thread or several.
+    let othello = othello();
+    let eval = othello.evaluator();
+    for threads in [1, 2] {
+        let tt = TranspositionTable::new(1).unwrap();
+        let limits = SearchLimits {
+            movetime: Some(Duration::from_nanos(1)),
+            ..SearchLimits::default()
+        };
+        let options = SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        };
+        let (result, events) = run_search(othello.state(None), &eval, &tt, limits, options);
+        assert!(
+            result.depth >= 1,
+            "{threads} threads: depth {}",
+            result.depth
+        );
+        assert!(result.best.is_some());
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, SearchEvent::Info(info) if info.depth >= Some(1))),
+            "{threads} threads: no iteration reported"
+        );
+    }
 }
 
 /// The synthetic test game of `tests/plugins/tactics`, which declares noisy

@@ -320,7 +320,13 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn check_limits(&mut self) {
         let shared = self.shared;
-        if shared.time_up() {
+        // The main thread finishes its first iteration whatever the clock
+        // says (a ply: a fraction of a millisecond in xiangqi and Othello,
+        // about one in the Amazons): stopped sooner, it would play a move
+        // it had not looked at. The watchdog still answers for a first
+        // iteration that takes too long.
+        let clock_binds = !self.is_main() || self.completed_depth > 0;
+        if shared.time_up() && clock_binds {
             self.stopped = true;
             return;
         }
@@ -358,7 +364,7 @@ impl<'a> Searcher<'a> {
             self.stopped = true;
         } else if self.is_main() {
             // Only the main thread reads the clock; it stops the others.
-            if let Some(hard) = shared.limits.hard_time() {
+            if let Some(hard) = shared.limits.hard_time().filter(|_| clock_binds) {
                 if !shared.control.pondering() && shared.control.clock_elapsed() >= hard {
                     self.stopped = true;
                 }
