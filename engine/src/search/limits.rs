@@ -130,19 +130,18 @@ fn clock_limits(
     let budget = clock_budget(time, inc.unwrap_or(0), moves_to_go, move_overhead);
     // Half of what the hard limit leaves of the clock after the overhead
     // at most, but not less than a search that is alive takes to answer
-    // after its hard limit while the clock lasts: on a clock of a few
-    // milliseconds, a watchdog that answered first played the first legal
-    // move, where the search's answer came a fraction of a millisecond
-    // later.
+    // after its hard limit: on a clock of a few milliseconds, or one
+    // already run out (an arbiter with a margin plays on), a watchdog that
+    // answered first played the first legal move, where the search's
+    // answer after its first ply came a fraction of a millisecond later.
     let clock = Duration::from_millis(time.max(0) as u64);
     let spare = clock
         .saturating_sub(move_overhead)
         .saturating_sub(budget.hard)
         / 2;
-    let least = LEAST_GRACE.min(clock.saturating_sub(budget.hard));
     Some((
         budget,
-        budget.hard + watchdog_grace(move_overhead).min(spare.max(least)),
+        budget.hard + watchdog_grace(move_overhead).min(spare).max(LEAST_GRACE),
     ))
 }
 
@@ -512,7 +511,7 @@ mod tests {
     }
 
     #[test]
-    fn the_watchdog_waits_past_the_hard_limit_but_not_past_the_clock() {
+    fn the_watchdog_waits_a_millisecond_past_the_hard_limit_at_least_and_not_past_a_clock_that_allows_it() {
         let ms = Duration::from_millis;
         let go = GoParams {
             movetime: Some(1000),
@@ -520,7 +519,7 @@ mod tests {
         };
         let l = limits_from_go(&go, 0, ms(30), None);
         assert_eq!(l.answer_by, Some(ms(985)));
-        for time in [1i64, 10, 50, 200, 1_000, 60_000] {
+        for time in [-5i64, 0, 1, 4, 10, 50, 200, 1_000, 60_000] {
             for overhead in [0, 10, 100, 1000] {
                 let go = GoParams {
                     wtime: Some(time),
@@ -529,15 +528,19 @@ mod tests {
                 };
                 let l = limits_from_go(&go, 0, ms(overhead), None);
                 let answer = l.answer_by.unwrap();
-                assert!(answer >= l.hard_time().unwrap(), "{time} {overhead}");
-                // Never past the clock; past what the overhead leaves of
-                // it only by the least grace, on a clock of a few ms.
-                assert!(answer <= ms(time as u64), "{time} {overhead}: {answer:?}");
-                let usable = ms((time as u64).saturating_sub(overhead));
+                let hard = l.hard_time().unwrap();
+                assert!(answer >= hard + LEAST_GRACE, "{time} {overhead}");
+                // Past what the overhead leaves of the clock only by the
+                // least grace, and past the clock only where it is shorter
+                // than its hard limit and that grace.
+                let usable = ms((time.max(0) as u64).saturating_sub(overhead));
                 assert!(
-                    answer <= usable.max(l.hard_time().unwrap() + LEAST_GRACE),
+                    answer <= usable.max(hard + LEAST_GRACE),
                     "{time} {overhead}: {answer:?}"
                 );
+                if time >= 4 {
+                    assert!(answer <= ms(time as u64), "{time} {overhead}: {answer:?}");
+                }
             }
         }
         assert_eq!(
