@@ -511,7 +511,7 @@ mod tests {
     }
 
     #[test]
-    fn the_watchdog_waits_a_millisecond_past_the_hard_limit_at_least_and_not_past_a_clock_that_allows_it() {
+    fn the_watchdog_waits_a_millisecond_at_least_and_not_past_a_clock_that_allows_it() {
         let ms = Duration::from_millis;
         let go = GoParams {
             movetime: Some(1000),
