@@ -14,8 +14,17 @@ in turn, `--rounds` times, so that they share the same machine conditions;
     python3 tests/tools/move_latency.py --engine target/release/plyd \
         --engine /tmp/old/plyd --game xiangqi --threads 2 --busy 2
 
+`--go WORDS` sends `go WORDS` instead of `go movetime N`: with `--go
+"wtime 1 btime 1"` every move is played on a clock of 1 ms, as at the end
+of a long game in sudden death.
+
 Prints one line per run: mean, median, 90th and 99th percentile and the
-largest time in milliseconds.
+largest time in milliseconds, how many answers came after the move time
+or the clock (`wtime`, else `movetime`, in `--go`), and how many came
+without an `info ... depth` of 1 or more (a move the search had not
+looked at; `bestmove (none)`, at the end of a game, is not counted). The
+first move after each `ucinewgame` waits, on its clock, for the hash
+table to be cleared (no `isready` is sent between).
 """
 
 import argparse
@@ -51,13 +60,25 @@ def measure(engine, args):
     send(f"setoption name Threads value {args.threads}")
     send("isready")
     until("readyok")
-    moves, times = [], []
+    go = "go " + (args.go or f"movetime {args.movetime}")
+    moves, times, unsearched = [], [], 0
     for _ in range(args.moves):
         send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
         start = time.perf_counter()
-        send(f"go movetime {args.movetime}")
-        best = until("bestmove").split()[1]
+        send(go)
+        deepest = 0
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                sys.exit(f"{engine} exited")
+            words = line.split()
+            if words[:1] == ["info"] and "depth" in words[:-1]:
+                deepest = max(deepest, int(words[words.index("depth") + 1]))
+            if words[:1] == ["bestmove"]:
+                break
         times.append((time.perf_counter() - start) * 1000)
+        best = words[1]
+        unsearched += deepest < 1 and best != "(none)"
         if best == "(none)" or len(moves) >= args.max_plies:
             moves = []
             send("ucinewgame")
@@ -65,7 +86,16 @@ def measure(engine, args):
             moves.append(best)
     send("quit")
     proc.wait()
-    return times
+    return times, unsearched
+
+
+def allowed_ms(args):
+    """The time a move may take: the side's clock or the move time."""
+    words = (args.go or f"movetime {args.movetime}").split()
+    for key in ("wtime", "movetime"):
+        if key in words[:-1]:
+            return float(words[words.index(key) + 1])
+    return float("inf")
 
 
 def main():
@@ -78,6 +108,7 @@ def main():
     parser.add_argument("--movetime", type=int, default=2)
     parser.add_argument("--busy", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--go", help="the words after `go` (default: movetime N)")
     args = parser.parse_args()
     spinners = [
         subprocess.Popen([sys.executable, "-c", "while True: pass"])
@@ -86,12 +117,14 @@ def main():
     try:
         for _ in range(args.rounds):
             for engine in args.engine:
-                times = sorted(measure(engine, args))
+                times, unsearched = measure(engine, args)
+                times.sort()
+                late = sum(t > allowed_ms(args) for t in times)
                 at = lambda q: times[min(len(times) - 1, int(q * len(times)))]
                 print(
                     f"{engine}: moves {len(times)} mean {statistics.mean(times):.2f} "
                     f"p50 {at(0.5):.2f} p90 {at(0.9):.2f} p99 {at(0.99):.2f} "
-                    f"max {times[-1]:.2f} ms",
+                    f"max {times[-1]:.2f} ms, late {late}, unsearched {unsearched}",
                     flush=True,
                 )
     finally:
