@@ -604,7 +604,8 @@ fn choose<'r>(
     // A proven win stands against deeper lines that do not prove one (a
     // helper's deeper iteration may not see the mate the main thread
     // proved, under pruning), and the quickest win is played, as
-    // Stockfish's thread vote keeps them; otherwise the deepest line.
+    // Stockfish's thread vote keeps them, the deeper line of two as quick;
+    // otherwise the deepest line.
     let wins = |r: &ThreadResult| score::is_decisive(r.score) && r.score > 0;
     let mut best = main;
     for helper in helpers {
@@ -612,7 +613,7 @@ fn choose<'r>(
             continue;
         }
         let better = match (wins(best), wins(helper)) {
-            (true, true) => helper.score > best.score,
+            (true, true) => (helper.score, helper.depth) > (best.score, best.depth),
             (true, false) => false,
             (false, true) => true,
             (false, false) => helper.depth > best.depth,
@@ -695,6 +696,13 @@ mod tests {
         // A quicker win is taken, a slower one not.
         assert_eq!(choose(1, &main, &[result(6, win_in(5), 30)]).pv, [30]);
         assert_eq!(choose(1, &main, &[result(12, win_in(9), 40)]).pv, [10]);
+        // As quick a win, proved a ply deeper (a helper that finished the
+        // last depth of `go depth` first, the main thread stopped in it):
+        // the deeper line answers, with its depth.
+        let helpers = [result(9, win_in(7), 45)];
+        let deeper = choose(1, &main, &helpers);
+        assert_eq!((deeper.pv.as_slice(), deeper.depth), (&[45][..], 9));
+        assert_eq!(choose(1, &main, &[result(7, win_in(7), 46)]).pv, [10]);
         // A helper's proven win beats the main thread's deeper line
         // without one; losses go by depth.
         let plain = result(10, -50, 50);
