@@ -55,6 +55,11 @@ const HARD_SHARES_DEN: u64 = 2;
 const LEAST_SOFT_US: u64 = 1000;
 /// The least a clock is planned on, in microseconds, at 0 or below.
 pub const LEAST_USABLE_US: u64 = 100;
+/// The longest clock or increment planned on, in microseconds (about 35
+/// years): a longer one is planned as this long, so that no product of
+/// the plan overflows (a clock of 2^64 microseconds and a little more had
+/// wrapped round to nothing and was answered at once).
+const LONGEST_US: u64 = 1 << 50;
 /// In sudden death (no increment, no `movestogo`), the clock kept back,
 /// in `Move Overhead`s, for a game that goes on and on: planned as a
 /// share of what is left, the clock shrinks geometrically until every
@@ -87,8 +92,9 @@ pub fn clock_budget(
 ) -> TimeBudget {
     // In microseconds: a clock of a few milliseconds is planned in
     // fractions of one.
-    let time = time.max(0) as u64 * 1000;
-    let inc = inc.max(0) as u64 * 1000;
+    let micros = |ms: i64| (ms.max(0) as u64).saturating_mul(1000).min(LONGEST_US);
+    let time = micros(time);
+    let inc = micros(inc);
     let overhead = overhead.as_micros() as u64;
     // Never plan to use more than what is left after the overhead (and, in
     // sudden death, the reserve, which a hundredth of the clock a move
@@ -265,6 +271,21 @@ mod tests {
                             "{time} {inc} {mtg:?} {overhead}: {b:?}"
                         );
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_clock_too_long_to_count_in_microseconds_is_a_long_clock() {
+        // 18,446,744,073,709,552 ms is just past 2^64 microseconds.
+        let hour = Duration::from_secs(3600);
+        for time in [18_446_744_073_709_552, i64::MAX] {
+            for inc in [0, i64::MAX] {
+                for mtg in [None, Some(1), Some(40)] {
+                    let b = clock_budget(time, inc, mtg, ms(10));
+                    assert!(b.soft >= hour, "{time} {inc} {mtg:?}: {b:?}");
+                    assert!(b.hard >= b.soft, "{time} {inc} {mtg:?}: {b:?}");
                 }
             }
         }
