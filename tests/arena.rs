@@ -187,6 +187,22 @@ fn fake_against_plyd(
     }
 }
 
+/// The arena's words for `games` games at depth 1, logged to `log`.
+#[cfg(unix)]
+fn logged_games_at_depth_1(games: u32, log: &Path) -> Vec<String> {
+    let games = games.to_string();
+    [
+        "--depth",
+        "1",
+        "--games",
+        &games,
+        "--out",
+        log.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// Write the fake engine into `dir` and give the engine words to run it.
 #[cfg(unix)]
 fn fake_engine(dir: &TempDir, mode: &str) -> Vec<String> {
@@ -463,17 +479,7 @@ fn an_illegal_move_loses() {
     let dir = TempDir::new("arena-illegal");
     let log = dir.path().join("games.txt");
     let mut args = fake_against_plyd(&dir, "illegal", &[], true);
-    args.extend(
-        [
-            "--depth",
-            "1",
-            "--games",
-            "2",
-            "--out",
-            log.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
+    args.extend(logged_games_at_depth_1(2, &log));
     let out = arena(plugins.path(), &args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -617,17 +623,7 @@ fn a_line_that_is_not_utf8_is_read_not_taken_for_a_crash() {
     let dir = TempDir::new("arena-gbk");
     let log = dir.path().join("games.txt");
     let mut args = fake_against_plyd(&dir, "gbk", &[], true);
-    args.extend(
-        [
-            "--depth",
-            "1",
-            "--games",
-            "1",
-            "--out",
-            log.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
+    args.extend(logged_games_at_depth_1(1, &log));
     let out = arena(plugins.path(), &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let games = read_log(&log);
@@ -672,19 +668,8 @@ fn an_engine_counting_xiangqi_ranks_from_1_is_told_the_game_option() {
     let dir = TempDir::new("arena-ranks");
     let log = dir.path().join("games.txt");
     let mut args = fake_against_plyd(&dir, "ranks1", &[], true);
-    args.extend(
-        [
-            "--game",
-            "xiangqi",
-            "--depth",
-            "1",
-            "--games",
-            "1",
-            "--out",
-            log.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
+    args.extend(["--game", "xiangqi"].map(String::from));
+    args.extend(logged_games_at_depth_1(1, &log));
     let out = arena(plugins.path(), &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let games = read_log(&log);
@@ -701,17 +686,7 @@ fn a_crashing_engine_loses_and_is_restarted() {
     let dir = TempDir::new("arena-crash");
     let log = dir.path().join("games.txt");
     let mut args = fake_against_plyd(&dir, "crash", &[], true);
-    args.extend(
-        [
-            "--depth",
-            "1",
-            "--games",
-            "3",
-            "--out",
-            log.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
+    args.extend(logged_games_at_depth_1(3, &log));
     let out = arena(plugins.path(), &args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -750,17 +725,7 @@ fn an_engine_whose_plugin_fails_loses_and_is_restarted() {
     let dir = TempDir::new("arena-plugin-failure");
     let log = dir.path().join("games.txt");
     let mut args = fake_against_plyd(&dir, "plugin-fails", &[], true);
-    args.extend(
-        [
-            "--depth",
-            "1",
-            "--games",
-            "2",
-            "--out",
-            log.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
+    args.extend(logged_games_at_depth_1(2, &log));
     let out = arena(plugins.path(), &args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -786,17 +751,7 @@ fn a_match_broken_off_says_how_to_go_on_with_it() {
     let dir = TempDir::new("arena-abort");
     let log = dir.path().join("games.txt");
     let mut args = fake_against_plyd(&dir, "crash-once", &[], true);
-    args.extend(
-        [
-            "--depth",
-            "1",
-            "--games",
-            "4",
-            "--out",
-            log.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
+    args.extend(logged_games_at_depth_1(4, &log));
     let out = arena(plugins.path(), &args);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
