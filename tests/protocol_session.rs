@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::common::{assert_info_well_formed, errors, Engine, PATIENCE};
+use crate::common::{assert_info_well_formed, errors, number_after, Engine, PATIENCE};
 
 const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
 /// Black's four opening moves (a1 top-left, rows numbered downwards).
@@ -336,6 +336,58 @@ fn go_nodes_is_deterministic_across_ucinewgame(mode: &str) {
     let first = run(&mut e);
     let second = run(&mut e);
     assert_eq!(first, second);
+}
+
+/// `ucinewgame` empties the table before the next search that waits for
+/// nothing else (one without a clock, or any after `isready`), and a
+/// search on the clock sent straight after it keeps the last game's
+/// entries rather than spend its clock clearing them: fewer nodes for the
+/// same depth, the entries of the same search still in the table.
+#[test]
+fn ucinewgame_clears_the_table_off_the_clock_only() {
+    let (mut e, _dir) = Engine::othello();
+    let nodes = |e: &mut Engine, before_go: &[&str], go: &str| {
+        for line in before_go {
+            e.send(line);
+        }
+        e.send("position startpos moves f5 d6 c3");
+        e.send(go);
+        let lines = e.until_bestmove();
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        number_after(last_info, "nodes").expect("a node count")
+    };
+    let fresh = nodes(&mut e, &[], "go depth 9");
+    let untimed = nodes(&mut e, &["ucinewgame"], "go depth 9");
+    assert_eq!(
+        untimed, fresh,
+        "a search without a clock waits for the clear"
+    );
+    let clocked = nodes(&mut e, &["ucinewgame"], "go depth 9 movetime 600000");
+    assert!(
+        clocked < fresh,
+        "a search on the clock keeps the table: {clocked} nodes against {fresh}"
+    );
+    let after_isready = nodes(
+        &mut e,
+        &["ucinewgame", "isready"],
+        "go depth 9 movetime 600000",
+    );
+    assert_eq!(after_isready, fresh, "isready clears it");
+    let kept = nodes(
+        &mut e,
+        &["ucinewgame"],
+        "go depth 9 wtime 600000 btime 600000",
+    );
+    assert!(kept < fresh, "{kept} nodes against {fresh}");
+    // The clear dropped for the clocked search is not done later, in the
+    // middle of the game it began.
+    e.sync();
+    let next = nodes(&mut e, &[], "go depth 9");
+    assert!(next < fresh, "{next} nodes against {fresh}");
 }
 
 fn game_over_gives_bestmove_none(mode: &str) {

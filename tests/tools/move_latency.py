@@ -23,8 +23,9 @@ largest time in milliseconds, how many answers came after the move time
 or the clock (`wtime`, else `movetime`, in `--go`), and how many came
 without an `info ... depth` of 1 or more (a move the search had not
 looked at; `bestmove (none)`, at the end of a game, is not counted). The
-first move after each `ucinewgame` waits, on its clock, for the hash
-table to be cleared (no `isready` is sent between).
+first move after each `ucinewgame` comes with no `isready` before it: a
+daemon that clears its hash table there does so on the move's clock
+(plyd keeps the last game's table for such a `go`).
 """
 
 import argparse

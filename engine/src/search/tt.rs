@@ -124,6 +124,9 @@ pub struct TranspositionTable {
     generation: AtomicU8,
     /// Whether an entry has been written since the words were last zero.
     written: AtomicBool,
+    /// A clear asked for and not yet done (see
+    /// [`TranspositionTable::clear_before_next_search`]).
+    clear_pending: bool,
     /// Each search thread's histories, kept from one search to the next
     /// (see [`TranspositionTable::take_memory`]) and emptied with the
     /// table.
@@ -279,6 +282,7 @@ impl TranspositionTable {
             clusters: 0,
             generation: AtomicU8::new(0),
             written: AtomicBool::new(false),
+            clear_pending: false,
         };
         table.resize(mib)?;
         Ok(table)
@@ -296,6 +300,7 @@ impl TranspositionTable {
         let len = clusters.checked_mul(CLUSTER * WORDS).ok_or_else(too_big)?;
         self.words = zeroed_words(len).ok_or_else(too_big)?;
         *self.written.get_mut() = false;
+        self.clear_pending = false;
         self.clusters = clusters;
         self.generation.store(0, Ordering::Relaxed);
         Ok(())
@@ -370,6 +375,39 @@ impl TranspositionTable {
             *self.written.get_mut() = false;
         }
         self.generation.store(0, Ordering::Relaxed);
+        self.clear_pending = false;
+    }
+
+    /// Ask for [`TranspositionTable::clear`] to be done when the engine
+    /// next waits for nothing but it (`ucinewgame`): see
+    /// [`TranspositionTable::settle`].
+    pub fn clear_before_next_search(&mut self) {
+        self.clear_pending = true;
+    }
+
+    /// Whether a clear asked for by
+    /// [`TranspositionTable::clear_before_next_search`] is still to do.
+    pub fn clear_pending(&self) -> bool {
+        self.clear_pending
+    }
+
+    /// Do the clear asked for, if any, before a search or at `isready`;
+    /// for a search whose clock is running (`on_the_clock`), drop it
+    /// instead: zeroing a large table takes long enough to lose a fast
+    /// game on time (8 GiB: about 0.65 s on a 2-core machine), and the
+    /// entries of the last game are still true of their positions, so
+    /// they are kept, to age out as any old entry does. Whether the table
+    /// was cleared.
+    pub fn settle(&mut self, on_the_clock: bool) -> bool {
+        if !self.clear_pending {
+            return false;
+        }
+        if on_the_clock {
+            self.clear_pending = false;
+            return false;
+        }
+        self.clear();
+        true
     }
 
     /// Start a new search: entries written before now age by one.
@@ -767,6 +805,28 @@ mod tests {
             assert!(mapped_share(fresh) < 0.5, "{}", mapped_share(fresh));
             std::alloc::dealloc(ptr, layout);
         }
+    }
+
+    #[test]
+    fn a_clear_asked_for_is_done_off_the_clock_and_dropped_on_it() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        assert!(!tt.settle(false), "nothing asked, nothing done");
+        tt.store(42, Some(3), 5, 7, 9, Bound::Exact, 0);
+        tt.clear_before_next_search();
+        assert!(tt.clear_pending());
+        assert!(!tt.settle(true), "a search on the clock keeps the table");
+        assert!(!tt.clear_pending(), "and the clear is not done later");
+        assert!(tt.probe(42, 0).is_some());
+        assert!(!tt.settle(false));
+        assert!(tt.probe(42, 0).is_some());
+        tt.clear_before_next_search();
+        assert!(tt.settle(false), "cleared when nothing waits");
+        assert!(!tt.clear_pending());
+        assert!(tt.probe(42, 0).is_none());
+        tt.store(42, Some(3), 5, 7, 9, Bound::Exact, 0);
+        tt.clear_before_next_search();
+        tt.clear();
+        assert!(!tt.clear_pending(), "a clear done meanwhile answers it");
     }
 
     #[test]

@@ -30,7 +30,13 @@ impl Controller {
     }
 
     /// `ucinewgame`: the start position and an empty table. A search told
-    /// to stop is waited for, as `go` waits for it.
+    /// to stop is waited for, as `go` waits for it. The table is emptied
+    /// at the next `isready` or search without a clock, and kept for a
+    /// search on the clock that comes first (see
+    /// [`TranspositionTable::settle`](crate::search::tt::TranspositionTable::settle)):
+    /// a GUI that waits for `readyok` before its `go`, as UCI asks, gets
+    /// an empty table off its clock, and one that does not is not made to
+    /// wait for it on its clock.
     pub(crate) fn new_game(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
         if self.job_in_the_way(voice).is_err() {
             return Err(ControlError::BusyFor(
@@ -40,7 +46,26 @@ impl Controller {
         self.session
             .reset_position()
             .map_err(ControlError::Position)?;
-        self.clear_hash()
+        self.table()?.clear_before_next_search();
+        self.trees.lock().clear();
+        Ok(())
+    }
+
+    /// The clear `ucinewgame` asked for, done now, or dropped when the
+    /// search about to start is `on_the_clock`. A table a job still holds
+    /// is left as it is.
+    pub(crate) fn settle_table(&mut self, on_the_clock: bool) {
+        if !self.tt.clear_pending() {
+            return;
+        }
+        if let Ok(table) = self.table() {
+            if !table.settle(on_the_clock) {
+                log::info!(
+                    "a go with a clock came after ucinewgame with no isready between: \
+                     the table is kept from the last game rather than cleared on the clock"
+                );
+            }
+        }
     }
 
     /// Whether a running job keeps a new one from starting. A job that was
@@ -75,6 +100,7 @@ impl Controller {
         root: Option<GameState>,
     ) -> Result<(), ControlError> {
         self.job_in_the_way(voice)?;
+        self.settle_table(go.wtime.is_some() || go.btime.is_some() || go.movetime.is_some());
         let root = match root {
             Some(root) => root,
             None => self

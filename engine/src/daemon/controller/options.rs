@@ -573,7 +573,7 @@ impl Controller {
     }
 
     /// The table, for changes between searches (no search holds it then).
-    fn table(&mut self) -> Result<&mut TranspositionTable, ControlError> {
+    pub(super) fn table(&mut self) -> Result<&mut TranspositionTable, ControlError> {
         if let Some(watcher) = &self.watcher {
             watcher.release_table();
         }

@@ -331,7 +331,10 @@ impl Dialect for Ucci {
         };
         match command {
             UcciCommand::Ucci => self.identify(ctl),
-            UcciCommand::IsReady => ctl.send(&Response::ReadyOk),
+            UcciCommand::IsReady => {
+                ctl.settle_table(false);
+                ctl.send(&Response::ReadyOk);
+            }
             UcciCommand::SetOption { name, value } => {
                 if let Err(e) = self.set_option(ctl, &name, value.as_deref()) {
                     self.error(ctl, &e);
