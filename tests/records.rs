@@ -1,5 +1,6 @@
 //! Community records end to end: `plyd arena --record` writes each game as
-//! the Chinese championship (Amazons, EinStein) or GGF (Othello) keeps it,
+//! the Chinese championship (Amazons, EinStein), GGF (Othello) or PGN
+//! (xiangqi) keeps it,
 //! and `plyd record` reads the file back into the `position` lines that
 //! the arena's own log holds for the same games.
 
@@ -266,4 +267,70 @@ fn games_on_one_line_from_another_start_and_on_the_smaller_board_are_read() {
         err.contains("record 1: a record of othello, not of amazons"),
         "{err}"
     );
+}
+
+#[test]
+fn xiangqi_games_read_back_from_pgn() {
+    let written = round_trip_to(
+        "plyd_game_xiangqi",
+        "xiangqi",
+        "xiangqi",
+        "[Game \"Chinese Chess\"]",
+        "records.pgn",
+    );
+    assert!(written.contains("[Format \"ICCS\"]"), "{written}");
+    assert!(
+        written.contains("[Red \"a\"]\n[Black \"b\"]")
+            && written.contains("[Red \"b\"]\n[Black \"a\"]"),
+        "{written}"
+    );
+    // ICCS moves: `1. H2-E2 ...`, the squares upper-case with a hyphen.
+    let first_move = written
+        .lines()
+        .find(|l| l.starts_with("1. "))
+        .and_then(|l| l.split(' ').nth(1))
+        .unwrap_or_default();
+    assert!(
+        first_move.len() == 5 && first_move.as_bytes()[2] == b'-',
+        "{written}"
+    );
+}
+
+#[test]
+fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-xiangqi");
+    let file = dir.path().join("games.pgn");
+    // The central cannon against the screen horses in the three
+    // notations, and a game from a set position with two cannons and two
+    // rooks on one file each (front and rear).
+    let fen = "r2k5/9/9/9/r8/4C4/9/4C4/9/4K4 w - - 0 1";
+    let games = format!(
+        "[Game \"Chinese Chess\"]\n[Format \"Chinese\"]\n[Result \"*\"]\n\n\
+         1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３ 4. 车二进六 卒７进１ *\n\n\
+         [Game \"Chinese Chess\"]\n[Format \"WXF\"]\n\n\
+         1. C2.5 H8+7 2. H2+3 R9.8 3. R1.2 H2+3 4. R2+6 P7+1 *\n\n\
+         [Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n\
+         1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 B9-C7 4. H0-H6 G6-G5 *\n\n\
+         [Game \"Chinese Chess\"]\n[FEN \"{fen}\"]\n\n\
+         1. 前炮进一 后车平２ 2. 后炮平四 车１退１ *\n"
+    );
+    std::fs::write(&file, games).unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let opening = "position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 h0h6 g6g5";
+    assert_eq!(
+        text(&out.stdout),
+        format!("{opening}\n{opening}\n{opening}\nposition fen {fen} moves e4e5 a9b9 e2f2 a5a6\n")
+    );
+    // A move the board does not allow is named with the record.
+    std::fs::write(
+        &file,
+        "[Game \"Chinese Chess\"]\n\n1. 炮二平五 马８进７ 2. 炮五进五\n",
+    )
+    .unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("record 1: move 3 ('e2e7')"), "{err}");
 }

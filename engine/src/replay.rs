@@ -1,5 +1,5 @@
 //! `plyd record FILE`: the games of a community record file (CCGC Amazons
-//! or EinStein, GGF or SGF Othello) replayed through the game plugin and printed
+//! or EinStein, GGF or SGF Othello, xiangqi PGN) replayed through the game plugin and printed
 //! as the `position startpos moves ...` lines that set them up in plyd.
 //!
 //! Every move is checked against the rules, so a record that does not
@@ -26,11 +26,12 @@ pub struct Replayed {
     pub failures: Vec<String>,
 }
 
-/// The records in `text`: one at each `#[` that starts a line, and one at
+/// The records in `text`: one at each `#[` that starts a line, one at
 /// each `(;` outside a game's brackets and values (GGF and SGF games may
 /// share a line; an SGF variation, `(;` inside a game, belongs to its
-/// game). Text before the first is a record of its own, which does not
-/// read.
+/// game), and one at each PGN tag line (`[Event "..."]`) that follows a
+/// game's moves. Text before the first is a record of its own, which does
+/// not read.
 fn split_records(text: &str) -> Vec<String> {
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -42,6 +43,16 @@ fn split_records(text: &str) -> Vec<String> {
         if !in_value && trimmed.starts_with("#[") {
             records.push(std::mem::take(&mut current));
             depth = 0;
+        }
+        // A PGN game's tags after the last game's moves start the next.
+        if !in_value && depth == 0 && trimmed.starts_with('[') && !trimmed.starts_with("#[") {
+            let moves_before = current.lines().any(|l| {
+                let l = l.trim();
+                !l.is_empty() && !l.starts_with('[')
+            });
+            if moves_before {
+                records.push(std::mem::take(&mut current));
+            }
         }
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {
@@ -277,5 +288,13 @@ mod tests {
         let records = split_records(sgf);
         assert_eq!(records.len(), 2, "{records:?}");
         assert!(records[0].contains("(;W[fd]))"), "{records:?}");
+        // PGN games: the tags after a game's moves start the next one.
+        let pgn = "[Game \"Chinese Chess\"]\n[Red \"a\"]\n\n1. H2-E2 H9-G7 *\n\n[Game \"Chinese Chess\"]\n[Red \"b\"]\n\n1. B2-E2 *\n";
+        let records = split_records(pgn);
+        assert_eq!(records.len(), 2, "{records:?}");
+        assert!(
+            records[1].starts_with("[Game") && records[1].contains("B2-E2"),
+            "{records:?}"
+        );
     }
 }

@@ -21,6 +21,7 @@ mod records;
 mod response;
 mod ucci;
 mod ugi;
+mod xiangqi_pgn;
 
 pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};

@@ -11,6 +11,8 @@
 //!   one line a turn `ply:die;(stone,square)`, e.g. `1:5;(R5,C3)`: the roll
 //!   and where the stone it moved went. plyd writes a turn as the roll
 //!   `r5` and the step `b4c3`, so the stones are followed on the board.
+//! * Xiangqi: PGN (see [`crate::xiangqi_pgn`]), moves read in ICCS, WXF or
+//!   Chinese notation and written in ICCS (`1. H2-E2 H9-G7`).
 //! * Othello: a GGF game (see [`crate::GgfGame`]), passes written `PA`;
 //!   or SGF (`(;GM[2]FF[4]SZ[8]...;B[fe];W[dd]...)`), a square as two
 //!   letters, column then row from the top-left (`fe` is f5), a pass
@@ -29,6 +31,12 @@ pub enum RecordFormat {
     Ggf,
     /// SGF Othello (`GM[2]`).
     Sgf,
+    /// Xiangqi PGN with ICCS moves; `ranks_from_one`: the moves to write
+    /// count ranks 1-10 (plyd's `MoveRanks=1-10`), ICCS 0-9.
+    XiangqiPgn {
+        /// The moves count ranks from 1.
+        ranks_from_one: bool,
+    },
 }
 
 /// Who won a recorded game.
@@ -72,6 +80,9 @@ impl RecordFormat {
             "amazons" | "amazons8" => Some(RecordFormat::CcgcAmazons),
             "einstein" => Some(RecordFormat::CcgcEinstein),
             "othello" => Some(RecordFormat::Ggf),
+            "xiangqi" => Some(RecordFormat::XiangqiPgn {
+                ranks_from_one: false,
+            }),
             _ => None,
         }
     }
@@ -139,8 +150,10 @@ fn header_fields(line: &str) -> Vec<String> {
 /// (the 64-square string and side, as plyd reads it); the others start
 /// from their standard position.
 pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, String> {
-    if game.start.is_some() && format != RecordFormat::Ggf {
-        return Err("only GGF records hold a game from another start".to_string());
+    if game.start.is_some()
+        && !matches!(format, RecordFormat::Ggf | RecordFormat::XiangqiPgn { .. })
+    {
+        return Err("only GGF and PGN records hold a game from another start".to_string());
     }
     let game = &RecordGame {
         first: field_text(&game.first),
@@ -154,6 +167,9 @@ pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, S
         RecordFormat::CcgcEinstein => write_einstein(game),
         RecordFormat::Ggf => write_ggf(game),
         RecordFormat::Sgf => write_sgf(game),
+        RecordFormat::XiangqiPgn { ranks_from_one } => {
+            crate::xiangqi_pgn::write(game, ranks_from_one)
+        }
     }
 }
 
@@ -509,6 +525,8 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
         read_amazons(trimmed).map(|g| ("amazons", g))
     } else if trimmed.starts_with("#[WTN]") {
         read_einstein(trimmed).map(|g| ("einstein", g))
+    } else if crate::xiangqi_pgn::is_pgn(trimmed) {
+        crate::xiangqi_pgn::read(trimmed).map(|g| ("xiangqi", g))
     } else if trimmed.starts_with("(;") {
         // GGF says `GM[Othello]`, SGF `GM[2]`; another game is not read
         // as Othello.
@@ -522,7 +540,10 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
             )),
         }
     } else {
-        Err("not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game)".to_string())
+        Err(
+            "not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game, a xiangqi PGN game)"
+                .to_string(),
+        )
     }
 }
 

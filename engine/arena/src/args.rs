@@ -154,8 +154,8 @@ pub struct ArenaArgs {
     pub resume: Option<PathBuf>,
     /// Also write every game as its community records it: the Chinese
     /// championship's format for the Amazons and EinStein, GGF for Othello
-    /// (SGF for a FILE ending in `.sgf`); a file that already holds
-    /// something is refused, as with `--out`.
+    /// (SGF for a FILE ending in `.sgf`), PGN with ICCS moves for xiangqi;
+    /// a file that already holds something is refused, as with `--out`.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// A setting of the game plugin the arena referees with (a game option,

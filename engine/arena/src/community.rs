@@ -1,6 +1,7 @@
 //! Each game written as its community records it (`--record FILE`): the
 //! Chinese championship's record for the Amazons and EinStein würfelt
-//! nicht, GGF (or SGF, for a `.sgf` file) for Othello. The arena's own log
+//! nicht, GGF (or SGF, for a `.sgf` file) for Othello, PGN with ICCS
+//! moves for xiangqi. The arena's own log
 //! (`--out`) stays the complete record; this one is for the tools and
 //! archives of each game.
 
@@ -12,11 +13,27 @@ use crate::openings::Start;
 use crate::record::{GameRecord, GameResult};
 
 /// The record format of `variant` written to `path` (Othello: SGF for a
-/// `.sgf` file, GGF otherwise), or why it has none.
-pub fn format_for(variant: &str, path: &std::path::Path) -> Result<RecordFormat, String> {
+/// `.sgf` file, GGF otherwise), or why it has none. `game_options` are the
+/// match's `--game-option`s: xiangqi's moves under `MoveRanks=1-10` are
+/// written with ICCS's ranks, 0-9.
+pub fn format_for(
+    variant: &str,
+    path: &std::path::Path,
+    game_options: &[String],
+) -> Result<RecordFormat, String> {
     let format = RecordFormat::for_variant(variant).ok_or_else(|| {
-        format!("--record: no community record format for {variant} (amazons, einstein, othello)")
+        format!(
+            "--record: no community record format for {variant} (amazons, einstein, othello, xiangqi)"
+        )
     })?;
+    let format = match format {
+        RecordFormat::XiangqiPgn { .. } => RecordFormat::XiangqiPgn {
+            ranks_from_one: game_options
+                .iter()
+                .any(|o| o.replace(' ', "").eq_ignore_ascii_case("MoveRanks=1-10")),
+        },
+        other => other,
+    };
     let sgf = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
@@ -58,9 +75,11 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         (Start::Fen(text), RecordFormat::Ggf) => Some(othello_board(text).ok_or_else(|| {
             format!("its start '{text}' is not an Othello position a GGF board can hold")
         })?),
+        (Start::Fen(text), RecordFormat::XiangqiPgn { .. }) => Some(text.clone()),
         (Start::Fen(_), _) => {
             return Err(
-                "it starts from a position text, which only GGF records can hold".to_string(),
+                "it starts from a position text, which only GGF and PGN records can hold"
+                    .to_string(),
             )
         }
     };
@@ -135,7 +154,7 @@ mod tests {
 
     #[test]
     fn the_record_format_follows_the_game_and_the_file_name() {
-        let f = |variant: &str, file: &str| format_for(variant, Path::new(file));
+        let f = |variant: &str, file: &str| format_for(variant, Path::new(file), &[]);
         assert_eq!(f("othello", "g.ggf"), Ok(RecordFormat::Ggf));
         assert_eq!(f("othello", "g.SGF"), Ok(RecordFormat::Sgf));
         assert_eq!(f("amazons8", "g.txt"), Ok(RecordFormat::CcgcAmazons));
@@ -144,7 +163,24 @@ mod tests {
             let e = f(variant, "g.sgf").unwrap_err();
             assert!(e.contains("SGF is written for Othello only"), "{e}");
         }
-        assert!(f("xiangqi", "g.txt").is_err());
+        assert_eq!(
+            f("xiangqi", "g.pgn"),
+            Ok(RecordFormat::XiangqiPgn {
+                ranks_from_one: false
+            })
+        );
+        assert_eq!(
+            format_for(
+                "xiangqi",
+                Path::new("g.pgn"),
+                &["MoveRanks=1-10".to_string()]
+            ),
+            Ok(RecordFormat::XiangqiPgn {
+                ranks_from_one: true
+            })
+        );
+        assert!(f("xiangqi", "g.sgf").is_err());
+        assert!(f("chess", "g.pgn").is_err());
     }
 
     #[test]

@@ -273,7 +273,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     let record = match &args.record {
         Some(path) => Some((
             path,
-            community::format_for(variant.name(), path).map_err(setup)?,
+            community::format_for(variant.name(), path, &args.game_options).map_err(setup)?,
         )),
         None => None,
     };

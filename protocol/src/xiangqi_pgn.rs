@@ -1,0 +1,807 @@
+//! Xiangqi games in PGN, as the xiangqi databases and programs keep them:
+//! tag pairs (`[Red "..."]`, `[Black "..."]`, `[Result "1-0"]`, `[FEN
+//! "..."]`, `[Format "ICCS"]`), then the moves.
+//!
+//! Moves are read in the three notations such files use, whichever
+//! `Format` says (each move is recognised by its own text):
+//!
+//! * ICCS coordinates, `H2-E2` (files `a`-`i` from Red's left, ranks 0-9
+//!   from Red's side): plyd's own move `h2e2` less the hyphen;
+//! * WXF, `C2.5` `H8+7` `+R-2`: the piece (`K A E B H N R C P`), its file
+//!   counted from the mover's right (or `+`/`-` for the front or rear of
+//!   two on one file), then `.` (or `=`) across to a file, `+` forward or
+//!   `-` back: by that many ranks for the king, rooks, cannons and pawns,
+//!   to that file for advisers, elephants and horses;
+//! * Chinese, `炮二平五` `马８进７` `前车退二`: the same in characters,
+//!   Red's files in Chinese numerals, Black's in digits (ASCII or full
+//!   width).
+//!
+//! WXF and Chinese moves say which piece moves where by the board, so the
+//! reader follows the game on a board of its own; the rules are the
+//! plugin's, which checks every move when the game is replayed. plyd
+//! writes ICCS (`[Format "ICCS"]`).
+
+use crate::records::{RecordGame, RecordResult};
+
+/// Files across the board.
+const FILES: usize = 9;
+/// Ranks up the board, Red's side first.
+const RANKS: usize = 10;
+/// The start, in the FEN plyd's xiangqi reads.
+pub(crate) const XIANGQI_START: &str =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+
+/// A square: its file (0 for `a`) and rank (0 Red's back rank).
+type Square = (usize, usize);
+
+/// A PGN game's tag pairs, name and value.
+type Tags = Vec<(String, String)>;
+
+/// A piece: its kind (`k a b n r c p`) and whether it is Red's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Piece {
+    kind: char,
+    red: bool,
+}
+
+/// The pieces of a position and the side to move, enough to tell which
+/// piece a WXF or Chinese move names.
+#[derive(Debug, Clone)]
+struct Board {
+    /// `squares[rank][file]`, rank 0 Red's back rank.
+    squares: [[Option<Piece>; FILES]; RANKS],
+    red_to_move: bool,
+}
+
+impl Board {
+    /// The board of a FEN (`rnbakabnr/9/...` from Black's back rank, then
+    /// `w`/`r` or `b`; `h` and `e` read as horse and elephant).
+    fn from_fen(fen: &str) -> Result<Board, String> {
+        let mut words = fen.split_whitespace();
+        let placement = words.next().ok_or("an empty FEN")?;
+        let rows: Vec<&str> = placement.split('/').collect();
+        if rows.len() != RANKS {
+            return Err(format!("FEN '{fen}' does not have 10 ranks"));
+        }
+        let mut squares = [[None; FILES]; RANKS];
+        for (i, row) in rows.iter().enumerate() {
+            let rank = RANKS - 1 - i;
+            let mut file = 0;
+            for c in row.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    file += n as usize;
+                    continue;
+                }
+                let kind = match c.to_ascii_lowercase() {
+                    'h' => 'n',
+                    'e' => 'b',
+                    k @ ('k' | 'a' | 'b' | 'n' | 'r' | 'c' | 'p') => k,
+                    _ => return Err(format!("FEN '{fen}': '{c}' is not a xiangqi piece")),
+                };
+                if file >= FILES {
+                    return Err(format!("FEN '{fen}': a rank of more than 9 files"));
+                }
+                squares[rank][file] = Some(Piece {
+                    kind,
+                    red: c.is_ascii_uppercase(),
+                });
+                file += 1;
+            }
+            if file != FILES {
+                return Err(format!("FEN '{fen}': a rank of {file} files, not 9"));
+            }
+        }
+        let red_to_move = !matches!(words.next(), Some("b" | "B"));
+        Ok(Board {
+            squares,
+            red_to_move,
+        })
+    }
+
+    /// Play a move from `(file, rank)` to `(file, rank)`.
+    fn play(&mut self, from: Square, to: Square) {
+        self.squares[to.1][to.0] = self.squares[from.1][from.0].take();
+        self.red_to_move = !self.red_to_move;
+    }
+
+    /// The board file of the mover's file number `n` (1-9 from its right).
+    fn file_of(&self, n: usize) -> Option<usize> {
+        (1..=FILES)
+            .contains(&n)
+            .then(|| if self.red_to_move { FILES - n } else { n - 1 })
+    }
+
+    /// Ranks forward for the side to move: up for Red, down for Black.
+    fn forward(&self, from: usize, ranks: i32) -> Option<usize> {
+        let to = if self.red_to_move {
+            from as i32 + ranks
+        } else {
+            from as i32 - ranks
+        };
+        (0..RANKS as i32).contains(&to).then_some(to as usize)
+    }
+
+    /// The mover's pieces of `kind` on `file`, the front one first.
+    fn on_file(&self, kind: char, file: usize) -> Vec<usize> {
+        let mut ranks: Vec<usize> = (0..RANKS)
+            .filter(|&rank| {
+                self.squares[rank][file]
+                    == Some(Piece {
+                        kind,
+                        red: self.red_to_move,
+                    })
+            })
+            .collect();
+        if self.red_to_move {
+            ranks.reverse();
+        }
+        ranks
+    }
+
+    /// The mover's files holding two or more pieces of `kind`.
+    fn crowded_files(&self, kind: char) -> Vec<usize> {
+        (0..FILES)
+            .filter(|&file| self.on_file(kind, file).len() >= 2)
+            .collect()
+    }
+}
+
+/// A WXF or Chinese move taken apart: the piece, which one, how it moves.
+#[derive(Debug, Clone, Copy)]
+struct Described {
+    kind: char,
+    which: Which,
+    /// `.` across, `+` forward, `-` back.
+    motion: char,
+    /// The file moved to (across, and diagonal movers) or the ranks
+    /// moved (straight movers, forward or back), in the mover's numbers.
+    number: usize,
+}
+
+/// Which of the mover's pieces of a kind moves.
+#[derive(Debug, Clone, Copy)]
+enum Which {
+    /// The one on this file (the mover's number).
+    File(usize),
+    /// The front, middle or rear one of those on one file.
+    Front,
+    Middle,
+    Rear,
+}
+
+/// A WXF move (`C2.5`, `H8+7`, `+R-2`, `R+-2`, `C2=5`).
+fn wxf(text: &str) -> Option<Described> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 4 {
+        return None;
+    }
+    let kind = |c: char| match c.to_ascii_uppercase() {
+        'K' => Some('k'),
+        'A' => Some('a'),
+        'E' | 'B' => Some('b'),
+        'H' | 'N' => Some('n'),
+        'R' => Some('r'),
+        'C' => Some('c'),
+        'P' => Some('p'),
+        _ => None,
+    };
+    let which = |c: char| match c {
+        '+' => Some(Which::Front),
+        '-' => Some(Which::Rear),
+        d => d
+            .to_digit(10)
+            .filter(|&n| n >= 1)
+            .map(|n| Which::File(n as usize)),
+    };
+    let (kind, which) = match (kind(chars[0]), kind(chars[1])) {
+        (Some(k), _) => (k, which(chars[1])?),
+        (None, Some(k)) => (k, which(chars[0])?),
+        (None, None) => return None,
+    };
+    let motion = match chars[2] {
+        '.' | '=' => '.',
+        m @ ('+' | '-') => m,
+        _ => return None,
+    };
+    let number = chars[3].to_digit(10).filter(|&n| n >= 1)? as usize;
+    Some(Described {
+        kind,
+        which,
+        motion,
+        number,
+    })
+}
+
+/// A number in a Chinese move: a Chinese numeral (Red's) or a digit,
+/// ASCII or full width (Black's).
+fn chinese_number(c: char) -> Option<usize> {
+    let numerals = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    if let Some(i) = numerals.iter().position(|&n| n == c) {
+        return Some(i + 1);
+    }
+    let c = match c {
+        '１'..='９' => char::from_u32(c as u32 - '１' as u32 + '1' as u32)?,
+        c => c,
+    };
+    c.to_digit(10).filter(|&n| n >= 1).map(|n| n as usize)
+}
+
+/// The piece of a Chinese character, in either side's or the
+/// traditional form.
+fn chinese_piece(c: char) -> Option<char> {
+    match c {
+        '帅' | '帥' | '将' | '將' => Some('k'),
+        '仕' | '士' => Some('a'),
+        '相' | '象' => Some('b'),
+        '马' | '馬' | '傌' | '㐷' => Some('n'),
+        '车' | '車' | '俥' | '伡' => Some('r'),
+        '炮' | '砲' | '包' => Some('c'),
+        '兵' | '卒' => Some('p'),
+        _ => None,
+    }
+}
+
+/// A Chinese move (`炮二平五`, `马８进７`, `前车退二`, `后炮平四`).
+fn chinese(text: &str) -> Option<Described> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 4 {
+        return None;
+    }
+    let (kind, which) = match (chinese_piece(chars[0]), chinese_piece(chars[1])) {
+        (Some(kind), _) => (kind, Which::File(chinese_number(chars[1])?)),
+        (None, Some(kind)) => (
+            kind,
+            match chars[0] {
+                '前' => Which::Front,
+                '中' => Which::Middle,
+                '后' | '後' => Which::Rear,
+                _ => return None,
+            },
+        ),
+        (None, None) => return None,
+    };
+    let motion = match chars[2] {
+        '进' | '進' => '+',
+        '退' => '-',
+        '平' => '.',
+        _ => return None,
+    };
+    Some(Described {
+        kind,
+        which,
+        motion,
+        number: chinese_number(chars[3])?,
+    })
+}
+
+/// The squares a described move goes from and to on `board`.
+fn locate(board: &Board, m: Described) -> Result<(Square, Square), String> {
+    let (file, rank) = match m.which {
+        Which::File(n) => {
+            let file = board.file_of(n).ok_or("no such file")?;
+            let ranks = board.on_file(m.kind, file);
+            // Two advisers or elephants on one file are told apart by
+            // where they go: only one of them can make the move.
+            let fits: Vec<usize> = ranks
+                .iter()
+                .copied()
+                .filter(|&rank| destination(board, m, file, rank).is_some())
+                .collect();
+            match fits[..] {
+                [rank] => (file, rank),
+                [] => return Err("no such piece there".to_string()),
+                _ => return Err("two such pieces on that file".to_string()),
+            }
+        }
+        which => {
+            let files = board.crowded_files(m.kind);
+            // Pawns on two crowded files are named by file in WXF and
+            // Chinese alike; one crowded file is what a front/rear
+            // mark names.
+            let [file] = files[..] else {
+                return Err(if files.is_empty() {
+                    "no file holds two such pieces".to_string()
+                } else {
+                    "more than one file holds two such pieces".to_string()
+                });
+            };
+            let ranks = board.on_file(m.kind, file);
+            let rank = match which {
+                Which::Front => ranks[0],
+                Which::Rear => ranks[ranks.len() - 1],
+                Which::Middle if ranks.len() == 3 => ranks[1],
+                _ => return Err("no middle piece".to_string()),
+            };
+            (file, rank)
+        }
+    };
+    let to = destination(board, m, file, rank).ok_or("it cannot move so")?;
+    Ok(((file, rank), to))
+}
+
+/// Where the piece on `(file, rank)` goes by `m`, if it can go so.
+fn destination(board: &Board, m: Described, file: usize, rank: usize) -> Option<Square> {
+    let straight = matches!(m.kind, 'k' | 'r' | 'c' | 'p');
+    match m.motion {
+        '.' => {
+            let to = board.file_of(m.number)?;
+            (straight && to != file).then_some((to, rank))
+        }
+        motion => {
+            let sign = if motion == '+' { 1 } else { -1 };
+            if straight {
+                return Some((file, board.forward(rank, sign * m.number as i32)?));
+            }
+            let to = board.file_of(m.number)?;
+            let across = to.abs_diff(file);
+            let ranks = match (m.kind, across) {
+                ('a', 1) => 1,
+                ('b', 2) => 2,
+                ('n', 1) => 2,
+                ('n', 2) => 1,
+                _ => return None,
+            };
+            let to = (to, board.forward(rank, sign * ranks)?);
+            // An adviser stays in its palace, an elephant on its side of
+            // the river: of two on one file, only one can make the move.
+            let own_side = |rank: usize| (rank < 5) == board.red_to_move;
+            let stays = match m.kind {
+                'a' => (3..=5).contains(&to.0) && own_side(to.1) && !(3..=6).contains(&to.1),
+                'b' => own_side(to.1),
+                _ => true,
+            };
+            stays.then_some(to)
+        }
+    }
+}
+
+/// A square in plyd's (and ICCS's) coordinates: `e2`.
+fn square_name((file, rank): Square) -> String {
+    format!("{}{rank}", (b'a' + file as u8) as char)
+}
+
+/// An ICCS move (`H2-E2`, `h2e2`), as plyd writes it, with its squares.
+fn iccs(text: &str) -> Option<(String, Square, Square)> {
+    let bytes: Vec<u8> = text
+        .bytes()
+        .filter(|&b| b != b'-')
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let square = |f: u8, r: u8| {
+        (matches!(f, b'a'..=b'i') && r.is_ascii_digit())
+            .then(|| ((f - b'a') as usize, (r - b'0') as usize))
+    };
+    match bytes[..] {
+        [f1, r1, f2, r2] => {
+            let (from, to) = (square(f1, r1)?, square(f2, r2)?);
+            Some((
+                format!("{}{}", square_name(from), square_name(to)),
+                from,
+                to,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The tag pairs and the move words of a PGN game, comments (`{...}`,
+/// `;` to the line's end), variations (`(...)`), annotation glyphs
+/// (`$1`, `!?`), move numbers and the result left out.
+fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
+    let mut tags = Vec::new();
+    let mut moves = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut word = String::new();
+    let mut depth = 0usize;
+    let flush = |word: &mut String, moves: &mut Vec<String>, depth: usize| {
+        let raw = std::mem::take(word);
+        if depth > 0
+            || raw.starts_with('$')
+            || matches!(raw.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*")
+        {
+            return;
+        }
+        let w = raw.trim_matches(|c: char| matches!(c, '!' | '?'));
+        // A move number, `1.` `12...`, alone or run into its move.
+        let w = match w.find(|c: char| !c.is_ascii_digit()) {
+            Some(i) if i > 0 && w[i..].starts_with('.') => w[i..].trim_start_matches('.'),
+            _ => w,
+        };
+        // `...` before Black's move, `…` as some programs write it.
+        let w = w.trim_start_matches(['.', '…']);
+        if !w.is_empty() {
+            moves.push(w.to_string());
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '[' if depth == 0 && moves.is_empty() && word.is_empty() => {
+                let mut inside = String::new();
+                let mut quoted = false;
+                loop {
+                    match chars.next() {
+                        None => return Err("a tag that does not close".to_string()),
+                        Some('\\') if quoted => {
+                            if let Some(c) = chars.next() {
+                                inside.push(c);
+                            }
+                        }
+                        Some('"') => {
+                            quoted = !quoted;
+                            inside.push('"');
+                        }
+                        Some(']') if !quoted => break,
+                        Some(c) => inside.push(c),
+                    }
+                }
+                let inside = inside.trim();
+                let (name, value) = inside
+                    .split_once(char::is_whitespace)
+                    .unwrap_or((inside, ""));
+                let value = value.trim().trim_matches('"').to_string();
+                tags.push((name.to_string(), value));
+            }
+            '{' => {
+                flush(&mut word, &mut moves, depth);
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                }
+            }
+            ';' => {
+                flush(&mut word, &mut moves, depth);
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => {
+                flush(&mut word, &mut moves, depth);
+                depth += 1;
+            }
+            ')' => {
+                flush(&mut word, &mut moves, depth);
+                depth = depth.saturating_sub(1);
+            }
+            c if c.is_whitespace() || c == '\u{3000}' => flush(&mut word, &mut moves, depth),
+            c => word.push(c),
+        }
+    }
+    flush(&mut word, &mut moves, depth);
+    Ok((tags, moves))
+}
+
+/// Whether `text` is a PGN game (it opens with a tag pair).
+pub(crate) fn is_pgn(text: &str) -> bool {
+    text.starts_with('[')
+        && text
+            .lines()
+            .next()
+            .is_some_and(|line| line.trim_end().ends_with(']') && line.contains('"'))
+}
+
+/// Read a xiangqi PGN game into plyd's moves from its start.
+pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
+    let (tags, words) = parse(text)?;
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+            .filter(|v| !v.is_empty() && *v != "?")
+    };
+    let game = tag("Game").or(tag("Variant"));
+    let xiangqi = |g: &str| {
+        let g = g.to_ascii_lowercase();
+        g.contains("chinese") || g.contains("xiangqi") || g.contains("象棋")
+    };
+    match game {
+        Some(g) if !xiangqi(g) => {
+            return Err(format!(
+                "a PGN game of '{g}': plyd reads xiangqi's (Game \"Chinese Chess\")"
+            ))
+        }
+        None if tag("Format").is_none() => {
+            return Err(
+                "a PGN game that does not say it is xiangqi (no Game, Variant or Format tag)"
+                    .to_string(),
+            )
+        }
+        _ => {}
+    }
+    let fen = tag("FEN").map(str::to_string);
+    let mut board = Board::from_fen(fen.as_deref().unwrap_or(XIANGQI_START))?;
+    let red_first = board.red_to_move;
+    let mut moves = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let (text, from, to) = if let Some(m) = iccs(word) {
+            m
+        } else {
+            let described = wxf(word).or_else(|| chinese(word)).ok_or_else(|| {
+                format!(
+                    "move {} ('{word}') is not ICCS, WXF or Chinese notation",
+                    i + 1
+                )
+            })?;
+            let (from, to) =
+                locate(&board, described).map_err(|e| format!("move {} ('{word}'): {e}", i + 1))?;
+            (
+                format!("{}{}", square_name(from), square_name(to)),
+                from,
+                to,
+            )
+        };
+        board.play(from, to);
+        moves.push(text);
+    }
+    let (first, second) = if red_first {
+        ("Red", "Black")
+    } else {
+        ("Black", "Red")
+    };
+    let result = match tag("Result") {
+        Some("1-0") if red_first => RecordResult::First,
+        Some("1-0") => RecordResult::Second,
+        Some("0-1") if red_first => RecordResult::Second,
+        Some("0-1") => RecordResult::First,
+        Some("1/2-1/2") => RecordResult::Draw,
+        _ => RecordResult::Unknown,
+    };
+    let date_place = [tag("Date"), tag("Site")]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let start = fen.filter(|f| {
+        Board::from_fen(f).is_ok()
+            && f.split_whitespace().take(2).collect::<Vec<_>>()
+                != XIANGQI_START.split_whitespace().collect::<Vec<_>>()
+    });
+    Ok(RecordGame {
+        first: tag(first).unwrap_or("").to_string(),
+        second: tag(second).unwrap_or("").to_string(),
+        result,
+        date_place,
+        event: tag("Event").unwrap_or("").to_string(),
+        start,
+        moves,
+    })
+}
+
+/// A tag value: a double quote as a single one (PGN's escape is not read
+/// by every xiangqi program).
+fn tag_value(text: &str) -> String {
+    text.replace('"', "'")
+}
+
+/// Write `game` as PGN with ICCS moves. `ranks_from_one` says its moves
+/// count ranks 1-10 (plyd's `MoveRanks=1-10`), written 0-9 as ICCS has
+/// them.
+pub(crate) fn write(game: &RecordGame, ranks_from_one: bool) -> Result<String, String> {
+    let fen = game.start.as_deref().unwrap_or(XIANGQI_START);
+    let board = Board::from_fen(fen)?;
+    let (red, black) = if board.red_to_move {
+        (&game.first, &game.second)
+    } else {
+        (&game.second, &game.first)
+    };
+    let result = match (game.result, board.red_to_move) {
+        (RecordResult::First, true) | (RecordResult::Second, false) => "1-0",
+        (RecordResult::Second, true) | (RecordResult::First, false) => "0-1",
+        (RecordResult::Draw, _) => "1/2-1/2",
+        (RecordResult::Unknown, _) => "*",
+    };
+    let mut text = String::new();
+    for (name, value) in [
+        ("Game", "Chinese Chess"),
+        ("Event", game.event.as_str()),
+        ("Site", game.date_place.as_str()),
+        ("Red", red.as_str()),
+        ("Black", black.as_str()),
+        ("Result", result),
+        ("Format", "ICCS"),
+    ] {
+        text.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
+    }
+    if let Some(start) = &game.start {
+        text.push_str(&format!("[FEN \"{}\"]\n", tag_value(start)));
+    }
+    text.push('\n');
+    let mut line = String::new();
+    for (i, mv) in game.moves.iter().enumerate() {
+        let shifted = if ranks_from_one {
+            shift_ranks(mv).ok_or_else(|| format!("move {} ('{mv}') has no rank 1-10", i + 1))?
+        } else {
+            mv.clone()
+        };
+        let (_, from, to) = iccs(&shifted)
+            .ok_or_else(|| format!("move {} ('{mv}') is not a xiangqi move", i + 1))?;
+        let iccs_text = format!(
+            "{}-{}",
+            square_name(from).to_ascii_uppercase(),
+            square_name(to).to_ascii_uppercase()
+        );
+        // Numbered by Red's moves; a game Black starts opens `1. ...`.
+        let ply = i + usize::from(!board.red_to_move);
+        let word = if ply % 2 == 0 {
+            format!("{}. {iccs_text}", ply / 2 + 1)
+        } else if i == 0 {
+            format!("1. ... {iccs_text}")
+        } else {
+            iccs_text
+        };
+        if !line.is_empty() && line.len() + word.len() + 1 > 78 {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    line.push_str(result);
+    text.push_str(&line);
+    text.push('\n');
+    Ok(text)
+}
+
+/// A move of ranks 1-10 (`b1c3`, `a10a9`) with ranks 0-9 (`b0c2`).
+fn shift_ranks(mv: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = mv;
+    for _ in 0..2 {
+        let file = rest.chars().next().filter(char::is_ascii_lowercase)?;
+        let digits = rest[1..].chars().take_while(char::is_ascii_digit).count();
+        let rank: usize = rest[1..1 + digits].parse().ok()?;
+        if !(1..=RANKS).contains(&rank) {
+            return None;
+        }
+        out.push(file);
+        out.push_str(&(rank - 1).to_string());
+        rest = &rest[1 + digits..];
+    }
+    rest.is_empty().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The central cannon against the screen horses, in the three
+    /// notations (the ICCS by hand from the board).
+    const CHINESE: &str =
+        "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３ 4. 车二进六 卒７进１";
+    const WXF: &str = "1. C2.5 H8+7 2. H2+3 R9.8 3. R1.2 H2+3 4. R2+6 P7+1";
+    const ICCS: [&str; 8] = [
+        "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "h0h6", "g6g5",
+    ];
+
+    fn game(format: &str, moves: &str) -> String {
+        format!(
+            "[Game \"Chinese Chess\"]\n[Red \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n[Format \"{format}\"]\n\n{moves} 1-0\n"
+        )
+    }
+
+    #[test]
+    fn the_three_notations_read_as_the_same_moves() {
+        for (format, moves) in [("Chinese", CHINESE), ("WXF", WXF)] {
+            let got = read(&game(format, moves)).unwrap();
+            assert_eq!(got.moves, ICCS, "{format}");
+            assert_eq!(
+                (got.first.as_str(), got.second.as_str(), got.result),
+                ("甲", "乙", RecordResult::First)
+            );
+        }
+        let iccs_moves = "1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 B9-C7 4. H0-H6 G6-G5";
+        assert_eq!(read(&game("ICCS", iccs_moves)).unwrap().moves, ICCS);
+    }
+
+    #[test]
+    fn front_and_rear_pieces_of_one_file() {
+        // Red cannons on e2 and e4; Black's rooks on a9 and a5.
+        let fen = "r2k5/9/9/9/r8/4C4/9/4C4/9/4K4 w - - 0 1";
+        let text = format!(
+            "[Game \"Chinese Chess\"]\n[FEN \"{fen}\"]\n\n1. 前炮进一 后车平２ 2. 后炮平四 车１退１ *\n"
+        );
+        let got = read(&text).unwrap();
+        // 前炮 is the cannon further up (e4); Black's rear rook is the one
+        // further up the board (a9), Black's file 2 is b.
+        assert_eq!(got.moves, ["e4e5", "a9b9", "e2f2", "a5a6"]);
+        assert_eq!(got.start.as_deref(), Some(fen));
+        let wxf = format!("[Format \"WXF\"]\n[FEN \"{fen}\"]\n\n1. +C+1 -R.2 2. C-.4 R1-1\n");
+        assert_eq!(read(&wxf).unwrap().moves, ["e4e5", "a9b9", "e2f2", "a5a6"]);
+    }
+
+    #[test]
+    fn two_advisers_or_elephants_on_a_file_are_told_by_where_they_can_go() {
+        // Red advisers on f0 and f2, Black elephants on g9 and g5: only
+        // one of each pair can make the move (the palace, the river).
+        let fen = "3k5/9/9/9/6b2/9/9/5A3/9/4KA3 w - - 0 1";
+        let fen = fen.replace("3k5/9/9/9/6b2", "3k2b2/9/9/9/6b2");
+        let text = format!("[Game \"Chinese Chess\"]\n[FEN \"{fen}\"]\n\n1. 仕四进五 象７进５ *\n");
+        assert_eq!(read(&text).unwrap().moves, ["f0e1", "g9e7"]);
+        let text = format!("[Game \"Chinese Chess\"]\n[FEN \"{fen}\"]\n\n1. 仕四退五 *\n");
+        assert_eq!(read(&text).unwrap().moves, ["f2e1"]);
+    }
+
+    #[test]
+    fn diagonal_movers_go_to_a_file() {
+        // 相三进五 (g0 to e2), 士4进5 for Black (d9 to e8), 马八进七 (b0 to c2).
+        let text = game("Chinese", "1. 相三进五 士４进５ 2. 马八进七");
+        assert_eq!(read(&text).unwrap().moves, ["g0e2", "d9e8", "b0c2"]);
+    }
+
+    #[test]
+    fn writes_iccs_and_reads_it_back() {
+        let record = RecordGame {
+            first: "a \"b\"".to_string(),
+            second: "c".to_string(),
+            result: RecordResult::Second,
+            date_place: "game 1 seed 2".to_string(),
+            event: "plyd arena".to_string(),
+            start: None,
+            moves: ICCS.iter().map(|m| m.to_string()).collect(),
+        };
+        let text = write(&record, false).unwrap();
+        assert!(text.contains("[Format \"ICCS\"]"), "{text}");
+        assert!(text.contains("1. H2-E2 H9-G7 2. H0-G2"), "{text}");
+        assert!(text.trim_end().ends_with("0-1"), "{text}");
+        let back = read(&text).unwrap();
+        assert_eq!(back.moves, record.moves);
+        assert_eq!(back.result, RecordResult::Second);
+        assert_eq!(back.first, "a 'b'");
+        assert_eq!(back.date_place, "game 1 seed 2");
+        // Ranks counted from one are written from zero.
+        let ones = RecordGame {
+            moves: vec!["h3e3".to_string(), "h10g8".to_string()],
+            ..record.clone()
+        };
+        let text = write(&ones, true).unwrap();
+        assert!(text.contains("1. H2-E2 H9-G7 0-1"), "{text}");
+        assert!(write(&ones, false).is_err(), "h10 is no ICCS square");
+    }
+
+    #[test]
+    fn a_game_black_starts_is_numbered_from_black_and_keeps_its_sides() {
+        let fen = "4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1";
+        let record = RecordGame {
+            first: "black player".to_string(),
+            second: "red player".to_string(),
+            result: RecordResult::First,
+            date_place: String::new(),
+            event: String::new(),
+            start: Some(fen.to_string()),
+            moves: vec!["e9e8".to_string(), "d0d1".to_string()],
+        };
+        let text = write(&record, false).unwrap();
+        assert!(text.contains("[Red \"red player\"]"), "{text}");
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("1. ... E9-E8 2. D0-D1"), "{text}");
+        let back = read(&text).unwrap();
+        assert_eq!(back, record);
+    }
+
+    #[test]
+    fn comments_variations_and_glyphs_are_skipped() {
+        let text = game(
+            "ICCS",
+            "{opening} 1. H2-E2! (1. B2-E2 {the other}) H9-G7?! $1 ; a line comment\n2. H0-G2",
+        );
+        assert_eq!(read(&text).unwrap().moves, ["h2e2", "h9g7", "h0g2"]);
+    }
+
+    #[test]
+    fn other_games_and_bad_moves_are_refused_by_name() {
+        let chess = "[Event \"x\"]\n[Game \"Chess\"]\n\n1. e4 e5 1-0\n";
+        assert!(read(chess).unwrap_err().contains("Chess"));
+        let untagged = "[Event \"x\"]\n\n1. e4 e5\n";
+        assert!(read(untagged).unwrap_err().contains("xiangqi"));
+        let bad = game("WXF", "1. C3.5");
+        assert!(read(&bad).unwrap_err().contains("move 1 ('C3.5')"));
+    }
+}
