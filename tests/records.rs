@@ -334,3 +334,20 @@ fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
     let err = text(&out.stderr);
     assert!(err.contains("record 1: move 3 ('e2e7')"), "{err}");
 }
+
+#[test]
+fn othello_transcripts_replay_with_their_passes() {
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-transcripts");
+    let file = dir.path().join("games.txt");
+    // A game of plyd's self-play whose last moves pass three times, as a
+    // transcript leaves the passes out (upper case), and a short one
+    // with a space between moves.
+    std::fs::write(&file, "D3C5D6E3F3E2F5F4F1F2G4E6C4F6G3C6G5E1D1C2D2G6B3C3G1H5H6H7B4H4B5H3C7A4A5A6B6H2E7F7F8E8D8C8B7G8B8A8D7C1B1A7B2A3A2A1H1G2G7\n\nf5 d6 c3d3\n").unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves d3 c5 d6 e3 f3 e2 f5 f4 f1 f2 g4 e6 c4 f6 g3 c6 g5 e1 d1 c2 d2 g6 b3 c3 g1 h5 h6 h7 b4 h4 b5 h3 c7 a4 a5 a6 b6 h2 e7 f7 f8 e8 d8 c8 b7 g8 b8 a8 d7 c1 b1 a7 b2 a3 a2 a1 0000 h1 0000 g2 0000 g7\nposition startpos moves f5 d6 c3 d3\n"
+    );
+}

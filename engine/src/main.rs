@@ -174,8 +174,8 @@ enum Tool {
     /// Play a match between two engines and report Elo (and an SPRT).
     Arena(Box<ArenaArgs>),
     /// Replay the games of a record file (CCGC Amazons or EinStein, GGF
-    /// or SGF Othello, xiangqi PGN) and print the `position startpos moves
-    /// ...` line of each.
+    /// or SGF Othello, Othello transcripts, xiangqi PGN) and print the
+    /// `position startpos moves ...` line of each.
     Record {
         /// The record file.
         file: PathBuf,

@@ -10,7 +10,7 @@
 
 use plyd_arena::community::record_result;
 use plyd_arena::referee::adjudicate;
-use plyd_protocol::{read_record, RecordResult};
+use plyd_protocol::{read_record, transcript_moves, RecordResult};
 
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 
@@ -29,8 +29,8 @@ pub struct Replayed {
 /// The records in `text`: one at each `#[` that starts a line, one at
 /// each `(;` outside a game's brackets and values (GGF and SGF games may
 /// share a line; an SGF variation, `(;` inside a game, belongs to its
-/// game), and one at each PGN tag line (`[Event "..."]`) that follows a
-/// game's moves. Text before the first is a record of its own, which does
+/// game), one at each PGN tag line (`[Event "..."]`) that follows a
+/// game's moves, and each Othello transcript line (`f5d6c3...`). Text before the first is a record of its own, which does
 /// not read.
 fn split_records(text: &str) -> Vec<String> {
     let mut records: Vec<String> = Vec::new();
@@ -43,6 +43,12 @@ fn split_records(text: &str) -> Vec<String> {
         if !in_value && trimmed.starts_with("#[") {
             records.push(std::mem::take(&mut current));
             depth = 0;
+        }
+        // An Othello transcript is a game a line.
+        if !in_value && depth == 0 && transcript_moves(line).is_some() {
+            records.push(std::mem::take(&mut current));
+            records.push(line.to_string());
+            continue;
         }
         // A PGN game's tags after the last game's moves start the next.
         if !in_value && depth == 0 && trimmed.starts_with('[') && !trimmed.starts_with("#[") {
@@ -296,5 +302,9 @@ mod tests {
             records[1].starts_with("[Game") && records[1].contains("B2-E2"),
             "{records:?}"
         );
+        // Othello transcripts, a game a line.
+        let records = split_records("f5d6c3\nF5F6E6F4\n\n(;GM[2];B[fe])\n");
+        assert_eq!(records.len(), 3, "{records:?}");
+        assert_eq!(records[1].trim(), "F5F6E6F4");
     }
 }

@@ -29,7 +29,9 @@ pub use ggf::{GgfClock, GgfError, GgfGame, GgfMove};
 pub use gtp::{gtp_answer, parse_gtp_line, GtpCommand};
 pub use json::Json;
 pub use nboard::{discs, nboard_move, parse_nboard_line, plyd_move, NBoardCommand, NBoardError};
-pub use records::{read_record, write_record, RecordFormat, RecordGame, RecordResult};
+pub use records::{
+    read_record, transcript_moves, write_record, RecordFormat, RecordGame, RecordResult,
+};
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
 pub use ucci::{
     format_ucci_info, parse_ucci_line, ucci_score, UcciCommand, UcciGo, UCCI_MATE_SCORE,

@@ -13,6 +13,8 @@
 //!   `r5` and the step `b4c3`, so the stones are followed on the board.
 //! * Xiangqi: PGN (see [`crate::xiangqi_pgn`]), moves read in ICCS, WXF or
 //!   Chinese notation and written in ICCS (`1. H2-E2 H9-G7`).
+//! * Othello transcripts, read only: the moves run together, one game a
+//!   line (`f5d6c3d3c4...`), passes left out.
 //! * Othello: a GGF game (see [`crate::GgfGame`]), passes written `PA`;
 //!   or SGF (`(;GM[2]FF[4]SZ[8]...;B[fe];W[dd]...)`), a square as two
 //!   letters, column then row from the top-left (`fe` is f5), a pass
@@ -516,6 +518,28 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
     Ok(game)
 }
 
+/// An Othello transcript, the moves run together as Othello programs and
+/// sites pass games around (`f5d6c3d3c4`, upper or lower case, spaces
+/// between moves allowed): its moves, or `None` if `text` is not one.
+/// Passes are left out, as transcripts leave them.
+pub fn transcript_moves(text: &str) -> Option<Vec<String>> {
+    let squares: Vec<u8> = text
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    if squares.is_empty() || !squares.len().is_multiple_of(2) || squares.len() > 120 {
+        return None;
+    }
+    squares
+        .chunks(2)
+        .map(|pair| {
+            (matches!(pair[0], b'a'..=b'h') && matches!(pair[1], b'1'..=b'8'))
+                .then(|| String::from_utf8_lossy(pair).into_owned())
+        })
+        .collect()
+}
+
 /// Read a record in any of the formats, recognised by its first text:
 /// the variant it plays and the game. GGF passes are kept as the record
 /// writes them; one it leaves out is for the reader to add.
@@ -527,6 +551,19 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
         read_einstein(trimmed).map(|g| ("einstein", g))
     } else if crate::xiangqi_pgn::is_pgn(trimmed) {
         crate::xiangqi_pgn::read(trimmed).map(|g| ("xiangqi", g))
+    } else if let Some(moves) = transcript_moves(trimmed) {
+        Ok((
+            "othello",
+            RecordGame {
+                first: String::new(),
+                second: String::new(),
+                result: RecordResult::Unknown,
+                date_place: String::new(),
+                event: String::new(),
+                start: None,
+                moves,
+            },
+        ))
     } else if trimmed.starts_with("(;") {
         // GGF says `GM[Othello]`, SGF `GM[2]`; another game is not read
         // as Othello.
@@ -541,7 +578,7 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
         }
     } else {
         Err(
-            "not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game, a xiangqi PGN game)"
+            "not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game, an Othello transcript, a xiangqi PGN game)"
                 .to_string(),
         )
     }
