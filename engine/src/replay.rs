@@ -1,6 +1,7 @@
 //! `plyd record FILE`: the games of a community record file (CCGC Amazons
-//! or EinStein, GGF or SGF Othello, xiangqi PGN) replayed through the game plugin and printed
-//! as the `position startpos moves ...` lines that set them up in plyd.
+//! or EinStein, GGF or SGF Othello, Othello transcripts, xiangqi PGN)
+//! replayed through the game plugin and printed as the `position startpos
+//! moves ...` lines that set them up in plyd.
 //!
 //! Every move is checked against the rules, so a record that does not
 //! replay is refused with the move that fails. A forced pass that a GGF
@@ -30,8 +31,8 @@ pub struct Replayed {
 /// each `(;` outside a game's brackets and values (GGF and SGF games may
 /// share a line; an SGF variation, `(;` inside a game, belongs to its
 /// game), one at each PGN tag line (`[Event "..."]`) that follows a
-/// game's moves, and each Othello transcript line (`f5d6c3...`). Text before the first is a record of its own, which does
-/// not read.
+/// game's moves, and each Othello transcript line (`f5d6c3...`). Text
+/// before the first is a record of its own, which does not read.
 fn split_records(text: &str) -> Vec<String> {
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();

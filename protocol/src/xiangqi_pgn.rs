@@ -360,9 +360,11 @@ fn square_name((file, rank): Square) -> String {
     format!("{}{rank}", (b'a' + file as u8) as char)
 }
 
-/// An ICCS move (`H2-E2`, `h2e2`), as plyd writes it, with its squares.
+/// An ICCS move (`H2-E2`, `h2e2`, `H2-E2+` with a check mark), as plyd
+/// writes it, with its squares.
 fn iccs(text: &str) -> Option<(String, Square, Square)> {
     let bytes: Vec<u8> = text
+        .trim_end_matches(['+', '#'])
         .bytes()
         .filter(|&b| b != b'-')
         .map(|b| b.to_ascii_lowercase())
@@ -790,7 +792,7 @@ mod tests {
     fn comments_variations_and_glyphs_are_skipped() {
         let text = game(
             "ICCS",
-            "{opening} 1. H2-E2! (1. B2-E2 {the other}) H9-G7?! $1 ; a line comment\n2. H0-G2",
+            "{opening} 1. H2-E2! (1. B2-E2 {the other}) H9-G7?! $1 ; a line comment\n2. H0-G2+",
         );
         assert_eq!(read(&text).unwrap().moves, ["h2e2", "h9g7", "h0g2"]);
     }
