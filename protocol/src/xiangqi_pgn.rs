@@ -418,29 +418,34 @@ fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
     while let Some(c) = chars.next() {
         match c {
             '[' if depth == 0 && moves.is_empty() && word.is_empty() => {
-                let mut inside = String::new();
-                let mut quoted = false;
+                // `[Name "value"]`, the value's `\"` and `\\` escaped;
+                // text after its closing quote is left out.
+                let (mut name, mut value) = (String::new(), String::new());
+                let (mut quoted, mut seen_quote) = (false, false);
                 loop {
                     match chars.next() {
                         None => return Err("a tag that does not close".to_string()),
                         Some('\\') if quoted => {
                             if let Some(c) = chars.next() {
-                                inside.push(c);
+                                value.push(c);
                             }
                         }
                         Some('"') => {
                             quoted = !quoted;
-                            inside.push('"');
+                            seen_quote = true;
                         }
                         Some(']') if !quoted => break,
-                        Some(c) => inside.push(c),
+                        Some(c) if quoted => value.push(c),
+                        Some(c) if !seen_quote => name.push(c),
+                        Some(_) => {}
                     }
                 }
-                let inside = inside.trim();
-                let (name, value) = inside
-                    .split_once(char::is_whitespace)
-                    .unwrap_or((inside, ""));
-                let value = value.trim().trim_matches('"').to_string();
+                let name = name.trim();
+                // A value without quotes: the words after the name.
+                let (name, value) = match name.split_once(char::is_whitespace) {
+                    Some((name, rest)) if !seen_quote => (name, rest.trim().to_string()),
+                    _ => (name, value),
+                };
                 tags.push((name.to_string(), value));
             }
             '{' => {
@@ -571,10 +576,9 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     })
 }
 
-/// A tag value: a double quote as a single one (PGN's escape is not read
-/// by every xiangqi program).
+/// A tag value with PGN's escapes: `\\` and `\"`.
 fn tag_value(text: &str) -> String {
-    text.replace('"', "'")
+    text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Write `game` as PGN with ICCS moves. `ranks_from_one` says its moves
@@ -756,7 +760,7 @@ mod tests {
         let back = read(&text).unwrap();
         assert_eq!(back.moves, record.moves);
         assert_eq!(back.result, RecordResult::Second);
-        assert_eq!(back.first, "a 'b'");
+        assert_eq!(back.first, "a \"b\"");
         assert_eq!(back.date_place, "game 1 seed 2");
         // Ranks counted from one are written from zero.
         let ones = RecordGame {

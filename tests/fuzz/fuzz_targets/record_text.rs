@@ -1,0 +1,31 @@
+//! Game records (`plyd record`): any text reads as a game or gives an
+//! error, never a panic; a xiangqi PGN game that reads is written again
+//! in ICCS and reads back to the same moves, and an Othello transcript
+//! gives one move per square it holds.
+#![no_main]
+
+use plyd_protocol::{read_record, transcript_moves, write_record, RecordFormat};
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Some(moves) = transcript_moves(text) {
+        let squares = text.chars().filter(|c| !c.is_whitespace()).count();
+        assert_eq!(moves.len() * 2, squares);
+    }
+    let Ok((variant, game)) = read_record(text) else {
+        return;
+    };
+    if variant == "xiangqi" {
+        let format = RecordFormat::XiangqiPgn {
+            ranks_from_one: false,
+        };
+        let written = write_record(format, &game).expect("a game read writes");
+        let (again, back) = read_record(&written).expect("a written game reads");
+        assert_eq!(again, "xiangqi");
+        assert_eq!(back.moves, game.moves, "{written}");
+        assert_eq!(back.start, game.start, "{written}");
+        assert_eq!(back.result, game.result, "{written}");
+    }
+});
