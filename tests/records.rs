@@ -351,3 +351,36 @@ fn othello_transcripts_replay_with_their_passes() {
         "position startpos moves d3 c5 d6 e3 f3 e2 f5 f4 f1 f2 g4 e6 c4 f6 g3 c6 g5 e1 d1 c2 d2 g6 b3 c3 g1 h5 h6 h7 b4 h4 b5 h3 c7 a4 a5 a6 b6 h2 e7 f7 f8 e8 d8 c8 b7 g8 b8 a8 d7 c1 b1 a7 b2 a3 a2 a1 0000 h1 0000 g2 0000 g7\nposition startpos moves f5 d6 c3 d3\n"
     );
 }
+
+#[test]
+fn xiangqi_records_in_gbk_or_big5_read_as_chinese_software_writes_them() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-encodings");
+    // The same opening in Chinese notation, simplified in GBK and
+    // traditional in Big5 (the bytes as Python encodes them).
+    let gbk: &[u8] = &[
+        91, 71, 97, 109, 101, 32, 34, 67, 104, 105, 110, 101, 115, 101, 32, 67, 104, 101, 115, 115,
+        34, 93, 10, 91, 82, 101, 100, 32, 34, 186, 250, 200, 217, 187, 170, 34, 93, 10, 10, 49, 46,
+        32, 197, 218, 182, 254, 198, 189, 206, 229, 32, 194, 237, 163, 184, 189, 248, 163, 183, 32,
+        50, 46, 32, 194, 237, 182, 254, 189, 248, 200, 253, 32, 179, 181, 163, 185, 198, 189, 163,
+        184, 32, 42, 10,
+    ];
+    let big5: &[u8] = &[
+        91, 71, 97, 109, 101, 32, 34, 67, 104, 105, 110, 101, 115, 101, 32, 67, 104, 101, 115, 115,
+        34, 93, 10, 91, 82, 101, 100, 32, 34, 173, 74, 186, 97, 181, 216, 34, 93, 10, 10, 49, 46,
+        32, 172, 182, 164, 71, 165, 173, 164, 173, 32, 176, 168, 162, 183, 182, 105, 162, 182, 32,
+        50, 46, 32, 176, 168, 164, 71, 182, 105, 164, 84, 32, 168, 174, 162, 184, 165, 173, 162,
+        183, 32, 42, 10,
+    ];
+    for (name, bytes) in [("gbk.pgn", gbk), ("big5.pgn", big5)] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, bytes).unwrap();
+        let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            "position startpos moves h2e2 h9g7 h0g2 i9h9\n",
+            "{name}"
+        );
+    }
+}

@@ -560,13 +560,10 @@ fn main() -> ExitCode {
         },
         Some(Tool::Record { file }) => {
             let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
-                Ok(bytes) => {
-                    // Read whatever the encoding (GBK names in a CCGC
-                    // record), without a byte-order mark.
-                    let mut text = String::from_utf8_lossy(&bytes).into_owned();
-                    plyd_util::files::strip_byte_order_mark(&mut text);
-                    text
-                }
+                // UTF-8, or GBK or Big5 as Chinese software writes
+                // records (names in a CCGC record, a xiangqi PGN in
+                // Chinese notation), without a byte-order mark.
+                Ok(bytes) => plyd_util::files::decode_text(&bytes),
                 Err(e) => {
                     eprintln!("plyd record: {}: {e}", file.display());
                     return ExitCode::from(2);

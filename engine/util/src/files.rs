@@ -49,6 +49,43 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
     Ok(text)
 }
 
+/// The text of a file's `bytes`: UTF-8 where they are UTF-8; otherwise
+/// the encodings Chinese software writes game records in, GB18030 (GBK's
+/// superset, mainland programs) or Big5 (Taiwan and Hong Kong), whichever
+/// reads without an error and holds more of the characters such records
+/// are written in (pieces, moves, results), GB18030 on a tie; UTF-8 with
+/// U+FFFD for what neither reads. A byte-order mark is taken off.
+pub fn decode_text(bytes: &[u8]) -> String {
+    let mut text = match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => {
+            let mut best: Option<(usize, String)> = None;
+            for encoding in [encoding_rs::GB18030, encoding_rs::BIG5] {
+                let (decoded, had_errors) = encoding.decode_without_bom_handling(bytes);
+                if had_errors {
+                    continue;
+                }
+                let score = record_characters(&decoded);
+                if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                    best = Some((score, decoded.into_owned()));
+                }
+            }
+            best.map_or_else(|| String::from_utf8_lossy(bytes).into_owned(), |(_, t)| t)
+        }
+    };
+    strip_byte_order_mark(&mut text);
+    text
+}
+
+/// How many of `text`'s characters are ones Chinese game records are
+/// written with: xiangqi's pieces and moves (simplified and traditional),
+/// its numerals, and the championship records' results.
+fn record_characters(text: &str) -> usize {
+    const USED: &str = "炮砲包马馬傌车車俥相象仕士帅帥将將兵卒进進退平前中后後\
+                        一二三四五六七八九１２３４５６７８９先手胜勝和红紅黑棋";
+    text.chars().filter(|c| USED.contains(*c)).count()
+}
+
 /// Take off the byte-order mark an editor on Windows may put first.
 pub fn strip_byte_order_mark(text: &mut String) {
     if text.starts_with('\u{feff}') {
@@ -176,5 +213,33 @@ mod tests {
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chinese_records_read_in_gbk_and_big5() {
+        // `1. 炮二平五 马８进７ 2. 马二进三 车９平８` in GBK (simplified), and
+        // the same in Big5 (traditional: 馬 進 車), as Python encodes them.
+        let gbk: &[u8] = &[
+            49, 46, 32, 197, 218, 182, 254, 198, 189, 206, 229, 32, 194, 237, 163, 184, 189, 248,
+            163, 183, 32, 50, 46, 32, 194, 237, 182, 254, 189, 248, 200, 253, 32, 179, 181, 163,
+            185, 198, 189, 163, 184,
+        ];
+        let big5: &[u8] = &[
+            49, 46, 32, 172, 182, 164, 71, 165, 173, 164, 173, 32, 176, 168, 162, 183, 182, 105,
+            162, 182, 32, 50, 46, 32, 176, 168, 164, 71, 182, 105, 164, 84, 32, 168, 174, 162, 184,
+            165, 173, 162, 183,
+        ];
+        assert_eq!(
+            decode_text(gbk),
+            "1. 炮二平五 马８进７ 2. 马二进三 车９平８"
+        );
+        assert_eq!(
+            decode_text(big5),
+            "1. 炮二平五 馬８進７ 2. 馬二進三 車９平８"
+        );
+        let utf8 = "\u{feff}1. 炮二平五";
+        assert_eq!(decode_text(utf8.as_bytes()), "1. 炮二平五");
+        // Neither: lossy UTF-8.
+        assert_eq!(decode_text(&[b'a', 0xff, b'b']), "a\u{fffd}b");
     }
 }
