@@ -793,6 +793,19 @@ mod tests {
     }
 
     #[test]
+    fn the_forms_other_programs_write_read_too() {
+        // `=` across, Black's pieces in lower case, move numbers run into
+        // the move, Black's first move after dots, traditional characters.
+        let wxf = game("WXF", "1. C2=5 h8+7 2.H2+3 r9=8 3. R1=2 H2+3 4. P7+1 P7+1");
+        assert_eq!(
+            read(&wxf).unwrap().moves,
+            ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]
+        );
+        let black_first = "[Game \"Chinese Chess\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1\"]\n\n1. ………… 馬８進７ 2.馬二進三\n";
+        assert_eq!(read(black_first).unwrap().moves, ["h9g7", "h0g2"]);
+    }
+
+    #[test]
     fn comments_variations_and_glyphs_are_skipped() {
         let text = game(
             "ICCS",
