@@ -509,9 +509,12 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
                 "a PGN game of '{g}': plyd reads xiangqi's (Game \"Chinese Chess\")"
             ))
         }
-        None if tag("Format").is_none() => {
+        // A `Red` player is xiangqi's alone (chess has `White`).
+        None if tag("Format").is_none()
+            && !tags.iter().any(|(n, _)| n.eq_ignore_ascii_case("Red")) =>
+        {
             return Err(
-                "a PGN game that does not say it is xiangqi (no Game, Variant or Format tag)"
+                "a PGN game that does not say it is xiangqi (no Game, Variant, Format or Red tag)"
                     .to_string(),
             )
         }
@@ -818,8 +821,14 @@ mod tests {
     fn other_games_and_bad_moves_are_refused_by_name() {
         let chess = "[Event \"x\"]\n[Game \"Chess\"]\n\n1. e4 e5 1-0\n";
         assert!(read(chess).unwrap_err().contains("Chess"));
-        let untagged = "[Event \"x\"]\n\n1. e4 e5\n";
+        let untagged = "[Event \"x\"]\n[White \"a\"]\n\n1. e4 e5\n";
         assert!(read(untagged).unwrap_err().contains("xiangqi"));
+        // The tags of a championship game, with a Red player and no Game.
+        let tagged = "[Event \"Wuyang Cup\"]\n[Site \"Guangzhou\"]\n[Date \"1982.01.04\"]\n[Round \"1\"]\n[Red \"Hu Ronghua\"]\n[Black \"Liu Dahua\"]\n[Result \"1-0\"]\n\n1. C2.5 H8+7 2. H2+3 R9.8 1-0\n";
+        let championship = read(tagged).unwrap();
+        assert_eq!(championship.moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert_eq!(championship.date_place, "1982.01.04 Guangzhou");
+        assert_eq!(championship.first, "Hu Ronghua");
         let bad = game("WXF", "1. C3.5");
         assert!(read(&bad).unwrap_err().contains("move 1 ('C3.5')"));
     }
