@@ -384,3 +384,24 @@ fn xiangqi_records_in_gbk_or_big5_read_as_chinese_software_writes_them() {
         );
     }
 }
+
+#[test]
+fn sgf_games_from_set_up_stones_replay_from_their_position() {
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-sgf-setup");
+    let file = dir.path().join("games.sgf");
+    // White to move at the standard start (`PL[W]`), and a Black disc
+    // added on c3 (`AB[cc]`).
+    std::fs::write(
+        &file,
+        "(;GM[2]FF[4]SZ[8]PL[W];W[ec])\n(;GM[2]SZ[8]AB[cc];B[fe])\n",
+    )
+    .unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position fen ---------------------------OX------XO--------------------------- O moves e3\n\
+         position fen ------------------X--------OX------XO--------------------------- X moves f5\n"
+    );
+}

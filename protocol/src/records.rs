@@ -450,6 +450,10 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
         moves: Vec::new(),
     };
     let mut rest = &text[start + 2..];
+    // Set-up stones (`AB`, `AW`, `AE`) put on the standard start, and
+    // `PL`, the side to move there.
+    let mut setup: Option<Vec<u8>> = None;
+    let mut white_to_move = false;
     loop {
         // A variation's `(` leads into it: the main line is each fork's
         // first variation, and ends at the first `)`.
@@ -470,9 +474,12 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
         }
         let (value, mut after_value) = sgf_value(after)?;
         // A property may hold several values (`LB[dd:A][ee:B]`): the
-        // first is read, the others skipped.
+        // first is read, the others kept for the set-up stones.
+        let mut values = vec![value.clone()];
         while after_value.trim_start().starts_with('[') {
-            after_value = sgf_value(after_value.trim_start())?.1;
+            let (more, after_more) = sgf_value(after_value.trim_start())?;
+            values.push(more);
+            after_value = after_more;
         }
         rest = after_value;
         let value = value.as_str();
@@ -496,9 +503,29 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
                 ));
             }
             "AB" | "AW" | "AE" => {
-                return Err(format!(
-                    "SGF: set-up stones ({key}) are not read; plyd's SGF games start from the standard position"
-                ));
+                if !game.moves.is_empty() {
+                    return Err(format!(
+                        "SGF: set-up stones ({key}) after the game's first move are not read"
+                    ));
+                }
+                let disc = match key {
+                    "AB" => b'X',
+                    "AW" => b'O',
+                    _ => b'-',
+                };
+                let board = setup.get_or_insert_with(|| OTHELLO_START.as_bytes()[..64].to_vec());
+                for value in &values {
+                    for square in sgf_points(value)? {
+                        board[square] = disc;
+                    }
+                }
+            }
+            "PL" => {
+                white_to_move = match value.trim() {
+                    "B" | "b" => false,
+                    "W" | "w" => true,
+                    other => return Err(format!("SGF: PL[{other}] is neither B nor W")),
+                };
             }
             "B" | "W" => {
                 let v = value.trim().to_ascii_lowercase();
@@ -515,7 +542,41 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
             _ => {}
         }
     }
+    if setup.is_some() || white_to_move {
+        let board = setup.unwrap_or_else(|| OTHELLO_START.as_bytes()[..64].to_vec());
+        let start = format!(
+            "{} {}",
+            String::from_utf8_lossy(&board),
+            if white_to_move { 'O' } else { 'X' }
+        );
+        game.start = (start != OTHELLO_START).then_some(start);
+    }
     Ok(game)
+}
+
+/// The squares (0 for a1, row by row) of an SGF point value: `fe` (column
+/// then row letter from the top-left), or a rectangle of them, `cc:ff`.
+fn sgf_points(value: &str) -> Result<Vec<usize>, String> {
+    let point = |text: &str| -> Result<(usize, usize), String> {
+        match text.trim().as_bytes() {
+            [c @ b'a'..=b'h', r @ b'a'..=b'h'] => Ok(((c - b'a') as usize, (r - b'a') as usize)),
+            _ => Err(format!("SGF: '{text}' is not a point of the 8x8 board")),
+        }
+    };
+    let (from, to) = match value.split_once(':') {
+        Some((a, b)) => (point(a)?, point(b)?),
+        None => {
+            let p = point(value)?;
+            (p, p)
+        }
+    };
+    let mut squares = Vec::new();
+    for row in from.1.min(to.1)..=from.1.max(to.1) {
+        for column in from.0.min(to.0)..=from.0.max(to.0) {
+            squares.push(row * 8 + column);
+        }
+    }
+    Ok(squares)
 }
 
 /// An Othello transcript, the moves run together as Othello programs and
@@ -880,13 +941,44 @@ mod tests {
             ("(;GM[Chess]B[E4];)", "GM[Chess]"),
             ("(;GM[1]SZ[19];B[dd])", "GM[1]"),
             ("(;GM[2]SZ[10];B[dd])", "SZ[10]"),
-            ("(;GM[2]SZ[8]AB[dd];W[fe])", "AB"),
+            ("(;GM[2]SZ[8];B[fe];AB[dd])", "after the game's first move"),
+            ("(;GM[2]SZ[8]AB[zz];B[fe])", "'zz' is not a point"),
+            ("(;GM[2]SZ[8]PL[X];B[fe])", "PL[X]"),
             ("(;GM[Othello]BO[8 --- *]B[F5];)", "GGF board"),
         ] {
             let e = read_record(text).unwrap_err();
             assert!(e.contains(why), "{text}: {e}");
         }
         assert!(read_record("(;GM[Othello]TY[8r]B[F5];)").is_ok());
+    }
+
+    #[test]
+    fn sgf_set_up_stones_and_the_player_to_move_are_the_start() {
+        // c3 to d4 Black (a rectangle), e5 emptied, the standard start
+        // below; Black to move.
+        let (_, game) = read_record("(;GM[2]SZ[8]AB[cc:dd]AE[ee];B[fe])").unwrap();
+        let start = game.start.unwrap();
+        let board = start.as_bytes();
+        assert_eq!(
+            (board[18], board[19], board[26], board[27]),
+            (b'X', b'X', b'X', b'X')
+        );
+        assert_eq!(
+            (board[28], board[35], board[36]),
+            (b'X', b'X', b'-'),
+            "{start}"
+        );
+        assert!(start.ends_with(" X"), "{start}");
+        assert_eq!(game.moves, ["f5"]);
+        // White to move at the standard start.
+        let (_, game) = read_record("(;GM[2]SZ[8]PL[W];W[dc])").unwrap();
+        assert_eq!(
+            game.start.as_deref(),
+            Some("---------------------------OX------XO--------------------------- O")
+        );
+        // The standard start set up stone by stone is no start of its own.
+        let (_, game) = read_record("(;GM[2]AB[ed][de]AW[dd][ee]PL[B];B[fe])").unwrap();
+        assert_eq!(game.start, None);
     }
 
     #[test]
