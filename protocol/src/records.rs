@@ -42,7 +42,7 @@ pub enum RecordFormat {
 }
 
 /// Who won a recorded game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RecordResult {
     /// The first player.
     First,
@@ -51,11 +51,13 @@ pub enum RecordResult {
     /// Neither.
     Draw,
     /// Not known.
+    #[default]
     Unknown,
 }
 
-/// A game as a record holds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A game as a record holds it (by default: no names, no moves, the
+/// result not known, from the standard start).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RecordGame {
     /// The first player's name.
     pub first: String,
@@ -440,15 +442,7 @@ fn sgf_value(text: &str) -> Result<(String, &str), String> {
 
 fn read_sgf(text: &str) -> Result<RecordGame, String> {
     let start = text.find("(;").ok_or("an SGF game is written (; ... )")?;
-    let mut game = RecordGame {
-        first: String::new(),
-        second: String::new(),
-        result: RecordResult::Unknown,
-        date_place: String::new(),
-        event: String::new(),
-        start: None,
-        moves: Vec::new(),
-    };
+    let mut game = RecordGame::default();
     let mut rest = &text[start + 2..];
     // Set-up stones (`AB`, `AW`, `AE`) put on the standard start, and
     // `PL`, the side to move there.
@@ -616,13 +610,8 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
         Ok((
             "othello",
             RecordGame {
-                first: String::new(),
-                second: String::new(),
-                result: RecordResult::Unknown,
-                date_place: String::new(),
-                event: String::new(),
-                start: None,
                 moves,
+                ..RecordGame::default()
             },
         ))
     } else if trimmed.starts_with("(;") {

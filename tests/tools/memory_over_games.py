@@ -14,8 +14,18 @@ reading.
 
 import argparse
 import random
-import subprocess
 import time
+
+from uci_engine import Engine, EngineError
+
+
+def resident_mib(pid):
+    """The process's resident set, in MiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) // 1024
+    return -1
 
 
 def main():
@@ -29,54 +39,32 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     nodes = [int(n) for n in args.nodes.split(",")]
-    engine = subprocess.Popen(
-        [args.plyd, "--game", args.game],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        bufsize=1,
-    )
-
-    def send(line):
-        engine.stdin.write(line + "\n")
-        engine.stdin.flush()
-
-    def wait(prefix):
-        while True:
-            line = engine.stdout.readline()
-            if not line:
-                raise SystemExit("plyd ended")
-            if line.startswith(prefix):
-                return line
-
-    def resident_mib():
-        with open(f"/proc/{engine.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS"):
-                    return int(line.split()[1]) // 1024
-        return -1
-
-    send("uci")
-    wait("uciok")
+    engine = Engine("plyd", [args.plyd, "--game", args.game], [], timeout=60)
     start = time.monotonic()
     games = plies = 0
     readings = []
     next_reading = 0.0
     while time.monotonic() - start < args.seconds:
-        send("ucinewgame")
-        send("isready")
-        wait("readyok")
+        engine.send("ucinewgame")
+        engine.sync()
         moves = []
         rolled = False
         while len(moves) < args.max_plies:
-            send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-            send(f"go nodes {rng.choice(nodes)}")
-            words = wait("bestmove").split()
+            engine.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+            engine.send(f"go nodes {rng.choice(nodes)}")
+            words = engine.read_until(lambda line: line.startswith("bestmove"))[-1].split()
             if len(words) < 2 or words[1] == "(none)":
-                # EinStein before its roll: the arbiter's draw.
+                # EinStein before its roll: the arbiter's draw, unless the
+                # game is over (the roll is then refused).
                 if args.game == "einstein" and not rolled:
-                    moves.append(f"r{rng.randint(1, 6)}")
+                    roll = f"r{rng.randint(1, 6)}"
+                    try:
+                        engine.send("position startpos moves " + " ".join(moves + [roll]))
+                        engine.sync()
+                    except EngineError:
+                        engine.read_until(lambda line: line == "readyok")
+                        break
+                    moves.append(roll)
                     rolled = True
                     continue
                 break
@@ -86,12 +74,11 @@ def main():
         games += 1
         elapsed = time.monotonic() - start
         if elapsed >= next_reading:
-            readings.append((round(elapsed), games, plies, resident_mib()))
+            readings.append((round(elapsed), games, plies, resident_mib(engine.proc.pid)))
             next_reading += args.seconds / 10
-    readings.append((round(time.monotonic() - start), games, plies, resident_mib()))
+    readings.append((round(time.monotonic() - start), games, plies, resident_mib(engine.proc.pid)))
     print(f"{args.game}: (seconds, games, plies, MiB resident) {readings}")
-    send("quit")
-    engine.wait()
+    engine.close()
 
 
 if __name__ == "__main__":
