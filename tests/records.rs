@@ -332,7 +332,7 @@ fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
     let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("record 1: move 3 ('e2e7')"), "{err}");
+    assert!(err.contains("record 1: move 3 ('炮五进五', e2e7)"), "{err}");
 }
 
 #[test]

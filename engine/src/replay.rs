@@ -101,12 +101,24 @@ impl Failure {
     }
 }
 
+/// How move `i` (from 0), `text` in plyd's notation, is named in a
+/// message: as the record wrote it too, where that differs
+/// (`'炮五进五', e2e7`).
+fn move_name(written: &[String], i: usize, text: &str) -> String {
+    match written.get(i) {
+        Some(w) if w != text => format!("'{w}', {text}"),
+        _ => format!("'{text}'"),
+    }
+}
+
 /// Play `moves` from `start` (the start of `variant` when `None`); the
 /// moves as the plugin writes them, and the position they reach.
+/// `written` holds the moves as the record wrote them, for messages.
 fn replay(
     variant: &VariantRef,
     start: Option<&str>,
     moves: &[String],
+    written: &[String],
 ) -> Result<(Vec<String>, GameState), Failure> {
     let text_of = |e: PluginError| e.to_string();
     let mut state = GameState::new(&variant.plugin, variant.index)
@@ -132,7 +144,11 @@ fn replay(
                     .map_err(&failed)?;
                 let pass = state.parse_move("pass").ok();
                 if legal.len() != 1 || pass != Some(legal[0]) {
-                    return Err(failed(format!("move {} ('{text}'): {e}", i + 1)));
+                    return Err(failed(format!(
+                        "move {} ({}): {e}",
+                        i + 1,
+                        move_name(written, i, text)
+                    )));
                 }
                 played.push(
                     state
@@ -144,9 +160,13 @@ fn replay(
                     .make_move(legal[0])
                     .map_err(text_of)
                     .map_err(&failed)?;
-                state
-                    .parse_legal_move(text)
-                    .map_err(|e| failed(format!("move {} ('{text}'): {e}", i + 1)))?
+                state.parse_legal_move(text).map_err(|e| {
+                    failed(format!(
+                        "move {} ({}): {e}",
+                        i + 1,
+                        move_name(written, i, text)
+                    ))
+                })?
             }
         };
         played.push(state.format_move(mv).map_err(text_of).map_err(&failed)?);
@@ -230,7 +250,12 @@ fn replay_record(
             failure.get_or_insert(Failure::at(0)(format!("game '{name}' is not loaded")));
             continue;
         };
-        match replay(&variant, game_record.start.as_deref(), &game_record.moves) {
+        match replay(
+            &variant,
+            game_record.start.as_deref(),
+            &game_record.moves,
+            &game_record.written,
+        ) {
             Ok(moves) => {
                 found = Some(moves);
                 break;

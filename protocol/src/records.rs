@@ -75,6 +75,10 @@ pub struct RecordGame {
     pub start: Option<String>,
     /// The moves from the start position, in plyd's notation.
     pub moves: Vec<String>,
+    /// Each move as the record wrote it, where the reader translated it
+    /// (xiangqi's ICCS, WXF or Chinese notation), for messages; empty
+    /// where the record writes plyd's notation.
+    pub written: Vec<String>,
 }
 
 impl RecordFormat {
@@ -660,8 +664,7 @@ fn header_game(line: &str, strip_sides: bool) -> RecordGame {
         result: result_of_word(fields.get(3).map_or("", String::as_str)),
         date_place: fields.get(4).cloned().unwrap_or_default(),
         event: fields.get(5).cloned().unwrap_or_default(),
-        start: None,
-        moves: Vec::new(),
+        ..RecordGame::default()
     }
 }
 
@@ -827,6 +830,7 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
                 }
             })
             .collect(),
+        written: Vec::new(),
     })
 }
 
@@ -843,6 +847,7 @@ mod tests {
             event: "test".into(),
             start: None,
             moves: moves.iter().map(|m| m.to_string()).collect(),
+            written: Vec::new(),
         }
     }
 

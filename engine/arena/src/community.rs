@@ -91,6 +91,7 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         event: "plyd arena".to_string(),
         start,
         moves: game.moves.clone(),
+        written: Vec::new(),
     };
     let text = write_record(format, &record)?;
     out.write_all(text.as_bytes())
