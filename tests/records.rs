@@ -22,6 +22,21 @@ fn logged_positions(path: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `plyd record` of a file `name` holding `body`, with only the plugin
+/// of `crate_name` (game `plugin_game`) loaded.
+fn record_of(
+    crate_name: &str,
+    plugin_game: &str,
+    name: &str,
+    body: impl AsRef<[u8]>,
+) -> std::process::Output {
+    let plugins = plugin_dir(&[(crate_name, plugin_game)]);
+    let dir = TempDir::new("records-file");
+    let file = dir.path().join(name);
+    std::fs::write(&file, body).unwrap();
+    run_plyd(plugins.path(), &["record", file.to_str().unwrap()])
+}
+
 /// Play two games of `game` and check that the records read back.
 fn round_trip(crate_name: &str, plugin_game: &str, game: &str, header: &str) -> String {
     round_trip_to(crate_name, plugin_game, game, header, "records.txt")
@@ -298,9 +313,6 @@ fn xiangqi_games_read_back_from_pgn() {
 
 #[test]
 fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
-    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
-    let dir = TempDir::new("records-xiangqi");
-    let file = dir.path().join("games.pgn");
     // The central cannon against the screen horses in the three
     // notations, and a game from a set position with two cannons and two
     // rooks on one file each (front and rear).
@@ -315,8 +327,7 @@ fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
          [Game \"Chinese Chess\"]\n[FEN \"{fen}\"]\n\n\
          1. 前炮进一 后车平２ 2. 后炮平四 车１退１ *\n"
     );
-    std::fs::write(&file, games).unwrap();
-    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    let out = record_of("plyd_game_xiangqi", "xiangqi", "games.pgn", games);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let opening = "position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 h0h6 g6g5";
     assert_eq!(
@@ -324,12 +335,12 @@ fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
         format!("{opening}\n{opening}\n{opening}\nposition fen {fen} moves e4e5 a9b9 e2f2 a5a6\n")
     );
     // A move the board does not allow is named with the record.
-    std::fs::write(
-        &file,
+    let out = record_of(
+        "plyd_game_xiangqi",
+        "xiangqi",
+        "games.pgn",
         "[Game \"Chinese Chess\"]\n\n1. 炮二平五 马８进７ 2. 炮五进五\n",
-    )
-    .unwrap();
-    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("record 1: move 3 ('炮五进五', e2e7)"), "{err}");
@@ -337,14 +348,10 @@ fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
 
 #[test]
 fn othello_transcripts_replay_with_their_passes() {
-    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
-    let dir = TempDir::new("records-transcripts");
-    let file = dir.path().join("games.txt");
     // A game of plyd's self-play whose last moves pass three times, as a
     // transcript leaves the passes out (upper case), and a short one
     // with a space between moves.
-    std::fs::write(&file, "D3C5D6E3F3E2F5F4F1F2G4E6C4F6G3C6G5E1D1C2D2G6B3C3G1H5H6H7B4H4B5H3C7A4A5A6B6H2E7F7F8E8D8C8B7G8B8A8D7C1B1A7B2A3A2A1H1G2G7\n\nf5 d6 c3d3\n").unwrap();
-    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    let out = record_of("plyd_game_othello", "othello", "games.txt", "D3C5D6E3F3E2F5F4F1F2G4E6C4F6G3C6G5E1D1C2D2G6B3C3G1H5H6H7B4H4B5H3C7A4A5A6B6H2E7F7F8E8D8C8B7G8B8A8D7C1B1A7B2A3A2A1H1G2G7\n\nf5 d6 c3d3\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
@@ -354,8 +361,6 @@ fn othello_transcripts_replay_with_their_passes() {
 
 #[test]
 fn xiangqi_records_in_gbk_or_big5_read_as_chinese_software_writes_them() {
-    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
-    let dir = TempDir::new("records-encodings");
     // The same opening in Chinese notation, simplified in GBK and
     // traditional in Big5 (the bytes as Python encodes them).
     let gbk: &[u8] = &[
@@ -373,9 +378,7 @@ fn xiangqi_records_in_gbk_or_big5_read_as_chinese_software_writes_them() {
         183, 32, 42, 10,
     ];
     for (name, bytes) in [("gbk.pgn", gbk), ("big5.pgn", big5)] {
-        let file = dir.path().join(name);
-        std::fs::write(&file, bytes).unwrap();
-        let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+        let out = record_of("plyd_game_xiangqi", "xiangqi", name, bytes);
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
         assert_eq!(
             text(&out.stdout),
@@ -387,17 +390,14 @@ fn xiangqi_records_in_gbk_or_big5_read_as_chinese_software_writes_them() {
 
 #[test]
 fn sgf_games_from_set_up_stones_replay_from_their_position() {
-    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
-    let dir = TempDir::new("records-sgf-setup");
-    let file = dir.path().join("games.sgf");
     // White to move at the standard start (`PL[W]`), and a Black disc
     // added on c3 (`AB[cc]`).
-    std::fs::write(
-        &file,
+    let out = record_of(
+        "plyd_game_othello",
+        "othello",
+        "games.sgf",
         "(;GM[2]FF[4]SZ[8]PL[W];W[ec])\n(;GM[2]SZ[8]AB[cc];B[fe])\n",
-    )
-    .unwrap();
-    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),

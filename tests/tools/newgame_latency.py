@@ -25,7 +25,10 @@ import time
 
 
 def run(command, args):
-    """The timed moves of one daemon, in milliseconds."""
+    """The timed moves of one daemon, in milliseconds. The engine's output
+    is read here, not through `uci_engine.Engine`, whose reader thread
+    would add its own wait for a core to every time measured (as in
+    `move_latency.py`)."""
     engine = subprocess.Popen(
         [command, "--game", args.game],
         stdin=subprocess.PIPE,
