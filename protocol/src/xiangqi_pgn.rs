@@ -360,9 +360,9 @@ fn square_name((file, rank): Square) -> String {
     format!("{}{rank}", (b'a' + file as u8) as char)
 }
 
-/// An ICCS move (`H2-E2`, `h2e2`, `H2-E2+` with a check mark), as plyd
-/// writes it, with its squares.
-fn iccs(text: &str) -> Option<(String, Square, Square)> {
+/// The squares of an ICCS move (`H2-E2`, `h2e2`, `H2-E2+` with a check
+/// mark).
+fn iccs(text: &str) -> Option<(Square, Square)> {
     let bytes: Vec<u8> = text
         .trim_end_matches(['+', '#'])
         .bytes()
@@ -374,14 +374,7 @@ fn iccs(text: &str) -> Option<(String, Square, Square)> {
             .then(|| ((f - b'a') as usize, (r - b'0') as usize))
     };
     match bytes[..] {
-        [f1, r1, f2, r2] => {
-            let (from, to) = (square(f1, r1)?, square(f2, r2)?);
-            Some((
-                format!("{}{}", square_name(from), square_name(to)),
-                from,
-                to,
-            ))
-        }
+        [f1, r1, f2, r2] => Some((square(f1, r1)?, square(f2, r2)?)),
         _ => None,
     }
 }
@@ -525,25 +518,20 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     let red_first = board.red_to_move;
     let (mut moves, mut written) = (Vec::new(), Vec::new());
     for (i, word) in words.iter().enumerate() {
-        let (text, from, to) = if let Some(m) = iccs(word) {
-            m
-        } else {
-            let described = wxf(word).or_else(|| chinese(word)).ok_or_else(|| {
-                format!(
-                    "move {} ('{word}') is not ICCS, WXF or Chinese notation",
-                    i + 1
-                )
-            })?;
-            let (from, to) =
-                locate(&board, described).map_err(|e| format!("move {} ('{word}'): {e}", i + 1))?;
-            (
-                format!("{}{}", square_name(from), square_name(to)),
-                from,
-                to,
-            )
+        let (from, to) = match iccs(word) {
+            Some(squares) => squares,
+            None => {
+                let described = wxf(word).or_else(|| chinese(word)).ok_or_else(|| {
+                    format!(
+                        "move {} ('{word}') is not ICCS, WXF or Chinese notation",
+                        i + 1
+                    )
+                })?;
+                locate(&board, described).map_err(|e| format!("move {} ('{word}'): {e}", i + 1))?
+            }
         };
         board.play(from, to);
-        moves.push(text);
+        moves.push(format!("{}{}", square_name(from), square_name(to)));
         written.push(word.clone());
     }
     let (first, second) = if red_first {
@@ -564,10 +552,10 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         .flatten()
         .collect::<Vec<_>>()
         .join(" ");
+    // The FEN read above; the standard start is no start of its own.
     let start = fen.filter(|f| {
-        Board::from_fen(f).is_ok()
-            && f.split_whitespace().take(2).collect::<Vec<_>>()
-                != XIANGQI_START.split_whitespace().collect::<Vec<_>>()
+        f.split_whitespace().take(2).collect::<Vec<_>>()
+            != XIANGQI_START.split_whitespace().collect::<Vec<_>>()
     });
     Ok(RecordGame {
         first: tag(first).unwrap_or("").to_string(),
@@ -626,7 +614,7 @@ pub(crate) fn write(game: &RecordGame, ranks_from_one: bool) -> Result<String, S
         } else {
             mv.clone()
         };
-        let (_, from, to) = iccs(&shifted)
+        let (from, to) = iccs(&shifted)
             .ok_or_else(|| format!("move {} ('{mv}') is not a xiangqi move", i + 1))?;
         let iccs_text = format!(
             "{}-{}",
