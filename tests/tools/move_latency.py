@@ -34,33 +34,15 @@ import subprocess
 import sys
 import time
 
+from direct_engine import DirectEngine
+
 
 def measure(engine, args):
-    """The go-to-bestmove times of one run, in milliseconds. The engine's
-    output is read here, not through `uci_engine.Engine`, whose reader
-    thread would add its own wait for a core to every time measured."""
-    proc = subprocess.Popen(
-        [engine, "--game", args.game], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-    )
-
-    def send(line):
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-
-    def until(prefix):
-        while True:
-            line = proc.stdout.readline()
-            if not line:
-                sys.exit(f"{engine} exited")
-            if line.startswith(prefix):
-                return line
-
-    send("uci")
-    until("uciok")
-    send(f"setoption name Threads value {args.threads}")
-    send("isready")
-    until("readyok")
+    """The go-to-bestmove times of one run, in milliseconds, the engine's
+    output read with no reader thread (`direct_engine.py`)."""
+    daemon = DirectEngine([engine, "--game", args.game])
+    daemon.start([f"setoption name Threads value {args.threads}"])
+    send = daemon.send
     go = "go " + (args.go or f"movetime {args.movetime}")
     moves, times, unsearched = [], [], 0
     for _ in range(args.moves):
@@ -69,10 +51,7 @@ def measure(engine, args):
         send(go)
         deepest = 0
         while True:
-            line = proc.stdout.readline()
-            if not line:
-                sys.exit(f"{engine} exited")
-            words = line.split()
+            words = daemon.read_line().split()
             if words[:1] == ["info"] and "depth" in words[:-1]:
                 deepest = max(deepest, int(words[words.index("depth") + 1]))
             if words[:1] == ["bestmove"]:
@@ -85,8 +64,7 @@ def measure(engine, args):
             send("ucinewgame")
         else:
             moves.append(best)
-    send("quit")
-    proc.wait()
+    daemon.close()
     return times, unsearched
 
 

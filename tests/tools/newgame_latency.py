@@ -20,41 +20,17 @@ milliseconds over its moves.
 
 import argparse
 import statistics
-import subprocess
 import time
+
+from direct_engine import DirectEngine
 
 
 def run(command, args):
-    """The timed moves of one daemon, in milliseconds. The engine's output
-    is read here, not through `uci_engine.Engine`, whose reader thread
-    would add its own wait for a core to every time measured (as in
-    `move_latency.py`)."""
-    engine = subprocess.Popen(
-        [command, "--game", args.game],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        bufsize=1,
-    )
-
-    def send(line):
-        engine.stdin.write(line + "\n")
-        engine.stdin.flush()
-
-    def wait(prefix):
-        while True:
-            line = engine.stdout.readline()
-            if not line:
-                raise SystemExit(f"{command} ended before '{prefix}'")
-            if line.startswith(prefix):
-                return line
-
-    send("uci")
-    wait("uciok")
-    send(f"setoption name Hash value {args.hash}")
-    send("isready")
-    wait("readyok")
+    """The timed moves of one daemon, in milliseconds, its output read
+    with no reader thread (`direct_engine.py`)."""
+    engine = DirectEngine([command, "--game", args.game])
+    engine.start([f"setoption name Hash value {args.hash}"])
+    send, wait = engine.send, engine.until
     times = []
     for _ in range(args.games):
         send("position startpos")
@@ -66,8 +42,7 @@ def run(command, args):
         send(f"go {args.go}")
         wait("bestmove")
         times.append((time.monotonic() - began) * 1000)
-    send("quit")
-    engine.wait()
+    engine.close()
     return times
 
 
