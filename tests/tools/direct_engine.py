@@ -1,5 +1,6 @@
 """A daemon spoken to over its pipes with no reader thread, for the tools
-that time its answers (`move_latency.py`, `newgame_latency.py`): a reader
+that time its answers (`move_latency.py`, `newgame_latency.py`,
+`first_search.py`): a reader
 thread, as `uci_engine.Engine` has, would add its own wait for a core to
 every time measured.
 """

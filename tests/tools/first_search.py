@@ -14,27 +14,17 @@ Stockfish").
         --game othello --hash 16,256,1024
 """
 import argparse
-import subprocess
 import sys
 import time
 
+from direct_engine import DirectEngine
 
-class Daemon:
+
+class Daemon(DirectEngine):
     def __init__(self, plyd, game):
-        self.proc = subprocess.Popen(
-            [plyd, "--game", game],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
+        super().__init__([plyd, "--game", game])
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, word):
+    def last_info_until(self, word):
         """Reads up to a line starting with `word`; returns the last
         `info depth` line before it."""
         last = None
@@ -48,14 +38,10 @@ class Daemon:
     def search(self, movetime):
         self.send("position startpos")
         self.send(f"go movetime {movetime}")
-        info = self.until("bestmove")
+        info = self.last_info_until("bestmove")
         if info is None:
             return None, None
         return int(info[info.index("depth") + 1]), int(info[info.index("nodes") + 1])
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait()
 
 
 def main():
@@ -77,7 +63,7 @@ def main():
         daemon.send("isready")
         daemon.until("readyok")
         again = daemon.search(args.movetime)
-        daemon.quit()
+        daemon.close()
         print(
             f"{args.game} Hash {mib}: readyok after {ready:.2f} s; "
             f"first search depth {first[0]} nodes {first[1]}; "
