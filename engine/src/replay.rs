@@ -101,14 +101,15 @@ impl Failure {
     }
 }
 
-/// How move `i` (from 0), `text` in plyd's notation, is named in a
-/// message: as the record wrote it too, where that differs
-/// (`'炮五进五', e2e7`).
-fn move_name(written: &[String], i: usize, text: &str) -> String {
-    match written.get(i) {
+/// Why move `i` (from 0), `text` in plyd's notation, was refused: the
+/// move named as the record wrote it too, where that differs (`move 3
+/// ('炮五进五', e2e7): ...`).
+fn refusal(written: &[String], i: usize, text: &str, why: impl std::fmt::Display) -> String {
+    let name = match written.get(i) {
         Some(w) if w != text => format!("'{w}', {text}"),
         _ => format!("'{text}'"),
-    }
+    };
+    format!("move {} ({name}): {why}", i + 1)
 }
 
 /// Play `moves` from `start` (the start of `variant` when `None`); the
@@ -144,11 +145,7 @@ fn replay(
                     .map_err(&failed)?;
                 let pass = state.parse_move("pass").ok();
                 if legal.len() != 1 || pass != Some(legal[0]) {
-                    return Err(failed(format!(
-                        "move {} ({}): {e}",
-                        i + 1,
-                        move_name(written, i, text)
-                    )));
+                    return Err(failed(refusal(written, i, text, e)));
                 }
                 played.push(
                     state
@@ -160,13 +157,9 @@ fn replay(
                     .make_move(legal[0])
                     .map_err(text_of)
                     .map_err(&failed)?;
-                state.parse_legal_move(text).map_err(|e| {
-                    failed(format!(
-                        "move {} ({}): {e}",
-                        i + 1,
-                        move_name(written, i, text)
-                    ))
-                })?
+                state
+                    .parse_legal_move(text)
+                    .map_err(|e| failed(refusal(written, i, text, e)))?
             }
         };
         played.push(state.format_move(mv).map_err(text_of).map_err(&failed)?);
