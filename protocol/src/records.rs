@@ -44,9 +44,9 @@ pub enum RecordFormat {
 /// Who won a recorded game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RecordResult {
-    /// The first player.
+    /// The first side's player (Black in Othello, Red in xiangqi).
     First,
-    /// The second player.
+    /// The second side's.
     Second,
     /// Neither.
     Draw,
@@ -56,7 +56,11 @@ pub enum RecordResult {
 }
 
 /// A game as a record holds it (by default: no names, no moves, the
-/// result not known, from the standard start).
+/// result not known, from the standard start). `first` and `second`,
+/// and the result, are by the game's sides, not by who moves first from
+/// a set-up position: the side the game's start gives the move (Black in
+/// Othello, Red in xiangqi) is the first, as the rules' results are
+/// given.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RecordGame {
     /// The first player's name.

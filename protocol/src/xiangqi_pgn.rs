@@ -515,7 +515,6 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     }
     let fen = tag("FEN").map(str::to_string);
     let mut board = Board::from_fen(fen.as_deref().unwrap_or(XIANGQI_START))?;
-    let red_first = board.red_to_move;
     let (mut moves, mut written) = (Vec::new(), Vec::new());
     for (i, word) in words.iter().enumerate() {
         let (from, to) = match iccs(word) {
@@ -534,16 +533,11 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         moves.push(format!("{}{}", square_name(from), square_name(to)));
         written.push(word.clone());
     }
-    let (first, second) = if red_first {
-        ("Red", "Black")
-    } else {
-        ("Black", "Red")
-    };
+    // Red is the game's first side whoever moves first from the start,
+    // as the rules' results are given.
     let result = match tag("Result") {
-        Some("1-0") if red_first => RecordResult::First,
-        Some("1-0") => RecordResult::Second,
-        Some("0-1") if red_first => RecordResult::Second,
-        Some("0-1") => RecordResult::First,
+        Some("1-0") => RecordResult::First,
+        Some("0-1") => RecordResult::Second,
         Some("1/2-1/2") => RecordResult::Draw,
         _ => RecordResult::Unknown,
     };
@@ -558,8 +552,8 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
             != XIANGQI_START.split_whitespace().collect::<Vec<_>>()
     });
     Ok(RecordGame {
-        first: tag(first).unwrap_or("").to_string(),
-        second: tag(second).unwrap_or("").to_string(),
+        first: tag("Red").unwrap_or("").to_string(),
+        second: tag("Black").unwrap_or("").to_string(),
         result,
         date_place,
         event: tag("Event").unwrap_or("").to_string(),
@@ -580,16 +574,12 @@ fn tag_value(text: &str) -> String {
 pub(crate) fn write(game: &RecordGame, ranks_from_one: bool) -> Result<String, String> {
     let fen = game.start.as_deref().unwrap_or(XIANGQI_START);
     let board = Board::from_fen(fen)?;
-    let (red, black) = if board.red_to_move {
-        (&game.first, &game.second)
-    } else {
-        (&game.second, &game.first)
-    };
-    let result = match (game.result, board.red_to_move) {
-        (RecordResult::First, true) | (RecordResult::Second, false) => "1-0",
-        (RecordResult::Second, true) | (RecordResult::First, false) => "0-1",
-        (RecordResult::Draw, _) => "1/2-1/2",
-        (RecordResult::Unknown, _) => "*",
+    let (red, black) = (&game.first, &game.second);
+    let result = match game.result {
+        RecordResult::First => "1-0",
+        RecordResult::Second => "0-1",
+        RecordResult::Draw => "1/2-1/2",
+        RecordResult::Unknown => "*",
     };
     let mut text = String::new();
     for (name, value) in [
@@ -768,11 +758,13 @@ mod tests {
 
     #[test]
     fn a_game_black_starts_is_numbered_from_black_and_keeps_its_sides() {
+        // Red is the first side though Black moves first: its name and
+        // the result are Red's as the rules give them.
         let fen = "4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1";
         let record = RecordGame {
-            first: "black player".to_string(),
-            second: "red player".to_string(),
-            result: RecordResult::First,
+            first: "red player".to_string(),
+            second: "black player".to_string(),
+            result: RecordResult::Second,
             date_place: String::new(),
             event: String::new(),
             start: Some(fen.to_string()),
