@@ -168,12 +168,34 @@ fn replay(
     Ok((played, state))
 }
 
-/// How the rules end the game at `state`, as a record says it; `None`
-/// while it goes on.
-fn ending(state: &GameState) -> Result<Option<RecordResult>, String> {
+/// How the rules end a game: the result, as a record says it, and the
+/// rule where the side to move still has moves (a repetition or
+/// move-count rule, which an arbiter may rule otherwise).
+struct Ending {
+    result: RecordResult,
+    ruling: Option<String>,
+}
+
+/// How the rules end the game at `state`; `None` while it goes on.
+fn ending(state: &GameState) -> Result<Option<Ending>, String> {
     let side = state.side_to_move().map_err(|e| e.to_string())?;
     let outcome = state.outcome().map_err(|e| e.to_string())?;
-    Ok(adjudicate(outcome, side).map(record_result))
+    let Some(result) = adjudicate(outcome, side).map(record_result) else {
+        return Ok(None);
+    };
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal).map_err(|e| e.to_string())?;
+    let ruling = if legal.is_empty() {
+        None
+    } else {
+        Some(
+            state
+                .outcome_reason()
+                .map_err(|e| e.to_string())?
+                .unwrap_or_else(|| "a repetition or move-count rule".to_string()),
+        )
+    };
+    Ok(Some(Ending { result, ruling }))
 }
 
 fn result_words(result: RecordResult) -> &'static str {
@@ -264,13 +286,24 @@ fn replay_record(
         found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
     let stated = game_record.result;
     let note = match ending(&end)? {
-        Some(ruled) if stated != RecordResult::Unknown && ruled != stated => {
-            return Err(format!(
-                "its result says {}, but the rules end the game after its {} moves with {}",
-                result_words(stated),
-                moves.len(),
-                result_words(ruled)
-            ));
+        Some(ruled) if stated != RecordResult::Unknown && ruled.result != stated => {
+            let ruled_words = result_words(ruled.result);
+            match ruled.ruling {
+                // A repetition ruled otherwise by the game's arbiter: the
+                // record's word, noted.
+                Some(rule) => Some(format!(
+                    "its result ({}) is the record's: plyd's rules would end the game after its {} moves with {ruled_words} ({rule})",
+                    result_words(stated),
+                    moves.len(),
+                )),
+                None => {
+                    return Err(format!(
+                        "its result says {}, but the rules end the game after its {} moves with {ruled_words}",
+                        result_words(stated),
+                        moves.len(),
+                    ))
+                }
+            }
         }
         None if stated != RecordResult::Unknown => Some(format!(
             "the game has not ended by the rules after its {} moves; its result ({}) is the record's word",
