@@ -405,3 +405,75 @@ fn sgf_games_from_set_up_stones_replay_from_their_position() {
          position fen ------------------X--------OX------XO--------------------------- X moves f5\n"
     );
 }
+
+/// An XQF 1.0 file (no keys): the standard start, then `moves` (squares
+/// `10 * file + rank`) after the start's own record.
+fn xqf_file(moves: &[(u8, u8)]) -> Vec<u8> {
+    let mut bytes = vec![0u8; 0x400];
+    bytes[..3].copy_from_slice(b"XQ\x0a");
+    bytes[16..48].copy_from_slice(&[
+        80, 70, 60, 50, 40, 30, 20, 10, 0, 72, 12, 83, 63, 43, 23, 3, 9, 19, 29, 39, 49, 59, 69,
+        79, 89, 17, 77, 6, 26, 46, 66, 86,
+    ]);
+    bytes[0x130] = 2;
+    bytes[0x131..0x133].copy_from_slice(b"rx");
+    let mut records = vec![(0u8, 0u8)];
+    records.extend(moves);
+    for (i, &(from, to)) in records.iter().enumerate() {
+        let next = if i + 1 < records.len() { 0xf0 } else { 0 };
+        bytes.extend([from + 24, to + 32, next, 0, 0, 0, 0, 0]);
+    }
+    bytes
+}
+
+#[test]
+fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-xqf");
+    let write = |name: &str, body: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let game = write(
+        "game.xqf",
+        &xqf_file(&[(23, 24), (79, 67), (63, 64), (17, 27)]),
+    );
+    // Black to move mates: the result is Black's (`0-1`), Red being the
+    // first side whoever moves first.
+    let black_first = write(
+        "black.pgn",
+        b"[Game \"Chinese Chess\"]\n[Result \"0-1\"]\n[FEN \"1r1k5/9/9/9/9/9/9/9/r8/4K4 b\"]\n\n1. ... B9-B0 0-1\n",
+    );
+    // Red checks perpetually: plyd's rules would give Black the game at
+    // the third repetition; the record's draw is kept, with a note.
+    let perpetual = write(
+        "perpetual.pgn",
+        b"[Game \"Chinese Chess\"]\n[Result \"1/2-1/2\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3K4R w\"]\n\n\
+          1. I0-I9 E9-E8 2. I9-I8 E8-E9 3. I8-I9 E9-E8 4. I9-I8 E8-E9 5. I8-I9 1/2-1/2\n",
+    );
+    let mut cut = xqf_file(&[(23, 24), (79, 67)]);
+    cut.truncate(cut.len() - 6);
+    let cut = write("cut.xqf", &cut);
+    let out = run_plyd(
+        plugins.path(),
+        &["record", &game, &black_first, &cut, &perpetual],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves c3c4 h9g7 g3g4 b7c7\n\
+         position fen 1r1k5/9/9/9/9/9/9/9/r8/4K4 b moves b9b0\n\
+         position fen 4k4/9/9/9/9/9/9/9/9/3K4R w moves i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9\n"
+    );
+    assert!(
+        err.contains("cut.xqf: XQF: the file ends inside the record of move 2"),
+        "{err}"
+    );
+    assert!(
+        err.contains("perpetual.pgn: record 1: its result (a draw) is the record's: plyd's rules would end the game after its 9 moves with the second player won"),
+        "{err}"
+    );
+    assert!(!err.contains("black.pgn"), "{err}");
+}

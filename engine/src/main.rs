@@ -177,8 +177,9 @@ enum Tool {
     /// or SGF Othello, Othello transcripts, xiangqi PGN) and print the
     /// `position startpos moves ...` line of each.
     Record {
-        /// The record file.
-        file: PathBuf,
+        /// The record files (XQF files, one game each, given together).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -558,40 +559,14 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Tool::Record { file }) => {
-            let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
-                // UTF-8, or GBK or Big5 as Chinese software writes
-                // records (names in a CCGC record, a xiangqi PGN in
-                // Chinese notation), without a byte-order mark.
-                Ok(bytes) => plyd_util::files::decode_text(&bytes),
-                Err(e) => {
-                    eprintln!("plyd record: {}: {e}", file.display());
-                    return ExitCode::from(2);
-                }
-            };
+        Some(Tool::Record { files }) => {
             let host = load_plugins(&config);
-            match plyd::replay::position_lines(&host, &text, cli.game.as_deref()) {
-                Ok(replayed) => {
-                    for line in replayed.lines {
-                        println!("{line}");
-                    }
-                    for note in replayed.notes {
-                        eprintln!("plyd record: {}: {note}", file.display());
-                    }
-                    for failure in &replayed.failures {
-                        eprintln!("plyd record: {}: {failure}", file.display());
-                    }
-                    if replayed.failures.is_empty() {
-                        ExitCode::SUCCESS
-                    } else {
-                        ExitCode::from(1)
-                    }
-                }
-                Err(e) => {
-                    eprintln!("plyd record: {}: {e}", file.display());
-                    ExitCode::from(1)
-                }
+            // Each file in turn; the exit code is the worst of them.
+            let mut code = 0u8;
+            for file in files {
+                code = code.max(record_file(&host, file, cli.game.as_deref()));
             }
+            ExitCode::from(code)
         }
         Some(Tool::Arena(args)) => {
             // Each engine chooses its own evaluator (option.Evaluator=...);
@@ -605,6 +580,45 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             arena::run(args, &config.plugin_dirs, config.game.as_deref())
+        }
+    }
+}
+
+/// `plyd record`'s work on one file: its games' `position` lines on
+/// stdout, its notes and failures on stderr. 0 when every game replayed,
+/// 1 when one did not (or an XQF file does not read), 2 when the file
+/// could not be read at all.
+fn record_file(host: &PluginHost, file: &Path, game: Option<&str>) -> u8 {
+    let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
+        Ok(bytes) => plyd::replay::record_text(&bytes),
+        Err(e) => {
+            eprintln!("plyd record: {}: {e}", file.display());
+            return 2;
+        }
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("plyd record: {}: {e}", file.display());
+            return 1;
+        }
+    };
+    match plyd::replay::position_lines(host, &text, game) {
+        Ok(replayed) => {
+            for line in replayed.lines {
+                println!("{line}");
+            }
+            for note in replayed.notes {
+                eprintln!("plyd record: {}: {note}", file.display());
+            }
+            for failure in &replayed.failures {
+                eprintln!("plyd record: {}: {failure}", file.display());
+            }
+            u8::from(!replayed.failures.is_empty())
+        }
+        Err(e) => {
+            eprintln!("plyd record: {}: {e}", file.display());
+            1
         }
     }
 }

@@ -11,7 +11,9 @@
 
 use plyd_arena::community::record_result;
 use plyd_arena::referee::adjudicate;
-use plyd_protocol::{read_record, transcript_moves, RecordResult};
+use plyd_protocol::{
+    is_xqf, read_record, read_xqf, transcript_moves, write_record, RecordFormat, RecordResult,
+};
 
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 
@@ -25,6 +27,24 @@ pub struct Replayed {
     /// A line for each record that does not read or replay, or whose
     /// result the rules contradict.
     pub failures: Vec<String>,
+}
+
+/// A record file's text: UTF-8, or GBK or Big5 as Chinese software writes
+/// records (names in a CCGC record, a xiangqi PGN in Chinese notation),
+/// without a byte-order mark; an XQF file (binary, one xiangqi game) is
+/// read and given as the PGN game it holds.
+pub fn record_text(bytes: &[u8]) -> Result<String, String> {
+    if is_xqf(bytes) {
+        let game =
+            read_xqf(bytes, &plyd_util::files::decode_text).map_err(|e| format!("XQF: {e}"))?;
+        return write_record(
+            RecordFormat::XiangqiPgn {
+                ranks_from_one: false,
+            },
+            &game,
+        );
+    }
+    Ok(plyd_util::files::decode_text(bytes))
 }
 
 /// The records in `text`: one at each `#[` that starts a line, one at

@@ -22,6 +22,7 @@ mod response;
 mod ucci;
 mod ugi;
 mod xiangqi_pgn;
+mod xqf;
 
 pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
@@ -37,3 +38,4 @@ pub use ucci::{
     format_ucci_info, parse_ucci_line, ucci_score, UcciCommand, UcciGo, UCCI_MATE_SCORE,
 };
 pub use ugi::{parse_ugi_line, UgiCommand, UgiQuery};
+pub use xqf::{is_xqf, read_xqf};

@@ -1,12 +1,36 @@
 //! Game records (`plyd record`): any text reads as a game or gives an
 //! error, never a panic; a xiangqi PGN game that reads is written again
 //! in ICCS and reads back to the same moves, and an Othello transcript
-//! gives one move per square it holds.
+//! gives one move per square it holds. Bytes that start as an XQF file
+//! read as one or give an error; a game that reads is written as PGN and
+//! reads back to the same moves, start and result (what `plyd record`
+//! does with it).
 #![no_main]
 
-use plyd_protocol::{read_record, transcript_moves, write_record, RecordFormat};
+use plyd_protocol::{
+    is_xqf, read_record, read_xqf, transcript_moves, write_record, RecordFormat, RecordGame,
+};
+
+fn rewritten(game: &RecordGame) {
+    let format = RecordFormat::XiangqiPgn {
+        ranks_from_one: false,
+    };
+    let written = write_record(format, game).expect("a game read writes");
+    let (again, back) = read_record(&written).expect("a written game reads");
+    assert_eq!(again, "xiangqi");
+    assert_eq!(back.moves, game.moves, "{written}");
+    assert_eq!(back.start, game.start, "{written}");
+    assert_eq!(back.result, game.result, "{written}");
+}
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if is_xqf(data) {
+        let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        if let Ok(game) = read_xqf(data, &lossy) {
+            rewritten(&game);
+        }
+        return;
+    }
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
@@ -18,14 +42,6 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     if variant == "xiangqi" {
-        let format = RecordFormat::XiangqiPgn {
-            ranks_from_one: false,
-        };
-        let written = write_record(format, &game).expect("a game read writes");
-        let (again, back) = read_record(&written).expect("a written game reads");
-        assert_eq!(again, "xiangqi");
-        assert_eq!(back.moves, game.moves, "{written}");
-        assert_eq!(back.start, game.start, "{written}");
-        assert_eq!(back.result, game.result, "{written}");
+        rewritten(&game);
     }
 });
