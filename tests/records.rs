@@ -123,6 +123,16 @@ fn einstein_games_read_back_from_ccgc_records() {
 fn othello_games_read_back_from_ggf() {
     let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
     assert!(written.contains("PB[a]PW[b]") || written.contains("PB[b]PW[a]"));
+    // Games the rules ended: Black's margin, even (the empty squares are
+    // the winner's), a number as GGS writes it.
+    for re in written.split("RE[").skip(1) {
+        let margin = re.split(']').next().unwrap();
+        let discs: i32 = margin
+            .strip_suffix(".000")
+            .and_then(|m| m.parse().ok())
+            .unwrap_or_else(|| panic!("RE[{margin}] is not a margin: {written}"));
+        assert!(discs % 2 == 0 && discs.abs() <= 64, "{written}");
+    }
 }
 
 #[test]
@@ -211,11 +221,19 @@ fn a_result_the_rules_contradict_is_refused_and_a_cut_game_is_noted() {
     let file = dir.path().join("games.txt");
     // The first game with the other side named the winner.
     let first = written.split("(;").nth(1).expect("a game");
-    let other = if first.contains("RE[+]") {
-        first.replace("RE[+]", "RE[-]")
+    let re = first
+        .split("RE[")
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap();
+    let turned = if re.starts_with('+') && re != "+0.000" {
+        "-2.000"
     } else {
-        first.replace("RE[-]", "RE[+]").replace("RE[0]", "RE[+]")
+        "+2.000"
     };
+    let other = first.replace(&format!("RE[{re}]"), &format!("RE[{turned}]"));
     assert_ne!(other, first, "{first}");
     std::fs::write(&file, format!("(;{other}")).unwrap();
     let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);

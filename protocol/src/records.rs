@@ -79,6 +79,10 @@ pub struct RecordGame {
     pub start: Option<String>,
     /// The moves from the start position, in plyd's notation.
     pub moves: Vec<String>,
+    /// The first side's disc margin at the end (Othello: Black's discs
+    /// less White's, the empty squares the winner's), where the record
+    /// gives it: GGF's `RE[+12.000]`, SGF's `RE[B+12]`.
+    pub margin: Option<i32>,
     /// Each move as the record wrote it, where the reader translated it
     /// (xiangqi's ICCS, WXF or Chinese notation), for messages; empty
     /// where the record writes plyd's notation.
@@ -350,12 +354,25 @@ fn write_einstein(game: &RecordGame) -> Result<String, String> {
 /// squares from a1 (top-left) row by row, and the side to move.
 const OTHELLO_START: &str = "---------------------------OX------XO--------------------------- X";
 
+/// The margin of `game` where it agrees with its result.
+fn agreed_margin(game: &RecordGame) -> Option<i32> {
+    game.margin.filter(|m| match game.result {
+        RecordResult::First => *m > 0,
+        RecordResult::Second => *m < 0,
+        RecordResult::Draw => *m == 0,
+        RecordResult::Unknown => false,
+    })
+}
+
 fn write_ggf(game: &RecordGame) -> Result<String, String> {
-    let result = match game.result {
-        RecordResult::First => "+",
-        RecordResult::Second => "-",
-        RecordResult::Draw => "0",
-        RecordResult::Unknown => "?",
+    // Black's margin, as GGS writes it; the sign alone where the margin is
+    // not known (a game lost on time, by an illegal move).
+    let result = match (agreed_margin(game), game.result) {
+        (Some(m), _) => format!("{m:+}.000"),
+        (None, RecordResult::First) => "+".to_string(),
+        (None, RecordResult::Second) => "-".to_string(),
+        (None, RecordResult::Draw) => "0".to_string(),
+        (None, RecordResult::Unknown) => "?".to_string(),
     };
     let start = game.start.as_deref().unwrap_or(OTHELLO_START);
     let (squares, side) = match start.split_whitespace().collect::<Vec<_>>()[..] {
@@ -396,11 +413,13 @@ fn write_ggf(game: &RecordGame) -> Result<String, String> {
 }
 
 fn write_sgf(game: &RecordGame) -> Result<String, String> {
-    let result = match game.result {
-        RecordResult::First => "B+",
-        RecordResult::Second => "W+",
-        RecordResult::Draw => "0",
-        RecordResult::Unknown => "?",
+    let result = match (agreed_margin(game), game.result) {
+        (Some(m), _) if m > 0 => format!("B+{m}"),
+        (Some(m), _) if m < 0 => format!("W+{}", -m),
+        (_, RecordResult::First) => "B+".to_string(),
+        (_, RecordResult::Second) => "W+".to_string(),
+        (_, RecordResult::Draw) => "0".to_string(),
+        (_, RecordResult::Unknown) => "?".to_string(),
     };
     let mut text = format!(
         "(;GM[2]FF[4]SZ[8]EV[{}]DT[{}]PB[{}]PW[{}]RE[{result}]",
@@ -491,12 +510,22 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
             "DT" => game.date_place = value.to_string(),
             "EV" => game.event = value.to_string(),
             "RE" => {
-                game.result = match value.trim() {
+                let value = value.trim();
+                game.result = match value {
                     r if r.starts_with("B+") => RecordResult::First,
                     r if r.starts_with("W+") => RecordResult::Second,
                     "0" | "Draw" | "draw" => RecordResult::Draw,
                     _ => RecordResult::Unknown,
-                }
+                };
+                // `B+12`, `W+4`: the margin, when a number follows
+                // (`B+R`, `W+T` are a resignation and a loss on time).
+                let margin = value.get(2..).and_then(|m| m.parse::<i32>().ok());
+                game.margin = match game.result {
+                    RecordResult::First => margin.filter(|m| (1..=64).contains(m)),
+                    RecordResult::Second => margin.filter(|m| (1..=64).contains(m)).map(|m| -m),
+                    RecordResult::Draw => Some(0),
+                    RecordResult::Unknown => None,
+                };
             }
             "SZ" if value.trim() != "8" => {
                 return Err(format!(
@@ -790,6 +819,11 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
     // ended after a colon (`+64.000:r`), or a bare sign.
     let margin = ggf.get("RE").unwrap_or("?").trim();
     let margin = margin.split(':').next().unwrap_or("").trim();
+    let discs = margin
+        .parse::<f64>()
+        .ok()
+        .filter(|v| (-64.0..=64.0).contains(v))
+        .map(|v| v.round() as i32);
     let result = match margin.parse::<f64>() {
         Ok(v) if v > 0.0 => RecordResult::First,
         Ok(v) if v < 0.0 => RecordResult::Second,
@@ -820,6 +854,7 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
         first: ggf.get("PB").unwrap_or("").to_string(),
         second: ggf.get("PW").unwrap_or("").to_string(),
         result,
+        margin: discs,
         date_place: ggf.get("DT").unwrap_or("").to_string(),
         event: ggf.get("PC").unwrap_or("").to_string(),
         start,
@@ -852,6 +887,7 @@ mod tests {
             start: None,
             moves: moves.iter().map(|m| m.to_string()).collect(),
             written: Vec::new(),
+            margin: None,
         }
     }
 
@@ -994,6 +1030,54 @@ mod tests {
         ] {
             let text = format!("(;GM[Othello]RE[{re}]TY[8]B[F5];)");
             assert_eq!(read_record(&text).unwrap().1.result, result, "RE[{re}]");
+        }
+        // The margin, where a number gives it.
+        for (re, margin) in [
+            ("+12.000", Some(12)),
+            ("-4", Some(-4)),
+            ("0.000", Some(0)),
+            ("+64.000:r", Some(64)),
+            ("+", None),
+            ("+99", None),
+        ] {
+            let text = format!("(;GM[Othello]RE[{re}]TY[8]B[F5];)");
+            assert_eq!(read_record(&text).unwrap().1.margin, margin, "RE[{re}]");
+        }
+        for (re, margin) in [
+            ("B+12", Some(12)),
+            ("W+4", Some(-4)),
+            ("0", Some(0)),
+            ("B+R", None),
+            ("W+T", None),
+        ] {
+            let text = format!("(;GM[2]RE[{re}];B[fe])");
+            assert_eq!(read_record(&text).unwrap().1.margin, margin, "RE[{re}]");
+        }
+    }
+
+    #[test]
+    fn the_margin_is_written_where_it_agrees_with_the_result() {
+        let game = |result, margin| RecordGame {
+            result,
+            margin,
+            moves: vec!["f5".to_string()],
+            ..RecordGame::default()
+        };
+        for (result, margin, ggf, sgf) in [
+            (RecordResult::First, Some(12), "RE[+12.000]", "RE[B+12]"),
+            (RecordResult::Second, Some(-4), "RE[-4.000]", "RE[W+4]"),
+            (RecordResult::Draw, Some(0), "RE[+0.000]", "RE[0]"),
+            // No margin, or one the result contradicts: the sign.
+            (RecordResult::First, None, "RE[+]", "RE[B+]"),
+            (RecordResult::First, Some(-4), "RE[+]", "RE[B+]"),
+        ] {
+            let g = game(result, margin);
+            let text = write_record(RecordFormat::Ggf, &g).unwrap();
+            assert!(text.contains(ggf), "{text}");
+            let text = write_record(RecordFormat::Sgf, &g).unwrap();
+            assert!(text.contains(sgf), "{text}");
+            let (_, back) = read_record(&write_record(RecordFormat::Ggf, &g).unwrap()).unwrap();
+            assert_eq!(back.result, result);
         }
     }
 

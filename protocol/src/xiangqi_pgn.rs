@@ -560,6 +560,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         start,
         moves,
         written,
+        margin: None,
     })
 }
 
@@ -736,6 +737,7 @@ mod tests {
             start: None,
             moves: ICCS.iter().map(|m| m.to_string()).collect(),
             written: Vec::new(),
+            margin: None,
         };
         let text = write(&record, false).unwrap();
         assert!(text.contains("[Format \"ICCS\"]"), "{text}");
@@ -770,6 +772,7 @@ mod tests {
             start: Some(fen.to_string()),
             moves: vec!["e9e8".to_string(), "d0d1".to_string()],
             written: Vec::new(),
+            margin: None,
         };
         let text = write(&record, false).unwrap();
         assert!(text.contains("[Red \"red player\"]"), "{text}");

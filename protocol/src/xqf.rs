@@ -269,6 +269,7 @@ pub fn read_xqf(bytes: &[u8], decode: &dyn Fn(&[u8]) -> String) -> Result<Record
         start,
         moves,
         written: Vec::new(),
+        margin: None,
     })
 }
 

@@ -10,7 +10,7 @@ use std::io::Write;
 use plyd_protocol::{write_record, RecordFormat, RecordGame, RecordResult};
 
 use crate::openings::Start;
-use crate::record::{GameRecord, GameResult};
+use crate::record::{Ending, GameRecord, GameResult};
 
 /// The record format of `variant` written to `path` (Othello: SGF for a
 /// `.sgf` file, GGF otherwise), or why it has none. `game_options` are the
@@ -92,12 +92,40 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         start,
         moves: game.moves.clone(),
         written: Vec::new(),
+        margin: (game.ending == Ending::Rules
+            && matches!(format, RecordFormat::Ggf | RecordFormat::Sgf))
+        .then(|| othello_margin(&game.final_position))
+        .flatten(),
     };
     let text = write_record(format, &record)?;
     out.write_all(text.as_bytes())
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write the record: {e}"))
+}
+
+/// Black's disc margin in an Othello position text at the game's end
+/// (plyd's rows, `8/8/3OX3/...`, or the 64 squares): Black's discs less
+/// White's, the empty squares counted to the winner, as the World Othello
+/// Federation's rules score a game that ends with empty squares.
+fn othello_margin(text: &str) -> Option<i32> {
+    let board = text.split_whitespace().next()?;
+    let (mut black, mut white, mut empty) = (0i32, 0i32, 0i32);
+    for c in board.chars() {
+        match c {
+            'X' | 'x' | '*' => black += 1,
+            'O' | 'o' => white += 1,
+            '-' | '.' => empty += 1,
+            '1'..='8' => empty += c as i32 - '0' as i32,
+            '/' => {}
+            _ => return None,
+        }
+    }
+    if black + white + empty != 64 {
+        return None;
+    }
+    let margin = black - white;
+    Some(margin + margin.signum() * empty)
 }
 
 /// An Othello position text (plyd's rows, `8/8/8/3OX3/3XO3/8/8/8 b`, or
@@ -152,6 +180,22 @@ fn othello_board(text: &str) -> Option<String> {
 mod tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn the_margin_counts_the_empty_squares_to_the_winner() {
+        // Black 4, White 1, 59 empty: Black's 3 and the 59.
+        assert_eq!(othello_margin("8/8/8/3OX3/3XXX2/8/8/8 w"), Some(62));
+        // The 64 squares: 40 Black, 24 White.
+        let full = format!("{}{} X", "X".repeat(40), "O".repeat(24));
+        assert_eq!(othello_margin(&full), Some(16));
+        // White 33, Black 30, one empty square: White's by 4.
+        let white = format!("{}{}- O", "O".repeat(33), "X".repeat(30));
+        assert_eq!(othello_margin(&white), Some(-4));
+        let even = format!("{}{}-- X", "O".repeat(31), "X".repeat(31));
+        assert_eq!(othello_margin(&even), Some(0));
+        assert_eq!(othello_margin("8/8/8/3OX3/3XXX2/8/8 w"), None);
+        assert_eq!(othello_margin("8/8/8/3OZ3/3XXX2/8/8/8 w"), None);
+    }
 
     #[test]
     fn the_record_format_follows_the_game_and_the_file_name() {
