@@ -495,3 +495,53 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     );
     assert!(!err.contains("black.pgn"), "{err}");
 }
+
+#[test]
+fn othello_pgn_games_replay_and_their_disc_counts_are_checked() {
+    // The arena's two games, written again as Othello PGN the way the
+    // WTHOR archives' conversions write them: `[Result "47-17"]` (the
+    // empty squares the winner's), `1. D3 C3 ...`, passes left out.
+    let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
+    let mut pgn = String::new();
+    let mut wrong = String::new();
+    for game in written.split("(;GM[Othello]").skip(1) {
+        let re = game.split("RE[").nth(1).unwrap().split(']').next().unwrap();
+        let margin: i32 = re.strip_suffix(".000").unwrap().parse().unwrap();
+        // The moves after the board (`BO[8 ... *]`): `B[D3]W[C3]...`.
+        let after_board = game.split_once(" *]").unwrap().1;
+        let moves: Vec<&str> = after_board
+            .split(']')
+            .filter_map(|m| m.strip_prefix("B[").or_else(|| m.strip_prefix("W[")))
+            .filter(|square| *square != "PA")
+            .collect();
+        let body: Vec<String> = moves
+            .chunks(2)
+            .enumerate()
+            .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+            .collect();
+        let counts = |m: i32| format!("{}-{}", (64 + m) / 2, (64 - m) / 2);
+        pgn += &format!(
+            "[Event \"arena\"]\n[Black \"a\"]\n[White \"b\"]\n[Result \"{}\"]\n{}\n\n",
+            counts(margin),
+            body.join("\n")
+        );
+        if wrong.is_empty() {
+            let off = if margin >= 62 { margin - 2 } else { margin + 2 };
+            wrong = format!(
+                "[Black \"a\"]\n[White \"b\"]\n[Result \"{}\"]\n{}\n",
+                counts(off),
+                body.join(" ")
+            );
+        }
+    }
+    let ggf = record_of("plyd_game_othello", "othello", "games.ggf", &written);
+    let out = record_of("plyd_game_othello", "othello", "games.pgn", &pgn);
+    assert!(out.status.success(), "{pgn}\n{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), text(&ggf.stdout), "{pgn}");
+    assert_eq!(text(&out.stdout).lines().count(), 2);
+    // A disc count the final position does not have is refused.
+    let out = record_of("plyd_game_othello", "othello", "wrong.pgn", &wrong);
+    assert_eq!(out.status.code(), Some(1), "{wrong}");
+    let err = text(&out.stderr);
+    assert!(err.contains("its result gives Black a margin of"), "{err}");
+}

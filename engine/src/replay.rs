@@ -9,7 +9,7 @@
 //! the rules must end as its result says; one that stops before (a
 //! resignation, a loss on time) keeps the result it states, unchecked.
 
-use plyd_arena::community::record_result;
+use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
 use plyd_protocol::{
     is_xqf, read_record, read_xqf, transcript_moves, write_record, RecordFormat, RecordResult,
@@ -332,6 +332,21 @@ fn replay_record(
         )),
         _ => None,
     };
+    // An Othello record's margin, where the rules ended the game, must be
+    // the final position's: with the empty squares counted to the winner
+    // (WTHOR, the WOF's rules), or without (the plain disc difference).
+    if let (Some(stated), Some(Ending { ruling: None, .. })) = (game_record.margin, ending(&end)?) {
+        let position = end.position_text().map_err(|e| e.to_string())?;
+        if let (Some((black, white)), Some(margin)) =
+            (othello_discs(&position), othello_margin(&position))
+        {
+            if stated != margin && stated != black - white {
+                return Err(format!(
+                    "its result gives Black a margin of {stated:+}, but the game ends {black}-{white} (Black's margin {margin:+}, the empty squares to the winner)"
+                ));
+            }
+        }
+    }
     let from = match &game_record.start {
         Some(start) => format!("position fen {start}"),
         None => "position startpos".to_string(),

@@ -642,7 +642,10 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
     } else if trimmed.starts_with("#[WTN]") {
         read_einstein(trimmed).map(|g| ("einstein", g))
     } else if crate::xiangqi_pgn::is_pgn(trimmed) {
-        crate::xiangqi_pgn::read(trimmed).map(|g| ("xiangqi", g))
+        match read_othello_pgn(trimmed)? {
+            Some(game) => Ok(("othello", game)),
+            None => crate::xiangqi_pgn::read(trimmed).map(|g| ("xiangqi", g)),
+        }
     } else if let Some(moves) = transcript_moves(trimmed) {
         Ok((
             "othello",
@@ -669,6 +672,100 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
                 .to_string(),
         )
     }
+}
+
+/// A disc count result, `34-30` (Black's discs, then White's), as
+/// Black's margin with the empty squares counted to the winner.
+fn disc_margin(text: &str) -> Option<i32> {
+    let (black, white) = text.trim().split_once('-')?;
+    let (black, white): (i32, i32) = (black.trim().parse().ok()?, white.trim().parse().ok()?);
+    if black + white > 64 || black < 0 || white < 0 {
+        return None;
+    }
+    let margin = black - white;
+    Some(margin + margin.signum() * (64 - black - white))
+}
+
+/// An Othello game in PGN, as game archives convert WTHOR's databases and
+/// some programs write games: `[Black ".."]`, `[White ".."]`, `[Result
+/// "34-30"]` (the discs of each, or `1-0` for Black), then `1. F5 D6 2. C3
+/// ...`, passes left out or written `PA`/`pass`. `None` where the game is
+/// not Othello's: a `Game` or `Variant` tag naming another game, or
+/// without one, a `Red` tag, no `Black` and `White` tags, or a first move
+/// that is not a square of the board.
+fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
+    let (tags, words) = crate::xiangqi_pgn::parse(text)?;
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+            .filter(|v| !v.is_empty() && *v != "?")
+    };
+    let square = |w: &str| {
+        let w = w.to_ascii_lowercase();
+        let b = w.as_bytes();
+        (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
+            .then_some(w)
+    };
+    match tag("Game").or(tag("Variant")) {
+        Some(g) => {
+            let g = g.to_ascii_lowercase();
+            if !(g.contains("othello") || g.contains("reversi")) {
+                return Ok(None);
+            }
+        }
+        None => {
+            let sides = tag("Black").is_some() || tag("White").is_some();
+            let first_square = words.first().is_none_or(|w| square(w).is_some());
+            if tag("Red").is_some() || !sides || !first_square {
+                return Ok(None);
+            }
+        }
+    }
+    let mut game = RecordGame {
+        first: tag("Black").unwrap_or("").to_string(),
+        second: tag("White").unwrap_or("").to_string(),
+        date_place: [tag("Date"), tag("Site")]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" "),
+        event: tag("Event").unwrap_or("").to_string(),
+        ..RecordGame::default()
+    };
+    let mut result = tag("Result").map(str::to_string);
+    for (i, word) in words.iter().enumerate() {
+        if let Some(sq) = square(word) {
+            game.moves.push(sq);
+        } else if matches!(
+            word.to_ascii_lowercase().as_str(),
+            "pa" | "pass" | "--" | "ps"
+        ) {
+            game.moves.push("pass".to_string());
+        } else if i + 1 == words.len() && disc_margin(word).is_some() {
+            // The result after the moves, `34-30`.
+            result.get_or_insert_with(|| word.clone());
+        } else {
+            return Err(format!(
+                "move {} ('{word}') is not an Othello square (a1-h8) or a pass",
+                game.moves.len() + 1
+            ));
+        }
+    }
+    if let Some(result) = result {
+        (game.result, game.margin) = match result.as_str() {
+            "1-0" => (RecordResult::First, None),
+            "0-1" => (RecordResult::Second, None),
+            "1/2-1/2" => (RecordResult::Draw, None),
+            discs => match disc_margin(discs) {
+                Some(m) if m > 0 => (RecordResult::First, Some(m)),
+                Some(m) if m < 0 => (RecordResult::Second, Some(m)),
+                Some(m) => (RecordResult::Draw, Some(m)),
+                None => (RecordResult::Unknown, None),
+            },
+        };
+    }
+    Ok(Some(game))
 }
 
 /// The value of a GGF or SGF game's first `GM` property.
@@ -1053,6 +1150,55 @@ mod tests {
             let text = format!("(;GM[2]RE[{re}];B[fe])");
             assert_eq!(read_record(&text).unwrap().1.margin, margin, "RE[{re}]");
         }
+    }
+
+    #[test]
+    fn othello_pgn_games_read_with_their_disc_counts() {
+        let (variant, game) = read_record(
+            "[Event \"WC\"]\n[Black \"Inoue\"]\n[White \"Heiberg\"]\n[Result \"16-48\"]\n1. F5 D6\n2. c3 PA {a pass}\n3. f4",
+        )
+        .unwrap();
+        assert_eq!(variant, "othello");
+        assert_eq!(
+            (game.first.as_str(), game.second.as_str()),
+            ("Inoue", "Heiberg")
+        );
+        assert_eq!(game.moves, ["f5", "d6", "c3", "pass", "f4"]);
+        assert_eq!(
+            (game.result, game.margin),
+            (RecordResult::Second, Some(-32))
+        );
+        // Counts without the empty squares: those go to the winner.
+        let result = |r: &str| {
+            let text = format!("[Black \"a\"]\n[Result \"{r}\"]\n\n1. F5 *");
+            let game = read_record(&text).unwrap().1;
+            (game.result, game.margin)
+        };
+        assert_eq!(result("30-28"), (RecordResult::First, Some(8)));
+        assert_eq!(result("32-32"), (RecordResult::Draw, Some(0)));
+        assert_eq!(result("1-0"), (RecordResult::First, None));
+        assert_eq!(result("0-1"), (RecordResult::Second, None));
+        assert_eq!(result("*"), (RecordResult::Unknown, None));
+        // The result after the moves, where no tag gives it.
+        let game = read_record("[White \"b\"]\n\n1. F5 D6 33-31\n").unwrap().1;
+        assert_eq!((game.moves.len(), game.margin), (2, Some(2)));
+        // A game tag names Othello whatever the rest says.
+        let game = read_record("[Game \"Reversi\"]\n\n1. f5").unwrap();
+        assert_eq!(game.0, "othello");
+        // Not Othello: xiangqi's (a Red tag, a four-letter move), or a
+        // move that is no square.
+        assert_eq!(
+            read_record("[Red \"r\"]\n[Black \"b\"]\n\n1. h2e2")
+                .unwrap()
+                .0,
+            "xiangqi"
+        );
+        assert_eq!(
+            read_record("[Black \"b\"]\n[White \"w\"]\n\n1. h2e2").unwrap_err(),
+            "a PGN game that does not say it is xiangqi (no Game, Variant, Format or Red tag)"
+        );
+        let e = read_record("[Game \"Othello\"]\n\n1. F5 Z9").unwrap_err();
+        assert!(e.contains("move 2 ('Z9') is not an Othello square"), "{e}");
     }
 
     #[test]

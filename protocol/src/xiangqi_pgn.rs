@@ -35,7 +35,7 @@ pub(crate) const XIANGQI_START: &str =
 type Square = (usize, usize);
 
 /// A PGN game's tag pairs, name and value.
-type Tags = Vec<(String, String)>;
+pub(crate) type Tags = Vec<(String, String)>;
 
 /// A piece: its kind (`k a b n r c p`) and whether it is Red's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -382,7 +382,7 @@ fn iccs(text: &str) -> Option<(Square, Square)> {
 /// The tag pairs and the move words of a PGN game, comments (`{...}`,
 /// `;` to the line's end), variations (`(...)`), annotation glyphs
 /// (`$1`, `!?`), move numbers and the result left out.
-fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
+pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
     let mut tags = Vec::new();
     let mut moves = Vec::new();
     let mut chars = text.chars().peekable();

@@ -104,11 +104,10 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         .map_err(|e| format!("cannot write the record: {e}"))
 }
 
-/// Black's disc margin in an Othello position text at the game's end
-/// (plyd's rows, `8/8/3OX3/...`, or the 64 squares): Black's discs less
-/// White's, the empty squares counted to the winner, as the World Othello
-/// Federation's rules score a game that ends with empty squares.
-fn othello_margin(text: &str) -> Option<i32> {
+/// Black's and White's discs in an Othello position text (plyd's rows,
+/// `8/8/3OX3/...`, or the 64 squares); `None` for a text that is not an
+/// Othello board.
+pub fn othello_discs(text: &str) -> Option<(i32, i32)> {
     let board = text.split_whitespace().next()?;
     let (mut black, mut white, mut empty) = (0i32, 0i32, 0i32);
     for c in board.chars() {
@@ -121,11 +120,17 @@ fn othello_margin(text: &str) -> Option<i32> {
             _ => return None,
         }
     }
-    if black + white + empty != 64 {
-        return None;
-    }
+    (black + white + empty == 64).then_some((black, white))
+}
+
+/// Black's disc margin in an Othello position text at the game's end:
+/// Black's discs less White's, the empty squares counted to the winner,
+/// as the World Othello Federation's rules score a game that ends with
+/// empty squares.
+pub fn othello_margin(text: &str) -> Option<i32> {
+    let (black, white) = othello_discs(text)?;
     let margin = black - white;
-    Some(margin + margin.signum() * empty)
+    Some(margin + margin.signum() * (64 - black - white))
 }
 
 /// An Othello position text (plyd's rows, `8/8/8/3OX3/3XO3/8/8/8 b`, or
