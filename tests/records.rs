@@ -496,6 +496,91 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     assert!(!err.contains("black.pgn"), "{err}");
 }
 
+/// The games of an arena's GGF file: their moves (passes left out) and
+/// Black's margin.
+fn ggf_games(written: &str) -> Vec<(Vec<String>, i32)> {
+    written
+        .split("(;GM[Othello]")
+        .skip(1)
+        .map(|game| {
+            let re = game.split("RE[").nth(1).unwrap().split(']').next().unwrap();
+            let margin: i32 = re.strip_suffix(".000").unwrap().parse().unwrap();
+            // The moves after the board (`BO[8 ... *]`): `B[D3]W[C3]...`.
+            let after_board = game.split_once(" *]").unwrap().1;
+            let moves = after_board
+                .split(']')
+                .filter_map(|m| m.strip_prefix("B[").or_else(|| m.strip_prefix("W[")))
+                .filter(|square| *square != "PA")
+                .map(str::to_string)
+                .collect();
+            (moves, margin)
+        })
+        .collect()
+}
+
+#[test]
+fn wthor_databases_replay_with_their_names_beside_them() {
+    let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
+    let games = ggf_games(&written);
+    // The games file: a 16-byte header, then 68 bytes a game, Black's
+    // discs with the empty squares the winner's, moves as 10 * row +
+    // column.
+    let wthor = |games: &[(Vec<String>, i32)]| {
+        let mut bytes = vec![20, 25, 1, 1];
+        bytes.extend((games.len() as u32).to_le_bytes());
+        bytes.extend([0, 0, 0xe9, 0x07, 8, 0, 22, 0]);
+        for (moves, margin) in games {
+            // Tournament 0, Black player 1, White player 0.
+            bytes.extend([0, 0, 1, 0, 0, 0]);
+            let discs = ((64 + margin) / 2) as u8;
+            bytes.extend([discs, discs]);
+            let mut squares: Vec<u8> = moves
+                .iter()
+                .map(|m| {
+                    let m = m.as_bytes();
+                    10 * (m[1] - b'0') + (m[0].to_ascii_lowercase() - b'a' + 1)
+                })
+                .collect();
+            squares.resize(60, 0);
+            bytes.extend(squares);
+        }
+        bytes
+    };
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-wthor");
+    let ggf = dir.path().join("games.ggf");
+    std::fs::write(&ggf, &written).unwrap();
+    let wtb = dir.path().join("WTH_2025.wtb");
+    std::fs::write(&wtb, wthor(&games)).unwrap();
+    let mut players = vec![0u8; 16];
+    for name in ["Zhang", "Tamenori"] {
+        let mut field = name.as_bytes().to_vec();
+        field.resize(20, 0);
+        players.extend(field);
+    }
+    std::fs::write(dir.path().join("wthor.jou"), players).unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &["record", wtb.to_str().unwrap(), ggf.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[..2], lines[2..]);
+    // A disc count the final position does not have is refused.
+    let (moves, margin) = &games[0];
+    let off = if *margin >= 62 {
+        margin - 2
+    } else {
+        margin + 2
+    };
+    std::fs::write(&wtb, wthor(&[(moves.clone(), off)])).unwrap();
+    let out = run_plyd(plugins.path(), &["record", wtb.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("its result gives Black a margin of"), "{err}");
+}
+
 #[test]
 fn othello_pgn_games_replay_and_their_disc_counts_are_checked() {
     // The arena's two games, written again as Othello PGN the way the
@@ -504,16 +589,7 @@ fn othello_pgn_games_replay_and_their_disc_counts_are_checked() {
     let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
     let mut pgn = String::new();
     let mut wrong = String::new();
-    for game in written.split("(;GM[Othello]").skip(1) {
-        let re = game.split("RE[").nth(1).unwrap().split(']').next().unwrap();
-        let margin: i32 = re.strip_suffix(".000").unwrap().parse().unwrap();
-        // The moves after the board (`BO[8 ... *]`): `B[D3]W[C3]...`.
-        let after_board = game.split_once(" *]").unwrap().1;
-        let moves: Vec<&str> = after_board
-            .split(']')
-            .filter_map(|m| m.strip_prefix("B[").or_else(|| m.strip_prefix("W[")))
-            .filter(|square| *square != "PA")
-            .collect();
+    for (moves, margin) in ggf_games(&written) {
         let body: Vec<String> = moves
             .chunks(2)
             .enumerate()

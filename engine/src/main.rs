@@ -590,7 +590,7 @@ fn main() -> ExitCode {
 /// could not be read at all.
 fn record_file(host: &PluginHost, file: &Path, game: Option<&str>) -> u8 {
     let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
-        Ok(bytes) => plyd::replay::record_text(&bytes),
+        Ok(bytes) => plyd::replay::record_text(&bytes, file),
         Err(e) => {
             eprintln!("plyd record: {}: {e}", file.display());
             return 2;

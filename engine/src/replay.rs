@@ -11,8 +11,11 @@
 
 use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
+use std::path::Path;
+
 use plyd_protocol::{
-    is_xqf, read_record, read_xqf, transcript_moves, write_record, RecordFormat, RecordResult,
+    is_wthor, is_xqf, read_record, read_wthor, read_xqf, transcript_moves, write_record,
+    wthor_names, RecordFormat, RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
 };
 
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
@@ -31,9 +34,11 @@ pub struct Replayed {
 
 /// A record file's text: UTF-8, or GBK or Big5 as Chinese software writes
 /// records (names in a CCGC record, a xiangqi PGN in Chinese notation),
-/// without a byte-order mark; an XQF file (binary, one xiangqi game) is
-/// read and given as the PGN game it holds.
-pub fn record_text(bytes: &[u8]) -> Result<String, String> {
+/// without a byte-order mark. Binary databases are given as the text
+/// records they hold: an XQF file (one xiangqi game) as PGN, a WTHOR games
+/// file (Othello) as GGF games, its players and tournaments named from the
+/// `WTHOR.JOU` and `WTHOR.TRN` files beside `file` where they are.
+pub fn record_text(bytes: &[u8], file: &Path) -> Result<String, String> {
     if is_xqf(bytes) {
         let game =
             read_xqf(bytes, &plyd_util::files::decode_text).map_err(|e| format!("XQF: {e}"))?;
@@ -43,6 +48,26 @@ pub fn record_text(bytes: &[u8]) -> Result<String, String> {
             },
             &game,
         );
+    }
+    if is_wthor(bytes) {
+        let beside = |name: &str, record: usize| {
+            let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
+            let entries = std::fs::read_dir(dir.unwrap_or(Path::new("."))).ok()?;
+            let path = entries
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.file_name().is_some_and(|n| n.eq_ignore_ascii_case(name)))?;
+            let bytes = plyd_util::files::read_bytes(&path, crate::RECORD_FILE_LIMIT).ok()?;
+            Some(wthor_names(&bytes, record))
+        };
+        let players = beside("WTHOR.JOU", WTHOR_PLAYER).unwrap_or_default();
+        let tournaments = beside("WTHOR.TRN", WTHOR_TOURNAMENT).unwrap_or_default();
+        let games = read_wthor(bytes, &players, &tournaments).map_err(|e| format!("WTHOR: {e}"))?;
+        let mut text = String::new();
+        for game in &games {
+            text += &write_record(RecordFormat::Ggf, game)?;
+        }
+        return Ok(text);
     }
     Ok(plyd_util::files::decode_text(bytes))
 }

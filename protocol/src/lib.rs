@@ -21,6 +21,7 @@ mod records;
 mod response;
 mod ucci;
 mod ugi;
+mod wthor;
 mod xiangqi_pgn;
 mod xqf;
 
@@ -38,4 +39,5 @@ pub use ucci::{
     format_ucci_info, parse_ucci_line, ucci_score, UcciCommand, UcciGo, UCCI_MATE_SCORE,
 };
 pub use ugi::{parse_ugi_line, UgiCommand, UgiQuery};
+pub use wthor::{is_wthor, read_wthor, wthor_names, WTHOR_PLAYER, WTHOR_TOURNAMENT};
 pub use xqf::{is_xqf, read_xqf};

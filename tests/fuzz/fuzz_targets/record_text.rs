@@ -4,11 +4,14 @@
 //! gives one move per square it holds. Bytes that start as an XQF file
 //! read as one or give an error; a game that reads is written as PGN and
 //! reads back to the same moves, start and result (what `plyd record`
-//! does with it).
+//! does with it). Bytes that are a WTHOR games file read as its games or
+//! give an error; each game written as GGF reads back to the same moves,
+//! result and margin.
 #![no_main]
 
 use plyd_protocol::{
-    is_xqf, read_record, read_xqf, transcript_moves, write_record, RecordFormat, RecordGame,
+    is_wthor, is_xqf, read_record, read_wthor, read_xqf, transcript_moves, write_record,
+    RecordFormat, RecordGame,
 };
 
 fn rewritten(game: &RecordGame) {
@@ -24,6 +27,19 @@ fn rewritten(game: &RecordGame) {
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if is_wthor(data) {
+        if let Ok(games) = read_wthor(data, &[], &[]) {
+            for game in games {
+                let written = write_record(RecordFormat::Ggf, &game).expect("a game read writes");
+                let (again, back) = read_record(&written).expect("a written game reads");
+                assert_eq!(again, "othello");
+                assert_eq!(back.moves, game.moves, "{written}");
+                assert_eq!(back.result, game.result, "{written}");
+                assert_eq!(back.margin, game.margin, "{written}");
+            }
+        }
+        return;
+    }
     if is_xqf(data) {
         let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
         if let Ok(game) = read_xqf(data, &lossy) {
