@@ -173,9 +173,10 @@ enum Tool {
     Params,
     /// Play a match between two engines and report Elo (and an SPRT).
     Arena(Box<ArenaArgs>),
-    /// Replay the games of a record file (CCGC Amazons or EinStein, GGF
-    /// or SGF Othello, Othello transcripts, xiangqi PGN) and print the
-    /// `position startpos moves ...` line of each.
+    /// Replay the games of record files (CCGC Amazons or EinStein; GGF,
+    /// SGF or PGN Othello, Othello transcripts, WTHOR databases; xiangqi
+    /// PGN or XQF) and print the `position startpos moves ...` line of
+    /// each.
     Record {
         /// The record files (XQF files, one game each, given together).
         #[arg(required = true)]

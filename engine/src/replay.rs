@@ -1,7 +1,8 @@
-//! `plyd record FILE`: the games of a community record file (CCGC Amazons
-//! or EinStein, GGF or SGF Othello, Othello transcripts, xiangqi PGN)
-//! replayed through the game plugin and printed as the `position startpos
-//! moves ...` lines that set them up in plyd.
+//! `plyd record FILE...`: the games of community record files (CCGC
+//! Amazons or EinStein; GGF, SGF or PGN Othello, Othello transcripts,
+//! WTHOR databases; xiangqi PGN or XQF) replayed through the game plugin
+//! and printed as the `position startpos moves ...` lines that set them up
+//! in plyd.
 //!
 //! Every move is checked against the rules, so a record that does not
 //! replay is refused with the move that fails. A forced pass that a GGF

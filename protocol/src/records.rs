@@ -15,6 +15,10 @@
 //!   Chinese notation and written in ICCS (`1. H2-E2 H9-G7`).
 //! * Othello transcripts, read only: the moves run together, one game a
 //!   line (`f5d6c3d3c4...`), passes left out.
+//! * Othello PGN, read only: `[Black ".."]` `[White ".."]` `[Result
+//!   "34-30"]`, then `1. F5 D6 ...`, as the WTHOR databases' conversions
+//!   write games. (The binary databases themselves, and xiangqi's XQF, are
+//!   read by [`crate::read_wthor`] and [`crate::read_xqf`].)
 //! * Othello: a GGF game (see [`crate::GgfGame`]), passes written `PA`;
 //!   or SGF (`(;GM[2]FF[4]SZ[8]...;B[fe];W[dd]...)`), a square as two
 //!   letters, column then row from the top-left (`fe` is f5), a pass
