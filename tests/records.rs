@@ -494,6 +494,23 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
         "{err}"
     );
     assert!(!err.contains("black.pgn"), "{err}");
+    // Openings: each game's first plies, the shorter games left out.
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--plies", "2", &game, &black_first, &perpetual],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves c3c4 h9g7\n\
+         position fen 4k4/9/9/9/9/9/9/9/9/3K4R w moves i0i9 e9e8\n"
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("black.pgn: games of fewer than 2 plies left out: 1"),
+        "{err}"
+    );
+    assert!(!err.contains("perpetual.pgn"), "{err}");
 }
 
 /// The games of an arena's GGF file: their moves (passes left out) and

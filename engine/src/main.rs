@@ -181,6 +181,11 @@ enum Tool {
         /// The record files (XQF files, one game each, given together).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Print each game's first N plies only (openings for `plyd arena
+        /// --openings FILE`), leaving out the games shorter than that; each
+        /// game is still replayed and checked whole.
+        #[arg(long, value_name = "N")]
+        plies: Option<usize>,
     },
 }
 
@@ -560,12 +565,12 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Tool::Record { files }) => {
+        Some(Tool::Record { files, plies }) => {
             let host = load_plugins(&config);
             // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
             for file in files {
-                code = code.max(record_file(&host, file, cli.game.as_deref()));
+                code = code.max(record_file(&host, file, cli.game.as_deref(), *plies));
             }
             ExitCode::from(code)
         }
@@ -588,8 +593,9 @@ fn main() -> ExitCode {
 /// `plyd record`'s work on one file: its games' `position` lines on
 /// stdout, its notes and failures on stderr. 0 when every game replayed,
 /// 1 when one did not (or an XQF file does not read), 2 when the file
-/// could not be read at all.
-fn record_file(host: &PluginHost, file: &Path, game: Option<&str>) -> u8 {
+/// could not be read at all. With `plies`, each line is cut to its first
+/// `plies` moves, and games with fewer are left out (counted on stderr).
+fn record_file(host: &PluginHost, file: &Path, game: Option<&str>, plies: Option<usize>) -> u8 {
     let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
         Ok(bytes) => plyd::replay::record_text(&bytes, file),
         Err(e) => {
@@ -606,10 +612,33 @@ fn record_file(host: &PluginHost, file: &Path, game: Option<&str>) -> u8 {
     };
     match plyd::replay::position_lines(host, &text, game) {
         Ok(replayed) => {
+            let mut shorter = 0;
             for line in replayed.lines {
-                println!("{line}");
+                match plies {
+                    None => println!("{line}"),
+                    Some(n) => match line.split_once(" moves ") {
+                        Some((from, moves)) if moves.split(' ').count() >= n => {
+                            let opening: Vec<&str> = moves.split(' ').take(n).collect();
+                            if n == 0 {
+                                println!("{from}");
+                            } else {
+                                println!("{from} moves {}", opening.join(" "));
+                            }
+                        }
+                        None if n == 0 => println!("{line}"),
+                        _ => shorter += 1,
+                    },
+                }
             }
-            for note in replayed.notes {
+            if shorter > 0 {
+                eprintln!(
+                    "plyd record: {}: games of fewer than {} plies left out: {shorter}",
+                    file.display(),
+                    plies.unwrap_or(0)
+                );
+            }
+            // The results' notes are of whole games, not of openings.
+            for note in replayed.notes.iter().filter(|_| plies.is_none()) {
                 eprintln!("plyd record: {}: {note}", file.display());
             }
             for failure in &replayed.failures {
