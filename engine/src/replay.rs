@@ -7,13 +7,16 @@
 //! Every move is checked against the rules, so a record that does not
 //! replay is refused with the move that fails. A forced pass that a GGF
 //! record leaves out is added, as Othello servers do. A game that ends by
-//! the rules must end as its result says; one that stops before (a
-//! resignation, a loss on time) keeps the result it states, unchecked.
+//! the rules with no move left must end as its result says (and an
+//! Othello game on its disc margin, where the record gives one); where
+//! moves are left and a repetition rule ends it, the record's result is
+//! kept with a note, as is the result of a game that stops before its end
+//! (a resignation, a loss on time).
+
+use std::path::Path;
 
 use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
-use std::path::Path;
-
 use plyd_protocol::{
     is_wthor, is_xqf, read_record, read_wthor, read_xqf, transcript_moves, write_record,
     wthor_names, RecordFormat, RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
@@ -331,10 +334,11 @@ fn replay_record(
     let (moves, end) =
         found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
     let stated = game_record.result;
-    let note = match ending(&end)? {
+    let ended = ending(&end)?;
+    let note = match &ended {
         Some(ruled) if stated != RecordResult::Unknown && ruled.result != stated => {
             let ruled_words = result_words(ruled.result);
-            match ruled.ruling {
+            match &ruled.ruling {
                 // A repetition ruled otherwise by the game's arbiter: the
                 // record's word, noted.
                 Some(rule) => Some(format!(
@@ -361,7 +365,7 @@ fn replay_record(
     // An Othello record's margin, where the rules ended the game, must be
     // the final position's: with the empty squares counted to the winner
     // (WTHOR, the WOF's rules), or without (the plain disc difference).
-    if let (Some(stated), Some(Ending { ruling: None, .. })) = (game_record.margin, ending(&end)?) {
+    if let (Some(stated), Some(Ending { ruling: None, .. })) = (game_record.margin, &ended) {
         let position = end.position_text().map_err(|e| e.to_string())?;
         if let (Some((black, white)), Some(margin)) =
             (othello_discs(&position), othello_margin(&position))
