@@ -14,7 +14,9 @@ such a move as it can (it leaves out one it finds illegal, and plays
 some that are not, such as a piece leaving its king in check). Those
 files are counted by what plyd said, with the move cchess has at that
 point; with `--referee`, Fairy-Stockfish (built with largeboards=yes) is
-asked for the legal moves where plyd refused a move cchess plays. Prints
+asked for the legal moves where plyd refused a move cchess plays, and
+where plyd finds the game over with another result than the file's (it
+must find no move there either). Prints
 the counts and the first files of each kind; exits 1 where the two read
 a file to different moves or starts, or the referee finds legal a move
 plyd refused.
@@ -116,6 +118,13 @@ def main():
                 kind = "cchess could not read"
             elif ours[0] == "refused":
                 kind = "plyd refused: " + refusal(ours[1][0], theirs[2])
+                if args.referee and kind.endswith("contradicts the rules"):
+                    # A game the rules end with no move left: the referee
+                    # must find none there either.
+                    left = referee_legal(args.referee, theirs[1], theirs[2])
+                    kind += (
+                        ", the referee finds moves there" if left else ", the referee finds no move"
+                    )
                 if args.referee and kind.endswith("cchess plays"):
                     n = refused_at(ours[1][0])
                     legal = referee_legal(args.referee, theirs[1], theirs[2][: n - 1])
@@ -128,6 +137,11 @@ def main():
             elif theirs[1:] == ours[1:]:
                 kind = "same"
                 plies += len(ours[2])
+            elif theirs[2] == ours[2] == [] and theirs[1][:-1] == ours[1][:-1]:
+                # No move to tell the side by: cchess gives Red the move,
+                # plyd Black where the header says so or Black's general
+                # stands attacked (a position Red to move could not have).
+                kind = "no moves, Black to move by plyd, Red by cchess"
             elif theirs[2] == ours[2]:
                 kind = "same moves, another start"
             else:
@@ -145,7 +159,10 @@ def main():
     if (
         counts.get("different moves")
         or counts.get("same moves, another start")
-        or any(kind.endswith(("finds it legal", "gave no moves")) for kind in counts)
+        or any(
+            kind.endswith(("finds it legal", "gave no moves", "finds moves there"))
+            for kind in counts
+        )
     ):
         sys.exit(1)
 
@@ -165,6 +182,8 @@ def refusal(message, their_moves):
         return "an illegal move cchess plays" if theirs == ours else "an illegal move cchess has not"
     if "its result says" in message:
         return "the result contradicts the rules"
+    if "its general attacked" in message:
+        return "a start with both generals attacked"
     return "other"
 
 
