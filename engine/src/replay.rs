@@ -94,8 +94,10 @@ fn split_records(text: &str) -> Vec<String> {
             records.push(std::mem::take(&mut current));
             depth = 0;
         }
-        // An Othello transcript is a game a line.
-        if !in_value && depth == 0 && transcript_moves(line).is_some() {
+        // An Othello transcript is a game a line, outside a PGN game's
+        // moves (which may be written as bare squares, `F5 D6 C3`).
+        let in_pgn = current.trim_start().starts_with('[');
+        if !in_value && depth == 0 && !in_pgn && transcript_moves(line).is_some() {
             records.push(std::mem::take(&mut current));
             records.push(line.to_string());
             continue;
@@ -423,5 +425,10 @@ mod tests {
         let records = split_records("f5d6c3\nF5F6E6F4\n\n(;GM[2];B[fe])\n");
         assert_eq!(records.len(), 3, "{records:?}");
         assert_eq!(records[1].trim(), "F5F6E6F4");
+        // A PGN game's moves as bare squares are its own, not transcripts.
+        let pgn = "[Black \"a\"]\n\nF5 D6 C3 D3\nC4 F4\n\n[Black \"b\"]\n\nf5 f6\n";
+        let records = split_records(pgn);
+        assert_eq!(records.len(), 2, "{records:?}");
+        assert!(records[0].contains("C4 F4"), "{records:?}");
     }
 }
