@@ -511,6 +511,22 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
         "{err}"
     );
     assert!(!err.contains("perpetual.pgn"), "{err}");
+    // Converted: the XQF game as PGN, which reads back to the same line.
+    let out = run_plyd(plugins.path(), &["record", "--to", "pgn", &game]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pgn = write("game.pgn", &out.stdout);
+    assert!(text(&out.stdout).contains("1. C3-C4 H9-G7 2. G3-G4 B7-C7"));
+    let out = run_plyd(plugins.path(), &["record", &pgn]);
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves c3c4 h9g7 g3g4 b7c7\n"
+    );
+    // A format that does not hold the game, or none plyd writes.
+    let out = run_plyd(plugins.path(), &["record", "--to", "ggf", &game]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("a game of xiangqi is not written as ggf"));
+    let out = run_plyd(plugins.path(), &["record", "--to", "xqf", &game]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// The games of an arena's GGF file: their moves (passes left out) and
@@ -584,6 +600,26 @@ fn wthor_databases_replay_with_their_names_beside_them() {
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[..2], lines[2..]);
+    // Converted to GGF: the names from `wthor.jou`, Black's margin, the
+    // same games.
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--to", "ggf", wtb.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let converted = text(&out.stdout);
+    assert_eq!(
+        converted.matches("PB[Tamenori]PW[Zhang]").count(),
+        2,
+        "{converted}"
+    );
+    assert!(
+        converted.contains(&format!("RE[{:+}.000]", games[0].1)),
+        "{converted}"
+    );
+    std::fs::write(&ggf, &converted).unwrap();
+    let out = run_plyd(plugins.path(), &["record", ggf.to_str().unwrap()]);
+    assert_eq!(text(&out.stdout).lines().collect::<Vec<_>>(), lines[..2]);
     // A disc count the final position does not have is refused.
     let (moves, margin) = &games[0];
     let off = if *margin >= 62 {

@@ -18,6 +18,7 @@ use plyd::search::bench::BenchTarget;
 use plyd::search::Techniques;
 use plyd::search::{nps, SearchControl};
 use plyd_arena::{self as arena, ArenaArgs};
+use plyd_protocol::{write_record, RecordFormat, RecordResult};
 
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
 /// würfelt nicht, driven over stdin/stdout with a UCI-style protocol.
@@ -186,6 +187,11 @@ enum Tool {
         /// game is still replayed and checked whole.
         #[arg(long, value_name = "N")]
         plies: Option<usize>,
+        /// Print each game as a record of this format instead of its
+        /// `position` line: `pgn` (xiangqi, ICCS moves), `ggf` or `sgf`
+        /// (Othello), `ccgc` (the Amazons and EinStein); a file converted.
+        #[arg(long, value_name = "FORMAT")]
+        to: Option<String>,
     },
 }
 
@@ -565,12 +571,23 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Tool::Record { files, plies }) => {
+        Some(Tool::Record { files, plies, to }) => {
+            if let Some(to) = to
+                .as_deref()
+                .filter(|t| !matches!(*t, "pgn" | "ggf" | "sgf" | "ccgc"))
+            {
+                eprintln!("plyd record: --to {to}: the formats are pgn, ggf, sgf and ccgc");
+                return ExitCode::from(2);
+            }
             let host = load_plugins(&config);
             // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
             for file in files {
-                code = code.max(record_file(&host, file, cli.game.as_deref(), *plies));
+                let wanted = RecordWanted {
+                    plies: *plies,
+                    to: to.as_deref(),
+                };
+                code = code.max(record_file(&host, file, cli.game.as_deref(), wanted));
             }
             ExitCode::from(code)
         }
@@ -590,67 +607,108 @@ fn main() -> ExitCode {
     }
 }
 
-/// `plyd record`'s work on one file: its games' `position` lines on
-/// stdout, its notes and failures on stderr. 0 when every game replayed,
-/// 1 when one did not (or an XQF file does not read), 2 when the file
-/// could not be read at all. With `plies`, each line is cut to its first
-/// `plies` moves, and games with fewer are left out (counted on stderr).
-fn record_file(host: &PluginHost, file: &Path, game: Option<&str>, plies: Option<usize>) -> u8 {
+/// What `plyd record` prints of each game: its first `plies` moves only,
+/// and as a record of the format `to` rather than a `position` line.
+#[derive(Clone, Copy)]
+struct RecordWanted<'a> {
+    plies: Option<usize>,
+    to: Option<&'a str>,
+}
+
+/// The record format `to` names for a game of `variant`.
+fn record_format(to: &str, variant: &str) -> Result<RecordFormat, String> {
+    let base = variant.trim_end_matches(char::is_numeric);
+    match (to, base) {
+        ("pgn", "xiangqi") => Ok(RecordFormat::XiangqiPgn {
+            ranks_from_one: false,
+        }),
+        ("ggf", "othello") => Ok(RecordFormat::Ggf),
+        ("sgf", "othello") => Ok(RecordFormat::Sgf),
+        ("ccgc", "amazons") => Ok(RecordFormat::CcgcAmazons),
+        ("ccgc", "einstein") => Ok(RecordFormat::CcgcEinstein),
+        _ => Err(format!(
+            "a game of {variant} is not written as {to} (pgn: xiangqi; ggf, sgf: othello; ccgc: amazons, einstein)"
+        )),
+    }
+}
+
+/// `plyd record`'s work on one file: its games' `position` lines (or
+/// records) on stdout, its notes and failures on stderr. 0 when every game
+/// replayed, 1 when one did not (or a binary file does not read, or a
+/// game cannot be written as asked), 2 when the file could not be read at
+/// all. With `plies`, each game is cut to its first `plies` moves (its
+/// result then not known), and games with fewer are left out (counted on
+/// stderr).
+fn record_file(host: &PluginHost, file: &Path, game: Option<&str>, wanted: RecordWanted) -> u8 {
+    let say = |what: &dyn std::fmt::Display| eprintln!("plyd record: {}: {what}", file.display());
     let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
         Ok(bytes) => plyd::replay::record_text(&bytes, file),
         Err(e) => {
-            eprintln!("plyd record: {}: {e}", file.display());
+            say(&e);
             return 2;
         }
     };
     let text = match text {
         Ok(text) => text,
         Err(e) => {
-            eprintln!("plyd record: {}: {e}", file.display());
+            say(&e);
             return 1;
         }
     };
-    match plyd::replay::position_lines(host, &text, game) {
-        Ok(replayed) => {
-            let mut shorter = 0;
-            for line in replayed.lines {
-                match plies {
-                    None => println!("{line}"),
-                    Some(n) => match line.split_once(" moves ") {
-                        Some((from, moves)) if moves.split(' ').count() >= n => {
-                            let opening: Vec<&str> = moves.split(' ').take(n).collect();
-                            if n == 0 {
-                                println!("{from}");
-                            } else {
-                                println!("{from} moves {}", opening.join(" "));
-                            }
-                        }
-                        None if n == 0 => println!("{line}"),
-                        _ => shorter += 1,
-                    },
+    let replayed = match plyd::replay::position_lines(host, &text, game) {
+        Ok(replayed) => replayed,
+        Err(e) => {
+            say(&e);
+            return 1;
+        }
+    };
+    let mut failed = !replayed.failures.is_empty();
+    let mut shorter = 0;
+    for (line, (variant, mut record)) in replayed.lines.into_iter().zip(replayed.games) {
+        if let Some(n) = wanted.plies {
+            if record.moves.len() < n {
+                shorter += 1;
+                continue;
+            }
+            if record.moves.len() > n {
+                record.moves.truncate(n);
+                record.result = RecordResult::Unknown;
+                record.margin = None;
+            }
+        }
+        match wanted.to {
+            Some(to) => match record_format(to, &variant).and_then(|f| write_record(f, &record)) {
+                Ok(text) => println!("{text}"),
+                Err(e) => {
+                    say(&e);
+                    failed = true;
+                }
+            },
+            None if wanted.plies.is_some() => {
+                let from = line.split(" moves ").next().unwrap_or(&line);
+                if record.moves.is_empty() {
+                    println!("{from}");
+                } else {
+                    println!("{from} moves {}", record.moves.join(" "));
                 }
             }
-            if shorter > 0 {
-                eprintln!(
-                    "plyd record: {}: games of fewer than {} plies left out: {shorter}",
-                    file.display(),
-                    plies.unwrap_or(0)
-                );
-            }
-            // The results' notes are of whole games, not of openings.
-            for note in replayed.notes.iter().filter(|_| plies.is_none()) {
-                eprintln!("plyd record: {}: {note}", file.display());
-            }
-            for failure in &replayed.failures {
-                eprintln!("plyd record: {}: {failure}", file.display());
-            }
-            u8::from(!replayed.failures.is_empty())
-        }
-        Err(e) => {
-            eprintln!("plyd record: {}: {e}", file.display());
-            1
+            None => println!("{line}"),
         }
     }
+    if shorter > 0 {
+        say(&format!(
+            "games of fewer than {} plies left out: {shorter}",
+            wanted.plies.unwrap_or(0)
+        ));
+    }
+    // The results' notes are of whole games, not of openings.
+    for note in replayed.notes.iter().filter(|_| wanted.plies.is_none()) {
+        say(note);
+    }
+    for failure in &replayed.failures {
+        say(failure);
+    }
+    u8::from(failed)
 }
 
 /// The plugins of the configured folders; load problems go to the log.

@@ -19,7 +19,7 @@ use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
 use plyd_protocol::{
     is_wthor, is_xqf, read_record, read_wthor, read_xqf, transcript_moves, write_record,
-    wthor_names, RecordFormat, RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
+    wthor_names, RecordFormat, RecordGame, RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
 };
 
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
@@ -29,6 +29,9 @@ use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 pub struct Replayed {
     /// The `position` line of every game.
     pub lines: Vec<String>,
+    /// Every game of `lines`, in their order: the variant that replayed
+    /// it and the record, its moves as played (passes added).
+    pub games: Vec<(String, RecordGame)>,
     /// A line for each game whose result the rules could not check.
     pub notes: Vec<String>,
     /// A line for each record that does not read or replay, or whose
@@ -275,8 +278,14 @@ pub fn position_lines(
     }
     for (n, record) in records.iter().enumerate() {
         match replay_record(host, record, game) {
-            Ok((line, note)) => {
+            Ok(ReplayedGame {
+                line,
+                note,
+                variant,
+                record,
+            }) => {
                 out.lines.push(line);
+                out.games.push((variant, record));
                 if let Some(note) = note {
                     out.notes.push(format!("record {}: {note}", n + 1));
                 }
@@ -287,13 +296,24 @@ pub fn position_lines(
     Ok(out)
 }
 
-/// The `position` line of one record, and a note where the rules could
-/// not check its result.
+/// One record replayed.
+struct ReplayedGame {
+    /// Its `position` line.
+    line: String,
+    /// A note where the rules could not check its result.
+    note: Option<String>,
+    /// The variant that replayed it.
+    variant: String,
+    /// The record, its moves as played.
+    record: RecordGame,
+}
+
+/// One record replayed: its line, a note, the game as played.
 fn replay_record(
     host: &PluginHost,
     record: &str,
     game: Option<&str>,
-) -> Result<(String, Option<String>), String> {
+) -> Result<ReplayedGame, String> {
     let (variant_name, game_record) = read_record(record)?;
     // A game named for another game's record would only fail on its
     // first move: said as it is.
@@ -323,7 +343,7 @@ fn replay_record(
             &game_record.written,
         ) {
             Ok(moves) => {
-                found = Some(moves);
+                found = Some((name, moves));
                 break;
             }
             Err(e) => {
@@ -333,7 +353,7 @@ fn replay_record(
             }
         }
     }
-    let (moves, end) =
+    let (variant_played, (moves, end)) =
         found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
     let stated = game_record.result;
     let ended = ending(&end)?;
@@ -388,7 +408,17 @@ fn replay_record(
     } else {
         format!("{from} moves {}", moves.join(" "))
     };
-    Ok((line, note))
+    let played = RecordGame {
+        moves,
+        written: Vec::new(),
+        ..game_record
+    };
+    Ok(ReplayedGame {
+        line,
+        note,
+        variant: variant_played.to_string(),
+        record: played,
+    })
 }
 
 #[cfg(test)]
