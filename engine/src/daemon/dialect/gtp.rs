@@ -12,6 +12,7 @@
 //! accepted when the side on move has nothing but a pass, which is then
 //! played first.
 
+use plyd_arena::community::{othello_discs, othello_margin};
 use plyd_protocol::gtp::{parse_color, parse_seconds_ms, parse_stones, COMMANDS, GAME};
 use plyd_protocol::{gtp_answer, parse_gtp_line, GoParams, Info, Response, StartPosition};
 
@@ -360,25 +361,18 @@ impl Gtp {
             .watched_position("counting the discs", |state| {
                 Ok((state.position_text()?, state.outcome()?))
             })?;
-        let over = outcome != Outcome::Ongoing;
-        let board = text.split_whitespace().next().unwrap_or("");
-        let (mut black, mut white, mut empty) = (0i32, 0i32, 0i32);
-        for c in board.chars() {
-            match c {
-                'X' | 'x' | '*' => black += 1,
-                'O' | 'o' => white += 1,
-                '-' | '.' => empty += 1,
-                d if d.is_ascii_digit() => empty += d.to_digit(10).unwrap_or(0) as i32,
-                _ => {}
-            }
-        }
-        if !over {
-            empty = 0;
-        }
-        Ok(match black.cmp(&white) {
-            std::cmp::Ordering::Greater => format!("B+{}", black - white + empty),
-            std::cmp::Ordering::Less => format!("W+{}", white - black + empty),
-            std::cmp::Ordering::Equal => "0".to_string(),
+        let (black, white) = othello_discs(&text)
+            .ok_or_else(|| format!("'{text}' is not an Othello board to count"))?;
+        // Before the end the empty squares are nobody's.
+        let margin = if outcome != Outcome::Ongoing {
+            othello_margin(&text).unwrap_or(black - white)
+        } else {
+            black - white
+        };
+        Ok(match margin.signum() {
+            1 => format!("B+{margin}"),
+            -1 => format!("W+{}", -margin),
+            _ => "0".to_string(),
         })
     }
 
