@@ -525,8 +525,37 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     let out = run_plyd(plugins.path(), &["record", "--to", "ggf", &game]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("a game of xiangqi is not written as ggf"));
-    let out = run_plyd(plugins.path(), &["record", "--to", "xqf", &game]);
+    let out = run_plyd(plugins.path(), &["record", "--to", "mp3", &game]);
     assert_eq!(out.status.code(), Some(2));
+    // XQF written, a file a game, reads back to the same lines.
+    let folder = dir.path().join("xqf");
+    let folder_arg = folder.to_str().unwrap();
+    let out = run_plyd(plugins.path(), &["record", "--to", "xqf", &game]);
+    assert_eq!(out.status.code(), Some(2), "--to xqf needs --out");
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "record",
+            "--to",
+            "xqf",
+            "--out",
+            folder_arg,
+            &pgn,
+            &black_first,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = folder.join("1.xqf");
+    let second = folder.join("2.xqf");
+    let out = run_plyd(
+        plugins.path(),
+        &["record", first.to_str().unwrap(), second.to_str().unwrap()],
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves c3c4 h9g7 g3g4 b7c7\n\
+         position fen 1r1k5/9/9/9/9/9/9/9/r8/4K4 b moves b9b0\n"
+    );
 }
 
 /// The games of an arena's GGF file: their moves (passes left out) and

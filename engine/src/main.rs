@@ -18,7 +18,7 @@ use plyd::search::bench::BenchTarget;
 use plyd::search::Techniques;
 use plyd::search::{nps, SearchControl};
 use plyd_arena::{self as arena, ArenaArgs};
-use plyd_protocol::{write_record, RecordFormat, RecordResult};
+use plyd_protocol::{write_record, write_xqf, RecordFormat, RecordResult};
 
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
 /// würfelt nicht, driven over stdin/stdout with a UCI-style protocol.
@@ -190,8 +190,13 @@ enum Tool {
         /// Print each game as a record of this format instead of its
         /// `position` line: `pgn` (xiangqi, ICCS moves), `ggf` or `sgf`
         /// (Othello), `ccgc` (the Amazons and EinStein); a file converted.
+        /// `xqf` (xiangqi) writes a file a game into the `--out` folder.
         #[arg(long, value_name = "FORMAT")]
         to: Option<String>,
+        /// The folder `--to xqf` writes its files into (`1.xqf`, `2.xqf`,
+        /// ... in the games' order).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
 }
 
@@ -571,23 +576,54 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Tool::Record { files, plies, to }) => {
+        Some(Tool::Record {
+            files,
+            plies,
+            to,
+            out,
+        }) => {
             if let Some(to) = to
                 .as_deref()
-                .filter(|t| !matches!(*t, "pgn" | "ggf" | "sgf" | "ccgc"))
+                .filter(|t| !matches!(*t, "pgn" | "ggf" | "sgf" | "ccgc" | "xqf"))
             {
-                eprintln!("plyd record: --to {to}: the formats are pgn, ggf, sgf and ccgc");
+                eprintln!("plyd record: --to {to}: the formats are pgn, ggf, sgf, ccgc and xqf");
                 return ExitCode::from(2);
             }
+            let folder = match (to.as_deref(), out) {
+                (Some("xqf"), Some(dir)) => match std::fs::create_dir_all(dir) {
+                    Ok(()) => Some(dir.as_path()),
+                    Err(e) => {
+                        eprintln!("plyd record: --out {}: {e}", dir.display());
+                        return ExitCode::from(2);
+                    }
+                },
+                (Some("xqf"), None) => {
+                    eprintln!("plyd record: --to xqf writes a file a game: give the folder with --out DIR");
+                    return ExitCode::from(2);
+                }
+                (_, Some(_)) => {
+                    eprintln!("plyd record: --out is the folder of --to xqf's files");
+                    return ExitCode::from(2);
+                }
+                (_, None) => None,
+            };
             let host = load_plugins(&config);
             // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
+            let mut written = 0usize;
             for file in files {
                 let wanted = RecordWanted {
                     plies: *plies,
                     to: to.as_deref(),
+                    folder,
                 };
-                code = code.max(record_file(&host, file, cli.game.as_deref(), wanted));
+                code = code.max(record_file(
+                    &host,
+                    file,
+                    cli.game.as_deref(),
+                    wanted,
+                    &mut written,
+                ));
             }
             ExitCode::from(code)
         }
@@ -613,6 +649,8 @@ fn main() -> ExitCode {
 struct RecordWanted<'a> {
     plies: Option<usize>,
     to: Option<&'a str>,
+    /// Where `--to xqf` writes its files.
+    folder: Option<&'a Path>,
 }
 
 /// The record format `to` names for a game of `variant`.
@@ -639,7 +677,13 @@ fn record_format(to: &str, variant: &str) -> Result<RecordFormat, String> {
 /// all. With `plies`, each game is cut to its first `plies` moves (its
 /// result then not known), and games with fewer are left out (counted on
 /// stderr).
-fn record_file(host: &PluginHost, file: &Path, game: Option<&str>, wanted: RecordWanted) -> u8 {
+fn record_file(
+    host: &PluginHost,
+    file: &Path,
+    game: Option<&str>,
+    wanted: RecordWanted,
+    written: &mut usize,
+) -> u8 {
     let say = |what: &dyn std::fmt::Display| eprintln!("plyd record: {}: {what}", file.display());
     let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
         Ok(bytes) => plyd::replay::record_text(&bytes, file),
@@ -677,6 +721,26 @@ fn record_file(host: &PluginHost, file: &Path, game: Option<&str>, wanted: Recor
             }
         }
         match wanted.to {
+            Some("xqf") => {
+                let folder = wanted.folder.unwrap_or(Path::new("."));
+                let done = if variant == "xiangqi" {
+                    write_xqf(&record, &plyd_util::files::encode_gbk).and_then(|bytes| {
+                        let path = folder.join(format!("{}.xqf", *written + 1));
+                        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+                    })
+                } else {
+                    Err(format!(
+                        "a game of {variant} is not written as xqf (xiangqi only)"
+                    ))
+                };
+                match done {
+                    Ok(()) => *written += 1,
+                    Err(e) => {
+                        say(&e);
+                        failed = true;
+                    }
+                }
+            }
             Some(to) => match record_format(to, &variant).and_then(|f| write_record(f, &record)) {
                 Ok(text) => println!("{text}"),
                 Err(e) => {

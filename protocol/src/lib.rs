@@ -40,4 +40,4 @@ pub use ucci::{
 };
 pub use ugi::{parse_ugi_line, UgiCommand, UgiQuery};
 pub use wthor::{is_wthor, read_wthor, wthor_names, WTHOR_PLAYER, WTHOR_TOURNAMENT};
-pub use xqf::{is_xqf, read_xqf};
+pub use xqf::{is_xqf, read_xqf, write_xqf};

@@ -273,6 +273,121 @@ pub fn read_xqf(bytes: &[u8], decode: &dyn Fn(&[u8]) -> String) -> Result<Record
     })
 }
 
+/// Write `game` (xiangqi, plyd's moves from its start) as an XQF 1.0
+/// file, version 10 without keys, as the format's description lays it
+/// out: every XQF reader reads it. `encode` turns the names and event into
+/// the bytes XQStudio reads (GBK); each is cut to its field's room at a
+/// character's end.
+pub fn write_xqf(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Result<Vec<u8>, String> {
+    let mut header = vec![0u8; HEADER];
+    header[..3].copy_from_slice(b"XQ\x0a");
+    // The start: each piece to the first free place of its kind.
+    let fen = game.start.as_deref().unwrap_or(XIANGQI_START);
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let rows: Vec<&str> = placement.split('/').collect();
+    if rows.len() != 10 {
+        return Err(format!("'{fen}' is not a xiangqi position of 10 ranks"));
+    }
+    let mut places = [0xffu8; 32];
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 9 - i;
+        let mut file = 0usize;
+        for c in row.chars() {
+            if let Some(n) = c.to_digit(10) {
+                file += n as usize;
+                continue;
+            }
+            let piece = match c {
+                'h' | 'H' => {
+                    if c.is_ascii_uppercase() {
+                        'N'
+                    } else {
+                        'n'
+                    }
+                }
+                'e' | 'E' => {
+                    if c.is_ascii_uppercase() {
+                        'B'
+                    } else {
+                        'b'
+                    }
+                }
+                c => c,
+            };
+            let free = PIECES
+                .iter()
+                .zip(&places)
+                .position(|(&p, &at)| char::from(p) == piece && at == 0xff)
+                .ok_or_else(|| format!("'{fen}': no place in XQF's 32 for another '{c}'"))?;
+            if file > 8 {
+                return Err(format!("'{fen}': a rank of more than 9 files"));
+            }
+            places[free] = (10 * file + rank) as u8;
+            file += 1;
+        }
+    }
+    header[16..48].copy_from_slice(&places);
+    header[0x33] = match game.result {
+        RecordResult::First => 1,
+        RecordResult::Second => 2,
+        RecordResult::Draw => 3,
+        RecordResult::Unknown => 0,
+    };
+    // A full game, or one from a set position (an endgame's file); Black
+    // to move there (read from the first move, or this byte without one).
+    header[0x40] = if game.start.is_some() { 3 } else { 0 };
+    header[0x32] = u8::from(fen.split_whitespace().nth(1) == Some("b"));
+    let mut field = |offset: usize, room: usize, text: &str| {
+        let mut bytes = Vec::new();
+        for c in text.chars() {
+            let more = encode(c.encode_utf8(&mut [0u8; 4]));
+            if bytes.len() + more.len() > room {
+                break;
+            }
+            bytes.extend(more);
+        }
+        header[offset] = bytes.len() as u8;
+        header[offset + 1..offset + 1 + bytes.len()].copy_from_slice(&bytes);
+    };
+    field(0xd0, 63, &game.event);
+    field(0x110, 15, &game.date_place);
+    field(0x130, 15, &game.first);
+    field(0x140, 15, &game.second);
+    // The start's record, then a record of eight bytes a move.
+    let mut bytes = header;
+    let next = |more: bool| if more { 0xf0 } else { 0 };
+    bytes.extend([0x18, 0x20, next(!game.moves.is_empty()), 0xff, 0, 0, 0, 0]);
+    for (i, mv) in game.moves.iter().enumerate() {
+        let squares = xiangqi_squares(mv)
+            .ok_or_else(|| format!("move {} ('{mv}') is not a xiangqi move", i + 1))?;
+        let [from, to] = squares.map(|(file, rank)| (10 * file + rank) as u8);
+        bytes.extend([
+            from + 24,
+            to + 32,
+            next(i + 1 < game.moves.len()),
+            0,
+            0,
+            0,
+            0,
+            0,
+        ]);
+    }
+    Ok(bytes)
+}
+
+/// The from and to squares of a move in plyd's notation (`h2e2`).
+fn xiangqi_squares(mv: &str) -> Option<[(usize, usize); 2]> {
+    let b = mv.as_bytes();
+    let square = |file: u8, rank: u8| {
+        (matches!(file, b'a'..=b'i') && rank.is_ascii_digit())
+            .then(|| (usize::from(file - b'a'), usize::from(rank - b'0')))
+    };
+    if b.len() != 4 {
+        return None;
+    }
+    Some([square(b[0], b[1])?, square(b[2], b[3])?])
+}
+
 /// The FEN of `board` (`board[rank][file]`, rank 0 Red's back rank).
 fn fen(board: &[[Option<u8>; 9]; 10], red_to_move: bool) -> String {
     let mut rows = Vec::new();
@@ -585,6 +700,51 @@ mod tests {
             .start
             .unwrap()
             .ends_with(" b"));
+    }
+
+    #[test]
+    fn games_written_read_back() {
+        let game = RecordGame {
+            first: "柳大华".to_string(),
+            second: "a name longer than fifteen bytes".to_string(),
+            result: RecordResult::Second,
+            event: "全国赛".to_string(),
+            date_place: "1997".to_string(),
+            moves: vec!["c3c4".to_string(), "h9g7".to_string(), "h2e2".to_string()],
+            ..RecordGame::default()
+        };
+        let bytes = write_xqf(&game, &|t: &str| t.as_bytes().to_vec()).unwrap();
+        assert!(is_xqf(&bytes));
+        let back = read_xqf(&bytes, &utf8).unwrap();
+        assert_eq!(back.moves, game.moves);
+        assert_eq!((back.start, back.result), (None, RecordResult::Second));
+        assert_eq!(back.first, "柳大华");
+        // Cut at a character's end to the field's 15 bytes.
+        assert_eq!(back.second, "a name longer t");
+        assert_eq!(back.event, "全国赛");
+        // From a set position with Black to move, with and without moves.
+        for moves in [vec!["d9d8".to_string(), "a0a8".to_string()], vec![]] {
+            let set = RecordGame {
+                start: Some("3k5/9/9/9/9/9/4p4/9/9/R3K4 b".to_string()),
+                moves: moves.clone(),
+                ..RecordGame::default()
+            };
+            let back = read_xqf(
+                &write_xqf(&set, &|t: &str| t.as_bytes().to_vec()).unwrap(),
+                &utf8,
+            )
+            .unwrap();
+            assert_eq!((back.start, back.moves), (set.start, moves));
+        }
+        let e = write_xqf(
+            &RecordGame {
+                start: Some("RRR1k4/9/9/9/9/9/9/9/9/4K4 w".to_string()),
+                ..RecordGame::default()
+            },
+            &|t: &str| t.as_bytes().to_vec(),
+        )
+        .unwrap_err();
+        assert!(e.contains("no place in XQF's 32 for another 'R'"), "{e}");
     }
 
     #[test]

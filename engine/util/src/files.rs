@@ -86,6 +86,12 @@ fn record_characters(text: &str) -> usize {
     text.chars().filter(|c| USED.contains(*c)).count()
 }
 
+/// `text` in GBK, as Chinese programs read binary records' names (XQF);
+/// a character GBK does not have is written as `&#N;`.
+pub fn encode_gbk(text: &str) -> Vec<u8> {
+    encoding_rs::GBK.encode(text).0.into_owned()
+}
+
 /// Take off the byte-order mark an editor on Windows may put first.
 pub fn strip_byte_order_mark(text: &mut String) {
     if text.starts_with('\u{feff}') {
