@@ -547,6 +547,17 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let first = folder.join("1.xqf");
     let second = folder.join("2.xqf");
+    // Not written over by a second run.
+    let again = run_plyd(
+        plugins.path(),
+        &["record", "--to", "xqf", "--out", folder_arg, &pgn],
+    );
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        text(&again.stderr).contains("1.xqf"),
+        "{}",
+        text(&again.stderr)
+    );
     let out = run_plyd(
         plugins.path(),
         &["record", first.to_str().unwrap(), second.to_str().unwrap()],

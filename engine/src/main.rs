@@ -725,8 +725,14 @@ fn record_file(
                 let folder = wanted.folder.unwrap_or(Path::new("."));
                 let done = if variant == "xiangqi" {
                     write_xqf(&record, &plyd_util::files::encode_gbk).and_then(|bytes| {
+                        // A file of an earlier run is not written over.
                         let path = folder.join(format!("{}.xqf", *written + 1));
-                        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+                        std::fs::OpenOptions::new()
+                            .write(true)
+                            .create_new(true)
+                            .open(&path)
+                            .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes))
+                            .map_err(|e| format!("{}: {e}", path.display()))
                     })
                 } else {
                     Err(format!(
