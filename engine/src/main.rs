@@ -188,7 +188,8 @@ enum Tool {
         #[arg(long, value_name = "N")]
         plies: Option<usize>,
         /// Print each game as a record of this format instead of its
-        /// `position` line: `pgn` (xiangqi, ICCS moves), `ggf` or `sgf`
+        /// `position` line: `pgn` (xiangqi, ICCS moves; `pgn-chinese` with
+        /// Chinese moves, `炮二平五`), `ggf` or `sgf`
         /// (Othello), `ccgc` (the Amazons and EinStein); a file converted.
         /// `xqf` (xiangqi) writes a file a game into the `--out` folder.
         #[arg(long, value_name = "FORMAT")]
@@ -584,9 +585,11 @@ fn main() -> ExitCode {
         }) => {
             if let Some(to) = to
                 .as_deref()
-                .filter(|t| !matches!(*t, "pgn" | "ggf" | "sgf" | "ccgc" | "xqf"))
+                .filter(|t| !matches!(*t, "pgn" | "pgn-chinese" | "ggf" | "sgf" | "ccgc" | "xqf"))
             {
-                eprintln!("plyd record: --to {to}: the formats are pgn, ggf, sgf, ccgc and xqf");
+                eprintln!(
+                    "plyd record: --to {to}: the formats are pgn, pgn-chinese, ggf, sgf, ccgc and xqf"
+                );
                 return ExitCode::from(2);
             }
             let folder = match (to.as_deref(), out) {
@@ -660,12 +663,13 @@ fn record_format(to: &str, variant: &str) -> Result<RecordFormat, String> {
         ("pgn", "xiangqi") => Ok(RecordFormat::XiangqiPgn {
             ranks_from_one: false,
         }),
+        ("pgn-chinese", "xiangqi") => Ok(RecordFormat::XiangqiPgnChinese),
         ("ggf", "othello") => Ok(RecordFormat::Ggf),
         ("sgf", "othello") => Ok(RecordFormat::Sgf),
         ("ccgc", "amazons") => Ok(RecordFormat::CcgcAmazons),
         ("ccgc", "einstein") => Ok(RecordFormat::CcgcEinstein),
         _ => Err(format!(
-            "a game of {variant} is not written as {to} (pgn: xiangqi; ggf, sgf: othello; ccgc: amazons, einstein)"
+            "a game of {variant} is not written as {to} (pgn, pgn-chinese: xiangqi; ggf, sgf: othello; ccgc: amazons, einstein)"
         )),
     }
 }

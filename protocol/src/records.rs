@@ -43,6 +43,10 @@ pub enum RecordFormat {
         /// The moves count ranks from 1.
         ranks_from_one: bool,
     },
+    /// Xiangqi PGN with Chinese moves (`炮二平五 马８进７`), the notation
+    /// Chinese programs and readers use; a move the notation cannot name
+    /// without the order of pawns on several files is written in ICCS.
+    XiangqiPgnChinese,
 }
 
 /// Who won a recorded game.
@@ -171,7 +175,10 @@ fn header_fields(line: &str) -> Vec<String> {
 /// from their standard position.
 pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, String> {
     if game.start.is_some()
-        && !matches!(format, RecordFormat::Ggf | RecordFormat::XiangqiPgn { .. })
+        && !matches!(
+            format,
+            RecordFormat::Ggf | RecordFormat::XiangqiPgn { .. } | RecordFormat::XiangqiPgnChinese
+        )
     {
         return Err("only GGF and PGN records hold a game from another start".to_string());
     }
@@ -188,8 +195,9 @@ pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, S
         RecordFormat::Ggf => write_ggf(game),
         RecordFormat::Sgf => write_sgf(game),
         RecordFormat::XiangqiPgn { ranks_from_one } => {
-            crate::xiangqi_pgn::write(game, ranks_from_one)
+            crate::xiangqi_pgn::write(game, ranks_from_one, false)
         }
+        RecordFormat::XiangqiPgnChinese => crate::xiangqi_pgn::write(game, false, true),
     }
 }
 

@@ -569,12 +569,94 @@ fn tag_value(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Write `game` as PGN with ICCS moves. `ranks_from_one` says its moves
-/// count ranks 1-10 (plyd's `MoveRanks=1-10`), written 0-9 as ICCS has
-/// them.
-pub(crate) fn write(game: &RecordGame, ranks_from_one: bool) -> Result<String, String> {
+/// A move in Chinese notation, as the reader takes it: the piece and its
+/// file (`炮二平五`), or front, middle or rear of one file (`前车进一`),
+/// then across, forward or back (`平 进 退`) and a file or a count; Red's
+/// numbers in Chinese numerals, Black's in full-width digits. `None` where
+/// neither names the move (a pawn while two or more files hold two or more
+/// pawns takes an order the reader does not read).
+fn chinese_text(board: &Board, from: Square, to: Square) -> Option<String> {
+    let piece = board.squares[from.1][from.0]?;
+    let red = piece.red;
+    let name = match (piece.kind, red) {
+        ('k', true) => '帅',
+        ('k', false) => '将',
+        ('a', true) => '仕',
+        ('a', false) => '士',
+        ('b', true) => '相',
+        ('b', false) => '象',
+        ('n', _) => '马',
+        ('r', _) => '车',
+        ('c', _) => '炮',
+        ('p', true) => '兵',
+        ('p', false) => '卒',
+        _ => return None,
+    };
+    let number = |n: usize| -> char {
+        const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+        if red {
+            NUMERALS[n - 1]
+        } else {
+            char::from_u32('１' as u32 + n as u32 - 1).unwrap_or('?')
+        }
+    };
+    // The mover's file numbers: from its own right.
+    let file_number = |file: usize| if red { FILES - file } else { file + 1 };
+    let forward = if red { to.1 > from.1 } else { to.1 < from.1 };
+    let (motion, count) = if to.1 == from.1 {
+        ('平', file_number(to.0))
+    } else if matches!(piece.kind, 'n' | 'a' | 'b') {
+        (if forward { '进' } else { '退' }, file_number(to.0))
+    } else {
+        (if forward { '进' } else { '退' }, from.1.abs_diff(to.1))
+    };
+    let mover = Board {
+        red_to_move: red,
+        ..board.clone()
+    };
+    let by_file = format!(
+        "{name}{}{motion}{}",
+        number(file_number(from.0)),
+        number(count)
+    );
+    let same = mover.on_file(piece.kind, from.0);
+    let by_order = same
+        .iter()
+        .position(|&rank| rank == from.1)
+        .and_then(|at| match (same.len(), at) {
+            (2 | 3, 0) => Some('前'),
+            (3, 1) => Some('中'),
+            (2, 1) | (3, 2) => Some('后'),
+            _ => None,
+        })
+        .map(|which| format!("{which}{name}{motion}{}", number(count)));
+    // Of two or three on a file, front, middle or rear; advisers and
+    // elephants by their file where where they go tells them apart. Each
+    // form is kept only where the reader finds this move by it.
+    let forms = if matches!(piece.kind, 'a' | 'b') || same.len() < 2 {
+        [Some(by_file), by_order]
+    } else {
+        [by_order, Some(by_file)]
+    };
+    forms.into_iter().flatten().find(|text| {
+        chinese(text)
+            .and_then(|described| locate(&mover, described).ok())
+            .is_some_and(|squares| squares == (from, to))
+    })
+}
+
+/// Write `game` as PGN with ICCS moves, or with `chinese` moves in Chinese
+/// notation (ICCS where that cannot name one). `ranks_from_one` says its
+/// moves count ranks 1-10 (plyd's `MoveRanks=1-10`), written 0-9 as ICCS
+/// has them.
+pub(crate) fn write(
+    game: &RecordGame,
+    ranks_from_one: bool,
+    chinese: bool,
+) -> Result<String, String> {
     let fen = game.start.as_deref().unwrap_or(XIANGQI_START);
     let board = Board::from_fen(fen)?;
+    let mut following = board.clone();
     let (red, black) = (&game.first, &game.second);
     let result = match game.result {
         RecordResult::First => "1-0",
@@ -590,7 +672,7 @@ pub(crate) fn write(game: &RecordGame, ranks_from_one: bool) -> Result<String, S
         ("Red", red.as_str()),
         ("Black", black.as_str()),
         ("Result", result),
-        ("Format", "ICCS"),
+        ("Format", if chinese { "Chinese" } else { "ICCS" }),
     ] {
         text.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
     }
@@ -612,6 +694,11 @@ pub(crate) fn write(game: &RecordGame, ranks_from_one: bool) -> Result<String, S
             square_name(from).to_ascii_uppercase(),
             square_name(to).to_ascii_uppercase()
         );
+        let iccs_text = match chinese.then(|| chinese_text(&following, from, to)) {
+            Some(Some(text)) => text,
+            _ => iccs_text,
+        };
+        following.play(from, to);
         // Numbered by Red's moves; a game Black starts opens `1. ...`.
         let ply = i + usize::from(!board.red_to_move);
         let word = if ply % 2 == 0 {
@@ -621,7 +708,7 @@ pub(crate) fn write(game: &RecordGame, ranks_from_one: bool) -> Result<String, S
         } else {
             iccs_text
         };
-        if !line.is_empty() && line.len() + word.len() + 1 > 78 {
+        if !line.is_empty() && line.chars().count() + word.chars().count() + 1 > 78 {
             text.push_str(&line);
             text.push('\n');
             line.clear();
@@ -739,7 +826,7 @@ mod tests {
             written: Vec::new(),
             margin: None,
         };
-        let text = write(&record, false).unwrap();
+        let text = write(&record, false, false).unwrap();
         assert!(text.contains("[Format \"ICCS\"]"), "{text}");
         assert!(text.contains("1. H2-E2 H9-G7 2. H0-G2"), "{text}");
         assert!(text.trim_end().ends_with("0-1"), "{text}");
@@ -753,9 +840,57 @@ mod tests {
             moves: vec!["h3e3".to_string(), "h10g8".to_string()],
             ..record.clone()
         };
-        let text = write(&ones, true).unwrap();
+        let text = write(&ones, true, false).unwrap();
         assert!(text.contains("1. H2-E2 H9-G7 0-1"), "{text}");
-        assert!(write(&ones, false).is_err(), "h10 is no ICCS square");
+        assert!(write(&ones, false, false).is_err(), "h10 is no ICCS square");
+    }
+
+    #[test]
+    fn chinese_moves_are_written_as_the_reader_reads_them() {
+        let opening = RecordGame {
+            moves: ["h2e2", "h9g7", "h0g2", "i9h9", "c3c4", "b9c7"]
+                .map(str::to_string)
+                .to_vec(),
+            ..RecordGame::default()
+        };
+        let text = write(&opening, false, true).unwrap().replace('\n', " ");
+        assert!(text.contains("[Format \"Chinese\"]"), "{text}");
+        assert!(
+            text.contains("1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 兵七进一 马２进３"),
+            "{text}"
+        );
+        // Two cannons and two rooks on one file each: front and rear.
+        let fen = "r2k5/9/9/9/r8/4C4/9/4C4/9/4K4 w - - 0 1";
+        let set = RecordGame {
+            start: Some(fen.to_string()),
+            moves: ["e4e5", "a9b9", "e2f2", "a5a6"]
+                .map(str::to_string)
+                .to_vec(),
+            ..RecordGame::default()
+        };
+        let text = write(&set, false, true).unwrap();
+        assert!(
+            text.contains("1. 前炮进一 后车平２ 2. 后炮平四 车１退１"),
+            "{text}"
+        );
+        // Advisers and elephants by their file alone; a horse back.
+        let fen = "4k4/9/9/9/9/9/9/4B4/3AA4/2B1K4 w";
+        let set = RecordGame {
+            start: Some(fen.to_string()),
+            moves: ["d1e2", "e9e8", "e2f1", "e8e9", "c0a2"]
+                .map(str::to_string)
+                .to_vec(),
+            ..RecordGame::default()
+        };
+        let text = write(&set, false, true).unwrap().replace('\n', " ");
+        // Two advisers on a file where both could step back to file 4:
+        // the front one.
+        assert!(text.contains("1. 仕六进五 将５进１ 2. 前仕退四"), "{text}");
+        assert!(text.contains("相七进九"), "{text}");
+        for game in [&opening, &set] {
+            let back = read(&write(game, false, true).unwrap()).unwrap();
+            assert_eq!(back.moves, game.moves);
+        }
     }
 
     #[test]
@@ -774,7 +909,7 @@ mod tests {
             written: Vec::new(),
             margin: None,
         };
-        let text = write(&record, false).unwrap();
+        let text = write(&record, false, false).unwrap();
         assert!(text.contains("[Red \"red player\"]"), "{text}");
         assert!(text.contains("[Result \"0-1\"]"), "{text}");
         assert!(text.contains("1. ... E9-E8 2. D0-D1"), "{text}");

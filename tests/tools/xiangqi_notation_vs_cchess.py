@@ -12,7 +12,9 @@ must read every one back to the moves of the log.
     python3 tests/tools/xiangqi_notation_vs_cchess.py --log games.log
 
 Prints the games and plies, how many read back to the same moves, and
-the first failures.
+the first failures. Then the other way: plyd writes the same games in
+Chinese notation (`plyd record --to pgn-chinese`), and each move's text
+must be the one `cchess` writes.
 """
 
 import argparse
@@ -65,7 +67,38 @@ def main():
     )
     for line in failures[:10]:
         print(line)
-    sys.exit(0 if same == len(games) else 1)
+
+    # The other way: plyd's Chinese text of each move against cchess's.
+    iccs = "".join(
+        f'[Game "Chinese Chess"]\n\n{" ".join(moves)} *\n\n' for moves in games
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False, encoding="utf-8") as f:
+        f.write(iccs)
+        path = f.name
+    try:
+        written = subprocess.run(
+            [args.plyd, "record", "--to", "pgn-chinese", path], capture_output=True, text=True
+        )
+    finally:
+        os.unlink(path)
+    ours = [
+        [w for w in body.split() if not w.endswith(".") and w not in ("*", "1-0", "0-1", "1/2-1/2")]
+        for body in (
+            game.split("\n\n", 1)[1] for game in written.stdout.split("[Game ")[1:]
+        )
+    ]
+    theirs = [r.split("\n\n", 1)[1].split() for r in records]
+    theirs = [[w for w in moves if not w.endswith(".") and w != "*"] for moves in theirs]
+    plies = sum(map(len, theirs))
+    agree = sum(a == b for x, y in zip(ours, theirs) for a, b in zip(x, y))
+    print(f"plyd's Chinese notation: {agree} of {plies} moves as cchess writes them")
+    shown = 0
+    for x, y in zip(ours, theirs):
+        for a, b in zip(x, y):
+            if a != b and shown < 10:
+                shown += 1
+                print(f"  plyd {a}  cchess {b}")
+    sys.exit(0 if same == len(games) and agree == plies and len(ours) == len(theirs) else 1)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,20 @@ def by_cchess(path):
     return ("ok", f"{placement} {side}", moves)
 
 
+def chinese_by_cchess(path):
+    return [m.to_text() for m in cchess.read_from_xqf(path).iter_moves()]
+
+
+def chinese_by_plyd(plyd, path):
+    run = subprocess.run([plyd, "record", "--to", "pgn-chinese", path], capture_output=True, text=True)
+    body = run.stdout.split("\n\n", 1)[1] if "\n\n" in run.stdout else ""
+    return [
+        w
+        for w in body.split()
+        if not w.endswith(".") and w not in ("*", "1-0", "0-1", "1/2-1/2")
+    ]
+
+
 def by_plyd(plyd, path):
     run = subprocess.run([plyd, "record", path], capture_output=True, text=True)
     lines = run.stdout.splitlines()
@@ -94,6 +108,12 @@ def main():
     parser.add_argument("--show", type=int, default=10, help="differences to print")
     parser.add_argument("--referee", help="a Fairy-Stockfish binary to rule on refused moves")
     parser.add_argument("--list", help="write each file that did not read the same, and why, here")
+    parser.add_argument(
+        "--chinese",
+        action="store_true",
+        help="also compare plyd's Chinese notation of each file read the same "
+        "(plyd record --to pgn-chinese) with cchess's, move by move",
+    )
     args = parser.parse_args()
     files = sorted(
         os.path.join(root, name)
@@ -106,14 +126,25 @@ def main():
         sys.exit("no .xqf file found")
 
     def both(path):
-        return path, by_cchess(path), by_plyd(args.plyd, path)
+        theirs, ours = by_cchess(path), by_plyd(args.plyd, path)
+        texts = None
+        if args.chinese and theirs[0] == "ok" and theirs[1:] == ours[1:]:
+            texts = (chinese_by_cchess(path), chinese_by_plyd(args.plyd, path))
+        return path, theirs, ours, texts
 
     counts = {}
+    chinese_plies, chinese_same, chinese_shown = 0, 0, []
     listing = open(args.list, "w", encoding="utf-8") if args.list else None
     shown = {}
     plies = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for path, theirs, ours in pool.map(both, files):
+        for path, theirs, ours, texts in pool.map(both, files):
+            if texts is not None:
+                cc, pl = texts
+                chinese_plies += len(cc)
+                chinese_same += sum(a == b for a, b in zip(cc, pl)) if len(cc) == len(pl) else 0
+                if cc != pl and len(chinese_shown) < args.show:
+                    chinese_shown.append((path, [(a, b) for a, b in zip(pl, cc) if a != b][:3]))
             if theirs[0] == "error":
                 kind = "cchess could not read"
             elif ours[0] == "refused":
@@ -154,10 +185,15 @@ def main():
                 shown[kind] = shown.get(kind, 0) + 1
                 print(f"{kind}: {path}\n  cchess: {theirs}\n  plyd:   {ours}")
     print(f"{len(files)} files, {plies} plies in the files read the same")
+    if args.chinese:
+        print(f"plyd's Chinese notation: {chinese_same} of {chinese_plies} moves as cchess writes them")
+        for path, pairs in chinese_shown:
+            print(f"  {path}: " + ", ".join(f"plyd {a} cchess {b}" for a, b in pairs))
     for kind, n in sorted(counts.items(), key=lambda kv: -kv[1]):
         print(f"  {kind}: {n}")
     if (
-        counts.get("different moves")
+        chinese_same != chinese_plies
+        or counts.get("different moves")
         or counts.get("same moves, another start")
         or any(
             kind.endswith(("finds it legal", "gave no moves", "finds moves there"))
