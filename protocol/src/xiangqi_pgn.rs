@@ -576,7 +576,9 @@ fn tag_value(text: &str) -> String {
 /// neither names the move (a pawn while two or more files hold two or more
 /// pawns takes an order the reader does not read).
 fn chinese_text(board: &Board, from: Square, to: Square) -> Option<String> {
-    let piece = board.squares[from.1][from.0]?;
+    // A piece of the side not to move (a record that is not a game) is
+    // not named: the reader takes every move as the side to move's.
+    let piece = board.squares[from.1][from.0].filter(|p| p.red == board.red_to_move)?;
     let red = piece.red;
     let name = match (piece.kind, red) {
         ('k', true) => '帅',
@@ -610,16 +612,12 @@ fn chinese_text(board: &Board, from: Square, to: Square) -> Option<String> {
     } else {
         (if forward { '进' } else { '退' }, from.1.abs_diff(to.1))
     };
-    let mover = Board {
-        red_to_move: red,
-        ..board.clone()
-    };
     let by_file = format!(
         "{name}{}{motion}{}",
         number(file_number(from.0)),
         number(count)
     );
-    let same = mover.on_file(piece.kind, from.0);
+    let same = board.on_file(piece.kind, from.0);
     let by_order = same
         .iter()
         .position(|&rank| rank == from.1)
@@ -640,7 +638,7 @@ fn chinese_text(board: &Board, from: Square, to: Square) -> Option<String> {
     };
     forms.into_iter().flatten().find(|text| {
         chinese(text)
-            .and_then(|described| locate(&mover, described).ok())
+            .and_then(|described| locate(board, described).ok())
             .is_some_and(|squares| squares == (from, to))
     })
 }
@@ -887,7 +885,17 @@ mod tests {
         // the front one.
         assert!(text.contains("1. 仕六进五 将５进１ 2. 前仕退四"), "{text}");
         assert!(text.contains("相七进九"), "{text}");
-        for game in [&opening, &set] {
+        // A record whose moves are not a game (Black's horse first, a
+        // horse's impossible jump): those moves in ICCS, so that the
+        // reader, which takes each move as the side to move's, reads them
+        // as written.
+        let odd = RecordGame {
+            moves: ["h9g7", "h0g4"].map(str::to_string).to_vec(),
+            ..RecordGame::default()
+        };
+        let text = write(&odd, false, true).unwrap();
+        assert!(text.contains("1. H9-G7 H0-G4"), "{text}");
+        for game in [&opening, &set, &odd] {
             let back = read(&write(game, false, true).unwrap()).unwrap();
             assert_eq!(back.moves, game.moves);
         }

@@ -1,6 +1,6 @@
 //! Game records (`plyd record`): any text reads as a game or gives an
 //! error, never a panic; a xiangqi PGN game that reads is written again
-//! in ICCS and reads back to the same moves, and an Othello transcript
+//! in ICCS and in Chinese notation and reads back to the same moves, and an Othello transcript
 //! gives one move per square it holds. Bytes that start as an XQF file
 //! read as one or give an error; a game that reads is written as PGN and
 //! reads back to the same moves, start and result (what `plyd record`
@@ -15,15 +15,17 @@ use plyd_protocol::{
 };
 
 fn rewritten(game: &RecordGame) {
-    let format = RecordFormat::XiangqiPgn {
+    let iccs = RecordFormat::XiangqiPgn {
         ranks_from_one: false,
     };
-    let written = write_record(format, game).expect("a game read writes");
-    let (again, back) = read_record(&written).expect("a written game reads");
-    assert_eq!(again, "xiangqi");
-    assert_eq!(back.moves, game.moves, "{written}");
-    assert_eq!(back.start, game.start, "{written}");
-    assert_eq!(back.result, game.result, "{written}");
+    for format in [iccs, RecordFormat::XiangqiPgnChinese] {
+        let written = write_record(format, game).expect("a game read writes");
+        let (again, back) = read_record(&written).expect("a written game reads");
+        assert_eq!(again, "xiangqi");
+        assert_eq!(back.moves, game.moves, "{written}");
+        assert_eq!(back.start, game.start, "{written}");
+        assert_eq!(back.result, game.result, "{written}");
+    }
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
