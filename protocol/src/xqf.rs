@@ -125,11 +125,13 @@ impl Moves<'_> {
     }
 }
 
-/// A square's name in plyd's moves (`e0`) from its XQF byte.
+/// A square, file and rank, from its XQF byte (`10 * file + rank`, at most
+/// 89; more is a piece off the board).
 fn square(byte: u8) -> Option<(usize, usize)> {
     (byte <= 89).then_some((usize::from(byte / 10), usize::from(byte % 10)))
 }
 
+/// A square's name in plyd's moves (`e0`).
 fn name((file, rank): (usize, usize)) -> String {
     format!("{}{rank}", char::from(b'a' + file as u8))
 }
