@@ -703,7 +703,7 @@ fn record_file(
             return 1;
         }
     };
-    let replayed = match plyd::replay::position_lines(host, &text, game) {
+    let replayed = match plyd::replay::replay_records(host, &text, game) {
         Ok(replayed) => replayed,
         Err(e) => {
             say(&e);
@@ -712,7 +712,7 @@ fn record_file(
     };
     let mut failed = !replayed.failures.is_empty();
     let mut shorter = 0;
-    for (line, (variant, mut record)) in replayed.lines.into_iter().zip(replayed.games) {
+    for (variant, mut record) in replayed.games {
         if let Some(n) = wanted.plies {
             if record.moves.len() < n {
                 shorter += 1;
@@ -758,15 +758,7 @@ fn record_file(
                     failed = true;
                 }
             },
-            None if wanted.plies.is_some() => {
-                let from = line.split(" moves ").next().unwrap_or(&line);
-                if record.moves.is_empty() {
-                    println!("{from}");
-                } else {
-                    println!("{from} moves {}", record.moves.join(" "));
-                }
-            }
-            None => println!("{line}"),
+            None => println!("{}", plyd::replay::position_line(&record)),
         }
     }
     if shorter > 0 {

@@ -27,10 +27,9 @@ use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 /// What `plyd record` makes of a file.
 #[derive(Debug, Default)]
 pub struct Replayed {
-    /// The `position` line of every game.
-    pub lines: Vec<String>,
-    /// Every game of `lines`, in their order: the variant that replayed
-    /// it and the record, its moves as played (passes added).
+    /// Every game that replays, in the file's order: the variant that
+    /// replayed it and the record, its moves as played (passes added);
+    /// [`position_line`] gives its line.
     pub games: Vec<(String, RecordGame)>,
     /// A line for each game whose result the rules could not check.
     pub notes: Vec<String>,
@@ -261,12 +260,12 @@ fn result_words(result: RecordResult) -> &'static str {
     }
 }
 
-/// The `position` line of every game in `text` that replays, and a
-/// line for each that does not (a GGS archive mixes in games of other
-/// kinds: the others are still given). `game` names the variant when the
-/// record's own (`amazons`, `einstein`, `othello`) is not it (`amazons8`
-/// for an 8x8 Amazons record).
-pub fn position_lines(
+/// Every game in `text` that replays, and a line for each that does not
+/// (a GGS archive mixes in games of other kinds: the others are still
+/// given). `game` names the variant when the record's own (`amazons`,
+/// `einstein`, `othello`) is not it (`amazons8` for an 8x8 Amazons
+/// record).
+pub fn replay_records(
     host: &PluginHost,
     text: &str,
     game: Option<&str>,
@@ -279,12 +278,10 @@ pub fn position_lines(
     for (n, record) in records.iter().enumerate() {
         match replay_record(host, record, game) {
             Ok(ReplayedGame {
-                line,
                 note,
                 variant,
                 record,
             }) => {
-                out.lines.push(line);
                 out.games.push((variant, record));
                 if let Some(note) = note {
                     out.notes.push(format!("record {}: {note}", n + 1));
@@ -296,10 +293,22 @@ pub fn position_lines(
     Ok(out)
 }
 
+/// The `position` line that sets up `game` in plyd: `position startpos`
+/// or `position fen ...`, then its moves.
+pub fn position_line(game: &RecordGame) -> String {
+    let from = match &game.start {
+        Some(start) => format!("position fen {start}"),
+        None => "position startpos".to_string(),
+    };
+    if game.moves.is_empty() {
+        from
+    } else {
+        format!("{from} moves {}", game.moves.join(" "))
+    }
+}
+
 /// One record replayed.
 struct ReplayedGame {
-    /// Its `position` line.
-    line: String,
     /// A note where the rules could not check its result.
     note: Option<String>,
     /// The variant that replayed it.
@@ -308,7 +317,7 @@ struct ReplayedGame {
     record: RecordGame,
 }
 
-/// One record replayed: its line, a note, the game as played.
+/// One record replayed: a note, the game as played.
 fn replay_record(
     host: &PluginHost,
     record: &str,
@@ -399,22 +408,12 @@ fn replay_record(
             }
         }
     }
-    let from = match &game_record.start {
-        Some(start) => format!("position fen {start}"),
-        None => "position startpos".to_string(),
-    };
-    let line = if moves.is_empty() {
-        from
-    } else {
-        format!("{from} moves {}", moves.join(" "))
-    };
     let played = RecordGame {
         moves,
         written: Vec::new(),
         ..game_record
     };
     Ok(ReplayedGame {
-        line,
         note,
         variant: variant_played.to_string(),
         record: played,
