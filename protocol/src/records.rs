@@ -694,8 +694,16 @@ fn disc_margin(text: &str) -> Option<i32> {
     if black + white > 64 || black < 0 || white < 0 {
         return None;
     }
+    Some(othello_margin_of(black, white))
+}
+
+/// Black's margin at the end of an Othello game with `black` and `white`
+/// discs: their difference, the empty squares counted to the winner, as
+/// the World Othello Federation scores a game that ends before the board
+/// is full (and WTHOR stores it).
+pub fn othello_margin_of(black: i32, white: i32) -> i32 {
     let margin = black - white;
-    Some(margin + margin.signum() * (64 - black - white))
+    margin + margin.signum() * (64 - black - white)
 }
 
 /// An Othello game in PGN, as game archives convert WTHOR's databases and
@@ -707,12 +715,7 @@ fn disc_margin(text: &str) -> Option<i32> {
 /// that is not a square of the board.
 fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
     let (tags, words) = crate::xiangqi_pgn::parse(text)?;
-    let tag = |name: &str| {
-        tags.iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.trim())
-            .filter(|v| !v.is_empty() && *v != "?")
-    };
+    let tag = |name: &str| crate::xiangqi_pgn::tag(&tags, name);
     let square = |w: &str| {
         let w = w.to_ascii_lowercase();
         let b = w.as_bytes();
@@ -737,11 +740,7 @@ fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
     let mut game = RecordGame {
         first: tag("Black").unwrap_or("").to_string(),
         second: tag("White").unwrap_or("").to_string(),
-        date_place: [tag("Date"), tag("Site")]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(" "),
+        date_place: crate::xiangqi_pgn::date_place(&tags),
         event: tag("Event").unwrap_or("").to_string(),
         ..RecordGame::default()
     };

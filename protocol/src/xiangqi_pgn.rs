@@ -473,6 +473,25 @@ pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
     Ok((tags, moves))
 }
 
+/// The value of the tag `name` (any case), where it says something (not
+/// empty, not `?`).
+pub(crate) fn tag<'a>(tags: &'a Tags, name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim())
+        .filter(|v| !v.is_empty() && *v != "?")
+}
+
+/// A game's `Date` and `Site` tags as one free text, as records keep
+/// when and where.
+pub(crate) fn date_place(tags: &Tags) -> String {
+    [tag(tags, "Date"), tag(tags, "Site")]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Whether `text` is a PGN game (it opens with a tag pair).
 pub(crate) fn is_pgn(text: &str) -> bool {
     text.starts_with('[')
@@ -485,12 +504,7 @@ pub(crate) fn is_pgn(text: &str) -> bool {
 /// Read a xiangqi PGN game into plyd's moves from its start.
 pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     let (tags, words) = parse(text)?;
-    let tag = |name: &str| {
-        tags.iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.trim())
-            .filter(|v| !v.is_empty() && *v != "?")
-    };
+    let tag = |name: &str| tag(&tags, name);
     let game = tag("Game").or(tag("Variant"));
     let xiangqi = |g: &str| {
         let g = g.to_ascii_lowercase();
@@ -541,11 +555,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         Some("1/2-1/2") => RecordResult::Draw,
         _ => RecordResult::Unknown,
     };
-    let date_place = [tag("Date"), tag("Site")]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let date_place = date_place(&tags);
     // The FEN read above; the standard start is no start of its own.
     let start = fen.filter(|f| {
         f.split_whitespace().take(2).collect::<Vec<_>>()
