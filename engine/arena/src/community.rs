@@ -7,7 +7,7 @@
 
 use std::io::Write;
 
-use plyd_protocol::{write_record, RecordFormat, RecordGame, RecordResult};
+use plyd_protocol::{othello_margin_of, write_record, RecordFormat, RecordGame, RecordResult};
 
 use crate::openings::Start;
 use crate::record::{Ending, GameRecord, GameResult};
@@ -123,14 +123,11 @@ pub fn othello_discs(text: &str) -> Option<(i32, i32)> {
     (black + white + empty == 64).then_some((black, white))
 }
 
-/// Black's disc margin in an Othello position text at the game's end:
-/// Black's discs less White's, the empty squares counted to the winner,
-/// as the World Othello Federation's rules score a game that ends with
-/// empty squares.
+/// Black's disc margin in an Othello position text at the game's end,
+/// the empty squares counted to the winner ([`othello_margin_of`]).
 pub fn othello_margin(text: &str) -> Option<i32> {
     let (black, white) = othello_discs(text)?;
-    let margin = black - white;
-    Some(margin + margin.signum() * (64 - black - white))
+    Some(othello_margin_of(black, white))
 }
 
 /// An Othello position text (plyd's rows, `8/8/8/3OX3/3XO3/8/8/8 b`, or
