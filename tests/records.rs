@@ -591,6 +591,15 @@ fn ggf_games(written: &str) -> Vec<(Vec<String>, i32)> {
         .collect()
 }
 
+/// A margin two discs from `margin`, still one a game can end on.
+fn another_margin(margin: i32) -> i32 {
+    if margin >= 62 {
+        margin - 2
+    } else {
+        margin + 2
+    }
+}
+
 #[test]
 fn wthor_databases_replay_with_their_names_beside_them() {
     let written = round_trip("plyd_game_othello", "othello", "othello", "(;GM[Othello]");
@@ -662,12 +671,7 @@ fn wthor_databases_replay_with_their_names_beside_them() {
     assert_eq!(text(&out.stdout).lines().collect::<Vec<_>>(), lines[..2]);
     // A disc count the final position does not have is refused.
     let (moves, margin) = &games[0];
-    let off = if *margin >= 62 {
-        margin - 2
-    } else {
-        margin + 2
-    };
-    std::fs::write(&wtb, wthor(&[(moves.clone(), off)])).unwrap();
+    std::fs::write(&wtb, wthor(&[(moves.clone(), another_margin(*margin))])).unwrap();
     let out = run_plyd(plugins.path(), &["record", wtb.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
@@ -695,10 +699,9 @@ fn othello_pgn_games_replay_and_their_disc_counts_are_checked() {
             body.join("\n")
         );
         if wrong.is_empty() {
-            let off = if margin >= 62 { margin - 2 } else { margin + 2 };
             wrong = format!(
                 "[Black \"a\"]\n[White \"b\"]\n[Result \"{}\"]\n{}\n",
-                counts(off),
+                counts(another_margin(margin)),
                 body.join(" ")
             );
         }
