@@ -600,6 +600,143 @@ fn a_xiangqi_record_plays_on_past_a_repetition_that_plyd_rules_drawn() {
     );
 }
 
+/// A CCBridge game (CBR) as its writer lays one out: `title`, Red's and
+/// Black's names, the standard start (or an empty board: a library's
+/// heading), `moves` by the format's squares (`9 * row + file`, row 0 at
+/// Black's back) after the start's own record, `result` (1 Red won).
+fn cbr_game(title: &str, names: [&str; 2], start: bool, moves: &[(u8, u8)], result: u8) -> Vec<u8> {
+    let mut bytes = vec![0u8; 2214];
+    bytes[..16].copy_from_slice(b"CCBridge Record\0");
+    for (at, field) in [(180, title), (1076, names[0]), (1300, names[1])] {
+        let utf16: Vec<u8> = field.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        bytes[at..at + utf16.len()].copy_from_slice(&utf16);
+    }
+    bytes[2076] = result;
+    bytes[2112] = 1;
+    if start {
+        let back = [1u8, 2, 3, 4, 5, 4, 3, 2, 1];
+        for file in 0..9 {
+            bytes[2120 + file] = 0x20 | back[file];
+            bytes[2120 + 81 + file] = 0x10 | back[file];
+        }
+        for file in [1, 7] {
+            bytes[2120 + 18 + file] = 0x26;
+            bytes[2120 + 63 + file] = 0x16;
+        }
+        for file in [0, 2, 4, 6, 8] {
+            bytes[2120 + 27 + file] = 0x27;
+            bytes[2120 + 54 + file] = 0x17;
+        }
+    }
+    // The start's record (no comment; the line ends where there is no
+    // move), then the moves, the last ending the line.
+    bytes.extend([u8::from(moves.is_empty()), 0, 0, 0]);
+    for (i, &(from, to)) in moves.iter().enumerate() {
+        bytes.extend([u8::from(i + 1 == moves.len()), 0, from, to]);
+    }
+    bytes
+}
+
+/// A CCBridge library (CBL) of `games`, each with its index flags (0x02
+/// set: not deleted) and the blocks of 4,096 bytes it takes.
+fn cbl_library(games: &[(u32, usize, Vec<u8>)]) -> Vec<u8> {
+    let slots = 128;
+    let mut bytes = vec![0u8; 66_624 + slots * 276];
+    bytes[..16].copy_from_slice(b"CCBridgeLibrary\0");
+    bytes[60..64].copy_from_slice(&(slots as u32).to_le_bytes());
+    for (i, (flags, blocks, game)) in games.iter().enumerate() {
+        let entry = 66_624 + i * 276;
+        bytes[entry..entry + 4].copy_from_slice(&flags.to_le_bytes());
+        bytes[entry + 8..entry + 12].copy_from_slice(&(*blocks as u32).to_le_bytes());
+        bytes[entry + 12..entry + 16].copy_from_slice(&(game.len() as u32).to_le_bytes());
+    }
+    for (_, blocks, game) in games {
+        let mut record = game.clone();
+        record.resize(blocks * 4096, 0);
+        bytes.extend(record);
+    }
+    bytes
+}
+
+#[test]
+fn ccbridge_games_and_libraries_replay_past_a_repetition_without_headings_or_deleted_games() {
+    // 马二进三 马８进７ 马三退二 马７退８, twice: plyd's rules draw the
+    // game on the third repetition, after which the players went on with
+    // 炮二平五 炮８平５ (a record plays on where an arbiter let it).
+    let repeated = [(88, 69), (7, 24), (69, 88), (24, 7)];
+    let mut moves: Vec<(u8, u8)> = repeated.iter().chain(&repeated).copied().collect();
+    moves.extend([(70, 67), (25, 22)]);
+    let library = cbl_library(&[
+        (7, 1, cbr_game("第一组", ["", ""], false, &[], 0)),
+        (
+            7,
+            1,
+            cbr_game("第1局", ["胡荣华", "杨官璘"], true, &moves, 1),
+        ),
+        (5, 1, cbr_game("删去", ["a", "b"], true, &[(70, 67)], 1)),
+        (
+            7,
+            2,
+            cbr_game("第2局", ["柳大华", "李来群"], true, &[(64, 67), (7, 24)], 3),
+        ),
+    ]);
+    let single = cbr_game("单局", ["吕钦", "许银川"], true, &[(70, 67)], 0);
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-cbl");
+    let cbl = dir.path().join("lib.cbl");
+    std::fs::write(&cbl, &library).unwrap();
+    let cbr = dir.path().join("game.cbr");
+    std::fs::write(&cbr, &single).unwrap();
+    let (cbl, cbr) = (cbl.to_str().unwrap(), cbr.to_str().unwrap());
+    let out = run_plyd(plugins.path(), &["record", cbl, cbr]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9 h2e2 h7e7\n\
+         position startpos moves b2e2 h9g7\n\
+         position startpos moves h2e2\n"
+    );
+    assert!(
+        err.contains("the library holds 1 deleted game, left out"),
+        "{err}"
+    );
+    assert!(
+        err.contains("record 1: a heading ('第一组'), no piece on its board: not a game"),
+        "{err}"
+    );
+    assert!(
+        err.contains("record 2: plyd's rules end the game after its first 8 moves"),
+        "{err}"
+    );
+    // The second game is numbered 3 in the library (after the heading
+    // and the first game; the deleted one is not counted).
+    assert!(err.contains("record 3: the game has not ended"), "{err}");
+    assert!(!err.contains("删去"), "{err}");
+    // As PGN, with the names.
+    let out = run_plyd(plugins.path(), &["record", "--to", "pgn", cbl]);
+    let pgn = text(&out.stdout);
+    assert!(
+        pgn.contains("[Red \"胡荣华\"]") && pgn.contains("[Black \"李来群\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. B2-E2 H9-G7 1/2-1/2"), "{pgn}");
+    // A game whose move leaves the board fails alone, by its number.
+    let mut broken = library.clone();
+    let second = 66_624 + 128 * 276 + 4096;
+    broken[second + 2214 + 4 + 3] = 95;
+    std::fs::write(dir.path().join("broken.cbl"), &broken).unwrap();
+    let broken = dir.path().join("broken.cbl");
+    let out = run_plyd(plugins.path(), &["record", broken.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("record 2: CBL: move 1: squares 88 and 95 are not both on the board"),
+        "{err}"
+    );
+    assert_eq!(text(&out.stdout), "position startpos moves b2e2 h9g7\n");
+}
+
 /// The games of an arena's GGF file: their moves (passes left out) and
 /// Black's margin.
 fn ggf_games(written: &str) -> Vec<(Vec<String>, i32)> {

@@ -176,8 +176,8 @@ enum Tool {
     Arena(Box<ArenaArgs>),
     /// Replay the games of record files (CCGC Amazons or EinStein; GGF,
     /// SGF or PGN Othello, Othello transcripts, WTHOR databases; xiangqi
-    /// PGN or XQF) and print the `position startpos moves ...` line of
-    /// each.
+    /// PGN, XQF, or CCBridge's CBR games and CBL libraries) and print the
+    /// `position startpos moves ...` line of each.
     Record {
         /// The record files (XQF files, one game each, given together).
         #[arg(required = true)]

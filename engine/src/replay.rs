@@ -1,6 +1,6 @@
 //! `plyd record FILE...`: the games of community record files (CCGC
 //! Amazons or EinStein; GGF, SGF or PGN Othello, Othello transcripts,
-//! WTHOR databases; xiangqi PGN or XQF) replayed through the game plugin
+//! WTHOR databases; xiangqi PGN, XQF, CBR or CBL) replayed through the game plugin
 //! and printed as the `position startpos moves ...` lines that set them up
 //! in plyd.
 //!
@@ -19,8 +19,9 @@ use std::path::Path;
 use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
 use plyd_protocol::{
-    is_wthor, is_xqf, read_record, read_wthor, read_xqf, transcript_moves, write_record,
-    wthor_names, RecordFormat, RecordGame, RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
+    is_cbl, is_cbr, is_wthor, is_xqf, read_cbl, read_cbr, read_record, read_wthor, read_xqf,
+    transcript_moves, write_record, wthor_names, RecordFormat, RecordGame, RecordResult,
+    WTHOR_PLAYER, WTHOR_TOURNAMENT,
 };
 
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
@@ -39,22 +40,74 @@ pub struct Replayed {
     pub failures: Vec<String>,
 }
 
+/// A record file as text, with what was said of it on the way.
+#[derive(Debug, Default)]
+pub struct RecordText {
+    /// The records, as text.
+    pub text: String,
+    /// Each record's number in the file, where it is not its place in
+    /// `text` (a library whose headings or unreadable games are left out
+    /// of it); empty otherwise.
+    pub numbers: Vec<usize>,
+    /// A line for each entry of the file that is not a game.
+    pub notes: Vec<String>,
+    /// A line for each game of the file that does not read.
+    pub failures: Vec<String>,
+}
+
+impl RecordText {
+    fn plain(text: String) -> RecordText {
+        RecordText {
+            text,
+            ..RecordText::default()
+        }
+    }
+}
+
 /// A record file's text: UTF-8, or GBK or Big5 as Chinese software writes
 /// records (names in a CCGC record, a xiangqi PGN in Chinese notation),
 /// without a byte-order mark. Binary databases are given as the text
-/// records they hold: an XQF file (one xiangqi game) as PGN, a WTHOR games
-/// file (Othello) as GGF games, its players and tournaments named from the
-/// `WTHOR.JOU` and `WTHOR.TRN` files beside `file` where they are.
-pub fn record_text(bytes: &[u8], file: &Path) -> Result<String, String> {
+/// records they hold: an XQF or CBR file (one xiangqi game) and a CBL
+/// library (many) as PGN, a WTHOR games file (Othello) as GGF games, its
+/// players and tournaments named from the `WTHOR.JOU` and `WTHOR.TRN`
+/// files beside `file` where they are.
+pub fn record_text(bytes: &[u8], file: &Path) -> Result<RecordText, String> {
+    let xiangqi_pgn = RecordFormat::XiangqiPgn {
+        ranks_from_one: false,
+    };
     if is_xqf(bytes) {
         let game =
             read_xqf(bytes, &plyd_util::files::decode_text).map_err(|e| format!("XQF: {e}"))?;
-        return write_record(
-            RecordFormat::XiangqiPgn {
-                ranks_from_one: false,
-            },
-            &game,
-        );
+        return write_record(xiangqi_pgn, &game).map(RecordText::plain);
+    }
+    if is_cbr(bytes) {
+        let game = read_cbr(bytes).map_err(|e| format!("CBR: {e}"))?;
+        return write_record(xiangqi_pgn, &game).map(RecordText::plain);
+    }
+    if is_cbl(bytes) {
+        let library = read_cbl(bytes).map_err(|e| format!("CBL: {e}"))?;
+        let mut out = RecordText::default();
+        if library.deleted > 0 {
+            let n = library.deleted;
+            let games = if n == 1 { "game" } else { "games" };
+            out.notes
+                .push(format!("the library holds {n} deleted {games}, left out"));
+        }
+        for (n, title) in library.headings {
+            out.notes.push(format!(
+                "record {n}: a heading ('{title}'), no piece on its board: not a game"
+            ));
+        }
+        for (n, game) in library.games {
+            match game.and_then(|game| write_record(xiangqi_pgn, &game)) {
+                Ok(text) => {
+                    out.text += &text;
+                    out.numbers.push(n);
+                }
+                Err(e) => out.failures.push(format!("record {n}: CBL: {e}")),
+            }
+        }
+        return Ok(out);
     }
     if is_wthor(bytes) {
         let beside = |name: &str, record: usize| {
@@ -74,9 +127,9 @@ pub fn record_text(bytes: &[u8], file: &Path) -> Result<String, String> {
         for game in &games {
             text += &write_record(RecordFormat::Ggf, game)?;
         }
-        return Ok(text);
+        return Ok(RecordText::plain(text));
     }
-    Ok(plyd_util::files::decode_text(bytes))
+    Ok(RecordText::plain(plyd_util::files::decode_text(bytes)))
 }
 
 /// The records in `text`: one at each `#[` that starts a line, one at
@@ -321,15 +374,21 @@ fn result_words(result: RecordResult) -> &'static str {
 /// record).
 pub fn replay_records(
     host: &PluginHost,
-    text: &str,
+    text: &RecordText,
     game: Option<&str>,
 ) -> Result<Replayed, String> {
-    let mut out = Replayed::default();
-    let records = split_records(text);
-    if records.is_empty() {
+    let mut out = Replayed {
+        notes: text.notes.clone(),
+        failures: text.failures.clone(),
+        ..Replayed::default()
+    };
+    let records = split_records(&text.text);
+    if records.is_empty() && out.failures.is_empty() {
         return Err("no record found".to_string());
     }
-    for (n, record) in records.iter().enumerate() {
+    for (i, record) in records.iter().enumerate() {
+        // Numbered as the file numbers them.
+        let n = text.numbers.get(i).map_or(i, |n| n - 1);
         match replay_record(host, record, game) {
             Ok(ReplayedGame {
                 note,

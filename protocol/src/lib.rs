@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod botzone;
+mod cbr;
 mod command;
 mod ggf;
 pub mod gtp;
@@ -26,6 +27,7 @@ mod xiangqi_pgn;
 mod xqf;
 
 pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
+pub use cbr::{is_cbl, is_cbr, read_cbl, read_cbr, CblLibrary};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
 pub use ggf::{GgfClock, GgfError, GgfGame, GgfMove};
 pub use gtp::{gtp_answer, parse_gtp_line, GtpCommand};

@@ -132,7 +132,7 @@ fn square(byte: u8) -> Option<(usize, usize)> {
 }
 
 /// A square's name in plyd's moves (`e0`).
-fn name((file, rank): (usize, usize)) -> String {
+pub(crate) fn name((file, rank): (usize, usize)) -> String {
     format!("{}{rank}", char::from(b'a' + file as u8))
 }
 
@@ -391,7 +391,7 @@ fn xiangqi_squares(mv: &str) -> Option<[(usize, usize); 2]> {
 }
 
 /// The FEN of `board` (`board[rank][file]`, rank 0 Red's back rank).
-fn fen(board: &[[Option<u8>; 9]; 10], red_to_move: bool) -> String {
+pub(crate) fn fen(board: &[[Option<u8>; 9]; 10], red_to_move: bool) -> String {
     let mut rows = Vec::new();
     for row in board.iter().rev() {
         let mut text = String::new();
@@ -418,7 +418,7 @@ fn fen(board: &[[Option<u8>; 9]; 10], red_to_move: bool) -> String {
 
 /// Whether the general of `red` (Red's, else Black's) is attacked by a
 /// rook, cannon, horse, pawn or the other general.
-fn general_attacked(board: &[[Option<u8>; 9]; 10], red: bool) -> bool {
+pub(crate) fn general_attacked(board: &[[Option<u8>; 9]; 10], red: bool) -> bool {
     let own = |piece: u8| piece.is_ascii_uppercase() == red;
     let mut general = None;
     for (rank, row) in board.iter().enumerate() {

@@ -6,12 +6,13 @@
 //! reads back to the same moves, start and result (what `plyd record`
 //! does with it). Bytes that are a WTHOR games file read as its games or
 //! give an error; each game written as GGF reads back to the same moves,
-//! result and margin.
+//! result and margin. Bytes that start as a CCBridge game (CBR) or
+//! library (CBL) read as the XQF file does.
 #![no_main]
 
 use plyd_protocol::{
-    is_wthor, is_xqf, read_record, read_wthor, read_xqf, transcript_moves, write_record,
-    RecordFormat, RecordGame,
+    is_cbl, is_cbr, is_wthor, is_xqf, read_cbl, read_cbr, read_record, read_wthor, read_xqf,
+    transcript_moves, write_record, RecordFormat, RecordGame,
 };
 
 fn rewritten(game: &RecordGame) {
@@ -46,6 +47,20 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
         if let Ok(game) = read_xqf(data, &lossy) {
             rewritten(&game);
+        }
+        return;
+    }
+    if is_cbr(data) {
+        if let Ok(game) = read_cbr(data) {
+            rewritten(&game);
+        }
+        return;
+    }
+    if is_cbl(data) {
+        if let Ok(library) = read_cbl(data) {
+            for game in library.games.into_iter().filter_map(|(_, game)| game.ok()) {
+                rewritten(&game);
+            }
         }
         return;
     }
