@@ -11,8 +11,7 @@
 //! Othello game on its disc margin, where the record gives one); where
 //! moves are left and a repetition rule ends it, the record's result is
 //! kept with a note, as is the result of a game that stops before its end
-//! (a resignation, a loss on time); a record that plays on past such a
-//! ruling is replayed on from the position reached, with a note.
+//! (a resignation, a loss on time).
 
 use std::path::Path;
 
@@ -219,17 +218,15 @@ fn refusal(written: &[String], i: usize, text: &str, why: impl std::fmt::Display
     format!("move {} ({name}): {why}", i + 1)
 }
 
-/// Play `moves` from `start` (the start of `variant` when `None`): the
-/// moves as the plugin writes them, the position they reach, and where
-/// the record played on past an ending by a repetition or move-count
-/// rule. `written` holds the moves as the record wrote them, for
-/// messages.
+/// Play `moves` from `start` (the start of `variant` when `None`); the
+/// moves as the plugin writes them, and the position they reach.
+/// `written` holds the moves as the record wrote them, for messages.
 fn replay(
     variant: &VariantRef,
     start: Option<&str>,
     moves: &[String],
     written: &[String],
-) -> Result<Replay, Failure> {
+) -> Result<(Vec<String>, GameState), Failure> {
     let text_of = |e: PluginError| e.to_string();
     let mut state = GameState::new(&variant.plugin, variant.index)
         .map_err(text_of)
@@ -241,7 +238,6 @@ fn replay(
             .map_err(Failure::at(0))?;
     }
     let mut played = Vec::new();
-    let mut played_on = Vec::new();
     for (i, text) in moves.iter().enumerate() {
         let failed = Failure::at(i);
         let mv = match state.parse_legal_move(text) {
@@ -255,26 +251,7 @@ fn replay(
                     .map_err(&failed)?;
                 let pass = state.parse_move("pass").ok();
                 if legal.len() != 1 || pass != Some(legal[0]) {
-                    // A game that plyd's rules end by a repetition or
-                    // move-count rule, where the record plays on: the
-                    // players' arbiter ruled otherwise. The move must be
-                    // legal in the position itself, which the replay
-                    // goes on from, its history left behind.
-                    if !legal.is_empty() {
-                        return Err(failed(refusal(written, i, text, e)));
-                    }
-                    let reason = state.outcome_reason().map_err(text_of).map_err(&failed)?;
-                    let fresh = without_history(&state).map_err(text_of).map_err(&failed)?;
-                    // Refused there, the move is named with the moves
-                    // the position has.
-                    let mv = fresh
-                        .parse_legal_move(text)
-                        .map_err(|e| failed(refusal(written, i, text, e)))?;
-                    played_on.push((i, reason));
-                    state = fresh;
-                    played.push(state.format_move(mv).map_err(text_of).map_err(&failed)?);
-                    state.make_move(mv).map_err(text_of).map_err(&failed)?;
-                    continue;
+                    return Err(failed(refusal(written, i, text, e)));
                 }
                 played.push(
                     state
@@ -294,31 +271,7 @@ fn replay(
         played.push(state.format_move(mv).map_err(text_of).map_err(&failed)?);
         state.make_move(mv).map_err(text_of).map_err(&failed)?;
     }
-    Ok(Replay {
-        played,
-        end: state,
-        played_on,
-    })
-}
-
-/// A record's moves replayed.
-struct Replay {
-    /// The moves as the plugin writes them.
-    played: Vec<String>,
-    /// The position they reach.
-    end: GameState,
-    /// Where plyd's rules ended the game by a repetition or move-count
-    /// rule and the record played on: the moves played before (from 0),
-    /// and the rule where the plugin names it.
-    played_on: Vec<(usize, Option<String>)>,
-}
-
-/// The position of `state` without the moves that led to it, so that no
-/// repetition counts.
-fn without_history(state: &GameState) -> Result<GameState, PluginError> {
-    let mut fresh = state.try_clone()?;
-    fresh.set_position(&state.position_text()?)?;
-    Ok(fresh)
+    Ok((played, state))
 }
 
 /// How the rules end a game: the result, as a record says it, and the
@@ -338,13 +291,6 @@ fn ending(state: &GameState) -> Result<Option<Ending>, String> {
     };
     let mut legal = Vec::new();
     state.legal_moves(&mut legal).map_err(|e| e.to_string())?;
-    // A plugin may list no move once a repetition ends the game: the
-    // position itself tells whether moves are left.
-    if legal.is_empty() {
-        without_history(state)
-            .and_then(|fresh| fresh.legal_moves(&mut legal))
-            .map_err(|e| e.to_string())?;
-    }
     let ruling = if legal.is_empty() {
         None
     } else {
@@ -475,14 +421,8 @@ fn replay_record(
             }
         }
     }
-    let (
-        variant_played,
-        Replay {
-            played: moves,
-            end,
-            played_on,
-        },
-    ) = found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
+    let (variant_played, (moves, end)) =
+        found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
     let stated = game_record.result;
     let ended = ending(&end)?;
     let note = match &ended {
@@ -511,23 +451,6 @@ fn replay_record(
             result_words(stated)
         )),
         _ => None,
-    };
-    let note = match (played_on.first(), note) {
-        (None, note) => note,
-        (Some((before, rule)), note) => {
-            let more = match played_on.len() {
-                1 => String::new(),
-                n => format!(" (and {} more times)", n - 1),
-            };
-            let rule = rule.as_deref().unwrap_or("a repetition or move-count rule");
-            let played_on = format!(
-                "plyd's rules end the game after its first {before} moves ({rule}), where the record plays on{more}"
-            );
-            Some(match note {
-                Some(note) => format!("{played_on}; {note}"),
-                None => played_on,
-            })
-        }
     };
     // An Othello record's margin, where the rules ended the game, must be
     // the final position's: with the empty squares counted to the winner
