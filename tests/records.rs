@@ -739,6 +739,58 @@ fn ccbridge_games_and_libraries_replay_past_a_repetition_without_headings_or_del
     assert_eq!(text(&out.stdout), "position startpos moves b2e2 h9g7\n");
 }
 
+#[test]
+fn variations_of_xqf_and_ccbridge_games_are_games_of_their_own() {
+    // 炮二平五 (or 炮八平五) 马８进７: the first move has an alternative,
+    // written after the main line. XQF 1.0: a record's flags 0xf0 for a
+    // next move, 0x0f for an alternative; CBR: 0x01 ends a line, 0x02 an
+    // alternative follows.
+    let mut xqf = xqf_file(&[]);
+    xqf.truncate(0x400);
+    for (from, to, flags) in [(0u8, 0u8, 0xf0u8), (72, 42, 0xff), (79, 67, 0), (12, 42, 0)] {
+        xqf.extend([from + 24, to + 32, flags, 0, 0, 0, 0, 0]);
+    }
+    let mut cbr = cbr_game("变着", ["红", "黑"], true, &[], 1);
+    cbr.truncate(2214);
+    cbr.extend([0, 0, 0, 0, 0x02, 0, 70, 67, 0x01, 0, 7, 24, 0x01, 0, 64, 67]);
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-variations");
+    let write = |name: &str, body: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (xqf, cbr) = (write("tree.xqf", &xqf), write("tree.cbr", &cbr));
+    let pgn = write(
+        "tree.pgn",
+        "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n[Format \"Chinese\"]\n\n\
+         1. 炮二平五 (1. 炮八平五) 马８进７ 1-0\n"
+            .as_bytes(),
+    );
+    for file in [&xqf, &cbr, &pgn] {
+        let (main, alternative) = ("h2e2 h9g7", "b2e2");
+        let out = run_plyd(plugins.path(), &["record", file]);
+        assert_eq!(
+            text(&out.stdout),
+            format!("position startpos moves {main}\n")
+        );
+        let out = run_plyd(plugins.path(), &["record", "--variations", file]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            format!("position startpos moves {main}\nposition startpos moves {alternative}\n")
+        );
+        // The alternative is a game whose result is not given.
+        let out = run_plyd(
+            plugins.path(),
+            &["record", "--variations", "--to", "pgn", file],
+        );
+        let pgn = text(&out.stdout);
+        assert_eq!(pgn.matches("[Game ").count(), 2, "{pgn}");
+        assert!(pgn.contains("1. B2-E2 *"), "{pgn}");
+    }
+}
+
 /// The games of an arena's GGF file: their moves (passes left out) and
 /// Black's margin.
 fn ggf_games(written: &str) -> Vec<(Vec<String>, i32)> {

@@ -198,6 +198,11 @@ enum Tool {
         /// ... in the games' order).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Every line of an XQF, CBR or CBL game's move tree, each as a
+        /// game of its own (the main line first, with the result), not
+        /// the main line alone.
+        #[arg(long)]
+        variations: bool,
     },
 }
 
@@ -582,6 +587,7 @@ fn main() -> ExitCode {
             plies,
             to,
             out,
+            variations,
         }) => {
             if let Some(to) = to
                 .as_deref()
@@ -619,6 +625,7 @@ fn main() -> ExitCode {
                     plies: *plies,
                     to: to.as_deref(),
                     folder,
+                    variations: *variations,
                 };
                 code = code.max(record_file(
                     &host,
@@ -654,6 +661,9 @@ struct RecordWanted<'a> {
     to: Option<&'a str>,
     /// Where `--to xqf` writes its files.
     folder: Option<&'a Path>,
+    /// Every line of a binary xiangqi record's move tree, not the main
+    /// line alone.
+    variations: bool,
 }
 
 /// The record format `to` names for a game of `variant`.
@@ -690,7 +700,7 @@ fn record_file(
 ) -> u8 {
     let say = |what: &dyn std::fmt::Display| eprintln!("plyd record: {}: {what}", file.display());
     let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
-        Ok(bytes) => plyd::replay::record_text(&bytes, file),
+        Ok(bytes) => plyd::replay::record_text(&bytes, file, wanted.variations),
         Err(e) => {
             say(&e);
             return 2;

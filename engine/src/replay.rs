@@ -18,9 +18,10 @@ use std::path::Path;
 use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
 use plyd_protocol::{
-    is_cbl, is_cbr, is_wthor, is_xqf, read_cbl, read_cbr, read_record, read_wthor, read_xqf,
-    transcript_moves, write_record, wthor_names, RecordFormat, RecordGame, RecordResult,
-    WTHOR_PLAYER, WTHOR_TOURNAMENT,
+    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, read_cbl, read_cbl_variations, read_cbr,
+    read_cbr_variations, read_record, read_wthor, read_xqf, read_xqf_variations, transcript_moves,
+    write_record, wthor_names, RecordFormat, RecordGame, RecordResult, WTHOR_PLAYER,
+    WTHOR_TOURNAMENT,
 };
 
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
@@ -46,7 +47,8 @@ pub struct RecordText {
     pub text: String,
     /// Each record's number in the file, where it is not its place in
     /// `text` (a library whose headings or unreadable games are left out
-    /// of it); empty otherwise.
+    /// of it, a game's variations, which share its number); empty
+    /// otherwise.
     pub numbers: Vec<usize>,
     /// A line for each entry of the file that is not a game.
     pub notes: Vec<String>,
@@ -69,22 +71,44 @@ impl RecordText {
 /// records they hold: an XQF or CBR file (one xiangqi game) and a CBL
 /// library (many) as PGN, a WTHOR games file (Othello) as GGF games, its
 /// players and tournaments named from the `WTHOR.JOU` and `WTHOR.TRN`
-/// files beside `file` where they are.
-pub fn record_text(bytes: &[u8], file: &Path) -> Result<RecordText, String> {
+/// files beside `file` where they are. With `variations`, every line of
+/// an XQF, CBR or CBL game's move tree, or of a PGN game's, is a game (the
+/// main line first), the lines of one game sharing its number.
+pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<RecordText, String> {
     let xiangqi_pgn = RecordFormat::XiangqiPgn {
         ranks_from_one: false,
     };
+    // The lines of one game, numbered as it.
+    let lines = |games: Vec<RecordGame>| -> Result<RecordText, String> {
+        let mut out = RecordText::default();
+        for game in &games {
+            out.text += &write_record(xiangqi_pgn, game)?;
+            out.numbers.push(1);
+        }
+        Ok(out)
+    };
     if is_xqf(bytes) {
-        let game =
-            read_xqf(bytes, &plyd_util::files::decode_text).map_err(|e| format!("XQF: {e}"))?;
+        let decode = &plyd_util::files::decode_text;
+        if variations {
+            return lines(read_xqf_variations(bytes, decode).map_err(|e| format!("XQF: {e}"))?);
+        }
+        let game = read_xqf(bytes, decode).map_err(|e| format!("XQF: {e}"))?;
         return write_record(xiangqi_pgn, &game).map(RecordText::plain);
     }
     if is_cbr(bytes) {
+        if variations {
+            return lines(read_cbr_variations(bytes).map_err(|e| format!("CBR: {e}"))?);
+        }
         let game = read_cbr(bytes).map_err(|e| format!("CBR: {e}"))?;
         return write_record(xiangqi_pgn, &game).map(RecordText::plain);
     }
     if is_cbl(bytes) {
-        let library = read_cbl(bytes).map_err(|e| format!("CBL: {e}"))?;
+        let library = if variations {
+            read_cbl_variations(bytes)
+        } else {
+            read_cbl(bytes)
+        }
+        .map_err(|e| format!("CBL: {e}"))?;
         let mut out = RecordText::default();
         if library.deleted > 0 {
             let n = library.deleted;
@@ -128,7 +152,22 @@ pub fn record_text(bytes: &[u8], file: &Path) -> Result<RecordText, String> {
         }
         return Ok(RecordText::plain(text));
     }
-    Ok(RecordText::plain(plyd_util::files::decode_text(bytes)))
+    let text = plyd_util::files::decode_text(bytes);
+    if !variations {
+        return Ok(RecordText::plain(text));
+    }
+    // A PGN game's variations, each a game numbered as its game.
+    let mut out = RecordText::default();
+    for (n, record) in split_records(&text).into_iter().enumerate() {
+        let games = pgn_variations(&record)
+            .map_err(|e| format!("record {}: {e}", n + 1))?
+            .unwrap_or_else(|| vec![record]);
+        for game in games {
+            out.text += &game;
+            out.numbers.push(n + 1);
+        }
+    }
+    Ok(out)
 }
 
 /// The records in `text`: one at each `#[` that starts a line, one at

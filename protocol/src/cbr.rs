@@ -37,8 +37,8 @@
 //! byte 56 says the library holds some).
 
 use crate::records::{RecordGame, RecordResult};
-use crate::xiangqi_pgn::XIANGQI_START;
-use crate::xqf::{fen, general_attacked, name};
+use crate::tree::{with_variations, Tree};
+use crate::xqf::{name, start_of};
 
 /// A CBR game's first bytes.
 const RECORD_MAGIC: &[u8; 16] = b"CCBridge Record\0";
@@ -104,6 +104,18 @@ fn square(byte: u8) -> Option<(usize, usize)> {
 /// does): its start, its main line in plyd's moves, result, players,
 /// event, date and site.
 pub fn read_cbr(bytes: &[u8]) -> Result<RecordGame, String> {
+    read(bytes, false).map(|mut games| games.remove(0))
+}
+
+/// [`read_cbr`] with every variation too: the main line's game first, then
+/// a game for each other line of the move tree (from the start, the
+/// result not given), in the order the file writes them.
+pub fn read_cbr_variations(bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
+    read(bytes, true)
+}
+
+/// The main line's game, then the variations' where asked.
+fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
     if !is_cbr(bytes) {
         return Err("not a CBR game (no 'CCBridge Record')".to_string());
     }
@@ -149,12 +161,11 @@ pub fn read_cbr(bytes: &[u8]) -> Result<RecordGame, String> {
     // flags say whether a comment on the start follows, and whether the
     // line ends before any move), then the main line.
     let mut at = HEADER;
-    let mut moves = Vec::new();
-    let mut squares = Vec::new();
+    let mut tree = Tree::new(variations);
     let mut start_record = true;
     while let Some(record) = bytes.get(at..at + 4) {
         at += 4;
-        let n = moves.len() + 1;
+        let n = tree.depth() + 1;
         let (flags, from, to) = (record[0], record[2], record[3]);
         if !start_record && record == [0, 0, 0, 0] {
             break;
@@ -172,39 +183,34 @@ pub fn read_cbr(bytes: &[u8]) -> Result<RecordGame, String> {
                 .filter(|&end| end <= bytes.len())
                 .ok_or_else(|| format!("{whose} comment of {len} bytes runs past the file"))?;
         }
-        if !start_record {
-            let (Some(from), Some(to)) = (square(from), square(to)) else {
-                return Err(format!(
-                    "move {n}: squares {from} and {to} are not both on the board (0-89)"
-                ));
-            };
-            squares.push(from);
-            moves.push(format!("{}{}", name(from), name(to)));
+        let next = flags & 0x01 == 0;
+        if start_record {
+            start_record = false;
+            if next {
+                continue;
+            }
+            tree.no_moves();
+            break;
         }
-        start_record = false;
-        if flags & 0x01 != 0 {
+        let (Some(from), Some(to)) = (square(from), square(to)) else {
+            return Err(format!(
+                "move {n}: squares {from} and {to} are not both on the board (0-89)"
+            ));
+        };
+        if !tree.record(
+            format!("{}{}", name(from), name(to)),
+            next,
+            flags & 0x02 != 0,
+        ) {
             break;
         }
     }
+    let mut lines = tree.lines();
+    let moves = lines.remove(0);
 
     // The side to move: the first move's piece's colour; without a move,
-    // the header's (Black's where it says 2, or where Black's general
-    // stands attacked: a diagram of a mate, drawn after it).
-    let red_first = match squares.first() {
-        None => bytes[2112] != 2 && !general_attacked(&board, false),
-        Some(&(file, rank)) => match board[rank][file] {
-            Some(piece) => piece.is_ascii_uppercase(),
-            None => {
-                return Err(format!(
-                    "move 1 ({}): no piece on {}",
-                    moves[0],
-                    name((file, rank))
-                ))
-            }
-        },
-    };
-    let fen = fen(&board, red_first);
-    let start = (fen != XIANGQI_START).then_some(fen);
+    // the header's (2: Black).
+    let start = start_of(&board, moves.first(), bytes[2112] == 2)?;
     // Red is the first side, whoever moves first.
     let result = match bytes[2076] {
         1 => RecordResult::First,
@@ -220,7 +226,7 @@ pub fn read_cbr(bytes: &[u8]) -> Result<RecordGame, String> {
         .filter(|t| !t.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    Ok(RecordGame {
+    let game = RecordGame {
         first: field(1076, 64),
         second: field(1300, 64),
         result,
@@ -230,7 +236,8 @@ pub fn read_cbr(bytes: &[u8]) -> Result<RecordGame, String> {
         moves,
         written: Vec::new(),
         margin: None,
-    })
+    };
+    Ok(with_variations(game, lines))
 }
 
 /// A CBL library as read.
@@ -253,6 +260,18 @@ pub struct CblLibrary {
 
 /// Read a CBL library: its name, games and headings.
 pub fn read_cbl(bytes: &[u8]) -> Result<CblLibrary, String> {
+    read_library(bytes, false)
+}
+
+/// [`read_cbl`] with every game's variations too: each game's lines as
+/// [`read_cbr_variations`] gives them, one after another, each numbered
+/// as its game.
+pub fn read_cbl_variations(bytes: &[u8]) -> Result<CblLibrary, String> {
+    read_library(bytes, true)
+}
+
+/// A CBL library, its games' variations too where asked.
+fn read_library(bytes: &[u8], variations: bool) -> Result<CblLibrary, String> {
     if !is_cbl(bytes) {
         return Err("not a CBL library (no 'CCBridgeLibrary')".to_string());
     }
@@ -307,7 +326,12 @@ pub fn read_cbl(bytes: &[u8]) -> Result<CblLibrary, String> {
             library.headings.push((n, text(&record[180..308])));
             continue;
         }
-        library.games.push((n, read_cbr(record)));
+        match read(record, variations) {
+            Ok(games) => library
+                .games
+                .extend(games.into_iter().map(|game| (n, Ok(game)))),
+            Err(e) => library.games.push((n, Err(e))),
+        }
     }
     Ok(library)
 }

@@ -20,6 +20,7 @@ mod json;
 mod nboard;
 mod records;
 mod response;
+mod tree;
 mod ucci;
 mod ugi;
 mod wthor;
@@ -27,7 +28,9 @@ mod xiangqi_pgn;
 mod xqf;
 
 pub use botzone::{BotzoneGame, BotzoneInput, BotzoneMove, BotzoneReader, KEEP_RUNNING};
-pub use cbr::{is_cbl, is_cbr, read_cbl, read_cbr, CblLibrary};
+pub use cbr::{
+    is_cbl, is_cbr, read_cbl, read_cbl_variations, read_cbr, read_cbr_variations, CblLibrary,
+};
 pub use command::{parse_line, Command, GoParams, ParseError, Registration, StartPosition};
 pub use ggf::{GgfClock, GgfError, GgfGame, GgfMove};
 pub use gtp::{gtp_answer, parse_gtp_line, GtpCommand};
@@ -43,4 +46,5 @@ pub use ucci::{
 };
 pub use ugi::{parse_ugi_line, UgiCommand, UgiQuery};
 pub use wthor::{is_wthor, read_wthor, wthor_names, WTHOR_PLAYER, WTHOR_TOURNAMENT};
-pub use xqf::{is_xqf, read_xqf, write_xqf};
+pub use xiangqi_pgn::pgn_variations;
+pub use xqf::{is_xqf, read_xqf, read_xqf_variations, write_xqf};

@@ -383,17 +383,27 @@ fn iccs(text: &str) -> Option<(Square, Square)> {
 /// `;` to the line's end), variations (`(...)`), annotation glyphs
 /// (`$1`, `!?`), move numbers and the result left out.
 pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
+    parse_tree(text).map(|(tags, mut lines)| (tags, lines.swap_remove(0)))
+}
+
+/// [`parse`] with the variations: the tag pairs, and the move words of
+/// each line from the game's start, the main line first, then each
+/// variation (`(...)`, an alternative to the move before it, nested
+/// ones within) in the order it opens.
+pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Vec<String>>), String> {
     let mut tags = Vec::new();
-    let mut moves = Vec::new();
+    // Each line's words, the main line's first; the line being read, the
+    // place in `lines` it fills, and the lines it is a variation of with
+    // their places.
+    let mut lines: Vec<Vec<String>> = vec![Vec::new()];
+    let mut path: Vec<String> = Vec::new();
+    let mut place = 0usize;
+    let mut outer: Vec<(Vec<String>, usize)> = Vec::new();
     let mut chars = text.chars().peekable();
     let mut word = String::new();
-    let mut depth = 0usize;
-    let flush = |word: &mut String, moves: &mut Vec<String>, depth: usize| {
+    let flush = |word: &mut String, path: &mut Vec<String>| {
         let raw = std::mem::take(word);
-        if depth > 0
-            || raw.starts_with('$')
-            || matches!(raw.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*")
-        {
+        if raw.starts_with('$') || matches!(raw.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
             return;
         }
         let w = raw.trim_matches(|c: char| matches!(c, '!' | '?'));
@@ -405,12 +415,12 @@ pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
         // `...` before Black's move, `…` as some programs write it.
         let w = w.trim_start_matches(['.', '…']);
         if !w.is_empty() {
-            moves.push(w.to_string());
+            path.push(w.to_string());
         }
     };
     while let Some(c) = chars.next() {
         match c {
-            '[' if depth == 0 && moves.is_empty() && word.is_empty() => {
+            '[' if outer.is_empty() && path.is_empty() && word.is_empty() => {
                 // `[Name "value"]`, the value's `\"` and `\\` escaped;
                 // text after its closing quote is left out.
                 let (mut name, mut value) = (String::new(), String::new());
@@ -442,7 +452,7 @@ pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
                 tags.push((name.to_string(), value));
             }
             '{' => {
-                flush(&mut word, &mut moves, depth);
+                flush(&mut word, &mut path);
                 for c in chars.by_ref() {
                     if c == '}' {
                         break;
@@ -450,7 +460,7 @@ pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
                 }
             }
             ';' => {
-                flush(&mut word, &mut moves, depth);
+                flush(&mut word, &mut path);
                 for c in chars.by_ref() {
                     if c == '\n' {
                         break;
@@ -458,19 +468,69 @@ pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
                 }
             }
             '(' => {
-                flush(&mut word, &mut moves, depth);
-                depth += 1;
+                // An alternative to the last move read.
+                flush(&mut word, &mut path);
+                let mut alternative = path.clone();
+                alternative.pop();
+                lines.push(Vec::new());
+                outer.push((std::mem::replace(&mut path, alternative), place));
+                place = lines.len() - 1;
             }
             ')' => {
-                flush(&mut word, &mut moves, depth);
-                depth = depth.saturating_sub(1);
+                flush(&mut word, &mut path);
+                // One that closes nothing is left out.
+                if let Some((line, at)) = outer.pop() {
+                    lines[place] = std::mem::replace(&mut path, line);
+                    place = at;
+                }
             }
-            c if c.is_whitespace() || c == '\u{3000}' => flush(&mut word, &mut moves, depth),
+            c if c.is_whitespace() || c == '\u{3000}' => flush(&mut word, &mut path),
             c => word.push(c),
         }
     }
-    flush(&mut word, &mut moves, depth);
-    Ok((tags, moves))
+    flush(&mut word, &mut path);
+    // Variations left open end with the text.
+    while let Some((line, at)) = outer.pop() {
+        lines[place] = std::mem::replace(&mut path, line);
+        place = at;
+    }
+    lines[place] = path;
+    Ok((tags, lines))
+}
+
+/// The lines of a PGN game with variations, each written as a PGN game of
+/// its own with the game's tags: the main line first, then each variation
+/// from the game's start, its `Result` `*` (the moves are followed by no
+/// result: the tag gives it). `None` where `text` is not a
+/// PGN game or has no variation.
+pub fn pgn_variations(text: &str) -> Result<Option<Vec<String>>, String> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if !is_pgn(trimmed) {
+        return Ok(None);
+    }
+    let (tags, lines) = parse_tree(trimmed)?;
+    if lines.len() < 2 {
+        return Ok(None);
+    }
+    let games = lines
+        .iter()
+        .enumerate()
+        .map(|(i, words)| {
+            let mut game = String::new();
+            for (name, value) in &tags {
+                let value = if i > 0 && name.eq_ignore_ascii_case("Result") {
+                    "*".to_string()
+                } else {
+                    value.replace('\\', "\\\\").replace('"', "\\\"")
+                };
+                game += &format!("[{name} \"{value}\"]\n");
+            }
+            // The result is the tag's: none written after the moves.
+            game += &format!("\n{}\n\n", words.join(" "));
+            game
+        })
+        .collect();
+    Ok(Some(games))
 }
 
 /// The value of the tag `name` (any case), where it says something (not
@@ -962,6 +1022,43 @@ mod tests {
             "{opening} 1. H2-E2! (1. B2-E2 {the other}) H9-G7?! $1 ; a line comment\n2. H0-G2+",
         );
         assert_eq!(read(&text).unwrap().moves, ["h2e2", "h9g7", "h0g2"]);
+    }
+
+    #[test]
+    fn variations_are_lines_of_their_own_nested_ones_too() {
+        // 1. H2-E2 (1. B2-E2 H9-G7 (1... B9-C7)) H9-G7 (1... B9-C7 2. H0-G2
+        // (2. B0-C2)) 2. H0-G2, and a `)` that closes nothing.
+        let text = game(
+            "ICCS",
+            "1. H2-E2 (1. B2-E2 H9-G7 (1... B9-C7)) H9-G7 (1... B9-C7 2. H0-G2 (2. B0-C2)) ) 2. H0-G2",
+        );
+        let (_, lines) = parse_tree(&text).unwrap();
+        let lines: Vec<String> = lines.iter().map(|l| l.join(" ")).collect();
+        assert_eq!(
+            lines,
+            [
+                "H2-E2 H9-G7 H0-G2",
+                "B2-E2 H9-G7",
+                "B2-E2 B9-C7",
+                "H2-E2 B9-C7 H0-G2",
+                "H2-E2 B9-C7 B0-C2",
+            ]
+        );
+        // Written as games of their own: the main line keeps the result,
+        // the variations have none; each reads back to its line.
+        let games = pgn_variations(&text.replace("[Event", "[Result \"1-0\"]\n[Event"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(games.len(), 5);
+        assert!(games[0].contains("[Result \"1-0\"]") && games[0].ends_with("H0-G2\n\n"));
+        assert!(games[3].contains("[Result \"*\"]"), "{}", games[3]);
+        assert_eq!(read(&games[4]).unwrap().moves, ["h2e2", "b9c7", "b0c2"]);
+        // A game without variations, or no PGN game: none.
+        assert_eq!(
+            pgn_variations(&game("ICCS", "1. H2-E2 H9-G7")).unwrap(),
+            None
+        );
+        assert_eq!(pgn_variations("f5d6c3").unwrap(), None);
     }
 
     #[test]

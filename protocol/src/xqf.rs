@@ -28,6 +28,7 @@
 //! (Red where there is no move), as XQStudio's readers take it.
 
 use crate::records::{RecordGame, RecordResult};
+use crate::tree::{with_variations, Tree};
 use crate::xiangqi_pgn::XIANGQI_START;
 
 /// The header's length; the moves start after it.
@@ -140,6 +141,25 @@ pub(crate) fn name((file, rank): (usize, usize)) -> String {
 /// result, players and event. `decode` turns the header's texts (GBK as
 /// XQStudio writes them) into text.
 pub fn read_xqf(bytes: &[u8], decode: &dyn Fn(&[u8]) -> String) -> Result<RecordGame, String> {
+    read(bytes, decode, false).map(|mut games| games.remove(0))
+}
+
+/// [`read_xqf`] with every variation too: the main line's game first, then
+/// a game for each other line of the file's move tree (from the start,
+/// the result not given), in the order the file writes them.
+pub fn read_xqf_variations(
+    bytes: &[u8],
+    decode: &dyn Fn(&[u8]) -> String,
+) -> Result<Vec<RecordGame>, String> {
+    read(bytes, decode, true)
+}
+
+/// The main line's game, then the variations' where asked.
+fn read(
+    bytes: &[u8],
+    decode: &dyn Fn(&[u8]) -> String,
+    variations: bool,
+) -> Result<Vec<RecordGame>, String> {
     if !is_xqf(bytes) {
         return Err("not an XQF file (no 'XQ' and 1,024-byte header)".to_string());
     }
@@ -172,28 +192,24 @@ pub fn read_xqf(bytes: &[u8], decode: &dyn Fn(&[u8]) -> String) -> Result<Record
         }
     }
 
-    // The main line.
+    // The moves: the main line, and the variations where asked.
     let mut stream = Moves {
         bytes: &bytes[HEADER..],
         at: 0,
         keys: &keys,
     };
-    let mut moves = Vec::new();
-    let mut squares = Vec::new();
+    let mut tree = Tree::new(variations);
     // The first record is the start's own, with its comment.
     let mut start_record = true;
     loop {
+        let n = tree.depth() + usize::from(!start_record);
         let Some(record) = stream.take(4) else {
             if start_record && stream.at == 0 {
                 // A header alone: a position and no moves.
                 break;
             }
-            return Err(format!(
-                "the file ends inside the record of move {}",
-                moves.len() + usize::from(!start_record)
-            ));
+            return Err(format!("the file ends inside the record of move {n}"));
         };
-        let n = moves.len() + usize::from(!start_record);
         let comment = if version < 11 {
             stream.number()
         } else if record[2] & 0x20 != 0 {
@@ -206,40 +222,37 @@ pub fn read_xqf(bytes: &[u8], decode: &dyn Fn(&[u8]) -> String) -> Result<Record
         stream
             .skip(comment as usize)
             .ok_or_else(|| format!("move {n}'s comment of {comment} bytes runs past the file"))?;
-        if !start_record {
-            let from = record[0].wrapping_sub(24).wrapping_sub(keys.from);
-            let to = record[1].wrapping_sub(32).wrapping_sub(keys.to);
-            let (Some(from), Some(to)) = (square(from), square(to)) else {
-                return Err(format!(
-                    "move {n}: squares {from} and {to} are not both on the board (0-89)"
-                ));
-            };
-            squares.push((from, to));
-            moves.push(format!("{}{}", name(from), name(to)));
-        }
-        start_record = false;
-        let next = if version < 11 {
-            record[2] & 0xf0 != 0
+        let (next, alternative) = if version < 11 {
+            (record[2] & 0xf0 != 0, record[2] & 0x0f != 0)
         } else {
-            record[2] & 0x80 != 0
+            (record[2] & 0x80 != 0, record[2] & 0x40 != 0)
         };
-        if !next {
+        if start_record {
+            start_record = false;
+            if next {
+                continue;
+            }
+            tree.no_moves();
+            break;
+        }
+        let from = record[0].wrapping_sub(24).wrapping_sub(keys.from);
+        let to = record[1].wrapping_sub(32).wrapping_sub(keys.to);
+        let (Some(from), Some(to)) = (square(from), square(to)) else {
+            return Err(format!(
+                "move {n}: squares {from} and {to} are not both on the board (0-89)"
+            ));
+        };
+        if !tree.record(format!("{}{}", name(from), name(to)), next, alternative) {
             break;
         }
     }
+    let mut lines = tree.lines();
+    let moves = lines.remove(0);
 
     // Red moves first unless the first move is Black's; without a move,
     // unless the header says Black (0x32), or Black's general stands
     // attacked (a diagram of a mate, drawn after it).
-    let red_first = match squares.first() {
-        None => header[0x32] != 1 && !general_attacked(&board, false),
-        Some(&(from, _)) => match board[from.1][from.0] {
-            Some(piece) => piece.is_ascii_uppercase(),
-            None => return Err(format!("move 1 ({}): no piece on {}", moves[0], name(from))),
-        },
-    };
-    let fen = fen(&board, red_first);
-    let start = (fen != XIANGQI_START).then_some(fen);
+    let start = start_of(&board, moves.first(), header[0x32] == 1)?;
 
     let text = |offset: usize, room: usize| {
         let len = usize::from(header[offset]).min(room);
@@ -262,7 +275,7 @@ pub fn read_xqf(bytes: &[u8], decode: &dyn Fn(&[u8]) -> String) -> Result<Record
         .filter(|t| !t.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    Ok(RecordGame {
+    let game = RecordGame {
         first: text(0x130, 15),
         second: text(0x140, 15),
         result,
@@ -272,7 +285,8 @@ pub fn read_xqf(bytes: &[u8], decode: &dyn Fn(&[u8]) -> String) -> Result<Record
         moves,
         written: Vec::new(),
         margin: None,
-    })
+    };
+    Ok(with_variations(game, lines))
 }
 
 /// Write `game` (xiangqi, plyd's moves from its start) as an XQF 1.0
@@ -378,7 +392,7 @@ pub fn write_xqf(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Result<
 }
 
 /// The from and to squares of a move in plyd's notation (`h2e2`).
-fn xiangqi_squares(mv: &str) -> Option<[(usize, usize); 2]> {
+pub(crate) fn xiangqi_squares(mv: &str) -> Option<[(usize, usize); 2]> {
     let b = mv.as_bytes();
     let square = |file: u8, rank: u8| {
         (matches!(file, b'a'..=b'i') && rank.is_ascii_digit())
@@ -390,8 +404,35 @@ fn xiangqi_squares(mv: &str) -> Option<[(usize, usize); 2]> {
     Some([square(b[0], b[1])?, square(b[2], b[3])?])
 }
 
+/// The start of a game read from `board`, `None` for the standard
+/// start: the side to move is the colour of the first move's piece; with
+/// no move, Black where the file says so (`black_said`) or where Black's
+/// general stands attacked (a diagram of a mate, drawn after it), else
+/// Red.
+pub(crate) fn start_of(
+    board: &[[Option<u8>; 9]; 10],
+    first: Option<&String>,
+    black_said: bool,
+) -> Result<Option<String>, String> {
+    let red_first = match first.and_then(|mv| xiangqi_squares(mv)) {
+        None => !black_said && !general_attacked(board, false),
+        Some([(file, rank), _]) => match board[rank][file] {
+            Some(piece) => piece.is_ascii_uppercase(),
+            None => {
+                return Err(format!(
+                    "move 1 ({}): no piece on {}",
+                    first.map_or("", |m| m.as_str()),
+                    name((file, rank))
+                ))
+            }
+        },
+    };
+    let fen = fen(board, red_first);
+    Ok((fen != XIANGQI_START).then_some(fen))
+}
+
 /// The FEN of `board` (`board[rank][file]`, rank 0 Red's back rank).
-pub(crate) fn fen(board: &[[Option<u8>; 9]; 10], red_to_move: bool) -> String {
+fn fen(board: &[[Option<u8>; 9]; 10], red_to_move: bool) -> String {
     let mut rows = Vec::new();
     for row in board.iter().rev() {
         let mut text = String::new();
@@ -418,7 +459,7 @@ pub(crate) fn fen(board: &[[Option<u8>; 9]; 10], red_to_move: bool) -> String {
 
 /// Whether the general of `red` (Red's, else Black's) is attacked by a
 /// rook, cannon, horse, pawn or the other general.
-pub(crate) fn general_attacked(board: &[[Option<u8>; 9]; 10], red: bool) -> bool {
+fn general_attacked(board: &[[Option<u8>; 9]; 10], red: bool) -> bool {
     let own = |piece: u8| piece.is_ascii_uppercase() == red;
     let mut general = None;
     for (rank, row) in board.iter().enumerate() {
@@ -678,6 +719,16 @@ mod tests {
                 "version {version}"
             );
             assert_eq!(game.moves, ["d9d8", "a0a8", "d8d9"], "version {version}");
+            // With the variations: the second move's alternative, after
+            // the main line, from the same start, its result not given.
+            let games = read_xqf_variations(&bytes, &utf8).unwrap();
+            let lines: Vec<&[String]> = games.iter().map(|g| g.moves.as_slice()).collect();
+            assert_eq!(
+                lines,
+                [&["d9d8", "a0a8", "d8d9"][..], &["d9d8", "a0a1"][..]]
+            );
+            assert_eq!(games[1].start, game.start);
+            assert_eq!(games[1].result, RecordResult::Unknown);
         }
     }
 

@@ -7,12 +7,17 @@
 //! does with it). Bytes that are a WTHOR games file read as its games or
 //! give an error; each game written as GGF reads back to the same moves,
 //! result and margin. Bytes that start as a CCBridge game (CBR) or
-//! library (CBL) read as the XQF file does.
+//! library (CBL) read as the XQF file does; an XQF or CBR game read with
+//! its variations starts with the same main line, and every line writes
+//! and reads back; a PGN game's variations, written as games, start with
+//! its main line, which reads to the game's moves.
 #![no_main]
 
 use plyd_protocol::{
-    is_cbl, is_cbr, is_wthor, is_xqf, read_cbl, read_cbr, read_record, read_wthor, read_xqf,
-    transcript_moves, write_record, RecordFormat, RecordGame,
+    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, read_cbl_variations, read_cbr,
+    read_cbr_variations,
+    read_record, read_wthor, read_xqf, read_xqf_variations, transcript_moves, write_record,
+    RecordFormat, RecordGame,
 };
 
 fn rewritten(game: &RecordGame) {
@@ -47,17 +52,27 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
         if let Ok(game) = read_xqf(data, &lossy) {
             rewritten(&game);
+            // With its variations (which may not read where the main
+            // line does): the same main line first.
+            if let Ok(games) = read_xqf_variations(data, &lossy) {
+                assert_eq!(games[0], game);
+                games.iter().for_each(rewritten);
+            }
         }
         return;
     }
     if is_cbr(data) {
         if let Ok(game) = read_cbr(data) {
             rewritten(&game);
+            if let Ok(games) = read_cbr_variations(data) {
+                assert_eq!(games[0], game);
+                games.iter().for_each(rewritten);
+            }
         }
         return;
     }
     if is_cbl(data) {
-        if let Ok(library) = read_cbl(data) {
+        if let Ok(library) = read_cbl_variations(data) {
             for game in library.games.into_iter().filter_map(|(_, game)| game.ok()) {
                 rewritten(&game);
             }
@@ -71,10 +86,20 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         let squares = text.chars().filter(|c| !c.is_whitespace()).count();
         assert_eq!(moves.len() * 2, squares);
     }
+    // A PGN game's variations are games of their own, the main line's
+    // first: it reads as the game does.
+    let lines = pgn_variations(text);
     let Ok((variant, game)) = read_record(text) else {
         return;
     };
     if variant == "xiangqi" {
         rewritten(&game);
+    }
+    if let Ok(Some(lines)) = lines {
+        let (_, main) = read_record(&lines[0]).expect("the main line reads as its game");
+        assert_eq!(main.moves, game.moves, "{}", lines[0]);
+        for line in &lines[1..] {
+            let _ = read_record(line);
+        }
     }
 });
