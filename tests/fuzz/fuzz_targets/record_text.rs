@@ -7,14 +7,15 @@
 //! does with it). Bytes that are a WTHOR games file read as its games or
 //! give an error; each game written as GGF reads back to the same moves,
 //! result and margin. Bytes that start as a CCBridge game (CBR) or
-//! library (CBL) read as the XQF file does; an XQF or CBR game read with
+//! library (CBL) read as the XQF file does (a CBR game's bytes are also
+//! read as the records of a small library built around them); an XQF or CBR game read with
 //! its variations starts with the same main line, and every line writes
 //! and reads back; a PGN game's variations, written as games, start with
 //! its main line, which reads to the game's moves.
 #![no_main]
 
 use plyd_protocol::{
-    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, read_cbl_variations, read_cbr,
+    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, read_cbl, read_cbl_variations, read_cbr,
     read_cbr_variations,
     read_record, read_wthor, read_xqf, read_xqf_variations, transcript_moves, write_record,
     RecordFormat, RecordGame,
@@ -68,6 +69,32 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
                 assert_eq!(games[0], game);
                 games.iter().for_each(rewritten);
             }
+        }
+        // The same bytes as a library's records (a library is larger
+        // than the inputs tried): an index of two entries whose flags
+        // and blocks come from the game's spare header bytes, the game
+        // in the first, the rest of the blocks zeros.
+        if data.len() < 25 {
+            return;
+        }
+        let mut library = vec![0u8; 66_624 + 2 * 276];
+        library[..16].copy_from_slice(b"CCBridgeLibrary\0");
+        library[60] = 2;
+        let mut blocks = 0;
+        for entry in 0..2 {
+            let at = 66_624 + entry * 276;
+            library[at] = data[20 + entry] & 0x07;
+            library[at + 8] = data[22 + entry] % 3;
+            blocks += usize::from(library[at + 8]);
+        }
+        library.extend(data.iter().take(blocks * 4096));
+        let short = usize::from(blocks > 0 && data[24] % 2 == 1);
+        library.resize(66_624 + 2 * 276 + blocks * 4096 - short, 0);
+        let read = read_cbl(&library).expect("a library's header reads");
+        let games = read.games.len() + read.headings.len() + read.deleted;
+        assert!(games <= 2, "{read:?}");
+        if let Ok(all) = read_cbl_variations(&library) {
+            assert!(all.games.len() >= read.games.len());
         }
         return;
     }
