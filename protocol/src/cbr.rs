@@ -37,7 +37,7 @@
 //! byte 56 says the library holds some).
 
 use crate::records::{RecordGame, RecordResult};
-use crate::tree::{with_variations, Tree};
+use crate::tree::{binary_games, Header, Tree};
 use crate::xqf::{name, start_of};
 
 /// A CBR game's first bytes.
@@ -218,26 +218,16 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
         3 => RecordResult::Draw,
         _ => RecordResult::Unknown,
     };
-    let event = Some(field(692, 64))
-        .filter(|e| !e.is_empty())
-        .unwrap_or_else(|| field(180, 128));
-    let date_place = [field(884, 64), field(948, 64)]
-        .into_iter()
-        .filter(|t| !t.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let game = RecordGame {
-        first: field(1076, 64),
-        second: field(1300, 64),
+    let header = Header {
+        title: field(180, 128),
+        event: field(692, 64),
+        date: field(884, 64),
+        site: field(948, 64),
+        red: field(1076, 64),
+        black: field(1300, 64),
         result,
-        date_place,
-        event,
-        start,
-        moves,
-        written: Vec::new(),
-        margin: None,
     };
-    Ok(with_variations(game, lines))
+    Ok(binary_games(header, start, moves, lines))
 }
 
 /// A CBL library as read.

@@ -6,6 +6,51 @@
 
 use crate::records::{RecordGame, RecordResult};
 
+/// What a binary xiangqi record (XQF, CBR) says of its game besides the
+/// moves.
+pub(crate) struct Header {
+    pub(crate) title: String,
+    pub(crate) event: String,
+    pub(crate) date: String,
+    pub(crate) site: String,
+    pub(crate) red: String,
+    pub(crate) black: String,
+    pub(crate) result: RecordResult,
+}
+
+/// The game of a record whose header says `header`, from `start` (`None`
+/// for the standard start), its main line `moves`, then a game for each
+/// of the other `lines` (see [`with_variations`]).
+pub(crate) fn binary_games(
+    header: Header,
+    start: Option<String>,
+    moves: Vec<String>,
+    lines: Vec<Vec<String>>,
+) -> Vec<RecordGame> {
+    let event = if header.event.is_empty() {
+        header.title
+    } else {
+        header.event
+    };
+    let date_place = [header.date, header.site]
+        .into_iter()
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let game = RecordGame {
+        first: header.red,
+        second: header.black,
+        result: header.result,
+        date_place,
+        event,
+        start,
+        moves,
+        written: Vec::new(),
+        margin: None,
+    };
+    with_variations(game, lines)
+}
+
 /// `game` (its moves the main line), then a game for each of the other
 /// `lines`, from the same start with the same names, its result not
 /// given.

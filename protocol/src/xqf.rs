@@ -28,7 +28,7 @@
 //! (Red where there is no move), as XQStudio's readers take it.
 
 use crate::records::{RecordGame, RecordResult};
-use crate::tree::{with_variations, Tree};
+use crate::tree::{binary_games, Header, Tree};
 use crate::xiangqi_pgn::XIANGQI_START;
 
 /// The header's length; the moves start after it.
@@ -267,26 +267,16 @@ fn read(
         3 | 4 => RecordResult::Draw,
         _ => RecordResult::Unknown,
     };
-    let event = Some(text(0xd0, 63))
-        .filter(|e| !e.is_empty())
-        .unwrap_or_else(|| text(0x50, 63));
-    let date_place = [text(0x110, 15), text(0x120, 15)]
-        .into_iter()
-        .filter(|t| !t.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let game = RecordGame {
-        first: text(0x130, 15),
-        second: text(0x140, 15),
+    let header = Header {
+        title: text(0x50, 63),
+        event: text(0xd0, 63),
+        date: text(0x110, 15),
+        site: text(0x120, 15),
+        red: text(0x130, 15),
+        black: text(0x140, 15),
         result,
-        date_place,
-        event,
-        start,
-        moves,
-        written: Vec::new(),
-        margin: None,
     };
-    Ok(with_variations(game, lines))
+    Ok(binary_games(header, start, moves, lines))
 }
 
 /// Write `game` (xiangqi, plyd's moves from its start) as an XQF 1.0
