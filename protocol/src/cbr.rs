@@ -184,12 +184,10 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
                 .ok_or_else(|| format!("{whose} comment of {len} bytes runs past the file"))?;
         }
         let next = flags & 0x01 == 0;
-        if start_record {
-            start_record = false;
-            if next {
+        if std::mem::take(&mut start_record) {
+            if tree.start(next) {
                 continue;
             }
-            tree.no_moves();
             break;
         }
         let (Some(from), Some(to)) = (square(from), square(to)) else {

@@ -96,9 +96,14 @@ impl Tree {
         self.path.len()
     }
 
-    /// The start's record says no move follows: one line, empty.
-    pub(crate) fn no_moves(&mut self) {
-        self.lines.push(Vec::new());
+    /// The start's own record, which says whether a move follows it:
+    /// whether more records belong to the tree (else it is one line,
+    /// empty).
+    pub(crate) fn start(&mut self, next: bool) -> bool {
+        if !next {
+            self.lines.push(Vec::new());
+        }
+        next
     }
 
     /// A move record: its move, whether the next record is the move after

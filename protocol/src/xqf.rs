@@ -227,12 +227,10 @@ fn read(
         } else {
             (record[2] & 0x80 != 0, record[2] & 0x40 != 0)
         };
-        if start_record {
-            start_record = false;
-            if next {
+        if std::mem::take(&mut start_record) {
+            if tree.start(next) {
                 continue;
             }
-            tree.no_moves();
             break;
         }
         let from = record[0].wrapping_sub(24).wrapping_sub(keys.from);
