@@ -16,9 +16,8 @@
 
 use plyd_protocol::{
     is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, read_cbl, read_cbl_variations, read_cbr,
-    read_cbr_variations,
-    read_record, read_wthor, read_xqf, read_xqf_variations, transcript_moves, write_record,
-    RecordFormat, RecordGame,
+    read_cbr_variations, read_record, read_wthor, read_xqf, read_xqf_variations, transcript_moves,
+    write_record, RecordFormat, RecordGame,
 };
 
 fn rewritten(game: &RecordGame) {
