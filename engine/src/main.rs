@@ -198,9 +198,9 @@ enum Tool {
         /// ... in the games' order).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Every line of an XQF, CBR or CBL game's move tree, each as a
-        /// game of its own (the main line first, with the result), not
-        /// the main line alone.
+        /// Every line of an XQF, CBR or CBL game's move tree, and of a PGN
+        /// game's variations, each as a game of its own (the main line
+        /// first, with the result), not the main line alone.
         #[arg(long)]
         variations: bool,
     },
