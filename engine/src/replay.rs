@@ -78,7 +78,8 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
     let xiangqi_pgn = RecordFormat::XiangqiPgn {
         ranks_from_one: false,
     };
-    // The lines of one game, numbered as it.
+    // One game's lines (the main line alone without `variations`), all
+    // numbered 1, as the file's one game.
     let lines = |games: Vec<RecordGame>| -> Result<RecordText, String> {
         let mut out = RecordText::default();
         for game in &games {
@@ -89,18 +90,20 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
     };
     if is_xqf(bytes) {
         let decode = &plyd_util::files::decode_text;
-        if variations {
-            return lines(read_xqf_variations(bytes, decode).map_err(|e| format!("XQF: {e}"))?);
-        }
-        let game = read_xqf(bytes, decode).map_err(|e| format!("XQF: {e}"))?;
-        return write_record(xiangqi_pgn, &game).map(RecordText::plain);
+        let games = if variations {
+            read_xqf_variations(bytes, decode)
+        } else {
+            read_xqf(bytes, decode).map(|game| vec![game])
+        };
+        return lines(games.map_err(|e| format!("XQF: {e}"))?);
     }
     if is_cbr(bytes) {
-        if variations {
-            return lines(read_cbr_variations(bytes).map_err(|e| format!("CBR: {e}"))?);
-        }
-        let game = read_cbr(bytes).map_err(|e| format!("CBR: {e}"))?;
-        return write_record(xiangqi_pgn, &game).map(RecordText::plain);
+        let games = if variations {
+            read_cbr_variations(bytes)
+        } else {
+            read_cbr(bytes).map(|game| vec![game])
+        };
+        return lines(games.map_err(|e| format!("CBR: {e}"))?);
     }
     if is_cbl(bytes) {
         let library = if variations {

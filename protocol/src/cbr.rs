@@ -25,7 +25,8 @@
 //!   whose flags have 0x01 ends its line; 0x02 says a variation of it
 //!   follows the line below it. The main line is therefore the moves up
 //!   to the first record with 0x01 (or four zero bytes, or the end of the
-//!   record), and what follows is variations, which plyd does not read.
+//!   record), and what follows is variations, read by
+//!   [`read_cbr_variations`].
 //!
 //! A CBL library is a header of 66,624 bytes (`CCBridgeLibrary` and a
 //! zero byte, the number of index entries at 60 as a 32-bit count, the
@@ -185,7 +186,7 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
         }
         let next = flags & 0x01 == 0;
         if std::mem::take(&mut start_record) {
-            if tree.start(next) {
+            if next {
                 continue;
             }
             break;
@@ -310,7 +311,8 @@ fn read_library(bytes: &[u8], variations: bool) -> Result<CblLibrary, String> {
             library.deleted += 1;
             continue;
         }
-        if is_cbr(record) && record.len() >= HEADER && record[2120..2210].iter().all(|&b| b == 0) {
+        // A record takes a block at least, past the header's board.
+        if is_cbr(record) && record[2120..2210].iter().all(|&b| b == 0) {
             library.headings.push((n, text(&record[180..308])));
             continue;
         }
@@ -334,7 +336,7 @@ mod tests {
 
     /// A CBR game as CCBridge lays one out: `board` by the format's
     /// squares, `moves` its main line (from, to, comment), then a
-    /// variation of the first move that is not read.
+    /// variation of the first move (read with the variations only).
     fn cbr(board: &[(u8, u8)], red_to_move: bool, moves: &[(u8, u8, &str)], result: u8) -> Vec<u8> {
         let mut bytes = vec![0u8; HEADER];
         bytes[..16].copy_from_slice(RECORD_MAGIC);

@@ -54,7 +54,7 @@ pub(crate) fn binary_games(
 /// `game` (its moves the main line), then a game for each of the other
 /// `lines`, from the same start with the same names, its result not
 /// given.
-pub(crate) fn with_variations(game: RecordGame, lines: Vec<Vec<String>>) -> Vec<RecordGame> {
+fn with_variations(game: RecordGame, lines: Vec<Vec<String>>) -> Vec<RecordGame> {
     let variations: Vec<RecordGame> = lines
         .into_iter()
         .map(|moves| RecordGame {
@@ -94,16 +94,6 @@ impl Tree {
     /// The moves before the next record's in its line.
     pub(crate) fn depth(&self) -> usize {
         self.path.len()
-    }
-
-    /// The start's own record, which says whether a move follows it:
-    /// whether more records belong to the tree (else it is one line,
-    /// empty).
-    pub(crate) fn start(&mut self, next: bool) -> bool {
-        if !next {
-            self.lines.push(Vec::new());
-        }
-        next
     }
 
     /// A move record: its move, whether the next record is the move after

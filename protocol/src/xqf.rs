@@ -22,7 +22,9 @@
 //!   first record the start itself. A record whose flags say it has a
 //!   next move is followed by it; the main line is therefore the records
 //!   from the first up to the first without a next move, and what follows
-//!   is variations, which plyd does not read.
+//!   is variations (flags 0x0f in version 10, 0x40 from 11: an
+//!   alternative to the move follows the line below it), read by
+//!   [`read_xqf_variations`].
 //!
 //! The side to move at the start is the colour of the first move's piece
 //! (Red where there is no move), as XQStudio's readers take it.
@@ -228,7 +230,7 @@ fn read(
             (record[2] & 0x80 != 0, record[2] & 0x40 != 0)
         };
         if std::mem::take(&mut start_record) {
-            if tree.start(next) {
+            if next {
                 continue;
             }
             break;
