@@ -661,8 +661,8 @@ struct RecordWanted<'a> {
     to: Option<&'a str>,
     /// Where `--to xqf` writes its files.
     folder: Option<&'a Path>,
-    /// Every line of a binary xiangqi record's move tree, not the main
-    /// line alone.
+    /// Every line of an XQF, CBR or CBL game's move tree, and of a PGN
+    /// game's variations, not the main line alone.
     variations: bool,
 }
 
