@@ -53,24 +53,38 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
 /// the encodings Chinese software writes game records in, GB18030 (GBK's
 /// superset, mainland programs) or Big5 (Taiwan and Hong Kong), whichever
 /// reads without an error and holds more of the characters such records
-/// are written in (pieces, moves, results), GB18030 on a tie; UTF-8 with
-/// U+FFFD for what neither reads. A byte-order mark is taken off.
+/// are written in (pieces, moves, results), GB18030 on a tie. Where none
+/// reads them whole (a damaged byte), U+FFFD is put for what cannot be
+/// read: UTF-8 where at least four characters beyond ASCII read for each
+/// one that does not, else GB18030 or Big5 by the same characters, then
+/// by fewer not read. A byte-order mark is taken off.
 pub fn decode_text(bytes: &[u8]) -> String {
     let mut text = match std::str::from_utf8(bytes) {
         Ok(text) => text.to_string(),
         Err(_) => {
-            let mut best: Option<(usize, String)> = None;
-            for encoding in [encoding_rs::GB18030, encoding_rs::BIG5] {
-                let (decoded, had_errors) = encoding.decode_without_bom_handling(bytes);
-                if had_errors {
-                    continue;
-                }
-                let score = record_characters(&decoded);
-                if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                    best = Some((score, decoded.into_owned()));
-                }
+            let encodings = [encoding_rs::GB18030, encoding_rs::BIG5];
+            let readings = encodings.map(|e| e.decode_without_bom_handling(bytes));
+            // (Last of the greatest: GB18030 on a tie.)
+            let whole = readings
+                .iter()
+                .rev()
+                .filter(|(_, had_errors)| !had_errors)
+                .max_by_key(|(text, _)| record_characters(text));
+            let unread = |text: &str| text.chars().filter(|&c| c == '\u{fffd}').count();
+            let lossy = String::from_utf8_lossy(bytes);
+            let wide = lossy
+                .chars()
+                .filter(|&c| !c.is_ascii() && c != '\u{fffd}')
+                .count();
+            match whole {
+                Some((text, _)) => text.to_string(),
+                None if wide >= 4 * unread(&lossy) => lossy.into_owned(),
+                None => readings
+                    .iter()
+                    .rev()
+                    .max_by_key(|(text, _)| (record_characters(text), usize::MAX - unread(text)))
+                    .map_or_else(String::new, |(text, _)| text.to_string()),
             }
-            best.map_or_else(|| String::from_utf8_lossy(bytes).into_owned(), |(_, t)| t)
         }
     };
     strip_byte_order_mark(&mut text);
@@ -245,7 +259,20 @@ mod tests {
         );
         let utf8 = "\u{feff}1. 炮二平五";
         assert_eq!(decode_text(utf8.as_bytes()), "1. 炮二平五");
-        // Neither: lossy UTF-8.
+        // None reads it whole: the one that reads the most. A GBK text
+        // with one byte lost (炮二平五 with 五's second byte gone) reads
+        // as GBK but for one character.
         assert_eq!(decode_text(&[b'a', 0xff, b'b']), "a\u{fffd}b");
+        let damaged = [&gbk[3..10], &gbk[11..]].concat();
+        let text = decode_text(&damaged);
+        assert!(text.starts_with("炮二平"), "{text}");
+        assert!(text.ends_with("马二进三 车９平８"), "{text}");
+        assert_eq!(text.matches('\u{fffd}').count(), 1, "{text}");
+        // And UTF-8 with one byte lost reads as UTF-8.
+        let utf8 = "1. 炮二平五 马８进７ 2. 马二进三 车９平８".as_bytes();
+        let damaged = [&utf8[..12], &utf8[13..]].concat();
+        let text = decode_text(&damaged);
+        assert!(text.starts_with("1. 炮二平"), "{text}");
+        assert!(text.ends_with(" 马８进７ 2. 马二进三 车９平８"), "{text}");
     }
 }
