@@ -791,6 +791,158 @@ fn variations_of_xqf_and_ccbridge_games_are_games_of_their_own() {
     }
 }
 
+#[test]
+fn a_games_variations_are_written_back_as_one_record() {
+    // 1. 炮二平五 马８进７ (1... 炮８平５ 2. 马二进三 (2. 马八进七)
+    // 2... 马８进７) 2. 马二进三 (2. 马八进七 马２进３) 2... 车９平８
+    let pgn = "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n\n\
+               1. H2-E2 H9-G7 (1... H7-E7 2. H0-G2 (2. B0-C2) 2... H9-G7) \
+               2. H0-G2 (2. B0-C2 B9-C7) 2... I9-H9 1-0\n";
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-tree");
+    let write = |name: &str, body: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let file = write("game.pgn", pgn.as_bytes());
+    let lines = |file: &str| {
+        let out = run_plyd(plugins.path(), &["record", "--variations", file]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let expected = lines(&file);
+    assert_eq!(expected.lines().count(), 4, "{expected}");
+    let out = run_plyd(plugins.path(), &["record", "--tree", "--to", "pgn", &file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = text(&out.stdout);
+    assert!(
+        written.replace('\n', " ").contains(
+            "1. H2-E2 H9-G7 (1... H7-E7 2. H0-G2 (2. B0-C2) 2... H9-G7) 2. H0-G2 \
+             (2. B0-C2 B9-C7) 2... I9-H9 1-0"
+        ),
+        "{written}"
+    );
+    assert_eq!(written.matches("[Game ").count(), 1, "{written}");
+    // Each form read back gives the same lines.
+    assert_eq!(lines(&write("back.pgn", written.as_bytes())), expected);
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--tree", "--to", "pgn-chinese", &file],
+    );
+    let chinese = text(&out.stdout);
+    assert!(chinese.contains("(2. 马八进七 马２进３)"), "{chinese}");
+    assert_eq!(
+        lines(&write("back-chinese.pgn", chinese.as_bytes())),
+        expected
+    );
+    let folder = dir.path().join("xqf");
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "record",
+            "--tree",
+            "--to",
+            "xqf",
+            "--out",
+            folder.to_str().unwrap(),
+            &file,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // XQF's lines come deepest alternative first: the same lines.
+    let sorted = |text: String| {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    let back = lines(folder.join("1.xqf").to_str().unwrap());
+    assert_eq!(back.lines().next(), expected.lines().next());
+    assert_eq!(sorted(back), sorted(expected.clone()));
+    // Cut to two plies: the openings the lines begin with, once each.
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--tree", "--plies", "2", "--to", "pgn", &file],
+    );
+    let openings = text(&out.stdout);
+    assert!(
+        openings.contains("1. H2-E2 H9-G7 (1... H7-E7) *"),
+        "{openings}"
+    );
+    // A tree is written only as a xiangqi record.
+    let out = run_plyd(plugins.path(), &["record", "--tree", &file]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--tree"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn comments_go_with_the_moves_into_every_xiangqi_record() {
+    // A comment on the start, one of two lines whose second starts as a
+    // tag does, and one in a variation; then a second game.
+    let pgn = "[Game \"Chinese Chess\"]\n[Result \"*\"]\n\n{开局}\n1. H2-E2 {中炮\n[Event \"不是对局\"]}\n\
+               H9-G7 (1... H7-E7 {顺炮}) 2. H0-G2 *\n\n\
+               [Game \"Chinese Chess\"]\n\n1. C3-C4 *\n";
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-comments");
+    let file = dir.path().join("games.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let file = file.to_str().unwrap();
+    let out = run_plyd(plugins.path(), &["record", file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves h2e2 h9g7 h0g2\nposition startpos moves c3c4\n"
+    );
+    let out = run_plyd(plugins.path(), &["record", "--tree", "--to", "pgn", file]);
+    let written = text(&out.stdout);
+    assert!(
+        written.contains(
+            "{开局} 1. H2-E2 {中炮\n[Event \"不是对局\"]} 1... H9-G7 (1... H7-E7 {顺炮}) 2. H0-G2 *"
+        ),
+        "{written}"
+    );
+    assert_eq!(written.matches("[Game ").count(), 2, "{written}");
+    // Through XQF and back, the same.
+    let folder = dir.path().join("xqf");
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "record",
+            "--tree",
+            "--to",
+            "xqf",
+            "--out",
+            folder.to_str().unwrap(),
+            file,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = folder.join("1.xqf");
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--tree", "--to", "pgn", first.to_str().unwrap()],
+    );
+    let back = text(&out.stdout);
+    assert!(
+        back.contains(
+            "{开局} 1. H2-E2 {中炮\n[Event \"不是对局\"]} 1... H9-G7 (1... H7-E7 {顺炮}) 2. H0-G2 *"
+        ),
+        "{back}"
+    );
+    // Cut to one ply: the comments after it go.
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--plies", "1", "--to", "pgn", file],
+    );
+    let cut = text(&out.stdout);
+    assert!(cut.contains("{开局} 1. H2-E2 {中炮"), "{cut}");
+    assert!(!cut.contains("顺炮"), "{cut}");
+}
+
 /// The games of an arena's GGF file: their moves (passes left out) and
 /// Black's margin.
 fn ggf_games(written: &str) -> Vec<(Vec<String>, i32)> {

@@ -18,7 +18,7 @@ use plyd::search::bench::BenchTarget;
 use plyd::search::Techniques;
 use plyd::search::{nps, SearchControl};
 use plyd_arena::{self as arena, ArenaArgs};
-use plyd_protocol::{write_record, write_xqf, RecordFormat, RecordResult};
+use plyd_protocol::{write_record_tree, write_xqf_tree, RecordFormat, RecordGame, RecordResult};
 
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
 /// würfelt nicht, driven over stdin/stdout with a UCI-style protocol.
@@ -203,6 +203,11 @@ enum Tool {
         /// first, with the result), not the main line alone.
         #[arg(long)]
         variations: bool,
+        /// Every line of each game, as --variations reads them, written
+        /// back as one record with its variations: xiangqi's `--to pgn`,
+        /// `pgn-chinese` (nested `(...)`) or `xqf` (its move tree).
+        #[arg(long)]
+        tree: bool,
     },
 }
 
@@ -588,6 +593,7 @@ fn main() -> ExitCode {
             to,
             out,
             variations,
+            tree,
         }) => {
             if let Some(to) = to
                 .as_deref()
@@ -596,6 +602,10 @@ fn main() -> ExitCode {
                 eprintln!(
                     "plyd record: --to {to}: the formats are pgn, pgn-chinese, ggf, sgf, ccgc and xqf"
                 );
+                return ExitCode::from(2);
+            }
+            if *tree && !matches!(to.as_deref(), Some("pgn" | "pgn-chinese" | "xqf")) {
+                eprintln!("plyd record: --tree writes xiangqi's records with their variations: give --to pgn, pgn-chinese or xqf");
                 return ExitCode::from(2);
             }
             let folder = match (to.as_deref(), out) {
@@ -625,7 +635,8 @@ fn main() -> ExitCode {
                     plies: *plies,
                     to: to.as_deref(),
                     folder,
-                    variations: *variations,
+                    variations: *variations || *tree,
+                    tree: *tree,
                 };
                 code = code.max(record_file(
                     &host,
@@ -664,6 +675,8 @@ struct RecordWanted<'a> {
     /// Every line of an XQF, CBR or CBL game's move tree, and of a PGN
     /// game's variations, not the main line alone.
     variations: bool,
+    /// The lines of a game written as one record, its variations in it.
+    tree: bool,
 }
 
 /// The record format `to` names for a game of `variant`.
@@ -722,7 +735,10 @@ fn record_file(
     };
     let mut failed = !replayed.failures.is_empty();
     let mut shorter = 0;
-    for (variant, mut record) in replayed.games {
+    // Each game to write, with the lines written in it as variations
+    // (`--tree`: the other lines of its number).
+    let mut entries: Vec<(usize, String, RecordGame, Vec<RecordGame>)> = Vec::new();
+    for (number, variant, mut record) in replayed.games {
         if let Some(n) = wanted.plies {
             if record.moves.len() < n {
                 shorter += 1;
@@ -730,24 +746,33 @@ fn record_file(
             }
             if record.moves.len() > n {
                 record.moves.truncate(n);
+                record.comments.retain(|&(at, _)| at <= n);
                 record.result = RecordResult::Unknown;
                 record.margin = None;
             }
         }
+        match entries.last_mut() {
+            Some((last, _, _, lines)) if wanted.tree && *last == number => lines.push(record),
+            _ => entries.push((number, variant, record, Vec::new())),
+        }
+    }
+    for (_, variant, record, lines) in entries {
         match wanted.to {
             Some("xqf") => {
                 let folder = wanted.folder.unwrap_or(Path::new("."));
                 let done = if variant == "xiangqi" {
-                    write_xqf(&record, &plyd_util::files::encode_gbk).and_then(|bytes| {
-                        // A file of an earlier run is not written over.
-                        let path = folder.join(format!("{}.xqf", *written + 1));
-                        std::fs::OpenOptions::new()
-                            .write(true)
-                            .create_new(true)
-                            .open(&path)
-                            .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes))
-                            .map_err(|e| format!("{}: {e}", path.display()))
-                    })
+                    write_xqf_tree(&record, &lines, &plyd_util::files::encode_gbk).and_then(
+                        |bytes| {
+                            // A file of an earlier run is not written over.
+                            let path = folder.join(format!("{}.xqf", *written + 1));
+                            std::fs::OpenOptions::new()
+                                .write(true)
+                                .create_new(true)
+                                .open(&path)
+                                .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes))
+                                .map_err(|e| format!("{}: {e}", path.display()))
+                        },
+                    )
                 } else {
                     Err(format!(
                         "a game of {variant} is not written as xqf (xiangqi only)"
@@ -761,7 +786,9 @@ fn record_file(
                     }
                 }
             }
-            Some(to) => match record_format(to, &variant).and_then(|f| write_record(f, &record)) {
+            Some(to) => match record_format(to, &variant)
+                .and_then(|f| write_record_tree(f, &record, &lines))
+            {
                 Ok(text) => println!("{text}"),
                 Err(e) => {
                     say(&e);

@@ -29,10 +29,11 @@ use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 /// What `plyd record` makes of a file.
 #[derive(Debug, Default)]
 pub struct Replayed {
-    /// Every game that replays, in the file's order: the variant that
-    /// replayed it and the record, its moves as played (passes added);
+    /// Every game that replays, in the file's order: its number in the
+    /// file (a game's variations share it), the variant that replayed it
+    /// and the record, its moves as played (passes added);
     /// [`position_line`] gives its line.
-    pub games: Vec<(String, RecordGame)>,
+    pub games: Vec<(usize, String, RecordGame)>,
     /// A line for each game whose result the rules could not check.
     pub notes: Vec<String>,
     /// A line for each record that does not read or replay, or whose
@@ -183,24 +184,37 @@ fn split_records(text: &str) -> Vec<String> {
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();
     // How deep inside a GGF or SGF game's parentheses, and whether inside
-    // one of its `[...]` values.
+    // one of its `[...]` values; whether inside a PGN game's comment
+    // (`{...}`, which may hold lines of any kind).
     let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
+    let mut in_comment = false;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
-        if !in_value && trimmed.starts_with("#[") {
+        // A line that goes on with a comment starts nothing.
+        let continuing = in_comment;
+        // A PGN game's moves (not its tags), where `{` opens a comment.
+        let game = current.trim_start();
+        let pgn_moves =
+            game.starts_with('[') && !game.starts_with("#[") && !trimmed.starts_with('[');
+        if !in_value && !continuing && trimmed.starts_with("#[") {
             records.push(std::mem::take(&mut current));
             depth = 0;
         }
         // An Othello transcript is a game a line, outside a PGN game's
         // moves (which may be written as bare squares, `F5 D6 C3`).
         let in_pgn = current.trim_start().starts_with('[');
-        if !in_value && depth == 0 && !in_pgn && transcript_moves(line).is_some() {
+        if !in_value && !continuing && depth == 0 && !in_pgn && transcript_moves(line).is_some() {
             records.push(std::mem::take(&mut current));
             records.push(line.to_string());
             continue;
         }
         // A PGN game's tags after the last game's moves start the next.
-        if !in_value && depth == 0 && trimmed.starts_with('[') && !trimmed.starts_with("#[") {
+        if !in_value
+            && !continuing
+            && depth == 0
+            && trimmed.starts_with('[')
+            && !trimmed.starts_with("#[")
+        {
             let moves_before = current.lines().any(|l| {
                 let l = l.trim();
                 !l.is_empty() && !l.starts_with('[')
@@ -211,7 +225,11 @@ fn split_records(text: &str) -> Vec<String> {
         }
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {
-            if in_value {
+            if in_comment {
+                in_comment = c != '}';
+            } else if (pgn_moves || continuing) && depth == 0 && c == '{' {
+                in_comment = true;
+            } else if in_value {
                 if escaped {
                     escaped = false;
                 } else if c == '\\' {
@@ -383,7 +401,7 @@ pub fn replay_records(
                 variant,
                 record,
             }) => {
-                out.games.push((variant, record));
+                out.games.push((n + 1, variant, record));
                 if let Some(note) = note {
                     out.notes.push(format!("record {}: {note}", n + 1));
                 }
@@ -509,9 +527,18 @@ fn replay_record(
             }
         }
     }
+    // The comments are keyed by the record's moves: where a pass was
+    // added they would stand a move off (no record with passes left out
+    // has comments plyd reads: xiangqi's alone do).
+    let comments = if moves.len() == game_record.moves.len() {
+        game_record.comments.clone()
+    } else {
+        Vec::new()
+    };
     let played = RecordGame {
         moves,
         written: Vec::new(),
+        comments,
         ..game_record
     };
     Ok(ReplayedGame {

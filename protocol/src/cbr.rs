@@ -37,7 +37,7 @@
 //! flags lack 0x02 is a deleted game, whose blocks stay (the header's
 //! byte 56 says the library holds some).
 
-use crate::records::{RecordGame, RecordResult};
+use crate::records::{comment_text, RecordGame, RecordResult};
 use crate::tree::{binary_games, Header, Tree};
 use crate::xqf::{name, start_of};
 
@@ -176,16 +176,26 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
         } else {
             format!("move {n}'s")
         };
+        let mut comment = None;
         if flags & 0x04 != 0 {
             let len = count_at(bytes, at)
                 .ok_or_else(|| format!("the file ends inside {whose} comment length"))?;
-            at = at
+            let end = at
                 .checked_add(4 + len as usize)
                 .filter(|&end| end <= bytes.len())
                 .ok_or_else(|| format!("{whose} comment of {len} bytes runs past the file"))?;
+            // UTF-16 text, as the header's, up to a zero character.
+            let units: Vec<u16> = bytes[at + 4..end]
+                .chunks_exact(2)
+                .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+                .take_while(|&u| u != 0)
+                .collect();
+            comment = comment_text(&String::from_utf16_lossy(&units));
+            at = end;
         }
         let next = flags & 0x01 == 0;
         if std::mem::take(&mut start_record) {
+            tree.start_comment(comment);
             if next {
                 continue;
             }
@@ -198,18 +208,18 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
         };
         if !tree.record(
             format!("{}{}", name(from), name(to)),
+            comment,
             next,
             flags & 0x02 != 0,
         ) {
             break;
         }
     }
-    let mut lines = tree.lines();
-    let moves = lines.remove(0);
+    let lines = tree.lines();
 
     // The side to move: the first move's piece's colour; without a move,
     // the header's (2: Black).
-    let start = start_of(&board, moves.first(), bytes[2112] == 2)?;
+    let start = start_of(&board, lines[0].moves.first(), bytes[2112] == 2)?;
     // Red is the first side, whoever moves first.
     let result = match bytes[2076] {
         1 => RecordResult::First,
@@ -226,7 +236,7 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
         black: field(1300, 64),
         result,
     };
-    Ok(binary_games(header, start, moves, lines))
+    Ok(binary_games(header, start, lines))
 }
 
 /// A CBL library as read.
@@ -409,6 +419,11 @@ mod tests {
         let game = read_cbr(&bytes).unwrap();
         assert_eq!(game.start, None);
         assert_eq!(game.moves, ["h2e2", "h9g7", "h0g2"]);
+        // The start's comment and the second move's.
+        assert_eq!(
+            game.comments,
+            [(0, "对局前".to_string()), (2, "好".to_string())]
+        );
         assert_eq!(
             (game.first.as_str(), game.second.as_str()),
             ("胡荣华", "丁如意")

@@ -37,8 +37,8 @@ pub use gtp::{gtp_answer, parse_gtp_line, GtpCommand};
 pub use json::Json;
 pub use nboard::{discs, nboard_move, parse_nboard_line, plyd_move, NBoardCommand, NBoardError};
 pub use records::{
-    othello_margin_of, read_record, transcript_moves, write_record, RecordFormat, RecordGame,
-    RecordResult,
+    comment_text, othello_margin_of, read_record, transcript_moves, write_record,
+    write_record_tree, RecordFormat, RecordGame, RecordResult,
 };
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
 pub use ucci::{
@@ -47,4 +47,4 @@ pub use ucci::{
 pub use ugi::{parse_ugi_line, UgiCommand, UgiQuery};
 pub use wthor::{is_wthor, read_wthor, wthor_names, WTHOR_PLAYER, WTHOR_TOURNAMENT};
 pub use xiangqi_pgn::pgn_variations;
-pub use xqf::{is_xqf, read_xqf, read_xqf_variations, write_xqf};
+pub use xqf::{is_xqf, read_xqf, read_xqf_variations, write_xqf, write_xqf_tree};

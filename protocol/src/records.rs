@@ -95,6 +95,30 @@ pub struct RecordGame {
     /// (xiangqi's ICCS, WXF or Chinese notation), for messages; empty
     /// where the record writes plyd's notation.
     pub written: Vec<String>,
+    /// The record's comments (xiangqi's PGN, XQF, CBR and CBL), in order,
+    /// each with the number of moves before it: 0 on the start, `n` on
+    /// the position after the `n`th move. Each is as [`comment_text`]
+    /// gives it.
+    pub comments: Vec<(usize, String)>,
+}
+
+/// A comment's text as records keep it: line ends as `\n`, other control
+/// characters left out, `}` (which would end a PGN comment) as `)`, blanks
+/// at its ends left out; `None` where nothing is left.
+pub fn comment_text(raw: &str) -> Option<String> {
+    let text: String = raw
+        .replace("\r\n", "\n")
+        .chars()
+        .filter_map(|c| match c {
+            '\r' => Some('\n'),
+            '}' => Some(')'),
+            '\n' | '\t' => Some(c),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 impl RecordFormat {
@@ -170,10 +194,21 @@ fn header_fields(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// Write `game` in `format`. `start_board` is the Othello start for GGF
-/// (the 64-square string and side, as plyd reads it); the others start
-/// from their standard position.
+/// Write `game` in `format`, from its start (`game.start`, GGF and PGN
+/// only) or the game's standard one.
 pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, String> {
+    write_record_tree(format, game, &[])
+}
+
+/// [`write_record`] with `variations`: other lines from the game's start
+/// (their moves and comments), written as variations of the game's moves,
+/// its main line (a line that another begins with adds nothing). Xiangqi's
+/// PGN alone holds them here, and the comments.
+pub fn write_record_tree(
+    format: RecordFormat,
+    game: &RecordGame,
+    variations: &[RecordGame],
+) -> Result<String, String> {
     if game.start.is_some()
         && !matches!(
             format,
@@ -181,6 +216,13 @@ pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, S
         )
     {
         return Err("only GGF and PGN records hold a game from another start".to_string());
+    }
+    let tree = matches!(
+        format,
+        RecordFormat::XiangqiPgn { .. } | RecordFormat::XiangqiPgnChinese
+    );
+    if !variations.is_empty() && !tree {
+        return Err("only xiangqi's PGN and XQF records are written with variations".to_string());
     }
     let game = &RecordGame {
         first: field_text(&game.first),
@@ -195,9 +237,9 @@ pub fn write_record(format: RecordFormat, game: &RecordGame) -> Result<String, S
         RecordFormat::Ggf => write_ggf(game),
         RecordFormat::Sgf => write_sgf(game),
         RecordFormat::XiangqiPgn { ranks_from_one } => {
-            crate::xiangqi_pgn::write(game, ranks_from_one, false)
+            crate::xiangqi_pgn::write(game, variations, ranks_from_one, false)
         }
-        RecordFormat::XiangqiPgnChinese => crate::xiangqi_pgn::write(game, false, true),
+        RecordFormat::XiangqiPgnChinese => crate::xiangqi_pgn::write(game, variations, false, true),
     }
 }
 
@@ -714,7 +756,9 @@ pub fn othello_margin_of(black: i32, white: i32) -> i32 {
 /// without one, a `Red` tag, no `Black` and `White` tags, or a first move
 /// that is not a square of the board.
 fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
-    let (tags, words) = crate::xiangqi_pgn::parse(text)?;
+    // Its comments are not kept (Othello's records hold none).
+    let (tags, line) = crate::xiangqi_pgn::parse(text)?;
+    let words = line.moves;
     let tag = |name: &str| crate::xiangqi_pgn::tag(&tags, name);
     let square = |w: &str| {
         let w = w.to_ascii_lowercase();
@@ -978,12 +1022,25 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
             })
             .collect(),
         written: Vec::new(),
+        comments: Vec::new(),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_keep_their_text_and_lose_what_records_cannot_hold() {
+        assert_eq!(
+            comment_text(" 好棋\r\n 红优}\u{1}\r "),
+            Some("好棋\n 红优)".to_string())
+        );
+        assert_eq!(comment_text("\u{3000}\r\n\0"), None);
+        // Read again, the same.
+        let once = comment_text("a\rb\tc}").unwrap();
+        assert_eq!(comment_text(&once), Some(once));
+    }
 
     fn game(moves: &[&str]) -> RecordGame {
         RecordGame {
@@ -996,6 +1053,7 @@ mod tests {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             written: Vec::new(),
             margin: None,
+            comments: Vec::new(),
         }
     }
 

@@ -18,14 +18,31 @@ pub(crate) struct Header {
     pub(crate) result: RecordResult,
 }
 
+/// One line of a move tree: its moves from the start, and the comments
+/// along it, each with the number of moves before it (as text, or as a
+/// record's bytes before they are read as text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Line<C = String> {
+    pub(crate) moves: Vec<String>,
+    pub(crate) comments: Vec<(usize, C)>,
+}
+
+impl<C> Default for Line<C> {
+    fn default() -> Self {
+        Line {
+            moves: Vec::new(),
+            comments: Vec::new(),
+        }
+    }
+}
+
 /// The game of a record whose header says `header`, from `start` (`None`
-/// for the standard start), its main line `moves`, then a game for each
-/// of the other `lines` (see [`with_variations`]).
+/// for the standard start): its main line, the first of `lines`, then a
+/// game for each of the others (see [`with_variations`]).
 pub(crate) fn binary_games(
     header: Header,
     start: Option<String>,
-    moves: Vec<String>,
-    lines: Vec<Vec<String>>,
+    lines: Vec<Line>,
 ) -> Vec<RecordGame> {
     let event = if header.event.is_empty() {
         header.title
@@ -37,6 +54,8 @@ pub(crate) fn binary_games(
         .filter(|t| !t.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
+    let mut lines = lines.into_iter();
+    let main = lines.next().unwrap_or_default();
     let game = RecordGame {
         first: header.red,
         second: header.black,
@@ -44,9 +63,10 @@ pub(crate) fn binary_games(
         date_place,
         event,
         start,
-        moves,
+        moves: main.moves,
         written: Vec::new(),
         margin: None,
+        comments: main.comments,
     };
     with_variations(game, lines)
 }
@@ -54,11 +74,11 @@ pub(crate) fn binary_games(
 /// `game` (its moves the main line), then a game for each of the other
 /// `lines`, from the same start with the same names, its result not
 /// given.
-fn with_variations(game: RecordGame, lines: Vec<Vec<String>>) -> Vec<RecordGame> {
+fn with_variations(game: RecordGame, lines: impl Iterator<Item = Line>) -> Vec<RecordGame> {
     let variations: Vec<RecordGame> = lines
-        .into_iter()
-        .map(|moves| RecordGame {
-            moves,
+        .map(|line| RecordGame {
+            moves: line.moves,
+            comments: line.comments,
             result: RecordResult::Unknown,
             ..game.clone()
         })
@@ -68,24 +88,24 @@ fn with_variations(game: RecordGame, lines: Vec<Vec<String>>) -> Vec<RecordGame>
 
 /// The lines read so far, and where the reading stands.
 #[derive(Debug)]
-pub(crate) struct Tree {
+pub(crate) struct Tree<C = String> {
     /// Whether the variations are read (else the main line only).
     all: bool,
-    /// The moves of the line being read.
-    path: Vec<String>,
+    /// The line being read: its moves and their comments.
+    path: Line<C>,
     /// For each move read that has an alternative still to come, how many
     /// moves come before it in its line, the latest last.
     pending: Vec<usize>,
     /// The lines read, each whole from the start.
-    lines: Vec<Vec<String>>,
+    lines: Vec<Line<C>>,
 }
 
-impl Tree {
+impl<C: Clone> Tree<C> {
     /// A tree to read, its variations too where `all`.
-    pub(crate) fn new(all: bool) -> Tree {
+    pub(crate) fn new(all: bool) -> Tree<C> {
         Tree {
             all,
-            path: Vec::new(),
+            path: Line::default(),
             pending: Vec::new(),
             lines: Vec::new(),
         }
@@ -93,15 +113,31 @@ impl Tree {
 
     /// The moves before the next record's in its line.
     pub(crate) fn depth(&self) -> usize {
-        self.path.len()
+        self.path.moves.len()
     }
 
-    /// A move record: its move, whether the next record is the move after
-    /// it, and whether an alternative to it follows. Whether more records
-    /// belong to the tree (to be read).
-    pub(crate) fn record(&mut self, mv: String, next: bool, alternative: bool) -> bool {
-        let depth = self.path.len();
-        self.path.push(mv);
+    /// The start's comment (its record's), where it has one.
+    pub(crate) fn start_comment(&mut self, comment: Option<C>) {
+        if let Some(comment) = comment {
+            self.path.comments.push((0, comment));
+        }
+    }
+
+    /// A move record: its move and comment, whether the next record is
+    /// the move after it, and whether an alternative to it follows.
+    /// Whether more records belong to the tree (to be read).
+    pub(crate) fn record(
+        &mut self,
+        mv: String,
+        comment: Option<C>,
+        next: bool,
+        alternative: bool,
+    ) -> bool {
+        let depth = self.path.moves.len();
+        self.path.moves.push(mv);
+        if let Some(comment) = comment {
+            self.path.comments.push((depth + 1, comment));
+        }
         if alternative && self.all {
             self.pending.push(depth);
         }
@@ -111,7 +147,8 @@ impl Tree {
         self.lines.push(self.path.clone());
         match self.pending.pop() {
             Some(depth) => {
-                self.path.truncate(depth);
+                self.path.moves.truncate(depth);
+                self.path.comments.retain(|&(at, _)| at <= depth);
                 true
             }
             None => false,
@@ -120,11 +157,141 @@ impl Tree {
 
     /// The lines, the main line first (an empty one where nothing was
     /// read).
-    pub(crate) fn lines(mut self) -> Vec<Vec<String>> {
+    pub(crate) fn lines(mut self) -> Vec<Line<C>> {
         if self.lines.is_empty() {
             self.lines.push(self.path);
         }
         self.lines
+    }
+}
+
+/// Lines from one start merged into a tree: node 0 is the start, each
+/// other node a move, its children the moves played after it in the order
+/// the lines first play them (so the first line is the first child's, all
+/// the way down). A line that another begins with adds nothing. A node
+/// comes after its parent in the nodes' order.
+#[derive(Debug)]
+pub(crate) struct MoveTree {
+    nodes: Vec<Node>,
+}
+
+#[derive(Debug)]
+struct Node {
+    /// Its move (the start's is empty).
+    mv: String,
+    /// The comments on the position it reaches.
+    comments: Vec<String>,
+    /// The node it is played from (the start's is itself).
+    parent: usize,
+    /// Its number of moves from the start.
+    depth: usize,
+    /// The moves played after it, the main one first.
+    children: Vec<usize>,
+}
+
+impl MoveTree {
+    /// The tree of `lines` (moves, and comments each with the number of
+    /// moves before it), the main line first. A position's comments are
+    /// those of the first line that has some there.
+    pub(crate) fn new<'a>(
+        lines: impl IntoIterator<Item = (&'a [String], &'a [(usize, String)])>,
+    ) -> MoveTree {
+        let mut nodes = vec![Node {
+            mv: String::new(),
+            comments: Vec::new(),
+            parent: 0,
+            depth: 0,
+            children: Vec::new(),
+        }];
+        for (line, comments) in lines {
+            let mut at = 0;
+            let mut path = vec![0];
+            for mv in line {
+                let found = nodes[at]
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&c| nodes[c].mv == *mv);
+                at = found.unwrap_or_else(|| {
+                    let child = nodes.len();
+                    nodes.push(Node {
+                        mv: mv.clone(),
+                        comments: Vec::new(),
+                        parent: at,
+                        depth: nodes[at].depth + 1,
+                        children: Vec::new(),
+                    });
+                    nodes[at].children.push(child);
+                    child
+                });
+                path.push(at);
+            }
+            // Each position's comments from the first line with some.
+            let mut given = vec![false; path.len()];
+            for (ply, text) in comments {
+                let Some(&node) = path.get(*ply) else {
+                    continue;
+                };
+                if nodes[node].comments.is_empty() || given[*ply] {
+                    given[*ply] = true;
+                    nodes[node].comments.push(text.clone());
+                }
+            }
+        }
+        MoveTree { nodes }
+    }
+
+    /// How many nodes, the start's included.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The move of `node`.
+    pub(crate) fn mv(&self, node: usize) -> &str {
+        &self.nodes[node].mv
+    }
+
+    /// The comments on the position `node` reaches (node 0: the start).
+    pub(crate) fn comments(&self, node: usize) -> &[String] {
+        &self.nodes[node].comments
+    }
+
+    /// The node `node` is played from.
+    pub(crate) fn parent(&self, node: usize) -> usize {
+        self.nodes[node].parent
+    }
+
+    /// The number of moves from the start to `node` (its move the last).
+    pub(crate) fn depth(&self, node: usize) -> usize {
+        self.nodes[node].depth
+    }
+
+    /// The moves played after `node`, the main one first.
+    pub(crate) fn children(&self, node: usize) -> &[usize] {
+        &self.nodes[node].children
+    }
+
+    /// The moves in the order a depth-first record writes them (XQF,
+    /// CCBridge): a move, everything after it, then the alternatives to
+    /// it, each the same way. With each: whether a move follows it, and
+    /// whether an alternative to it follows once all after it is written.
+    pub(crate) fn depth_first(&self) -> Vec<(usize, bool, bool)> {
+        let mut out = Vec::with_capacity(self.nodes.len().saturating_sub(1));
+        // Each node being written, and its next child to write.
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some(top) = stack.last_mut() {
+            let (node, next) = *top;
+            let children = &self.nodes[node].children;
+            let Some(&child) = children.get(next) else {
+                stack.pop();
+                continue;
+            };
+            top.1 += 1;
+            let follows = !self.nodes[child].children.is_empty();
+            out.push((child, follows, next + 1 < children.len()));
+            stack.push((child, 0));
+        }
+        out
     }
 }
 
@@ -135,13 +302,13 @@ mod tests {
     /// Read `records` (move, next, alternative) until the tree says the
     /// rest is not its own.
     fn read(all: bool, records: &[(&str, bool, bool)]) -> Vec<Vec<String>> {
-        let mut tree = Tree::new(all);
+        let mut tree: Tree = Tree::new(all);
         for &(mv, next, alternative) in records {
-            if !tree.record(mv.to_string(), next, alternative) {
+            if !tree.record(mv.to_string(), None, next, alternative) {
                 break;
             }
         }
-        tree.lines()
+        tree.lines().into_iter().map(|line| line.moves).collect()
     }
 
     #[test]
@@ -164,5 +331,45 @@ mod tests {
         assert_eq!(read(false, &records), [vec!["a1", "a2", "a3"]]);
         // Nothing read: one empty line.
         assert_eq!(read(true, &[]), [Vec::<String>::new()]);
+    }
+
+    #[test]
+    fn lines_merged_into_a_tree_are_written_depth_first_and_read_back() {
+        let line = |moves: &str| moves.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let lines = [
+            line("a1 a2 a3"),
+            line("a1 c2"),
+            line("b1 b2"),
+            line("a1 c2 c3 c4"),
+            line("a1 a2 d3"),
+            // Begun by another: nothing new.
+            line("a1 a2"),
+        ];
+        let tree = MoveTree::new(lines.iter().map(|l| (&l[..], &[][..])));
+        assert_eq!(tree.len(), 10);
+        let records: Vec<(&str, bool, bool)> = tree
+            .depth_first()
+            .into_iter()
+            .map(|(node, next, alternative)| (tree.mv(node), next, alternative))
+            .collect();
+        assert_eq!(
+            records,
+            [
+                ("a1", true, true),
+                ("a2", true, true),
+                ("a3", false, true),
+                ("d3", false, false),
+                ("c2", true, false),
+                ("c3", true, false),
+                ("c4", false, false),
+                ("b1", true, false),
+                ("b2", false, false),
+            ]
+        );
+        let read: Vec<String> = read(true, &records).iter().map(|l| l.join(" ")).collect();
+        assert_eq!(read, ["a1 a2 a3", "a1 a2 d3", "a1 c2 c3 c4", "b1 b2"]);
+        let c4 = (0..tree.len()).find(|&n| tree.mv(n) == "c4").unwrap();
+        assert_eq!(tree.depth(c4), 4);
+        assert_eq!(tree.mv(tree.parent(c4)), "c3");
     }
 }

@@ -129,6 +129,7 @@ pub fn read_wthor(
             start: None,
             moves,
             written: Vec::new(),
+            comments: Vec::new(),
         });
     }
     Ok(games)

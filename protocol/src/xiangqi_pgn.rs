@@ -21,7 +21,8 @@
 //! plugin's, which checks every move when the game is replayed. plyd
 //! writes ICCS (`[Format "ICCS"]`).
 
-use crate::records::{RecordGame, RecordResult};
+use crate::records::{comment_text, RecordGame, RecordResult};
+use crate::tree::{Line, MoveTree};
 
 /// Files across the board.
 const FILES: usize = 9;
@@ -379,29 +380,30 @@ fn iccs(text: &str) -> Option<(Square, Square)> {
     }
 }
 
-/// The tag pairs and the move words of a PGN game, comments (`{...}`,
-/// `;` to the line's end), variations (`(...)`), annotation glyphs
-/// (`$1`, `!?`), move numbers and the result left out.
-pub(crate) fn parse(text: &str) -> Result<(Tags, Vec<String>), String> {
+/// The tag pairs and the main line of a PGN game: its move words and
+/// comments (`{...}`, `;` to the line's end); variations (`(...)`),
+/// annotation glyphs (`$1`, `!?`), move numbers and the result left out.
+pub(crate) fn parse(text: &str) -> Result<(Tags, Line), String> {
     parse_tree(text).map(|(tags, mut lines)| (tags, lines.swap_remove(0)))
 }
 
-/// [`parse`] with the variations: the tag pairs, and the move words of
-/// each line from the game's start, the main line first, then each
-/// variation (`(...)`, an alternative to the move before it, nested
-/// ones within) in the order it opens.
-pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Vec<String>>), String> {
+/// [`parse`] with the variations: the tag pairs, and each line from the
+/// game's start (its move words and comments), the main line first, then
+/// each variation (`(...)`, an alternative to the move before it, nested
+/// ones within) in the order it opens. A comment is on the position after
+/// the move before it in its line.
+pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
     let mut tags = Vec::new();
-    // Each line's words, the main line's first; the line being read, the
-    // place in `lines` it fills, and the lines it is a variation of with
-    // their places.
-    let mut lines: Vec<Vec<String>> = vec![Vec::new()];
-    let mut path: Vec<String> = Vec::new();
+    // Each line, the main line's first; the line being read, the place in
+    // `lines` it fills, and the lines it is a variation of with their
+    // places.
+    let mut lines: Vec<Line> = vec![Line::default()];
+    let mut path = Line::default();
     let mut place = 0usize;
-    let mut outer: Vec<(Vec<String>, usize)> = Vec::new();
+    let mut outer: Vec<(Line, usize)> = Vec::new();
     let mut chars = text.chars().peekable();
     let mut word = String::new();
-    let flush = |word: &mut String, path: &mut Vec<String>| {
+    let flush = |word: &mut String, path: &mut Line| {
         let raw = std::mem::take(word);
         if raw.starts_with('$') || matches!(raw.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
             return;
@@ -415,12 +417,17 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Vec<String>>), String>
         // `...` before Black's move, `…` as some programs write it.
         let w = w.trim_start_matches(['.', '…']);
         if !w.is_empty() {
-            path.push(w.to_string());
+            path.moves.push(w.to_string());
+        }
+    };
+    let comment = |raw: String, path: &mut Line| {
+        if let Some(text) = comment_text(&raw) {
+            path.comments.push((path.moves.len(), text));
         }
     };
     while let Some(c) = chars.next() {
         match c {
-            '[' if outer.is_empty() && path.is_empty() && word.is_empty() => {
+            '[' if outer.is_empty() && path.moves.is_empty() && word.is_empty() => {
                 // `[Name "value"]`, the value's `\"` and `\\` escaped;
                 // text after its closing quote is left out.
                 let (mut name, mut value) = (String::new(), String::new());
@@ -453,26 +460,23 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Vec<String>>), String>
             }
             '{' => {
                 flush(&mut word, &mut path);
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
+                let text: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                comment(text, &mut path);
             }
             ';' => {
                 flush(&mut word, &mut path);
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
+                let text: String = chars.by_ref().take_while(|&c| c != '\n').collect();
+                comment(text, &mut path);
             }
             '(' => {
-                // An alternative to the last move read.
+                // An alternative to the last move read, after the
+                // comments on the position before it.
                 flush(&mut word, &mut path);
                 let mut alternative = path.clone();
-                alternative.pop();
-                lines.push(Vec::new());
+                alternative.moves.pop();
+                let before = alternative.moves.len();
+                alternative.comments.retain(|&(at, _)| at <= before);
+                lines.push(Line::default());
                 outer.push((std::mem::replace(&mut path, alternative), place));
                 place = lines.len() - 1;
             }
@@ -498,11 +502,26 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Vec<String>>), String>
     Ok((tags, lines))
 }
 
+/// A line's move words with its comments (`{...}`) where they stand.
+fn words_with_comments(line: &Line) -> String {
+    let mut comments = line.comments.iter().peekable();
+    let mut words = Vec::new();
+    for ply in 0..=line.moves.len() {
+        if ply > 0 {
+            words.push(line.moves[ply - 1].clone());
+        }
+        while let Some((_, text)) = comments.next_if(|(at, _)| *at == ply) {
+            words.push(format!("{{{text}}}"));
+        }
+    }
+    words.join(" ")
+}
+
 /// The lines of a PGN game with variations, each written as a PGN game of
 /// its own with the game's tags: the main line first, then each variation
 /// from the game's start, its `Result` `*` (the moves are followed by no
-/// result: the tag gives it). `None` where `text` is not a
-/// PGN game or has no variation.
+/// result: the tag gives it), each with the comments along it. `None`
+/// where `text` is not a PGN game or has no variation.
 pub fn pgn_variations(text: &str) -> Result<Option<Vec<String>>, String> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if !is_pgn(trimmed) {
@@ -515,7 +534,7 @@ pub fn pgn_variations(text: &str) -> Result<Option<Vec<String>>, String> {
     let games = lines
         .iter()
         .enumerate()
-        .map(|(i, words)| {
+        .map(|(i, line)| {
             let mut game = String::new();
             for (name, value) in &tags {
                 let value = if i > 0 && name.eq_ignore_ascii_case("Result") {
@@ -526,7 +545,7 @@ pub fn pgn_variations(text: &str) -> Result<Option<Vec<String>>, String> {
                 game += &format!("[{name} \"{value}\"]\n");
             }
             // The result is the tag's: none written after the moves.
-            game += &format!("\n{}\n\n", words.join(" "));
+            game += &format!("\n{}\n\n", words_with_comments(line));
             game
         })
         .collect();
@@ -563,7 +582,13 @@ pub(crate) fn is_pgn(text: &str) -> bool {
 
 /// Read a xiangqi PGN game into plyd's moves from its start.
 pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
-    let (tags, words) = parse(text)?;
+    let (
+        tags,
+        Line {
+            moves: words,
+            comments,
+        },
+    ) = parse(text)?;
     let tag = |name: &str| tag(&tags, name);
     let game = tag("Game").or(tag("Variant"));
     let xiangqi = |g: &str| {
@@ -631,6 +656,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         moves,
         written,
         margin: None,
+        comments,
     })
 }
 
@@ -716,15 +742,18 @@ fn chinese_text(board: &Board, from: Square, to: Square) -> Option<String> {
 /// Write `game` as PGN with ICCS moves, or with `chinese` moves in Chinese
 /// notation (ICCS where that cannot name one). `ranks_from_one` says its
 /// moves count ranks 1-10 (plyd's `MoveRanks=1-10`), written 0-9 as ICCS
-/// has them.
+/// has them. `variations` are other lines from the game's start (their
+/// moves and comments), written as PGN's variations (`(...)`) of the
+/// game's moves, its main line; a line that another begins with adds
+/// nothing. Comments are written after the move before them (`{...}`).
 pub(crate) fn write(
     game: &RecordGame,
+    variations: &[RecordGame],
     ranks_from_one: bool,
     chinese: bool,
 ) -> Result<String, String> {
     let fen = game.start.as_deref().unwrap_or(XIANGQI_START);
     let board = Board::from_fen(fen)?;
-    let mut following = board.clone();
     let (red, black) = (&game.first, &game.second);
     let result = match game.result {
         RecordResult::First => "1-0",
@@ -748,34 +777,98 @@ pub(crate) fn write(
         text.push_str(&format!("[FEN \"{}\"]\n", tag_value(start)));
     }
     text.push('\n');
-    let mut line = String::new();
-    for (i, mv) in game.moves.iter().enumerate() {
+    let lines = std::iter::once(game)
+        .chain(variations)
+        .map(|g| (&g.moves[..], &g.comments[..]));
+    let tree = MoveTree::new(lines);
+    // Each node's move as written and the board after it, a node coming
+    // after the one it is played from.
+    let mut boards = vec![board.clone()];
+    let mut moves = vec![String::new()];
+    for node in 1..tree.len() {
+        let mv = tree.mv(node);
+        let i = tree.depth(node) - 1;
         let shifted = if ranks_from_one {
             shift_ranks(mv).ok_or_else(|| format!("move {} ('{mv}') has no rank 1-10", i + 1))?
         } else {
-            mv.clone()
+            mv.to_string()
         };
         let (from, to) = iccs(&shifted)
             .ok_or_else(|| format!("move {} ('{mv}') is not a xiangqi move", i + 1))?;
-        let iccs_text = format!(
-            "{}-{}",
-            square_name(from).to_ascii_uppercase(),
-            square_name(to).to_ascii_uppercase()
-        );
-        let iccs_text = match chinese.then(|| chinese_text(&following, from, to)) {
+        let before = &boards[tree.parent(node)];
+        let written = match chinese.then(|| chinese_text(before, from, to)) {
             Some(Some(text)) => text,
-            _ => iccs_text,
+            _ => format!(
+                "{}-{}",
+                square_name(from).to_ascii_uppercase(),
+                square_name(to).to_ascii_uppercase()
+            ),
         };
-        following.play(from, to);
-        // Numbered by Red's moves; a game Black starts opens `1. ...`.
-        let ply = i + usize::from(!board.red_to_move);
-        let word = if ply % 2 == 0 {
-            format!("{}. {iccs_text}", ply / 2 + 1)
-        } else if i == 0 {
-            format!("1. ... {iccs_text}")
+        let mut after = before.clone();
+        after.play(from, to);
+        boards.push(after);
+        moves.push(written);
+    }
+    // The words: each move, numbered by Red's moves where Red plays it, and
+    // Black's too where it opens a variation or follows one or a comment
+    // (`3...`); a game Black starts opens `1. ...`. A variation follows the
+    // move it replaces (and its comments), before the moves after it.
+    let comment_words = |node: usize| tree.comments(node).iter().map(|c| format!("{{{c}}}"));
+    enum Step {
+        /// The `i`th move played from `node`; whether numbered whatever
+        /// the side.
+        Move(usize, usize, bool),
+        Open,
+        Close,
+    }
+    let mut words: Vec<String> = comment_words(0).collect();
+    let mut open = false;
+    let mut steps = Vec::new();
+    if !tree.children(0).is_empty() {
+        steps.push(Step::Move(0, 0, false));
+    }
+    while let Some(step) = steps.pop() {
+        let (parent, i, numbered) = match step {
+            Step::Open => {
+                open = true;
+                continue;
+            }
+            Step::Close => {
+                if let Some(last) = words.last_mut() {
+                    last.push(')');
+                }
+                continue;
+            }
+            Step::Move(parent, i, numbered) => (parent, i, numbered),
+        };
+        let siblings = tree.children(parent);
+        let node = siblings[i];
+        let ply = tree.depth(node) - 1 + usize::from(!board.red_to_move);
+        let mut word = if ply.is_multiple_of(2) {
+            format!("{}. {}", ply / 2 + 1, moves[node])
+        } else if tree.depth(node) == 1 {
+            format!("1. ... {}", moves[node])
+        } else if numbered {
+            format!("{}... {}", ply / 2 + 1, moves[node])
         } else {
-            iccs_text
+            moves[node].clone()
         };
+        if std::mem::take(&mut open) {
+            word.insert(0, '(');
+        }
+        words.push(word);
+        words.extend(comment_words(node));
+        let alternatives = if i == 0 { siblings.len() - 1 } else { 0 };
+        if !tree.children(node).is_empty() {
+            let said = alternatives > 0 || !tree.comments(node).is_empty();
+            steps.push(Step::Move(node, 0, said));
+        }
+        for j in (1..=alternatives).rev() {
+            steps.extend([Step::Close, Step::Move(parent, j, true), Step::Open]);
+        }
+    }
+    let mut line = String::new();
+    for word in words {
         if !line.is_empty() && line.chars().count() + word.chars().count() + 1 > 78 {
             text.push_str(&line);
             text.push('\n');
@@ -893,8 +986,9 @@ mod tests {
             moves: ICCS.iter().map(|m| m.to_string()).collect(),
             written: Vec::new(),
             margin: None,
+            comments: Vec::new(),
         };
-        let text = write(&record, false, false).unwrap();
+        let text = write(&record, &[], false, false).unwrap();
         assert!(text.contains("[Format \"ICCS\"]"), "{text}");
         assert!(text.contains("1. H2-E2 H9-G7 2. H0-G2"), "{text}");
         assert!(text.trim_end().ends_with("0-1"), "{text}");
@@ -908,9 +1002,12 @@ mod tests {
             moves: vec!["h3e3".to_string(), "h10g8".to_string()],
             ..record.clone()
         };
-        let text = write(&ones, true, false).unwrap();
+        let text = write(&ones, &[], true, false).unwrap();
         assert!(text.contains("1. H2-E2 H9-G7 0-1"), "{text}");
-        assert!(write(&ones, false, false).is_err(), "h10 is no ICCS square");
+        assert!(
+            write(&ones, &[], false, false).is_err(),
+            "h10 is no ICCS square"
+        );
     }
 
     #[test]
@@ -921,7 +1018,9 @@ mod tests {
                 .to_vec(),
             ..RecordGame::default()
         };
-        let text = write(&opening, false, true).unwrap().replace('\n', " ");
+        let text = write(&opening, &[], false, true)
+            .unwrap()
+            .replace('\n', " ");
         assert!(text.contains("[Format \"Chinese\"]"), "{text}");
         assert!(
             text.contains("1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 兵七进一 马２进３"),
@@ -936,7 +1035,7 @@ mod tests {
                 .to_vec(),
             ..RecordGame::default()
         };
-        let text = write(&set, false, true).unwrap();
+        let text = write(&set, &[], false, true).unwrap();
         assert!(
             text.contains("1. 前炮进一 后车平２ 2. 后炮平四 车１退１"),
             "{text}"
@@ -950,7 +1049,7 @@ mod tests {
                 .to_vec(),
             ..RecordGame::default()
         };
-        let text = write(&set, false, true).unwrap().replace('\n', " ");
+        let text = write(&set, &[], false, true).unwrap().replace('\n', " ");
         // Two advisers on a file where both could step back to file 4:
         // the front one.
         assert!(text.contains("1. 仕六进五 将５进１ 2. 前仕退四"), "{text}");
@@ -963,10 +1062,10 @@ mod tests {
             moves: ["h9g7", "h0g4"].map(str::to_string).to_vec(),
             ..RecordGame::default()
         };
-        let text = write(&odd, false, true).unwrap();
+        let text = write(&odd, &[], false, true).unwrap();
         assert!(text.contains("1. H9-G7 H0-G4"), "{text}");
         for game in [&opening, &set, &odd] {
-            let back = read(&write(game, false, true).unwrap()).unwrap();
+            let back = read(&write(game, &[], false, true).unwrap()).unwrap();
             assert_eq!(back.moves, game.moves);
         }
     }
@@ -986,8 +1085,9 @@ mod tests {
             moves: vec!["e9e8".to_string(), "d0d1".to_string()],
             written: Vec::new(),
             margin: None,
+            comments: Vec::new(),
         };
-        let text = write(&record, false, false).unwrap();
+        let text = write(&record, &[], false, false).unwrap();
         assert!(text.contains("[Red \"red player\"]"), "{text}");
         assert!(text.contains("[Result \"0-1\"]"), "{text}");
         assert!(text.contains("1. ... E9-E8 2. D0-D1"), "{text}");
@@ -1000,6 +1100,111 @@ mod tests {
             },
             record
         );
+    }
+
+    #[test]
+    fn variations_are_written_after_the_move_they_replace_and_read_back() {
+        // Black to move: 1... 将５进１ (or 将５平６), and a variation
+        // inside a variation.
+        let fen = "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1";
+        let line = |moves: &str| moves.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let record = RecordGame {
+            start: Some(fen.to_string()),
+            moves: line("e9e8 d0d1 e8e9"),
+            result: RecordResult::Draw,
+            ..RecordGame::default()
+        };
+        let variations = [
+            line("e9f9 d0d1 f9f8"),
+            line("e9f9 e1f2"),
+            line("e9e8 e1d2"),
+            // A line the main line begins with adds nothing.
+            line("e9e8 d0d1"),
+        ]
+        .map(|moves| RecordGame {
+            moves,
+            ..RecordGame::default()
+        });
+        let text = write(&record, &variations, false, false).unwrap();
+        assert!(
+            text.ends_with(
+                "\n1. ... E9-E8 (1. ... E9-F9 2. D0-D1 (2. E1-F2) 2... F9-F8) 2. D0-D1 (2. E1-D2)\n\
+                 2... E8-E9 1/2-1/2\n"
+            ),
+            "{text}"
+        );
+        let (_, lines) = parse_tree(&text).unwrap();
+        let read: Vec<String> = lines
+            .iter()
+            .map(|l| l.moves.join(" ").to_lowercase().replace('-', ""))
+            .collect();
+        assert_eq!(
+            read,
+            ["e9e8 d0d1 e8e9", "e9f9 d0d1 f9f8", "e9f9 e1f2", "e9e8 e1d2"]
+        );
+        // In Chinese notation, numbered the same way.
+        let text = write(&record, &variations, false, true).unwrap();
+        assert!(
+            text.contains("(1. ... 将５平６ 2. 帅六进一 (2. 仕五进四) 2... 将６进１)"),
+            "{text}"
+        );
+        // Without variations, the game's moves alone.
+        let text = write(&record, &[], false, false).unwrap();
+        assert!(
+            text.ends_with("\n1. ... E9-E8 2. D0-D1 E8-E9 1/2-1/2\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn comments_are_kept_on_the_position_after_the_move_before_them() {
+        let text = "[Game \"Chinese Chess\"]\n\n{开局} 1. 炮二平五 {中炮\n[不是标签]} 马８进７ \
+                    (1... 炮８平５ {顺炮} 2. 马二进三) ; 屏风马\n2. 马二进三 {} *\n";
+        let (_, lines) = parse_tree(text).unwrap();
+        let comments = |i: usize| -> Vec<(usize, &str)> {
+            lines[i]
+                .comments
+                .iter()
+                .map(|(at, c)| (*at, c.as_str()))
+                .collect()
+        };
+        assert_eq!(
+            comments(0),
+            [(0, "开局"), (1, "中炮\n[不是标签]"), (2, "屏风马")]
+        );
+        // The variation keeps those before the move it replaces.
+        assert_eq!(
+            comments(1),
+            [(0, "开局"), (1, "中炮\n[不是标签]"), (2, "顺炮")]
+        );
+        let game = read(text).unwrap();
+        assert_eq!(game.comments, lines[0].comments);
+        // Written after their moves, a Black move after one numbered;
+        // read back the same.
+        let variation = RecordGame {
+            moves: lines[1].moves.iter().map(|w| read_move(w)).collect(),
+            comments: lines[1].comments.clone(),
+            ..RecordGame::default()
+        };
+        fn read_move(word: &str) -> String {
+            match word {
+                "炮二平五" => "h2e2",
+                "炮８平５" => "h7e7",
+                "马二进三" => "h0g2",
+                _ => "?",
+            }
+            .to_string()
+        }
+        let written = write(&game, &[variation], false, true).unwrap();
+        assert!(
+            written.contains(
+                "{开局} 1. 炮二平五 {中炮\n[不是标签]} 1... 马８进７ {屏风马} (1... 炮８平５ {顺炮} 2. 马二进三) 2. 马二进三 *"
+            ),
+            "{written}"
+        );
+        let (_, back) = parse_tree(&written).unwrap();
+        assert_eq!(back[0].comments, lines[0].comments);
+        assert_eq!(back[1].comments, lines[1].comments);
     }
 
     #[test]
@@ -1033,7 +1238,7 @@ mod tests {
             "1. H2-E2 (1. B2-E2 H9-G7 (1... B9-C7)) H9-G7 (1... B9-C7 2. H0-G2 (2. B0-C2)) ) 2. H0-G2",
         );
         let (_, lines) = parse_tree(&text).unwrap();
-        let lines: Vec<String> = lines.iter().map(|l| l.join(" ")).collect();
+        let lines: Vec<String> = lines.iter().map(|l| l.moves.join(" ")).collect();
         assert_eq!(
             lines,
             [

@@ -29,8 +29,10 @@
 //! The side to move at the start is the colour of the first move's piece
 //! (Red where there is no move), as XQStudio's readers take it.
 
-use crate::records::{RecordGame, RecordResult};
-use crate::tree::{binary_games, Header, Tree};
+use std::collections::HashMap;
+
+use crate::records::{comment_text, RecordGame, RecordResult};
+use crate::tree::{binary_games, Header, Line, MoveTree, Tree};
 use crate::xiangqi_pgn::XIANGQI_START;
 
 /// The header's length; the moves start after it.
@@ -111,15 +113,6 @@ impl Moves<'_> {
             .collect();
         self.at = end;
         Some(out)
-    }
-
-    fn skip(&mut self, n: usize) -> Option<()> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&end| end <= self.bytes.len())?;
-        self.at = end;
-        Some(())
     }
 
     fn number(&mut self) -> Option<u32> {
@@ -219,17 +212,19 @@ fn read(
         } else {
             Some(0)
         };
-        let comment =
+        let len =
             comment.ok_or_else(|| format!("the file ends inside move {n}'s comment length"))?;
-        stream
-            .skip(comment as usize)
-            .ok_or_else(|| format!("move {n}'s comment of {comment} bytes runs past the file"))?;
+        let comment = stream
+            .take(len as usize)
+            .ok_or_else(|| format!("move {n}'s comment of {len} bytes runs past the file"))?;
+        let comment = (!comment.is_empty()).then_some(comment);
         let (next, alternative) = if version < 11 {
             (record[2] & 0xf0 != 0, record[2] & 0x0f != 0)
         } else {
             (record[2] & 0x80 != 0, record[2] & 0x40 != 0)
         };
         if std::mem::take(&mut start_record) {
+            tree.start_comment(comment);
             if next {
                 continue;
             }
@@ -242,24 +237,37 @@ fn read(
                 "move {n}: squares {from} and {to} are not both on the board (0-89)"
             ));
         };
-        if !tree.record(format!("{}{}", name(from), name(to)), next, alternative) {
+        if !tree.record(
+            format!("{}{}", name(from), name(to)),
+            comment,
+            next,
+            alternative,
+        ) {
             break;
         }
     }
-    let mut lines = tree.lines();
-    let moves = lines.remove(0);
+    // The texts: the header's fields (each a length byte, then GBK text
+    // up to the first zero byte) and the comments, read together.
+    let field = |offset: usize, room: usize| {
+        let len = usize::from(header[offset]).min(room);
+        let raw = &header[offset + 1..offset + 1 + len];
+        raw.split(|&b| b == 0).next().unwrap_or(&[]).to_vec()
+    };
+    let fields = [
+        field(0x50, 63),
+        field(0xd0, 63),
+        field(0x110, 15),
+        field(0x120, 15),
+        field(0x130, 15),
+        field(0x140, 15),
+    ];
+    let ([title, event, date, site, red, black], lines) = read_texts(fields, tree.lines(), decode);
 
     // Red moves first unless the first move is Black's; without a move,
     // unless the header says Black (0x32), or Black's general stands
     // attacked (a diagram of a mate, drawn after it).
-    let start = start_of(&board, moves.first(), header[0x32] == 1)?;
+    let start = start_of(&board, lines[0].moves.first(), header[0x32] == 1)?;
 
-    let text = |offset: usize, room: usize| {
-        let len = usize::from(header[offset]).min(room);
-        let raw = &header[offset + 1..offset + 1 + len];
-        let raw = raw.split(|&b| b == 0).next().unwrap_or(&[]);
-        decode(raw).trim().to_string()
-    };
     // Red is the first side, whoever moves first.
     let result = match header[0x33] {
         1 => RecordResult::First,
@@ -268,15 +276,65 @@ fn read(
         _ => RecordResult::Unknown,
     };
     let header = Header {
-        title: text(0x50, 63),
-        event: text(0xd0, 63),
-        date: text(0x110, 15),
-        site: text(0x120, 15),
-        red: text(0x130, 15),
-        black: text(0x140, 15),
+        title,
+        event,
+        date,
+        site,
+        red,
+        black,
         result,
     };
-    Ok(binary_games(header, start, moves, lines))
+    Ok(binary_games(header, start, lines))
+}
+
+/// The header's `fields` and the comments of `lines` read as text by
+/// `decode`: each alone, then all that read alone without a replacement
+/// character together, so that they read in one encoding (a short text's
+/// bytes alone may read as another: GBK's `注1` is UTF-8's `ע1`). The
+/// fields trimmed; the comments as [`comment_text`] gives them, their
+/// zero bytes left out.
+fn read_texts<const N: usize>(
+    fields: [Vec<u8>; N],
+    lines: Vec<Line<Vec<u8>>>,
+    decode: &dyn Fn(&[u8]) -> String,
+) -> ([String; N], Vec<Line>) {
+    // The fields, then every comment once.
+    let plain = |bytes: &[u8]| -> Vec<u8> { bytes.iter().copied().filter(|&b| b != 0).collect() };
+    let mut raw: Vec<Vec<u8>> = fields.to_vec();
+    let mut place: HashMap<Vec<u8>, usize> = HashMap::new();
+    for (_, bytes) in lines.iter().flat_map(|line| &line.comments) {
+        place.entry(plain(bytes)).or_insert_with_key(|bytes| {
+            raw.push(bytes.clone());
+            raw.len() - 1
+        });
+    }
+    let mut texts: Vec<String> = raw.iter().map(|bytes| decode(bytes)).collect();
+    let sound: Vec<usize> = (0..raw.len())
+        .filter(|&i| !raw[i].is_empty() && !texts[i].contains('\u{fffd}'))
+        .collect();
+    let together: Vec<&[u8]> = sound.iter().map(|&i| &raw[i][..]).collect();
+    let joined = decode(&together.join(&0u8));
+    let pieces: Vec<&str> = joined.split('\0').collect();
+    if pieces.len() == sound.len() && !joined.contains('\u{fffd}') {
+        for (piece, &i) in pieces.iter().zip(&sound) {
+            texts[i] = piece.to_string();
+        }
+    }
+    let fields = std::array::from_fn(|i| texts[i].trim().to_string());
+    let comments: Vec<Option<String>> = texts.iter().map(|t| comment_text(t)).collect();
+    let text_of = |bytes: &[u8]| comments[*place.get(&plain(bytes))?].clone();
+    let lines = lines
+        .into_iter()
+        .map(|line| Line {
+            comments: line
+                .comments
+                .iter()
+                .filter_map(|(at, bytes)| Some((*at, text_of(bytes)?)))
+                .collect(),
+            moves: line.moves,
+        })
+        .collect();
+    (fields, lines)
 }
 
 /// Write `game` (xiangqi, plyd's moves from its start) as an XQF 1.0
@@ -285,6 +343,19 @@ fn read(
 /// the bytes XQStudio reads (GBK); each is cut to its field's room at a
 /// character's end.
 pub fn write_xqf(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Result<Vec<u8>, String> {
+    write_xqf_tree(game, &[], encode)
+}
+
+/// [`write_xqf`] with `variations`: other lines from the game's start
+/// (their moves and comments), written into the file's move tree beside
+/// the game's moves, its main line; a line that another begins with adds
+/// nothing. Comments are written with the move before them (GBK, by
+/// `encode`).
+pub fn write_xqf_tree(
+    game: &RecordGame,
+    variations: &[RecordGame],
+    encode: &dyn Fn(&str) -> Vec<u8>,
+) -> Result<Vec<u8>, String> {
     let mut header = vec![0u8; HEADER];
     header[..3].copy_from_slice(b"XQ\x0a");
     // The start: each piece to the first free place of its kind.
@@ -359,24 +430,33 @@ pub fn write_xqf(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Result<
     field(0x110, 15, &game.date_place);
     field(0x130, 15, &game.first);
     field(0x140, 15, &game.second);
-    // The start's record, then a record of eight bytes a move.
+    // The start's record, then a record a move, depth first: a move, the
+    // moves after it, then its alternatives; each of four bytes, then its
+    // comment's length (32 bits) and text, the lines ended as Windows ends
+    // them.
+    let lines = std::iter::once(game)
+        .chain(variations)
+        .map(|g| (&g.moves[..], &g.comments[..]));
+    let tree = MoveTree::new(lines);
     let mut bytes = header;
-    let next = |more: bool| if more { 0xf0 } else { 0 };
-    bytes.extend([0x18, 0x20, next(!game.moves.is_empty()), 0xff, 0, 0, 0, 0]);
-    for (i, mv) in game.moves.iter().enumerate() {
+    let flags = |next: bool, alternative: bool| {
+        (if next { 0xf0 } else { 0 }) | if alternative { 0x0f } else { 0 }
+    };
+    let comment = |bytes: &mut Vec<u8>, node: usize| {
+        let text = encode(&tree.comments(node).join("\n").replace('\n', "\r\n"));
+        bytes.extend((text.len() as u32).to_le_bytes());
+        bytes.extend(text);
+    };
+    let first = !tree.children(0).is_empty();
+    bytes.extend([0x18, 0x20, flags(first, false), 0xff]);
+    comment(&mut bytes, 0);
+    for (node, next, alternative) in tree.depth_first() {
+        let mv = tree.mv(node);
         let squares = xiangqi_squares(mv)
-            .ok_or_else(|| format!("move {} ('{mv}') is not a xiangqi move", i + 1))?;
+            .ok_or_else(|| format!("move {} ('{mv}') is not a xiangqi move", tree.depth(node)))?;
         let [from, to] = squares.map(|(file, rank)| (10 * file + rank) as u8);
-        bytes.extend([
-            from + 24,
-            to + 32,
-            next(i + 1 < game.moves.len()),
-            0,
-            0,
-            0,
-            0,
-            0,
-        ]);
+        bytes.extend([from + 24, to + 32, flags(next, alternative), 0]);
+        comment(&mut bytes, node);
     }
     Ok(bytes)
 }
@@ -641,6 +721,8 @@ mod tests {
             ("Red", "Black")
         );
         assert_eq!(game.result, RecordResult::Second);
+        // The second move's comment, on the position after it.
+        assert_eq!(game.comments, [(2, "好棋".to_string())]);
         // A file of the header alone, or the start's record without a
         // next move: the start and no moves.
         for bytes in [
@@ -709,6 +791,9 @@ mod tests {
                 "version {version}"
             );
             assert_eq!(game.moves, ["d9d8", "a0a8", "d8d9"], "version {version}");
+            // The comments, keyed as the moves are.
+            let comments = [(0, "start".to_string()), (1, "first".to_string())];
+            assert_eq!(game.comments, comments, "version {version}");
             // With the variations: the second move's alternative, after
             // the main line, from the same start, its result not given.
             let games = read_xqf_variations(&bytes, &utf8).unwrap();
@@ -719,7 +804,46 @@ mod tests {
             );
             assert_eq!(games[1].start, game.start);
             assert_eq!(games[1].result, RecordResult::Unknown);
+            // The variation shares the comments of the moves before it.
+            assert_eq!(games[1].comments, comments);
         }
+    }
+
+    #[test]
+    fn comments_are_read_as_one_text_and_written_back() {
+        // A decoder that guesses, as plyd's does: UTF-8 where the bytes
+        // are, else one character a byte. D7 A2 31 alone is UTF-8 (as
+        // GBK's `注1` is); read with the file's other comment, which is
+        // not, it is read the same way as that one.
+        let guess = |bytes: &[u8]| match std::str::from_utf8(bytes) {
+            Ok(text) => text.to_string(),
+            Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        };
+        let mut records = vec![record(0, 0, true)];
+        let moves = [(23, 24), (79, 67)];
+        for (i, &(from, to)) in moves.iter().enumerate() {
+            records.push(record(from, to, i + 1 < moves.len()));
+        }
+        records[1].comment = b"\xd7\xa21";
+        records[2].comment = b"\xc6\xe5 \r\n}\x01 ";
+        let bytes = xqf(10, [0; 9], &START, &records);
+        let game = read_xqf(&bytes, &guess).unwrap();
+        assert_eq!(
+            game.comments,
+            [
+                (1, "\u{d7}\u{a2}1".to_string()),
+                (2, "\u{c6}\u{e5} \n)".to_string())
+            ]
+        );
+        // Alone, the first is UTF-8.
+        records[2].comment = b"";
+        let alone = read_xqf(&xqf(10, [0; 9], &START, &records), &guess).unwrap();
+        assert_eq!(alone.comments, [(1, "\u{5e2}1".to_string())]);
+        // Written with the moves, line ends as Windows ends them.
+        let written = write_xqf(&game, &|t: &str| t.as_bytes().to_vec()).unwrap();
+        assert!(written.windows(4).any(|w| w == b" \r\n)"));
+        let back = read_xqf(&written, &utf8).unwrap();
+        assert_eq!(back.comments, game.comments);
     }
 
     #[test]

@@ -96,6 +96,7 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
             && matches!(format, RecordFormat::Ggf | RecordFormat::Sgf))
         .then(|| othello_margin(&game.final_position))
         .flatten(),
+        comments: Vec::new(),
     };
     let text = write_record(format, &record)?;
     out.write_all(text.as_bytes())

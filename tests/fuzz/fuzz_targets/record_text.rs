@@ -11,13 +11,17 @@
 //! read as the records of a small library built around them); an XQF or CBR game read with
 //! its variations starts with the same main line, and every line writes
 //! and reads back; a PGN game's variations, written as games, start with
-//! its main line, which reads to the game's moves.
+//! its main line, which reads to the game's moves. The lines of an XQF or
+//! CBR game, written back as one game with its variations (PGN in both
+//! notations, XQF), read back to the same lines (those no other line
+//! begins with), the main line first, with their comments; a game's
+//! comments read back wherever it is written.
 #![no_main]
 
 use plyd_protocol::{
     is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, read_cbl, read_cbl_variations, read_cbr,
     read_cbr_variations, read_record, read_wthor, read_xqf, read_xqf_variations, transcript_moves,
-    write_record, RecordFormat, RecordGame,
+    write_record, write_record_tree, write_xqf_tree, RecordFormat, RecordGame,
 };
 
 fn rewritten(game: &RecordGame) {
@@ -31,7 +35,56 @@ fn rewritten(game: &RecordGame) {
         assert_eq!(back.moves, game.moves, "{written}");
         assert_eq!(back.start, game.start, "{written}");
         assert_eq!(back.result, game.result, "{written}");
+        assert_eq!(back.comments, game.comments, "{written}");
     }
+}
+
+/// `games` (a game's lines, the main line first) written as one game with
+/// variations, in each format that holds them, read back: the lines no
+/// other line begins with, their moves and comments.
+fn tree_rewritten(games: &[RecordGame]) {
+    let (main, variations) = games.split_first().expect("a game has its main line");
+    let line = |g: &RecordGame| (g.moves.clone(), g.comments.clone());
+    let mut kept: Vec<_> = games
+        .iter()
+        .filter(|l| {
+            !games
+                .iter()
+                .any(|o| o.moves.len() > l.moves.len() && o.moves.starts_with(&l.moves))
+        })
+        .map(line)
+        .collect();
+    kept.sort();
+    kept.dedup_by(|a, b| a.0 == b.0);
+    let check = |back: Vec<RecordGame>, written: &dyn std::fmt::Debug| {
+        assert!(back[0].moves.starts_with(&main.moves), "{written:?}");
+        let mut back: Vec<_> = back.iter().map(line).collect();
+        back.sort();
+        assert_eq!(back, kept, "{written:?}");
+    };
+    let iccs = RecordFormat::XiangqiPgn {
+        ranks_from_one: false,
+    };
+    for format in [iccs, RecordFormat::XiangqiPgnChinese] {
+        let written = write_record_tree(format, main, variations).expect("a game read writes");
+        let lines = match pgn_variations(&written).expect("a written game reads") {
+            Some(lines) => lines,
+            None => vec![written.clone()],
+        };
+        let back = lines
+            .iter()
+            .map(|line| read_record(line).expect("a written line reads").1)
+            .collect();
+        check(back, &written);
+    }
+    // XQF holds at most the pieces of a set (a CBR board may hold more).
+    let same = |text: &str| text.as_bytes().to_vec();
+    let Ok(written) = write_xqf_tree(main, variations, &same) else {
+        return;
+    };
+    let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let back = read_xqf_variations(&written, &lossy).expect("a written tree reads");
+    check(back, &written);
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
@@ -57,6 +110,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             if let Ok(games) = read_xqf_variations(data, &lossy) {
                 assert_eq!(games[0], game);
                 games.iter().for_each(rewritten);
+                tree_rewritten(&games);
             }
         }
         return;
@@ -67,6 +121,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             if let Ok(games) = read_cbr_variations(data) {
                 assert_eq!(games[0], game);
                 games.iter().for_each(rewritten);
+                tree_rewritten(&games);
             }
         }
         // The same bytes as a library's records (a library is larger
