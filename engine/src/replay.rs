@@ -90,7 +90,7 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
         Ok(out)
     };
     if is_xqf(bytes) {
-        let decode = &plyd_util::files::decode_text;
+        let decode = &plyd_util::files::decode_chinese;
         let games = if variations {
             read_xqf_variations(bytes, decode)
         } else {

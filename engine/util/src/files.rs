@@ -59,12 +59,25 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
 /// one that does not, else GB18030 or Big5 by the same characters, then
 /// by fewer not read. A byte-order mark is taken off.
 pub fn decode_text(bytes: &[u8]) -> String {
-    let mut text = match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_string(),
-        Err(_) => {
-            let encodings = [encoding_rs::GB18030, encoding_rs::BIG5];
+    decode(bytes, true)
+}
+
+/// [`decode_text`] for the texts of a format Chinese programs write in
+/// GBK (XQF): UTF-8 too only where it reads them whole, and with more of
+/// the records' characters than GB18030 and Big5 (a short GBK text is
+/// often UTF-8 too: `杀` is UTF-8's `ɱ`).
+pub fn decode_chinese(bytes: &[u8]) -> String {
+    decode(bytes, false)
+}
+
+fn decode(bytes: &[u8], utf8_first: bool) -> String {
+    let utf8 = std::str::from_utf8(bytes);
+    let mut text = match utf8 {
+        Ok(text) if utf8_first => text.to_string(),
+        _ => {
+            let encodings = [encoding_rs::GB18030, encoding_rs::BIG5, encoding_rs::UTF_8];
             let readings = encodings.map(|e| e.decode_without_bom_handling(bytes));
-            // (Last of the greatest: GB18030 on a tie.)
+            // The first of the greatest: GB18030, then Big5, on a tie.
             let whole = readings
                 .iter()
                 .rev()
@@ -79,7 +92,7 @@ pub fn decode_text(bytes: &[u8]) -> String {
             match whole {
                 Some((text, _)) => text.to_string(),
                 None if wide >= 4 * unread(&lossy) => lossy.into_owned(),
-                None => readings
+                None => readings[..2]
                     .iter()
                     .rev()
                     .max_by_key(|(text, _)| (record_characters(text), usize::MAX - unread(text)))
@@ -274,5 +287,12 @@ mod tests {
         let text = decode_text(&damaged);
         assert!(text.starts_with("1. 炮二平"), "{text}");
         assert!(text.ends_with(" 马８进７ 2. 马二进三 车９平８"), "{text}");
+        // GBK's 杀 (C9 B1) is UTF-8's ɱ: GBK first where a format is.
+        assert_eq!(decode_text(&[0xc9, 0xb1]), "ɱ");
+        assert_eq!(decode_chinese(&[0xc9, 0xb1]), "杀");
+        assert_eq!(decode_chinese(gbk), decode_text(gbk));
+        assert_eq!(decode_chinese(big5), decode_text(big5));
+        // UTF-8 that neither reads whole stays UTF-8.
+        assert_eq!(decode_chinese("1. 炮二平五".as_bytes()), "1. 炮二平五");
     }
 }
