@@ -791,6 +791,13 @@ fn variations_of_xqf_and_ccbridge_games_are_games_of_their_own() {
     }
 }
 
+/// `plyd record --tree --to xqf` of `file` into `folder`.
+fn tree_to_xqf(plugins: &Path, folder: &Path, file: &str) -> std::process::Output {
+    let folder = folder.to_str().unwrap();
+    let args = ["record", "--tree", "--to", "xqf", "--out", folder, file];
+    run_plyd(plugins, &args)
+}
+
 #[test]
 fn a_games_variations_are_written_back_as_one_record() {
     // 1. 炮二平五 马８进７ (1... 炮８平５ 2. 马二进三 (2. 马八进七)
@@ -837,18 +844,7 @@ fn a_games_variations_are_written_back_as_one_record() {
         expected
     );
     let folder = dir.path().join("xqf");
-    let out = run_plyd(
-        plugins.path(),
-        &[
-            "record",
-            "--tree",
-            "--to",
-            "xqf",
-            "--out",
-            folder.to_str().unwrap(),
-            &file,
-        ],
-    );
+    let out = tree_to_xqf(plugins.path(), &folder, &file);
     assert!(out.status.success(), "{}", text(&out.stderr));
     // XQF's lines come deepest alternative first: the same lines.
     let sorted = |text: String| {
@@ -908,18 +904,7 @@ fn comments_go_with_the_moves_into_every_xiangqi_record() {
     assert_eq!(written.matches("[Game ").count(), 2, "{written}");
     // Through XQF and back, the same.
     let folder = dir.path().join("xqf");
-    let out = run_plyd(
-        plugins.path(),
-        &[
-            "record",
-            "--tree",
-            "--to",
-            "xqf",
-            "--out",
-            folder.to_str().unwrap(),
-            file,
-        ],
-    );
+    let out = tree_to_xqf(plugins.path(), &folder, file);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let first = folder.join("1.xqf");
     let out = run_plyd(

@@ -190,8 +190,9 @@ enum Tool {
         /// Print each game as a record of this format instead of its
         /// `position` line: `pgn` (xiangqi, ICCS moves; `pgn-chinese` with
         /// Chinese moves, `炮二平五`), `ggf` or `sgf`
-        /// (Othello), `ccgc` (the Amazons and EinStein); a file converted.
-        /// `xqf` (xiangqi) writes a file a game into the `--out` folder.
+        /// (Othello), `ccgc` (the Amazons and EinStein); a file converted,
+        /// xiangqi's comments kept. `xqf` (xiangqi) writes a file a game
+        /// into the `--out` folder.
         #[arg(long, value_name = "FORMAT")]
         to: Option<String>,
         /// The folder `--to xqf` writes its files into (`1.xqf`, `2.xqf`,
