@@ -45,6 +45,21 @@ fn rewritten(game: &RecordGame) {
 fn tree_rewritten(games: &[RecordGame]) {
     let (main, variations) = games.split_first().expect("a game has its main line");
     let line = |g: &RecordGame| (g.moves.clone(), g.comments.clone());
+    // Each kept line's comments: at each position, those of the first
+    // line through it that has some there (lines may share a position
+    // and differ in its comments).
+    let comments_along = |moves: &[String]| -> Vec<(usize, String)> {
+        (0..=moves.len())
+            .flat_map(|ply| {
+                let first = games.iter().find(|g| {
+                    g.moves.starts_with(&moves[..ply]) && g.comments.iter().any(|c| c.0 == ply)
+                });
+                first
+                    .into_iter()
+                    .flat_map(move |g| g.comments.iter().filter(move |c| c.0 == ply).cloned())
+            })
+            .collect()
+    };
     let mut kept: Vec<_> = games
         .iter()
         .filter(|l| {
@@ -52,10 +67,10 @@ fn tree_rewritten(games: &[RecordGame]) {
                 .iter()
                 .any(|o| o.moves.len() > l.moves.len() && o.moves.starts_with(&l.moves))
         })
-        .map(line)
+        .map(|g| (g.moves.clone(), comments_along(&g.moves)))
         .collect();
     kept.sort();
-    kept.dedup_by(|a, b| a.0 == b.0);
+    kept.dedup();
     let check = |back: Vec<RecordGame>, written: &dyn std::fmt::Debug| {
         assert!(back[0].moves.starts_with(&main.moves), "{written:?}");
         let mut back: Vec<_> = back.iter().map(line).collect();
