@@ -578,6 +578,14 @@ mod tests {
             records[1].starts_with("[Game") && records[1].contains("B2-E2"),
             "{records:?}"
         );
+        // A comment's lines are its game's, even one that starts as a tag
+        // or a CCGC record does, or is a transcript; the game after it
+        // starts at its tags.
+        let pgn = "[Game \"Chinese Chess\"]\n\n1. H2-E2 {a\n[Red \"b\"]\n#[AM]\nf5d6c3\n} {\n[x]} H9-G7 *\n\n[Game \"Chinese Chess\"]\n\n1. B2-E2 *\n";
+        let records = split_records(pgn);
+        assert_eq!(records.len(), 2, "{records:?}");
+        assert!(records[0].contains("[x]} H9-G7"), "{records:?}");
+        assert!(records[1].contains("B2-E2"), "{records:?}");
         // Othello transcripts, a game a line.
         let records = split_records("f5d6c3\nF5F6E6F4\n\n(;GM[2];B[fe])\n");
         assert_eq!(records.len(), 3, "{records:?}");
