@@ -38,7 +38,7 @@
 //! byte 56 says the library holds some).
 
 use crate::records::{comment_text, RecordGame, RecordResult};
-use crate::tree::{binary_games, Header, Tree};
+use crate::tree::{binary_games, too_many_moves, Header, Tree, LINE_MOVES_LIMIT};
 use crate::xqf::{name, start_of};
 
 /// A CBR game's first bytes.
@@ -105,18 +105,19 @@ fn square(byte: u8) -> Option<(usize, usize)> {
 /// does): its start, its main line in plyd's moves, result, players,
 /// event, date and site.
 pub fn read_cbr(bytes: &[u8]) -> Result<RecordGame, String> {
-    read(bytes, false).map(|mut games| games.remove(0))
+    read(bytes, false, LINE_MOVES_LIMIT).map(|mut games| games.remove(0))
 }
 
 /// [`read_cbr`] with every variation too: the main line's game first, then
 /// a game for each other line of the move tree (from the start, the
 /// result not given), in the order the file writes them.
 pub fn read_cbr_variations(bytes: &[u8]) -> Result<Vec<RecordGame>, String> {
-    read(bytes, true)
+    read(bytes, true, LINE_MOVES_LIMIT)
 }
 
-/// The main line's game, then the variations' where asked.
-fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
+/// The main line's game, then the variations' where asked, their lines
+/// holding at most `limit` moves.
+fn read(bytes: &[u8], variations: bool, limit: usize) -> Result<Vec<RecordGame>, String> {
     if !is_cbr(bytes) {
         return Err("not a CBR game (no 'CCBridge Record')".to_string());
     }
@@ -162,7 +163,7 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
     // flags say whether a comment on the start follows, and whether the
     // line ends before any move), then the main line.
     let mut at = HEADER;
-    let mut tree = Tree::new(variations);
+    let mut tree = Tree::new(variations, limit);
     let mut start_record = true;
     while let Some(record) = bytes.get(at..at + 4) {
         at += 4;
@@ -211,7 +212,7 @@ fn read(bytes: &[u8], variations: bool) -> Result<Vec<RecordGame>, String> {
             comment,
             next,
             flags & 0x02 != 0,
-        ) {
+        )? {
             break;
         }
     }
@@ -295,6 +296,7 @@ fn read_library(bytes: &[u8], variations: bool) -> Result<CblLibrary, String> {
         ..CblLibrary::default()
     };
     let mut n = 0;
+    let mut room = LINE_MOVES_LIMIT;
     for entry in 0..entries {
         let place = INDEX + entry * ENTRY;
         let flags = count_at(bytes, place).expect("inside the index");
@@ -326,10 +328,18 @@ fn read_library(bytes: &[u8], variations: bool) -> Result<CblLibrary, String> {
             library.headings.push((n, text(&record[180..308])));
             continue;
         }
-        match read(record, variations) {
-            Ok(games) => library
-                .games
-                .extend(games.into_iter().map(|game| (n, Ok(game)))),
+        // The library's lines together hold at most LINE_MOVES_LIMIT
+        // moves: past that, the whole library is refused.
+        match read(record, variations, room) {
+            Ok(games) => {
+                room -= games.iter().map(|g| g.moves.len()).sum::<usize>();
+                library
+                    .games
+                    .extend(games.into_iter().map(|game| (n, Ok(game))));
+            }
+            Err(e) if e == too_many_moves(variations) => {
+                return Err(format!("the games' {}", e.trim_start_matches("its ")));
+            }
             Err(e) => library.games.push((n, Err(e))),
         }
     }
@@ -513,12 +523,9 @@ mod tests {
         assert!(read_cbr(b"XQ").is_err());
     }
 
-    #[test]
-    fn a_cbl_library_reads_every_indexed_game_in_order() {
-        let games = [
-            cbr(&start(), true, &[(70, 67, "")], 1),
-            cbr(&start(), true, &[(64, 67, ""), (7, 24, "")], 3),
-        ];
+    /// A CBL library named `1981年邀请赛` of four entries, `games` in the
+    /// first, each with the blocks it takes.
+    fn library(games: &[(&[u8], usize)]) -> Vec<u8> {
         let mut bytes = vec![0u8; INDEX];
         bytes[..16].copy_from_slice(LIBRARY_MAGIC);
         bytes[60..64].copy_from_slice(&4u32.to_le_bytes());
@@ -526,20 +533,60 @@ mod tests {
         bytes[64..64 + name.len()].copy_from_slice(&name);
         let mut index = vec![0u8; 4 * ENTRY];
         let mut records = Vec::new();
-        // The first game in two blocks, the second in one; the last two
-        // entries unused.
-        for (i, (game, blocks)) in games.iter().zip([2usize, 1]).enumerate() {
+        for (i, &(game, blocks)) in games.iter().enumerate() {
             let entry = &mut index[i * ENTRY..];
             entry[..4].copy_from_slice(&7u32.to_le_bytes());
             entry[4..8].copy_from_slice(&(i as u32).to_le_bytes());
             entry[8..12].copy_from_slice(&(blocks as u32).to_le_bytes());
             entry[12..16].copy_from_slice(&(game.len() as u32).to_le_bytes());
-            let mut record = game.clone();
+            let mut record = game.to_vec();
             record.resize(blocks * BLOCK, 0);
             records.extend(record);
         }
         bytes.extend(index);
         bytes.extend(records);
+        bytes
+    }
+
+    #[test]
+    fn a_librarys_lines_of_too_many_moves_in_all_are_refused() {
+        // A game of 1,500 moves each with an alternative: lines of about
+        // 1.1 million moves in all; two such games pass the limit.
+        let n = 1_500;
+        let mut game = cbr(&start(), true, &[], 1);
+        game.truncate(HEADER);
+        game.extend([0, 0, 0, 0]);
+        let rooks = [(81u8, 72u8), (0, 9), (72, 81), (9, 0)];
+        for i in 0..n {
+            let (from, to) = rooks[i % 4];
+            game.extend([0x02 | u8::from(i + 1 == n), 0, from, to]);
+        }
+        for i in 0..n {
+            let (from, to) = rooks[(n - 1 - i) % 4];
+            game.extend([0x01, 0, from, to]);
+        }
+        let blocks = game.len().div_ceil(BLOCK);
+        let one = read_cbl_variations(&library(&[(&game, blocks)])).unwrap();
+        assert_eq!(one.games.len(), n + 1);
+        assert!(one.games.iter().all(|(_, g)| g.is_ok()));
+        let Err(e) = read_cbl_variations(&library(&[(&game, blocks), (&game, blocks)])) else {
+            panic!("read whole");
+        };
+        assert!(e.contains("more than 2000000 moves in all"), "{e}");
+        // Their main lines alone read.
+        let two = read_cbl(&library(&[(&game, blocks), (&game, blocks)])).unwrap();
+        assert_eq!(two.games.len(), 2);
+    }
+
+    #[test]
+    fn a_cbl_library_reads_every_indexed_game_in_order() {
+        let games = [
+            cbr(&start(), true, &[(70, 67, "")], 1),
+            cbr(&start(), true, &[(64, 67, ""), (7, 24, "")], 3),
+        ];
+        // The first game in two blocks, the second in one; the last two
+        // entries unused.
+        let bytes = library(&[(&games[0], 2), (&games[1], 1)]);
         let library = read_cbl(&bytes).unwrap();
         assert_eq!(library.name, "1981年邀请赛");
         let read: Vec<RecordGame> = library

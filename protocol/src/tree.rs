@@ -86,11 +86,32 @@ fn with_variations(game: RecordGame, lines: impl Iterator<Item = Line>) -> Vec<R
     std::iter::once(game).chain(variations).collect()
 }
 
+/// The most moves the lines read from one file may hold, all lines
+/// together, each counted from the start (a tree's lines share their
+/// first moves, so a file of a few kilobytes could otherwise give lines
+/// of billions of moves): many times the largest opening manuals'.
+pub const LINE_MOVES_LIMIT: usize = 2_000_000;
+
+/// The error for a file whose lines would hold more than
+/// [`LINE_MOVES_LIMIT`] moves; `all`: with its variations.
+pub(crate) fn too_many_moves(all: bool) -> String {
+    let limit = LINE_MOVES_LIMIT;
+    if all {
+        format!("its lines hold more than {limit} moves in all, each counted from the start: too many to give (read it without --variations)")
+    } else {
+        format!("its moves are more than {limit}: too many to give")
+    }
+}
+
 /// The lines read so far, and where the reading stands.
 #[derive(Debug)]
 pub(crate) struct Tree<C = String> {
     /// Whether the variations are read (else the main line only).
     all: bool,
+    /// The most moves the lines may hold (see [`LINE_MOVES_LIMIT`]), and
+    /// how many those read hold.
+    limit: usize,
+    used: usize,
     /// The line being read: its moves and their comments.
     path: Line<C>,
     /// For each move read that has an alternative still to come, how many
@@ -101,10 +122,13 @@ pub(crate) struct Tree<C = String> {
 }
 
 impl<C: Clone> Tree<C> {
-    /// A tree to read, its variations too where `all`.
-    pub(crate) fn new(all: bool) -> Tree<C> {
+    /// A tree to read, its variations too where `all`, its lines holding
+    /// at most `limit` moves.
+    pub(crate) fn new(all: bool, limit: usize) -> Tree<C> {
         Tree {
             all,
+            limit,
+            used: 0,
             path: Line::default(),
             pending: Vec::new(),
             lines: Vec::new(),
@@ -125,15 +149,19 @@ impl<C: Clone> Tree<C> {
 
     /// A move record: its move and comment, whether the next record is
     /// the move after it, and whether an alternative to it follows.
-    /// Whether more records belong to the tree (to be read).
+    /// Whether more records belong to the tree (to be read); an error
+    /// where the lines would hold more moves than their limit.
     pub(crate) fn record(
         &mut self,
         mv: String,
         comment: Option<C>,
         next: bool,
         alternative: bool,
-    ) -> bool {
+    ) -> Result<bool, String> {
         let depth = self.path.moves.len();
+        if self.used + depth >= self.limit {
+            return Err(too_many_moves(self.all));
+        }
         self.path.moves.push(mv);
         if let Some(comment) = comment {
             self.path.comments.push((depth + 1, comment));
@@ -142,17 +170,18 @@ impl<C: Clone> Tree<C> {
             self.pending.push(depth);
         }
         if next {
-            return true;
+            return Ok(true);
         }
+        self.used += self.path.moves.len();
         self.lines.push(self.path.clone());
-        match self.pending.pop() {
+        Ok(match self.pending.pop() {
             Some(depth) => {
                 self.path.moves.truncate(depth);
                 self.path.comments.retain(|&(at, _)| at <= depth);
                 true
             }
             None => false,
-        }
+        })
     }
 
     /// The lines, the main line first (an empty one where nothing was
@@ -302,9 +331,12 @@ mod tests {
     /// Read `records` (move, next, alternative) until the tree says the
     /// rest is not its own.
     fn read(all: bool, records: &[(&str, bool, bool)]) -> Vec<Vec<String>> {
-        let mut tree: Tree = Tree::new(all);
+        let mut tree: Tree = Tree::new(all, LINE_MOVES_LIMIT);
         for &(mv, next, alternative) in records {
-            if !tree.record(mv.to_string(), None, next, alternative) {
+            if !tree
+                .record(mv.to_string(), None, next, alternative)
+                .unwrap()
+            {
                 break;
             }
         }

@@ -22,7 +22,7 @@
 //! writes ICCS (`[Format "ICCS"]`).
 
 use crate::records::{comment_text, RecordGame, RecordResult};
-use crate::tree::{Line, MoveTree};
+use crate::tree::{too_many_moves, Line, MoveTree, LINE_MOVES_LIMIT};
 
 /// Files across the board.
 const FILES: usize = 9;
@@ -401,6 +401,9 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
     let mut path = Line::default();
     let mut place = 0usize;
     let mut outer: Vec<(Line, usize)> = Vec::new();
+    // The moves copied into variations (each starts as a copy of the line
+    // it branches from): kept within LINE_MOVES_LIMIT.
+    let mut copied = 0usize;
     let mut chars = text.chars().peekable();
     let mut word = String::new();
     let flush = |word: &mut String, path: &mut Line| {
@@ -472,6 +475,10 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
                 // An alternative to the last move read, after the
                 // comments on the position before it.
                 flush(&mut word, &mut path);
+                copied += path.moves.len();
+                if copied > LINE_MOVES_LIMIT {
+                    return Err(too_many_moves(true));
+                }
                 let mut alternative = path.clone();
                 alternative.moves.pop();
                 let before = alternative.moves.len();
@@ -499,6 +506,9 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
         place = at;
     }
     lines[place] = path;
+    if lines.iter().map(|l| l.moves.len()).sum::<usize>() > LINE_MOVES_LIMIT {
+        return Err(too_many_moves(lines.len() > 1));
+    }
     Ok((tags, lines))
 }
 
@@ -1205,6 +1215,24 @@ mod tests {
         let (_, back) = parse_tree(&written).unwrap();
         assert_eq!(back[0].comments, lines[0].comments);
         assert_eq!(back[1].comments, lines[1].comments);
+    }
+
+    #[test]
+    fn variations_copying_too_many_moves_are_refused() {
+        // 1,000 variations after move 3,000 of a line: 3 million moves
+        // copied, from 30 KB of text.
+        let mut text = "[Game \"Chinese Chess\"]\n\n".to_string();
+        for i in 0..3_000 {
+            text += ["h0g2 ", "h9g7 ", "g2h0 ", "g7h9 "][i % 4];
+        }
+        text += &"(a0a1) ".repeat(1_000);
+        let Err(e) = parse_tree(&text) else {
+            panic!("read whole");
+        };
+        assert!(e.contains("more than 2000000 moves in all"), "{e}");
+        // Fewer read.
+        let fewer = text.replacen(&"(a0a1) ".repeat(500), "", 1);
+        assert_eq!(parse_tree(&fewer).unwrap().1.len(), 501);
     }
 
     #[test]

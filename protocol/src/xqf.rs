@@ -32,7 +32,7 @@
 use std::collections::HashMap;
 
 use crate::records::{comment_text, RecordGame, RecordResult};
-use crate::tree::{binary_games, Header, Line, MoveTree, Tree};
+use crate::tree::{binary_games, Header, Line, MoveTree, Tree, LINE_MOVES_LIMIT};
 use crate::xiangqi_pgn::XIANGQI_START;
 
 /// The header's length; the moves start after it.
@@ -193,7 +193,7 @@ fn read(
         at: 0,
         keys: &keys,
     };
-    let mut tree = Tree::new(variations);
+    let mut tree = Tree::new(variations, LINE_MOVES_LIMIT);
     // The first record is the start's own, with its comment.
     let mut start_record = true;
     loop {
@@ -242,7 +242,7 @@ fn read(
             comment,
             next,
             alternative,
-        ) {
+        )? {
             break;
         }
     }
@@ -807,6 +807,34 @@ mod tests {
             // The variation shares the comments of the moves before it.
             assert_eq!(games[1].comments, comments);
         }
+    }
+
+    #[test]
+    fn lines_of_too_many_moves_in_all_are_refused() {
+        // 2,000 moves each with an alternative: 2,001 lines of up to
+        // 2,000 moves, about 2 million moves in all, from 32 KB.
+        let n = 2_000;
+        let rooks = [(0u8, 1u8), (9, 8), (1, 0), (8, 9)];
+        let mut records = vec![record(0, 0, true)];
+        for i in 0..n {
+            let (from, to) = rooks[i % 4];
+            records.push(Record {
+                variation: true,
+                ..record(from, to, i + 1 < n)
+            });
+        }
+        for i in 0..n {
+            let (from, to) = rooks[(n - 1 - i) % 4];
+            records.push(record(from, to, false));
+        }
+        let keys = [0x5a, 7, 0x33, 0x81, 0xc4, 200, 17, 99, 250];
+        let bytes = xqf(18, keys, &START, &records);
+        let Err(e) = read_xqf_variations(&bytes, &utf8) else {
+            panic!("read whole");
+        };
+        assert!(e.contains("more than 2000000 moves in all"), "{e}");
+        // The main line alone reads.
+        assert_eq!(read_xqf(&bytes, &utf8).unwrap().moves.len(), n);
     }
 
     #[test]
