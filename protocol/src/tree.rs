@@ -197,8 +197,7 @@ impl<C: Clone> Tree<C> {
 /// Lines from one start merged into a tree: node 0 is the start, each
 /// other node a move, its children the moves played after it in the order
 /// the lines first play them (so the first line is the first child's, all
-/// the way down). A line that another begins with adds nothing. A node
-/// comes after its parent in the nodes' order.
+/// the way down). A line that another begins with adds nothing.
 #[derive(Debug)]
 pub(crate) struct MoveTree {
     nodes: Vec<Node>,
@@ -210,8 +209,6 @@ struct Node {
     mv: String,
     /// The comments on the position it reaches.
     comments: Vec<String>,
-    /// The node it is played from (the start's is itself).
-    parent: usize,
     /// Its number of moves from the start.
     depth: usize,
     /// The moves played after it, the main one first.
@@ -228,7 +225,6 @@ impl MoveTree {
         let mut nodes = vec![Node {
             mv: String::new(),
             comments: Vec::new(),
-            parent: 0,
             depth: 0,
             children: Vec::new(),
         }];
@@ -246,7 +242,6 @@ impl MoveTree {
                     nodes.push(Node {
                         mv: mv.clone(),
                         comments: Vec::new(),
-                        parent: at,
                         depth: nodes[at].depth + 1,
                         children: Vec::new(),
                     });
@@ -283,11 +278,6 @@ impl MoveTree {
     /// The comments on the position `node` reaches (node 0: the start).
     pub(crate) fn comments(&self, node: usize) -> &[String] {
         &self.nodes[node].comments
-    }
-
-    /// The node `node` is played from.
-    pub(crate) fn parent(&self, node: usize) -> usize {
-        self.nodes[node].parent
     }
 
     /// The number of moves from the start to `node` (its move the last).
@@ -402,6 +392,5 @@ mod tests {
         assert_eq!(read, ["a1 a2 a3", "a1 a2 d3", "a1 c2 c3 c4", "b1 b2"]);
         let c4 = (0..tree.len()).find(|&n| tree.mv(n) == "c4").unwrap();
         assert_eq!(tree.depth(c4), 4);
-        assert_eq!(tree.mv(tree.parent(c4)), "c3");
     }
 }

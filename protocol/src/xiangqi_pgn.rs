@@ -791,13 +791,21 @@ pub(crate) fn write(
         .chain(variations)
         .map(|g| (&g.moves[..], &g.comments[..]));
     let tree = MoveTree::new(lines);
-    // Each node's move as written and the board after it, a node coming
-    // after the one it is played from.
-    let mut boards = vec![board.clone()];
-    let mut moves = vec![String::new()];
-    for node in 1..tree.len() {
+    // Each node's move as written, found on one board walked depth first:
+    // each move played, and taken back (its square's piece, if it took
+    // one, put back) once the walk leaves it.
+    let mut following = board.clone();
+    let mut played: Vec<(Square, Square, Option<Piece>)> = Vec::new();
+    let mut moves = vec![String::new(); tree.len()];
+    for (node, _, _) in tree.depth_first() {
         let mv = tree.mv(node);
         let i = tree.depth(node) - 1;
+        while played.len() > i {
+            let (from, to, taken) = played.pop().expect("a move to take back");
+            following.squares[from.1][from.0] = following.squares[to.1][to.0].take();
+            following.squares[to.1][to.0] = taken;
+            following.red_to_move = !following.red_to_move;
+        }
         let shifted = if ranks_from_one {
             shift_ranks(mv).ok_or_else(|| format!("move {} ('{mv}') has no rank 1-10", i + 1))?
         } else {
@@ -805,8 +813,7 @@ pub(crate) fn write(
         };
         let (from, to) = iccs(&shifted)
             .ok_or_else(|| format!("move {} ('{mv}') is not a xiangqi move", i + 1))?;
-        let before = &boards[tree.parent(node)];
-        let written = match chinese.then(|| chinese_text(before, from, to)) {
+        moves[node] = match chinese.then(|| chinese_text(&following, from, to)) {
             Some(Some(text)) => text,
             _ => format!(
                 "{}-{}",
@@ -814,10 +821,8 @@ pub(crate) fn write(
                 square_name(to).to_ascii_uppercase()
             ),
         };
-        let mut after = before.clone();
-        after.play(from, to);
-        boards.push(after);
-        moves.push(written);
+        played.push((from, to, following.squares[to.1][to.0]));
+        following.play(from, to);
     }
     // The words: each move, numbered by Red's moves where Red plays it, and
     // Black's too where it opens a variation or follows one or a comment
