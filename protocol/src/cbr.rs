@@ -39,7 +39,7 @@
 
 use crate::records::{comment_text, RecordGame, RecordResult};
 use crate::tree::{binary_games, too_many_moves, Header, Tree, LINE_MOVES_LIMIT};
-use crate::xqf::{name, start_of};
+use crate::xqf::{move_text, name, start_of};
 
 /// A CBR game's first bytes.
 const RECORD_MAGIC: &[u8; 16] = b"CCBridge Record\0";
@@ -74,16 +74,20 @@ fn count_at(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
+/// The UTF-16 units of `bytes` (little-endian) up to the first zero.
+fn utf16_units(bytes: &[u8]) -> Vec<u16> {
+    bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .take_while(|&u| u != 0)
+        .collect()
+}
+
 /// The UTF-16 text of `bytes` up to its first zero character, trimmed;
 /// empty where it holds a control or private-use character, or half a
 /// surrogate pair: what a writer left in a field it did not fill.
 fn text(bytes: &[u8]) -> String {
-    let units: Vec<u16> = bytes
-        .chunks_exact(2)
-        .map(|b| u16::from_le_bytes([b[0], b[1]]))
-        .take_while(|&u| u != 0)
-        .collect();
-    match String::from_utf16(&units) {
+    match String::from_utf16(&utf16_units(bytes)) {
         Ok(text)
             if !text.chars().any(|c| {
                 c.is_control() || matches!(c, '\u{e000}'..='\u{f8ff}' | '\u{fffe}' | '\u{ffff}')
@@ -185,12 +189,9 @@ fn read(bytes: &[u8], variations: bool, limit: usize) -> Result<Vec<RecordGame>,
                 .checked_add(4 + len as usize)
                 .filter(|&end| end <= bytes.len())
                 .ok_or_else(|| format!("{whose} comment of {len} bytes runs past the file"))?;
-            // UTF-16 text, as the header's, up to a zero character.
-            let units: Vec<u16> = bytes[at + 4..end]
-                .chunks_exact(2)
-                .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
-                .take_while(|&u| u != 0)
-                .collect();
+            // UTF-16 text, as the header's (control characters, line
+            // ends among them, kept for `comment_text`).
+            let units = utf16_units(&bytes[at + 4..end]);
             comment = comment_text(&String::from_utf16_lossy(&units));
             at = end;
         }
@@ -202,17 +203,8 @@ fn read(bytes: &[u8], variations: bool, limit: usize) -> Result<Vec<RecordGame>,
             }
             break;
         }
-        let (Some(from), Some(to)) = (square(from), square(to)) else {
-            return Err(format!(
-                "move {n}: squares {from} and {to} are not both on the board (0-89)"
-            ));
-        };
-        if !tree.record(
-            format!("{}{}", name(from), name(to)),
-            comment,
-            next,
-            flags & 0x02 != 0,
-        )? {
+        let mv = move_text(n, from, to, square)?;
+        if !tree.record(mv, comment, next, flags & 0x02 != 0)? {
             break;
         }
     }
@@ -337,8 +329,8 @@ fn read_library(bytes: &[u8], variations: bool) -> Result<CblLibrary, String> {
                     .games
                     .extend(games.into_iter().map(|game| (n, Ok(game))));
             }
-            Err(e) if e == too_many_moves(variations) => {
-                return Err(format!("the games' {}", e.trim_start_matches("its ")));
+            Err(e) if e == too_many_moves(variations, "its") => {
+                return Err(too_many_moves(variations, "the games'"));
             }
             Err(e) => library.games.push((n, Err(e))),
         }

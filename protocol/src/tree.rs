@@ -21,19 +21,10 @@ pub(crate) struct Header {
 /// One line of a move tree: its moves from the start, and the comments
 /// along it, each with the number of moves before it (as text, or as a
 /// record's bytes before they are read as text).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Line<C = String> {
     pub(crate) moves: Vec<String>,
     pub(crate) comments: Vec<(usize, C)>,
-}
-
-impl<C> Default for Line<C> {
-    fn default() -> Self {
-        Line {
-            moves: Vec::new(),
-            comments: Vec::new(),
-        }
-    }
 }
 
 /// The game of a record whose header says `header`, from `start` (`None`
@@ -93,13 +84,14 @@ fn with_variations(game: RecordGame, lines: impl Iterator<Item = Line>) -> Vec<R
 pub const LINE_MOVES_LIMIT: usize = 2_000_000;
 
 /// The error for a file whose lines would hold more than
-/// [`LINE_MOVES_LIMIT`] moves; `all`: with its variations.
-pub(crate) fn too_many_moves(all: bool) -> String {
+/// [`LINE_MOVES_LIMIT`] moves, `whose` lines they are (`its`); `all`:
+/// with its variations.
+pub(crate) fn too_many_moves(all: bool, whose: &str) -> String {
     let limit = LINE_MOVES_LIMIT;
     if all {
-        format!("its lines hold more than {limit} moves in all, each counted from the start: too many to give (read it without --variations)")
+        format!("{whose} lines hold more than {limit} moves in all, each counted from the start: too many to give (read it without --variations)")
     } else {
-        format!("its moves are more than {limit}: too many to give")
+        format!("{whose} moves are more than {limit}: too many to give")
     }
 }
 
@@ -121,7 +113,7 @@ pub(crate) struct Tree<C = String> {
     lines: Vec<Line<C>>,
 }
 
-impl<C: Clone> Tree<C> {
+impl<C: Clone + Default> Tree<C> {
     /// A tree to read, its variations too where `all`, its lines holding
     /// at most `limit` moves.
     pub(crate) fn new(all: bool, limit: usize) -> Tree<C> {
@@ -160,7 +152,7 @@ impl<C: Clone> Tree<C> {
     ) -> Result<bool, String> {
         let depth = self.path.moves.len();
         if self.used + depth >= self.limit {
-            return Err(too_many_moves(self.all));
+            return Err(too_many_moves(self.all, "its"));
         }
         self.path.moves.push(mv);
         if let Some(comment) = comment {

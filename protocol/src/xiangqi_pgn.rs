@@ -105,6 +105,14 @@ impl Board {
         self.red_to_move = !self.red_to_move;
     }
 
+    /// Take back the move [`Board::play`] played from `from` to `to`,
+    /// which took `taken` (what stood on `to`).
+    fn unplay(&mut self, from: Square, to: Square, taken: Option<Piece>) {
+        self.squares[from.1][from.0] = self.squares[to.1][to.0].take();
+        self.squares[to.1][to.0] = taken;
+        self.red_to_move = !self.red_to_move;
+    }
+
     /// The board file of the mover's file number `n` (1-9 from its right).
     fn file_of(&self, n: usize) -> Option<usize> {
         (1..=FILES)
@@ -477,7 +485,7 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
                 flush(&mut word, &mut path);
                 copied += path.moves.len();
                 if copied > LINE_MOVES_LIMIT {
-                    return Err(too_many_moves(true));
+                    return Err(too_many_moves(true, "its"));
                 }
                 let mut alternative = path.clone();
                 alternative.moves.pop();
@@ -507,7 +515,7 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
     }
     lines[place] = path;
     if lines.iter().map(|l| l.moves.len()).sum::<usize>() > LINE_MOVES_LIMIT {
-        return Err(too_many_moves(lines.len() > 1));
+        return Err(too_many_moves(lines.len() > 1, "its"));
     }
     Ok((tags, lines))
 }
@@ -550,7 +558,7 @@ pub fn pgn_variations(text: &str) -> Result<Option<Vec<String>>, String> {
                 let value = if i > 0 && name.eq_ignore_ascii_case("Result") {
                     "*".to_string()
                 } else {
-                    value.replace('\\', "\\\\").replace('"', "\\\"")
+                    tag_value(value)
                 };
                 game += &format!("[{name} \"{value}\"]\n");
             }
@@ -802,9 +810,7 @@ pub(crate) fn write(
         let i = tree.depth(node) - 1;
         while played.len() > i {
             let (from, to, taken) = played.pop().expect("a move to take back");
-            following.squares[from.1][from.0] = following.squares[to.1][to.0].take();
-            following.squares[to.1][to.0] = taken;
-            following.red_to_move = !following.red_to_move;
+            following.unplay(from, to, taken);
         }
         let shifted = if ranks_from_one {
             shift_ranks(mv).ok_or_else(|| format!("move {} ('{mv}') has no rank 1-10", i + 1))?

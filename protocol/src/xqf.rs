@@ -132,6 +132,22 @@ pub(crate) fn name((file, rank): (usize, usize)) -> String {
     format!("{}{rank}", char::from(b'a' + file as u8))
 }
 
+/// Move `n` of a binary record (XQF, CBR) in plyd's notation (`h2e2`), its
+/// squares' bytes `from` and `to` read by the format's `square`.
+pub(crate) fn move_text(
+    n: usize,
+    from: u8,
+    to: u8,
+    square: fn(u8) -> Option<(usize, usize)>,
+) -> Result<String, String> {
+    let (Some(from_square), Some(to_square)) = (square(from), square(to)) else {
+        return Err(format!(
+            "move {n}: squares {from} and {to} are not both on the board (0-89)"
+        ));
+    };
+    Ok(format!("{}{}", name(from_square), name(to_square)))
+}
+
 /// Read an XQF file's game: its start, its main line in plyd's moves,
 /// result, players and event. `decode` turns the header's texts (GBK as
 /// XQStudio writes them) into text.
@@ -232,17 +248,7 @@ fn read(
         }
         let from = record[0].wrapping_sub(24).wrapping_sub(keys.from);
         let to = record[1].wrapping_sub(32).wrapping_sub(keys.to);
-        let (Some(from), Some(to)) = (square(from), square(to)) else {
-            return Err(format!(
-                "move {n}: squares {from} and {to} are not both on the board (0-89)"
-            ));
-        };
-        if !tree.record(
-            format!("{}{}", name(from), name(to)),
-            comment,
-            next,
-            alternative,
-        )? {
+        if !tree.record(move_text(n, from, to, square)?, comment, next, alternative)? {
             break;
         }
     }
@@ -298,16 +304,28 @@ fn read_texts<const N: usize>(
     lines: Vec<Line<Vec<u8>>>,
     decode: &dyn Fn(&[u8]) -> String,
 ) -> ([String; N], Vec<Line>) {
-    // The fields, then every comment once.
-    let plain = |bytes: &[u8]| -> Vec<u8> { bytes.iter().copied().filter(|&b| b != 0).collect() };
+    // The fields, then every comment once (its zero bytes left out); the
+    // lines' comments as places in that list.
     let mut raw: Vec<Vec<u8>> = fields.to_vec();
     let mut place: HashMap<Vec<u8>, usize> = HashMap::new();
-    for (_, bytes) in lines.iter().flat_map(|line| &line.comments) {
-        place.entry(plain(bytes)).or_insert_with_key(|bytes| {
-            raw.push(bytes.clone());
-            raw.len() - 1
-        });
-    }
+    let lines: Vec<Line<usize>> = lines
+        .into_iter()
+        .map(|line| Line {
+            comments: line
+                .comments
+                .into_iter()
+                .map(|(at, bytes)| {
+                    let plain: Vec<u8> = bytes.into_iter().filter(|&b| b != 0).collect();
+                    let i = *place.entry(plain).or_insert_with_key(|plain| {
+                        raw.push(plain.clone());
+                        raw.len() - 1
+                    });
+                    (at, i)
+                })
+                .collect(),
+            moves: line.moves,
+        })
+        .collect();
     let mut texts: Vec<String> = raw.iter().map(|bytes| decode(bytes)).collect();
     let sound: Vec<usize> = (0..raw.len())
         .filter(|&i| !raw[i].is_empty() && !texts[i].contains('\u{fffd}'))
@@ -322,14 +340,13 @@ fn read_texts<const N: usize>(
     }
     let fields = std::array::from_fn(|i| texts[i].trim().to_string());
     let comments: Vec<Option<String>> = texts.iter().map(|t| comment_text(t)).collect();
-    let text_of = |bytes: &[u8]| comments[*place.get(&plain(bytes))?].clone();
     let lines = lines
         .into_iter()
         .map(|line| Line {
             comments: line
                 .comments
-                .iter()
-                .filter_map(|(at, bytes)| Some((*at, text_of(bytes)?)))
+                .into_iter()
+                .filter_map(|(at, i)| Some((at, comments[i].clone()?)))
                 .collect(),
             moves: line.moves,
         })

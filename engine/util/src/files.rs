@@ -71,8 +71,7 @@ pub fn decode_chinese(bytes: &[u8]) -> String {
 }
 
 fn decode(bytes: &[u8], utf8_first: bool) -> String {
-    let utf8 = std::str::from_utf8(bytes);
-    let mut text = match utf8 {
+    let mut text = match std::str::from_utf8(bytes) {
         Ok(text) if utf8_first => text.to_string(),
         _ => {
             let encodings = [encoding_rs::GB18030, encoding_rs::BIG5, encoding_rs::UTF_8];
@@ -84,14 +83,18 @@ fn decode(bytes: &[u8], utf8_first: bool) -> String {
                 .filter(|(_, had_errors)| !had_errors)
                 .max_by_key(|(text, _)| record_characters(text));
             let unread = |text: &str| text.chars().filter(|&c| c == '\u{fffd}').count();
-            let lossy = String::from_utf8_lossy(bytes);
-            let wide = lossy
-                .chars()
-                .filter(|&c| !c.is_ascii() && c != '\u{fffd}')
-                .count();
+            // UTF-8's reading, U+FFFD for what it cannot read.
+            let lossy = &readings[2].0;
+            let mostly_utf8 = || {
+                let wide = lossy
+                    .chars()
+                    .filter(|&c| !c.is_ascii() && c != '\u{fffd}')
+                    .count();
+                wide >= 4 * unread(lossy)
+            };
             match whole {
                 Some((text, _)) => text.to_string(),
-                None if wide >= 4 * unread(&lossy) => lossy.into_owned(),
+                None if mostly_utf8() => lossy.to_string(),
                 None => readings[..2]
                     .iter()
                     .rev()
