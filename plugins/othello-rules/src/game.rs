@@ -256,9 +256,27 @@ impl Game for Othello {
         Some((empties, empties <= threshold))
     }
 
+    /// A finished game is answered too, with its final score and no
+    /// move: the host solves each root move's position for several lines,
+    /// and a move may end the game.
     fn solve(&mut self, host: &mut SolveHost<'_>) -> Option<SolveResult> {
-        self.endgame_size()?;
         let wld = WIN_LOSS_DRAW.load(Ordering::Relaxed);
+        let exactness = if wld {
+            abi::SOLVE_WIN_LOSS_DRAW
+        } else {
+            abi::SOLVE_EXACT
+        };
+        if self.position.is_game_over() {
+            let (own, opp) = self.position.own_and_opponent();
+            let score = endgame::final_score(own, opp);
+            return Some(SolveResult {
+                score: if wld { score.signum() } else { score },
+                best: PASS,
+                nodes: 0,
+                complete: 1,
+                exactness,
+            });
+        }
         let (alpha, beta) = if wld {
             (-1, 1)
         } else {
@@ -272,11 +290,7 @@ impl Game for Othello {
             best: solution.best.unwrap_or(PASS),
             nodes: solution.nodes,
             complete: u32::from(solution.complete),
-            exactness: if wld {
-                abi::SOLVE_WIN_LOSS_DRAW
-            } else {
-                abi::SOLVE_EXACT
-            },
+            exactness,
         })
     }
 
