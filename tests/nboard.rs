@@ -233,20 +233,26 @@ const ENDGAME: &str = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TY[8]\
 BO[8 XOOOOOO- XOOXOO-- XXOOOOXX XOXOOOX- XOOXOOX- XOOOOX-X X-XXOX-- -XXX---- *];)";
 
 #[test]
-fn hint_in_the_endgame_gives_as_many_lines_as_asked() {
+fn hint_in_the_endgame_gives_as_many_exact_lines_as_asked() {
     let mut gui = Gui::start();
     gui.engine.send("set depth 2");
     gui.set_game(ENDGAME);
     gui.engine.send("hint 3");
     let lines = gui.engine.read_until(|l| l == "status");
-    let deepest: Vec<&String> = lines
+    // Each line solved to the end (depth 14, the empty squares), with its
+    // exact margin: not the won or lost game's 64.00 of an evaluation
+    // search's line.
+    let searched: Vec<(&str, f64)> = lines
         .iter()
-        .filter(|l| l.starts_with("search ") && l.split_whitespace().nth(4) == Some("2"))
+        .filter(|l| l.starts_with("search "))
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(fields[3..], ["0", "14"], "{l}");
+            (&fields[1][..2], fields[2].parse::<f64>().unwrap())
+        })
         .collect();
-    let mut firsts: Vec<&str> = deepest
-        .iter()
-        .map(|l| &l.split_whitespace().nth(1).unwrap()[..2])
-        .collect();
+    assert_eq!(searched.len(), 3, "{lines:?}");
+    let mut firsts: Vec<&str> = searched.iter().map(|(mv, _)| *mv).collect();
     firsts.sort_unstable();
     firsts.dedup();
     assert_eq!(firsts.len(), 3, "{lines:?}");
@@ -254,6 +260,17 @@ fn hint_in_the_endgame_gives_as_many_lines_as_asked() {
         firsts.iter().all(|m| ["H1", "G2", "B7", "F8"].contains(m)),
         "{firsts:?}"
     );
+    for pair in searched.windows(2) {
+        assert!(pair[0].1 >= pair[1].1, "{lines:?}");
+    }
+    for (_, eval) in &searched {
+        assert!(eval.abs() < 64.0 && eval % 2.0 == 0.0, "{lines:?}");
+    }
+    // The best line's margin is the root's, solved once by `go`.
+    let lines = gui.scored_go();
+    let answer: Vec<&str> = lines.last().unwrap()["=== ".len()..].split('/').collect();
+    let eval: f64 = answer[1].parse().unwrap();
+    assert_eq!((answer[0], eval), searched[0], "{lines:?}");
 }
 
 #[test]

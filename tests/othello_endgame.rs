@@ -423,6 +423,278 @@ fn the_solver_through_the_abi_equals_plain_minimax_on_random_games() {
 }
 
 #[test]
+fn several_lines_through_uci_are_exact_weighed_against_the_time_and_stop() {
+    let (mut engine, _dir) = Engine::othello();
+    let p = ffo_position("ffo1");
+    engine.send("setoption name MultiPV value 3");
+    // Three lines, numbered, solved to the end; the first the published
+    // score, the others no better.
+    let lines = go(&mut engine, &p.position, "go depth 60");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let scored: Vec<&String> = lines.iter().filter(|l| cp(l).is_some()).collect();
+    assert_eq!(scored.len(), 3, "{lines:?}");
+    for (k, line) in scored.iter().enumerate() {
+        assert_info_well_formed(line);
+        assert!(
+            line.starts_with(&format!("info depth 14 seldepth 14 multipv {} ", k + 1)),
+            "{line}"
+        );
+    }
+    assert_eq!(cp(scored[0]), Some(100 * p.expected), "{lines:?}");
+    assert!(
+        cp(scored[1]) <= cp(scored[0]) && cp(scored[2]) <= cp(scored[1]),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"info string exact".to_string()),
+        "{lines:?}"
+    );
+    let best = scored[0]
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {best}"));
+    // One move alone (`searchmoves`): its line only, the score the one
+    // the three lines gave it.
+    let second = scored[1]
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    engine.send("setoption name MultiPV value 1");
+    let alone = go(
+        &mut engine,
+        &p.position,
+        &format!("go depth 60 searchmoves {second}"),
+    );
+    let scored_alone: Vec<&String> = alone.iter().filter(|l| cp(l).is_some()).collect();
+    assert_eq!(scored_alone.len(), 1, "{alone:?}");
+    assert!(
+        scored_alone[0].contains(&format!(" pv {second}")),
+        "{alone:?}"
+    );
+    assert!(!scored_alone[0].contains(" multipv "), "{alone:?}");
+    assert_eq!(cp(scored_alone[0]), cp(scored[1]), "{alone:?}");
+    assert_eq!(alone.last().unwrap(), &format!("bestmove {second}"));
+    // A move planned too short for a solve of each move: the evaluation
+    // search answers (its lines numbered, none exact).
+    engine.send("setoption name MultiPV value 3");
+    let quick = go(&mut engine, &p.position, "go movetime 20");
+    assert!(!quick.iter().any(|l| l.contains("exact")), "{quick:?}");
+    assert!(quick.iter().any(|l| l.contains(" multipv 3 ")), "{quick:?}");
+    // Stopped in the root's solve of 24 empty squares: the best move so
+    // far, said to be no more than that.
+    let big = ffo_position("ffo45");
+    engine.send(&format!("position fen {}", big.position));
+    engine.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    engine.send("stop");
+    let stopped = engine.until_bestmove();
+    assert!(
+        stopped.contains(
+            &"info string endgame solve stopped before it ended: the move is the best found so far"
+                .to_string()
+        ),
+        "{stopped:?}"
+    );
+    let played = stopped.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert!(
+        legal_squares(&big.position).contains(&played.to_string()),
+        "{stopped:?}"
+    );
+}
+
+/// The legal moves of an Othello position (64-square board text and the
+/// side to move), by the rules written out here.
+fn legal_squares(position: &str) -> Vec<String> {
+    let (board, side) = position.split_once(' ').unwrap();
+    let cells: Vec<char> = board.chars().collect();
+    let (own, other) = if side == "X" { ('X', 'O') } else { ('O', 'X') };
+    let mut moves = Vec::new();
+    for square in 0..64i32 {
+        if cells[square as usize] != '-' {
+            continue;
+        }
+        let (row, col) = (square / 8, square % 8);
+        let flips = [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ]
+        .iter()
+        .any(|&(dr, dc)| {
+            let (mut r, mut c, mut seen) = (row + dr, col + dc, 0);
+            while (0..8).contains(&r) && (0..8).contains(&c) && cells[(r * 8 + c) as usize] == other
+            {
+                r += dr;
+                c += dc;
+                seen += 1;
+            }
+            seen > 0
+                && (0..8).contains(&r)
+                && (0..8).contains(&c)
+                && cells[(r * 8 + c) as usize] == own
+        });
+        if flips {
+            moves.push(format!("{}{}", (b'a' + col as u8) as char, row + 1));
+        }
+    }
+    moves
+}
+
+/// Each move's value by plain minimax, for the side to move at `state`.
+fn move_values(state: &mut GameState) -> Vec<(String, i32)> {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves).unwrap();
+    let side = state.side_to_move().unwrap();
+    let mut values = Vec::new();
+    for mv in moves {
+        let text = state.format_move(mv).unwrap();
+        state.make_move(mv).unwrap();
+        let value = minimax(state);
+        let same = state.side_to_move().unwrap() == side;
+        state.unmake_move(mv).unwrap();
+        values.push((text, if same { value } else { -value }));
+    }
+    values
+}
+
+#[test]
+fn several_lines_are_solved_exactly_each_move_as_plain_minimax_scores_it() {
+    let dir = common::othello_dir();
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let variant = report.host.find_variant("othello").unwrap();
+    let evaluator = plyd::host::Evaluator::new(
+        &variant.plugin,
+        plyd::host::EvaluatorSource::BuiltIn {
+            game: variant.plugin.clone(),
+            index: 0,
+        },
+        None,
+    )
+    .unwrap();
+    let tt = TranspositionTable::new(4).unwrap();
+    let mut rng = plyd_util::rng::SplitMix64::new(0x5eed_1e55);
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for game in 0..24 {
+        let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+        // Play at random until 6 to 8 squares are empty.
+        let empties_left = 6 + game % 3;
+        loop {
+            state.legal_moves(&mut moves).unwrap();
+            let empty = 64 - state.position_text().unwrap().matches(['X', 'O']).count();
+            if empty <= empties_left || moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.next_u64() as usize % moves.len()];
+            state.make_move(mv).unwrap();
+        }
+        if state.outcome().unwrap() != Outcome::Ongoing {
+            continue;
+        }
+        let text = state.position_text().unwrap();
+        let mut values = move_values(&mut state);
+        values.sort_by_key(|(_, value)| std::cmp::Reverse(*value));
+        // All lines, three, one, and one of the moves alone; on one and
+        // two threads.
+        let some = values[values.len() / 2].0.clone();
+        let cases: [(usize, Vec<String>); 4] = [
+            (64, vec![]),
+            (3, vec![]),
+            (1, vec![some.clone()]),
+            (2, vec![some.clone(), values[0].0.clone()]),
+        ];
+        for (multipv, searched) in cases {
+            for threads in [1, 2] {
+                let limits = SearchLimits {
+                    depth: Some(60),
+                    search_moves: searched
+                        .iter()
+                        .map(|m| state.parse_move(m).unwrap())
+                        .collect(),
+                    ..SearchLimits::default()
+                };
+                let options = SearchOptions {
+                    threads,
+                    multipv,
+                    ..SearchOptions::default()
+                };
+                let mut root = GameState::new(&variant.plugin, variant.index).unwrap();
+                root.set_position(&text).unwrap();
+                let mut infos = Vec::new();
+                let result = search(
+                    root,
+                    &evaluator,
+                    &tt,
+                    &limits,
+                    &SearchControl::new(false),
+                    &options,
+                    &mut |event| {
+                        if let plyd::search::SearchEvent::Info(info) = event {
+                            infos.push(info);
+                        }
+                    },
+                )
+                .unwrap();
+                let what = format!(
+                    "{text}, MultiPV {multipv}, searchmoves {searched:?}, {threads} thread(s)"
+                );
+                assert!(
+                    infos.iter().any(|i| i.string.as_deref() == Some("exact")),
+                    "{what}: {infos:?}"
+                );
+                let lines: Vec<_> = infos.iter().filter(|i| i.score.is_some()).collect();
+                let wanted: Vec<&(String, i32)> = values
+                    .iter()
+                    .filter(|(mv, _)| searched.is_empty() || searched.contains(mv))
+                    .collect();
+                assert_eq!(lines.len(), multipv.min(wanted.len()), "{what}: {infos:?}");
+                for (k, line) in lines.iter().enumerate() {
+                    let numbered = (multipv > 1).then_some(k as u32 + 1);
+                    assert_eq!(line.multipv, numbered, "{what}");
+                    assert_eq!(line.depth, Some(empties(&text)), "{what}");
+                    let value = values.iter().find(|(mv, _)| *mv == line.pv[0]).unwrap().1;
+                    // The line's move is scored as minimax scores it, and
+                    // the k-th line has the k-th best score.
+                    let Some((plyd_protocol::Score::Cp(cp), None)) = line.score else {
+                        panic!("{what}: {line:?}");
+                    };
+                    assert_eq!(cp, 100 * value, "{what}: {line:?}");
+                    assert_eq!(value, wanted[k].1, "{what}: {infos:?}");
+                }
+                assert_eq!(result.score, 100 * wanted[0].1, "{what}");
+                let best = state.format_move(result.best.unwrap()).unwrap();
+                assert_eq!(best, lines[0].pv[0], "{what}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 100, "{checked} searches checked");
+}
+
+/// The empty squares of an Othello position text.
+fn empties(text: &str) -> u32 {
+    text.split(' ')
+        .next()
+        .unwrap()
+        .chars()
+        .filter_map(|c| c.to_digit(10))
+        .sum()
+}
+
+#[test]
 fn endgame_bench_solves_a_file_and_checks_its_scores() {
     let dir = common::othello_dir();
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/othello/ffo.txt");

@@ -577,9 +577,9 @@ pub fn search_with_trees(
             &mut answer,
             report,
         ),
-        Ok(Some(size)) => endgame::run(
+        Ok(Some(plan)) => endgame::run(
             root,
-            size,
+            plan,
             tt,
             limits,
             control,

@@ -336,7 +336,10 @@ pub trait Game: Clone + Send + 'static {
     }
     /// Solve this state to the end of the game with the host's table and
     /// stop signal; `None` where [`Game::endgame_size`] says `None`. The
-    /// state must be left as it was.
+    /// state must be left as it was. The host also asks it of a finished
+    /// game (a root move that ended it, when it solves each move for
+    /// several lines): answer its final score there, or `None` to have
+    /// the line scored by the outcome's sign.
     fn solve(&mut self, host: &mut SolveHost<'_>) -> Option<abi::SolveResult> {
         let _ = host;
         None
