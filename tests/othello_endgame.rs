@@ -684,6 +684,78 @@ fn several_lines_are_solved_exactly_each_move_as_plain_minimax_scores_it() {
     assert!(checked >= 100, "{checked} searches checked");
 }
 
+/// A table that keeps nothing and never stops a solve.
+struct NoTable;
+
+impl plyd::host::SolveTable for NoTable {
+    fn probe(&mut self, _key: u64) -> Option<plyd_api::abi::SolveEntry> {
+        None
+    }
+    fn store(&mut self, _key: u64, _entry: &plyd_api::abi::SolveEntry) {}
+    fn poll(&mut self, _nodes: u64) -> bool {
+        false
+    }
+}
+
+#[test]
+fn a_solve_in_a_window_bounds_the_score_as_plain_minimax_says() {
+    let dir = common::othello_dir();
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let variant = report.host.find_variant("othello").unwrap();
+    let mut rng = plyd_util::rng::SplitMix64::new(0x3141_5926);
+    let mut moves = Vec::new();
+    let (mut below, mut above, mut exact) = (0, 0, 0);
+    for game in 0..40 {
+        let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+        assert!(state.solves_in_window());
+        let empties_left = 5 + game % 5;
+        loop {
+            state.legal_moves(&mut moves).unwrap();
+            let empty = 64 - state.position_text().unwrap().matches(['X', 'O']).count();
+            if empty <= empties_left || moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.next_u64() as usize % moves.len()];
+            state.make_move(mv).unwrap();
+        }
+        let text = state.position_text().unwrap();
+        let value = minimax(&mut state);
+        for (alpha, beta) in [
+            (value - 1, value),
+            (value, value + 1),
+            (value - 3, value - 1),
+            (value + 1, value + 3),
+            (value - 2, value + 2),
+            (-64, 64),
+        ] {
+            let solved = state
+                .solve(0, &mut NoTable, Some((alpha, beta)))
+                .unwrap()
+                .expect("solved");
+            assert!(solved.complete && !solved.win_loss_draw, "{text}");
+            let score = solved.score;
+            let what = format!("{text}: value {value}, window ({alpha}, {beta}), score {score}");
+            if value <= alpha {
+                assert!(score <= alpha && score >= value, "{what}");
+                below += 1;
+            } else if value >= beta {
+                assert!(score >= beta && score <= value, "{what}");
+                above += 1;
+            } else {
+                assert_eq!(score, value, "{what}");
+                exact += 1;
+            }
+        }
+        // The state is left as it was.
+        assert_eq!(state.position_text().unwrap(), text);
+    }
+    assert!(
+        below > 30 && above > 30 && exact > 30,
+        "{below} {above} {exact}"
+    );
+}
+
 /// The empty squares of an Othello position text.
 fn empties(text: &str) -> u32 {
     text.split(' ')

@@ -4,7 +4,10 @@ n`) against Edax: the exact score of every legal move, position by
 position.
 
 plyd answers `setoption name MultiPV value 64` and `go depth 60` with a
-line for every move, each solved to the end of the game. Edax gives every
+line for every move, each solved to the end of the game; with --lines N,
+`MultiPV N`, whose lines are the N best (the other moves shown by null
+windows to be no better), compared with Edax's N best scores and with
+Edax's score of each move plyd names. Edax gives every
 move's exact score with its console command `script-to-obf` at level 60
 (it finds the best move, leaves it out, searches again, and so on: how
 Edax writes its own test files). Edax is not part of plyd: build it from
@@ -81,7 +84,7 @@ def plyd_lines(engine, position):
     scores = {}
     for line in lines:
         words = line.split()
-        if "multipv" in words and "score" in words and "pv" in words:
+        if "score" in words and "pv" in words:
             move = words[words.index("pv") + 1].lower()
             move = "pass" if move == "0000" else move
             scores[move] = int(words[words.index("cp") + 1]) // 100
@@ -152,6 +155,7 @@ def main():
     ap.add_argument("--from", dest="first", help="first FFO position (ffo1)")
     ap.add_argument("--to", dest="last", help="last FFO position")
     ap.add_argument("--threads", type=int, default=1, help="plyd's Threads")
+    ap.add_argument("--lines", type=int, default=64, help="plyd's MultiPV (64: every move)")
     args = ap.parse_args()
     low, _, high = args.empties.partition("-")
     empties = list(range(int(low), int(high or low) + 1))
@@ -161,7 +165,7 @@ def main():
     plyd = Engine(
         "plyd",
         [args.plyd],
-        ["setoption name MultiPV value 64", f"setoption name Threads value {args.threads}"],
+        [f"setoption name MultiPV value {args.lines}", f"setoption name Threads value {args.threads}"],
         timeout=3600,
     )
     edax = Edax(args.edax, args.edax_dir)
@@ -175,7 +179,11 @@ def main():
         theirs = edax.lines(position)
         times[1] += time.time() - started
         moves += len(theirs)
-        if ours != theirs:
+        best = sorted(theirs.values(), reverse=True)[: args.lines]
+        same = sorted(ours.values(), reverse=True) == best and all(
+            theirs.get(move) == score for move, score in ours.items()
+        )
+        if not same:
             differ += 1
             print(f"{name} {position}: plyd {sorted(ours.items())} Edax {sorted(theirs.items())}")
     edax.close()

@@ -701,6 +701,7 @@ unsafe fn read_game_table(
                 (Some(endgame_size), Some(solve)) => Some(crate::solve::SolverEntries {
                     endgame_size,
                     solve,
+                    solve_window: optional_field!(table, table_size, GameApi, solve_window),
                 }),
                 _ => None,
             },

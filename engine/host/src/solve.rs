@@ -22,6 +22,9 @@ use crate::game::GameState;
 pub(crate) struct SolverEntries {
     pub endgame_size: unsafe extern "C" fn(*const State, *mut u32) -> i32,
     pub solve: unsafe extern "C" fn(*mut State, *const SolveRequest, *mut SolveResult) -> i32,
+    pub solve_window: Option<
+        unsafe extern "C" fn(*mut State, *const SolveRequest, i32, i32, *mut SolveResult) -> i32,
+    >,
 }
 
 /// What the host lends a solve: a table and a stop signal.
@@ -131,13 +134,25 @@ impl GameState {
         }
     }
 
+    /// Whether the plugin's solver takes a window (`solve_window`).
+    pub fn solves_in_window(&self) -> bool {
+        self.plugin
+            .vtable
+            .solver
+            .is_some_and(|entries| entries.solve_window.is_some())
+    }
+
     /// Solve this state with the plugin's solver, lending it `table`.
     /// `thread` is the search thread (0: the main one). `None` where the
-    /// plugin has no solver or refuses the state.
+    /// plugin has no solver or refuses the state. With a `window` (`alpha
+    /// < beta`), where the plugin solves within one (`solve_window`), a
+    /// score at or below `alpha` is an upper bound and one at or above
+    /// `beta` a lower bound; a plugin without it solves exactly.
     pub fn solve(
         &mut self,
         thread: u32,
         table: &mut dyn SolveTable,
+        window: Option<(i32, i32)>,
     ) -> Result<Option<Solved>, PluginError> {
         let Some(entries) = self.plugin.vtable.solver else {
             return Ok(None);
@@ -152,19 +167,29 @@ impl GameState {
             poll: Some(poll_callback),
         };
         let mut result = SolveResult::default();
-        // SAFETY: live state, used by this thread only; `request` and the
-        // table behind it outlive the call; `result` is writable.
-        let status = unsafe { (entries.solve)(self.ptr.as_ptr(), &request, &mut result) };
+        let mut entry = "solve";
+        let mut status = abi::STATUS_UNSUPPORTED;
+        if let (Some(solve_window), Some((alpha, beta))) = (entries.solve_window, window) {
+            entry = "solve_window";
+            // SAFETY: as below.
+            status = unsafe { solve_window(self.ptr.as_ptr(), &request, alpha, beta, &mut result) };
+        }
+        if status == abi::STATUS_UNSUPPORTED {
+            entry = "solve";
+            // SAFETY: live state, used by this thread only; `request` and
+            // the table behind it outlive the call; `result` is writable.
+            status = unsafe { (entries.solve)(self.ptr.as_ptr(), &request, &mut result) };
+        }
         match status {
             abi::STATUS_OK => {}
             abi::STATUS_UNSUPPORTED => return Ok(None),
             other => {
-                self.plugin.health.status("solve", other)?;
+                self.plugin.health.status(entry, other)?;
             }
         }
         if result.complete > 1 || result.exactness > abi::SOLVE_WIN_LOSS_DRAW {
             return Err(self.plugin.health.garbage(
-                "solve",
+                entry,
                 format!(
                     "complete {} exactness {}",
                     result.complete, result.exactness

@@ -292,12 +292,14 @@ struct Solving<'a> {
 
 impl Solving<'_> {
     /// Solve `state` on the search's threads (Lazy SMP), `before` nodes
-    /// spent by earlier solves of this search: the answer (`None` where
-    /// the plugin refused the position) and the nodes of this solve.
+    /// spent by earlier solves of this search, in `window` where one is
+    /// given (see [`GameState::solve`]): the answer (`None` where the
+    /// plugin refused the position) and the nodes of this solve.
     fn solve(
         &self,
         state: &mut GameState,
         before: u64,
+        window: Option<(i32, i32)>,
     ) -> Result<(Option<Solved>, u64), PluginError> {
         let threads = self.threads;
         let shared = Shared {
@@ -323,7 +325,7 @@ impl Solving<'_> {
                         let _on_roll = shared.control.enter_roll();
                         let id = i + 1;
                         let mut table = ThreadTable { shared, id };
-                        let solved = state.solve(id as u32, &mut table);
+                        let solved = state.solve(id as u32, &mut table, window);
                         finish(shared, id, &solved);
                         solved
                     })
@@ -333,7 +335,7 @@ impl Solving<'_> {
                 shared: &shared,
                 id: 0,
             };
-            let main = state.solve(0, &mut table);
+            let main = state.solve(0, &mut table, window);
             finish(&shared, 0, &main);
             shared.done.store(true, Ordering::Relaxed);
             let helpers: Vec<_> = handles
@@ -406,7 +408,7 @@ fn run_root(
     };
     answer.best = Some(root.format_move(first)?);
     let mut root = root;
-    let (chosen, nodes) = solving.solve(&mut root, 0)?;
+    let (chosen, nodes) = solving.solve(&mut root, 0, None)?;
     let Some(solved) = chosen else {
         // The plugin refused a position it had offered: say so, and answer
         // with the first legal move.
@@ -486,7 +488,7 @@ fn run_lines(
     // move, not the best of the moves solved so far. On FFO 40-44 it
     // added 5 to 25% to the time of all lines.
     if solving.limits.search_moves.is_empty() && moves.len() > 1 {
-        let (solved, spent) = solving.solve(&mut root, 0)?;
+        let (solved, spent) = solving.solve(&mut root, 0, None)?;
         nodes += spent;
         match solved {
             Some(solved) => {
@@ -512,8 +514,13 @@ fn run_lines(
             }
         }
     }
-    let solved_first = lines.len();
-    for (number, &mv) in moves.iter().enumerate().skip(solved_first) {
+    // Moves whose place among the lines is known: solved, or shown by a
+    // window to be no better than the last of `plan.lines` lines.
+    let mut decided = lines.len();
+    // Windows tell a move that cannot enter the lines without its exact
+    // score, where the solver takes one and the scores are exact.
+    let windows = root.solves_in_window() && !win_loss_draw;
+    for (number, &mv) in moves.iter().enumerate().skip(decided) {
         if stopped {
             break;
         }
@@ -530,7 +537,36 @@ fn run_lines(
         // A game whose turn need not alternate may leave the move to the
         // same side: its score is then the root's side's as it stands.
         let sign = if child.side_to_move()? == side { 1 } else { -1 };
-        let (solved, spent) = solving.solve(&mut child, nodes)?;
+        if windows && !win_loss_draw && ended == Outcome::Ongoing && lines.len() >= plan.lines {
+            // Does the move beat the last line's score `t` (in the
+            // game's units)? For the side to move there, whose score `v`
+            // is the move's times `sign`: `-v > t` (`v <= -t - 1`) or `v >
+            // t` (`v >= t + 1`), each told by a null window.
+            let mut scores: Vec<i32> = lines.iter().map(|line| line.score).collect();
+            scores.sort_unstable_by_key(|&score| std::cmp::Reverse(score));
+            let t = scores[plan.lines - 1] / 100;
+            let window = if sign < 0 { (-t - 1, -t) } else { (t, t + 1) };
+            let (tested, spent) = solving.solve(&mut child, nodes, Some(window))?;
+            nodes += spent;
+            match tested {
+                // A win-loss-draw answer (a solver that took no window in
+                // that mode) bounds nothing here: the move is solved.
+                Some(tested) if tested.complete && tested.win_loss_draw => {}
+                Some(tested) if tested.complete => {
+                    let beats = if sign < 0 {
+                        tested.score <= window.0
+                    } else {
+                        tested.score >= window.1
+                    };
+                    if !beats {
+                        decided += 1;
+                        continue;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let (solved, spent) = solving.solve(&mut child, nodes, None)?;
         nodes += spent;
         let solved = match solved {
             Some(solved) if solved.complete => solved,
@@ -554,6 +590,7 @@ fn run_lines(
             }
         };
         win_loss_draw |= solved.win_loss_draw;
+        decided += 1;
         lines.push(Line {
             mv,
             score: sign * reported(&solved),
@@ -578,13 +615,12 @@ fn run_lines(
         let multipv = (plan.lines > 1).then_some(index as u32 + 1);
         report(solving.info(plan.size, multipv, Some(line.score), nodes, pv));
     }
-    let complete = lines.len() == moves.len();
+    let complete = decided == moves.len();
     report(info_string(&if lines.is_empty() {
         "endgame solve stopped before it ended: the move is the best found so far".to_string()
     } else if !complete {
         format!(
-            "endgame solve stopped before it ended: {} of the {} moves solved, the move the best of those",
-            lines.len(),
+            "endgame solve stopped before it ended: {decided} of the {} moves solved, the move the best of those",
             moves.len()
         )
     } else if win_loss_draw {

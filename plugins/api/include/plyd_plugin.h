@@ -434,6 +434,14 @@ typedef struct PlydGameApi {
      * there is nothing to say. The host adds it to the line that gives a
      * verdict. Optional. */
     int64_t (*outcome_reason)(const PlydState *state, char *buf, size_t cap);
+    /* Beside solve, optional: solve within the window (alpha, beta) of
+     * final-score units, alpha < beta: a result->score at or below alpha
+     * is an upper bound of the exact score, at or above beta a lower
+     * bound, between them the exact score. Otherwise as solve (a finished
+     * game answered with its final score); PLYD_STATUS_UNSUPPORTED leaves
+     * the host to call solve (the full window). Asked for several lines. */
+    int32_t (*solve_window)(PlydState *state, const PlydSolveRequest *request,
+                            int32_t alpha, int32_t beta, PlydSolveResult *result);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

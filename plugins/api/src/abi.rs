@@ -410,6 +410,23 @@ pub struct GameApi {
     /// kept). The host adds it to the line that gives a verdict.
     pub outcome_reason:
         Option<unsafe extern "C" fn(state: *const State, buf: *mut c_char, cap: usize) -> i64>,
+    /// Optional, beside `solve`: `solve` within the window (`alpha`,
+    /// `beta`) of final-score units, `alpha < beta`: a `result.score` at
+    /// or below `alpha` is an upper bound of the exact score, one at or
+    /// above `beta` a lower bound, one between them the exact score.
+    /// Otherwise as `solve` (a finished game answered with its final
+    /// score); [`STATUS_UNSUPPORTED`] leaves the host to `solve` with the
+    /// full window. The host asks it for several lines, to learn whether
+    /// a move beats the lines it has without its exact score.
+    pub solve_window: Option<
+        unsafe extern "C" fn(
+            state: *mut State,
+            request: *const SolveRequest,
+            alpha: i32,
+            beta: i32,
+            result: *mut SolveResult,
+        ) -> i32,
+    >,
 }
 
 /// [`GameApi::move_keys`]: every key, its noisy bit cleared, is below this.

@@ -344,6 +344,20 @@ pub trait Game: Clone + Send + 'static {
         let _ = host;
         None
     }
+    /// [`Game::solve`] within the window (`alpha`, `beta`), `alpha <
+    /// beta`: a score at or below `alpha` is an upper bound of the exact
+    /// score, one at or above `beta` a lower bound, one between them the
+    /// exact score. `None` (the default) has the host call
+    /// [`Game::solve`] instead.
+    fn solve_window(
+        &mut self,
+        host: &mut SolveHost<'_>,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<abi::SolveResult> {
+        let _ = (host, alpha, beta);
+        None
+    }
     /// Whether [`Game::see_ge`] is meaningful (sets `see_ge`).
     const HAS_SEE: bool = false;
     /// Static exchange evaluation: whether the exchange on the target
@@ -783,6 +797,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         gives_check: G::HAS_GIVES_CHECK.then_some(shim::gives_check::<G> as _),
         count_after: G::HAS_COUNT_AFTER.then_some(shim::count_after::<G> as _),
         outcome_reason: G::HAS_OUTCOME_REASON.then_some(shim::outcome_reason::<G> as _),
+        solve_window: G::HAS_SOLVER.then_some(shim::solve_window::<G> as _),
     }
 }
 
@@ -1377,6 +1392,31 @@ mod shim {
         request: *const abi::SolveRequest,
         result: *mut abi::SolveResult,
     ) -> i32 {
+        solve_with::<G>(state, request, result, |game, host| game.solve(host))
+    }
+
+    pub unsafe extern "C" fn solve_window<G: Game>(
+        state: *mut State,
+        request: *const abi::SolveRequest,
+        alpha: i32,
+        beta: i32,
+        result: *mut abi::SolveResult,
+    ) -> i32 {
+        if alpha >= beta {
+            return abi::STATUS_INVALID;
+        }
+        solve_with::<G>(state, request, result, |game, host| {
+            game.solve_window(host, alpha, beta)
+        })
+    }
+
+    /// `solve` and `solve_window`: the checks, the call and the answer.
+    fn solve_with<G: Game>(
+        state: *mut State,
+        request: *const abi::SolveRequest,
+        result: *mut abi::SolveResult,
+        solve: impl FnOnce(&mut G, &mut SolveHost<'_>) -> Option<abi::SolveResult>,
+    ) -> i32 {
         guard(abi::STATUS_PANIC, || {
             if request.is_null() || result.is_null() {
                 return abi::STATUS_INVALID;
@@ -1385,7 +1425,7 @@ mod shim {
             let request = unsafe { &*request };
             let mut host = SolveHost { request };
             // SAFETY: live state, not shared during the call.
-            match unsafe { state_mut::<G>(state) }.solve(&mut host) {
+            match solve(unsafe { state_mut::<G>(state) }, &mut host) {
                 Some(solved) => {
                     // SAFETY: the caller passes a writable result.
                     unsafe { *result = solved };

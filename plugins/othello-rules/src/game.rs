@@ -171,6 +171,38 @@ impl Othello {
     pub fn plies_played(&self) -> usize {
         self.history.len()
     }
+
+    /// Solve in `window`: (-1, 1) in the `wld` mode, the full window for
+    /// the exact score, or the host's. A finished game gets its final
+    /// score (its sign in the `wld` mode) and no move.
+    fn solve_in(&self, host: &mut SolveHost<'_>, (alpha, beta): (i32, i32)) -> Option<SolveResult> {
+        let wld = WIN_LOSS_DRAW.load(Ordering::Relaxed);
+        let exactness = if wld {
+            abi::SOLVE_WIN_LOSS_DRAW
+        } else {
+            abi::SOLVE_EXACT
+        };
+        let (own, opp) = self.position.own_and_opponent();
+        if self.position.is_game_over() {
+            let score = endgame::final_score(own, opp);
+            return Some(SolveResult {
+                score: if wld { score.signum() } else { score },
+                best: PASS,
+                nodes: 0,
+                complete: 1,
+                exactness,
+            });
+        }
+        let thread = host.thread();
+        let solution = endgame::solve(own, opp, alpha, beta, thread, &mut HostTable { host });
+        Some(SolveResult {
+            score: solution.score,
+            best: solution.best.unwrap_or(PASS),
+            nodes: solution.nodes,
+            complete: u32::from(solution.complete),
+            exactness,
+        })
+    }
 }
 
 /// SplitMix64's finaliser: a bijection on `u64` in which every input bit
@@ -260,38 +292,26 @@ impl Game for Othello {
     /// move: the host solves each root move's position for several lines,
     /// and a move may end the game.
     fn solve(&mut self, host: &mut SolveHost<'_>) -> Option<SolveResult> {
-        let wld = WIN_LOSS_DRAW.load(Ordering::Relaxed);
-        let exactness = if wld {
-            abi::SOLVE_WIN_LOSS_DRAW
-        } else {
-            abi::SOLVE_EXACT
-        };
-        if self.position.is_game_over() {
-            let (own, opp) = self.position.own_and_opponent();
-            let score = endgame::final_score(own, opp);
-            return Some(SolveResult {
-                score: if wld { score.signum() } else { score },
-                best: PASS,
-                nodes: 0,
-                complete: 1,
-                exactness,
-            });
-        }
-        let (alpha, beta) = if wld {
+        let full = if WIN_LOSS_DRAW.load(Ordering::Relaxed) {
             (-1, 1)
         } else {
             (-SCORE_INFINITY, SCORE_INFINITY)
         };
-        let (own, opp) = self.position.own_and_opponent();
-        let thread = host.thread();
-        let solution = endgame::solve(own, opp, alpha, beta, thread, &mut HostTable { host });
-        Some(SolveResult {
-            score: solution.score,
-            best: solution.best.unwrap_or(PASS),
-            nodes: solution.nodes,
-            complete: u32::from(solution.complete),
-            exactness,
-        })
+        self.solve_in(host, full)
+    }
+
+    /// The exact solve's window, where the mode is `exact`; `wld` solves
+    /// as [`Game::solve`] does.
+    fn solve_window(
+        &mut self,
+        host: &mut SolveHost<'_>,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<SolveResult> {
+        if WIN_LOSS_DRAW.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.solve_in(host, (alpha, beta))
     }
 
     fn new(_variant: usize) -> Self {
