@@ -56,6 +56,12 @@ fn assert_solved(lines: &[String], expected: i32, what: &str) {
     );
 }
 
+/// The first move of an `info` line's `pv`.
+fn first_move(line: &str) -> &str {
+    let pv = line.split(" pv ").nth(1).expect("a pv");
+    pv.split(' ').next().unwrap()
+}
+
 /// Search `go` in `position` and return the lines up to `bestmove`.
 fn go(engine: &mut Engine, position: &str, go: &str) -> Vec<String> {
     engine.send(&format!("position fen {position}"));
@@ -303,6 +309,49 @@ fn bad_option_values_get_one_error_line_and_change_nothing() {
     ));
 }
 
+/// The Othello plugin of a fresh install, its variant and its built-in
+/// evaluator (the folder kept alive with them).
+fn othello() -> (
+    common::TempDir,
+    plyd::host::VariantRef,
+    plyd::host::Evaluator,
+) {
+    let dir = common::othello_dir();
+    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let variant = report.host.find_variant("othello").unwrap();
+    let evaluator = plyd::host::Evaluator::new(
+        &variant.plugin,
+        plyd::host::EvaluatorSource::BuiltIn {
+            game: variant.plugin.clone(),
+            index: 0,
+        },
+        None,
+    )
+    .unwrap();
+    (dir, variant, evaluator)
+}
+
+/// Play random moves from the start until at most `empties` squares are
+/// empty or the game is over; the position's legal moves are left in
+/// `moves`.
+fn play_until(
+    state: &mut GameState,
+    empties: usize,
+    moves: &mut Vec<plyd_api::Move>,
+    mut next: impl FnMut() -> u64,
+) {
+    loop {
+        state.legal_moves(moves).unwrap();
+        let empty = 64 - state.position_text().unwrap().matches(['X', 'O']).count();
+        if empty <= empties || moves.is_empty() {
+            return;
+        }
+        let mv = moves[next() as usize % moves.len()];
+        state.make_move(mv).unwrap();
+    }
+}
+
 /// Final disc difference for the side to move in a finished game, the
 /// empty squares going to the winner, read from the position text.
 fn final_score(state: &GameState) -> i32 {
@@ -340,19 +389,7 @@ fn minimax(state: &mut GameState) -> i32 {
 
 #[test]
 fn the_solver_through_the_abi_equals_plain_minimax_on_random_games() {
-    let dir = common::othello_dir();
-    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let variant = report.host.find_variant("othello").unwrap();
-    let evaluator = plyd::host::Evaluator::new(
-        &variant.plugin,
-        plyd::host::EvaluatorSource::BuiltIn {
-            game: variant.plugin.clone(),
-            index: 0,
-        },
-        None,
-    )
-    .unwrap();
+    let (_dir, variant, evaluator) = othello();
     let tt = TranspositionTable::new(4).unwrap();
     let mut seed = 0x1234_5678u64;
     let mut moves = Vec::new();
@@ -360,23 +397,12 @@ fn the_solver_through_the_abi_equals_plain_minimax_on_random_games() {
         let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
         // Play at random until 6 to 9 squares are empty (or the game ends).
         let empties_left = 6 + game % 4;
-        loop {
-            let text = state.position_text().unwrap();
-            let empty: usize = text
-                .chars()
-                .filter_map(|c| c.to_digit(10))
-                .map(|d| d as usize)
-                .sum();
-            state.legal_moves(&mut moves).unwrap();
-            if empty <= empties_left || moves.is_empty() {
-                break;
-            }
+        play_until(&mut state, empties_left, &mut moves, || {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let mv = moves[(seed >> 33) as usize % moves.len()];
-            state.make_move(mv).unwrap();
-        }
+            seed >> 33
+        });
         if moves.is_empty() {
             continue;
         }
@@ -449,23 +475,11 @@ fn several_lines_through_uci_are_exact_weighed_against_the_time_and_stop() {
         lines.contains(&"info string exact".to_string()),
         "{lines:?}"
     );
-    let best = scored[0]
-        .split(" pv ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap();
+    let best = first_move(scored[0]);
     assert_eq!(lines.last().unwrap(), &format!("bestmove {best}"));
     // One move alone (`searchmoves`): its line only, the score the one
     // the three lines gave it.
-    let second = scored[1]
-        .split(" pv ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap();
+    let second = first_move(scored[1]);
     engine.send("setoption name MultiPV value 1");
     let alone = go(
         &mut engine,
@@ -503,53 +517,13 @@ fn several_lines_through_uci_are_exact_weighed_against_the_time_and_stop() {
         "{stopped:?}"
     );
     let played = stopped.last().unwrap().strip_prefix("bestmove ").unwrap();
-    assert!(
-        legal_squares(&big.position).contains(&played.to_string()),
-        "{stopped:?}"
-    );
-}
-
-/// The legal moves of an Othello position (64-square board text and the
-/// side to move), by the rules written out here.
-fn legal_squares(position: &str) -> Vec<String> {
-    let (board, side) = position.split_once(' ').unwrap();
-    let cells: Vec<char> = board.chars().collect();
-    let (own, other) = if side == "X" { ('X', 'O') } else { ('O', 'X') };
-    let mut moves = Vec::new();
-    for square in 0..64i32 {
-        if cells[square as usize] != '-' {
-            continue;
-        }
-        let (row, col) = (square / 8, square % 8);
-        let flips = [
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-            (0, -1),
-            (0, 1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-        ]
-        .iter()
-        .any(|&(dr, dc)| {
-            let (mut r, mut c, mut seen) = (row + dr, col + dc, 0);
-            while (0..8).contains(&r) && (0..8).contains(&c) && cells[(r * 8 + c) as usize] == other
-            {
-                r += dr;
-                c += dc;
-                seen += 1;
-            }
-            seen > 0
-                && (0..8).contains(&r)
-                && (0..8).contains(&c)
-                && cells[(r * 8 + c) as usize] == own
-        });
-        if flips {
-            moves.push(format!("{}{}", (b'a' + col as u8) as char, row + 1));
-        }
-    }
-    moves
+    let (_dir, variant, _) = othello();
+    let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
+    state.set_position(&big.position).unwrap();
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal).unwrap();
+    let played = state.parse_move(played).unwrap();
+    assert!(legal.contains(&played), "{stopped:?}");
 }
 
 /// Each move's value by plain minimax, for the side to move at `state`.
@@ -571,19 +545,7 @@ fn move_values(state: &mut GameState) -> Vec<(String, i32)> {
 
 #[test]
 fn several_lines_are_solved_exactly_each_move_as_plain_minimax_scores_it() {
-    let dir = common::othello_dir();
-    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let variant = report.host.find_variant("othello").unwrap();
-    let evaluator = plyd::host::Evaluator::new(
-        &variant.plugin,
-        plyd::host::EvaluatorSource::BuiltIn {
-            game: variant.plugin.clone(),
-            index: 0,
-        },
-        None,
-    )
-    .unwrap();
+    let (_dir, variant, evaluator) = othello();
     let tt = TranspositionTable::new(4).unwrap();
     let mut rng = plyd_util::rng::SplitMix64::new(0x5eed_1e55);
     let mut moves = Vec::new();
@@ -592,15 +554,7 @@ fn several_lines_are_solved_exactly_each_move_as_plain_minimax_scores_it() {
         let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
         // Play at random until 6 to 8 squares are empty.
         let empties_left = 6 + game % 3;
-        loop {
-            state.legal_moves(&mut moves).unwrap();
-            let empty = 64 - state.position_text().unwrap().matches(['X', 'O']).count();
-            if empty <= empties_left || moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.next_u64() as usize % moves.len()];
-            state.make_move(mv).unwrap();
-        }
+        play_until(&mut state, empties_left, &mut moves, || rng.next_u64());
         if state.outcome().unwrap() != Outcome::Ongoing {
             continue;
         }
@@ -699,10 +653,7 @@ impl plyd::host::SolveTable for NoTable {
 
 #[test]
 fn a_solve_in_a_window_bounds_the_score_as_plain_minimax_says() {
-    let dir = common::othello_dir();
-    let report = PluginHost::scan(&[dir.path().to_path_buf()]);
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let variant = report.host.find_variant("othello").unwrap();
+    let (_dir, variant, _) = othello();
     let mut rng = plyd_util::rng::SplitMix64::new(0x3141_5926);
     let mut moves = Vec::new();
     let (mut below, mut above, mut exact) = (0, 0, 0);
@@ -710,15 +661,7 @@ fn a_solve_in_a_window_bounds_the_score_as_plain_minimax_says() {
         let mut state = GameState::new(&variant.plugin, variant.index).unwrap();
         assert!(state.solves_in_window());
         let empties_left = 5 + game % 5;
-        loop {
-            state.legal_moves(&mut moves).unwrap();
-            let empty = 64 - state.position_text().unwrap().matches(['X', 'O']).count();
-            if empty <= empties_left || moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.next_u64() as usize % moves.len()];
-            state.make_move(mv).unwrap();
-        }
+        play_until(&mut state, empties_left, &mut moves, || rng.next_u64());
         let text = state.position_text().unwrap();
         let value = minimax(&mut state);
         for (alpha, beta) in [

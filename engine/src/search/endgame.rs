@@ -447,17 +447,20 @@ struct Line {
     reply: Option<Move>,
 }
 
-/// Solve the root, then the position after each other move (after each
-/// move of `searchmoves` where it is given, without the root's solve), on
-/// the search's threads, one move after another in the plugin's order, for
-/// its exact score (for the side to move there: the root's side's by its
-/// sign); report the best `plan.lines` of them best first (`multipv`
-/// numbered where more than one), each with the reply its solve found
-/// (the root's best move with none: its solve gives no reply), and `info
-/// string exact`. A solve stopped by the clock, the node limit or `stop`
-/// leaves its move and those after it unsolved: the lines reported are
-/// then those solved, and the move played the root's best (the best of
-/// the moves solved, or the first, where the root was not solved).
+/// Solve the root, then take each other move (each move of `searchmoves`
+/// where it is given, without the root's solve) one after another in the
+/// plugin's order, on the search's threads: the position after it solved
+/// for its exact score (for the side to move there: the root's side's by
+/// its sign) while fewer than `plan.lines` lines are known, else first
+/// asked through a null window whether it beats the last of them (where
+/// the plugin solves in a window), and solved only if it does. Report the
+/// best `plan.lines` lines best first (`multipv` numbered where more
+/// than one), each with the reply its solve found (the root's best move
+/// with none: its solve gives no reply), and `info string exact`. A solve
+/// stopped by the clock, the node limit or `stop` leaves its move and
+/// those after it undecided: the lines reported are then those solved,
+/// and the move played the root's best (the best of the moves solved, or
+/// the first, where the root was not solved).
 fn run_lines(
     root: GameState,
     plan: Plan,
