@@ -31,7 +31,7 @@ import sys
 import unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from variations_vs_cchess import files_under, library_skips  # noqa: E402
+from variations_vs_cchess import both_readings, files_under  # noqa: E402
 
 import cchess  # noqa: E402
 import cchess.read_xqf  # noqa: E402
@@ -119,19 +119,9 @@ def main():
     args = parser.parse_args()
     counts = collections.Counter()
     shown = 0
-    for path in list(files_under(args.paths))[:: args.every]:
-        if path.lower().endswith(".cbl") and library_skips(path):
-            counts["libraries with headings or deleted games"] += 1
-            continue
-        code, ours = lines_by_plyd(args.plyd, path)
-        if code != 0:
-            counts["refused in part by plyd"] += 1
-            continue
-        try:
-            theirs = lines_by_cchess(path)
-        except Exception:  # a file cchess cannot read
-            counts["not read by cchess"] += 1
-            continue
+    paths = list(files_under(args.paths))[:: args.every]
+    by_plyd = lambda path: lines_by_plyd(args.plyd, path)  # noqa: E731
+    for path, ours, theirs in both_readings(paths, by_plyd, lines_by_cchess, counts):
         comments = sum(len(c) * n for (_, c), n in ours.items())
         if not path.lower().endswith(".xqf"):
             # cchess reads no comments of CCBridge's games: the lines alone.

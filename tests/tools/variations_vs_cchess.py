@@ -80,6 +80,28 @@ def lines_by_plyd(plyd, path):
     return run.returncode, lines
 
 
+def both_readings(paths, by_plyd, by_cchess, counts):
+    """Each file under `paths` read by plyd (`by_plyd(path)`: exit code
+    and lines) and by cchess (`by_cchess(path)`), as (path, ours, theirs);
+    the files left out are counted in `counts` by why: CBL libraries whose
+    headings or deleted games the two count apart, files plyd refuses in
+    part, files cchess cannot read."""
+    for path in paths:
+        if path.lower().endswith(".cbl") and library_skips(path):
+            counts["libraries with headings or deleted games"] += 1
+            continue
+        code, ours = by_plyd(path)
+        if code != 0:
+            counts["refused in part by plyd"] += 1
+            continue
+        try:
+            theirs = by_cchess(path)
+        except Exception:  # a file cchess cannot read
+            counts["not read by cchess"] += 1
+            continue
+        yield path, ours, theirs
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+")
@@ -87,19 +109,8 @@ def main():
     args = parser.parse_args()
     counts = collections.Counter()
     shown = 0
-    for path in files_under(args.paths):
-        if path.lower().endswith(".cbl") and library_skips(path):
-            counts["libraries with headings or deleted games"] += 1
-            continue
-        code, ours = lines_by_plyd(args.plyd, path)
-        if code != 0:
-            counts["refused in part by plyd"] += 1
-            continue
-        try:
-            theirs = lines_by_cchess(path)
-        except Exception:  # a file cchess cannot read
-            counts["not read by cchess"] += 1
-            continue
+    by_plyd = lambda path: lines_by_plyd(args.plyd, path)  # noqa: E731
+    for path, ours, theirs in both_readings(files_under(args.paths), by_plyd, lines_by_cchess, counts):
         if ours == theirs:
             counts["same"] += 1
             counts["lines"] += sum(ours.values())
