@@ -395,7 +395,7 @@ fn reported(solved: &Solved) -> i32 {
 /// final score, as `score cp`) and the best move, and `info string exact`
 /// when the solve ended. The move is set in `answer`.
 fn run_root(
-    root: GameState,
+    mut root: GameState,
     size: u32,
     solving: &Solving<'_>,
     answer: &mut super::Answer,
@@ -407,7 +407,6 @@ fn run_root(
         return Ok(SearchResult::default());
     };
     answer.best = Some(root.format_move(first)?);
-    let mut root = root;
     let (chosen, nodes) = solving.solve(&mut root, 0, None)?;
     let Some(solved) = chosen else {
         // The plugin refused a position it had offered: say so, and answer
@@ -419,14 +418,15 @@ fn run_root(
         Some(mv) if root_moves.contains(&mv) => mv,
         _ => first,
     };
-    answer.best = Some(root.format_move(best)?);
+    let text = root.format_move(best)?;
+    answer.best = Some(text.clone());
     let score = reported(&solved);
     report(solving.info(
         size,
         None,
         solved.complete.then_some(score),
         nodes,
-        vec![root.format_move(best)?],
+        vec![text],
     ));
     report(info_string(&exactness_words(&solved)));
     Ok(SearchResult {
@@ -462,7 +462,7 @@ struct Line {
 /// and the move played the root's best (the best of the moves solved, or
 /// the first, where the root was not solved).
 fn run_lines(
-    root: GameState,
+    mut root: GameState,
     plan: Plan,
     solving: &Solving<'_>,
     answer: &mut super::Answer,
@@ -481,7 +481,6 @@ fn run_lines(
     let mut nodes = 0;
     let side = root.side_to_move()?;
     let mut win_loss_draw = false;
-    let mut root = root;
     let mut stopped = false;
     // The move played where no line is solved.
     let mut fallback = first;
