@@ -212,10 +212,13 @@ pub fn write_record_tree(
     if game.start.is_some()
         && !matches!(
             format,
-            RecordFormat::Ggf | RecordFormat::XiangqiPgn { .. } | RecordFormat::XiangqiPgnChinese
+            RecordFormat::Ggf
+                | RecordFormat::Sgf
+                | RecordFormat::XiangqiPgn { .. }
+                | RecordFormat::XiangqiPgnChinese
         )
     {
-        return Err("only GGF and PGN records hold a game from another start".to_string());
+        return Err("only GGF, SGF and PGN records hold a game from another start".to_string());
     }
     let tree = matches!(
         format,
@@ -418,6 +421,23 @@ fn agreed_margin(game: &RecordGame) -> Option<i32> {
     })
 }
 
+/// The start of an Othello record's game: its 64 squares (`-XO`, a1 first,
+/// row by row) and its side to move (`X` or `O`); the standard start
+/// where the game has none.
+fn othello_start<'a>(game: &'a RecordGame, format: &str) -> Result<(&'a str, &'a str), String> {
+    let start = game.start.as_deref().unwrap_or(OTHELLO_START);
+    match start.split_whitespace().collect::<Vec<_>>()[..] {
+        [squares, side @ ("X" | "O")]
+            if squares.len() == 64 && squares.bytes().all(|b| b"-XO".contains(&b)) =>
+        {
+            Ok((squares, side))
+        }
+        _ => Err(format!(
+            "'{start}' is not a {format} board (64 squares of -XO, then X or O)"
+        )),
+    }
+}
+
 fn write_ggf(game: &RecordGame) -> Result<String, String> {
     // Black's margin, as GGS writes it; the sign alone where the margin is
     // not known (a game lost on time, by an illegal move).
@@ -428,19 +448,7 @@ fn write_ggf(game: &RecordGame) -> Result<String, String> {
         (None, RecordResult::Draw) => "0".to_string(),
         (None, RecordResult::Unknown) => "?".to_string(),
     };
-    let start = game.start.as_deref().unwrap_or(OTHELLO_START);
-    let (squares, side) = match start.split_whitespace().collect::<Vec<_>>()[..] {
-        [squares, side @ ("X" | "O")]
-            if squares.len() == 64 && squares.bytes().all(|b| b"-XO".contains(&b)) =>
-        {
-            (squares, side)
-        }
-        _ => {
-            return Err(format!(
-                "'{start}' is not a GGF board (64 squares of -XO, then X or O)"
-            ))
-        }
-    };
+    let (squares, side) = othello_start(game, "GGF")?;
     let mut text = format!(
         "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{result}]TY[8]BO[8 {} {}]",
         game.event,
@@ -479,8 +487,36 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
         "(;GM[2]FF[4]SZ[8]EV[{}]DT[{}]PB[{}]PW[{}]RE[{result}]",
         game.event, game.date_place, game.first, game.second
     );
+    // A game from another start: the squares that differ from the
+    // standard start set up (`AB`, `AW`, `AE` for those emptied) and the
+    // side to move (`PL`).
+    let (board, side) = othello_start(game, "SGF")?;
+    if game.start.is_some() {
+        let standard = OTHELLO_START.as_bytes();
+        for (key, disc) in [("AB", b'X'), ("AW", b'O'), ("AE", b'-')] {
+            let points: String = (0..64)
+                .filter(|&i| board.as_bytes()[i] == disc && standard[i] != disc)
+                .map(|i| {
+                    format!(
+                        "[{}{}]",
+                        (b'a' + i as u8 % 8) as char,
+                        (b'a' + i as u8 / 8) as char
+                    )
+                })
+                .collect();
+            if !points.is_empty() {
+                text += &format!("{key}{points}");
+            }
+        }
+        text += if side == "O" { "PL[W]" } else { "PL[B]" };
+    }
+    let white_first = side == "O";
     for (i, mv) in game.moves.iter().enumerate() {
-        let color = if i % 2 == 0 { 'B' } else { 'W' };
+        let color = if (i % 2 == 0) != white_first {
+            'B'
+        } else {
+            'W'
+        };
         let point = match mv.as_str() {
             "0000" | "pass" | "PA" => String::new(),
             other => {
@@ -1128,7 +1164,7 @@ mod tests {
             "{text}"
         );
         assert_eq!(read_record(&text).unwrap(), ("othello", g.clone()));
-        for format in [RecordFormat::Sgf, RecordFormat::CcgcAmazons] {
+        for format in [RecordFormat::CcgcAmazons, RecordFormat::CcgcEinstein] {
             assert!(write_record(format, &g).is_err());
         }
         // The standard start written out is no start of its own.
@@ -1179,6 +1215,36 @@ mod tests {
         // The standard start set up stone by stone is no start of its own.
         let (_, game) = read_record("(;GM[2]AB[ed][de]AW[dd][ee]PL[B];B[fe])").unwrap();
         assert_eq!(game.start, None);
+    }
+
+    #[test]
+    fn games_from_another_start_are_written_to_sgf_set_up() {
+        // After f5 (Black), White to move: f5 and e5 Black now; then a
+        // board with a start square emptied, Black to move.
+        let after_f5 = "---------------------------OX------XXX-------------------------- O";
+        let emptied = "---------------------------OX-------O--------------------------- X";
+        for (start, moves, setup) in [
+            (after_f5, &["f6", "e6"][..], "AB[ee][fe]PL[W];W[ff];B[ef])"),
+            (emptied, &["c4"][..], "AE[de]PL[B];B[cd])"),
+        ] {
+            let g = RecordGame {
+                start: Some(start.to_string()),
+                ..game(moves)
+            };
+            let text = write_record(RecordFormat::Sgf, &g).unwrap();
+            assert!(text.contains(setup), "{text}");
+            // Read back: the same start, moves and result, as from GGF.
+            assert_eq!(read_record(&text).unwrap(), ("othello", g.clone()));
+            let ggf = write_record(RecordFormat::Ggf, &g).unwrap();
+            assert_eq!(read_record(&ggf).unwrap().1.start, g.start);
+        }
+        // Amazons and EinStein records still hold the start position alone.
+        let g = RecordGame {
+            start: Some(after_f5.to_string()),
+            ..game(&["f6"])
+        };
+        let e = write_record(RecordFormat::CcgcAmazons, &g).unwrap_err();
+        assert!(e.contains("only GGF, SGF and PGN"), "{e}");
     }
 
     #[test]

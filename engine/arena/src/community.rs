@@ -72,13 +72,15 @@ pub fn write_game(
 fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> Result<(), String> {
     let start = match (&game.start, format) {
         (Start::StartPos, _) => None,
-        (Start::Fen(text), RecordFormat::Ggf) => Some(othello_board(text).ok_or_else(|| {
-            format!("its start '{text}' is not an Othello position a GGF board can hold")
-        })?),
+        (Start::Fen(text), RecordFormat::Ggf | RecordFormat::Sgf) => {
+            Some(othello_board(text).ok_or_else(|| {
+                format!("its start '{text}' is not an Othello position a GGF or SGF board can hold")
+            })?)
+        }
         (Start::Fen(text), RecordFormat::XiangqiPgn { .. }) => Some(text.clone()),
         (Start::Fen(_), _) => {
             return Err(
-                "it starts from a position text, which only GGF and PGN records can hold"
+                "it starts from a position text, which only GGF, SGF and PGN records can hold"
                     .to_string(),
             )
         }
@@ -229,6 +231,39 @@ mod tests {
         );
         assert!(f("xiangqi", "g.sgf").is_err());
         assert!(f("chess", "g.pgn").is_err());
+    }
+
+    #[test]
+    fn a_game_from_a_position_text_goes_to_ggf_and_sgf_not_to_ccgc() {
+        // Black played f5: White to move on five discs, then f6 and e6.
+        let game = GameRecord {
+            number: 3,
+            variant: "othello".into(),
+            players: ["a".into(), "b".into()],
+            first_engine: 0,
+            opening: "book.txt:2".into(),
+            opening_plies: 0,
+            start: Start::Fen("8/8/8/3OX3/3XXX2/8/8/8 w".into()),
+            moves: vec!["f6".into(), "e6".into()],
+            result: GameResult::SecondWins,
+            ending: Ending::TimeForfeit,
+            reason: "time".into(),
+            final_position: String::new(),
+            seed: 5,
+            closest: None,
+        };
+        let start = "---------------------------OX------XXX-------------------------- O";
+        for format in [RecordFormat::Ggf, RecordFormat::Sgf] {
+            let mut out = Vec::new();
+            write_game(format, &game, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let (_, back) = plyd_protocol::read_record(&text).unwrap();
+            assert_eq!(back.start.as_deref(), Some(start), "{text}");
+            assert_eq!(back.moves, ["f6", "e6"], "{text}");
+            assert_eq!(back.result, RecordResult::Second, "{text}");
+        }
+        let e = write_game(RecordFormat::CcgcAmazons, &game, &mut Vec::new()).unwrap_err();
+        assert!(e.contains("game 3 is left out"), "{e}");
     }
 
     #[test]
