@@ -928,6 +928,46 @@ fn comments_go_with_the_moves_into_every_xiangqi_record() {
     assert!(!cut.contains("顺炮"), "{cut}");
 }
 
+#[test]
+fn othello_comments_go_with_the_moves_into_sgf_past_the_passes_left_out() {
+    // The self-play game of `othello_transcripts_replay_with_their_passes`
+    // as PGN, its three passes left out: a comment on the start, after
+    // A1 (before the first pass), after H1 (the move after it) and after
+    // the result; then the same game as SGF with the passes written.
+    let moves = "D3 C5 D6 E3 F3 E2 F5 F4 F1 F2 G4 E6 C4 F6 G3 C6 G5 E1 D1 C2 D2 G6 B3 C3 G1 H5 H6 H7 B4 H4 \
+                 B5 H3 C7 A4 A5 A6 B6 H2 E7 F7 F8 E8 D8 C8 B7 G8 B8 A8 D7 C1 B1 A7 B2 A3 A2";
+    let pgn = format!(
+        "[Black \"a\"]\n[White \"b\"]\n\n{{opening}} {moves} A1 {{corner}} H1 {{after a pass]}} G2 G7 * {{the end}}\n"
+    );
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-othello-comments");
+    let file = dir.path().join("game.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--to", "sgf", file.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sgf = text(&out.stdout);
+    // The pass after A1 and H1 written in (`W[]`, `B[]`), each comment
+    // on the node of its move, `]` escaped.
+    for part in [
+        "RE[?]C[opening];B[dc]",
+        ";W[aa]C[corner];B[];W[ha]C[after a pass\\]];B[];W[gb];B[];W[gg]C[the end])",
+    ] {
+        assert!(sgf.contains(part), "{part}: {sgf}");
+    }
+    // Read back from SGF: the same record, comments and all.
+    let file = dir.path().join("game.sgf");
+    std::fs::write(&file, &sgf).unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--to", "sgf", file.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), sgf);
+}
+
 /// The games of an arena's GGF file: their moves (passes left out) and
 /// Black's margin.
 fn ggf_games(written: &str) -> Vec<(Vec<String>, i32)> {

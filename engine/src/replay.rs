@@ -180,6 +180,21 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
 /// game), one at each PGN tag line (`[Event "..."]`) that follows a
 /// game's moves, and each Othello transcript line (`f5d6c3...`). Text
 /// before the first is a record of its own, which does not read.
+/// Whether a PGN game's text ends with its result (`*`, `1-0`, `0-1`,
+/// `1/2-1/2`, Othello's disc counts `34-30`) after its moves: what
+/// follows is not its moves.
+fn pgn_ended(game: &str) -> bool {
+    let moves = game.lines().any(|l| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('[')
+    });
+    let last = game.split_whitespace().last().unwrap_or("");
+    let counts = last.split_once('-').is_some_and(|(a, b)| {
+        !a.is_empty() && !b.is_empty() && (a.bytes().chain(b.bytes())).all(|c| c.is_ascii_digit())
+    });
+    moves && (matches!(last, "*" | "1/2-1/2") || counts)
+}
+
 fn split_records(text: &str) -> Vec<String> {
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -201,8 +216,9 @@ fn split_records(text: &str) -> Vec<String> {
             depth = 0;
         }
         // An Othello transcript is a game a line, outside a PGN game's
-        // moves (which may be written as bare squares, `F5 D6 C3`).
-        let in_pgn = current.trim_start().starts_with('[');
+        // moves (which may be written as bare squares, `F5 D6 C3`): before
+        // a PGN game, or after one whose moves ended with its result.
+        let in_pgn = current.trim_start().starts_with('[') && !pgn_ended(&current);
         if !in_value && !continuing && depth == 0 && !in_pgn && transcript_moves(line).is_some() {
             records.push(std::mem::take(&mut current));
             records.push(line.to_string());
@@ -278,15 +294,24 @@ fn refusal(written: &[String], i: usize, text: &str, why: impl std::fmt::Display
     format!("move {} ({name}): {why}", i + 1)
 }
 
-/// Play `moves` from `start` (the start of `variant` when `None`); the
-/// moves as the plugin writes them, and the position they reach.
+/// The moves of a replayed record as the plugin writes them (passes the
+/// record left out added), and the position they reach.
+struct Played {
+    played: Vec<String>,
+    end: GameState,
+    /// For each of the record's moves, how many moves were played up to
+    /// it, it included (more than its number where passes were added).
+    through: Vec<usize>,
+}
+
+/// Play `moves` from `start` (the start of `variant` when `None`).
 /// `written` holds the moves as the record wrote them, for messages.
 fn replay(
     variant: &VariantRef,
     start: Option<&str>,
     moves: &[String],
     written: &[String],
-) -> Result<(Vec<String>, GameState), Failure> {
+) -> Result<Played, Failure> {
     let text_of = |e: PluginError| e.to_string();
     let mut state = GameState::new(&variant.plugin, variant.index)
         .map_err(text_of)
@@ -298,6 +323,7 @@ fn replay(
             .map_err(Failure::at(0))?;
     }
     let mut played = Vec::new();
+    let mut through = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
         let failed = Failure::at(i);
         let mv = match state.parse_legal_move(text) {
@@ -330,8 +356,13 @@ fn replay(
         };
         played.push(state.format_move(mv).map_err(text_of).map_err(&failed)?);
         state.make_move(mv).map_err(text_of).map_err(&failed)?;
+        through.push(played.len());
     }
-    Ok((played, state))
+    Ok(Played {
+        played,
+        end: state,
+        through,
+    })
 }
 
 /// How the rules end a game: the result, as a record says it, and the
@@ -481,8 +512,14 @@ fn replay_record(
             }
         }
     }
-    let (variant_played, (moves, end)) =
-        found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
+    let (
+        variant_played,
+        Played {
+            played: moves,
+            end,
+            through,
+        },
+    ) = found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
     let stated = game_record.result;
     let ended = ending(&end)?;
     let note = match &ended {
@@ -527,14 +564,20 @@ fn replay_record(
             }
         }
     }
-    // The comments are keyed by the record's moves: where a pass was
-    // added they would stand a move off (no record with passes left out
-    // has comments plyd reads: xiangqi's alone do).
-    let comments = if moves.len() == game_record.moves.len() {
-        game_record.comments.clone()
-    } else {
-        Vec::new()
-    };
+    // The comments are keyed by the record's moves: each goes to the
+    // position after the same move played (a pass the record left out
+    // before it counted; one past the record's moves, to the end).
+    let comments = game_record
+        .comments
+        .iter()
+        .map(|(at, text)| {
+            let at = match at.checked_sub(1) {
+                None => 0,
+                Some(last) => through.get(last).copied().unwrap_or(moves.len()),
+            };
+            (at, text.clone())
+        })
+        .collect();
     let played = RecordGame {
         moves,
         written: Vec::new(),
@@ -595,5 +638,37 @@ mod tests {
         let records = split_records(pgn);
         assert_eq!(records.len(), 2, "{records:?}");
         assert!(records[0].contains("C4 F4"), "{records:?}");
+        // After a PGN game's result, a transcript is a game of its own;
+        // before the result, or in a comment, it is the game's.
+        for (result, games) in [("*", 3), ("34-30", 3), ("1-0", 3), ("", 2)] {
+            let pgn = format!("[Black \"a\"]\n\n1. f5 d6 2. c3 {result}\nf5d6c3d3\n\n[Black \"b\"]\n\nf5 {{c\nf5d6\n}} *\n");
+            let records = split_records(&pgn);
+            assert_eq!(records.len(), games, "{result}: {records:?}");
+            assert!(records[games - 1].contains("f5d6\n}"), "{records:?}");
+        }
+    }
+
+    #[test]
+    fn a_pgn_game_ends_with_its_result_after_its_moves() {
+        use super::pgn_ended;
+        for ended in [
+            "[a \"b\"]\n\n1. f5 *\n",
+            "1. f5 1-0",
+            "f5 0-1 ",
+            "f5 1/2-1/2",
+            "f5 34-30\n",
+        ] {
+            assert!(pgn_ended(ended), "{ended}");
+        }
+        for going_on in [
+            "[Result \"1-0\"]\n",
+            "[a \"*\"]\n",
+            "1. f5 d6",
+            "f5 {1-0}",
+            "f5 -1",
+            "f5 a-0",
+        ] {
+            assert!(!pgn_ended(going_on), "{going_on}");
+        }
     }
 }

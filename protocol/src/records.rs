@@ -95,10 +95,10 @@ pub struct RecordGame {
     /// (xiangqi's ICCS, WXF or Chinese notation), for messages; empty
     /// where the record writes plyd's notation.
     pub written: Vec<String>,
-    /// The record's comments (xiangqi's PGN, XQF, CBR and CBL), in order,
-    /// each with the number of moves before it: 0 on the start, `n` on
-    /// the position after the `n`th move. Each is as [`comment_text`]
-    /// gives it.
+    /// The record's comments (xiangqi's PGN, XQF, CBR and CBL; Othello's
+    /// SGF and PGN), in order, each with the number of moves before it: 0
+    /// on the start, `n` on the position after the `n`th move. Each is as
+    /// [`comment_text`] gives it.
     pub comments: Vec<(usize, String)>,
 }
 
@@ -510,6 +510,7 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
         }
         text += if side == "O" { "PL[W]" } else { "PL[B]" };
     }
+    text += &sgf_comments(game, 0);
     let white_first = side == "O";
     for (i, mv) in game.moves.iter().enumerate() {
         let color = if (i % 2 == 0) != white_first {
@@ -519,21 +520,38 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
         };
         let point = match mv.as_str() {
             "0000" | "pass" | "PA" => String::new(),
-            other => {
-                let sq = squares(other)?;
-                let [square] = &sq[..] else {
-                    return Err(format!("'{other}' is not an Othello move"));
-                };
-                let file = square.as_bytes()[0];
-                let rank: u8 = square[1..]
-                    .parse()
-                    .map_err(|_| format!("'{other}' is not an Othello move"))?;
-                format!("{}{}", file as char, (b'a' + rank - 1) as char)
-            }
+            other => match squares(other).as_deref() {
+                // A square of the board, a1 to h8.
+                Ok([square]) => match square.as_bytes() {
+                    &[file @ b'a'..=b'h', rank @ b'1'..=b'8'] => {
+                        format!("{}{}", file as char, (rank - b'1' + b'a') as char)
+                    }
+                    _ => return Err(format!("'{other}' is not an Othello move")),
+                },
+                _ => return Err(format!("'{other}' is not an Othello move")),
+            },
         };
         text += &format!(";{color}[{point}]");
+        text += &sgf_comments(game, i + 1);
     }
     Ok(text + ")\n")
+}
+
+/// The comments on the position after `moves` moves of `game`, as SGF
+/// writes them on that node: one `C` property, several comments in it a
+/// blank line apart, `\` and `]` escaped.
+fn sgf_comments(game: &RecordGame, moves: usize) -> String {
+    let texts: Vec<&str> = game
+        .comments
+        .iter()
+        .filter(|(at, _)| *at == moves)
+        .map(|(_, text)| text.as_str())
+        .collect();
+    if texts.is_empty() {
+        return String::new();
+    }
+    let text = texts.join("\n\n").replace('\\', "\\\\").replace(']', "\\]");
+    format!("C[{text}]")
 }
 
 /// An SGF value at the start of `text` (`[...]`), its escapes read (`\]`
@@ -565,10 +583,20 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
     // `PL`, the side to move there.
     let mut setup: Option<Vec<u8>> = None;
     let mut white_to_move = false;
+    // The comments (`C`) of the node being read: on the position after
+    // its move, which may come after them in the node.
+    let mut node_comments: Vec<String> = Vec::new();
     loop {
         // A variation's `(` leads into it: the main line is each fork's
         // first variation, and ends at the first `)`.
-        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == '(');
+        let trimmed = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == '(');
+        let node_ends = rest[..rest.len() - trimmed.len()].contains(';');
+        rest = trimmed;
+        if node_ends || rest.is_empty() || rest.starts_with(')') {
+            let at = game.moves.len();
+            game.comments
+                .extend(node_comments.drain(..).map(|text| (at, text)));
+        }
         if rest.is_empty() || rest.starts_with(')') {
             break;
         }
@@ -599,6 +627,7 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
             "PW" => game.second = value.to_string(),
             "DT" => game.date_place = value.to_string(),
             "EV" => game.event = value.to_string(),
+            "C" => node_comments.extend(comment_text(value)),
             "RE" => {
                 let value = value.trim();
                 game.result = match value {
@@ -792,7 +821,6 @@ pub fn othello_margin_of(black: i32, white: i32) -> i32 {
 /// without one, a `Red` tag, no `Black` and `White` tags, or a first move
 /// that is not a square of the board.
 fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
-    // Its comments are not kept (Othello's records hold none).
     let (tags, line) = crate::xiangqi_pgn::parse(text)?;
     let words = line.moves;
     let tag = |name: &str| crate::xiangqi_pgn::tag(&tags, name);
@@ -856,6 +884,14 @@ fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
             },
         };
     }
+    // Each comment on the position after the moves before it (a result
+    // word among them is the last word: a comment after it is the end's).
+    let moves = game.moves.len();
+    game.comments = line
+        .comments
+        .into_iter()
+        .map(|(at, text)| (at.min(moves), text))
+        .collect();
     Ok(Some(game))
 }
 
@@ -1215,6 +1251,51 @@ mod tests {
         // The standard start set up stone by stone is no start of its own.
         let (_, game) = read_record("(;GM[2]AB[ed][de]AW[dd][ee]PL[B];B[fe])").unwrap();
         assert_eq!(game.start, None);
+    }
+
+    #[test]
+    fn othello_comments_are_on_the_position_after_their_node_s_move() {
+        let comments = |list: &[(usize, &str)]| -> Vec<(usize, String)> {
+            list.iter()
+                .map(|&(at, text)| (at, text.to_string()))
+                .collect()
+        };
+        // SGF: on the root; before and after the move in its node; on a
+        // node of its own after W's move; `\]` escaped.
+        let (_, game) = read_record(
+            "(;GM[2]SZ[8]C[start];C[before it]B[fe]C[after \\] it];W[df];C[a node of its own])",
+        )
+        .unwrap();
+        let want = [
+            (0, "start"),
+            (1, "before it"),
+            (1, "after ] it"),
+            (2, "a node of its own"),
+        ];
+        assert_eq!(game.comments, comments(&want));
+        // Moves off the board are refused, not written as other points.
+        for bad in ["d63", "i5", "d0", "d9", "f5f6"] {
+            let e = write_record(RecordFormat::Sgf, &self::game(&[bad])).unwrap_err();
+            assert!(e.contains("is not an Othello move"), "{bad}: {e}");
+        }
+        // Written: one `C` a node, several a blank line apart.
+        let text = write_record(RecordFormat::Sgf, &game).unwrap();
+        assert!(
+            text.contains(
+                "RE[?]C[start];B[fe]C[before it\n\nafter \\] it];W[df]C[a node of its own])"
+            ),
+            "{text}"
+        );
+        // Othello PGN: before the first move, after a move, after the
+        // result (the end's).
+        let (_, game) =
+            read_record("[Black \"a\"]\n[White \"b\"]\n\n{start} 1. f5 {one} d6 34-30 {end}\n")
+                .unwrap();
+        assert_eq!(game.moves, ["f5", "d6"]);
+        assert_eq!(
+            game.comments,
+            comments(&[(0, "start"), (1, "one"), (2, "end")])
+        );
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //! CBR game, written back as one game with its variations (PGN in both
 //! notations, XQF), read back to the same lines (those no other line
 //! begins with), the main line first, with their comments; a game's
-//! comments read back wherever it is written.
+//! comments read back wherever it is written. An Othello game written as
+//! SGF reads back to its start, its number of moves and its comments.
 #![no_main]
 
 use plyd_protocol::{
@@ -37,6 +38,31 @@ fn rewritten(game: &RecordGame) {
         assert_eq!(back.result, game.result, "{written}");
         assert_eq!(back.comments, game.comments, "{written}");
     }
+}
+
+/// An Othello game that reads and writes as SGF reads back to the same
+/// start and as many moves, with its comments (those on one position one
+/// comment, a blank line apart), and writes again the same.
+fn othello_rewritten(game: &RecordGame) {
+    let Ok(written) = write_record(RecordFormat::Sgf, game) else {
+        return;
+    };
+    let (again, back) = read_record(&written).expect("a written game reads");
+    assert_eq!(again, "othello");
+    assert_eq!(back.moves.len(), game.moves.len(), "{written}");
+    assert_eq!(back.start, game.start, "{written}");
+    let mut joined: Vec<(usize, String)> = Vec::new();
+    for (at, text) in &game.comments {
+        match joined.last_mut() {
+            Some((last, kept)) if last == at => *kept = format!("{kept}\n\n{text}"),
+            _ => joined.push((*at, text.clone())),
+        }
+    }
+    assert_eq!(back.comments, joined, "{written}");
+    assert_eq!(
+        write_record(RecordFormat::Sgf, &back).as_ref(),
+        Ok(&written)
+    );
 }
 
 /// `games` (a game's lines, the main line first) written as one game with
@@ -190,6 +216,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     if variant == "xiangqi" {
         rewritten(&game);
+    }
+    if variant == "othello" {
+        othello_rewritten(&game);
     }
     if let Ok(Some(lines)) = lines {
         let (_, main) = read_record(&lines[0]).expect("the main line reads as its game");
