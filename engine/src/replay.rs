@@ -174,12 +174,6 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
     Ok(out)
 }
 
-/// The records in `text`: one at each `#[` that starts a line, one at
-/// each `(;` outside a game's brackets and values (GGF and SGF games may
-/// share a line; an SGF variation, `(;` inside a game, belongs to its
-/// game), one at each PGN tag line (`[Event "..."]`) that follows a
-/// game's moves, and each Othello transcript line (`f5d6c3...`). Text
-/// before the first is a record of its own, which does not read.
 /// Whether a PGN game's text ends with its result (`*`, `1-0`, `0-1`,
 /// `1/2-1/2`, Othello's disc counts `34-30`) after its moves: what
 /// follows is not its moves.
@@ -188,13 +182,19 @@ fn pgn_ended(game: &str) -> bool {
         let l = l.trim();
         !l.is_empty() && !l.starts_with('[')
     });
-    let last = game.split_whitespace().last().unwrap_or("");
+    let last = game.split_whitespace().next_back().unwrap_or("");
     let counts = last.split_once('-').is_some_and(|(a, b)| {
         !a.is_empty() && !b.is_empty() && (a.bytes().chain(b.bytes())).all(|c| c.is_ascii_digit())
     });
     moves && (matches!(last, "*" | "1/2-1/2") || counts)
 }
 
+/// The records in `text`: one at each `#[` that starts a line, one at
+/// each `(;` outside a game's brackets and values (GGF and SGF games may
+/// share a line; an SGF variation, `(;` inside a game, belongs to its
+/// game), one at each PGN tag line (`[Event "..."]`) that follows a
+/// game's moves, and each Othello transcript line (`f5d6c3...`). Text
+/// before the first is a record of its own, which does not read.
 fn split_records(text: &str) -> Vec<String> {
     let mut records: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -218,8 +218,8 @@ fn split_records(text: &str) -> Vec<String> {
         // An Othello transcript is a game a line, outside a PGN game's
         // moves (which may be written as bare squares, `F5 D6 C3`): before
         // a PGN game, or after one whose moves ended with its result.
-        let in_pgn = current.trim_start().starts_with('[') && !pgn_ended(&current);
-        if !in_value && !continuing && depth == 0 && !in_pgn && transcript_moves(line).is_some() {
+        let in_pgn = || current.trim_start().starts_with('[') && !pgn_ended(&current);
+        if !in_value && !continuing && depth == 0 && transcript_moves(line).is_some() && !in_pgn() {
             records.push(std::mem::take(&mut current));
             records.push(line.to_string());
             continue;
