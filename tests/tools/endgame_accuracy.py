@@ -13,21 +13,34 @@ keeps; a perfect move loses nothing.
 
 Prints one line a position (the move, whether the solver answered it
 exactly, the loss) and the total.
+
+--cut plays `go infinite` and `stop` after the move time instead: the
+solver (where the position has at most `EndgameEmpties` empty squares)
+then starts whatever the time, and its move is the one it has when the
+stop comes; against `--option EndgameSolver=false` at the same time, the
+evaluation search's, it tells whether a solve cut short plays better.
 """
 
 import argparse
 import re
 import sys
+import time
 
 from endgame_vs_edax import read_positions
 from uci_engine import Engine
 
 
-def search(engine, position, command):
-    """The best move and the info lines of one search from a new game."""
+def search(engine, position, command, stop_after=None):
+    """The best move and the info lines of one search from a new game
+    (stopped after `stop_after` seconds where given)."""
     engine.send("ucinewgame")
+    engine.send("isready")
+    engine.read_until(lambda line: line == "readyok")
     engine.send(f"position fen {position}")
     engine.send(command)
+    if stop_after is not None:
+        time.sleep(stop_after)
+        engine.send("stop")
     lines = engine.read_until(lambda line: line.startswith("bestmove"))
     return lines[-1].split()[1], [line for line in lines if line.startswith("info")]
 
@@ -39,6 +52,7 @@ def main():
     ap.add_argument("--movetime", type=int, default=1000, help="ms a move")
     ap.add_argument("--option", action="append", default=[], help="NAME=VALUE for the player")
     ap.add_argument("--label", default="plyd")
+    ap.add_argument("--cut", action="store_true", help="go infinite, stop after the move time")
     args = ap.parse_args()
     setup = ["setoption name Threads value 1", "setoption name OwnBook value false"]
     for option in args.option:
@@ -53,7 +67,10 @@ def main():
     )
     total, solved, rows = 0, 0, read_positions(args.positions, None, None)
     for name, position, score in rows:
-        move, info = search(player, position, f"go movetime {args.movetime}")
+        if args.cut:
+            move, info = search(player, position, "go infinite", args.movetime / 1000)
+        else:
+            move, info = search(player, position, f"go movetime {args.movetime}")
         exact = "info string exact" in info
         _, judged = search(judge, f"{position} moves {move}", "go depth 60")
         kept = None
