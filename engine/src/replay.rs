@@ -178,15 +178,19 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
 /// `1/2-1/2`, Othello's disc counts `34-30`) after its moves: what
 /// follows is not its moves.
 fn pgn_ended(game: &str) -> bool {
-    let moves = game.lines().any(|l| {
-        let l = l.trim();
-        !l.is_empty() && !l.starts_with('[')
-    });
     let last = game.split_whitespace().next_back().unwrap_or("");
     let counts = last.split_once('-').is_some_and(|(a, b)| {
         !a.is_empty() && !b.is_empty() && (a.bytes().chain(b.bytes())).all(|c| c.is_ascii_digit())
     });
-    moves && (matches!(last, "*" | "1/2-1/2") || counts)
+    pgn_has_moves(game) && (matches!(last, "*" | "1/2-1/2") || counts)
+}
+
+/// Whether a PGN game's text has a line past its tags (its moves).
+fn pgn_has_moves(game: &str) -> bool {
+    game.lines().any(|l| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('[')
+    })
 }
 
 /// The records in `text`: one at each `#[` that starts a line, one at
@@ -230,14 +234,9 @@ fn split_records(text: &str) -> Vec<String> {
             && depth == 0
             && trimmed.starts_with('[')
             && !trimmed.starts_with("#[")
+            && pgn_has_moves(&current)
         {
-            let moves_before = current.lines().any(|l| {
-                let l = l.trim();
-                !l.is_empty() && !l.starts_with('[')
-            });
-            if moves_before {
-                records.push(std::mem::take(&mut current));
-            }
+            records.push(std::mem::take(&mut current));
         }
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {

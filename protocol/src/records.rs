@@ -592,12 +592,13 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
         let trimmed = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == '(');
         let node_ends = rest[..rest.len() - trimmed.len()].contains(';');
         rest = trimmed;
-        if node_ends || rest.is_empty() || rest.starts_with(')') {
+        let game_ends = rest.is_empty() || rest.starts_with(')');
+        if node_ends || game_ends {
             let at = game.moves.len();
             game.comments
                 .extend(node_comments.drain(..).map(|text| (at, text)));
         }
-        if rest.is_empty() || rest.starts_with(')') {
+        if game_ends {
             break;
         }
         let key_len = rest
