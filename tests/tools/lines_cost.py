@@ -27,15 +27,15 @@ import statistics
 import sys
 import time
 
+from endgame_vs_edax import read_positions
 from uci_engine import Engine
 
 
 def positions(paths):
+    """(name, position, empty squares) of every position of the files."""
     for path in paths:
-        for line in open(path):
-            fields = line.split("#")[0].split()
-            if fields:
-                yield fields[0], f"{fields[1]} {fields[2]}", fields[1].count("-")
+        for name, position, _ in read_positions(path, None, None):
+            yield name, position, position.count("-")
 
 
 def solve(engine, position, multipv):

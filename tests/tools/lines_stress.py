@@ -33,10 +33,7 @@ MOVETIME_SLACK = 0.25
 
 def legal_moves(position):
     """The legal moves of a `squares side` position, `0000` for a pass."""
-    squares, side = position.split()
-    board = Board()
-    board.cells = [{"-": -1, "X": 0, "O": 1}[c] for c in squares]
-    board.to_move = 0 if side == "X" else 1
+    board = Board.from_text(position)
     return [square_name(i) for i in board.legal_moves()] or ["0000"]
 
 

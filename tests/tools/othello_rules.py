@@ -41,6 +41,16 @@ class Board:
         self.to_move = BLACK
         self.moves = []  # square names and "pass", in order
 
+    @classmethod
+    def from_text(cls, text):
+        """The board of a `squares side` text: 64 squares a1 first, row by
+        row (`X` Black, `O` White, `-` empty), then `X` or `O` to move."""
+        squares, side = text.split()
+        board = cls()
+        board.cells = [{"-": EMPTY, "X": BLACK, "O": WHITE}[c] for c in squares]
+        board.to_move = BLACK if side == "X" else WHITE
+        return board
+
     def copy(self):
         other = Board.__new__(Board)
         other.cells = list(self.cells)

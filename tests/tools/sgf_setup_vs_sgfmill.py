@@ -5,9 +5,9 @@ set-up stones (`AB`, `AW`, `AE`) put on the standard start and `PL` must
 give the board and side to move the game began from, and plyd must read
 the SGF back to the same lines as the GGF it was written from.
 
-Each game starts from a position of a random game (this folder's
-othello_rules.py, seeded by --seed) and has one move, written as GGF
-with its board in `BO`.
+Each game starts from a position of a random game (lines_vs_edax.py's
+random positions, 20 to 59 empty squares, seeded by --seed) and has one
+move, written as GGF with its board in `BO`.
 
     python3 tests/tools/sgf_setup_vs_sgfmill.py --plyd target/release/plyd --games 300
 
@@ -16,35 +16,15 @@ Prints the games that differ and the totals; exits 1 if any differ.
 
 import argparse
 import os
-import random
 import subprocess
 import sys
 import tempfile
 
+from lines_vs_edax import random_positions
 from othello_rules import Board, square_name
 from sgfmill import sgf
 
 STANDARD = "---------------------------OX------XO---------------------------"
-
-
-def random_starts(count, seed):
-    """(64 squares, side) of `count` positions of random games."""
-    rng = random.Random(seed)
-    starts = []
-    for _ in range(count):
-        board = Board()
-        for _ in range(rng.randint(1, 40)):
-            moves = board.legal_moves()
-            if not moves:
-                if board.game_over():
-                    break
-                board.play("pass")
-                continue
-            board.play(square_name(rng.choice(moves)))
-        if board.game_over():
-            continue
-        starts.append(("".join("-XO"[c + 1] for c in board.cells), "XO"[board.to_move], board))
-    return starts
 
 
 def main():
@@ -53,10 +33,10 @@ def main():
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=4)
     args = ap.parse_args()
-    starts = random_starts(args.games, args.seed)
+    starts = [position.split() for _, position in random_positions(args.games, range(20, 60), args.seed)]
     ggf = []
-    for squares, side, board in starts:
-        moves = board.legal_moves()
+    for squares, side in starts:
+        moves = Board.from_text(f"{squares} {side}").legal_moves()
         move = square_name(moves[0]).upper() if moves else "PA"
         color = "B" if side == "X" else "W"
         bo = f"{squares.replace('X', '*')} {side.replace('X', '*')}"
@@ -76,7 +56,7 @@ def main():
         lines = [subprocess.run([args.plyd, "record", path], capture_output=True, text=True).stdout
                  for path in (ggf_path, sgf_path)]
     differ = 0
-    for (squares, side, _), record in zip(starts, records):
+    for (squares, side), record in zip(starts, records):
         root = sgf.Sgf_game.from_bytes(record.encode()).get_root()
         board = list(STANDARD)
         for key, disc in (("AB", "X"), ("AW", "O"), ("AE", "-")):
