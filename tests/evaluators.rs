@@ -362,6 +362,76 @@ fn eval_file_loads_an_evaluator_between_searches() {
 }
 
 #[test]
+fn eval_file_is_loaded_again_when_plugin_path_reloads() {
+    // `PluginPath` reloads every plugin: an evaluator loaded by `EvalFile`
+    // comes back from its file, ahead of one of the same name in a folder.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let with_weights = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let folder_copy = with_weights.path().join(format!(
+        "{}plyd_eval_weights{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    std::fs::copy(built_library("plyd_eval_othello_weights"), &folder_copy).unwrap();
+    let elsewhere = TempDir::new("evalfile-reload");
+    let file = elsewhere.path().join("mine.so");
+    std::fs::copy(built_library("plyd_eval_othello_weights"), &file).unwrap();
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
+    assert_eq!(e.sync().len(), 1);
+    let variant = "info string variant othello startpos 8/8/8/3OX3/3XO3/8/8/8 b".to_string();
+    let evaluator_line = |e: &mut Engine| {
+        e.send("eval");
+        e.sync().remove(0)
+    };
+    for dir in [plugins.path(), with_weights.path()] {
+        e.send(&format!(
+            "setoption name PluginPath value {}",
+            dir.display()
+        ));
+        assert_eq!(e.sync(), vec![variant.clone()]);
+        assert_eq!(
+            evaluator_line(&mut e),
+            format!(
+                "info string eval evaluator weights ({}) params default",
+                file.display()
+            )
+        );
+    }
+    // The file gone: one line says so, and the folder's evaluator of that
+    // name is taken.
+    std::fs::remove_file(&file).unwrap();
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        with_weights.path().display()
+    ));
+    assert_eq!(
+        e.sync(),
+        vec![
+            format!(
+                "info string error: plugin {}: cannot be loaded: the file is no longer there \
+                 (the EvalFile loaded before; not loaded again)",
+                file.display()
+            ),
+            variant.clone()
+        ]
+    );
+    assert_eq!(
+        evaluator_line(&mut e),
+        format!(
+            "info string eval evaluator weights ({}) params default",
+            folder_copy.display()
+        )
+    );
+    // Forgotten since: the next reload says nothing of it.
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        with_weights.path().display()
+    ));
+    assert_eq!(e.sync(), vec![variant]);
+}
+
+#[test]
 fn eval_file_takes_a_bare_name_from_the_working_directory() {
     // The dynamic loader would search its library path for a bare name.
     let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);

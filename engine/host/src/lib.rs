@@ -101,6 +101,10 @@ pub struct PluginHost {
     games: Vec<Arc<GamePlugin>>,
     evaluators: Vec<Arc<ExternalEvaluator>>,
     dirs: Vec<PathBuf>,
+    /// Evaluator plugins loaded by their file's path (the daemon's
+    /// `EvalFile`) rather than found in `dirs`, in the order loaded: a
+    /// reload of the plugins loads them again from these files.
+    evaluator_files: Vec<PathBuf>,
 }
 
 /// The result of scanning plugin directories: what loaded and what did not.
@@ -117,9 +121,8 @@ impl PluginHost {
     /// others usable.
     pub fn scan(dirs: &[PathBuf]) -> ScanReport {
         let mut host = PluginHost {
-            games: Vec::new(),
-            evaluators: Vec::new(),
             dirs: dirs.to_vec(),
+            ..PluginHost::default()
         };
         let mut errors = Vec::new();
         let mut game_files = Vec::new();
@@ -218,9 +221,53 @@ impl PluginHost {
         path: &Path,
     ) -> Result<Arc<ExternalEvaluator>, LoadError> {
         let evaluator = Self::open_evaluator_file(path)?;
+        let game = self.game_for(&evaluator, path)?;
+        self.add_evaluator(&game, evaluator, false)
+    }
+
+    /// Load the evaluator plugin in `path` for the loaded game whose
+    /// state it reads, in place of an evaluator plugin of the same name
+    /// (an older build, or one found in a folder), and remember the file
+    /// ([`PluginHost::evaluator_files`]).
+    pub fn add_evaluator_file(&mut self, path: &Path) -> Result<Arc<ExternalEvaluator>, LoadError> {
+        if !path.exists() {
+            // Said plainly: a file loaded before would otherwise be named
+            // by the copy the loader could not make of it.
+            return Err(LoadError::Open {
+                path: path.to_path_buf(),
+                reason: "the file is no longer there".to_string(),
+            });
+        }
+        let evaluator = Self::open_evaluator_file(path)?;
+        let game = self.game_for(&evaluator, path)?;
+        let added = self.add_evaluator(&game, evaluator, true)?;
+        self.remember_evaluator_file(path);
+        Ok(added)
+    }
+
+    /// Remember `path` as the file of an evaluator loaded by its path, so
+    /// that a reload of the plugins loads it again.
+    pub fn remember_evaluator_file(&mut self, path: &Path) {
+        self.evaluator_files.retain(|f| f != path);
+        self.evaluator_files.push(path.to_path_buf());
+    }
+
+    /// The files of the evaluators loaded by their path, in the order
+    /// loaded.
+    pub fn evaluator_files(&self) -> &[PathBuf] {
+        &self.evaluator_files
+    }
+
+    /// The loaded game whose state `evaluator` (opened from `path`) reads.
+    fn game_for(
+        &self,
+        evaluator: &ExternalEvaluator,
+        path: &Path,
+    ) -> Result<Arc<GamePlugin>, LoadError> {
         let info = evaluator.info();
-        let Some(game) = self.games.iter().find(|g| g.name() == info.game) else {
-            return Err(LoadError::Mismatch {
+        match self.games.iter().find(|g| g.name() == info.game) {
+            Some(game) => Ok(Arc::clone(game)),
+            None => Err(LoadError::Mismatch {
                 path: path.to_path_buf(),
                 evaluator: info.name.clone(),
                 game: info.game.clone(),
@@ -230,10 +277,8 @@ impl PluginHost {
                     info.game,
                     self.games_and_layouts()
                 ),
-            });
-        };
-        let game = Arc::clone(game);
-        self.add_evaluator(&game, evaluator, false)
+            }),
+        }
     }
 
     /// Open an evaluator plugin file without adding it or checking it

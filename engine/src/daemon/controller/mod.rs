@@ -161,6 +161,7 @@ impl Controller {
             let (dirs, game, evaluator, params) = wanted;
             Session::open(
                 &dirs,
+                &[],
                 game.as_deref(),
                 evaluator.as_deref(),
                 params.as_deref(),

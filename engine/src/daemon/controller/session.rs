@@ -180,11 +180,14 @@ fn start_current_with(
 }
 
 impl Session {
-    /// Load the plugins from `dirs` and select `game` (or the default), with
+    /// Load the plugins from `dirs`, and the evaluator plugins in
+    /// `eval_files` (loaded before by `EvalFile`) in place of any of the
+    /// same name found there, and select `game` (or the default), with
     /// `evaluator` (or the game's default) and its parameter file
     /// `eval_params`. Returns the session and one message per problem.
     pub fn open(
         dirs: &[PathBuf],
+        eval_files: &[PathBuf],
         game: Option<&str>,
         evaluator: Option<&str>,
         eval_params: Option<&Path>,
@@ -195,6 +198,13 @@ impl Session {
             host: report.host,
             ..Session::default()
         };
+        for file in eval_files {
+            if let Err(e) = session.host.add_evaluator_file(file) {
+                messages.push(format!(
+                    "{e} (the EvalFile loaded before; not loaded again)"
+                ));
+            }
+        }
         if session.host.games().is_empty() {
             let refused = match report.errors.len() {
                 0 => String::new(),
@@ -545,6 +555,7 @@ impl Session {
             .host
             .add_evaluator(&game, opened, true)
             .map_err(|e| e.to_string())?;
+        self.host.remember_evaluator_file(path);
         let name = external.info().name.clone();
         let evaluator = create_evaluator_watched(&game, EvaluatorSource::External(external), None)?;
         let current = self.current.as_mut().ok_or("no game is loaded")?;
@@ -745,12 +756,23 @@ impl Session {
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
         let params = self.current.as_ref().and_then(|c| c.eval_params.clone());
-        let wanted = (dirs.to_vec(), variant, evaluator.clone());
+        let wanted = (
+            dirs.to_vec(),
+            self.host.evaluator_files().to_vec(),
+            variant,
+            evaluator.clone(),
+        );
         self.host.reload_failed_afresh();
         let (mut fresh, mut messages) =
             call_within("loading the plugins", call_limit(), &[], move || {
-                let (dirs, variant, evaluator) = wanted;
-                Session::open(&dirs, variant.as_deref(), evaluator.as_deref(), None)
+                let (dirs, files, variant, evaluator) = wanted;
+                Session::open(
+                    &dirs,
+                    &files,
+                    variant.as_deref(),
+                    evaluator.as_deref(),
+                    None,
+                )
             })?;
         if fresh.current.is_none() {
             return Err(messages.join("; "));
