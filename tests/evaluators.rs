@@ -559,7 +559,7 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
 
 #[test]
 fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
-    let cases: [(&str, &[&str]); 3] = [
+    let cases: [(&str, &[&str]); 4] = [
         (
             "layout",
             &[
@@ -574,6 +574,14 @@ fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
                 "evaluator 'odd' reads checkers state layout 1",
                 "but no checkers game plugin is loaded",
                 "(loaded: othello state layout 1)",
+            ],
+        ),
+        (
+            "capital",
+            &[
+                "evaluator 'odd' reads Othello state layout 1",
+                "but no Othello game plugin is loaded",
+                "(game names are matched exactly: 'Othello' is not 'othello')",
             ],
         ),
         (

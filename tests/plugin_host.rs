@@ -236,6 +236,55 @@ fn missing_plugin_directory_leaves_a_daemon_that_answers() {
     );
 }
 
+#[test]
+fn a_folder_without_games_says_what_it_found_and_what_it_replaced() {
+    // A game library misnamed, and a plugin file named where a folder
+    // belongs: each error line says why, and that a plugin path of one's
+    // own leaves plyd's own folder out.
+    let dir = common::TempDir::new("misnamed");
+    let misnamed = dir.path().join(format!(
+        "{}connectfour{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    std::fs::copy(built_library("plyd_game_othello"), &misnamed).unwrap();
+    let own = common::plyd_bin()
+        .canonicalize()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let replaced = format!("the plugin path replaces plyd's own folder: list {own} too");
+    for (path, reason) in [
+        (
+            dir.path().to_path_buf(),
+            format!(
+                "{} not named as a plugin ({}plyd_game_NAME{}",
+                misnamed.display(),
+                std::env::consts::DLL_PREFIX,
+                std::env::consts::DLL_SUFFIX
+            ),
+        ),
+        (
+            misnamed.clone(),
+            "a file, not a folder: a plugin path names the folders that hold plugins".to_string(),
+        ),
+    ] {
+        let mut e = Engine::start(&path, &[], &[]);
+        e.send("uci");
+        e.read_until(|l| l == "uciok");
+        let told = e.sync();
+        assert_eq!(errors(&told).len(), 1, "{told:?}");
+        assert!(
+            told[0].contains("no usable game plugin in ")
+                && told[0].contains(&reason)
+                && told[0].contains(&replaced),
+            "{told:?}"
+        );
+    }
+}
+
 /// The configuration's `call_limit` for the daemons of the stuck-plugin
 /// tests, in seconds: shorter than the default 5 s, so that each waits
 /// less, and still hundreds of times what the calls that do return take.

@@ -828,8 +828,9 @@ fn load_plugins(config: &DaemonConfig) -> PluginHost {
 fn find_variant(host: &PluginHost, name: &str) -> Result<VariantRef, String> {
     host.find_variant(name).ok_or_else(|| {
         format!(
-            "game '{name}' is not loaded (loaded: {})",
-            host.variant_list()
+            "game '{name}' is not loaded (loaded: {}){}",
+            host.variant_list(),
+            host.missing_game_hint()
         )
     })
 }

@@ -105,6 +105,8 @@ pub struct PluginHost {
     /// `EvalFile`) rather than found in `dirs`, in the order loaded: a
     /// reload of the plugins loads them again from these files.
     evaluator_files: Vec<PathBuf>,
+    /// Libraries in `dirs` not named as plugins, left alone.
+    misnamed: Vec<PathBuf>,
 }
 
 /// The result of scanning plugin directories: what loaded and what did not.
@@ -127,17 +129,26 @@ impl PluginHost {
         let mut errors = Vec::new();
         let mut game_files = Vec::new();
         let mut evaluator_files = Vec::new();
+        let own = default_plugin_dir();
         for dir in dirs {
             let entries = match std::fs::read_dir(dir) {
                 Ok(entries) => entries,
                 Err(e) => {
+                    let reason = if dir.is_file() {
+                        "a file, not a folder: a plugin path names the folders that hold \
+                         plugins (an evaluator plugin's own file is loaded with EvalFile)"
+                            .to_string()
+                    } else {
+                        format!("cannot read plugin directory: {e}")
+                    };
                     errors.push(LoadError::Open {
                         path: dir.clone(),
-                        reason: format!("cannot read plugin directory: {e}"),
+                        reason,
                     });
                     continue;
                 }
             };
+            let is_own = own.as_deref().is_some_and(|own| same_folder(dir, own));
             let mut files: Vec<PathBuf> =
                 entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             files.sort();
@@ -149,6 +160,11 @@ impl PluginHost {
                     && !is_game_plugin_file(p)
                     && !is_evaluator_plugin_file(p)
             }) {
+                // plyd's own folder holds libraries of its tests, not the
+                // user's: only other folders' are named in errors.
+                if !is_own {
+                    host.misnamed.push(file.clone());
+                }
                 log::info!(
                     "{} is not named as a plugin ({}plyd_game_NAME{s} or {}plyd_eval_NAME{s}): left alone",
                     file.display(),
@@ -183,6 +199,44 @@ impl PluginHost {
             }
         }
         ScanReport { host, errors }
+    }
+
+    /// What to add to an error saying a game is not loaded: that the
+    /// folders searched leave out plyd's own (a plugin path replaces
+    /// them), and the libraries found there not named as plugins. Empty
+    /// when neither applies.
+    pub fn missing_game_hint(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(own) = default_plugin_dir() {
+            if !self.dirs.iter().any(|d| same_folder(d, &own)) {
+                parts.push(format!(
+                    "the plugin path replaces plyd's own folder: list {} too to keep its games",
+                    own.display()
+                ));
+            }
+        }
+        if !self.misnamed.is_empty() {
+            let names: Vec<String> = self
+                .misnamed
+                .iter()
+                .take(3)
+                .map(|p| p.display().to_string())
+                .collect();
+            let more = self.misnamed.len().saturating_sub(names.len());
+            parts.push(format!(
+                "{}{} not named as a plugin ({}plyd_game_NAME{s} or {}plyd_eval_NAME{s}), left alone",
+                names.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() },
+                std::env::consts::DLL_PREFIX,
+                std::env::consts::DLL_PREFIX,
+                s = std::env::consts::DLL_SUFFIX,
+            ));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join("; "))
+        }
     }
 
     /// Load one game plugin file and add it. A plugin whose game name is
@@ -273,9 +327,17 @@ impl PluginHost {
                 game: info.game.clone(),
                 layout: info.state_layout,
                 loaded: format!(
-                    "no {} game plugin is loaded (loaded: {})",
+                    "no {} game plugin is loaded (loaded: {}){}",
                     info.game,
-                    self.games_and_layouts()
+                    self.games_and_layouts(),
+                    match self
+                        .games
+                        .iter()
+                        .find(|g| g.name().eq_ignore_ascii_case(&info.game))
+                    {
+                        Some(game) => game_name_hint(&info.game, game.name()),
+                        None => self.missing_game_hint(),
+                    }
                 ),
             }),
         }
@@ -476,6 +538,15 @@ pub fn default_plugin_dir() -> Option<PathBuf> {
         .ok()
         .and_then(|exe| exe.canonicalize().ok())
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
+}
+
+/// Whether `a` and `b` are the same folder (both exist, and are one once
+/// links are followed).
+fn same_folder(a: &Path, b: &Path) -> bool {
+    a.canonicalize()
+        .ok()
+        .zip(b.canonicalize().ok())
+        .is_some_and(|(a, b)| a == b)
 }
 
 /// The end of a state-layout refusal where the evaluator names the game in

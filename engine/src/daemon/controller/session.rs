@@ -212,11 +212,12 @@ impl Session {
                 n => format!(" (see the {n} problems reported with it)"),
             };
             messages.push(format!(
-                "no usable game plugin in {}{refused}",
+                "no usable game plugin in {}{refused}{}",
                 dirs.iter()
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                session.host.missing_game_hint()
             ));
             return (session, messages);
         }
@@ -229,9 +230,10 @@ impl Session {
                     .map_or(String::new(), |v| format!(" ({})", v.name()));
                 // UCCI, GTP, NBoard and Botzone then play their own game.
                 messages.push(format!(
-                    "game '{name}' is not loaded (loaded: {}); using the default{default}, \
+                    "game '{name}' is not loaded (loaded: {}){}; using the default{default}, \
                      or the game of the protocol spoken",
-                    session.host.variant_list()
+                    session.host.variant_list(),
+                    session.host.missing_game_hint()
                 ));
             }
             found

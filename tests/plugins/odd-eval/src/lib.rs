@@ -2,6 +2,8 @@
 //!
 //! * unset or `layout`: declares game `othello` with state layout 99;
 //! * `game`: declares game `checkers`, which no plugin provides;
+//! * `capital`: declares game `Othello`, the loaded game's name in other
+//!   letters;
 //! * `abi`: declares ABI version 999;
 //! * `short`: declares a table too small for the required entries;
 //! * `huge`: declares a table of 1 MiB, more than any ABI version has;
@@ -212,6 +214,7 @@ fn table(mode: &str) -> EvaluatorApi {
     let mut table = EvaluatorApi { ..*t };
     match mode {
         "game" => table.game = c"checkers".as_ptr(),
+        "capital" => table.game = c"Othello".as_ptr(),
         "abi" => table.abi_version = 999,
         "short" => table.table_size = 16,
         "huge" => table.table_size = 1 << 20,
