@@ -657,6 +657,30 @@ fn set_ups_an_engine_refuses_or_that_change_the_game_stop_the_match() {
         "{}",
         text(&out.stderr)
     );
+    // An engine whose plugins lack the game: the arena's own plugin path
+    // does not reach it, and the refusal says how to give it one.
+    let xiangqi = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let engine = |name: &str| {
+        vec![
+            "--engine".to_string(),
+            format!("cmd={}", plyd_bin().display()),
+            format!("name={name}"),
+            "arg=--plugin-path".to_string(),
+            format!("arg={}", xiangqi.path().display()),
+        ]
+    };
+    let mut args = [engine("a"), engine("b")].concat();
+    args.extend(["--depth", "1", "--games", "2"].map(String::from));
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(
+            "does not offer the variant 'othello' (it offers: xiangqi; a plyd engine finds the \
+             plugins of a folder of one's own by PLYD_PLUGIN_PATH"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

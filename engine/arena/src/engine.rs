@@ -253,7 +253,10 @@ impl EngineProcess {
                 return Err(EngineError::Refused {
                     name: self.name.clone(),
                     what: format!(
-                        "does not offer the variant '{game}' (it offers: {})",
+                        "does not offer the variant '{game}' (it offers: {}; a plyd engine \
+                         finds the plugins of a folder of one's own by PLYD_PLUGIN_PATH in the \
+                         arena's environment or by arg=--plugin-path arg=DIRS: the arena's \
+                         own --plugin-path does not reach it)",
                         vars.join(", ")
                     ),
                 });

@@ -179,13 +179,14 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             .collect();
         let loaded = host.variant_names();
         setup(format!(
-            "game '{name}' is not loaded (loaded: {}; plugin folders: {})",
+            "game '{name}' is not loaded (loaded: {}; plugin folders: {}){}",
             if loaded.is_empty() {
                 "none".to_string()
             } else {
                 loaded.join(", ")
             },
-            dirs.join(", ")
+            dirs.join(", "),
+            host.missing_game_hint()
         ))
     })?;
 
