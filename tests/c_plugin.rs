@@ -626,3 +626,178 @@ fn eval_warns_of_any_score_past_the_bound_and_int32_min_is_no_score() {
         "{lines:?}"
     );
 }
+
+/// `plyd_states.h` states each game's layout 1 as the Rust types lay it
+/// out: the C compiler checks every field's offset and size, the layout
+/// numbers and the cell values against the numbers taken from Rust.
+#[test]
+fn the_state_header_matches_the_games() {
+    use std::mem::{offset_of, size_of_val};
+    let othello = plyd_game_othello::board::Position::START;
+    let xiangqi = plyd_game_xiangqi::board::Position::empty();
+    let amazons = plyd_game_amazons::board::Board::empty(10);
+    let einstein = plyd_game_einstein::board::Board::setup();
+    // (C type, field, Rust offset, Rust size)
+    let fields = [
+        (
+            "PlydOthelloStateV1",
+            "black",
+            offset_of!(plyd_game_othello::board::Position, black),
+            size_of_val(&othello.black),
+        ),
+        (
+            "PlydOthelloStateV1",
+            "white",
+            offset_of!(plyd_game_othello::board::Position, white),
+            size_of_val(&othello.white),
+        ),
+        (
+            "PlydOthelloStateV1",
+            "side",
+            offset_of!(plyd_game_othello::board::Position, side),
+            size_of_val(&othello.side),
+        ),
+        (
+            "PlydXiangqiStateV1",
+            "board",
+            offset_of!(plyd_game_xiangqi::board::Position, board),
+            size_of_val(&xiangqi.board),
+        ),
+        (
+            "PlydXiangqiStateV1",
+            "side",
+            offset_of!(plyd_game_xiangqi::board::Position, side),
+            size_of_val(&xiangqi.side),
+        ),
+        (
+            "PlydAmazonsStateV1",
+            "size",
+            offset_of!(plyd_game_amazons::board::Board, size),
+            size_of_val(&amazons.size),
+        ),
+        (
+            "PlydAmazonsStateV1",
+            "side",
+            offset_of!(plyd_game_amazons::board::Board, side),
+            size_of_val(&amazons.side),
+        ),
+        (
+            "PlydAmazonsStateV1",
+            "cells",
+            offset_of!(plyd_game_amazons::board::Board, cells),
+            size_of_val(&amazons.cells),
+        ),
+        (
+            "PlydEinsteinStateV1",
+            "cells",
+            offset_of!(plyd_game_einstein::board::Board, cells),
+            size_of_val(&einstein.cells),
+        ),
+        (
+            "PlydEinsteinStateV1",
+            "side",
+            offset_of!(plyd_game_einstein::board::Board, side),
+            size_of_val(&einstein.side),
+        ),
+        (
+            "PlydEinsteinStateV1",
+            "roll",
+            offset_of!(plyd_game_einstein::board::Board, roll),
+            size_of_val(&einstein.roll),
+        ),
+        (
+            "PlydEinsteinStateV1",
+            "stage",
+            offset_of!(plyd_game_einstein::board::Board, stage),
+            size_of_val(&einstein.stage),
+        ),
+    ];
+    let values = [
+        ("PLYD_OTHELLO_STATE_LAYOUT", plyd_game_othello::STATE_LAYOUT),
+        ("PLYD_XIANGQI_STATE_LAYOUT", plyd_game_xiangqi::STATE_LAYOUT),
+        ("PLYD_AMAZONS_STATE_LAYOUT", plyd_game_amazons::STATE_LAYOUT),
+        (
+            "PLYD_EINSTEIN_STATE_LAYOUT",
+            plyd_game_einstein::STATE_LAYOUT,
+        ),
+        ("PLYD_XIANGQI_EMPTY", plyd_game_xiangqi::board::EMPTY.into()),
+        (
+            "PLYD_XIANGQI_GENERAL",
+            plyd_game_xiangqi::board::KING.into(),
+        ),
+        (
+            "PLYD_XIANGQI_ADVISOR",
+            plyd_game_xiangqi::board::ADVISOR.into(),
+        ),
+        (
+            "PLYD_XIANGQI_ELEPHANT",
+            plyd_game_xiangqi::board::ELEPHANT.into(),
+        ),
+        ("PLYD_XIANGQI_HORSE", plyd_game_xiangqi::board::HORSE.into()),
+        (
+            "PLYD_XIANGQI_CHARIOT",
+            plyd_game_xiangqi::board::CHARIOT.into(),
+        ),
+        (
+            "PLYD_XIANGQI_CANNON",
+            plyd_game_xiangqi::board::CANNON.into(),
+        ),
+        ("PLYD_XIANGQI_PAWN", plyd_game_xiangqi::board::PAWN.into()),
+        (
+            "PLYD_XIANGQI_BLACK",
+            plyd_game_xiangqi::board::BLACK_FLAG.into(),
+        ),
+        ("PLYD_AMAZONS_EMPTY", plyd_game_amazons::board::EMPTY.into()),
+        ("PLYD_AMAZONS_FIRST", plyd_game_amazons::board::FIRST.into()),
+        (
+            "PLYD_AMAZONS_SECOND",
+            plyd_game_amazons::board::SECOND.into(),
+        ),
+        ("PLYD_AMAZONS_ARROW", plyd_game_amazons::board::ARROW.into()),
+        (
+            "PLYD_EINSTEIN_RED_ARRANGES",
+            plyd_game_einstein::board::STAGE_RED_SETUP.into(),
+        ),
+        (
+            "PLYD_EINSTEIN_BLUE_ARRANGES",
+            plyd_game_einstein::board::STAGE_BLUE_SETUP.into(),
+        ),
+        (
+            "PLYD_EINSTEIN_PLAY",
+            plyd_game_einstein::board::STAGE_PLAY.into(),
+        ),
+    ];
+    let mut code = String::from("#include <stddef.h>\n#include \"plyd_states.h\"\n");
+    for (ty, field, offset, size) in fields {
+        code += &format!(
+            "_Static_assert(offsetof({ty}, {field}) == {offset}, \"{ty}.{field} offset\");\n\
+             _Static_assert(sizeof(((const {ty} *)0)->{field}) == {size}, \"{ty}.{field} size\");\n"
+        );
+    }
+    for (name, value) in values {
+        let value: u32 = value;
+        code += &format!("_Static_assert({name} == {value}u, \"{name}\");\n");
+    }
+    let dir = TempDir::new("states-header");
+    let source = dir.path().join("states.c");
+    std::fs::write(&source, &code).unwrap();
+    let out = Command::new(c_compiler())
+        .args([
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-fsyntax-only",
+            "-I",
+        ])
+        .arg(repo_root().join("plugins/api/include"))
+        .arg(&source)
+        .output()
+        .expect("run the C compiler");
+    assert!(
+        out.status.success(),
+        "{}\n{code}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -30,18 +30,7 @@
 #include <string.h>
 
 #include "plyd_plugin.h"
-
-/* ---- The state it reads ------------------------------------------------- */
-
-/* The Othello plugin's state, layout 1: this prefix is the contract; what
- * follows it is private to the game plugin. */
-typedef struct {
-    uint64_t black; /* bit row * 8 + file, a1 = bit 0, h8 = bit 63 */
-    uint64_t white;
-    uint8_t side; /* 0: Black to move, 1: White */
-} OthelloStateV1;
-
-#define OTHELLO_STATE_LAYOUT 1u
+#include "plyd_states.h" /* PlydOthelloStateV1: the Othello state it reads */
 
 /* ---- The squares -------------------------------------------------------- */
 
@@ -178,7 +167,7 @@ static int parse_params(const char *text, Weights *out, char *err, size_t err_ca
 /* The raw terms for the side to move, each its own count minus the
  * opponent's: discs on corners, C-squares, X-squares, other edge squares,
  * inner squares, and legal moves. */
-static void terms_of(const OthelloStateV1 *s, int32_t t[6]) {
+static void terms_of(const PlydOthelloStateV1 *s, int32_t t[6]) {
     uint64_t own = s->side == 0 ? s->black : s->white;
     uint64_t opp = s->side == 0 ? s->white : s->black;
     const uint64_t kinds[5] = {CORNERS, C_SQUARES, X_SQUARES, OTHER_EDGES, INNER};
@@ -217,7 +206,7 @@ static int32_t squares_evaluate(const PlydEvalContext *ctx, const PlydState *sta
         return PLYD_STATUS_INVALID;
     }
     int32_t t[6];
-    terms_of((const OthelloStateV1 *)state, t);
+    terms_of((const PlydOthelloStateV1 *)state, t);
     *out = score_of((const Weights *)ctx, t);
     return PLYD_STATUS_OK;
 }
@@ -265,7 +254,7 @@ static void squares_stack_free(PlydEvalStack *s) {
 
 static int32_t squares_stack_reset(PlydEvalStack *s, const PlydState *state) {
     Stack *stack = (Stack *)s;
-    const OthelloStateV1 *o = (const OthelloStateV1 *)state;
+    const PlydOthelloStateV1 *o = (const PlydOthelloStateV1 *)state;
     Level *root = &stack->levels[0];
     root->black = o->black;
     root->white = o->white;
@@ -302,7 +291,7 @@ static int32_t squares_stack_push(PlydEvalStack *s, const PlydState *state, Plyd
         stack->levels = grown;
         stack->cap *= 2;
     }
-    const OthelloStateV1 *o = (const OthelloStateV1 *)state;
+    const PlydOthelloStateV1 *o = (const PlydOthelloStateV1 *)state;
     const Level *below = &stack->levels[stack->top];
     Level *next = &stack->levels[++stack->top];
     *next = *below;
@@ -324,7 +313,7 @@ static int32_t squares_stack_pop(PlydEvalStack *s) {
 
 static int32_t squares_stack_evaluate(PlydEvalStack *s, const PlydState *state, int32_t *out) {
     const Stack *stack = (const Stack *)s;
-    const OthelloStateV1 *o = (const OthelloStateV1 *)state;
+    const PlydOthelloStateV1 *o = (const PlydOthelloStateV1 *)state;
     const Level *top = &stack->levels[stack->top];
     int me = o->side == 0 ? 0 : 1;
     int32_t t[6];
@@ -356,7 +345,7 @@ static int64_t squares_explain(const PlydEvalContext *ctx, const PlydState *stat
         return PLYD_STATUS_INVALID;
     }
     int32_t t[6];
-    terms_of((const OthelloStateV1 *)state, t);
+    terms_of((const PlydOthelloStateV1 *)state, t);
     char text[256];
     snprintf(text, sizeof text,
              "corners %d\nc_squares %d\nx_squares %d\nedges %d\ninner %d\nmobility %d\n", t[0],
@@ -372,7 +361,7 @@ static const PlydEvaluatorApi SQUARES = {
     .name = "squares",
     .description = "Discs by the kind of square they stand on, and mobility (a C sample)",
     .game = "othello",
-    .state_layout = OTHELLO_STATE_LAYOUT,
+    .state_layout = PLYD_OTHELLO_STATE_LAYOUT,
     .score_bound = SCORE_BOUND,
     .default_params = DEFAULT_PARAMS,
     .create = squares_create,
