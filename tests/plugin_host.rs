@@ -352,6 +352,38 @@ fn a_plugins_own_stdout_is_kept_out_of_the_protocol() {
     assert_eq!(e.fen(), "5");
 }
 
+/// In the command-line tools too, a plugin's own stdout goes to stderr,
+/// not into the tool's output.
+#[test]
+fn a_plugins_own_stdout_is_kept_out_of_a_tools_output() {
+    let dir = panicky_dir();
+    let out = common::plyd_command(dir.path())
+        .args([
+            "perft", "--game", "panicky", "--fen", "print", "--depth", "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("panicky: printed on stdout")
+            && stderr.contains("plyd perft: bad position 'print': asked to print on stdout"),
+        "{stderr}"
+    );
+    // The tool's own output still reaches stdout.
+    let out = common::plyd_command(dir.path())
+        .args(["perft", "--game", "panicky", "--fen", "5", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Nodes searched: "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// A perft that fails (its plugin panics on the way), or that cannot
 /// start (the plugin is disabled since), ends as every perft does, with
 /// `Nodes searched`, after its one error line: a tool waiting for that

@@ -20,6 +20,14 @@ use plyd::search::{nps, SearchControl};
 use plyd_arena::{self as arena, ArenaArgs};
 use plyd_protocol::{write_record_tree, write_xqf_tree, RecordFormat, RecordGame, RecordResult};
 
+/// `println!` for the tools' output: to the descriptor stdout was kept in,
+/// past whatever a plugin prints on its own stdout.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        daemon::print_line(format_args!($($arg)*))
+    };
+}
+
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
 /// würfelt nicht, driven over stdin/stdout with a UCI-style protocol.
 #[derive(Parser, Debug)]
@@ -384,7 +392,10 @@ fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
-    if cli.command.is_none() {
+    // The daemon's stdout is the protocol's, and a tool's its output's: a
+    // plugin's own prints go to stderr. (The arena's engines are processes
+    // of their own; its referee's plugins print where it does.)
+    if !matches!(cli.command, Some(Tool::Arena(_))) {
         daemon::keep_stdout_for_the_protocol();
     }
     let config = resolve(&cli);
@@ -520,9 +531,11 @@ fn main() -> ExitCode {
             });
             match checked {
                 Ok((game, rules, evaluator)) => {
-                    println!(
+                    outln!(
                         "{game}: {} games, {} positions, {} moves made and unmade",
-                        rules.games, rules.positions, rules.moves
+                        rules.games,
+                        rules.positions,
+                        rules.moves
                     );
                     let mut problems: Vec<_> = rules.problems.into_iter().collect();
                     let mut failed = None;
@@ -535,16 +548,17 @@ fn main() -> ExitCode {
                         } else {
                             String::new()
                         };
-                        println!(
+                        outln!(
                             "evaluator {name}: {} games, {} positions, {} scores compared{compared}",
                             report.games, report.positions, report.scored,
                         );
                         if report.left_to_evaluate > 0 || report.unsupported_resets > 0 {
-                            println!(
+                            outln!(
                                 "note: its stacks left {} positions to evaluate \
                                  (stack_evaluate answered STATUS_UNSUPPORTED), and {} games \
                                  (stack_reset answered it): those were not compared",
-                                report.left_to_evaluate, report.unsupported_resets
+                                report.left_to_evaluate,
+                                report.unsupported_resets
                             );
                         }
                         problems.extend(report.problems);
@@ -556,7 +570,7 @@ fn main() -> ExitCode {
                         } else {
                             format!("{count} times")
                         };
-                        println!("problem: {kind}: {times}, first in {first}");
+                        outln!("problem: {kind}: {times}, first in {first}");
                     }
                     // A failed call ends the check after what it found.
                     if let Some(e) = failed {
@@ -564,7 +578,7 @@ fn main() -> ExitCode {
                         return ExitCode::from(2);
                     }
                     if problems.is_empty() {
-                        println!("no problem found");
+                        outln!("no problem found");
                         return ExitCode::SUCCESS;
                     }
                     ExitCode::from(1)
@@ -579,7 +593,7 @@ fn main() -> ExitCode {
             Ok(text) => {
                 print!("{text}");
                 if !text.is_empty() && !text.ends_with('\n') {
-                    println!();
+                    outln!("");
                 }
                 ExitCode::SUCCESS
             }
@@ -790,13 +804,13 @@ fn record_file(
             Some(to) => match record_format(to, &variant)
                 .and_then(|f| write_record_tree(f, &record, &lines))
             {
-                Ok(text) => println!("{text}"),
+                Ok(text) => outln!("{text}"),
                 Err(e) => {
                     say(&e);
                     failed = true;
                 }
             },
-            None => println!("{}", plyd::replay::position_line(&record)),
+            None => outln!("{}", plyd::replay::position_line(&record)),
         }
     }
     if shorter > 0 {
@@ -933,7 +947,7 @@ fn bench(
         depth,
         techniques,
         &mut |l| {
-            println!(
+            outln!(
                 "{:<10} depth {:>2} nodes {:>10} time {:>6} ms  bestmove {:<8} {}",
                 l.game,
                 l.depth,
@@ -945,16 +959,16 @@ fn bench(
         },
         &plyd::search::SearchControl::new(false),
     )?;
-    println!("Nodes searched: {}", summary.nodes);
-    println!("Time: {} ms", summary.elapsed.as_millis());
-    println!("Nodes/second: {}", nps(summary.nodes, summary.elapsed));
+    outln!("Nodes searched: {}", summary.nodes);
+    outln!("Time: {} ms", summary.elapsed.as_millis());
+    outln!("Nodes/second: {}", nps(summary.nodes, summary.elapsed));
     if count_calls {
         plyd::host::calls::stop();
         let nodes = summary.nodes.max(1) as f64;
-        println!("Plugin calls per node:");
+        outln!("Plugin calls per node:");
         for (kind, count) in plyd::host::calls::snapshot() {
             if count > 0 {
-                println!("  {:<16} {:>7.3}", kind.name(), count as f64 / nodes);
+                outln!("  {:<16} {:>7.3}", kind.name(), count as f64 / nodes);
             }
         }
     }
@@ -1006,7 +1020,7 @@ fn endgame_bench(
         .cloned()
         .ok_or_else(|| format!("{} offers no evaluator", variant.plugin.name()))?;
     let evaluator = create_evaluator(&variant.plugin, source, None)?;
-    println!(
+    outln!(
         "{} positions of {}, {threads} thread(s), {hash} MiB table",
         last - first + 1,
         file.display()
@@ -1018,7 +1032,7 @@ fn endgame_bench(
         threads,
         hash,
         &mut |l| {
-            println!(
+            outln!(
                 "{:<8} empties {:>2} score {:>+3} expected {:>+3} {:<5} time {:>9.3} s nodes {:>12} nps {:>10} best {}",
                 l.name,
                 l.size,
@@ -1032,7 +1046,7 @@ fn endgame_bench(
             )
         },
     )?;
-    println!(
+    outln!(
         "total positions {} wrong {} time {:.3} s nodes {} nps {}",
         summary.positions,
         summary.wrong,
@@ -1053,12 +1067,12 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     let evaluator = named_evaluator(config, &host, &variant)?;
     let params = config.eval_params.as_deref();
     let state = start_state(&variant, fen)?;
-    println!(
+    outln!(
         "position {}",
         state.position_text().map_err(|e| e.to_string())?
     );
     for line in evaluation_lines(&evaluator, &state, params)? {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(())
 }
@@ -1214,7 +1228,7 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     let best = negamax(&mut book, &mut state).map_err(fail)?;
     book.save(plan.out)?;
     let root = state.position_text().map_err(fail)?;
-    println!(
+    outln!(
         "Book: {} positions ({} new), depth {}, margin {margin}, {} s",
         book.len(),
         book.len() - before,
@@ -1222,7 +1236,7 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
         started.elapsed().as_secs()
     );
     if let (Some(best), Some(chosen)) = (best, book.best(&root)) {
-        println!("Start: {} score {best}", chosen.mv);
+        outln!("Start: {} score {best}", chosen.mv);
     }
     Ok(())
 }
@@ -1235,10 +1249,10 @@ fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> 
         .divide(&mut state, depth, native, || false)
         .map_err(|e| e.to_string())?;
     for root in &result.roots {
-        println!("{}: {}", root.text, root.nodes);
+        outln!("{}: {}", root.text, root.nodes);
     }
-    println!("Nodes searched: {}", result.total);
-    println!(
+    outln!("Nodes searched: {}", result.total);
+    outln!(
         "Time: {} ms, {} nodes/s ({})",
         result.elapsed.as_millis(),
         nps(result.total, result.elapsed),

@@ -185,6 +185,19 @@ pub fn keep_stdout_for_the_protocol() {
     }
 }
 
+/// Write one line of a command-line tool's output (`plyd check`, `perft`,
+/// `bench`, ...) where [`keep_stdout_for_the_protocol`] kept stdout, so
+/// that what a plugin prints on its own stdout stays out of it.
+pub fn print_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = protocol_out();
+    // As `println!`, a failed write ends the tool (a closed pipe ends it
+    // by its signal first).
+    if let Err(e) = writeln!(out, "{line}") {
+        panic!("failed printing to stdout: {e}");
+    }
+}
+
 /// Where the protocol is written: the descriptor kept for it, or stdout.
 pub(crate) fn protocol_out() -> Box<dyn std::io::Write + Send> {
     // The kept descriptor itself, not a duplicate: under a tight limit on
