@@ -409,7 +409,7 @@ fn eval_file_is_loaded_again_when_plugin_path_reloads() {
         e.sync(),
         vec![
             format!(
-                "info string error: plugin {}: cannot be loaded: the file is no longer there \
+                "info string error: plugin {}: cannot be loaded: there is no such file \
                  (the EvalFile loaded before; not loaded again)",
                 file.display()
             ),
@@ -429,6 +429,52 @@ fn eval_file_is_loaded_again_when_plugin_path_reloads() {
         with_weights.path().display()
     ));
     assert_eq!(e.sync(), vec![variant]);
+}
+
+#[test]
+fn evaluator_may_name_its_file_in_the_tools_and_at_start() {
+    // `--evaluator FILE` loads the evaluator plugin in FILE, as EvalFile
+    // does, where no evaluator of that name is offered.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let elsewhere = TempDir::new("evaluator-file");
+    let file = elsewhere.path().join("mine.so");
+    std::fs::copy(built_library("plyd_eval_othello_weights"), &file).unwrap();
+    let file_s = file.display().to_string();
+    let out = plyd_command(plugins.path())
+        .args(["check", "--evaluator", &file_s, "--games", "3"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("evaluator weights: 3 games"), "{stdout}");
+    let out = plyd_command(plugins.path())
+        .args(["eval", "--evaluator", &file_s])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().nth(1),
+        Some(format!("evaluator weights ({file_s}) params default").as_str())
+    );
+    let mut e = Engine::start(plugins.path(), &["--evaluator", &file_s], &[]);
+    e.send("eval");
+    assert_eq!(
+        e.sync()[0],
+        format!("info string eval evaluator weights ({file_s}) params default")
+    );
+    // A file that is not there: the tool says so and stops.
+    let gone = elsewhere.path().join("gone.so").display().to_string();
+    let out = plyd_command(plugins.path())
+        .args(["check", "--evaluator", &gone, "--games", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "plugin {gone}: cannot be loaded: there is no such file"
+        )),
+        "{stderr}"
+    );
 }
 
 #[test]

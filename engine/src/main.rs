@@ -549,7 +549,7 @@ fn main() -> ExitCode {
                             String::new()
                         };
                         outln!(
-                            "evaluator {name}: {} games, {} positions, {} scores compared{compared}",
+                            "evaluator {name}: {} games, {} positions, {} scores compared{compared} (games of its own, not the ones above)",
                             report.games, report.positions, report.scored,
                         );
                         if report.left_to_evaluate > 0 || report.unsupported_resets > 0 {
@@ -591,9 +591,9 @@ fn main() -> ExitCode {
         }
         Some(Tool::Params) => match default_params(&config) {
             Ok(text) => {
-                print!("{text}");
-                if !text.is_empty() && !text.ends_with('\n') {
-                    outln!("");
+                // The whole text, ended by one newline (none when empty).
+                if !text.is_empty() {
+                    outln!("{}", text.strip_suffix('\n').unwrap_or(&text));
                 }
                 ExitCode::SUCCESS
             }
@@ -829,13 +829,40 @@ fn record_file(
     u8::from(failed)
 }
 
-/// The plugins of the configured folders; load problems go to the log.
+/// The plugins of the configured folders, and the evaluator plugin's file
+/// where `--evaluator` names one (`--evaluator ./libplyd_eval_mine.so`);
+/// load problems go to the log.
 fn load_plugins(config: &DaemonConfig) -> PluginHost {
     let report = PluginHost::scan(&config.plugin_dirs);
     for e in &report.errors {
         log::error!("{e}");
     }
-    report.host
+    let mut host = report.host;
+    if let Some(file) = evaluator_file(config, &host) {
+        if let Err(e) = host.add_evaluator_file(Path::new(file)) {
+            log::error!("{e}");
+        }
+    }
+    host
+}
+
+/// The file `--evaluator` names, if it names one rather than an
+/// evaluator of the loaded plugins.
+fn evaluator_file<'a>(config: &'a DaemonConfig, host: &PluginHost) -> Option<&'a str> {
+    config
+        .evaluator
+        .as_deref()
+        .filter(|wanted| plyd::host::names_a_file(wanted) && !host.offers_evaluator(wanted))
+}
+
+/// The evaluator `--evaluator` asks for by name: the one loaded from its
+/// file where it names a file.
+fn wanted_evaluator<'a>(config: &'a DaemonConfig, host: &'a PluginHost) -> Option<&'a str> {
+    let wanted = config.evaluator.as_deref()?;
+    Some(
+        host.evaluator_loaded_from(Path::new(wanted))
+            .unwrap_or(wanted),
+    )
 }
 
 /// The loaded variant `name`, or an error listing what is loaded.
@@ -917,7 +944,7 @@ fn bench(
     // An evaluator named must be one a benched game offers (with one game
     // named, that game): a misspelt name would give another count.
     let single = game.is_some();
-    if let Some(wanted) = &config.evaluator {
+    if let Some(wanted) = wanted_evaluator(config, &host) {
         let offered = |v: &VariantRef| {
             host.evaluators_for(&v.plugin)
                 .iter()
@@ -1103,9 +1130,7 @@ fn chosen_evaluator(
     variant: &VariantRef,
 ) -> Result<plyd::host::Evaluator, String> {
     let offered = host.evaluators_for(&variant.plugin);
-    let source = config
-        .evaluator
-        .as_deref()
+    let source = wanted_evaluator(config, host)
         .and_then(|name| offered.iter().find(|e| e.name().eq_ignore_ascii_case(name)))
         .or(offered.first())
         .cloned()
@@ -1134,7 +1159,7 @@ fn evaluator_source(
     variant: &VariantRef,
 ) -> Result<plyd::host::EvaluatorSource, String> {
     let offered = host.evaluators_for(&variant.plugin);
-    let source = match &config.evaluator {
+    let source = match wanted_evaluator(config, host) {
         Some(wanted) => offered
             .iter()
             .find(|e| e.name().eq_ignore_ascii_case(wanted))

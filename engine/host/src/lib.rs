@@ -289,7 +289,7 @@ impl PluginHost {
             // by the copy the loader could not make of it.
             return Err(LoadError::Open {
                 path: path.to_path_buf(),
-                reason: "the file is no longer there".to_string(),
+                reason: "there is no such file".to_string(),
             });
         }
         let evaluator = Self::open_evaluator_file(path)?;
@@ -304,6 +304,30 @@ impl PluginHost {
     pub fn remember_evaluator_file(&mut self, path: &Path) {
         self.evaluator_files.retain(|f| f != path);
         self.evaluator_files.push(path.to_path_buf());
+    }
+
+    /// Whether a loaded game offers an evaluator named `name` (the
+    /// letters' case aside).
+    pub fn offers_evaluator(&self, name: &str) -> bool {
+        self.variants().iter().any(|v| {
+            self.evaluators_for(&v.plugin)
+                .iter()
+                .any(|e| e.name().eq_ignore_ascii_case(name))
+        })
+    }
+
+    /// The name of the evaluator loaded from the file `path` by
+    /// [`PluginHost::add_evaluator_file`], if it is loaded.
+    pub fn evaluator_loaded_from(&self, path: &Path) -> Option<&str> {
+        self.evaluator_files
+            .iter()
+            .any(|f| f == path)
+            .then_some(())?;
+        self.evaluators
+            .iter()
+            .rev()
+            .find(|e| e.path() == path)
+            .map(|e| e.info().name.as_str())
     }
 
     /// The files of the evaluators loaded by their path, in the order
@@ -538,6 +562,16 @@ pub fn default_plugin_dir() -> Option<PathBuf> {
         .ok()
         .and_then(|exe| exe.canonicalize().ok())
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
+}
+
+/// Whether an evaluator's name as given (`--evaluator`, a config file's
+/// `evaluator`) names a file rather than an evaluator: it holds a path
+/// separator or ends as this platform's libraries end. No evaluator's name
+/// does either.
+pub fn names_a_file(text: &str) -> bool {
+    text.contains('/')
+        || text.contains(std::path::MAIN_SEPARATOR)
+        || text.ends_with(std::env::consts::DLL_SUFFIX)
 }
 
 /// Whether `a` and `b` are the same folder (both exist, and are one once

@@ -205,6 +205,23 @@ impl Session {
                 ));
             }
         }
+        // An evaluator named by its file (`--evaluator ./libplyd_eval_x.so`)
+        // unless the folders offer an evaluator of that very name.
+        let by_file = evaluator
+            .filter(|name| crate::host::names_a_file(name) && !session.host.offers_evaluator(name))
+            .map(
+                |name| match session.host.add_evaluator_file(Path::new(name)) {
+                    Ok(loaded) => Some(loaded.info().name.clone()),
+                    Err(e) => {
+                        messages.push(e.to_string());
+                        None
+                    }
+                },
+            );
+        let evaluator = match &by_file {
+            Some(Some(name)) => Some(name.as_str()),
+            _ => evaluator,
+        };
         if session.host.games().is_empty() {
             let refused = match report.errors.len() {
                 0 => String::new(),
