@@ -455,6 +455,19 @@ fn evaluator_may_name_its_file_in_the_tools_and_at_start() {
         String::from_utf8_lossy(&out.stdout).lines().nth(1),
         Some(format!("evaluator weights ({file_s}) params default").as_str())
     );
+    // In a config file, a file beside it.
+    let config = elsewhere.path().join("plyd.toml");
+    std::fs::write(&config, "evaluator = \"mine.so\"\n").unwrap();
+    let out = plyd_command(plugins.path())
+        .args(["eval", "--config", &config.display().to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().nth(1),
+        Some(format!("evaluator weights ({file_s}) params default").as_str()),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut e = Engine::start(plugins.path(), &["--evaluator", &file_s], &[]);
     e.send("eval");
     assert_eq!(

@@ -269,7 +269,17 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     DaemonConfig {
         plugin_dirs,
         game: cli.game.clone().or(file.game),
-        evaluator: cli.evaluator.clone().or(file.evaluator),
+        // An evaluator's file in the config file is relative to the file
+        // too; a name is a name.
+        evaluator: cli.evaluator.clone().or_else(|| {
+            file.evaluator.map(|e| {
+                if plyd::host::names_a_file(&e) {
+                    beside_config(PathBuf::from(e)).display().to_string()
+                } else {
+                    e
+                }
+            })
+        }),
         eval_params: cli.eval_params.clone().or(config_eval_params),
         book,
         settings,
