@@ -3,7 +3,7 @@
 //! Engines are described cutechess-style, by `key=value` words after
 //! `--engine`; `--each` gives words that every engine gets before its own.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
@@ -249,6 +249,50 @@ impl EngineSpec {
         }
     }
 
+    /// The files the engine reads its evaluation or book from, by name and
+    /// contents, as one line (`option.EvalParams=w.toml:fnv1a64:...`), or
+    /// `none`: a resumed match must find them as they were, since a log
+    /// records their names only. Taken are the values of the options that
+    /// name such files (`EvalFile`, `EvalFileSmall`, `EvalParams`,
+    /// `BookFile`) and the arguments after plyd's `--eval-params`,
+    /// `--evaluator` and `--config`, where they name a file (relative to
+    /// the engine's `dir`); a file that is not there is left out. Files
+    /// an engine writes (a log) are never read here.
+    pub fn input_files(&self) -> String {
+        const OPTIONS: [&str; 4] = ["EvalFile", "EvalFileSmall", "EvalParams", "BookFile"];
+        const FLAGS: [&str; 3] = ["--eval-params", "--evaluator", "--config"];
+        let from_options = self
+            .options
+            .iter()
+            .filter(|(name, _)| OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(name)))
+            .map(|(name, value)| (format!("option.{name}"), value.as_str()));
+        let from_args = self
+            .args
+            .windows(2)
+            .filter(|pair| FLAGS.contains(&pair[0].as_str()))
+            .map(|pair| (format!("arg={}", pair[0]), pair[1].as_str()));
+        let words: Vec<String> = from_options
+            .chain(from_args)
+            .filter_map(|(key, value)| {
+                let path = Path::new(value.trim());
+                let path = match &self.dir {
+                    Some(dir) if path.is_relative() => dir.join(path),
+                    _ => path.to_path_buf(),
+                };
+                let bytes = std::fs::metadata(&path)
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .and_then(|_| std::fs::read(&path).ok())?;
+                Some(format!("{key}={value}:fnv1a64:{:016x}", fnv1a64(&bytes)))
+            })
+            .collect();
+        if words.is_empty() {
+            "none".to_string()
+        } else {
+            words.join(" ")
+        }
+    }
+
     /// Read an engine description from `key=value` words. `defaults` are
     /// the limits from `--tc`, `--movetime`, `--depth` and `--nodes`, used
     /// when the words name none of their own.
@@ -460,12 +504,68 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// The 64-bit FNV-1a hash of `bytes`: a fingerprint of a file's contents,
+/// not a guard against tampering.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn words(s: &[&str]) -> Vec<String> {
         s.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn input_files_name_the_files_read_with_their_contents() {
+        let dir = std::env::temp_dir().join(format!("plyd-input-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("w.toml"), "a = 1\n").unwrap();
+        std::fs::write(dir.join("c.toml"), "hash = 16\n").unwrap();
+        let spec = |extra: &[&str]| {
+            let mut w = words(&[
+                "cmd=plyd",
+                "depth=1",
+                "arg=--config",
+                "arg=c.toml",
+                "option.Hash=16",
+            ]);
+            w.push(format!("dir={}", dir.display()));
+            w.extend(words(extra));
+            EngineSpec::parse(&w, Limits::default()).unwrap()
+        };
+        let before = spec(&["option.EvalParams=w.toml", "option.Debug Log File=w.toml"]);
+        let line = before.input_files();
+        // The options that name files read, and plyd's --config; not the
+        // others, nor a file that is not there.
+        assert!(
+            line.starts_with("option.EvalParams=w.toml:fnv1a64:"),
+            "{line}"
+        );
+        assert!(line.contains(" arg=--config=c.toml:fnv1a64:"), "{line}");
+        assert!(!line.contains("Debug"), "{line}");
+        assert_eq!(
+            spec(&["option.EvalParams=nowhere.toml"])
+                .input_files()
+                .split(' ')
+                .count(),
+            1
+        );
+        assert_eq!(
+            EngineSpec::parse(&words(&["cmd=x", "depth=1"]), Limits::default())
+                .unwrap()
+                .input_files(),
+            "none"
+        );
+        // Same contents, same line; other contents, another.
+        assert_eq!(spec(&["option.EvalParams=w.toml"]).input_files(), line);
+        std::fs::write(dir.join("w.toml"), "a = 2\n").unwrap();
+        assert_ne!(spec(&["option.EvalParams=w.toml"]).input_files(), line);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn depth(d: u32) -> Limits {

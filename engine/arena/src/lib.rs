@@ -226,6 +226,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         } else {
             args.game_options.join(" ")
         }),
+        files: Some([specs[0].input_files(), specs[1].input_files()]),
     };
     let pairs = args.games.div_ceil(2);
     let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], &cancel) {

@@ -287,6 +287,10 @@ pub struct MatchHeader {
     /// The referee's `--game-option` settings (`MoveRanks=1-10`, `none`);
     /// `None` for a log written before they were recorded.
     pub game_options: Option<String>,
+    /// The files each engine reads its evaluation or book from, with their
+    /// contents' fingerprints ([`crate::args::EngineSpec::input_files`]);
+    /// `None` for a log written before they were recorded.
+    pub files: Option<[String; 2]>,
 }
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
@@ -322,6 +326,11 @@ impl MatchHeader {
                 .flat_map(|[a, b]| [("Setup1", a.clone()), ("Setup2", b.clone())]),
         )
         .chain(self.game_options.iter().map(|o| ("GameOptions", o.clone())))
+        .chain(
+            self.files
+                .iter()
+                .flat_map(|[a, b]| [("Files1", a.clone()), ("Files2", b.clone())]),
+        )
         .collect()
     }
 

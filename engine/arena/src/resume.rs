@@ -181,6 +181,10 @@ fn parse_header(block: &str) -> Result<MatchHeader, String> {
             _ => None,
         },
         game_options: tags.get("GameOptions").cloned(),
+        files: match (tags.get("Files1"), tags.get("Files2")) {
+            (Some(a), Some(b)) => Some([a.clone(), b.clone()]),
+            _ => None,
+        },
     })
 }
 
@@ -223,10 +227,24 @@ pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<Str
         .find_map(|(name, in_command)| {
             let in_log = match in_log.iter().find(|(n, _)| *n == name) {
                 Some((_, value)) => value.clone(),
-                None if name.starts_with("Setup") || name == "GameOptions" => return None,
+                None if name.starts_with("Setup")
+                    || name.starts_with("Files")
+                    || name == "GameOptions" =>
+                {
+                    return None
+                }
                 None => String::new(),
             };
-            (in_log != in_command && !same_openings_file(name, &in_log, &in_command)).then(|| {
+            if in_log == in_command || same_openings_file(name, &in_log, &in_command) {
+                return None;
+            }
+            Some(if name.starts_with("Files") {
+                format!(
+                    "an engine's files are not as they were when its games were played: its {name} is '{in_log}', \
+                     this command's is '{in_command}' (the games would mix two versions: restore the files, or \
+                     start a new log)"
+                )
+            } else {
                 format!(
                     "it belongs to another match: its {name} is '{in_log}', this command's is '{in_command}'"
                 )
@@ -458,6 +476,10 @@ mod tests {
             max_plies: None,
             setups: Some(["none".into(), "option.EvalParams=w.toml".into()]),
             game_options: Some("MoveRanks=1-10".into()),
+            files: Some([
+                "none".into(),
+                "option.EvalParams=w.toml:fnv1a64:00000000000000aa".into(),
+            ]),
         }
     }
 
@@ -500,8 +522,8 @@ mod tests {
         assert_eq!(log.games[1].tags["Game"], "3");
         assert_eq!(log.games[1].tags["Second"], "b \"quoted\"");
         assert_eq!(log.games[0].position, "position startpos moves f5 d6");
-        assert_eq!(log.games[0].line, 15);
-        assert_eq!(log.games[1].line, 29);
+        assert_eq!(log.games[0].line, 17);
+        assert_eq!(log.games[1].line, 31);
         // A header alone: a match interrupted before its first game.
         assert_eq!(parse_log(&log_text(&[])).unwrap().games.len(), 0);
     }
@@ -516,7 +538,7 @@ mod tests {
             let log = parse_log(&whole[..cut]).unwrap();
             assert_eq!(log.games.len(), 1, "cut at {cut}");
             assert_eq!(log.complete_len, before as u64);
-            assert_eq!(log.half_written_at, Some(29));
+            assert_eq!(log.half_written_at, Some(31));
         }
     }
 
@@ -529,11 +551,11 @@ mod tests {
         assert!(err("[Arena \"plyd arena game log 9\"]\n\n").contains("its format is"));
         assert!(err("garbage").contains("not a plyd arena game log"));
         let junk = log_text(&[1]) + "junk";
-        assert!(err(&junk).contains("line 29 is neither a tag nor a position line"));
+        assert!(err(&junk).contains("line 31 is neither a tag nor a position line"));
         // A broken record that is not the last one is damage, not a cut.
         let text = log_text(&[1, 2]).replacen("[Plies \"2\"]\n", "", 1);
         assert!(
-            err(&text).contains("the record at line 15 has no Plies tag"),
+            err(&text).contains("the record at line 17 has no Plies tag"),
             "{}",
             err(&text)
         );
@@ -598,11 +620,25 @@ mod tests {
             header_difference(&header(), &other).unwrap(),
             "it belongs to another match: its GameOptions is 'MoveRanks=1-10', this command's is 'none'"
         );
-        // The setups are read back from the header written.
+        // A file an engine reads, changed since: told as such.
+        let mut other = header();
+        other.files = Some([
+            "none".into(),
+            "option.EvalParams=w.toml:fnv1a64:00000000000000bb".into(),
+        ]);
+        assert!(header_difference(&header(), &other).unwrap().starts_with(
+            "an engine's files are not as they were when its games were played: its Files2 is"
+        ));
+        // A log from before the files were recorded is checked without them.
+        let mut old_log = header();
+        old_log.files = None;
+        assert_eq!(header_difference(&old_log, &other), None);
+        // The setups and files are read back from the header written.
         let mut text = Vec::new();
         header().write_to(&mut text).unwrap();
         let read = parse_header(String::from_utf8(text).unwrap().trim_end()).unwrap();
         assert_eq!(read.setups, header().setups);
+        assert_eq!(read.files, header().files);
     }
 
     #[test]
