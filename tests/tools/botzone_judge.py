@@ -333,8 +333,11 @@ class Bot:
             answer.append(line)
         used = time.monotonic() - start
         self.times.append((self.turn, used))
-        if verdict == "OK" and keep and self.sigstop:
-            os.killpg(self.proc.pid, signal.SIGSTOP)
+        if verdict == "OK" and keep:
+            # Kept running: stopped until its next turn, as Botzone does,
+            # or left running with --no-sigstop.
+            if self.sigstop:
+                os.killpg(self.proc.pid, signal.SIGSTOP)
         elif verdict == "OK":
             try:
                 self.proc.wait(timeout=max(0.0, deadline - time.monotonic()) + 0.5)

@@ -452,8 +452,13 @@ impl Controller {
             }
             JobEvent::Search(crate::search::SearchEvent::Info(info)) => voice.info(self, info),
             JobEvent::Search(crate::search::SearchEvent::BestMove { best, ponder }) => {
+                // Stamped before the write: a judge that suspends the
+                // engine once it has read the answer (Botzone's does) may
+                // stop the process before the write returns, and the pause
+                // would be counted as lateness.
+                let writing = Instant::now();
                 voice.best(self, best, ponder);
-                self.mark_answered();
+                self.mark_answered_at(writing);
                 self.note_late_answer();
             }
             JobEvent::Line { text, last } => {
@@ -489,8 +494,13 @@ impl Controller {
     }
 
     pub(in crate::daemon) fn mark_answered(&mut self) {
+        self.mark_answered_at(Instant::now());
+    }
+
+    /// Note that the job's final answer went out at `at`.
+    fn mark_answered_at(&mut self, at: Instant) {
         if let Some(job) = &mut self.job {
-            job.watch.answered_at = Some(Instant::now());
+            job.watch.answered_at = Some(at);
         }
     }
 }
