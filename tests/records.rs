@@ -185,6 +185,29 @@ fn a_record_that_does_not_replay_is_refused_with_its_move() {
 }
 
 #[test]
+fn an_arena_log_is_told_apart_from_a_record() {
+    // The arena's own log (--out) is no record: one line says where its
+    // records come from.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-arena-log");
+    let file = dir.path().join("games.txt");
+    std::fs::write(
+        &file,
+        "[Arena \"plyd arena game log 2\"]\n[Variant \"othello\"]\n\n[Game \"1\"]\n\
+         position startpos moves f5 d6\n\n",
+    )
+    .unwrap();
+    let out = run_plyd(plugins.path(), &["record", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("a plyd arena game log (--out), not a game record: the arena writes its games as records with --record FILE"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn the_games_that_replay_are_given_beside_those_that_do_not() {
     // A file saved with a byte-order mark, its second game not one that
     // replays (an archive mixing in other kinds of games): the first and
@@ -252,7 +275,7 @@ fn a_result_the_rules_contradict_is_refused_and_a_cut_game_is_noted() {
     assert_eq!(text(&out.stdout), "position startpos moves f5 d6\n");
     let err = text(&out.stderr);
     assert!(
-        err.contains("record 1: the game has not ended by the rules after its 2 moves; its result (the first player won)"),
+        err.contains("record 1: the game has not ended by the rules after its 2 plies; its result (the first player won)"),
         "{err}"
     );
 }
@@ -490,7 +513,7 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
         "{err}"
     );
     assert!(
-        err.contains("perpetual.pgn: record 1: its result (a draw) is the record's: plyd's rules would end the game after its 9 moves with the second player won"),
+        err.contains("perpetual.pgn: record 1: its result (a draw) is the record's: plyd's rules would end the game after its 9 plies with the second player won"),
         "{err}"
     );
     assert!(!err.contains("black.pgn"), "{err}");
@@ -589,11 +612,11 @@ fn a_xiangqi_record_plays_on_past_a_repetition_that_plyd_rules_drawn() {
     let start = "position startpos moves h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9";
     assert_eq!(text(&out.stdout), format!("{start} h2e2 h7e7\n{start}\n"));
     assert!(
-        err.contains("record 1: the game has not ended by the rules after its 10 moves"),
+        err.contains("record 1: the game has not ended by the rules after its 10 plies"),
         "{err}"
     );
     assert!(
-        err.contains("record 2: its result (the first player won) is the record's: plyd's rules would end the game after its 8 moves with a draw (third repetition, neither side checked or chased perpetually)"),
+        err.contains("record 2: its result (the first player won) is the record's: plyd's rules would end the game after its 8 plies with a draw (third repetition, neither side checked or chased perpetually)"),
         "{err}"
     );
     assert!(
@@ -708,7 +731,7 @@ fn ccbridge_games_and_libraries_replay_past_a_repetition_without_headings_or_del
         "{err}"
     );
     assert!(
-        err.contains("record 2: the game has not ended by the rules after its 10 moves"),
+        err.contains("record 2: the game has not ended by the rules after its 10 plies"),
         "{err}"
     );
     // The second game is numbered 3 in the library (after the heading

@@ -157,6 +157,15 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
         return Ok(RecordText::plain(text));
     }
     let text = plyd_util::files::decode_text(bytes);
+    let arena_log = format!("[{} \"", plyd_arena::record::HEADER_TAG);
+    if text.trim_start_matches('\u{feff}').starts_with(&arena_log) {
+        return Err(
+            "a plyd arena game log (--out), not a game record: the arena writes its games as \
+             records with --record FILE, and its match run again with --resume LOG --record FILE \
+             writes them from the log without playing a game"
+                .to_string(),
+        );
+    }
     if !variations {
         return Ok(RecordText::plain(text));
     }
@@ -528,13 +537,13 @@ fn replay_record(
                 // A repetition ruled otherwise by the game's arbiter: the
                 // record's word, noted.
                 Some(rule) => Some(format!(
-                    "its result ({}) is the record's: plyd's rules would end the game after its {} moves with {ruled_words} ({rule})",
+                    "its result ({}) is the record's: plyd's rules would end the game after its {} plies with {ruled_words} ({rule})",
                     result_words(stated),
                     moves.len(),
                 )),
                 None => {
                     return Err(format!(
-                        "its result says {}, but the rules end the game after its {} moves with {ruled_words}",
+                        "its result says {}, but the rules end the game after its {} plies with {ruled_words}",
                         result_words(stated),
                         moves.len(),
                     ))
@@ -542,7 +551,7 @@ fn replay_record(
             }
         }
         None if stated != RecordResult::Unknown => Some(format!(
-            "the game has not ended by the rules after its {} moves; its result ({}) is the record's word",
+            "the game has not ended by the rules after its {} plies; its result ({}) is the record's word",
             moves.len(),
             result_words(stated)
         )),
