@@ -56,9 +56,36 @@ struct Sample {
     target: f64,
 }
 
+/// The command line, for `--help` and for a command that cannot run.
+const USAGE: &str = "usage: tune_xiangqi [--params FILE] [--out FILE] [--rounds N] [--prior W] \
+    [--only P,...] [--min-step N] [--labels FILE [--lambda L]] GAMES.txt...\n\
+    GAMES.txt: plyd arena --out logs of xiangqi games; the progress goes to stderr, the fitted \
+    parameter file to --out (or stdout); see docs/xiangqi.md";
+
+/// Say why the fit cannot run, and stop.
+fn fail(why: &str) -> ! {
+    eprintln!("tune_xiangqi: {why}");
+    std::process::exit(2);
+}
+
+/// The value after `flag`, read as a `T`.
+fn value<T: std::str::FromStr>(args: &mut impl Iterator<Item = String>, flag: &str) -> T {
+    let text = args
+        .next()
+        .unwrap_or_else(|| fail(&format!("{flag} needs a value\n{USAGE}")));
+    text.parse()
+        .unwrap_or_else(|_| fail(&format!("{flag} {text}: not a value it takes\n{USAGE}")))
+}
+
+/// A file's text, or a line naming it and why it cannot be read.
+fn read(path: &std::path::Path, what: &str) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| fail(&format!("{what} {}: {e}", path.display())))
+}
+
 fn main() {
     let mut params_path = PathBuf::from("plugins/xiangqi/classic.toml");
-    let mut out_path = None;
+    let mut out_path: Option<PathBuf> = None;
     let mut rounds = 6;
     let mut prior = 0.0;
     let mut only: Vec<String> = Vec::new();
@@ -69,61 +96,47 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--params" => params_path = args.next().expect("--params FILE").into(),
-            "--out" => out_path = Some(PathBuf::from(args.next().expect("--out FILE"))),
-            "--rounds" => {
-                rounds = args
-                    .next()
-                    .and_then(|r| r.parse().ok())
-                    .expect("--rounds N")
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return;
             }
-            "--prior" => {
-                prior = args
-                    .next()
-                    .and_then(|w| w.parse().ok())
-                    .expect("--prior WEIGHT")
-            }
-            "--min-step" => {
-                min_step = args
-                    .next()
-                    .and_then(|m| m.parse().ok())
-                    .expect("--min-step N")
-            }
-            "--labels" => labels.push(PathBuf::from(args.next().expect("--labels FILE"))),
-            "--lambda" => {
-                lambda = args
-                    .next()
-                    .and_then(|l| l.parse().ok())
-                    .expect("--lambda WEIGHT")
-            }
+            "--params" => params_path = value(&mut args, "--params"),
+            "--out" => out_path = Some(value(&mut args, "--out")),
+            "--rounds" => rounds = value(&mut args, "--rounds"),
+            "--prior" => prior = value(&mut args, "--prior"),
+            "--min-step" => min_step = value(&mut args, "--min-step"),
+            "--labels" => labels.push(value::<PathBuf>(&mut args, "--labels")),
+            "--lambda" => lambda = value(&mut args, "--lambda"),
             "--only" => {
-                only = args
-                    .next()
-                    .expect("--only PREFIX,...")
+                only = value::<String>(&mut args, "--only")
                     .split(',')
                     .map(str::to_string)
                     .collect()
             }
+            flag if flag.starts_with('-') => fail(&format!("unknown option {flag}\n{USAGE}")),
             _ => logs.push(PathBuf::from(arg)),
         }
     }
     if logs.is_empty() && labels.is_empty() {
-        eprintln!(
-            "usage: tune_xiangqi [--params FILE] [--out FILE] [--rounds N] [--prior W] [--only P,...] [--min-step N] [--labels FILE [--lambda L]] GAMES.txt..."
-        );
-        std::process::exit(2);
+        fail(&format!("no games and no labels to fit to\n{USAGE}"));
     }
-    let text = std::fs::read_to_string(&params_path).expect("read the parameter file");
+    let text = read(&params_path, "the parameter file");
+    // The starting file is checked before the games are read: a typo in it
+    // is the file's, not the fit's.
+    if let Err(e) = Classic::from_params(Some(&text)) {
+        fail(&format!(
+            "the parameter file {}: {e}",
+            params_path.display()
+        ));
+    }
     let mut samples = Vec::new();
     for log in &logs {
-        let games = std::fs::read_to_string(log).expect("read a game log");
-        read_games(&games, &mut samples);
+        read_games(&read(log, "the game log"), &mut samples);
     }
     for file in &labels {
-        let text = std::fs::read_to_string(file).expect("read a label file");
-        read_labels(&text, &mut samples);
+        read_labels(&read(file, "the label file"), &mut samples);
     }
-    println!(
+    eprintln!(
         "{} positions from {} files",
         samples.len(),
         logs.len() + labels.len()
@@ -163,7 +176,7 @@ fn main() {
             }
         }
     }
-    println!("K {k:.3}, loss {best:.6}");
+    eprintln!("K {k:.3}, loss {best:.6}");
     if !labels.is_empty() {
         for sample in &mut samples {
             if let Some(label) = sample.label {
@@ -172,7 +185,7 @@ fn main() {
             }
         }
         best = loss_of(&samples, &values, k);
-        println!("aiming at the labels (lambda {lambda}): loss {best:.6}");
+        eprintln!("aiming at the labels (lambda {lambda}): loss {best:.6}");
     }
 
     let mut steps: BTreeMap<String, i64> = values
@@ -198,7 +211,7 @@ fn main() {
                 }
             }
         }
-        println!("round {round}: loss {best:.6}");
+        eprintln!("round {round}: loss {best:.6}");
         if !improved {
             // Nothing moves at the smallest steps: the fit is done.
             if names.iter().all(|name| steps[name] == 1) {
@@ -211,7 +224,8 @@ fn main() {
     }
     let tuned = rewrite(&text, &values);
     match out_path {
-        Some(path) => std::fs::write(&path, &tuned).expect("write the tuned parameters"),
+        Some(path) => std::fs::write(&path, &tuned)
+            .unwrap_or_else(|e| fail(&format!("--out {}: {e}", path.display()))),
         None => print!("{tuned}"),
     }
 }
