@@ -446,7 +446,10 @@ fn evaluator_may_name_its_file_in_the_tools_and_at_start() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("evaluator weights: 3 games"), "{stdout}");
+    assert!(
+        stdout.contains("evaluator weights: 3 games of its own, "),
+        "{stdout}"
+    );
     let out = plyd_command(plugins.path())
         .args(["eval", "--evaluator", &file_s])
         .output()

@@ -559,7 +559,7 @@ fn main() -> ExitCode {
                             String::new()
                         };
                         outln!(
-                            "evaluator {name}: {} games, {} positions, {} scores compared{compared} (games of its own, not the ones above)",
+                            "evaluator {name}: {} games of its own, {} positions, {} scores compared{compared}",
                             report.games, report.positions, report.scored,
                         );
                         if report.left_to_evaluate > 0 || report.unsupported_resets > 0 {
