@@ -1072,6 +1072,19 @@ fn eval_subcommand_prints_terms_for_tuning() {
         stderr.trim(),
         format!("plyd eval: eval params {p}: key 'terms': unknown field `terms`, expected one of `scale`, `weights`, `corners` (read by evaluator seed004)")
     );
+    // A file another built-in evaluator takes: named as that one's.
+    let (_, seed004_params, _) = run(&["params", "--evaluator", "seed004"]);
+    let other = params.with_file_name("seed004.toml");
+    std::fs::write(&other, seed004_params).unwrap();
+    let o = other.to_str().unwrap();
+    let (code, _, stderr) = run(&["eval", "--eval-params", o]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.trim().ends_with(
+            "(read by evaluator patterns; the file is seed004's parameters: select seed004, or give patterns a file of its own)"
+        ),
+        "{stderr}"
+    );
     let (code, _, stderr) = run(&["eval", "--evaluator", "nonsense"]);
     assert_eq!(code, Some(2));
     assert!(

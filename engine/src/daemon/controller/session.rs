@@ -108,6 +108,19 @@ fn looks_like_a_library(path: &Path) -> bool {
             .any(|m| head == m.to_be_bytes() || head == m.to_le_bytes())
 }
 
+/// The built-in evaluator of `game`, other than `refused`, that takes the
+/// parameter text `text`, if one does: whose file it is.
+fn params_owner(game: &Arc<GamePlugin>, refused: &str, text: &str) -> Option<String> {
+    (0..game.evaluators().len())
+        .map(|index| EvaluatorSource::BuiltIn {
+            game: Arc::clone(game),
+            index,
+        })
+        .filter(|source| !source.name().eq_ignore_ascii_case(refused))
+        .find(|source| Evaluator::new(game, source.clone(), Some(text)).is_ok())
+        .map(|source| source.name().to_string())
+}
+
 /// Create `source` for the states of `game` with the parameters in the
 /// file `path` (its defaults when `None`). A refusal of the parameters names
 /// the file: `eval params <file>: key '...': ...`.
@@ -123,7 +136,16 @@ pub fn create_evaluator(
             // another evaluator (EvalParams sent before Evaluator): say
             // which one read it.
             let reader = if reason.contains("unknown field") {
-                format!(" (read by evaluator {evaluator})")
+                match text
+                    .as_deref()
+                    .and_then(|t| params_owner(game, &evaluator, t))
+                {
+                    Some(owner) => format!(
+                        " (read by evaluator {evaluator}; the file is {owner}'s parameters: \
+                         select {owner}, or give {evaluator} a file of its own)"
+                    ),
+                    None => format!(" (read by evaluator {evaluator})"),
+                }
             } else {
                 String::new()
             };
