@@ -60,6 +60,21 @@ fn moves_are_played_and_shown() {
         .iter()
         .any(|l| l.trim_end() == " 2  . C . . C . . . ."));
     assert!(lines.iter().any(|l| l.trim() == "a b c d e f g h i"));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Result: ")),
+        "{lines:?}"
+    );
+    // A finished game says so, with the rule, in the same words in every
+    // game.
+    engine.send(
+        "position startpos moves b2b4 b7b0 a0b0 i6i5 b4c4 h7c7 c4g4 e6e5 g4g9 f9e8 g9i9 h9f8 h2h9",
+    );
+    engine.send("d");
+    let lines = engine.read_until(|l| l.starts_with("Key: "));
+    assert!(
+        lines.contains(&"Result: the side to move has lost (checkmate)".to_string()),
+        "{lines:?}"
+    );
 }
 
 #[test]

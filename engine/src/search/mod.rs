@@ -638,6 +638,20 @@ pub(crate) struct Answer {
     pub ponder: Option<String>,
 }
 
+/// The verdict of a finished game at `state`, as the daemon's `d` and
+/// the search's `no legal move` line give it (`the side to move has lost
+/// (checkmate)`); `None` while the game goes on.
+pub(crate) fn verdict(state: &GameState) -> Result<Option<String>, PluginError> {
+    let outcome = state.outcome()?;
+    if outcome == Outcome::Ongoing {
+        return Ok(None);
+    }
+    let why = state
+        .outcome_reason()?
+        .map_or_else(String::new, |reason| format!(" ({reason})"));
+    Ok(Some(format!("{}{why}", outcome_words(outcome))))
+}
+
 fn outcome_words(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Ongoing => "the game goes on",

@@ -373,11 +373,15 @@ impl Controller {
 
     /// `d`: the board drawing, then `Fen:` and `Key:` lines.
     pub(crate) fn display(&self) -> Result<Vec<String>, ControlError> {
-        let (board, fen, hash) = self
+        let (board, fen, hash, verdict) = self
             .session
             .show_position()
             .map_err(ControlError::Position)?;
         let mut lines: Vec<String> = board.lines().map(str::to_string).collect();
+        // The same words in every game, whatever its board's picture says.
+        if let Some(verdict) = verdict {
+            lines.push(format!("Result: {verdict}"));
+        }
         lines.push(format!("Fen: {fen}"));
         lines.push(format!("Key: {hash:016x}"));
         Ok(lines)

@@ -722,9 +722,14 @@ impl Session {
 
     /// The current position as `d` shows it: the plugin's board drawing,
     /// its position text and its hash key.
-    pub fn show_position(&self) -> Result<(String, String, u64), String> {
+    pub fn show_position(&self) -> Result<(String, String, u64, Option<String>), String> {
         self.watched_position("showing the position", |state| {
-            Ok((state.board_text()?, state.position_text()?, state.hash()))
+            Ok((
+                state.board_text()?,
+                state.position_text()?,
+                state.hash(),
+                crate::search::verdict(state)?,
+            ))
         })
     }
 
