@@ -160,7 +160,8 @@ enum Tool {
     /// --evaluator (or --eval-params), the evaluator too: one score a
     /// position, within its bound, and its stacks (if it keeps them)
     /// scoring as evaluate does, on two threads. Exits with 1 if a problem
-    /// was found.
+    /// was found, 2 if the plugin failed a call (a panic, an answer that
+    /// cannot be true) and was disabled.
     Check {
         /// Games to play.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]

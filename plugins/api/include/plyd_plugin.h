@@ -81,7 +81,10 @@
  *
  * ERRORS AND SAFETY
  *   Nothing may unwind across the boundary: C++ plugins catch every
- *   exception in every entry point and return PLYD_STATUS_PANIC (or NULL).
+ *   exception in every entry point and return PLYD_STATUS_PANIC (or NULL);
+ *   side_to_move and outcome may return PLYD_STATUS_PANIC too. hash,
+ *   state_free and destroy have no failure value: nothing in them may
+ *   throw. An exception that reaches the host ends the whole process.
  *   After a panic, or an impossible answer (an unknown status, a negative
  *   or runaway count, text without its NUL or not UTF-8), the host disables
  *   the library: a game plugin until it is reloaded with PluginPath, an
