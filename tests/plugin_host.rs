@@ -352,6 +352,30 @@ fn a_plugins_own_stdout_is_kept_out_of_the_protocol() {
     assert_eq!(e.fen(), "5");
 }
 
+/// A root list holding the reserved null move (here a `gen_moves` that
+/// counts one move more than it writes, the slot left holding the null
+/// move) is refused at the root: one error line and `bestmove (none)`,
+/// never the null move played as a move.
+#[test]
+fn a_root_list_holding_the_null_move_is_not_played() {
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "forgetful")]);
+    let mut e = Engine::start(
+        dir.path(),
+        &["--game", "panicky"],
+        &[("PLYD_TEST_BAD_TABLE", "over-count-null")],
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("returned garbage from gen_moves: listed the reserved null move"),
+        "{lines:?}"
+    );
+}
+
 /// In the command-line tools too, a plugin's own stdout goes to stderr,
 /// not into the tool's output.
 #[test]

@@ -350,6 +350,18 @@ impl GameState {
         self.collect_moves("gen_moves", moves, gen)
     }
 
+    /// The error for a root move list holding the reserved null move: the
+    /// plugin listed it, or counted more moves than it wrote and the slot
+    /// it left unwritten held it. The plugin is disabled; no move of the
+    /// list is played.
+    #[cold]
+    pub fn listed_null_move(&self) -> PluginError {
+        self.plugin.health.garbage(
+            "gen_moves",
+            "listed the reserved null move (a gen_moves that counts more moves than it writes does this: `plyd check` finds it)".to_string(),
+        )
+    }
+
     /// The number of legal moves, asked with a buffer of no room (the
     /// plugin may count them without listing them).
     #[inline]
@@ -448,7 +460,10 @@ impl GameState {
     #[cold]
     #[inline(never)]
     fn refused(&self, mv: Move) -> PluginError {
-        let what = if mv == abi::NULL_MOVE {
+        // The null move comes from the search only where the game declares
+        // it; without the bit it came from a list the plugin left short.
+        let null_move_declared = self.plugin.info().capabilities & abi::CAP_NULL_MOVE != 0;
+        let what = if mv == abi::NULL_MOVE && null_move_declared {
             "refused the null move, which the game's CAP_NULL_MOVE promises passes the turn (clear the bit, or have null_move_ok answer 0 where it cannot pass: `plyd check` finds it)".to_string()
         } else {
             format!(

@@ -435,6 +435,7 @@ fn run_root(
 ) -> Result<SearchResult, PluginError> {
     let mut root_moves = Vec::new();
     root.legal_moves(&mut root_moves)?;
+    super::check_root_list(&root, &root_moves)?;
     let Some(&first) = root_moves.first() else {
         return Ok(SearchResult::default());
     };
@@ -502,6 +503,7 @@ fn run_lines(
 ) -> Result<SearchResult, PluginError> {
     let mut moves = Vec::new();
     root.legal_moves(&mut moves)?;
+    super::check_root_list(&root, &moves)?;
     if !solving.limits.search_moves.is_empty() {
         moves.retain(|mv| solving.limits.search_moves.contains(mv));
     }

@@ -674,6 +674,7 @@ pub(crate) fn playable_root_moves(
     outcome: Outcome,
     report: &mut dyn FnMut(SearchEvent),
 ) -> Result<bool, PluginError> {
+    check_root_list(root, root_moves)?;
     if !limits.search_moves.is_empty() {
         root_moves.retain(|m| limits.search_moves.contains(m));
     }
@@ -702,6 +703,16 @@ pub(crate) fn playable_root_moves(
         }));
     }
     Ok(!root_moves.is_empty())
+}
+
+/// Refuse a root list that holds the reserved null move ([`GameState::
+/// listed_null_move`]): checked once a search, at the root, where a move
+/// is chosen to be played.
+pub(crate) fn check_root_list(root: &GameState, moves: &[Move]) -> Result<(), PluginError> {
+    if moves.contains(&plyd_api::NULL_MOVE) {
+        return Err(root.listed_null_move());
+    }
+    Ok(())
 }
 
 /// Nodes per second, 0 before a millisecond has passed.

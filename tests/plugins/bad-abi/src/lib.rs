@@ -31,6 +31,8 @@
 //!   OK and changes nothing.
 //! * `over-count`: the same game, except that `gen_moves` counts one move
 //!   more than it writes (given room for them all).
+//! * `over-count-null`: the same, the slot it leaves unwritten holding the
+//!   reserved null move.
 //! * `huge`: the same game, its table size claiming 1 MiB.
 //! * `sideless-hash`: the same game, except that `hash` reads the position
 //!   text alone, which leaves out the side to move.
@@ -149,6 +151,14 @@ unsafe extern "C" fn over_count(
     // SAFETY: the host's arguments, passed on.
     let count = unsafe { gen(state, buf, cap) };
     if count > 0 {
+        // `over-count-null`: the slot past the moves written holds the
+        // reserved null move, as a list left short may hand the host.
+        if std::env::var("PLYD_TEST_BAD_TABLE").as_deref() == Ok("over-count-null")
+            && (count as usize) < cap
+        {
+            // SAFETY: `buf` has `cap` writable moves, the host's.
+            unsafe { *buf.add(count as usize) = plyd_api::abi::NULL_MOVE };
+        }
         count + 1
     } else {
         count
@@ -233,7 +243,7 @@ fn table(mode: &str) -> GameApi {
         }
         return t;
     }
-    if mode == "over-count" || mode == "huge" {
+    if mode == "over-count" || mode == "over-count-null" || mode == "huge" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         if mode == "huge" {
             t.table_size = 1 << 20;
