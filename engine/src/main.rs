@@ -849,21 +849,11 @@ fn load_plugins(config: &DaemonConfig) -> PluginHost {
         log::error!("{e}");
     }
     let mut host = report.host;
-    if let Some(file) = evaluator_file(config, &host) {
-        if let Err(e) = host.add_evaluator_file(Path::new(file)) {
-            log::error!("{e}");
-        }
+    let named = config.evaluator.as_deref();
+    if let Some(Err(e)) = named.and_then(|wanted| host.add_evaluator_named_by_file(wanted)) {
+        log::error!("{e}");
     }
     host
-}
-
-/// The file `--evaluator` names, if it names one rather than an
-/// evaluator of the loaded plugins.
-fn evaluator_file<'a>(config: &'a DaemonConfig, host: &PluginHost) -> Option<&'a str> {
-    config
-        .evaluator
-        .as_deref()
-        .filter(|wanted| plyd::host::names_a_file(wanted) && !host.offers_evaluator(wanted))
 }
 
 /// The evaluator `--evaluator` asks for by name: the one loaded from its

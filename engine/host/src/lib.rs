@@ -166,11 +166,9 @@ impl PluginHost {
                     host.misnamed.push(file.clone());
                 }
                 log::info!(
-                    "{} is not named as a plugin ({}plyd_game_NAME{s} or {}plyd_eval_NAME{s}): left alone",
+                    "{} is not named as a plugin ({}): left alone",
                     file.display(),
-                    std::env::consts::DLL_PREFIX,
-                    std::env::consts::DLL_PREFIX,
-                    s = std::env::consts::DLL_SUFFIX,
+                    plugin_file_names()
                 );
             }
             game_files.extend(files.iter().filter(|p| is_game_plugin_file(p)).cloned());
@@ -224,12 +222,14 @@ impl PluginHost {
                 .collect();
             let more = self.misnamed.len().saturating_sub(names.len());
             parts.push(format!(
-                "{}{} not named as a plugin ({}plyd_game_NAME{s} or {}plyd_eval_NAME{s}), left alone",
+                "{}{} not named as a plugin ({}), left alone",
                 names.join(", "),
-                if more > 0 { format!(" and {more} more") } else { String::new() },
-                std::env::consts::DLL_PREFIX,
-                std::env::consts::DLL_PREFIX,
-                s = std::env::consts::DLL_SUFFIX,
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                },
+                plugin_file_names()
             ));
         }
         if parts.is_empty() {
@@ -299,6 +299,24 @@ impl PluginHost {
         Ok(added)
     }
 
+    /// Where `wanted`, an evaluator as `--evaluator` or a config file names
+    /// it, names an evaluator plugin's file rather than an evaluator on
+    /// offer ([`names_a_file`]): load that file
+    /// ([`PluginHost::add_evaluator_file`]) and give the name of the
+    /// evaluator in it. `None` where `wanted` is a name.
+    pub fn add_evaluator_named_by_file(
+        &mut self,
+        wanted: &str,
+    ) -> Option<Result<String, LoadError>> {
+        if !names_a_file(wanted) || self.offers_evaluator(wanted) {
+            return None;
+        }
+        Some(
+            self.add_evaluator_file(Path::new(wanted))
+                .map(|loaded| loaded.info().name.clone()),
+        )
+    }
+
     /// Remember `path` as the file of an evaluator loaded by its path, so
     /// that a reload of the plugins loads it again.
     pub fn remember_evaluator_file(&mut self, path: &Path) {
@@ -316,13 +334,9 @@ impl PluginHost {
         })
     }
 
-    /// The name of the evaluator loaded from the file `path` by
-    /// [`PluginHost::add_evaluator_file`], if it is loaded.
+    /// The name of the evaluator plugin loaded from the file `path` (by
+    /// [`PluginHost::add_evaluator_file`] or from a folder), if one is.
     pub fn evaluator_loaded_from(&self, path: &Path) -> Option<&str> {
-        self.evaluator_files
-            .iter()
-            .any(|f| f == path)
-            .then_some(())?;
         self.evaluators
             .iter()
             .rev()
@@ -572,6 +586,13 @@ pub fn names_a_file(text: &str) -> bool {
     text.contains('/')
         || text.contains(std::path::MAIN_SEPARATOR)
         || text.ends_with(std::env::consts::DLL_SUFFIX)
+}
+
+/// How plugin files are named on this platform, for the messages about a
+/// library that is not: `libplyd_game_NAME.so or libplyd_eval_NAME.so`.
+fn plugin_file_names() -> String {
+    let (prefix, suffix) = (std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX);
+    format!("{prefix}plyd_game_NAME{suffix} or {prefix}plyd_eval_NAME{suffix}")
 }
 
 /// Whether `a` and `b` are the same folder (both exist, and are one once

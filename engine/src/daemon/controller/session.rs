@@ -227,23 +227,18 @@ impl Session {
                 ));
             }
         }
-        // An evaluator named by its file (`--evaluator ./libplyd_eval_x.so`)
-        // unless the folders offer an evaluator of that very name.
-        let by_file = evaluator
-            .filter(|name| crate::host::names_a_file(name) && !session.host.offers_evaluator(name))
-            .map(
-                |name| match session.host.add_evaluator_file(Path::new(name)) {
-                    Ok(loaded) => Some(loaded.info().name.clone()),
+        // An evaluator named by its file (`--evaluator ./libplyd_eval_x.so`).
+        let by_file =
+            evaluator.and_then(
+                |name| match session.host.add_evaluator_named_by_file(name)? {
+                    Ok(loaded) => Some(loaded),
                     Err(e) => {
                         messages.push(e.to_string());
                         None
                     }
                 },
             );
-        let evaluator = match &by_file {
-            Some(Some(name)) => Some(name.as_str()),
-            _ => evaluator,
-        };
+        let evaluator = by_file.as_deref().or(evaluator);
         if session.host.games().is_empty() {
             let refused = match report.errors.len() {
                 0 => String::new(),
