@@ -376,6 +376,38 @@ fn a_root_list_holding_the_null_move_is_not_played() {
     );
 }
 
+/// An answer whose text the game plugin's own `parse_move` does not read
+/// back (here every move spelled with a `!` after it) still goes out, with
+/// one error line before it saying so: the GUI is told why the game may
+/// stop at the next `position`.
+#[test]
+fn an_answer_its_plugin_cannot_read_back_is_told() {
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "bangs")]);
+    let mut e = Engine::start(
+        dir.path(),
+        &["--game", "panicky"],
+        &[("PLYD_TEST_BAD_TABLE", "bang-text")],
+    );
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap();
+    assert!(best.ends_with('!'), "{lines:?}");
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains(&format!("spells the move it plays '{best}'"))
+            && told[0].contains("plyd check"),
+        "{lines:?}"
+    );
+    // A plugin whose text reads back gets no such line.
+    let (mut e, _dir) = panicky_engine();
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
 /// In the command-line tools too, a plugin's own stdout goes to stderr,
 /// not into the tool's output.
 #[test]

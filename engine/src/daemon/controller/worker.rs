@@ -166,10 +166,22 @@ pub fn start_search(
         events,
         move |events| {
             let mut best_sent = false;
+            // The root, kept to read the answer back before it goes out.
+            let reader = (!chance_root).then(|| job.root.try_clone().ok()).flatten();
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 let mut report = |event: SearchEvent| {
                     match &event {
-                        SearchEvent::BestMove { .. } => {
+                        SearchEvent::BestMove { best, .. } => {
+                            if let Some(why) = reader
+                                .as_ref()
+                                .zip(best.as_deref())
+                                .and_then(|(root, text)| unreadable_answer(root, text))
+                            {
+                                let _ = events.send(JobEvent::Search(SearchEvent::Info(Info {
+                                    string: Some(why),
+                                    ..Info::default()
+                                })));
+                            }
                             job_control.note_answer();
                             best_sent = true;
                         }
@@ -464,6 +476,32 @@ fn book_answer(
 
 /// Note a legal root move for the watchdog to answer with, should the
 /// search note none.
+/// The error line for an answer `text` that the game plugin's own
+/// `parse_move` does not read back, at `root`, as the move it spells: a
+/// GUI, which reads it with the same rules, would refuse it, and plyd
+/// itself would refuse it in the next `position`. The move still goes out
+/// (there is no other spelling of it); the line says why the game may
+/// stop there. `None` when it reads back, or when the plugin is disabled
+/// (its own failure has been told).
+fn unreadable_answer(root: &GameState, text: &str) -> Option<String> {
+    if root.plugin().is_disabled() {
+        return None;
+    }
+    let again = root
+        .parse_move(text)
+        .and_then(|mv| root.format_move(mv).map(|again| (mv, again)));
+    let why = match again {
+        Ok((_, again)) if again == text => return None,
+        Ok((mv, again)) => format!("reads back as move {mv}, spelled '{again}'"),
+        Err(e) => e.to_string(),
+    };
+    Some(format!(
+        "error: the game plugin {} spells the move it plays '{text}', which its own parse_move \
+         does not read back ({why}): a GUI may refuse it; `plyd check` tests every move's text",
+        root.plugin().name()
+    ))
+}
+
 fn note_any_legal_move(
     root: &GameState,
     search_moves: &[Move],

@@ -40,6 +40,8 @@
 //!   `make_move` refuses the null move.
 //! * `constant-side`: the same game, except that `side_to_move` always
 //!   answers 0.
+//! * `bang-text`: the same game, except that `format_move` spells every
+//!   move with a `!` after it, which its `parse_move` does not read.
 //! * `unterminated-reason`: the same game with a string option `Rule`
 //!   whose `set_option` refuses every value, filling the whole reason
 //!   buffer without a NUL (as C's `strncpy` of a long reason does).
@@ -200,6 +202,36 @@ unsafe extern "C" fn null_refused_make(state: *mut plyd_api::abi::State, mv: u32
     unsafe { make(state, mv) }
 }
 
+/// The game's own `format_move`, for [`bang_text`].
+static FORMAT_MOVE: std::sync::OnceLock<
+    unsafe extern "C" fn(*const plyd_api::abi::State, plyd_api::Move, *mut c_char, usize) -> i64,
+> = std::sync::OnceLock::new();
+
+/// The game's `format_move` with a `!` written after the move.
+unsafe extern "C" fn bang_text(
+    state: *const plyd_api::abi::State,
+    mv: plyd_api::Move,
+    buf: *mut c_char,
+    cap: usize,
+) -> i64 {
+    let format = FORMAT_MOVE.get().expect("set with the table");
+    // SAFETY: the host's arguments, passed on.
+    let len = unsafe { format(state, mv, buf, cap) };
+    match usize::try_from(len) {
+        Ok(len) if len + 2 <= cap => {
+            // SAFETY: `len + 2` bytes fit in the host's `cap`.
+            unsafe {
+                *buf.add(len) = b'!' as c_char;
+                *buf.add(len + 1) = 0;
+            }
+            len as i64 + 1
+        }
+        // Too little room: the length it needs.
+        Ok(len) => len as i64 + 1,
+        Err(_) => len,
+    }
+}
+
 unsafe extern "C" fn unterminated_reason(
     _name: *const c_char,
     _value: *const c_char,
@@ -251,6 +283,12 @@ fn table(mode: &str) -> GameApi {
             GEN_MOVES.get_or_init(|| t.gen_moves.expect("the SDK's table lists moves"));
             t.gen_moves = Some(over_count);
         }
+        return t;
+    }
+    if mode == "bang-text" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        FORMAT_MOVE.get_or_init(|| t.format_move.expect("the SDK's table"));
+        t.format_move = Some(bang_text);
         return t;
     }
     if mode == "forgetful-unmake" {
