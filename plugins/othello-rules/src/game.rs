@@ -315,6 +315,9 @@ impl Game for Othello {
     }
 
     fn new(_variant: usize) -> Self {
+        // The solver's order weights, decoded here (once), off a search's
+        // clock: the host makes a state for every game and position.
+        crate::endgame::prepare_order_evaluation();
         Othello {
             position: Position::START,
             history: Vec::with_capacity(MAX_PLIES as usize),

@@ -89,6 +89,10 @@ pub type OrderEval = fn(own: u64, opp: u64) -> i32;
 /// [`FromScratch`] over [`OrderEvaluation::evaluate`], so that a solve
 /// searches the same tree either way.
 pub trait OrderEvaluation: Sync + Send {
+    /// Make ready what the first evaluation would otherwise make on a
+    /// search's clock (weights decoded on first use): called, through
+    /// [`prepare_order_evaluation`], as an Othello state is made.
+    fn prepare(&self) {}
     /// The evaluation of the position with `own` to move against `opp`.
     fn evaluate(&self, own: u64, opp: u64) -> i32;
     /// [`estimate`] of [`OrderEvaluation::evaluate`].
@@ -153,7 +157,8 @@ static ORDER_EVALUATOR: OnceLock<Box<dyn OrderEvaluation>> = OnceLock::new();
 /// searched to find them.
 ///
 /// The Othello plugin registers its `patterns` evaluator with the weights
-/// of its `order.bin` when the host loads it (through
+/// of its `order.bin` when the host loads it, the weights decoded when the
+/// first Othello state is made (through
 /// [`set_order_evaluation`], updating its pattern indices move by move),
 /// whatever evaluator the search itself uses, so that a solve searches the
 /// same tree whichever evaluator is chosen.
@@ -165,6 +170,13 @@ pub fn set_order_evaluator(evaluate: OrderEval) {
 /// of a position from move to move.
 pub fn set_order_evaluation(evaluation: Box<dyn OrderEvaluation>) {
     let _ = ORDER_EVALUATOR.set(evaluation);
+}
+
+/// [`OrderEvaluation::prepare`] of the evaluation registered, if any.
+pub fn prepare_order_evaluation() {
+    if let Some(evaluation) = order_evaluator() {
+        evaluation.prepare();
+    }
 }
 
 /// The evaluation registered with [`set_order_evaluator`] or

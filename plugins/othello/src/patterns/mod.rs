@@ -194,7 +194,7 @@ fn order_patterns() -> &'static Patterns {
 /// updated move by move through the solver's shallow searches and sorts
 /// (see [`crate::register_solver_order`]).
 pub fn order_evaluation() -> Box<dyn plyd_othello_rules::endgame::OrderEvaluation> {
-    Box::new(order::OrderPatterns(order_patterns()))
+    Box::new(order::LazyOrderPatterns)
 }
 
 impl Patterns {

@@ -87,6 +87,39 @@ impl OrderEvaluation for OrderPatterns {
     }
 }
 
+/// [`OrderPatterns`] with the weights of `order.bin` decoded on first use
+/// (about 14 ms of a fresh process's start, wasted where the game played
+/// is not Othello), or ahead of it by [`OrderEvaluation::prepare`], which
+/// the rules call as an Othello state is made, before a search's clock
+/// runs.
+pub struct LazyOrderPatterns;
+
+impl OrderEvaluation for LazyOrderPatterns {
+    fn prepare(&self) {
+        super::order_patterns();
+    }
+
+    fn evaluate(&self, own: u64, opp: u64) -> i32 {
+        OrderPatterns(super::order_patterns()).evaluate(own, opp)
+    }
+
+    fn estimate(&self, own: u64, opp: u64, depth: u32, window: (i32, i32), nodes: &mut u64) -> i32 {
+        OrderPatterns(super::order_patterns()).estimate(own, opp, depth, window, nodes)
+    }
+
+    fn children(
+        &self,
+        own: u64,
+        opp: u64,
+        moves: (&[u8], &[u64]),
+        depth: u32,
+        values: &mut [i32],
+        nodes: &mut u64,
+    ) {
+        OrderPatterns(super::order_patterns()).children(own, opp, moves, depth, values, nodes)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::order_score;
