@@ -611,7 +611,7 @@ fn eval_warns_of_any_score_past_the_bound_and_int32_min_is_no_score() {
     assert!(
         lines.contains(
             &"info string eval warning: the score is at or past the evaluator's bound 100 \
-              (its SCORE_BOUND); searches see at most ±100"
+              (its score_bound); searches see at most ±100"
                 .to_string()
         ),
         "{lines:?}"

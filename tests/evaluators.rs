@@ -773,7 +773,7 @@ fn eval_warns_of_a_score_past_the_evaluators_bound() {
     );
     assert!(
         lines.iter().any(|l| l.ends_with(
-            "warning: the score is at or past the evaluator's bound 64 (its SCORE_BOUND); \
+            "warning: the score is at or past the evaluator's bound 64 (its score_bound); \
              searches see at most ±64"
         )),
         "{lines:?}"

@@ -38,9 +38,6 @@ pub struct CheckReport {
     pub positions: u64,
     /// Moves made and unmade.
     pub moves: u64,
-    /// Evaluations compared (the evaluator check: `evaluate` twice, and
-    /// with a stack `stack_evaluate` against `evaluate`).
-    pub scored: u64,
     /// Threads the evaluator check ran on.
     pub threads: usize,
     /// Scores the stacks gave, and positions they left to `evaluate`
@@ -66,7 +63,6 @@ impl CheckReport {
         self.games += other.games;
         self.positions += other.positions;
         self.moves += other.moves;
-        self.scored += other.scored;
         self.from_stack += other.from_stack;
         self.left_to_evaluate += other.left_to_evaluate;
         self.unsupported_resets += other.unsupported_resets;
@@ -444,7 +440,6 @@ fn evaluator_games(
             let score = evaluator.evaluate_unclamped(&state)?;
             let again = evaluator.evaluate_unclamped(&state)?;
             report.positions += 1;
-            report.scored += 1;
             if again != score {
                 report.problem("evaluate scores one position two ways", || {
                     place(format!(": {score}, then {again}"))
@@ -536,7 +531,6 @@ impl Walk<'_, '_, '_> {
     fn compare(&mut self, state: &GameState, detail: &str) -> Result<(), PluginError> {
         alive();
         let fresh = self.evaluator.evaluate(state)?;
-        self.report.scored += 1;
         let Some(from_stack) = self.stack.evaluate_own(state)? else {
             self.report.left_to_evaluate += 1;
             return Ok(());

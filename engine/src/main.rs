@@ -514,7 +514,13 @@ fn main() -> ExitCode {
             seed,
             fen,
         }) => {
-            let host = load_plugins(&config);
+            let host = match load_plugins(&config) {
+                Ok(host) => host,
+                Err(e) => {
+                    eprintln!("plyd check: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             watch_progress("check", &config, &plyd::check::PROGRESS);
             let checked = configured_variant(&host, &config).and_then(|variant| {
                 let rules = plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)?;
@@ -543,8 +549,8 @@ fn main() -> ExitCode {
             match checked {
                 Ok((game, rules, evaluator)) => {
                     outln!(
-                        "{game}: {} games, {} positions, {} moves made and unmade",
-                        rules.games,
+                        "{game}: {}, {} positions, {} moves made and unmade",
+                        games_count(rules.games),
                         rules.positions,
                         rules.moves
                     );
@@ -553,15 +559,17 @@ fn main() -> ExitCode {
                     if let Some((name, incremental, report, failure)) = evaluator {
                         let compared = if incremental {
                             format!(
-                                ", {} of them its stacks' against evaluate on {} threads",
+                                ", and {} scores of its stacks compared with evaluate's on {} threads",
                                 report.from_stack, report.threads
                             )
                         } else {
                             String::new()
                         };
                         outln!(
-                            "evaluator {name}: {} games of its own, {} positions, {} scores compared{compared}",
-                            report.games, report.positions, report.scored,
+                            "evaluator {name}: {} of its own, {} positions each scored twice \
+                             (one score, within its score_bound){compared}",
+                            games_count(report.games),
+                            report.positions,
                         );
                         if report.left_to_evaluate > 0 || report.unsupported_resets > 0 {
                             outln!(
@@ -652,7 +660,13 @@ fn main() -> ExitCode {
                 }
                 (_, None) => None,
             };
-            let host = load_plugins(&config);
+            let host = match load_plugins(&config) {
+                Ok(host) => host,
+                Err(e) => {
+                    eprintln!("plyd record: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
             let mut written = 0usize;
@@ -842,8 +856,11 @@ fn record_file(
 
 /// The plugins of the configured folders, and the evaluator plugin's file
 /// where `--evaluator` names one (`--evaluator ./libplyd_eval_mine.so`);
-/// load problems go to the log.
-fn load_plugins(config: &DaemonConfig) -> PluginHost {
+/// the folders' load problems go to the log. A file named that cannot be
+/// loaded is the tool's error: it names what is wrong with the file (its
+/// state layout, its game), where the evaluator's lookup would only find
+/// no evaluator of that name.
+fn load_plugins(config: &DaemonConfig) -> Result<PluginHost, String> {
     let report = PluginHost::scan(&config.plugin_dirs);
     for e in &report.errors {
         log::error!("{e}");
@@ -851,9 +868,9 @@ fn load_plugins(config: &DaemonConfig) -> PluginHost {
     let mut host = report.host;
     let named = config.evaluator.as_deref();
     if let Some(Err(e)) = named.and_then(|wanted| host.add_evaluator_named_by_file(wanted)) {
-        log::error!("{e}");
+        return Err(e.to_string());
     }
-    host
+    Ok(host)
 }
 
 /// The evaluator `--evaluator` asks for by name: the one loaded from its
@@ -934,7 +951,7 @@ fn bench(
                 .to_string(),
         );
     }
-    let host = load_plugins(config);
+    let host = load_plugins(config)?;
     let variants = match game {
         Some(name) => vec![find_variant(&host, name)?],
         None => host.variants(),
@@ -1040,7 +1057,7 @@ fn endgame_bench(
             file.display()
         ));
     }
-    let host = load_plugins(config);
+    let host = load_plugins(config)?;
     let variant = configured_variant(&host, config)?;
     let source = host
         .evaluators_for(&variant.plugin)
@@ -1087,7 +1104,7 @@ fn endgame_bench(
 
 /// `plyd eval`: one evaluation, with its terms.
 fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
-    let host = load_plugins(config);
+    let host = load_plugins(config)?;
     // One evaluation: nothing to show progress, the whole of it watched.
     static NO_PROGRESS: AtomicU64 = AtomicU64::new(0);
     watch_progress("eval", config, &NO_PROGRESS);
@@ -1108,7 +1125,7 @@ fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
 /// The default parameters of the evaluator `config` names (or the game's
 /// first); an evaluator without any says so.
 fn default_params(config: &DaemonConfig) -> Result<String, String> {
-    let host = load_plugins(config);
+    let host = load_plugins(config)?;
     let variant = configured_variant(&host, config)?;
     let source = evaluator_source(config, &host, &variant)?;
     let text = source.info().default_params.clone();
@@ -1197,7 +1214,7 @@ struct BookPlan<'a> {
 
 /// `plyd book`: build or extend the book at `plan.out`.
 fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
-    let host = load_plugins(config);
+    let host = load_plugins(config)?;
     let variant = configured_variant(&host, config)?;
     let evaluator = named_evaluator(config, &host, &variant)?;
     let mut book = if plan.out.exists() {
@@ -1268,7 +1285,7 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
 }
 
 fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> Result<(), String> {
-    let host = load_plugins(config);
+    let host = load_plugins(config)?;
     let variant = configured_variant(&host, config)?;
     let mut state = start_state(&variant, fen)?;
     let result = Perft::new()
@@ -1319,5 +1336,14 @@ fn watch_progress(tool: &'static str, config: &DaemonConfig, progress: &'static 
         });
     if let Err(e) = spawned {
         log::warn!("no watch on plugin calls: {e}");
+    }
+}
+
+/// `1 game`, `3 games`.
+fn games_count(games: u32) -> String {
+    if games == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{games} games")
     }
 }

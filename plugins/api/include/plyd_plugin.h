@@ -106,8 +106,9 @@
  *   declares the version of its state layout in state_layout; an evaluator
  *   declares the game name and layout it reads, and the host refuses it for
  *   any other before calling it. A game that wants external evaluators
- *   publishes its layout (Othello's: plugins/othello-rules/src/lib.rs) and
- *   increments state_layout whenever it changes. Scores are for the side to
+ *   publishes its layout and increments state_layout whenever it changes;
+ *   the four shipped games' layouts are in C in plyd_states.h, next to
+ *   this header. Scores are for the side to
  *   move and lie in [-score_bound, score_bound], score_bound at most
  *   PLYD_MAX_SCORE_BOUND; INT32_MIN is never a score (the host reads it as
  *   "no score written" and disables the evaluator).

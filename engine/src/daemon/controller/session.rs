@@ -880,14 +880,17 @@ pub fn evaluation_lines(
         Err(e) => return Err(e.to_string()),
     }
     lines.push(format!("score {score} (side to move)"));
+    // The scale a new evaluator of the game is matched to (the search's
+    // margins are fractions of it: docs/plugins.md).
+    let bound = crate::search::score::eval_bound(evaluator);
+    lines.push(format!("score_bound {bound}"));
     // A score past the evaluator's declared bound is clamped without a
     // word (by the SDK's shim, else by the host): say so here, where
     // weights are tuned. A score at the bound may have been clamped.
-    let bound = crate::search::score::eval_bound(evaluator);
     // Not `abs`: a C evaluator may answer `i32::MIN`, whose `abs` wraps.
     if score.unsigned_abs() >= bound.unsigned_abs() {
         lines.push(format!(
-            "warning: the score is at or past the evaluator's bound {bound} (its SCORE_BOUND); searches see at most ±{bound}"
+            "warning: the score is at or past the evaluator's bound {bound} (its score_bound); searches see at most ±{bound}"
         ));
     }
     Ok(lines)
