@@ -378,6 +378,11 @@ fn probe_answers_pophash_and_the_protocol_flag_needs_no_greeting() {
         "{pophash}"
     );
     assert!(pophash.contains(" depth 4"), "{pophash}");
+    // A new game empties the table at once for probe, though the clear
+    // itself waits for isready (off any clock).
+    engine.send("setoption newgame");
+    engine.send("probe");
+    engine.read_until(|l| l == "pophash");
     engine.send("setoption usemillisec false");
     engine.send("position startpos");
     // One second for the whole move, in UCCI's seconds.

@@ -282,11 +282,15 @@ impl Ucci {
     /// `probe`: what the hash table holds for the current position, as
     /// `pophash [bestmove M] [lowerbound V depth D] [upperbound V depth D]`
     /// (an exact score is both bounds); a bare `pophash` when it holds
-    /// nothing, or a move that is not legal here (another position's).
+    /// nothing, or a move that is not legal here (another position's). A
+    /// table `setoption newgame` emptied holds nothing, though its clear
+    /// waits for `isready` or the next search.
     fn probe(&mut self, ctl: &mut Controller) {
         let mut line = String::from("pophash");
         let key = ctl.session.ask_position(|state| Ok(state.hash()));
-        if let Some(hit) = key.ok().and_then(|key| ctl.tt.probe(key, 0)) {
+        let emptied = ctl.tt.clear_pending();
+        let hit = key.ok().filter(|_| !emptied).and_then(|key| ctl.tt.probe(key, 0));
+        if let Some(hit) = hit {
             // The stored move, shown only if it is legal here.
             let best = hit.best.and_then(|mv| {
                 let shown = ctl
