@@ -301,6 +301,29 @@ fn clock_based_go_finishes(mode: &str) {
     assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
 }
 
+/// A clock for the other side alone (`wtime` is the first player's,
+/// Othello's Black, with White to move) is read as no time left, and
+/// said: one note, then a move at once; the mover's own clock gets none.
+#[test]
+fn a_clock_without_the_movers_time_is_said() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("position startpos moves f5");
+    e.send("go wtime 3000");
+    let lines = e.until_bestmove();
+    let notes: Vec<_> = lines
+        .iter()
+        .filter(|l| l.contains("no time for the side to move"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{lines:?}");
+    assert!(notes[0].contains("the second player (btime;"), "{lines:?}");
+    e.send("go btime 3000 wtime 3000");
+    let lines = e.until_bestmove();
+    assert!(
+        !lines.iter().any(|l| l.contains("no time for")),
+        "{lines:?}"
+    );
+}
+
 fn searchmoves_restricts_the_root(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go depth 3 searchmoves e6");

@@ -145,6 +145,18 @@ fn clock_limits(
     ))
 }
 
+/// Whether `go` carries a clock that leaves out `side`'s time (`go wtime
+/// 3000` with the second player to move), which [`clock_limits`] reads as
+/// no time left: the daemon says so, since a GUI that takes `wtime` for
+/// White's clock in a game where White moves second gets a move at once
+/// and no search.
+pub fn clock_leaves_out(go: &GoParams, side: u32) -> bool {
+    let own = if side == 0 { go.wtime } else { go.btime };
+    go.movetime.is_none()
+        && own.is_none()
+        && (go.wtime.is_some() || go.btime.is_some() || go.winc.is_some() || go.binc.is_some())
+}
+
 /// The least time the watchdog waits past a clock's hard limit.
 const LEAST_GRACE: Duration = Duration::from_millis(1);
 

@@ -157,6 +157,21 @@ impl Controller {
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
         let mut limits = limits_from_go(go, side, overhead, plies_left);
+        if !chance_root && crate::search::clock_leaves_out(go, side) {
+            let (player, time) = if side == 0 {
+                ("first", "wtime")
+            } else {
+                ("second", "btime")
+            };
+            voice.note(
+                self,
+                &format!(
+                    "go: no time for the side to move, the {player} player ({time}; wtime and \
+                     winc are the first player's clock, btime and binc the second's, whatever \
+                     the game calls its sides): read as no time left, a move at once"
+                ),
+            );
+        }
         if chance_root && limits.clock.is_some() && !go.ponder {
             // The clock is for the player's own moves, and the answer here
             // is `bestmove (none)` whatever is found: one ply, not a share
