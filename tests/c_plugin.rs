@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use crate::common::{errors, plyd_command, Engine, TempDir};
 use crate::othello_reference::{Cell, Mailbox};
-use plyd_game_othello::board::{Color, Position};
-use plyd_game_othello::text::{format_move, format_position};
+use plyd_othello_rules::board::{Color, Position};
+use plyd_othello_rules::text::{format_move, format_position};
 
 /// Connect Four perft from the empty board, depths 1 to 8, as published
 /// (OEIS A212693: sequences of moves that stop at a win or a full board).
@@ -570,7 +570,9 @@ fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
     let (status, stdout) = check_c_evaluator(squares_library(), "squares", "6");
     assert_eq!(status, Some(0), "{stdout}");
     assert!(
-        stdout.contains("its stacks' against evaluate on 2 threads\nno problem found\n"),
+        stdout.contains(
+            "scores of its stacks compared with evaluate's on 2 threads\nno problem found\n"
+        ),
         "{stdout}"
     );
 }
@@ -633,138 +635,162 @@ fn eval_warns_of_any_score_past_the_bound_and_int32_min_is_no_score() {
 #[test]
 fn the_state_header_matches_the_games() {
     use std::mem::{offset_of, size_of_val};
-    let othello = plyd_game_othello::board::Position::START;
-    let xiangqi = plyd_game_xiangqi::board::Position::empty();
-    let amazons = plyd_game_amazons::board::Board::empty(10);
-    let einstein = plyd_game_einstein::board::Board::setup();
+    let othello = plyd_othello_rules::board::Position::START;
+    let xiangqi = plyd_xiangqi_rules::board::Position::empty();
+    let amazons = plyd_amazons_rules::board::Board::empty(10);
+    let einstein = plyd_einstein_rules::board::Board::setup();
     // (C type, field, Rust offset, Rust size)
     let fields = [
         (
             "PlydOthelloStateV1",
             "black",
-            offset_of!(plyd_game_othello::board::Position, black),
+            offset_of!(plyd_othello_rules::board::Position, black),
             size_of_val(&othello.black),
         ),
         (
             "PlydOthelloStateV1",
             "white",
-            offset_of!(plyd_game_othello::board::Position, white),
+            offset_of!(plyd_othello_rules::board::Position, white),
             size_of_val(&othello.white),
         ),
         (
             "PlydOthelloStateV1",
             "side",
-            offset_of!(plyd_game_othello::board::Position, side),
+            offset_of!(plyd_othello_rules::board::Position, side),
             size_of_val(&othello.side),
         ),
         (
             "PlydXiangqiStateV1",
             "board",
-            offset_of!(plyd_game_xiangqi::board::Position, board),
+            offset_of!(plyd_xiangqi_rules::board::Position, board),
             size_of_val(&xiangqi.board),
         ),
         (
             "PlydXiangqiStateV1",
             "side",
-            offset_of!(plyd_game_xiangqi::board::Position, side),
+            offset_of!(plyd_xiangqi_rules::board::Position, side),
             size_of_val(&xiangqi.side),
         ),
         (
             "PlydAmazonsStateV1",
             "size",
-            offset_of!(plyd_game_amazons::board::Board, size),
+            offset_of!(plyd_amazons_rules::board::Board, size),
             size_of_val(&amazons.size),
         ),
         (
             "PlydAmazonsStateV1",
             "side",
-            offset_of!(plyd_game_amazons::board::Board, side),
+            offset_of!(plyd_amazons_rules::board::Board, side),
             size_of_val(&amazons.side),
         ),
         (
             "PlydAmazonsStateV1",
             "cells",
-            offset_of!(plyd_game_amazons::board::Board, cells),
+            offset_of!(plyd_amazons_rules::board::Board, cells),
             size_of_val(&amazons.cells),
         ),
         (
             "PlydEinsteinStateV1",
             "cells",
-            offset_of!(plyd_game_einstein::board::Board, cells),
+            offset_of!(plyd_einstein_rules::board::Board, cells),
             size_of_val(&einstein.cells),
         ),
         (
             "PlydEinsteinStateV1",
             "side",
-            offset_of!(plyd_game_einstein::board::Board, side),
+            offset_of!(plyd_einstein_rules::board::Board, side),
             size_of_val(&einstein.side),
         ),
         (
             "PlydEinsteinStateV1",
             "roll",
-            offset_of!(plyd_game_einstein::board::Board, roll),
+            offset_of!(plyd_einstein_rules::board::Board, roll),
             size_of_val(&einstein.roll),
         ),
         (
             "PlydEinsteinStateV1",
             "stage",
-            offset_of!(plyd_game_einstein::board::Board, stage),
+            offset_of!(plyd_einstein_rules::board::Board, stage),
             size_of_val(&einstein.stage),
         ),
     ];
     let values = [
-        ("PLYD_OTHELLO_STATE_LAYOUT", plyd_game_othello::STATE_LAYOUT),
-        ("PLYD_XIANGQI_STATE_LAYOUT", plyd_game_xiangqi::STATE_LAYOUT),
-        ("PLYD_AMAZONS_STATE_LAYOUT", plyd_game_amazons::STATE_LAYOUT),
+        (
+            "PLYD_OTHELLO_STATE_LAYOUT",
+            plyd_othello_rules::STATE_LAYOUT,
+        ),
+        (
+            "PLYD_XIANGQI_STATE_LAYOUT",
+            plyd_xiangqi_rules::STATE_LAYOUT,
+        ),
+        (
+            "PLYD_AMAZONS_STATE_LAYOUT",
+            plyd_amazons_rules::STATE_LAYOUT,
+        ),
         (
             "PLYD_EINSTEIN_STATE_LAYOUT",
-            plyd_game_einstein::STATE_LAYOUT,
+            plyd_einstein_rules::STATE_LAYOUT,
         ),
-        ("PLYD_XIANGQI_EMPTY", plyd_game_xiangqi::board::EMPTY.into()),
+        (
+            "PLYD_XIANGQI_EMPTY",
+            plyd_xiangqi_rules::board::EMPTY.into(),
+        ),
         (
             "PLYD_XIANGQI_GENERAL",
-            plyd_game_xiangqi::board::KING.into(),
+            plyd_xiangqi_rules::board::KING.into(),
         ),
         (
             "PLYD_XIANGQI_ADVISOR",
-            plyd_game_xiangqi::board::ADVISOR.into(),
+            plyd_xiangqi_rules::board::ADVISOR.into(),
         ),
         (
             "PLYD_XIANGQI_ELEPHANT",
-            plyd_game_xiangqi::board::ELEPHANT.into(),
+            plyd_xiangqi_rules::board::ELEPHANT.into(),
         ),
-        ("PLYD_XIANGQI_HORSE", plyd_game_xiangqi::board::HORSE.into()),
+        (
+            "PLYD_XIANGQI_HORSE",
+            plyd_xiangqi_rules::board::HORSE.into(),
+        ),
         (
             "PLYD_XIANGQI_CHARIOT",
-            plyd_game_xiangqi::board::CHARIOT.into(),
+            plyd_xiangqi_rules::board::CHARIOT.into(),
         ),
         (
             "PLYD_XIANGQI_CANNON",
-            plyd_game_xiangqi::board::CANNON.into(),
+            plyd_xiangqi_rules::board::CANNON.into(),
         ),
-        ("PLYD_XIANGQI_PAWN", plyd_game_xiangqi::board::PAWN.into()),
+        ("PLYD_XIANGQI_PAWN", plyd_xiangqi_rules::board::PAWN.into()),
         (
             "PLYD_XIANGQI_BLACK",
-            plyd_game_xiangqi::board::BLACK_FLAG.into(),
+            plyd_xiangqi_rules::board::BLACK_FLAG.into(),
         ),
-        ("PLYD_AMAZONS_EMPTY", plyd_game_amazons::board::EMPTY.into()),
-        ("PLYD_AMAZONS_FIRST", plyd_game_amazons::board::FIRST.into()),
+        (
+            "PLYD_AMAZONS_EMPTY",
+            plyd_amazons_rules::board::EMPTY.into(),
+        ),
+        (
+            "PLYD_AMAZONS_FIRST",
+            plyd_amazons_rules::board::FIRST.into(),
+        ),
         (
             "PLYD_AMAZONS_SECOND",
-            plyd_game_amazons::board::SECOND.into(),
+            plyd_amazons_rules::board::SECOND.into(),
         ),
-        ("PLYD_AMAZONS_ARROW", plyd_game_amazons::board::ARROW.into()),
+        (
+            "PLYD_AMAZONS_ARROW",
+            plyd_amazons_rules::board::ARROW.into(),
+        ),
         (
             "PLYD_EINSTEIN_RED_ARRANGES",
-            plyd_game_einstein::board::STAGE_RED_SETUP.into(),
+            plyd_einstein_rules::board::STAGE_RED_SETUP.into(),
         ),
         (
             "PLYD_EINSTEIN_BLUE_ARRANGES",
-            plyd_game_einstein::board::STAGE_BLUE_SETUP.into(),
+            plyd_einstein_rules::board::STAGE_BLUE_SETUP.into(),
         ),
         (
             "PLYD_EINSTEIN_PLAY",
-            plyd_game_einstein::board::STAGE_PLAY.into(),
+            plyd_einstein_rules::board::STAGE_PLAY.into(),
         ),
     ];
     let mut code = String::from("#include <stddef.h>\n#include \"plyd_states.h\"\n");

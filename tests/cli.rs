@@ -408,7 +408,7 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
     assert_eq!(status, Some(0), "{stdout}");
     assert!(
         stdout.contains("\nevaluator patterns-stack: 2 games of its own, ")
-            && stdout.contains(" of them its stacks' against evaluate on 2 threads\n")
+            && stdout.contains(" scores of its stacks compared with evaluate's on 2 threads\n")
             && stdout.ends_with("no problem found\n"),
         "{stdout}"
     );

@@ -20,7 +20,7 @@ fn othello_and_weights() -> TempDir {
 
 /// The shipped seed004 parameters with `from` replaced by `to`.
 fn seed004_params(edits: &[(&str, &str)]) -> String {
-    let mut text = plyd_game_othello::seed004::DEFAULT_PARAMS.to_string();
+    let mut text = include_str!("../plugins/othello/seed004.toml").to_string();
     for (from, to) in edits {
         assert!(text.contains(from), "'{from}' not in seed004.toml");
         text = text.replacen(from, to, 1);
@@ -301,8 +301,11 @@ fn eval_command_prints_the_terms_and_the_parameters_in_use() {
         .find_map(|l| l.strip_prefix("info string eval total "))
         .expect("a total");
     assert_eq!(
-        lines.last().unwrap(),
-        &format!("info string eval score {total} (side to move)")
+        lines[lines.len() - 2..],
+        [
+            format!("info string eval score {total} (side to move)"),
+            "info string eval score_bound 10000".to_string()
+        ]
     );
 
     e.send("setoption name Evaluator value weights");
