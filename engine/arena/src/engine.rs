@@ -69,7 +69,7 @@ pub enum EngineError {
         what: String,
     },
     /// No answer in time during set-up.
-    #[error("engine {name}: no '{expected}' within {} s{}", .waited.as_secs(), heard_text(.last))]
+    #[error("engine {name}: no '{expected}' within {} s{}{}", .waited.as_secs(), heard_text(.last), uci_hint(.expected))]
     Silent {
         /// Engine name.
         name: String,
@@ -534,6 +534,17 @@ fn heard_text(last: &Option<String>) -> String {
     }
 }
 
+/// For an engine that never answered `uci`: the arena speaks UCI alone,
+/// and where the programs of other protocols are played.
+fn uci_hint(expected: &str) -> &'static str {
+    if expected == "uciok" {
+        " (the arena speaks UCI alone: Edax over GTP or NBoard, and UCCI \
+         engines, are played by the match scripts of docs/protocols.md, Real clients)"
+    } else {
+        ""
+    }
+}
+
 fn died_text(e: &EngineError) -> String {
     match e {
         EngineError::Died { what, .. } => what.clone(),
@@ -574,14 +585,14 @@ mod tests {
         };
         assert_eq!(
             silent(Some("hello there")),
-            "engine b: no 'uciok' within 30 s; its last line was 'hello there'"
+            "engine b: no 'uciok' within 30 s; its last line was 'hello there' (the arena \
+             speaks UCI alone: Edax over GTP or NBoard, and UCCI engines, are played by the \
+             match scripts of docs/protocols.md, Real clients)"
         );
-        assert_eq!(
-            silent(None),
-            "engine b: no 'uciok' within 30 s; it wrote nothing"
-        );
+        assert!(silent(None)
+            .starts_with("engine b: no 'uciok' within 30 s; it wrote nothing (the arena"));
         let long = "x".repeat(150);
-        assert!(silent(Some(&long)).ends_with(&format!("'{}...'", "x".repeat(100))));
+        assert!(silent(Some(&long)).contains(&format!("'{}...' (", "x".repeat(100))));
     }
 
     #[test]

@@ -289,7 +289,10 @@ impl Ucci {
         let mut line = String::from("pophash");
         let key = ctl.session.ask_position(|state| Ok(state.hash()));
         let emptied = ctl.tt.clear_pending();
-        let hit = key.ok().filter(|_| !emptied).and_then(|key| ctl.tt.probe(key, 0));
+        let hit = key
+            .ok()
+            .filter(|_| !emptied)
+            .and_then(|key| ctl.tt.probe(key, 0));
         if let Some(hit) = hit {
             // The stored move, shown only if it is legal here.
             let best = hit.best.and_then(|mv| {
