@@ -308,6 +308,20 @@ fn game_amazons_is_botzones_eight_by_eight() {
 }
 
 #[test]
+fn game_reversi_is_botzones_othello() {
+    let dir = plugins();
+    let mut bot = Engine::start(
+        dir.path(),
+        &["--protocol", "botzone", "--game", "reversi"],
+        &[],
+    );
+    let input: Vec<String> = ["1", "-1 -1"].iter().map(|s| s.to_string()).collect();
+    let (numbers, _) = turn(&mut bot, Game::Reversi, &input, false);
+    let mut referee = Referee::new(&dir, Game::Reversi);
+    referee.play(referee_move(&numbers));
+}
+
+#[test]
 fn a_game_botzone_does_not_play_is_refused_at_start() {
     let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
     let out = common::run_plyd(dir.path(), &["--protocol", "botzone", "--game", "xiangqi"]);

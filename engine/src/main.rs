@@ -290,6 +290,20 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     }
 }
 
+/// Botzone's name of Othello, `reversi` (its judge's and its game
+/// list's), taken for `othello` under `--protocol botzone`, as Botzone's
+/// `amazons` is taken for its 8x8 board.
+fn botzone_game_name(config: &mut DaemonConfig) {
+    if config.protocol == Some(Protocol::Botzone)
+        && config
+            .game
+            .as_deref()
+            .is_some_and(|game| game.eq_ignore_ascii_case("reversi"))
+    {
+        config.game = Some("othello".to_string());
+    }
+}
+
 /// Whether the protocol asked for plays the game asked for: Botzone's
 /// games are the Amazons and Reversi, and its judge reads nothing but
 /// moves, so a daemon that could never answer one says so before it starts.
@@ -299,7 +313,8 @@ fn protocol_plays_game(config: &DaemonConfig) -> Result<(), String> {
             if plyd_protocol::BotzoneGame::of_variant(game).is_none() =>
         {
             Err(format!(
-                "Botzone does not play {game} (amazons8 or othello); \
+                "Botzone does not play {game} (amazons8 or othello, which its names \
+                 amazons and reversi are read as); \
                  leave the game unnamed (--game, the config file's game) to take it from the first request"
             ))
         }
@@ -409,7 +424,8 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Some(Tool::Arena(_))) {
         daemon::keep_stdout_for_the_protocol();
     }
-    let config = resolve(&cli);
+    let mut config = resolve(&cli);
+    botzone_game_name(&mut config);
     if let Err(message) = protocol_plays_game(&config) {
         eprintln!("plyd: {message}");
         return ExitCode::from(2);

@@ -49,7 +49,6 @@ Usage:
 
 import argparse
 import json
-import math
 import os
 import queue
 import resource
@@ -64,6 +63,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fixture_writer import FixtureWriter  # noqa: E402
+from othello_rules import score_interval  # noqa: E402
 
 KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
@@ -440,7 +440,8 @@ def play_game(number, game_cls, bots, args, faults):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", choices=sorted(GAMES), required=True)
     ap.add_argument("--plyd", default="target/release/plyd")
     ap.add_argument("--plyd-args", default=None,
@@ -520,8 +521,7 @@ def main():
 
     scores = [r[2] for r in rows]
     n = len(scores)
-    mean = sum(scores) / n
-    half = 1.96 * math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n) if n > 1 else 0
+    mean, low, high = score_interval(scores, n)
     print()
     print("plyd vs %s, Botzone %s, %d games, limits %.1f s first turn / %.1f s, %.0f s"
           % (opp_name, args.game, n, args.firstlimit, args.limit, time.monotonic() - t0))
@@ -532,8 +532,9 @@ def main():
         if sub:
             print("| plyd %s | %d | %d | %d | %d | %.1f |" % (
                 colour, len(sub), sub.count(1.0), sub.count(0.5), sub.count(0.0), sum(sub)))
-    print("| all | %d | %d | %d | %d | %.1f/%d = %.3f ± %.3f (95%%) |" % (
-        n, scores.count(1.0), scores.count(0.5), scores.count(0.0), sum(scores), n, mean, half))
+    print("| all | %d | %d | %d | %d | %.1f/%d = %.3f (95%% interval %.3f-%.3f) |" % (
+        n, scores.count(1.0), scores.count(0.5), scores.count(0.0), sum(scores), n, mean,
+        low, high))
     for b in (me, opp):
         first = [t for (k, t) in b.times if k == 1]
         later = [t for (k, t) in b.times if k > 1]

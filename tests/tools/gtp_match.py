@@ -28,6 +28,10 @@ or `pass`, an illegal move, no answer within its clock plus --grace
 seconds, a clock run out (--time seconds per side per game, measured
 here), a crash. A refused `play` of a legal move, a refused set-up
 command or a wrong `final_score` is a protocol fault too.
+The exit status is 1 when any game had a fault, whichever engine made
+it (Edax's `*** SEARCH STILL RUNNING` answers count), else 0. Where every
+game had the same result the score's interval is Wilson's (16 wins of 16:
+0.806 to 1), as plyd's arena gives it.
 
 --record FILE plays the games with engine A (plyd) behind
 tests/tools/record_exchange.py and writes its fixture (play one game:

@@ -32,6 +32,10 @@ Faults end the game as a loss for the engine that made them: no `===`
 within its clock plus --grace seconds, an `===` that is not a legal move,
 no `pong` within --grace seconds of a `ping`, a crash, its clock run out.
 Errors the engine reports (`status error: ...` or its stderr) are listed.
+The exit status is 1 when any game had a fault, whichever engine made
+it (Edax's `*** SEARCH STILL RUNNING` answers count), else 0. Where every
+game had the same result the score's interval is Wilson's (16 wins of 16:
+0.806 to 1), as plyd's arena gives it.
 
 --record FILE puts tests/tools/record_exchange.py in front of engine A
 (plyd) and writes its fixture (play one game: --games 1).
