@@ -408,6 +408,34 @@ fn an_answer_its_plugin_cannot_read_back_is_told() {
     assert!(errors(&lines).is_empty(), "{lines:?}");
 }
 
+/// A fault inside a plugin, which ends the process, is named on stderr
+/// before it does: the signal, the plugin's file and where in it; the
+/// process still dies of the signal, as a judge or the arena expects.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[test]
+fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "faulty")]);
+    let out = common::plyd_command(dir.path())
+        .args(["perft", "--game", "panicky", "--depth", "1"])
+        .env("PLYD_TEST_BAD_TABLE", "segfault")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("plyd: SIGSEGV inside the plugin "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("libplyd_game_faulty.so, at 0x") && line.contains("addr2line"),
+        "{line}"
+    );
+}
+
 /// In the command-line tools too, a plugin's own stdout goes to stderr,
 /// not into the tool's output.
 #[test]

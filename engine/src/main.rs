@@ -384,6 +384,9 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     plyd::daemon::process_started();
+    // A fault inside a plugin gets a line naming it before the process
+    // dies of it.
+    plyd::host::crash::install();
     let address_limit = plyd::memory::fit_allocator_to_limits();
     // Each log line starts with the seconds since the process started: what
     // matters under a clock is how far into the game a line came.

@@ -20,6 +20,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod calls;
+pub mod crash;
 mod error;
 mod evaluator;
 mod game;

@@ -152,6 +152,9 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
             })?;
             // SAFETY: as below; the copy is the same file's bytes.
             let library = unsafe { load_for_good(&copy) };
+            if library.is_ok() {
+                crate::crash::note_library(&copy, path);
+            }
             // Mapped, the library no longer needs its file.
             let _ = std::fs::remove_file(&copy);
             let library = std::sync::Arc::new(library.map_err(|e| open_error(with_causes(&e)))?);
@@ -165,7 +168,11 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
             // SAFETY: loading a library runs its initialisers. Plugins are
             // code the user chose to install in the plugin directory (or
             // name in EvalFile), as with any loader.
-            unsafe { load_for_good(path) }
+            let library = unsafe { load_for_good(path) };
+            if library.is_ok() {
+                crate::crash::note_library(path, path);
+            }
+            library
                 .map(std::sync::Arc::new)
                 .map_err(|e| open_error(with_causes(&e)))
         }

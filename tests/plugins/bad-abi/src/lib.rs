@@ -42,6 +42,8 @@
 //!   answers 0.
 //! * `bang-text`: the same game, except that `format_move` spells every
 //!   move with a `!` after it, which its `parse_move` does not read.
+//! * `segfault`: the same game, except that `gen_moves` writes through a
+//!   bad pointer: the process dies of SIGSEGV.
 //! * `unterminated-reason`: the same game with a string option `Rule`
 //!   whose `set_option` refuses every value, filling the whole reason
 //!   buffer without a NUL (as C's `strncpy` of a long reason does).
@@ -202,6 +204,18 @@ unsafe extern "C" fn null_refused_make(state: *mut plyd_api::abi::State, mv: u32
     unsafe { make(state, mv) }
 }
 
+/// A `gen_moves` that writes to address 16: a fault, as a C plugin's bad
+/// pointer gives.
+unsafe extern "C" fn faulting_gen(
+    _state: *const plyd_api::abi::State,
+    _buf: *mut plyd_api::Move,
+    _cap: usize,
+) -> i64 {
+    // SAFETY: none; the fault is the point.
+    unsafe { std::ptr::write_volatile(16 as *mut u32, 1) };
+    0
+}
+
 /// The game's own `format_move`, for [`bang_text`].
 static FORMAT_MOVE: std::sync::OnceLock<
     unsafe extern "C" fn(*const plyd_api::abi::State, plyd_api::Move, *mut c_char, usize) -> i64,
@@ -283,6 +297,11 @@ fn table(mode: &str) -> GameApi {
             GEN_MOVES.get_or_init(|| t.gen_moves.expect("the SDK's table lists moves"));
             t.gen_moves = Some(over_count);
         }
+        return t;
+    }
+    if mode == "segfault" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.gen_moves = Some(faulting_gen);
         return t;
     }
     if mode == "bang-text" {

@@ -1,0 +1,280 @@
+//! One line on stderr when the process dies of a fault inside a plugin: a
+//! C or C++ evaluator that writes through a bad pointer, divides by zero
+//! or overflows its stack ends the process (no host can survive that), and
+//! without a word from plyd the shell says only `Segmentation fault`. The
+//! line names the signal, the plugin's file and where in it:
+//!
+//! ```text
+//! plyd: SIGSEGV inside the plugin ./libplyd_eval_mine.so, at 0x1139 (addr2line -f -e FILE 0x1139 names the function): ...
+//! ```
+//!
+//! The loader notes where each plugin it loads is mapped
+//! ([`note_library`]); [`install`] puts a handler on the fault signals that
+//! looks the faulting instruction up among those ranges, writes the line
+//! (with `write(2)` only, nothing allocated), and hands the signal on: to
+//! the handler there before (Rust's, which tells a stack overflow), else to
+//! the default action, so that the process still dies of the signal (an
+//! arena or a judge sees `signal: 11` as before). A fault outside every
+//! plugin is handed on without a line.
+//!
+//! Linux on x86-64 and AArch64 only (where the faulting instruction is
+//! read from the signal's context); elsewhere both functions do nothing.
+
+use std::path::Path;
+
+/// Note that the library loaded from `loaded` (the path given to the
+/// loader) is the plugin file `shown`, for the line of a fault inside it.
+pub(crate) fn note_library(loaded: &Path, shown: &Path) {
+    imp::note_library(loaded, shown);
+}
+
+/// Put the handler on SIGSEGV, SIGBUS, SIGILL and SIGFPE; once per
+/// process, after the Rust runtime has put its own (which it keeps, the
+/// handler calling it).
+pub fn install() {
+    imp::install();
+}
+
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod imp {
+    use std::ffi::{c_int, c_void, CStr};
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+    use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+    use std::sync::Once;
+
+    /// Plugins noted at most (a daemon reloading its folders many times
+    /// loads more; the ones past this get no line).
+    const SLOTS: usize = 256;
+
+    /// Where one plugin is mapped, and its file's name.
+    struct Range {
+        /// The address the library's own addresses are counted from.
+        base: AtomicUsize,
+        start: AtomicUsize,
+        end: AtomicUsize,
+        name: AtomicPtr<u8>,
+        len: AtomicUsize,
+    }
+
+    #[allow(clippy::declare_interior_mutable_const)]
+    const EMPTY: Range = Range {
+        base: AtomicUsize::new(0),
+        start: AtomicUsize::new(0),
+        end: AtomicUsize::new(0),
+        name: AtomicPtr::new(std::ptr::null_mut()),
+        len: AtomicUsize::new(0),
+    };
+
+    static RANGES: [Range; SLOTS] = [EMPTY; SLOTS];
+    /// Slots taken.
+    static TAKEN: AtomicUsize = AtomicUsize::new(0);
+
+    /// The fault signals, with the names written.
+    const SIGNALS: [(c_int, &[u8]); 4] = [
+        (libc::SIGSEGV, b"SIGSEGV"),
+        (libc::SIGBUS, b"SIGBUS"),
+        (libc::SIGILL, b"SIGILL"),
+        (libc::SIGFPE, b"SIGFPE"),
+    ];
+
+    /// The action each signal had before [`install`]: a `sigaction` of
+    /// zeros until then.
+    static mut BEFORE: [std::mem::MaybeUninit<libc::sigaction>; 4] =
+        [std::mem::MaybeUninit::zeroed(); 4];
+
+    pub(super) fn note_library(loaded: &Path, shown: &Path) {
+        let Some((base, start, end)) = mapped_span(loaded) else {
+            return;
+        };
+        // A library loaded again from the same file is the same mapping.
+        let taken = TAKEN.load(Ordering::Acquire).min(SLOTS);
+        if RANGES[..taken]
+            .iter()
+            .any(|r| r.start.load(Ordering::Relaxed) == start)
+        {
+            return;
+        }
+        let slot = TAKEN.fetch_add(1, Ordering::AcqRel);
+        let Some(range) = RANGES.get(slot) else {
+            return;
+        };
+        // Leaked: the handler may read it at any time, and libraries are
+        // never unloaded (the loader maps them for good).
+        let name: &'static mut [u8] =
+            Box::leak(shown.as_os_str().as_bytes().to_vec().into_boxed_slice());
+        range.len.store(name.len(), Ordering::Relaxed);
+        range.name.store(name.as_mut_ptr(), Ordering::Relaxed);
+        range.base.store(base, Ordering::Relaxed);
+        range.start.store(start, Ordering::Relaxed);
+        // Last, with release: a handler that sees the end sees the rest.
+        range.end.store(end, Ordering::Release);
+    }
+
+    /// The base address and the lowest and highest addresses of the
+    /// loadable segments of the object the loader knows by the name
+    /// `loaded`.
+    fn mapped_span(loaded: &Path) -> Option<(usize, usize, usize)> {
+        struct Search<'a> {
+            name: &'a [u8],
+            span: Option<(usize, usize, usize)>,
+        }
+        unsafe extern "C" fn visit(
+            info: *mut libc::dl_phdr_info,
+            _size: usize,
+            data: *mut c_void,
+        ) -> c_int {
+            // SAFETY: the loader passes a valid entry and our `data`.
+            let (info, search) = unsafe { (&*info, &mut *data.cast::<Search>()) };
+            if info.dlpi_name.is_null() {
+                return 0;
+            }
+            // SAFETY: a NUL-terminated name, the loader's.
+            let name = unsafe { CStr::from_ptr(info.dlpi_name) }.to_bytes();
+            if name != search.name {
+                return 0;
+            }
+            // SAFETY: `dlpi_phnum` headers at `dlpi_phdr`.
+            let headers =
+                unsafe { std::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum)) };
+            let base = info.dlpi_addr as usize;
+            let span = headers
+                .iter()
+                .filter(|h| h.p_type == libc::PT_LOAD)
+                .map(|h| {
+                    let start = base + h.p_vaddr as usize;
+                    (start, start + h.p_memsz as usize)
+                })
+                .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)));
+            search.span = span.map(|(start, end)| (base, start, end));
+            1
+        }
+        let mut search = Search {
+            name: loaded.as_os_str().as_bytes(),
+            span: None,
+        };
+        // SAFETY: the callback reads only what the loader hands it.
+        unsafe { libc::dl_iterate_phdr(Some(visit), (&mut search as *mut Search).cast()) };
+        search.span
+    }
+
+    pub(super) fn install() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            for (i, &(signal, _)) in SIGNALS.iter().enumerate() {
+                // SAFETY: a zeroed sigaction is valid; the handler is an
+                // `extern "C"` function of the signature SA_SIGINFO asks;
+                // BEFORE is written here only, before the handler is on.
+                unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = on_fault as *const () as usize;
+                    action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+                    libc::sigemptyset(&mut action.sa_mask);
+                    let before = (*std::ptr::addr_of_mut!(BEFORE))[i].as_mut_ptr();
+                    libc::sigaction(signal, &action, before);
+                }
+            }
+        });
+    }
+
+    /// The faulting instruction's address, from the signal's context.
+    fn instruction(context: *mut c_void) -> usize {
+        // SAFETY: the kernel's context of the signal being handled.
+        let context = unsafe { &*context.cast::<libc::ucontext_t>() };
+        #[cfg(target_arch = "x86_64")]
+        let pc = context.uc_mcontext.gregs[libc::REG_RIP as usize] as usize;
+        #[cfg(target_arch = "aarch64")]
+        let pc = context.uc_mcontext.pc as usize;
+        pc
+    }
+
+    /// `value` as `0x...` in `out`, without allocating.
+    fn hex_of(value: usize, out: &mut [u8; 18]) -> &[u8] {
+        let digits = b"0123456789abcdef";
+        let mut at = out.len();
+        let mut v = value;
+        loop {
+            at -= 1;
+            out[at] = digits[v & 15];
+            v >>= 4;
+            if v == 0 {
+                break;
+            }
+        }
+        out[at - 2] = b'0';
+        out[at - 1] = b'x';
+        &out[at - 2..]
+    }
+
+    fn write_err(bytes: &[u8]) {
+        // SAFETY: write(2) of a live buffer; async-signal-safe.
+        unsafe { libc::write(2, bytes.as_ptr().cast(), bytes.len()) };
+    }
+
+    extern "C" fn on_fault(signal: c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
+        let index = SIGNALS.iter().position(|&(s, _)| s == signal).unwrap_or(0);
+        let pc = instruction(context);
+        let taken = TAKEN.load(Ordering::Acquire).min(SLOTS);
+        let hit = RANGES[..taken].iter().find(|r| {
+            let end = r.end.load(Ordering::Acquire);
+            (r.start.load(Ordering::Relaxed)..end).contains(&pc)
+        });
+        if let Some(range) = hit {
+            let name = range.name.load(Ordering::Relaxed);
+            let len = range.len.load(Ordering::Relaxed);
+            write_err(b"plyd: ");
+            write_err(SIGNALS[index].1);
+            write_err(b" inside the plugin ");
+            // SAFETY: a leaked buffer of `len` bytes, written before `end`.
+            write_err(unsafe { std::slice::from_raw_parts(name, len) });
+            // Where in the file: what `addr2line` reads (the function, and
+            // the line where the plugin was built with debug information).
+            let offset = pc - range.base.load(Ordering::Relaxed);
+            let mut hex = [0u8; 18];
+            let hex = hex_of(offset, &mut hex);
+            write_err(b", at ");
+            write_err(hex);
+            write_err(b" (addr2line -f -e FILE ");
+            write_err(hex);
+            write_err(b" names the function)");
+            write_err(
+                b": a fault in a plugin ends the process, which plyd cannot catch \
+                  (docs/plugins.md, A plugin in C)\n",
+            );
+        }
+        // Handed on: to the handler before, else the default action, now.
+        // SAFETY: BEFORE holds what sigaction gave back at install.
+        unsafe {
+            let before = (*std::ptr::addr_of!(BEFORE))[index].assume_init_ref();
+            let handler = before.sa_sigaction;
+            if handler != libc::SIG_DFL && handler != libc::SIG_IGN {
+                if before.sa_flags & libc::SA_SIGINFO != 0 {
+                    let call: extern "C" fn(c_int, *mut libc::siginfo_t, *mut c_void) =
+                        std::mem::transmute(handler);
+                    call(signal, info, context);
+                } else {
+                    let call: extern "C" fn(c_int) = std::mem::transmute(handler);
+                    call(signal);
+                }
+                return;
+            }
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+}
+
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
+mod imp {
+    use std::path::Path;
+
+    pub(super) fn note_library(_loaded: &Path, _shown: &Path) {}
+
+    pub(super) fn install() {}
+}
