@@ -173,6 +173,11 @@ fn watchdog_grace(move_overhead: Duration) -> Duration {
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// A `go ponder`: its pondering counts as thinking on the move.
+    pondered: bool,
+    /// Set by a pondering search at the end of an iteration past which a
+    /// timed `go` would have stopped: `ponderhit` then stops it at once.
+    stop_on_ponderhit: AtomicBool,
     clock_start: Mutex<Instant>,
     started: Instant,
     /// The move the search would play now and its expected reply, as
@@ -262,6 +267,8 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(ponder),
+            pondered: ponder,
+            stop_on_ponderhit: AtomicBool::new(false),
             clock_start: Mutex::new(start),
             started: start,
             best_so_far: Mutex::new(None),
@@ -366,6 +373,18 @@ impl SearchControl {
     pub fn ponderhit_at(&self, start: Instant) {
         *self.clock_start.lock() = start;
         self.pondering.store(false, Ordering::Release);
+        if self.stop_on_ponderhit.load(Ordering::Acquire) {
+            self.stop();
+        }
+    }
+
+    /// Note, in a pondering search, that a timed search would stop here:
+    /// `ponderhit` then stops it at once (Stockfish's rule: the time spent
+    /// pondering counts as thinking on the move). Whether the ponder hit
+    /// has come meanwhile, in which case the caller stops.
+    pub fn stop_on_ponderhit(&self) -> bool {
+        self.stop_on_ponderhit.store(true, Ordering::Release);
+        !self.pondering()
     }
 
     /// Whether the search is still pondering (no time limits apply).
@@ -379,6 +398,18 @@ impl SearchControl {
         self.started.elapsed()
     }
 
+    /// Time spent thinking on the move, which the soft limit bounds: since
+    /// the `go` for a search that pondered (its pondering was thinking on
+    /// the move the opponent then played), else the clock's time. The hard
+    /// limit bounds the clock's time alone.
+    pub fn thinking_elapsed(&self) -> Duration {
+        if self.pondered {
+            self.started.elapsed()
+        } else {
+            self.clock_elapsed()
+        }
+    }
+
     /// Time since the clock started (the `go`, or the `ponderhit`).
     pub fn clock_elapsed(&self) -> Duration {
         self.clock_start.lock().elapsed()
@@ -389,6 +420,34 @@ impl SearchControl {
 mod tests {
     use super::*;
     use crate::search::timeman::LEAST_USABLE_US;
+
+    /// A ponder search that reached where a timed search would stop is
+    /// stopped by the ponder hit; one that had not goes on; and its
+    /// pondering counts as thinking on the move, the clock's time not.
+    #[test]
+    fn a_ponder_hit_stops_a_search_that_thought_long_enough() {
+        let start = Instant::now() - Duration::from_millis(500);
+        let control = SearchControl::starting_at(true, start);
+        assert!(control.thinking_elapsed() >= Duration::from_millis(500));
+        assert!(!control.stop_on_ponderhit(), "still pondering");
+        assert!(!control.stop_requested());
+        control.ponderhit();
+        assert!(control.stop_requested());
+        assert!(control.thinking_elapsed() >= Duration::from_millis(500));
+        assert!(control.clock_elapsed() < Duration::from_millis(500));
+
+        let control = SearchControl::starting_at(true, start);
+        control.ponderhit();
+        assert!(!control.stop_requested());
+        // The hit already in: the search stops itself.
+        assert!(control.stop_on_ponderhit());
+
+        let timed = SearchControl::starting_at(false, start);
+        assert_eq!(
+            timed.thinking_elapsed().as_millis() / 100,
+            timed.clock_elapsed().as_millis() / 100
+        );
+    }
 
     #[test]
     fn infinite_ignores_every_time_limit() {

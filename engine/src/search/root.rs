@@ -274,8 +274,17 @@ impl Searcher<'_> {
                 return true;
             }
         }
-        if control.pondering() || limits.infinite {
+        if limits.infinite {
             return false;
+        }
+        if control.pondering() {
+            // Where a timed search would stop, a ponder hit stops this one
+            // at once: it has thought on the move as long as a `go` would
+            // have (or the hit came meanwhile: stopped now).
+            let would_stop = limits
+                .clock
+                .is_some_and(|budget| control.thinking_elapsed() >= clock.stretched_soft(budget));
+            return would_stop && control.stop_on_ponderhit();
         }
         // A timed search with a single legal move has nothing to decide.
         if self.root_moves.len() == 1 && limits.is_timed() {
@@ -286,7 +295,9 @@ impl Searcher<'_> {
             return true;
         }
         match limits.clock {
-            Some(budget) => !clock.start_next(control.clock_elapsed(), budget),
+            Some(budget) => {
+                !clock.start_next(control.thinking_elapsed(), control.clock_elapsed(), budget)
+            }
             None => false,
         }
     }

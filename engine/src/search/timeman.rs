@@ -217,9 +217,14 @@ impl IterationClock {
         budget.soft.mul_f64(factor).min(budget.hard)
     }
 
-    /// Whether to start another iteration at `elapsed` under a clock budget.
-    pub fn start_next(&self, elapsed: Duration, budget: TimeBudget) -> bool {
-        if elapsed >= self.stretched_soft(budget) {
+    /// Whether to start another iteration, `thinking` into the move (see
+    /// [`SearchControl::thinking_elapsed`]) and `elapsed` on its clock,
+    /// under a clock budget: the soft limit bounds the first, the hard
+    /// limit the second.
+    ///
+    /// [`SearchControl::thinking_elapsed`]: super::SearchControl::thinking_elapsed
+    pub fn start_next(&self, thinking: Duration, elapsed: Duration, budget: TimeBudget) -> bool {
+        if thinking >= self.stretched_soft(budget) {
             return false;
         }
         let Some(&last) = self.durations.last() else {
@@ -453,13 +458,18 @@ mod tests {
             hard: ms(200),
         };
         let mut clock = IterationClock::default();
-        assert!(clock.start_next(ms(0), budget));
+        assert!(clock.start_next(ms(0), ms(0), budget));
         clock.finished(ms(10), false, 0);
         clock.finished(ms(40), false, 0);
         // Next one is expected to take about 160 ms: 30 + 160 <= 200 is fine,
         // 50 + 160 is not.
-        assert!(clock.start_next(ms(30), budget));
-        assert!(!clock.start_next(ms(50), budget));
-        assert!(!clock.start_next(ms(100), budget));
+        assert!(clock.start_next(ms(30), ms(30), budget));
+        assert!(!clock.start_next(ms(50), ms(50), budget));
+        assert!(!clock.start_next(ms(100), ms(100), budget));
+        // The soft limit bounds the thinking (a search that pondered 90 ms
+        // stops 10 ms into its clock), the hard limit the clock's time.
+        assert!(!clock.start_next(ms(90), ms(10), budget));
+        assert!(clock.start_next(ms(30), ms(10), budget));
+        assert!(!clock.start_next(ms(30), ms(50), budget));
     }
 }

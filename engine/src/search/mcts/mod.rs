@@ -550,7 +550,9 @@ fn out_of_time(limits: &SearchLimits, control: &SearchControl) -> bool {
     }
     let elapsed = control.clock_elapsed();
     if let Some(budget) = limits.clock {
-        if elapsed >= budget.soft {
+        // Pondering counts as thinking on the move (as in the alpha-beta
+        // search): the soft limit bounds the time since a `go ponder`.
+        if control.thinking_elapsed() >= budget.soft {
             return true;
         }
     }
