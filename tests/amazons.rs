@@ -216,3 +216,54 @@ fn a_node_limit_with_two_threads_plays_a_searched_move() {
         assert_eq!(pv.split(' ').next(), Some(best), "{lines:?}");
     }
 }
+
+/// A search cut short in an iteration (here by a node limit, one thread,
+/// so the same every run) still ends with as many lines as `MultiPV`
+/// asks, numbered in order, and the first is the line `bestmove` and its
+/// `ponder` move come from. Several limits: some end inside an
+/// iteration whose lines were only partly searched again.
+#[test]
+fn a_search_cut_short_reports_every_line_and_the_ponder_moves_line() {
+    let (mut engine, _dir) = amazons("amazons8");
+    engine.send("setoption name MultiPV value 3");
+    for nodes in (3_000..=45_000).step_by(3_000) {
+        engine.send("position startpos");
+        engine.send(&format!("go nodes {nodes}"));
+        let lines = engine.until_bestmove();
+        let pvs: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+        let last: Vec<&str> = pvs[pvs.len() - 3..]
+            .iter()
+            .map(|l| {
+                l.split(" multipv ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(last, ["1", "2", "3"], "nodes {nodes}: {lines:#?}");
+        let first: Vec<&str> = pvs[pvs.len() - 3]
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .collect();
+        let answer: Vec<&str> = lines.last().unwrap().split(' ').collect();
+        assert_eq!(answer[1], first[0], "nodes {nodes}: {lines:#?}");
+        if let Some(reply) = first.get(1) {
+            assert_eq!(answer.get(3), Some(reply), "nodes {nodes}: {lines:#?}");
+        }
+    }
+    // One move to search, MultiPV 3: its line is still numbered.
+    engine.send("position startpos");
+    engine.send("go depth 2 searchmoves c1c7g3");
+    let lines = engine.until_bestmove();
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .all(|l| l.contains(" multipv 1 ")),
+        "{lines:#?}"
+    );
+}

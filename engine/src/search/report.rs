@@ -9,27 +9,42 @@ use super::{nps, score, SearchEvent};
 use crate::host::{GameState, PluginError};
 
 impl Searcher<'_> {
-    /// Report the lines of a finished (or answer-changing) iteration.
+    /// Report the lines of a finished (or answer-changing) iteration: each
+    /// line its score at `depth`, or, where an iteration cut short did not
+    /// reach it again, its score and line at the depth before (as Stockfish
+    /// reports them), so that the last lines printed are always as many as
+    /// asked for. Numbered `multipv k` whenever `MultiPV` asks for more
+    /// than one, even where fewer moves are there to search.
     pub(super) fn report_iteration(
         &mut self,
         depth: u32,
         multipv: usize,
     ) -> Result<(), PluginError> {
+        let numbered = |k: usize| (self.shared.multipv > 1).then_some(k as u32 + 1);
         if self.root_moves.is_empty() {
             // A chance root: one line, its expected value.
             let result = self.result();
-            let info = self.pv_info(depth, result.score, &result.pv, None)?;
+            let info = self.pv_info(depth, result.score, &result.pv, numbered(0))?;
             self.emit(SearchEvent::Info(info));
             return Ok(());
         }
         for pv_index in 0..multipv {
             let rm = &self.root_moves[pv_index];
-            if rm.score == -score::INFINITY {
+            let (at, value) = if rm.score != -score::INFINITY {
+                (depth, rm.reported_score())
+            } else if rm.previous_score != -score::INFINITY && depth > 1 {
+                let previous = rm.previous_score;
+                let bonus = if score::is_decisive(previous) {
+                    0
+                } else {
+                    rm.bonus
+                };
+                (depth - 1, previous - bonus)
+            } else {
                 continue;
-            }
-            let (value, line) = (rm.reported_score(), rm.pv.clone());
-            let numbered = (multipv > 1).then_some(pv_index as u32 + 1);
-            let info = self.pv_info(depth, value, &line, numbered)?;
+            };
+            let (line, k) = (rm.pv.clone(), numbered(pv_index));
+            let info = self.pv_info(at, value, &line, k)?;
             self.emit(SearchEvent::Info(info));
         }
         Ok(())
@@ -39,7 +54,7 @@ impl Searcher<'_> {
     /// line printed is the line of the move played: the first line, named
     /// `multipv 1` where several are asked for.
     pub(super) fn report_result(&mut self, result: &ThreadResult) -> Result<(), PluginError> {
-        let numbered = (self.shared.multipv.min(self.root_moves.len()) > 1).then_some(1);
+        let numbered = (self.shared.multipv > 1).then_some(1);
         let info = self.pv_info(result.depth, result.score, &result.pv, numbered)?;
         self.emit(SearchEvent::Info(info));
         Ok(())

@@ -34,6 +34,10 @@ impl Searcher<'_> {
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let mut clock = IterationClock::with_pawn(self.shared.pawn);
         let mut last_best = self.root_moves.first().map(|rm| rm.mv);
+        // The first line as last printed: a search cut short whose line
+        // changed below the move (the reply `bestmove` names to ponder on)
+        // prints it again.
+        let mut last_line: Vec<plyd_api::Move> = Vec::new();
         let mut iteration_start = Instant::now();
         let mut depth = self.shared.first_depth(self.id);
         if self.shared.features.techniques.needs_keys() {
@@ -87,8 +91,19 @@ impl Searcher<'_> {
             // A partial iteration that changed the answer reports it too, so
             // the last pv printed is the line of the move played; so does a
             // partial first one, the only line there is.
-            if !self.stopped || best_changed || (self.completed_depth == 0 && self.has_answer()) {
+            let line_changed = self
+                .root_moves
+                .first()
+                .is_some_and(|rm| rm.score != -INFINITY && rm.pv != last_line);
+            if !self.stopped
+                || best_changed
+                || line_changed
+                || (self.completed_depth == 0 && self.has_answer())
+            {
                 self.report_iteration(depth, multipv)?;
+                if let Some(rm) = self.root_moves.first() {
+                    last_line.clone_from(&rm.pv);
+                }
             }
             if self.stopped {
                 break;
