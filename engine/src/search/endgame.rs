@@ -651,6 +651,13 @@ fn run_lines(
         let multipv = (plan.lines > 1).then_some(index as u32 + 1);
         report(solving.info(plan.size, multipv, Some(line.score), nodes, pv));
     }
+    if lines.is_empty() {
+        // Stopped in the root's solve: its move so far, without a score,
+        // as the one-line solve prints it.
+        let multipv = (plan.lines > 1).then_some(1);
+        let pv = vec![root.format_move(fallback)?];
+        report(solving.info(plan.size, multipv, None, nodes, pv));
+    }
     let complete = decided == moves.len();
     report(info_string(&if lines.is_empty() {
         "endgame solve stopped before it ended: the move is the best found so far".to_string()

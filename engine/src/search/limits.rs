@@ -373,7 +373,9 @@ impl SearchControl {
     pub fn ponderhit_at(&self, start: Instant) {
         *self.clock_start.lock() = start;
         self.pondering.store(false, Ordering::Release);
-        if self.stop_on_ponderhit.load(Ordering::Acquire) {
+        // A root with no move of the player's (a chance node: the answer
+        // is `bestmove (none)` whatever is found) answers at once too.
+        if self.stop_on_ponderhit.load(Ordering::Acquire) || self.no_move.load(Ordering::Relaxed) {
             self.stop();
         }
     }
@@ -441,6 +443,11 @@ mod tests {
         assert!(!control.stop_requested());
         // The hit already in: the search stops itself.
         assert!(control.stop_on_ponderhit());
+
+        let chance = SearchControl::starting_at(true, start);
+        chance.note_no_move();
+        chance.ponderhit();
+        assert!(chance.stop_requested(), "a chance root answers at the hit");
 
         let timed = SearchControl::starting_at(false, start);
         assert_eq!(
