@@ -227,6 +227,9 @@ pub fn board_picture(position: &Position) -> String {
     text.push_str(&format!("{turn}; discs X {black}, O {white}\n"));
     if !legal.is_empty() {
         text.push_str(&format!("Legal: {}\n", legal.join(" ")));
+    } else if !position.is_game_over() {
+        // No placement, the game on: the one move is the pass.
+        text.push_str("Legal: 0000 (a pass)\n");
     }
     text
 }
@@ -234,6 +237,18 @@ pub fn board_picture(position: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The board says which moves are legal, the pass included.
+    #[test]
+    fn the_board_lists_the_legal_moves_or_the_pass() {
+        assert!(board_picture(&Position::START).ends_with("Legal: d3 c4 f5 e6\n"));
+        // White to move with no placement (its one disc beside Black's in
+        // the corner), Black with one: the pass.
+        let position = parse_position("XO6/8/8/8/8/8/8/8 w").unwrap();
+        assert!(!position.is_game_over());
+        let text = board_picture(&position);
+        assert!(text.ends_with("Legal: 0000 (a pass)\n"), "{text}");
+    }
 
     #[test]
     fn start_text_round_trips() {
