@@ -559,3 +559,66 @@ fn mcts_trees_follow_the_options_and_the_node_limit() {
     let lines = engine.until_bestmove();
     assert!(field(last_info(&lines), "nodes") > 1, "{lines:?}");
 }
+
+/// Options set at the start, by `--option` and by the config file's
+/// `[options]` (here Fairy-Stockfish's ranks 1-10, which a GUI that can
+/// only name the engine's command line could not set): in force before
+/// the first line; a refusal is one error line after it.
+#[test]
+fn options_are_set_at_the_start_from_the_command_line_and_the_config_file() {
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let mut e = Engine::start(
+        dir.path(),
+        &[
+            "--game",
+            "xiangqi",
+            "--option",
+            "MoveRanks=1-10",
+            "--option",
+            "Nonsense=3",
+        ],
+        &[],
+    );
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let told = e.sync();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].starts_with(
+            "info string error: option Nonsense=3 (--option, [options]): unknown option"
+        ),
+        "{told:?}"
+    );
+    // Ranks 1-10: h3e3 is the central cannon.
+    e.send("position startpos moves h3e3");
+    e.send("d");
+    assert!(
+        e.sync()
+            .iter()
+            .any(|l| l.starts_with("Fen: ") && l.contains("/1C2C4/")),
+        "the move is read with ranks 1-10"
+    );
+
+    let conf_dir = TempDir::new("options");
+    let conf = conf_dir.path().join("plyd.toml");
+    std::fs::write(
+        &conf,
+        "game = \"xiangqi\"\n[options]\nMoveRanks = \"1-10\"\nMultiPV = 2\nWrong = [1]\n",
+    )
+    .unwrap();
+    let mut e = Engine::start(dir.path(), &["--config", conf.to_str().unwrap()], &[]);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    let told = e.sync();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].contains("option 'Wrong': its value is a TOML array"),
+        "{told:?}"
+    );
+    e.send("position startpos moves h3e3");
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}

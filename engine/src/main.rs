@@ -57,6 +57,11 @@ struct Cli {
     /// the first command).
     #[arg(long, value_name = "DIALECT", value_parser = parse_protocol)]
     protocol: Option<Protocol>,
+    /// Set an option at the start, engine's or game's, as `setoption`
+    /// sets it (repeatable): `--option MoveRanks=1-10 --option Threads=2`;
+    /// after the config file's `[options]`.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    options: Vec<(String, String)>,
     #[command(subcommand)]
     command: Option<Tool>,
 }
@@ -223,6 +228,19 @@ enum Tool {
 
 /// Settings resolved from the command line, the environment and the config
 /// file, with the problems met on the way (`problems`).
+/// `NAME=VALUE` of `--option`: the name as `setoption` takes it (spaces
+/// allowed: `"Move Overhead=50"`), the value after the first `=`.
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!(
+            "'{text}' is not NAME=VALUE (an option as setoption names it, then its value)"
+        )),
+    }
+}
+
 fn resolve(cli: &Cli) -> DaemonConfig {
     let mut problems = Vec::new();
     let file = match &cli.config {
@@ -247,6 +265,9 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     let book = file.book.clone().map(beside_config);
     let mut settings = EngineSettings::default();
     problems.extend(file.apply(&mut settings));
+    let (mut options, refused) = file.option_values();
+    problems.extend(refused);
+    options.extend(cli.options.iter().cloned());
     let env_path = std::env::var("PLYD_PLUGIN_PATH")
         .ok()
         .filter(|p| !p.trim().is_empty());
@@ -287,6 +308,7 @@ fn resolve(cli: &Cli) -> DaemonConfig {
         plugin_path_text: path_text,
         protocol: cli.protocol,
         problems,
+        options,
     }
 }
 

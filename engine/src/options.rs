@@ -409,6 +409,10 @@ pub struct ConfigFile {
     pub call_limit: Option<i64>,
     /// Botzone's limit for a turn where the input names none, in ms.
     pub botzone_turn_limit: Option<i64>,
+    /// Any option, engine's or game's, by its name, set as `setoption`
+    /// sets it once the daemon has started (`[options]`, `MoveRanks =
+    /// "1-10"`).
+    pub options: Option<toml::Table>,
     /// The file read and its text, where it came from a file: a bad
     /// value's message names both the file and the key's line.
     #[serde(skip)]
@@ -421,7 +425,7 @@ pub struct ConfigFile {
 
 /// The keys of the config file, as an unknown key's message lists them.
 const CONFIG_KEYS: &str = "plugin_path, game, evaluator, eval_params, hash, threads, \
-    move_overhead, variety, book, own_book, call_limit, botzone_turn_limit";
+    move_overhead, variety, book, own_book, call_limit, botzone_turn_limit, [options]";
 
 /// A configuration text that does not parse: the parser's message and,
 /// where it knows it, the line. Shown as `line 2 (hash = "big"): ...`, so
@@ -500,6 +504,33 @@ impl ConfigFile {
             Some(index) => format!("config {} line {}: key '{key}'", path.display(), index + 1),
             None => format!("config {}: key '{key}'", path.display()),
         }
+    }
+
+    /// The `[options]` table as option names and values, in the order of
+    /// the names, and one message per value that is not a string, a number or
+    /// a boolean (left out).
+    pub fn option_values(&self) -> (Vec<(String, String)>, Vec<String>) {
+        let mut values = Vec::new();
+        let mut problems = Vec::new();
+        for (name, value) in self.options.iter().flatten() {
+            let text = match value {
+                toml::Value::String(text) => text.clone(),
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::Float(x) => x.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => {
+                    problems.push(format!(
+                        "{}: option '{name}': its value is a TOML {}, where a string, a \
+                         number or true/false is wanted; left out",
+                        self.place_of("options"),
+                        other.type_str()
+                    ));
+                    continue;
+                }
+            };
+            values.push((name.clone(), text));
+        }
+        (values, problems)
     }
 
     /// Parse configuration text.

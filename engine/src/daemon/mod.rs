@@ -122,6 +122,10 @@ pub struct DaemonConfig {
     /// Problems met before the daemon started (config values refused),
     /// already logged: the GUI is told them after its first line.
     pub problems: Vec<String>,
+    /// Options to set as `setoption` sets them (the config file's
+    /// `[options]`, then `--option NAME=VALUE`), before the first line is
+    /// handled.
+    pub options: Vec<(String, String)>,
 }
 
 /// The controller and the dialect it speaks.
@@ -276,6 +280,7 @@ impl Daemon {
         let protocol = config.protocol;
         let mut controller = Controller::new(config, watcher.output());
         controller.watch_with(watcher);
+        controller.set_start_options();
         let dialect = protocol.map(|p| p.start(&mut controller));
         Daemon {
             controller,
@@ -425,6 +430,9 @@ impl Daemon {
         // parameter file, ...) is told once, after the first line (the
         // greeting, as a rule): the GUI learns it before its first search
         // rather than only in the log.
+        for note in std::mem::take(&mut controller.startup_notes) {
+            voice.note(controller, &note);
+        }
         for error in std::mem::take(&mut controller.startup_errors) {
             voice.error(controller, &error);
         }

@@ -72,6 +72,12 @@ pub struct Controller {
     /// that could not be used; or why no game could be started), told to
     /// the GUI once, after its first line: a line each.
     pub(in crate::daemon) startup_errors: Vec<String>,
+    /// What the options set at the start said (a variant started, more
+    /// threads than cores), told after the GUI's first line too.
+    pub(in crate::daemon) startup_notes: Vec<String>,
+    /// The options to set at the start (the config file's `[options]`,
+    /// then `--option`), until [`Controller::set_start_options`] sets them.
+    start_options: Vec<(String, String)>,
 }
 
 /// The book at `path` (`BookFile`), with the line that tells what it
@@ -242,7 +248,26 @@ impl Controller {
             watcher: None,
             line_arrived: None,
             startup_errors,
+            startup_notes: Vec::new(),
+            start_options: config.options,
         }
+    }
+
+    /// Set the options the configuration file's `[options]` and
+    /// `--option` name, as `setoption` sets them, before the GUI's first
+    /// line; what each says, and each refusal, is told after that line, as
+    /// the start's other problems are.
+    pub(in crate::daemon) fn set_start_options(&mut self) {
+        let mut sink = crate::daemon::dialect::Collected::default();
+        for (name, value) in std::mem::take(&mut self.start_options) {
+            if let Err(e) = self.set_option(&mut sink, &name, Some(&value)) {
+                let why = format!("option {name}={value} (--option, [options]): {e}");
+                log::error!("{why}");
+                self.startup_errors.push(why);
+            }
+        }
+        self.startup_notes.extend(sink.notes);
+        self.startup_errors.extend(sink.errors);
     }
 
     /// A fresh controller carrying on from `state`, where the variant's
@@ -271,6 +296,8 @@ impl Controller {
             watcher: Some(watcher),
             line_arrived: None,
             startup_errors: Vec::new(),
+            startup_notes: Vec::new(),
+            start_options: Vec::new(),
         }
     }
 

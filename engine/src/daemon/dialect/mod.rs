@@ -144,6 +144,36 @@ pub(crate) trait Dialect: Send {
     }
 }
 
+/// A dialect that keeps what it would say: for the options set as the
+/// daemon starts, before any line of the GUI's (told after its first).
+#[derive(Clone, Default)]
+pub(crate) struct Collected {
+    pub notes: Vec<String>,
+    pub errors: Vec<String>,
+}
+
+impl Dialect for Collected {
+    fn line(&mut self, _ctl: &mut Controller, _line: &str) -> bool {
+        true
+    }
+
+    fn info(&mut self, _ctl: &mut Controller, _info: Info) {}
+
+    fn best(&mut self, _ctl: &mut Controller, _best: Option<String>, _ponder: Option<String>) {}
+
+    fn write_note(&mut self, _ctl: &mut Controller, text: &str) {
+        self.notes.push(text.to_string());
+    }
+
+    fn write_error(&mut self, _ctl: &mut Controller, text: &str) {
+        self.errors.push(text.to_string());
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Dialect> {
+        Box::new(self.clone())
+    }
+}
+
 impl Clone for Box<dyn Dialect> {
     fn clone(&self) -> Self {
         self.boxed_clone()
