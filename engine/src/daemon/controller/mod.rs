@@ -504,6 +504,13 @@ impl Controller {
                 if let Some(job) = self.job.take() {
                     job.join();
                 }
+                // An evaluator plugin the search disabled is replaced now,
+                // and said, rather than with the GUI's next command.
+                match self.session.replace_failed_evaluator() {
+                    Some(Ok(note)) => voice.note(self, &note),
+                    Some(Err(error)) => voice.error(self, &error),
+                    None => {}
+                }
             }
         }
     }
