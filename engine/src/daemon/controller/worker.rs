@@ -474,8 +474,6 @@ fn book_answer(
     Some((chosen.mv, ponder, info))
 }
 
-/// Note a legal root move for the watchdog to answer with, should the
-/// search note none.
 /// The error line for an answer `text` that the game plugin's own
 /// `parse_move` does not read back, at `root`, as the move it spells: a
 /// GUI, which reads it with the same rules, would refuse it, and plyd
@@ -502,6 +500,8 @@ fn unreadable_answer(root: &GameState, text: &str) -> Option<String> {
     ))
 }
 
+/// Note a legal root move for the watchdog to answer with, should the
+/// search note none.
 fn note_any_legal_move(
     root: &GameState,
     search_moves: &[Move],
