@@ -577,7 +577,31 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     );
     assert_eq!(again.status.code(), Some(1));
     assert!(
-        text(&again.stderr).contains("1.xqf"),
+        text(&again.stderr).contains("game 1: ")
+            && text(&again.stderr).contains("1.xqf is there already, not written over"),
+        "{}",
+        text(&again.stderr)
+    );
+    // A file there holds its number alone: the games after it are still
+    // written, each under its own number.
+    std::fs::remove_file(&first).unwrap();
+    let again = run_plyd(
+        plugins.path(),
+        &[
+            "record",
+            "--to",
+            "xqf",
+            "--out",
+            folder_arg,
+            &pgn,
+            &black_first,
+        ],
+    );
+    assert_eq!(again.status.code(), Some(1));
+    assert!(first.exists(), "{}", text(&again.stderr));
+    assert_eq!(
+        text(&again.stderr).matches("not written over").count(),
+        1,
         "{}",
         text(&again.stderr)
     );

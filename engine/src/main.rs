@@ -709,8 +709,14 @@ fn main() -> ExitCode {
                 }
             };
             // Each file in turn; the exit code is the worst of them.
+            // A game named that is not loaded is refused before any file,
+            // as the other tools refuse it.
+            if let Some(Err(e)) = cli.game.as_deref().map(|name| find_variant(&host, name)) {
+                eprintln!("plyd record: {e}");
+                return ExitCode::from(2);
+            }
             let mut code = 0u8;
-            let mut written = 0usize;
+            let mut numbered = 0usize;
             for file in files {
                 let wanted = RecordWanted {
                     plies: *plies,
@@ -724,7 +730,7 @@ fn main() -> ExitCode {
                     file,
                     cli.game.as_deref(),
                     wanted,
-                    &mut written,
+                    &mut numbered,
                 ));
             }
             ExitCode::from(code)
@@ -790,7 +796,7 @@ fn record_file(
     file: &Path,
     game: Option<&str>,
     wanted: RecordWanted,
-    written: &mut usize,
+    numbered: &mut usize,
 ) -> u8 {
     let say = |what: &dyn std::fmt::Display| eprintln!("plyd record: {}: {what}", file.display());
     let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
@@ -841,30 +847,37 @@ fn record_file(
         match wanted.to {
             Some("xqf") => {
                 let folder = wanted.folder.unwrap_or(Path::new("."));
+                // Each game has its number, in the games' order, whether
+                // its file could be written or not.
+                *numbered += 1;
+                let number = *numbered;
                 let done = if variant == "xiangqi" {
                     write_xqf_tree(&record, &lines, &plyd_util::files::encode_gbk).and_then(
                         |bytes| {
                             // A file of an earlier run is not written over.
-                            let path = folder.join(format!("{}.xqf", *written + 1));
+                            let path = folder.join(format!("{number}.xqf"));
                             std::fs::OpenOptions::new()
                                 .write(true)
                                 .create_new(true)
                                 .open(&path)
                                 .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes))
-                                .map_err(|e| format!("{}: {e}", path.display()))
+                                .map_err(|e| match e.kind() {
+                                    std::io::ErrorKind::AlreadyExists => format!(
+                                        "game {number}: {} is there already, not written over",
+                                        path.display()
+                                    ),
+                                    _ => format!("game {number}: {}: {e}", path.display()),
+                                })
                         },
                     )
                 } else {
                     Err(format!(
-                        "a game of {variant} is not written as xqf (xiangqi only)"
+                        "game {number}: a game of {variant} is not written as xqf (xiangqi only)"
                     ))
                 };
-                match done {
-                    Ok(()) => *written += 1,
-                    Err(e) => {
-                        say(&e);
-                        failed = true;
-                    }
+                if let Err(e) = done {
+                    say(&e);
+                    failed = true;
                 }
             }
             Some(to) => match record_format(to, &variant)

@@ -57,7 +57,8 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
 /// reads them whole (a damaged byte), U+FFFD is put for what cannot be
 /// read: UTF-8 where at least four characters beyond ASCII read for each
 /// one that does not, else GB18030 or Big5 by the same characters, then
-/// by fewer not read. A byte-order mark is taken off.
+/// by fewer not read. A byte-order mark is taken off; UTF-16 with its
+/// byte-order mark (Windows Notepad's "Unicode") is read as UTF-16.
 pub fn decode_text(bytes: &[u8]) -> String {
     decode(bytes, true)
 }
@@ -71,6 +72,14 @@ pub fn decode_chinese(bytes: &[u8]) -> String {
 }
 
 fn decode(bytes: &[u8], utf8_first: bool) -> String {
+    // UTF-16 with its byte-order mark (Windows Notepad's "Unicode"): read
+    // as such, never taken for one of the byte encodings.
+    if let Some((encoding, _)) = encoding_rs::Encoding::for_bom(bytes) {
+        if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+            let (text, _) = encoding.decode_with_bom_removal(bytes);
+            return text.into_owned();
+        }
+    }
     let mut text = match std::str::from_utf8(bytes) {
         Ok(text) if utf8_first => text.to_string(),
         _ => {
@@ -275,6 +284,17 @@ mod tests {
         );
         let utf8 = "\u{feff}1. 炮二平五";
         assert_eq!(decode_text(utf8.as_bytes()), "1. 炮二平五");
+        // UTF-16 with its mark, both byte orders (Notepad's "Unicode").
+        let little: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain("1. 炮二平五".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let big: Vec<u8> = [0xfe, 0xff]
+            .into_iter()
+            .chain("1. 炮二平五".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(decode_text(&little), "1. 炮二平五");
+        assert_eq!(decode_chinese(&big), "1. 炮二平五");
         // None reads it whole: the one that reads the most. A GBK text
         // with one byte lost (炮二平五 with 五's second byte gone) reads
         // as GBK but for one character.
