@@ -1043,11 +1043,18 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
     // Black's margin (`+12.000`, `-4`, `0.000`), perhaps with how the game
     // ended after a colon (`+64.000:r`), or a bare sign.
     let margin = ggf.get("RE").unwrap_or("?").trim();
-    let margin = margin.split(':').next().unwrap_or("").trim();
+    let (margin, how) = match margin.split_once(':') {
+        Some((margin, how)) => (margin.trim(), Some(how.trim())),
+        None => (margin, None),
+    };
+    // A game that ended otherwise (`:r` resigned, `:t` on time, `:s` by
+    // score) was won by its sign: its number is the count as it stopped,
+    // not a final margin, and is not kept (written on as `B+` in SGF, a
+    // game won otherwise, never as a margin the rules gave).
     let discs = margin
         .parse::<f64>()
         .ok()
-        .filter(|v| (-64.0..=64.0).contains(v))
+        .filter(|v| how.is_none() && (-64.0..=64.0).contains(v))
         .map(|v| v.round() as i32);
     let result = match margin.parse::<f64>() {
         Ok(v) if v > 0.0 => RecordResult::First,
@@ -1350,7 +1357,8 @@ mod tests {
             ("+12.000", Some(12)),
             ("-4", Some(-4)),
             ("0.000", Some(0)),
-            ("+64.000:r", Some(64)),
+            ("+64.000:r", None),
+            ("-2.000:t", None),
             ("+", None),
             ("+99", None),
         ] {
