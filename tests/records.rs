@@ -275,7 +275,7 @@ fn a_result_the_rules_contradict_is_refused_and_a_cut_game_is_noted() {
     assert_eq!(text(&out.stdout), "position startpos moves f5 d6\n");
     let err = text(&out.stderr);
     assert!(
-        err.contains("record 1: the game has not ended by the rules after its 2 plies; its result (the first player won)"),
+        err.contains("record 1: the game has not ended by the rules after its 2 plies; its result (Black won)"),
         "{err}"
     );
 }
@@ -513,7 +513,7 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
         "{err}"
     );
     assert!(
-        err.contains("perpetual.pgn: record 1: its result (a draw) is the record's: plyd's rules would end the game after its 9 plies with the second player won"),
+        err.contains("perpetual.pgn: record 1: its result (a draw) is the record's: plyd's rules would end the game after its 9 plies with Black won"),
         "{err}"
     );
     assert!(!err.contains("black.pgn"), "{err}");
@@ -640,7 +640,7 @@ fn a_xiangqi_record_plays_on_past_a_repetition_that_plyd_rules_drawn() {
         "{err}"
     );
     assert!(
-        err.contains("record 2: its result (the first player won) is the record's: plyd's rules would end the game after its 8 plies with a draw (third repetition, neither side checked or chased perpetually)"),
+        err.contains("record 2: its result (Red won) is the record's: plyd's rules would end the game after its 8 plies with a draw (third repetition, neither side checked or chased perpetually)"),
         "{err}"
     );
     assert!(

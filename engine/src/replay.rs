@@ -403,12 +403,28 @@ fn ending(state: &GameState) -> Result<Option<Ending>, String> {
     Ok(Some(Ending { result, ruling }))
 }
 
-fn result_words(result: RecordResult) -> &'static str {
-    match result {
-        RecordResult::First => "the first player won",
-        RecordResult::Second => "the second player won",
-        RecordResult::Draw => "a draw",
-        RecordResult::Unknown => "not known",
+/// A result in words, the winner named as the game names its sides
+/// (xiangqi's Red and Black, Othello's Black and White; the first and
+/// second player elsewhere), whoever moved first in the record.
+fn result_words(result: RecordResult, variant: &str) -> &'static str {
+    match (result, variant) {
+        (RecordResult::First, "xiangqi") => "Red won",
+        (RecordResult::Second, "xiangqi") => "Black won",
+        (RecordResult::First, "othello") => "Black won",
+        (RecordResult::Second, "othello") => "White won",
+        (RecordResult::First, _) => "the first player won",
+        (RecordResult::Second, _) => "the second player won",
+        (RecordResult::Draw, _) => "a draw",
+        (RecordResult::Unknown, _) => "not known",
+    }
+}
+
+/// `1 ply`, `9 plies`.
+fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
     }
 }
 
@@ -532,28 +548,28 @@ fn replay_record(
     let ended = ending(&end)?;
     let note = match &ended {
         Some(ruled) if stated != RecordResult::Unknown && ruled.result != stated => {
-            let ruled_words = result_words(ruled.result);
+            let ruled_words = result_words(ruled.result, &variant_played);
             match &ruled.ruling {
                 // A repetition ruled otherwise by the game's arbiter: the
                 // record's word, noted.
                 Some(rule) => Some(format!(
-                    "its result ({}) is the record's: plyd's rules would end the game after its {} plies with {ruled_words} ({rule})",
-                    result_words(stated),
-                    moves.len(),
+                    "its result ({}) is the record's: plyd's rules would end the game after its {} with {ruled_words} ({rule})",
+                    result_words(stated, &variant_played),
+                    plies(moves.len()),
                 )),
                 None => {
                     return Err(format!(
-                        "its result says {}, but the rules end the game after its {} plies with {ruled_words}",
-                        result_words(stated),
-                        moves.len(),
+                        "its result says {}, but the rules end the game after its {} with {ruled_words}",
+                        result_words(stated, &variant_played),
+                        plies(moves.len()),
                     ))
                 }
             }
         }
         None if stated != RecordResult::Unknown => Some(format!(
-            "the game has not ended by the rules after its {} plies; its result ({}) is the record's word",
-            moves.len(),
-            result_words(stated)
+            "the game has not ended by the rules after its {}; its result ({}) is the record's word",
+            plies(moves.len()),
+            result_words(stated, &variant_played)
         )),
         _ => None,
     };
