@@ -732,14 +732,11 @@ fn sgf_points(value: &str) -> Result<Vec<usize>, String> {
 
 /// An Othello transcript, the moves run together as Othello programs and
 /// sites pass games around (`f5d6c3d3c4`, upper or lower case, spaces
-/// between moves allowed): its moves, or `None` if `text` is not one.
+/// and move numbers between moves allowed: `1. f5 d6 2. c3`): its moves,
+/// or `None` if `text` is not one.
 /// Passes are left out, as transcripts leave them.
 pub fn transcript_moves(text: &str) -> Option<Vec<String>> {
-    let squares: Vec<u8> = text
-        .bytes()
-        .filter(|b| !b.is_ascii_whitespace())
-        .map(|b| b.to_ascii_lowercase())
-        .collect();
+    let squares = transcript_letters(text);
     if squares.is_empty() || !squares.len().is_multiple_of(2) || squares.len() > 120 {
         return None;
     }
@@ -750,6 +747,43 @@ pub fn transcript_moves(text: &str) -> Option<Vec<String>> {
                 .then(|| String::from_utf8_lossy(pair).into_owned())
         })
         .collect()
+}
+
+/// A transcript's letters, lower case, without the spaces and the move
+/// numbers a person may write between its moves (`1. f5 d6 2. c3`).
+fn transcript_letters(text: &str) -> Vec<u8> {
+    text.split_ascii_whitespace()
+        .filter(|word| {
+            let digits = word.trim_end_matches('.');
+            !(digits.len() < word.len()
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .flat_map(str::bytes)
+        .map(|b| b.to_ascii_lowercase())
+        .collect()
+}
+
+/// Where a text that begins as an Othello transcript (its first move a
+/// square) stops being one: its first word that is no square, for the
+/// message that refuses it.
+fn transcript_flaw(text: &str) -> Option<String> {
+    let letters = transcript_letters(text);
+    let square = |pair: &[u8]| {
+        pair.len() == 2 && matches!(pair[0], b'a'..=b'h') && matches!(pair[1], b'1'..=b'8')
+    };
+    if letters.len() < 2 || !square(&letters[..2]) {
+        return None;
+    }
+    let (index, pair) = letters
+        .chunks(2)
+        .enumerate()
+        .find(|(_, pair)| !square(pair))?;
+    Some(format!(
+        "an Othello transcript whose move {} ('{}') is not a square (a1 to h8)",
+        index + 1,
+        String::from_utf8_lossy(pair)
+    ))
 }
 
 /// Read a record in any of the formats, recognised by its first text:
@@ -786,9 +820,12 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
                 "a game of GM[{other}]: plyd reads Othello's (GM[Othello] in GGF, GM[2] in SGF)"
             )),
         }
+    } else if let Some(flaw) = transcript_flaw(trimmed) {
+        Err(flaw)
     } else {
         Err(
-            "not a record plyd reads (#[AM], #[WTN], a GGF or an SGF game, an Othello transcript, a xiangqi PGN game)"
+            "not a record plyd reads (CCGC's #[AM] or #[WTN], a GGF or an SGF game, an Othello \
+             transcript or PGN game, a xiangqi PGN game; WTHOR, XQF, CBR or CBL files)"
                 .to_string(),
         )
     }
@@ -1334,6 +1371,23 @@ mod tests {
         };
         let e = write_record(RecordFormat::CcgcAmazons, &g).unwrap_err();
         assert!(e.contains("only GGF, SGF and PGN"), "{e}");
+    }
+
+    /// A transcript with move numbers reads; one with a word that is no
+    /// square is refused naming it.
+    #[test]
+    fn transcripts_with_numbers_and_their_flaws() {
+        assert_eq!(
+            read_record("1. f5 d6 2. C3 d3\n").unwrap().1.moves,
+            ["f5", "d6", "c3", "d3"]
+        );
+        assert_eq!(
+            read_record("f5d6c3d3c4f4f6f3e6e9").unwrap_err(),
+            "an Othello transcript whose move 10 ('e9') is not a square (a1 to h8)"
+        );
+        assert!(read_record("hello")
+            .unwrap_err()
+            .starts_with("not a record plyd reads (CCGC's #[AM]"));
     }
 
     #[test]
