@@ -1654,6 +1654,18 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
             &log_arg,
             "name different files",
         ),
+        // The rule that stops the match, added once games are played.
+        (
+            {
+                let mut args = base("5", "name=b", "2");
+                args.extend(
+                    ["--sprt", "elo0=0", "elo1=50", "alpha=0.05", "beta=0.05"].map(String::from),
+                );
+                args
+            },
+            &log_arg,
+            "its SPRT is 'none', this command's is 'elo0=0 elo1=50 alpha=0.05 beta=0.05'",
+        ),
     ];
     for (mut args, file, expected) in cases {
         args.extend(["--resume".to_string(), file.to_string()]);

@@ -506,7 +506,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 
 /// The 64-bit FNV-1a hash of `bytes`: a fingerprint of a file's contents,
 /// not a guard against tampering.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

@@ -103,6 +103,18 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         return Err(setup("--timeout must be at least 1 second".to_string()));
     }
     let specs = args.engine_specs().map_err(|e| setup(e.to_string()))?;
+    // Limits given for the match that neither engine takes (each names
+    // limits of its own, `--each depth=3` with `--tc`): said, since the
+    // header shows only the engines' own.
+    if let Ok(global) = args.default_limits() {
+        if global.is_set() && specs.iter().all(|spec| spec.limits != global) {
+            say(&format!(
+                "plyd arena: warning: the match's limits ({global}) are used by neither engine: \
+                 each names limits of its own ({}; {}), which replace them whole",
+                specs[0].limits, specs[1].limits
+            ));
+        }
+    }
     let sprt = args
         .sprt
         .as_deref()
@@ -227,6 +239,8 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             args.game_options.join(" ")
         }),
         files: Some([specs[0].input_files(), specs[1].input_files()]),
+        sprt: Some(sprt.as_ref().map_or("none".to_string(), |s| s.to_string())),
+        openings_file: Some(openings_file_fingerprint(&source)),
     };
     let pairs = args.games.div_ceil(2);
     let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], &cancel) {
@@ -563,4 +577,18 @@ fn seed_from_clock() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1)
+}
+
+/// The fingerprint of `source`'s openings file (`fnv1a64:...`), or
+/// `none` for openings read from no file.
+fn openings_file_fingerprint(source: &OpeningSource) -> String {
+    match source {
+        OpeningSource::File(path) => match std::fs::read(path) {
+            // The path is the Openings tag's, which a resume may spell
+            // otherwise (relative, absolute): the contents alone here.
+            Ok(bytes) => format!("fnv1a64:{:016x}", crate::args::fnv1a64(&bytes)),
+            Err(_) => "unread".to_string(),
+        },
+        _ => "none".to_string(),
+    }
 }

@@ -291,6 +291,15 @@ pub struct MatchHeader {
     /// contents' fingerprints ([`crate::args::EngineSpec::input_files`]);
     /// `None` for a log written before they were recorded.
     pub files: Option<[String; 2]>,
+    /// The SPRT asked for (`elo0=0 elo1=5 alpha=0.05 beta=0.05`, `none`):
+    /// a resume may not change the rule that stops the match; `None` for a
+    /// log written before it was recorded.
+    pub sprt: Option<String>,
+    /// The fingerprint of the openings file's contents (`fnv1a64:...`),
+    /// `none` for openings of no file: the
+    /// lines a resume has still to play must be those the match began
+    /// with; `None` for a log written before it was recorded.
+    pub openings_file: Option<String>,
 }
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
@@ -330,6 +339,12 @@ impl MatchHeader {
             self.files
                 .iter()
                 .flat_map(|[a, b]| [("Files1", a.clone()), ("Files2", b.clone())]),
+        )
+        .chain(self.sprt.iter().map(|s| ("Sprt", s.clone())))
+        .chain(
+            self.openings_file
+                .iter()
+                .map(|f| ("OpeningsFile", f.clone())),
         )
         .collect()
     }

@@ -185,6 +185,8 @@ fn parse_header(block: &str) -> Result<MatchHeader, String> {
             (Some(a), Some(b)) => Some([a.clone(), b.clone()]),
             _ => None,
         },
+        sprt: tags.get("Sprt").cloned(),
+        openings_file: tags.get("OpeningsFile").cloned(),
     })
 }
 
@@ -229,7 +231,7 @@ pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<Str
                 Some((_, value)) => value.clone(),
                 None if name.starts_with("Setup")
                     || name.starts_with("Files")
-                    || name == "GameOptions" =>
+                    || matches!(name, "GameOptions" | "Sprt" | "OpeningsFile") =>
                 {
                     return None
                 }
@@ -238,7 +240,18 @@ pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<Str
             if in_log == in_command || same_openings_file(name, &in_log, &in_command) {
                 return None;
             }
-            Some(if name.starts_with("Files") {
+            Some(if name == "OpeningsFile" {
+                format!(
+                    "its openings file is not as it was when its games were played: its {name} is \
+                     '{in_log}', this command's is '{in_command}' (the games to come would start from \
+                     other lines: restore the file, or start a new log)"
+                )
+            } else if name == "Sprt" {
+                format!(
+                    "it belongs to another match: its SPRT is '{in_log}', this command's is \
+                     '{in_command}' (the rule that stops a match is not changed once games are played)"
+                )
+            } else if name.starts_with("Files") {
                 format!(
                     "an engine's files are not as they were when its games were played: its {name} is '{in_log}', \
                      this command's is '{in_command}' (the games would mix two versions: restore the files, or \
@@ -480,6 +493,8 @@ mod tests {
                 "none".into(),
                 "option.EvalParams=w.toml:fnv1a64:00000000000000aa".into(),
             ]),
+            sprt: Some("none".into()),
+            openings_file: Some("none".into()),
         }
     }
 
@@ -522,8 +537,8 @@ mod tests {
         assert_eq!(log.games[1].tags["Game"], "3");
         assert_eq!(log.games[1].tags["Second"], "b \"quoted\"");
         assert_eq!(log.games[0].position, "position startpos moves f5 d6");
-        assert_eq!(log.games[0].line, 17);
-        assert_eq!(log.games[1].line, 31);
+        assert_eq!(log.games[0].line, 19);
+        assert_eq!(log.games[1].line, 33);
         // A header alone: a match interrupted before its first game.
         assert_eq!(parse_log(&log_text(&[])).unwrap().games.len(), 0);
     }
@@ -538,7 +553,7 @@ mod tests {
             let log = parse_log(&whole[..cut]).unwrap();
             assert_eq!(log.games.len(), 1, "cut at {cut}");
             assert_eq!(log.complete_len, before as u64);
-            assert_eq!(log.half_written_at, Some(31));
+            assert_eq!(log.half_written_at, Some(33));
         }
     }
 
@@ -551,11 +566,11 @@ mod tests {
         assert!(err("[Arena \"plyd arena game log 9\"]\n\n").contains("its format is"));
         assert!(err("garbage").contains("not a plyd arena game log"));
         let junk = log_text(&[1]) + "junk";
-        assert!(err(&junk).contains("line 31 is neither a tag nor a position line"));
+        assert!(err(&junk).contains("line 33 is neither a tag nor a position line"));
         // A broken record that is not the last one is damage, not a cut.
         let text = log_text(&[1, 2]).replacen("[Plies \"2\"]\n", "", 1);
         assert!(
-            err(&text).contains("the record at line 17 has no Plies tag"),
+            err(&text).contains("the record at line 19 has no Plies tag"),
             "{}",
             err(&text)
         );
