@@ -548,19 +548,19 @@ fn replay_record(
     let ended = ending(&end)?;
     let note = match &ended {
         Some(ruled) if stated != RecordResult::Unknown && ruled.result != stated => {
-            let ruled_words = result_words(ruled.result, &variant_played);
+            let ruled_words = result_words(ruled.result, variant_played);
             match &ruled.ruling {
                 // A repetition ruled otherwise by the game's arbiter: the
                 // record's word, noted.
                 Some(rule) => Some(format!(
                     "its result ({}) is the record's: plyd's rules would end the game after its {} with {ruled_words} ({rule})",
-                    result_words(stated, &variant_played),
+                    result_words(stated, variant_played),
                     plies(moves.len()),
                 )),
                 None => {
                     return Err(format!(
                         "its result says {}, but the rules end the game after its {} with {ruled_words}",
-                        result_words(stated, &variant_played),
+                        result_words(stated, variant_played),
                         plies(moves.len()),
                     ))
                 }
@@ -569,7 +569,7 @@ fn replay_record(
         None if stated != RecordResult::Unknown => Some(format!(
             "the game has not ended by the rules after its {}; its result ({}) is the record's word",
             plies(moves.len()),
-            result_words(stated, &variant_played)
+            result_words(stated, variant_played)
         )),
         _ => None,
     };
