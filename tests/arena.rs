@@ -703,6 +703,50 @@ fn an_engine_counting_xiangqi_ranks_from_1_is_told_the_game_option() {
     );
 }
 
+/// An engine that refused the position it was sent (here plyd reading
+/// ranks 0-9 where the referee writes 1-10) and so answers no move loses
+/// with what it said in the reason.
+#[test]
+fn a_refused_position_is_quoted_in_the_loss() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("arena-refused-position");
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let mut args = vec![
+        "--game",
+        "xiangqi",
+        "--game-option",
+        "MoveRanks=1-10",
+        "--engine",
+        &plyd,
+        "name=a",
+        "option.MoveRanks=1-10",
+        "--engine",
+        &plyd,
+        "name=b",
+        "--openings",
+        "random:4",
+        "--seed",
+        "2",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect::<Vec<_>>();
+    args.extend(logged_games_at_depth_1(2, &log));
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = read_log(&log);
+    let refused = games
+        .iter()
+        .map(|g| g.tag("Reason"))
+        .find(|r| r.starts_with("illegal move '(none)' by b"))
+        .unwrap_or_else(|| panic!("{}", text(&out.stderr)));
+    assert!(
+        refused.contains(" (it said: no position: the last one sent was refused ("),
+        "{refused}"
+    );
+}
+
 #[test]
 #[cfg(unix)]
 fn a_crashing_engine_loses_and_is_restarted() {

@@ -106,6 +106,10 @@ pub enum Answer {
         text: Option<String>,
         /// Time from `go` to the line.
         elapsed: Duration,
+        /// The engine's last error line since the `position` was sent
+        /// (plyd's `info string error: ...`, after the prefix): why its
+        /// answer may be no move, or one of another position.
+        said: Option<String>,
     },
     /// Nothing within the allowance.
     Timeout {
@@ -360,9 +364,13 @@ impl EngineProcess {
         }
         let sent = Instant::now();
         let deadline = sent + allowance;
+        let mut said = None;
         loop {
             match self.next_event(deadline) {
                 Wait::Event(Event::Line(at, line)) => {
+                    if let Some(error) = line.strip_prefix("info string error:") {
+                        said = Some(error.trim().to_string());
+                    }
                     if let Some(what) = plugin_failure(&line) {
                         // It answers all the same; that answer must not be
                         // taken for the next game's.
@@ -376,6 +384,7 @@ impl EngineProcess {
                         return Answer::BestMove {
                             text: words.next().map(str::to_string),
                             elapsed: at.saturating_duration_since(sent),
+                            said,
                         };
                     }
                 }

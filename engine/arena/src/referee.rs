@@ -208,7 +208,15 @@ pub fn play_game(
                 );
             }
             Answer::Interrupted => return Err(Unfinished::Interrupted),
-            Answer::BestMove { text, elapsed } => {
+            Answer::BestMove {
+                text,
+                elapsed,
+                said,
+            } => {
+                // What the engine said was wrong, where it refused the
+                // position or the search (a line the arena wrote in a
+                // notation it does not read): shown with its move.
+                let said = said.map_or(String::new(), |e| format!(" (it said: {e})"));
                 note_left(elapsed);
                 let timing = match (&mut clocks[side as usize], limits.movetime_ms) {
                     (Some(clock), _) => clock.charge(elapsed, rules.margin),
@@ -224,14 +232,14 @@ pub fn play_game(
                 let Some(text) = text else {
                     break loss(
                         Ending::IllegalMove,
-                        format!("illegal move '' (an empty bestmove) by {name}"),
+                        format!("illegal move '' (an empty bestmove) by {name}{said}"),
                     );
                 };
                 let Ok(mv) = state.parse_legal_move(&text) else {
                     let hint = rank_notation_hint(&state, &text);
                     break loss(
                         Ending::IllegalMove,
-                        format!("illegal move '{text}' by {name}{hint}"),
+                        format!("illegal move '{text}' by {name}{hint}{said}"),
                     );
                 };
                 moves.push(state.format_move(mv).map_err(plugin_error)?);
