@@ -170,19 +170,24 @@ fn result_word(result: RecordResult) -> &'static str {
 }
 
 /// A CCGC result: the first or second player (`先手`, `后手`, or the
-/// traditional `後手`) with a win (`胜`, `勝`: `先手胜`, `后手胜利`, `先手获胜`),
-/// or a draw (`和棋`, `平局`).
+/// traditional `後手`; EinStein's Red, `红方`, first, and Blue, `蓝方`)
+/// with a win (`胜`, `勝`: `先手胜`, `后手胜利`, `先手获胜`) or a loss (`负`,
+/// `負`, `败`, `敗`: `先手负` is the second player's win), or a draw (`和棋`,
+/// `平局`).
 fn result_of_word(word: &str) -> RecordResult {
     let word = word.trim();
-    let won = word.contains('胜') || word.contains('勝');
-    if word.starts_with("先手") && won {
-        RecordResult::First
-    } else if (word.starts_with("后手") || word.starts_with("後手")) && won {
-        RecordResult::Second
-    } else if matches!(word, "和棋" | "平局" | "和") {
-        RecordResult::Draw
-    } else {
-        RecordResult::Unknown
+    let has = |chars: &[char]| chars.iter().any(|&c| word.contains(c));
+    let won = has(&['胜', '勝']);
+    let lost = has(&['负', '負', '败', '敗']);
+    let first = ["先手", "红", "紅"].iter().any(|p| word.starts_with(p));
+    let second = ["后手", "後手", "蓝", "藍"]
+        .iter()
+        .any(|p| word.starts_with(p));
+    match (first, second, won, lost) {
+        (true, false, true, false) | (false, true, false, true) => RecordResult::First,
+        (false, true, true, false) | (true, false, false, true) => RecordResult::Second,
+        _ if matches!(word, "和棋" | "平局" | "和") => RecordResult::Draw,
+        _ => RecordResult::Unknown,
     }
 }
 
@@ -1557,6 +1562,11 @@ mod tests {
             ("後手勝", RecordResult::Second),
             ("和棋", RecordResult::Draw),
             ("平局", RecordResult::Draw),
+            ("先手负", RecordResult::Second),
+            ("后手负", RecordResult::First),
+            ("後手敗", RecordResult::First),
+            ("红方胜", RecordResult::First),
+            ("蓝方胜", RecordResult::Second),
             ("?", RecordResult::Unknown),
             ("先手", RecordResult::Unknown),
         ] {

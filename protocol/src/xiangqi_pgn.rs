@@ -589,6 +589,26 @@ pub(crate) fn date_place(tags: &Tags) -> String {
         .join(" ")
 }
 
+/// A result in PGN's words (`1-0`, `0-1`, `1/2-1/2`), or in the Chinese
+/// ones xiangqi programs write (`红胜`, `红方胜`, `黑负` Red's win; `黑胜`,
+/// `红负` Black's; `和`, `和棋`, `和局` a draw); else unknown.
+fn result_of(text: &str) -> RecordResult {
+    let text = text.trim();
+    let has = |chars: &[char]| chars.iter().any(|&c| text.contains(c));
+    let red = text.starts_with('红') || text.starts_with('紅');
+    let black = text.starts_with('黑');
+    let won = has(&['胜', '勝']);
+    let lost = has(&['负', '負', '败', '敗']);
+    match text {
+        "1-0" => RecordResult::First,
+        "0-1" => RecordResult::Second,
+        "1/2-1/2" | "和" | "和棋" | "和局" => RecordResult::Draw,
+        _ if (red && won && !lost) || (black && lost && !won) => RecordResult::First,
+        _ if (black && won && !lost) || (red && lost && !won) => RecordResult::Second,
+        _ => RecordResult::Unknown,
+    }
+}
+
 /// Whether `text` is a PGN game (it opens with a tag pair).
 pub(crate) fn is_pgn(text: &str) -> bool {
     text.starts_with('[')
@@ -652,11 +672,15 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     }
     // Red is the game's first side whoever moves first from the start,
     // as the rules' results are given.
-    let result = match tag("Result") {
-        Some("1-0") => RecordResult::First,
-        Some("0-1") => RecordResult::Second,
-        Some("1/2-1/2") => RecordResult::Draw,
-        _ => RecordResult::Unknown,
+    // The tag, in PGN's words or Chinese ones (`红胜`, `黑负`, `和棋`);
+    // where it says nothing plyd reads (no tag, `*`), the result that
+    // ends the moves.
+    let result = match result_of(tag("Result").unwrap_or("*")) {
+        RecordResult::Unknown => text
+            .split_whitespace()
+            .last()
+            .map_or(RecordResult::Unknown, result_of),
+        known => known,
     };
     let date_place = date_place(&tags);
     // The FEN read above; the standard start is no start of its own.
@@ -944,6 +968,25 @@ mod tests {
         format!(
             "[Game \"Chinese Chess\"]\n[Red \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n[Format \"{format}\"]\n\n{moves} 1-0\n"
         )
+    }
+
+    /// Results in Chinese words, and the moves' own result where the tag
+    /// says nothing plyd reads.
+    #[test]
+    fn results_in_chinese_words_and_at_the_end_of_the_moves() {
+        let with = |tag: &str, end: &str| {
+            let text =
+                format!("[Game \"Chinese Chess\"]\n[Result \"{tag}\"]\n\n1. h2e2 h9g7 {end}\n");
+            read(&text).unwrap().result
+        };
+        assert_eq!(with("红胜", "*"), RecordResult::First);
+        assert_eq!(with("红方胜", ""), RecordResult::First);
+        assert_eq!(with("黑负", ""), RecordResult::First);
+        assert_eq!(with("黑胜", ""), RecordResult::Second);
+        assert_eq!(with("和棋", ""), RecordResult::Draw);
+        assert_eq!(with("*", "0-1"), RecordResult::Second);
+        assert_eq!(with("1-0", "*"), RecordResult::First);
+        assert_eq!(with("?", ""), RecordResult::Unknown);
     }
 
     #[test]
