@@ -555,26 +555,17 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     let folder_arg = folder.to_str().unwrap();
     let out = run_plyd(plugins.path(), &["record", "--to", "xqf", &game]);
     assert_eq!(out.status.code(), Some(2), "--to xqf needs --out");
-    let out = run_plyd(
-        plugins.path(),
-        &[
-            "record",
-            "--to",
-            "xqf",
-            "--out",
-            folder_arg,
-            &pgn,
-            &black_first,
-        ],
-    );
+    let to_xqf = |files: &[&str]| {
+        let mut args = vec!["record", "--to", "xqf", "--out", folder_arg];
+        args.extend(files);
+        run_plyd(plugins.path(), &args)
+    };
+    let out = to_xqf(&[&pgn, &black_first]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let first = folder.join("1.xqf");
     let second = folder.join("2.xqf");
     // Not written over by a second run.
-    let again = run_plyd(
-        plugins.path(),
-        &["record", "--to", "xqf", "--out", folder_arg, &pgn],
-    );
+    let again = to_xqf(&[&pgn]);
     assert_eq!(again.status.code(), Some(1));
     assert!(
         text(&again.stderr).contains("game 1: ")
@@ -585,18 +576,7 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     // A file there holds its number alone: the games after it are still
     // written, each under its own number.
     std::fs::remove_file(&first).unwrap();
-    let again = run_plyd(
-        plugins.path(),
-        &[
-            "record",
-            "--to",
-            "xqf",
-            "--out",
-            folder_arg,
-            &pgn,
-            &black_first,
-        ],
-    );
+    let again = to_xqf(&[&pgn, &black_first]);
     assert_eq!(again.status.code(), Some(1));
     assert!(first.exists(), "{}", text(&again.stderr));
     assert_eq!(
