@@ -133,6 +133,32 @@ fn othello_games_read_back_from_ggf() {
             .unwrap_or_else(|| panic!("RE[{margin}] is not a margin: {written}"));
         assert!(discs % 2 == 0 && discs.abs() <= 64, "{written}");
     }
+    // The same games with their results left out (`RE[?]`): a conversion
+    // writes the result the rules gave, the margin too.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-unknown");
+    let blank = dir.path().join("blank.ggf");
+    let results: Vec<&str> = written
+        .split("RE[")
+        .skip(1)
+        .map(|re| re.split(']').next().unwrap())
+        .collect();
+    let mut unknown = written.clone();
+    for re in &results {
+        unknown = unknown.replacen(&format!("RE[{re}]"), "RE[?]", 1);
+    }
+    std::fs::write(&blank, &unknown).unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--to", "ggf", blank.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let again: Vec<String> = text(&out.stdout)
+        .split("RE[")
+        .skip(1)
+        .map(|re| re.split(']').next().unwrap().to_string())
+        .collect();
+    assert_eq!(again, results, "{}", text(&out.stdout));
 }
 
 #[test]
@@ -979,7 +1005,8 @@ fn othello_comments_go_with_the_moves_into_sgf_past_the_passes_left_out() {
     // The pass after A1 and H1 written in (`W[]`, `B[]`), each comment
     // on the node of its move, `]` escaped.
     for part in [
-        "RE[?]C[opening];B[dc]",
+        // The rules ended it, the PGN giving no result: the rules' one.
+        "RE[W+50]C[opening];B[dc]",
         ";W[aa]C[corner];B[];W[ha]C[after a pass\\]];B[];W[gb];B[];W[gg]C[the end])",
     ] {
         assert!(sgf.contains(part), "{part}: {sgf}");

@@ -602,10 +602,28 @@ fn replay_record(
             (at, text.clone())
         })
         .collect();
+    // A game the rules ended whose record leaves its result out (`?`,
+    // `*`, no tag), or an Othello margin out (`B+`, `1-0`): the rules'
+    // result and the final margin, as a conversion then writes them.
+    let (mut result, mut margin) = (game_record.result, game_record.margin);
+    if let Some(Ending {
+        result: ruled,
+        ruling: None,
+    }) = &ended
+    {
+        if result == RecordResult::Unknown {
+            result = *ruled;
+        }
+        if margin.is_none() && result == *ruled {
+            margin = othello_margin(&end.position_text().map_err(|e| e.to_string())?);
+        }
+    }
     let played = RecordGame {
         moves,
         written: Vec::new(),
         comments,
+        result,
+        margin,
         ..game_record
     };
     Ok(ReplayedGame {
