@@ -1836,3 +1836,43 @@ fn output_files_that_cannot_take_the_games_are_refused_at_once() {
         }
     }
 }
+
+/// A match whose games went to a `--record` file too, resumed without
+/// one: a warning says the file will lack the games played now.
+#[test]
+fn a_resume_without_the_record_file_is_warned_of() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-resume-record");
+    let log = dir.path().join("games.txt");
+    let record = dir.path().join("games.ggf");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let mut args = vec![
+        "--engine".to_string(),
+        plyd.clone(),
+        "name=a".to_string(),
+        "--engine".to_string(),
+        plyd,
+        "name=b".to_string(),
+    ];
+    let mut first = args.clone();
+    first.extend(logged_games_at_depth_1(4, &log));
+    first.extend(["--record".to_string(), record.display().to_string()]);
+    let out = arena(plugins.path(), &first);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The log cut after its second game, as an interrupted run leaves it.
+    let whole = std::fs::read_to_string(&log).unwrap();
+    let third = whole.match_indices("[Game \"").nth(2).unwrap().0;
+    std::fs::write(&log, &whole[..third]).unwrap();
+    args.extend(["--depth", "1", "--games", "4", "--resume"].map(String::from));
+    args.push(log.display().to_string());
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "its games were written to {} too, and this run writes no records",
+            record.display()
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+}

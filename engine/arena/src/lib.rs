@@ -241,6 +241,11 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         files: Some([specs[0].input_files(), specs[1].input_files()]),
         sprt: Some(sprt.as_ref().map_or("none".to_string(), |s| s.to_string())),
         openings_file: Some(openings_file_fingerprint(&source)),
+        record: Some(
+            args.record
+                .as_ref()
+                .map_or("none".to_string(), |p| p.display().to_string()),
+        ),
     };
     let pairs = args.games.div_ceil(2);
     let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], &cancel) {
@@ -274,6 +279,18 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             return Err(refuse(why));
         }
         done = resume::check_games(&log.games, &header, &openings, &variant).map_err(refuse)?;
+        // The games were written as records too, and this run writes
+        // none: the record file would lack the games played now.
+        if let (Some(kept), None) = (log.header.record.as_deref(), &args.record) {
+            if kept != "none" {
+                say(&format!(
+                    "plyd arena: warning: --resume {}: its games were written to {kept} too, and \
+                     this run writes no records: {kept} will lack the games played now (resume \
+                     with --record {kept}, which writes it anew from the log's games)",
+                    path.display()
+                ));
+            }
+        }
         if let Some(line) = log.half_written_at {
             say(&format!(
                 "plyd arena: warning: --resume {}: the record at line {line} was cut off while being written; it is dropped and its game played again",

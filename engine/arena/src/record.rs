@@ -300,6 +300,10 @@ pub struct MatchHeader {
     /// lines a resume has still to play must be those the match began
     /// with; `None` for a log written before it was recorded.
     pub openings_file: Option<String>,
+    /// The `--record` file the games are written to as well (`none`): not
+    /// checked on a resume, which may write them elsewhere, but told when
+    /// a resume writes none; `None` for a log written before it was kept.
+    pub record: Option<String>,
 }
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
@@ -346,6 +350,7 @@ impl MatchHeader {
                 .iter()
                 .map(|f| ("OpeningsFile", f.clone())),
         )
+        .chain(self.record.iter().map(|r| ("Record", r.clone())))
         .collect()
     }
 
