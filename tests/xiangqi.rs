@@ -536,11 +536,14 @@ fn mcts_trees_follow_the_options_and_the_node_limit() {
     let lines = engine.until_bestmove();
     assert_eq!(field(last_info(&lines), "nodes"), 5000, "{lines:?}");
     // NullMove is the alpha-beta search's: the tree, deeper than 2
-    // plies, answers `go depth 2` at once.
+    // plies, answers `go depth 2` at once, with its own depth (the main
+    // thread's one visit; the helper's few before it is halted depend on
+    // the machine's load: 42 in one run under a full test command).
     engine.send("setoption name NullMove value false");
     engine.send("go depth 2");
     let lines = engine.until_bestmove();
-    assert_eq!(field(last_info(&lines), "nodes"), 1, "{lines:?}");
+    assert!(field(last_info(&lines), "depth") > 2, "{lines:?}");
+    assert!(field(last_info(&lines), "nodes") < 5000, "{lines:?}");
     // A tree of some 5,000 nodes a thread, the limit lowered to 1,000:
     // a fresh tree, within the limit.
     engine.send("setoption name MctsTreeNodes value 1000");
