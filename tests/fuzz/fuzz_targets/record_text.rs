@@ -205,7 +205,18 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Some(moves) = transcript_moves(text) {
-        let squares = text.chars().filter(|c| !c.is_whitespace()).count();
+        // Every word but the move numbers (`2.`) is squares run together.
+        let move_number = |word: &str| {
+            let digits = word.trim_end_matches('.');
+            digits.len() < word.len()
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+        };
+        let squares: usize = text
+            .split_ascii_whitespace()
+            .filter(|word| !move_number(word))
+            .map(|word| word.chars().count())
+            .sum();
         assert_eq!(moves.len() * 2, squares);
     }
     // A PGN game's variations are games of their own, the main line's
