@@ -646,10 +646,21 @@ pub(crate) fn verdict(state: &GameState) -> Result<Option<String>, PluginError> 
     if outcome == Outcome::Ongoing {
         return Ok(None);
     }
-    let why = state
-        .outcome_reason()?
-        .map_or_else(String::new, |reason| format!(" ({reason})"));
-    Ok(Some(format!("{}{why}", outcome_words(outcome))))
+    verdict_words(state, outcome).map(Some)
+}
+
+/// `outcome` at `state` in words, with the rule that gave it where the
+/// plugin says (`the side to move has lost (checkmate)`); the rule is
+/// asked only of a finished game.
+fn verdict_words(state: &GameState, outcome: Outcome) -> Result<String, PluginError> {
+    let why = if outcome == Outcome::Ongoing {
+        String::new()
+    } else {
+        state
+            .outcome_reason()?
+            .map_or_else(String::new, |reason| format!(" ({reason})"))
+    };
+    Ok(format!("{}{why}", outcome_words(outcome)))
 }
 
 fn outcome_words(outcome: Outcome) -> &'static str {
@@ -678,20 +689,13 @@ pub(crate) fn playable_root_moves(
     if !limits.search_moves.is_empty() {
         root_moves.retain(|m| limits.search_moves.contains(m));
     }
-    // The rule that gave the verdict, where the plugin says.
-    let why = if outcome == Outcome::Ongoing {
-        String::new()
-    } else {
-        root.outcome_reason()?
-            .map_or_else(String::new, |reason| format!(" ({reason})"))
-    };
+    let words = verdict_words(root, outcome)?;
     let string = if root_moves.is_empty() {
-        Some(format!("no legal move: {}{why}", outcome_words(outcome)))
+        Some(format!("no legal move: {words}"))
     } else if outcome != Outcome::Ongoing {
         Some(format!(
-            "plyd's rules judge this position: {}{why}; a move is played all the same, \
-             for the arbiter to rule",
-            outcome_words(outcome)
+            "plyd's rules judge this position: {words}; a move is played all the same, \
+             for the arbiter to rule"
         ))
     } else {
         None
