@@ -415,11 +415,7 @@ impl Daemon {
         let (controller, voice) = self.parts();
         controller.settle_answered_job(voice);
         if !controller.busy() {
-            match controller.session.replace_failed_evaluator() {
-                Some(Ok(note)) => voice.note(controller, &note),
-                Some(Err(error)) => voice.error(controller, &error),
-                None => {}
-            }
+            controller.replace_failed_evaluator(voice);
         }
         // UCI's debug mode: every command read is said back as read.
         if controller.debug && !line.trim().is_empty() {

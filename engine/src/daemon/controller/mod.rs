@@ -506,12 +506,19 @@ impl Controller {
                 }
                 // An evaluator plugin the search disabled is replaced now,
                 // and said, rather than with the GUI's next command.
-                match self.session.replace_failed_evaluator() {
-                    Some(Ok(note)) => voice.note(self, &note),
-                    Some(Err(error)) => voice.error(self, &error),
-                    None => {}
-                }
+                self.replace_failed_evaluator(voice);
             }
+        }
+    }
+
+    /// If a failure disabled the evaluator plugin in use, go back to the
+    /// game's first usable one ([`Session::replace_failed_evaluator`]) and
+    /// tell `voice` what was done.
+    pub(in crate::daemon) fn replace_failed_evaluator(&mut self, voice: &mut dyn Dialect) {
+        match self.session.replace_failed_evaluator() {
+            Some(Ok(note)) => voice.note(self, &note),
+            Some(Err(error)) => voice.error(self, &error),
+            None => {}
         }
     }
 
