@@ -36,3 +36,13 @@ pub const PARAMS_FILE_LIMIT: u64 = 16 << 20;
 pub const BOOK_FILE_LIMIT: u64 = 1 << 30;
 /// The most bytes a record or position file read whole may have.
 pub const RECORD_FILE_LIMIT: u64 = 256 << 20;
+
+/// `n` things in words, the noun as the count asks: `1 game`, `3 games`,
+/// `1 ply`, `9 plies`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}

@@ -226,8 +226,6 @@ enum Tool {
     },
 }
 
-/// Settings resolved from the command line, the environment and the config
-/// file, with the problems met on the way (`problems`).
 /// `NAME=VALUE` of `--option`: the name as `setoption` takes it (spaces
 /// allowed: `"Move Overhead=50"`), the value after the first `=`.
 fn parse_option(text: &str) -> Result<(String, String), String> {
@@ -241,6 +239,8 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
     }
 }
 
+/// Settings resolved from the command line, the environment and the config
+/// file, with the problems met on the way (`problems`).
 fn resolve(cli: &Cli) -> DaemonConfig {
     let mut problems = Vec::new();
     let file = match &cli.config {
@@ -591,7 +591,7 @@ fn main() -> ExitCode {
                 Ok((game, rules, evaluator)) => {
                     outln!(
                         "{game}: {}, {} positions, {} moves made and unmade",
-                        games_count(rules.games),
+                        plyd::counted(rules.games as usize, "game", "games"),
                         rules.positions,
                         rules.moves
                     );
@@ -609,7 +609,7 @@ fn main() -> ExitCode {
                         outln!(
                             "evaluator {name}: {} of its own, {} positions each scored twice \
                              (one score, within its score_bound){compared}",
-                            games_count(report.games),
+                            plyd::counted(report.games as usize, "game", "games"),
                             report.positions,
                         );
                         if report.left_to_evaluate > 0 || report.unsupported_resets > 0 {
@@ -708,13 +708,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            // Each file in turn; the exit code is the worst of them.
             // A game named that is not loaded is refused before any file,
             // as the other tools refuse it.
             if let Some(Err(e)) = cli.game.as_deref().map(|name| find_variant(&host, name)) {
                 eprintln!("plyd record: {e}");
                 return ExitCode::from(2);
             }
+            // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
             let mut numbered = 0usize;
             for file in files {
@@ -1390,14 +1390,5 @@ fn watch_progress(tool: &'static str, config: &DaemonConfig, progress: &'static 
         });
     if let Err(e) = spawned {
         log::warn!("no watch on plugin calls: {e}");
-    }
-}
-
-/// `1 game`, `3 games`.
-fn games_count(games: u32) -> String {
-    if games == 1 {
-        "1 game".to_string()
-    } else {
-        format!("{games} games")
     }
 }

@@ -419,15 +419,6 @@ fn result_words(result: RecordResult, variant: &str) -> &'static str {
     }
 }
 
-/// `1 ply`, `9 plies`.
-fn plies(n: usize) -> String {
-    if n == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{n} plies")
-    }
-}
-
 /// Every game in `text` that replays, and a line for each that does not
 /// (a GGS archive mixes in games of other kinds: the others are still
 /// given). `game` names the variant when the record's own (`amazons`,
@@ -555,20 +546,20 @@ fn replay_record(
                 Some(rule) => Some(format!(
                     "its result ({}) is the record's: plyd's rules would end the game after its {} with {ruled_words} ({rule})",
                     result_words(stated, variant_played),
-                    plies(moves.len()),
+                    crate::counted(moves.len(), "ply", "plies"),
                 )),
                 None => {
                     return Err(format!(
                         "its result says {}, but the rules end the game after its {} with {ruled_words}",
                         result_words(stated, variant_played),
-                        plies(moves.len()),
+                        crate::counted(moves.len(), "ply", "plies"),
                     ))
                 }
             }
         }
         None if stated != RecordResult::Unknown => Some(format!(
             "the game has not ended by the rules after its {}; its result ({}) is the record's word",
-            plies(moves.len()),
+            crate::counted(moves.len(), "ply", "plies"),
             result_words(stated, variant_played)
         )),
         _ => None,
