@@ -279,11 +279,7 @@ impl EngineSpec {
                     Some(dir) if path.is_relative() => dir.join(path),
                     _ => path.to_path_buf(),
                 };
-                let bytes = std::fs::metadata(&path)
-                    .ok()
-                    .filter(|m| m.is_file())
-                    .and_then(|_| std::fs::read(&path).ok())?;
-                Some(format!("{key}={value}:fnv1a64:{:016x}", fnv1a64(&bytes)))
+                Some(format!("{key}={value}:{}", fingerprint(&path)?))
             })
             .collect();
         if words.is_empty() {
@@ -504,9 +500,20 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// The fingerprint of the regular file at `path`'s contents
+/// (`fnv1a64:...`), as a log's header keeps it; `None` where it is not a
+/// regular file that can be read.
+pub(crate) fn fingerprint(path: &Path) -> Option<String> {
+    let bytes = std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read(path).ok())?;
+    Some(format!("fnv1a64:{:016x}", fnv1a64(&bytes)))
+}
+
 /// The 64-bit FNV-1a hash of `bytes`: a fingerprint of a file's contents,
 /// not a guard against tampering.
-pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
+fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

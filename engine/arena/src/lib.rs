@@ -600,12 +600,11 @@ fn seed_from_clock() -> u64 {
 /// `none` for openings read from no file.
 fn openings_file_fingerprint(source: &OpeningSource) -> String {
     match source {
-        OpeningSource::File(path) => match std::fs::read(path) {
-            // The path is the Openings tag's, which a resume may spell
-            // otherwise (relative, absolute): the contents alone here.
-            Ok(bytes) => format!("fnv1a64:{:016x}", crate::args::fnv1a64(&bytes)),
-            Err(_) => "unread".to_string(),
-        },
+        // The path is the Openings tag's, which a resume may spell
+        // otherwise (relative, absolute): the contents alone here.
+        OpeningSource::File(path) => {
+            crate::args::fingerprint(path).unwrap_or_else(|| "unread".to_string())
+        }
         _ => "none".to_string(),
     }
 }
