@@ -2,7 +2,7 @@
 //! over the protocol — both boards, every move spelling, refused input,
 //! perft, the selective options, a won position and a lost one.
 
-use crate::common::{errors, plugin_dir, Engine, TempDir};
+use crate::common::{errors, number_after, plugin_dir, Engine, TempDir};
 
 const START_10: &str = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1";
 const START_8: &str = "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1";
@@ -231,18 +231,15 @@ fn a_search_cut_short_reports_every_line_and_the_ponder_moves_line() {
         engine.send(&format!("go nodes {nodes}"));
         let lines = engine.until_bestmove();
         let pvs: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
-        let last: Vec<&str> = pvs[pvs.len() - 3..]
+        let last: Vec<Option<i64>> = pvs[pvs.len() - 3..]
             .iter()
-            .map(|l| {
-                l.split(" multipv ")
-                    .nth(1)
-                    .unwrap()
-                    .split(' ')
-                    .next()
-                    .unwrap()
-            })
+            .map(|l| number_after(l, "multipv"))
             .collect();
-        assert_eq!(last, ["1", "2", "3"], "nodes {nodes}: {lines:#?}");
+        assert_eq!(
+            last,
+            [Some(1), Some(2), Some(3)],
+            "nodes {nodes}: {lines:#?}"
+        );
         let first: Vec<&str> = pvs[pvs.len() - 3]
             .split(" pv ")
             .nth(1)
