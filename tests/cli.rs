@@ -390,6 +390,54 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
 }
 
 #[test]
+fn check_tells_an_evaluator_that_scores_for_one_player_whoever_moves() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let args = ["--game", "othello", "--games", "6", "--evaluator", "odd"];
+    // Black's discs less White's whoever is to move: ranked against the
+    // best of its scores a ply on, the opposite order.
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "black")]);
+    assert_eq!(status, Some(1), "{stdout}");
+    let rho = |stdout: &str, line_start: &str| -> f64 {
+        let line = stdout.lines().find(|l| l.starts_with(line_start)).unwrap();
+        let rho = line.split("Spearman's ").nth(1).unwrap();
+        rho.split(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(
+        stdout.contains("problem: evaluate seems to score for one player whoever is to move"),
+        "{stdout}"
+    );
+    assert!(rho(&stdout, "problem: evaluate seems") <= -0.25, "{stdout}");
+    // The same count for the side to move: its own order.
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "ok")]);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(
+        rho(&stdout, "its scores are the side to move's") >= 0.25,
+        "{stdout}"
+    );
+    // Too few positions to tell: said, and no problem.
+    let few = [
+        "--game",
+        "othello",
+        "--games",
+        "1",
+        "--plies",
+        "4",
+        "--evaluator",
+        "odd",
+    ];
+    let (status, stdout) = check(dir.path(), &few, &[("PLYD_TEST_EVAL", "black")]);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("evaluator odd: 1 game of its own, 4 positions each scored twice")
+            && stdout
+                .contains("note: whether its scores are the side to move's could not be told: ")
+            && stdout.contains(" over 4 positions between them"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
     let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
     common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use plyd::book::{negamax, Book, BookBuilder};
+use plyd::check::View;
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Protocol};
 use plyd::host::{default_plugin_dir, GameState, PluginError, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
@@ -163,8 +164,9 @@ enum Tool {
     /// reserved null move, move texts that read back, unmake_move
     /// restoring the position, no move only when the game is over. With
     /// --evaluator (or --eval-params), the evaluator too: one score a
-    /// position, within its bound, and its stacks (if it keeps them)
-    /// scoring as evaluate does, on two threads. Exits with 1 if a problem
+    /// position, within its bound, its stacks (if it keeps them) scoring
+    /// as evaluate does, on two threads, and scores for the side to move,
+    /// not for one player whoever moves. Exits with 1 if a problem
     /// was found, 2 if the plugin failed a call (a panic, an answer that
     /// cannot be true) and was disabled.
     Check {
@@ -590,13 +592,14 @@ fn main() -> ExitCode {
             match checked {
                 Ok((game, rules, evaluator)) => {
                     outln!(
-                        "{game}: {}, {} positions, {} moves made and unmade",
+                        "{game}: {}, {}, {} made and unmade",
                         plyd::counted(rules.games as usize, "game", "games"),
-                        rules.positions,
-                        rules.moves
+                        plyd::counted(rules.positions as usize, "position", "positions"),
+                        plyd::counted(rules.moves as usize, "move", "moves"),
                     );
                     let mut problems: Vec<_> = rules.problems.into_iter().collect();
                     let mut failed = None;
+                    let mut side_problem = None;
                     if let Some((name, incremental, report, failure)) = evaluator {
                         let compared = if incremental {
                             format!(
@@ -607,10 +610,10 @@ fn main() -> ExitCode {
                             String::new()
                         };
                         outln!(
-                            "evaluator {name}: {} of its own, {} positions each scored twice \
-                             (one score, within its score_bound){compared}",
+                            "evaluator {name}: {} of its own, {} each scored twice (to check \
+                             for one score a position, within its score_bound){compared}",
                             plyd::counted(report.games as usize, "game", "games"),
-                            report.positions,
+                            plyd::counted(report.positions as usize, "position", "positions"),
                         );
                         if report.left_to_evaluate > 0 || report.unsupported_resets > 0 {
                             outln!(
@@ -620,6 +623,27 @@ fn main() -> ExitCode {
                                 report.left_to_evaluate,
                                 report.unsupported_resets
                             );
+                        }
+                        let pairs = report.one_ply.len();
+                        match report.one_ply.view() {
+                            View::SideToMove(rho) => outln!(
+                                "its scores are the side to move's: they rank as the best of its \
+                                 scores one ply on ranks (Spearman's {rho:.2} over {pairs} positions)"
+                            ),
+                            View::OnePlayer(rho) => side_problem = Some(format!(
+                                "problem: evaluate seems to score for one player whoever is to move, \
+                                 not for the side to move: its scores rank opposite to the best of its \
+                                 scores one ply on, negated where the other side moves there \
+                                 (Spearman's {rho:.2} over {pairs} positions)"
+                            )),
+                            View::Unclear(rho) => outln!(
+                                "note: whether its scores are the side to move's could not be told: \
+                                 {} over {pairs} positions between them and the best of its scores \
+                                 one ply on",
+                                rho.map_or("no correlation".to_string(), |rho| format!(
+                                    "Spearman's {rho:.2}"
+                                ))
+                            ),
                         }
                         problems.extend(report.problems);
                         failed = failure;
@@ -632,12 +656,15 @@ fn main() -> ExitCode {
                         };
                         outln!("problem: {kind}: {times}, first in {first}");
                     }
+                    if let Some(line) = &side_problem {
+                        outln!("{line}");
+                    }
                     // A failed call ends the check after what it found.
                     if let Some(e) = failed {
                         eprintln!("plyd check: {e}");
                         return ExitCode::from(2);
                     }
-                    if problems.is_empty() {
+                    if problems.is_empty() && side_problem.is_none() {
                         outln!("no problem found");
                         return ExitCode::SUCCESS;
                     }

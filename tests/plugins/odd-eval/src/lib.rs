@@ -32,7 +32,9 @@
 //! * `params-panic`: the disc-count evaluator, which panics when given
 //!   parameters;
 //! * `ok`: the disc-count evaluator, well behaved;
-//! * `loud`: the disc count times 100, past the bound of 64 it declares.
+//! * `loud`: the disc count times 100, past the bound of 64 it declares;
+//! * `black`: Black's discs minus White's whoever is to move (a score for
+//!   one player, not for the side to move).
 //!
 //! The evaluator is named `odd` in every mode.
 
@@ -74,6 +76,10 @@ impl Evaluator for DiscCount {
             loop {
                 std::thread::sleep(std::time::Duration::from_secs(1));
             }
+        }
+        if mode() == "black" {
+            let p = state.position();
+            return p.black.count_ones() as i32 - p.white.count_ones() as i32;
         }
         let (own, opp) = state.position().own_and_opponent();
         let count = own.count_ones() as i32 - opp.count_ones() as i32;
@@ -220,7 +226,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "huge" => table.table_size = 1 << 20,
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "ok" | "loud" | "hang" | "params-panic" => {}
+        "panic" | "ok" | "loud" | "hang" | "params-panic" | "black" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
