@@ -1876,3 +1876,38 @@ fn a_resume_without_the_record_file_is_warned_of() {
         text(&out.stderr)
     );
 }
+
+/// What the referee's plugin prints on its stdout (here the test game
+/// asked to read the position `print`) goes to stderr: stdout holds the
+/// arena's results alone.
+#[test]
+fn the_referees_plugin_prints_on_stderr_not_in_the_results() {
+    let plugins = plugin_dir(&[("plyd_test_panicky", "panicky")]);
+    let dir = TempDir::new("arena-plugin-stdout");
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "print\n").unwrap();
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--game",
+            "panicky",
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--each",
+            "depth=1",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(text(&out.stdout), "", "{stderr}");
+    assert!(
+        stderr.contains("panicky: printed on stdout\n")
+            && stderr.contains("bad position 'print': asked to print on stdout"),
+        "{stderr}"
+    );
+}

@@ -445,12 +445,9 @@ fn main() -> ExitCode {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
-    // The daemon's stdout is the protocol's, and a tool's its output's: a
-    // plugin's own prints go to stderr. (The arena's engines are processes
-    // of their own; its referee's plugins print where it does.)
-    if !matches!(cli.command, Some(Tool::Arena(_))) {
-        daemon::keep_stdout_for_the_protocol();
-    }
+    // The daemon's stdout is the protocol's, and a tool's its output's (the
+    // arena's table included): a plugin's own prints go to stderr.
+    daemon::keep_stdout_for_the_protocol();
     let mut config = resolve(&cli);
     botzone_game_name(&mut config);
     if let Err(message) = protocol_plays_game(&config) {

@@ -513,10 +513,11 @@ struct Finished<'a> {
 }
 
 impl Finished<'_> {
-    /// The final table, on stdout. A closed stdout (`| head`) must not turn
-    /// into a panic; the games are in the log either way.
+    /// The final table, on stdout (as kept from the referee's plugins'
+    /// prints, [`plyd_util::output`]). A closed stdout (`| head`) must not
+    /// turn into a panic; the games are in the log either way.
     fn print_table(&self) {
-        let mut stdout = std::io::stdout().lock();
+        let mut stdout = plyd_util::output::out();
         let _ = write!(stdout, "{}", self.standings.final_table(self.sprt));
         let _ = stdout.flush();
     }

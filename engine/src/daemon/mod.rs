@@ -158,35 +158,13 @@ pub(crate) struct Resumable {
     search: Option<Arc<SearchControl>>,
 }
 
-/// The descriptor the protocol is written to, once
-/// [`keep_stdout_for_the_protocol`] has set it aside.
-static PROTOCOL_OUT: std::sync::OnceLock<std::fs::File> = std::sync::OnceLock::new();
-
-/// Keep the process's stdout for the protocol alone: it is duplicated for
-/// the daemon's own words, and descriptor 1 then points at stderr, so that
-/// whatever a plugin prints on its stdout (a C `printf`, a Rust
-/// `println!`) reaches the log, not the GUI, which would read it as the
-/// engine's answer. Call it before any plugin is loaded. Where the
-/// descriptors cannot be moved, stdout stays as it is.
+/// Keep the process's stdout for the protocol alone
+/// ([`plyd_util::output::keep_stdout`]): whatever a plugin prints on its
+/// stdout (a C `printf`, a Rust `println!`) reaches the log, not the GUI,
+/// which would read it as the engine's answer. Call it before any plugin
+/// is loaded.
 pub fn keep_stdout_for_the_protocol() {
-    #[cfg(unix)]
-    {
-        use std::os::fd::FromRawFd;
-        // SAFETY: the process's own standard descriptors: a duplicate of 1
-        // (closed on exec), owned by the `File` from here on, then 2 copied
-        // onto 1.
-        unsafe {
-            let kept = libc::fcntl(1, libc::F_DUPFD_CLOEXEC, 3);
-            if kept < 0 {
-                return;
-            }
-            if libc::dup2(2, 1) < 0 {
-                libc::close(kept);
-                return;
-            }
-            let _ = PROTOCOL_OUT.set(std::fs::File::from_raw_fd(kept));
-        }
-    }
+    plyd_util::output::keep_stdout();
 }
 
 /// Write one line of a command-line tool's output (`plyd check`, `perft`,
@@ -204,12 +182,7 @@ pub fn print_line(line: std::fmt::Arguments<'_>) {
 
 /// Where the protocol is written: the descriptor kept for it, or stdout.
 pub(crate) fn protocol_out() -> Box<dyn std::io::Write + Send> {
-    // The kept descriptor itself, not a duplicate: under a tight limit on
-    // open files a duplicate may not be had, and stdout is stderr by then.
-    match PROTOCOL_OUT.get() {
-        Some(file) => Box::new(file),
-        None => Box::new(std::io::stdout()),
-    }
+    plyd_util::output::out()
 }
 
 /// Run the daemon on stdin/stdout until `quit` or the end of input: a

@@ -6,8 +6,11 @@
 //!   and chance outcomes and the bench's random positions.
 //! * [`files`] — reading a file a user names, refusing devices, FIFOs and
 //!   files past a size.
+//! * [`output`] — stdout kept for the daemon's and the tools' own output,
+//!   out of reach of what plugins print.
 
 #![warn(missing_docs)]
 
 pub mod files;
+pub mod output;
 pub mod rng;
