@@ -326,7 +326,16 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
     for (mode, needles) in [
         (
             "forgetful-unmake",
-            &["problem: unmake_move does not restore the position (hash, side or text): 2 times, first in game 1 ply 0, position '10': after '1' and back"][..],
+            &["problem: unmake_move does not restore the position (hash, side or text): 2 times, first in game 1 ply 0, position '10': after '1' and back, changed: hash "][..],
+        ),
+        (
+            "contrary-legal",
+            &[
+                "problem: is_legal refuses a move gen_moves lists: ",
+                "first in game 1 ply 0, position '10': '1'",
+                "problem: is_legal accepts a move gen_moves does not list: ",
+                "first in game 1 ply 0, position '10': the reserved null move",
+            ][..],
         ),
         (
             "over-count",

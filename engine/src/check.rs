@@ -227,6 +227,9 @@ pub fn run(
         // The sides seen to move in this game, and its plies.
         let mut sides_seen = [false; 2];
         let mut played = 0;
+        // The moves of the position before, asked of is_legal here as the
+        // search asks it of a table's or a killer's move.
+        let mut previous: Vec<Move> = Vec::new();
         'game: for ply in 0..plies {
             let before = snapshot(&state).map_err(failed)?;
             let (hash, side, text) = (before.0, before.1, before.2.as_str());
@@ -334,6 +337,10 @@ pub fn run(
             if distinct.contains(&NULL_MOVE) {
                 report.problem("the reserved null move listed as legal", || place(""));
             }
+            if variant.plugin.has_is_legal() {
+                check_is_legal(&mut report, &state, &moves, &previous, &place).map_err(failed)?;
+                previous.clone_from(&moves);
+            }
             for &mv in &moves {
                 let spelled = state.format_move(mv).map_err(failed)?;
                 match state.parse_move(&spelled) {
@@ -351,9 +358,22 @@ pub fn run(
                     report.problem(
                         "unmake_move does not restore the position (hash, side or text)",
                         || {
+                            let mut changed = Vec::new();
+                            if after.0 != hash {
+                                changed.push(format!("hash {:x} (before: {hash:x})", after.0));
+                            }
+                            if after.1 != side {
+                                changed.push(format!("side {} (before: {side})", after.1));
+                            }
+                            if after.2 != text {
+                                changed.push(format!(
+                                    "text '{}' (before: the same as above)",
+                                    after.2
+                                ));
+                            }
                             place(&format!(
-                                "after '{spelled}' and back: hash {:x}, side {}, '{}' (before: hash {hash:x}, side {side})",
-                                after.0, after.1, after.2
+                                "after '{spelled}' and back, changed: {}",
+                                changed.join(", ")
                             ))
                         },
                     );
@@ -376,6 +396,52 @@ pub fn run(
         }
     }
     Ok(report)
+}
+
+/// For a plugin with its own `is_legal`, which the search asks of moves
+/// from elsewhere (the table's, the killers'): it accepts every move
+/// listed here (at a roll of the dice, every outcome), and refuses the
+/// reserved null move and the position before's moves that are not
+/// listed here.
+fn check_is_legal(
+    report: &mut CheckReport,
+    state: &GameState,
+    moves: &[Move],
+    previous: &[Move],
+    place: &dyn Fn(&str) -> String,
+) -> Result<(), PluginError> {
+    let mut outcomes = Vec::new();
+    state.chance_outcomes(&mut outcomes)?;
+    let here: Vec<Move> = if outcomes.is_empty() {
+        moves.to_vec()
+    } else {
+        outcomes.iter().map(|&(token, _)| token).collect()
+    };
+    let spelled = |mv: Move| {
+        state
+            .format_move(mv)
+            .map_or_else(|_| format!("move {mv}"), |text| format!("'{text}'"))
+    };
+    for &mv in &here {
+        if !state.is_legal(mv)? {
+            report.problem("is_legal refuses a move gen_moves lists", || {
+                place(&spelled(mv))
+            });
+        }
+    }
+    for &mv in previous.iter().chain(&[NULL_MOVE]) {
+        if !here.contains(&mv) && state.is_legal(mv)? {
+            let what = if mv == NULL_MOVE {
+                "the reserved null move".to_string()
+            } else {
+                format!("{} (a move of the position before)", spelled(mv))
+            };
+            report.problem("is_legal accepts a move gen_moves does not list", || {
+                place(&what)
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Whether the game claims null moves (`CAP_NULL_MOVE`).

@@ -795,6 +795,20 @@ impl GameState {
         if self.is_legal(mv)? {
             return Ok(mv);
         }
+        // The plugin's own is_legal against its own list: a move refused
+        // here that gen_moves lists is the plugin's fault, not the GUI's.
+        let mut listed = Vec::new();
+        if self.plugin.has_is_legal()
+            && self.moves_or_outcomes(&mut listed).is_ok()
+            && listed.contains(&mv)
+        {
+            return Err(PluginError::Invalid(format!(
+                "move '{text}' refused by plugin {}'s is_legal, though its gen_moves lists it: \
+                 the two disagree (plyd check --game {} compares them)",
+                self.plugin.name(),
+                self.plugin.name()
+            )));
+        }
         Err(PluginError::Invalid(format!(
             "illegal move '{text}'{}",
             self.legal_hint()

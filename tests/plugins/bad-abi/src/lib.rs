@@ -44,6 +44,9 @@
 //!   move with a `!` after it, which its `parse_move` does not read.
 //! * `segfault`: the same game, except that `gen_moves` writes through a
 //!   bad pointer: the process dies of SIGSEGV.
+//! * `contrary-legal`: the same game, except that `is_legal` answers the
+//!   opposite of the game's: every listed move refused, anything else
+//!   (the null move included) accepted.
 //! * `unterminated-reason`: the same game with a string option `Rule`
 //!   whose `set_option` refuses every value, filling the whole reason
 //!   buffer without a NUL (as C's `strncpy` of a long reason does).
@@ -221,6 +224,20 @@ static FORMAT_MOVE: std::sync::OnceLock<
     unsafe extern "C" fn(*const plyd_api::abi::State, plyd_api::Move, *mut c_char, usize) -> i64,
 > = std::sync::OnceLock::new();
 
+/// An `is_legal` answering the opposite of the game's moves (those its
+/// `gen_moves`, kept in [`GEN_MOVES`], lists).
+unsafe extern "C" fn contrary_is_legal(
+    state: *const plyd_api::abi::State,
+    mv: plyd_api::Move,
+) -> i32 {
+    let gen = GEN_MOVES.get().expect("set with the table");
+    let mut moves = [0 as plyd_api::Move; 64];
+    // SAFETY: the host's live state, and a buffer of 64 moves.
+    let count = unsafe { gen(state, moves.as_mut_ptr(), moves.len()) };
+    let listed = &moves[..usize::try_from(count).unwrap_or(0).min(moves.len())];
+    i32::from(!listed.contains(&mv))
+}
+
 /// The game's `format_move` with a `!` written after the move.
 unsafe extern "C" fn bang_text(
     state: *const plyd_api::abi::State,
@@ -302,6 +319,12 @@ fn table(mode: &str) -> GameApi {
     if mode == "segfault" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.gen_moves = Some(faulting_gen);
+        return t;
+    }
+    if mode == "contrary-legal" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        GEN_MOVES.get_or_init(|| t.gen_moves.expect("the SDK's table lists moves"));
+        t.is_legal = Some(contrary_is_legal);
         return t;
     }
     if mode == "bang-text" {
