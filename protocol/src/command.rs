@@ -104,6 +104,28 @@ pub struct GoParams {
     pub movetime: Option<u64>,
     /// `infinite`.
     pub infinite: bool,
+    /// Words that are no `go` keyword nor a keyword's value, skipped as UCI
+    /// asks (`go movetime100`, `go depth 3 foo 7`): for the engine to
+    /// tell the GUI, since a `go` left with no limit searches until `stop`.
+    pub skipped: Vec<String>,
+}
+
+impl GoParams {
+    /// Whether the search ends on its own: a limit of depth, nodes, mate,
+    /// time or a clock, and neither `infinite` nor `ponder`.
+    pub fn has_a_limit(&self) -> bool {
+        !self.infinite
+            && !self.ponder
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.mate.is_some()
+                || self.movetime.is_some()
+                || self.wtime.is_some()
+                || self.btime.is_some()
+                || self.winc.is_some()
+                || self.binc.is_some()
+                || self.moves_to_go.is_some())
+    }
 }
 
 /// Why a line could not be understood. Each variant's text is one line fit
@@ -428,8 +450,8 @@ fn parse_go(args: &[&str], clock: fn(&str) -> &str) -> Result<Command, ParseErro
                     })?);
             }
             "perft" => perft = Some(go_value(&mut tokens, "perft", NON_NEGATIVE)?),
-            // Unknown token: skip it, as the UCI text asks.
-            _ => {}
+            // Unknown token: skip it, as the UCI text asks (and say so).
+            _ => params.skipped.push(token.to_owned()),
         }
     }
     Ok(match perft {
@@ -1085,6 +1107,7 @@ mod tests {
                 mate: Some(3),
                 movetime: Some(1500),
                 infinite: true,
+                skipped: Vec::new(),
             }
         );
     }
@@ -1156,10 +1179,21 @@ mod tests {
             go("go depth 5 bar"),
             GoParams {
                 depth: Some(5),
+                skipped: strings(&["bar"]),
                 ..GoParams::default()
             }
         );
-        assert_eq!(go("go quickly please"), GoParams::default());
+        let quickly = go("go quickly please");
+        assert_eq!(quickly.skipped, strings(&["quickly", "please"]));
+        assert!(!quickly.has_a_limit());
+        // A typo that leaves the search with no limit (it would run until
+        // stop): the engine is told which word was skipped.
+        let typo = go("go movetime100");
+        assert_eq!(typo.movetime, None);
+        assert_eq!(typo.skipped, strings(&["movetime100"]));
+        assert!(!typo.has_a_limit());
+        assert!(go("go depth 3 foo 7").has_a_limit());
+        assert!(!go("go infinite depth 3").has_a_limit());
     }
 
     #[test]

@@ -123,6 +123,10 @@ pub(crate) trait Dialect: Send {
     /// A copy, for the sentry's checkpoint before each line.
     fn boxed_clone(&self) -> Box<dyn Dialect>;
 
+    /// The input has ended (before the job, if any, is finished): a
+    /// dialect whose input was cut off mid-request says so.
+    fn end_of_input(&mut self, _ctl: &mut Controller) {}
+
     /// Whether the end of input lets a running search end by its own
     /// limits and answer, rather than stopping it. A GUI whose input ends
     /// has gone (UCI and the others: stop at once); a Botzone judge may
@@ -190,6 +194,21 @@ pub(super) fn search(
     go: &GoParams,
     root: Option<GameState>,
 ) {
+    if !go.skipped.is_empty() {
+        let words: Vec<String> = go.skipped.iter().map(|w| format!("'{w}'")).collect();
+        let endless = if go.has_a_limit() || go.infinite || go.ponder {
+            ""
+        } else {
+            ": no limit is left, so this search runs until stop"
+        };
+        voice.error(
+            ctl,
+            &format!(
+                "go: {} skipped, not a go keyword or its value{endless}",
+                words.join(", ")
+            ),
+        );
+    }
     if let Err(e) = ctl.go(voice, go, root) {
         voice.error(ctl, &e.to_string());
         if e.owes_an_answer() {
