@@ -665,3 +665,81 @@ fn a_bot_with_no_botzone_game_loaded_ends_at_once_saying_why() {
         "{stderr}"
     );
 }
+
+/// `input` given whole to a Botzone bot on the Amazons with 100 ms turns,
+/// its input closed behind it: what it wrote on stdout and on stderr.
+fn botzone_run(dir: &TempDir, input: &[u8]) -> (String, String) {
+    use std::io::Write;
+    let config = dir.path().join("botzone-100ms.toml");
+    std::fs::write(&config, "botzone_turn_limit = 100\n").unwrap();
+    let mut child = common::plyd_command(dir.path())
+        .args(["--protocol", "botzone", "--game", "amazons8", "--config"])
+        .arg(&config)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Inputs Botzone never sends, each told on stderr in one line: a
+/// history cut short, a history longer than its turn number (one answer,
+/// the lines past it skipped), a request alone as a first input, and no
+/// input at all; a byte-order mark before the first line is skipped.
+#[test]
+fn malformed_turn_inputs_are_told_and_answered_at_most_once() {
+    let dir = plugins();
+    let errors = |stderr: &str| -> Vec<String> {
+        stderr
+            .lines()
+            .filter(|l| l.contains(" ERROR "))
+            .map(str::to_string)
+            .collect()
+    };
+    let (stdout, stderr) = botzone_run(&dir, b"3\n-1 -1 -1 -1 -1 -1\n2 0 2 5 5 2\n0 5 0 4 1 4\n");
+    assert_eq!(stdout, "", "{stderr}");
+    let told = errors(&stderr);
+    assert_eq!(told.len(), 1, "{stderr}");
+    assert!(
+        told[0].contains("the input ended after 3 of the 5 history lines turn 3 needs"),
+        "{stderr}"
+    );
+    let (stdout, stderr) = botzone_run(&dir, b"1\n-1 -1 -1 -1 -1 -1\n2 0 2 5 5 2\n0 5 0 4 1 4\n");
+    assert_eq!(stdout.lines().count(), 2, "one answer: {stdout} {stderr}");
+    let told = errors(&stderr);
+    assert_eq!(told.len(), 2, "{stderr}");
+    assert!(
+        told[0].contains("'2 0 2 5 5 2' came before this turn's answer and is skipped"),
+        "{stderr}"
+    );
+    let (stdout, stderr) = botzone_run(&dir, b"2 0 2 5 5 2\n");
+    assert_eq!(stdout, "", "{stderr}");
+    assert!(
+        errors(&stderr)[0]
+            .contains("is a request alone, which Botzone sends only to a bot kept running"),
+        "{stderr}"
+    );
+    let (stdout, stderr) = botzone_run(&dir, b"");
+    assert_eq!(stdout, "", "{stderr}");
+    assert!(
+        errors(&stderr)[0].contains("the input ended before a turn's input"),
+        "{stderr}"
+    );
+    let (stdout, stderr) = botzone_run(&dir, b"\xEF\xBB\xBF1\n-1 -1 -1 -1 -1 -1\n");
+    assert_eq!(stdout.lines().count(), 2, "{stdout} {stderr}");
+    assert!(errors(&stderr).is_empty(), "{stderr}");
+    // A move refused is named in Botzone's numbers too: an arrow shot
+    // through the amazon on f1.
+    let (stdout, stderr) = botzone_run(&dir, b"1\n2 0 6 0 6 1\n");
+    assert_eq!(stdout, "", "{stderr}");
+    assert!(
+        errors(&stderr)[0].contains("(in Botzone's numbers, request 1 '2 0 6 0 6 1')"),
+        "{stderr}"
+    );
+}

@@ -221,6 +221,14 @@ impl BotzoneReader {
         self.expecting.is_some()
     }
 
+    /// For a simple input whose lines are still coming: the history lines
+    /// read, and how many its turn number asks for.
+    pub fn lines_read_and_needed(&self) -> Option<(usize, usize)> {
+        self.expecting
+            .as_ref()
+            .map(|(left, lines)| (lines.len(), lines.len() + left))
+    }
+
     /// Take one line. `Ok(Some)` when a turn's input is complete,
     /// `Ok(None)` when more lines are needed or the line is one Botzone
     /// adds that plyd does not use (the `data` lines, blank lines).
@@ -317,15 +325,58 @@ fn time_limit(value: &Json) -> Result<u64, String> {
     }
 }
 
+/// `n` things in words: `1 request`, `2 requests`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Why a JSON value is not a move of either game: the first key of the
+/// game its keys are closest to that is missing or not an integer.
+fn not_a_move(value: &Json) -> String {
+    if !matches!(value, Json::Object(_)) {
+        return "is not an object".to_string();
+    }
+    let game = [BotzoneGame::Amazons, BotzoneGame::Reversi]
+        .into_iter()
+        .max_by_key(|game| {
+            game.keys()
+                .iter()
+                .filter(|k| value.get(k).is_some())
+                .count()
+        })
+        .unwrap_or(BotzoneGame::Amazons);
+    let wanted = game.keys().join(", ");
+    for key in game.keys() {
+        match value.get(key) {
+            None => return format!("has no '{key}' (a move has integers {wanted})"),
+            Some(number)
+                if number
+                    .as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .is_none() =>
+            {
+                return format!("has '{key}' that is not an integer (a move has integers {wanted})")
+            }
+            Some(_) => {}
+        }
+    }
+    format!("is not a move (integers {wanted})")
+}
+
 fn json_input(line: &str) -> Result<BotzoneInput, String> {
     let value = Json::parse(line)?;
     let moves = |key: &str| -> Result<Vec<BotzoneMove>, String> {
         match value.get(key) {
             Some(Json::Array(items)) => items
                 .iter()
-                .map(|item| {
+                .enumerate()
+                .map(|(i, item)| {
                     BotzoneMove::from_json(item)
-                        .ok_or_else(|| format!("'{key}' holds something that is not a move"))
+                        .ok_or_else(|| format!("'{key}' item {i} {}", not_a_move(item)))
                 })
                 .collect(),
             Some(_) => Err(format!("'{key}' is not a list")),
@@ -337,9 +388,9 @@ fn json_input(line: &str) -> Result<BotzoneInput, String> {
         let responses = moves("responses")?;
         if requests.is_empty() || responses.len() + 1 != requests.len() {
             return Err(format!(
-                "{} requests and {} responses: there must be one request more",
-                requests.len(),
-                responses.len()
+                "{} and {}: a turn's input holds one request more than responses",
+                counted(requests.len(), "request", "requests"),
+                counted(responses.len(), "response", "responses"),
             ));
         }
         return Ok(BotzoneInput::Full {

@@ -20,13 +20,22 @@ pub(crate) enum Input {
 pub(super) fn read_stdin(lines: Sender<Input>) {
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
+    let mut first = true;
     loop {
         let input = match read_line_capped(&mut reader, MAX_LINE_BYTES) {
             Ok(Line::End) | Err(_) => Input::Eof,
             // Bad UTF-8 is not a reason to stop reading: the parser
             // reports the mangled line as unknown.
             Ok(Line::Text(bytes)) => {
-                Input::Line(String::from_utf8_lossy(&bytes).into_owned(), Instant::now())
+                // A UTF-8 byte-order mark before the first line (a judge's
+                // input file saved by an editor that writes one) is not
+                // part of the command.
+                let text = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+                    Some(rest) if first => rest,
+                    _ => &bytes[..],
+                };
+                first = false;
+                Input::Line(String::from_utf8_lossy(text).into_owned(), Instant::now())
             }
             Ok(Line::TooLong(bytes)) => Input::TooLong(bytes),
         };

@@ -327,6 +327,7 @@ impl Daemon {
                     }
                     Ok(Input::Eof) | Err(_) => {
                         let (controller, voice) = self.parts();
+                        voice.end_of_input(controller);
                         if voice.answers_after_end_of_input() {
                             controller.finish_job(voice);
                         }

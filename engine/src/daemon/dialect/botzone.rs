@@ -63,6 +63,10 @@ pub(super) struct Botzone {
     input_started: Option<Instant>,
     /// Turns answered by this process.
     turns_served: u32,
+    /// A line that is not blank has been read.
+    lines_seen: bool,
+    /// When the last answer was written.
+    answered_at: Option<Instant>,
 }
 
 /// Whether a plugin of a game Botzone plays (the Amazons on 8x8,
@@ -83,6 +87,42 @@ pub(super) fn a_game_is_loaded(ctl: &Controller) -> Result<(), String> {
     ))
 }
 
+/// A request of the other game (or of neither) where `game` is played.
+fn wrong_game(game: BotzoneGame, request: &BotzoneMove) -> String {
+    let (name, numbers) = match game {
+        BotzoneGame::Amazons => ("an Amazons", 6),
+        BotzoneGame::Reversi => ("a Reversi", 2),
+    };
+    format!(
+        "{name} request ({numbers} numbers) was expected, not '{}'",
+        request.answer(false)
+    )
+}
+
+/// A history of plyd's moves read from Botzone's numbers: a refused move
+/// is named in Botzone's numbers too, and where it stood in the input.
+fn botzone_position(
+    ctl: &mut Controller,
+    moves: &[String],
+    sources: &[String],
+) -> Result<(), String> {
+    ctl.session
+        .set_position(&StartPosition::StartPos, moves)
+        .map_err(|e| {
+            // The session numbers the moves from 1 (`move 3 ('c1b1g1')
+            // rejected: ...`).
+            let index = e
+                .strip_prefix("move ")
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse::<usize>().ok())
+                .and_then(|n| n.checked_sub(1));
+            match index.and_then(|i| sources.get(i)) {
+                Some(source) => format!("{e} (in Botzone's numbers, {source})"),
+                None => e,
+            }
+        })
+}
+
 impl Botzone {
     /// A fresh dialect; `game_given`: the command line named the game.
     pub(super) fn new(game_given: bool) -> Self {
@@ -96,6 +136,8 @@ impl Botzone {
             time_limit: None,
             input_started: None,
             turns_served: 0,
+            lines_seen: false,
+            answered_at: None,
         }
     }
 
@@ -119,7 +161,7 @@ impl Botzone {
     fn game(&mut self, ctl: &mut Controller, request: &BotzoneMove) -> Result<BotzoneGame, String> {
         if let Some(game) = self.game {
             if request.game() != Some(game) {
-                return Err(format!("a {game:?} request was expected"));
+                return Err(wrong_game(game, request));
             }
             return Ok(game);
         }
@@ -140,7 +182,7 @@ impl Botzone {
             game
         };
         if request.game() != Some(game) {
-            return Err(format!("a {game:?} request was expected"));
+            return Err(wrong_game(game, request));
         }
         self.game = Some(game);
         Ok(game)
@@ -166,33 +208,61 @@ impl Botzone {
                 }
                 self.game(ctl, &requests[0])?;
                 let mut moves = Vec::new();
+                let mut sources = Vec::new();
                 for (i, request) in requests.iter().enumerate() {
-                    match request.to_plyd()? {
-                        Some(mv) => moves.push(mv),
+                    self.game(ctl, request)?;
+                    let source = || format!("request {} '{}'", i + 1, request.answer(false));
+                    let mv = match request
+                        .to_plyd()
+                        .map_err(|e| format!("{}: {e}", source()))?
+                    {
+                        Some(mv) => Some(mv),
                         // Only the first player's first request is empty;
                         // later, all -1 is the opponent's pass.
-                        None if i > 0 => moves.push("pass".to_string()),
-                        None => {}
+                        None if i > 0 => Some("pass".to_string()),
+                        None => None,
+                    };
+                    if let Some(mv) = mv {
+                        moves.push(mv);
+                        sources.push(source());
                     }
                     if let Some(response) = responses.get(i) {
-                        moves.push(response.to_plyd()?.unwrap_or_else(|| "pass".to_string()));
+                        self.game(ctl, response)?;
+                        let source = format!("response {} '{}'", i + 1, response.answer(false));
+                        let mv = response
+                            .to_plyd()
+                            .map_err(|e| format!("{source}: {e}"))?
+                            .unwrap_or_else(|| "pass".to_string());
+                        moves.push(mv);
+                        sources.push(source);
                     }
                 }
+                botzone_position(ctl, &moves, &sources)?;
                 (moves, json, requests.len() == 1)
             }
             BotzoneInput::Next { request, json } => {
+                // Botzone sends a request alone only to a bot kept running
+                // after its answer; a first input is a whole history.
+                if self.turns_served == 0 {
+                    return Err(format!(
+                        "'{}' is a request alone, which Botzone sends only to a bot kept \
+                         running after an answer: a turn's first input is the turn number and \
+                         the history (or one line of JSON)",
+                        request.answer(false)
+                    ));
+                }
                 self.game(ctl, &request)?;
                 let mut moves = self.moves.clone();
-                let first_turn = moves.is_empty() && request.is_none();
                 match request.to_plyd()? {
                     Some(mv) => moves.push(mv),
-                    None if !first_turn => moves.push("pass".to_string()),
-                    None => {}
+                    None => moves.push("pass".to_string()),
                 }
-                (moves, json, first_turn)
+                let mut sources = vec![String::new(); moves.len() - 1];
+                sources.push(format!("the request '{}'", request.answer(false)));
+                botzone_position(ctl, &moves, &sources)?;
+                (moves, json, false)
             }
         };
-        ctl.session.set_position(&StartPosition::StartPos, &moves)?;
         self.moves = moves;
         self.json = json;
         let over = ctl.session.ask_position(|state| state.outcome())? != Outcome::Ongoing;
@@ -232,7 +302,31 @@ impl Dialect for Botzone {
     /// One line of Botzone input.
     fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
         let now = Instant::now();
+        // Botzone sends nothing between a turn's input and the answer to
+        // it: a line that comes while the turn is searched is a history
+        // longer than its turn number says, or a `data` or `globaldata`
+        // line that is not blank.
+        let arrived = ctl.line_arrived.unwrap_or(now);
+        let early = self.searching;
         ctl.finish_job(self);
+        // Read before the last answer went out (lines that came together
+        // with a turn's input, handled once its search ended).
+        let early = early || self.answered_at.is_some_and(|answered| arrived < answered);
+        if !line.trim().is_empty() {
+            self.lines_seen = true;
+        }
+        if early && !line.trim().is_empty() {
+            self.error(
+                ctl,
+                &format!(
+                    "'{}' came before this turn's answer and is skipped: Botzone sends the next \
+                     request only after it (a history longer than its turn number, or a data \
+                     line that is not blank?)",
+                    line.trim()
+                ),
+            );
+            return true;
+        }
         let continued = self.reader.reading();
         match self.reader.feed(line) {
             Ok(None) => {
@@ -252,6 +346,26 @@ impl Dialect for Botzone {
             }
         }
         true
+    }
+
+    /// An input cut off before its turn was complete, or no input at all,
+    /// is said: no answer comes.
+    fn end_of_input(&mut self, ctl: &mut Controller) {
+        if let Some((read, needed)) = self.reader.lines_read_and_needed() {
+            let turns = needed.div_ceil(2);
+            self.error(
+                ctl,
+                &format!(
+                    "the input ended after {read} of the {needed} history lines turn {turns} \
+                     needs: no turn to answer"
+                ),
+            );
+        } else if !self.lines_seen {
+            self.error(
+                ctl,
+                "the input ended before a turn's input: no turn to answer",
+            );
+        }
     }
 
     fn info(&mut self, _ctl: &mut Controller, info: Info) {
@@ -279,6 +393,9 @@ impl Dialect for Botzone {
             }
         }
         let json = self.json;
+        // Taken before the answer is written: a judge's next line, read
+        // once it has the answer, always comes after.
+        self.answered_at = Some(Instant::now());
         ctl.raw(&answer.answer(json));
         ctl.raw(KEEP_RUNNING);
         self.turns_served += 1;
