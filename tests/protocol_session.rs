@@ -46,6 +46,7 @@ in_both_modes!(
     go_movetime_ends_by_itself,
     go_movetime_then_stop_gives_one_bestmove,
     go_infinite_waits_for_stop_and_isready_is_answered_meanwhile,
+    words_of_a_go_that_are_no_keyword_are_named,
     quit_during_search_exits,
     ponder_then_ponderhit_or_stop,
     clock_based_go_finishes,
@@ -226,6 +227,31 @@ fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile(mode: &str) {
     let lines = e.until_bestmove();
     assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
     assert!(e.sync().is_empty(), "exactly one bestmove");
+}
+
+/// `go movetime100` (a space left out): the word is named in one error
+/// line that says the search has no limit left; it searches until `stop`.
+/// Words skipped beside a limit are named, and the limit holds.
+fn words_of_a_go_that_are_no_keyword_are_named(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
+    e.send("go movetime100");
+    let lines = e.read_until(|l| l.starts_with("info string error"));
+    assert_eq!(
+        lines.last().unwrap(),
+        "info string error: go: 'movetime100' skipped, not a go keyword or its value: \
+         no limit is left, so this search runs until stop"
+    );
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+    e.send("go depth 2 foo 7");
+    let lines = e.until_bestmove();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert_eq!(
+        told[0],
+        "info string error: go: 'foo', '7' skipped, not a go keyword or its value"
+    );
 }
 
 fn quit_during_search_exits(mode: &str) {
