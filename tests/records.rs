@@ -1170,3 +1170,70 @@ fn othello_pgn_games_replay_and_their_disc_counts_are_checked() {
     let err = text(&out.stderr);
     assert!(err.contains("its result gives Black a margin of"), "{err}");
 }
+
+/// plyd's own `position` lines (what `plyd record` prints, what a GUI
+/// sends) are read as games of the game `--game` names: the arena's
+/// logged games, written as CCGC records and read back, are the same
+/// lines; without `--game` each line is refused saying so.
+#[test]
+fn position_lines_are_read_as_games_of_the_named_game() {
+    let plugins = plugin_dir(&[("plyd_game_einstein", "einstein")]);
+    let dir = TempDir::new("records-position-lines");
+    let log = dir.path().join("log.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "arena",
+            "--game",
+            "einstein",
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let positions = logged_positions(&log);
+    let lines = dir.path().join("lines.txt");
+    std::fs::write(&lines, positions.join("\n") + "\n").unwrap();
+    let ccgc = run_plyd(
+        plugins.path(),
+        &[
+            "--game",
+            "einstein",
+            "record",
+            "--to",
+            "ccgc",
+            lines.to_str().unwrap(),
+        ],
+    );
+    assert!(ccgc.status.success(), "{}", text(&ccgc.stderr));
+    let records = dir.path().join("records.txt");
+    std::fs::write(&records, &ccgc.stdout).unwrap();
+    assert_eq!(text(&ccgc.stdout).matches("#[WTN][").count(), 2);
+    let back = run_plyd(
+        plugins.path(),
+        &["--game", "einstein", "record", records.to_str().unwrap()],
+    );
+    assert!(back.status.success(), "{}", text(&back.stderr));
+    let read: Vec<String> = text(&back.stdout).lines().map(str::to_string).collect();
+    assert_eq!(read, positions);
+    // No game named: each line refused, saying what is missing.
+    let bare = run_plyd(plugins.path(), &["record", lines.to_str().unwrap()]);
+    assert_eq!(bare.status.code(), Some(1));
+    assert!(
+        text(&bare.stderr)
+            .contains("record 1: a `position` line names no game: give it with --game"),
+        "{}",
+        text(&bare.stderr)
+    );
+}

@@ -18,10 +18,10 @@ use std::path::Path;
 use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
 use plyd_protocol::{
-    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, read_cbl, read_cbl_variations, read_cbr,
-    read_cbr_variations, read_record, read_wthor, read_xqf, read_xqf_variations, transcript_moves,
-    write_record, wthor_names, RecordFormat, RecordGame, RecordResult, WTHOR_PLAYER,
-    WTHOR_TOURNAMENT,
+    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, position_line_game, read_cbl,
+    read_cbl_variations, read_cbr, read_cbr_variations, read_record, read_wthor, read_xqf,
+    read_xqf_variations, transcript_moves, write_record, wthor_names, RecordFormat, RecordGame,
+    RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
 };
 
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
@@ -232,7 +232,12 @@ fn split_records(text: &str) -> Vec<String> {
         // moves (which may be written as bare squares, `F5 D6 C3`): before
         // a PGN game, or after one whose moves ended with its result.
         let in_pgn = || current.trim_start().starts_with('[') && !pgn_ended(&current);
-        if !in_value && !continuing && depth == 0 && transcript_moves(line).is_some() && !in_pgn() {
+        if !in_value
+            && !continuing
+            && depth == 0
+            && (transcript_moves(line).is_some() || position_line_game(line).is_some())
+            && !in_pgn()
+        {
             records.push(std::mem::take(&mut current));
             records.push(line.to_string());
             continue;
@@ -489,6 +494,14 @@ fn replay_record(
     game: Option<&str>,
 ) -> Result<ReplayedGame, String> {
     let (variant_name, game_record) = read_record(record)?;
+    // A `position` line is of the game the reader names.
+    let variant_name = match (variant_name, game) {
+        ("", Some(given)) => given,
+        ("", None) => {
+            return Err("a `position` line names no game: give it with --game".to_string())
+        }
+        (name, _) => name,
+    };
     // A game named for another game's record would only fail on its
     // first move: said as it is.
     if let Some(given) = game.filter(|g| !g.starts_with(variant_name)) {

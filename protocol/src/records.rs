@@ -791,12 +791,50 @@ fn transcript_flaw(text: &str) -> Option<String> {
     ))
 }
 
+/// A `position` line as `plyd record` prints it and a GUI sends it
+/// (`position startpos moves d3 c5`, `position fen TEXT moves ...`): the
+/// game's start and moves, with no game named; `None` for another text.
+pub fn position_line_game(text: &str) -> Option<RecordGame> {
+    let mut words = text.split_whitespace();
+    if words.next() != Some("position") {
+        return None;
+    }
+    let mut game = RecordGame::default();
+    match words.next()? {
+        "startpos" => match words.next() {
+            None => return Some(game),
+            Some("moves") => {}
+            Some(_) => return None,
+        },
+        "fen" => {
+            let mut fen = Vec::new();
+            for word in words.by_ref() {
+                if word == "moves" {
+                    break;
+                }
+                fen.push(word);
+            }
+            if fen.is_empty() {
+                return None;
+            }
+            game.start = Some(fen.join(" "));
+        }
+        _ => return None,
+    }
+    game.moves = words.map(str::to_string).collect();
+    Some(game)
+}
+
 /// Read a record in any of the formats, recognised by its first text:
-/// the variant it plays and the game. GGF passes are kept as the record
+/// the variant it plays (empty for a `position` line, which names none)
+/// and the game. GGF passes are kept as the record
 /// writes them; one it leaves out is for the reader to add.
 pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.starts_with("#[AM]") {
+    if let Some(game) = position_line_game(trimmed) {
+        // Any game's: the variant is the reader's to give (`--game`).
+        Ok(("", game))
+    } else if trimmed.starts_with("#[AM]") {
         read_amazons(trimmed).map(|g| ("amazons", g))
     } else if trimmed.starts_with("#[WTN]") {
         read_einstein(trimmed).map(|g| ("einstein", g))
@@ -830,7 +868,8 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
     } else {
         Err(
             "not a record plyd reads (CCGC's #[AM] or #[WTN], a GGF or an SGF game, an Othello \
-             transcript or PGN game, a xiangqi PGN game; WTHOR, XQF, CBR or CBL files)"
+             transcript or PGN game, a xiangqi PGN game, plyd's own `position` lines; WTHOR, \
+             XQF, CBR or CBL files)"
                 .to_string(),
         )
     }
