@@ -570,9 +570,9 @@ fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
     let (status, stdout) = check_c_evaluator(squares_library(), "squares", "6");
     assert_eq!(status, Some(0), "{stdout}");
     assert!(
-        stdout.contains(
-            "scores of its stacks compared with evaluate's on 2 threads\nno problem found\n"
-        ),
+        stdout.contains("scores of its stacks compared with evaluate's on 2 threads\n")
+            && stdout.contains("\nits scores are the side to move's: ")
+            && stdout.ends_with("\nno problem found\n"),
         "{stdout}"
     );
 }

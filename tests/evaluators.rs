@@ -529,7 +529,7 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
             odd.clone(),
             vec![
                 format!("evaluator plugin {odd_s}: evaluator 'odd' reads othello state layout 99"),
-                "but the current game is othello with state layout 1".to_string(),
+                "but the current game othello has state layout 1".to_string(),
             ],
         ),
         (
@@ -537,7 +537,7 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
             odd.clone(),
             vec![
                 format!("evaluator plugin {odd_s}: evaluator 'odd' reads checkers state layout 1"),
-                "but the current game is othello with state layout 1".to_string(),
+                "but the current game is othello, another game".to_string(),
             ],
         ),
         (

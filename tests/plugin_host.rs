@@ -1761,3 +1761,19 @@ fn no_ponder_move_where_the_same_side_moves_again() {
         assert_eq!(best.contains(" ponder "), ponder, "{variant}: {lines:?}");
     }
 }
+
+/// A move sent after the game's end is refused saying the game is over,
+/// not that no move is legal "here".
+#[test]
+fn a_move_after_the_end_is_told_the_game_is_over() {
+    let (mut e, _dir) = panicky_engine();
+    play_panicky(&mut e);
+    e.send("position fen 0 moves 1");
+    let lines = e.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("illegal move '1' (the game is over; no move is legal)"),
+        "{lines:?}"
+    );
+}

@@ -1373,10 +1373,15 @@ fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> 
         outln!("{}: {}", root.text, root.nodes);
     }
     outln!("Nodes searched: {}", result.total);
+    // Under a millisecond (a native perft of a small tree) has no speed
+    // worth printing as 0.
+    let speed = match nps(result.total, result.elapsed) {
+        0 if result.total > 0 => "too fast to time".to_string(),
+        speed => format!("{speed} nodes/s"),
+    };
     outln!(
-        "Time: {} ms, {} nodes/s ({})",
+        "Time: {} ms, {speed} ({})",
         result.elapsed.as_millis(),
-        nps(result.total, result.elapsed),
         if native {
             "inside the plugin"
         } else {

@@ -315,7 +315,7 @@ fn time_limit(value: &Json) -> Result<u64, String> {
         Some(ms) if ms > TIME_LIMIT_MOST_SECONDS && ms <= 3_600_000.0 => Ok(ms.round() as u64),
         _ => Err(format!(
             "time_limit {} is not a number of seconds (above 0, up to 100) or of milliseconds \
-             (100 to 3,600,000)",
+             (above 100, up to 3,600,000)",
             match value {
                 Json::String(text) => format!("'{text}'"),
                 Json::Number(n) => n.to_string(),

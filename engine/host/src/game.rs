@@ -821,7 +821,15 @@ impl GameState {
     fn legal_hint(&self) -> String {
         let mut moves = Vec::new();
         match self.moves_or_outcomes(&mut moves) {
-            Ok(()) if moves.is_empty() => " (no move is legal here)".to_string(),
+            Ok(()) if moves.is_empty() => match self.outcome() {
+                // A move (or a roll) sent after the end: the end said.
+                Ok(outcome) if outcome != Outcome::Ongoing => {
+                    let reason = self.outcome_reason().ok().flatten();
+                    let reason = reason.map_or(String::new(), |r| format!(": {r}"));
+                    format!(" (the game is over{reason}; no move is legal)")
+                }
+                _ => " (no move is legal here)".to_string(),
+            },
             Ok(()) => {
                 let shown: Vec<String> = moves
                     .iter()

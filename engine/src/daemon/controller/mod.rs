@@ -190,7 +190,13 @@ impl Controller {
             None => {
                 // Every reason, in one line: a plugin refused (its ABI
                 // version, its table) is why the folder had no game.
-                let why = messages.join("; ");
+                let mut reasons: Vec<&str> = Vec::new();
+                for message in &messages {
+                    if !reasons.contains(&message.as_str()) {
+                        reasons.push(message);
+                    }
+                }
+                let why = reasons.join("; ");
                 startup_errors.push(format!("no game is loaded (see PluginPath): {why}"));
             }
         }

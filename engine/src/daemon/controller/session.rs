@@ -339,11 +339,15 @@ impl Session {
         // A disabled evaluator plugin is passed over: choosing it would fail
         // at the first evaluation.
         let usable = |e: &&EvaluatorSource| !e.is_disabled();
-        let default = offered
-            .iter()
-            .find(usable)
-            .cloned()
-            .ok_or_else(|| format!("game {} offers no evaluator", variant.plugin.name()))?;
+        let default = offered.iter().find(usable).cloned().ok_or_else(|| {
+            format!(
+                "game {} offers no evaluator (its plugin lists none, and no evaluator \
+                     plugin for it is loaded: list one in the game's table, or put an evaluator \
+                     plugin for {} in a plugin folder)",
+                variant.plugin.name(),
+                variant.plugin.name()
+            )
+        })?;
         let named = evaluator.and_then(|name| {
             offered
                 .iter()
@@ -578,12 +582,20 @@ impl Session {
                 evaluator: info.name.clone(),
                 game: info.game.clone(),
                 layout: info.state_layout,
-                loaded: format!(
-                    "the current game is {} with state layout {}{}",
-                    game.name(),
-                    game.info().state_layout,
-                    crate::host::game_name_hint(&info.game, game.name())
-                ),
+                // The game first: two games' layouts may share a number.
+                loaded: if info.game == game.name() {
+                    format!(
+                        "the current game {} has state layout {}",
+                        game.name(),
+                        game.info().state_layout
+                    )
+                } else {
+                    format!(
+                        "the current game is {}, another game{}",
+                        game.name(),
+                        crate::host::game_name_hint(&info.game, game.name())
+                    )
+                },
             }
             .to_string());
         }

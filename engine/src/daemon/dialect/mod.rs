@@ -80,6 +80,12 @@ impl Protocol {
             Protocol::Gtp | Protocol::NBoard => ctl.play_only_game("othello"),
             // Botzone runs a bot on one core.
             Protocol::Botzone => {
+                if ctl.settings.threads > 1 {
+                    log::warn!(
+                        "Threads {}: Botzone runs a bot on one core, so its searches use one thread",
+                        ctl.settings.threads
+                    );
+                }
                 ctl.settings.threads = 1;
                 // A bot that can play neither game would answer no turn
                 // and lose each on time: it says why and ends at once.
