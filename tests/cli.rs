@@ -27,6 +27,41 @@ fn perft_subcommand_prints_divided_counts() {
     }
 }
 
+/// The tools take the game's own options, from `--option` and from the
+/// config file's `[options]`, as the daemon does: xiangqi's moves named
+/// with ranks 1-10; an engine option there is passed over; a value the
+/// game refuses ends the tool with its reason.
+#[test]
+fn the_tools_take_the_games_own_options() {
+    let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let first_move = |args: &[&str]| -> String {
+        let out = plyd_command(dir.path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        stdout.lines().next().unwrap().to_string()
+    };
+    let perft = ["--game", "xiangqi", "perft", "--depth", "1"];
+    assert_eq!(first_move(&perft), "a0a1: 1");
+    let mut ranked = perft.to_vec();
+    ranked.extend(["--option", "MoveRanks=1-10"]);
+    assert_eq!(first_move(&ranked), "a1a2: 1");
+    let config = dir.path().join("options.toml");
+    std::fs::write(&config, "[options]\nMoveRanks = \"1-10\"\nThreads = 2\n").unwrap();
+    let mut configured = perft.to_vec();
+    configured.extend(["--config", config.to_str().unwrap()]);
+    assert_eq!(first_move(&configured), "a1a2: 1");
+    let out = plyd_command(dir.path())
+        .args(perft)
+        .args(["--option", "MoveRanks=2-11"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("option MoveRanks = 2-11: "),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn perft_subcommand_from_a_position_and_bad_input() {
     let dir = othello_dir();

@@ -60,8 +60,9 @@ struct Cli {
     protocol: Option<Protocol>,
     /// Set an option at the start, engine's or game's, as `setoption`
     /// sets it (repeatable): `--option MoveRanks=1-10 --option Threads=2`;
-    /// after the config file's `[options]`.
-    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    /// after the config file's `[options]`. The tools (perft, check, eval,
+    /// ...) take the game's options
+    #[arg(long = "option", global = true, value_name = "NAME=VALUE", value_parser = parse_option)]
     options: Vec<(String, String)>,
     #[command(subcommand)]
     command: Option<Tool>,
@@ -975,7 +976,26 @@ fn find_variant(host: &PluginHost, name: &str) -> Result<VariantRef, String> {
 /// The variant `config` names (`--game`, the config file), else Othello,
 /// the default game.
 fn configured_variant(host: &PluginHost, config: &DaemonConfig) -> Result<VariantRef, String> {
-    find_variant(host, config.game.as_deref().unwrap_or("othello"))
+    let variant = find_variant(host, config.game.as_deref().unwrap_or("othello"))?;
+    // The game's own options (a rule, a notation) hold in the tools as in
+    // the daemon: the config file's `[options]` and `--option` among them
+    // are set on its plugin; the engine's (Threads, Hash) mean nothing to
+    // a tool and are passed over.
+    for (name, value) in &config.options {
+        let declared = variant
+            .plugin
+            .info()
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name));
+        if let Some(option) = declared {
+            variant
+                .plugin
+                .set_option(&option.name, value)
+                .map_err(|e| format!("option {} = {value}: {e}", option.name))?;
+        }
+    }
+    Ok(variant)
 }
 
 /// A state of `variant` at its start, or at the position text `fen`.
