@@ -1911,3 +1911,37 @@ fn the_referees_plugin_prints_on_stderr_not_in_the_results() {
         "{stderr}"
     );
 }
+
+/// An engine given one of the game's own options (a rule, a notation)
+/// that the referee does not play by is warned of before the first game;
+/// with the same `--game-option` it is not.
+#[test]
+fn an_engine_given_a_game_option_the_referee_lacks_is_warned_of() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--game",
+            "xiangqi",
+            "--engine",
+            &plyd,
+            "name=ranked",
+            "option.MoveRanks=1-10",
+            "--engine",
+            &plyd,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--max-plies",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        text(&arena(plugins.path(), &args).stderr)
+    };
+    let warning = "warning: engine ranked is given the game's option MoveRanks=1-10, but the referee plays without it: add --game-option MoveRanks=1-10";
+    let stderr = run(&[]);
+    assert!(stderr.contains(warning), "{stderr}");
+    let stderr = run(&["--game-option", "MoveRanks=1-10"]);
+    assert!(!stderr.contains("warning: engine ranked"), "{stderr}");
+}

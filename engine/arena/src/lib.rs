@@ -217,6 +217,35 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             .set_option(option, value)
             .map_err(|e| setup(format!("--game-option {option}: {e}")))?;
     }
+    // An engine given a rule of the game (option.NAME of one of the game's
+    // own options) that the referee does not play by: its moves under the
+    // rule would be lost as illegal. Said before the first game.
+    for spec in &specs {
+        for (name, value) in &spec.options {
+            let Some(option) = variant
+                .plugin
+                .info()
+                .options
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(name))
+            else {
+                continue;
+            };
+            let refereed = args.game_options.iter().any(|setting| {
+                setting.split_once('=').is_some_and(|(n, v)| {
+                    n.eq_ignore_ascii_case(&option.name) && v.trim() == value.trim()
+                })
+            });
+            if !refereed {
+                say(&format!(
+                    "plyd arena: warning: engine {} is given the game's option {}={value}, \
+                     but the referee plays without it: add --game-option {}={value} if the \
+                     engine's moves depend on it",
+                    spec.name, option.name, option.name
+                ));
+            }
+        }
+    }
 
     // A resumed match keeps the seed of its log, which a seed from the
     // clock could not give again.
