@@ -1945,3 +1945,29 @@ fn an_engine_given_a_game_option_the_referee_lacks_is_warned_of() {
     let stderr = run(&["--game-option", "MoveRanks=1-10"]);
     assert!(!stderr.contains("warning: engine ranked"), "{stderr}");
 }
+
+/// `--option`, which the daemon and the one-game tools take, says what a
+/// match takes instead.
+#[test]
+fn option_is_refused_by_the_arena_with_what_to_give_instead() {
+    let plugins = othello_dir();
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--option",
+            "Threads=2",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("--option does not apply to a match; give each engine option.NAME=VALUE"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -771,6 +771,10 @@ fn main() -> ExitCode {
                 eprintln!("plyd arena: --eval-params does not apply to a match; give each engine option.EvalParams=FILE");
                 return ExitCode::from(2);
             }
+            if !cli.options.is_empty() {
+                eprintln!("plyd arena: --option does not apply to a match; give each engine option.NAME=VALUE, and the referee a game's option with --game-option NAME=VALUE");
+                return ExitCode::from(2);
+            }
             arena::run(args, &config.plugin_dirs, config.game.as_deref())
         }
     }
