@@ -743,3 +743,39 @@ fn malformed_turn_inputs_are_told_and_answered_at_most_once() {
         "{stderr}"
     );
 }
+
+/// The start's problems (a bad configuration key, an option refused) are
+/// logged once: Botzone's only channel is the log, where they were
+/// already written as they were found.
+#[test]
+fn the_starts_problems_are_logged_once() {
+    use std::io::Write;
+    let dir = plugins();
+    let config = dir.path().join("bad.toml");
+    std::fs::write(&config, "bogus_key = 1\n[options]\nNoSuch = 3\n").unwrap();
+    let mut child = common::plyd_command(dir.path())
+        .args(["--protocol", "botzone", "--game", "amazons8", "--config"])
+        .arg(&config)
+        .args(["--option", "Hash=100000"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1\n-1 -1 -1 -1 -1 -1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for said in [
+        "key 'bogus_key': unknown key",
+        "option NoSuch=3 (--option, [options]): unknown option 'NoSuch'",
+        "option Hash=100000 (--option, [options]): option 'Hash'",
+    ] {
+        assert_eq!(stderr.matches(said).count(), 1, "{said}: {stderr}");
+    }
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+}

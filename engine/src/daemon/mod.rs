@@ -403,8 +403,13 @@ impl Daemon {
         for note in std::mem::take(&mut controller.startup_notes) {
             voice.note(controller, &note);
         }
-        for error in std::mem::take(&mut controller.startup_errors) {
-            voice.error(controller, &error);
+        let errors = std::mem::take(&mut controller.startup_errors);
+        // Each was logged as it was found: a dialect that speaks in the
+        // log would only say it twice.
+        if !voice.errors_go_to_the_log() {
+            for error in errors {
+                voice.error(controller, &error);
+            }
         }
         going_on
     }

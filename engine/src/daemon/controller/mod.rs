@@ -273,6 +273,9 @@ impl Controller {
             }
         }
         self.startup_notes.extend(sink.notes);
+        for error in &sink.errors {
+            log::error!("{error}");
+        }
         self.startup_errors.extend(sink.errors);
     }
 

@@ -299,6 +299,10 @@ impl Dialect for Botzone {
         true
     }
 
+    fn errors_go_to_the_log(&self) -> bool {
+        true
+    }
+
     /// One line of Botzone input.
     fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
         let now = Instant::now();

@@ -129,6 +129,13 @@ pub(crate) trait Dialect: Send {
     /// A copy, for the sentry's checkpoint before each line.
     fn boxed_clone(&self) -> Box<dyn Dialect>;
 
+    /// Whether this dialect's errors go to the log (Botzone's, which has
+    /// no channel back): the start's problems, logged as they were found,
+    /// are then not told again.
+    fn errors_go_to_the_log(&self) -> bool {
+        false
+    }
+
     /// The input has ended (before the job, if any, is finished): a
     /// dialect whose input was cut off mid-request says so.
     fn end_of_input(&mut self, _ctl: &mut Controller) {}
