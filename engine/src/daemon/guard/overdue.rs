@@ -92,7 +92,8 @@ impl Controller {
                 }
                 return;
             }
-            let why = if self.job.as_ref().is_some_and(|j| j.watch.stalled) {
+            let stalled = self.job.as_ref().is_some_and(|j| j.watch.stalled);
+            let why = if stalled {
                 format!(
                     "has made no progress for {} s",
                     watchdog::stall_limit().as_secs_f64()
@@ -101,12 +102,20 @@ impl Controller {
                 "has not answered in time".to_string()
             };
             self.answer_for_job(voice);
-            let timing = self
+            let (timing, late) = self
                 .job
                 .as_ref()
                 .and_then(|job| job.watch.watchdog_answer_note(&job.control))
-                .map_or(String::new(), |note| format!(" ({note})"));
-            log::warn!("the search {why}; answered with its best move so far{timing}");
+                .map_or((String::new(), true), |(note, late)| (format!(" ({note})"), late));
+            let line = format!("the search {why}; answered with its best move so far{timing}");
+            // An answer within LATE_NOTE of its hard limit (an exhausted
+            // clock's limit of a tenth of a millisecond, answered in one)
+            // is as the search's own would be: not a warning.
+            if stalled || late {
+                log::warn!("{line}");
+            } else {
+                log::info!("{line}");
+            }
             if let Some(job) = &mut self.job {
                 // Answered: its threads have nothing left to do.
                 job.control.stop();

@@ -485,13 +485,14 @@ impl Watch {
     }
 
     /// Where the time went for the watchdog's answer, just written (the
-    /// search has handed nothing over).
-    pub fn watchdog_answer_note(&self, control: &SearchControl) -> Option<String> {
+    /// search has handed nothing over), and whether it went out more than
+    /// [`LATE_NOTE`] past the hard limit.
+    pub fn watchdog_answer_note(&self, control: &SearchControl) -> Option<(String, bool)> {
         let facts = AnswerFacts {
             handed_over: None,
             ..self.answer_facts(control)?
         };
-        Some(facts.timing())
+        Some((facts.timing(), facts.late().is_some()))
     }
 
     /// Note the controller thread's waits for a core as the job begins
