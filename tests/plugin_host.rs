@@ -1410,6 +1410,19 @@ fn a_search_stuck_spinning_in_a_plugin_is_answered_and_its_thread_demoted() {
         the_one_bestmove(&lines).starts_with("bestmove 2"),
         "{lines:?}"
     );
+    // Where it is stuck, for addr2line (Linux on x86-64 and AArch64).
+    if cfg!(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    )) {
+        let given_up = lines.last().unwrap();
+        assert!(
+            given_up.contains("; stuck inside ")
+                && given_up.contains("libplyd_game_panicky.so, at 0x")
+                && given_up.contains(" names the function)"),
+            "{given_up}"
+        );
+    }
     assert!(e.sync().is_empty());
     assert_stall_refused_then_reloaded(&mut e, dir.path());
 }

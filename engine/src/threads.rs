@@ -47,6 +47,11 @@ impl ThreadRoll {
         OnRoll { roll: self, id }
     }
 
+    /// The kernel ids of the threads on the roll now.
+    pub fn ids(&self) -> Vec<i32> {
+        self.inner.lock().on.iter().map(|&(id, _)| id).collect()
+    }
+
     /// Demote every thread on the roll; how many were. A thread leaves the
     /// roll under the same lock before it ends, so no id here belongs to
     /// another thread.

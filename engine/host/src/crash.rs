@@ -35,6 +35,18 @@ pub fn install() {
     imp::install();
 }
 
+/// Where the thread of kernel id `tid` of this process is, when that is
+/// inside a plugin: `./libplyd_game_hex.so, at 0x1380 (addr2line -f -e
+/// ./libplyd_game_hex.so 0x1380 names the function)`. The thread is
+/// interrupted by a signal (SIGURG, which nothing else here uses) whose
+/// handler notes the instruction it was at; `None` where it is elsewhere
+/// (plyd's code, a system call such as a sleep), does not answer within
+/// 100 ms, or the platform has no way to tell. For the message of a
+/// plugin call given up as stuck.
+pub fn plugin_place_of_thread(tid: i32) -> Option<String> {
+    imp::plugin_place_of_thread(tid)
+}
+
 #[cfg(all(
     target_os = "linux",
     any(target_arch = "x86_64", target_arch = "aarch64")
@@ -161,6 +173,68 @@ mod imp {
         search.span
     }
 
+    /// The instruction the sampled thread was at; 0 until it answers.
+    static SAMPLE: AtomicUsize = AtomicUsize::new(0);
+
+    extern "C" fn on_sample(_signal: c_int, _info: *mut libc::siginfo_t, context: *mut c_void) {
+        SAMPLE.store(instruction(context), Ordering::Release);
+    }
+
+    pub(super) fn plugin_place_of_thread(tid: i32) -> Option<String> {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        static HANDLER: Once = Once::new();
+        let _one = ONE_AT_A_TIME.lock().ok()?;
+        HANDLER.call_once(|| {
+            // SAFETY: a zeroed sigaction is valid; the handler has the
+            // signature SA_SIGINFO asks and only stores an atomic.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_sample as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO | libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGURG, &action, std::ptr::null_mut());
+            }
+        });
+        SAMPLE.store(0, Ordering::Release);
+        // SAFETY: tgkill of a thread of this process with a signal whose
+        // handler is the one above.
+        let sent = unsafe {
+            libc::syscall(
+                libc::SYS_tgkill,
+                libc::getpid(),
+                libc::pid_t::from(tid),
+                libc::SIGURG,
+            )
+        };
+        if sent != 0 {
+            return None;
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(100);
+        let pc = loop {
+            let pc = SAMPLE.load(Ordering::Acquire);
+            if pc != 0 {
+                break pc;
+            }
+            if std::time::Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        };
+        let taken = TAKEN.load(Ordering::Acquire).min(SLOTS);
+        let range = RANGES[..taken].iter().find(|r| {
+            let end = r.end.load(Ordering::Acquire);
+            (r.start.load(Ordering::Relaxed)..end).contains(&pc)
+        })?;
+        let name = range.name.load(Ordering::Relaxed);
+        let len = range.len.load(Ordering::Relaxed);
+        // SAFETY: a leaked buffer of `len` bytes, written before `end`.
+        let name = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(name, len) });
+        let offset = pc - range.base.load(Ordering::Relaxed);
+        Some(format!(
+            "{name}, at {offset:#x} (addr2line -f -e {name} {offset:#x} names the function)"
+        ))
+    }
+
     pub(super) fn install() {
         static ONCE: Once = Once::new();
         ONCE.call_once(|| {
@@ -277,4 +351,8 @@ mod imp {
     pub(super) fn note_library(_loaded: &Path, _shown: &Path) {}
 
     pub(super) fn install() {}
+
+    pub(super) fn plugin_place_of_thread(_tid: i32) -> Option<String> {
+        None
+    }
 }

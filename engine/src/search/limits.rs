@@ -243,6 +243,11 @@ impl SearchControl {
         self.threads.enter()
     }
 
+    /// The kernel ids of the job's threads still running.
+    pub fn thread_ids(&self) -> Vec<i32> {
+        self.threads.ids()
+    }
+
     /// Demote the job's threads still running (see [`crate::threads`]);
     /// how many.
     pub fn demote_threads(&self) -> usize {

@@ -106,7 +106,9 @@ impl Controller {
                 .job
                 .as_ref()
                 .and_then(|job| job.watch.watchdog_answer_note(&job.control))
-                .map_or((String::new(), true), |(note, late)| (format!(" ({note})"), late));
+                .map_or((String::new(), true), |(note, late)| {
+                    (format!(" ({note})"), late)
+                });
             let line = format!("the search {why}; answered with its best move so far{timing}");
             // An answer within LATE_NOTE of its hard limit (an exhausted
             // clock's limit of a tenth of a millisecond, answered in one)
@@ -173,6 +175,21 @@ impl Controller {
         for plugin in stuck {
             plugin.disable();
         }
+        // Where in a plugin the stuck threads are (a loop in a plugin's
+        // code shows; a thread asleep in a system call does not).
+        let mut places: Vec<String> = Vec::new();
+        for tid in job.control.thread_ids() {
+            if let Some(place) = crate::host::crash::plugin_place_of_thread(tid) {
+                if !places.contains(&place) {
+                    places.push(place);
+                }
+            }
+        }
+        let places = if places.is_empty() {
+            String::new()
+        } else {
+            format!("; stuck inside {}", places.join(" and "))
+        };
         let demoted = job.control.demote_threads();
         log::warn!("{demoted} stuck thread(s) of the job demoted to the idle scheduling class");
         if kind == JobKind::Search && !job.watch.answered() {
@@ -198,7 +215,7 @@ impl Controller {
         voice.error(
             self,
             &format!(
-                "{blamed} did not return from a call: {what} {when}; \
+                "{blamed} did not return from a call: {what} {when}{places}; \
                  the plugin is disabled until it is loaded again (setoption name {reload})"
             ),
         );
