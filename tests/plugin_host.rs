@@ -487,6 +487,15 @@ fn a_failed_perft_still_ends_with_its_count() {
     let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
     assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
     assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    // A bench that cannot start (a game not loaded) likewise.
+    e.send("bench chess 1");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        errors(&lines)[0].contains("unknown game 'chess'"),
+        "{lines:?}"
+    );
 }
 
 /// A move spelled as two words would be read by the GUI as a move and

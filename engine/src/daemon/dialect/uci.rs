@@ -77,18 +77,7 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
         Command::Go(go) => search(ctl, voice, &go, None),
         Command::Perft { depth } => {
             let result = ctl.perft(voice, depth);
-            // A perft that cannot start ends, as every perft does, with
-            // its count: none, after the error line (a tool waiting for
-            // the line would wait for ever). One refused for a job that
-            // runs gets nothing more: that job ends as its kind does.
-            let counted_none = matches!(
-                &result,
-                Err(e) if !matches!(e, ControlError::Busy | ControlError::BusyFor(_))
-            );
-            report(ctl, voice, result);
-            if counted_none {
-                ctl.raw("Nodes searched: 0");
-            }
+            report_count(ctl, voice, result);
         }
         Command::Stop => ctl.stop_job(),
         Command::PonderHit => ctl.ponderhit(),
@@ -111,10 +100,25 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
         },
         Command::Bench { game, depth } => {
             let result = ctl.bench(voice, game.as_deref(), depth);
-            report(ctl, voice, result);
+            report_count(ctl, voice, result);
         }
     }
     true
+}
+
+/// Report a perft's or a bench's start: one that cannot start ends, as
+/// every perft and bench does, with its count (none, after the error
+/// line: a tool waiting for the line would wait for ever). One refused
+/// for a job that runs gets nothing more: that job ends as its kind does.
+fn report_count(ctl: &mut Controller, voice: &mut dyn Dialect, result: Result<(), ControlError>) {
+    let counted_none = matches!(
+        &result,
+        Err(e) if !matches!(e, ControlError::Busy | ControlError::BusyFor(_))
+    );
+    report(ctl, voice, result);
+    if counted_none {
+        ctl.raw("Nodes searched: 0");
+    }
 }
 
 impl Dialect for Uci {
