@@ -530,6 +530,18 @@ impl ConfigFile {
             };
             values.push((name.clone(), text));
         }
+        // A TOML table keeps no order: the plugin folders first, then the
+        // game, then what chooses the evaluator, then its parameters, as a
+        // GUI would send them; the rest by name.
+        let rank = |name: &str| match name.to_ascii_lowercase().as_str() {
+            "pluginpath" => 0,
+            "uci_variant" => 1,
+            "evalfile" => 2,
+            "evaluator" => 3,
+            "evalparams" => 4,
+            _ => 5,
+        };
+        values.sort_by_key(|(name, _)| rank(name));
         (values, problems)
     }
 
@@ -650,6 +662,29 @@ fn plain_message(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn start_options_set_the_game_before_its_evaluator_and_the_rest_by_name() {
+        let file = ConfigFile::parse(
+            "[options]\nMultiPV = 2\nEvaluator = \"seed000\"\nEvalParams = \"p.toml\"\n\
+             UCI_Variant = \"amazons\"\nPluginPath = \"/p\"\nEvalFile = \"e.so\"\n",
+        )
+        .unwrap();
+        let (values, problems) = file.option_values();
+        assert!(problems.is_empty(), "{problems:?}");
+        let names: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "PluginPath",
+                "UCI_Variant",
+                "EvalFile",
+                "Evaluator",
+                "EvalParams",
+                "MultiPV"
+            ]
+        );
+    }
 
     #[test]
     fn spin_parse_checks_type_and_range() {
