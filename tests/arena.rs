@@ -1971,3 +1971,102 @@ fn option_is_refused_by_the_arena_with_what_to_give_instead() {
         text(&out.stderr)
     );
 }
+
+/// A game log another process holds (here this test, as a second match
+/// given the same `--out` would) is refused before anything is written to
+/// it: two matches cannot splice their games into one file.
+#[cfg(unix)]
+#[test]
+fn a_log_another_match_is_writing_is_refused() {
+    use std::io::Write;
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-held-log");
+    let log = dir.path().join("games.txt");
+    let mut held = plyd_util::files::open_held(&log, true).unwrap();
+    held.write_all(b"").unwrap();
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("another process is writing it"),
+        "{}",
+        text(&out.stderr)
+    );
+    drop(held);
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// Records that cannot be written (`/dev/full`: no space left) end a match
+/// played to its end with exit status 3, each failure said: the games are
+/// in the game log.
+#[cfg(target_os = "linux")]
+#[test]
+fn records_that_cannot_be_written_end_the_match_with_status_3() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-records-lost");
+    let log = dir.path().join("games.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "--engine",
+            &plyd,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--out",
+            log.to_str().unwrap(),
+            "--record",
+            "/dev/full",
+        ],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("cannot write the record")
+            && stderr.contains("plyd arena: the records could not all be written")
+            && stderr.contains("every game is in the game log"),
+        "{stderr}"
+    );
+    assert_eq!(logged_games_count(&log), 2);
+}
+
+fn logged_games_count(log: &std::path::Path) -> usize {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("[Game "))
+        .count()
+}

@@ -39,7 +39,7 @@ pub mod resume;
 pub mod stats;
 pub mod tournament;
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -69,6 +69,8 @@ enum ArenaError {
     Aborted(String),
     /// Ctrl-C or SIGTERM ended the match; what to say has been said.
     Interrupted,
+    /// The match was played, but records could not all be written.
+    RecordsLost(String),
 }
 
 /// Run `plyd arena` with plugins from `plugin_dirs` on `game` (the
@@ -85,6 +87,10 @@ pub fn run(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Exi
             ExitCode::from(3)
         }
         Err(ArenaError::Interrupted) => ExitCode::from(INTERRUPTED_STATUS),
+        Err(ArenaError::RecordsLost(why)) => {
+            say(&format!("plyd arena: {why}"));
+            ExitCode::from(3)
+        }
     }
 }
 
@@ -353,9 +359,12 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         }
         None => None,
     };
+    // Games whose record could not be written (a full disk): the match
+    // goes on, the games being in the log, and ends with exit status 3.
+    let mut records_lost = 0u64;
     let mut record_file = match record {
         Some((path, format)) => {
-            let file = File::create(path)
+            let file = plyd_util::files::open_held(path, true)
                 .map_err(|e| setup(format!("cannot write the records {}: {e}", path.display())))?;
             let mut file = BufWriter::new(file);
             // Written anew from the log, so that the records match it even
@@ -363,6 +372,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             for game in &done {
                 if let Err(e) = community::write_game(format, game, &mut file) {
                     say(&format!("plyd arena: {e}"));
+                    records_lost += 1;
                 }
             }
             Some((format, file))
@@ -472,6 +482,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         if let Some((format, file)) = record_file.as_mut() {
             if let Err(e) = community::write_game(*format, record, file) {
                 say(&format!("plyd arena: {e}"));
+                records_lost += 1;
             }
         }
         if let Some(sprt) = &sprt {
@@ -497,6 +508,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     if let Some((_, file)) = record_file.as_mut() {
         if let Err(e) = file.flush() {
             say(&format!("plyd arena: cannot write the records: {e}"));
+            records_lost += 1;
         }
     }
 
@@ -525,6 +537,15 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             let complete = standings.tally.games() >= args.games as u64 || decided;
             if cancel.is_set() && !complete {
                 Err(finished.interrupted())
+            } else if records_lost > 0 {
+                Err(ArenaError::RecordsLost(format!(
+                    "the records could not all be written ({records_lost} failed writes, each \
+                     said above){}",
+                    finished.log_path.map_or(String::new(), |path| format!(
+                        "; every game is in the game log {}",
+                        path.display()
+                    ))
+                )))
             } else {
                 Ok(())
             }
@@ -599,13 +620,13 @@ fn open_log(
     let cannot = |e: std::io::Error| format!("cannot write the game log {}: {e}", path.display());
     match resumed {
         Some(log) => {
-            let mut file = OpenOptions::new().write(true).open(path).map_err(cannot)?;
+            let mut file = plyd_util::files::open_held(path, false).map_err(cannot)?;
             file.set_len(log.complete_len).map_err(cannot)?;
             file.seek(SeekFrom::End(0)).map_err(cannot)?;
             Ok(BufWriter::new(file))
         }
         None => {
-            let mut file = BufWriter::new(File::create(path).map_err(cannot)?);
+            let mut file = BufWriter::new(plyd_util::files::open_held(path, true).map_err(cannot)?);
             header.write_to(&mut file).map_err(cannot)?;
             Ok(file)
         }

@@ -195,6 +195,41 @@ fn kind_name(kind: &std::fs::FileType) -> &'static str {
     }
 }
 
+/// Open `path` for writing (created if missing) and hold it with an
+/// exclusive advisory lock (`flock`) for as long as the file is open, then
+/// empty it where `empty`: two processes given the same file (two matches
+/// with one `--out`) cannot both write it, the second told so by an error
+/// of kind [`ErrorKind::WouldBlock`]; the file is emptied only once held,
+/// so the second does not cut what the first has written. Where there is
+/// no `flock` (not Unix), the file is opened without a lock.
+pub fn open_held(path: &Path, empty: bool) -> std::io::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let e = Error::last_os_error();
+            if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                return Err(Error::new(
+                    ErrorKind::WouldBlock,
+                    "another process is writing it (another plyd arena given the same file?)",
+                ));
+            }
+            return Err(e);
+        }
+    }
+    // A device (`/dev/null`) is written as it is.
+    if empty && file.metadata()?.is_file() {
+        file.set_len(0)?;
+    }
+    Ok(file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
