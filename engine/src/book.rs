@@ -205,9 +205,25 @@ impl Book {
         let fail = |e: std::io::Error| format!("book {}: cannot be written: {e}", path.display());
         let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let existing = std::fs::metadata(&target).ok();
+        // Read-only for this process: no write bit, or none of its own (a
+        // file of another user's, in a folder this one may write, would
+        // otherwise be replaced by the rename, owner and all).
+        let writable = || {
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                let Ok(name) = std::ffi::CString::new(target.as_os_str().as_bytes()) else {
+                    return true;
+                };
+                // SAFETY: a NUL-terminated path.
+                unsafe { libc::access(name.as_ptr(), libc::W_OK) == 0 }
+            }
+            #[cfg(not(unix))]
+            true
+        };
         if existing
             .as_ref()
-            .is_some_and(|m| m.permissions().readonly())
+            .is_some_and(|m| m.permissions().readonly() || !writable())
         {
             return Err(format!(
                 "book {}: cannot be written: the file is read-only",
@@ -258,6 +274,7 @@ impl BookLock {
         lock.push(".lock");
         let lock = std::path::PathBuf::from(lock);
         let start = std::time::Instant::now();
+        let mut said = false;
         loop {
             match std::fs::OpenOptions::new()
                 .write(true)
@@ -272,8 +289,25 @@ impl BookLock {
                         .and_then(|t| t.elapsed().ok())
                         .is_some_and(|age| age > std::time::Duration::from_secs(10));
                     if stale {
+                        log::warn!(
+                            "book {}: {} is more than 10 s old, left by a process that \
+                             ended: taken over",
+                            path.display(),
+                            lock.display()
+                        );
                         let _ = std::fs::remove_file(&lock);
                         continue;
+                    }
+                    // A wait the operator can see: another daemon learning
+                    // takes milliseconds, a lock left behind up to 10 s.
+                    if !said && start.elapsed() > std::time::Duration::from_millis(500) {
+                        log::warn!(
+                            "book {}: waiting for {} (another process learning into it, or \
+                             one that ended without removing it: taken over at 10 s old)",
+                            path.display(),
+                            lock.display()
+                        );
+                        said = true;
                     }
                     if start.elapsed() > std::time::Duration::from_secs(12) {
                         return Err(format!(
