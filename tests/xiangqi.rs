@@ -585,6 +585,13 @@ fn options_are_set_at_the_start_from_the_command_line_and_the_config_file() {
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     assert!(errors(&lines).is_empty(), "{lines:?}");
+    // Listed with the value in force, as the engine's options are.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name MoveRanks type combo default 1-10 var 0-9 var 1-10"),
+        "{lines:?}"
+    );
     let told = e.sync();
     assert_eq!(told.len(), 1, "{told:?}");
     assert!(

@@ -65,6 +65,9 @@ pub struct GamePlugin {
     info: GameInfo,
     evaluators: Vec<EvaluatorInfo>,
     pub(crate) health: Health,
+    /// The values its options were given (the last of each, by name as
+    /// declared), for `uci` to list as in force.
+    set_values: std::sync::Mutex<Vec<(String, String)>>,
     // Declared last so that it is dropped last, after everything that may
     // point into the library.
     _library: crate::library::SharedLibrary,
@@ -85,6 +88,7 @@ impl GamePlugin {
             ),
             info,
             evaluators,
+            set_values: std::sync::Mutex::new(Vec::new()),
             _library: library,
         }
     }
@@ -115,13 +119,29 @@ impl GamePlugin {
             )
         };
         match status {
-            abi::STATUS_OK => Ok(()),
+            abi::STATUS_OK => {
+                if let Ok(mut values) = self.set_values.lock() {
+                    values.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                    values.push((name.to_string(), value.to_string()));
+                }
+                Ok(())
+            }
             abi::STATUS_INVALID => Err(PluginError::Invalid(
                 buffer_reason(&err).unwrap_or_else(|| format!("option '{name}' was refused")),
             )),
             abi::STATUS_PANIC => Err(self.health.panicked("set_option")),
             other => Err(self.health.garbage("set_option", format!("status {other}"))),
         }
+    }
+
+    /// The value option `name` was last given (`set_option` answered
+    /// `STATUS_OK`), if it was.
+    pub fn option_value(&self, name: &str) -> Option<String> {
+        let values = self.set_values.lock().ok()?;
+        values
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
     }
 
     /// Disable the plugin because one of its calls never returned (the

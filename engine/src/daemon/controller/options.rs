@@ -235,21 +235,27 @@ impl Controller {
                 {
                     continue;
                 }
+                // The value in force as the default, as for the engine's
+                // options.
+                let set = game.option_value(&option.name);
                 let kind = match &option.kind {
-                    GameOptionKindDesc::Check { default } => {
-                        OptionKind::Check { default: *default }
-                    }
+                    GameOptionKindDesc::Check { default } => OptionKind::Check {
+                        default: set.as_deref().map_or(*default, |v| v == "true"),
+                    },
                     GameOptionKindDesc::Spin { default, min, max } => OptionKind::Spin {
-                        default: *default,
+                        default: set
+                            .as_deref()
+                            .and_then(|v| v.parse().ok())
+                            .unwrap_or(*default),
                         min: *min,
                         max: *max,
                     },
                     GameOptionKindDesc::Combo { default, choices } => OptionKind::Combo {
-                        default: default.clone(),
+                        default: set.unwrap_or_else(|| default.clone()),
                         vars: choices.clone(),
                     },
                     GameOptionKindDesc::Text { default } => OptionKind::String {
-                        default: default.clone(),
+                        default: set.unwrap_or_else(|| default.clone()),
                     },
                 };
                 decls.push(OptionDecl {
