@@ -1594,3 +1594,24 @@ fn a_relative_parameter_file_not_found_says_where_it_was_looked_for() {
         "{lines:?}"
     );
 }
+
+/// A daemon started with an evaluator file that cannot be loaded says why
+/// (no such file), then that it plays with the game's default instead,
+/// not that no evaluator of that name is offered.
+#[test]
+fn an_evaluator_file_that_cannot_be_loaded_is_told_as_such_at_the_start() {
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut e = Engine::start(plugins.path(), &["--evaluator", "./nothere.so"], &[]);
+    // The start's problems follow the answer to the GUI's first line.
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    let lines = e.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 2, "{lines:?}");
+    assert!(told[0].contains("there is no such file"), "{lines:?}");
+    assert!(
+        told[1]
+            .ends_with("evaluator file ./nothere.so was not loaded (said above); using patterns"),
+        "{lines:?}"
+    );
+}

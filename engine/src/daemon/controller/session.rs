@@ -356,6 +356,12 @@ impl Session {
                 .cloned()
         });
         let warning = match (evaluator, &named) {
+            // A file named, which could not be loaded: why was said when
+            // it was tried.
+            (Some(name), None) if crate::host::names_a_file(name) => Some(format!(
+                "evaluator file {name} was not loaded (said above); using {}",
+                default.name()
+            )),
             (Some(name), None) => Some(format!(
                 "evaluator '{name}' is not offered by {}; using {} ({})",
                 variant.plugin.name(),
