@@ -1985,21 +1985,14 @@ fn a_log_another_match_is_writing_is_refused() {
     let mut held = plyd_util::files::open_held(&log, true).unwrap();
     held.write_all(b"").unwrap();
     let plyd = format!("cmd={}", plyd_bin().display());
-    let out = arena(
-        plugins.path(),
-        &[
-            "--engine",
-            &plyd,
-            "--engine",
-            &plyd,
-            "--depth",
-            "1",
-            "--games",
-            "2",
-            "--out",
-            log.to_str().unwrap(),
-        ],
-    );
+    let play = || {
+        let log = log.to_str().unwrap();
+        let args = [
+            "--engine", &plyd, "--engine", &plyd, "--depth", "1", "--games", "2", "--out", log,
+        ];
+        arena(plugins.path(), &args)
+    };
+    let out = play();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("another process is writing it"),
@@ -2007,21 +2000,7 @@ fn a_log_another_match_is_writing_is_refused() {
         text(&out.stderr)
     );
     drop(held);
-    let out = arena(
-        plugins.path(),
-        &[
-            "--engine",
-            &plyd,
-            "--engine",
-            &plyd,
-            "--depth",
-            "1",
-            "--games",
-            "2",
-            "--out",
-            log.to_str().unwrap(),
-        ],
-    );
+    let out = play();
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 

@@ -986,13 +986,7 @@ fn configured_variant(host: &PluginHost, config: &DaemonConfig) -> Result<Varian
     // are set on its plugin; the engine's (Threads, Hash) mean nothing to
     // a tool and are passed over.
     for (name, value) in &config.options {
-        let declared = variant
-            .plugin
-            .info()
-            .options
-            .iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name));
-        if let Some(option) = declared {
+        if let Some(option) = variant.plugin.info().option(name) {
             variant
                 .plugin
                 .set_option(&option.name, value)

@@ -228,13 +228,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     // rule would be lost as illegal. Said before the first game.
     for spec in &specs {
         for (name, value) in &spec.options {
-            let Some(option) = variant
-                .plugin
-                .info()
-                .options
-                .iter()
-                .find(|o| o.name.eq_ignore_ascii_case(name))
-            else {
+            let Some(option) = variant.plugin.info().option(name) else {
                 continue;
             };
             let refereed = args.game_options.iter().any(|setting| {

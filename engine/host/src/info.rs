@@ -42,6 +42,16 @@ pub struct GameInfo {
     pub options: Vec<GameOptionDesc>,
 }
 
+impl GameInfo {
+    /// The game's own option `name`, its letters in any case (as UCI
+    /// reads option names).
+    pub fn option(&self, name: &str) -> Option<&GameOptionDesc> {
+        self.options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+}
+
 /// One setting of a game, as its table describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameOptionDesc {

@@ -534,12 +534,7 @@ impl Controller {
     fn set_game_option(&self, name: &str, value: Option<&str>) -> Result<bool, ControlError> {
         let mut found = false;
         for game in self.session.host.games() {
-            let Some(option) = game
-                .info()
-                .options
-                .iter()
-                .find(|o| o.name.eq_ignore_ascii_case(name))
-            else {
+            let Some(option) = game.info().option(name) else {
                 continue;
             };
             found = true;
