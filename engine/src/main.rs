@@ -61,7 +61,7 @@ struct Cli {
     /// Set an option at the start, engine's or game's, as `setoption`
     /// sets it (repeatable): `--option MoveRanks=1-10 --option Threads=2`;
     /// after the config file's `[options]`. The tools (perft, check, eval,
-    /// ...) take the game's options
+    /// ...) take the game's options.
     #[arg(long = "option", global = true, value_name = "NAME=VALUE", value_parser = parse_option)]
     options: Vec<(String, String)>,
     #[command(subcommand)]
