@@ -496,6 +496,15 @@ fn a_failed_perft_still_ends_with_its_count() {
         errors(&lines)[0].contains("unknown game 'chess'"),
         "{lines:?}"
     );
+    // A second game is named as skipped; the bench runs.
+    e.send("bench othello abc 1");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_ne!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        errors(&lines)[0].contains("bench: 'abc' skipped: bench takes one game and one depth"),
+        "{lines:?}"
+    );
 }
 
 /// A move spelled as two words would be read by the GUI as a move and

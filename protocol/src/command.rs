@@ -51,6 +51,9 @@ pub enum Command {
         game: Option<String>,
         /// Depth; the engine's default when absent.
         depth: Option<u32>,
+        /// A second game or depth (`bench othello abc`, `bench 7 8`),
+        /// skipped: for the engine to say.
+        skipped: Vec<String>,
     },
 }
 
@@ -529,10 +532,12 @@ fn unreadable_as(token: &str, expected: &'static str) -> &'static str {
 /// `bench [game] [depth]`, in either order. A token that looks like an
 /// integer is the depth and must fit a `u32` (so `bench -3` is an error, not
 /// a game called "-3"); any other token is the game. When a part is given
-/// twice the first one counts and the rest are skipped as unknown tokens.
+/// twice the first one counts and the rest are skipped, kept in `skipped` for
+/// the engine to say.
 fn parse_bench(args: &[&str]) -> Result<Command, ParseError> {
     let mut game = None;
     let mut depth = None;
+    let mut skipped = Vec::new();
     for token in args {
         if looks_like_integer(token) {
             let value = token.parse::<u32>().map_err(|_| ParseError::InvalidValue {
@@ -541,12 +546,21 @@ fn parse_bench(args: &[&str]) -> Result<Command, ParseError> {
                 value: (*token).to_owned(),
                 expected: unreadable_as(token, NON_NEGATIVE),
             })?;
+            if depth.is_some() {
+                skipped.push((*token).to_owned());
+            }
             depth.get_or_insert(value);
+        } else if game.is_some() {
+            skipped.push((*token).to_owned());
         } else {
-            game.get_or_insert_with(|| (*token).to_owned());
+            game = Some((*token).to_owned());
         }
     }
-    Ok(Command::Bench { game, depth })
+    Ok(Command::Bench {
+        game,
+        depth,
+        skipped,
+    })
 }
 
 /// An optional sign followed by at least one ASCII digit and nothing else.
@@ -1335,7 +1349,8 @@ mod tests {
             cmd("bench"),
             Command::Bench {
                 game: None,
-                depth: None
+                depth: None,
+                skipped: Vec::new(),
             }
         );
         assert_eq!(
@@ -1343,18 +1358,21 @@ mod tests {
             Command::Bench {
                 game: Some("othello".into()),
                 depth: None,
+                skipped: Vec::new(),
             }
         );
         assert_eq!(
             cmd("bench 7"),
             Command::Bench {
                 game: None,
-                depth: Some(7)
+                depth: Some(7),
+                skipped: Vec::new(),
             }
         );
         let both = Command::Bench {
             game: Some("othello".into()),
             depth: Some(7),
+            skipped: Vec::new(),
         };
         assert_eq!(cmd("bench othello 7"), both);
         assert_eq!(cmd("bench 7 othello"), both);
@@ -1368,6 +1386,7 @@ mod tests {
             Command::Bench {
                 game: Some("othello".into()),
                 depth: Some(7),
+                skipped: strings(&["chess", "9"]),
             }
         );
     }

@@ -271,6 +271,7 @@ fn lone_command_words_parse() {
             Command::Bench {
                 game: None,
                 depth: None,
+                skipped: Vec::new(),
             },
         ),
         ("go", Command::Go(Default::default())),

@@ -98,7 +98,21 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
             }
             Err(e) => voice.error(ctl, &e.to_string()),
         },
-        Command::Bench { game, depth } => {
+        Command::Bench {
+            game,
+            depth,
+            skipped,
+        } => {
+            if !skipped.is_empty() {
+                let words: Vec<String> = skipped.iter().map(|w| format!("'{w}'")).collect();
+                voice.error(
+                    ctl,
+                    &format!(
+                        "bench: {} skipped: bench takes one game and one depth",
+                        words.join(", ")
+                    ),
+                );
+            }
             let result = ctl.bench(voice, game.as_deref(), depth);
             report_count(ctl, voice, result);
         }
