@@ -281,6 +281,22 @@ fn printable(text: &str) -> String {
                     continue;
                 }
             }
+        } else if out.chars().next_back().is_none_or(char::is_whitespace) {
+            // A word as long as a quotation may be (a file's path, a
+            // position text, quoted without marks) is cut the same way.
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            // Punctuation after the word (`path: no such file`) is the
+            // message's, kept after the cut.
+            let word = rest[..end].trim_end_matches(|c| ":;,)".contains(c));
+            let end = word.len();
+            if word.chars().count() > MAX_QUOTE_CHARS {
+                let cut: String = word.chars().take(MAX_QUOTE_CHARS).collect();
+                push_printable(&mut out, &cut);
+                out.push_str(&format!("... ({} bytes in all)", word.len()));
+                shown += MAX_QUOTE_CHARS;
+                rest = &rest[end..];
+                continue;
+            }
         }
         push_printable(&mut out, &rest[..c.len_utf8()]);
         shown += 1;
@@ -366,9 +382,20 @@ mod tests {
             "{}",
             printable(&inner)
         );
-        // Without quotations, the whole text is cut.
+        // A word as long (a path quoted without marks) is cut alike, the
+        // reason after it kept.
         let bare = "y".repeat(5000);
         assert!(printable(&bare).ends_with("... (5000 bytes in all)"));
-        assert!(printable(&bare).len() < MAX_ERROR_CHARS + 40);
+        assert!(printable(&bare).len() < 400);
+        let path = format!("eval params /tmp/{}.toml: no such file", "y".repeat(5000));
+        let shown = printable(&path);
+        assert!(
+            shown.ends_with("y... (5010 bytes in all): no such file") && shown.len() < 400,
+            "{shown}"
+        );
+        // Past MAX_ERROR_CHARS of short words, the whole text is cut.
+        let words = "yy ".repeat(2000);
+        assert!(printable(&words).ends_with("... (6000 bytes in all)"));
+        assert!(printable(&words).len() < MAX_ERROR_CHARS + 40);
     }
 }
