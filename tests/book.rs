@@ -287,6 +287,27 @@ fn nboard_learn_adds_the_game_to_the_configured_book() {
         "{lines:?}"
     );
 
+    // No game set yet: nothing to learn, said, and no book written.
+    let fresh = work.path().join("fresh.book");
+    let fresh_config = work.path().join("fresh.toml");
+    std::fs::write(&fresh_config, "book = \"fresh.book\"\n").unwrap();
+    let fresh_arg = fresh_config.display().to_string();
+    let mut e = Engine::start(
+        dir.path(),
+        &["--config", &fresh_arg, "--protocol", "nboard"],
+        &[],
+    );
+    e.send("nboard 2");
+    e.send("learn");
+    let lines = e.read_until(|l| l == "learned");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("learn: the game has no moves to learn")),
+        "{lines:?}"
+    );
+    assert!(!fresh.exists());
+
     // Without a book file, `learn` says why and answers all the same.
     let mut e = Engine::start(dir.path(), &["--protocol", "nboard"], &[]);
     e.send("nboard 2");

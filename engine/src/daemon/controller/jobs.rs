@@ -278,6 +278,15 @@ impl Controller {
                     .to_string(),
             ));
         }
+        // A game of no moves (no `set game` read, or one refused) adds
+        // nothing: said, and no book written.
+        if moves.is_empty() {
+            return Err(ControlError::Option(
+                "learn: the game has no moves to learn (no game has been set since the start, \
+                 or the last one was refused)"
+                    .to_string(),
+            ));
+        }
         let current = self.session.current().map_err(ControlError::NoGame)?;
         let variant = current.variant.name().to_string();
         let evaluator = Arc::clone(&current.evaluator);
