@@ -772,8 +772,9 @@ fn the_starts_problems_are_logged_once() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     for said in [
         "key 'bogus_key': unknown key",
-        "option NoSuch=3 (--option, [options]): unknown option 'NoSuch'",
-        "option Hash=100000 (--option, [options]): option 'Hash'",
+        "option NoSuch=3 (config ",
+        "line 3: key 'NoSuch'): unknown option 'NoSuch'",
+        "option Hash=100000 (--option): option 'Hash'",
     ] {
         assert_eq!(stderr.matches(said).count(), 1, "{said}: {stderr}");
     }

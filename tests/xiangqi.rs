@@ -595,9 +595,7 @@ fn options_are_set_at_the_start_from_the_command_line_and_the_config_file() {
     let told = e.sync();
     assert_eq!(told.len(), 1, "{told:?}");
     assert!(
-        told[0].starts_with(
-            "info string error: option Nonsense=3 (--option, [options]): unknown option"
-        ),
+        told[0].starts_with("info string error: option Nonsense=3 (--option): unknown option"),
         "{told:?}"
     );
     // Ranks 1-10: h3e3 is the central cannon.

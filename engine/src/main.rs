@@ -270,7 +270,11 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     problems.extend(file.apply(&mut settings));
     let (mut options, refused) = file.option_values();
     problems.extend(refused);
-    options.extend(cli.options.iter().cloned());
+    options.extend(
+        cli.options
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone(), "--option".to_string())),
+    );
     let env_path = std::env::var("PLYD_PLUGIN_PATH")
         .ok()
         .filter(|p| !p.trim().is_empty());
@@ -985,12 +989,12 @@ fn configured_variant(host: &PluginHost, config: &DaemonConfig) -> Result<Varian
     // the daemon: the config file's `[options]` and `--option` among them
     // are set on its plugin; the engine's (Threads, Hash) mean nothing to
     // a tool and are passed over.
-    for (name, value) in &config.options {
+    for (name, value, source) in &config.options {
         if let Some(option) = variant.plugin.info().option(name) {
             variant
                 .plugin
                 .set_option(&option.name, value)
-                .map_err(|e| format!("option {} = {value}: {e}", option.name))?;
+                .map_err(|e| format!("option {} = {value} ({source}): {e}", option.name))?;
         }
     }
     Ok(variant)

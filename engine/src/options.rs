@@ -509,7 +509,7 @@ impl ConfigFile {
     /// The `[options]` table as option names and values, in the order of
     /// the names, and one message per value that is not a string, a number or
     /// a boolean (left out).
-    pub fn option_values(&self) -> (Vec<(String, String)>, Vec<String>) {
+    pub fn option_values(&self) -> (Vec<(String, String, String)>, Vec<String>) {
         let mut values = Vec::new();
         let mut problems = Vec::new();
         for (name, value) in self.options.iter().flatten() {
@@ -528,7 +528,7 @@ impl ConfigFile {
                     continue;
                 }
             };
-            values.push((name.clone(), text));
+            values.push((name.clone(), text, self.place_of(name)));
         }
         // A TOML table keeps no order: the plugin folders first, then the
         // game, then what chooses the evaluator, then its parameters, as a
@@ -541,7 +541,7 @@ impl ConfigFile {
             "evalparams" => 4,
             _ => 5,
         };
-        values.sort_by_key(|(name, _)| rank(name));
+        values.sort_by_key(|(name, _, _)| rank(name));
         (values, problems)
     }
 
@@ -672,7 +672,7 @@ mod tests {
         .unwrap();
         let (values, problems) = file.option_values();
         assert!(problems.is_empty(), "{problems:?}");
-        let names: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
+        let names: Vec<&str> = values.iter().map(|(n, _, _)| n.as_str()).collect();
         assert_eq!(
             names,
             [

@@ -124,8 +124,9 @@ pub struct DaemonConfig {
     pub problems: Vec<String>,
     /// Options to set as `setoption` sets them (the config file's
     /// `[options]`, then `--option NAME=VALUE`), before the first line is
-    /// handled.
-    pub options: Vec<(String, String)>,
+    /// handled: name, value, and where it was given (`--option`, or the
+    /// file and line), for the error that refuses it.
+    pub options: Vec<(String, String, String)>,
 }
 
 /// The controller and the dialect it speaks.

@@ -77,7 +77,7 @@ pub struct Controller {
     pub(in crate::daemon) startup_notes: Vec<String>,
     /// The options to set at the start (the config file's `[options]`,
     /// then `--option`), until [`Controller::set_start_options`] sets them.
-    start_options: Vec<(String, String)>,
+    start_options: Vec<(String, String, String)>,
 }
 
 /// The book at `path` (`BookFile`), with the line that tells what it
@@ -265,9 +265,9 @@ impl Controller {
     /// the start's other problems are.
     pub(in crate::daemon) fn set_start_options(&mut self) {
         let mut sink = crate::daemon::dialect::Collected::default();
-        for (name, value) in std::mem::take(&mut self.start_options) {
+        for (name, value, source) in std::mem::take(&mut self.start_options) {
             if let Err(e) = self.set_option(&mut sink, &name, Some(&value)) {
-                let why = format!("option {name}={value} (--option, [options]): {e}");
+                let why = format!("option {name}={value} ({source}): {e}");
                 log::error!("{why}");
                 self.startup_errors.push(why);
             }
