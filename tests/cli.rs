@@ -57,7 +57,7 @@ fn the_tools_take_the_games_own_options() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("option MoveRanks = 2-11: "),
+        String::from_utf8_lossy(&out.stderr).contains("option MoveRanks = 2-11 (--option): "),
         "{out:?}"
     );
 }
