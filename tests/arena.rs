@@ -1986,10 +1986,13 @@ fn a_log_another_match_is_writing_is_refused() {
     held.write_all(b"").unwrap();
     let plyd = format!("cmd={}", plyd_bin().display());
     let play = || {
-        let log = log.to_str().unwrap();
-        let args = [
-            "--engine", &plyd, "--engine", &plyd, "--depth", "1", "--games", "2", "--out", log,
+        let mut args = vec![
+            "--engine".to_string(),
+            plyd.clone(),
+            "--engine".into(),
+            plyd.clone(),
         ];
+        args.extend(logged_games_at_depth_1(2, &log));
         arena(plugins.path(), &args)
     };
     let out = play();
@@ -2014,23 +2017,15 @@ fn records_that_cannot_be_written_end_the_match_with_status_3() {
     let dir = TempDir::new("arena-records-lost");
     let log = dir.path().join("games.txt");
     let plyd = format!("cmd={}", plyd_bin().display());
-    let out = arena(
-        plugins.path(),
-        &[
-            "--engine",
-            &plyd,
-            "--engine",
-            &plyd,
-            "--depth",
-            "1",
-            "--games",
-            "2",
-            "--out",
-            log.to_str().unwrap(),
-            "--record",
-            "/dev/full",
-        ],
-    );
+    let mut args = vec![
+        "--engine".to_string(),
+        plyd.clone(),
+        "--engine".into(),
+        plyd,
+    ];
+    args.extend(logged_games_at_depth_1(2, &log));
+    args.extend(["--record", "/dev/full"].map(String::from));
+    let out = arena(plugins.path(), &args);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(
@@ -2039,13 +2034,5 @@ fn records_that_cannot_be_written_end_the_match_with_status_3() {
             && stderr.contains("every game is in the game log"),
         "{stderr}"
     );
-    assert_eq!(logged_games_count(&log), 2);
-}
-
-fn logged_games_count(log: &std::path::Path) -> usize {
-    std::fs::read_to_string(log)
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with("[Game "))
-        .count()
+    assert_eq!(read_log(&log).len(), 2);
 }

@@ -235,14 +235,18 @@ fn nboard_learn_adds_the_game_to_the_configured_book() {
     let work = TempDir::new("learn");
     // The book file is not there yet: learning starts it.
     let file = work.path().join("learned.book");
-    let config = work.path().join("plyd.toml");
-    std::fs::write(&config, "book = \"learned.book\"\nown_book = true\n").unwrap();
-    let config_arg = config.display().to_string();
-    let mut e = Engine::start(
-        dir.path(),
-        &["--config", &config_arg, "--protocol", "nboard"],
-        &[],
-    );
+    // An NBoard daemon with the configuration `text`, written to `name`.
+    let nboard_with = |name: &str, text: &str| {
+        let config = work.path().join(name);
+        std::fs::write(&config, text).unwrap();
+        let config = config.display().to_string();
+        Engine::start(
+            dir.path(),
+            &["--config", &config, "--protocol", "nboard"],
+            &[],
+        )
+    };
+    let mut e = nboard_with("plyd.toml", "book = \"learned.book\"\nown_book = true\n");
     e.send("nboard 2");
     e.send("set depth 3");
     e.send(
@@ -289,14 +293,7 @@ fn nboard_learn_adds_the_game_to_the_configured_book() {
 
     // No game set yet: nothing to learn, said, and no book written.
     let fresh = work.path().join("fresh.book");
-    let fresh_config = work.path().join("fresh.toml");
-    std::fs::write(&fresh_config, "book = \"fresh.book\"\n").unwrap();
-    let fresh_arg = fresh_config.display().to_string();
-    let mut e = Engine::start(
-        dir.path(),
-        &["--config", &fresh_arg, "--protocol", "nboard"],
-        &[],
-    );
+    let mut e = nboard_with("fresh.toml", "book = \"fresh.book\"\n");
     e.send("nboard 2");
     e.send("learn");
     let lines = e.read_until(|l| l == "learned");

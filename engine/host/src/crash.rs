@@ -173,6 +173,22 @@ mod imp {
         search.span
     }
 
+    /// The plugin file mapped at instruction `pc`, and `pc`'s offset in it
+    /// (what `addr2line` reads); `None` outside every plugin noted. Only
+    /// atomics are read: the fault handler calls it too.
+    fn plugin_at(pc: usize) -> Option<(&'static [u8], usize)> {
+        let taken = TAKEN.load(Ordering::Acquire).min(SLOTS);
+        let range = RANGES[..taken].iter().find(|r| {
+            let end = r.end.load(Ordering::Acquire);
+            (r.start.load(Ordering::Relaxed)..end).contains(&pc)
+        })?;
+        let name = range.name.load(Ordering::Relaxed);
+        let len = range.len.load(Ordering::Relaxed);
+        // SAFETY: a leaked buffer of `len` bytes, written before `end`.
+        let name = unsafe { std::slice::from_raw_parts(name, len) };
+        Some((name, pc - range.base.load(Ordering::Relaxed)))
+    }
+
     /// The instruction the sampled thread was at; 0 until it answers.
     static SAMPLE: AtomicUsize = AtomicUsize::new(0);
 
@@ -220,16 +236,8 @@ mod imp {
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         };
-        let taken = TAKEN.load(Ordering::Acquire).min(SLOTS);
-        let range = RANGES[..taken].iter().find(|r| {
-            let end = r.end.load(Ordering::Acquire);
-            (r.start.load(Ordering::Relaxed)..end).contains(&pc)
-        })?;
-        let name = range.name.load(Ordering::Relaxed);
-        let len = range.len.load(Ordering::Relaxed);
-        // SAFETY: a leaked buffer of `len` bytes, written before `end`.
-        let name = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(name, len) });
-        let offset = pc - range.base.load(Ordering::Relaxed);
+        let (name, offset) = plugin_at(pc)?;
+        let name = String::from_utf8_lossy(name);
         Some(format!(
             "{name}, at {offset:#x} (addr2line -f -e {name} {offset:#x} names the function)"
         ))
@@ -291,22 +299,13 @@ mod imp {
     extern "C" fn on_fault(signal: c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
         let index = SIGNALS.iter().position(|&(s, _)| s == signal).unwrap_or(0);
         let pc = instruction(context);
-        let taken = TAKEN.load(Ordering::Acquire).min(SLOTS);
-        let hit = RANGES[..taken].iter().find(|r| {
-            let end = r.end.load(Ordering::Acquire);
-            (r.start.load(Ordering::Relaxed)..end).contains(&pc)
-        });
-        if let Some(range) = hit {
-            let name = range.name.load(Ordering::Relaxed);
-            let len = range.len.load(Ordering::Relaxed);
+        if let Some((name, offset)) = plugin_at(pc) {
             write_err(b"plyd: ");
             write_err(SIGNALS[index].1);
             write_err(b" inside the plugin ");
-            // SAFETY: a leaked buffer of `len` bytes, written before `end`.
-            write_err(unsafe { std::slice::from_raw_parts(name, len) });
+            write_err(name);
             // Where in the file: what `addr2line` reads (the function, and
             // the line where the plugin was built with debug information).
-            let offset = pc - range.base.load(Ordering::Relaxed);
             let mut hex = [0u8; 18];
             let hex = hex_of(offset, &mut hex);
             write_err(b", at ");

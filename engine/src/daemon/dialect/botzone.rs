@@ -206,9 +206,10 @@ impl Botzone {
                     Some(Err(e)) => log::warn!("{e}: Botzone's default limits apply"),
                     None => {}
                 }
-                self.game(ctl, &requests[0])?;
                 let mut moves = Vec::new();
                 let mut sources = Vec::new();
+                // Each request and response of the game's kind (the first
+                // request chooses it, where the command line did not).
                 for (i, request) in requests.iter().enumerate() {
                     self.game(ctl, request)?;
                     let source = || format!("request {} '{}'", i + 1, request.answer(false));

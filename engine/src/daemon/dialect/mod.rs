@@ -208,7 +208,6 @@ pub(super) fn search(
     root: Option<GameState>,
 ) {
     if !go.skipped.is_empty() {
-        let words: Vec<String> = go.skipped.iter().map(|w| format!("'{w}'")).collect();
         let endless = if go.has_a_limit() || go.infinite || go.ponder {
             ""
         } else {
@@ -218,7 +217,7 @@ pub(super) fn search(
             ctl,
             &format!(
                 "go: {} skipped, not a go keyword or its value{endless}",
-                words.join(", ")
+                quoted_words(&go.skipped)
             ),
         );
     }
@@ -272,10 +271,9 @@ fn printable(text: &str) -> String {
             if let Some(end) = quotation_end(rest) {
                 let quoted = &rest[1..end];
                 if quoted.chars().count() > MAX_QUOTE_CHARS {
-                    let cut: String = quoted.chars().take(MAX_QUOTE_CHARS).collect();
                     out.push('\'');
-                    push_printable(&mut out, &cut);
-                    out.push_str(&format!("... ({} bytes in all)'", quoted.len()));
+                    push_cut(&mut out, quoted);
+                    out.push('\'');
                     shown += MAX_QUOTE_CHARS + 2;
                     rest = &rest[end + 1..];
                     continue;
@@ -290,9 +288,7 @@ fn printable(text: &str) -> String {
             let word = rest[..end].trim_end_matches(|c| ":;,)".contains(c));
             let end = word.len();
             if word.chars().count() > MAX_QUOTE_CHARS {
-                let cut: String = word.chars().take(MAX_QUOTE_CHARS).collect();
-                push_printable(&mut out, &cut);
-                out.push_str(&format!("... ({} bytes in all)", word.len()));
+                push_cut(&mut out, word);
                 shown += MAX_QUOTE_CHARS;
                 rest = &rest[end..];
                 continue;
@@ -320,6 +316,20 @@ fn quotation_end(text: &str) -> Option<usize> {
         })
         .map(|(i, _)| i)
         .next()
+}
+
+/// The first [`MAX_QUOTE_CHARS`] characters of `text` onto `out`,
+/// printable, and its length in all.
+fn push_cut(out: &mut String, text: &str) {
+    let cut: String = text.chars().take(MAX_QUOTE_CHARS).collect();
+    push_printable(out, &cut);
+    out.push_str(&format!("... ({} bytes in all)", text.len()));
+}
+
+/// Words in quotes, joined by commas: `'foo', '7'`.
+pub(super) fn quoted_words(words: &[String]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    quoted.join(", ")
 }
 
 /// `text` onto `out`, control characters escaped.

@@ -104,12 +104,11 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
             skipped,
         } => {
             if !skipped.is_empty() {
-                let words: Vec<String> = skipped.iter().map(|w| format!("'{w}'")).collect();
                 voice.error(
                     ctl,
                     &format!(
                         "bench: {} skipped: bench takes one game and one depth",
-                        words.join(", ")
+                        super::quoted_words(&skipped)
                     ),
                 );
             }
