@@ -554,3 +554,37 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
         "{out:?}"
     );
 }
+
+/// A `RUST_LOG` that names no level (`warning` for `warn`) is read by the
+/// logging crate as a filter for a module of that name: it is said, and
+/// errors are still logged; an explicit `off` silences the log.
+#[test]
+fn a_mistyped_log_level_is_said_and_errors_stay_in_the_log() {
+    let dir = othello_dir();
+    let stderr_with = |spec: &str| -> String {
+        let mut child = plyd_command(dir.path())
+            .env("RUST_LOG", spec)
+            .args(["--game", "nosuch"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let stderr = stderr_with("warning");
+    assert!(
+        stderr.contains("RUST_LOG: 'warning' is no level (error, warn, info, debug, trace, off)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("game 'nosuch' is not loaded"), "{stderr}");
+    let stderr = stderr_with("plyd=info");
+    assert!(!stderr.contains("RUST_LOG"), "{stderr}");
+    assert!(stderr.contains("game 'nosuch' is not loaded"), "{stderr}");
+    let stderr = stderr_with("off");
+    assert!(stderr.is_empty(), "{stderr}");
+}

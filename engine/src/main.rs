@@ -407,6 +407,23 @@ fn processor_supported() -> Result<(), String> {
     Ok(())
 }
 
+/// The first word of a `RUST_LOG` value that the logging crate would read
+/// as a filter for a module plyd does not have (a mistyped level: a
+/// directive with no `=` that names neither a level nor a plyd module).
+fn unknown_log_word(spec: &str) -> Option<&str> {
+    const LEVELS: [&str; 6] = ["error", "warn", "info", "debug", "trace", "off"];
+    spec.split('/')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|directive| !directive.is_empty() && !directive.contains('='))
+        .find(|name| {
+            !LEVELS.iter().any(|level| name.eq_ignore_ascii_case(level))
+                && !name.starts_with("plyd")
+        })
+}
+
 fn main() -> ExitCode {
     if let Err(message) = processor_supported() {
         eprintln!("plyd: {message}");
@@ -419,7 +436,16 @@ fn main() -> ExitCode {
     let address_limit = plyd::memory::fit_allocator_to_limits();
     // Each log line starts with the seconds since the process started: what
     // matters under a clock is how far into the game a line came.
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    let log_spec = std::env::var("RUST_LOG").ok();
+    let mut logger = env_logger::Builder::new();
+    match &log_spec {
+        // Errors stay in the log under any filter but an explicit `off`:
+        // a mistyped level (`RUST_LOG=warning`) reads as a module filter
+        // that matches nothing, which silenced them.
+        Some(spec) => logger.filter_level(log::LevelFilter::Error).parse_filters(spec),
+        None => logger.filter_level(log::LevelFilter::Warn),
+    };
+    logger
         .target(env_logger::Target::Stderr)
         .format(|out, record| {
             use std::io::Write;
@@ -433,6 +459,12 @@ fn main() -> ExitCode {
             )
         })
         .init();
+    if let Some(word) = log_spec.as_deref().and_then(unknown_log_word) {
+        log::error!(
+            "RUST_LOG: '{word}' is no level (error, warn, info, debug, trace, off) and no module of plyd's: \
+             read as a filter for a module of that name (errors are logged all the same)"
+        );
+    }
     if let Some(mib) = address_limit {
         log::info!("address space limited to {mib} MiB: one allocator arena for every thread");
     }
