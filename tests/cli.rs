@@ -481,6 +481,37 @@ fn check_tells_an_evaluator_that_scores_for_one_player_whoever_moves() {
     );
 }
 
+/// `plyd check` compares an evaluator's `shallow_search` with the same
+/// tree searched whole: a plain alpha-beta passes; one that counts no
+/// position, or fails low with a score that is no bound, is told.
+#[test]
+fn check_compares_shallow_search_with_the_tree() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let args = ["--game", "othello", "--games", "4", "--evaluator", "odd"];
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "shallow-ok")]);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(
+        stdout.contains(" compared with the same tree searched whole (depths 1 to 2, "),
+        "{stdout}"
+    );
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "shallow-nodes")]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "problem: shallow_search counts no position below, or more than its tree has: "
+        ) && stdout.contains(": 0 counted, the tree has 4"),
+        "{stdout}"
+    );
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "shallow-bound")]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("problem: shallow_search's score is not the tree's: ")
+            && stdout.contains("(failed low, but the tree's score is higher)"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
     let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);

@@ -19,6 +19,7 @@ use plyd_api::{Move, NULL_MOVE};
 use plyd_util::rng::SplitMix64;
 
 use crate::host::{EvalStack, Evaluator, GameState, Outcome, PluginError, VariantRef};
+use crate::search::score::{EVAL_LIMIT, INFINITY, WIN};
 
 /// Signs of life of a check: bumped at every position and every score
 /// compared, for a watch that gives up on a plugin call that never
@@ -48,6 +49,14 @@ pub struct CheckReport {
     /// Games played without a stack: its reset answered
     /// `STATUS_UNSUPPORTED`.
     pub unsupported_resets: u64,
+    /// `shallow_search` calls compared with the tree they search, the
+    /// deepest depth compared, and calls the evaluator left to the host
+    /// (`STATUS_UNSUPPORTED`).
+    pub shallow_compared: u64,
+    /// See [`CheckReport::shallow_compared`].
+    pub shallow_deepest: u32,
+    /// See [`CheckReport::shallow_compared`].
+    pub shallow_left: u64,
     /// Each kind of problem: how often, and where it was first seen.
     pub problems: BTreeMap<&'static str, (u64, String)>,
     /// Each position's score beside the best its side to move gets one
@@ -168,6 +177,9 @@ impl CheckReport {
         self.from_stack += other.from_stack;
         self.left_to_evaluate += other.left_to_evaluate;
         self.unsupported_resets += other.unsupported_resets;
+        self.shallow_compared += other.shallow_compared;
+        self.shallow_deepest = self.shallow_deepest.max(other.shallow_deepest);
+        self.shallow_left += other.shallow_left;
         self.one_ply.merge(other.one_ply);
         for (kind, (count, first)) in other.problems {
             let entry = self.problems.entry(kind).or_insert((0, first));
@@ -527,7 +539,13 @@ pub fn run_evaluator(
     plies: u32,
     seed: u64,
 ) -> (CheckReport, Option<String>) {
-    let threads = if evaluator.is_incremental() { 2 } else { 1 };
+    // Stacks are per thread, and a shallow search may run on several
+    // threads with one context at once: both are checked on two.
+    let threads = if evaluator.is_incremental() || evaluator.shallow_plies() > 0 {
+        2
+    } else {
+        1
+    };
     let reports: Vec<(CheckReport, Option<PluginError>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|thread| {
@@ -583,9 +601,20 @@ fn evaluator_games(
     let bound = evaluator.info().score_bound;
     let mut stack = evaluator.new_stack()?;
     let null_moves = claims_null_moves(variant);
+    // The plies the search hands over: one in a game with chance nodes,
+    // none where the evaluator's scores reach the wins' range.
+    let shallow_plies = if bound > EVAL_LIMIT {
+        0
+    } else if variant.plugin.has_chance() {
+        evaluator.shallow_plies().min(1)
+    } else {
+        evaluator.shallow_plies().min(SHALLOW_DEEPEST)
+    };
     let mut moves = Vec::new();
     for game in games {
         let mut rng = SplitMix64::new(seed ^ u64::from(game).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        // Its own numbers: the games are the same with it or without.
+        let mut shallow_rng = SplitMix64::for_item(seed, 1, u64::from(game));
         let mut state = GameState::new(&variant.plugin, variant.index)?;
         if let Some(start) = start {
             state.set_position(start)?;
@@ -645,6 +674,19 @@ fn evaluator_games(
             }
             if let Some(best) = one_ply(evaluator, &mut state)? {
                 report.one_ply.add(f64::from(score), best);
+            }
+            if shallow_plies > 0 && state.outcome()? == Outcome::Ongoing {
+                let mut outcomes = Vec::new();
+                state.chance_outcomes(&mut outcomes)?;
+                if outcomes.is_empty() {
+                    let mut shallow = Shallow {
+                        report: &mut *report,
+                        evaluator,
+                        rng: &mut shallow_rng,
+                        place: &place,
+                    };
+                    shallow.check(&mut state, shallow_plies)?;
+                }
             }
             state.legal_moves(&mut moves)?;
             if moves.is_empty() {
@@ -779,4 +821,151 @@ impl Walk<'_, '_, '_> {
         }
         Ok(())
     }
+}
+
+/// The deepest `shallow_search` that `plyd check` compares.
+const SHALLOW_DEEPEST: u32 = 8;
+/// The most positions of a tree searched to compare one `shallow_search`
+/// with: deeper searches of a position whose tree is larger are left out.
+const SHALLOW_TREE: u64 = 20_000;
+
+/// The `shallow_search` of one thread of [`run_evaluator`] at one position
+/// of a game.
+struct Shallow<'r, 'e> {
+    report: &'r mut CheckReport,
+    evaluator: &'e Evaluator,
+    rng: &'r mut SplitMix64,
+    place: &'r dyn Fn(String) -> String,
+}
+
+impl Shallow<'_, '_> {
+    /// At `state` (a player to move, the game going on), for each depth
+    /// from 1 to `plies` whose tree is small enough: the tree searched
+    /// whole by the host, then `shallow_search` in windows around its
+    /// score and at random: exact strictly inside the window, a bound on
+    /// the side it fell outside it, at least one position and at most the
+    /// tree's counted, `state` left as it was.
+    fn check(&mut self, state: &mut GameState, plies: u32) -> Result<(), PluginError> {
+        let before = snapshot(state)?;
+        // A win at the position itself, as at some ply of a search.
+        let win = WIN - 1 - self.rng.below(64) as i32;
+        let bound = self.evaluator.info().score_bound;
+        let span = (bound / 20).max(2);
+        for depth in 1..=plies {
+            let mut budget = SHALLOW_TREE;
+            let Some((tree, positions)) = tree_score(self.evaluator, state, depth, win, &mut budget)?
+            else {
+                break;
+            };
+            let mut windows = vec![(-INFINITY, INFINITY), (tree - 1, tree + 1), (tree, tree + 1), (tree - 1, tree)];
+            for _ in 0..2 {
+                let low = tree - span + self.rng.below(2 * span as u64 + 1) as i32;
+                windows.push((low, low + 1 + self.rng.below(span as u64) as i32));
+            }
+            for (alpha, beta) in windows {
+                alive();
+                let Some((score, nodes)) = self.evaluator.shallow_search(state, depth, alpha, beta, win)?
+                else {
+                    self.report.shallow_left += 1;
+                    continue;
+                };
+                self.report.shallow_compared += 1;
+                self.report.shallow_deepest = self.report.shallow_deepest.max(depth);
+                let searched = || format!("depth {depth}, window ({alpha}, {beta}), win {win}");
+                let mut wrong = disagreement(score, alpha, beta, tree);
+                if wrong.is_some() {
+                    // An evaluator whose scores change as it learns (an
+                    // ending solved over several calls) is not faulted
+                    // for it here, where the tree searched again agrees.
+                    let mut budget = SHALLOW_TREE;
+                    let again = tree_score(self.evaluator, state, depth, win, &mut budget)?;
+                    if again.is_some_and(|(again, _)| disagreement(score, alpha, beta, again).is_none()) {
+                        wrong = None;
+                    }
+                }
+                if let Some(wrong) = wrong {
+                    let place = self.place;
+                    self.report.problem("shallow_search's score is not the tree's", || {
+                        place(format!(": {}: shallow_search {score} ({wrong}), the tree {tree}", searched()))
+                    });
+                }
+                if nodes == 0 || nodes > positions {
+                    let place = self.place;
+                    self.report.problem(
+                        "shallow_search counts no position below, or more than its tree has",
+                        || place(format!(": {}: {nodes} counted, the tree has {positions}", searched())),
+                    );
+                }
+                let after = snapshot(state)?;
+                if after != before {
+                    let place = self.place;
+                    self.report.problem("shallow_search leaves the position changed", || {
+                        place(format!(": {}: now '{}'", searched(), after.2))
+                    });
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with `score`, searched in the window `(alpha, beta)`,
+/// for a tree whose score is `tree`: fail-soft, it is exact strictly
+/// inside the window, at least the tree's score where it fell at or
+/// below `alpha`, at most where it fell at or above `beta`.
+fn disagreement(score: i32, alpha: i32, beta: i32, tree: i32) -> Option<&'static str> {
+    if score > alpha && score < beta {
+        (score != tree).then_some("inside the window, not the tree's score")
+    } else if score <= alpha {
+        (tree > score).then_some("failed low, but the tree's score is higher")
+    } else {
+        (tree < score).then_some("failed high, but the tree's score is lower")
+    }
+}
+
+/// The score of `state` searched whole `depth` plies deep for its side to
+/// move, as `shallow_search` is to score it (a position `depth` plies down
+/// scored by `evaluate`, a game ended `d` plies down `win - d` for the
+/// side to move there when it has won, the negation when it has lost, 0
+/// drawn), and the positions reached below it; `None` when that takes
+/// more than `budget` positions.
+fn tree_score(
+    evaluator: &Evaluator,
+    state: &mut GameState,
+    depth: u32,
+    win: i32,
+    budget: &mut u64,
+) -> Result<Option<(i32, u64)>, PluginError> {
+    match state.outcome()? {
+        Outcome::Win => return Ok(Some((win, 0))),
+        Outcome::Loss => return Ok(Some((-win, 0))),
+        Outcome::Draw => return Ok(Some((0, 0))),
+        Outcome::Ongoing => {}
+    }
+    if depth == 0 {
+        alive();
+        return Ok(Some((evaluator.evaluate(state)?, 0)));
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves)?;
+    let side = state.side_to_move()?;
+    let (mut best, mut positions) = (-INFINITY, 0);
+    for mv in moves {
+        if *budget == 0 {
+            return Ok(None);
+        }
+        *budget -= 1;
+        state.make_move(mv)?;
+        let below = tree_score(evaluator, state, depth - 1, win - 1, budget);
+        let same_side = state.side_to_move().map(|s| s == side);
+        state.unmake_move(mv)?;
+        let Some((score, under)) = below? else {
+            return Ok(None);
+        };
+        let score = if same_side? { score } else { -score };
+        best = best.max(score);
+        positions += 1 + under;
+    }
+    Ok(Some((best, positions)))
 }

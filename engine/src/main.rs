@@ -660,6 +660,24 @@ fn main() -> ExitCode {
                                 report.unsupported_resets
                             );
                         }
+                        if report.shallow_compared > 0 {
+                            let depths = match report.shallow_deepest {
+                                1 => "depth 1".to_string(),
+                                deepest => format!("depths 1 to {deepest}"),
+                            };
+                            outln!(
+                                "its shallow_search: {} compared with the same tree searched whole \
+                                 ({depths}, windows around the tree's score and at random)",
+                                plyd::counted(report.shallow_compared as usize, "search", "searches"),
+                            );
+                        }
+                        if report.shallow_left > 0 {
+                            outln!(
+                                "note: its shallow_search left {} to the host \
+                                 (STATUS_UNSUPPORTED): those were not compared",
+                                plyd::counted(report.shallow_left as usize, "search", "searches")
+                            );
+                        }
                         let pairs = report.one_ply.len();
                         match report.one_ply.view() {
                             View::SideToMove(rho) => outln!(

@@ -19,6 +19,11 @@
 //!   leaves every node to the host until a position has 7 discs or more,
 //!   and then panics;
 //! * `shallow-garbage`: the same, answering status 42 instead;
+//! * `shallow-ok`: the disc-count evaluator with a `shallow_search` of up
+//!   to two plies, a plain fail-soft alpha-beta;
+//! * `shallow-nodes`: the same, counting no position below;
+//! * `shallow-bound`: the same, but a search that fails low answers 10
+//!   below `alpha` (no bound on the tree's score);
 //! * `stack-unsupported`: the disc-count evaluator with a stack whose
 //!   `stack_evaluate` answers `STATUS_UNSUPPORTED` (leaving every score
 //!   to `evaluate`);
@@ -163,6 +168,72 @@ unsafe extern "C" fn odd_shallow_search(
     })
 }
 
+/// The fail-soft alpha-beta of `depth` plies below `state` with the disc
+/// count at its leaves, and the positions it reached.
+fn disc_search(state: &mut Othello, depth: u32, mut alpha: i32, beta: i32, win: i32) -> (i32, u64) {
+    use plyd_api::{Game, Outcome};
+    match state.outcome() {
+        Outcome::Win => return (win, 0),
+        Outcome::Loss => return (-win, 0),
+        Outcome::Draw => return (0, 0),
+        Outcome::Ongoing => {}
+    }
+    if depth == 0 {
+        return (DiscCount.evaluate(state), 0);
+    }
+    let mut buf = [0 as plyd_api::Move; 64];
+    let mut sink = plyd_api::sdk::MoveSink::new(&mut buf);
+    state.generate_moves(&mut sink);
+    let count = sink.len();
+    let (mut best, mut nodes) = (i32::MIN + 1, 0);
+    for &mv in &buf[..count] {
+        let side = state.side_to_move();
+        state.make_move(mv);
+        let (score, below) = if state.side_to_move() == side {
+            disc_search(state, depth - 1, alpha, beta, win - 1)
+        } else {
+            let (score, below) = disc_search(state, depth - 1, -beta, -alpha, win - 1);
+            (-score, below)
+        };
+        state.unmake_move(mv);
+        nodes += 1 + below;
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    (best, nodes)
+}
+
+/// The `shallow_search` of `shallow-ok`, `shallow-nodes` and
+/// `shallow-bound`.
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn disc_shallow_search(
+    _ctx: *const EvalContext,
+    state: *mut State,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    win: i32,
+    score: *mut i32,
+    nodes: *mut u64,
+) -> i32 {
+    // SAFETY: the host passes a live Othello state (layout checked), and
+    // writable outputs.
+    let state = unsafe { &mut *(state as *mut Othello) };
+    let (mut found, below) = disc_search(state, depth, alpha, beta, win);
+    let mode = mode();
+    if mode == "shallow-bound" && found <= alpha {
+        found = alpha - 10;
+    }
+    unsafe {
+        *score = found;
+        *nodes = if mode == "shallow-nodes" { 0 } else { below };
+    }
+    abi::STATUS_OK
+}
+
 /// The stack modes' stack: nothing but the count of positions on it.
 unsafe extern "C" fn odd_stack_new(_ctx: *const EvalContext) -> *mut abi::EvalStack {
     if mode() == "stack-null" {
@@ -234,6 +305,10 @@ fn table(mode: &str) -> EvaluatorApi {
             table.stack_push = Some(odd_stack_push);
             table.stack_pop = Some(odd_stack_pop);
             table.stack_evaluate = Some(odd_stack_evaluate);
+        }
+        "shallow-ok" | "shallow-nodes" | "shallow-bound" => {
+            table.shallow_search = Some(disc_shallow_search);
+            table.shallow_plies = 2;
         }
         "shallow-panic" | "shallow-garbage" => {
             table.shallow_search = Some(odd_shallow_search);
