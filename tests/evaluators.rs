@@ -651,7 +651,7 @@ fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
         ),
         (
             "half-stack",
-            &["evaluator 'odd' has some of the stack entries but not all six"],
+            &["evaluator 'odd' has some of the six stack entries but not stack_free, stack_reset, stack_push, stack_pop, stack_evaluate (null or past the end of its table of "],
         ),
     ];
     for (mode, needles) in cases {

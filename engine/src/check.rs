@@ -853,18 +853,26 @@ impl Shallow<'_, '_> {
         let span = (bound / 20).max(2);
         for depth in 1..=plies {
             let mut budget = SHALLOW_TREE;
-            let Some((tree, positions)) = tree_score(self.evaluator, state, depth, win, &mut budget)?
+            let Some((tree, positions)) =
+                tree_score(self.evaluator, state, depth, win, &mut budget)?
             else {
                 break;
             };
-            let mut windows = vec![(-INFINITY, INFINITY), (tree - 1, tree + 1), (tree, tree + 1), (tree - 1, tree)];
+            let mut windows = vec![
+                (-INFINITY, INFINITY),
+                (tree - 1, tree + 1),
+                (tree, tree + 1),
+                (tree - 1, tree),
+            ];
             for _ in 0..2 {
                 let low = tree - span + self.rng.below(2 * span as u64 + 1) as i32;
                 windows.push((low, low + 1 + self.rng.below(span as u64) as i32));
             }
             for (alpha, beta) in windows {
                 alive();
-                let Some((score, nodes)) = self.evaluator.shallow_search(state, depth, alpha, beta, win)?
+                let Some((score, nodes)) = self
+                    .evaluator
+                    .shallow_search(state, depth, alpha, beta, win)?
                 else {
                     self.report.shallow_left += 1;
                     continue;
@@ -879,29 +887,41 @@ impl Shallow<'_, '_> {
                     // for it here, where the tree searched again agrees.
                     let mut budget = SHALLOW_TREE;
                     let again = tree_score(self.evaluator, state, depth, win, &mut budget)?;
-                    if again.is_some_and(|(again, _)| disagreement(score, alpha, beta, again).is_none()) {
+                    if again
+                        .is_some_and(|(again, _)| disagreement(score, alpha, beta, again).is_none())
+                    {
                         wrong = None;
                     }
                 }
                 if let Some(wrong) = wrong {
                     let place = self.place;
-                    self.report.problem("shallow_search's score is not the tree's", || {
-                        place(format!(": {}: shallow_search {score} ({wrong}), the tree {tree}", searched()))
-                    });
+                    self.report
+                        .problem("shallow_search's score is not the tree's", || {
+                            place(format!(
+                                ": {}: shallow_search {score} ({wrong}), the tree {tree}",
+                                searched()
+                            ))
+                        });
                 }
                 if nodes == 0 || nodes > positions {
                     let place = self.place;
                     self.report.problem(
                         "shallow_search counts no position below, or more than its tree has",
-                        || place(format!(": {}: {nodes} counted, the tree has {positions}", searched())),
+                        || {
+                            place(format!(
+                                ": {}: {nodes} counted, the tree has {positions}",
+                                searched()
+                            ))
+                        },
                     );
                 }
                 let after = snapshot(state)?;
                 if after != before {
                     let place = self.place;
-                    self.report.problem("shallow_search leaves the position changed", || {
-                        place(format!(": {}: now '{}'", searched(), after.2))
-                    });
+                    self.report
+                        .problem("shallow_search leaves the position changed", || {
+                            place(format!(": {}: now '{}'", searched(), after.2))
+                        });
                     return Ok(());
                 }
             }

@@ -442,9 +442,9 @@ fn main() -> ExitCode {
         // Errors stay in the log under any filter but an explicit `off`:
         // a mistyped level (`RUST_LOG=warning`) reads as a module filter
         // that matches nothing, which silenced them.
-        Some(spec) if !spec.trim().is_empty() => {
-            logger.filter_level(log::LevelFilter::Error).parse_filters(spec)
-        }
+        Some(spec) if !spec.trim().is_empty() => logger
+            .filter_level(log::LevelFilter::Error)
+            .parse_filters(spec),
         _ => logger.filter_level(log::LevelFilter::Warn),
     };
     logger

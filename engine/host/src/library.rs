@@ -648,12 +648,28 @@ unsafe fn read_stack_entries(
             }))
         }
         (None, None, None, None, None, None) => Ok(None),
-        _ => Err(LoadError::Malformed {
-            path: path.to_path_buf(),
-            what: format!(
-                "evaluator '{name}' has some of the stack entries but not all six (stack_new, stack_free, stack_reset, stack_push, stack_pop, stack_evaluate)"
-            ),
-        }),
+        (new, free, reset, push, pop, evaluate) => {
+            let given = [
+                ("stack_new", new.is_some()),
+                ("stack_free", free.is_some()),
+                ("stack_reset", reset.is_some()),
+                ("stack_push", push.is_some()),
+                ("stack_pop", pop.is_some()),
+                ("stack_evaluate", evaluate.is_some()),
+            ];
+            let missing: Vec<&str> = given
+                .iter()
+                .filter(|(_, there)| !there)
+                .map(|(entry, _)| *entry)
+                .collect();
+            Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!(
+                    "evaluator '{name}' has some of the six stack entries but not {} (null or past the end of its table of {table_size} bytes)",
+                    missing.join(", ")
+                ),
+            })
+        }
     }
 }
 
