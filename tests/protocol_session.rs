@@ -54,6 +54,8 @@ in_both_modes!(
     go_nodes_is_deterministic_across_ucinewgame,
     game_over_gives_bestmove_none,
     forced_pass_is_played_as_0000,
+    a_bare_go_at_a_forced_pass_waits_for_stop,
+    one_searchmove_under_a_clock_is_searched_on_its_time,
     malformed_lines_get_one_error_each_and_change_nothing,
     illegal_moves_and_bad_positions_are_refused_whole,
     go_while_searching_is_refused_and_stop_when_idle_is_harmless,
@@ -463,6 +465,46 @@ fn forced_pass_is_played_as_0000(mode: &str) {
     }
 }
 
+/// A `go` with no limit searches until `stop` as `go infinite` does, even
+/// where there is nothing to decide (one move, a pass).
+fn a_bare_go_at_a_forced_pass_waits_for_stop(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
+    e.send("position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXO/XXXXXX2 w");
+    e.send("go");
+    let mut quiet = Vec::new();
+    while let Some(line) = e.next_line(Duration::from_millis(300)) {
+        quiet.push(line);
+        if quiet.len() > 1000 {
+            break;
+        }
+    }
+    assert_eq!(
+        count_bestmoves(&quiet),
+        0,
+        "a bare go ended by itself: {quiet:?}"
+    );
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert_eq!(bestmove_of(&lines), "0000", "{lines:?}");
+    assert!(e.sync().is_empty(), "exactly one bestmove");
+}
+
+/// `searchmoves` with one move under a clock asks for that move's
+/// analysis: it is searched on its time, not answered after one ply as a
+/// position with one legal move is.
+fn one_searchmove_under_a_clock_is_searched_on_its_time(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
+    let started = std::time::Instant::now();
+    e.send("go movetime 300 searchmoves f5");
+    let lines = e.until_bestmove();
+    assert_eq!(bestmove_of(&lines), "f5");
+    assert!(
+        started.elapsed() >= Duration::from_millis(150),
+        "answered after {:?}: {lines:?}",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn go_perft_divides_by_root_move() {
     let (mut e, _dir) = Engine::othello();
@@ -480,6 +522,16 @@ fn go_perft_divides_by_root_move() {
         .sum();
     assert_eq!(sum, 1396);
     e.sync();
+    // A perft whose depth is missing is answered as one that cannot run.
+    e.send("go perft");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
+    assert_eq!(
+        lines,
+        [
+            "info string error: 'go perft' needs a value",
+            "Nodes searched: 0"
+        ]
+    );
 }
 
 #[test]
@@ -560,8 +612,12 @@ fn malformed_lines_get_one_error_each_and_change_nothing(mode: &str) {
         e.send(bad);
         let lines = e.sync();
         assert_eq!(errors(&lines).len(), 1, "'{bad}' gave {lines:?}");
-        // A go that cannot be read is still answered, with no move.
-        if bad.starts_with("go") && bad != "go perft" {
+        // A go that cannot be read is still answered, with no move (a
+        // perft with no count).
+        if bad == "go perft" {
+            assert_eq!(lines.len(), 2, "'{bad}' gave {lines:?}");
+            assert_eq!(lines[1], "Nodes searched: 0", "'{bad}'");
+        } else if bad.starts_with("go") {
             assert_eq!(lines.len(), 2, "'{bad}' gave {lines:?}");
             assert_eq!(lines[1], "bestmove (none)", "'{bad}'");
         } else {

@@ -183,6 +183,23 @@ impl ParseError {
         }
     }
 
+    /// Whether the refused line was a `go perft` (a missing or bad depth),
+    /// which is answered as a perft that could not run is answered: with
+    /// its last line, `Nodes searched: 0`.
+    pub fn refused_a_perft(&self) -> bool {
+        matches!(
+            self,
+            ParseError::MissingValue {
+                command: "go",
+                keyword: "perft"
+            } | ParseError::InvalidValue {
+                command: "go",
+                keyword: "perft",
+                ..
+            }
+        )
+    }
+
     /// Whether the refused line was a `position`: like a `position` that
     /// names an illegal move, it leaves no position to search.
     pub fn refused_a_position(&self) -> bool {

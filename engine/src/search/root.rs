@@ -301,8 +301,10 @@ impl Searcher<'_> {
                 .is_some_and(|budget| control.thinking_elapsed() >= clock.stretched_soft(budget));
             return would_stop && control.stop_on_ponderhit();
         }
-        // A timed search with a single legal move has nothing to decide.
-        if self.root_moves.len() == 1 && limits.is_timed() {
+        // A timed search with a single legal move has nothing to decide
+        // (one that `searchmoves` restricts to a move is an analysis of
+        // that move, searched on its time).
+        if self.root_moves.len() == 1 && limits.is_timed() && limits.search_moves.is_empty() {
             return true;
         }
         // A forced result is fully seen once the depth passes its length.

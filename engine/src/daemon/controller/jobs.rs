@@ -192,8 +192,16 @@ impl Controller {
             limits.search_moves = search_moves;
         }
         if !rejected.is_empty() {
+            // None left: the search is of every move, as UCI has it, and
+            // the line says so (a client restricting the search would
+            // otherwise take the answer for one among its moves).
+            let every = if limits.search_moves.is_empty() && !chance_root {
+                "; none is left, so every move is searched"
+            } else {
+                ""
+            };
             let message = format!(
-                "searchmoves: ignoring illegal or unknown {}",
+                "searchmoves: ignoring illegal or unknown {}{every}",
                 rejected.join(" ")
             );
             voice.error(self, &message);

@@ -207,11 +207,12 @@ pub(super) fn search(
     go: &GoParams,
     root: Option<GameState>,
 ) {
+    let bare = !go.has_a_limit() && !go.infinite && !go.ponder;
     if !go.skipped.is_empty() {
-        let endless = if go.has_a_limit() || go.infinite || go.ponder {
-            ""
-        } else {
+        let endless = if bare {
             ": no limit is left, so this search runs until stop"
+        } else {
+            ""
         };
         voice.error(
             ctl,
@@ -221,6 +222,19 @@ pub(super) fn search(
             ),
         );
     }
+    // A `go` with no limit at all searches until `stop`, as `go infinite`
+    // does: it does not end at a forced move or a result already seen,
+    // which an analysing GUI would take for an answer it did not ask for.
+    let endless;
+    let go = if bare {
+        endless = GoParams {
+            infinite: true,
+            ..go.clone()
+        };
+        &endless
+    } else {
+        go
+    };
     if let Err(e) = ctl.go(voice, go, root) {
         voice.error(ctl, &e.to_string());
         if e.owes_an_answer() {

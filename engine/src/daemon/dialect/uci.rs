@@ -46,6 +46,9 @@ pub(super) fn unreadable(ctl: &mut Controller, voice: &mut dyn Dialect, e: &Pars
     if e.refused_a_search() && !ctl.searching() {
         voice.best(ctl, None, None);
     }
+    if e.refused_a_perft() && !ctl.searching() {
+        ctl.raw("Nodes searched: 0");
+    }
 }
 
 /// Carry out a UCI command for `voice`, which reports in its own words;
