@@ -1808,3 +1808,80 @@ fn a_move_after_the_end_is_told_the_game_is_over() {
         "{lines:?}"
     );
 }
+
+/// Installed as a package installs it (`bin/plyd`, the plugins in
+/// `lib/plyd/`), plyd finds its games with no plugin path named; on a path
+/// of several folders a game a folder earlier on gave shadows the same
+/// game further on, and a folder that is not there is passed over, both
+/// without an error line (a GUI, and the arena, take those for a broken
+/// set-up); a path of one folder that is not there is still an error.
+#[test]
+fn an_installed_layout_and_a_path_of_several_folders_load_without_errors() {
+    let root = common::TempDir::new("install");
+    let (bin, lib, user) = (
+        root.path().join("bin"),
+        root.path().join("lib").join("plyd"),
+        root.path().join("user"),
+    );
+    for dir in [&bin, &lib, &user] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::copy(common::plyd_bin(), bin.join("plyd")).unwrap();
+    let game_file = |dir: &Path, game: &str| {
+        dir.join(format!(
+            "{}plyd_game_{game}{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        ))
+    };
+    std::fs::copy(
+        built_library("plyd_game_othello"),
+        game_file(&lib, "othello"),
+    )
+    .unwrap();
+    std::fs::copy(
+        built_library("plyd_game_othello"),
+        game_file(&user, "othello"),
+    )
+    .unwrap();
+    let run = |path: Option<String>| -> (String, String) {
+        let mut command = std::process::Command::new(bin.join("plyd"));
+        command
+            .env_remove("PLYD_PLUGIN_PATH")
+            .env_remove("RUST_LOG");
+        if let Some(path) = path {
+            command.env("PLYD_PLUGIN_PATH", path);
+        }
+        let out = command
+            .args(["perft", "--depth", "3"])
+            .current_dir(root.path())
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (stdout, stderr) = run(None);
+    assert!(stdout.contains("\nNodes searched: 56\n"), "{stdout}{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let several = format!(
+        "{}:{}:{}",
+        user.display(),
+        root.path().join("absent").display(),
+        lib.display()
+    );
+    let (stdout, stderr) = run(Some(several));
+    assert!(stdout.contains("\nNodes searched: 56\n"), "{stdout}{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    // In the daemon too: no error line after the GUI's first line.
+    let both = format!("{}:{}", user.display(), lib.display());
+    let mut e = Engine::start(&user, &["--plugin-path", &both], &[]);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let (_, stderr) = run(Some(root.path().join("absent").display().to_string()));
+    assert!(stderr.contains("cannot read plugin directory"), "{stderr}");
+}

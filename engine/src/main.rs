@@ -12,7 +12,7 @@ use std::sync::Arc;
 use plyd::book::{negamax, Book, BookBuilder};
 use plyd::check::View;
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Protocol};
-use plyd::host::{default_plugin_dir, GameState, PluginError, PluginHost, VariantRef};
+use plyd::host::{default_plugin_dirs, GameState, PluginError, PluginHost, VariantRef};
 use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
@@ -291,7 +291,7 @@ fn resolve(cli: &Cli) -> DaemonConfig {
         })
         .unwrap_or_default();
     let plugin_dirs = if path_text.trim().is_empty() {
-        default_plugin_dir().into_iter().collect()
+        default_plugin_dirs()
     } else {
         split_plugin_path(&path_text)
     };

@@ -94,6 +94,16 @@ pub enum LoadError {
         /// Where the one already loaded comes from.
         existing: String,
     },
+    /// A game plugin whose game is already loaded from another file.
+    #[error("plugin {path}: game '{game}' is already loaded from {}", existing.display())]
+    GameLoaded {
+        /// The library file.
+        path: PathBuf,
+        /// The game.
+        game: String,
+        /// The file it is loaded from.
+        existing: PathBuf,
+    },
     /// A descriptive field is malformed (bad string, no variants, ...).
     #[error("plugin {path}: {what}")]
     Malformed {

@@ -134,6 +134,14 @@ impl PluginHost {
         for dir in dirs {
             let entries = match std::fs::read_dir(dir) {
                 Ok(entries) => entries,
+                // A folder that is not there, in a path of several, is
+                // passed over as a shell passes over one in PATH (a
+                // site-wide folder listed before the system's, say); a
+                // path of one folder that is not there is a mistake.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && dirs.len() > 1 => {
+                    log::info!("plugin folder {} is not there: passed over", dir.display());
+                    continue;
+                }
                 Err(e) => {
                     let reason = if dir.is_file() {
                         "a file, not a folder: a plugin path names the folders that hold \
@@ -175,6 +183,13 @@ impl PluginHost {
             game_files.extend(files.iter().filter(|p| is_game_plugin_file(p)).cloned());
             evaluator_files.extend(files.into_iter().filter(|p| is_evaluator_plugin_file(p)));
         }
+        // A plugin whose game or evaluator a folder earlier on the path
+        // already gave is shadowed by it, as PATH's first program of a
+        // name wins: a user's own build listed before the system's.
+        let shadowed = |file: &Path, existing: &Path| match (file.parent(), existing.parent()) {
+            (Some(here), Some(there)) => !same_folder(here, there),
+            _ => false,
+        };
         for file in game_files {
             match host.load_file(&file) {
                 Ok(plugin) => log::info!(
@@ -183,6 +198,13 @@ impl PluginHost {
                     plugin.info().version,
                     file.display()
                 ),
+                Err(LoadError::GameLoaded { game, existing, .. }) if shadowed(&file, &existing) => {
+                    log::info!(
+                        "{}: game '{game}' is loaded from {}, earlier on the plugin path: left alone",
+                        file.display(),
+                        existing.display()
+                    )
+                }
                 Err(e) => errors.push(e),
             }
         }
@@ -194,6 +216,16 @@ impl PluginHost {
                     evaluator.info().game,
                     file.display()
                 ),
+                Err(LoadError::DuplicateEvaluator {
+                    evaluator,
+                    existing,
+                    ..
+                }) if Path::new(&existing).is_file() && shadowed(&file, Path::new(&existing)) => {
+                    log::info!(
+                        "{}: evaluator '{evaluator}' is loaded from {existing}, earlier on the plugin path: left alone",
+                        file.display()
+                    )
+                }
                 Err(e) => errors.push(e),
             }
         }
@@ -206,13 +238,18 @@ impl PluginHost {
     /// when neither applies.
     pub fn missing_game_hint(&self) -> String {
         let mut parts = Vec::new();
-        if let Some(own) = default_plugin_dir() {
-            if !self.dirs.iter().any(|d| same_folder(d, &own)) {
-                parts.push(format!(
-                    "the plugin path replaces plyd's own folder: list {} too to keep its games",
-                    own.display()
-                ));
-            }
+        // plyd's own folders that hold games (the executable's folder in
+        // a build, `../lib/plyd` beside it in an install), left out.
+        let own: Vec<String> = default_plugin_dirs()
+            .into_iter()
+            .filter(|own| holds_game_plugins(own) && !self.dirs.iter().any(|d| same_folder(d, own)))
+            .map(|own| own.display().to_string())
+            .collect();
+        if !own.is_empty() {
+            parts.push(format!(
+                "the plugin path replaces plyd's own folder: list {} too to keep its games",
+                own.join(" and ")
+            ));
         }
         if !self.misnamed.is_empty() {
             let names: Vec<String> = self
@@ -245,13 +282,10 @@ impl PluginHost {
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<GamePlugin>, LoadError> {
         let opened = library::open_game(path)?;
         if let Some(existing) = self.games.iter().find(|g| g.name() == opened.info.name) {
-            return Err(LoadError::Malformed {
+            return Err(LoadError::GameLoaded {
                 path: path.to_path_buf(),
-                what: format!(
-                    "game '{}' is already loaded from {}",
-                    existing.name(),
-                    existing.info().path.display()
-                ),
+                game: existing.name().to_string(),
+                existing: existing.info().path.clone(),
             });
         }
         let plugin = Arc::new(GamePlugin::new(
@@ -577,6 +611,28 @@ pub fn default_plugin_dir() -> Option<PathBuf> {
         .ok()
         .and_then(|exe| exe.canonicalize().ok())
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
+}
+
+/// The plugin folders searched when none is named: the folder holding
+/// the executable, then `../lib/plyd` beside it where there is one (an
+/// install with the program in `bin/` and its plugins in `lib/plyd/`).
+pub fn default_plugin_dirs() -> Vec<PathBuf> {
+    let Some(own) = default_plugin_dir() else {
+        return Vec::new();
+    };
+    let installed = own.parent().map(|prefix| prefix.join("lib").join("plyd"));
+    std::iter::once(own)
+        .chain(installed.filter(|dir| dir.is_dir()))
+        .collect()
+}
+
+/// Whether `dir` holds a file named as a game plugin.
+fn holds_game_plugins(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|entry| is_game_plugin_file(&entry.path()))
+    })
 }
 
 /// Whether an evaluator's name as given (`--evaluator`, a config file's

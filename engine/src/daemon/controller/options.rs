@@ -498,7 +498,7 @@ impl Controller {
             Setting::PluginPath => {
                 let text = value.unwrap_or("").trim().to_string();
                 let dirs = if text.is_empty() {
-                    crate::host::default_plugin_dir().into_iter().collect()
+                    crate::host::default_plugin_dirs()
                 } else {
                     options::split_plugin_path(&text)
                 };

@@ -281,6 +281,15 @@ impl Session {
                     // After a game that could not start, say which did.
                     if failed {
                         messages.push(format!("started {} instead", variant.name()));
+                    } else if game.is_none() && variant.name() != "othello" {
+                        // The default game's plugin left out of the folders:
+                        // said in the log (a dialect of another game, UCCI's
+                        // xiangqi, starts its own game next).
+                        log::warn!(
+                            "the default game, othello, is not loaded (loaded: {}); starting with {}",
+                            session.host.variant_list(),
+                            variant.name()
+                        );
                     }
                     session.current = Some(current);
                     break;
