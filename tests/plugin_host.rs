@@ -1863,7 +1863,10 @@ fn an_installed_layout_and_a_path_of_several_folders_load_without_errors() {
         )
     };
     let (stdout, stderr) = run(None);
-    assert!(stdout.contains("\nNodes searched: 56\n"), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("\nNodes searched: 56\n"),
+        "{stdout}{stderr}"
+    );
     assert!(stderr.is_empty(), "{stderr}");
     let several = format!(
         "{}:{}:{}",
@@ -1872,7 +1875,10 @@ fn an_installed_layout_and_a_path_of_several_folders_load_without_errors() {
         lib.display()
     );
     let (stdout, stderr) = run(Some(several));
-    assert!(stdout.contains("\nNodes searched: 56\n"), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("\nNodes searched: 56\n"),
+        "{stdout}{stderr}"
+    );
     assert!(stderr.is_empty(), "{stderr}");
     // In the daemon too: no error line after the GUI's first line.
     let both = format!("{}:{}", user.display(), lib.display());

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::common::{assert_info_well_formed, errors, number_after, Engine, PATIENCE};
+use crate::common::{assert_info_well_formed, errors, last_number, number_after, Engine, PATIENCE};
 
 const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
 /// Black's four opening moves (a1 top-left, rows numbered downwards).
@@ -56,6 +56,7 @@ in_both_modes!(
     forced_pass_is_played_as_0000,
     a_bare_go_at_a_forced_pass_waits_for_stop,
     one_searchmove_under_a_clock_is_searched_on_its_time,
+    a_lone_legal_move_under_a_clock_is_answered_after_a_look,
     malformed_lines_get_one_error_each_and_change_nothing,
     illegal_moves_and_bad_positions_are_refused_whole,
     go_while_searching_is_refused_and_stop_when_idle_is_harmless,
@@ -487,6 +488,19 @@ fn a_bare_go_at_a_forced_pass_waits_for_stop(mode: &str) {
     let lines = e.until_bestmove();
     assert_eq!(bestmove_of(&lines), "0000", "{lines:?}");
     assert!(e.sync().is_empty(), "exactly one bestmove");
+}
+
+/// Under a clock, a position with one legal move (a pass here) has
+/// nothing to decide: the PVS answers after its first iteration, MCTS
+/// after a few visits, not at the end of the move's time.
+fn a_lone_legal_move_under_a_clock_is_answered_after_a_look(mode: &str) {
+    let (mut e, _dir) = Engine::othello_in(mode);
+    e.send("position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXO/XXXXXX2 w");
+    e.send("go movetime 5000");
+    let lines = e.until_bestmove();
+    assert_eq!(bestmove_of(&lines), "0000", "{lines:?}");
+    let nodes = last_number(&lines, "nodes");
+    assert!(nodes <= 100, "{nodes} nodes: {lines:?}");
 }
 
 /// `searchmoves` with one move under a clock asks for that move's

@@ -187,6 +187,11 @@ pub(super) fn run(
         answer.best = Some(root.format_move(root_moves[0])?);
     }
 
+    // A timed search with a single legal move has nothing to decide, as
+    // in the alpha-beta search: a few visits give its line, and it
+    // answers (one move `searchmoves` leaves is an analysis: searched on).
+    let forced =
+        !is_chance && root_moves.len() == 1 && limits.is_timed() && limits.search_moves.is_empty();
     let bound = score::eval_bound(evaluator);
     let seed003 = evaluator.name() == SEED003_EVALUATOR;
     let root_side = root.side_to_move()?;
@@ -324,7 +329,7 @@ pub(super) fn run(
             multipv: options.multipv.max(1),
             style: style_for_report,
         };
-        let outcome = main_loop(&mut main, &shared, limits, control, &mut reporter);
+        let outcome = main_loop(&mut main, &shared, limits, control, &mut reporter, forced);
         shared.halt.store(true, Ordering::Relaxed);
         let (trees, helper_error) = join_helpers(handles, "an MCTS helper thread");
         let outcome = outcome.and(helper_error.map_or(Ok(()), Err));
@@ -450,6 +455,10 @@ struct SharedCounters {
     halt: AtomicBool,
 }
 
+/// Visits of a timed search whose root has a single legal move: enough
+/// for the line after it (the ponder move), a fraction of a millisecond.
+const FORCED_MOVE_VISITS: u64 = 64;
+
 /// Visits between two publications of a helper's count, and between two
 /// signs of life ([`SearchControl::beat`]) of a thread.
 const PUBLISH_EVERY: u64 = 16;
@@ -502,6 +511,7 @@ fn main_loop(
     limits: &SearchLimits,
     control: &SearchControl,
     reporter: &mut Reporter,
+    forced: bool,
 ) -> Result<(), PluginError> {
     loop {
         if control.stop_requested() || shared.halt.load(Ordering::Relaxed) {
@@ -531,6 +541,9 @@ fn main_loop(
             return Ok(());
         }
         if out_of_time(limits, control) {
+            return Ok(());
+        }
+        if forced && total >= FORCED_MOVE_VISITS && !control.pondering() && !limits.infinite {
             return Ok(());
         }
         if walker.max_depth > reporter.last_depth || reporter.last_report.elapsed() >= REPORT_EVERY
