@@ -619,3 +619,49 @@ fn a_mistyped_log_level_is_said_and_errors_stay_in_the_log() {
     let stderr = stderr_with("off");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// Output that cannot be written (a full disk: `/dev/full`) ends a tool
+/// with one line and exit status 1, and the daemon, whose answers would
+/// reach no one, the same way (a tool panicked; the daemon exited 0).
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_ends_with_one_line_and_status_1() {
+    let dir = othello_dir();
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let out = plyd_command(dir.path())
+        .args(["perft", "--depth", "3"])
+        .stdout(full())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "plyd: cannot write to stdout: No space left on device (os error 28)"
+    );
+    let mut child = plyd_command(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(full())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("stdout cannot be written (No space left on device"),
+        "{stderr}"
+    );
+}

@@ -425,6 +425,16 @@ fn unknown_log_word(spec: &str) -> Option<&str> {
 }
 
 fn main() -> ExitCode {
+    // A tool whose output cannot be written has said so and unwound
+    // (`daemon::print_line`): exit status 1, not a panic's 101.
+    match std::panic::catch_unwind(run) {
+        Ok(code) => code,
+        Err(payload) if payload.is::<daemon::StdoutFailed>() => ExitCode::from(1),
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
+fn run() -> ExitCode {
     if let Err(message) = processor_supported() {
         eprintln!("plyd: {message}");
         return ExitCode::FAILURE;

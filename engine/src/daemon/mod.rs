@@ -174,12 +174,18 @@ pub fn keep_stdout_for_the_protocol() {
 pub fn print_line(line: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let mut out = protocol_out();
-    // As `println!`, a failed write ends the tool (a closed pipe ends it
-    // by its signal first).
-    if let Err(e) = writeln!(out, "{line}") {
-        panic!("failed printing to stdout: {e}");
+    // A failed write ends the tool (a closed pipe ends it by its signal
+    // first): one line, then an unwind that `main` turns into exit status
+    // 1, running the tool's clean-ups (an arena's engines are stopped).
+    if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+        eprintln!("plyd: cannot write to stdout: {e}");
+        std::panic::resume_unwind(Box::new(StdoutFailed));
     }
 }
+
+/// The unwind of a tool whose output could not be written
+/// ([`print_line`]).
+pub struct StdoutFailed;
 
 /// Where the protocol is written: the descriptor kept for it, or stdout.
 pub(crate) fn protocol_out() -> Box<dyn std::io::Write + Send> {

@@ -305,6 +305,12 @@ impl Write for GatedOut {
                 log::error!("stdout is closed at the other end ({e}): plyd exits");
                 std::process::exit(1);
             }
+            if e.kind() != std::io::ErrorKind::WouldBlock {
+                // Nor can anyone when they cannot be written (a full
+                // disk, a file of stdout's past its limit).
+                log::error!("stdout cannot be written ({e}): plyd exits");
+                std::process::exit(1);
+            }
         }
         result
     }
