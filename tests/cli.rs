@@ -665,3 +665,47 @@ fn output_that_cannot_be_written_ends_with_one_line_and_status_1() {
         "{stderr}"
     );
 }
+
+/// A config file's `[options]` paths are relative to the file, as its
+/// keys' are, and its `PluginPath` is where the plugins are first looked
+/// for: a `plugin_path` key naming a folder with no game says nothing,
+/// since the option outranks it.
+#[test]
+fn the_config_files_option_paths_are_relative_to_it() {
+    let plugins = othello_dir();
+    let root = TempDir::new("option-paths");
+    let conf_dir = root.path().join("conf");
+    std::fs::create_dir_all(conf_dir.join("sub")).unwrap();
+    let plugins_rel = format!(
+        "../../{}",
+        plugins.path().file_name().unwrap().to_string_lossy()
+    );
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/othello/othello.book"),
+        conf_dir.join("sub").join("ob.book"),
+    )
+    .unwrap();
+    // `plugin_path` names a folder with no game in it.
+    std::fs::create_dir_all(root.path().join("empty")).unwrap();
+    let config = conf_dir.join("plyd.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "plugin_path = \"../empty\"\n[options]\nPluginPath = \"{}\"\nBookFile = \"sub/ob.book\"\n",
+            plugins_rel
+        ),
+    )
+    .unwrap();
+    let mut e = Engine::start(plugins.path(), &["--config", config.to_str().unwrap()], &[]);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("sub/ob.book: ") && l.contains(" positions of othello")),
+        "{lines:?}"
+    );
+}

@@ -270,17 +270,45 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     problems.extend(file.apply(&mut settings));
     let (mut options, refused) = file.option_values();
     problems.extend(refused);
+    // The file's paths are relative to the file, as its keys' are; a
+    // GUI's `setoption`, and `--option`, are read from the working folder.
+    for (name, value, _) in &mut options {
+        let name = name.to_ascii_lowercase();
+        if ["bookfile", "evalfile", "evalparams"].contains(&name.as_str())
+            && !value.trim().is_empty()
+        {
+            *value = beside_config(PathBuf::from(value.trim()))
+                .display()
+                .to_string();
+        } else if name == "pluginpath" && !value.trim().is_empty() {
+            let dirs = split_plugin_path(value).into_iter().map(beside_config);
+            if let Ok(joined) = std::env::join_paths(dirs) {
+                *value = joined.to_string_lossy().into_owned();
+            }
+        }
+    }
     options.extend(
         cli.options
             .iter()
             .map(|(name, value)| (name.clone(), value.clone(), "--option".to_string())),
     );
+    // The `PluginPath` option outranks every other way of naming the
+    // folders: the first scan is of its folders (scanning the others
+    // first told of their problems, then found the games elsewhere).
+    let option_path = options
+        .iter()
+        .rposition(|(name, value, _)| {
+            name.eq_ignore_ascii_case("PluginPath") && !value.trim().is_empty()
+        })
+        .map(|index| options[index].1.clone());
+    if option_path.is_some() {
+        options.retain(|(name, _, _)| !name.eq_ignore_ascii_case("PluginPath"));
+    }
     let env_path = std::env::var("PLYD_PLUGIN_PATH")
         .ok()
         .filter(|p| !p.trim().is_empty());
-    let path_text = cli
-        .plugin_path
-        .clone()
+    let path_text = option_path
+        .or_else(|| cli.plugin_path.clone())
         .or(env_path)
         .or_else(|| {
             // A relative folder in the config file is relative to the
