@@ -709,3 +709,27 @@ fn the_config_files_option_paths_are_relative_to_it() {
         "{lines:?}"
     );
 }
+
+/// `PLYD_CONFIG` names the config file where no `--config` is given (a
+/// GUI starts plyd with no arguments); `--config` outranks it.
+#[test]
+fn plyd_config_names_the_config_file() {
+    let dir = othello_dir();
+    let conf = TempDir::new("plyd-config");
+    let file = conf.path().join("plyd.toml");
+    std::fs::write(&file, "[options]\nMultiPV = 3\n").unwrap();
+    let other = conf.path().join("other.toml");
+    std::fs::write(&other, "[options]\nMultiPV = 5\n").unwrap();
+    let multipv = |args: &[&str]| -> String {
+        let mut e = Engine::start(dir.path(), args, &[("PLYD_CONFIG", file.to_str().unwrap())]);
+        e.send("uci");
+        let lines = e.read_until(|l| l == "uciok");
+        lines
+            .iter()
+            .find(|l| l.starts_with("option name MultiPV "))
+            .unwrap()
+            .clone()
+    };
+    assert!(multipv(&[]).contains(" default 3 "));
+    assert!(multipv(&["--config", other.to_str().unwrap()]).contains(" default 5 "));
+}

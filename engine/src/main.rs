@@ -39,7 +39,8 @@ struct Cli {
     /// `arena`, the match's.
     #[arg(long, global = true)]
     game: Option<String>,
-    /// Configuration file (TOML).
+    /// Configuration file (TOML); default: the file PLYD_CONFIG names, if
+    /// set.
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Plugin directories, joined like PATH (overrides PLYD_PLUGIN_PATH and
@@ -508,7 +509,14 @@ fn run() -> ExitCode {
     if let Some(mib) = address_limit {
         log::info!("address space limited to {mib} MiB: one allocator arena for every thread");
     }
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    // The config file a package or a user names once for every start,
+    // where the GUI gives plyd no arguments.
+    if cli.config.is_none() {
+        cli.config = std::env::var_os("PLYD_CONFIG")
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from);
+    }
     if cli.command.is_some() && !matches!(cli.command, Some(Tool::Arena(_))) {
         // A tool's output piped into `head` ends the tool when the pipe
         // closes, as other command-line tools end, not in a panic on the

@@ -67,7 +67,9 @@ pub fn built_library(crate_name: &str) -> PathBuf {
 /// caller's `RUST_LOG` left out.
 pub fn plyd_command(plugins: &Path) -> Command {
     let mut cmd = Command::new(plyd_bin());
-    cmd.env("PLYD_PLUGIN_PATH", plugins).env_remove("RUST_LOG");
+    cmd.env("PLYD_PLUGIN_PATH", plugins)
+        .env_remove("RUST_LOG")
+        .env_remove("PLYD_CONFIG");
     cmd
 }
 
@@ -210,6 +212,7 @@ impl Engine {
             .args(args)
             .env("RUST_BACKTRACE", "0")
             .env_remove("RUST_LOG")
+            .env_remove("PLYD_CONFIG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
