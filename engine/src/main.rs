@@ -319,10 +319,10 @@ fn resolve(cli: &Cli) -> DaemonConfig {
             Some(joined.to_string_lossy().into_owned())
         })
         .unwrap_or_default();
-    let plugin_dirs = if path_text.trim().is_empty() {
-        default_plugin_dirs()
-    } else {
-        split_plugin_path(&path_text)
+    // A path of no folder (blank, or separators alone: `:`) is none.
+    let plugin_dirs = match split_plugin_path(&path_text) {
+        dirs if dirs.is_empty() => default_plugin_dirs(),
+        dirs => dirs,
     };
     DaemonConfig {
         plugin_dirs,
@@ -1236,7 +1236,22 @@ fn endgame_bench(
         positions
             .iter()
             .position(|p| p.name == name)
-            .ok_or_else(|| format!("no position named '{name}' in {}", file.display()))
+            .ok_or_else(|| {
+                let names = match positions.as_slice() {
+                    [] => "none".to_string(),
+                    [only] => only.name.clone(),
+                    [first, .., last] => format!(
+                        "{} positions, {} to {}",
+                        positions.len(),
+                        first.name,
+                        last.name
+                    ),
+                };
+                format!(
+                    "no position named '{name}' in {} (its names: {names})",
+                    file.display()
+                )
+            })
     };
     let first = range.0.map(index_of).transpose()?.unwrap_or(0);
     let last = range
