@@ -733,3 +733,50 @@ fn plyd_config_names_the_config_file() {
     assert!(multipv(&[]).contains(" default 3 "));
     assert!(multipv(&["--config", other.to_str().unwrap()]).contains(" default 5 "));
 }
+
+/// At a chance node `plyd check` compares `chance_outcomes` with
+/// `gen_moves` and finds an outcome listed twice; weights all zero count
+/// alike, in `check` and in the arena's draws (the arena refused them).
+#[test]
+fn check_compares_a_chance_nodes_outcomes_with_its_moves() {
+    let dir = common::plugin_dir(&[("plyd_test_dice", "dicerace")]);
+    let args = ["--game", "dicerace", "--games", "4"];
+    // (The test game's hash counts the moves made, on purpose: a problem
+    // of its own, the same in every mode.)
+    let chance_problems = |stdout: &str| {
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("problem: ") && l.contains("chance"))
+            .count()
+    };
+    let (_, stdout) = check(dir.path(), &args, &[]);
+    assert_eq!(chance_problems(&stdout), 0, "{stdout}");
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_DICE", "unlisted")]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "problem: at a chance node, gen_moves does not list the tokens chance_outcomes lists"
+        ) && stdout.contains(": gen_moves: none; chance_outcomes: r1 r2 r3"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("no move listed"), "{stdout}");
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_DICE", "twice")]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("problem: chance_outcomes lists an outcome twice: ")
+            && stdout.contains("3 outcomes, 2 distinct"),
+        "{stdout}"
+    );
+    let (_, stdout) = check(dir.path(), &args, &[("PLYD_TEST_DICE", "zero")]);
+    assert_eq!(chance_problems(&stdout), 0, "{stdout}");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = plyd_command(dir.path())
+        .env("PLYD_TEST_DICE", "zero")
+        .args([
+            "arena", "--game", "dicerace", "--engine", &plyd, "name=a", "--engine", &plyd,
+            "name=b", "--depth", "2", "--games", "2", "--seed", "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+}

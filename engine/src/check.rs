@@ -57,6 +57,8 @@ pub struct CheckReport {
     pub shallow_deepest: u32,
     /// See [`CheckReport::shallow_compared`].
     pub shallow_left: u64,
+    /// Games that did not end within the plies asked for.
+    pub unfinished: u32,
     /// Each kind of problem: how often, and where it was first seen.
     pub problems: BTreeMap<&'static str, (u64, String)>,
     /// Each position's score beside the best its side to move gets one
@@ -328,8 +330,12 @@ pub fn run(
             if null_moves && !moves.is_empty() {
                 check_null_move(&mut report, &mut state, before.clone(), &place).map_err(failed)?;
             }
+            let chance_node = variant.plugin.has_chance()
+                && check_chance_node(&mut report, &mut state, &moves, &before, &place)
+                    .map_err(failed)?;
             if moves.is_empty() {
-                if state.outcome().map_err(failed)? == Outcome::Ongoing {
+                // A chance node whose gen_moves lists nothing is told above.
+                if state.outcome().map_err(failed)? == Outcome::Ongoing && !chance_node {
                     report.problem("no move listed, and outcome says the game goes on", || {
                         place("")
                     });
@@ -397,6 +403,9 @@ pub fn run(
             let pick = moves[rng.below(moves.len() as u64) as usize];
             state.make_move(pick).map_err(failed)?;
             played += 1;
+            if played == plies {
+                report.unfinished += 1;
+            }
         }
         // A turn that may stay with one side is allowed, one that never
         // leaves it is a side_to_move that is never updated.
@@ -454,6 +463,80 @@ fn check_is_legal(
         }
     }
     Ok(())
+}
+
+/// At a chance node (where `chance_outcomes` lists anything): its
+/// outcomes are distinct, `gen_moves` lists the same tokens (perft and
+/// `check` walk the game by `gen_moves`, the search by `chance_outcomes`),
+/// and an outcome `gen_moves` leaves out is made and taken back all the
+/// same, so that one `make_move` refuses is named as an outcome. Whether
+/// the state is a chance node.
+fn check_chance_node(
+    report: &mut CheckReport,
+    state: &mut GameState,
+    moves: &[Move],
+    before: &(u64, u32, String),
+    place: &dyn Fn(&str) -> String,
+) -> Result<bool, PluginError> {
+    let mut outcomes = Vec::new();
+    state.chance_outcomes(&mut outcomes)?;
+    if outcomes.is_empty() {
+        return Ok(false);
+    }
+    let tokens: HashSet<Move> = outcomes.iter().map(|&(token, _)| token).collect();
+    if tokens.len() != outcomes.len() {
+        report.problem("chance_outcomes lists an outcome twice", || {
+            place(&format!(
+                "{} outcomes, {} distinct",
+                outcomes.len(),
+                tokens.len()
+            ))
+        });
+    }
+    let listed: HashSet<Move> = moves.iter().copied().collect();
+    if listed != tokens {
+        let spelled = |set: &HashSet<Move>| -> String {
+            let mut set: Vec<Move> = set.iter().copied().collect();
+            set.sort_unstable();
+            let words: Vec<String> = set
+                .iter()
+                .take(8)
+                .map(|&mv| state.format_move(mv).unwrap_or_else(|_| mv.to_string()))
+                .collect();
+            let more = set.len().saturating_sub(words.len());
+            match (words.is_empty(), more) {
+                (true, _) => "none".to_string(),
+                (false, 0) => words.join(" "),
+                (false, more) => format!("{} and {more} more", words.join(" ")),
+            }
+        };
+        report.problem(
+            "at a chance node, gen_moves does not list the tokens chance_outcomes lists (perft and plyd check walk the game by gen_moves, the search by chance_outcomes: list the outcomes in both)",
+            || {
+                place(&format!(
+                    "gen_moves: {}; chance_outcomes: {}",
+                    spelled(&listed),
+                    spelled(&tokens)
+                ))
+            },
+        );
+    }
+    for &(token, _) in &outcomes {
+        if listed.contains(&token) {
+            continue;
+        }
+        state.make_move(token)?;
+        state.unmake_move(token)?;
+        alive();
+        if &snapshot(state)? != before {
+            report.problem(
+                "unmake_move does not restore the position (hash, side or text)",
+                || place(&format!("after the outcome {token} and back")),
+            );
+            break;
+        }
+    }
+    Ok(true)
 }
 
 /// Whether the game claims null moves (`CAP_NULL_MOVE`).

@@ -679,6 +679,14 @@ fn run() -> ExitCode {
                         plyd::counted(rules.positions as usize, "position", "positions"),
                         plyd::counted(rules.moves as usize, "move", "moves"),
                     );
+                    if rules.unfinished > 0 && rules.unfinished == rules.games {
+                        outln!(
+                            "note: none of the {} ended within {} (--plies): a game whose outcome never \
+                             says it is over never ends in a match either",
+                            plyd::counted(rules.games as usize, "game", "games"),
+                            plyd::counted(*plies as usize, "ply", "plies"),
+                        );
+                    }
                     let mut problems: Vec<_> = rules.problems.into_iter().collect();
                     let mut failed = None;
                     let mut side_problem = None;

@@ -485,6 +485,10 @@ impl GameState {
         let null_move_declared = self.plugin.info().capabilities & abi::CAP_NULL_MOVE != 0;
         let what = if mv == abi::NULL_MOVE && null_move_declared {
             "refused the null move, which the game's CAP_NULL_MOVE promises passes the turn (clear the bit, or have null_move_ok answer 0 where it cannot pass: `plyd check` finds it)".to_string()
+        } else if self.is_chance_node() {
+            format!(
+                "refused outcome {mv}, which chance_outcomes listed (`plyd check` makes every outcome it lists)"
+            )
         } else {
             format!(
                 "refused move {mv}, which gen_moves listed (a gen_moves that counts more moves than it writes does this: `plyd check` finds it)"
@@ -647,6 +651,16 @@ impl GameState {
         }
     }
 
+    /// Whether the state is a chance node (`chance_outcomes` lists
+    /// anything); `false` where the call fails.
+    #[cold]
+    fn is_chance_node(&self) -> bool {
+        let mut outcomes = Vec::new();
+        self.plugin.vtable.chance_outcomes.is_some()
+            && self.chance_outcomes(&mut outcomes).is_ok()
+            && !outcomes.is_empty()
+    }
+
     /// The outcomes of a chance node with their relative weights; empty when
     /// a player is to move (or the game has no chance).
     ///
@@ -679,6 +693,7 @@ impl GameState {
                     .copied()
                     .zip(weights[..count].iter().copied()),
             );
+            alike_if_all_zero(outcomes);
             return Ok(());
         }
         let mut tokens: Vec<Move> = Vec::new();
@@ -703,6 +718,7 @@ impl GameState {
                         .copied()
                         .zip(weights[..needed].iter().copied()),
                 );
+                alike_if_all_zero(outcomes);
                 return Ok(());
             }
             count = needed;
@@ -919,5 +935,17 @@ impl Drop for GameState {
         // SAFETY: the state came from this plugin's state_new/state_clone and
         // is freed exactly once.
         unsafe { (self.plugin.vtable.state_free)(self.ptr.as_ptr()) }
+    }
+}
+
+/// Weights that are all zero count every outcome alike (the ABI's rule):
+/// made ones here, once, for every reader of them (the search's averages,
+/// the Monte-Carlo search's and the arena's draws).
+#[inline]
+fn alike_if_all_zero(outcomes: &mut [(Move, u32)]) {
+    if outcomes.iter().all(|&(_, weight)| weight == 0) {
+        for (_, weight) in outcomes.iter_mut() {
+            *weight = 1;
+        }
     }
 }

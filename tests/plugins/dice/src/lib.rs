@@ -6,8 +6,19 @@
 //! `1`, `2`, `3`. At a roll, `gen_moves` lists the roll tokens too, so a
 //! host that replays `position ... moves r2 2 ...` with its legality check
 //! accepts them.
+//!
+//! `PLYD_TEST_DICE` makes it misbehave: `unlisted` leaves the rolls out of
+//! `gen_moves`; `twice` lists the roll `r3` twice among the outcomes, in
+//! place of `r1`; `zero` gives every outcome weight 0 (which counts them
+//! alike).
 
 use plyd_api::{ChanceSink, Evaluator, Game, Move, MoveSink, Outcome, Variant};
+
+/// The misbehaviour asked for (`PLYD_TEST_DICE`), read once.
+fn mode() -> &'static str {
+    static MODE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    MODE.get_or_init(|| std::env::var("PLYD_TEST_DICE").unwrap_or_default())
+}
 
 /// The square that wins.
 const GOAL: u32 = 12;
@@ -113,6 +124,7 @@ impl Game for DiceRace {
             return;
         }
         match self.roll {
+            None if mode() == "unlisted" => {}
             None => FACES.iter().for_each(|&(face, _)| moves.push(ROLL + face)),
             Some(roll) => (1..=roll).for_each(|step| moves.push(step)),
         }
@@ -121,7 +133,11 @@ impl Game for DiceRace {
     fn chance_outcomes(&self, outcomes: &mut ChanceSink<'_>) {
         if !self.is_over() && self.roll.is_none() {
             for (face, weight) in FACES {
-                outcomes.push(ROLL + face, weight);
+                match mode() {
+                    "twice" if face == 1 => outcomes.push(ROLL + 3, weight),
+                    "zero" => outcomes.push(ROLL + face, 0),
+                    _ => outcomes.push(ROLL + face, weight),
+                }
             }
         }
     }
