@@ -234,3 +234,41 @@ fn time_left_refuses_what_is_not_a_time_and_quit_stops_genmove() {
     let status = e.wait_exit(std::time::Duration::from_secs(20));
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
 }
+
+/// `undo` takes back one command: a `genmove` (or `play`) for the colour
+/// not on move, where the side on move can only pass, plays that pass
+/// first, and one `undo` takes back both; after the game's end a relayed
+/// `pass` is accepted, as GTP has a pass always legal, and `undo` takes it
+/// back alone.
+#[test]
+fn undo_takes_back_one_command_and_a_pass_after_the_end_is_accepted() {
+    let (mut e, _dir) = gtp_engine();
+    let colours = ["black", "white"];
+    // Black, to move after these, can only pass.
+    for (i, mv) in "d3 c3 e6 d2 d1 e1 b2 c1".split(' ').enumerate() {
+        ok(&mut e, &format!("play {} {mv}", colours[i % 2]));
+    }
+    ok(&mut e, "play white d6");
+    ok(&mut e, "undo");
+    let board = ok(&mut e, "showboard");
+    assert!(
+        board.contains("Black (X) to move") && board.contains("Legal: 0000"),
+        "{board}"
+    );
+    ok(&mut e, "undo");
+    let board = ok(&mut e, "showboard");
+    assert!(
+        board.contains("White (O) to move") && board.contains("Legal: c1 b4 d6"),
+        "{board}"
+    );
+    // A wipe-out in 11 plies, Black winning: passes after it.
+    ok(&mut e, "clear_board");
+    for (i, mv) in "e6 f6 d3 e3 g6 e7 f2 c2 e8 f5 b1".split(' ').enumerate() {
+        ok(&mut e, &format!("play {} {mv}", colours[i % 2]));
+    }
+    assert_eq!(ok(&mut e, "genmove white"), "pass");
+    ok(&mut e, "play white pass");
+    ok(&mut e, "play black pass");
+    ok(&mut e, "undo");
+    assert_eq!(ok(&mut e, "final_score"), "B+64");
+}

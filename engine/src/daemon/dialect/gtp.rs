@@ -28,6 +28,12 @@ const DEFAULT_MOVE_MS: u64 = 1_000;
 pub(super) struct Gtp {
     /// The moves played since `clear_board`.
     moves: Vec<String>,
+    /// The length of `moves` before each `play` and `genmove` that added
+    /// to it: `undo` takes back one command's plies, the forced pass that
+    /// came before its move included.
+    marks: Vec<usize>,
+    /// The length of `moves` when the pending `genmove` began.
+    pending_mark: usize,
     /// A `genmove` waiting for its search: its id.
     pending: Option<Option<u32>>,
     /// An error met while the pending `genmove` started.
@@ -96,6 +102,7 @@ impl Gtp {
             // A new game: the clocks start again from `time_settings`.
             "clear_board" => self.replay(ctl, Vec::new()).map(|()| {
                 self.left = [None, None];
+                self.marks.clear();
                 String::new()
             }),
             // Othello has no komi; the value is read and forgotten.
@@ -109,14 +116,16 @@ impl Gtp {
                 Ok(()) => return true,
                 Err(e) => Err(e),
             },
-            "undo" => {
-                let mut moves = self.moves.clone();
-                if moves.pop().is_none() {
-                    Err("cannot undo".to_string())
-                } else {
-                    self.replay(ctl, moves).map(|()| String::new())
+            "undo" => match self.marks.last() {
+                None => Err("cannot undo".to_string()),
+                Some(&mark) => {
+                    let moves = self.moves[..mark.min(self.moves.len())].to_vec();
+                    self.replay(ctl, moves).map(|()| {
+                        self.marks.pop();
+                        String::new()
+                    })
                 }
-            }
+            },
             "time_settings" => self.time_settings(&command.args),
             "time_left" => self.time_left(&command.args),
             "showboard" => ctl
@@ -176,16 +185,25 @@ impl Gtp {
         let color = parse_color(color).ok_or_else(|| format!("syntax error: colour '{color}'"))?;
         let mut moves = self.moves.clone();
         let is_pass = vertex.eq_ignore_ascii_case("pass");
-        let side = ctl.session.ask_position(|state| state.side_to_move())?;
+        let (side, outcome) = ctl
+            .session
+            .ask_position(|state| Ok((state.side_to_move()?, state.outcome()?)))?;
         // A pass by the side not on move is a no-op that GTP controllers
-        // send after the other side's forced pass was already played.
-        if is_pass && side != color {
+        // send after the other side's forced pass was already played; so is
+        // one after the game's end, where GTP has a pass always legal and
+        // a referee relays the `pass` a `genmove` answered.
+        // Each is a move for `undo` to take back, of no plies.
+        if is_pass && (side != color || outcome != Outcome::Ongoing) {
+            self.marks.push(moves.len());
             return Ok(());
         }
+        let mark = moves.len();
         moves.extend(Gtp::moves_for_turn(ctl, color).map_err(|e| format!("illegal move: {e}"))?);
         moves.push(vertex.to_ascii_lowercase());
         self.replay(ctl, moves)
-            .map_err(|e| format!("illegal move: {e}"))
+            .map_err(|e| format!("illegal move: {e}"))?;
+        self.marks.push(mark);
+        Ok(())
     }
 
     fn genmove(
@@ -200,10 +218,13 @@ impl Gtp {
             .ok_or("syntax error: genmove needs a colour")?;
         let outcome = ctl.session.ask_position(|state| state.outcome())?;
         if outcome != Outcome::Ongoing {
+            // A move of no plies, for `undo`, as a relayed pass is.
+            self.marks.push(self.moves.len());
             Gtp::answer(ctl, id, true, "pass");
             return Ok(());
         }
         let before = Gtp::moves_for_turn(ctl, color)?;
+        self.pending_mark = self.moves.len();
         if !before.is_empty() {
             let mut moves = self.moves.clone();
             moves.extend(before);
@@ -412,12 +433,16 @@ impl Dialect for Gtp {
             self.charge(color, u64::try_from(took).unwrap_or(u64::MAX));
         }
         let failure = self.failure.take();
+        // The command's plies, a forced pass before its move included, are
+        // one `undo`'s.
+        let mark = self.pending_mark;
         match (best, failure) {
             (Some(mv), _) => {
                 let mut moves = self.moves.clone();
                 moves.push(mv.clone());
                 match self.replay(ctl, moves) {
                     Ok(()) => {
+                        self.marks.push(mark);
                         let shown = if Gtp::is_pass(ctl, &mv) {
                             "pass".to_string()
                         } else {
@@ -430,6 +455,9 @@ impl Dialect for Gtp {
             }
             (None, Some(e)) => Gtp::answer(ctl, id, false, &e),
             (None, None) => Gtp::answer(ctl, id, true, "pass"),
+        }
+        if self.moves.len() > mark && self.marks.last() != Some(&mark) {
+            self.marks.push(mark);
         }
     }
 
