@@ -272,3 +272,22 @@ fn undo_takes_back_one_command_and_a_pass_after_the_end_is_accepted() {
     ok(&mut e, "undo");
     assert_eq!(ok(&mut e, "final_score"), "B+64");
 }
+
+/// A comment before the first command chooses no protocol (GTP's
+/// comments were read as an unknown UCI command, and the controller waited
+/// for ever); a refusal quotes a long input cut, as every dialect's errors.
+#[test]
+fn a_comment_first_chooses_nothing_and_a_refusal_cuts_a_long_quotation() {
+    let (mut e, _dir) = gtp_engine();
+    e.send("# a controller's comment");
+    assert_eq!(ok(&mut e, "name"), "plyd");
+    let long = "y".repeat(100_000);
+    let (answered, text) = ask(&mut e, &long);
+    assert!(!answered);
+    assert!(
+        text.len() < 1_000 && text.contains("(100000 bytes in all)"),
+        "{} bytes: {}",
+        text.len(),
+        &text[..text.len().min(400)]
+    );
+}

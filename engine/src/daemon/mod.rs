@@ -387,7 +387,9 @@ impl Daemon {
     /// need be; `false` means quit.
     fn handle_line(&mut self, line: &str) -> bool {
         if self.dialect.is_none() {
-            if line.trim().is_empty() {
+            // Blank lines choose nothing, nor does a comment (a GTP
+            // controller's `# ...`, which no protocol takes for a command).
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
                 return true;
             }
             let chosen = Chosen::from_first_line(line);

@@ -52,7 +52,14 @@ pub(super) struct Gtp {
 
 impl Gtp {
     fn answer(ctl: &mut Controller, id: Option<u32>, ok: bool, text: &str) {
-        ctl.raw(&gtp_answer(id, ok, text));
+        // A refusal quotes the input as every dialect's error lines do:
+        // control characters written out, a long quotation cut.
+        let text = if ok {
+            text.to_string()
+        } else {
+            super::printable(text)
+        };
+        ctl.raw(&gtp_answer(id, ok, &text));
         ctl.raw("");
     }
 
