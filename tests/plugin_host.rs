@@ -1891,3 +1891,47 @@ fn an_installed_layout_and_a_path_of_several_folders_load_without_errors() {
     let (_, stderr) = run(Some(root.path().join("absent").display().to_string()));
     assert!(stderr.contains("cannot read plugin directory"), "{stderr}");
 }
+
+/// Under an address-space limit (`ulimit -v`) too tight for a search, the
+/// daemon says so and ends at its start: from 40 to 80 MiB, every daemon
+/// that answered `readyok` played its first `go` (some had answered
+/// `readyok` and then ended at the `go`, unable to allocate).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_daemon_that_answers_readyok_under_a_memory_cap_can_search() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let mut refused = 0;
+    for game in ["othello", "xiangqi"] {
+        for mib in (40..=80).step_by(2) {
+            let mut e = Engine::start_capped(dir.path(), &["--game", game], mib << 20);
+            e.send("uci");
+            e.send("isready");
+            e.send("position startpos");
+            e.send("go movetime 50");
+            let mut lines = Vec::new();
+            while let Some(line) = e.next_line(std::time::Duration::from_secs(10)) {
+                let done = line.starts_with("bestmove");
+                lines.push(line);
+                if done {
+                    break;
+                }
+            }
+            let ready = lines.iter().any(|l| l == "readyok");
+            let played = lines.iter().any(|l| l.starts_with("bestmove"));
+            assert!(!ready || played, "{game} under {mib} MiB: {lines:?}");
+            if !ready
+                && e.stderr_lines()
+                    .iter()
+                    .any(|l| l.contains("plyd cannot run here"))
+            {
+                refused += 1;
+            }
+        }
+    }
+    // Some limits of the range are told so, not only ended in a failed
+    // allocation.
+    assert!(refused > 0);
+}

@@ -190,6 +190,31 @@ pub fn fit_allocator_to_limits() -> Option<u64> {
     Some(limit)
 }
 
+/// What a search takes of an address-space limit beyond what a started
+/// daemon maps (its plugins, its table): a search thread's stack, move
+/// lists and state, in MiB. Measured with `ulimit -v`: with 1 to 4 MiB
+/// left a daemon answered `readyok` and then ended at its first `go`,
+/// unable to allocate (an Othello search with 3 MiB left played).
+pub const SEARCH_MIB: u64 = 6;
+
+/// Whether the address-space limit, if any, leaves room for a search now:
+/// else the reason, for a daemon that must say it cannot run rather than
+/// answer `readyok` and end at its first `go`.
+pub fn room_for_a_search() -> Result<(), String> {
+    let Some(limit) = address_space_limit_mib() else {
+        return Ok(());
+    };
+    let left = limit.saturating_sub(mapped_mib());
+    if left >= SEARCH_MIB {
+        return Ok(());
+    }
+    Err(format!(
+        "the address-space limit of {limit} MiB (ulimit -v) leaves {left} MiB once plyd has \
+         loaded its plugins and its table, where a search needs about {SEARCH_MIB} MiB more: \
+         plyd cannot run here; raise the limit"
+    ))
+}
+
 /// What an optional table must leave of an address-space limit for the
 /// allocations that are not optional, in MiB.
 pub const HEADROOM_MIB: u64 = 4;

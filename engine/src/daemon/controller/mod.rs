@@ -206,6 +206,13 @@ impl Controller {
         // The configuration's `Hash`, refused, is told like its other
         // problems.
         startup_errors.extend(refused);
+        // A daemon that cannot search says so now, and ends, rather than
+        // answer `readyok` and end at its first `go`.
+        if let Err(e) = crate::memory::room_for_a_search() {
+            log::error!("{e}");
+            eprintln!("plyd: {e}");
+            std::process::exit(2);
+        }
         // A book that cannot be read is reported and left out.
         let variant = session.current().ok().map(|c| c.variant.name().to_string());
         let (book, book_file_text) = match &config.book {
