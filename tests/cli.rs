@@ -593,17 +593,12 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
 fn a_mistyped_log_level_is_said_and_errors_stay_in_the_log() {
     let dir = othello_dir();
     let stderr_with = |spec: &str| -> String {
-        let mut child = plyd_command(dir.path())
-            .env("RUST_LOG", spec)
-            .args(["--game", "nosuch"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = common::output_with_input(
+            plyd_command(dir.path())
+                .env("RUST_LOG", spec)
+                .args(["--game", "nosuch"]),
+            b"quit\n",
+        );
         assert!(out.status.success(), "{out:?}");
         String::from_utf8(out.stderr).unwrap()
     };
@@ -644,19 +639,18 @@ fn output_that_cannot_be_written_ends_with_one_line_and_status_1() {
         stderr.trim_end(),
         "plyd: cannot write to stdout: No space left on device (os error 28)"
     );
-    let mut child = plyd_command(dir.path())
-        .stdin(std::process::Stdio::piped())
+    // The daemon's stdout, the full disk; stdin, what a GUI would send.
+    let mut command = plyd_command(dir.path());
+    command.stdin(std::process::Stdio::piped());
+    let mut child = command
         .stdout(full())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nisready\nquit\n")
-        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"uci\nisready\nquit\n").unwrap();
+    drop(stdin);
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");

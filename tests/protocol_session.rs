@@ -206,6 +206,19 @@ fn go_movetime_then_stop_gives_one_bestmove(mode: &str) {
     assert!(e.sync().is_empty());
 }
 
+/// The lines a search sends until 300 ms pass without one (at most a
+/// thousand): a search left to run on its own.
+fn lines_until_quiet(e: &mut Engine) -> Vec<String> {
+    let mut lines = Vec::new();
+    while let Some(line) = e.next_line(Duration::from_millis(300)) {
+        lines.push(line);
+        if lines.len() > 1000 {
+            break;
+        }
+    }
+    lines
+}
+
 fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go infinite");
@@ -214,13 +227,7 @@ fn go_infinite_waits_for_stop_and_isready_is_answered_meanwhile(mode: &str) {
     let before_ready = e.sync();
     assert_eq!(count_bestmoves(&before_ready), 0, "{before_ready:?}");
     // And it keeps running on its own for a while.
-    let mut quiet = Vec::new();
-    while let Some(line) = e.next_line(Duration::from_millis(300)) {
-        quiet.push(line);
-        if quiet.len() > 1000 {
-            break;
-        }
-    }
+    let quiet = lines_until_quiet(&mut e);
     assert_eq!(
         count_bestmoves(&quiet),
         0,
@@ -472,13 +479,7 @@ fn a_bare_go_at_a_forced_pass_waits_for_stop(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXO/XXXXXX2 w");
     e.send("go");
-    let mut quiet = Vec::new();
-    while let Some(line) = e.next_line(Duration::from_millis(300)) {
-        quiet.push(line);
-        if quiet.len() > 1000 {
-            break;
-        }
-    }
+    let quiet = lines_until_quiet(&mut e);
     assert_eq!(
         count_bestmoves(&quiet),
         0,

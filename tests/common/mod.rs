@@ -90,6 +90,20 @@ pub fn run_plyd(plugins: &Path, args: &[&str]) -> Output {
     plyd_command(plugins).args(args).output().expect("run plyd")
 }
 
+/// Run `command` with `input` on its stdin, closed after it, and stdout
+/// and stderr caught unless `command` sends them elsewhere.
+pub fn output_with_input(command: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run plyd");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A temporary folder, removed on drop.
 pub struct TempDir(PathBuf);
 
