@@ -481,6 +481,25 @@ fn check_tells_an_evaluator_that_scores_for_one_player_whoever_moves() {
     );
 }
 
+/// A Rust evaluator whose `score_bound` is too small has its scores
+/// clamped by the SDK, which the bound check cannot see: `plyd check`
+/// notes a bound that more than half of the positions reach (the disc
+/// count times 100, bound 64).
+#[test]
+fn check_notes_scores_piled_at_the_bound() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let args = ["--game", "othello", "--games", "4", "--evaluator", "odd"];
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "loud")]);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(
+        stdout.contains(" scored at its score_bound (64) or past it: a bound set too small"),
+        "{stdout}"
+    );
+    let (_, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "ok")]);
+    assert!(!stdout.contains("score_bound (64)"), "{stdout}");
+}
+
 /// `plyd check` compares an evaluator's `shallow_search` with the same
 /// tree searched whole: a plain alpha-beta passes; one that counts no
 /// position, or fails low with a score that is no bound, is told.

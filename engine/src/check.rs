@@ -59,6 +59,11 @@ pub struct CheckReport {
     pub shallow_left: u64,
     /// Games that did not end within the plies asked for.
     pub unfinished: u32,
+    /// Positions `evaluate` scored at its `score_bound` or past it, before
+    /// the host's clamp (a Rust evaluator's SDK clamps there first).
+    pub at_bound: u64,
+    /// The evaluator's `score_bound`.
+    pub score_bound: i32,
     /// Each kind of problem: how often, and where it was first seen.
     pub problems: BTreeMap<&'static str, (u64, String)>,
     /// Each position's score beside the best its side to move gets one
@@ -179,6 +184,7 @@ impl CheckReport {
         self.from_stack += other.from_stack;
         self.left_to_evaluate += other.left_to_evaluate;
         self.unsupported_resets += other.unsupported_resets;
+        self.at_bound += other.at_bound;
         self.shallow_compared += other.shallow_compared;
         self.shallow_deepest = self.shallow_deepest.max(other.shallow_deepest);
         self.shallow_left += other.shallow_left;
@@ -654,6 +660,7 @@ pub fn run_evaluator(
     });
     let mut report = CheckReport {
         threads,
+        score_bound: evaluator.info().score_bound,
         ..CheckReport::default()
     };
     let mut failures = Vec::new();
@@ -726,6 +733,9 @@ fn evaluator_games(
                 report.problem("evaluate scores one position two ways", || {
                     place(format!(": {score}, then {again}"))
                 });
+            }
+            if score.abs() >= bound {
+                report.at_bound += 1;
             }
             if score.abs() > bound {
                 report.problem(

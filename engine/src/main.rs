@@ -732,6 +732,22 @@ fn run() -> ExitCode {
                                 plyd::counted(report.shallow_left as usize, "search", "searches")
                             );
                         }
+                        // A bound set too small: scores piled at it (a Rust
+                        // evaluator's are clamped there by the SDK, and pass
+                        // the check above).
+                        // More than half: an evaluation that saturates by design
+                        // (a probability of winning, a sigmoid) reaches it at
+                        // decided positions, a third of them at most in ten games.
+                        if report.positions > 0 && report.at_bound * 2 > report.positions {
+                            outln!(
+                                "note: {} of {} scored at its score_bound ({}) or past it: a bound \
+                                 set too small flattens every score beyond it (`plyd eval` shows a \
+                                 position's terms)",
+                                report.at_bound,
+                                plyd::counted(report.positions as usize, "position", "positions"),
+                                report.score_bound,
+                            );
+                        }
                         let pairs = report.one_ply.len();
                         match report.one_ply.view() {
                             View::SideToMove(rho) => outln!(
@@ -744,6 +760,8 @@ fn run() -> ExitCode {
                                  scores one ply on, negated where the other side moves there \
                                  (Spearman's {rho:.2} over {pairs} positions)"
                             )),
+                            // A check ended by a failed call has its own line.
+                            View::Unclear(_) if failure.is_some() => {}
                             View::Unclear(rho) => outln!(
                                 "note: whether its scores are the side to move's could not be told: \
                                  {} over {pairs} positions between them and the best of its scores \
