@@ -44,7 +44,8 @@ struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Plugin directories, joined like PATH (overrides PLYD_PLUGIN_PATH and
-    /// the config file; default: the folder holding plyd).
+    /// the config file; default: the folder holding plyd, then ../lib/plyd
+    /// beside it).
     #[arg(long, global = true, value_name = "DIRS")]
     plugin_path: Option<String>,
     /// Evaluator to start with (in `arena`, each engine's

@@ -209,7 +209,6 @@ impl Controller {
         // A daemon that cannot search says so now, and ends, rather than
         // answer `readyok` and end at its first `go`.
         if let Err(e) = crate::memory::room_for_a_search() {
-            log::error!("{e}");
             eprintln!("plyd: {e}");
             std::process::exit(2);
         }
