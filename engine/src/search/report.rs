@@ -136,19 +136,31 @@ impl Searcher<'_> {
 pub(super) fn ponder_reply(
     state: &mut GameState,
     line: &[Move],
+    table: Option<&super::tt::TranspositionTable>,
 ) -> Result<Option<String>, PluginError> {
-    let [best, reply, ..] = *line else {
-        return Ok(None);
+    let (best, reply) = match *line {
+        [best, reply, ..] => (best, Some(reply)),
+        [best] => (best, None),
+        [] => return Ok(None),
     };
     let side = state.side_to_move()?;
     state.make_move(best)?;
     let mut outcomes = Vec::new();
     let answer = state.chance_outcomes(&mut outcomes).and_then(|()| {
-        if outcomes.is_empty() && state.side_to_move()? != side {
-            state.format_move(reply).map(Some)
-        } else {
-            Ok(None)
+        if !outcomes.is_empty() || state.side_to_move()? == side {
+            return Ok(None);
         }
+        // A line cut to its first move (a search stopped in the middle of
+        // an iteration): the table's move for the reply, where it is
+        // legal, as Stockfish takes it.
+        let reply = match reply {
+            Some(reply) => Some(reply),
+            None => match table.and_then(|tt| tt.probe(state.hash(), 1)).and_then(|hit| hit.best) {
+                Some(mv) if state.is_legal(mv)? => Some(mv),
+                _ => None,
+            },
+        };
+        reply.map(|mv| state.format_move(mv)).transpose()
     });
     state.unmake_move(best)?;
     answer

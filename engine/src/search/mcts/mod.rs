@@ -353,7 +353,7 @@ pub(super) fn run(
     if !is_chance {
         if let Some(mv) = best {
             answer.best = Some(main.state.format_move(mv)?);
-            answer.ponder = super::report::ponder_reply(&mut main.state, &line)?;
+            answer.ponder = super::report::ponder_reply(&mut main.state, &line, None)?;
         }
     }
     let result = SearchResult {
