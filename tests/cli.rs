@@ -793,3 +793,36 @@ fn check_compares_a_chance_nodes_outcomes_with_its_moves() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
 }
+
+/// A check ended by an evaluator's failed call names the position it was
+/// checking, and leaves out the side-to-move note it could not make.
+#[test]
+fn a_failed_evaluator_call_ends_check_naming_the_position() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let out = plyd_command(dir.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "2",
+            "--evaluator",
+            "odd",
+        ])
+        .env("PLYD_TEST_EVAL", "panic")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("panicked in evaluate")
+            && stderr.contains("(while checking game ")
+            && stderr.contains(", position '"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("could not be told"), "{stdout}");
+}

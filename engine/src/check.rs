@@ -64,6 +64,8 @@ pub struct CheckReport {
     pub at_bound: u64,
     /// The evaluator's `score_bound`.
     pub score_bound: i32,
+    /// Where the evaluator check was last: a failed call is named with it.
+    pub at: String,
     /// Each kind of problem: how often, and where it was first seen.
     pub problems: BTreeMap<&'static str, (u64, String)>,
     /// Each position's score beside the best its side to move gets one
@@ -665,16 +667,23 @@ pub fn run_evaluator(
     };
     let mut failures = Vec::new();
     for (thread, failure) in reports {
+        let at = thread.at.clone();
         report.merge(thread);
-        failures.extend(failure);
+        failures.extend(failure.map(|e| (e, at)));
     }
     // The cause, not the other thread's "disabled after an earlier
-    // failure" that followed it.
+    // failure" that followed it, with the position it came at.
     let failure = failures
         .iter()
-        .find(|e| !matches!(e, PluginError::Disabled { .. }))
+        .find(|(e, _)| !matches!(e, PluginError::Disabled { .. }))
         .or(failures.first())
-        .map(PluginError::to_string);
+        .map(|(e, at)| {
+            if at.is_empty() {
+                e.to_string()
+            } else {
+                format!("{e} (while checking {at} and the moves below it)")
+            }
+        });
     (report, failure)
 }
 
@@ -725,6 +734,7 @@ fn evaluator_games(
             let text = state.position_text()?;
             let place =
                 |detail: String| format!("game {game} ply {ply}, position '{text}'{detail}");
+            report.at = place(String::new());
             alive();
             let score = evaluator.evaluate_unclamped(&state)?;
             let again = evaluator.evaluate_unclamped(&state)?;

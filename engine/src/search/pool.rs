@@ -498,9 +498,11 @@ pub(super) fn run(
         // plugin failure, only the move (spelled earlier).
         let outcome = main_outcome.and(helper_error.map_or(Ok(()), Err));
         let ponder = match (&outcome, is_chance) {
-            (Ok(()), false) => super::report::ponder_reply(&mut main.state, &chosen.pv, Some(shared.tt))
-                .ok()
-                .flatten(),
+            (Ok(()), false) => {
+                super::report::ponder_reply(&mut main.state, &chosen.pv, Some(shared.tt))
+                    .ok()
+                    .flatten()
+            }
             _ => None,
         };
         main.keep_memory();

@@ -155,7 +155,10 @@ pub(super) fn ponder_reply(
         // legal, as Stockfish takes it.
         let reply = match reply {
             Some(reply) => Some(reply),
-            None => match table.and_then(|tt| tt.probe(state.hash(), 1)).and_then(|hit| hit.best) {
+            None => match table
+                .and_then(|tt| tt.probe(state.hash(), 1))
+                .and_then(|hit| hit.best)
+            {
                 Some(mv) if state.is_legal(mv)? => Some(mv),
                 _ => None,
             },
