@@ -81,6 +81,14 @@ fn bad_input_is_one_error_and_changes_nothing() {
         engine.send(line);
         let lines = engine.sync();
         assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        // A query that cannot be read is still answered, `none`.
+        let responses: Vec<&String> = lines.iter().filter(|l| l.starts_with("response")).collect();
+        let expected: &[&str] = if line.starts_with("query") {
+            &["response none"]
+        } else {
+            &[]
+        };
+        assert_eq!(responses, expected, "{line}: {lines:?}");
         assert_eq!(engine.fen(), before, "{line}");
     }
     assert_eq!(query(&mut engine, "p1turn"), "false");
@@ -94,6 +102,14 @@ fn bad_input_is_one_error_and_changes_nothing() {
         let lines = engine.until_bestmove();
         assert_eq!(errors(&lines).len(), 2, "{line}: {lines:?}");
         assert_eq!(lines.last().unwrap(), "bestmove (none)", "{line}");
+        // So does a query there: one error line, and `response none`.
+        engine.send("query gameover");
+        let lines = engine.sync();
+        assert_eq!(errors(&lines).len(), 1, "{line}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l == "response none"),
+            "{line}: {lines:?}"
+        );
         engine.send("position startpos moves f5");
         assert_eq!(engine.fen(), before, "{line}");
     }

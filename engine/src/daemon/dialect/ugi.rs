@@ -42,6 +42,11 @@ impl Dialect for Ugi {
             Ok(None) => return true,
             Err(e) => {
                 uci::unreadable(ctl, self, &e);
+                // A runner waits for the query's `response`: one that
+                // cannot be read still gets one, `none`.
+                if line.split_ascii_whitespace().next() == Some("query") {
+                    ctl.raw("response none");
+                }
                 return true;
             }
         };
@@ -54,9 +59,15 @@ impl Dialect for Ugi {
                 let result = ctl.new_game(self);
                 report(ctl, self, result);
             }
+            // A query that cannot be answered (no position) is told in
+            // one error line and answered `response none`, so that a runner
+            // waiting for its response does not wait for ever.
             UgiCommand::Query(what) => match Ugi::query(ctl, what) {
                 Ok(answer) => ctl.raw(&format!("response {answer}")),
-                Err(e) => self.error(ctl, &e),
+                Err(e) => {
+                    self.error(ctl, &e);
+                    ctl.raw("response none");
+                }
             },
             UgiCommand::Uci(command) => return uci::command(ctl, self, command),
         }
