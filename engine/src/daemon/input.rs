@@ -21,8 +21,9 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
     let mut first = true;
+    let mut after_cr = false;
     loop {
-        let input = match read_line_capped(&mut reader, MAX_LINE_BYTES) {
+        let input = match read_line_capped(&mut reader, MAX_LINE_BYTES, &mut after_cr) {
             Ok(Line::End) | Err(_) => Input::Eof,
             // Bad UTF-8 is not a reason to stop reading: the parser
             // reports the mangled line as unknown.
@@ -62,9 +63,17 @@ enum Line {
     End,
 }
 
-/// Read one line (ending at `\n` or the end of input) of at most `cap`
-/// bytes; a longer one is read to its end and thrown away.
-fn read_line_capped(reader: &mut impl BufRead, cap: usize) -> std::io::Result<Line> {
+/// Read one line (ending at `\n`, `\r\n`, a lone `\r` or the end of
+/// input) of at most `cap` bytes; a longer one is read to its end and
+/// thrown away. `after_cr`: the line before ended at a `\r`, so a `\n`
+/// first is that line's end (`\r\n`), not an empty line; a client that
+/// ends its lines with `\r` alone (old Mac files) had its lines run into
+/// one, all but the first command lost.
+fn read_line_capped(
+    reader: &mut impl BufRead,
+    cap: usize,
+    after_cr: &mut bool,
+) -> std::io::Result<Line> {
     let mut line = Vec::new();
     let mut length = 0usize;
     let mut any = false;
@@ -77,9 +86,16 @@ fn read_line_capped(reader: &mut impl BufRead, cap: usize) -> std::io::Result<Li
         if buf.is_empty() {
             break;
         }
+        if std::mem::take(after_cr) && buf[0] == b'\n' {
+            reader.consume(1);
+            continue;
+        }
         any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) => {
+                *after_cr = buf[i] == b'\r';
+                (&buf[..i], Some(i + 1))
+            }
             None => (buf, None),
         };
         length += chunk.len();
@@ -110,11 +126,32 @@ mod tests {
         let input = format!("isready\n{}\nuci\r\n{}", "x".repeat(100), "y".repeat(10));
         // A small buffer, so lines span several reads.
         let mut reader = std::io::BufReader::with_capacity(7, input.as_bytes());
-        let mut read = || read_line_capped(&mut reader, 16).unwrap();
+        let mut after_cr = false;
+        let mut read = || read_line_capped(&mut reader, 16, &mut after_cr).unwrap();
         assert_eq!(read(), Line::Text(b"isready".to_vec()));
         assert_eq!(read(), Line::TooLong(100));
-        assert_eq!(read(), Line::Text(b"uci\r".to_vec()));
+        assert_eq!(read(), Line::Text(b"uci".to_vec()));
         assert_eq!(read(), Line::Text(b"yyyyyyyyyy".to_vec()));
         assert_eq!(read(), Line::End);
+    }
+
+    /// Lines ended by `\r` alone are lines, `\r\n` is one end (split
+    /// across reads too), and an empty line between two ends is kept.
+    #[test]
+    fn a_lone_cr_ends_a_line_and_crlf_ends_one() {
+        for capacity in [1, 2, 3, 64] {
+            let input = "uci\risready\r\ngo movetime 50\r\r\nquit\n";
+            let mut reader = std::io::BufReader::with_capacity(capacity, input.as_bytes());
+            let mut after_cr = false;
+            let mut read = || read_line_capped(&mut reader, 64, &mut after_cr).unwrap();
+            for expected in ["uci", "isready", "go movetime 50", "", "quit"] {
+                assert_eq!(
+                    read(),
+                    Line::Text(expected.as_bytes().to_vec()),
+                    "{capacity}"
+                );
+            }
+            assert_eq!(read(), Line::End, "{capacity}");
+        }
     }
 }
