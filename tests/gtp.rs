@@ -291,3 +291,21 @@ fn a_comment_first_chooses_nothing_and_a_refusal_cuts_a_long_quotation() {
         &text[..text.len().min(400)]
     );
 }
+
+/// A line too long to be read (over 8 MiB) was a command: it is answered
+/// `?` (with no id, since it was not read), and the next command with its
+/// own.
+#[test]
+fn a_line_too_long_to_read_is_answered() {
+    let (mut e, _dir) = gtp_engine();
+    assert_eq!(ok(&mut e, "name"), "plyd");
+    e.send(&format!("5 name {}", "x".repeat(9 << 20)));
+    let lines = e.read_until(|l| l.is_empty());
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("? a line of ")
+            && lines[0].ends_with(" bytes was skipped: lines are limited to 8 MiB"),
+        "{lines:?}"
+    );
+    assert_eq!(ok(&mut e, "2 version"), env!("CARGO_PKG_VERSION"));
+}

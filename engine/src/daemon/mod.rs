@@ -327,7 +327,7 @@ impl Daemon {
                     }
                     Ok(Input::TooLong(bytes)) => {
                         let (controller, voice) = self.parts();
-                        voice.error(controller, &format!(
+                        voice.skipped_line(controller, &format!(
                             "a line of {bytes} bytes was skipped: lines are limited to {} MiB",
                             MAX_LINE_BYTES >> 20
                         ));

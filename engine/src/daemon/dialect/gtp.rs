@@ -468,6 +468,17 @@ impl Dialect for Gtp {
         }
     }
 
+    /// A line too long to read was a command, which GTP answers: `?`
+    /// with no id (it was not read), as a controller waiting for the
+    /// answer must have one; in the log too. (During a `genmove`, whose
+    /// answer must come first, the log alone.)
+    fn skipped_line(&mut self, ctl: &mut Controller, text: &str) {
+        log::warn!("{text}");
+        if self.pending.is_none() {
+            Gtp::answer(ctl, None, false, text);
+        }
+    }
+
     /// Notes go to the log.
     fn write_note(&mut self, _ctl: &mut Controller, text: &str) {
         log::info!("{text}");

@@ -149,6 +149,12 @@ pub(crate) trait Dialect: Send {
         false
     }
 
+    /// An input line too long to be read, skipped: told as an error,
+    /// where a dialect that answers every command (GTP) answers it.
+    fn skipped_line(&mut self, ctl: &mut Controller, text: &str) {
+        self.error(ctl, text);
+    }
+
     /// A note on a command that worked.
     fn note(&mut self, ctl: &mut Controller, text: &str) {
         self.write_note(ctl, &printable(text));
