@@ -291,30 +291,24 @@ fn nboard_learn_adds_the_game_to_the_configured_book() {
         "{lines:?}"
     );
 
-    // No game set yet: nothing to learn, said, and no book written.
+    // A `learn` with nothing to learn says why and answers all the same.
+    let learn_says = |mut e: Engine, said: &str| {
+        e.send("nboard 2");
+        e.send("learn");
+        let lines = e.read_until(|l| l == "learned");
+        assert!(lines.iter().any(|l| l.contains(said)), "{lines:?}");
+    };
+    // No game set yet: nothing to learn, and no book written.
     let fresh = work.path().join("fresh.book");
-    let mut e = nboard_with("fresh.toml", "book = \"fresh.book\"\n");
-    e.send("nboard 2");
-    e.send("learn");
-    let lines = e.read_until(|l| l == "learned");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("learn: the game has no moves to learn")),
-        "{lines:?}"
+    learn_says(
+        nboard_with("fresh.toml", "book = \"fresh.book\"\n"),
+        "learn: the game has no moves to learn",
     );
     assert!(!fresh.exists());
-
-    // Without a book file, `learn` says why and answers all the same.
-    let mut e = Engine::start(dir.path(), &["--protocol", "nboard"], &[]);
-    e.send("nboard 2");
-    e.send("learn");
-    let lines = e.read_until(|l| l == "learned");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("no book is in use (no BookFile is set")),
-        "{lines:?}"
+    // Without a book file.
+    learn_says(
+        Engine::start(dir.path(), &["--protocol", "nboard"], &[]),
+        "no book is in use (no BookFile is set",
     );
 }
 

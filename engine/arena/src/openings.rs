@@ -283,7 +283,7 @@ fn draw_outcome(chance: &[(u32, u32)], rng: &mut SplitMix64) -> Result<u32, Stri
     let weights: Vec<u32> = chance.iter().map(|&(_, w)| w).collect();
     let pick = rng
         .pick_weighted(&weights)
-        .ok_or("the plugin gave a chance node with no outcomes")?;
+        .ok_or("the plugin gave a chance node whose weights are all zero")?;
     Ok(chance[pick].0)
 }
 

@@ -118,7 +118,7 @@ pub fn play_game(
             let pick = order
                 .chance
                 .pick_weighted(&weights)
-                .ok_or("game plugin: a chance node with no outcomes")?;
+                .ok_or("game plugin: a chance node whose weights are all zero")?;
             let token = chance[pick].0;
             moves.push(state.format_move(token).map_err(plugin_error)?);
             state.make_move(token).map_err(plugin_error)?;

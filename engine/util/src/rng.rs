@@ -48,15 +48,11 @@ impl SplitMix64 {
     }
 
     /// The index of one of `weights`, each chosen with probability
-    /// proportional to its weight; all zero count alike (a chance node's
-    /// weights, by the ABI). `None` when there are none.
+    /// proportional to its weight. `None` when the weights sum to zero.
     pub fn pick_weighted(&mut self, weights: &[u32]) -> Option<usize> {
-        if weights.is_empty() {
-            return None;
-        }
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
         if total == 0 {
-            return Some(self.below(weights.len() as u64) as usize);
+            return None;
         }
         let mut ticket = self.below(total);
         for (i, &w) in weights.iter().enumerate() {
@@ -111,7 +107,7 @@ mod tests {
         assert_eq!(seen[1], 0, "a zero weight is never picked");
         assert!((800..1200).contains(&seen[0]), "{seen:?}");
         assert!((2800..3200).contains(&seen[2]), "{seen:?}");
-        assert!(rng.pick_weighted(&[0, 0]).is_some(), "all zero count alike");
+        assert_eq!(rng.pick_weighted(&[0, 0]), None);
         assert_eq!(rng.pick_weighted(&[]), None);
     }
 

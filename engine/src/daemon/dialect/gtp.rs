@@ -440,8 +440,6 @@ impl Dialect for Gtp {
             self.charge(color, u64::try_from(took).unwrap_or(u64::MAX));
         }
         let failure = self.failure.take();
-        // The command's plies, a forced pass before its move included, are
-        // one `undo`'s.
         let mark = self.pending_mark;
         match (best, failure) {
             (Some(mv), _) => {
@@ -449,7 +447,6 @@ impl Dialect for Gtp {
                 moves.push(mv.clone());
                 match self.replay(ctl, moves) {
                     Ok(()) => {
-                        self.marks.push(mark);
                         let shown = if Gtp::is_pass(ctl, &mv) {
                             "pass".to_string()
                         } else {
@@ -463,7 +460,9 @@ impl Dialect for Gtp {
             (None, Some(e)) => Gtp::answer(ctl, id, false, &e),
             (None, None) => Gtp::answer(ctl, id, true, "pass"),
         }
-        if self.moves.len() > mark && self.marks.last() != Some(&mark) {
+        // Whatever the command added (its move, the forced pass before
+        // it included) is one `undo`'s.
+        if self.moves.len() > mark {
             self.marks.push(mark);
         }
     }

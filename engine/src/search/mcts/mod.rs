@@ -543,7 +543,7 @@ fn main_loop(
         if out_of_time(limits, control) {
             return Ok(());
         }
-        if forced && total >= FORCED_MOVE_VISITS && !control.pondering() && !limits.infinite {
+        if forced && total >= FORCED_MOVE_VISITS && !control.pondering() {
             return Ok(());
         }
         if walker.max_depth > reporter.last_depth || reporter.last_report.elapsed() >= REPORT_EVERY
