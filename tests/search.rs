@@ -809,3 +809,63 @@ fn node_probcut_cuts_nodes_and_keeps_the_moves_legal() {
         );
     }
 }
+
+/// A search's lines without the figures that depend on the clock.
+fn without_times(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            let mut kept = Vec::new();
+            while let Some(word) = words.next() {
+                if matches!(word, "time" | "nps") && line.starts_with("info ") {
+                    words.next();
+                } else {
+                    kept.push(word);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn a_search_after_a_new_game_repeats_the_first_on_one_thread_and_two() {
+    // Each thread keeps its per-ply lists and frames from one search to
+    // the next: what they held must not reach the next search.
+    let dir = common::plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+        ("plyd_game_einstein", "einstein"),
+    ]);
+    let mut engine = common::Engine::start(dir.path(), &[], &[]);
+    for (game, position, depth) in [
+        ("othello", "startpos moves f5 d6 c3", 9),
+        ("xiangqi", "startpos moves h2e2 h9g7", 6),
+        ("einstein", "startpos moves s123456 s654321 r4", 4),
+    ] {
+        engine.send(&format!("setoption name UCI_Variant value {game}"));
+        let search = |engine: &mut common::Engine| {
+            engine.send("ucinewgame");
+            engine.sync();
+            engine.send(&format!("position {position}"));
+            engine.send(&format!("go depth {depth}"));
+            without_times(&engine.until_bestmove())
+        };
+        let first = search(&mut engine);
+        assert!(first.last().unwrap().starts_with("bestmove "), "{first:?}");
+        // A different search in between fills the lists otherwise.
+        engine.send("position startpos");
+        engine.send("go depth 5");
+        engine.until_bestmove();
+        assert_eq!(search(&mut engine), first, "{game}, one thread");
+        engine.send("setoption name Threads value 2");
+        engine.sync();
+        let two = search(&mut engine);
+        assert!(two.last().unwrap().starts_with("bestmove "), "{two:?}");
+        engine.send("setoption name Threads value 1");
+        engine.sync();
+        assert_eq!(search(&mut engine), first, "{game}, after two threads");
+    }
+    engine.send("quit");
+}

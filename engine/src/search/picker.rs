@@ -100,6 +100,17 @@ pub(super) struct PickerBuffers {
     pairs: Vec<(i64, Move, u32)>,
 }
 
+impl PickerBuffers {
+    /// Every buffer empty, its memory kept.
+    pub(super) fn clear(&mut self) {
+        self.moves.clear();
+        self.move_keys.clear();
+        self.keys.clear();
+        self.hints.clear();
+        self.pairs.clear();
+    }
+}
+
 /// What the picker needs to know of the node.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct PickerSetup {

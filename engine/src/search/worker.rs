@@ -103,6 +103,56 @@ pub struct ThreadResult {
     pub pv: Vec<Move>,
 }
 
+/// A search thread's lists and frames, one per ply, reused node after
+/// node and kept from one search to the next
+/// ([`TranspositionTable::take_scratch`]).
+pub(super) struct Scratch {
+    pickers: Vec<PickerBuffers>,
+    deferred: Vec<Vec<(Move, u32)>>,
+    searched: Vec<Vec<(Move, u32)>>,
+    outcomes: Vec<Vec<(Move, u32)>>,
+    chance_bounds: Vec<Vec<(i32, i32)>>,
+    pv: Vec<Vec<Move>>,
+    lmr: Vec<[u8; 64]>,
+    stack: Vec<Frame>,
+}
+
+impl Scratch {
+    pub(super) fn new() -> Self {
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (count, r) in row.iter_mut().enumerate().skip(1) {
+                let value = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
+                *r = value.max(0.0) as u8;
+            }
+        }
+        Scratch {
+            pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
+            deferred: vec![Vec::new(); MAX_PLY + 1],
+            searched: vec![Vec::new(); MAX_PLY + 1],
+            outcomes: vec![Vec::new(); MAX_PLY + 1],
+            chance_bounds: vec![Vec::new(); MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            lmr,
+            stack: vec![Frame::default(); MAX_PLY + 2],
+        }
+    }
+
+    /// As [`Scratch::new`] makes it, in the memory it holds: every list
+    /// empty, every frame the default.
+    pub(super) fn reset(&mut self) {
+        for picker in &mut self.pickers {
+            picker.clear();
+        }
+        for list in [&mut self.deferred, &mut self.searched, &mut self.outcomes] {
+            list.iter_mut().for_each(Vec::clear);
+        }
+        self.chance_bounds.iter_mut().for_each(Vec::clear);
+        self.pv.iter_mut().for_each(Vec::clear);
+        self.stack.fill(Frame::default());
+    }
+}
+
 /// The state of one search thread.
 pub struct Searcher<'a> {
     pub(super) id: usize,
@@ -166,13 +216,16 @@ impl<'a> Searcher<'a> {
         shared: &'a Shared<'a>,
         report: Option<&'a mut dyn FnMut(SearchEvent)>,
     ) -> Self {
-        let mut lmr = vec![[0u8; 64]; 64];
-        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (count, r) in row.iter_mut().enumerate().skip(1) {
-                let value = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
-                *r = value.max(0.0) as u8;
-            }
-        }
+        let Scratch {
+            pickers,
+            deferred,
+            searched,
+            outcomes,
+            chance_bounds,
+            pv,
+            lmr,
+            stack,
+        } = shared.tt.take_scratch(id);
         // A stack that cannot be made or reset ends the search with that
         // failure at its start ([`Searcher::iterate`]); a reset answered
         // `STATUS_UNSUPPORTED` searches with the plain `evaluate`.
@@ -244,14 +297,14 @@ impl<'a> Searcher<'a> {
                 }
                 heuristics
             },
-            pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
-            deferred: vec![Vec::new(); MAX_PLY + 1],
-            searched: vec![Vec::new(); MAX_PLY + 1],
-            outcomes: vec![Vec::new(); MAX_PLY + 1],
-            chance_bounds: vec![Vec::new(); MAX_PLY + 1],
-            pv: vec![Vec::new(); MAX_PLY + 1],
+            pickers,
+            deferred,
+            searched,
+            outcomes,
+            chance_bounds,
+            pv,
             lmr,
-            stack: vec![Frame::default(); MAX_PLY + 2],
+            stack,
             root_depth: 1,
             report,
         }
@@ -260,10 +313,22 @@ impl<'a> Searcher<'a> {
     /// Keep this thread's histories for the next search, where they are
     /// kept at all.
     pub(super) fn keep_memory(self) {
+        let tt = self.shared.tt;
+        tt.keep_scratch(
+            self.id,
+            Scratch {
+                pickers: self.pickers,
+                deferred: self.deferred,
+                searched: self.searched,
+                outcomes: self.outcomes,
+                chance_bounds: self.chance_bounds,
+                pv: self.pv,
+                lmr: self.lmr,
+                stack: self.stack,
+            },
+        );
         if Heuristics::kept_between_searches(self.heuristics.tables()) {
-            self.shared
-                .tt
-                .keep_memory(self.id, &self.shared.game, self.heuristics);
+            tt.keep_memory(self.id, &self.shared.game, self.heuristics);
         }
     }
 
