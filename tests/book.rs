@@ -406,3 +406,131 @@ fn learning_writes_through_a_link_and_refuses_a_read_only_book() {
     );
     assert_eq!(std::fs::read_to_string(&real).unwrap(), before);
 }
+
+/// EinStein after both set-ups, Red to roll.
+const EINSTEIN_ROLL: &str = "123../45.../6...f/...ed/..cba r s123456 s123456";
+
+#[test]
+fn an_einstein_book_holds_no_roll_and_scores_a_roll_by_its_mean() {
+    let dir = common::plugin_dir(&[("plyd_game_einstein", "einstein")]);
+    let file = dir.path().join("einstein.book");
+    let book = build(
+        dir.path(),
+        &file,
+        &[
+            "--game",
+            "einstein",
+            "--fen",
+            EINSTEIN_ROLL,
+            "--plies",
+            "4",
+            "--depth",
+            "1",
+            "--margin",
+            "100000",
+        ],
+    );
+    let mut host = plyd::host::PluginHost::default();
+    let einstein = host
+        .load_file(&common::built_library("plyd_game_einstein"))
+        .expect("einstein loads");
+    let mut state = plyd::host::GameState::new(&einstein, 0).unwrap();
+    let text = book.write();
+    let mut means = 0;
+    for line in text.lines().skip(1) {
+        let position = line.split('\t').next().unwrap();
+        state.set_position(position).unwrap();
+        let mut outcomes = Vec::new();
+        state.chance_outcomes(&mut outcomes).unwrap();
+        assert!(outcomes.is_empty(), "a roll in the book: {line}");
+        let side = state.side_to_move().unwrap();
+        for m in book.moves(position).unwrap() {
+            assert!(!m.mv.starts_with('r'), "{line}");
+            let mv = state.parse_legal_move(&m.mv).unwrap();
+            state.make_move(mv).unwrap();
+            // The move leads to a roll: its score is the rolls' mean where
+            // the book holds every position after them.
+            state.chance_outcomes(&mut outcomes).unwrap();
+            let mut values = Vec::new();
+            for &(roll, _) in &outcomes {
+                state.make_move(roll).unwrap();
+                let after = state.position_text().unwrap();
+                let mover = state.side_to_move().unwrap();
+                if let Some(best) = book.best(&after) {
+                    values.push(if mover == side {
+                        best.score
+                    } else {
+                        -best.score
+                    });
+                }
+                state.unmake_move(roll).unwrap();
+            }
+            state.unmake_move(mv).unwrap();
+            if !outcomes.is_empty() && values.len() == outcomes.len() {
+                // EinStein's rolls are equally likely.
+                let mean = values.iter().sum::<i32>() as f64 / values.len() as f64;
+                assert_eq!(m.score, mean.round() as i32, "{line}: {values:?}");
+                means += 1;
+            }
+        }
+    }
+    assert!(means > 0, "no move carried its rolls' mean: {text}");
+    // The daemon answers a roll with no move, book or not, and names no
+    // roll as the move to ponder on.
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value einstein");
+    e.send(&format!("setoption name BookFile value {}", file.display()));
+    e.send("setoption name OwnBook value true");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send(&format!("position fen {EINSTEIN_ROLL}"));
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    e.send(&format!("position fen {EINSTEIN_ROLL} r1"));
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(
+        lines.iter().any(|l| l.ends_with("string book")),
+        "{lines:?}"
+    );
+    let best = lines.last().unwrap();
+    assert!(!best.contains("ponder"), "{lines:?}");
+    e.send("quit");
+}
+
+#[test]
+fn a_book_move_is_written_in_the_notation_set() {
+    let dir = common::plugin_dir(&[("plyd_game_amazons", "amazons")]);
+    let file = dir.path().join("amazons8.book");
+    let book = build(
+        dir.path(),
+        &file,
+        &["--game", "amazons8", "--plies", "1", "--depth", "1"],
+    );
+    let start = book.write();
+    let first = start.lines().nth(1).unwrap();
+    let position = first.split('\t').next().unwrap().to_string();
+    let best = book.best(&position).unwrap().mv.clone();
+    assert!(!best.contains(','), "{best}");
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value amazons8");
+    e.send(&format!("setoption name BookFile value {}", file.display()));
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name MoveNotation value d1d7,d7g7");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send(&format!("position fen {position}"));
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let two_part = format!("{},{}{}", &best[..4], &best[2..4], &best[4..]);
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("bestmove {two_part}"),
+        "{lines:?}"
+    );
+    let info = lines.iter().find(|l| l.ends_with("string book")).unwrap();
+    assert!(info.contains(&format!("pv {two_part}")), "{info}");
+    e.send("quit");
+}

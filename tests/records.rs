@@ -539,7 +539,7 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
         "{err}"
     );
     assert!(
-        err.contains("perpetual.pgn: record 1: its result (a draw) is the record's: plyd's rules would end the game after its 9 plies with Black won"),
+        err.contains("perpetual.pgn: record 1: its result (a draw) is the record's: plyd's rules would end the game after its 9 plies as a win for Black"),
         "{err}"
     );
     assert!(!err.contains("black.pgn"), "{err}");
@@ -646,7 +646,7 @@ fn a_xiangqi_record_plays_on_past_a_repetition_that_plyd_rules_drawn() {
         "{err}"
     );
     assert!(
-        err.contains("record 2: its result (Red won) is the record's: plyd's rules would end the game after its 8 plies with a draw (third repetition, neither side checked or chased perpetually)"),
+        err.contains("record 2: its result (Red won) is the record's: plyd's rules would end the game after its 8 plies as a draw (third repetition, neither side checked or chased perpetually)"),
         "{err}"
     );
     assert!(

@@ -381,6 +381,9 @@ impl<'a> BookBuilder<'a> {
     /// finished game or a chance node (dice are not a choice), and when
     /// the builder was stopped (a search cut short scores nothing).
     pub fn score_moves(&mut self, state: &GameState) -> Result<Vec<BookMove>, PluginError> {
+        if !chance_outcomes(state)?.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut moves = Vec::new();
         state.legal_moves(&mut moves)?;
         let mut out = Vec::with_capacity(moves.len());
@@ -424,6 +427,18 @@ impl<'a> BookBuilder<'a> {
         visit: &mut dyn FnMut(&Book, usize),
     ) -> Result<(), PluginError> {
         if plies == 0 || self.stopped() || state.outcome()? != Outcome::Ongoing {
+            return Ok(());
+        }
+        // A chance node is no choice: the book holds none, and every
+        // outcome is followed.
+        let outcomes = chance_outcomes(state)?;
+        if !outcomes.is_empty() {
+            for (outcome, _) in outcomes {
+                state.make_move(outcome)?;
+                let below = self.expand(book, state, plies - 1, margin, visit);
+                state.unmake_move(outcome)?;
+                below?;
+            }
             return Ok(());
         }
         let text = state.position_text()?;
@@ -522,6 +537,10 @@ fn negamax_from(
     if let Some(&value) = done.get(&text) {
         return Ok(Some(value));
     }
+    let outcomes = chance_outcomes(state)?;
+    if !outcomes.is_empty() {
+        return chance_value(book, state, &outcomes, done, path);
+    }
     let Some(moves) = book.moves(&text).map(<[BookMove]>::to_vec) else {
         return Ok(None);
     };
@@ -551,6 +570,47 @@ fn negamax_from(
         done.insert(text, best);
     }
     Ok(best)
+}
+
+/// A chance node's outcomes with their weights (none at a player's
+/// move or a finished game).
+fn chance_outcomes(state: &GameState) -> Result<Vec<(plyd_api::Move, u32)>, PluginError> {
+    let mut outcomes = Vec::new();
+    if state.outcome()? == Outcome::Ongoing {
+        state.chance_outcomes(&mut outcomes)?;
+    }
+    Ok(outcomes)
+}
+
+/// A chance node's value for its side to move: its outcomes' values,
+/// each weighed by its chance, as the search scores a chance node.
+/// `None` unless the book holds the position after every outcome (a
+/// mean over some of them would be no value of the node).
+fn chance_value(
+    book: &mut Book,
+    state: &mut GameState,
+    outcomes: &[(plyd_api::Move, u32)],
+    done: &mut HashMap<String, i32>,
+    path: &mut HashSet<String>,
+) -> Result<Option<i32>, PluginError> {
+    let side = state.side_to_move()?;
+    let (mut sum, mut weights) = (0i64, 0i64);
+    let mut complete = true;
+    for &(outcome, weight) in outcomes {
+        state.make_move(outcome)?;
+        let child = negamax_from(book, state, done, path);
+        let child_side = state.side_to_move();
+        state.unmake_move(outcome)?;
+        match child? {
+            Some(value) => {
+                let value = if child_side? == side { value } else { -value };
+                sum += i64::from(value) * i64::from(weight);
+                weights += i64::from(weight);
+            }
+            None => complete = false,
+        }
+    }
+    Ok((complete && weights > 0).then(|| (sum as f64 / weights as f64).round() as i32))
 }
 
 #[cfg(test)]

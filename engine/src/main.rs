@@ -1518,8 +1518,11 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
         plan.depth,
         started.elapsed().as_secs()
     );
-    if let (Some(best), Some(chosen)) = (best, book.best(&root)) {
-        outln!("Start: {} score {best}", chosen.mv);
+    match (best, book.best(&root)) {
+        (Some(best), Some(chosen)) => outln!("Start: {} score {best}", chosen.mv),
+        // A chance node, which the book holds no moves of.
+        (Some(best), None) => outln!("Start: a chance node, score {best} (its outcomes' mean)"),
+        (None, _) => {}
     }
     Ok(())
 }

@@ -424,6 +424,20 @@ fn result_words(result: RecordResult, variant: &str) -> &'static str {
     }
 }
 
+/// A result as what the game ended as ("a win for Red", "a draw").
+fn result_noun(result: RecordResult, variant: &str) -> &'static str {
+    match (result, variant) {
+        (RecordResult::First, "xiangqi") => "a win for Red",
+        (RecordResult::Second, "xiangqi") => "a win for Black",
+        (RecordResult::First, "othello") => "a win for Black",
+        (RecordResult::Second, "othello") => "a win for White",
+        (RecordResult::First, _) => "a win for the first player",
+        (RecordResult::Second, _) => "a win for the second player",
+        (RecordResult::Draw, _) => "a draw",
+        (RecordResult::Unknown, _) => "not known",
+    }
+}
+
 /// Every game in `text` that replays, and a line for each that does not
 /// (a GGS archive mixes in games of other kinds: the others are still
 /// given). `game` names the variant when the record's own (`amazons`,
@@ -552,18 +566,18 @@ fn replay_record(
     let ended = ending(&end)?;
     let note = match &ended {
         Some(ruled) if stated != RecordResult::Unknown && ruled.result != stated => {
-            let ruled_words = result_words(ruled.result, variant_played);
+            let ruled_words = result_noun(ruled.result, variant_played);
             match &ruled.ruling {
                 // A repetition ruled otherwise by the game's arbiter: the
                 // record's word, noted.
                 Some(rule) => Some(format!(
-                    "its result ({}) is the record's: plyd's rules would end the game after its {} with {ruled_words} ({rule})",
+                    "its result ({}) is the record's: plyd's rules would end the game after its {} as {ruled_words} ({rule})",
                     result_words(stated, variant_played),
                     crate::counted(moves.len(), "ply", "plies"),
                 )),
                 None => {
                     return Err(format!(
-                        "its result says {}, but the rules end the game after its {} with {ruled_words}",
+                        "its result says {}, but the rules end the game after its {} as {ruled_words}",
                         result_words(stated, variant_played),
                         crate::counted(moves.len(), "ply", "plies"),
                     ))

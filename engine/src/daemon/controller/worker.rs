@@ -439,6 +439,15 @@ fn book_answer(
     {
         return None;
     }
+    // Dice are no choice: a chance node is the search's to answer (with
+    // no move), whatever an older book holds of it.
+    let is_chance = |state: &GameState| {
+        let mut outcomes = Vec::new();
+        state.chance_outcomes(&mut outcomes).is_ok() && !outcomes.is_empty()
+    };
+    if is_chance(&job.root) {
+        return None;
+    }
     let position = job.root.position_text().ok()?;
     let book = book.read();
     let book = book.as_ref()?;
@@ -455,23 +464,29 @@ fn book_answer(
         }));
         return None;
     };
+    // Spelled as the game now spells moves: the book's text is read in
+    // any notation the plugin reads, and may be another of them.
+    let text = job.root.format_move(mv).ok()?;
     let ponder = job.root.try_clone().ok().and_then(|mut after| {
         after.make_move(mv).ok()?;
+        if is_chance(&after) {
+            return None;
+        }
         let reply = book.best(&after.position_text().ok()?)?;
-        after.parse_legal_move(&reply.mv).ok()?;
-        Some(reply.mv.clone())
+        let reply = after.parse_legal_move(&reply.mv).ok()?;
+        after.format_move(reply).ok()
     });
     let info = Info {
         depth: Some(chosen.depth),
         score: Some((search::score::to_protocol(chosen.score), None)),
         nodes: Some(0),
-        pv: std::iter::once(chosen.mv.clone())
+        pv: std::iter::once(text.clone())
             .chain(ponder.clone())
             .collect(),
         string: Some("book".to_string()),
         ..Info::default()
     };
-    Some((chosen.mv, ponder, info))
+    Some((text, ponder, info))
 }
 
 /// The error line for an answer `text` that the game plugin's own
