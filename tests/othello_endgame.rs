@@ -267,6 +267,23 @@ fn win_loss_draw_mode_reports_the_sign_and_two_threads_agree() {
             .iter()
             .any(|l| cp(l) == Some(100 * p.expected.signum())));
     }
+    // Several lines: the verdict of the first, the move played.
+    engine.send("setoption name MultiPV value 3");
+    for p in ffo_positions(14).iter().take(3) {
+        engine.send("ucinewgame");
+        let lines = go(&mut engine, &p.position, "go depth 60");
+        let verdict = match p.expected.signum() {
+            1 => "win",
+            -1 => "loss",
+            _ => "draw",
+        };
+        assert!(
+            lines.contains(&format!("info string exact wld {verdict}")),
+            "{}: {lines:?}",
+            p.name
+        );
+    }
+    engine.send("setoption name MultiPV value 1");
     engine.send("setoption name EndgameMode value exact");
     engine.send("setoption name Threads value 2");
     for p in ffo_positions(16).iter().rev().take(4) {
@@ -494,7 +511,18 @@ fn several_lines_through_uci_are_exact_weighed_against_the_time_and_stop() {
     );
     assert!(!scored_alone[0].contains(" multipv "), "{alone:?}");
     assert_eq!(cp(scored_alone[0]), cp(scored[1]), "{alone:?}");
-    assert_eq!(alone.last().unwrap(), &format!("bestmove {second}"));
+    // Its move to ponder on is the reply its line shows.
+    let pv: Vec<&str> = scored_alone[0]
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(pv.len(), 2, "{alone:?}");
+    assert_eq!(
+        alone.last().unwrap(),
+        &format!("bestmove {second} ponder {}", pv[1])
+    );
     // A move planned too short for a solve of each move: the evaluation
     // search answers (its lines numbered, none exact).
     engine.send("setoption name MultiPV value 3");
@@ -588,6 +616,7 @@ fn several_lines_are_solved_exactly_each_move_as_plain_minimax_scores_it() {
                 let mut root = GameState::new(&variant.plugin, variant.index).unwrap();
                 root.set_position(&text).unwrap();
                 let mut infos = Vec::new();
+                let mut answer = None;
                 let result = search(
                     root,
                     &evaluator,
@@ -595,9 +624,10 @@ fn several_lines_are_solved_exactly_each_move_as_plain_minimax_scores_it() {
                     &limits,
                     &SearchControl::new(false),
                     &options,
-                    &mut |event| {
-                        if let plyd::search::SearchEvent::Info(info) = event {
-                            infos.push(info);
+                    &mut |event| match event {
+                        plyd::search::SearchEvent::Info(info) => infos.push(info),
+                        plyd::search::SearchEvent::BestMove { best, ponder } => {
+                            answer = Some((best, ponder))
                         }
                     },
                 )
@@ -631,6 +661,11 @@ fn several_lines_are_solved_exactly_each_move_as_plain_minimax_scores_it() {
                 assert_eq!(result.score, 100 * wanted[0].1, "{what}");
                 let best = state.format_move(result.best.unwrap()).unwrap();
                 assert_eq!(best, lines[0].pv[0], "{what}");
+                // `bestmove` is the first line's move, and its move to
+                // ponder on the line's reply, where it shows one.
+                let (answered, ponder) = answer.expect("a bestmove");
+                assert_eq!(answered.as_deref(), Some(best.as_str()), "{what}");
+                assert_eq!(ponder.as_ref(), lines[0].pv.get(1), "{what}: {infos:?}");
                 checked += 1;
             }
         }

@@ -161,8 +161,11 @@ pub fn demote(_id: i32) -> bool {
 
 /// The hardware threads this process may run on (its processors, within
 /// its affinity and any processor quota), `None` where not known.
+/// Asked once: the standard library reads the process's control groups'
+/// files for it at every call, five files a `go`.
 pub fn hardware_threads() -> Option<usize> {
-    std::thread::available_parallelism().ok().map(|n| n.get())
+    static THREADS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().ok().map(|n| n.get()))
 }
 
 /// Start `work` on a new thread of `scope`, or, where no thread can be

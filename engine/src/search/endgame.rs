@@ -648,6 +648,12 @@ fn run_lines(
             root.unmake_move(line.mv)?;
             pv.push(text?);
         }
+        if index == 0 {
+            // The first line is the one played: its reply is the move to
+            // ponder on.
+            answer.best = Some(pv[0].clone());
+            answer.ponder = pv.get(1).cloned();
+        }
         let multipv = (plan.lines > 1).then_some(index as u32 + 1);
         report(solving.info(plan.size, multipv, Some(line.score), nodes, pv));
     }
@@ -667,7 +673,14 @@ fn run_lines(
             moves.len()
         )
     } else if win_loss_draw {
-        "exact wld".to_string()
+        // The verdict of the first line, the move played, as one line
+        // gives it.
+        let verdict = match lines[0].score.signum() {
+            1 => "win",
+            -1 => "loss",
+            _ => "draw",
+        };
+        format!("exact wld {verdict}")
     } else {
         "exact".to_string()
     }));
@@ -679,10 +692,12 @@ fn run_lines(
             ..SearchResult::default()
         });
     };
+    // The reply its solve found, as its line shows it: the move to ponder
+    // on.
     Ok(SearchResult {
         best: Some(best.mv),
         score: best.score,
-        pv: vec![best.mv],
+        pv: std::iter::once(best.mv).chain(best.reply).collect(),
         depth: if complete { plan.size } else { 0 },
         nodes,
     })

@@ -79,9 +79,14 @@ pub fn limits_from_go(
     }
     let clock = clock_limits(go, side, move_overhead, plies_left);
     if let Some(movetime) = go.movetime {
-        let budget = Duration::from_millis(movetime).saturating_sub(move_overhead);
+        let movetime = Duration::from_millis(movetime);
+        let budget = movetime.saturating_sub(move_overhead);
         let mut hard = budget.max(Duration::from_millis(1));
-        let mut answer_by = hard + watchdog_grace(move_overhead);
+        // Within the move's time where it leaves room: half of what the
+        // hard limit leaves of it at most (`movetime 5`, shorter than the
+        // overhead, was answered after 6 ms and more).
+        let spare = movetime.saturating_sub(hard) / 2;
+        let mut answer_by = hard + watchdog_grace(move_overhead).min(spare).max(LEAST_GRACE);
         // A clock sent with it still holds: `go wtime 200 movetime 3000`
         // keeps to the clock's hard limit, as the lesser of the two.
         if let Some((budget, by)) = clock.filter(|(budget, _)| budget.hard < hard) {

@@ -65,8 +65,13 @@ const LONGEST_US: u64 = 1 << 50;
 /// share of what is left, the clock shrinks geometrically until every
 /// move costs what answering costs whatever its budget (a few tenths of
 /// a millisecond from the arbiter's side), and a long enough game ran it
-/// out. 50 ms at the default overhead.
+/// out. 50 ms at the default overhead, and no less at a smaller one: the
+/// reserve is for plyd's own cost of answering, which a `Move Overhead`
+/// of 0 does not remove (with none, Othello at 1 s lost every game on
+/// time, its solver's last moves planned on what the reserve keeps).
 const SUDDEN_DEATH_RESERVE_OVERHEADS: u64 = 5;
+/// The least sudden-death reserve, in microseconds.
+const SUDDEN_DEATH_LEAST_RESERVE_US: u64 = 50_000;
 /// In sudden death, a move plans on this share of the clock at least,
 /// the reserve included: what is kept back is spent a hundredth at a
 /// time (half a millisecond a move on a clock of 50 ms) rather than a
@@ -101,7 +106,7 @@ pub fn clock_budget(
     // spends below); otherwise a clock shorter than the overhead plays on
     // half of itself, up to a millisecond.
     let reserve = if inc == 0 && moves_to_go.is_none() {
-        overhead * SUDDEN_DEATH_RESERVE_OVERHEADS
+        (overhead * SUDDEN_DEATH_RESERVE_OVERHEADS).max(SUDDEN_DEATH_LEAST_RESERVE_US)
     } else {
         0
     };
@@ -301,8 +306,9 @@ mod tests {
         let b = clock_budget(10_000, 0, Some(1), ms(0));
         assert_eq!(b.soft, ms(5_000));
         assert_eq!(b.hard, ms(7_500));
+        // Sudden death keeps its reserve of 50 ms with no overhead too.
         let b = clock_budget(10_000, 0, None, ms(0));
-        assert_eq!(b.soft, Duration::from_micros(333_333));
+        assert_eq!(b.soft, Duration::from_micros(331_666));
     }
 
     /// Play `moves` moves on a clock of `base` ms plus `inc`, each taking
