@@ -635,6 +635,23 @@ mod tests {
             limits_from_go(&GoParams::default(), 0, ms(10), None).answer_by,
             None
         );
+        // A `movetime` shorter than the overhead with its grace is
+        // answered within it (`movetime 5` was answered at 6 ms).
+        for movetime in 3..=200u64 {
+            for overhead in [0, 10, 100] {
+                let go = GoParams {
+                    movetime: Some(movetime),
+                    ..GoParams::default()
+                };
+                let l = limits_from_go(&go, 0, ms(overhead), None);
+                let (answer, hard) = (l.answer_by.unwrap(), l.hard_time().unwrap());
+                assert!(
+                    answer <= ms(movetime).max(hard + LEAST_GRACE),
+                    "{movetime} {overhead}: {answer:?}"
+                );
+                assert!(answer >= hard + LEAST_GRACE);
+            }
+        }
     }
 
     #[test]

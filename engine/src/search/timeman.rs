@@ -287,6 +287,23 @@ mod tests {
     }
 
     #[test]
+    fn sudden_death_keeps_its_reserve_at_any_overhead() {
+        // With no overhead the reserve was gone: Othello at 1 s lost
+        // every game on time. A move may dip into it by the tail's
+        // share alone (a fiftieth of the clock).
+        for overhead in [0, 1, 5, 10] {
+            for time in (51..=3000).step_by(7) {
+                let b = clock_budget(time, 0, None, ms(overhead));
+                let left = (time as u64 * 1000).saturating_sub(b.hard.as_micros() as u64);
+                assert!(
+                    left + time as u64 * 1000 / 50 >= SUDDEN_DEATH_LEAST_RESERVE_US,
+                    "{time} {overhead}: {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn a_clock_too_long_to_count_in_microseconds_is_a_long_clock() {
         // 18,446,744,073,709,552 ms is just past 2^64 microseconds.
         let hour = Duration::from_secs(3600);
