@@ -238,6 +238,16 @@ fn every_go_form_is_answered_and_go_right_after_stop_starts() {
     engine.send("go time 2000 increment 0 opptime 2000 oppincrement 0");
     let last = answer(&mut engine).pop().unwrap();
     assert!(last.starts_with("bestmove "), "{last}");
+    // UCI's clocks by colour, from a GUI that speaks both (it was answered
+    // `nobestmove`), for Red and for Black.
+    for position in ["position startpos", "position startpos moves h2e2"] {
+        engine.send(position);
+        engine.send("go wtime 300 btime 300 winc 0 binc 0");
+        let lines = answer(&mut engine);
+        assert!(messages(&lines).is_empty(), "{lines:?}");
+        let last = lines.last().unwrap();
+        assert!(last.starts_with("bestmove "), "{last}");
+    }
     for between in [&[][..], &["isready"][..]] {
         engine.send("go infinite");
         engine.read_until(|l| l.starts_with("info depth 1"));
@@ -481,4 +491,37 @@ fn an_option_error_names_the_ucci_option_sent() {
         ["info message error: option 'hashsize' (Hash): 'abc' is not an integer between 1 and 65536"],
         "{lines:?}"
     );
+}
+
+#[test]
+fn a_book_move_shows_its_line_and_the_word_book() {
+    let (mut engine, dir) = ucci_engine(&[]);
+    let book = dir.path().join("xiangqi.book");
+    let out = book.display().to_string();
+    let run = crate::common::run_plyd(
+        dir.path(),
+        &[
+            "book", "--game", "xiangqi", "--out", &out, "--plies", "1", "--depth", "1",
+        ],
+    );
+    assert!(run.status.success(), "{run:?}");
+    handshake(&mut engine);
+    engine.send(&format!("setoption BookFile {out}"));
+    engine.send("setoption OwnBook true");
+    let lines = sync(&mut engine);
+    assert!(messages(&lines).is_empty(), "{lines:?}");
+    engine.send("position startpos");
+    engine.send("go time 60000 increment 1000");
+    let lines = answer(&mut engine);
+    // Its depth, score and line, as a searched move's; then the word (it
+    // came as a bare `info message book`).
+    let at = lines
+        .iter()
+        .position(|l| l == "info message book")
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(at > 0, "{lines:?}");
+    let line = &lines[at - 1];
+    assert!(line.starts_with("info depth 1 score "), "{lines:?}");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(line.contains(&format!(" pv {best}")), "{lines:?}");
 }

@@ -73,6 +73,11 @@ pub struct UcciGo {
     /// `movetime`: think this long (not in UCCI 3.0; GUIs that speak UCI
     /// too send it, in the same unit as `time`).
     pub movetime_ms: Option<i64>,
+    /// UCI's clocks by colour, `wtime` `btime` `winc` `binc` (Red's and
+    /// Black's; not in UCCI 3.0, sent by GUIs that speak UCI too, in the
+    /// same unit as `time`): the side to move's stand for `time` and
+    /// `increment` where those are not given.
+    pub colour_clocks: [Option<i64>; 4],
     /// `depth <d>`.
     pub depth: Option<u32>,
     /// `nodes <n>`.
@@ -209,6 +214,22 @@ fn parse_go(args: &[&str], millisec: bool) -> Result<UcciGo, ParseError> {
                 go.moves_to_go = Some(count("movestogo")?.min(u64::from(u32::MAX)) as u32);
                 2
             }
+            "wtime" => {
+                go.colour_clocks[0] = Some(time("wtime")?);
+                2
+            }
+            "btime" => {
+                go.colour_clocks[1] = Some(time("btime")?);
+                2
+            }
+            "winc" => {
+                go.colour_clocks[2] = Some(time("winc")?);
+                2
+            }
+            "binc" => {
+                go.colour_clocks[3] = Some(time("binc")?);
+                2
+            }
             // The opponent's moves to go change nothing in plyd's budget.
             "oppmovestogo" => 2,
             "depth" if value == Some("infinite") => {
@@ -228,7 +249,9 @@ fn parse_go(args: &[&str], millisec: bool) -> Result<UcciGo, ParseError> {
                     command: "go",
                     keyword: "keyword",
                     value: other.to_owned(),
-                    expected: "a UCCI go keyword",
+                    expected: "a word of UCCI's go (time, increment, opptime, oppincrement, \
+                               movestogo, depth, nodes, infinite, ponder, draw) or UCI's \
+                               (movetime, wtime, btime, winc, binc)",
                 })
             }
         };
@@ -250,12 +273,10 @@ pub fn ucci_score(score: Score) -> i32 {
     }
 }
 
-/// An `info` line in UCCI form, or `None` when nothing in `info` has a UCCI
-/// field. A text becomes `info message <text>`.
-pub fn format_ucci_info(info: &Info) -> Option<String> {
-    if let Some(text) = &info.string {
-        return Some(format!("info message {}", one_line(text)));
-    }
+/// The `info` lines of `info` in UCCI form: one with its UCCI fields,
+/// where it has any, then its text as `info message <text>` (a book
+/// move's `book`, an error); none when it has neither.
+pub fn format_ucci_info(info: &Info) -> Vec<String> {
     let mut line = String::from("info");
     if let Some(depth) = info.depth {
         line += &format!(" depth {depth}");
@@ -275,7 +296,14 @@ pub fn format_ucci_info(info: &Info) -> Option<String> {
     if !info.pv.is_empty() {
         line += &format!(" pv {}", info.pv.join(" "));
     }
-    (line.len() > 4).then_some(line)
+    let mut lines = Vec::new();
+    if line.len() > 4 {
+        lines.push(line);
+    }
+    if let Some(text) = &info.string {
+        lines.push(format!("info message {}", one_line(text)));
+    }
+    lines
 }
 
 fn one_line(text: &str) -> String {
@@ -308,6 +336,12 @@ mod tests {
         assert_eq!(go("go depth 7", false).depth, Some(7));
         assert!(parse_ucci_line("go time x", false).is_err());
         assert!(parse_ucci_line("go sideways", false).is_err());
+        // UCI's clocks by colour, in the same unit.
+        let g = go("go wtime 1000 btime 2 winc 10 binc 20", true);
+        assert_eq!(g.colour_clocks, [Some(1000), Some(2), Some(10), Some(20)]);
+        let g = go("go btime 3 wtime 1.5", false);
+        assert_eq!(g.colour_clocks, [Some(1500), Some(3000), None, None]);
+        assert!(parse_ucci_line("go wtime", true).is_err());
     }
 
     #[test]
@@ -354,16 +388,27 @@ mod tests {
             ..Info::default()
         };
         assert_eq!(
-            format_ucci_info(&info).unwrap(),
-            "info depth 3 score 9997 nodes 10 pv h2e2"
+            format_ucci_info(&info),
+            ["info depth 3 score 9997 nodes 10 pv h2e2"]
         );
         assert_eq!(
             format_ucci_info(&Info {
                 string: Some("a\nb".into()),
                 ..Info::default()
-            })
-            .unwrap(),
-            "info message a b"
+            }),
+            ["info message a b"]
         );
+        // A line with both (a book move's) keeps both, its words after.
+        assert_eq!(
+            format_ucci_info(&Info {
+                string: Some("book".into()),
+                ..info
+            }),
+            [
+                "info depth 3 score 9997 nodes 10 pv h2e2",
+                "info message book"
+            ]
+        );
+        assert!(format_ucci_info(&Info::default()).is_empty());
     }
 }

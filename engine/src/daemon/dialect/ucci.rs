@@ -262,6 +262,15 @@ impl Ucci {
         } else {
             (theirs, mine)
         };
+        // UCI's clocks by colour, from a GUI that speaks UCI too, where
+        // UCCI's own words leave them out.
+        let [uci_wtime, uci_btime, uci_winc, uci_binc] = go.colour_clocks;
+        let (wtime, btime, winc, binc) = (
+            wtime.or(uci_wtime),
+            btime.or(uci_btime),
+            winc.or(uci_winc),
+            binc.or(uci_binc),
+        );
         let params = GoParams {
             search_moves,
             ponder: go.ponder,
@@ -379,7 +388,7 @@ impl Dialect for Ucci {
         if let Some(score) = main_line_score(&info) {
             self.last_score = Some(score);
         }
-        if let Some(line) = format_ucci_info(&info) {
+        for line in format_ucci_info(&info) {
             ctl.raw(&line);
         }
     }
