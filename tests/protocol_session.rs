@@ -1160,3 +1160,38 @@ fn file_options_naming_devices_fifos_and_folders_are_refused_at_once() {
     e.send("go depth 2");
     assert_eq!(bestmove_of(&e.until_bestmove()), "d3");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+// The child is reaped by `wait4`, which gives its peak memory too.
+#[allow(clippy::zombie_processes)]
+fn quit_right_after_a_large_hash_does_not_wait_for_its_mapping() {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    // A table is mapped page by page when set, before `readyok`; `quit`
+    // read meanwhile ended the process only once all of it was (3 GiB on
+    // a loaded machine: 14.7 s). Now the mapping stops: the process never
+    // holds the table's pages.
+    let dir = crate::common::othello_dir();
+    let mut child = crate::common::plyd_command(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"setoption name Hash value 1024\nquit\n")
+        .unwrap();
+    drop(stdin);
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it and the status for
+    // the child, which it reaps.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as i32);
+    let status = std::process::ExitStatus::from_raw(status);
+    assert!(status.success(), "{status:?}");
+    // Kilobytes on Linux: far below the 1,024 MiB table.
+    assert!(usage.ru_maxrss < 400 * 1024, "{} KiB", usage.ru_maxrss);
+}

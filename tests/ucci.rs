@@ -525,3 +525,51 @@ fn a_book_move_shows_its_line_and_the_word_book() {
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
     assert!(line.contains(&format!(" pv {best}")), "{lines:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_path_sent_in_gbk_names_its_file() {
+    use std::os::unix::ffi::OsStrExt;
+    // A Chinese GUI on Windows sends a folder named 象棋 in GBK; the file
+    // system here holds those bytes. The value was read as U+FFFD each.
+    let (mut engine, dir) = ucci_engine(&[]);
+    let gbk: &[u8] = b"\xcf\xf3\xc6\xe5";
+    let folder = dir.path().join(std::ffi::OsStr::from_bytes(gbk));
+    std::fs::create_dir(&folder).unwrap();
+    let book = folder.join("xq.book");
+    std::fs::write(
+        &book,
+        "plyd-book 1 xiangqi\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\th2e2 30 4\n",
+    )
+    .unwrap();
+    handshake(&mut engine);
+    let mut line = b"setoption BookFile ".to_vec();
+    line.extend_from_slice(book.as_os_str().as_bytes());
+    line.extend_from_slice(b"\r\n");
+    engine.send_raw(&line);
+    let lines = sync(&mut engine);
+    assert!(messages(&lines).is_empty(), "{lines:?}");
+    let shown = format!(
+        "{}/象棋/xq.book: 1 position of xiangqi",
+        dir.path().display()
+    );
+    assert!(
+        lines.iter().any(|l| l.ends_with(&shown)),
+        "{shown}: {lines:?}"
+    );
+    engine.send("setoption OwnBook true");
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let lines = answer(&mut engine);
+    assert!(
+        lines.contains(&"info message book".to_string()),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove h2e2");
+    // A GBK name that is not there is named in Chinese, not as U+FFFD.
+    engine.send_raw(b"setoption BookFile /nowhere/\xcf\xf3\xc6\xe5.book\n");
+    let lines = sync(&mut engine);
+    let errors = messages(&lines);
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("/nowhere/象棋.book"), "{lines:?}");
+}

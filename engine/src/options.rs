@@ -620,6 +620,11 @@ impl ConfigFile {
 pub fn split_plugin_path(text: &str) -> Vec<PathBuf> {
     std::env::split_paths(text)
         .filter(|p| !p.as_os_str().is_empty())
+        .map(|p| match p.to_str() {
+            // A folder a Chinese GUI named in GBK (see `gui_path`).
+            Some(folder) => plyd_util::files::gui_path(folder),
+            None => p,
+        })
         .collect()
 }
 

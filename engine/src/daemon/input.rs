@@ -2,6 +2,7 @@
 //! capped in length, sent to the controller as an [`Input`].
 
 use std::io::BufRead;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crossbeam_channel::Sender;
@@ -24,9 +25,12 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
     let mut after_cr = false;
     loop {
         let input = match read_line_capped(&mut reader, MAX_LINE_BYTES, &mut after_cr) {
-            Ok(Line::End) | Err(_) => Input::Eof,
-            // Bad UTF-8 is not a reason to stop reading: the parser
-            // reports the mangled line as unknown.
+            Ok(Line::End) | Err(_) => {
+                crate::search::tt::STOP_MAPPING.store(true, Ordering::Relaxed);
+                Input::Eof
+            }
+            // A line that is not UTF-8 is read as GB18030 (see
+            // `decode_line`); what neither reads the parser reports.
             Ok(Line::Text(bytes)) => {
                 // A UTF-8 byte-order mark before the first line (a judge's
                 // input file saved by an editor that writes one) is not
@@ -36,7 +40,16 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
                     _ => &bytes[..],
                 };
                 first = false;
-                Input::Line(String::from_utf8_lossy(text).into_owned(), Instant::now())
+                let line = plyd_util::files::decode_line(text);
+                if let std::borrow::Cow::Owned(_) = line {
+                    log::info!("an input line is not UTF-8: read as GB18030 (GBK)");
+                }
+                // The daemon is to end: a table being mapped for a `Hash`
+                // need not be finished first.
+                if line.trim() == "quit" {
+                    crate::search::tt::STOP_MAPPING.store(true, Ordering::Relaxed);
+                }
+                Input::Line(line.into_owned(), Instant::now())
             }
             Ok(Line::TooLong(bytes)) => Input::TooLong(bytes),
         };

@@ -131,6 +131,36 @@ pub fn encode_gbk(text: &str) -> Vec<u8> {
     encoding_rs::GBK.encode(text).0.into_owned()
 }
 
+/// A protocol line that is not UTF-8, read as GB18030 (GBK's superset):
+/// a Chinese GUI on Windows sends what it does not write in English
+/// (a folder named 象棋 in a path) in its system's code page, which is
+/// GBK. A sequence GB18030 does not have either becomes U+FFFD.
+pub fn decode_line(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => encoding_rs::GB18030.decode_without_bom_handling(bytes).0,
+    }
+}
+
+/// The file or folder a path read from a GUI names: `text` itself where
+/// it is there; otherwise, on Unix, the same text in GB18030's bytes
+/// where that is there (a name a Chinese GUI sent in GBK, read by
+/// [`decode_line`], whose file system holds the bytes it was sent);
+/// otherwise `text`, for the caller's error to name.
+pub fn gui_path(text: &str) -> std::path::PathBuf {
+    let plain = std::path::PathBuf::from(text);
+    #[cfg(unix)]
+    if !text.is_ascii() && std::fs::symlink_metadata(&plain).is_err() {
+        use std::os::unix::ffi::OsStrExt;
+        let (bytes, _, unmappable) = encoding_rs::GB18030.encode(text);
+        let coded = Path::new(std::ffi::OsStr::from_bytes(&bytes)).to_path_buf();
+        if !unmappable && std::fs::symlink_metadata(&coded).is_ok() {
+            return coded;
+        }
+    }
+    plain
+}
+
 /// Take off the byte-order mark an editor on Windows may put first.
 pub fn strip_byte_order_mark(text: &mut String) {
     if text.starts_with('\u{feff}') {

@@ -340,7 +340,7 @@ impl Controller {
             moves: moves.to_vec(),
             evaluator,
             book: Arc::clone(&self.book),
-            path: std::path::PathBuf::from(&self.book_file_text),
+            path: plyd_util::files::gui_path(&self.book_file_text),
             variant,
             depth,
         };

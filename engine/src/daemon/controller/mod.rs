@@ -82,12 +82,17 @@ pub struct Controller {
 
 /// The book at `path` (`BookFile`), with the line that tells what it
 /// holds.
-pub(super) fn open_book(path: &std::path::Path) -> Result<(Book, String), String> {
+/// The line that says so names the book `shown` (the path as the GUI sent
+/// it), or by `path` where `None`.
+pub(super) fn open_book(
+    path: &std::path::Path,
+    shown: Option<&str>,
+) -> Result<(Book, String), String> {
     Book::load(path).map(|book| {
         let plural = if book.len() == 1 { "" } else { "s" };
         let note = format!(
             "book {}: {} position{plural} of {}",
-            path.display(),
+            shown.map_or_else(|| path.display().to_string(), str::to_string),
             book.len(),
             book.game()
         );
@@ -224,7 +229,7 @@ impl Controller {
                         startup_errors.push(note);
                         Ok(book)
                     }
-                    None => open_book(path).map(|(book, note)| {
+                    None => open_book(path, None).map(|(book, note)| {
                         log::info!("{note}");
                         book
                     }),

@@ -4,7 +4,6 @@
 //! finds them in it; after them come the options each loaded game plugin
 //! declares, passed to the plugins that list them.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use plyd_protocol::{OptionDecl, OptionKind};
@@ -445,7 +444,7 @@ impl Controller {
                         .and_then(|c| c.eval_params.clone());
                     let loaded = self
                         .session
-                        .load_eval_file(Path::new(&text))
+                        .load_eval_file(&plyd_util::files::gui_path(&text))
                         .map_err(refused)?;
                     self.eval_file_text = text.clone();
                     self.clear_hash()?;
@@ -466,7 +465,7 @@ impl Controller {
             }
             Setting::EvalParams => {
                 let text = value.unwrap_or("").trim().to_string();
-                let path = (!text.is_empty()).then(|| PathBuf::from(&text));
+                let path = (!text.is_empty()).then(|| plyd_util::files::gui_path(&text));
                 self.session
                     .set_eval_params(path.as_deref())
                     .map_err(refused)?;
@@ -489,7 +488,9 @@ impl Controller {
                     *self.book.write() = None;
                     self.book_file_text.clear();
                 } else {
-                    let (book, note) = super::open_book(Path::new(&text)).map_err(refused)?;
+                    let (book, note) =
+                        super::open_book(&plyd_util::files::gui_path(&text), Some(&text))
+                            .map_err(refused)?;
                     *self.book.write() = Some(book);
                     self.book_file_text = text;
                     voice.note(self, &note);
