@@ -1615,3 +1615,53 @@ fn an_evaluator_file_that_cannot_be_loaded_is_told_as_such_at_the_start() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_tool_given_an_evaluator_file_of_another_game_checks_it_on_its_game() {
+    // `plyd check --evaluator FILE` with no --game, the way tuning.md
+    // shows it: an Amazons or xiangqi evaluator was refused as one
+    // Othello lacks ("othello has no evaluator ..., loaded from its file").
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let other = TempDir::new("evaluator-file");
+    let file = add_evaluator(other.path(), "plyd_test_xq_stack", "stackcheck");
+    let file = file.display().to_string();
+    let run = common::run_plyd(
+        dir.path(),
+        &[
+            "check",
+            "--evaluator",
+            &file,
+            "--games",
+            "1",
+            "--plies",
+            "20",
+        ],
+    );
+    assert!(run.status.success(), "{run:?}");
+    // A game named that it does not read: that is the reason given.
+    let run = common::run_plyd(
+        dir.path(),
+        &["eval", "--game", "othello", "--evaluator", &file],
+    );
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("evaluator 'stackcheck' reads xiangqi, not othello"),
+        "{stderr}"
+    );
+    // And in the daemon, which starts on Othello.
+    let mut e = Engine::start(dir.path(), &["--evaluator", &file], &[]);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    let lines: Vec<String> = lines.into_iter().chain(e.sync()).collect();
+    let errors = errors(&lines);
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(
+        errors[0].contains("reads xiangqi, not othello: choose that game"),
+        "{lines:?}"
+    );
+    e.send("quit");
+}

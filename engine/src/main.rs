@@ -1106,10 +1106,21 @@ fn find_variant(host: &PluginHost, name: &str) -> Result<VariantRef, String> {
     })
 }
 
-/// The variant `config` names (`--game`, the config file), else Othello,
-/// the default game.
+/// The variant `config` names (`--game`, the config file), else the game
+/// of an evaluator plugin `--evaluator` loaded from its file (`plyd check
+/// --evaluator ./libplyd_eval_mine.so` of an Amazons evaluator checks it
+/// on the Amazons), else Othello, the default game.
 fn configured_variant(host: &PluginHost, config: &DaemonConfig) -> Result<VariantRef, String> {
-    let variant = find_variant(host, config.game.as_deref().unwrap_or("othello"))?;
+    let evaluators_game = config
+        .evaluator
+        .as_deref()
+        .and_then(|wanted| host.evaluator_game_from(Path::new(wanted)));
+    let game = config
+        .game
+        .as_deref()
+        .or(evaluators_game)
+        .unwrap_or("othello");
+    let variant = find_variant(host, game)?;
     // The game's own options (a rule, a notation) hold in the tools as in
     // the daemon: the config file's `[options]` and `--option` among them
     // are set on its plugin; the engine's (Threads, Hash) mean nothing to
@@ -1423,6 +1434,9 @@ fn evaluator_source(
             .find(|e| e.name().eq_ignore_ascii_case(wanted))
             .cloned()
             .ok_or_else(|| {
+                if let Some(why) = host.why_not_offered(wanted, &variant.plugin) {
+                    return why;
+                }
                 format!(
                     "{} has no evaluator '{wanted}' (it has: {}; {})",
                     variant.plugin.name(),

@@ -369,6 +369,16 @@ impl PluginHost {
         })
     }
 
+    /// The game whose states the evaluator plugin loaded from the file
+    /// `path` reads, if one was loaded from it.
+    pub fn evaluator_game_from(&self, path: &Path) -> Option<&str> {
+        self.evaluators
+            .iter()
+            .rev()
+            .find(|e| e.path() == path)
+            .map(|e| e.info().game.as_str())
+    }
+
     /// The name of the evaluator plugin loaded from the file `path` (by
     /// [`PluginHost::add_evaluator_file`] or from a folder), if one is.
     pub fn evaluator_loaded_from(&self, path: &Path) -> Option<&str> {
@@ -377,6 +387,42 @@ impl PluginHost {
             .rev()
             .find(|e| e.path() == path)
             .map(|e| e.info().name.as_str())
+    }
+
+    /// Why the evaluator plugin loaded under `name` (case aside) is not
+    /// offered by `game`: the game, or the state layout, it reads.
+    /// `None` where no evaluator plugin of that name is loaded, or one
+    /// fits `game`.
+    pub fn why_not_offered(&self, name: &str, game: &GamePlugin) -> Option<String> {
+        let named: Vec<&EvaluatorInfo> = self
+            .evaluators
+            .iter()
+            .map(|e| e.info())
+            .filter(|info| info.name.eq_ignore_ascii_case(name))
+            .collect();
+        if named.is_empty() || named.iter().any(|info| info.fits(game)) {
+            return None;
+        }
+        let info = named[named.len() - 1];
+        Some(if info.game == game.name() {
+            format!(
+                "evaluator '{}' reads {} state layout {}, but {} has state layout {}",
+                info.name,
+                info.game,
+                info.state_layout,
+                game.name(),
+                game.info().state_layout
+            )
+        } else {
+            format!(
+                "evaluator '{}' reads {}, not {}: choose that game (--game {}, or \
+                 UCI_Variant)",
+                info.name,
+                info.game,
+                game.name(),
+                info.game
+            )
+        })
     }
 
     /// The files of the evaluators loaded by their path, in the order

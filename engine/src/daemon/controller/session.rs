@@ -371,12 +371,15 @@ impl Session {
                 "evaluator file {name} was not loaded (said above); using {}",
                 default.name()
             )),
-            (Some(name), None) => Some(format!(
-                "evaluator '{name}' is not offered by {}; using {} ({})",
-                variant.plugin.name(),
-                default.name(),
-                crate::host::WHERE_EVALUATORS_COME_FROM
-            )),
+            (Some(name), None) => Some(match self.host.why_not_offered(name, &variant.plugin) {
+                Some(why) => format!("{why}; using {}", default.name()),
+                None => format!(
+                    "evaluator '{name}' is not offered by {}; using {} ({})",
+                    variant.plugin.name(),
+                    default.name(),
+                    crate::host::WHERE_EVALUATORS_COME_FROM
+                ),
+            }),
             _ => None,
         };
         Ok((named.unwrap_or(default), warning))
