@@ -50,6 +50,44 @@ impl SearchLimits {
     }
 }
 
+/// [`limits_from_go`] for a `go` read `waited` ago, before its search
+/// could start (plyd still loading at start-up, or mapping a table just
+/// set): planned on what the clock holds now, its limits still counted
+/// from when the line was read. Planned on the clock as sent, a `go` that
+/// waited past its hard limit was answered with the first legal move,
+/// unsearched, whatever the clock still held (NBoard's first `go`, sent
+/// with no way to wait for the loading: 0.5 s on the clock, 0.09 s used).
+pub fn limits_from_go_after(
+    go: &GoParams,
+    side: u32,
+    move_overhead: Duration,
+    plies_left: Option<u32>,
+    waited: Duration,
+) -> SearchLimits {
+    let ms = waited.as_millis().min(i64::MAX as u128) as i64;
+    if ms == 0 {
+        return limits_from_go(go, side, move_overhead, plies_left);
+    }
+    let now = GoParams {
+        wtime: go.wtime.map(|t| t.saturating_sub(ms)),
+        btime: go.btime.map(|t| t.saturating_sub(ms)),
+        movetime: go.movetime.map(|t| t.saturating_sub(ms as u64)),
+        ..go.clone()
+    };
+    let mut limits = limits_from_go(&now, side, move_overhead, plies_left);
+    if let Some(budget) = &mut limits.clock {
+        budget.soft += waited;
+        budget.hard += waited;
+    }
+    if let Some(movetime) = &mut limits.movetime {
+        *movetime += waited;
+    }
+    if let Some(answer_by) = &mut limits.answer_by {
+        *answer_by += waited;
+    }
+    limits
+}
+
 /// Time budget for one move from the `go` parameters, for the player
 /// `side` (0: the first player, whose clock is `wtime`; 1: `btime`).
 /// `plies_left`: at most how many plies the game has left, where the
@@ -687,6 +725,48 @@ mod tests {
             ..go.clone()
         };
         assert_eq!(soft(&told, Some(56)), soft(&told, None));
+    }
+
+    #[test]
+    fn a_go_that_waited_is_planned_on_what_its_clock_holds_now() {
+        let ms = Duration::from_millis;
+        let go = GoParams {
+            wtime: Some(500),
+            btime: Some(500),
+            ..GoParams::default()
+        };
+        // As sent: a hard limit of a few tens of milliseconds, which 90 ms
+        // of loading had passed.
+        let sent = limits_from_go(&go, 1, ms(10), None);
+        let sent_hard = sent.hard_time().unwrap();
+        assert!(sent_hard < ms(90), "{sent_hard:?}");
+        let waited = limits_from_go_after(&go, 1, ms(10), None, ms(90));
+        let hard = waited.hard_time().unwrap();
+        assert!(hard > ms(90) && hard < ms(500 - 10), "{hard:?}");
+        // The plan on the clock less the wait, counted from the read.
+        let less = GoParams {
+            btime: Some(410),
+            ..go.clone()
+        };
+        let now = limits_from_go(&less, 1, ms(10), None);
+        assert_eq!(hard, now.hard_time().unwrap() + ms(90));
+        assert_eq!(waited.answer_by, now.answer_by.map(|a| a + ms(90)));
+        // No wait, no change; a movetime is the time left of it.
+        let again = limits_from_go_after(&go, 1, ms(10), None, Duration::ZERO);
+        assert_eq!((again.clock, again.answer_by), (sent.clock, sent.answer_by));
+        let movetime = GoParams {
+            movetime: Some(300),
+            ..GoParams::default()
+        };
+        let waited = limits_from_go_after(&movetime, 0, ms(10), None, ms(100));
+        assert_eq!(waited.hard_time(), Some(ms(290)));
+        // Never past what the clock leaves after the overhead, however long
+        // the wait.
+        for wait in [1, 10, 100, 400, 490, 499, 600] {
+            let l = limits_from_go_after(&go, 0, ms(10), None, ms(wait));
+            let hard = l.hard_time().unwrap();
+            assert!(hard <= ms(490).max(ms(wait) + ms(1)), "{wait}: {hard:?}");
+        }
     }
 
     #[test]

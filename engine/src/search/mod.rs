@@ -65,7 +65,10 @@ use plyd_protocol::Info;
 
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 use crate::options::names;
-pub use limits::{clock_leaves_out, limits_from_go, EvaluatingFlag, SearchControl, SearchLimits};
+pub use limits::{
+    clock_leaves_out, limits_from_go, limits_from_go_after, EvaluatingFlag, SearchControl,
+    SearchLimits,
+};
 pub use tt::TranspositionTable;
 
 /// Deepest iteration when nothing else bounds the search.

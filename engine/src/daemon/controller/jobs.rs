@@ -13,7 +13,7 @@ use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameState;
 use crate::search::bench::BenchTarget;
-use crate::search::{limits_from_go, SearchControl, SearchMode, SearchOptions, Techniques};
+use crate::search::{limits_from_go_after, SearchControl, SearchMode, SearchOptions, Techniques};
 
 impl Controller {
     /// The position the GUI sends: `start` with `moves` played. Refused,
@@ -174,7 +174,16 @@ impl Controller {
         let (root, side, plies_left, search_moves, rejected, chance_root, fallback) =
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
-        let mut limits = limits_from_go(go, side, overhead, plies_left);
+        // The time since the line was read (a `go` read while plyd was
+        // still loading, or mapping a table), which its clock has lost:
+        // the move is planned on what the clock holds now. A ponder
+        // search's clock starts at `ponderhit`.
+        let waited = if go.ponder {
+            Duration::ZERO
+        } else {
+            self.clock_start().elapsed()
+        };
+        let mut limits = limits_from_go_after(go, side, overhead, plies_left, waited);
         if !chance_root && crate::search::clock_leaves_out(go, side) {
             let (player, time) = if side == 0 {
                 ("first", "wtime")

@@ -407,7 +407,10 @@ impl Dialect for NBoard {
                 nboard.answered = Some((mv.clone(), seconds));
                 match eval {
                     Some(eval) => ctl.raw(&format!("=== {mv}/{eval:.2}/{seconds:.2}")),
-                    None => ctl.raw(&format!("=== {mv}")),
+                    // No score (a solve cut short by the clock): the
+                    // time all the same, the eval left empty as GGF
+                    // leaves it.
+                    None => ctl.raw(&format!("=== {mv}//{seconds:.2}")),
                 }
                 ctl.raw("status");
             }
