@@ -1692,7 +1692,10 @@ fn plugin_calls_slowed_by_a_busy_core_are_not_taken_for_stuck() {
 fn a_search_clock_starts_when_its_go_is_read() {
     let (mut e, _dir) = panicky_engine_with_call_limit(30_000);
     play_panicky(&mut e);
-    e.send("position fen 20 hold 20 moves 1");
+    // Far from the small piles where the plugin's traps lie (moves spelled
+    // as two words at 17, panics): the search, planned on what its 300 ms
+    // leave, has a moment to search.
+    e.send("position fen 300 hold 300 moves 1");
     e.send("go movetime 300");
     let waited = e.until_bestmove();
     assert!(errors(&waited).is_empty(), "{waited:?}");

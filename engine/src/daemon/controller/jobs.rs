@@ -140,25 +140,7 @@ impl Controller {
             } else {
                 root.parse_legal_moves(&wanted).map_err(|e| e.to_string())?
             };
-            // A legal move for the watchdog to answer with should the
-            // search note none in time, known before the search's thread
-            // has run at all: on a loaded machine a thread just started
-            // may wait many milliseconds for a core, and the Amazons at 5
-            // ms were answered after up to 26.
-            let fallback = if chance_root {
-                None
-            } else {
-                worker::first_legal_move(&root, &moves).map_err(|e| e.to_string())?
-            };
-            Ok::<_, String>((
-                root,
-                side,
-                plies_left,
-                moves,
-                rejected,
-                chance_root,
-                fallback,
-            ))
+            Ok::<_, String>((root, side, plies_left, moves, rejected, chance_root))
         };
         // A game's `go` reads the side to move here, on the clock (see
         // `Session::ask_position`); the `searchmoves` of an analysis are
@@ -171,7 +153,7 @@ impl Controller {
         } else {
             call_within("preparing the search", call_limit(), &blame, prepare)
         };
-        let (root, side, plies_left, search_moves, rejected, chance_root, fallback) =
+        let (root, side, plies_left, search_moves, rejected, chance_root) =
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
         let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
         // The time since the line was read (a `go` read while plyd was
@@ -260,9 +242,6 @@ impl Controller {
             chance_root,
         };
         let control = Arc::new(SearchControl::starting_at(go.ponder, self.clock_start()));
-        if let Some(fallback) = fallback {
-            control.note_best(fallback, None);
-        }
         let job = worker::start_search(job, control, self.events_tx.clone()).map_err(|e| {
             ControlError::Thread {
                 what: "search",

@@ -200,8 +200,6 @@ pub fn start_search(
                 };
                 if chance_root {
                     job_control.note_no_move();
-                } else if job_control.answer_known() {
-                    // Noted as the search was prepared.
                 } else if let Err(e) =
                     note_any_legal_move(&job.root, &job.limits.search_moves, &job_control)
                 {
@@ -524,25 +522,15 @@ fn note_any_legal_move(
     search_moves: &[Move],
     control: &SearchControl,
 ) -> Result<(), PluginError> {
-    if let Some(text) = first_legal_move(root, search_moves)? {
-        control.note_best(text, None);
-    }
-    Ok(())
-}
-
-/// The first legal move of `root` (among `search_moves`, unless empty),
-/// spelled: what the watchdog answers with when a search has noted none.
-pub fn first_legal_move(
-    root: &GameState,
-    search_moves: &[Move],
-) -> Result<Option<String>, PluginError> {
     let mut moves = Vec::new();
     root.legal_moves(&mut moves)?;
-    moves
+    let first = moves
         .iter()
-        .find(|m| search_moves.is_empty() || search_moves.contains(m))
-        .map(|&mv| root.format_move(mv))
-        .transpose()
+        .find(|m| search_moves.is_empty() || search_moves.contains(m));
+    if let Some(&mv) = first {
+        control.note_best(root.format_move(mv)?, None);
+    }
+    Ok(())
 }
 
 /// Start `go perft <depth>`: one `<move>: <count>` line per root move, then
