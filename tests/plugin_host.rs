@@ -1804,6 +1804,26 @@ fn no_ponder_move_where_the_same_side_moves_again() {
         assert!(best.starts_with("bestmove 2"), "{variant}: {lines:?}");
         assert_eq!(best.contains(" ponder "), ponder, "{variant}: {lines:?}");
     }
+    // The same where the watchdog answers from the lines printed (its
+    // answer named the same side's second move to ponder on).
+    for (variant, ponder) in [("cycle-bonus", false), ("cycle", true)] {
+        let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_CYCLE_SLOW_AFTER", "10")]);
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.sync();
+        e.send("position fen 1 0");
+        e.send("go movetime 200");
+        let lines = e.until_bestmove();
+        let best = lines.last().unwrap();
+        let line = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth "))
+            .unwrap_or_else(|| panic!("{variant}: {lines:?}"));
+        assert!(line.contains(" pv 2 "), "{variant}: {lines:?}");
+        assert!(best.starts_with("bestmove 2"), "{variant}: {lines:?}");
+        assert_eq!(best.contains(" ponder "), ponder, "{variant}: {lines:?}");
+        e.send("quit");
+    }
 }
 
 /// A move sent after the game's end is refused saying the game is over,

@@ -107,8 +107,11 @@ pub fn limits_from_go(
         ..SearchLimits::default()
     };
     if let Some(mate) = go.mate {
-        // A win in `mate` moves lies at most 2 * mate - 1 plies deep.
-        let plies = mate.saturating_mul(2).saturating_sub(1).max(1);
+        // A win in `mate` moves lies at most 2 * mate plies deep: 2 * mate
+        // - 1 where turns alternate, and the last ply more where a side
+        // may move twice (a turn of two stones, a capture that keeps the
+        // turn): `go mate 1` stopped at one ply there, its mate unseen.
+        let plies = mate.saturating_mul(2).max(1);
         limits.depth = Some(limits.depth.map_or(plies, |d| d.min(plies)));
     }
     // `infinite` searches until `stop`, whatever else the `go` says.
@@ -775,6 +778,6 @@ mod tests {
             mate: Some(3),
             ..GoParams::default()
         };
-        assert_eq!(limits_from_go(&go, 0, Duration::ZERO, None).depth, Some(5));
+        assert_eq!(limits_from_go(&go, 0, Duration::ZERO, None).depth, Some(6));
     }
 }

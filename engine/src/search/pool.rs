@@ -378,6 +378,12 @@ pub(super) fn run(
             .map(|i| root_texts[i].clone())
     };
     answer.best = root_moves.first().and_then(|&mv| spell(mv));
+    // The watchdog's answer, should the first iteration not end in time:
+    // the first move in the search's order (hints, the table's move), not
+    // the first the plugin generated.
+    if let Some(first) = &answer.best {
+        control.note_best(first.clone(), None);
+    }
 
     let threads = options.threads.max(1);
     tt.keep_memory_of(threads);

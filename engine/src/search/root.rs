@@ -254,6 +254,7 @@ impl Searcher<'_> {
                 if value > alpha {
                     best_move = Some(mv);
                     alpha = value;
+                    self.note_first_iterations_best(depth, pv_index, mv)?;
                     if alpha >= beta {
                         break;
                     }
@@ -275,6 +276,24 @@ impl Searcher<'_> {
             );
         }
         Ok(best)
+    }
+
+    /// In the main thread's first iteration, before any line is printed,
+    /// note each new best root move for the watchdog: an answer due
+    /// before the iteration ends is the best move scored so far, not the
+    /// first generated (a Connect6 turn of 63,903 pairs, most of them
+    /// scored by 100 ms, played `A1B1`).
+    fn note_first_iterations_best(
+        &mut self,
+        depth: u32,
+        pv_index: usize,
+        mv: plyd_api::Move,
+    ) -> Result<(), PluginError> {
+        if self.id == 0 && depth == 1 && pv_index == 0 {
+            let text = self.state.format_move(mv)?;
+            self.shared.control.note_best(text, None);
+        }
+        Ok(())
     }
 
     fn stop_between_iterations(&self, depth: u32, clock: &IterationClock) -> bool {

@@ -167,7 +167,7 @@ pub fn start_search(
         move |events| {
             let mut best_sent = false;
             // The root, kept to read the answer back before it goes out.
-            let reader = (!chance_root).then(|| job.root.try_clone().ok()).flatten();
+            let mut reader = (!chance_root).then(|| job.root.try_clone().ok()).flatten();
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 let mut report = |event: SearchEvent| {
                     match &event {
@@ -190,7 +190,26 @@ pub fn start_search(
                             // move is a throw of the dice: no move to
                             // ponder on (the search names none either).
                             if let Some(best) = info.pv.first().filter(|_| !chance_root) {
-                                let ponder = info.pv.get(1).filter(|_| !chance_game).cloned();
+                                // A reply only where the move passes the
+                                // turn: the same side's next move is no
+                                // move to ponder on (the search's own
+                                // answer keeps that rule too).
+                                let ponder = info
+                                    .pv
+                                    .get(1)
+                                    .filter(|_| !chance_game)
+                                    .filter(|_| {
+                                        let passes = reader
+                                            .as_mut()
+                                            .and_then(|root| passes_the_turn(root, best));
+                                        if passes.is_none() {
+                                            // A move not taken back: the
+                                            // copy is no longer the root.
+                                            reader = None;
+                                        }
+                                        passes == Some(true)
+                                    })
+                                    .cloned();
                                 job_control.note_best(best.clone(), ponder);
                             }
                         }
@@ -513,6 +532,21 @@ fn unreadable_answer(root: &GameState, text: &str) -> Option<String> {
          does not read back ({why}): a GUI may refuse it; `plyd check` tests every move's text",
         root.plugin().name()
     ))
+}
+
+/// Whether the move spelled `text` leaves `root`'s other side to move
+/// (`false` where the plugin cannot say), `root` as it was after; `None`
+/// where the move made could not be taken back.
+fn passes_the_turn(root: &mut GameState, text: &str) -> Option<bool> {
+    let (Ok(mv), Ok(side)) = (root.parse_move(text), root.side_to_move()) else {
+        return Some(false);
+    };
+    if root.make_move(mv).is_err() {
+        return Some(false);
+    }
+    let after = root.side_to_move();
+    root.unmake_move(mv).ok()?;
+    Some(after.is_ok_and(|after| after != side))
 }
 
 /// Note a legal root move for the watchdog to answer with, should the

@@ -180,6 +180,7 @@ impl Evaluator for NodeValue {
     }
 
     fn evaluate(&self, state: &Cycle) -> i32 {
+        slow_down();
         let value = VALUES[usize::from(state.node)];
         if state.to_move == 0 {
             value
@@ -190,3 +191,23 @@ impl Evaluator for NodeValue {
 }
 
 plyd_api::export_game!(Cycle, evaluators = [NodeValue]);
+
+/// With `PLYD_TEST_CYCLE_SLOW_AFTER=N`, every evaluation after the first
+/// `N` of the process takes 300 ms: a timed search then stops answering
+/// in time, after iterations that have printed their lines, and the
+/// daemon's watchdog answers for it.
+fn slow_down() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static AFTER: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let after = AFTER.get_or_init(|| {
+        std::env::var("PLYD_TEST_CYCLE_SLOW_AFTER")
+            .ok()
+            .and_then(|n| n.parse().ok())
+    });
+    if let Some(after) = *after {
+        if CALLS.fetch_add(1, Ordering::Relaxed) >= after {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        }
+    }
+}
