@@ -246,6 +246,20 @@ fn selective_passes_through_the_host_s_table_leave_the_score_exact() {
     }
 }
 
+/// The win-loss-draw solve's line names `p`'s verdict.
+fn assert_verdict(lines: &[String], p: &SolvePosition) {
+    let verdict = match p.expected.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => "draw",
+    };
+    assert!(
+        lines.contains(&format!("info string exact wld {verdict}")),
+        "{}: {lines:?}",
+        p.name
+    );
+}
+
 #[test]
 fn win_loss_draw_mode_reports_the_sign_and_two_threads_agree() {
     let (mut engine, _dir) = Engine::othello();
@@ -253,16 +267,7 @@ fn win_loss_draw_mode_reports_the_sign_and_two_threads_agree() {
     for p in ffo_positions(15).iter().take(8) {
         engine.send("ucinewgame");
         let lines = go(&mut engine, &p.position, "go depth 60");
-        let verdict = match p.expected.signum() {
-            1 => "win",
-            -1 => "loss",
-            _ => "draw",
-        };
-        assert!(
-            lines.contains(&format!("info string exact wld {verdict}")),
-            "{}: {lines:?}",
-            p.name
-        );
+        assert_verdict(&lines, p);
         assert!(lines
             .iter()
             .any(|l| cp(l) == Some(100 * p.expected.signum())));
@@ -272,16 +277,7 @@ fn win_loss_draw_mode_reports_the_sign_and_two_threads_agree() {
     for p in ffo_positions(14).iter().take(3) {
         engine.send("ucinewgame");
         let lines = go(&mut engine, &p.position, "go depth 60");
-        let verdict = match p.expected.signum() {
-            1 => "win",
-            -1 => "loss",
-            _ => "draw",
-        };
-        assert!(
-            lines.contains(&format!("info string exact wld {verdict}")),
-            "{}: {lines:?}",
-            p.name
-        );
+        assert_verdict(&lines, p);
     }
     engine.send("setoption name MultiPV value 1");
     engine.send("setoption name EndgameMode value exact");

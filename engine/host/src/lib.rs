@@ -372,21 +372,22 @@ impl PluginHost {
     /// The game whose states the evaluator plugin loaded from the file
     /// `path` reads, if one was loaded from it.
     pub fn evaluator_game_from(&self, path: &Path) -> Option<&str> {
+        self.loaded_from(path).map(|info| info.game.as_str())
+    }
+
+    /// The evaluator plugin loaded last from the file `path`, if one was.
+    fn loaded_from(&self, path: &Path) -> Option<&EvaluatorInfo> {
         self.evaluators
             .iter()
             .rev()
             .find(|e| e.path() == path)
-            .map(|e| e.info().game.as_str())
+            .map(|e| e.info())
     }
 
     /// The name of the evaluator plugin loaded from the file `path` (by
     /// [`PluginHost::add_evaluator_file`] or from a folder), if one is.
     pub fn evaluator_loaded_from(&self, path: &Path) -> Option<&str> {
-        self.evaluators
-            .iter()
-            .rev()
-            .find(|e| e.path() == path)
-            .map(|e| e.info().name.as_str())
+        self.loaded_from(path).map(|info| info.name.as_str())
     }
 
     /// Why the evaluator plugin loaded under `name` (case aside) is not
