@@ -22,6 +22,12 @@ fn build(dir: &Path, book: &Path, args: &[&str]) -> Book {
 
 const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
 
+/// A book's position lines: after its first line, the comments (the
+/// start's moves as spelled) left out.
+fn positions(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().skip(1).filter(|l| !l.starts_with('#'))
+}
+
 /// Every move of every position of `book` is legal there, and a move whose
 /// next position is in the book carries that position's best score,
 /// negated (Othello's side changes every move); returns how many did.
@@ -33,7 +39,7 @@ fn assert_sound(book: &Book) -> usize {
     let mut state = plyd::host::GameState::new(&othello, 0).unwrap();
     let text = book.write();
     let mut carried = 0;
-    for line in text.lines().skip(1) {
+    for line in positions(&text) {
         let position = line.split('\t').next().unwrap();
         state.set_position(position).unwrap();
         assert_eq!(state.position_text().unwrap(), position);
@@ -71,7 +77,7 @@ fn plyd_book_builds_a_negamaxed_book_and_extends_it() {
     // Deeper: every position kept, more added.
     let deeper = build(dir.path(), &file, &["--plies", "3", "--depth", "3"]);
     assert!(deeper.len() > book.len());
-    for line in book.write().lines().skip(1) {
+    for line in positions(&book.write()) {
         let position = line.split('\t').next().unwrap();
         assert!(deeper.moves(position).is_some(), "{position} was dropped");
     }
@@ -437,7 +443,7 @@ fn an_einstein_book_holds_no_roll_and_scores_a_roll_by_its_mean() {
     let mut state = plyd::host::GameState::new(&einstein, 0).unwrap();
     let text = book.write();
     let mut means = 0;
-    for line in text.lines().skip(1) {
+    for line in positions(&text) {
         let position = line.split('\t').next().unwrap();
         state.set_position(position).unwrap();
         let mut outcomes = Vec::new();
@@ -509,7 +515,7 @@ fn a_book_move_is_written_in_the_notation_set() {
         &["--game", "amazons8", "--plies", "1", "--depth", "1"],
     );
     let start = book.write();
-    let first = start.lines().nth(1).unwrap();
+    let first = positions(&start).next().unwrap();
     let position = first.split('\t').next().unwrap().to_string();
     let best = book.best(&position).unwrap().mv.clone();
     assert!(!best.contains(','), "{best}");
@@ -533,4 +539,73 @@ fn a_book_move_is_written_in_the_notation_set() {
     let info = lines.iter().find(|l| l.ends_with("string book")).unwrap();
     assert!(info.contains(&format!("pv {two_part}")), "{info}");
     e.send("quit");
+}
+
+#[test]
+fn a_xiangqi_book_is_refused_under_the_other_move_ranks() {
+    // Ranks 0-9 and 1-10 read the same text as different moves: the book
+    // keeps the start's moves as it spelled them, and a game that reads
+    // them otherwise does not play from it.
+    let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let file = dir.path().join("xiangqi.book");
+    let book = build(
+        dir.path(),
+        &file,
+        &["--game", "xiangqi", "--plies", "1", "--depth", "1"],
+    );
+    assert!(
+        book.write()
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("# start moves as spelled: a0a1 ")),
+        "{}",
+        book.write()
+    );
+    let play = |ranks: &str| {
+        let mut e = Engine::start(dir.path(), &[], &[]);
+        e.send("setoption name UCI_Variant value xiangqi");
+        e.send(&format!("setoption name BookFile value {}", file.display()));
+        e.send("setoption name OwnBook value true");
+        e.send(&format!("setoption name MoveRanks value {ranks}"));
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        e.send("position startpos");
+        e.send("go depth 2");
+        let lines = e.until_bestmove();
+        e.send("quit");
+        lines
+    };
+    let same = play("0-9");
+    assert!(same.iter().any(|l| l.ends_with("string book")), "{same:?}");
+    assert!(errors(&same).is_empty(), "{same:?}");
+    let other = play("1-10");
+    assert!(
+        !other.iter().any(|l| l.ends_with("string book")),
+        "{other:?}"
+    );
+    let told = errors(&other);
+    assert_eq!(told.len(), 1, "{other:?}");
+    assert!(told[0].contains("another move notation"), "{other:?}");
+    // Nor is it extended in the other notation.
+    let out = file.display().to_string();
+    let run = run_plyd(
+        dir.path(),
+        &[
+            "book",
+            "--game",
+            "xiangqi",
+            "--out",
+            &out,
+            "--plies",
+            "2",
+            "--depth",
+            "1",
+            "--option",
+            "MoveRanks=1-10",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("another move notation"), "{stderr}");
+    assert_eq!(Book::load(&file).unwrap(), book);
 }

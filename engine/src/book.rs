@@ -25,7 +25,9 @@
 //! The first line names the format version and the game variant; each
 //! following line is a position's text, then one field per move: the move,
 //! its score and the depth it was searched to, separated by spaces. Lines
-//! starting with `#` and empty lines are skipped.
+//! starting with `#` and empty lines are skipped, except `# start moves
+//! as spelled: ...`, the notation the book's moves are in (see
+//! [`Book::notation_differs`]).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -61,7 +63,17 @@ pub struct BookMove {
 pub struct Book {
     game: String,
     positions: HashMap<String, Vec<BookMove>>,
+    /// The first moves of the game's start position as the game spelled
+    /// them when the book was written (empty where not known): the move
+    /// notation the book's text is in (see [`Book::notation_differs`]).
+    spelled: Vec<String>,
 }
+
+/// The comment line that keeps [`Book::spelled`] (a comment, which a
+/// reader that knows nothing of it skips).
+const SPELLED: &str = "# start moves as spelled:";
+/// How many of the start's moves are kept spelled.
+const SPELLED_MOVES: usize = 8;
 
 impl Book {
     /// An empty book of `game`.
@@ -69,7 +81,40 @@ impl Book {
         Book {
             game: game.to_string(),
             positions: HashMap::new(),
+            spelled: Vec::new(),
         }
+    }
+
+    /// Record the notation of `state`'s game as it now spells moves: the
+    /// first moves of the game's start position (the book's variant).
+    pub fn note_spelling(&mut self, state: &GameState) -> Result<(), PluginError> {
+        if let Some(start) = start_of(state, &self.game)? {
+            let mut moves = Vec::new();
+            start.legal_moves(&mut moves)?;
+            self.spelled = moves
+                .iter()
+                .take(SPELLED_MOVES)
+                .map(|&mv| start.format_move(mv))
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(())
+    }
+
+    /// Where the book was written in a move notation the game does not
+    /// read as it did (xiangqi's ranks `0-9` against `1-10`, which read
+    /// the same text as other moves): the first of the start's moves
+    /// kept spelled that now reads as no move or another. `None` where
+    /// they read as they were, or the book keeps none (written before
+    /// they were kept).
+    pub fn notation_differs(&self, state: &GameState) -> Option<String> {
+        let start = start_of(state, &self.game).ok()??;
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves).ok()?;
+        self.spelled
+            .iter()
+            .zip(&moves)
+            .find(|(text, &mv)| start.parse_move(text).ok() != Some(mv))
+            .map(|(text, _)| text.clone())
     }
 
     /// The game variant it is for.
@@ -138,6 +183,10 @@ impl Book {
         };
         let mut book = Book::new(&game);
         for (number, line) in lines {
+            if let Some(spelled) = line.strip_prefix(SPELLED) {
+                book.spelled = spelled.split_whitespace().map(String::from).collect();
+                continue;
+            }
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
@@ -180,6 +229,9 @@ impl Book {
         let mut positions: Vec<&String> = self.positions.keys().collect();
         positions.sort();
         let mut out = format!("{MAGIC} {VERSION} {}\n", self.game);
+        if !self.spelled.is_empty() {
+            out.push_str(&format!("{SPELLED} {}\n", self.spelled.join(" ")));
+        }
         for position in positions {
             out.push_str(position);
             for m in &self.positions[position] {
@@ -248,8 +300,12 @@ impl Book {
         Ok(())
     }
 
-    /// Add the positions of `other` this book lacks.
+    /// Add the positions of `other` this book lacks (and its spelling,
+    /// where this one keeps none).
     pub fn merge_missing(&mut self, other: &Book) {
+        if self.spelled.is_empty() {
+            self.spelled.clone_from(&other.spelled);
+        }
         for (position, moves) in &other.positions {
             self.positions
                 .entry(position.clone())
@@ -570,6 +626,19 @@ fn negamax_from(
         done.insert(text, best);
     }
     Ok(best)
+}
+
+/// The start position of the variant `game` of `state`'s plugin, if it
+/// has one of that name.
+fn start_of(state: &GameState, game: &str) -> Result<Option<GameState>, PluginError> {
+    let plugin = state.plugin();
+    plugin
+        .info()
+        .variants
+        .iter()
+        .position(|v| v.name == game)
+        .map(|index| GameState::new(plugin, index))
+        .transpose()
 }
 
 /// A chance node's outcomes with their weights (none at a player's

@@ -1494,10 +1494,20 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
         .unwrap_or(evaluator.info().score_bound / 100)
         .max(0);
     let mut state = start_state(&variant, plan.fen)?;
+    let fail = |e: PluginError| e.to_string();
+    // Its moves are written as the game now spells them: extending a book
+    // written in another notation (xiangqi's ranks) would mix the two.
+    if let Some(text) = book.notation_differs(&state) {
+        return Err(format!(
+            "book {}: {}",
+            plan.out.display(),
+            plyd::daemon::notation_refusal(&text)
+        ));
+    }
+    book.note_spelling(&state).map_err(fail)?;
     let started = Instant::now();
     let control = Arc::new(SearchControl::new(false));
     let mut builder = BookBuilder::new(&evaluator, plan.depth, plan.hash, control)?;
-    let fail = |e: PluginError| e.to_string();
     // Written every minute, so that a build stopped midway keeps its
     // searches (the same command then goes on from them).
     let mut saved = Instant::now();
