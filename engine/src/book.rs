@@ -437,7 +437,7 @@ impl<'a> BookBuilder<'a> {
     /// finished game or a chance node (dice are not a choice), and when
     /// the builder was stopped (a search cut short scores nothing).
     pub fn score_moves(&mut self, state: &GameState) -> Result<Vec<BookMove>, PluginError> {
-        if !chance_outcomes(state)?.is_empty() {
+        if is_chance_node(state)? {
             return Ok(Vec::new());
         }
         let mut moves = Vec::new();
@@ -639,6 +639,12 @@ fn start_of(state: &GameState, game: &str) -> Result<Option<GameState>, PluginEr
         .position(|v| v.name == game)
         .map(|index| GameState::new(plugin, index))
         .transpose()
+}
+
+/// Whether `state` is a chance node, the die to be rolled: no player's
+/// choice, so no position of a book.
+pub fn is_chance_node(state: &GameState) -> Result<bool, PluginError> {
+    Ok(!chance_outcomes(state)?.is_empty())
 }
 
 /// A chance node's outcomes with their weights (none at a player's

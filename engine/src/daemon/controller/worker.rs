@@ -466,11 +466,7 @@ fn book_answer(
     }
     // Dice are no choice: a chance node is the search's to answer (with
     // no move), whatever an older book holds of it.
-    let is_chance = |state: &GameState| {
-        let mut outcomes = Vec::new();
-        state.chance_outcomes(&mut outcomes).is_ok() && !outcomes.is_empty()
-    };
-    if is_chance(&job.root) {
+    if job.chance_root {
         return None;
     }
     let position = job.root.position_text().ok()?;
@@ -503,7 +499,7 @@ fn book_answer(
     let text = job.root.format_move(mv).ok()?;
     let ponder = job.root.try_clone().ok().and_then(|mut after| {
         after.make_move(mv).ok()?;
-        if is_chance(&after) {
+        if crate::book::is_chance_node(&after).unwrap_or(false) {
             return None;
         }
         let reply = book.best(&after.position_text().ok()?)?;
