@@ -168,7 +168,12 @@ fn expected_solve_time(size: u32) -> Duration {
 /// share for this move (its soft limit, not the hard limit at which a
 /// search is cut short, which may be four shares).
 fn planned_time(limits: &SearchLimits) -> Option<Duration> {
-    limits.movetime.or(limits.clock.map(|budget| budget.soft))
+    // What the move still has: a `go` that waited before its search could
+    // start has its limits counted from when it was read.
+    limits
+        .movetime
+        .or(limits.clock.map(|budget| budget.soft))
+        .map(|planned| planned.saturating_sub(limits.waited))
 }
 
 /// Whether solves expected to take `expected` should start with
@@ -767,6 +772,16 @@ mod tests {
         assert_eq!(planned_time(&clocked), Some(ms(700)));
         assert!(!fits_in_time(root(24), planned_time(&clocked)));
         assert!(fits_in_time(root(20), planned_time(&clocked)));
+        // A `go` that waited before its search began has what its limits
+        // leave after the wait (5 ms of movetime read after a 40 ms wait:
+        // a 41 ms limit, 1 ms left).
+        let waited = SearchLimits {
+            movetime: Some(ms(41)),
+            waited: ms(40),
+            ..SearchLimits::default()
+        };
+        assert_eq!(planned_time(&waited), Some(ms(1)));
+        assert!(!fits_in_time(root(14), planned_time(&waited)));
         // Searches bounded by depth or nodes alone hand over up to 18.
         assert!(root(18) <= BOUNDED_SOLVE_TIME);
         assert!(root(20) > BOUNDED_SOLVE_TIME);

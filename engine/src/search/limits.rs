@@ -31,6 +31,10 @@ pub struct SearchLimits {
     /// answered by itself (a plugin call that does not return): a little
     /// after the hard limit, well before the clock runs out.
     pub answer_by: Option<Duration>,
+    /// How long the `go` waited, on its clock, before its search could
+    /// start (see [`limits_from_go_after`]): the time limits above count
+    /// it, and what the move still has is theirs less it.
+    pub waited: Duration,
 }
 
 impl SearchLimits {
@@ -85,6 +89,7 @@ pub fn limits_from_go_after(
     if let Some(answer_by) = &mut limits.answer_by {
         *answer_by += waited;
     }
+    limits.waited = waited;
     limits
 }
 
@@ -754,6 +759,7 @@ mod tests {
         let now = limits_from_go(&less, 1, ms(10), None);
         assert_eq!(hard, now.hard_time().unwrap() + ms(90));
         assert_eq!(waited.answer_by, now.answer_by.map(|a| a + ms(90)));
+        assert_eq!(waited.waited, ms(90));
         // No wait, no change; a movetime is the time left of it.
         let again = limits_from_go_after(&go, 1, ms(10), None, Duration::ZERO);
         assert_eq!((again.clock, again.answer_by), (sent.clock, sent.answer_by));
