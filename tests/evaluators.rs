@@ -78,7 +78,7 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
         "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack var weights"
     );
     e.send("setoption name Evaluator value seed004");
-    assert!(e.sync().is_empty());
+    assert_eq!(e.sync(), ["info string evaluator seed004"]);
     // After f5 d6 c3 d3 c4, White chooses among b3 f3 f4 b5 g5 g6.
     e.send("position startpos moves f5 d6 c3 d3 c4");
     let (seed_score, seed_move) = search(&mut e, 4);
@@ -115,7 +115,7 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
     // The evaluator or the variant in use named again (as GUIs do at
     // every new game) keeps the parameters.
     e.send("setoption name Evaluator value seed004");
-    assert!(e.sync().is_empty());
+    assert_eq!(e.sync(), ["info string evaluator seed004"]);
     e.send("setoption name UCI_Variant value othello");
     assert!(errors(&e.sync()).is_empty());
     e.send("position startpos moves f5 d6 c3 d3 c4");
@@ -136,7 +136,7 @@ fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
 
     // Back to seed004: its defaults again, and the first answer again.
     e.send("setoption name Evaluator value seed004");
-    assert!(e.sync().is_empty());
+    assert_eq!(e.sync(), ["info string evaluator seed004"]);
     assert_eq!(search(&mut e, 4), (seed_score.clone(), seed_move.clone()));
     // The parameters once more, then the empty value for the defaults.
     e.send(&format!(
@@ -234,10 +234,13 @@ fn bad_parameter_files_are_refused_and_the_evaluator_stays() {
     ));
     assert_eq!(
         e.sync(),
-        vec![format!(
-            "info string evaluator weights params {}",
-            weights_file.display()
-        )]
+        vec![
+            "info string evaluator weights".to_string(),
+            format!(
+                "info string evaluator weights params {}",
+                weights_file.display()
+            )
+        ]
     );
 }
 
@@ -695,7 +698,7 @@ fn odd_engine(mode: &str) -> (Engine, TempDir) {
         "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack var odd"
     );
     e.send("setoption name Evaluator value odd");
-    assert!(e.sync().is_empty());
+    assert_eq!(e.sync(), ["info string evaluator odd"]);
     (e, dir)
 }
 
@@ -802,7 +805,7 @@ fn the_stack_follows_every_move_of_the_search_quiescence_and_null_moves_included
     add_evaluator(dir.path(), "plyd_test_xq_stack", "stackcheck");
     let mut e = Engine::start(dir.path(), &[], &[]);
     e.send("setoption name Evaluator value stackcheck");
-    assert!(e.sync().is_empty());
+    assert_eq!(e.sync(), ["info string evaluator stackcheck"]);
     for threads in [1, 2] {
         e.send(&format!("setoption name Threads value {threads}"));
         // A middle game with captures to look at.
@@ -875,7 +878,7 @@ fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
         &[("PLYD_TEST_EVAL", "hang")],
     );
     e.send("setoption name Evaluator value odd");
-    assert!(e.sync().is_empty());
+    assert_eq!(e.sync(), ["info string evaluator odd"]);
     // Three plies in, the evaluator never returns.
     e.send("position startpos moves f5 d6");
     e.send("go depth 4");

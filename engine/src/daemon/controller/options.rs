@@ -425,11 +425,15 @@ impl Controller {
                 // The table's scores are the old evaluator's.
                 self.clear_hash()?;
                 let current = self.session.current().map_err(ControlError::NoGame)?;
-                if had_params && current.eval_params.is_none() {
-                    // Parameters are one evaluator's: say they were dropped.
-                    let text = format!("evaluator {} params default", current.evaluator.name());
-                    voice.note(self, &text);
-                }
+                // Say which evaluator plays now, as a variant is announced;
+                // parameters are one evaluator's: say where they were dropped.
+                let dropped = had_params && current.eval_params.is_none();
+                let text = format!(
+                    "evaluator {}{}",
+                    current.evaluator.name(),
+                    if dropped { " params default" } else { "" }
+                );
+                voice.note(self, &text);
             }
             Setting::EvalFile => {
                 // An empty value loads nothing: GUIs send every string
