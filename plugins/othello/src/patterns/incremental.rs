@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use plyd_othello_rules::board::{squares, Color};
 
 use super::features::{distinct_indices, DISTINCT};
-use super::{Patterns, SCORE_BOUND};
+use super::{Patterns, GUESS_BOUND};
 use crate::game::Othello;
 use crate::shallow::Leaves;
 
@@ -345,7 +345,7 @@ impl Leaves for Patterns {
             opp_placements,
             distinct_lanes(&kept.own),
         )
-        .clamp(-SCORE_BOUND, SCORE_BOUND)
+        .clamp(-GUESS_BOUND, GUESS_BOUND)
     }
 }
 

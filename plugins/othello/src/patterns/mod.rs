@@ -47,8 +47,13 @@ const SHIPPED: &[u8] = include_bytes!("../../patterns.bin");
 /// the evaluation's own file (docs/othello.md, "The refit").
 const ORDER: &[u8] = include_bytes!("../../order.bin");
 
-/// Every score lies within this bound: 64 discs, in hundredths.
+/// The bound declared to the engine: 64 discs, in hundredths.
 pub const SCORE_BOUND: i32 = 6400;
+
+/// Every score lies within this: 63 discs, as Edax keeps its evaluation
+/// within ±63, so that a guess never reads as a wipe-out (a won game's
+/// score in NBoard's hints and `===` lines is ±64.00).
+pub const GUESS_BOUND: i32 = SCORE_BOUND - 100;
 
 /// The parameter file's shape.
 #[derive(Debug, Deserialize)]
@@ -244,7 +249,7 @@ impl Patterns {
     }
 
     /// The score for the side owning `own`, in hundredths of a disc,
-    /// before clamping to [`SCORE_BOUND`]: the folded tables over the
+    /// before clamping to [`GUESS_BOUND`]: the folded tables over the
     /// distinct instances, plus the counted terms.
     #[inline]
     pub fn score(&self, own: u64, opp: u64) -> i32 {
@@ -293,14 +298,14 @@ impl Patterns {
     }
 
     /// The score of `state` for its side to move, clamped to
-    /// [`SCORE_BOUND`], with its distinct instances' indices given (the
+    /// [`GUESS_BOUND`], with its distinct instances' indices given (the
     /// side to move's placements are kept by the state).
     #[inline]
     fn score_state(&self, state: &Othello, indices: &[u16; DISTINCT]) -> i32 {
         let (own, opp) = state.position().own_and_opponent();
         let opp_placements = crate::board::legal_placements(opp, own);
         self.score_with(own, opp, state.own_placements(), opp_placements, indices)
-            .clamp(-SCORE_BOUND, SCORE_BOUND)
+            .clamp(-GUESS_BOUND, GUESS_BOUND)
     }
 }
 
@@ -440,7 +445,7 @@ mod tests {
     /// the score read afresh at every node.
     fn walk(eval: &PatternsStack, stack: &mut PatternStack, game: &mut Othello, depth: u32) -> u64 {
         let (own, opp) = game.position().own_and_opponent();
-        let afresh = eval.0.score(own, opp).clamp(-SCORE_BOUND, SCORE_BOUND);
+        let afresh = eval.0.score(own, opp).clamp(-GUESS_BOUND, GUESS_BOUND);
         assert_eq!(eval.evaluate_top(stack, game), afresh);
         assert_eq!(eval.evaluate(game), afresh);
         if depth == 0 {
@@ -503,5 +508,28 @@ mod tests {
             nodes += walk(&eval, &mut stack, &mut game, 3);
         }
         assert!(nodes > 1000, "only {nodes} nodes walked");
+    }
+
+    #[test]
+    fn a_lopsided_guess_stays_below_a_wipe_out() {
+        // Black holds all but a White disc and seven empty squares: the
+        // tables add up past 64 discs, a wipe-out's margin.
+        let mut game = Othello::new(0);
+        game.set_position(
+            "XXX1XXXX/XXX1XXXX/XXXX2XX/X1XXXXXX/XXXXXO1X/XX1XXXXX/XXXXXXXX/XXXXXXXX b",
+        )
+        .unwrap();
+        let (own, opp) = game.position().own_and_opponent();
+        let plain = Patterns::from_params(None).unwrap();
+        assert!(
+            plain.score(own, opp) > SCORE_BOUND,
+            "{}",
+            plain.score(own, opp)
+        );
+        assert_eq!(plain.evaluate(&game), GUESS_BOUND);
+        let stacked = PatternsStack::from_params(None).unwrap();
+        let mut stack = stacked.new_stack();
+        stacked.reset(&mut stack, &game);
+        assert_eq!(stacked.evaluate_top(&mut stack, &game), GUESS_BOUND);
     }
 }
