@@ -918,6 +918,7 @@ fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
     assert!(
         error[0].contains("plugin evaluator 'odd' (")
             && error[0].contains("did not return from a call: evaluating the position")
+            && error[0].contains("(setoption name EvalFile, or PluginPath)")
             && !error[0].contains("othello"),
         "{error:?}"
     );
@@ -930,6 +931,48 @@ fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
     e.send("go depth 3");
     let lines = e.until_bestmove();
     assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn an_evaluator_file_loaded_again_after_it_got_stuck_is_a_fresh_copy() {
+    // The stuck call holds a lock of the library's: the same copy loaded
+    // again would wait on it at its first evaluation.
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let file = add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let config = dir.path().join("plyd.toml");
+    std::fs::write(&config, "call_limit = 2000\n").unwrap();
+    let config = config.display().to_string();
+    let mark = dir.path().join("hung");
+    let mark_text = mark.display().to_string();
+    let mut e = Engine::start(
+        dir.path(),
+        &["--config", &config],
+        &[
+            ("PLYD_TEST_EVAL", "hang-locked"),
+            ("PLYD_TEST_EVAL_MARK", &mark_text),
+        ],
+    );
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
+    assert_eq!(
+        e.sync(),
+        [format!("info string evaluator odd loaded from {}", file.display())]
+    );
+    e.send("position startpos moves f5 d6");
+    e.send("go depth 4");
+    let lines = [e.until_bestmove(), e.sync()].concat();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(mark.exists());
+    // Loaded again from the same, unchanged file: a fresh copy, whose
+    // lock is free, evaluates.
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
+    assert_eq!(
+        e.sync(),
+        [format!("info string evaluator odd loaded from {}", file.display())]
+    );
+    e.send("go depth 4");
+    let lines = [e.until_bestmove(), e.sync()].concat();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("disabled")), "{lines:?}");
 }
 
 #[test]

@@ -578,6 +578,9 @@ impl Session {
         let current = self.current.as_ref().ok_or_else(|| self.no_game())?;
         let game = Arc::clone(&current.variant.plugin);
         let file = path.to_path_buf();
+        // A plugin a failure disabled comes back as a fresh copy (fresh
+        // statics; a stuck thread may hold its locks), as a reload does.
+        self.host.reload_failed_afresh();
         let opened = call_within("loading the evaluator", call_limit(), &[], move || {
             PluginHost::open_evaluator_file(&file)
         })?

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crossbeam_channel::unbounded;
 
-use super::watchdog::{self, blame_text, stuck_in, Blame, Due};
+use super::watchdog::{self, blame_text, stuck_in, Due};
 use crate::daemon::controller::worker::JobKind;
 use crate::daemon::controller::Controller;
 use crate::daemon::dialect::Dialect;
@@ -167,11 +167,7 @@ impl Controller {
         // inside an evaluator call, else the game plugin's.
         let stuck = stuck_in(&job.plugins, job.control.in_evaluator());
         let blamed = blame_text(&stuck);
-        let reload = if matches!(stuck.as_slice(), [Blame::Evaluator(_)]) {
-            "EvalFile, or PluginPath"
-        } else {
-            "PluginPath"
-        };
+        let reload = watchdog::reload_remedy(&stuck);
         for plugin in stuck {
             plugin.disable();
         }
@@ -216,7 +212,7 @@ impl Controller {
             self,
             &format!(
                 "{blamed} did not return from a call: {what} {when}{places}; \
-                 the plugin is disabled until it is loaded again (setoption name {reload})"
+                 the plugin is disabled until it is loaded again ({reload})"
             ),
         );
         // Dropping the job detaches its thread.

@@ -211,6 +211,17 @@ pub fn blame_text(plugins: &[&Blame]) -> String {
     }
 }
 
+/// How a user loads again the libraries of the plugins in `plugins`,
+/// which a failure disabled: an evaluator plugin alone also by its file.
+pub fn reload_remedy(plugins: &[&Blame]) -> &'static str {
+    let evaluator_plugin = |b: &&Blame| matches!(b, Blame::Evaluator(s) if s.is_external());
+    if !plugins.is_empty() && plugins.iter().all(evaluator_plugin) {
+        "setoption name EvalFile, or PluginPath"
+    } else {
+        "setoption name PluginPath"
+    }
+}
+
 /// Run `call` (plugin calls whose answer the controller needs before it
 /// reads its next line) on a thread of its own, and wait up to `limit` for
 /// it (longer should its thread wait for a core for most of that time,
@@ -270,11 +281,13 @@ pub fn call_within<T: Send + 'static>(
     for plugin in blame {
         plugin.disable();
     }
+    let blamed: Vec<&Blame> = blame.iter().collect();
     Err(format!(
         "{} did not return from a call: {what} was given up after {} s; \
-         the plugin is disabled until it is loaded again (setoption name PluginPath)",
-        blame_text(&blame.iter().collect::<Vec<_>>()),
-        limit.as_secs_f64()
+         the plugin is disabled until it is loaded again ({})",
+        blame_text(&blamed),
+        limit.as_secs_f64(),
+        reload_remedy(&blamed)
     ))
 }
 

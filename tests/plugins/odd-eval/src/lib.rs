@@ -34,6 +34,12 @@
 //!   `evaluate`;
 //! * `hang`: the disc-count evaluator whose `evaluate` never returns once
 //!   a position has 7 discs or more (it sleeps, a second at a time);
+//! * `hang-locked`: the disc-count evaluator whose `evaluate` holds a
+//!   lock of the library's while it runs, and the first time in the
+//!   process a position has 7 discs or more (the file named by
+//!   `PLYD_TEST_EVAL_MARK` is not there yet: it is made then) never
+//!   returns: a later call into the same copy of the library waits on
+//!   that lock for good, one into a fresh copy evaluates;
 //! * `params-panic`: the disc-count evaluator, which panics when given
 //!   parameters;
 //! * `ok`: the disc-count evaluator, well behaved;
@@ -77,6 +83,17 @@ impl Evaluator for DiscCount {
         if mode() == "panic" && discs(state) >= 7 {
             panic!("asked to panic while evaluating");
         }
+        let _held = (mode() == "hang-locked").then(|| {
+            static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+            let held = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+            let mark = std::env::var_os("PLYD_TEST_EVAL_MARK").expect("PLYD_TEST_EVAL_MARK");
+            if discs(state) >= 7 && std::fs::File::create_new(mark).is_ok() {
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            }
+            held
+        });
         if mode() == "hang" && discs(state) >= 7 {
             loop {
                 std::thread::sleep(std::time::Duration::from_secs(1));
@@ -297,7 +314,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "huge" => table.table_size = 1 << 20,
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "ok" | "loud" | "hang" | "params-panic" | "black" => {}
+        "panic" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic" | "black" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
