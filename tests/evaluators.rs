@@ -955,7 +955,10 @@ fn an_evaluator_file_loaded_again_after_it_got_stuck_is_a_fresh_copy() {
     e.send(&format!("setoption name EvalFile value {}", file.display()));
     assert_eq!(
         e.sync(),
-        [format!("info string evaluator odd loaded from {}", file.display())]
+        [format!(
+            "info string evaluator odd loaded from {}",
+            file.display()
+        )]
     );
     e.send("position startpos moves f5 d6");
     e.send("go depth 4");
@@ -967,7 +970,10 @@ fn an_evaluator_file_loaded_again_after_it_got_stuck_is_a_fresh_copy() {
     e.send(&format!("setoption name EvalFile value {}", file.display()));
     assert_eq!(
         e.sync(),
-        [format!("info string evaluator odd loaded from {}", file.display())]
+        [format!(
+            "info string evaluator odd loaded from {}",
+            file.display()
+        )]
     );
     e.send("go depth 4");
     let lines = [e.until_bestmove(), e.sync()].concat();
