@@ -110,7 +110,24 @@ fn move_ranks_switch_between_0_9_and_1_10() {
     let told = errors(&lines);
     assert_eq!(told.len(), 1, "{lines:?}");
     assert!(
-        told[0].contains("illegal move 'h2e2' (44 legal here: a1a2, a1a3, "),
+        told[0].contains("illegal move 'h2e2' (44 legal here: a1a2, a1a3, ")
+            && told[0].contains(
+                "it is legal with its ranks counted one higher: if the GUI writes ranks 0-9, \
+                 send setoption name MoveRanks value 0-9"
+            ),
+        "{lines:?}"
+    );
+    // And the other way round (cutechess and Fairy-Stockfish write 1-10).
+    engine.send("setoption name MoveRanks value 0-9");
+    engine.send("position startpos moves h3e3");
+    let lines = engine.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains(
+            "it is legal with its ranks counted one lower: if the GUI writes ranks 1-10, \
+             send setoption name MoveRanks value 1-10"
+        ),
         "{lines:?}"
     );
 }

@@ -271,36 +271,12 @@ pub fn play_game(
 /// other end of `0-9` and `1-10` than the arena (Fairy-Stockfish writes
 /// xiangqi's ranks `1-10`): said, with the game option that matches it.
 fn rank_notation_hint(state: &GameState, text: &str) -> String {
-    for (shift, ranks) in [(-1, "1-10"), (1, "0-9")] {
-        let shifted = shift_ranks(text, shift);
-        if shifted.is_some_and(|moved| state.parse_legal_move(&moved).is_ok()) {
-            return format!(
-                " (legal with its ranks counted {}: does it write ranks {ranks}? then --game-option MoveRanks={ranks})",
-                if shift < 0 { "one lower" } else { "one higher" }
-            );
-        }
-    }
-    String::new()
-}
-
-/// `text` (letters and rank numbers, `b1c3`, `h10h9`) with every rank
-/// moved by `shift`; `None` where it is not such a text or a rank would
-/// fall below 0.
-fn shift_ranks(text: &str, shift: i32) -> Option<String> {
-    let mut out = String::new();
-    let mut rest = text;
-    let mut squares = 0;
-    while !rest.is_empty() {
-        let file = rest.chars().next().filter(char::is_ascii_lowercase)?;
-        rest = &rest[1..];
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let rank: i32 = rest[..digits].parse().ok()?;
-        rest = &rest[digits..];
-        out.push(file);
-        out += &u32::try_from(rank + shift).ok()?.to_string();
-        squares += 1;
-    }
-    (squares == 2).then_some(out)
+    state.ranks_it_reads_in(text).map_or(String::new(), |ranks| {
+        format!(
+            " (legal with its ranks counted {}: does it write ranks {ranks}? then --game-option MoveRanks={ranks})",
+            if ranks == "1-10" { "one lower" } else { "one higher" }
+        )
+    })
 }
 
 /// The `Reason` of a game the rules ended: the rule, where the plugin
@@ -369,17 +345,6 @@ pub fn go_command(clocks: &[Option<Clock>; 2], limits: &Limits, side: u32) -> St
 mod tests {
     use super::*;
     use crate::clock::parse_clock;
-
-    #[test]
-    fn ranks_are_shifted_square_by_square() {
-        assert_eq!(shift_ranks("b1c3", -1).as_deref(), Some("b0c2"));
-        assert_eq!(shift_ranks("h9h10", 1).as_deref(), Some("h10h11"));
-        assert_eq!(shift_ranks("h10h9", -1).as_deref(), Some("h9h8"));
-        assert_eq!(shift_ranks("a0a1", -1), None);
-        assert_eq!(shift_ranks("f5", 1), None);
-        assert_eq!(shift_ranks("d1d7g7", 1), None);
-        assert_eq!(shift_ranks("0000", 1), None);
-    }
 
     #[test]
     fn the_rules_decide_from_the_side_to_move() {

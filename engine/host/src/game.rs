@@ -812,6 +812,18 @@ impl GameState {
         Ok((moves, rejected))
     }
 
+    /// Where the move text `text` of coordinates (`b1c3`) is not legal
+    /// here but is with every rank one lower, or one higher: the ranks
+    /// convention it was most likely written in (`1-10` or `0-9`, xiangqi's
+    /// two: Fairy-Stockfish writes `1-10`, Pikafish `0-9`).
+    pub fn ranks_it_reads_in(&self, text: &str) -> Option<&'static str> {
+        [(-1, "1-10"), (1, "0-9")].into_iter().find_map(|(shift, ranks)| {
+            shift_ranks(text, shift)
+                .is_some_and(|moved| self.parse_legal_move(&moved).is_ok())
+                .then_some(ranks)
+        })
+    }
+
     /// Read a move text and check that it is legal here (a chance node's
     /// outcomes count as its moves). A move that reads but is not legal
     /// is refused with the legal moves' count and the first few of them,
@@ -947,5 +959,41 @@ fn alike_if_all_zero(outcomes: &mut [(Move, u32)]) {
         for (_, weight) in outcomes.iter_mut() {
             *weight = 1;
         }
+    }
+}
+
+/// `text` (letters and rank numbers, `b1c3`, `h10h9`) with every rank
+/// moved by `shift`; `None` where it is not two such squares or a rank
+/// would fall below 0.
+fn shift_ranks(text: &str, shift: i32) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = text;
+    let mut squares = 0;
+    while !rest.is_empty() {
+        let file = rest.chars().next().filter(char::is_ascii_lowercase)?;
+        rest = &rest[1..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let rank: i32 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        out.push(file);
+        out += &u32::try_from(rank + shift).ok()?.to_string();
+        squares += 1;
+    }
+    (squares == 2).then_some(out)
+}
+
+#[cfg(test)]
+mod shift_tests {
+    use super::shift_ranks;
+
+    #[test]
+    fn ranks_are_shifted_square_by_square() {
+        assert_eq!(shift_ranks("b1c3", -1).as_deref(), Some("b0c2"));
+        assert_eq!(shift_ranks("h9h10", 1).as_deref(), Some("h10h11"));
+        assert_eq!(shift_ranks("h10h9", -1).as_deref(), Some("h9h8"));
+        assert_eq!(shift_ranks("a0a1", -1), None);
+        assert_eq!(shift_ranks("f5", 1), None);
+        assert_eq!(shift_ranks("d1d7g7", 1), None);
+        assert_eq!(shift_ranks("0000", 1), None);
     }
 }

@@ -879,12 +879,31 @@ fn read_position(
             .map_err(|e| format!("bad position '{text}': {e}"))?;
     }
     for (i, text) in moves.iter().enumerate() {
-        let mv = state
-            .parse_legal_move(text)
-            .map_err(|e| format!("move {} ('{text}') rejected: {e}", i + 1))?;
+        let mv = state.parse_legal_move(text).map_err(|e| {
+            // A GUI counting xiangqi's ranks from the other end.
+            let other = state
+                .ranks_it_reads_in(text)
+                .filter(|_| has_move_ranks(&variant.plugin))
+                .map_or(String::new(), |ranks| {
+                    format!(
+                        "; it is legal with its ranks counted {}: if the GUI writes ranks \
+                         {ranks}, send setoption name MoveRanks value {ranks}",
+                        if ranks == "1-10" { "one lower" } else { "one higher" }
+                    )
+                });
+            format!("move {} ('{text}') rejected: {e}{other}", i + 1)
+        })?;
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(state)
+}
+
+/// Whether `game` has the `MoveRanks` option (xiangqi's).
+fn has_move_ranks(game: &GamePlugin) -> bool {
+    game.info()
+        .options
+        .iter()
+        .any(|o| o.name.eq_ignore_ascii_case("MoveRanks"))
 }
 
 /// The lines of `plyd eval` and of the daemon's `eval`: which evaluator,
