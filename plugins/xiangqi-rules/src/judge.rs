@@ -7,10 +7,14 @@
 //! * A side **checks perpetually** if every one of its moves in that span
 //!   gave check.
 //! * A side **chases perpetually** if, on every one of its moves that was
-//!   not a check, the moved piece newly attacked one and the same enemy
-//!   piece (followed as it moves), and that attack was a chase: the
-//!   capture would be legal and the target is either unprotected after it
-//!   or a chariot attacked by a horse or a cannon. Generals and pawns may
+//!   not a check, it newly chased one and the same enemy piece (followed
+//!   as it moves): the moved piece newly attacked it, or another of its
+//!   pieces chases it after the move and did not before (a discovered
+//!   attack, a protector pinned or whose recapture the move made illegal).
+//!   An attack is a chase when the capture is legal and the target is
+//!   worth more than the attacker, or no enemy piece could legally take
+//!   back on its square and the target is not of the attacker's kind and
+//!   able to take it back (an offered exchange). Generals and pawns may
 //!   attack freely (their attacks are never chases), and generals and
 //!   pawns that have not crossed the river are never chased.
 //! * A side that checks perpetually loses unless the other side checks
@@ -20,12 +24,10 @@
 //!   against a chase: drawn). Every other repetition is a draw.
 //!
 //! Simplifications against the Asian (AXF) and Chinese rule books, which
-//! judge dozens of named cases: only the moved piece's new attacks count
-//! (a chase by a discovered attacker is not seen); "protected" means an
-//! enemy piece could recapture on the square, without asking whether that
-//! recapture would itself be legal; a chase of a piece of equal value that
-//! is protected, sacrifices, and "one chase, one idle" alternations are
-//! draws; the span judged is the whole run since the first occurrence.
+//! judge dozens of named cases: a chase of a protected piece of equal or
+//! lesser value, sacrifices, and "one chase, one idle" alternations are
+//! draws; the span judged is the whole run since the first occurrence
+//! (docs/xiangqi.md).
 
 use plyd_api::Move;
 
@@ -33,7 +35,6 @@ use crate::board::{
     attacked, attacks_from, color_of, from_sq, kind_of, rank_of, to_sq, Position, CANNON, CHARIOT,
     EMPTY, HORSE, KING, PAWN, RED, SQUARES,
 };
-use crate::tables::KING_STEPS;
 
 /// The verdict on a repetition, for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,29 +156,48 @@ fn conducts(start: &Position, moves: &[Move]) -> (usize, [Conduct; 2]) {
     (position.side(), conduct)
 }
 
-/// The enemy pieces (as a square set of `after`) that `mv` chases.
+/// The enemy pieces (as a square set of `after`) that `mv` chases: those
+/// the moved piece newly attacks where the attack is a chase, and those
+/// the mover's other pieces chase after the move and did not before (a
+/// discovered attack, or a defender the move pinned or cut off).
 pub fn chases(before: &Position, after: &Position, mv: Move) -> u128 {
     let (from, to) = (from_sq(mv), to_sq(mv));
     let attacker = after.board[to];
-    if matches!(kind_of(attacker), KING | PAWN) {
-        return 0;
-    }
     let us = color_of(attacker);
-    let mut old = 0u128;
-    attacks_from(&before.board, from, &mut |sq| old |= 1u128 << sq);
+    let mut direct = 0u128;
+    if !matches!(kind_of(attacker), KING | PAWN) {
+        let mut old = 0u128;
+        attacks_from(&before.board, from, &mut |sq| old |= 1u128 << sq);
+        attacks_from(&after.board, to, &mut |target| {
+            if old & (1u128 << target) == 0 && is_chase(after, to, target) {
+                direct |= 1u128 << target;
+            }
+        });
+    }
+    // The others' chases before the move leave out the moved piece's: a
+    // piece it chased before may be chased now by one it uncovered.
+    direct | (chased_by(after, us, to) & !chased_by(before, us, from))
+}
+
+/// The pieces of the side other than `us` that a piece of `us`, but the
+/// one on `skip`, chases in `position`, whichever side is to move.
+fn chased_by(position: &Position, us: usize, skip: usize) -> u128 {
     let mut set = 0u128;
-    attacks_from(&after.board, to, &mut |target| {
-        if old & (1u128 << target) != 0 {
-            return;
+    for from in 0..SQUARES {
+        let code = position.board[from];
+        if from == skip
+            || code == EMPTY
+            || color_of(code) != us
+            || matches!(kind_of(code), KING | PAWN)
+        {
+            continue;
         }
-        let code = after.board[target];
-        if code == EMPTY || color_of(code) == us || !chaseable(code, target) {
-            return;
-        }
-        if is_chase(after, to, target) {
-            set |= 1u128 << target;
-        }
-    });
+        attacks_from(&position.board, from, &mut |target| {
+            if set & (1u128 << target) == 0 && is_chase(position, from, target) {
+                set |= 1u128 << target;
+            }
+        });
+    }
     set
 }
 
@@ -196,34 +216,79 @@ fn chaseable(code: u8, sq: usize) -> bool {
     }
 }
 
-/// Whether the piece on `from` attacking `target` in `position` is a chase:
-/// the capture is legal, and the target is a chariot attacked by a horse or
-/// cannon, or nothing could recapture.
-fn is_chase(position: &Position, from: usize, target: usize) -> bool {
-    let attacker = position.board[from];
-    let us = color_of(attacker);
-    let mut board = position.board;
-    let victim = board[target];
-    board[target] = attacker;
-    board[from] = EMPTY;
-    if attacked(&board, position.kings[us] as usize, us ^ 1) {
-        return false;
+/// How much a piece is worth, for the rule that attacking a more valuable
+/// piece is a chase even where it is protected: chariot above horse and
+/// cannon, above advisor, elephant and pawn.
+fn rank_of_kind(code: u8) -> u8 {
+    match kind_of(code) {
+        CHARIOT => 3,
+        HORSE | CANNON => 2,
+        _ => 1,
     }
-    if kind_of(victim) == CHARIOT && matches!(kind_of(attacker), HORSE | CANNON) {
-        return true;
-    }
-    !defended(&board, target, us ^ 1, position.kings[us ^ 1] as usize)
 }
 
-/// Whether a piece of `by`, whose general stands on `king`, could capture
-/// on `sq` (the general by a palace step only, not by flying along a file).
-fn defended(board: &[u8; SQUARES], sq: usize, by: usize, king: usize) -> bool {
-    if KING_STEPS[sq].iter().any(|(s, _)| s == king) {
+/// Whether the piece on `from` attacking `target` in `position` is a chase:
+/// the target is an enemy piece that can be chased, the capture is legal,
+/// and the target is worth more than the attacker (a chariot attacked by a
+/// horse, cannon, advisor or elephant; a horse or cannon by an advisor or
+/// elephant), or it is not the same kind of piece able to take the
+/// attacker back at once (an offered exchange) and no enemy piece could
+/// legally recapture on its square.
+fn is_chase(position: &Position, from: usize, target: usize) -> bool {
+    let attacker = position.board[from];
+    let victim = position.board[target];
+    let us = color_of(attacker);
+    if victim == EMPTY || color_of(victim) == us || !chaseable(victim, target) {
+        return false;
+    }
+    let kings = [position.kings[0] as usize, position.kings[1] as usize];
+    if !legal_capture(&position.board, from, target, kings[us]) {
+        return false;
+    }
+    if rank_of_kind(victim) > rank_of_kind(attacker) {
         return true;
     }
-    // `attacked` also counts a general facing along the file; take the
-    // general off the board so that only real recaptures count.
-    let mut without_king = *board;
-    without_king[king] = EMPTY;
-    attacked(&without_king, sq, by)
+    if kind_of(victim) == kind_of(attacker)
+        && attacks(&position.board, target, from)
+        && legal_capture(&position.board, target, from, kings[us ^ 1])
+    {
+        return false;
+    }
+    let mut board = position.board;
+    board[target] = attacker;
+    board[from] = EMPTY;
+    !defended(&board, target, us ^ 1, kings[us ^ 1])
+}
+
+/// Whether the piece on `from` attacks `to` (the general by a palace step
+/// only).
+fn attacks(board: &[u8; SQUARES], from: usize, to: usize) -> bool {
+    let mut hit = false;
+    attacks_from(board, from, &mut |sq| hit |= sq == to);
+    hit
+}
+
+/// Whether the piece on `from` may take on `to`, its general (on `king`
+/// unless it is the general) neither attacked after it nor facing the
+/// other.
+fn legal_capture(board: &[u8; SQUARES], from: usize, to: usize, king: usize) -> bool {
+    let mover = board[from];
+    let mut after = *board;
+    after[to] = mover;
+    after[from] = EMPTY;
+    let king = if kind_of(mover) == KING { to } else { king };
+    !attacked(&after, king, color_of(mover) ^ 1)
+}
+
+/// Whether a piece of `by`, whose general stands on `king`, could legally
+/// recapture on `sq` (a pinned piece cannot, nor a general into an attack
+/// or along a file to the other general).
+fn defended(board: &[u8; SQUARES], sq: usize, by: usize, king: usize) -> bool {
+    (0..SQUARES).any(|from| {
+        let code = board[from];
+        code != EMPTY
+            && color_of(code) == by
+            && attacks(board, from, sq)
+            && legal_capture(board, from, sq, king)
+    })
 }

@@ -332,23 +332,115 @@ fn mutual_perpetual_chase_is_a_draw() {
 ///   general down the empty e-file.
 /// * d2e2 blocks that file and uncovers the Red chariot d1 on d8: check.
 /// * e6d6 blocks the d-file, and the chariot on d6 newly attacks the Red
-///   chariot on d1, which nothing guards (the general on e0 is not beside
-///   d1) and whose capture would be legal: a chase. No check.
+///   chariot on d1, which nothing guards, but which could take it back up
+///   the open file: an offered exchange, not a chase. No check.
 ///
-/// Red checked with every move. Black's one non-check move per lap chased the
-/// same chariot, which counts as a perpetual chase ("one check, one chase"
-/// hitting one piece). Check against chase: Red, the checker and the side to
-/// move at the third occurrence, loses.
+/// Red checked with every move, Black did not: Red, the checker and the
+/// side to move at the third occurrence, loses.
 #[test]
 fn perpetual_check_against_perpetual_chase_loses_for_the_checker() {
     let fen = "9/3k5/9/3r5/9/9/9/4C4/3R5/4K4 w";
     let cycle = ["e2d2", "d6e6", "d2e2", "e6d6"];
     let mut game = game_at(fen);
     for (text, gives_check) in cycle.iter().zip([true, true, true, false]) {
+        let mv = game.parse_move(text).expect("a move");
+        let before = *game.position();
         play(&mut game, text);
         assert_eq!(game.in_check(), gives_check, "after {text}");
+        if !gives_check {
+            assert_eq!(chases(&before, game.position(), mv), 0, "{text} chases");
+        }
     }
     assert_eq!(third_occurrence(fen, &cycle), Outcome::Loss);
+}
+
+/// The verdict at the third occurrence of `cycle` played twice from
+/// `fen`, and the rule named.
+fn judged(fen: &str, cycle: &[&str]) -> (Outcome, String) {
+    (
+        third_occurrence(fen, cycle),
+        third_occurrence_reason(fen, cycle),
+    )
+}
+
+/// A chariot stepping back into the line of the other chariot, which
+/// could take it, offers an exchange: not a chase. Red's a4 chariot and
+/// Black's i4 chariot face each other along rank 4; each in turn steps
+/// off and back (Fairy-Stockfish: a draw).
+#[test]
+fn an_offered_exchange_of_chariots_is_not_a_chase() {
+    let fen = "4k4/9/9/9/9/R7r/9/9/9/3K5 w";
+    let (verdict, why) = judged(fen, &["a4a3", "i4i3", "a3a4", "i3i4"]);
+    assert_eq!(verdict, Outcome::Draw, "{why}");
+}
+
+/// A protector that cannot legally recapture protects nothing. The Red
+/// horse shuttles d0-c2 and the Black chariot follows it along the
+/// files: on d0 the horse stands beside the Red general on e0, but the
+/// general taking back on d0 would face the Black general on d9 along
+/// the open d-file. Black chases perpetually and loses (Fairy-Stockfish
+/// agrees).
+#[test]
+fn a_protector_whose_recapture_is_illegal_protects_nothing() {
+    let fen = "3k5/9/9/9/9/9/3r5/9/9/3NK4 w";
+    let (verdict, why) = judged(fen, &["d0c2", "d3c3", "c2d0", "c3d3"]);
+    assert_eq!(
+        (verdict, why.as_str()),
+        (Outcome::Win, "third repetition, Black chased perpetually")
+    );
+}
+
+/// A chase the move makes of another piece's attack. The Red horse
+/// shuttles d0-c2, the Black chariot h0-h2. On h2 the chariot chases the
+/// horse on c2 along rank 2. Back on h0, behind Black's cannon on g0, it
+/// makes the Red general's recapture on d0 illegal (the chariot would see
+/// the general there along rank 0), so the cannon's attack on the horse
+/// over the general becomes a chase. The same horse each time: Black
+/// chases perpetually and loses (Fairy-Stockfish agrees).
+#[test]
+fn a_chase_uncovered_by_the_move_counts() {
+    let fen = "5k3/9/9/9/9/9/9/9/9/3NK1cr1 w";
+    let (verdict, why) = judged(fen, &["d0c2", "h0h2", "c2d0", "h2h0"]);
+    assert_eq!(
+        (verdict, why.as_str()),
+        (Outcome::Win, "third repetition, Black chased perpetually")
+    );
+}
+
+/// A chase by a piece the move uncovered. Red's cannons on f6 and f4
+/// stand around Black's cannon on f5, Black's pawn on f1 below. Red's
+/// lower cannon steps to d4, uncovering the upper one's attack on the pawn
+/// over the Black cannon (nothing can take back on f1), and back to f4,
+/// checking over the upper cannon once Black's cannon has gone to d5. One
+/// check and one chase of the same pawn each lap: Red chases perpetually
+/// and loses (Fairy-Stockfish agrees).
+#[test]
+fn a_chase_by_another_piece_than_the_moved_one_counts() {
+    let fen = "5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w";
+    let (verdict, why) = judged(fen, &["f4d4", "f5d5", "d4f4", "d5f5"]);
+    assert_eq!(
+        (verdict, why.as_str()),
+        (Outcome::Loss, "third repetition, Red chased perpetually")
+    );
+}
+
+/// A move that pins a protector chases what it protected. Black's horse
+/// shuttles e3-g4, the Red general e1-f1. Off e3, the horse opens the
+/// e-file to Black's cannon on e8 over its pawn, pinning Red's chariot on
+/// e2 to its general on e1; back on e3, with the general on f1, the horse
+/// pins the chariot itself (the chariot on the horse's leg: moving off, it
+/// would let the horse check). Either way the chariot can no longer take
+/// back on d2, so Black's chariot on d3 chases the Red horse there on
+/// every move: Black chases perpetually and loses (Fairy-Stockfish
+/// agrees).
+#[test]
+fn pinning_a_protector_is_a_chase() {
+    let fen = "4k4/4c4/9/4p4/9/9/3rn4/3NR4/4K4/9 b";
+    let (verdict, why) = judged(fen, &["e3g4", "e1f1", "g4e3", "f1e1"]);
+    assert_eq!(
+        (verdict, why.as_str()),
+        (Outcome::Loss, "third repetition, Black chased perpetually")
+    );
 }
 
 /// Both sides check on every move: draw.
