@@ -647,3 +647,56 @@ fn options_are_set_at_the_start_from_the_command_line_and_the_config_file() {
     assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
     assert!(errors(&lines).is_empty(), "{lines:?}");
 }
+
+#[test]
+fn go_mate_finds_mates_the_pruned_search_misses() {
+    // Study positions whose shortest mates the pruned search missed: a
+    // quiet second move (d1e1), a win by stalemate (the Black general
+    // boxed in with moves left to nobody), a quiet first move (f1e1).
+    // Each shortest mate checked by a brute-force solver.
+    let (mut engine, _dir) = xiangqi();
+    for (fen, go, mate, first) in [
+        (
+            "3a5/9/4k4/8R/9/9/9/7N1/3K5/9 w - - 0 1",
+            "go mate 3",
+            3,
+            "i6e6",
+        ),
+        (
+            "9/4k4/9/9/9/9/1CN4R1/9/9/5K3 w - - 0 1",
+            "go mate 2",
+            2,
+            "h3h8",
+        ),
+        (
+            "3k5/8P/9/9/9/6N2/9/9/5K3/2N6 w - - 0 1",
+            "go mate 3",
+            3,
+            "f1e1",
+        ),
+    ] {
+        engine.send("ucinewgame");
+        engine.send(&format!("position fen {fen}"));
+        engine.send(go);
+        let lines = engine.until_bestmove();
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        assert!(
+            last.contains(&format!(" score mate {mate} ")),
+            "{fen}: {lines:?}"
+        );
+        assert_eq!(bestmove(&lines), first, "{fen}: {lines:?}");
+    }
+    // A depth asked for is searched to, a mate seen on the way or not.
+    engine.send("ucinewgame");
+    engine.send("position fen 3a5/9/4k4/8R/9/9/9/7N1/3K5/9 w - - 0 1");
+    engine.send("go depth 12");
+    let lines = engine.until_bestmove();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 12 ")),
+        "{lines:?}"
+    );
+}

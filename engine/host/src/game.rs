@@ -817,11 +817,13 @@ impl GameState {
     /// convention it was most likely written in (`1-10` or `0-9`, xiangqi's
     /// two: Fairy-Stockfish writes `1-10`, Pikafish `0-9`).
     pub fn ranks_it_reads_in(&self, text: &str) -> Option<&'static str> {
-        [(-1, "1-10"), (1, "0-9")].into_iter().find_map(|(shift, ranks)| {
-            shift_ranks(text, shift)
-                .is_some_and(|moved| self.parse_legal_move(&moved).is_ok())
-                .then_some(ranks)
-        })
+        [(-1, "1-10"), (1, "0-9")]
+            .into_iter()
+            .find_map(|(shift, ranks)| {
+                shift_ranks(text, shift)
+                    .is_some_and(|moved| self.parse_legal_move(&moved).is_ok())
+                    .then_some(ranks)
+            })
     }
 
     /// Read a move text and check that it is legal here (a chance node's

@@ -144,6 +144,44 @@ pub struct SearchOptions {
     pub mcts_tree_nodes: usize,
 }
 
+impl SearchOptions {
+    /// These options with every forward pruning and reduction off (null
+    /// move, late-move reductions and pruning, futility of every kind,
+    /// razoring, ProbCut, singular extensions' multi-cut, internal
+    /// iterative reductions, moves skipped by hints or by their exchange,
+    /// the evaluator's shallow searches): what the search then misses
+    /// below its depth it misses by that depth alone. Alpha-beta, the
+    /// table, quiescence, extensions and the pruning at chance nodes,
+    /// which are sound, stay.
+    pub fn exhaustive(&self) -> Self {
+        SearchOptions {
+            null_move: false,
+            reductions: false,
+            futility: false,
+            selective: false,
+            see: false,
+            techniques: Techniques {
+                singular: false,
+                iir: false,
+                probcut: false,
+                node_probcut: false,
+                razoring: false,
+                lmp: false,
+                futility_moves: false,
+                deep_futility: false,
+                history_lmr: false,
+                qs_futility: false,
+                shallow_search: false,
+                // As if chosen by name: a game's preference (singular
+                // extensions for xiangqi) does not turn one on again.
+                chosen: (1 << Techniques::SWITCHES.len()) - 1,
+                ..self.techniques
+            },
+            ..*self
+        }
+    }
+}
+
 /// The search techniques taken from Stockfish, each behind an engine
 /// option so that each can be switched off and measured (docs/search.md
 /// says what each does and what each measured, game by game). A pruning

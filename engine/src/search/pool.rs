@@ -349,6 +349,15 @@ pub(super) fn run(
     answer: &mut super::Answer,
     report: &mut dyn FnMut(SearchEvent),
 ) -> Result<SearchResult, PluginError> {
+    // `go mate N` is a proof search: nothing pruned forward, so that a
+    // mate in N moves is seen by the time the depth reaches 2N.
+    let exhaustive;
+    let options = if limits.mate.is_some() {
+        exhaustive = options.exhaustive();
+        &exhaustive
+    } else {
+        options
+    };
     let features = Features::of(&root, options);
     let outcome = root.outcome()?;
     let mut outcomes = Vec::new();

@@ -326,8 +326,10 @@ impl Searcher<'_> {
         if self.root_moves.len() == 1 && limits.is_timed() && limits.search_moves.is_empty() {
             return true;
         }
-        // A forced result is fully seen once the depth passes its length.
-        if score::is_decisive(best) && depth as i32 > score::WIN - best.abs() {
+        // A forced result is fully seen once the depth passes its length,
+        // as far as a timed search cares (a deeper one may find a shorter
+        // mate, which an analysis asking for a depth is owed).
+        if limits.is_timed() && score::is_decisive(best) && depth as i32 > score::WIN - best.abs() {
             return true;
         }
         match limits.clock {

@@ -888,7 +888,11 @@ fn read_position(
                     format!(
                         "; it is legal with its ranks counted {}: if the GUI writes ranks \
                          {ranks}, send setoption name MoveRanks value {ranks}",
-                        if ranks == "1-10" { "one lower" } else { "one higher" }
+                        if ranks == "1-10" {
+                            "one lower"
+                        } else {
+                            "one higher"
+                        }
                     )
                 });
             format!("move {} ('{text}') rejected: {e}{other}", i + 1)
