@@ -143,6 +143,8 @@ fn bad_moves_and_positions_are_refused_and_leave_no_position() {
         "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9 w",
         "position fen rnbakakbnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
         "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
+        // Two Red pawns on the a-file before the river: no game's.
+        "position fen 4k4/9/9/9/9/P8/P8/9/9/3K5 w",
     ] {
         engine.send(line);
         let lines = engine.sync();

@@ -164,6 +164,25 @@ pub fn parse_fen(text: &str) -> Result<ParsedFen, String> {
             }
         }
     }
+    // A pawn keeps its file until it crosses the river, and each file
+    // starts with one pawn at most: two uncrossed on one file are no game's.
+    for (color, name) in [(RED, "Red"), (BLACK, "Black")] {
+        for file in 0..FILES {
+            let uncrossed = (0..RANKS)
+                .filter(|&rank| {
+                    let crossed = if color == RED { rank >= 5 } else { rank <= 4 };
+                    !crossed && position.board[square(file, rank)] == piece(color, PAWN)
+                })
+                .count();
+            if uncrossed > 1 {
+                return Err(format!(
+                    "FEN: {name} has {uncrossed} pawns on file {} on its side of the river, \
+                     which no game reaches (a pawn keeps its file until it crosses)",
+                    (b'a' + file as u8) as char
+                ));
+            }
+        }
+    }
     let side = match fields.next() {
         None | Some("w") | Some("W") | Some("r") | Some("R") => RED,
         Some("b") | Some("B") => BLACK,
