@@ -710,6 +710,11 @@ fn assert_back_on_the_default(e: &mut Engine) {
         lines,
         vec!["info string evaluator 'odd' is disabled after a failure; using patterns".to_string()]
     );
+    assert_default_plays_on(e);
+}
+
+/// The rest of [`assert_back_on_the_default`], once its note was read.
+fn assert_default_plays_on(e: &mut Engine) {
     assert_eq!(
         evaluator_option(e),
         "option name Evaluator type combo default patterns var patterns var seed004 var patterns-stack var odd"
@@ -928,6 +933,13 @@ fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
         ),
         "{lines:?}"
     );
+    // The evaluation asked for comes, by the evaluator now in use.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string eval evaluator patterns")),
+        "{lines:?}"
+    );
     e.send("go depth 3");
     let lines = e.until_bestmove();
     assert!(errors(&lines).is_empty(), "{lines:?}");
@@ -1070,7 +1082,24 @@ fn an_evaluator_that_answers_garbage_is_dropped() {
         lines[0].contains("returned garbage from explain: text is not NUL-terminated"),
         "{lines:?}"
     );
-    assert_back_on_the_default(&mut e);
+    // The note, then the evaluation asked for, by the default.
+    let lines = e.sync();
+    assert_eq!(
+        lines[0],
+        "info string evaluator 'odd' is disabled after a failure; using patterns"
+    );
+    assert!(
+        lines[1].starts_with("info string eval evaluator patterns")
+            && lines[1..]
+                .iter()
+                .all(|l| l.starts_with("info string eval "))
+            && lines
+                .last()
+                .unwrap()
+                .starts_with("info string eval score_bound"),
+        "{lines:?}"
+    );
+    assert_default_plays_on(&mut e);
 }
 
 #[test]

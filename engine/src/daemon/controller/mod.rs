@@ -533,12 +533,19 @@ impl Controller {
 
     /// If a failure disabled the evaluator plugin in use, go back to the
     /// game's first usable one ([`Session::replace_failed_evaluator`]) and
-    /// tell `voice` what was done.
-    pub(in crate::daemon) fn replace_failed_evaluator(&mut self, voice: &mut dyn Dialect) {
+    /// tell `voice` what was done; `true` where another evaluator took
+    /// over.
+    pub(in crate::daemon) fn replace_failed_evaluator(&mut self, voice: &mut dyn Dialect) -> bool {
         match self.session.replace_failed_evaluator() {
-            Some(Ok(note)) => voice.note(self, &note),
-            Some(Err(error)) => voice.error(self, &error),
-            None => {}
+            Some(Ok(note)) => {
+                voice.note(self, &note);
+                true
+            }
+            Some(Err(error)) => {
+                voice.error(self, &error);
+                false
+            }
+            None => false,
         }
     }
 

@@ -93,14 +93,23 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
             }
             Err(e) => voice.error(ctl, &e.to_string()),
         },
-        Command::Eval => match ctl.eval() {
-            Ok(lines) => {
-                for line in lines {
-                    ctl.send(&Response::info_string(format!("eval {line}")));
+        Command::Eval => {
+            let mut evaluated = ctl.eval();
+            if let Err(e) = &evaluated {
+                voice.error(ctl, &e.to_string());
+                // An evaluator plugin the call disabled gives way (said):
+                // the evaluation asked for is the one now in use.
+                if ctl.replace_failed_evaluator(voice) {
+                    evaluated = ctl.eval();
+                    if let Err(e) = &evaluated {
+                        voice.error(ctl, &e.to_string());
+                    }
                 }
             }
-            Err(e) => voice.error(ctl, &e.to_string()),
-        },
+            for line in evaluated.unwrap_or_default() {
+                ctl.send(&Response::info_string(format!("eval {line}")));
+            }
+        }
         Command::Bench {
             game,
             depth,
