@@ -242,7 +242,7 @@ fn the_no_capture_draw_follows_its_option() {
     // drawn, said so, and a move is still played (the arbiter rules); every
     // line ends in the draw, so the score is 0.
     engine.send("setoption name NoCaptureDrawPlies value 2");
-    engine.send("position fen 3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 2 1");
+    engine.send("position fen 3k5/4a4/9/9/9/9/P8/9/4A4/4K4 w - - 2 1");
     engine.send("go depth 3");
     let lines = engine.until_bestmove();
     assert!(
@@ -276,7 +276,7 @@ fn judged_drawn(lines: &[String]) -> bool {
 #[test]
 fn play_goes_on_past_a_repetition_verdict() {
     let (mut engine, _dir) = xiangqi();
-    let start = "3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 0 1";
+    let start = "3k1a3/9/9/9/9/9/P8/9/9/4KA3 w - - 0 1";
     let lap = "f0e1 f9e8 e1f0 e8f9";
     // The start stands for the third time: a plain repetition, drawn.
     engine.send(&format!("position fen {start} moves {lap} {lap}"));

@@ -151,9 +151,19 @@ impl Position {
         self.side as usize
     }
 
-    /// The squares of `color`'s pieces, lowest first.
-    pub fn squares_of(&self, color: usize) -> impl Iterator<Item = usize> {
-        let mut bits = self.occupied[color];
+    /// Whether neither side has a chariot, horse, cannon or pawn left:
+    /// generals, advisors and elephants alone can never mate, and the
+    /// game is drawn. At most ten pieces are looked at (the generals and
+    /// their four defenders each); a fuller board is not.
+    pub fn no_attackers(&self) -> bool {
+        let pieces = self.occupied[0] | self.occupied[1];
+        pieces.count_ones() <= 10
+            && Self::bits(pieces)
+                .all(|sq| matches!(kind_of(self.board[sq]), KING | ADVISOR | ELEPHANT))
+    }
+
+    /// The squares of a bit set, lowest first.
+    fn bits(mut bits: u128) -> impl Iterator<Item = usize> {
         std::iter::from_fn(move || {
             if bits == 0 {
                 return None;
@@ -162,6 +172,11 @@ impl Position {
             bits &= bits - 1;
             Some(sq)
         })
+    }
+
+    /// The squares of `color`'s pieces, lowest first.
+    pub fn squares_of(&self, color: usize) -> impl Iterator<Item = usize> {
+        Self::bits(self.occupied[color])
     }
 
     /// Play `mv` (legal, or the null move) and return the captured code.

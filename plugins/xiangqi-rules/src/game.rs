@@ -109,6 +109,9 @@ impl Xiangqi {
                 Verdict::Draw => Outcome::Draw,
             };
         }
+        if self.position.no_attackers() {
+            return Outcome::Draw;
+        }
         let limit = no_capture_plies();
         if limit > 0 && self.quiet_plies >= limit {
             return Outcome::Draw;
@@ -178,6 +181,9 @@ impl Xiangqi {
                 Some(start) => {
                     let (position, moves) = self.span_from(start);
                     format!("third repetition, {}", judge_why(&position, &moves).1)
+                }
+                None if self.position.no_attackers() => {
+                    "no chariot, horse, cannon or pawn left on either side".to_string()
                 }
                 None => format!("{} plies without a capture", self.quiet_plies),
             },

@@ -482,11 +482,12 @@ fn mutual_perpetual_check_is_a_draw() {
 ///
 /// ```text
 ///  9  . . . k . a . . .     Black general d9, advisor f9;
-///  0  . . . . K A . . .     Red general e0, advisor f0.
-/// ```
+///  3  P . . . . . . . .     Red pawn a3 (without it, no side could
+///  0  . . . . K A . . .     ever mate: a draw at once); Red general e0,
+/// ```                       advisor f0.
 #[test]
 fn plain_repetition_draws_on_the_third_occurrence() {
-    let fen = "3k1a3/9/9/9/9/9/9/9/9/4KA3 w";
+    let fen = "3k1a3/9/9/9/9/9/P8/9/9/4KA3 w";
     let cycle = ["f0e1", "f9e8", "e1f0", "e8f9"];
     assert_eq!(third_occurrence(fen, &cycle), Outcome::Draw);
     assert_eq!(
@@ -549,7 +550,7 @@ fn a_capture_restarts_the_repetition_count() {
 /// repetition of the positions before them.
 #[test]
 fn a_null_move_restarts_the_repetition_count() {
-    let fen = "3k1a3/9/9/9/9/9/9/9/9/4KA3 w";
+    let fen = "3k1a3/9/9/9/9/9/P8/9/9/4KA3 w";
     let mut game = game_at(fen);
     let cycle = ["f0e1", "f9e8", "e1f0", "e8f9"];
     play_line(&mut game, &cycle);
@@ -670,6 +671,28 @@ impl Drop for DefaultNoCaptureOnDrop {
     }
 }
 
+/// Generals, advisors and elephants alone cannot mate: with no chariot,
+/// horse, cannon or pawn on either side the game is drawn at once, moves
+/// still listed; one pawn anywhere, or a capture of the last one, decides.
+#[test]
+fn no_attacking_piece_on_either_side_is_a_draw() {
+    let game = game_at("3k5/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w");
+    assert_eq!(game.outcome(), Outcome::Draw);
+    assert_eq!(
+        game.outcome_reason(),
+        "no chariot, horse, cannon or pawn left on either side"
+    );
+    assert!(move_count(&game) > 0);
+    // A pawn, even one that cannot reach the general, keeps the game on.
+    let game = game_at("3k5/4a4/4b4/9/9/9/P8/4B4/4A4/3AK4 w");
+    assert_eq!(game.outcome(), Outcome::Ongoing);
+    // Taking the last attacker ends it.
+    let mut game = game_at("3k5/4a4/4b4/9/9/9/9/4Bc3/4A4/3AK4 w");
+    assert_eq!(game.outcome(), Outcome::Ongoing);
+    play(&mut game, "e1f2");
+    assert_eq!(game.outcome(), Outcome::Draw);
+}
+
 /// The no-capture draw, all in one test because the length is one setting
 /// for the whole plugin.
 #[test]
@@ -677,9 +700,10 @@ fn no_capture_draw() {
     let _restore = DefaultNoCaptureOnDrop;
     assert_eq!(no_capture_plies(), 120);
 
-    // Advisors shuffling, 118 quiet plies already: one ply later (119) the
+    // Advisors shuffling (a pawn on a3 keeps the game from being drawn for
+    // want of attackers), 118 quiet plies already: one ply later (119) the
     // game goes on, two plies later (120) it is drawn.
-    let mut game = game_at("3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 118 1");
+    let mut game = game_at("3k1a3/9/9/9/9/9/P8/9/9/4KA3 w - - 118 1");
     play(&mut game, "f0e1");
     assert_eq!(game.quiet_plies(), 119);
     assert_eq!(game.outcome(), Outcome::Ongoing);
@@ -687,8 +711,9 @@ fn no_capture_draw() {
     assert_eq!(game.quiet_plies(), 120);
     assert_eq!(game.outcome(), Outcome::Draw);
     assert_eq!(game.outcome_reason(), "120 plies without a capture");
-    // The moves stay, for an arbiter that plays on; the draw stands.
-    assert_eq!(move_count(&game), 5);
+    // The moves stay, for an arbiter that plays on (four of the general
+    // and advisor, the pawn's); the draw stands.
+    assert_eq!(move_count(&game), 6);
     play(&mut game, "e1f0");
     assert_eq!(game.outcome(), Outcome::Draw);
 
@@ -721,7 +746,7 @@ fn no_capture_draw() {
 
     // Length 0 turns the rule off: far past 120 quiet plies the game goes
     // on (with the default the same position is drawn at once).
-    let fen = "3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 500 1";
+    let fen = "3k1a3/9/9/9/9/9/P8/9/9/4KA3 w - - 500 1";
     assert_eq!(game_at(fen).outcome(), Outcome::Draw);
     set_no_capture_plies(0);
     let mut game = game_at(fen);
