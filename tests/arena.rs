@@ -919,7 +919,7 @@ fn the_rules_end_games_from_book_positions() {
                 assert_eq!(game.tag("Result"), "1-0", "{game:?}");
                 assert_eq!(
                     game.tag("Reason"),
-                    "rules: game over, a loss for the side to move"
+                    "rules: Black has 64 discs, White 0, a loss for the side to move"
                 );
                 assert_eq!(game.tag("Plies"), "0");
                 assert!(game.tag("Opening").ends_with("book.txt:2"), "{game:?}");

@@ -358,6 +358,25 @@ impl Game for Othello {
         }
     }
 
+    const HAS_OUTCOME_REASON: bool = true;
+
+    /// Who won a finished game, and by how many discs: `Black has 39
+    /// discs, White 25`; empty while the game goes on.
+    fn outcome_reason(&self) -> String {
+        if self.outcome() == Outcome::Ongoing {
+            return String::new();
+        }
+        let (black, white) = (
+            self.position.black.count_ones(),
+            self.position.white.count_ones(),
+        );
+        match black.cmp(&white) {
+            std::cmp::Ordering::Greater => format!("Black has {black} discs, White {white}"),
+            std::cmp::Ordering::Less => format!("White has {white} discs, Black {black}"),
+            std::cmp::Ordering::Equal => format!("{black} discs each"),
+        }
+    }
+
     #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         let placements = self.own_placements();

@@ -338,8 +338,14 @@ pub fn board_picture(position: &Position, quiet_plies: u32) -> String {
     } else {
         "Black"
     };
+    let check = if position.in_check() {
+        ", in check"
+    } else {
+        ""
+    };
+    let plies = if quiet_plies == 1 { "ply" } else { "plies" };
     text.push_str(&format!(
-        "{side} to move; {quiet_plies} plies since the last capture\n"
+        "{side} to move{check}; {quiet_plies} {plies} since the last capture\n"
     ));
     text
 }
