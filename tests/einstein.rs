@@ -97,6 +97,13 @@ fn go_before_the_roll_reports_the_expected_value_and_no_move() {
     engine.send("go depth 3");
     let lines = engine.until_bestmove();
     assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    // Said first, for a person with no GUI to roll.
+    assert_eq!(
+        lines[0],
+        "info string chance moves first here (in EinStein, the roll of the die): the search \
+         weighs every outcome and answers bestmove (none); send the outcome as a move (go \
+         perft 1 lists them), then go"
+    );
     let info = lines
         .iter()
         .rev()
@@ -111,7 +118,7 @@ fn go_before_the_roll_reports_the_expected_value_and_no_move() {
     engine.send("go depth 3 searchmoves r3");
     let restricted = engine.until_bestmove();
     assert_eq!(
-        restricted[0],
+        restricted[1],
         "info string error: searchmoves does not apply before the roll: every outcome of the chance node is searched"
     );
     assert_eq!(restricted.last().unwrap(), "bestmove (none)");

@@ -181,6 +181,16 @@ impl Controller {
                 ),
             );
         }
+        if chance_root && !go.ponder {
+            // Said, since `bestmove (none)` also means a game over or no
+            // position: a person at a terminal has no GUI to roll for them.
+            voice.note(
+                self,
+                "chance moves first here (in EinStein, the roll of the die): the search weighs every outcome \
+                 and answers bestmove (none); send the outcome as a move (go perft 1 lists \
+                 them), then go",
+            );
+        }
         if chance_root && limits.clock.is_some() && !go.ponder {
             // The clock is for the player's own moves, and the answer here
             // is `bestmove (none)` whatever is found: one ply, not a share
