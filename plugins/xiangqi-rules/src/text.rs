@@ -309,6 +309,8 @@ pub fn parse_move(text: &str) -> Option<Move> {
     let from_one = ranks_from_one();
     let text = text.trim();
     let (from, rest) = parse_square(text, from_one)?;
+    // ICCS writes a dash between the squares (`H2-E2`).
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
     let (to, rest) = parse_square(rest, from_one)?;
     if !rest.is_empty() || from == to {
         return None;
@@ -360,5 +362,10 @@ mod tests {
         assert_eq!(parse_move("H2E2"), parse_move("h2e2"));
         assert_eq!(parse_move("h2E2"), parse_move("h2e2"));
         assert_eq!(parse_move("J2E2"), None);
+        // ICCS's dash, once, between the squares only.
+        assert_eq!(parse_move("H2-E2"), parse_move("h2e2"));
+        assert_eq!(parse_move("h2--e2"), None);
+        assert_eq!(parse_move("-h2e2"), None);
+        assert_eq!(parse_move("h2e2-"), None);
     }
 }
