@@ -964,14 +964,17 @@ fn an_evaluator_file_loaded_again_after_it_got_stuck_is_a_fresh_copy() {
             ("PLYD_TEST_EVAL_MARK", &mark_text),
         ],
     );
-    e.send(&format!("setoption name EvalFile value {}", file.display()));
-    assert_eq!(
-        e.sync(),
-        [format!(
-            "info string evaluator odd loaded from {}",
-            file.display()
-        )]
-    );
+    let load = |e: &mut Engine| {
+        e.send(&format!("setoption name EvalFile value {}", file.display()));
+        assert_eq!(
+            e.sync(),
+            [format!(
+                "info string evaluator odd loaded from {}",
+                file.display()
+            )]
+        );
+    };
+    load(&mut e);
     e.send("position startpos moves f5 d6");
     e.send("go depth 4");
     let lines = [e.until_bestmove(), e.sync()].concat();
@@ -979,14 +982,7 @@ fn an_evaluator_file_loaded_again_after_it_got_stuck_is_a_fresh_copy() {
     assert!(mark.exists());
     // Loaded again from the same, unchanged file: a fresh copy, whose
     // lock is free, evaluates.
-    e.send(&format!("setoption name EvalFile value {}", file.display()));
-    assert_eq!(
-        e.sync(),
-        [format!(
-            "info string evaluator odd loaded from {}",
-            file.display()
-        )]
-    );
+    load(&mut e);
     e.send("go depth 4");
     let lines = [e.until_bestmove(), e.sync()].concat();
     assert!(errors(&lines).is_empty(), "{lines:?}");
