@@ -271,10 +271,9 @@ pub fn play_game(
 /// other end of `0-9` and `1-10` than the arena (Fairy-Stockfish writes
 /// xiangqi's ranks `1-10`): said, with the game option that matches it.
 fn rank_notation_hint(state: &GameState, text: &str) -> String {
-    state.ranks_it_reads_in(text).map_or(String::new(), |ranks| {
+    state.ranks_it_reads_in(text).map_or(String::new(), |(ranks, way)| {
         format!(
-            " (legal with its ranks counted {}: does it write ranks {ranks}? then --game-option MoveRanks={ranks})",
-            if ranks == "1-10" { "one lower" } else { "one higher" }
+            " (legal with its ranks counted {way}: does it write ranks {ranks}? then --game-option MoveRanks={ranks})"
         )
     })
 }

@@ -815,14 +815,15 @@ impl GameState {
     /// Where the move text `text` of coordinates (`b1c3`) is not legal
     /// here but is with every rank one lower, or one higher: the ranks
     /// convention it was most likely written in (`1-10` or `0-9`, xiangqi's
-    /// two: Fairy-Stockfish writes `1-10`, Pikafish `0-9`).
-    pub fn ranks_it_reads_in(&self, text: &str) -> Option<&'static str> {
-        [(-1, "1-10"), (1, "0-9")]
+    /// two: Fairy-Stockfish writes `1-10`, Pikafish `0-9`), and which way
+    /// its ranks were off (`one lower`, `one higher`).
+    pub fn ranks_it_reads_in(&self, text: &str) -> Option<(&'static str, &'static str)> {
+        [(-1, "1-10", "one lower"), (1, "0-9", "one higher")]
             .into_iter()
-            .find_map(|(shift, ranks)| {
+            .find_map(|(shift, ranks, way)| {
                 shift_ranks(text, shift)
                     .is_some_and(|moved| self.parse_legal_move(&moved).is_ok())
-                    .then_some(ranks)
+                    .then_some((ranks, way))
             })
     }
 

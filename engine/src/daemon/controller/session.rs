@@ -884,15 +884,10 @@ fn read_position(
             let other = state
                 .ranks_it_reads_in(text)
                 .filter(|_| has_move_ranks(&variant.plugin))
-                .map_or(String::new(), |ranks| {
+                .map_or(String::new(), |(ranks, way)| {
                     format!(
-                        "; it is legal with its ranks counted {}: if the GUI writes ranks \
-                         {ranks}, send setoption name MoveRanks value {ranks}",
-                        if ranks == "1-10" {
-                            "one lower"
-                        } else {
-                            "one higher"
-                        }
+                        "; it is legal with its ranks counted {way}: if the GUI writes ranks \
+                         {ranks}, send setoption name MoveRanks value {ranks}"
                     )
                 });
             format!("move {} ('{text}') rejected: {e}{other}", i + 1)
