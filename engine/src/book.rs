@@ -27,7 +27,7 @@
 //! its score and the depth it was searched to, separated by spaces. Lines
 //! starting with `#` and empty lines are skipped, except `# start moves
 //! as spelled: ...`, the notation the book's moves are in (see
-//! [`Book::notation_differs`]).
+//! [`Book::notation_refusal`]).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -65,7 +65,7 @@ pub struct Book {
     positions: HashMap<String, Vec<BookMove>>,
     /// The first moves of the game's start position as the game spelled
     /// them when the book was written (empty where not known): the move
-    /// notation the book's text is in (see [`Book::notation_differs`]).
+    /// notation the book's text is in (see [`Book::notation_refusal`]).
     spelled: Vec<String>,
 }
 
@@ -102,19 +102,25 @@ impl Book {
 
     /// Where the book was written in a move notation the game does not
     /// read as it did (xiangqi's ranks `0-9` against `1-10`, which read
-    /// the same text as other moves): the first of the start's moves
-    /// kept spelled that now reads as no move or another. `None` where
-    /// they read as they were, or the book keeps none (written before
-    /// they were kept).
-    pub fn notation_differs(&self, state: &GameState) -> Option<String> {
+    /// the same text as other moves), why it is not used: its first start
+    /// move kept spelled that now reads as no move or another, named.
+    /// `None` where they read as they were, or the book keeps none
+    /// (written before they were kept).
+    pub fn notation_refusal(&self, state: &GameState) -> Option<String> {
         let start = start_of(state, &self.game).ok()??;
         let mut moves = Vec::new();
         start.legal_moves(&mut moves).ok()?;
-        self.spelled
+        let text = self
+            .spelled
             .iter()
             .zip(&moves)
-            .find(|(text, &mv)| start.parse_move(text).ok() != Some(mv))
-            .map(|(text, _)| text.clone())
+            .find(|(text, &mv)| start.parse_move(text).ok() != Some(mv))?
+            .0;
+        Some(format!(
+            "the book was written in another move notation than the game's now (its '{text}' \
+             is read as no move, or another, of the start): set the notation it was built with \
+             (MoveRanks, MoveNotation), or build it again"
+        ))
     }
 
     /// The game variant it is for.

@@ -1497,12 +1497,8 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     let fail = |e: PluginError| e.to_string();
     // Its moves are written as the game now spells them: extending a book
     // written in another notation (xiangqi's ranks) would mix the two.
-    if let Some(text) = book.notation_differs(&state) {
-        return Err(format!(
-            "book {}: {}",
-            plan.out.display(),
-            plyd::daemon::notation_refusal(&text)
-        ));
+    if let Some(why) = book.notation_refusal(&state) {
+        return Err(format!("book {}: {why}", plan.out.display()));
     }
     book.note_spelling(&state).map_err(fail)?;
     let started = Instant::now();

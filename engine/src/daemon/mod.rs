@@ -38,7 +38,6 @@ use crate::host::PluginHost;
 use crate::options::EngineSettings;
 use crate::search::{mcts::TreeMemory, SearchControl, TranspositionTable};
 pub use controller::session::{create_evaluator, evaluation_lines, Session};
-pub use controller::worker::notation_refusal;
 use controller::Controller;
 pub use dialect::Protocol;
 use dialect::{Dialect, Protocol as Chosen};

@@ -415,8 +415,8 @@ fn learn(mut job: LearnJob, control: Arc<SearchControl>) -> Result<(), String> {
     let fail = |e: crate::host::PluginError| e.to_string();
     // Its moves are written as the game now spells them: a book written
     // in another notation (xiangqi's ranks) would hold both.
-    if let Some(text) = book.notation_differs(&job.start) {
-        return Err(notation_refusal(&text));
+    if let Some(why) = book.notation_refusal(&job.start) {
+        return Err(why);
     }
     book.note_spelling(&job.start).map_err(fail)?;
     let mut builder = BookBuilder::new(&job.evaluator, job.depth, 64, Arc::clone(&control))?;
@@ -473,8 +473,8 @@ fn book_answer(
     let book = book.read();
     let book = book.as_ref()?;
     let chosen = book.best(&position)?.clone();
-    if let Some(text) = book.notation_differs(&job.root) {
-        let why = format!("{}: the position is searched", notation_refusal(&text));
+    if let Some(refusal) = book.notation_refusal(&job.root) {
+        let why = format!("{refusal}: the position is searched");
         log::warn!("{why}");
         report(SearchEvent::Info(Info {
             string: Some(format!("error: {why}")),
@@ -517,17 +517,6 @@ fn book_answer(
         ..Info::default()
     };
     Some((text, ponder, info))
-}
-
-/// Why a book written in another move notation is not used: `text`, one
-/// of the start's moves as the book spelled them, that the game now reads
-/// as no move or another.
-pub fn notation_refusal(text: &str) -> String {
-    format!(
-        "the book was written in another move notation than the game's now (its '{text}' \
-         is read as no move, or another, of the start): set the notation it was built with \
-         (MoveRanks, MoveNotation), or build it again"
-    )
 }
 
 /// The error line for an answer `text` that the game plugin's own
