@@ -937,6 +937,18 @@ fn the_rules_end_games_from_book_positions() {
     // Every side won twice, so each engine once per pair: an even match.
     assert_eq!(table_row(&stdout, "a"), [4, 2, 0, 2], "{stdout}");
     assert!(stdout.contains("first player won 2, second player won 2, drawn 0"));
+    // The line the rules end before a move is named before the match; the
+    // one with a pass to play is not.
+    let stderr = text(&out.stderr);
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("is a finished game"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(
+        warnings[0].contains("book.txt:2 is a finished game (rules: Black has 64 discs"),
+        "{stderr}"
+    );
 }
 
 /// The games of a two-game xiangqi match of plyd against itself at

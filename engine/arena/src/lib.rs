@@ -300,6 +300,26 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         }
     }
 
+    if let OpeningSource::File(_) = source {
+        // A line the rules have already ended is played as a game of no
+        // move, decided by the opening: the pair's two games cancel out,
+        // and the match measures less than its game count says.
+        let mut seen = std::collections::HashSet::new();
+        for opening in &openings {
+            if !seen.insert(opening.label.as_str()) {
+                continue;
+            }
+            let state = opening.state(&variant).map_err(setup)?;
+            if let Some(reason) = referee::over_already(&state).map_err(setup)? {
+                say(&format!(
+                    "plyd arena: warning: opening {} is a finished game ({reason}): its games \
+                     are decided before either engine moves",
+                    opening.label
+                ));
+            }
+        }
+    }
+
     // The games of the log being resumed, checked against this match.
     let mut done: Vec<GameRecord> = Vec::new();
     if let Some((path, log)) = &resumed {

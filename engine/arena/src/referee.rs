@@ -278,6 +278,26 @@ fn rank_notation_hint(state: &GameState, text: &str) -> String {
     })
 }
 
+/// The rules' verdict on `state` if they have ended the game there, no
+/// move played: the `Reason` a game from it would get; `None` while it
+/// goes on (a chance node goes on).
+pub fn over_already(state: &GameState) -> Result<Option<String>, String> {
+    let plugin_error = |e: plyd_host::PluginError| format!("game plugin: {e}");
+    let mut chance = Vec::new();
+    state.chance_outcomes(&mut chance).map_err(plugin_error)?;
+    if !chance.is_empty() {
+        return Ok(None);
+    }
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal).map_err(plugin_error)?;
+    let outcome = state.outcome().map_err(plugin_error)?;
+    if !legal.is_empty() && outcome == Outcome::Ongoing {
+        return Ok(None);
+    }
+    let reason = state.outcome_reason().ok().flatten();
+    Ok(Some(rules_reason(outcome, legal.is_empty(), reason)))
+}
+
 /// The `Reason` of a game the rules ended: the rule, where the plugin
 /// names it (`reason`), else whether the game was over with no move left
 /// or the plugin ruled with moves left (a repetition or move-count rule,
