@@ -353,6 +353,7 @@ pub(super) fn run(
     // mate in N moves is seen by the time the depth reaches 2N.
     let exhaustive;
     let options = if limits.mate.is_some() {
+        tt.begin_proof();
         exhaustive = options.exhaustive();
         &exhaustive
     } else {

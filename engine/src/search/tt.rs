@@ -11,6 +11,7 @@
 //! | 2    | 32..40 | depth (0 for a quiescence result)                   |
 //! | 2    | 40..42 | bound: 0 empty, 1 upper, 2 lower, 3 exact           |
 //! | 2    | 42..48 | generation (the search that wrote it, modulo 64)    |
+//! | 2    | 48     | proof: written by a search that pruned nothing      |
 //! | 0    | 0..64  | `key ^ word1 ^ word2`                               |
 //!
 //! Threads read and write entries with relaxed loads and stores and no lock,
@@ -24,6 +25,10 @@
 //! Entries are grouped four to a cluster; a position may sit in any entry of
 //! its cluster. A new position replaces the entry of least worth: shallow
 //! entries and entries left over from earlier searches go first.
+//!
+//! A proof search (`go mate`, nothing pruned forward) takes its scores only
+//! from entries that proof searches wrote: a bound from a pruned search may
+//! have missed a mate below its depth. Their moves still order its moves.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
@@ -41,6 +46,8 @@ const WORDS: usize = 3;
 const CLUSTER_BYTES: usize = CLUSTER * WORDS * 8;
 /// Generations wrap at this value (6 bits).
 const GENERATIONS: u8 = 64;
+/// Word 2's mark of an entry a proof search wrote.
+const PROOF_BIT: u64 = 1 << 48;
 
 /// What a stored score says about the true score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +92,9 @@ pub struct TtHit {
     pub depth: u32,
     /// How the score bounds the true score.
     pub bound: Bound,
+    /// Whether the score may decide a node of this search: always, but in
+    /// a proof search only where a proof search wrote it.
+    pub trusted: bool,
 }
 
 impl Bound {
@@ -108,7 +118,8 @@ impl TtHit {
     /// side of the window it falls.
     #[inline]
     pub fn is_usable(&self, depth: u32, alpha: i32, beta: i32) -> bool {
-        self.depth >= depth
+        self.trusted
+            && self.depth >= depth
             && match self.bound {
                 Bound::Exact => true,
                 Bound::Lower => self.score >= beta,
@@ -123,6 +134,9 @@ pub struct TranspositionTable {
     words: Vec<AtomicU64>,
     clusters: usize,
     generation: AtomicU8,
+    /// Whether the search now running is a proof search (see the module's
+    /// notes).
+    proof: AtomicBool,
     /// Whether an entry has been written since the words were last zero.
     written: AtomicBool,
     /// A clear asked for and not yet done (see
@@ -302,6 +316,7 @@ impl TranspositionTable {
             words: Vec::new(),
             clusters: 0,
             generation: AtomicU8::new(0),
+            proof: AtomicBool::new(false),
             written: AtomicBool::new(false),
             clear_pending: false,
         };
@@ -466,6 +481,14 @@ impl TranspositionTable {
     pub fn new_search(&self) {
         let next = (self.generation.load(Ordering::Relaxed) + 1) % GENERATIONS;
         self.generation.store(next, Ordering::Relaxed);
+        self.proof.store(false, Ordering::Relaxed);
+    }
+
+    /// Make the search now starting a proof search: it writes entries
+    /// marked as proven and trusts no others' scores. Until the next
+    /// [`TranspositionTable::new_search`].
+    pub fn begin_proof(&self) {
+        self.proof.store(true, Ordering::Relaxed);
     }
 
     fn generation(&self) -> u64 {
@@ -515,6 +538,7 @@ impl TranspositionTable {
                 eval: info as u32 as i32,
                 depth: ((info >> 32) & 0xff) as u32,
                 bound,
+                trusted: info & PROOF_BIT != 0 || !self.proof.load(Ordering::Relaxed),
             });
         }
         None
@@ -576,7 +600,12 @@ impl TranspositionTable {
         let info = u64::from(eval as u32)
             | (u64::from(depth.min(255)) << 32)
             | (bound.bits() << 40)
-            | (generation << 42);
+            | (generation << 42)
+            | if self.proof.load(Ordering::Relaxed) {
+                PROOF_BIT
+            } else {
+                0
+            };
         self.words[victim + 1].store(data, Ordering::Relaxed);
         self.words[victim + 2].store(info, Ordering::Relaxed);
         self.words[victim].store(key ^ data ^ info, Ordering::Relaxed);
@@ -623,7 +652,8 @@ mod tests {
                 score: -123,
                 eval: 55,
                 depth: 9,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                trusted: true,
             }
         );
         assert!(tt.probe(43, 0).is_none());
@@ -692,6 +722,26 @@ mod tests {
         for key in 2..=4u64 {
             assert!(tt.probe(key, 0).is_some());
         }
+    }
+
+    /// A proof search trusts no score a pruned search wrote, keeps its
+    /// move, and trusts its own; a later search trusts both.
+    #[test]
+    fn a_proof_search_trusts_only_proven_scores() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.new_search();
+        tt.store(5, Some(3), 40, 0, 12, Bound::Upper, 0);
+        tt.new_search();
+        tt.begin_proof();
+        let pruned = tt.probe(5, 0).unwrap();
+        assert_eq!(pruned.best, Some(3));
+        assert!(!pruned.trusted);
+        assert!(!pruned.is_usable(1, 50, 51));
+        tt.store(6, None, 40, 0, 12, Bound::Upper, 0);
+        assert!(tt.probe(6, 0).unwrap().is_usable(1, 50, 51));
+        tt.new_search();
+        assert!(tt.probe(5, 0).unwrap().is_usable(1, 50, 51));
+        assert!(tt.probe(6, 0).unwrap().is_usable(1, 50, 51));
     }
 
     #[test]
