@@ -496,6 +496,62 @@ fn an_illegal_move_loses() {
     assert_eq!(table_row(&stdout, "plyd"), [2, 2, 0, 0], "{stdout}");
 }
 
+/// Random openings differ from pair to pair while the game has lines
+/// enough; past that they repeat, with a warning. Othello has 12 lines
+/// of two plies.
+#[test]
+fn random_openings_repeat_only_when_the_lines_run_out() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-random-distinct");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let run = |games: &str, name: &str| {
+        let log = dir.path().join(name);
+        let out = arena(
+            plugins.path(),
+            &[
+                "--engine",
+                &plyd,
+                "name=a",
+                "--engine",
+                &plyd,
+                "name=b",
+                "--depth",
+                "1",
+                "--max-plies",
+                "2",
+                "--games",
+                games,
+                "--openings",
+                "random:2",
+                "--seed",
+                "5",
+                "--out",
+                log.to_str().unwrap(),
+            ],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let lines: Vec<Vec<String>> = pair_openings(&read_log(&log))
+            .into_iter()
+            .map(|(_, moves)| moves)
+            .collect();
+        (lines, text(&out.stderr))
+    };
+    let (lines, stderr) = run("24", "twelve.txt");
+    let distinct: std::collections::BTreeSet<&Vec<String>> = lines.iter().collect();
+    assert_eq!(distinct.len(), 12, "{lines:?}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let (lines, stderr) = run("30", "fifteen.txt");
+    let distinct: std::collections::BTreeSet<&Vec<String>> = lines.iter().collect();
+    assert_eq!((lines.len(), distinct.len()), (15, 12), "{lines:?}");
+    assert!(
+        stderr.contains(
+            "warning: 3 of 15 random openings repeat an earlier one, though drawn again: the \
+             game has few lines of 2 plies (random:4 gives more)"
+        ),
+        "{stderr}"
+    );
+}
+
 /// The openings of a game log, one per pair in game order: each pair's
 /// two games must share the opening's label and moves.
 fn pair_openings(games: &[LoggedGame]) -> Vec<(String, Vec<String>)> {
@@ -591,7 +647,11 @@ fn variety_openings_that_never_vary_are_reported() {
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("warning: all 4 variety openings are the same line; does engine fake take the Variety and VarietySeed options?"),
+        stderr.contains(
+            "warning: all 4 variety openings are the same line; does engine fake take the \
+             Variety and VarietySeed options, and do its moves' scores lie within the margin \
+             (30) of each other?"
+        ),
         "{stderr}"
     );
 }

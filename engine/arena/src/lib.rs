@@ -285,21 +285,52 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         }
         Err(e) => return Err(setup(e)),
     };
-    if let OpeningSource::Variety { margin, .. } = source {
+    let repeated = openings::repeats(&openings);
+    match source {
         // An engine without `Variety` ignores the option and plays its
         // own line every time.
-        if margin > 0
-            && openings.len() >= 4
-            && openings.windows(2).all(|w| w[0].moves == w[1].moves)
+        OpeningSource::Variety { margin, .. }
+            if margin > 0
+                && openings.len() >= 4
+                && openings.windows(2).all(|w| w[0].moves == w[1].moves) =>
         {
             say(&format!(
-                "plyd arena: warning: all {} variety openings are the same line; does engine {} take the Variety and VarietySeed options?",
+                "plyd arena: warning: all {} variety openings are the same line; does engine {} \
+                 take the Variety and VarietySeed options, and do its moves' scores lie within \
+                 the margin ({margin}) of each other?",
                 openings.len(),
                 specs[0].name
             ));
         }
+        OpeningSource::Variety { plies, margin } if margin > 0 && repeated > 0 => {
+            say(&format!(
+                "plyd arena: warning: {repeated} of {} variety openings repeat an earlier one, \
+                 though drawn again: a wider margin (variety:{plies}:{}) or more plies vary them \
+                 more",
+                openings.len(),
+                margin * 2
+            ));
+        }
+        OpeningSource::Random(plies) if repeated > 0 => {
+            say(&format!(
+                "plyd arena: warning: {repeated} of {} random openings repeat an earlier one, \
+                 though drawn again: the game has few lines of {plies} plies (random:{} gives \
+                 more)",
+                openings.len(),
+                plies + 2
+            ));
+        }
+        OpeningSource::File(ref path) if repeated > 0 => {
+            say(&format!(
+                "plyd arena: warning: {repeated} of the {} pairs' openings repeat an earlier \
+                 pair's: {}'s lines are played in order, from the first again after the last, \
+                 and some are alike",
+                openings.len(),
+                path.display()
+            ));
+        }
+        _ => {}
     }
-
     if let OpeningSource::File(_) = source {
         // A line the rules have already ended is played as a game of no
         // move, decided by the opening: the pair's two games cancel out,

@@ -9,6 +9,7 @@
 //! through the game plugin when it is made, so a bad line is reported
 //! before the first game and never reaches an engine.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 
@@ -35,11 +36,17 @@ pub const VARIETY_NODES: u64 = 20_000;
 /// How many seeds a `variety:N` opening tries before giving up when the
 /// games it plays end before its last ply.
 const VARIETY_ATTEMPTS: u32 = 20;
+/// How many times a random opening that repeats an earlier pair's is
+/// drawn again before it is kept all the same (a game with few lines of
+/// that many plies).
+const DISTINCT_RANDOM_ATTEMPTS: u32 = 100;
+/// The same for `variety:N` openings, each try a game of searches.
+const DISTINCT_VARIETY_ATTEMPTS: u32 = 8;
 /// The largest `VarietySeed` plyd takes.
 const VARIETY_SEED_LIMIT: u64 = 1 << 30;
 
 /// Where a game starts.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Start {
     /// The variant's start position (`position startpos`).
     StartPos,
@@ -170,16 +177,48 @@ pub fn prepare(
             let book = load_file(path, variant)?;
             Ok(book.iter().cycle().take(pairs).cloned().collect())
         }
-        OpeningSource::Random(plies) => (0..pairs)
-            .map(|pair| {
-                let mut rng = SplitMix64::for_item(seed, OPENING_STREAM, pair as u64);
-                random_opening(variant, *plies, &mut rng)
-            })
-            .collect(),
+        OpeningSource::Random(plies) => {
+            let mut seen = HashSet::new();
+            (0..pairs)
+                .map(|pair| {
+                    let mut rng = SplitMix64::for_item(seed, OPENING_STREAM, pair as u64);
+                    distinct(&mut seen, DISTINCT_RANDOM_ATTEMPTS, || {
+                        random_opening(variant, *plies, &mut rng)
+                    })
+                })
+                .collect()
+        }
         OpeningSource::Variety { plies, margin } => {
             variety_openings(engine, variant, *plies, *margin, pairs, seed, cancel)
         }
     }
+}
+
+/// An opening drawn by `draw` whose moves no earlier one in `seen` has,
+/// drawn again up to `attempts` times; the last drawn if none is new.
+fn distinct(
+    seen: &mut HashSet<Vec<String>>,
+    attempts: u32,
+    mut draw: impl FnMut() -> Result<Opening, String>,
+) -> Result<Opening, String> {
+    let mut opening = draw()?;
+    for _ in 0..attempts {
+        if !seen.contains(&opening.moves) {
+            break;
+        }
+        opening = draw()?;
+    }
+    seen.insert(opening.moves.clone());
+    Ok(opening)
+}
+
+/// How many of `openings` repeat an earlier one's start and moves.
+pub fn repeats(openings: &[Opening]) -> usize {
+    let mut seen = HashSet::new();
+    openings
+        .iter()
+        .filter(|o| !seen.insert((&o.start, &o.moves)))
+        .count()
 }
 
 /// Read an openings file. Each line that is not blank or a `#` comment is
@@ -313,10 +352,20 @@ fn variety_openings(
     let failed = |e: String| format!("variety openings by engine {}: {e}", engine.name);
     let mut process =
         EngineProcess::start(&spec, variant.name(), cancel).map_err(|e| failed(e.to_string()))?;
+    // Without a margin every pair's opening is the engine's own line.
+    let attempts = if margin == 0 {
+        0
+    } else {
+        DISTINCT_VARIETY_ATTEMPTS
+    };
+    let mut seen = HashSet::new();
     let openings = (0..pairs)
         .map(|pair| {
             let mut rng = SplitMix64::for_item(seed, OPENING_STREAM, pair as u64);
-            variety_opening(&mut process, variant, plies, &mut rng).map_err(failed)
+            distinct(&mut seen, attempts, || {
+                variety_opening(&mut process, variant, plies, &mut rng)
+            })
+            .map_err(failed)
         })
         .collect();
     process.quit();
