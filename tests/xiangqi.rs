@@ -702,3 +702,37 @@ fn go_mate_finds_mates_the_pruned_search_misses() {
         "{lines:?}"
     );
 }
+
+/// A position text of another loaded game is refused with that game
+/// named; one no game reads gets no such hint.
+#[test]
+fn a_position_of_another_game_is_named() {
+    let dir = plugin_dir(&[
+        ("plyd_game_xiangqi", "xiangqi"),
+        ("plyd_game_othello", "othello"),
+    ]);
+    let mut engine = Engine::start(dir.path(), &[], &[]);
+    engine.send("setoption name UCI_Variant value othello");
+    engine.sync();
+    engine.send(&format!("position fen {START}"));
+    let told = engine.sync();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].contains(
+            "; it reads as a position of xiangqi (setoption name UCI_Variant value xiangqi \
+             chooses that game); no position is set until one is read"
+        ),
+        "{told:?}"
+    );
+    engine.send("position fen 9/9/9 w");
+    let told = engine.sync();
+    assert!(!told[0].contains("reads as"), "{told:?}");
+    engine.send("setoption name UCI_Variant value xiangqi");
+    engine.sync();
+    engine.send("position fen 8/8/8/3OX3/3XO3/8/8/8 b");
+    let told = engine.sync();
+    assert!(
+        told[0].contains("; it reads as a position of othello "),
+        "{told:?}"
+    );
+}

@@ -788,6 +788,34 @@ impl Session {
         })
     }
 
+    /// Where the current variant refuses the position text `text`, the
+    /// first other variant that reads it, said as a hint (a FEN of one
+    /// game sent while the daemon plays another), or nothing.
+    fn other_variant_reading(&self, text: &str) -> String {
+        let Ok(current) = self.current() else {
+            return String::new();
+        };
+        for other in self.host.variants() {
+            if other.name() == current.variant.name() {
+                continue;
+            }
+            let reads = self.on_clock("reading the position", &other.plugin, || {
+                GameState::new(&other.plugin, other.index)
+                    .and_then(|mut state| state.set_position(text))
+                    .is_ok()
+            });
+            if reads == Ok(true) {
+                let name = other.name();
+                return format!(
+                    "; it reads as a position of {name} (setoption name {} value {name} chooses \
+                     that game)",
+                    crate::options::names::VARIANT
+                );
+            }
+        }
+        String::new()
+    }
+
     /// Leave no position to search, for the reason `why`, after the GUI
     /// sent one that could not be read (see [`Session::set_gui_position`]).
     pub(crate) fn refuse_position(&mut self, why: String) {
@@ -798,9 +826,16 @@ impl Session {
 
     fn replace_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
         let variant = &self.current()?.variant;
-        let state = self.on_clock("reading the position", &variant.plugin, || {
+        let read = self.on_clock("reading the position", &variant.plugin, || {
             read_position(variant, start, moves)
-        })??;
+        })?;
+        let state = match (read, start) {
+            (Ok(state), _) => state,
+            (Err(why), StartPosition::Fen(text)) if why.starts_with(BAD_POSITION) => {
+                return Err(why + &self.other_variant_reading(text));
+            }
+            (Err(why), _) => return Err(why),
+        };
         let replaced = self
             .current
             .as_mut()
@@ -866,6 +901,9 @@ impl Session {
     }
 }
 
+/// How [`read_position`]'s refusal of a position text begins.
+const BAD_POSITION: &str = "bad position ";
+
 /// The position `start` with `moves` played, in a new state of `variant`.
 fn read_position(
     variant: &VariantRef,
@@ -876,7 +914,7 @@ fn read_position(
     if let StartPosition::Fen(text) = start {
         state
             .set_position(text)
-            .map_err(|e| format!("bad position '{text}': {e}"))?;
+            .map_err(|e| format!("{BAD_POSITION}'{text}': {e}"))?;
     }
     for (i, text) in moves.iter().enumerate() {
         let mv = state.parse_legal_move(text).map_err(|e| {
