@@ -34,18 +34,45 @@ pub fn format_for(
         },
         other => other,
     };
-    let sgf = path
+    let extension = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-    match format {
-        RecordFormat::Ggf if sgf => Ok(RecordFormat::Sgf),
-        // SGF is Othello's here: another game's record in a `.sgf` file
-        // would read as a broken SGF to the tools that open it.
-        _ if sgf => Err(format!(
-            "--record {}: SGF is written for Othello only; {variant} is recorded in its championship format (give a file not ending in .sgf)",
-            path.display()
-        )),
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    // A file named for another format would read as a broken one of that
+    // format to the tools that open it.
+    let refuse = |format_name: &str, games: &str| {
+        Err(format!(
+            "--record {}: .{extension} names {format_name}, written for {games} only; {variant} is \
+             recorded as {} (give a file not ending in .{extension})",
+            path.display(),
+            format_description(format)
+        ))
+    };
+    match (format, extension.as_str()) {
+        (RecordFormat::Ggf, "sgf") => Ok(RecordFormat::Sgf),
+        (_, "sgf") => refuse("SGF", "Othello"),
+        (RecordFormat::Ggf, "pgn")
+        | (RecordFormat::CcgcAmazons | RecordFormat::CcgcEinstein, "pgn") => {
+            refuse("PGN", "xiangqi")
+        }
+        (
+            RecordFormat::XiangqiPgn { .. }
+            | RecordFormat::XiangqiPgnChinese
+            | RecordFormat::CcgcAmazons
+            | RecordFormat::CcgcEinstein,
+            "ggf",
+        ) => refuse("GGF", "Othello"),
         _ => Ok(format),
+    }
+}
+
+/// What `format` is, for an error.
+fn format_description(format: RecordFormat) -> &'static str {
+    match format {
+        RecordFormat::Ggf | RecordFormat::Sgf => "GGF (or SGF in a .sgf file)",
+        RecordFormat::XiangqiPgn { .. } | RecordFormat::XiangqiPgnChinese => "PGN",
+        RecordFormat::CcgcAmazons | RecordFormat::CcgcEinstein => "its championship format",
     }
 }
 
@@ -211,8 +238,23 @@ mod tests {
         assert_eq!(f("einstein", "g.txt"), Ok(RecordFormat::CcgcEinstein));
         for variant in ["amazons8", "einstein"] {
             let e = f(variant, "g.sgf").unwrap_err();
-            assert!(e.contains("SGF is written for Othello only"), "{e}");
+            assert!(
+                e.contains(".sgf names SGF, written for Othello only"),
+                "{e}"
+            );
+            assert!(e.contains("recorded as its championship format"), "{e}");
+            assert!(f(variant, "g.pgn").is_err());
+            assert!(f(variant, "g.ggf").is_err());
         }
+        assert_eq!(
+            f("othello", "g.pgn"),
+            Err(
+                "--record g.pgn: .pgn names PGN, written for xiangqi only; othello is recorded as \
+                 GGF (or SGF in a .sgf file) (give a file not ending in .pgn)"
+                    .to_string()
+            )
+        );
+        assert!(f("xiangqi", "g.GGF").is_err());
         assert_eq!(
             f("xiangqi", "g.pgn"),
             Ok(RecordFormat::XiangqiPgn {
