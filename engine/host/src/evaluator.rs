@@ -310,6 +310,24 @@ impl Evaluator {
 }
 
 impl Evaluator {
+    /// Tell the evaluator a new game begins (its `new_game`, where it has
+    /// one): it forgets what earlier searches left that could change a
+    /// later result. Between searches only.
+    pub fn new_game(&self) -> Result<(), PluginError> {
+        let Some(new_game) = self.info().vtable.new_game else {
+            return Ok(());
+        };
+        let health = self.source.health();
+        health.check_enabled()?;
+        // SAFETY: a live context; no search is using it.
+        let status = unsafe { new_game(self.ctx.as_ptr()) };
+        if status == abi::STATUS_OK {
+            Ok(())
+        } else {
+            health.status("new_game", status)
+        }
+    }
+
     /// The most plies [`Evaluator::shallow_search`] takes; 0 when the
     /// evaluator has no `shallow_search`.
     pub fn shallow_plies(&self) -> u32 {

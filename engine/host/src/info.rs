@@ -103,6 +103,8 @@ pub(crate) struct EvaluatorVtable {
     pub stack: Option<StackEntries>,
     /// `shallow_search` and its `shallow_plies` (at least 1), when present.
     pub shallow: Option<(ShallowSearchFn, u32)>,
+    /// `new_game`, when present.
+    pub new_game: Option<unsafe extern "C" fn(*const EvalContext) -> i32>,
 }
 
 /// The stack entries of an incremental evaluator's table.

@@ -921,6 +921,7 @@ unsafe fn read_evaluator_table(
                 explain: optional_field!(table, table_size, EvaluatorApi, explain),
                 stack,
                 shallow,
+                new_game: optional_field!(table, table_size, EvaluatorApi, new_game),
             },
         })
     }

@@ -521,6 +521,16 @@ struct PlydEvaluatorApi {
                               uint64_t *nodes);
     /* The most plies shallow_search takes (read only when it is present). */
     uint32_t shallow_plies;
+
+    /* -- optional: a new game -- */
+
+    /* A new game begins (UCI's ucinewgame): forget what was kept from the
+     * searches before it that could change a later result (memory that
+     * outlives a search, such as a solver's partial work or a budget
+     * saved), so that a search then gives what it gives in a fresh
+     * process. Called between searches only, never with a search
+     * running. Any status but PLYD_STATUS_OK disables the evaluator. */
+    int32_t (*new_game)(const PlydEvalContext *ctx);
 };
 
 /* Bytes of PlydGameApi up to the end of its last required entry: a table

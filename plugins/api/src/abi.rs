@@ -631,6 +631,13 @@ pub struct EvaluatorApi {
     pub shallow_search: Option<ShallowSearchFn>,
     /// The most plies `shallow_search` takes.
     pub shallow_plies: u32,
+    /// Optional: a new game begins (UCI's `ucinewgame`): forget what was
+    /// kept from the searches before it that could change a later result
+    /// (memory that outlives a search, such as a solver's partial work or
+    /// a budget saved), so that a search then gives what it gives in a
+    /// fresh process. Called between searches only. Any status but
+    /// [`STATUS_OK`] disables the evaluator.
+    pub new_game: Option<unsafe extern "C" fn(ctx: *const EvalContext) -> i32>,
 }
 
 /// The type of [`EvaluatorApi::shallow_search`].

@@ -577,6 +577,13 @@ pub trait Evaluator: Sized + Send + Sync + 'static {
         let _ = (state, request);
         None
     }
+
+    /// A new game begins (the ABI's `new_game`, UCI's `ucinewgame`):
+    /// forget what was kept from earlier searches that could change a
+    /// later result (memory outliving a search: a solver's partial work,
+    /// a budget saved). Called between searches only. Does nothing by
+    /// default.
+    fn new_game(&self) {}
 }
 
 /// What the host asks of [`Evaluator::shallow_search`].
@@ -859,6 +866,7 @@ pub fn evaluator_table<E: Evaluator>() -> &'static EvaluatorApi {
         stack_evaluate: None,
         shallow_search: (E::SHALLOW_PLIES > 0).then_some(shim::eval_shallow_search::<E> as _),
         shallow_plies: E::SHALLOW_PLIES,
+        new_game: Some(shim::eval_new_game::<E>),
     }))
 }
 
@@ -1527,6 +1535,17 @@ mod shim {
             let score = e.evaluate(s).clamp(-E::SCORE_BOUND, E::SCORE_BOUND);
             // SAFETY: the caller passes a writable i32.
             unsafe { *out = score };
+            abi::STATUS_OK
+        })
+    }
+
+    pub unsafe extern "C" fn eval_new_game<E: Evaluator>(ctx: *const EvalContext) -> i32 {
+        guard(abi::STATUS_PANIC, || {
+            if ctx.is_null() {
+                return abi::STATUS_INVALID;
+            }
+            // SAFETY: ctx from eval_create, alive until eval_destroy.
+            unsafe { &*(ctx as *const E) }.new_game();
             abi::STATUS_OK
         })
     }

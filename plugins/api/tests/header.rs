@@ -56,7 +56,7 @@ fn evaluator_fields() -> Vec<Field> {
     fields!(EvaluatorApi;
         abi_version, table_size, name, description, game, state_layout, score_bound,
         default_params, create, destroy, evaluate, explain, stack_new, stack_free, stack_reset,
-        stack_push, stack_pop, stack_evaluate, shallow_search, shallow_plies)
+        stack_push, stack_pop, stack_evaluate, shallow_search, shallow_plies, new_game)
 }
 
 fn variant_fields() -> Vec<Field> {
