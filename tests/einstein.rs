@@ -542,3 +542,44 @@ fn a_move_that_is_no_move_names_what_is_legal() {
         ]
     );
 }
+
+/// After `ucinewgame` a fixed-depth search gives what it gives in a fresh
+/// daemon: `odds` empties its endings' solvers and their caches, whose
+/// paced work would otherwise carry the earlier searches into it.
+#[test]
+fn a_new_game_searches_as_a_fresh_daemon() {
+    let position = "position fen 1.6../.3.../...../...d./....a r s123456 s123456 r3";
+    let search = |engine: &mut Engine| {
+        engine.send(position);
+        engine.send("go depth 7");
+        let lines = engine.until_bestmove();
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 7 "))
+            .cloned()
+            .expect("depth 7 reached");
+        let nodes = last.split(" nodes ").nth(1).unwrap();
+        (
+            nodes.split(' ').next().unwrap().to_string(),
+            bestmove(&lines),
+        )
+    };
+    let (mut engine, _dir) = einstein();
+    let fresh = search(&mut engine);
+    // Other endings searched in between.
+    for other in [
+        "position fen 1.2../.3.../...../...d./...ca b s123456 s123456 r2",
+        "position fen ..2../.3.../...b./...d./....a r s123456 s123456 r4",
+    ] {
+        engine.send(other);
+        engine.send("go depth 6");
+        engine.until_bestmove();
+    }
+    for _ in 0..2 {
+        engine.send("ucinewgame");
+        engine.send("isready");
+        engine.read_until(|l| l == "readyok");
+        assert_eq!(search(&mut engine), fresh);
+    }
+}

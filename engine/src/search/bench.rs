@@ -154,7 +154,10 @@ pub fn run(
             let mut state =
                 GameState::new(&target.variant.plugin, target.variant.index).map_err(fail)?;
             state.set_position(&text).map_err(fail)?;
+            // Each position as after `ucinewgame`: nothing kept from the
+            // positions before, in the table or in the evaluator.
             tt.clear();
+            target.evaluator.new_game().map_err(fail)?;
             let limits = SearchLimits {
                 depth: Some(depth),
                 ..SearchLimits::default()

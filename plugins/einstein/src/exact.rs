@@ -39,6 +39,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use plyd_einstein_rules::board::{number, owner, steps, Board, STAGE_PLAY};
 
@@ -281,16 +282,46 @@ impl Solver {
 
 /// Solvers of threads that have ended: a solved ending stays solved, so
 /// the next search (on new threads) goes on from what the last one left.
-static SOLVERS: Pool<Solver> = Pool::new();
+static SOLVERS: Pool<(u64, Solver)> = Pool::new();
 
 thread_local! {
-    static SOLVER: RefCell<Pooled<Solver>> = RefCell::new(SOLVERS.take_or(Solver::new));
+    static SOLVER: RefCell<Pooled<(u64, Solver)>> =
+        RefCell::new(SOLVERS.take_or(|| (GAME.load(Ordering::Relaxed), Solver::new())));
+}
+
+/// The game now played, counted by [`forget_solved`]: a solver kept from
+/// an earlier game starts afresh at its thread's next call.
+static GAME: AtomicU64 = AtomicU64::new(0);
+
+/// A new game begins: every thread's solver, in the pool or alive,
+/// forgets what it solved and saved, so that the game's searches give what
+/// they give in a fresh process (what an earlier game solved is true, but
+/// the pace at which endings are solved would differ).
+pub fn forget_solved() {
+    GAME.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The game now played, as [`forget_solved`] counts them.
+pub fn game() -> u64 {
+    GAME.load(Ordering::Relaxed)
+}
+
+/// `f` on this thread's solver, emptied first if it is an earlier game's.
+fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
+    SOLVER.with(|cell| {
+        let mut kept = cell.borrow_mut();
+        let game = GAME.load(Ordering::Relaxed);
+        if kept.0 != game {
+            **kept = (game, Solver::new());
+        }
+        f(&mut kept.1)
+    })
 }
 
 /// This thread earns `rate` positions to solve (up to `cap` saved): the
 /// evaluator calls it for each position it counts that is not an ending.
 pub fn earn(rate: f64, cap: usize) {
-    SOLVER.with(|s| s.borrow_mut().earn(rate, cap));
+    with_solver(|s| s.earn(rate, cap));
 }
 
 /// Most new positions one paced solve may take, whatever the thread has
@@ -311,8 +342,7 @@ pub fn paced_win_probability(
     rate: f64,
     cap: usize,
 ) -> Option<f64> {
-    SOLVER.with(|s| {
-        let mut s = s.borrow_mut();
+    with_solver(|s| {
         s.earn(rate, cap);
         let e = Ending::of(board).filter(|e| e.stones() <= max_stones)?;
         let budget = (s.credit as usize).min(MAX_SOLVE_BURST);
@@ -330,5 +360,5 @@ pub fn win_probability(board: &Board, max_stones: usize, budget: usize) -> Optio
     if e.stones() > max_stones {
         return None;
     }
-    SOLVER.with(|s| s.borrow_mut().solve(&e, budget))
+    with_solver(|s| s.solve(&e, budget))
 }

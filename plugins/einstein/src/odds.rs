@@ -97,11 +97,15 @@ const FACTORIAL: [f64; 25] = {
 /// Entries of each thread's cache of counted positions (a power of two).
 const CACHE_BITS: u32 = 16;
 
-/// A per-thread cache for one evaluator (`owner`): direct-mapped, `1 <<
-/// bits` slots, the newest entry in a slot staying; the key is the whole
-/// input, so a hit is never another input's.
+/// A per-thread cache for one evaluator (`owner`) and one game (see
+/// [`exact::forget_solved`]: a count found here earns the solver no
+/// budget, so a cache kept from an earlier game would pace this game's
+/// solves otherwise): direct-mapped, `1 << bits` slots, the newest entry
+/// in a slot staying; the key is the whole input, so a hit is never
+/// another input's.
 struct Cache<V> {
     owner: u64,
+    game: u64,
     bits: u32,
     empty: V,
     keys: Vec<u64>,
@@ -112,6 +116,7 @@ impl<V: Copy> Cache<V> {
     const fn new(bits: u32, empty: V) -> Self {
         Cache {
             owner: 0,
+            game: 0,
             bits,
             empty,
             keys: Vec::new(),
@@ -121,11 +126,13 @@ impl<V: Copy> Cache<V> {
 
     /// The value kept for `key`, else the one `count` gives, kept when
     /// `count` says it is final. The cache is emptied first when it is
-    /// another owner's (or not made yet). A hit is copied once, straight
+    /// another owner's or an earlier game's (or not made yet). A hit is copied once, straight
     /// from its slot (a side's count is 20 numbers).
     fn get_or_count(&mut self, owner: u64, key: u64, count: impl FnOnce() -> (V, bool)) -> V {
-        if self.owner != owner || self.keys.is_empty() {
+        let game = exact::game();
+        if self.owner != owner || self.game != game || self.keys.is_empty() {
             self.owner = owner;
+            self.game = game;
             self.keys.clear();
             self.keys.resize(1 << self.bits, NO_KEY);
             self.values.clear();
@@ -780,6 +787,15 @@ impl Evaluator for Odds {
             None => Ok(Odds::default()),
             Some(text) => Odds::from_toml(text).map_err(|e| e.to_string()),
         }
+    }
+
+    /// The endings' solvers start the game empty: what they solved in an
+    /// earlier game is true, but how far a paced solve gets, and so
+    /// whether a position is scored exactly or estimated, would depend on
+    /// the games before. The caches of counts stay: their values are the
+    /// same whatever came before.
+    fn new_game(&self) {
+        crate::exact::forget_solved();
     }
 
     fn evaluate(&self, state: &EinStein) -> i32 {

@@ -46,6 +46,9 @@ impl Controller {
         self.session
             .reset_position()
             .map_err(ControlError::Position)?;
+        self.session
+            .evaluator_new_game()
+            .map_err(ControlError::Position)?;
         self.table()?.clear_before_next_search();
         self.trees.lock().clear();
         Ok(())

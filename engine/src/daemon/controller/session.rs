@@ -701,6 +701,17 @@ impl Session {
         })?
     }
 
+    /// Tell the current evaluator a new game begins (see
+    /// [`Evaluator::new_game`]), watched as [`Session::eval_report`] is.
+    pub fn evaluator_new_game(&self) -> Result<(), String> {
+        let current = self.current()?;
+        let evaluator = Arc::clone(&current.evaluator);
+        let blame = Blame::evaluator_call(&current.variant.plugin, evaluator.source());
+        call_within("starting a new game", call_limit(), &blame, move || {
+            evaluator.new_game().map_err(|e| e.to_string())
+        })?
+    }
+
     /// `ask` of the current position, on the controller's own thread.
     /// The calls a GUI makes between its `go` (or the move it sends) and
     /// the answer are made this way: handing them to a watched thread
