@@ -59,6 +59,11 @@ def main():
     rng = random.Random(args.seed)
     chosen = []
     for log in args.logs:
+        with open(log, encoding="utf-8") as f:
+            from_text = sum(1 for line in f if line.startswith("position fen "))
+        if from_text:
+            print(f"{log}: {from_text} games start from a position text and are left out "
+                  "(labels are drawn from games from the start position)", file=sys.stderr)
         for _first, result, moves in parse_games(log):
             if result not in RESULTS:
                 continue

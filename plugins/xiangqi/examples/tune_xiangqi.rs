@@ -131,7 +131,14 @@ fn main() {
     }
     let mut samples = Vec::new();
     for log in &logs {
-        read_games(&read(log, "the game log"), &mut samples);
+        let left_out = read_games(&read(log, "the game log"), &mut samples);
+        if left_out > 0 {
+            eprintln!(
+                "{}: {left_out} games start from a position text and are left out (the tuner \
+                 replays games from the start position)",
+                log.display()
+            );
+        }
     }
     for file in &labels {
         read_labels(&read(file, "the label file"), &mut samples);
@@ -230,10 +237,16 @@ fn main() {
     }
 }
 
-/// Read the games of one arena log into samples.
-fn read_games(log: &str, samples: &mut Vec<Sample>) {
+/// Read the games of one arena log into samples; how many games it left
+/// out for starting from a position text.
+fn read_games(log: &str, samples: &mut Vec<Sample>) -> usize {
     let mut result = None;
+    let mut left_out = 0;
     for line in log.lines() {
+        if line.starts_with("position fen ") {
+            left_out += 1;
+            continue;
+        }
         if let Some(rest) = line.strip_prefix("[Result \"") {
             result = match rest.trim_end_matches("\"]") {
                 "1-0" => Some(1.0),
@@ -257,6 +270,7 @@ fn read_games(log: &str, samples: &mut Vec<Sample>) {
             }
         }
     }
+    left_out
 }
 
 /// Read the positions of one label file into samples.
