@@ -869,3 +869,45 @@ fn a_search_after_a_new_game_repeats_the_first_on_one_thread_and_two() {
     }
     engine.send("quit");
 }
+
+/// A search stopped inside an iteration reports each line at the depth
+/// its score was searched to: a line the iteration did not reach again
+/// is the line printed at the depth before, and says that depth.
+#[test]
+fn lines_an_iteration_did_not_reach_keep_their_depth() {
+    let dir = common::othello_dir();
+    let mut engine = common::Engine::start(dir.path(), &[], &[]);
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go nodes 5000");
+    let lines = engine.until_bestmove();
+    // (depth, multipv, score and line) of every line printed.
+    let parsed: Vec<(u32, String, String)> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" multipv "))
+        .map(|l| {
+            let word = |key: &str| l.split(key).nth(1).unwrap().split(' ').next().unwrap();
+            let depth = word("info depth ").parse().unwrap();
+            let what = format!("{} {}", word(" score cp "), l.split(" pv ").nth(1).unwrap());
+            (depth, word(" multipv ").to_string(), what)
+        })
+        .collect();
+    let last = &parsed[parsed.len() - 3..];
+    let deepest = last.iter().map(|(d, _, _)| *d).max().unwrap();
+    let mut reached_again = 0;
+    for (depth, k, what) in last {
+        // The same line printed for an iteration before the last.
+        if let Some((before, _, _)) = parsed[..parsed.len() - 3]
+            .iter()
+            .rev()
+            .find(|(d, k2, w)| d < &deepest && k2 == k && w == what)
+        {
+            assert_eq!(depth, before, "{lines:#?}");
+        } else {
+            assert_eq!(*depth, deepest, "{lines:#?}");
+            reached_again += 1;
+        }
+    }
+    // The stop came inside an iteration that reached some lines only.
+    assert!((1..3).contains(&reached_again), "{lines:#?}");
+}

@@ -11,9 +11,10 @@ use crate::host::{GameState, PluginError};
 impl Searcher<'_> {
     /// Report the lines of a finished (or answer-changing) iteration: each
     /// line its score at `depth`, or, where an iteration cut short did not
-    /// reach it again, its score and line at the depth before (as Stockfish
-    /// reports them), so that the last lines printed are always as many as
-    /// asked for. Numbered `multipv k` whenever `MultiPV` asks for more
+    /// reach it again, its score and line at the depth it was last searched
+    /// to (where Stockfish labels a line the iteration did not reach with
+    /// the iteration's depth), so that the last lines printed are always
+    /// as many as asked for. Numbered `multipv k` whenever `MultiPV` asks for more
     /// than one, even where fewer moves are there to search.
     pub(super) fn report_iteration(
         &mut self,
@@ -31,7 +32,7 @@ impl Searcher<'_> {
         for pv_index in 0..multipv {
             let rm = &self.root_moves[pv_index];
             let (at, value) = if rm.score != -score::INFINITY {
-                (depth, rm.reported_score())
+                (rm.depth.min(depth), rm.reported_score())
             } else if rm.previous_score != -score::INFINITY && depth > 1 {
                 let previous = rm.previous_score;
                 let bonus = if score::is_decisive(previous) {
@@ -39,7 +40,7 @@ impl Searcher<'_> {
                 } else {
                     rm.bonus
                 };
-                (depth - 1, previous - bonus)
+                (rm.previous_depth.clamp(1, depth - 1), previous - bonus)
             } else {
                 continue;
             };

@@ -56,6 +56,7 @@ impl Searcher<'_> {
             } else {
                 for rm in &mut self.root_moves {
                     rm.previous_score = rm.score;
+                    rm.previous_depth = rm.depth;
                 }
                 for pv_index in 0..multipv {
                     self.aspiration(depth, pv_index)?;
@@ -243,6 +244,7 @@ impl Searcher<'_> {
             let rm = &mut self.root_moves[i];
             if i == pv_index || value > alpha {
                 rm.score = value;
+                rm.depth = depth;
                 rm.pv.clear();
                 rm.pv.push(mv);
                 rm.pv.extend_from_slice(&self.pv[1]);

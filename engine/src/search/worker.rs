@@ -67,10 +67,15 @@ pub struct RootMove {
     /// The move.
     pub mv: Move,
     /// Score from the current iteration, `-INFINITY` if only known to be
-    /// worse than the best.
+    /// worse than the best; a move an iteration cut short did not reach
+    /// keeps its score of the iteration before.
     pub score: i32,
+    /// The depth `score` was searched to.
+    pub depth: u32,
     /// Score from the last finished iteration.
     pub previous_score: i32,
+    /// The depth `previous_score` was searched to.
+    pub previous_depth: u32,
     /// Its principal variation, starting with the move.
     pub pv: Vec<Move>,
     /// Its key for the histories (the plugin's `move_keys`).
@@ -262,7 +267,9 @@ impl<'a> Searcher<'a> {
                 .map(|&mv| RootMove {
                     mv,
                     score: -INFINITY,
+                    depth: 0,
                     previous_score: -INFINITY,
+                    previous_depth: 0,
                     pv: vec![mv],
                     key: NO_CONTEXT,
                     bonus: shared.variety_bonus(mv),
