@@ -719,20 +719,20 @@ fn a_position_of_another_game_is_named() {
     assert_eq!(told.len(), 1, "{told:?}");
     assert!(
         told[0].contains(
-            "; it reads as a position of xiangqi (setoption name UCI_Variant value xiangqi \
+            "; it looks like a position of xiangqi (setoption name UCI_Variant value xiangqi \
              chooses that game); no position is set until one is read"
         ),
         "{told:?}"
     );
     engine.send("position fen 9/9/9 w");
     let told = engine.sync();
-    assert!(!told[0].contains("reads as"), "{told:?}");
+    assert!(!told[0].contains("looks like"), "{told:?}");
     engine.send("setoption name UCI_Variant value xiangqi");
     engine.sync();
     engine.send("position fen 8/8/8/3OX3/3XO3/8/8/8 b");
     let told = engine.sync();
     assert!(
-        told[0].contains("; it reads as a position of othello "),
+        told[0].contains("; it looks like a position of othello "),
         "{told:?}"
     );
 }

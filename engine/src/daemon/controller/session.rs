@@ -800,31 +800,35 @@ impl Session {
     }
 
     /// Where the current variant refuses the position text `text`, the
-    /// first other variant that reads it, said as a hint (a FEN of one
-    /// game sent while the daemon plays another), or nothing.
+    /// first other variant whose start position it looks like, said as a
+    /// hint (a FEN of one game sent while the daemon plays another), or
+    /// nothing. Read from the variants' start positions alone, calling no
+    /// plugin: a plugin call could hang or fail and cost its plugin.
     fn other_variant_reading(&self, text: &str) -> String {
         let Ok(current) = self.current() else {
             return String::new();
         };
-        for other in self.host.variants() {
-            if other.name() == current.variant.name() {
-                continue;
-            }
-            let reads = self.on_clock("reading the position", &other.plugin, || {
-                GameState::new(&other.plugin, other.index)
-                    .and_then(|mut state| state.set_position(text))
-                    .is_ok()
-            });
-            if reads == Ok(true) {
-                let name = other.name();
-                return format!(
-                    "; it reads as a position of {name} (setoption name {} value {name} chooses \
-                     that game)",
-                    crate::options::names::VARIANT
-                );
-            }
+        let Some(board) = text.split_whitespace().next() else {
+            return String::new();
+        };
+        let other = self.host.variants().into_iter().find(|other| {
+            other.name() != current.variant.name()
+                && other
+                    .desc()
+                    .start_position
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|start| board_like(board, start))
+        });
+        match other {
+            Some(other) => format!(
+                "; it looks like a position of {name} (setoption name {} value {name} chooses \
+                 that game)",
+                crate::options::names::VARIANT,
+                name = other.name()
+            ),
+            None => String::new(),
         }
-        String::new()
     }
 
     /// Leave no position to search, for the reason `why`, after the GUI
@@ -910,6 +914,16 @@ impl Session {
         *self = fresh;
         Ok(messages)
     }
+}
+
+/// Whether the board part of a position text, `board`, has the shape of
+/// `start`'s: as many `/`-separated rows, and no character (digits and
+/// `/` aside) that `start` lacks.
+fn board_like(board: &str, start: &str) -> bool {
+    board.split('/').count() == start.split('/').count()
+        && board
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '/' || start.contains(c))
 }
 
 /// How [`read_position`]'s refusal of a position text begins.
