@@ -459,6 +459,36 @@ fn check_tells_an_evaluator_that_scores_for_one_player_whoever_moves() {
         rho(&stdout, "its scores are the side to move's") >= 0.25,
         "{stdout}"
     );
+    // A disc count runs against the game's own patterns in the middle
+    // game, as a negated evaluator would: a warning, not a problem.
+    assert!(
+        rho(
+            &stdout,
+            "warning: its scores run against the scores of the game's evaluator patterns"
+        ) <= -0.25,
+        "{stdout}"
+    );
+    // A shipped evaluator of other terms rises with them.
+    let (status, stdout) = check(
+        dir.path(),
+        &[
+            "--game",
+            "othello",
+            "--games",
+            "6",
+            "--evaluator",
+            "seed004",
+        ],
+        &[],
+    );
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(
+        rho(
+            &stdout,
+            "its scores rise with the scores of the game's evaluator patterns"
+        ) >= 0.25,
+        "{stdout}"
+    );
     // Too few positions to tell: said, and no problem.
     let few = [
         "--game",

@@ -72,6 +72,11 @@ pub struct CheckReport {
     /// ply on by the same evaluator: an evaluator scoring for one
     /// player, not for the side to move, shows as the two opposed.
     pub one_ply: Agreement,
+    /// Each position's score beside the game's own evaluator's (the
+    /// reference [`run_evaluator`] is given): a score negated everywhere,
+    /// which [`CheckReport::one_ply`] cannot tell, shows as the two
+    /// opposed.
+    pub reference: Agreement,
 }
 
 /// Pairs of numbers, for their rank correlation.
@@ -191,6 +196,7 @@ impl CheckReport {
         self.shallow_deepest = self.shallow_deepest.max(other.shallow_deepest);
         self.shallow_left += other.shallow_left;
         self.one_ply.merge(other.one_ply);
+        self.reference.merge(other.reference);
         for (kind, (count, first)) in other.problems {
             let entry = self.problems.entry(kind).or_insert((0, first));
             entry.0 += count;
@@ -625,6 +631,7 @@ const STACK_DEPTH: u32 = 1000;
 pub fn run_evaluator(
     variant: &VariantRef,
     evaluator: &Evaluator,
+    reference: Option<&Evaluator>,
     start: Option<&str>,
     games: u32,
     plies: u32,
@@ -643,9 +650,16 @@ pub fn run_evaluator(
                 scope.spawn(move || {
                     let mine = (1..=games).filter(|game| (*game as usize - 1) % threads == thread);
                     let mut report = CheckReport::default();
-                    let failure =
-                        evaluator_games(&mut report, variant, evaluator, start, mine, plies, seed)
-                            .err();
+                    let failure = evaluator_games(
+                        &mut report,
+                        variant,
+                        (evaluator, reference),
+                        start,
+                        mine,
+                        plies,
+                        seed,
+                    )
+                    .err();
                     (report, failure)
                 })
             })
@@ -691,7 +705,7 @@ pub fn run_evaluator(
 fn evaluator_games(
     report: &mut CheckReport,
     variant: &VariantRef,
-    evaluator: &Evaluator,
+    (evaluator, reference): (&Evaluator, Option<&Evaluator>),
     start: Option<&str>,
     games: impl Iterator<Item = u32>,
     plies: u32,
@@ -777,6 +791,14 @@ fn evaluator_games(
             }
             if let Some(best) = one_ply(evaluator, &mut state)? {
                 report.one_ply.add(f64::from(score), best);
+            }
+            // The reference is the game's own: a failure of it is not the
+            // checked evaluator's, and leaves the comparison a pair short.
+            if let Some(Ok(theirs)) = reference
+                .filter(|_| state.outcome().ok() == Some(Outcome::Ongoing))
+                .map(|r| r.evaluate(&state))
+            {
+                report.reference.add(f64::from(score), f64::from(theirs));
             }
             if shallow_plies > 0 && state.outcome()? == Outcome::Ongoing {
                 let mut outcomes = Vec::new();

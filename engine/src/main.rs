@@ -653,9 +653,18 @@ fn run() -> ExitCode {
                 // The evaluator too, when one is named.
                 let evaluator = if config.evaluator.is_some() || config.eval_params.is_some() {
                     let evaluator = named_evaluator(&config, &host, &variant)?;
+                    // The game's own first evaluator, for the sign of the
+                    // scores, where it is another one.
+                    let reference = host
+                        .evaluators_for(&variant.plugin)
+                        .into_iter()
+                        .next()
+                        .filter(|first| first.name() != evaluator.name())
+                        .and_then(|first| create_evaluator(&variant.plugin, first, None).ok());
                     let (report, failure) = plyd::check::run_evaluator(
                         &variant,
                         &evaluator,
+                        reference.as_ref(),
                         fen.as_deref(),
                         *games,
                         *plies,
@@ -666,6 +675,7 @@ fn run() -> ExitCode {
                         evaluator.is_incremental(),
                         report,
                         failure,
+                        reference.map(|r| r.name().to_string()),
                     ))
                 } else {
                     None
@@ -691,7 +701,7 @@ fn run() -> ExitCode {
                     let mut problems: Vec<_> = rules.problems.into_iter().collect();
                     let mut failed = None;
                     let mut side_problem = None;
-                    if let Some((name, incremental, report, failure)) = evaluator {
+                    if let Some((name, incremental, report, failure, reference)) = evaluator {
                         let compared = if incremental {
                             format!(
                                 ", and {} scores of its stacks compared with evaluate's on {} threads",
@@ -771,6 +781,38 @@ fn run() -> ExitCode {
                                     "Spearman's {rho:.2}"
                                 ))
                             ),
+                        }
+                        // A score negated everywhere reads as the side to
+                        // move's above; against the game's own evaluator it
+                        // runs the other way.
+                        if let Some(reference) = &reference {
+                            let pairs = report.reference.len();
+                            match report.reference.view() {
+                                View::SideToMove(rho) => outln!(
+                                    "its scores rise with the scores of the game's evaluator \
+                                     {reference} (Spearman's {rho:.2} over {pairs} positions)"
+                                ),
+                                // Not a problem: an evaluator of other terms
+                                // may run against it (a disc count against
+                                // Othello's patterns: -0.45 over six games).
+                                View::OnePlayer(rho) => outln!(
+                                    "warning: its scores run against the scores of the game's \
+                                     evaluator {reference} (Spearman's {rho:.2} over {pairs} \
+                                     positions): is every score negated, for the side that has \
+                                     just moved? An evaluator that measures other things may \
+                                     disagree (a disc count does in Othello's middle game); \
+                                     `plyd arena` against {reference} tells"
+                                ),
+                                View::Unclear(_) if failure.is_some() => {}
+                                View::Unclear(rho) => outln!(
+                                    "note: its scores and those of the game's evaluator \
+                                     {reference} neither rise nor fall together: {} over {pairs} \
+                                     positions",
+                                    rho.map_or("no correlation".to_string(), |rho| format!(
+                                        "Spearman's {rho:.2}"
+                                    ))
+                                ),
+                            }
                         }
                         problems.extend(report.problems);
                         failed = failure;
