@@ -281,8 +281,13 @@ fn write_amazons(game: &RecordGame) -> Result<String, String> {
         let mut line = format!("{}", i + 1);
         for mv in pair {
             let sq = squares(mv)?;
-            let [from, to, arrow] = &sq[..] else {
-                return Err(format!("'{mv}' is not an Amazons move"));
+            // `d1d7g7`, or Fairy-Stockfish's `d1d7,d7g7` (a referee under
+            // `MoveNotation=d1d7,d7g7`): the arrow leaves from the
+            // square the amazon reached.
+            let (from, to, arrow) = match &sq[..] {
+                [from, to, arrow] => (from, to, arrow),
+                [from, to, again, arrow] if to == again => (from, to, arrow),
+                _ => return Err(format!("'{mv}' is not an Amazons move")),
             };
             line += &format!(" {from}{to}({arrow})");
         }
@@ -1236,6 +1241,18 @@ mod tests {
                 "{cut}: {e}"
             );
         }
+    }
+
+    /// Moves in Fairy-Stockfish's two-part spelling are written as the
+    /// championship writes them; four squares that do not chain are not.
+    #[test]
+    fn amazons_moves_in_two_parts_are_written_whole() {
+        let two = game(&["d1d7,d7g7", "g10g8,g8c4"]);
+        let text = write_record(RecordFormat::CcgcAmazons, &two).unwrap();
+        assert!(text.contains("\n1 d1d7(g7) g10g8(c4)\n"), "{text}");
+        let broken = game(&["d1d7,d6g7"]);
+        let e = write_record(RecordFormat::CcgcAmazons, &broken).unwrap_err();
+        assert!(e.contains("'d1d7,d6g7' is not an Amazons move"), "{e}");
     }
 
     #[test]
