@@ -433,6 +433,34 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
     );
 }
 
+/// `plyd check` starts each game with the evaluator's `new_game`, as the
+/// daemon's `ucinewgame` does: one that fails is found there.
+#[test]
+fn check_calls_new_game() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let out = common::plyd_command(dir.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "2",
+            "--evaluator",
+            "odd",
+        ])
+        .env("PLYD_TEST_EVAL", "new-game-panic")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("panicked in new_game")
+            && stderr.contains("while checking the start of game 1"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn check_tells_an_evaluator_that_scores_for_one_player_whoever_moves() {
     let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);

@@ -1069,6 +1069,22 @@ fn an_evaluator_that_answers_garbage_is_dropped() {
     );
     assert_back_on_the_default(&mut e);
 
+    // STATUS_UNSUPPORTED from evaluate, which must score every position:
+    // dropped too, where it left every later search unsearched.
+    let (mut e, _dir) = odd_engine("unsupported");
+    e.send("go depth 4");
+    let lines = e.until_bestmove();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains(
+            "returned garbage from evaluate: answered STATUS_UNSUPPORTED, which evaluate may not \
+             answer"
+        ),
+        "{lines:?}"
+    );
+    assert_back_on_the_default(&mut e);
+
     // An explanation without its NUL terminator.
     let (mut e, _dir) = odd_engine("garbage");
     e.send("eval");

@@ -362,6 +362,33 @@ fn a_plugins_own_stdout_is_kept_out_of_the_protocol() {
     assert_eq!(e.fen(), "5");
 }
 
+/// `STATUS_UNSUPPORTED` from the optional entries that may decline it:
+/// no hints (the search plays on, ordering by its own), no rule named (the
+/// game's end said without one); the plugin stays enabled.
+#[test]
+fn optional_entries_may_decline() {
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "forgetful")]);
+    let mut e = Engine::start(
+        dir.path(),
+        &["--game", "panicky"],
+        &[("PLYD_TEST_BAD_TABLE", "declining")],
+    );
+    // Piles of 3 and below: none of the game's deliberate panics.
+    e.send("position fen 3");
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    e.send("position fen 0");
+    e.send("d");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("Result:")), "{lines:?}");
+    e.send("position fen 3");
+    e.send("go depth 2");
+    assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
+}
+
 /// A root list holding the reserved null move (here a `gen_moves` that
 /// counts one move more than it writes, the slot left holding the null
 /// move) is refused at the root: one error line and `bestmove (none)`,

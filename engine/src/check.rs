@@ -733,6 +733,10 @@ fn evaluator_games(
             state.set_position(start)?;
         }
         report.games += 1;
+        // Each game a new one, as the daemon's `ucinewgame` makes it: the
+        // evaluator's `new_game`, where it has one, is checked too.
+        report.at = format!("the start of game {game}");
+        evaluator.new_game()?;
         // A reset answered UNSUPPORTED: this game without the stack.
         let mut held = match stack.as_mut().map(|s| s.reset(&state)) {
             None => None,

@@ -321,7 +321,8 @@ impl Evaluator {
         health.check_enabled()?;
         // SAFETY: a live context; no search is using it.
         let status = unsafe { new_game(self.ctx.as_ptr()) };
-        if status == abi::STATUS_OK {
+        // STATUS_UNSUPPORTED: nothing kept to forget.
+        if status == abi::STATUS_OK || status == abi::STATUS_UNSUPPORTED {
             Ok(())
         } else {
             health.status("new_game", status)

@@ -315,10 +315,14 @@ impl GameState {
         };
         let ptr = self.ptr.as_ptr();
         // SAFETY: live state; the closure passes a buffer and its length.
-        let text = self
+        let text = match self
             .plugin
             .health
-            .read_text("outcome_reason", |buf, cap| unsafe { entry(ptr, buf, cap) })?;
+            .read_text("outcome_reason", |buf, cap| unsafe { entry(ptr, buf, cap) })
+        {
+            Err(PluginError::Unsupported { .. }) => return Ok(None),
+            read => read?,
+        };
         Ok((!text.trim().is_empty()).then(|| text.trim().to_string()))
     }
 
@@ -529,7 +533,12 @@ impl GameState {
                     scores.as_mut_ptr(),
                 )
             };
-            self.plugin.health.status("order_hints", status)?;
+            // No hints for this position: the zeros stand.
+            if status == abi::STATUS_UNSUPPORTED {
+                scores.fill(0);
+            } else {
+                self.plugin.health.status("order_hints", status)?;
+            }
         }
         Ok(())
     }

@@ -19,6 +19,12 @@ pub const MAX_MOVES: usize = 1 << 20;
 /// Longest text (position, board, move, explanation) accepted from a plugin.
 const MAX_TEXT: usize = 1 << 20;
 
+/// The entries, among those whose status goes through
+/// [`Health::status`], that may answer `STATUS_UNSUPPORTED` ("not here"):
+/// a stack declining a search, perft left to the host, no terms to
+/// explain, no rule to name. From any other it disables the plugin.
+const MAY_DECLINE: [&str; 4] = ["stack_reset", "perft", "explain", "outcome_reason"];
+
 /// Whether `text` is one word, as names and moves are on the protocol's
 /// lines: not empty, no space, line break or other control character.
 pub(crate) fn is_one_word(text: &str) -> bool {
@@ -131,10 +137,18 @@ impl Health {
     fn status_error(&self, entry: &'static str, status: i32) -> PluginError {
         match status {
             abi::STATUS_PANIC => self.panicked(entry),
-            abi::STATUS_UNSUPPORTED => PluginError::Unsupported {
+            // "Not answered here" is an answer only where the ABI lets an
+            // entry decline (the others that may are read before this);
+            // elsewhere the plugin left a call the host needs unanswered,
+            // and would leave every later one so.
+            abi::STATUS_UNSUPPORTED if MAY_DECLINE.contains(&entry) => PluginError::Unsupported {
                 plugin: self.label.clone(),
                 entry,
             },
+            abi::STATUS_UNSUPPORTED => self.garbage(
+                entry,
+                format!("answered STATUS_UNSUPPORTED, which {entry} may not answer"),
+            ),
             abi::STATUS_INVALID => self.garbage(
                 entry,
                 "answered STATUS_INVALID to a call the host makes only with valid input"
@@ -184,6 +198,10 @@ impl Health {
             let len = call(buf.as_mut_ptr().cast(), buf.len());
             if is_panic(len) {
                 return Err(self.panicked(entry));
+            }
+            if let Ok(status @ (abi::STATUS_UNSUPPORTED | abi::STATUS_INVALID)) = i32::try_from(len)
+            {
+                return Err(self.status_error(entry, status));
             }
             if len < 0 || len as usize > MAX_TEXT {
                 return Err(self.garbage(entry, format!("text length {len}")));

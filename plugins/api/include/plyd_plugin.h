@@ -150,6 +150,9 @@ typedef uint32_t PlydMove;
 #define PLYD_STATUS_INVALID (-1)   /* bad input: position text, move text */
 #define PLYD_STATUS_PANIC (-2)     /* the plugin failed (panic, exception) */
 #define PLYD_STATUS_UNSUPPORTED (-3) /* not supported for this state */
+/* PLYD_STATUS_UNSUPPORTED is an answer only from the entries whose
+ * comments say what it means there; from any other (evaluate, board_text,
+ * make_move, ...) it disables the plugin, as an unknown status does. */
 
 /* ---- Outcomes, for the side to move ----------------------------------- */
 
@@ -360,7 +363,7 @@ typedef struct PlydGameApi {
     /* Noisy moves only (captures), for quiescence search. */
     int64_t (*gen_noisy)(const PlydState *state, PlydMove *buf, size_t cap);
     /* A cheap ordering score per move, higher searched first:
-     * scores[i] for moves[i]. */
+     * scores[i] for moves[i]. PLYD_STATUS_UNSUPPORTED: no hints here. */
     int32_t (*order_hints)(const PlydState *state, const PlydMove *moves, size_t count,
                            int32_t *scores);
     /* 1 if the side to move is in check, 0 if not. */
@@ -435,8 +438,8 @@ typedef struct PlydGameApi {
     /* Why outcome() is what it is, as one line for the people watching
      * ("Red checked perpetually", "120 plies without a capture"), written
      * as get_position writes its text; an empty text (return 0) where
-     * there is nothing to say. The host adds it to the line that gives a
-     * verdict. Optional. */
+     * there is nothing to say, or PLYD_STATUS_UNSUPPORTED. The host adds
+     * it to the line that gives a verdict. Optional. */
     int64_t (*outcome_reason)(const PlydState *state, char *buf, size_t cap);
     /* Beside solve, optional: solve within the window (alpha, beta) of
      * final-score units, alpha < beta: a result->score at or below alpha
@@ -474,7 +477,8 @@ struct PlydEvaluatorApi {
 
     /* -- optional (may be NULL; present switches the feature on) -- */
 
-    /* Each term of the evaluation as `name value` lines, for tuning. */
+    /* Each term of the evaluation as `name value` lines, for tuning;
+     * PLYD_STATUS_UNSUPPORTED: no terms for this position. */
     int64_t (*explain)(const PlydEvalContext *ctx, const PlydState *state, char *buf,
                        size_t cap);
 
@@ -529,7 +533,8 @@ struct PlydEvaluatorApi {
      * outlives a search, such as a solver's partial work or a budget
      * saved), so that a search then gives what it gives in a fresh
      * process. Called between searches only, never with a search
-     * running. Any status but PLYD_STATUS_OK disables the evaluator. */
+     * running. PLYD_STATUS_UNSUPPORTED: nothing to forget; any other
+     * status but PLYD_STATUS_OK disables the evaluator. */
     int32_t (*new_game)(const PlydEvalContext *ctx);
 };
 

@@ -635,7 +635,8 @@ pub struct EvaluatorApi {
     /// kept from the searches before it that could change a later result
     /// (memory that outlives a search, such as a solver's partial work or
     /// a budget saved), so that a search then gives what it gives in a
-    /// fresh process. Called between searches only. Any status but
+    /// fresh process. Called between searches only.
+    /// [`STATUS_UNSUPPORTED`]: nothing to forget; any other status but
     /// [`STATUS_OK`] disables the evaluator.
     pub new_game: Option<unsafe extern "C" fn(ctx: *const EvalContext) -> i32>,
 }

@@ -238,6 +238,25 @@ unsafe extern "C" fn contrary_is_legal(
     i32::from(!listed.contains(&mv))
 }
 
+/// An `order_hints` with no hints for any position.
+unsafe extern "C" fn declining_hints(
+    _state: *const plyd_api::abi::State,
+    _moves: *const plyd_api::Move,
+    _count: usize,
+    _scores: *mut i32,
+) -> i32 {
+    plyd_api::abi::STATUS_UNSUPPORTED
+}
+
+/// An `outcome_reason` naming no rule.
+unsafe extern "C" fn declining_reason(
+    _state: *const plyd_api::abi::State,
+    _buf: *mut c_char,
+    _cap: usize,
+) -> i64 {
+    i64::from(plyd_api::abi::STATUS_UNSUPPORTED)
+}
+
 /// The game's `format_move` with a `!` written after the move.
 unsafe extern "C" fn bang_text(
     state: *const plyd_api::abi::State,
@@ -319,6 +338,12 @@ fn table(mode: &str) -> GameApi {
     if mode == "segfault" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.gen_moves = Some(faulting_gen);
+        return t;
+    }
+    if mode == "declining" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.order_hints = Some(declining_hints);
+        t.outcome_reason = Some(declining_reason);
         return t;
     }
     if mode == "contrary-legal" {

@@ -72,6 +72,12 @@ impl Evaluator for DiscCount {
     const STATE_LAYOUT: u32 = STATE_LAYOUT;
     const SCORE_BOUND: i32 = 64;
 
+    fn new_game(&self) {
+        if mode() == "new-game-panic" {
+            panic!("asked to panic at a new game");
+        }
+    }
+
     fn from_params(params: Option<&str>) -> Result<Self, String> {
         if mode() == "params-panic" && params.is_some() {
             panic!("asked to panic reading parameters");
@@ -118,7 +124,8 @@ fn mode() -> String {
 }
 
 /// The garbage mode's `evaluate`: status 42 once the position has 7 discs
-/// (the silent mode's: `STATUS_OK`, and no score written).
+/// (the silent mode's: `STATUS_OK`, and no score written; the unsupported
+/// mode's: `STATUS_UNSUPPORTED`, which `evaluate` may not answer).
 unsafe extern "C" fn garbage_evaluate(
     _ctx: *const EvalContext,
     state: *const State,
@@ -128,10 +135,10 @@ unsafe extern "C" fn garbage_evaluate(
     // writable i32.
     let state = unsafe { &*(state as *const Othello) };
     if discs(state) >= 7 {
-        return if mode() == "silent" {
-            abi::STATUS_OK
-        } else {
-            42
+        return match mode().as_str() {
+            "silent" => abi::STATUS_OK,
+            "unsupported" => abi::STATUS_UNSUPPORTED,
+            _ => 42,
         };
     }
     // SAFETY: as above.
@@ -314,7 +321,8 @@ fn table(mode: &str) -> EvaluatorApi {
         "huge" => table.table_size = 1 << 20,
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic" | "black" => {}
+        "panic" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic" | "black"
+        | "new-game-panic" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
@@ -331,7 +339,7 @@ fn table(mode: &str) -> EvaluatorApi {
             table.shallow_search = Some(odd_shallow_search);
             table.shallow_plies = 2;
         }
-        "garbage" | "silent" => {
+        "garbage" | "silent" | "unsupported" => {
             table.evaluate = Some(garbage_evaluate);
             table.explain = Some(garbage_explain);
         }
