@@ -827,3 +827,60 @@ fn the_state_header_matches_the_games() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A game plugin with a variant named as another loaded game's is
+/// refused with one line naming both (a variant is chosen by its name
+/// alone: one of them could never be played), and the other game plays
+/// on; so is a plugin naming two of its variants alike.
+#[test]
+fn a_variant_named_as_another_games_is_refused() {
+    let original =
+        std::fs::read_to_string(repo_root().join("plugins/c-connect4/connect4.c")).unwrap();
+    let variants = "{.name = \"connect4\", .start_position = \"7/7/7/7/7/7 X\"}";
+    assert!(original.contains(variants));
+    let exe = std::env::current_exe().unwrap();
+    let sources = exe.parent().unwrap().join("c-connect4-renamed");
+    std::fs::create_dir_all(&sources).unwrap();
+    for (tag, replacement) in [
+        ("othello", "{.name = \"othello\", .start_position = \"7/7/7/7/7/7 X\"}"),
+        ("twice", "{.name = \"connect4\", .start_position = \"7/7/7/7/7/7 X\"},\n    {.name = \"connect4\", .start_position = \"7/7/7/7/7/7 X\"}"),
+    ] {
+        let mut text = original.replace(variants, replacement);
+        if tag == "twice" {
+            text = text.replace(".variant_count = 1", ".variant_count = 2");
+            assert!(text.contains(".variant_count = 2"), "the sample's variant count");
+        }
+        let source = sources.join(format!("{tag}.c"));
+        std::fs::write(&source, text).unwrap();
+        let library = build_c_sample(&source, "plyd_game_connect4", &format!("c-connect4-{tag}"));
+        let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+        let path = format!(
+            "{}:{}",
+            plugins.path().display(),
+            library.parent().unwrap().display()
+        );
+        let mut e = Engine::start(plugins.path(), &["--plugin-path", &path], &[]);
+        e.send("uci");
+        let lines = e.read_until(|l| l == "uciok");
+        let after = e.sync();
+        let told = crate::common::errors(&after);
+        let expected = if tag == "othello" {
+            "variant 'othello' is already a variant of game othello"
+        } else {
+            "two variants are named 'connect4'"
+        };
+        assert!(
+            told.iter().any(|l| l.contains(expected)),
+            "{tag}: {told:?} {lines:?}"
+        );
+        let variant_line = lines
+            .iter()
+            .find(|l| l.starts_with("option name UCI_Variant"))
+            .unwrap();
+        assert_eq!(variant_line.matches("var othello").count(), 1, "{variant_line}");
+        assert!(!variant_line.contains("connect4"), "{variant_line}");
+        e.send("setoption name UCI_Variant value othello");
+        e.send("position startpos");
+        assert_eq!(e.fen(), "8/8/8/3OX3/3XO3/8/8/8 b");
+    }
+}

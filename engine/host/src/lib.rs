@@ -288,6 +288,25 @@ impl PluginHost {
                 existing: existing.info().path.clone(),
             });
         }
+        // A variant is chosen by its name alone: one named as a loaded
+        // game's variant would hide it, or be hidden by it.
+        for variant in &opened.info.variants {
+            if let Some(existing) = self
+                .games
+                .iter()
+                .find(|g| g.info().variants.iter().any(|v| v.name == variant.name))
+            {
+                return Err(LoadError::Malformed {
+                    path: path.to_path_buf(),
+                    what: format!(
+                        "variant '{}' is already a variant of game {} (from {})",
+                        variant.name,
+                        existing.name(),
+                        existing.info().path.display()
+                    ),
+                });
+            }
+        }
         let plugin = Arc::new(GamePlugin::new(
             opened.library,
             opened.vtable,

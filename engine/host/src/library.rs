@@ -397,6 +397,15 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
                 ),
             });
         }
+        if evaluators
+            .iter()
+            .any(|known: &EvaluatorInfo| known.name == evaluator.name)
+        {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!("two built-in evaluators are named '{}'", evaluator.name),
+            });
+        }
         evaluators.push(evaluator);
     }
     Ok(OpenedGame {
@@ -737,17 +746,32 @@ unsafe fn read_game_table(
         let name = table_word(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;
         let variant_count = (*table).variant_count;
-        if variant_count == 0 || variant_count > MAX_TABLE_ENTRIES || (*table).variants.is_null() {
+        if variant_count == 0 || variant_count > MAX_TABLE_ENTRIES {
             return Err(LoadError::Malformed {
                 path: path.to_path_buf(),
                 what: format!("variant count {variant_count} is not in 1..={MAX_TABLE_ENTRIES}"),
             });
         }
-        let mut variants = Vec::new();
+        if (*table).variants.is_null() {
+            return Err(LoadError::Malformed {
+                path: path.to_path_buf(),
+                what: format!("variant count {variant_count} with a null variants array"),
+            });
+        }
+        let mut variants: Vec<VariantDesc> = Vec::new();
         for i in 0..variant_count as usize {
             let v = *(*table).variants.add(i);
+            let name = table_word(path, "variant name", v.name)?;
+            // A GUI chooses a variant by its name: a second of one name
+            // could never be chosen.
+            if variants.iter().any(|known| known.name == name) {
+                return Err(LoadError::Malformed {
+                    path: path.to_path_buf(),
+                    what: format!("two variants are named '{name}'"),
+                });
+            }
             variants.push(VariantDesc {
-                name: table_word(path, "variant name", v.name)?,
+                name,
                 start_position: table_string(path, "variant start position", v.start_position)?,
             });
         }
