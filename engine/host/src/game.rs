@@ -255,8 +255,12 @@ impl GameState {
                 plugin: Arc::clone(plugin),
                 ptr,
             }),
-            // A constructor returns null on panic; treat it as one.
-            None => Err(plugin.health.panicked(entry)),
+            // Null is a constructor's failure (the Rust SDK's after a
+            // panic): no state to play on, and none likely next time.
+            None => Err(plugin.health.garbage(
+                entry,
+                "returned NULL, no state (a failure, or a panic caught)".to_string(),
+            )),
         }
     }
 
