@@ -2109,3 +2109,43 @@ fn records_that_cannot_be_written_end_the_match_with_status_3() {
     );
     assert_eq!(read_log(&log).len(), 2);
 }
+
+/// Championship records of games from position texts are refused before
+/// the match: they would hold none of its games.
+#[test]
+fn championship_records_of_openings_from_position_texts_are_refused() {
+    let plugins = plugin_dir(&[("plyd_game_amazons", "amazons")]);
+    let dir = TempDir::new("arena-ccgc-fen");
+    let book = dir.path().join("six.txt");
+    std::fs::write(&book, "fen 1q2q1/6/q4q/Q4Q/6/1Q2Q1 w\n").unwrap();
+    let record = dir.path().join("six.ccgc");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let openings = format!("file:{}", book.display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--game",
+            "amazons",
+            "--engine",
+            &plyd,
+            "name=a",
+            "--engine",
+            &plyd,
+            "name=b",
+            "--depth",
+            "1",
+            "--openings",
+            &openings,
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the Chinese championship's records hold games from the start position alone, and opening ")
+            && stderr.contains("six.txt:1 starts from a position text"),
+        "{stderr}"
+    );
+    assert!(!record.exists());
+}

@@ -390,6 +390,27 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         )),
         None => None,
     };
+    // The championship's records hold games from the start alone: with
+    // openings from position texts, every game would be left out of them.
+    if let Some((
+        path,
+        plyd_protocol::RecordFormat::CcgcAmazons | plyd_protocol::RecordFormat::CcgcEinstein,
+    )) = record
+    {
+        if let Some(opening) = openings
+            .iter()
+            .find(|o| o.start != openings::Start::StartPos)
+        {
+            return Err(setup(format!(
+                "--record {}: the Chinese championship's records hold games from the start \
+                 position alone, and opening {} starts from a position text: its games would \
+                 be left out (give openings from the start: random:N, variety:N, or `startpos \
+                 moves ...` lines)",
+                path.display(),
+                opening.label
+            )));
+        }
+    }
     // The files this run makes (a path through a link, the file it
     // names), to be removed should no game be played: none the user had.
     let made: Vec<PathBuf> = [log_path.as_ref(), args.record.as_ref()]
