@@ -113,7 +113,13 @@ impl Standings {
         let t = &self.tally;
         let n = t.games();
         let mut out = String::new();
-        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
+        let width = self
+            .names
+            .iter()
+            .map(|n| display_width(n))
+            .max()
+            .unwrap_or(0)
+            .max(6);
         let _ = writeln!(
             out,
             "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>7}",
@@ -130,9 +136,10 @@ impl Standings {
             } else {
                 format!("{:.1}%", 100.0 * points / n as f64)
             };
+            let pad = " ".repeat(width - display_width(name));
             let _ = writeln!(
                 out,
-                "{name:<width$}  {n:>6} {wins:>6} {:>6} {losses:>6} {points:>7.1} {score:>7}",
+                "{name}{pad}  {n:>6} {wins:>6} {:>6} {losses:>6} {points:>7.1} {score:>7}",
                 t.draws
             );
         }
@@ -201,8 +208,43 @@ impl Standings {
     }
 }
 
+/// The columns `text` takes on a terminal: two for each wide character
+/// (the CJK blocks, Hangul, full-width forms), one for any other, so
+/// that a table of Chinese names stays in its columns.
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| {
+            let wide = matches!(u32::from(c),
+                0x1100..=0x115F
+                | 0x2E80..=0x303E
+                | 0x3041..=0x33FF
+                | 0x3400..=0x4DBF
+                | 0x4E00..=0x9FFF
+                | 0xA000..=0xA4CF
+                | 0xAC00..=0xD7A3
+                | 0xF900..=0xFAFF
+                | 0xFE30..=0xFE4F
+                | 0xFF00..=0xFF60
+                | 0xFFE0..=0xFFE6
+                | 0x20000..=0x3FFFD);
+            if wide {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn wide_names_keep_their_columns() {
+        assert_eq!(super::display_width("甲队"), 4);
+        assert_eq!(super::display_width("plyd-1"), 6);
+        assert_eq!(super::display_width("Ａ"), 2);
+    }
+
     use super::*;
     use crate::openings::Start;
 
