@@ -14,7 +14,7 @@ use crate::clock::{parse_clock, parse_seconds, Limits};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ArgsError {
     /// Not exactly two `--engine` groups.
-    #[error("a match needs exactly two --engine, {given} given")]
+    #[error("a match needs exactly two --engine, {given} given (three or more are compared a pair at a time: one match, with its own --out, for each pair; the same --openings and --seed give every pair the same openings)")]
     EngineCount {
         /// How many were given.
         given: usize,
