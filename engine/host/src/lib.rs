@@ -291,11 +291,12 @@ impl PluginHost {
         // A variant is chosen by its name alone: one named as a loaded
         // game's variant would hide it, or be hidden by it.
         for variant in &opened.info.variants {
-            if let Some(existing) = self
-                .games
-                .iter()
-                .find(|g| g.info().variants.iter().any(|v| v.name == variant.name))
-            {
+            if let Some(existing) = self.games.iter().find(|g| {
+                g.info()
+                    .variants
+                    .iter()
+                    .any(|v| v.name.eq_ignore_ascii_case(&variant.name))
+            }) {
                 return Err(LoadError::Malformed {
                     path: path.to_path_buf(),
                     what: format!(

@@ -762,9 +762,12 @@ unsafe fn read_game_table(
         for i in 0..variant_count as usize {
             let v = *(*table).variants.add(i);
             let name = table_word(path, "variant name", v.name)?;
-            // A GUI chooses a variant by its name: a second of one name
-            // could never be chosen.
-            if variants.iter().any(|known| known.name == name) {
+            // A GUI chooses a variant by its name (in any case): a second
+            // of one name could never be chosen.
+            if variants
+                .iter()
+                .any(|known| known.name.eq_ignore_ascii_case(&name))
+            {
                 return Err(LoadError::Malformed {
                     path: path.to_path_buf(),
                     what: format!("two variants are named '{name}'"),
