@@ -310,6 +310,11 @@ impl Evaluator {
 }
 
 impl Evaluator {
+    /// Whether the evaluator has a `new_game` entry.
+    pub fn has_new_game(&self) -> bool {
+        self.info().vtable.new_game.is_some()
+    }
+
     /// Tell the evaluator a new game begins (its `new_game`, where it has
     /// one): it forgets what earlier searches left that could change a
     /// later result. Between searches only.

@@ -705,6 +705,10 @@ impl Session {
     /// [`Evaluator::new_game`]), watched as [`Session::eval_report`] is.
     pub fn evaluator_new_game(&self) -> Result<(), String> {
         let current = self.current()?;
+        // No thread to watch a call that is not there.
+        if !current.evaluator.has_new_game() {
+            return Ok(());
+        }
         let evaluator = Arc::clone(&current.evaluator);
         let blame = Blame::evaluator_call(&current.variant.plugin, evaluator.source());
         call_within("starting a new game", call_limit(), &blame, move || {
