@@ -288,11 +288,18 @@ impl Book {
                 path.display()
             ));
         }
-        // A name of this process's own: two daemons saving one book at
-        // once each rename a whole file, neither writes into the other's.
-        let mut partial = target.as_os_str().to_owned();
-        partial.push(format!(".partial.{}", std::process::id()));
-        let written = std::fs::write(&partial, self.write())
+        // A new file of this process's own: two daemons saving one book
+        // at once each rename a whole file, neither writes into the
+        // other's, and a link or file someone put at the name beforehand
+        // is passed over, not written through.
+        let mut base = target.as_os_str().to_owned();
+        base.push(format!(".partial.{}", std::process::id()));
+        let (partial, mut file) =
+            plyd_util::files::create_new(Path::new(&base), 0o666).map_err(fail)?;
+        let written = std::io::Write::write_all(&mut file, self.write().as_bytes())
+            .and_then(|()| file.sync_all())
+            // Closed before the rename (Windows renames no open file).
+            .map(|()| drop(file))
             .and_then(|()| match &existing {
                 Some(meta) => std::fs::set_permissions(&partial, meta.permissions()),
                 None => Ok(()),

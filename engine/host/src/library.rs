@@ -319,15 +319,22 @@ fn as_file_path(path: &Path) -> PathBuf {
     }
 }
 
-/// A copy of `path` under a name of its own in the temporary folder.
+/// A copy of `path` under a name of its own in the temporary folder: a
+/// new file, this user's alone (a name another user made there first,
+/// file or link, is passed over, never written through or loaded).
 fn private_copy(path: &Path) -> std::io::Result<PathBuf> {
-    static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path
         .file_name()
         .map_or_else(|| "plugin".into(), |n| n.to_string_lossy().into_owned());
-    let copy = std::env::temp_dir().join(format!("plyd-{}-{n}-{name}", std::process::id()));
-    std::fs::copy(path, &copy)?;
+    let base = std::env::temp_dir().join(format!("plyd-{}-{name}", std::process::id()));
+    let (copy, mut file) = plyd_util::files::create_new(&base, 0o700)?;
+    let copied = std::fs::File::open(path)
+        .and_then(|mut source| std::io::copy(&mut source, &mut file))
+        .and_then(|_| file.sync_all());
+    if let Err(e) = copied {
+        let _ = std::fs::remove_file(&copy);
+        return Err(e);
+    }
     Ok(copy)
 }
 

@@ -260,9 +260,69 @@ pub fn open_held(path: &Path, empty: bool) -> std::io::Result<std::fs::File> {
     Ok(file)
 }
 
+/// A file this call makes, at `base` followed by `.` and a number no one
+/// could guess in advance, opened for writing: `O_CREAT | O_EXCL`, which
+/// writes through no link and into no file already at the name, so a name
+/// another user put there first (in a shared temporary folder) is passed
+/// over for another; with the Unix permission bits `mode` (less the
+/// umask). Its path and the open file.
+pub fn create_new(base: &Path, mode: u32) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
+    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let count = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut rng = crate::rng::SplitMix64::new(
+        nanos ^ u64::from(std::process::id()).rotate_left(32) ^ count.wrapping_mul(0x9e37_79b9),
+    );
+    let mut last = None;
+    for _ in 0..64 {
+        let mut name = base.as_os_str().to_owned();
+        name.push(format!(".{:016x}", rng.next_u64()));
+        let path = std::path::PathBuf::from(name);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(mode);
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        match options.open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| Error::other("no new file name found")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name taken already, by a file or a link, is passed over: what is
+    /// there is left as it was.
+    #[test]
+    fn create_new_writes_through_nothing_already_there() {
+        let dir = std::env::temp_dir().join(format!("plyd-util-new-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let base = dir.join("copy");
+        let (a, mut file) = create_new(&base, 0o600).unwrap();
+        std::io::Write::write_all(&mut file, b"one").unwrap();
+        let (b, _) = create_new(&base, 0o600).unwrap();
+        assert_ne!(a, b);
+        assert!(a.to_string_lossy().starts_with(&*base.to_string_lossy()));
+        assert_eq!(std::fs::read(&a).unwrap(), b"one");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&a).unwrap().permissions().mode();
+            assert_eq!(mode & 0o077, 0, "{mode:o}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn devices_directories_and_large_files_are_refused() {
