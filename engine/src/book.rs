@@ -180,10 +180,18 @@ impl Book {
                     ))
                 }
                 _ => {
+                    // A file that is no book may be one line of any length:
+                    // its first characters tell what it is.
+                    let shown: String = line.chars().take(80).collect();
+                    let cut = if shown.len() < line.len() {
+                        format!("... ({} bytes in all)", line.len())
+                    } else {
+                        String::new()
+                    };
                     return Err(format!(
-                        "line {}: expected 'plyd-book {VERSION} <game>', found '{line}'",
+                        "line {}: expected 'plyd-book {VERSION} <game>', found '{shown}{cut}'",
                         number + 1
-                    ))
+                    ));
                 }
             }
         };
@@ -775,5 +783,11 @@ mod tests {
             let err = Book::read(text).unwrap_err();
             assert!(err.contains(why), "{text:?}: {err}");
         }
+        // A file of one endless line (zeros) is quoted by its start: the
+        // error is no copy of the file.
+        let zeros = "\0".repeat(1 << 20);
+        let err = Book::read(&zeros).unwrap_err();
+        assert!(err.len() < 200, "{}", err.len());
+        assert!(err.ends_with("... (1048576 bytes in all)'"), "{err}");
     }
 }
