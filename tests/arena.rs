@@ -2149,3 +2149,45 @@ fn championship_records_of_openings_from_position_texts_are_refused() {
     );
     assert!(!record.exists());
 }
+
+/// The log, the records and an engine's stderr are refused as one file,
+/// before anything is written.
+#[test]
+fn the_files_of_a_match_are_files_of_their_own() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-one-file");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let log = dir.path().join("games.txt");
+    let through_dots = dir.path().join(".").join("games.txt");
+    let stderr = format!("stderr={}", through_dots.display());
+    for extra in [
+        vec!["--record".to_string(), through_dots.display().to_string()],
+        vec![],
+    ] {
+        let mut args = vec![
+            "--engine".to_string(),
+            plyd.clone(),
+            "--engine".to_string(),
+            plyd.clone(),
+            if extra.is_empty() {
+                stderr.clone()
+            } else {
+                "name=b".to_string()
+            },
+            "--depth".to_string(),
+            "1".to_string(),
+            "--out".to_string(),
+            log.display().to_string(),
+        ];
+        args.extend(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = arena(plugins.path(), &args);
+        let stderr_text = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr_text}");
+        assert!(
+            stderr_text.contains("name one file: each needs a file of its own"),
+            "{stderr_text}"
+        );
+        assert!(!log.exists());
+    }
+}

@@ -141,6 +141,40 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         (Some(resume), _) => Some(resume.clone()),
         (None, out) => out.clone(),
     };
+    // Two of the files this match writes being one file would mix them:
+    // a log with records or engine logs in it cannot be resumed.
+    let mut written: Vec<(String, &Path)> = Vec::new();
+    if let Some(path) = &log_path {
+        let flag = if args.resume.is_some() {
+            "--resume"
+        } else {
+            "--out"
+        };
+        written.push((flag.to_string(), path));
+    }
+    if let Some(path) = &args.record {
+        written.push(("--record".to_string(), path));
+    }
+    for spec in &specs {
+        if let Some(path) = &spec.stderr {
+            written.push((format!("engine {}'s stderr=", spec.name), path));
+        }
+    }
+    for (i, (first, a)) in written.iter().enumerate() {
+        for (second, b) in &written[i + 1..] {
+            // Engines may append their logs to one file.
+            let both_logs = first.ends_with('=') && second.ends_with('=');
+            if !both_logs && names_one_file(a, b) {
+                return Err(setup(format!(
+                    "{first}{}{} and {second}{}{} name one file: each needs a file of its own",
+                    if first.ends_with('=') { "" } else { " " },
+                    a.display(),
+                    if second.ends_with('=') { "" } else { " " },
+                    b.display()
+                )));
+            }
+        }
+    }
     // Files to be written that would never take it (a FIFO with no
     // reader waits for ever), or whose folder does not exist, are refused
     // before the match starts: before its log is opened, which the next
@@ -696,6 +730,24 @@ fn open_log(
             header.write_to(&mut file).map_err(cannot)?;
             Ok(file)
         }
+    }
+}
+
+/// Whether `a` and `b` name one file, through links and `..`, whether it
+/// exists yet or not (then its folder, resolved, and its name).
+fn names_one_file(a: &Path, b: &Path) -> bool {
+    fn resolved(path: &Path) -> Option<PathBuf> {
+        std::fs::canonicalize(path).ok().or_else(|| {
+            let folder = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
+        })
+    }
+    match (resolved(a), resolved(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
     }
 }
 
