@@ -1237,3 +1237,19 @@ fn position_lines_are_read_as_games_of_the_named_game() {
         text(&bare.stderr)
     );
 }
+
+/// A record's text quoted on stderr has its control characters written
+/// out: a record file cannot send escape sequences to the terminal.
+#[test]
+fn control_characters_of_a_record_reach_stderr_written_out() {
+    let out = record_of(
+        "plyd_game_othello",
+        "othello",
+        "escape.sgf",
+        "(;GM[2]FF[4]SZ[8];B[f5];W[zz\u{1b}[2J])\n",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("\\x1b["), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+}

@@ -998,7 +998,14 @@ fn record_file(
     wanted: RecordWanted,
     numbered: &mut usize,
 ) -> u8 {
-    let say = |what: &dyn std::fmt::Display| eprintln!("plyd record: {}: {what}", file.display());
+    // A record's text quoted in a message reaches the terminal with its
+    // control characters written out, as the daemon's error lines do.
+    let say = |what: &dyn std::fmt::Display| {
+        eprintln!(
+            "plyd record: {}",
+            plyd::daemon::printable(&format!("{}: {what}", file.display()))
+        )
+    };
     let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
         Ok(bytes) => plyd::replay::record_text(&bytes, file, wanted.variations),
         Err(e) => {

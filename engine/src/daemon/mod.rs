@@ -39,7 +39,7 @@ use crate::options::EngineSettings;
 use crate::search::{mcts::TreeMemory, SearchControl, TranspositionTable};
 pub use controller::session::{create_evaluator, evaluation_lines, Session};
 use controller::Controller;
-pub use dialect::Protocol;
+pub use dialect::{printable, Protocol};
 use dialect::{Dialect, Protocol as Chosen};
 use guard::sentry::{Sentry, Watcher};
 use input::{read_stdin, Input, MAX_LINE_BYTES};

@@ -278,7 +278,7 @@ const MAX_ERROR_CHARS: usize = 2000;
 /// as `\x1c` or `\u{85}`, each quotation (`'...'`) past
 /// [`MAX_QUOTE_CHARS`] cut with its length said, and anything past
 /// [`MAX_ERROR_CHARS`] cut.
-fn printable(text: &str) -> String {
+pub fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(MAX_ERROR_CHARS + 40));
     let mut shown = 0;
     let mut rest = text;
