@@ -626,6 +626,17 @@ fn the_launcher_bot_starts_plyd_from_the_storage() {
     assert_eq!(again, made);
     assert_ne!(restamped, stamp);
     assert!(restamped.contains("libplyd_game_othello.so"), "{restamped}");
+    // A folder at its name that others may write (in a shared /tmp,
+    // anyone may make one of any name) is not trusted, stamp or not: its
+    // `plyd` is never run.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(made.join("plyd"), "#!/bin/sh\necho planted\n").unwrap();
+        std::fs::set_permissions(made.join("plyd"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        std::fs::set_permissions(&made, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    first_turn();
     // Without the plugin it says why on stderr, and exits.
     std::fs::remove_file(data.join("libplyd_game_amazons.so")).unwrap();
     std::fs::remove_file(data.join("libplyd_game_othello.so")).unwrap();

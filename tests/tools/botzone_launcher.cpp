@@ -87,6 +87,15 @@ static void remove_folder(const std::string &dir) {
     rmdir(dir.c_str());
 }
 
+// Whether `dir` is a folder of this user's that no one else may write:
+// only then is what it holds what this bot put there (in a temporary
+// folder shared with other users, anyone may make a folder of any name).
+static bool own_folder(const std::string &dir) {
+    struct stat st;
+    return lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+           (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 int main() {
     const char *tmp = std::getenv("TMPDIR");
     std::string base = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
@@ -108,14 +117,21 @@ int main() {
         std::fprintf(stderr, "launcher: %s needs plyd and a game plugin\n", STORAGE);
         return 1;
     }
-    if (read_small(dir + "/stamp") != stamp) {
-        // Copied afresh into a folder of this process's own, then put in
-        // place of the old one in one rename.
-        std::string fresh = dir + "." + std::to_string(getpid());
-        if (mkdir(fresh.c_str(), 0755) != 0 && errno != EEXIST) {
-            std::fprintf(stderr, "launcher: cannot make %s: %s\n", fresh.c_str(),
-                         std::strerror(errno));
-            return 1;
+    if (!own_folder(dir) || read_small(dir + "/stamp") != stamp) {
+        // Copied afresh into a folder this process makes (a name already
+        // taken, by anyone, is passed over), then put in place of the old
+        // one in one rename.
+        std::string fresh;
+        for (int k = 0;; k++) {
+            fresh = dir + "." + std::to_string(getpid()) + "." + std::to_string(k);
+            if (mkdir(fresh.c_str(), 0700) == 0) {
+                break;
+            }
+            if (errno != EEXIST || k == 100) {
+                std::fprintf(stderr, "launcher: cannot make %s: %s\n", fresh.c_str(),
+                             std::strerror(errno));
+                return 1;
+            }
         }
         for (const char *file : FILES) {
             std::string from = std::string(STORAGE) + "/" + file;
@@ -128,11 +144,11 @@ int main() {
             std::fprintf(stderr, "launcher: cannot write the stamp in %s\n", fresh.c_str());
             return 1;
         }
-        std::string old = dir + ".old." + std::to_string(getpid());
-        bool had_old = rename(dir.c_str(), old.c_str()) == 0;
-        if (rename(fresh.c_str(), dir.c_str()) != 0) {
-            // Another start put its copy there first: this one runs from
-            // its own.
+        std::string old = fresh + ".old";
+        bool had_old = own_folder(dir) && rename(dir.c_str(), old.c_str()) == 0;
+        if (rename(fresh.c_str(), dir.c_str()) != 0 || !own_folder(dir)) {
+            // Another start put its copy there first, or the name is
+            // someone else's: this one runs from its own.
             dir = fresh;
         }
         if (had_old) {
