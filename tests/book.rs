@@ -609,3 +609,29 @@ fn a_xiangqi_book_is_refused_under_the_other_move_ranks() {
     assert!(stderr.contains("another move notation"), "{stderr}");
     assert_eq!(Book::load(&file).unwrap(), book);
 }
+
+/// A book named by a link to a file not made yet is written to that file,
+/// the link kept, and nothing is left beside it (the check that it can
+/// be written made the link's file empty, then removed the link).
+#[test]
+#[cfg(unix)]
+fn plyd_book_writes_through_a_dangling_link_and_past_planted_names() {
+    let dir = othello_dir();
+    let work = TempDir::new("book-dangling");
+    let real = work.path().join("real.book");
+    let link = work.path().join("link.book");
+    std::os::unix::fs::symlink("real.book", &link).unwrap();
+    let book = build(dir.path(), &link, &["--plies", "1", "--depth", "1"]);
+    assert!(book.len() > 0);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(real.is_file());
+    // Nothing left beside it.
+    let names: Vec<String> = std::fs::read_dir(work.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}

@@ -263,38 +263,49 @@ impl Book {
         Book::read(&text).map_err(|e| format!("book {}: {e}", path.display()))
     }
 
+    /// Whether a book can be written at `path`: the file (where a link
+    /// names one, that file, made where it is not there yet) writable by
+    /// this user, or its folder where it is to be made; the reason where
+    /// not, known before any search. Nothing is left behind.
+    pub fn check_writable(path: &Path) -> Result<(), String> {
+        let target = written_file(path);
+        let refuse = |why: String| format!("book {}: cannot be written: {why}", path.display());
+        match std::fs::metadata(&target) {
+            Ok(meta) => {
+                // Read-only for this process: no write bit, or none of its
+                // own (a file of another user's, in a folder this one may
+                // write, would otherwise be replaced by the rename, owner
+                // and all).
+                if meta.permissions().readonly() || !may_write(&target) {
+                    return Err(refuse(
+                        "the file is read-only, or another user's that this one may not write"
+                            .to_string(),
+                    ));
+                }
+                Ok(())
+            }
+            Err(_) => {
+                let mut base = target.as_os_str().to_owned();
+                base.push(".probe");
+                let (probe, file) = plyd_util::files::create_new(Path::new(&base), 0o600)
+                    .map_err(|e| refuse(e.to_string()))?;
+                drop(file);
+                let _ = std::fs::remove_file(probe);
+                Ok(())
+            }
+        }
+    }
+
     /// Write the book to `path` (through a file beside it, renamed, so that
     /// a reader never sees half a book). A link is written through to the
-    /// file it names; a read-only file is refused, and the file keeps its
-    /// permissions.
+    /// file it names (made where it is not there yet); a read-only file is
+    /// refused, and the file keeps its permissions.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let fail = |e: std::io::Error| format!("book {}: cannot be written: {e}", path.display());
-        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let target = written_file(path);
         let existing = std::fs::metadata(&target).ok();
-        // Read-only for this process: no write bit, or none of its own (a
-        // file of another user's, in a folder this one may write, would
-        // otherwise be replaced by the rename, owner and all).
-        let writable = || {
-            #[cfg(unix)]
-            {
-                use std::os::unix::ffi::OsStrExt;
-                let Ok(name) = std::ffi::CString::new(target.as_os_str().as_bytes()) else {
-                    return true;
-                };
-                // SAFETY: a NUL-terminated path.
-                unsafe { libc::access(name.as_ptr(), libc::W_OK) == 0 }
-            }
-            #[cfg(not(unix))]
-            true
-        };
-        if existing
-            .as_ref()
-            .is_some_and(|m| m.permissions().readonly() || !writable())
-        {
-            return Err(format!(
-                "book {}: cannot be written: the file is read-only",
-                path.display()
-            ));
+        if existing.is_some() {
+            Book::check_writable(path)?;
         }
         // A new file of this process's own: two daemons saving one book
         // at once each rename a whole file, neither writes into the
@@ -707,6 +718,36 @@ fn chance_value(
         }
     }
     Ok((complete && weights > 0).then(|| (sum as f64 / weights as f64).round() as i32))
+}
+
+/// The file a book at `path` is written to: the file a link names (its
+/// folder resolved), also where that file is not there yet.
+fn written_file(path: &Path) -> std::path::PathBuf {
+    if let Ok(target) = std::fs::canonicalize(path) {
+        return target;
+    }
+    match std::fs::read_link(path) {
+        Ok(named) => path.parent().unwrap_or(Path::new(".")).join(named),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// Whether this process may write `path` (`access(W_OK)`).
+fn may_write(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return true;
+        };
+        // SAFETY: a NUL-terminated path.
+        unsafe { libc::access(name.as_ptr(), libc::W_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
 }
 
 #[cfg(test)]

@@ -1520,13 +1520,11 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     let host = load_plugins(config)?;
     let variant = configured_variant(&host, config)?;
     let evaluator = named_evaluator(config, &host, &variant)?;
+    // Where it cannot be written is known before any search.
+    Book::check_writable(plan.out)?;
     let mut book = if plan.out.exists() {
         Book::load(plan.out)?
     } else {
-        // Where it cannot be written is known before any search.
-        std::fs::write(plan.out, b"")
-            .map_err(|e| format!("book {} cannot be written: {e}", plan.out.display()))?;
-        let _ = std::fs::remove_file(plan.out);
         Book::new(variant.name())
     };
     if book.game() != variant.name() {
