@@ -622,7 +622,7 @@ fn plyd_book_writes_through_a_dangling_link_and_past_planted_names() {
     let link = work.path().join("link.book");
     std::os::unix::fs::symlink("real.book", &link).unwrap();
     let book = build(dir.path(), &link, &["--plies", "1", "--depth", "1"]);
-    assert!(book.len() > 0);
+    assert!(!book.is_empty());
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
