@@ -2191,3 +2191,55 @@ fn the_files_of_a_match_are_files_of_their_own() {
         assert!(!log.exists());
     }
 }
+
+/// `--resume` writes `--record` anew, but not over a file that holds
+/// something other than the match's records.
+#[test]
+fn a_resume_writes_records_over_no_other_file() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-resume-foreign");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let log = dir.path().join("games.txt");
+    let thesis = dir.path().join("thesis.ggf");
+    std::fs::write(&thesis, "my thesis, not a record\n").unwrap();
+    let common_args = [
+        "--engine", &plyd, "name=a", "--engine", &plyd, "name=b", "--depth", "1", "--games", "2",
+    ];
+    let mut first: Vec<&str> = common_args.to_vec();
+    let log_text = log.display().to_string();
+    first.extend(["--out", log_text.as_str()]);
+    let out = arena(plugins.path(), &first);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let thesis_text = thesis.display().to_string();
+    let mut again: Vec<&str> = common_args.to_vec();
+    again.extend([
+        "--resume",
+        log_text.as_str(),
+        "--record",
+        thesis_text.as_str(),
+    ]);
+    let out = arena(plugins.path(), &again);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("holds 24 bytes and is not this match's records (its log names none)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&thesis).unwrap(),
+        "my thesis, not a record\n"
+    );
+    // A new file is written from the log's games.
+    let fresh = dir.path().join("fresh.ggf");
+    let fresh_text = fresh.display().to_string();
+    let mut again: Vec<&str> = common_args.to_vec();
+    again.extend([
+        "--resume",
+        log_text.as_str(),
+        "--record",
+        fresh_text.as_str(),
+    ]);
+    let out = arena(plugins.path(), &again);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(std::fs::metadata(&fresh).unwrap().len() > 0);
+}

@@ -405,6 +405,21 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
                 ));
             }
         }
+        // Records are written anew over the match's own; a file of
+        // something else that holds anything is not written over.
+        if let Some(record) = &args.record {
+            let kept = log.header.record.as_deref().unwrap_or("none");
+            let own = kept != "none" && names_one_file(record, Path::new(kept));
+            let held = std::fs::metadata(record).map_or(0, |m| m.len());
+            if !own && held > 0 {
+                return Err(refuse(format!(
+                    "--record {} holds {held} bytes and is not this match's records (its log \
+                     names {kept}): remove it or name another, which is written anew from the \
+                     log's games",
+                    record.display()
+                )));
+            }
+        }
         if let Some(line) = log.half_written_at {
             say(&format!(
                 "plyd arena: warning: --resume {}: the record at line {line} was cut off while being written; it is dropped and its game played again",
