@@ -572,6 +572,13 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
             )],
         ),
         (
+            "shallow-zero",
+            odd.clone(),
+            vec![format!(
+                "plugin {odd_s}: evaluator 'odd' gives shallow_search with shallow_plies 0 (at least 1)"
+            )],
+        ),
+        (
             "",
             game.clone(),
             vec![format!(

@@ -932,15 +932,28 @@ unsafe fn read_evaluator_table(
             });
         }
         let stack = read_stack_entries(path, &name, table, table_size)?;
-        let shallow =
-            optional_field!(table, table_size, EvaluatorApi, shallow_search).and_then(|entry| {
+        let shallow = match optional_field!(table, table_size, EvaluatorApi, shallow_search) {
+            None => None,
+            Some(entry) => {
                 let plies = if reaches!(table_size, EvaluatorApi, shallow_plies) {
                     (*table).shallow_plies
                 } else {
                     0
                 };
-                (plies > 0).then_some((entry, plies))
-            });
+                // An entry the host would never call is a table mistake,
+                // said rather than passed over.
+                if plies == 0 {
+                    return Err(LoadError::Malformed {
+                        path: path.to_path_buf(),
+                        what: format!(
+                            "evaluator '{name}' gives shallow_search with shallow_plies 0 (at \
+                             least 1)"
+                        ),
+                    });
+                }
+                Some((entry, plies))
+            }
+        };
         Ok(EvaluatorInfo {
             description: table_string(path, "evaluator description", (*table).description)?,
             default_params: table_string(path, "default params", (*table).default_params)?,

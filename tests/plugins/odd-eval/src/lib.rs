@@ -331,6 +331,7 @@ fn table(mode: &str) -> EvaluatorApi {
             table.stack_pop = Some(odd_stack_pop);
             table.stack_evaluate = Some(odd_stack_evaluate);
         }
+        "shallow-zero" => table.shallow_search = Some(disc_shallow_search),
         "shallow-ok" | "shallow-nodes" | "shallow-bound" => {
             table.shallow_search = Some(disc_shallow_search);
             table.shallow_plies = 2;
