@@ -503,18 +503,32 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 /// The fingerprint of the regular file at `path`'s contents
 /// (`fnv1a64:...`), as a log's header keeps it; `None` where it is not a
 /// regular file that can be read.
+/// Read a piece at a time: a file of any size costs no memory.
 pub(crate) fn fingerprint(path: &Path) -> Option<String> {
-    let bytes = std::fs::metadata(path)
-        .ok()
-        .filter(|m| m.is_file())
-        .and_then(|_| std::fs::read(path).ok())?;
-    Some(format!("fnv1a64:{:016x}", fnv1a64(&bytes)))
+    use std::io::Read;
+    std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut hash = FNV_START;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hash = fnv1a64(hash, &buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(format!("fnv1a64:{hash:016x}"))
 }
 
-/// The 64-bit FNV-1a hash of `bytes`: a fingerprint of a file's contents,
-/// not a guard against tampering.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+/// FNV-1a's starting value.
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The 64-bit FNV-1a hash `hash` (from [`FNV_START`]) carried on over
+/// `bytes`: a fingerprint of a file's contents, not a guard against
+/// tampering.
+fn fnv1a64(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
