@@ -581,6 +581,17 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     let folder_arg = folder.to_str().unwrap();
     let out = run_plyd(plugins.path(), &["record", "--to", "xqf", &game]);
     assert_eq!(out.status.code(), Some(2), "--to xqf needs --out");
+    // A file where the folder should be is named as such.
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--to", "xqf", "--out", &game, &game],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a folder (a file of that name is there)"),
+        "{}",
+        text(&out.stderr)
+    );
     let to_xqf = |files: &[&str]| {
         let mut args = vec!["record", "--to", "xqf", "--out", folder_arg];
         args.extend(files);

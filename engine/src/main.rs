@@ -882,6 +882,14 @@ fn run() -> ExitCode {
             let folder = match (to.as_deref(), out) {
                 (Some("xqf"), Some(dir)) => match std::fs::create_dir_all(dir) {
                     Ok(()) => Some(dir.as_path()),
+                    Err(_) if dir.exists() && !dir.is_dir() => {
+                        eprintln!(
+                            "plyd record: --out {}: not a folder (a file of that name is there); \
+                             --to xqf writes a file a game into the folder --out names",
+                            dir.display()
+                        );
+                        return ExitCode::from(2);
+                    }
                     Err(e) => {
                         eprintln!("plyd record: --out {}: {e}", dir.display());
                         return ExitCode::from(2);
