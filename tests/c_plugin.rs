@@ -884,3 +884,45 @@ fn a_variant_named_as_another_games_is_refused() {
         assert_eq!(e.fen(), "8/8/8/3OX3/3XO3/8/8/8 b");
     }
 }
+
+/// `plyd check` reads back the start position a variant announces (GUIs
+/// set the text `uci` shows): one the plugin refuses is a problem.
+#[test]
+fn check_reads_the_announced_start_position_back() {
+    let original =
+        std::fs::read_to_string(repo_root().join("plugins/c-connect4/connect4.c")).unwrap();
+    let variants = "{.name = \"connect4\", .start_position = \"7/7/7/7/7/7 X\"}";
+    let text = original.replace(
+        variants,
+        "{.name = \"connect4\", .start_position = \"garbage!\"}",
+    );
+    let exe = std::env::current_exe().unwrap();
+    let sources = exe.parent().unwrap().join("c-connect4-start");
+    std::fs::create_dir_all(&sources).unwrap();
+    let source = sources.join("start.c");
+    std::fs::write(&source, text).unwrap();
+    let library = build_c_sample(&source, "plyd_game_connect4", "c-connect4-start-lib");
+    let out = crate::common::plyd_command(library.parent().unwrap())
+        .args(["check", "--game", "connect4", "--games", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "problem: the variant's announced start position is refused: once, first in 'garbage!'"
+        ),
+        "{stdout}"
+    );
+    // The sample as shipped passes.
+    let out = crate::common::plyd_command(connect4_dir())
+        .args(["check", "--game", "connect4", "--games", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

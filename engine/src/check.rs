@@ -245,6 +245,27 @@ pub fn run(
     // Every position seen, by hash: its side to move, its number of moves
     // and its text, for positions of one hash that differ.
     let mut seen: HashMap<u64, (u32, usize, String)> = HashMap::new();
+    // The start position the plugin announces (`uci`'s `info string
+    // variant ... startpos ...`, GUIs set it back) is the one it makes.
+    let announced = variant.desc().start_position.clone();
+    let made = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
+    let mut read = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
+    match read.set_position(&announced) {
+        Err(e) => report.problem("the variant's announced start position is refused", || {
+            format!("'{announced}': {e}")
+        }),
+        Ok(()) if read.hash() != made.hash() => report.problem(
+            "the variant's announced start position is not the one state_new makes",
+            || {
+                format!(
+                    "'{announced}' reads as '{}', state_new makes '{}'",
+                    read.position_text().unwrap_or_default(),
+                    made.position_text().unwrap_or_default()
+                )
+            },
+        ),
+        Ok(()) => {}
+    }
     for game in 1..=games {
         let mut state = GameState::new(&variant.plugin, variant.index).map_err(failed)?;
         if let Some(start) = start {
