@@ -164,7 +164,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         for (second, b) in &written[i + 1..] {
             // Engines may append their logs to one file.
             let both_logs = first.ends_with('=') && second.ends_with('=');
-            if !both_logs && names_one_file(a, b) {
+            if !both_logs && resume::same_file(a, b) {
                 return Err(setup(format!(
                     "{first}{}{} and {second}{}{} name one file: each needs a file of its own",
                     if first.ends_with('=') { "" } else { " " },
@@ -409,7 +409,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         // something else that holds anything is not written over.
         if let Some(record) = &args.record {
             let kept = log.header.record.as_deref().unwrap_or("none");
-            let own = kept != "none" && names_one_file(record, Path::new(kept));
+            let own = kept != "none" && resume::same_file(record, Path::new(kept));
             let held = std::fs::metadata(record).map_or(0, |m| m.len());
             if !own && held > 0 {
                 return Err(refuse(format!(
@@ -745,24 +745,6 @@ fn open_log(
             header.write_to(&mut file).map_err(cannot)?;
             Ok(file)
         }
-    }
-}
-
-/// Whether `a` and `b` name one file, through links and `..`, whether it
-/// exists yet or not (then its folder, resolved, and its name).
-fn names_one_file(a: &Path, b: &Path) -> bool {
-    fn resolved(path: &Path) -> Option<PathBuf> {
-        std::fs::canonicalize(path).ok().or_else(|| {
-            let folder = path
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
-        })
-    }
-    match (resolved(a), resolved(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => a == b,
     }
 }
 

@@ -470,11 +470,21 @@ fn same_openings_file(tag: &str, a: &str, b: &str) -> bool {
     }
 }
 
-/// Whether `a` and `b` name the same file (`b` need not exist).
+/// Whether `a` and `b` name one file, through links and `..`, whether it
+/// exists yet or not (then its folder, resolved, and its name).
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+    fn resolved(path: &Path) -> Option<std::path::PathBuf> {
+        std::fs::canonicalize(path).ok().or_else(|| {
+            let folder = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
+        })
+    }
+    match (resolved(a), resolved(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
     }
 }
 
