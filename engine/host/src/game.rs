@@ -829,8 +829,18 @@ impl GameState {
     /// here but is with every rank one lower, or one higher: the ranks
     /// convention it was most likely written in (`1-10` or `0-9`, xiangqi's
     /// two: Fairy-Stockfish writes `1-10`, Pikafish `0-9`), and which way
-    /// its ranks were off (`one lower`, `one higher`).
+    /// its ranks were off (`one lower`, `one higher`). Only for a game
+    /// with a `MoveRanks` option, the setting the answer names.
     pub fn ranks_it_reads_in(&self, text: &str) -> Option<(&'static str, &'static str)> {
+        let has_move_ranks = self
+            .plugin
+            .info()
+            .options
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case("MoveRanks"));
+        if !has_move_ranks {
+            return None;
+        }
         [(-1, "1-10", "one lower"), (1, "0-9", "one higher")]
             .into_iter()
             .find_map(|(shift, ranks, way)| {

@@ -950,7 +950,6 @@ fn read_position(
             // A GUI counting xiangqi's ranks from the other end.
             let other = state
                 .ranks_it_reads_in(text)
-                .filter(|_| has_move_ranks(&variant.plugin))
                 .map_or(String::new(), |(ranks, way)| {
                     format!(
                         "; it is legal with its ranks counted {way}: if the GUI writes ranks \
@@ -962,14 +961,6 @@ fn read_position(
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(state)
-}
-
-/// Whether `game` has the `MoveRanks` option (xiangqi's).
-fn has_move_ranks(game: &GamePlugin) -> bool {
-    game.info()
-        .options
-        .iter()
-        .any(|o| o.name.eq_ignore_ascii_case("MoveRanks"))
 }
 
 /// The lines of `plyd eval` and of the daemon's `eval`: which evaluator,
