@@ -309,3 +309,24 @@ fn a_line_too_long_to_read_is_answered() {
     );
     assert_eq!(ok(&mut e, "2 version"), env!("CARGO_PKG_VERSION"));
 }
+
+/// `clear_board` starts a new game as `ucinewgame` does, telling the
+/// evaluator: one that panics there is named in the answer, and the board
+/// is cleared all the same.
+#[test]
+fn clear_board_tells_the_evaluator_a_new_game_begins() {
+    let dir = othello_dir();
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let mut engine = Engine::start(
+        dir.path(),
+        &["--option", "Evaluator=odd"],
+        &[("PLYD_TEST_EVAL", "new-game-panic")],
+    );
+    ok(&mut engine, "play b d3");
+    let text = refused(&mut engine, "clear_board");
+    assert!(text.contains("panicked in new_game"), "{text}");
+    // Cleared: d3 is Black's again.
+    ok(&mut engine, "play b d3");
+    ok(&mut engine, "clear_board");
+    ok(&mut engine, "play b d3");
+}

@@ -5,7 +5,7 @@
 //! board, `move`, `hint n` answered by `search` lines — through a whole
 //! game, and its refusals on the status line.
 
-use crate::common::{othello_dir, Engine, TempDir};
+use crate::common::{self, othello_dir, Engine, TempDir};
 
 const EMPTY_GAME: &str = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[5:00]TY[8]\
 BO[8 ---------------------------O*------*O--------------------------- *];)";
@@ -456,4 +456,45 @@ fn a_go_sent_with_the_first_lines_is_searched_on_what_its_clock_holds() {
     let answer: Vec<&str> = lines.last().unwrap()["=== ".len()..].split('/').collect();
     assert!(answer[1].parse::<f64>().is_ok(), "{lines:?}");
     engine.send("quit");
+}
+
+/// A `set game` that starts another game tells the evaluator a new game
+/// begins, as `ucinewgame` does; one that adds moves to the game or takes
+/// some back does not. The evaluator here panics at its `new_game`, so the
+/// first `set game` that calls it gets a status error.
+#[test]
+fn a_set_game_of_another_game_is_a_new_game_for_the_evaluator() {
+    let dir = othello_dir();
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let engine = Engine::start(
+        dir.path(),
+        &["--option", "Evaluator=odd"],
+        &[("PLYD_TEST_EVAL", "new-game-panic")],
+    );
+    let mut gui = Gui {
+        engine,
+        _dir: dir,
+        ping: 0,
+    };
+    gui.engine.send("nboard 2");
+    gui.engine.send("set depth 2");
+    gui.set_game(EMPTY_GAME);
+    gui.set_game(EIGHT_MOVES);
+    gui.engine.send("move G5");
+    assert!(status_errors(&gui.sync()).is_empty());
+    // Seven of the eight moves: one taken back.
+    let taken_back = EIGHT_MOVES.replace("W[F4]", "");
+    gui.set_game(&taken_back);
+    gui.engine.send(&format!("set game {EMPTY_GAME}"));
+    let lines = gui.sync();
+    let errors = status_errors(&lines);
+    assert!(
+        errors.len() == 1 && errors[0].contains("panicked in new_game"),
+        "{lines:?}"
+    );
+    // The new game is set all the same, and played on by the game's own
+    // evaluator.
+    gui.engine.send("move F5");
+    assert!(status_errors(&gui.sync()).is_empty());
+    assert!(is_nboard_move(&gui.go()));
 }

@@ -106,12 +106,18 @@ impl Gtp {
                 Some(Ok(_)) => Err("unacceptable size".to_string()),
                 _ => Err("boardsize needs an integer".to_string()),
             },
-            // A new game: the clocks start again from `time_settings`.
-            "clear_board" => self.replay(ctl, Vec::new()).map(|()| {
+            // A new game, as `ucinewgame` starts one (the evaluator told,
+            // the table emptied); the clocks start again from
+            // `time_settings`. The board is cleared whatever the evaluator
+            // answers.
+            "clear_board" => {
+                let fresh = ctl.new_game(self).map_err(|e| e.to_string());
                 self.left = [None, None];
                 self.marks.clear();
-                String::new()
-            }),
+                self.replay(ctl, Vec::new())
+                    .and(fresh)
+                    .map(|()| String::new())
+            }
             // Othello has no komi; the value is read and forgotten.
             "komi" => match command.args.first().map(|s| s.parse::<f64>()) {
                 Some(Ok(_)) => Ok(String::new()),

@@ -57,6 +57,9 @@ pub(super) struct NBoard {
     /// The last `===` move and the seconds its search took: charged to
     /// the clock when the GUI's `move` for it carries no time of its own.
     answered: Option<(String, f64)>,
+    /// Whether a `set game` was taken: the first is no new game to a
+    /// fresh evaluator.
+    game_set: bool,
 }
 
 impl Default for NBoard {
@@ -70,6 +73,7 @@ impl Default for NBoard {
             last_nodes: 0,
             clock: None,
             answered: None,
+            game_set: false,
         }
     }
 }
@@ -196,10 +200,24 @@ impl NBoard {
         ctl.session
             .set_gui_position(&start, &moves)
             .map_err(|e| format!("set game: {e}"))?;
+        // A game that neither goes on from the last one nor takes moves
+        // of it back is a new game for the evaluator, as `ucinewgame` is
+        // (NBoard sends the whole game again after a move is added or
+        // taken back); one back at its start is a new game too.
+        let goes_on =
+            moves.starts_with(&self.moves) || (!moves.is_empty() && self.moves.starts_with(&moves));
+        let new_game = self.game_set
+            && (start != self.start || !goes_on || (moves.is_empty() && !self.moves.is_empty()));
+        self.game_set = true;
         self.start = start;
         self.moves = moves;
         self.clock = clock;
         self.answered = None;
+        if new_game {
+            ctl.session
+                .evaluator_new_game()
+                .map_err(|e| format!("set game: {e}"))?;
+        }
         Ok(())
     }
 

@@ -45,7 +45,9 @@
 //! * `ok`: the disc-count evaluator, well behaved;
 //! * `loud`: the disc count times 100, past the bound of 64 it declares;
 //! * `black`: Black's discs minus White's whoever is to move (a score for
-//!   one player, not for the side to move).
+//!   one player, not for the side to move);
+//! * `new-game-panic`: the disc-count evaluator, which panics in
+//!   `new_game`.
 //!
 //! The evaluator is named `odd` in every mode.
 
