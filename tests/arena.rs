@@ -275,6 +275,25 @@ fn plyd_against_itself_on_othello() {
         assert_eq!(daemon.fen(), game.tag("FinalPosition"));
         daemon.send("go depth 1");
         assert_eq!(daemon.until_bestmove().last().unwrap(), "bestmove (none)");
+        // A score a ply after the opening, each the mover's last `info`
+        // line's: `score/depth`, at the depth its engine was given (or the
+        // empty squares left, fewer).
+        let scores: Vec<&str> = game.tag("Scores").split(' ').collect();
+        let moves = game.moves();
+        assert_eq!(scores.len(), moves.len() - 4, "{game:?}");
+        for (i, word) in scores.iter().enumerate() {
+            let (score, depth) = word.split_once('/').expect(word);
+            assert!(score.parse::<i32>().is_ok(), "{word} in {game:?}");
+            let ply = 4 + i;
+            let mover = if ply % 2 == 0 { "First" } else { "Second" };
+            let given = if game.tag(mover) == "deep" { 3 } else { 1 };
+            let empties = 60 - moves[..ply].iter().filter(|m| **m != "0000").count();
+            assert!(
+                depth.parse::<usize>().unwrap() >= given.min(empties),
+                "{word} at ply {} in {game:?}",
+                ply + 1
+            );
+        }
     }
 
     // Each pair plays one opening, each engine first once.

@@ -293,6 +293,7 @@ mod tests {
             final_position: String::new(),
             seed: 5,
             closest: None,
+            scores: Vec::new(),
         };
         let start = "---------------------------OX------XXX-------------------------- O";
         for format in [RecordFormat::Ggf, RecordFormat::Sgf] {

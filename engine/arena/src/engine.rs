@@ -110,6 +110,10 @@ pub enum Answer {
         /// (plyd's `info string error: ...`, after the prefix): why its
         /// answer may be no move, or one of another position.
         said: Option<String>,
+        /// The score of its last `info` line with one (the first line of
+        /// several), as the log's `Scores` tag writes it (`34/12`, `#-3/9`):
+        /// see [`info_score`].
+        score: Option<String>,
     },
     /// Nothing within the allowance.
     Timeout {
@@ -130,6 +134,43 @@ pub enum Answer {
     },
     /// The match was interrupted before the answer came.
     Interrupted,
+}
+
+/// The score an `info` line gives its move, written as the game log's
+/// `Scores` tag has it: `score cp 34` at `depth 12` is `34/12`, `score
+/// mate -3` is `#-3` (the mover mated in three of its moves), the depth
+/// left out where the line has none. A score the line marks as a bound
+/// (`lowerbound`, `upperbound`), one of a line other than the first
+/// (`multipv 2`) and a `string` line give none.
+pub fn info_score(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    let (mut depth, mut score) = (None, None);
+    while let Some(word) = words.next() {
+        match word {
+            "string" => return None,
+            "depth" => depth = words.next().and_then(|d| d.parse::<u32>().ok()),
+            "multipv" if words.next() != Some("1") => return None,
+            "score" => {
+                let kind = words.next()?;
+                let value: i64 = words.next()?.parse().ok()?;
+                score = Some(match kind {
+                    "cp" => value.to_string(),
+                    "mate" => format!("#{value}"),
+                    _ => return None,
+                });
+            }
+            "lowerbound" | "upperbound" => return None,
+            _ => {}
+        }
+    }
+    let score = score?;
+    Some(match depth {
+        Some(depth) => format!("{score}/{depth}"),
+        None => score,
+    })
 }
 
 /// The failure a line reports, when it is plyd's word that a plugin failed
@@ -365,11 +406,15 @@ impl EngineProcess {
         let sent = Instant::now();
         let deadline = sent + allowance;
         let mut said = None;
+        let mut score = None;
         loop {
             match self.next_event(deadline) {
                 Wait::Event(Event::Line(at, line)) => {
                     if let Some(error) = line.strip_prefix("info string error:") {
                         said = Some(error.trim().to_string());
+                    }
+                    if let Some(this) = info_score(&line) {
+                        score = Some(this);
                     }
                     if let Some(what) = plugin_failure(&line) {
                         // It answers all the same; that answer must not be
@@ -385,6 +430,7 @@ impl EngineProcess {
                             text: words.next().map(str::to_string),
                             elapsed: at.saturating_duration_since(sent),
                             said,
+                            score,
                         };
                     }
                 }
@@ -617,6 +663,28 @@ mod tests {
             Some(vec![])
         );
         assert_eq!(variant_choices("option name Hash type spin"), None);
+    }
+
+    #[test]
+    fn reads_the_score_of_an_info_line() {
+        for (line, score) in [
+            (
+                "info depth 12 seldepth 20 score cp 34 nodes 100 pv f5 d6",
+                Some("34/12"),
+            ),
+            ("info depth 9 score mate -3 pv a1", Some("#-3/9")),
+            ("info score cp -7 time 3", Some("-7")),
+            ("info depth 5 multipv 1 score cp 2 pv d3", Some("2/5")),
+            ("info depth 5 multipv 2 score cp 1 pv c4", None),
+            ("info depth 5 score cp 20 lowerbound pv d3", None),
+            ("info depth 5 score cp 20 upperbound", None),
+            ("info depth 5 nodes 100", None),
+            ("info string score cp 3", None),
+            ("info depth 5 score wdl 1 2 3", None),
+            ("bestmove d3", None),
+        ] {
+            assert_eq!(info_score(line).as_deref(), score, "{line}");
+        }
     }
 
     #[test]

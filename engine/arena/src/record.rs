@@ -169,6 +169,10 @@ pub struct GameRecord {
     pub seed: u64,
     /// The move that left its player the least time, if any was timed.
     pub closest: Option<ClosestCall>,
+    /// The movers' scores of the plies after the opening, one a ply, as
+    /// the `Scores` tag writes them ([`NO_SCORE`] for a chance outcome or
+    /// a move its engine gave no score for); empty where none was kept.
+    pub scores: Vec<String>,
 }
 
 /// The timed move of a game that left its player the least time: how close
@@ -257,6 +261,9 @@ impl GameRecord {
         if let Some(closest) = &self.closest {
             text += &tag(LEAST_LEFT_TAG, &closest.tag_value());
         }
+        if self.scores.iter().any(|s| s != NO_SCORE) {
+            text += &tag(SCORES_TAG, &self.scores.join(" "));
+        }
         text += &self.position_line();
         text += "\n\n";
         out.write_all(text.as_bytes())?;
@@ -308,6 +315,33 @@ pub struct MatchHeader {
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
 pub const LEAST_LEFT_TAG: &str = "LeastLeft";
+
+/// The tag of a game's scores: one word a ply after the opening, the
+/// mover's score as its engine's last `info` line before the move gave it
+/// (`34/12`: `score cp 34` at depth 12; `#-3/9`: mated in three), or
+/// [`NO_SCORE`].
+pub const SCORES_TAG: &str = "Scores";
+
+/// A ply of the `Scores` tag without a score: a chance outcome, or a move
+/// whose engine gave none.
+pub const NO_SCORE: &str = "-";
+
+/// Whether `word` is one ply of a `Scores` tag.
+pub fn is_score_word(word: &str) -> bool {
+    if word == NO_SCORE {
+        return true;
+    }
+    let (value, depth) = match word.split_once('/') {
+        Some((value, depth)) => (value, Some(depth)),
+        None => (word, None),
+    };
+    let number = |text: &str| {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    number(value.strip_prefix('#').unwrap_or(value))
+        && depth.is_none_or(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
 
 /// The tag that opens a log's header, and the log format it names.
 pub const HEADER_TAG: &str = "Arena";
@@ -433,6 +467,7 @@ mod tests {
                 ply: 1,
                 side: 0,
             }),
+            scores: vec![NO_SCORE.to_string()],
         };
         let mut out = Vec::new();
         record.write_to(&mut out).unwrap();
@@ -457,5 +492,32 @@ mod tests {
         // Engine 1 played first and won.
         assert_eq!(record.points_of_engine(1), 1.0);
         assert_eq!(record.points_of_engine(0), 0.0);
+        // No score kept: no Scores tag.
+        assert!(!text.contains("Scores"), "{text}");
+        let scored = GameRecord {
+            moves: vec!["f5".into(), "d6".into(), "c3".into()],
+            scores: vec!["12/5".into(), NO_SCORE.into()],
+            closest: None,
+            ..record
+        };
+        let mut out = Vec::new();
+        scored.write_to(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.ends_with("[Scores \"12/5 -\"]\nposition startpos moves f5 d6 c3\n\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn score_words() {
+        for good in ["-", "0", "34/12", "-7", "-7/1", "#3", "#-3/9", "#0/0"] {
+            assert!(is_score_word(good), "{good}");
+        }
+        for bad in [
+            "", "--", "/3", "3/", "3/-1", "#", "#-", "cp", "3.5", "3/x", "+3", "1/2/3",
+        ] {
+            assert!(!is_score_word(bad), "{bad}");
+        }
     }
 }

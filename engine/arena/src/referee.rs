@@ -16,7 +16,7 @@ use plyd_host::{GameState, Outcome, VariantRef};
 use crate::clock::{check_movetime, Clock, Limits};
 use crate::engine::{Answer, EngineProcess};
 use crate::openings::{position_command, Opening};
-use crate::record::{ClosestCall, Ending, GameRecord, GameResult};
+use crate::record::{ClosestCall, Ending, GameRecord, GameResult, NO_SCORE};
 use plyd_util::rng::SplitMix64;
 
 /// What every game of a match shares.
@@ -95,6 +95,8 @@ pub fn play_game(
     let mut legal = Vec::new();
     let mut chance = Vec::new();
     let mut closest: Option<ClosestCall> = None;
+    // The movers' scores, a ply at a time after the opening.
+    let mut scores = Vec::new();
 
     // The ply limit ends a game the rules have not ended at its last ply:
     // a mate on the last ply allowed is a mate.
@@ -121,6 +123,7 @@ pub fn play_game(
                 .ok_or("game plugin: a chance node whose weights are all zero")?;
             let token = chance[pick].0;
             moves.push(state.format_move(token).map_err(plugin_error)?);
+            scores.push(NO_SCORE.to_string());
             state.make_move(token).map_err(plugin_error)?;
             continue;
         }
@@ -212,6 +215,7 @@ pub fn play_game(
                 text,
                 elapsed,
                 said,
+                score,
             } => {
                 // What the engine said was wrong, where it refused the
                 // position or the search (a line the arena wrote in a
@@ -243,6 +247,7 @@ pub fn play_game(
                     );
                 };
                 moves.push(state.format_move(mv).map_err(plugin_error)?);
+                scores.push(score.unwrap_or_else(|| NO_SCORE.to_string()));
                 state.make_move(mv).map_err(plugin_error)?;
             }
         }
@@ -263,6 +268,7 @@ pub fn play_game(
         final_position: state.position_text().map_err(plugin_error)?,
         seed: rules.seed,
         closest,
+        scores,
     })
 }
 

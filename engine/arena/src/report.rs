@@ -274,6 +274,7 @@ mod tests {
             final_position: String::new(),
             seed: 1,
             closest: None,
+            scores: Vec::new(),
         }
     }
 

@@ -17,8 +17,8 @@ use plyd_host::{Outcome, VariantRef};
 
 use crate::openings::{play_text, Opening, Start};
 use crate::record::{
-    parse_tag, ClosestCall, Ending, GameRecord, GameResult, MatchHeader, HEADER_TAG,
-    LEAST_LEFT_TAG, LOG_FORMAT,
+    is_score_word, parse_tag, ClosestCall, Ending, GameRecord, GameResult, MatchHeader, HEADER_TAG,
+    LEAST_LEFT_TAG, LOG_FORMAT, NO_SCORE, SCORES_TAG,
 };
 use crate::referee::adjudicate;
 
@@ -388,6 +388,26 @@ fn check_game(
         }
         None => None,
     };
+    // Logs written before the tag, and games of no scored move, have none.
+    let scores: Vec<String> = match game.tags.get(SCORES_TAG) {
+        Some(text) => {
+            let words: Vec<String> = text.split(' ').map(str::to_string).collect();
+            if let Some(bad) = words.iter().find(|w| !is_score_word(w)) {
+                return Err(format!(
+                    "its {SCORES_TAG} has '{bad}', not a score (like '34/12', '#-3/9' or '{NO_SCORE}')"
+                ));
+            }
+            if words.len() != moves.len() - opening_plies {
+                return Err(format!(
+                    "its {SCORES_TAG} has {} words, not one for each of its {} plies after the opening",
+                    words.len(),
+                    moves.len() - opening_plies
+                ));
+            }
+            words
+        }
+        None => Vec::new(),
+    };
     let side = || state.side_to_move().map_err(|e| e.to_string());
     // A game the rules ended cannot have ended otherwise (a player's late
     // or illegal move would have come before the end).
@@ -423,6 +443,7 @@ fn check_game(
         final_position,
         seed: header.seed,
         closest,
+        scores,
     })
 }
 
@@ -530,6 +551,7 @@ mod tests {
             final_position: "x".into(),
             seed: 9,
             closest: None,
+            scores: Vec::new(),
         }
     }
 
