@@ -1995,3 +1995,39 @@ fn a_daemon_that_answers_readyok_under_a_memory_cap_can_search() {
     // allocation.
     assert!(refused > 0);
 }
+
+/// A game option set before a `PluginPath` reload stays in force after it,
+/// and `uci` lists it: whether the folder is the same (the library loaded
+/// again from the same file, which kept the value without the daemon
+/// knowing) or another (a fresh library, which would start from its
+/// default).
+#[test]
+fn game_options_survive_a_plugin_path_reload() {
+    let first = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let second = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let mut e = Engine::start(first.path(), &[], &[]);
+    e.send("setoption name MoveRanks value 1-10");
+    assert!(errors(&e.sync()).is_empty());
+    for dir in [first.path(), second.path()] {
+        e.send(&format!(
+            "setoption name PluginPath value {}",
+            dir.display()
+        ));
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        e.send("uci");
+        let listing = e.read_until(|l| l == "uciok");
+        assert!(
+            listing
+                .iter()
+                .any(|l| l == "option name MoveRanks type combo default 1-10 var 0-9 var 1-10"),
+            "{listing:?}"
+        );
+        // The cannon's move to the centre, ranks counted from 1.
+        e.send("position startpos moves h3e3");
+        let lines = e.sync();
+        assert!(errors(&lines).is_empty(), "{} {lines:?}", dir.display());
+        e.send("position startpos moves h2e2");
+        assert_eq!(errors(&e.sync()).len(), 1);
+    }
+}

@@ -144,6 +144,15 @@ impl GamePlugin {
             .map(|(_, v)| v.clone())
     }
 
+    /// Every option given a value that `set_option` took, with that value,
+    /// in the order they were last set.
+    pub fn option_values(&self) -> Vec<(String, String)> {
+        self.set_values
+            .lock()
+            .map(|v| v.clone())
+            .unwrap_or_default()
+    }
+
     /// Disable the plugin because one of its calls never returned (the
     /// caller's watchdog decides that); every later call is refused until
     /// the plugin is loaded again.

@@ -884,6 +884,17 @@ impl Session {
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
         let params = self.current.as_ref().and_then(|c| c.eval_params.clone());
+        // The game options set before, set again in the games loaded now
+        // that list them: a library loaded again from the same file would
+        // keep them without the host knowing, one from another file would
+        // start from its defaults.
+        let mut kept: Vec<(String, String)> = Vec::new();
+        for game in self.host.games() {
+            for (name, value) in game.option_values() {
+                kept.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
+                kept.push((name, value));
+            }
+        }
         let wanted = (
             dirs.to_vec(),
             self.host.evaluator_files().to_vec(),
@@ -891,17 +902,36 @@ impl Session {
             evaluator.clone(),
         );
         self.host.reload_failed_afresh();
-        let (mut fresh, mut messages) =
-            call_within("loading the plugins", call_limit(), &[], move || {
+        let (mut fresh, mut messages) = call_within(
+            "loading the plugins",
+            call_limit(),
+            &[],
+            move || {
                 let (dirs, files, variant, evaluator) = wanted;
-                Session::open(
+                let (fresh, mut messages) = Session::open(
                     &dirs,
                     &files,
                     variant.as_deref(),
                     evaluator.as_deref(),
                     None,
-                )
-            })?;
+                );
+                for game in fresh.host.games() {
+                    for (name, value) in &kept {
+                        let Some(option) = game.info().option(name) else {
+                            continue;
+                        };
+                        if let Err(e) = game.set_option(&option.name, value) {
+                            messages.push(format!(
+                                "option '{}' of {}: {value} was not taken again after the reload: {e}",
+                                option.name,
+                                game.name()
+                            ));
+                        }
+                    }
+                }
+                (fresh, messages)
+            },
+        )?;
         if fresh.current.is_none() {
             return Err(messages.join("; "));
         }
