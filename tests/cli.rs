@@ -884,3 +884,39 @@ fn a_failed_evaluator_call_ends_check_naming_the_position() {
     );
     assert!(!stdout.contains("could not be told"), "{stdout}");
 }
+
+/// A tool refuses an option that is neither plyd's nor a loaded game's (a
+/// typo would give another run than the one asked for), and says it
+/// passes over one of the engine's given by `--option`.
+#[test]
+fn tools_refuse_unknown_options_and_name_those_they_pass_over() {
+    let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let run = |option: &str| {
+        common::plyd_command(dir.path())
+            .args([
+                "--game", "xiangqi", "perft", "--depth", "1", "--option", option,
+            ])
+            .output()
+            .unwrap()
+    };
+    let typo = run("MoveRank=1-10");
+    let stderr = String::from_utf8_lossy(&typo.stderr);
+    assert_eq!(typo.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("option MoveRank=1-10 (--option): unknown option 'MoveRank'"),
+        "{stderr}"
+    );
+    assert!(typo.stdout.is_empty());
+    let engine = run("NullMove=false");
+    let stderr = String::from_utf8_lossy(&engine.stderr);
+    assert!(engine.status.success(), "{stderr}");
+    assert!(
+        stderr
+            .contains("option NullMove=false (--option) is the engine's, which a tool passes over"),
+        "{stderr}"
+    );
+    // The game's own option is taken: ranks counted from 1.
+    let ranks = run("moveranks=1-10");
+    assert!(ranks.status.success());
+    assert!(String::from_utf8_lossy(&ranks.stdout).contains("a1a2: 1"));
+}

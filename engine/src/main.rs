@@ -1135,6 +1135,28 @@ fn load_plugins(config: &DaemonConfig) -> Result<PluginHost, String> {
         log::error!("{e}");
     }
     let mut host = report.host;
+    // An option neither plyd's nor a loaded game's is a typo, or meant
+    // for another program: the run would be another than the one asked
+    // for. The engine's own options mean nothing to a tool: passed over,
+    // said where `--option` gave one (a configuration file serves the
+    // daemon as well).
+    for (name, value, source) in &config.options {
+        let a_games = host.games().iter().any(|g| g.info().option(name).is_some());
+        if a_games {
+            continue;
+        }
+        if !plyd::daemon::is_engine_option(name) {
+            return Err(format!(
+                "option {name}={value} ({source}): unknown option '{name}': neither plyd's nor a loaded game's"
+            ));
+        }
+        if source == "--option" {
+            log::warn!(
+                "option {name}={value} (--option) is the engine's, which a tool passes over; \
+                 a tool takes the loaded games' own options"
+            );
+        }
+    }
     let named = config.evaluator.as_deref();
     if let Some(Err(e)) = named.and_then(|wanted| host.add_evaluator_named_by_file(wanted)) {
         return Err(e.to_string());

@@ -39,6 +39,12 @@ use crate::options::EngineSettings;
 use crate::search::{mcts::TreeMemory, SearchControl, TranspositionTable};
 pub use controller::session::{create_evaluator, evaluation_lines, Session};
 use controller::Controller;
+
+/// Whether `name` (in any case) is one of the engine's own options
+/// (`Threads`, `NullMove`), not a game plugin's.
+pub fn is_engine_option(name: &str) -> bool {
+    controller::is_engine_option(name)
+}
 pub use dialect::{printable, Protocol};
 use dialect::{Dialect, Protocol as Chosen};
 use guard::sentry::{Sentry, Watcher};

@@ -9,6 +9,7 @@
 mod error;
 mod jobs;
 mod options;
+pub(crate) use options::is_engine_option;
 pub mod session;
 pub(in crate::daemon) mod worker;
 

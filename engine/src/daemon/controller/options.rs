@@ -204,6 +204,13 @@ const ENGINE_OPTIONS: [EngineOption; 46] = [
     special!(names::BOOK_FILE, BookFile, true),
 ];
 
+/// Whether `name` (in any case) is one of the engine's own options.
+pub(crate) fn is_engine_option(name: &str) -> bool {
+    ENGINE_OPTIONS
+        .iter()
+        .any(|o| o.name.eq_ignore_ascii_case(name))
+}
+
 /// `option '<name>' takes a, b, c, not '<value>'`.
 fn not_one_of(name: &str, choices: &[&str], value: &str) -> ControlError {
     ControlError::Option(format!(
