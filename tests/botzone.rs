@@ -460,6 +460,44 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
     free.send("quit");
 }
 
+/// Under Botzone's cap, a `Hash` set after `Threads` counts the memory the
+/// threads will take at the first search (a table that left them none was
+/// taken, and that search ended the process), and a smaller table
+/// replacing a large one counts the large one as freed (it is freed
+/// first: the smaller one was refused).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_table_set_after_threads_leaves_them_their_memory() {
+    const CAP: u64 = 256 << 20;
+    let dir = plugins();
+    let mut e = Engine::start_capped(dir.path(), &[], CAP);
+    e.send("setoption name Hash value 150");
+    let told = e.sync();
+    assert!(errors(&told).is_empty(), "{told:?}");
+    e.send("setoption name Hash value 100");
+    let told = e.sync();
+    assert!(errors(&told).is_empty(), "{told:?}");
+    e.send("setoption name Hash value 16");
+    e.send("setoption name Threads value 12");
+    let told = e.sync();
+    assert!(errors(&told).is_empty(), "{told:?}");
+    e.send("setoption name Hash value 128");
+    let told = e.sync();
+    assert_eq!(errors(&told).len(), 1, "{told:?}");
+    assert!(
+        told[0].contains("less 12 search threads' 144 MiB"),
+        "{told:?}"
+    );
+    e.send("go movetime 100");
+    let best = e.until_bestmove();
+    assert_ne!(best.last().unwrap(), "bestmove (none)", "{best:?}");
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let log = e.stderr_lines();
+    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+}
+
 /// Under a cap far below Botzone's (62 MiB of address space, where the
 /// first search's 8 MiB continuation history cannot be had beside the
 /// 4 MiB kept for what is not optional; 56 MiB, where it once ended the

@@ -242,41 +242,61 @@ pub const HASH_SHARE_PERCENT: u64 = 90;
 /// about 11 MiB a thread).
 pub const THREAD_MIB: u64 = 12;
 
-/// Refuse `threads` search threads, `now` being in use, where the
-/// machine (or the address-space limit) cannot give what the new ones
-/// take: a thread that cannot get its memory would end the process.
-pub fn check_threads(threads: u64, now: u64, available: Option<u64>) -> Result<(), String> {
+/// Refuse `threads` search threads where the machine (or the
+/// address-space limit) cannot give what they take beyond the `mapped`
+/// threads whose memory is already taken (their histories kept from the
+/// last search): a thread that cannot get its memory would end the
+/// process.
+pub fn check_threads(threads: u64, mapped: u64, available: Option<u64>) -> Result<(), String> {
     let Some(available) = available else {
         return Ok(());
     };
-    let need = threads.saturating_sub(now.max(1)) * THREAD_MIB;
+    let need = threads.saturating_sub(mapped) * THREAD_MIB;
     let most = available * HASH_SHARE_PERCENT / 100;
     if need > most {
         return Err(format!(
-            "option 'Threads': {threads} threads need about {need} MiB more than the {} in use \
-             (about {THREAD_MIB} MiB each), more than this machine can give now \
-             ({available} MiB available; at most {} threads)",
-            now.max(1),
-            now.max(1) + most / THREAD_MIB
+            "option 'Threads': {threads} threads need about {need} MiB more than is taken now \
+             (about {THREAD_MIB} MiB each, {mapped} of them taken), more than this machine can \
+             give now ({available} MiB available; at most {} threads)",
+            (mapped + most / THREAD_MIB).max(1)
         ));
     }
     Ok(())
 }
 
+/// The largest table [`check_hash`] lets through with `available` MiB.
+pub fn most_hash_mib(current: u64, unmapped: u64, available: u64) -> u64 {
+    (available + current).saturating_sub(unmapped * THREAD_MIB) * HASH_SHARE_PERCENT / 100
+}
+
 /// Refuse a hash table of `mib` MiB that the machine cannot give now (with
 /// `available` MiB free), naming the most it could be: 90% of what is
-/// left once the first search thread's histories ([`THREAD_MIB`]) are
-/// counted, since a search allocates them when it starts and, before the
-/// first search, they are not yet mapped.
-pub fn check_hash(mib: u64, available: Option<u64>) -> Result<(), String> {
+/// left once the table it replaces, `current` MiB (freed first), is given
+/// back and the `unmapped` search threads set but without their memory
+/// yet ([`THREAD_MIB`] each: a search allocates it when it starts) are
+/// counted.
+pub fn check_hash(
+    mib: u64,
+    current: u64,
+    unmapped: u64,
+    available: Option<u64>,
+) -> Result<(), String> {
     let Some(available) = available else {
         return Ok(());
     };
-    let most = available.saturating_sub(THREAD_MIB) * HASH_SHARE_PERCENT / 100;
+    let most = most_hash_mib(current, unmapped, available);
     if mib > most {
+        let threads = if unmapped > 1 {
+            format!(
+                " less {unmapped} search threads' {} MiB",
+                unmapped * THREAD_MIB
+            )
+        } else {
+            String::new()
+        };
         return Err(format!(
             "option 'Hash': {mib} MiB is more than this machine can give now \
-             ({available} MiB available; at most {most} MiB)"
+             ({available} MiB available{threads}; at most {most} MiB)"
         ));
     }
     Ok(())
@@ -288,13 +308,33 @@ mod tests {
 
     #[test]
     fn threads_are_refused_past_what_the_machine_gives() {
-        assert!(check_threads(256, 1, None).is_ok());
-        // 170 MiB left, 90% of it usable: 12 more threads of 12 MiB.
-        assert!(check_threads(13, 1, Some(170)).is_ok());
-        let e = check_threads(32, 1, Some(170)).unwrap_err();
-        assert!(e.contains("at most 13 threads"), "{e}");
-        // Threads already running are counted in.
+        assert!(check_threads(256, 0, None).is_ok());
+        // 170 MiB left, 90% of it usable: 12 threads of 12 MiB.
+        assert!(check_threads(12, 0, Some(170)).is_ok());
+        let e = check_threads(32, 0, Some(170)).unwrap_err();
+        assert!(e.contains("at most 12 threads"), "{e}");
+        // Threads whose memory is taken already are counted in.
         assert!(check_threads(20, 8, Some(170)).is_ok());
+        assert!(check_threads(21, 8, Some(170)).is_err());
+    }
+
+    #[test]
+    fn a_table_is_refused_past_what_the_machine_gives_its_threads_counted() {
+        assert!(check_hash(1 << 16, 0, 1, None).is_ok());
+        // 173 MiB left: 90% of 161 with one thread to come.
+        assert!(check_hash(144, 0, 1, Some(173)).is_ok());
+        assert!(check_hash(145, 0, 1, Some(173)).is_err());
+        // Fifteen threads set and not started take 180 of it: no table
+        // of 128 MiB fits (where it was taken, and the first search
+        // ended the process).
+        let e = check_hash(128, 0, 15, Some(173)).unwrap_err();
+        assert!(
+            e.contains("(173 MiB available less 15 search threads' 180 MiB; at most 0 MiB)"),
+            "{e}"
+        );
+        // The table replaced is freed first: a smaller one fits where the
+        // bigger one is mapped.
+        assert!(check_hash(100, 150, 1, Some(71)).is_ok());
     }
 
     #[test]
@@ -395,14 +435,14 @@ mod tests {
 
     #[test]
     fn a_table_beyond_the_available_memory_is_refused() {
-        assert!(check_hash(65536, Some(22460)).is_err());
-        assert!(check_hash(16, Some(22460)).is_ok());
+        assert!(check_hash(65536, 0, 1, Some(22460)).is_err());
+        assert!(check_hash(16, 0, 1, Some(22460)).is_ok());
         // 90% of 22460 MiB less the first thread's 12.
-        assert!(check_hash(20203, Some(22460)).is_ok());
-        assert!(check_hash(20204, Some(22460)).is_err());
+        assert!(check_hash(20203, 0, 1, Some(22460)).is_ok());
+        assert!(check_hash(20204, 0, 1, Some(22460)).is_err());
         // Under a tight limit the first thread's histories come first.
-        assert!(check_hash(16, Some(20)).is_err());
-        assert!(check_hash(1, Some(14)).is_ok());
-        assert!(check_hash(65536, None).is_ok());
+        assert!(check_hash(16, 0, 1, Some(20)).is_err());
+        assert!(check_hash(1, 0, 1, Some(14)).is_ok());
+        assert!(check_hash(65536, 0, 1, None).is_ok());
     }
 }

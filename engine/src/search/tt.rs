@@ -324,8 +324,9 @@ impl TranspositionTable {
         Ok(table)
     }
 
-    /// Reallocate for `mib` MiB, emptying the table. On failure the table
-    /// keeps its old size and contents.
+    /// Reallocate for `mib` MiB, emptying the table. The old table is freed
+    /// first (under a tight memory limit both may not fit at once); on
+    /// failure the table has its old size again, emptied.
     pub fn resize(&mut self, mib: usize) -> Result<(), String> {
         let clusters = (mib.saturating_mul(1 << 20) / CLUSTER_BYTES).max(1);
         if clusters == self.clusters {
@@ -334,12 +335,35 @@ impl TranspositionTable {
         }
         let too_big = || format!("cannot allocate a {mib} MiB hash table");
         let len = clusters.checked_mul(CLUSTER * WORDS).ok_or_else(too_big)?;
-        self.words = zeroed_words(len).ok_or_else(too_big)?;
+        let old_len = self.words.len();
+        self.words = Vec::new();
+        self.words = match zeroed_words(len) {
+            Some(words) => words,
+            None => {
+                // The old size was had a moment ago; a table of one
+                // cluster if not even that.
+                let (words, clusters) = match zeroed_words(old_len) {
+                    Some(words) if old_len > 0 => (words, self.clusters),
+                    _ => (zeroed_words(CLUSTER * WORDS).ok_or_else(too_big)?, 1),
+                };
+                self.words = words;
+                self.clusters = clusters;
+                *self.written.get_mut() = false;
+                self.clear_pending = false;
+                return Err(too_big());
+            }
+        };
         *self.written.get_mut() = false;
         self.clear_pending = false;
         self.clusters = clusters;
         self.generation.store(0, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// How many search threads' histories are kept from the last search:
+    /// their memory is taken already.
+    pub fn kept_histories(&self) -> usize {
+        self.memory.lock().iter().filter(|m| m.is_some()).count()
     }
 
     /// Size in MiB, rounded down.
@@ -376,7 +400,7 @@ impl TranspositionTable {
     /// 9 MiB a thread) for good, and zero them at every new game, mapping
     /// pages they never used (after one search on 32 threads, a
     /// `ucinewgame` on one took resident memory from 85 to 321 MiB).
-    pub(super) fn keep_memory_of(&self, threads: usize) {
+    pub(crate) fn keep_memory_of(&self, threads: usize) {
         let dropped: Vec<_> = {
             let mut memory = self.memory.lock();
             let from = threads.min(memory.len());

@@ -126,23 +126,34 @@ fn new_book(path: &std::path::Path, variant: Option<&str>) -> Option<(Book, Stri
 /// `settings` then takes) when the machine cannot give that one, with the
 /// line that says so.
 fn new_table(settings: &mut EngineSettings) -> (TranspositionTable, Option<String>) {
-    let fits =
-        crate::memory::check_hash(u64::from(settings.hash_mib), crate::memory::available_mib());
+    let available = crate::memory::available_mib();
+    let threads = u64::from(settings.threads);
+    let fits = crate::memory::check_hash(u64::from(settings.hash_mib), 0, threads, available);
     match fits.and_then(|()| TranspositionTable::new(settings.hash_mib as usize)) {
         Ok(table) => (table, None),
         Err(e) => {
-            // The default size, else the least: under a tight address-space
+            // The default size, or the most the check lets through where
+            // that is less, else the least: under a tight address-space
             // limit even the default may not be had.
-            for fallback in [
-                settings_mod::HASH_RANGE.default,
-                settings_mod::HASH_RANGE.min,
-            ] {
+            let (default, least) = (
+                settings_mod::HASH_RANGE.default as u64,
+                settings_mod::HASH_RANGE.min as u64,
+            );
+            let first = available
+                .map(|a| crate::memory::most_hash_mib(0, threads, a))
+                .map_or(default, |most| most.min(default));
+            for fallback in [first, least] {
                 let fallback = fallback as u32;
-                if fallback >= settings.hash_mib {
+                if fallback >= settings.hash_mib || fallback < least as u32 {
                     continue;
                 }
                 if let Ok(table) = TranspositionTable::new(fallback as usize) {
-                    let why = format!("{e}; using {fallback} MiB");
+                    let least = if u64::from(fallback) == least {
+                        ", the least a table can be"
+                    } else {
+                        ""
+                    };
+                    let why = format!("{e}; using {fallback} MiB{least}");
                     log::error!("{why}");
                     settings.hash_mib = fallback;
                     return (table, Some(why));

@@ -390,11 +390,15 @@ impl Controller {
                 let current = self.settings.threads;
                 crate::memory::check_threads(
                     u64::from(threads),
-                    u64::from(current),
+                    self.tt.kept_histories() as u64,
                     crate::memory::available_mib(),
                 )
                 .map_err(|e| refused(format!("{e}; Threads stays at {current}")))?;
                 self.settings.threads = threads;
+                // The histories kept for threads no longer searching go
+                // now, not at the next search: a `ucinewgame` before it
+                // would zero them all.
+                self.tt.keep_memory_of(threads as usize);
                 let cores = crate::threads::hardware_threads().unwrap_or(1);
                 if threads as usize > cores {
                     voice.note(
@@ -409,8 +413,15 @@ impl Controller {
             Setting::Hash => {
                 let mib = options::HASH_RANGE.parse(name, need()?).map_err(invalid)? as u32;
                 let current = self.settings.hash_mib;
-                crate::memory::check_hash(u64::from(mib), crate::memory::available_mib())
-                    .map_err(|e| refused(format!("{e}; the table stays at {current} MiB")))?;
+                let unmapped = u64::from(self.settings.threads)
+                    .saturating_sub(self.tt.kept_histories() as u64);
+                crate::memory::check_hash(
+                    u64::from(mib),
+                    self.tt.size_mib() as u64,
+                    unmapped,
+                    crate::memory::available_mib(),
+                )
+                .map_err(|e| refused(format!("{e}; the table stays at {current} MiB")))?;
                 self.table()?.resize(mib as usize).map_err(refused)?;
                 self.settings.hash_mib = mib;
             }

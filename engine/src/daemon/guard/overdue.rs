@@ -222,7 +222,8 @@ impl Controller {
         // The stuck thread keeps the old table's memory, and a new table's
         // is mapped at once: take one only where the machine can give it.
         let mib = u64::from(self.settings.hash_mib);
-        let fresh = crate::memory::check_hash(mib, crate::memory::available_mib())
+        let threads = u64::from(self.settings.threads);
+        let fresh = crate::memory::check_hash(mib, 0, threads, crate::memory::available_mib())
             .and_then(|()| TranspositionTable::new(mib as usize));
         match fresh {
             Ok(table) => self.tt = Arc::new(table),
