@@ -816,3 +816,30 @@ fn the_starts_problems_are_logged_once() {
     }
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
 }
+
+/// The Monte-Carlo tree grows only as far as the memory lets it: under a
+/// tight address-space cap the default `MctsTreeNodes` once ended the
+/// first search (`memory allocation of 13631488 bytes failed`), and a
+/// tree kept for the next move the one after it; now the tree stops
+/// growing where the memory ends, and a kept tree that cannot be copied
+/// is given up.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_monte_carlo_tree_grows_only_as_far_as_the_memory_lets_it() {
+    const CAP: u64 = 80_000 << 10;
+    let dir = common::othello_dir();
+    let mut e = Engine::start_capped(dir.path(), &[], CAP);
+    e.send("setoption name SearchMode value mcts");
+    e.sync();
+    for (moves, ms) in [("", 2000), (" moves d3 c3", 1000)] {
+        e.send(&format!("position startpos{moves}"));
+        e.send(&format!("go movetime {ms}"));
+        let best = e.until_bestmove();
+        assert_ne!(best.last().unwrap(), "bestmove (none)", "{best:?}");
+    }
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let log = e.stderr_lines();
+    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+}

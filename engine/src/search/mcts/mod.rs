@@ -132,7 +132,11 @@ impl TreeMemory {
         if id == Tree::ROOT {
             return Some(old);
         }
-        let kept = old.subtree(id);
+        let Some(kept) = old.subtree(id) else {
+            // Short of memory: the old tree goes before the new one grows.
+            drop(old);
+            return None;
+        };
         drop_aside(old);
         Some(kept)
     }
@@ -143,6 +147,13 @@ impl TreeMemory {
 /// that follows the search that grew it would otherwise pay.
 fn drop_aside(tree: Tree) {
     if tree.len() < DROP_ASIDE_NODES {
+        return;
+    }
+    // Where memory is short (an address-space limit all but reached), the
+    // tree is freed before the next one grows.
+    let bytes = tree.len() * std::mem::size_of::<tree::Node>();
+    if !crate::memory::room_for_optional(bytes as u64) {
+        drop(tree);
         return;
     }
     let spawned = std::thread::Builder::new()
@@ -283,7 +294,10 @@ pub(super) fn run(
             0x9e37_79b9_7f4a_7c15 ^ (index as u64 + 1).wrapping_mul(0x1234_5678_9abc_def1),
         );
         walker.tree = match reused {
-            Some(tree) => tree,
+            Some(mut tree) => {
+                tree.uncap();
+                tree
+            }
             None => Tree::with_root(walker.describe(0, NO_NODE)?),
         };
         // A root judged by the rules but with moves listed (a repetition)

@@ -141,12 +141,50 @@ impl Node {
 pub struct Tree {
     /// The nodes, each after its parent.
     pub nodes: Vec<Node>,
+    /// Whether the memory for more nodes could not be had: the tree is
+    /// full below its node limit.
+    capped: bool,
 }
 
 impl Tree {
     /// A tree of the root alone.
     pub fn with_root(root: Node) -> Self {
-        Tree { nodes: vec![root] }
+        Tree {
+            nodes: vec![root],
+            capped: false,
+        }
+    }
+
+    /// Whether one more node fits: fewer than `max` nodes, and room for
+    /// it, the nodes' memory grown (doubled, up to `max`) where it is all
+    /// taken. Memory the machine (or an address-space limit, as a judge
+    /// sets) cannot give leaves the tree full where it is, for the rest
+    /// of the search: a failed allocation would end the process.
+    pub fn room(&mut self, max: usize) -> bool {
+        let len = self.nodes.len();
+        if len >= max || self.capped {
+            return false;
+        }
+        if len < self.nodes.capacity() {
+            return true;
+        }
+        let more = len.max(1024).min(max - len);
+        let bytes = (more * std::mem::size_of::<Node>()) as u64;
+        if crate::memory::room_for_optional(bytes) && self.nodes.try_reserve_exact(more).is_ok() {
+            return true;
+        }
+        log::warn!(
+            "not enough memory for more than {len} tree nodes (MctsTreeNodes is {max}): \
+             the tree grows no further this search"
+        );
+        self.capped = true;
+        false
+    }
+
+    /// A new search may try again to grow the tree past where memory
+    /// stopped it.
+    pub fn uncap(&mut self) {
+        self.capped = false;
     }
 
     /// The root's index.
@@ -239,9 +277,28 @@ impl Tree {
     }
 
     /// A new tree made of the subtree under `id`, which becomes the root
-    /// (with no parent and no incoming move).
-    pub fn subtree(&self, id: NodeId) -> Tree {
+    /// (with no parent and no incoming move); `None` where the memory for
+    /// the copy cannot be had (under an address-space limit, beside the
+    /// tree it is copied from).
+    pub fn subtree(&self, id: NodeId) -> Option<Tree> {
+        let mut count = 0usize;
+        let mut stack = vec![id];
+        while let Some(next) = stack.pop() {
+            count += 1;
+            stack.extend_from_slice(&self.node(next).children);
+        }
+        drop(stack);
+        // The nodes, their children's indices and the queue below.
+        let bytes = count * (std::mem::size_of::<Node>() + 16);
         let mut nodes = Vec::new();
+        if !crate::memory::room_for_optional(bytes as u64)
+            || nodes.try_reserve_exact(count).is_err()
+        {
+            log::warn!(
+                "not enough memory to keep a tree of {count} nodes: the search starts afresh"
+            );
+            return None;
+        }
         // The old index of each copied node's new parent, breadth first so
         // that parents keep coming before their children.
         let mut queue = std::collections::VecDeque::new();
@@ -262,7 +319,10 @@ impl Tree {
         }
         let root = &mut nodes[0];
         root.weight = 0;
-        Tree { nodes }
+        Some(Tree {
+            nodes,
+            capped: false,
+        })
     }
 }
 
@@ -286,7 +346,7 @@ mod tests {
         assert_eq!(t.find(13, 0, 2), Some(3));
         assert_eq!(t.find(13, 1, 2), None, "the side must match too");
         assert_eq!(t.find(13, 0, 1), None, "too deep for one ply");
-        let sub = t.subtree(1);
+        let sub = t.subtree(1).unwrap();
         assert_eq!(sub.len(), 2);
         assert_eq!(sub.node(0).hash, 11);
         assert_eq!(sub.node(0).parent, NO_NODE);

@@ -159,18 +159,16 @@ impl<'a> Visitor<'a> {
             if node.pending.is_none() || self.needs_relist(id) {
                 self.list_moves(id)?;
             }
+            let full = !self.tree.room(self.config.max_nodes);
             let next = match self.tree.node(id).kind {
                 NodeKind::Chance => self.sample_outcome(id),
-                _ => match select::decide(
-                    &self.tree,
-                    id,
-                    self.config.style,
-                    self.config.shape,
-                    self.tree.len() >= self.config.max_nodes,
-                ) {
-                    Step::Descend(child) => Ok(child),
-                    Step::Expand => Err(self.take_pending(id)),
-                },
+                _ => {
+                    match select::decide(&self.tree, id, self.config.style, self.config.shape, full)
+                    {
+                        Step::Descend(child) => Ok(child),
+                        Step::Expand => Err(self.take_pending(id)),
+                    }
+                }
             };
             match next {
                 Ok(child) => {
@@ -337,7 +335,7 @@ impl<'a> Visitor<'a> {
             Some(exact) => exact,
             None => self.leaf_value(side)?,
         };
-        if self.tree.len() >= self.config.max_nodes {
+        if !self.tree.room(self.config.max_nodes) {
             // The tree is full: the value still counts, through the parent.
             // The parent must not wait for a child that never comes.
             if let Some(p) = self.tree.node_mut(parent).pending.as_mut() {
