@@ -579,6 +579,13 @@ fn stop_ends_a_deep_perft_or_bench_at_once_and_costs_the_plugin_nothing() {
         error[0].contains("perft stopped before every root move"),
         "{error:?}"
     );
+    // As a stopped bench: no part taken for the whole.
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string perft stopped after ")
+            && l.ends_with(", not the perft's count")),
+        "{lines:?}"
+    );
     e.send("go perft 5");
     let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
     assert_eq!(lines.last().unwrap(), "Nodes searched: 1396", "{lines:?}");

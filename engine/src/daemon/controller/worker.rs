@@ -608,12 +608,25 @@ pub fn start_perft(
                     for root in &report.roots {
                         line(format!("{}: {}", root.text, root.nodes), false);
                     }
+                    let ms = report.elapsed.as_millis();
                     if report.interrupted {
+                        // As a stopped bench ends: no part is taken for the
+                        // whole by a tool waiting for the count.
                         let _ = events.send(JobEvent::Error(
                             "perft stopped before every root move was counted".to_string(),
                         ));
+                        line(
+                            format!(
+                                "info string perft stopped after {} root moves counted whole: \
+                                 nodes {} time {ms}, not the perft's count",
+                                report.roots.len(),
+                                report.total
+                            ),
+                            false,
+                        );
+                        line("Nodes searched: 0".to_string(), true);
+                        return;
                     }
-                    let ms = report.elapsed.as_millis();
                     line(
                         format!(
                             "info string perft depth {depth} nodes {} time {ms} nps {}",
