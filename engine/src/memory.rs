@@ -257,7 +257,8 @@ pub fn check_threads(threads: u64, mapped: u64, available: Option<u64>) -> Resul
         return Err(format!(
             "option 'Threads': {threads} threads need about {need} MiB more than is taken now \
              (about {THREAD_MIB} MiB each, {mapped} of them taken), more than this machine can \
-             give now ({available} MiB available; at most {} threads)",
+             give now ({available} MiB available, {HASH_SHARE_PERCENT}% of it for the search; \
+             at most {} threads)",
             (mapped + most / THREAD_MIB).max(1)
         ));
     }
