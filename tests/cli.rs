@@ -920,3 +920,49 @@ fn tools_refuse_unknown_options_and_name_those_they_pass_over() {
     assert!(ranks.status.success());
     assert!(String::from_utf8_lossy(&ranks.stdout).contains("a1a2: 1"));
 }
+
+/// Where the system gives the daemon none of its threads (a sandbox's
+/// limit on processes), it says so in one line and ends with status 2:
+/// it panicked with a backtrace.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_daemon_given_no_threads_says_so_in_one_line() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    // A copy another user may run, wherever the build is.
+    let dir = common::othello_dir();
+    let plyd = dir.path().join("plyd");
+    std::fs::copy(common::plyd_bin(), &plyd).unwrap();
+    for (path, mode) in [(dir.path(), 0o755), (plyd.as_path(), 0o755)] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let mut command = std::process::Command::new(&plyd);
+    command.env("PLYD_PLUGIN_PATH", dir.path());
+    // SAFETY: the closure runs in the child between fork and exec and
+    // makes async-signal-safe system calls only. Root is not held to the
+    // limit: the child becomes another user first.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::geteuid() == 0 && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
+                return Err(std::io::Error::last_os_error());
+            }
+            let limit = libc::rlimit {
+                rlim_cur: 1,
+                rlim_max: 1,
+            };
+            if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = common::output_with_input(&mut command, b"uci\nquit\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("plyd: cannot start the input thread: ")
+            && stderr.trim_end().ends_with("plyd cannot run here")
+            && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+}

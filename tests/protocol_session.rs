@@ -582,8 +582,10 @@ fn stop_ends_a_deep_perft_or_bench_at_once_and_costs_the_plugin_nothing() {
     // As a stopped bench: no part taken for the whole.
     assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
     assert!(
-        lines.iter().any(|l| l.starts_with("info string perft stopped after ")
-            && l.ends_with(", not the perft's count")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string perft stopped after ")
+                && l.ends_with(", not the perft's count")),
         "{lines:?}"
     );
     e.send("go perft 5");

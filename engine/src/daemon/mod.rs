@@ -212,25 +212,42 @@ pub fn run(config: DaemonConfig) {
     // faster than the daemon answers (`yes isready`) waits in the pipe,
     // not in memory (unbounded, it grew 1.9 GB in 8 s).
     let (lines_tx, lines_rx) = bounded(QUEUED_LINES);
-    std::thread::Builder::new()
-        .name("plyd-stdin".into())
-        .spawn(move || read_stdin(lines_tx))
-        .expect("the stdin thread can be started");
+    // The daemon's own three threads: where the system gives no thread (a
+    // sandbox's limit on processes, `ulimit -u`), it cannot run at all.
+    let started = |what: &str, result: std::io::Result<std::thread::JoinHandle<()>>| {
+        if let Err(e) = result {
+            eprintln!(
+                "plyd: cannot start the {what} thread: {e} (a limit on threads or processes, \
+                 ulimit -u or a sandbox's, leaves plyd none): plyd cannot run here"
+            );
+            std::process::exit(2);
+        }
+    };
+    started(
+        "input",
+        std::thread::Builder::new()
+            .name("plyd-stdin".into())
+            .spawn(move || read_stdin(lines_tx)),
+    );
     let (done_tx, done_rx) = unbounded();
     let sentry = Sentry::new(lines_rx.clone(), done_tx);
     let watcher = sentry.first();
-    std::thread::Builder::new()
-        .name("plyd-sentry".into())
-        .spawn(move || sentry.keep_watch())
-        .expect("the sentry thread can be started");
-    std::thread::Builder::new()
-        .name("plyd-controller".into())
-        .stack_size(CONTROLLER_STACK)
-        .spawn(move || {
-            let daemon = Daemon::new(config, watcher);
-            control(daemon, None, lines_rx);
-        })
-        .expect("the controller thread can be started");
+    started(
+        "sentry",
+        std::thread::Builder::new()
+            .name("plyd-sentry".into())
+            .spawn(move || sentry.keep_watch()),
+    );
+    started(
+        "controller",
+        std::thread::Builder::new()
+            .name("plyd-controller".into())
+            .stack_size(CONTROLLER_STACK)
+            .spawn(move || {
+                let daemon = Daemon::new(config, watcher);
+                control(daemon, None, lines_rx);
+            }),
+    );
     // Every controller, the first or one that took over, says when the
     // daemon ends.
     let _ = done_rx.recv();
