@@ -2031,3 +2031,37 @@ fn game_options_survive_a_plugin_path_reload() {
         assert_eq!(errors(&e.sync()).len(), 1);
     }
 }
+
+/// A `PluginPath` without the game in play starts the default game with
+/// one error line, the game's: the old game's evaluator is not asked of
+/// the new one (an error line named xiangqi's `classic` as not offered by
+/// Othello).
+#[test]
+fn a_plugin_path_without_the_game_in_play_names_only_the_game() {
+    let both = plugin_dir(&[
+        ("plyd_game_xiangqi", "xiangqi"),
+        ("plyd_game_othello", "othello"),
+    ]);
+    let othello = common::othello_dir();
+    let mut e = Engine::start(both.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.sync();
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        othello.path().display()
+    ));
+    let lines = e.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("game 'xiangqi' is not loaded"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("info string variant othello"),
+        "{lines:?}"
+    );
+}

@@ -272,9 +272,24 @@ impl Session {
             }
             found
         });
+        let wanted_name = wanted.as_ref().map(|v| v.name().to_string());
         let candidates = wanted.into_iter().chain(session.default_variants());
         let mut failed = false;
         for variant in candidates {
+            // The evaluator was asked for with the game asked for: another
+            // game started in its place keeps it only where it offers one
+            // of that name (a PluginPath without xiangqi gave Othello and
+            // an error line for xiangqi's default evaluator, `classic`).
+            let evaluator = match game.is_some() && wanted_name.as_deref() != Some(variant.name()) {
+                true => evaluator.filter(|name| {
+                    session
+                        .host
+                        .evaluators_for(&variant.plugin)
+                        .iter()
+                        .any(|e| e.name().eq_ignore_ascii_case(name))
+                }),
+                false => evaluator,
+            };
             match session.start(&variant, evaluator, eval_params) {
                 Ok((current, warnings)) => {
                     messages.extend(warnings);
