@@ -555,7 +555,9 @@ fn a_configured_hash_the_memory_cannot_hold_is_told_to_the_gui() {
     assert_eq!(errors(&told).len(), 1, "{told:?}");
     assert!(
         told[0].contains("option 'Hash': 1024 MiB is more than this machine can give now")
-            && told[0].ends_with("; using 16 MiB"),
+            && told[0].contains("(config ")
+            && told[0].contains(" line 1: key 'hash')")
+            && told[0].ends_with("; the table stays at 16 MiB"),
         "{told:?}"
     );
     e.send("quit");

@@ -272,6 +272,26 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     problems.extend(file.apply(&mut settings));
     let (mut options, refused) = file.option_values();
     problems.extend(refused);
+    // The file's `threads` and `hash` are set as their options are, first
+    // and in that order: each checked against the memory there is (the
+    // table's against the threads'), its problem or note naming the file,
+    // line and key, as `[options] Hash` does.
+    let defaults = EngineSettings::default();
+    let mut first = Vec::new();
+    if settings.threads != defaults.threads {
+        first.push(("Threads", settings.threads, file.place_of("threads")));
+        settings.threads = defaults.threads;
+    }
+    if settings.hash_mib != defaults.hash_mib {
+        first.push(("Hash", settings.hash_mib, file.place_of("hash")));
+        settings.hash_mib = defaults.hash_mib;
+    }
+    options.splice(
+        0..0,
+        first
+            .into_iter()
+            .map(|(name, value, place)| (name.to_string(), value.to_string(), place)),
+    );
     // The file's paths are relative to the file, as its keys' are; a
     // GUI's `setoption`, and `--option`, are read from the working folder.
     for (name, value, _) in &mut options {

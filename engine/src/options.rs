@@ -491,7 +491,7 @@ impl ConfigFile {
     /// Where a bad value's message says it is: `config key 'k'`, or with
     /// the file and the key's line when the text came from a file
     /// (`config /etc/plyd.toml line 3: key 'k'`).
-    fn place_of(&self, key: &str) -> String {
+    pub fn place_of(&self, key: &str) -> String {
         let Some((path, text)) = &self.origin else {
             return format!("config key '{key}'");
         };
