@@ -677,6 +677,51 @@ fn the_launcher_bot_starts_plyd_from_the_storage() {
         std::fs::set_permissions(&made, std::fs::Permissions::from_mode(0o777)).unwrap();
     }
     first_turn();
+    // A copy that cannot be made whole (here files are held to 1 MiB, as
+    // a full $TMPDIR stops them) says why, and leaves nothing behind: a
+    // partial copy was left at every start.
+    std::fs::write(data.join("libplyd_game_othello.so"), "changed").unwrap();
+    let entries = || {
+        let mut names: Vec<_> = std::fs::read_dir(&copies)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = entries();
+    let out = {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(&bot);
+        command
+            .current_dir(dir.path())
+            .env("TMPDIR", &copies)
+            .stdin(std::process::Stdio::null());
+        // SAFETY: the closure runs in the child between fork and exec and
+        // makes async-signal-safe system calls only.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                let limit = libc::rlimit {
+                    rlim_cur: 1 << 20,
+                    rlim_max: 1 << 20,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        command.output().unwrap()
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("launcher: copying data/plyd to ")
+            && stderr.contains("failed: File too large"),
+        "{stderr}"
+    );
+    assert_eq!(entries(), before);
     // Without the plugin it says why on stderr, and exits.
     std::fs::remove_file(data.join("libplyd_game_amazons.so")).unwrap();
     std::fs::remove_file(data.join("libplyd_game_othello.so")).unwrap();

@@ -583,3 +583,37 @@ fn a_new_game_searches_as_a_fresh_daemon() {
         assert_eq!(search(&mut engine), fresh);
     }
 }
+
+/// With helper threads the Monte-Carlo search's last `info` line is the
+/// line `bestmove` and its `ponder` move come from: the reports read the
+/// main thread's tree alone, where the answer took the line from the tree
+/// that visited the move most (`pv s165234 s125346` and `bestmove s165234
+/// ponder s145236`).
+#[test]
+fn mcts_on_two_threads_reports_the_line_it_answers_with() {
+    let (mut engine, _dir) = einstein();
+    engine.send("setoption name SearchMode value mcts");
+    engine.send("setoption name Threads value 2");
+    for _ in 0..3 {
+        engine.send("ucinewgame");
+        engine.send("position startpos");
+        engine.send("go nodes 3000");
+        let lines = engine.until_bestmove();
+        let best: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+        let pv = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info ") && l.contains(" pv "))
+            .expect("an info line with a pv");
+        let pv: Vec<&str> = pv
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(pv[0], best[1], "{lines:?}");
+        if best.len() == 4 {
+            assert_eq!(pv.get(1), Some(&best[3]), "{lines:?}");
+        }
+    }
+}

@@ -38,21 +38,25 @@ static bool copy_file(const std::string &from, const std::string &to) {
     }
     char buf[1 << 16];
     size_t n;
-    bool ok = true;
+    int error = 0;
     while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) {
         if (std::fwrite(buf, 1, n, out) != n) {
-            ok = false;
+            error = errno;
             break;
         }
     }
+    if (error == 0 && std::ferror(in)) {
+        error = errno;
+    }
     std::fclose(in);
-    if (std::fclose(out) != 0) {
-        ok = false;
+    if (std::fclose(out) != 0 && error == 0) {
+        error = errno;
     }
-    if (!ok) {
-        std::fprintf(stderr, "launcher: copying %s failed\n", from.c_str());
+    if (error != 0) {
+        std::fprintf(stderr, "launcher: copying %s to %s failed: %s\n", from.c_str(), to.c_str(),
+                     std::strerror(error));
     }
-    return ok;
+    return error == 0;
 }
 
 // The whole of a small file, or "" where it cannot be read.
@@ -133,15 +137,24 @@ int main() {
                 return 1;
             }
         }
+        // A copy that fails (a full $TMPDIR) is removed, not left behind
+        // at every start.
         for (const char *file : FILES) {
             std::string from = std::string(STORAGE) + "/" + file;
             if (access(from.c_str(), R_OK) == 0 && !copy_file(from, fresh + "/" + file)) {
+                remove_folder(fresh);
                 return 1;
             }
         }
         FILE *out = std::fopen((fresh + "/stamp").c_str(), "wb");
-        if (out == nullptr || std::fputs(stamp.c_str(), out) < 0 || std::fclose(out) != 0) {
-            std::fprintf(stderr, "launcher: cannot write the stamp in %s\n", fresh.c_str());
+        bool written = out != nullptr && std::fputs(stamp.c_str(), out) >= 0;
+        if (out != nullptr && std::fclose(out) != 0) {
+            written = false;
+        }
+        if (!written) {
+            std::fprintf(stderr, "launcher: cannot write the stamp in %s: %s\n", fresh.c_str(),
+                         std::strerror(errno));
+            remove_folder(fresh);
             return 1;
         }
         std::string old = fresh + ".old";

@@ -349,7 +349,7 @@ pub(super) fn run(
         let outcome = outcome.and(helper_error.map_or(Ok(()), Err));
         let outcome = outcome.and_then(|()| {
             let view = Combined::of(&main.tree, &trees, style);
-            reporter.lines(&mut main, &view, &shared, control)?;
+            reporter.lines(&mut main, &trees, &view, &shared, control)?;
             Ok(view)
         });
         (outcome, trees)
@@ -563,7 +563,7 @@ fn main_loop(
         if walker.max_depth > reporter.last_depth || reporter.last_report.elapsed() >= REPORT_EVERY
         {
             let view = Combined::of(&walker.tree, &[], reporter.style);
-            reporter.lines(walker, &view, shared, control)?;
+            reporter.lines(walker, &[], &view, shared, control)?;
         }
     }
 }
@@ -790,9 +790,14 @@ struct Reporter<'r> {
 
 impl Reporter<'_> {
     /// One line per reported root move (MultiPV), by visits.
+    /// The lines of `view`, each read from the tree that visited its first
+    /// move most: the main thread's, or among `helpers` (the helpers'
+    /// trees, once joined: the last report's first line is then the one
+    /// `bestmove` and its `ponder` move come from).
     fn lines(
         &mut self,
         walker: &mut Visitor,
+        helpers: &[Tree],
         view: &Combined,
         shared: &SharedCounters,
         control: &SearchControl,
@@ -811,7 +816,7 @@ impl Reporter<'_> {
         };
         for k in 0..count {
             let first = view.ranked.get(k).map(|s| s.mv);
-            let line = line_in(&walker.tree, &[], first, self.style);
+            let line = line_in(&walker.tree, helpers, first, self.style);
             let texts = spell(&mut walker.state, &line)?;
             let root_side = walker.tree.node(Tree::ROOT).side;
             let value = view.score(&walker.config.map, root_side, first.map(|_| k));
