@@ -890,3 +890,26 @@ fn a_monte_carlo_tree_grows_only_as_far_as_the_memory_lets_it() {
     let log = e.stderr_lines();
     assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
 }
+
+/// A `position` line of 8 MB (1.6 million xiangqi plies, as the input's
+/// line limit allows) is searched under Botzone's cap: each search
+/// thread's copy of the game doubled its history at its first move, and
+/// the process ended (`memory allocation of 76800000 bytes failed`).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_position_line_at_the_input_limit_is_searched_under_botzones_cap() {
+    const CAP: u64 = 256 << 20;
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let mut e = Engine::start_capped(dir.path(), &["--game", "xiangqi"], CAP);
+    let moves = vec!["b0c2 b9c7 c2b0 c7b9"; 400_000].join(" ");
+    e.send(&format!("position startpos moves {moves}"));
+    e.sync();
+    e.send("go wtime 2000 btime 2000");
+    let best = e.until_bestmove();
+    assert_ne!(best.last().unwrap(), "bestmove (none)", "{best:?}");
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let log = e.stderr_lines();
+    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+}

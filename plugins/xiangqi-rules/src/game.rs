@@ -53,7 +53,7 @@ struct Played {
 ///
 /// `#[repr(C)]` so that `position` is at offset 0: its `board` and `side`
 /// are the layout external evaluators read ([`STATE_LAYOUT`]).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 #[repr(C)]
 pub struct Xiangqi {
     position: Position,
@@ -69,6 +69,27 @@ pub struct Xiangqi {
 }
 
 const UNKNOWN: u8 = u8::MAX;
+
+/// Room a copy keeps past its history for the moves a search makes on
+/// it: a copy of a long game (a `position` line of 1.6 million plies)
+/// would otherwise double its history at the search's first move, as
+/// much memory again as the copy (an address-space limit of 256 MiB
+/// ended the process there).
+const SEARCH_ROOM: usize = 1024;
+
+impl Clone for Xiangqi {
+    fn clone(&self) -> Self {
+        let mut history = Vec::with_capacity(self.history.len() + SEARCH_ROOM);
+        history.extend_from_slice(&self.history);
+        Xiangqi {
+            position: self.position,
+            history,
+            quiet_plies: self.quiet_plies,
+            first_move_number: self.first_move_number,
+            outcome: self.outcome.clone(),
+        }
+    }
+}
 
 impl Xiangqi {
     /// The current position.
