@@ -460,6 +460,16 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
     free.send("quit");
 }
 
+/// `quit`, and a clean exit with no allocation failed on the way.
+#[cfg(target_os = "linux")]
+fn quits_with_no_failed_allocation(mut e: Engine) {
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let log = e.stderr_lines();
+    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+}
+
 /// Under Botzone's cap, a `Hash` set after `Threads` counts the memory the
 /// threads will take at the first search (a table that left them none was
 /// taken, and that search ended the process), and a smaller table
@@ -491,11 +501,7 @@ fn a_table_set_after_threads_leaves_them_their_memory() {
     e.send("go movetime 100");
     let best = e.until_bestmove();
     assert_ne!(best.last().unwrap(), "bestmove (none)", "{best:?}");
-    e.send("quit");
-    let status = e.wait_exit(Duration::from_secs(10));
-    assert!(status.is_some_and(|s| s.success()), "{status:?}");
-    let log = e.stderr_lines();
-    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+    quits_with_no_failed_allocation(e);
 }
 
 /// Under a cap far below Botzone's (62 MiB of address space, where the
@@ -524,11 +530,7 @@ fn searches_under_a_62_mib_address_space_cap_do_without_what_they_cannot_have() 
             moves.push(mv.to_string());
         }
     }
-    e.send("quit");
-    let status = e.wait_exit(Duration::from_secs(10));
-    assert!(status.is_some_and(|s| s.success()), "{status:?}");
-    let log = e.stderr_lines();
-    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+    quits_with_no_failed_allocation(e);
 }
 
 /// A configuration file's `hash` that the cap cannot hold is told to the
@@ -884,11 +886,7 @@ fn a_monte_carlo_tree_grows_only_as_far_as_the_memory_lets_it() {
         let best = e.until_bestmove();
         assert_ne!(best.last().unwrap(), "bestmove (none)", "{best:?}");
     }
-    e.send("quit");
-    let status = e.wait_exit(Duration::from_secs(10));
-    assert!(status.is_some_and(|s| s.success()), "{status:?}");
-    let log = e.stderr_lines();
-    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+    quits_with_no_failed_allocation(e);
 }
 
 /// A `position` line of 8 MB (1.6 million xiangqi plies, as the input's
@@ -907,9 +905,5 @@ fn a_position_line_at_the_input_limit_is_searched_under_botzones_cap() {
     e.send("go wtime 2000 btime 2000");
     let best = e.until_bestmove();
     assert_ne!(best.last().unwrap(), "bestmove (none)", "{best:?}");
-    e.send("quit");
-    let status = e.wait_exit(Duration::from_secs(10));
-    assert!(status.is_some_and(|s| s.success()), "{status:?}");
-    let log = e.stderr_lines();
-    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+    quits_with_no_failed_allocation(e);
 }

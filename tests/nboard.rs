@@ -452,7 +452,9 @@ fn a_go_sent_with_the_first_lines_is_searched_on_what_its_clock_holds() {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.parse::<u64>().ok())
         .unwrap_or_else(|| panic!("{lines:?}"));
-    assert!(nodes > 100, "{lines:?}");
+    // Searched, however little a loaded machine leaves of the second
+    // (10 nodes once, under a load of 16 on 2 cores).
+    assert!(nodes > 0, "{lines:?}");
     let answer: Vec<&str> = lines.last().unwrap()["=== ".len()..].split('/').collect();
     assert!(answer[1].parse::<f64>().is_ok(), "{lines:?}");
     engine.send("quit");

@@ -89,18 +89,18 @@ impl Searcher<'_> {
             let best_now = self.root_moves.first().map(|rm| rm.mv);
             let best_changed = best_now != last_best;
             last_best = best_now;
-            // A partial iteration that changed the answer reports it too, so
-            // the last pv printed is the line of the move played; so does a
-            // partial first one, the only line there is.
+            // A partial iteration reports too, with the search's final
+            // counts: the last line printed is the line of the move played
+            // (where the partial iteration changed it), and its nodes and
+            // time are the whole search's (a `go nodes` on one thread ends
+            // on the count asked for), as a GUI or a tool reads them from
+            // the last line; so does a partial first one, the only line
+            // there is.
             let line_changed = self
                 .root_moves
                 .first()
                 .is_some_and(|rm| rm.score != -INFINITY && rm.pv != last_line);
-            if !self.stopped
-                || best_changed
-                || line_changed
-                || (self.completed_depth == 0 && self.has_answer())
-            {
+            if !self.stopped || best_changed || line_changed || self.has_answer() {
                 self.report_iteration(depth, multipv)?;
                 if let Some(rm) = self.root_moves.first() {
                     last_line.clone_from(&rm.pv);
