@@ -926,3 +926,75 @@ fn check_reads_the_announced_start_position_back() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// An evaluator that calls `exit` ends the process, which plyd cannot
+/// stop: it names the plugin on stderr and ends with status 2, where the
+/// daemon ended without a word with the plugin's status (0 for `exit(0)`,
+/// which `plyd check` then passed).
+#[test]
+fn an_evaluator_calling_exit_is_named_and_ends_plyd_with_status_2() {
+    let library = c_evaluator("quitter", "*out = 0;\n    exit(0);");
+    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    std::fs::copy(&library, plugins.path().join(library.file_name().unwrap())).unwrap();
+    let check = plyd_command(plugins.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "2",
+            "--evaluator",
+            "quitter",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("plyd: exit called inside the plugin ")
+            && stderr.contains("libplyd_eval_quitter"),
+        "{stderr}"
+    );
+    let daemon = crate::common::output_with_input(
+        plyd_command(plugins.path()).args(["--option", "Evaluator=quitter"]),
+        b"uci\nisready\neval\nisready\n",
+    );
+    let stderr = String::from_utf8_lossy(&daemon.stderr);
+    assert_eq!(daemon.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("plyd: exit called inside the plugin "),
+        "{stderr}"
+    );
+}
+
+/// A fault in a plugin's initialisers (a C constructor, run while it is
+/// loaded) is named as one while loading it: nothing was said.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[test]
+fn a_fault_while_loading_a_plugin_is_named() {
+    let dir = TempDir::new("c-ctor");
+    let source = dir.path().join("ctor.c");
+    std::fs::write(
+        &source,
+        "__attribute__((constructor)) void boom(void) { volatile int *volatile p = 0; *p = 1; }\n\
+         const void *plyd_evaluator_api(void) { return 0; }\n",
+    )
+    .unwrap();
+    let library = build_c_sample(&source, "plyd_eval_ctor", "c-eval-ctor");
+    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    let out = plyd_command(plugins.path())
+        .args(["check", "--evaluator"])
+        .arg(&library)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("plyd: SIGSEGV while loading the plugin ")
+            && stderr.contains("(its initialisers, a constructor)"),
+        "{stderr}"
+    );
+}

@@ -1209,3 +1209,69 @@ fn quit_right_after_a_large_hash_does_not_wait_for_its_mapping() {
     // Kilobytes on Linux: far below the 1,024 MiB table.
     assert!(usage.ru_maxrss < 400 * 1024, "{} KiB", usage.ru_maxrss);
 }
+
+/// A stderr nobody reads (a pipe the program that started plyd never
+/// drains, full at 64 KiB) does not stop the daemon: its log lines wait
+/// for a thread of their own, and past its queue are dropped and counted.
+/// The controller blocked writing a log line, and answered nothing more,
+/// `quit` included.
+#[test]
+fn a_stderr_nobody_reads_does_not_stop_the_daemon() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = crate::common::othello_dir();
+    let mut child = crate::common::plyd_command(dir.path())
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Held, never read: the pipe fills.
+    let _stderr = child.stderr.take();
+    let mut stdin = child.stdin.take().unwrap();
+    // Each refused option is a log line of about 60 bytes: 4,000 of them
+    // are several pipes' worth.
+    let writer = std::thread::spawn(move || {
+        for _ in 0..4000 {
+            if writeln!(stdin, "setoption name Nonsense value 1").is_err() {
+                return;
+            }
+        }
+        let _ = writeln!(stdin, "isready");
+        let _ = writeln!(stdin, "quit");
+    });
+    let (lines_tx, lines_rx) = crossbeam_channel::unbounded();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            if lines_tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut errors = 0;
+    let ready = loop {
+        match lines_rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(line) if line == "readyok" => break true,
+            Ok(line) => errors += usize::from(line.starts_with("info string error:")),
+            Err(_) => break false,
+        }
+    };
+    // `quit` ends it, its log still unread.
+    let start = std::time::Instant::now();
+    let mut ended = None;
+    while ended.is_none() && start.elapsed() < Duration::from_secs(10) {
+        ended = child.try_wait().unwrap();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        ready,
+        "no readyok: stuck after {errors} of the 4000 refusals"
+    );
+    assert_eq!(errors, 4000);
+    assert!(ended.is_some_and(|s| s.success()), "{ended:?}");
+    writer.join().unwrap();
+}

@@ -21,6 +21,7 @@ pub use plyd_host as host;
 pub mod book;
 pub mod check;
 pub mod daemon;
+pub mod logpipe;
 pub mod memory;
 pub mod options;
 pub mod perft;

@@ -508,7 +508,7 @@ fn run() -> ExitCode {
         _ => logger.filter_level(log::LevelFilter::Warn),
     };
     logger
-        .target(env_logger::Target::Stderr)
+        .target(env_logger::Target::Pipe(Box::new(plyd::logpipe::LogWriter)))
         .format(|out, record| {
             use std::io::Write;
             let seconds = plyd::daemon::process_started().elapsed().as_secs_f64();
@@ -576,7 +576,10 @@ fn run() -> ExitCode {
     }
     match &cli.command {
         None => {
+            // A stderr nobody reads must not stop the daemon.
+            plyd::logpipe::go_async();
             daemon::run(config);
+            plyd::logpipe::finish(Duration::from_millis(500));
             ExitCode::SUCCESS
         }
         Some(Tool::Bench {

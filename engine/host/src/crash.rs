@@ -28,9 +28,18 @@ pub(crate) fn note_library(loaded: &Path, shown: &Path) {
     imp::note_library(loaded, shown);
 }
 
-/// Put the handler on SIGSEGV, SIGBUS, SIGILL and SIGFPE; once per
-/// process, after the Rust runtime has put its own (which it keeps, the
-/// handler calling it).
+/// Note that the plugin file `shown` is being loaded (`None`: the load is
+/// over): a fault or an `exit` in its initialisers (a C constructor) is
+/// named as one while loading it.
+pub(crate) fn loading(shown: Option<&Path>) {
+    imp::loading(shown);
+}
+
+/// Put the handler on SIGSEGV, SIGBUS, SIGILL and SIGFPE, and one on the
+/// process's exit that names a plugin calling `exit` (which ends the
+/// process with the plugin's status: plyd's handler ends it with status 2
+/// after its line); once per process, after the Rust runtime has put its
+/// own (which it keeps, the handler calling it).
 pub fn install() {
     imp::install();
 }
@@ -243,9 +252,96 @@ mod imp {
         ))
     }
 
+    /// The file being loaded, a leaked NUL-free buffer, and its length.
+    static LOADING: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+    static LOADING_LEN: AtomicUsize = AtomicUsize::new(0);
+
+    pub(super) fn loading(shown: Option<&Path>) {
+        match shown {
+            Some(path) => {
+                let bytes: &'static mut [u8] =
+                    Box::leak(path.as_os_str().as_bytes().to_vec().into_boxed_slice());
+                LOADING_LEN.store(bytes.len(), Ordering::Relaxed);
+                LOADING.store(bytes.as_mut_ptr(), Ordering::Release);
+            }
+            None => LOADING.store(std::ptr::null_mut(), Ordering::Release),
+        }
+    }
+
+    /// The file being loaded, if one is.
+    fn being_loaded() -> Option<&'static [u8]> {
+        let name = LOADING.load(Ordering::Acquire);
+        if name.is_null() {
+            return None;
+        }
+        // SAFETY: a leaked buffer of that length, written before the store.
+        Some(unsafe { std::slice::from_raw_parts(name, LOADING_LEN.load(Ordering::Relaxed)) })
+    }
+
+    extern "C" {
+        fn _Unwind_Backtrace(
+            trace: extern "C" fn(*mut c_void, *mut c_void) -> c_int,
+            arg: *mut c_void,
+        ) -> c_int;
+        fn _Unwind_GetIP(context: *mut c_void) -> usize;
+    }
+
+    /// `_Unwind_Backtrace`'s callback: stop at the first frame inside a
+    /// plugin, its instruction written to `arg`.
+    extern "C" fn find_plugin_frame(context: *mut c_void, arg: *mut c_void) -> c_int {
+        // SAFETY: the unwinder's context of this frame.
+        let pc = unsafe { _Unwind_GetIP(context) };
+        if pc != 0 && plugin_at(pc - 1).is_some() {
+            // SAFETY: `arg` is the caller's usize.
+            unsafe { *arg.cast::<usize>() = pc - 1 };
+            return 5; // _URC_END_OF_STACK: done
+        }
+        0 // _URC_NO_REASON: go on
+    }
+
+    /// Run by `exit`: where the thread ending the process came from a
+    /// plugin (its `exit`, `std::process::exit`), say so and end with
+    /// status 2; plyd's own ends go on as they were.
+    extern "C" fn on_exit() {
+        let mut pc: usize = 0;
+        // SAFETY: the callback writes only `pc`.
+        unsafe { _Unwind_Backtrace(find_plugin_frame, (&mut pc as *mut usize).cast()) };
+        let place = if pc != 0 { plugin_at(pc) } else { None };
+        let loading = being_loaded();
+        if place.is_none() && loading.is_none() {
+            return;
+        }
+        write_err(b"plyd: exit called ");
+        match place {
+            Some((name, offset)) => {
+                write_err(b"inside the plugin ");
+                write_err(name);
+                let mut hex = [0u8; 18];
+                let hex = hex_of(offset, &mut hex);
+                write_err(b", at ");
+                write_err(hex);
+                write_err(b" (addr2line -f -e FILE ");
+                write_err(hex);
+                write_err(b" names the function)");
+            }
+            None => {
+                write_err(b"while loading the plugin ");
+                write_err(loading.unwrap_or_default());
+            }
+        }
+        write_err(
+            b": a plugin that ends the process ends plyd, which cannot catch it; \
+              status 2 (docs/plugins.md, A plugin in C)\n",
+        );
+        // SAFETY: ends the process at once, as exit was about to.
+        unsafe { libc::_exit(2) };
+    }
+
     pub(super) fn install() {
         static ONCE: Once = Once::new();
         ONCE.call_once(|| {
+            // SAFETY: registers an `extern "C"` function of no arguments.
+            unsafe { libc::atexit(on_exit) };
             for (i, &(signal, _)) in SIGNALS.iter().enumerate() {
                 // SAFETY: a zeroed sigaction is valid; the handler is an
                 // `extern "C"` function of the signature SA_SIGINFO asks;
@@ -317,6 +413,15 @@ mod imp {
                 b": a fault in a plugin ends the process, which plyd cannot catch \
                   (docs/plugins.md, A plugin in C)\n",
             );
+        } else if let Some(name) = being_loaded() {
+            write_err(b"plyd: ");
+            write_err(SIGNALS[index].1);
+            write_err(b" while loading the plugin ");
+            write_err(name);
+            write_err(
+                b" (its initialisers, a constructor): a fault in a plugin ends the process, \
+                  which plyd cannot catch (docs/plugins.md, A plugin in C)\n",
+            );
         }
         // Handed on: to the handler before, else the default action, now.
         // SAFETY: BEFORE holds what sigaction gave back at install.
@@ -348,6 +453,8 @@ mod imp {
     use std::path::Path;
 
     pub(super) fn note_library(_loaded: &Path, _shown: &Path) {}
+
+    pub(super) fn loading(_shown: Option<&Path>) {}
 
     pub(super) fn install() {}
 

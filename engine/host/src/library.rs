@@ -150,8 +150,10 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
                     std::env::temp_dir().display()
                 ))
             })?;
+            crate::crash::loading(Some(path));
             // SAFETY: as below; the copy is the same file's bytes.
             let library = unsafe { load_for_good(&copy) };
+            crate::crash::loading(None);
             if library.is_ok() {
                 crate::crash::note_library(&copy, path);
             }
@@ -165,10 +167,12 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
             Ok(library)
         }
         Reuse::Loader | Reuse::NewCopy => {
+            crate::crash::loading(Some(path));
             // SAFETY: loading a library runs its initialisers. Plugins are
             // code the user chose to install in the plugin directory (or
             // name in EvalFile), as with any loader.
             let library = unsafe { load_for_good(path) };
+            crate::crash::loading(None);
             if library.is_ok() {
                 crate::crash::note_library(path, path);
             }

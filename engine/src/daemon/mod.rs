@@ -279,7 +279,7 @@ fn control(mut daemon: Daemon, first: Option<&str>, lines: Receiver<Input>) {
         Ok(false) => {}
         // A panic of the controller's own (outside a line, where it is
         // caught) ends the daemon as it would on the main thread.
-        Err(_) => std::process::exit(101),
+        Err(_) => crate::logpipe::exit(101),
     }
 }
 

@@ -91,7 +91,7 @@ impl Protocol {
                 // and lose each on time: it says why and ends at once.
                 if let Err(e) = botzone::a_game_is_loaded(ctl) {
                     log::error!("{e}");
-                    std::process::exit(2);
+                    crate::logpipe::exit(2);
                 }
             }
             Protocol::Uci | Protocol::Ugi => {}

@@ -303,13 +303,13 @@ impl Write for GatedOut {
                 // Nobody reads the answers any more (the GUI is gone): a
                 // search would go on for nothing.
                 log::error!("stdout is closed at the other end ({e}): plyd exits");
-                std::process::exit(1);
+                crate::logpipe::exit(1);
             }
             if e.kind() != std::io::ErrorKind::WouldBlock {
                 // Nor can anyone when they cannot be written (a full
                 // disk, a file of stdout's past its limit).
                 log::error!("stdout cannot be written ({e}): plyd exits");
-                std::process::exit(1);
+                crate::logpipe::exit(1);
             }
         }
         result
