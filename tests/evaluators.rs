@@ -1765,3 +1765,53 @@ fn a_tool_given_an_evaluator_file_of_another_game_checks_it_on_its_game() {
     );
     e.send("quit");
 }
+
+/// An `EvalFile` whose evaluator has the name of one from another file
+/// takes its place and says so: the first could no longer be chosen, and
+/// nothing told.
+#[test]
+fn an_eval_file_replacing_another_files_evaluator_says_so() {
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let elsewhere = TempDir::new("evalfile-twins");
+    let [first, second] = ["first.so", "second.so"].map(|name| elsewhere.path().join(name));
+    for file in [&first, &second] {
+        std::fs::copy(built_library("plyd_eval_othello_weights"), file).unwrap();
+    }
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        first.display()
+    ));
+    assert_eq!(
+        e.sync(),
+        vec![format!(
+            "info string evaluator weights loaded from {}",
+            first.display()
+        )]
+    );
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        second.display()
+    ));
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].ends_with(&format!(
+            "in place of the evaluator of that name from {} (no longer offered; two evaluators need two names)",
+            first.display()
+        )),
+        "{lines:?}"
+    );
+    // Its own file again: a reload, nothing replaced.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        second.display()
+    ));
+    assert_eq!(
+        e.sync(),
+        vec![format!(
+            "info string evaluator weights loaded from {}",
+            second.display()
+        )]
+    );
+}

@@ -464,13 +464,22 @@ impl Controller {
                         .current
                         .as_ref()
                         .and_then(|c| c.eval_params.clone());
-                    let loaded = self
+                    let (loaded, replaced) = self
                         .session
                         .load_eval_file(&plyd_util::files::gui_path(&text))
                         .map_err(refused)?;
                     self.eval_file_text = text.clone();
                     self.clear_hash()?;
-                    voice.note(self, &format!("evaluator {loaded} loaded from {text}"));
+                    let replaced = replaced.map_or(String::new(), |other| {
+                        format!(
+                            ", in place of the evaluator of that name from {other} \
+                             (no longer offered; two evaluators need two names)"
+                        )
+                    });
+                    voice.note(
+                        self,
+                        &format!("evaluator {loaded} loaded from {text}{replaced}"),
+                    );
                     // The parameter file went with the evaluator it was read
                     // for, the same one rebuilt included: say so.
                     if let Some(file) = had_params {

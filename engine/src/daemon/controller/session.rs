@@ -589,7 +589,7 @@ impl Session {
     /// it, with its default parameters. It must read the current game's
     /// state layout. A plugin of the same evaluator name loaded before (an
     /// older build) gives way to it. Returns the evaluator's name.
-    pub fn load_eval_file(&mut self, path: &Path) -> Result<String, String> {
+    pub fn load_eval_file(&mut self, path: &Path) -> Result<(String, Option<String>), String> {
         let current = self.current.as_ref().ok_or_else(|| self.no_game())?;
         let game = Arc::clone(&current.variant.plugin);
         let file = path.to_path_buf();
@@ -635,6 +635,24 @@ impl Session {
             }
             .to_string());
         }
+        // An evaluator of that name from another file (another author's,
+        // or one from a plugin folder) is replaced: said, since it can no
+        // longer be chosen.
+        let same_file = |a: &Path, b: &Path| {
+            let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            canonical(a) == canonical(b)
+        };
+        let replaced = self
+            .host
+            .evaluators_for(&game)
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(&opened.info().name))
+            .and_then(|e| match &e {
+                EvaluatorSource::External(loaded) if !same_file(loaded.path(), path) => {
+                    Some(e.origin())
+                }
+                _ => None,
+            });
         let external = self
             .host
             .add_evaluator(&game, opened, true)
@@ -645,7 +663,7 @@ impl Session {
         let current = self.current.as_mut().ok_or("no game is loaded")?;
         current.evaluator = Arc::new(evaluator);
         current.eval_params = None;
-        Ok(name)
+        Ok((name, replaced))
     }
 
     /// Re-create the current evaluator with the parameters in `path`, or
