@@ -998,3 +998,21 @@ fn a_fault_while_loading_a_plugin_is_named() {
         "{stderr}"
     );
 }
+
+/// An evaluator that writes into the state it is given to read (the
+/// header's `const`) is a problem `plyd check` names: one that flipped
+/// the side to move and back passed.
+#[test]
+fn check_finds_an_evaluator_that_changes_the_position() {
+    // Byte 16 of Othello's state is the side to move.
+    let library = c_evaluator("meddler", "((uint8_t *)(void *)s)[16] ^= 1;\n    *out = 0;");
+    let (status, stdout) = check_c_evaluator(&library, "meddler", "2");
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "problem: evaluate changed the position it was given: 6 times, first in game 1 ply 0, \
+             position '8/8/8/3OX3/3XO3/8/8/8 b': then '8/8/8/3OX3/3XO3/8/8/8 w'"
+        ),
+        "{stdout}"
+    );
+}

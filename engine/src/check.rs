@@ -775,9 +775,19 @@ fn evaluator_games(
                 |detail: String| format!("game {game} ply {ply}, position '{text}'{detail}");
             report.at = place(String::new());
             alive();
+            let hash = state.hash();
             let score = evaluator.evaluate_unclamped(&state)?;
+            // The state is the evaluator's to read only (`const` in the
+            // header): one it wrote into is another position now.
+            let now = state.position_text()?;
+            let changed = state.hash() != hash || now != text;
             let again = evaluator.evaluate_unclamped(&state)?;
             report.positions += 1;
+            if changed {
+                report.problem("evaluate changed the position it was given", || {
+                    place(format!(": then '{now}'"))
+                });
+            }
             if again != score {
                 report.problem("evaluate scores one position two ways", || {
                     place(format!(": {score}, then {again}"))
