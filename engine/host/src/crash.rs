@@ -313,17 +313,7 @@ mod imp {
         }
         write_err(b"plyd: exit called ");
         match place {
-            Some((name, offset)) => {
-                write_err(b"inside the plugin ");
-                write_err(name);
-                let mut hex = [0u8; 18];
-                let hex = hex_of(offset, &mut hex);
-                write_err(b", at ");
-                write_err(hex);
-                write_err(b" (addr2line -f -e FILE ");
-                write_err(hex);
-                write_err(b" names the function)");
-            }
+            Some((name, offset)) => write_place(name, offset),
             None => {
                 write_err(b"while loading the plugin ");
                 write_err(loading.unwrap_or_default());
@@ -387,6 +377,21 @@ mod imp {
         &out[at - 2..]
     }
 
+    /// `inside the plugin NAME, at 0x... (addr2line ...)`: where in the
+    /// file, what `addr2line` reads (the function, and the line where the
+    /// plugin was built with debug information). Nothing allocated.
+    fn write_place(name: &[u8], offset: usize) {
+        write_err(b"inside the plugin ");
+        write_err(name);
+        let mut hex = [0u8; 18];
+        let hex = hex_of(offset, &mut hex);
+        write_err(b", at ");
+        write_err(hex);
+        write_err(b" (addr2line -f -e FILE ");
+        write_err(hex);
+        write_err(b" names the function)");
+    }
+
     fn write_err(bytes: &[u8]) {
         // SAFETY: write(2) of a live buffer; async-signal-safe.
         unsafe { libc::write(2, bytes.as_ptr().cast(), bytes.len()) };
@@ -398,17 +403,8 @@ mod imp {
         if let Some((name, offset)) = plugin_at(pc) {
             write_err(b"plyd: ");
             write_err(SIGNALS[index].1);
-            write_err(b" inside the plugin ");
-            write_err(name);
-            // Where in the file: what `addr2line` reads (the function, and
-            // the line where the plugin was built with debug information).
-            let mut hex = [0u8; 18];
-            let hex = hex_of(offset, &mut hex);
-            write_err(b", at ");
-            write_err(hex);
-            write_err(b" (addr2line -f -e FILE ");
-            write_err(hex);
-            write_err(b" names the function)");
+            write_err(b" ");
+            write_place(name, offset);
             write_err(
                 b": a fault in a plugin ends the process, which plyd cannot catch \
                   (docs/plugins.md, A plugin in C)\n",
