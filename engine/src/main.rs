@@ -312,7 +312,7 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     options.extend(
         cli.options
             .iter()
-            .map(|(name, value)| (name.clone(), value.clone(), "--option".to_string())),
+            .map(|(name, value)| (name.clone(), value.clone(), FROM_COMMAND_LINE.to_string())),
     );
     // The `PluginPath` option outranks every other way of naming the
     // folders: the first scan is of its folders (scanning the others
@@ -1152,6 +1152,9 @@ fn record_file(
 /// loaded is the tool's error: it names what is wrong with the file (its
 /// state layout, its game), where the evaluator's lookup would only find
 /// no evaluator of that name.
+/// Where an option given by `--option` says it came from.
+const FROM_COMMAND_LINE: &str = "--option";
+
 fn load_plugins(config: &DaemonConfig) -> Result<PluginHost, String> {
     let report = PluginHost::scan(&config.plugin_dirs);
     for e in &report.errors {
@@ -1173,7 +1176,7 @@ fn load_plugins(config: &DaemonConfig) -> Result<PluginHost, String> {
                 "option {name}={value} ({source}): unknown option '{name}': neither plyd's nor a loaded game's"
             ));
         }
-        if source == "--option" {
+        if source == FROM_COMMAND_LINE {
             log::warn!(
                 "option {name}={value} (--option) is the engine's, which a tool passes over; \
                  a tool takes the loaded games' own options"

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use plyd_host::{Outcome, VariantRef};
+pub use plyd_util::files::same_file;
 
 use crate::openings::{play_text, Opening, Start};
 use crate::record::{
@@ -488,24 +489,6 @@ fn same_openings_file(tag: &str, a: &str, b: &str) -> bool {
     match (tag, a.strip_prefix("file:"), b.strip_prefix("file:")) {
         ("Openings", Some(a), Some(b)) => same_file(Path::new(a), Path::new(b)),
         _ => false,
-    }
-}
-
-/// Whether `a` and `b` name one file, through links and `..`, whether it
-/// exists yet or not (then its folder, resolved, and its name).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    fn resolved(path: &Path) -> Option<std::path::PathBuf> {
-        std::fs::canonicalize(path).ok().or_else(|| {
-            let folder = path
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
-        })
-    }
-    match (resolved(a), resolved(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => a == b,
     }
 }
 

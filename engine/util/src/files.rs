@@ -4,7 +4,7 @@
 //! FIFO blocks until something writes to it, a directory has no text.
 
 use std::io::{Error, ErrorKind, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Refuse what is not a regular file (after links), and a file of more
 /// than `limit` bytes, before opening it.
@@ -296,6 +296,24 @@ pub fn create_new(base: &Path, mode: u32) -> std::io::Result<(std::path::PathBuf
         }
     }
     Err(last.unwrap_or_else(|| Error::other("no new file name found")))
+}
+
+/// Whether `a` and `b` name one file, through links and `..`, whether it
+/// exists yet or not (then its folder, resolved, and its name).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    fn resolved(path: &Path) -> Option<PathBuf> {
+        std::fs::canonicalize(path).ok().or_else(|| {
+            let folder = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
+        })
+    }
+    match (resolved(a), resolved(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 #[cfg(test)]

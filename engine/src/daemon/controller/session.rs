@@ -638,17 +638,15 @@ impl Session {
         // An evaluator of that name from another file (another author's,
         // or one from a plugin folder) is replaced: said, since it can no
         // longer be chosen.
-        let same_file = |a: &Path, b: &Path| {
-            let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-            canonical(a) == canonical(b)
-        };
         let replaced = self
             .host
             .evaluators_for(&game)
             .into_iter()
             .find(|e| e.name().eq_ignore_ascii_case(&opened.info().name))
             .and_then(|e| match &e {
-                EvaluatorSource::External(loaded) if !same_file(loaded.path(), path) => {
+                EvaluatorSource::External(loaded)
+                    if !plyd_util::files::same_file(loaded.path(), path) =>
+                {
                     Some(e.origin())
                 }
                 _ => None,
