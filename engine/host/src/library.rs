@@ -150,13 +150,8 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
                     std::env::temp_dir().display()
                 ))
             })?;
-            crate::crash::loading(Some(path));
             // SAFETY: as below; the copy is the same file's bytes.
-            let library = unsafe { load_for_good(&copy) };
-            crate::crash::loading(None);
-            if library.is_ok() {
-                crate::crash::note_library(&copy, path);
-            }
+            let library = unsafe { load_noted(&copy, path) };
             // Mapped, the library no longer needs its file.
             let _ = std::fs::remove_file(&copy);
             let library = std::sync::Arc::new(library.map_err(|e| open_error(with_causes(&e)))?);
@@ -167,15 +162,10 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
             Ok(library)
         }
         Reuse::Loader | Reuse::NewCopy => {
-            crate::crash::loading(Some(path));
             // SAFETY: loading a library runs its initialisers. Plugins are
             // code the user chose to install in the plugin directory (or
             // name in EvalFile), as with any loader.
-            let library = unsafe { load_for_good(path) };
-            crate::crash::loading(None);
-            if library.is_ok() {
-                crate::crash::note_library(path, path);
-            }
+            let library = unsafe { load_noted(path, path) };
             library
                 .map(std::sync::Arc::new)
                 .map_err(|e| open_error(with_causes(&e)))
@@ -200,6 +190,26 @@ fn with_causes(error: &libloading::Error) -> String {
 /// else `path` itself.
 fn registry_key(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// [`load_for_good`] the library at `loaded`, the plugin file `shown`,
+/// with the lines of a fault told of it: one while it loads (in its
+/// initialisers) and one inside it once loaded name `shown`.
+///
+/// # Safety
+/// As [`load_for_good`].
+unsafe fn load_noted(
+    loaded: &Path,
+    shown: &Path,
+) -> Result<libloading::Library, libloading::Error> {
+    crate::crash::loading(Some(shown));
+    // SAFETY: the caller's.
+    let library = unsafe { load_for_good(loaded) };
+    crate::crash::loading(None);
+    if library.is_ok() {
+        crate::crash::note_library(loaded, shown);
+    }
+    library
 }
 
 /// Load the library at `path`, never to be unloaded (`RTLD_NODELETE`):

@@ -34,10 +34,6 @@ impl Searcher<'_> {
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let mut clock = IterationClock::with_pawn(self.shared.pawn);
         let mut last_best = self.root_moves.first().map(|rm| rm.mv);
-        // The first line as last printed: a search cut short whose line
-        // changed below the move (the reply `bestmove` names to ponder on)
-        // prints it again.
-        let mut last_line: Vec<plyd_api::Move> = Vec::new();
         let mut iteration_start = Instant::now();
         let mut depth = self.shared.first_depth(self.id);
         if self.shared.features.techniques.needs_keys() {
@@ -89,22 +85,16 @@ impl Searcher<'_> {
             let best_now = self.root_moves.first().map(|rm| rm.mv);
             let best_changed = best_now != last_best;
             last_best = best_now;
-            // A partial iteration reports too, with the search's final
-            // counts: the last line printed is the line of the move played
-            // (where the partial iteration changed it), and its nodes and
-            // time are the whole search's (a `go nodes` on one thread ends
-            // on the count asked for), as a GUI or a tool reads them from
-            // the last line; so does a partial first one, the only line
-            // there is.
-            let line_changed = self
-                .root_moves
-                .first()
-                .is_some_and(|rm| rm.score != -INFINITY && rm.pv != last_line);
-            if !self.stopped || best_changed || line_changed || self.has_answer() {
+            // A partial iteration with an answer reports too, with the
+            // search's final counts: the last line printed is the line of
+            // the move played (where the partial iteration changed it), and
+            // its nodes and time are the whole search's (a `go nodes` on
+            // one thread ends on the count asked for), as a GUI or a tool
+            // reads them from the last line; so does a partial first one,
+            // the only line there is. (A changed best move or line has an
+            // answer: a scored root move.)
+            if !self.stopped || self.has_answer() {
                 self.report_iteration(depth, multipv)?;
-                if let Some(rm) = self.root_moves.first() {
-                    last_line.clone_from(&rm.pv);
-                }
             }
             if self.stopped {
                 break;

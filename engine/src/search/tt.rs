@@ -337,8 +337,8 @@ impl TranspositionTable {
         let len = clusters.checked_mul(CLUSTER * WORDS).ok_or_else(too_big)?;
         let old_len = self.words.len();
         self.words = Vec::new();
-        self.words = match zeroed_words(len) {
-            Some(words) => words,
+        let (words, clusters, result) = match zeroed_words(len) {
+            Some(words) => (words, clusters, Ok(())),
             None => {
                 // The old size was had a moment ago; a table of one
                 // cluster if not even that.
@@ -346,18 +346,15 @@ impl TranspositionTable {
                     Some(words) if old_len > 0 => (words, self.clusters),
                     _ => (zeroed_words(CLUSTER * WORDS).ok_or_else(too_big)?, 1),
                 };
-                self.words = words;
-                self.clusters = clusters;
-                *self.written.get_mut() = false;
-                self.clear_pending = false;
-                return Err(too_big());
+                (words, clusters, Err(too_big()))
             }
         };
+        self.words = words;
         *self.written.get_mut() = false;
         self.clear_pending = false;
         self.clusters = clusters;
         self.generation.store(0, Ordering::Relaxed);
-        Ok(())
+        result
     }
 
     /// How many search threads' histories are kept from the last search:

@@ -789,11 +789,11 @@ struct Reporter<'r> {
 }
 
 impl Reporter<'_> {
-    /// One line per reported root move (MultiPV), by visits.
-    /// The lines of `view`, each read from the tree that visited its first
-    /// move most: the main thread's, or among `helpers` (the helpers'
-    /// trees, once joined: the last report's first line is then the one
-    /// `bestmove` and its `ponder` move come from).
+    /// One line per reported root move (MultiPV), by visits, each read
+    /// from the tree that visited its first move most: the main thread's,
+    /// or one of `helpers` (the helpers' trees, once joined: the last
+    /// report's first line is then the one `bestmove` and its `ponder`
+    /// move come from).
     fn lines(
         &mut self,
         walker: &mut Visitor,
