@@ -88,10 +88,12 @@ fn stamp(path: &Path) -> Option<FileStamp> {
 /// rebuilt and loaded again (`PluginPath`, `EvalFile`) would be the old
 /// code, with the old statics. So a file opened before and changed since
 /// is loaded from a private copy, removed once loaded: each load is the
-/// file as it is now. A file unchanged since it was loaded from its own
-/// path is the loader's copy again, and one unchanged since its last
-/// private copy is that copy again (a `PluginPath` that reloads the same
-/// install maps nothing new: each private copy is memory that stays).
+/// file as it is now (copies left by processes killed while loading one
+/// are removed at the first load of a later process). A file unchanged
+/// since it was loaded from its own path is the loader's copy again, and
+/// one unchanged since its last private copy is that copy again (a
+/// `PluginPath` that reloads the same install maps nothing new: each
+/// private copy is memory that stays).
 /// A file cut short (an interrupted copy) is refused before the loader
 /// maps it: reading past its end would end the process.
 fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
@@ -110,6 +112,8 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
         _ => {} // a missing file: the loader says so
     }
     check_not_cut_short(path).map_err(open_error)?;
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| remove_copies_of_ended_processes(&std::env::temp_dir()));
     let key = registry_key(path);
     let now = stamp(path);
     let opened = || OPENED.lock().unwrap_or_else(|e| e.into_inner());
@@ -350,6 +354,59 @@ fn private_copy(path: &Path) -> std::io::Result<PathBuf> {
         return Err(e);
     }
     Ok(copy)
+}
+
+/// Remove from `folder` the private copies ([`private_copy`]) left by
+/// plyd processes that ended before removing theirs (killed while a
+/// reload was loading the copy): `plyd-PID-NAME.XXXXXXXXXXXXXXXX`, a file
+/// of this user's whose process `PID` is gone. A copy of a live process
+/// (or of one whose number a live process now has) is left.
+fn remove_copies_of_ended_processes(folder: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return;
+        };
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = copy_owner(&name.to_string_lossy()) else {
+                continue;
+            };
+            let ours = entry
+                .metadata()
+                .is_ok_and(|m| m.is_file() && m.uid() == uid);
+            if ours && pid != std::process::id() && !process_lives(pid) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = folder;
+}
+
+/// The process number in the name of a private copy
+/// (`plyd-PID-NAME.` and 16 hexadecimal digits), if it is one.
+fn copy_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("plyd-")?;
+    let (pid, rest) = rest.split_once('-')?;
+    let (_, suffix) = rest.rsplit_once('.')?;
+    let hex = suffix.len() == 16 && suffix.bytes().all(|b| b.is_ascii_hexdigit());
+    let pid = pid.parse::<u32>().ok().filter(|&p| p > 0)?;
+    hex.then_some(pid)
+}
+
+/// Whether process `pid` exists (any user's).
+#[cfg(unix)]
+fn process_lives(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists.
+    let sent = unsafe { libc::kill(pid, 0) };
+    sent == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// Whether `library` exports `symbol` (looked up, never called).
@@ -991,6 +1048,54 @@ unsafe fn read_evaluator_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_private_copy_is_known_by_its_name() {
+        assert_eq!(
+            copy_owner("plyd-4242-libplyd_game_othello.so.0123456789abcdef"),
+            Some(4242)
+        );
+        assert_eq!(copy_owner("plyd-7-a-b.c.so.fedcba9876543210"), Some(7));
+        for other in [
+            "plyd-4242-lib.so",
+            "plyd-4242-lib.so.0123",
+            "plyd-x-lib.so.0123456789abcdef",
+            "plyd-0-lib.so.0123456789abcdef",
+            "plyd-botzone-1000",
+            "other-4242-lib.so.0123456789abcdef",
+        ] {
+            assert_eq!(copy_owner(other), None, "{other}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn copies_left_by_ended_processes_are_removed_and_others_kept() {
+        let folder = std::env::temp_dir().join(format!("plyd-sweep-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        // A process number no process has now: a child that has ended.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let ended = child.id();
+        child.wait().unwrap();
+        let name = |pid: u32| format!("plyd-{pid}-libplyd_game_x.so.00112233445566aa");
+        let left = folder.join(name(ended));
+        let mine = folder.join(name(std::process::id()));
+        // Process 1 lives (another user's to signal or not).
+        let living = folder.join(name(1));
+        let unlike = folder.join(format!("plyd-{ended}-notes.txt"));
+        let a_folder = folder.join(format!("plyd-{ended}-dir.00112233445566bb"));
+        for file in [&left, &mine, &living, &unlike] {
+            std::fs::write(file, b"x").unwrap();
+        }
+        std::fs::create_dir(&a_folder).unwrap();
+        remove_copies_of_ended_processes(&folder);
+        assert!(!left.exists());
+        for kept in [&mine, &living, &unlike, &a_folder] {
+            assert!(kept.exists(), "{}", kept.display());
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 
     #[test]
     fn a_bare_name_is_a_file_in_the_working_directory() {
