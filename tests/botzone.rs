@@ -460,6 +460,52 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
     free.send("quit");
 }
 
+/// Under a limit on threads that leaves the bot none for its search (a
+/// sandbox's), the turn is searched on the controller's thread: it was
+/// answered `-1 -1`, a forfeit. Limits of 4 to 7 threads leave the bot
+/// from none of its own (it says so and ends) to all it needs; a bot
+/// that starts answers a move at each.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bot_given_too_few_threads_to_search_on_one_of_its_own_still_moves() {
+    let first = r#"{"requests":[{"x":-1,"y":-1}],"responses":[],"time_limit":0.3}"#;
+    let (mut started, mut searched_here) = (0, 0);
+    for threads in 4..=7 {
+        // A thread of another process of the user's ending late counts
+        // against the limit for a moment: a bot that cannot start is
+        // started again.
+        for _ in 0..3 {
+            let (_dir, mut command, _held) = common::with_few_threads(threads);
+            command.args(["--protocol", "botzone", "--game", "othello"]);
+            let out = common::output_with_input(&mut command, format!("{first}\n").as_bytes());
+            let (stdout, stderr) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+            );
+            if stderr.contains("plyd cannot run here") {
+                assert_eq!(out.status.code(), Some(2), "{stderr}");
+                continue;
+            }
+            started += 1;
+            searched_here +=
+                usize::from(stderr.contains("its job runs on the controller's thread"));
+            let answer = stdout.lines().next().unwrap_or_default();
+            // Black's four openings.
+            assert!(
+                [(3, 2), (2, 3), (5, 4), (4, 5)]
+                    .iter()
+                    .any(|(x, y)| answer == format!(r#"{{"response":{{"x":{x},"y":{y}}}}}"#)),
+                "{threads} threads: {stdout}\n{stderr}"
+            );
+            break;
+        }
+    }
+    assert!(
+        started >= 2 && searched_here >= 1,
+        "{started} {searched_here}"
+    );
+}
+
 /// `quit`, and a clean exit with no allocation failed on the way.
 #[cfg(target_os = "linux")]
 fn quits_with_no_failed_allocation(mut e: Engine) {

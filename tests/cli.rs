@@ -927,35 +927,7 @@ fn tools_refuse_unknown_options_and_name_those_they_pass_over() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_daemon_given_no_threads_says_so_in_one_line() {
-    use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::CommandExt;
-    // A copy another user may run, wherever the build is.
-    let dir = common::othello_dir();
-    let plyd = dir.path().join("plyd");
-    std::fs::copy(common::plyd_bin(), &plyd).unwrap();
-    for (path, mode) in [(dir.path(), 0o755), (plyd.as_path(), 0o755)] {
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
-    }
-    let mut command = std::process::Command::new(&plyd);
-    command.env("PLYD_PLUGIN_PATH", dir.path());
-    // SAFETY: the closure runs in the child between fork and exec and
-    // makes async-signal-safe system calls only. Root is not held to the
-    // limit: the child becomes another user first.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::geteuid() == 0 && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
-                return Err(std::io::Error::last_os_error());
-            }
-            let limit = libc::rlimit {
-                rlim_cur: 1,
-                rlim_max: 1,
-            };
-            if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    let (_dir, mut command, _held) = common::with_few_threads(1);
     let out = common::output_with_input(&mut command, b"uci\nquit\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");

@@ -183,6 +183,36 @@ pub fn spawn_or_skip<'scope, T: Send + 'scope>(
         .ok()
 }
 
+/// Start `work` on a new thread named `name`, or, where no thread can be
+/// had (a limit on threads, no memory for its stack), give it back with
+/// the error: for work that can still be done on the caller's thread.
+pub fn spawn_or_give_back<F, T>(
+    name: &str,
+    work: F,
+) -> Result<std::thread::JoinHandle<T>, (std::io::Error, F)>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    // Taken by the thread, or back here where there is none: one or the
+    // other, never both.
+    let slot = std::sync::Arc::new(parking_lot::Mutex::new(Some(work)));
+    let on_thread = std::sync::Arc::clone(&slot);
+    let spawned = std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(move || {
+            let work = on_thread.lock().take();
+            match work {
+                Some(work) => work(),
+                None => unreachable!("the work was given back, yet the thread started"),
+            }
+        });
+    spawned.map_err(|e| match slot.lock().take() {
+        Some(work) => (e, work),
+        None => unreachable!("a thread that did not start took the work"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

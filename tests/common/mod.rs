@@ -150,6 +150,72 @@ pub fn othello_dir() -> TempDir {
     plugin_dir(&[("plyd_game_othello", "othello")])
 }
 
+/// A copy of plyd in a folder of the Othello plugin that another user
+/// may run, and a command that runs it with at most `threads` processes
+/// and threads (`RLIMIT_NPROC`) for its user: as `nobody` where the
+/// tests run as root (whom the limit does not hold), else as this user,
+/// its threads now counted in (above a limit of one). The lock is held while such commands run
+/// (all of one user's count against the limit).
+#[cfg(target_os = "linux")]
+pub fn with_few_threads(threads: u64) -> (TempDir, Command, std::sync::MutexGuard<'static, ()>) {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    static FEW_THREADS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let held = FEW_THREADS.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = othello_dir();
+    let plyd = dir.path().join("plyd");
+    std::fs::copy(plyd_bin(), &plyd).unwrap();
+    for (path, mode) in [(dir.path(), 0o755), (plyd.as_path(), 0o755)] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    // A limit of one holds whatever the user runs already.
+    let limit = if root || threads <= 1 {
+        threads
+    } else {
+        threads + threads_of_this_user()
+    };
+    let mut command = Command::new(&plyd);
+    command.env("PLYD_PLUGIN_PATH", dir.path());
+    // SAFETY: the closure runs in the child between fork and exec and
+    // makes async-signal-safe system calls only.
+    unsafe {
+        command.pre_exec(move || {
+            if root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
+                return Err(std::io::Error::last_os_error());
+            }
+            let limit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    (dir, command, held)
+}
+
+/// The threads of this user's processes now (`/proc`).
+#[cfg(target_os = "linux")]
+fn threads_of_this_user() -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
+        .filter_map(|e| std::fs::read_dir(e.path().join("task")).ok())
+        .map(|tasks| tasks.count() as u64)
+        .sum()
+}
+
 /// A FIFO made at `path` with the system's `mkfifo`, if it could be made
 /// (the tests that use one leave it out otherwise).
 #[cfg(unix)]

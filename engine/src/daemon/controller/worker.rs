@@ -95,28 +95,55 @@ impl Job {
     }
 }
 
-fn spawn(
+/// How a job's body is run where its thread cannot be had.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NoThread {
+    /// Refused: the error goes back to the command.
+    Refuse,
+    /// Run on the calling thread (the controller's), which waits for it:
+    /// for a search that ends by itself, whose answer is owed (a turn
+    /// forfeited otherwise), not for one a `stop` must end.
+    RunHere,
+}
+
+fn spawn<F>(
     name: &str,
     kind: JobKind,
     control: Arc<SearchControl>,
     events: Sender<JobEvent>,
-    body: impl FnOnce(&Sender<JobEvent>) + Send + 'static,
-) -> std::io::Result<Job> {
-    let on_thread = Arc::clone(&control);
-    let handle = std::thread::Builder::new()
-        .name(name.to_string())
-        .spawn(move || {
-            let on_roll = on_thread.enter_roll();
-            body(&events);
-            drop(on_roll);
-            let _ = events.send(JobEvent::Finished);
-        })?;
+    no_thread: NoThread,
+    body: F,
+) -> std::io::Result<Job>
+where
+    F: FnOnce(&Sender<JobEvent>) + Send + 'static,
+{
+    let run = |control: &SearchControl, events: &Sender<JobEvent>, body: F| {
+        let on_roll = control.enter_roll();
+        body(events);
+        drop(on_roll);
+        let _ = events.send(JobEvent::Finished);
+    };
+    let (on_thread, on_thread_events) = (Arc::clone(&control), events.clone());
+    let spawned =
+        crate::threads::spawn_or_give_back(name, move || run(&on_thread, &on_thread_events, body));
+    let handle = match spawned {
+        Ok(handle) => Some(handle),
+        Err((e, _)) if no_thread == NoThread::Refuse => return Err(e),
+        Err((e, work)) => {
+            log::warn!(
+                "cannot start the thread {name} ({e}): its job runs on the \
+                 controller's thread, which answers nothing else until it ends"
+            );
+            work();
+            None
+        }
+    };
     Ok(Job {
         kind,
         control,
         watch: Watch::default(),
         plugins: Vec::new(),
-        handle: Some(handle),
+        handle,
     })
 }
 
@@ -159,11 +186,19 @@ pub fn start_search(
     let plugins = Blame::game_and_evaluator(job.root.plugin(), job.evaluator.source()).into();
     let chance_game = job.root.plugin().has_chance();
     let chance_root = job.chance_root;
+    // A search that ends by itself is run on this thread where its own
+    // cannot be had: its answer is owed.
+    let no_thread = if ends_by_itself {
+        NoThread::RunHere
+    } else {
+        NoThread::Refuse
+    };
     let mut started = spawn(
         "plyd-search",
         JobKind::Search,
         control,
         events,
+        no_thread,
         move |events| {
             let mut best_sent = false;
             // The root, kept to read the answer back before it goes out.
@@ -380,6 +415,7 @@ pub fn start_learn(
         JobKind::Learn,
         control,
         events,
+        NoThread::Refuse,
         move |events| {
             let result = catch_unwind(AssertUnwindSafe(|| learn(job, job_control)));
             let failure = match result {
@@ -593,6 +629,7 @@ pub fn start_perft(
         JobKind::Perft,
         control,
         events,
+        NoThread::Refuse,
         move |events| {
             let result = catch_unwind(AssertUnwindSafe(|| {
                 Perft::new().divide(&mut root, depth, false, || {
@@ -670,6 +707,7 @@ pub fn start_bench(
         JobKind::Bench,
         control,
         events,
+        NoThread::Refuse,
         move |events| {
             let line = |text: String, last: bool| {
                 let _ = events.send(JobEvent::Line { text, last });

@@ -226,7 +226,8 @@ pub fn reload_remedy(plugins: &[&Blame]) -> &'static str {
 /// reads its next line) on a thread of its own, and wait up to `limit` for
 /// it (longer should its thread wait for a core for most of that time,
 /// [`Patience`]). A call that has not returned by then is left on its thread; the
-/// plugins in `blame` are disabled and the error says so. `what` names the
+/// plugins in `blame` are disabled and the error says so. Where no thread
+/// can be had, the call is made on this one, unwatched. `what` names the
 /// work in messages: `reading the position`.
 pub fn call_within<T: Send + 'static>(
     what: &str,
@@ -237,16 +238,22 @@ pub fn call_within<T: Send + 'static>(
     let (tx, rx) = crossbeam_channel::bounded(1);
     let roll = Arc::new(ThreadRoll::default());
     let on_thread = Arc::clone(&roll);
-    std::thread::Builder::new()
-        .name("plyd-call".to_string())
-        .spawn(move || {
-            let on_roll = on_thread.enter();
-            let value = call();
-            drop(on_roll);
-            // The receiver is gone only once the controller gave up.
-            let _ = tx.send(value);
-        })
-        .map_err(|e| format!("{what}: cannot start a thread: {e}"))?;
+    let spawned = crate::threads::spawn_or_give_back("plyd-call", move || {
+        let on_roll = on_thread.enter();
+        let value = call();
+        drop(on_roll);
+        // The receiver is gone only once the controller gave up.
+        let _ = tx.send(value);
+    });
+    if let Err((e, work)) = spawned {
+        // Unwatched, rather than not at all (loading the plugins, or
+        // reading the position, with no game after).
+        log::warn!(
+            "{what}: cannot start a thread to watch the call ({e}): made on the \
+             controller's thread, which waits for it however long it takes"
+        );
+        work();
+    }
     // The thread's waits for a core are left out of its time, should the
     // machine be too busy to run it (see `Patience`).
     let mut patience = Patience::new(roll.waited_for_a_core(), Instant::now());
