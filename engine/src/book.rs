@@ -180,16 +180,23 @@ impl Book {
                     ))
                 }
                 _ => {
-                    // A file that is no book may be one line of any length:
-                    // its first characters tell what it is.
-                    let shown: String = line.chars().take(80).collect();
-                    let cut = if shown.len() < line.len() {
-                        format!("... ({} bytes in all)", line.len())
+                    // A file that is no book may be one line of any length,
+                    // and may be one not to be shown (`BookFile` names any
+                    // file the daemon can read: /proc/self/environ): its
+                    // first word is quoted only where it is a plain one.
+                    let first = words.first().copied().unwrap_or_default();
+                    let plain = first.len() <= 24
+                        && first
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+                    let found = if plain {
+                        let more = if words.len() > 1 { " ..." } else { "" };
+                        format!("'{first}{more}'")
                     } else {
-                        String::new()
+                        format!("a line of {} bytes that is no book's", line.len())
                     };
                     return Err(format!(
-                        "line {}: expected 'plyd-book {VERSION} <game>', found '{shown}{cut}'",
+                        "line {}: expected 'plyd-book {VERSION} <game>', found {found}",
                         number + 1
                     ));
                 }
@@ -824,11 +831,23 @@ mod tests {
             let err = Book::read(text).unwrap_err();
             assert!(err.contains(why), "{text:?}: {err}");
         }
-        // A file of one endless line (zeros) is quoted by its start: the
-        // error is no copy of the file.
+        // A file of one endless line (zeros) is no copy in the error, nor
+        // is a file of settings (the process's environment, a password
+        // file) quoted: only a plain first word is.
         let zeros = "\0".repeat(1 << 20);
         let err = Book::read(&zeros).unwrap_err();
-        assert!(err.len() < 200, "{}", err.len());
-        assert!(err.ends_with("... (1048576 bytes in all)'"), "{err}");
+        assert!(
+            err.ends_with("found a line of 1048576 bytes that is no book's"),
+            "{err}"
+        );
+        for secret in [
+            "KEY=s3cret\0HOME=/root\0",
+            "root:x:0:0:root:/root:/bin/bash\n",
+        ] {
+            let err = Book::read(secret).unwrap_err();
+            assert!(!err.contains("s3cret") && !err.contains("root"), "{err}");
+        }
+        let err = Book::read("edax-book 4\n").unwrap_err();
+        assert!(err.ends_with("found 'edax-book ...'"), "{err}");
     }
 }
