@@ -2241,7 +2241,7 @@ fn a_resume_writes_records_over_no_other_file() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("holds 24 bytes and is not this match's records (its log names none)"),
+        stderr.contains("holds 24 bytes and is not this match's records (its log names none,"),
         "{stderr}"
     );
     assert_eq!(
@@ -2260,5 +2260,41 @@ fn a_resume_writes_records_over_no_other_file() {
     ]);
     let out = arena(plugins.path(), &again);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(std::fs::metadata(&fresh).unwrap().len() > 0);
+    let records = std::fs::read(&fresh).unwrap();
+    assert!(!records.is_empty());
+    // The log still names no records; a file that holds its games as the
+    // arena writes them is the match's own all the same (a run resumed
+    // with another --record wrote it, and was stopped again), as is one
+    // that lacks the end of them (a run killed between the log and the
+    // records); one that holds anything more is not.
+    let resume_into = |file: &std::path::Path, held: &[u8]| {
+        std::fs::write(file, held).unwrap();
+        let file_text = file.display().to_string();
+        let mut again: Vec<&str> = common_args.to_vec();
+        again.extend([
+            "--resume",
+            log_text.as_str(),
+            "--record",
+            file_text.as_str(),
+        ]);
+        arena(plugins.path(), &again)
+    };
+    let cut = dir.path().join("cut.ggf");
+    for (file, held) in [
+        (&fresh, &records[..]),
+        (&cut, &records[..records.len() - 9]),
+    ] {
+        let out = resume_into(file, held);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(std::fs::read(file).unwrap(), records);
+    }
+    let more = [&records[..], b"(;GM[Othello])\n"].concat();
+    let out = resume_into(&cut, &more);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("and the file does not hold the log's games"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&cut).unwrap(), more);
 }

@@ -40,7 +40,7 @@ pub mod stats;
 pub mod tournament;
 
 use std::fs::File;
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -405,21 +405,6 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
                 ));
             }
         }
-        // Records are written anew over the match's own; a file of
-        // something else that holds anything is not written over.
-        if let Some(record) = &args.record {
-            let kept = log.header.record.as_deref().unwrap_or("none");
-            let own = kept != "none" && resume::same_file(record, Path::new(kept));
-            let held = std::fs::metadata(record).map_or(0, |m| m.len());
-            if !own && held > 0 {
-                return Err(refuse(format!(
-                    "--record {} holds {held} bytes and is not this match's records (its log \
-                     names {kept}): remove it or name another, which is written anew from the \
-                     log's games",
-                    record.display()
-                )));
-            }
-        }
         if let Some(line) = log.half_written_at {
             say(&format!(
                 "plyd arena: warning: --resume {}: the record at line {line} was cut off while being written; it is dropped and its game played again",
@@ -439,6 +424,25 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
         )),
         None => None,
     };
+    // Records are written anew over the match's own: the file the log
+    // names, or one that holds the log's games as this run writes them (a
+    // run resumed before with another --record wrote them there; one
+    // killed between the log and the records lacks the last one). A file
+    // of something else that holds anything is not written over.
+    if let (Some((path, log)), Some((record, format))) = (&resumed, record) {
+        let kept = log.header.record.as_deref().unwrap_or("none");
+        let named = kept != "none" && resume::same_file(record, Path::new(kept));
+        let held = std::fs::metadata(record).map_or(0, |m| m.len());
+        if !named && held > 0 && !holds_records_of(record, format, &done) {
+            return Err(setup(format!(
+                "--resume {}: --record {} holds {held} bytes and is not this match's records \
+                 (its log names {kept}, and the file does not hold the log's games): remove it \
+                 or name another, which is written anew from the log's games",
+                path.display(),
+                record.display()
+            )));
+        }
+    }
     // The championship's records hold games from the start alone: with
     // openings from position texts, every game would be left out of them.
     if let Some((
@@ -746,6 +750,29 @@ fn open_log(
             Ok(file)
         }
     }
+}
+
+/// Whether the file at `path` holds the records of `games` in `format` as
+/// the arena writes them, or the start of them (a run killed between
+/// writing a game to its log and to its records).
+fn holds_records_of(
+    path: &Path,
+    format: plyd_protocol::RecordFormat,
+    games: &[GameRecord],
+) -> bool {
+    let mut written = Vec::new();
+    for game in games {
+        if community::write_game(format, game, &mut written).is_err() {
+            return false;
+        }
+    }
+    let mut held = Vec::new();
+    let read = File::open(path).and_then(|file| {
+        // No more than the records could be: a large file of something
+        // else is not read whole.
+        file.take(written.len() as u64 + 1).read_to_end(&mut held)
+    });
+    read.is_ok() && !held.is_empty() && written.starts_with(&held)
 }
 
 /// Write a progress line to stderr. A closed stderr (the arena piped into
