@@ -141,7 +141,9 @@ pub enum Answer {
 /// mate -3` is `#-3` (the mover mated in three of its moves), the depth
 /// left out where the line has none. A score the line marks as a bound
 /// (`lowerbound`, `upperbound`), one of a line other than the first
-/// (`multipv 2`) and a `string` line give none.
+/// (`multipv 2`) and a `string` line give none; the text after `string`
+/// in a scored line (plyd's book moves end with `string book`) is read as
+/// text.
 pub fn info_score(line: &str) -> Option<String> {
     let mut words = line.split_whitespace();
     if words.next() != Some("info") {
@@ -150,7 +152,8 @@ pub fn info_score(line: &str) -> Option<String> {
     let (mut depth, mut score) = (None, None);
     while let Some(word) = words.next() {
         match word {
-            "string" => return None,
+            // The rest of the line is text.
+            "string" => break,
             "depth" => depth = words.next().and_then(|d| d.parse::<u32>().ok()),
             "multipv" if words.next() != Some("1") => return None,
             "score" => {
@@ -680,6 +683,14 @@ mod tests {
             ("info depth 5 score cp 20 upperbound", None),
             ("info depth 5 nodes 100", None),
             ("info string score cp 3", None),
+            (
+                "info depth 6 score cp 2794 nodes 0 pv f5 d6 string book",
+                Some("2794/6"),
+            ),
+            (
+                "info depth 6 score cp 5 string depth 9 score cp 7",
+                Some("5/6"),
+            ),
             ("info depth 5 score wdl 1 2 3", None),
             ("bestmove d3", None),
         ] {
