@@ -32,7 +32,7 @@ macro_rules! outln {
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
 /// würfelt nicht, driven over stdin/stdout with a UCI-style protocol.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version = env!("PLYD_LONG_VERSION"), about)]
 struct Cli {
     /// Game variant: the daemon's at its start (default: othello); for
     /// `record`, the variant of the records (default: their own); for
