@@ -573,3 +573,45 @@ fn a_path_sent_in_gbk_names_its_file() {
     assert_eq!(errors.len(), 1, "{lines:?}");
     assert!(errors[0].contains("/nowhere/象棋.book"), "{lines:?}");
 }
+
+/// Several lines (`MultiPV`) are told apart by UCI's `multipv k`, which
+/// UCCI lacks (each looked like the newest main line, the last one not
+/// the move played), and `eval` speaks as UCCI's notes do: it answered in
+/// UCI's `info string`.
+#[test]
+fn several_lines_are_numbered_and_eval_answers_in_messages() {
+    let (mut engine, _dir) = ucci_engine(&[]);
+    handshake(&mut engine);
+    engine.send("setoption MultiPV 2");
+    engine.send("position startpos moves h2e2");
+    engine.send("go depth 2");
+    let lines = answer(&mut engine);
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+    assert!(scored.len() >= 4, "{lines:?}");
+    for line in &scored {
+        assert!(
+            line.contains(" multipv 1 pv ") || line.contains(" multipv 2 pv "),
+            "{line}"
+        );
+    }
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let first = scored
+        .iter()
+        .rev()
+        .find(|l| l.contains(" multipv 1 "))
+        .unwrap();
+    assert!(first.contains(&format!(" pv {best}")), "{lines:?}");
+    // One line, as UCCI GUIs have it: no such word.
+    engine.send("setoption MultiPV 1");
+    engine.send("go depth 2");
+    let lines = answer(&mut engine);
+    assert!(lines.iter().all(|l| !l.contains("multipv")), "{lines:?}");
+    engine.send("eval");
+    let lines = sync(&mut engine);
+    assert!(lines.len() > 3, "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("info message eval ")),
+        "{lines:?}"
+    );
+    engine.send("quit");
+}

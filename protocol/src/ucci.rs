@@ -290,6 +290,11 @@ pub fn format_ucci_info(info: &Info) -> Vec<String> {
     if let Some(nodes) = info.nodes {
         line += &format!(" nodes {nodes}");
     }
+    // UCCI has no word for it: UCI's, where several lines are asked for
+    // (`MultiPV` above 1), so that they can be told apart.
+    if let Some(k) = info.multipv {
+        line += &format!(" multipv {k}");
+    }
     if let Some(mv) = &info.currmove {
         line += &format!(" currmove {mv}");
     }

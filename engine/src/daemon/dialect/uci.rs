@@ -106,8 +106,9 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
                     }
                 }
             }
+            // As the dialect writes its notes (UCCI: `info message`).
             for line in evaluated.unwrap_or_default() {
-                ctl.send(&Response::info_string(format!("eval {line}")));
+                voice.note(ctl, &format!("eval {line}"));
             }
         }
         Command::Bench {
