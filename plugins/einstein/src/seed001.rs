@@ -54,13 +54,15 @@
 //!   alone count fully; a face that lets the side choose between two
 //!   stones (its own stone is gone) counts one half for each.
 //! * **`P[a]`** is the captured stone's selection probability for the enemy
-//!   just before the capture; **`distance`** is the king-step distance from
+//!   just before the capture (from the enemy's stones as they stood then);
+//!   **`distance`** is the king-step distance from
 //!   the capture square to the capturing side's own (starting) corner.
 //! * **Dynamic defence** applies to the side's most recent step when it
 //!   captured an enemy stone 1 or 2 steps from the side's own corner; the
 //!   value is the enemy's board value of that square (formula 3 turns the
 //!   board for the enemy). Only the most recent step of each side is
-//!   known to count, as the document scores one step at a time.
+//!   known to count, as the document scores one step at a time; both
+//!   terms stay when the enemy has taken the capturing stone back since.
 //! * **Static defence**: "could lose them all" is read as "has 2 stones or
 //!   fewer and one of them can be captured by the enemy's next move"; then
 //!   the side's `V` is lowered by `static_weight` times the probability that
@@ -206,15 +208,23 @@ impl Seed001 {
         // The side's most recent step: the last step if the other side is
         // to move now, else the one before.
         let back = usize::from(board.mover() == side);
+        // Steps alternate, so that step is the side's whatever stands on
+        // its square now (an enemy stone that took the capturing stone
+        // back: the terms were dropped then).
         if let Some(step) = state.recent_step(back) {
-            let mover_cell = board.cells[usize::from(step.to)];
-            let by_side = mover_cell != 0 && owner(mover_cell) == side;
-            if by_side && step.captured != 0 && owner(step.captured) != side {
+            if step.captured != 0 && owner(step.captured) != side {
                 let enemy = 1 - side;
-                // The enemy's shares before the capture: put the stone back.
+                // The enemy's shares as they were just before the capture
+                // (only which of its stones stand counts): the captured
+                // stone back, and one of its own that the enemy's step
+                // since took (its shares were those of the stones then).
                 let mut before = board.clone();
-                before.cells[usize::from(step.to)] = step.captured;
                 before.squares[enemy][usize::from(number(step.captured))] = step.to;
+                if let Some(since) = state.recent_step(0).filter(|_| back == 1) {
+                    if since.captured != 0 && owner(since.captured) == enemy {
+                        before.squares[enemy][usize::from(number(since.captured))] = since.to;
+                    }
+                }
                 let p_a = selection_shares(&before, enemy)[usize::from(number(step.captured))];
                 let own_corner = distance(enemy, step.to);
                 terms.capture_penalty = p_a * f64::from(own_corner);

@@ -114,6 +114,42 @@ fn seed001_charges_a_deep_capture_and_credits_a_defensive_one() {
     assert_eq!(terms(&g, 0).capture_penalty, 0.0);
 }
 
+/// The state after `moves` from the start.
+fn after(moves: &str) -> EinStein {
+    let mut g = EinStein::new(0);
+    for text in moves.split_whitespace() {
+        let mv = g.parse_move(text).unwrap();
+        g.make_move(mv);
+    }
+    g
+}
+
+#[test]
+fn seed001_keeps_a_captures_terms_as_they_stood_when_it_was_made() {
+    let e = Seed001::default();
+    // Blue's 5 takes Red's 5 on c3, two steps from Blue's corner e1, and
+    // Red's 4 takes it back there: Blue's capture still has its penalty
+    // (Red's 5 was selected by face 5 alone, 1/6, two steps from e1) and
+    // its defence (Red's weight of c3, 4). Both were dropped once the
+    // capturing stone was gone.
+    let g = after("s123456 s123456 r4 a4b3 r6 e3d3 r5 b4c3 r5 d2c3 r4 b3c3");
+    let t = e.side_terms(&g, 1);
+    assert!((t.capture_penalty - 2.0 / 6.0).abs() < 1e-9, "{t:?}");
+    assert_eq!(t.defense, 4.0, "{t:?}");
+    // Red's 5 takes Blue's 5 on d2 while Blue's six stones stand (face 5
+    // alone: 1/6, three steps from a5); Blue's 1 then takes its own 4.
+    // P[a] is the share of Blue's stones at the capture, not of those
+    // left (which made it 1/4).
+    let moves = "s123456 s123456 r5 b4c3 r6 e3d3 r5 c3d2";
+    let at_capture = e.side_terms(&after(moves), 0);
+    let later = e.side_terms(&after(&format!("{moves} r1 e1e2")), 0);
+    assert!(
+        (at_capture.capture_penalty - 0.5).abs() < 1e-9,
+        "{at_capture:?}"
+    );
+    assert!((later.capture_penalty - 0.5).abs() < 1e-9, "{later:?}");
+}
+
 #[test]
 fn seed001_static_defence_only_with_two_stones_or_fewer() {
     let e = Seed001::default();
