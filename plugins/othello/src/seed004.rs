@@ -6,7 +6,11 @@
 //! [-100, 100]; B and W below are Black's and White's figures:
 //!
 //! 1. piece difference: `100 B / (B + W)` when B > W, `-100 W / (B + W)`
-//!    when B < W, 0 when equal;
+//!    when B < W, 0 when equal (the document's text prints `100 W / (W +
+//!    B)` for B < W, a positive figure for White's lead; its code's minus
+//!    sign, and its "all output [-100, 100]", are followed; its code's
+//!    integer division is not: the quotient is not rounded, so `-62.5`
+//!    stays `-62.5` where the code has `-62`);
 //! 2. corner occupancy: `25 Bc - 25 Wc` over the corners held;
 //! 3. corner closeness: `-12.5 Bn + 12.5 Wn` over the discs on the three
 //!    squares next to each empty corner;

@@ -12,7 +12,12 @@
 //!    that attacks the enemy general scores +9999; otherwise one that
 //!    attacks an enemy chariot scores +500; otherwise it scores +100 for
 //!    each enemy horse or cannon and -20 for each enemy pawn it attacks.
-//!    Generals score nothing here (the document's code skips them).
+//!    Generals score nothing here (the document's code skips them). The
+//!    prose says -20 "if the next move can *only* capture a pawn" (只能);
+//!    its list ("下一步能吃【卒】,估值-20") and its code (`totalValue -=
+//!    20` for each pawn, beside the other captures' sums) have no "only",
+//!    and are followed: a piece attacking a horse and a pawn scores 80,
+//!    not 100.
 //!
 //! The document's score is Black's figure minus Red's (its program plays
 //! Black); [`Evaluator::evaluate`] returns it negated when Red is to move,
