@@ -311,6 +311,21 @@ fn bench_subcommand_prints_a_total_that_repeats() {
     e.send("bench othello 4");
     let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
     assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {first}"));
+    // With the core switches set by setoption, as `go` has them (the
+    // bench took the techniques alone: LMR off searched the same tree),
+    // and the threads and lines asked for left out (one of each).
+    let mut bench_nodes = |setting: &str| {
+        e.send(setting);
+        e.send("bench othello 4");
+        let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
+        common::last_number(&lines, "searched:")
+    };
+    let without_lmr = bench_nodes("setoption name LMR value false");
+    assert_ne!(without_lmr as u64, first);
+    assert_eq!(bench_nodes("setoption name LMR value true") as u64, first);
+    assert_eq!(bench_nodes("setoption name MultiPV value 3") as u64, first);
+    assert_eq!(bench_nodes("setoption name Threads value 2") as u64, first);
+    e.send("quit");
 
     let out = plyd_command(dir.path())
         .args(["bench", "chess"])

@@ -269,7 +269,7 @@ fn bench_node_count_is_reproducible() {
         let summary = bench::run(
             &[target()],
             Some(5),
-            Techniques::default(),
+            &SearchOptions::default(),
             &mut |l| lines.push(l.nodes),
             &control,
         )

@@ -1331,7 +1331,10 @@ fn bench(
     let summary = plyd::search::bench::run(
         &targets,
         depth,
-        techniques,
+        &plyd::search::SearchOptions {
+            techniques,
+            ..plyd::search::SearchOptions::default()
+        },
         &mut |l| {
             outln!(
                 "{:<10} depth {:>2} nodes {:>10} time {:>6} ms  bestmove {:<8} {}",

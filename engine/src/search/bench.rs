@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::host::{Evaluator, GameState, PluginError, VariantRef};
 use plyd_util::rng::SplitMix64;
 
-use super::{search, SearchControl, SearchLimits, SearchOptions, Techniques, TranspositionTable};
+use super::{search, SearchControl, SearchLimits, SearchOptions, TranspositionTable};
 
 /// Plies of random play before each bench position.
 const PLIES: [u32; 8] = [0, 4, 9, 14, 20, 26, 33, 40];
@@ -127,17 +127,37 @@ pub(super) fn timed_search(
     Ok((result, best, started.elapsed()))
 }
 
-/// Run the bench over `targets` with the search's `techniques` (the
-/// default options otherwise). `depth` overrides each game's default;
-/// `line` is called after each position. Each search runs under
-/// `control`: a stop ends the one running and the bench with it.
+/// The options a bench searches with: the switches of `set` (the
+/// techniques and the core ones, `NullMove`, `LMR` ...), on one thread,
+/// one line, alpha-beta, with no variety: the same tree wherever it runs.
+pub fn options_from(set: &SearchOptions) -> SearchOptions {
+    SearchOptions {
+        null_move: set.null_move,
+        reductions: set.reductions,
+        futility: set.futility,
+        chance_pruning: set.chance_pruning,
+        quiescence: set.quiescence,
+        check_extensions: set.check_extensions,
+        selective: set.selective,
+        endgame_solver: set.endgame_solver,
+        see: set.see,
+        techniques: set.techniques,
+        ..SearchOptions::default()
+    }
+}
+
+/// Run the bench over `targets` with the search's switches of `options`
+/// ([`options_from`]). `depth` overrides each game's default; `line` is
+/// called after each position. Each search runs under `control`: a stop
+/// ends the one running and the bench with it.
 pub fn run(
     targets: &[BenchTarget],
     depth: Option<u32>,
-    techniques: Techniques,
+    options: &SearchOptions,
     line: &mut dyn FnMut(&BenchLine),
     control: &SearchControl,
 ) -> Result<BenchSummary, String> {
+    let options = options_from(options);
     let mut tt = TranspositionTable::new(BENCH_HASH_MIB)?;
     let mut summary = BenchSummary::default();
     let fail = |e: PluginError| e.to_string();
@@ -162,18 +182,9 @@ pub fn run(
                 depth: Some(depth),
                 ..SearchLimits::default()
             };
-            let (result, best, elapsed) = timed_search(
-                state,
-                &target.evaluator,
-                &tt,
-                &limits,
-                &SearchOptions {
-                    techniques,
-                    ..SearchOptions::default()
-                },
-                control,
-            )
-            .map_err(fail)?;
+            let (result, best, elapsed) =
+                timed_search(state, &target.evaluator, &tt, &limits, &options, control)
+                    .map_err(fail)?;
             summary.nodes += result.nodes;
             summary.elapsed += elapsed;
             if control.stop_requested() {

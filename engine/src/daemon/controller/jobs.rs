@@ -369,7 +369,7 @@ impl Controller {
         let job = worker::start_bench(
             targets,
             depth,
-            self.settings.techniques,
+            self.search_options(),
             control,
             self.events_tx.clone(),
         )

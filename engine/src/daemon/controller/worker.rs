@@ -697,7 +697,7 @@ pub fn start_perft(
 pub fn start_bench(
     targets: Vec<BenchTarget>,
     depth: Option<u32>,
-    techniques: crate::search::Techniques,
+    options: SearchOptions,
     control: Arc<SearchControl>,
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
@@ -716,7 +716,7 @@ pub fn start_bench(
                 bench::run(
                     &targets,
                     depth,
-                    techniques,
+                    &options,
                     &mut |l| {
                         line(
                         format!(
