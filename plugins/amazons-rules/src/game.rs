@@ -293,6 +293,14 @@ impl Game for Amazons {
 
     #[inline]
     fn unmake_move(&mut self, mv: Move) {
+        // As the other games: a take-back with none made since the
+        // position was set is a host's bug, an error at the boundary (it
+        // turned an amazon of one side into the other's, the move number
+        // wrapping).
+        assert!(
+            self.plies > 0,
+            "unmake_move called with no move to take back"
+        );
         if mv == NULL_MOVE {
             self.board.pass();
         } else {
@@ -412,6 +420,16 @@ mod tests {
         let mut moves = Vec::new();
         game.board.for_each_move(|mv| moves.push(mv));
         moves
+    }
+
+    #[test]
+    #[should_panic(expected = "no move to take back")]
+    fn a_take_back_with_no_move_made_is_refused() {
+        let mut game = Amazons::new(0);
+        let mv = moves_of(&game)[0];
+        game.make_move(mv);
+        game.unmake_move(mv);
+        game.unmake_move(mv);
     }
 
     #[test]

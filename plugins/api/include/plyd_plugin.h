@@ -91,13 +91,33 @@
  *   evaluator plugin until it is loaded again with EvalFile (the daemon
  *   goes back to the game's own evaluator). The daemon itself goes on.
  *
+ * WHAT A CALLER MUST KEEP TO
+ *   Every state and context pointer is one its constructor returned and
+ *   that has not been freed: NULL, a freed one or another game's state is
+ *   not checked and may end the process (plyd's plugins segfault on NULL).
+ *   Text pointers and buffers may be NULL only where said (buf with cap
+ *   0). make_move takes a move of the state's legal list (or a chance
+ *   outcome of a chance node) and unmake_move the last move made: a move
+ *   outside the list is not checked either, and may be played anyway,
+ *   leaving a position the rules cannot reach (an Othello disc on a1 at
+ *   the start, a chariot taking its own horse); is_legal tells a move of
+ *   the list. The plyd host keeps to all of this; a host of its own (a
+ *   Python loop through ctypes) must too. A plugin that panics after
+ *   such a call (PLYD_STATUS_PANIC) leaves the state in no known
+ *   condition: free it.
+ *
  * THREADING
  *   Calls on different states may run at the same time on different
  *   threads (one state per search thread); calls on one state never
  *   overlap. Functions taking `const PlydState *` must not modify the
- *   state in any way another thread could see. An evaluator context is
- *   immutable once created: evaluate and explain may run on one context
- *   from many threads at once, each with its own state. plyd_game_api and
+ *   state in any way another thread could see. An evaluator context's
+ *   parameters are fixed once created: evaluate and explain may run on
+ *   one context from many threads at once, each with its own state. An
+ *   evaluator may keep caches of its own, per thread, that change what it
+ *   answers as it works (EinStein's odds solves endings exactly a little
+ *   at a time, so a position's score turns exact once its ending is
+ *   solved; its explain solves it at once): scores are then a function of
+ *   the position and the work done before. plyd_game_api and
  *   plyd_evaluator_api may be called more than once and must return the
  *   same table.
  *
