@@ -1275,3 +1275,60 @@ fn a_stderr_nobody_reads_does_not_stop_the_daemon() {
     assert!(ended.is_some_and(|s| s.success()), "{ended:?}");
     writer.join().unwrap();
 }
+
+/// A GUI whose clock loses more than plyd measured (a starved engine's
+/// waits before reading `go` and after writing `bestmove`) has that
+/// kept back of its next moves, said once on stderr; a new game forgets
+/// it. Fast games were lost on time with the default Move Overhead.
+#[test]
+fn a_clock_that_loses_more_than_plyd_measured_is_kept_back() {
+    let (mut e, _d) = Engine::othello();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    e.send("go wtime 2000 btime 2000");
+    let first = e.until_bestmove();
+    let best = first
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    // White's reply, listed rather than searched (a search of White's
+    // move, with no clock, would end the comparison of Black's clocks).
+    e.send(&format!("position startpos moves {best}"));
+    e.send("go perft 1");
+    let listed = e.read_until(|l| l.starts_with("Nodes searched"));
+    let reply = listed[0].split(':').next().unwrap().to_string();
+    // Black's clock after its first move, as a GUI that lost 500 ms more
+    // than plyd's answer took says it: the most it can say is 1,500.
+    e.send(&format!("position startpos moves {best} {reply}"));
+    e.send("go wtime 1500 btime 2000");
+    e.until_bestmove();
+    let log = e.stderr_lines();
+    let said: Vec<&String> = log
+        .iter()
+        .filter(|l| l.contains("the clock lost"))
+        .collect();
+    assert_eq!(said.len(), 1, "{log:?}");
+    let lost: f64 = said[0]
+        .split_whitespace()
+        .skip_while(|w| *w != "lost")
+        .nth(1)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{said:?}"));
+    assert!((100.0..=500.0).contains(&lost), "{said:?}");
+    assert!(said[0].contains("where Move Overhead is 10 ms"), "{said:?}");
+    // A new game: nothing kept, nothing said.
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go wtime 300 btime 300");
+    e.until_bestmove();
+    e.send("position startpos moves f5 d6");
+    e.send("go wtime 300 btime 300");
+    e.until_bestmove();
+    let log = e.stderr_lines();
+    assert!(log.iter().all(|l| !l.contains("the clock lost")), "{log:?}");
+    e.send("quit");
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 use plyd_protocol::{GoParams, StartPosition};
 
 use super::session::create_evaluator_watched;
-use super::{worker, worker::SearchJob, ControlError, Controller, JobKind};
+use super::{lag, worker, worker::SearchJob, ControlError, Controller, JobKind};
 use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameState;
@@ -24,6 +24,11 @@ impl Controller {
         start: &StartPosition,
         moves: &[String],
     ) -> Result<(), ControlError> {
+        let start_text = match start {
+            StartPosition::StartPos => "startpos",
+            StartPosition::Fen(text) => text.as_str(),
+        };
+        self.clock_lag.position(start_text, moves);
         self.session
             .set_gui_position(start, moves)
             .map_err(ControlError::Position)
@@ -43,6 +48,7 @@ impl Controller {
                 "a new game during a search is ignored; send stop first",
             ));
         }
+        self.clock_lag.new_game();
         self.session
             .reset_position()
             .map_err(ControlError::Position)?;
@@ -158,7 +164,28 @@ impl Controller {
         };
         let (root, side, plies_left, search_moves, rejected, chance_root) =
             prepared.and_then(|p| p).map_err(ControlError::Plugin)?;
-        let overhead = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
+        // What the GUI's clock lost beyond what plyd measured on its last
+        // moves is kept back too (a chance node's `go` is no move of its
+        // own: the comparison starts again after it).
+        let (time, inc) = match side {
+            0 => (go.wtime, go.winc),
+            _ => (go.btime, go.binc),
+        };
+        let time = time.filter(|_| !chance_root);
+        let lag = self.clock_lag.on_go(side, time, inc);
+        let set = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
+        let overhead = self.clock_lag.keep(set);
+        if let Some(lag) = lag.filter(|_| overhead > set) {
+            log::warn!(
+                "the clock lost {:.1} ms more than plyd measured on its last move (time \
+                 between the GUI and plyd, a busy machine): keeping {:.1} ms of each move \
+                 back, where Move Overhead is {} ms, until {} moves show less",
+                lag.as_secs_f64() * 1000.0,
+                overhead.as_secs_f64() * 1000.0,
+                set.as_millis(),
+                lag::KEPT
+            );
+        }
         // The time since the line was read (a `go` read while plyd was
         // still loading, or mapping a table), which its clock has lost:
         // the move is planned on what the clock holds now. A ponder

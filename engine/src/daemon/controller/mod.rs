@@ -8,6 +8,7 @@
 
 mod error;
 mod jobs;
+mod lag;
 mod options;
 pub(crate) use options::is_engine_option;
 pub mod session;
@@ -54,6 +55,9 @@ pub struct Controller {
     /// `BookFile`'s value.
     pub(crate) book_file_text: String,
     pub(in crate::daemon) job: Option<Job>,
+    /// What the GUI's clock shows the last moves cost beyond what plyd
+    /// measured, kept back beside `Move Overhead`.
+    clock_lag: lag::ClockLag,
     pub(in crate::daemon) events_tx: Sender<JobEvent>,
     pub(in crate::daemon) events_rx: Receiver<JobEvent>,
     /// UCI's `debug`.
@@ -275,6 +279,7 @@ impl Controller {
             // own game to be played, as if none had been named.
             game_given,
             watcher: None,
+            clock_lag: lag::ClockLag::default(),
             line_arrived: None,
             startup_errors,
             startup_notes: Vec::new(),
@@ -326,6 +331,7 @@ impl Controller {
             debug: state.debug,
             game_given: state.game_given,
             watcher: Some(watcher),
+            clock_lag: lag::ClockLag::default(),
             line_arrived: None,
             startup_errors: Vec::new(),
             startup_notes: Vec::new(),
@@ -581,6 +587,12 @@ impl Controller {
     fn mark_answered_at(&mut self, at: Instant) {
         if let Some(job) = &mut self.job {
             job.watch.answered_at = Some(at);
+            if job.kind == JobKind::Search {
+                // A ponder search stopped plays no move from its answer.
+                let used = (!job.control.pondering())
+                    .then(|| at.saturating_duration_since(job.control.clock_started()));
+                self.clock_lag.answered(used);
+            }
         }
     }
 }

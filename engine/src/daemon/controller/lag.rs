@@ -1,0 +1,221 @@
+//! What a GUI's clock shows a move cost beyond what plyd measured: the
+//! time between the GUI's sending `go` and plyd's reading it, and between
+//! plyd's writing `bestmove` and the GUI's reading it, which plyd cannot
+//! see. On an idle machine it is a fraction of a millisecond, which `Move
+//! Overhead` covers; on a starved one (an engine pinned to a busy core, at
+//! low priority, a host throttling it) it was tens of milliseconds a move,
+//! and fast games were lost on time with the default overhead of 10 ms.
+//!
+//! Each clocked `go` is compared with the side's last one: the clock then,
+//! less what plyd took to answer, plus the increment, is what the clock
+//! should say now; what it says less is the lag. The most seen over the
+//! last [`KEPT`] moves is kept back beside the overhead ([`ClockLag::keep`]).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// The moves whose lags count.
+pub(crate) const KEPT: usize = 8;
+
+/// The largest lag believed: more is a clock of another kind (a new
+/// period given back less than it was, a GUI's own adjustments).
+const MOST: Duration = Duration::from_secs(5);
+
+/// One clocked `go`.
+#[derive(Debug, Clone, Copy)]
+struct Clocked {
+    side: u32,
+    time: Duration,
+    inc: Duration,
+    /// From the clock's start to the answer's write; `None` until the
+    /// answer went out, and for an answer no move was played from (a
+    /// ponder search stopped).
+    used: Option<Duration>,
+}
+
+/// The lags seen on the last moves of the game.
+#[derive(Debug, Default)]
+pub(crate) struct ClockLag {
+    /// Each side's last clocked `go` (an engine asked for both sides'
+    /// moves, as a self-play script asks one process, compares each
+    /// side's clock with its own).
+    last: [Option<Clocked>; 2],
+    /// Which of `last` the latest `go` was.
+    latest: Option<usize>,
+    seen: VecDeque<Duration>,
+    /// The last position the GUI sent: its start's hash, how many moves
+    /// followed, and their hash.
+    line: Option<(u64, usize, u64)>,
+}
+
+fn hash_of(value: &(impl std::hash::Hash + ?Sized)) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(value)
+}
+
+impl ClockLag {
+    /// A new game: nothing learned carries over.
+    pub(crate) fn new_game(&mut self) {
+        *self = Self::default();
+    }
+
+    /// A position from the GUI: `start` (its text, or `startpos`) with
+    /// `moves`. One that does not go on from the last (another start, a
+    /// move list that is not the last one's with more after it) is
+    /// another game, whose clock is not compared with this one's.
+    pub(crate) fn position(&mut self, start: &str, moves: &[String]) {
+        let start = hash_of(start);
+        let goes_on = self.line.is_some_and(|(last_start, len, last_moves)| {
+            last_start == start && moves.len() >= len && hash_of(&moves[..len]) == last_moves
+        });
+        if !goes_on {
+            self.new_game();
+        }
+        self.line = Some((start, moves.len(), hash_of(moves)));
+    }
+
+    /// A `go` for `side` with its clock `time` and increment `inc` (in
+    /// milliseconds, as `go` gives them; `time` `None`: no clock, which
+    /// ends the comparison). Returns the lag this clock shows, where it
+    /// shows one.
+    pub(crate) fn on_go(
+        &mut self,
+        side: u32,
+        time: Option<i64>,
+        inc: Option<i64>,
+    ) -> Option<Duration> {
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        let Some(time) = time.map(ms) else {
+            self.last = [None, None];
+            return None;
+        };
+        let inc = inc.map_or(Duration::ZERO, ms);
+        let slot = side.min(1) as usize;
+        let last = self.last[slot].filter(|last| last.side == side);
+        let lag = last.and_then(|last| {
+            let expected = (last.time + last.inc).checked_sub(last.used?)?;
+            expected
+                .checked_sub(time)
+                .filter(|lag| !lag.is_zero() && *lag <= MOST.min(last.time))
+        });
+        if last.is_some_and(|last| last.used.is_some()) {
+            self.seen.push_back(lag.unwrap_or(Duration::ZERO));
+            while self.seen.len() > KEPT {
+                self.seen.pop_front();
+            }
+        }
+        self.last[slot] = Some(Clocked {
+            side,
+            time,
+            inc,
+            used: None,
+        });
+        self.latest = Some(slot);
+        lag
+    }
+
+    /// The last clocked `go`'s answer went out `used` after its clock
+    /// started (`None`: no move was played from it).
+    pub(crate) fn answered(&mut self, used: Option<Duration>) {
+        if let Some(last) = self.latest.and_then(|slot| self.last[slot].as_mut()) {
+            last.used = used;
+        }
+    }
+
+    /// What to keep back of the clock for a move: `overhead`, or the most
+    /// lag seen lately and a quarter more, where that is more.
+    pub(crate) fn keep(&self, overhead: Duration) -> Duration {
+        let most = self.seen.iter().max().copied().unwrap_or_default();
+        overhead.max(most + most / 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn a_clock_that_lost_more_than_plyd_measured_is_kept_back() {
+        let mut lag = ClockLag::default();
+        let overhead = ms(10);
+        assert_eq!(lag.on_go(0, Some(1000), Some(10)), None);
+        lag.answered(Some(ms(100)));
+        // 1000 + 10 - 100 = 910 expected; the GUI says 850: 60 lost.
+        assert_eq!(lag.on_go(0, Some(850), Some(10)), Some(ms(60)));
+        assert_eq!(lag.keep(overhead), ms(75));
+        // A move whose clock agrees counts as no lag; the most of the last
+        // eight is kept until it is eight moves old.
+        let mut clock = 850;
+        for _ in 0..KEPT - 1 {
+            lag.answered(Some(ms(40)));
+            clock = clock + 10 - 40;
+            assert_eq!(lag.on_go(0, Some(clock), Some(10)), None);
+            assert_eq!(lag.keep(overhead), ms(75));
+        }
+        lag.answered(Some(ms(40)));
+        clock = clock + 10 - 40;
+        lag.on_go(0, Some(clock), Some(10));
+        assert_eq!(lag.keep(overhead), overhead);
+    }
+
+    #[test]
+    fn a_position_that_does_not_go_on_from_the_last_forgets_the_lag() {
+        let words = |text: &str| {
+            text.split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        let mut lag = ClockLag::default();
+        lag.position("startpos", &words("f5"));
+        lag.on_go(1, Some(1000), None);
+        lag.answered(Some(ms(100)));
+        lag.position("startpos", &words("f5 d6 c3"));
+        assert_eq!(lag.on_go(1, Some(800), None), Some(ms(100)));
+        assert_eq!(lag.keep(ms(10)), ms(125));
+        // The same line again, and on: kept.
+        lag.answered(Some(ms(100)));
+        lag.position("startpos", &words("f5 d6 c3 d3 c4"));
+        assert_eq!(lag.keep(ms(10)), ms(125));
+        // Another game (a GUI starting one with no ucinewgame): its
+        // clock, lower than the last game's, is no lag.
+        lag.position("startpos", &words("d3"));
+        assert_eq!(lag.keep(ms(10)), ms(10));
+        assert_eq!(lag.on_go(1, Some(300), None), None);
+        lag.answered(Some(ms(10)));
+        lag.position("X7/8/8/3OX3/3XO3/8/8/8 b", &words("d3 c5"));
+        assert_eq!(lag.on_go(1, Some(100), None), None);
+    }
+
+    #[test]
+    fn only_a_continued_clock_of_the_same_side_is_compared() {
+        let mut lag = ClockLag::default();
+        lag.on_go(0, Some(1000), None);
+        lag.answered(Some(ms(100)));
+        // The other side's clock (one engine asked for both sides' moves)
+        // is compared with its own, not with this one's.
+        assert_eq!(lag.on_go(1, Some(500), None), None);
+        lag.answered(Some(ms(50)));
+        assert_eq!(lag.on_go(0, Some(880), None), Some(ms(20)));
+        lag.answered(Some(ms(50)));
+        assert_eq!(lag.on_go(1, Some(440), None), Some(ms(10)));
+        // No answer noted (a ponder search stopped): nothing compared.
+        lag.answered(None);
+        assert_eq!(lag.on_go(1, Some(100), None), None);
+        // A clock given more than expected (a new period): no lag.
+        lag.answered(Some(ms(10)));
+        assert_eq!(lag.on_go(1, Some(5000), None), None);
+        // No clock (movetime) ends the comparison.
+        lag.answered(Some(ms(10)));
+        assert_eq!(lag.on_go(1, None, None), None);
+        assert_eq!(lag.on_go(1, Some(10), Some(1000)), None);
+        // More lost than the clock held (1,009 of 10): not believed.
+        lag.answered(Some(ms(1)));
+        assert_eq!(lag.on_go(1, Some(0), None), None);
+        lag.new_game();
+        assert_eq!(lag.keep(ms(10)), ms(10));
+    }
+}
