@@ -152,9 +152,12 @@ pub fn othello_dir() -> TempDir {
 
 /// A copy of plyd in a folder of the Othello plugin that another user
 /// may run, and a command that runs it with at most `threads` processes
-/// and threads (`RLIMIT_NPROC`) for its user: as `nobody` where the
-/// tests run as root (whom the limit does not hold), else as this user,
-/// its threads now counted in (above a limit of one). The lock is held while such commands run
+/// and threads (`RLIMIT_NPROC`) for its user: where the tests run as root
+/// (whom the limit does not hold), as a user of its own that nothing else
+/// runs as (a high number no account has; `nobody` where the system maps
+/// no such number: its other processes, a build run as `nobody`, count
+/// against the limit), else as this user, its threads now counted in
+/// (above a limit of one). The lock is held while such commands run
 /// (all of one user's count against the limit).
 #[cfg(target_os = "linux")]
 pub fn with_few_threads(threads: u64) -> (TempDir, Command, std::sync::MutexGuard<'static, ()>) {
@@ -178,11 +181,13 @@ pub fn with_few_threads(threads: u64) -> (TempDir, Command, std::sync::MutexGuar
     };
     let mut command = Command::new(&plyd);
     command.env("PLYD_PLUGIN_PATH", dir.path());
+    let own_user = 2_000_000_000 + std::process::id() % 1_000_000;
     // SAFETY: the closure runs in the child between fork and exec and
     // makes async-signal-safe system calls only.
     unsafe {
         command.pre_exec(move || {
-            if root && (libc::setgid(65534) != 0 || libc::setuid(65534) != 0) {
+            let become_user = |id: u32| libc::setgid(id) == 0 && libc::setuid(id) == 0;
+            if root && !become_user(own_user) && !become_user(65534) {
                 return Err(std::io::Error::last_os_error());
             }
             let limit = libc::rlimit {
