@@ -175,7 +175,7 @@ impl Controller {
         let lag = self.clock_lag.on_go(side, time, inc);
         let set = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
         let overhead = self.clock_lag.keep(set);
-        if let Some(lag) = lag.filter(|_| overhead > set) {
+        if let Some(lag) = lag.filter(|_| overhead > set && self.clock_lag.rises_to(overhead)) {
             log::warn!(
                 "the clock lost {:.1} ms more than plyd measured on its last move (time \
                  between the GUI and plyd, a busy machine): keeping {:.1} ms of each move \

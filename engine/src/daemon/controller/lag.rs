@@ -42,6 +42,8 @@ pub(crate) struct ClockLag {
     last: [Option<Clocked>; 2],
     /// Which of `last` the latest `go` was.
     latest: Option<usize>,
+    /// The most kept back that was said on stderr this game.
+    said: Duration,
     seen: VecDeque<Duration>,
     /// The last position the GUI sent: its start's hash, how many moves
     /// followed, and their hash.
@@ -120,6 +122,14 @@ impl ClockLag {
         if let Some(last) = self.latest.and_then(|slot| self.last[slot].as_mut()) {
             last.used = used;
         }
+    }
+
+    /// Whether `kept` is more than any kept back said before this game
+    /// (noting it as said): the warning is for a rise, not every move.
+    pub(crate) fn rises_to(&mut self, kept: Duration) -> bool {
+        let rises = kept > self.said;
+        self.said = self.said.max(kept);
+        rises
     }
 
     /// What to keep back of the clock for a move: `overhead`, or the most
