@@ -2065,3 +2065,27 @@ fn a_plugin_path_without_the_game_in_play_names_only_the_game() {
         "{lines:?}"
     );
 }
+
+/// The watchdog's answer says whether a search had scored the move (one
+/// no search had, the first in the search's order, was called "its best
+/// move so far" all the same): here the first iteration scored its move,
+/// and the second is held up in a slow call.
+#[cfg(unix)]
+#[test]
+fn the_watchdog_says_its_move_was_scored() {
+    let (mut e, _dir) = panicky_engine_with_call_limit(30_000);
+    play_panicky(&mut e);
+    // From 20 counters, generating the moves at 19 takes 400 ms: depth 1
+    // scores the moves (19 is a leaf there), depth 2 waits in the call.
+    e.send("position fen 20 slow 19");
+    e.send("go movetime 100");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let log = e.stderr_lines();
+    assert!(
+        log.iter()
+            .any(|l| l.contains("has not answered in time; answered with its best move so far")),
+        "{log:?}"
+    );
+    e.send("quit");
+}

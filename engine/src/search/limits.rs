@@ -236,6 +236,9 @@ pub struct SearchControl {
     /// moves as they come. The watchdog answers with it when the search
     /// cannot.
     best_so_far: Mutex<Option<(String, Option<String>)>>,
+    /// Whether that move was scored by a search ([`SearchControl::note_best`]),
+    /// not only listed first ([`SearchControl::note_unsearched`]).
+    best_searched: AtomicBool,
     /// The root has no move to play (a chance node: the arbiter throws
     /// the dice); the watchdog answers `bestmove (none)` at once.
     no_move: AtomicBool,
@@ -328,6 +331,7 @@ impl SearchControl {
             clock_start: Mutex::new(start),
             started: start,
             best_so_far: Mutex::new(None),
+            best_searched: AtomicBool::new(false),
             no_move: AtomicBool::new(false),
             beats: AtomicU64::new(0),
             threads: ThreadRoll::default(),
@@ -382,7 +386,24 @@ impl SearchControl {
 
     /// Record the move to play should the search be unable to answer.
     pub fn note_best(&self, best: String, ponder: Option<String>) {
-        *self.best_so_far.lock() = Some((best, ponder));
+        let mut kept = self.best_so_far.lock();
+        *kept = Some((best, ponder));
+        self.best_searched.store(true, Ordering::Relaxed);
+    }
+
+    /// Record a move to answer with that no search has scored yet (the
+    /// first legal one, the first in the search's order), should the
+    /// watchdog have to answer before one is.
+    pub fn note_unsearched(&self, best: String) {
+        let mut kept = self.best_so_far.lock();
+        *kept = Some((best, None));
+        self.best_searched.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the move [`SearchControl::best_so_far`] gives was scored by
+    /// a search.
+    pub fn best_was_searched(&self) -> bool {
+        self.best_searched.load(Ordering::Relaxed)
     }
 
     /// The move last recorded with [`SearchControl::note_best`].
@@ -477,6 +498,22 @@ impl SearchControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_watchdogs_move_is_known_as_searched_or_not() {
+        let control = SearchControl::new(false);
+        assert!(!control.answer_known());
+        control.note_unsearched("a1".to_string());
+        assert!(control.answer_known() && !control.best_was_searched());
+        control.note_best("b2".to_string(), Some("c3".to_string()));
+        assert!(control.best_was_searched());
+        assert_eq!(
+            control.best_so_far(),
+            Some(("b2".to_string(), Some("c3".to_string())))
+        );
+        control.note_unsearched("d4".to_string());
+        assert!(!control.best_was_searched());
+    }
     use crate::search::timeman::LEAST_USABLE_US;
 
     /// A ponder search that reached where a timed search would stop is

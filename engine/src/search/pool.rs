@@ -392,7 +392,7 @@ pub(super) fn run(
     // the first move in the search's order (hints, the table's move), not
     // the first the plugin generated.
     if let Some(first) = &answer.best {
-        control.note_best(first.clone(), None);
+        control.note_unsearched(first.clone());
     }
 
     let threads = options.threads.max(1);

@@ -609,7 +609,7 @@ fn note_any_legal_move(
         .iter()
         .find(|m| search_moves.is_empty() || search_moves.contains(m));
     if let Some(&mv) = first {
-        control.note_best(root.format_move(mv)?, None);
+        control.note_unsearched(root.format_move(mv)?);
     }
     Ok(())
 }

@@ -101,6 +101,12 @@ impl Controller {
             } else {
                 "has not answered in time".to_string()
             };
+            // Whether the move going out was scored, before the answer
+            // (which may stop the search) is written.
+            let searched = self
+                .job
+                .as_ref()
+                .is_none_or(|job| job.control.best_was_searched());
             self.answer_for_job(voice);
             let (timing, late) = self
                 .job
@@ -109,7 +115,13 @@ impl Controller {
                 .map_or((String::new(), true), |(note, late)| {
                     (format!(" ({note})"), late)
                 });
-            let line = format!("the search {why}; answered with its best move so far{timing}");
+            let what = if searched {
+                "its best move so far"
+            } else {
+                "a move no search had scored yet (the first in the search's order, or the \
+                 first legal one)"
+            };
+            let line = format!("the search {why}; answered with {what}{timing}");
             // An answer within LATE_NOTE of its hard limit (an exhausted
             // clock's limit of a tenth of a millisecond, answered in one)
             // is as the search's own would be: not a warning.
