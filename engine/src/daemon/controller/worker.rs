@@ -367,13 +367,18 @@ pub fn start_search(
             }
         },
     )?;
+    started.plugins = plugins;
+    // A search run here has ended, its answer waiting in the channel: no
+    // deadline to watch (the watchdog would answer for it first).
+    if started.handle.is_none() {
+        return Ok(started);
+    }
     started.watch.answer_by = answer_by;
     started.watch.hard_limit = hard_limit;
     started.watch.note_controller();
     if ends_by_itself {
         started.watch.expect_progress(&started.control);
     }
-    started.plugins = plugins;
     Ok(started)
 }
 
