@@ -460,50 +460,66 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
     free.send("quit");
 }
 
-/// Under a limit on threads that leaves the bot none for its search (a
-/// sandbox's), the turn is searched on the controller's thread: it was
-/// answered `-1 -1`, a forfeit. Limits of 4 to 7 threads leave the bot
-/// from none of its own (it says so and ends) to all it needs; a bot
-/// that starts answers a move at each.
+/// Under a limit on threads that leaves the daemon none for its search
+/// (a sandbox's: here the daemon's user is brought up to its limit once
+/// the daemon is idle), the search runs on the controller's thread and answers a
+/// searched move: a Botzone turn was answered `-1 -1`, a forfeit.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_bot_given_too_few_threads_to_search_on_one_of_its_own_still_moves() {
-    let first = r#"{"requests":[{"x":-1,"y":-1}],"responses":[],"time_limit":0.3}"#;
-    let (mut started, mut searched_here) = (0, 0);
-    for threads in 4..=7 {
-        // A thread of another process of the user's ending late counts
-        // against the limit for a moment: a bot that cannot start is
-        // started again.
-        for _ in 0..3 {
-            let (_dir, mut command, _held) = common::with_few_threads(threads);
-            command.args(["--protocol", "botzone", "--game", "othello"]);
-            let out = common::output_with_input(&mut command, format!("{first}\n").as_bytes());
-            let (stdout, stderr) = (
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr),
-            );
-            if stderr.contains("plyd cannot run here") {
-                assert_eq!(out.status.code(), Some(2), "{stderr}");
-                continue;
+fn a_search_with_no_thread_of_its_own_runs_on_the_controllers() {
+    use std::io::{BufRead, Write};
+    let (_dir, mut command, _held, limit) = common::with_few_threads(64);
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut read_until = |end: &str| {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "{lines:?}");
+            let line = line.trim_end().to_string();
+            let done = line.starts_with(end);
+            lines.push(line);
+            if done {
+                return lines;
             }
-            started += 1;
-            searched_here +=
-                usize::from(stderr.contains("its job runs on the controller's thread"));
-            let answer = stdout.lines().next().unwrap_or_default();
-            // Black's four openings.
-            assert!(
-                [(3, 2), (2, 3), (5, 4), (4, 5)]
-                    .iter()
-                    .any(|(x, y)| answer == format!(r#"{{"response":{{"x":{x},"y":{y}}}}}"#)),
-                "{threads} threads: {stdout}\n{stderr}"
-            );
-            break;
         }
-    }
+    };
+    writeln!(stdin, "uci\nisready").unwrap();
+    read_until("readyok");
+    // No thread more for the daemon from now on: its user's processes
+    // brought up to its limit.
+    let _fillers = common::fill_threads_of_user_of(child.id(), limit);
+    writeln!(stdin, "position startpos\ngo movetime 300").unwrap();
+    let lines = read_until("bestmove");
+    let best = lines.last().unwrap();
     assert!(
-        started >= 2 && searched_here >= 1,
-        "{started} {searched_here}"
+        ["d3", "c4", "f5", "e6"]
+            .iter()
+            .any(|m| best.starts_with(&format!("bestmove {m}"))),
+        "{lines:?}"
     );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        assert!(
+            stderr.contains("cannot start the thread plyd-search")
+                && stderr.contains("its job runs on the controller's thread"),
+            "{stderr}"
+        );
+    }
 }
 
 /// `quit`, and a clean exit with no allocation failed on the way.

@@ -942,7 +942,7 @@ fn tools_refuse_unknown_options_and_name_those_they_pass_over() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_daemon_given_no_threads_says_so_in_one_line() {
-    let (_dir, mut command, _held) = common::with_few_threads(1);
+    let (_dir, mut command, _held, _) = common::with_few_threads(1);
     let out = common::output_with_input(&mut command, b"uci\nquit\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");

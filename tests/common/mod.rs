@@ -159,8 +159,11 @@ pub fn othello_dir() -> TempDir {
 /// against the limit), else as this user, its threads now counted in
 /// (above a limit of one). The lock is held while such commands run
 /// (all of one user's count against the limit).
+/// The limit set is the last of the four.
 #[cfg(target_os = "linux")]
-pub fn with_few_threads(threads: u64) -> (TempDir, Command, std::sync::MutexGuard<'static, ()>) {
+pub fn with_few_threads(
+    threads: u64,
+) -> (TempDir, Command, std::sync::MutexGuard<'static, ()>, u64) {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
     static FEW_THREADS: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -200,15 +203,60 @@ pub fn with_few_threads(threads: u64) -> (TempDir, Command, std::sync::MutexGuar
             Ok(())
         });
     }
-    (dir, command, held)
+    (dir, command, held, limit)
+}
+
+/// Processes of the user process `pid` runs as (sleeping a minute, killed
+/// on drop), enough that the user's threads are `up_to`: a process of
+/// that user limited to `up_to` ([`with_few_threads`]) can then start no
+/// thread more.
+#[cfg(target_os = "linux")]
+pub fn fill_threads_of_user_of(pid: u32, up_to: u64) -> Fillers {
+    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::process::CommandExt;
+    let uid = std::fs::metadata(format!("/proc/{pid}")).unwrap().uid();
+    let count = threads_of_user(uid);
+    let mut fillers = Fillers(Vec::new());
+    for _ in count..up_to {
+        let mut command = Command::new("sleep");
+        command.arg("60");
+        // SAFETY: async-signal-safe calls only, between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::geteuid() != uid && (libc::setgid(uid) != 0 || libc::setuid(uid) != 0) {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        fillers.0.push(command.spawn().unwrap());
+    }
+    fillers
+}
+
+/// Processes that hold a user's count of threads up, killed on drop.
+pub struct Fillers(Vec<std::process::Child>);
+
+impl Drop for Fillers {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// The threads of this user's processes now (`/proc`).
 #[cfg(target_os = "linux")]
 fn threads_of_this_user() -> u64 {
-    use std::os::unix::fs::MetadataExt;
     // SAFETY: getuid has no preconditions.
-    let uid = unsafe { libc::getuid() };
+    threads_of_user(unsafe { libc::getuid() })
+}
+
+/// The threads of the processes of user `uid` now (`/proc`).
+#[cfg(target_os = "linux")]
+fn threads_of_user(uid: u32) -> u64 {
+    use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;
     };
