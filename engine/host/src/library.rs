@@ -359,8 +359,9 @@ fn private_copy(path: &Path) -> std::io::Result<PathBuf> {
 /// Remove from `folder` the private copies ([`private_copy`]) left by
 /// plyd processes that ended before removing theirs (killed while a
 /// reload was loading the copy): `plyd-PID-NAME.XXXXXXXXXXXXXXXX`, a file
-/// of this user's whose process `PID` is gone. A copy of a live process
-/// (or of one whose number a live process now has) is left.
+/// of this user's, more than a minute old, whose process `PID` is gone. A
+/// copy of a live process (or of one whose number a live process now has)
+/// is left.
 fn remove_copies_of_ended_processes(folder: &Path) {
     #[cfg(unix)]
     {
@@ -375,9 +376,18 @@ fn remove_copies_of_ended_processes(folder: &Path) {
             let Some(pid) = copy_owner(&name.to_string_lossy()) else {
                 continue;
             };
+            // A copy lives for the moment its load takes: one a minute old
+            // is left over (a process of another PID namespace sharing the
+            // folder, whose number means nothing here, is then gone too).
+            let left_over = |m: &std::fs::Metadata| {
+                m.modified()
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > std::time::Duration::from_secs(60))
+            };
             let ours = entry
                 .metadata()
-                .is_ok_and(|m| m.is_file() && m.uid() == uid);
+                .is_ok_and(|m| m.is_file() && m.uid() == uid && left_over(&m));
             if ours && pid != std::process::id() && !process_lives(pid) {
                 let _ = std::fs::remove_file(entry.path());
             }
@@ -1085,13 +1095,24 @@ mod tests {
         let living = folder.join(name(1));
         let unlike = folder.join(format!("plyd-{ended}-notes.txt"));
         let a_folder = folder.join(format!("plyd-{ended}-dir.00112233445566bb"));
-        for file in [&left, &mine, &living, &unlike] {
+        let fresh = folder.join(format!("plyd-{ended}-libplyd_game_y.so.00112233445566cc"));
+        for file in [&left, &mine, &living, &unlike, &fresh] {
             std::fs::write(file, b"x").unwrap();
+        }
+        // All but `fresh` written two minutes ago.
+        let then = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
+        for file in [&left, &mine, &living, &unlike] {
+            std::fs::File::options()
+                .write(true)
+                .open(file)
+                .unwrap()
+                .set_modified(then)
+                .unwrap();
         }
         std::fs::create_dir(&a_folder).unwrap();
         remove_copies_of_ended_processes(&folder);
         assert!(!left.exists());
-        for kept in [&mine, &living, &unlike, &a_folder] {
+        for kept in [&mine, &living, &unlike, &a_folder, &fresh] {
             assert!(kept.exists(), "{}", kept.display());
         }
         std::fs::remove_dir_all(&folder).unwrap();
