@@ -399,6 +399,7 @@ fn remove_copies_of_ended_processes(folder: &Path) {
 
 /// The process number in the name of a private copy
 /// (`plyd-PID-NAME.` and 16 hexadecimal digits), if it is one.
+#[cfg(unix)]
 fn copy_owner(name: &str) -> Option<u32> {
     let rest = name.strip_prefix("plyd-")?;
     let (pid, rest) = rest.split_once('-')?;
@@ -1059,6 +1060,7 @@ unsafe fn read_evaluator_table(
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn a_private_copy_is_known_by_its_name() {
         assert_eq!(
