@@ -322,6 +322,16 @@ fn bench_subcommand_prints_a_total_that_repeats() {
     };
     let without_lmr = bench_nodes("setoption name LMR value false");
     assert_ne!(without_lmr as u64, first);
+    // The command line's `--off` takes the core switches too.
+    let out = plyd_command(dir.path())
+        .args(["bench", "othello", "4", "--off", "lmr"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("Nodes searched: {without_lmr}")),
+        "{stdout}"
+    );
     assert_eq!(bench_nodes("setoption name LMR value true") as u64, first);
     assert_eq!(bench_nodes("setoption name MultiPV value 3") as u64, first);
     assert_eq!(bench_nodes("setoption name Threads value 2") as u64, first);

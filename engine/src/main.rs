@@ -13,10 +13,10 @@ use plyd::book::{negamax, Book, BookBuilder};
 use plyd::check::View;
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Protocol};
 use plyd::host::{default_plugin_dirs, GameState, PluginError, PluginHost, VariantRef};
-use plyd::options::{split_plugin_path, ConfigFile, EngineSettings};
+use plyd::options::{names, split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
-use plyd::search::Techniques;
+use plyd::search::{SearchOptions, Techniques};
 use plyd::search::{nps, SearchControl};
 use plyd_arena::{self as arena, ArenaArgs};
 use plyd_protocol::{write_record_tree, write_xqf_tree, RecordFormat, RecordGame, RecordResult};
@@ -123,12 +123,13 @@ enum Tool {
         bench_game: Option<String>,
         /// Depth in plies (default: chosen per game from its branching).
         depth: Option<u32>,
-        /// Search techniques to switch on, by option name, joined with
-        /// commas (`ContHistory,Singular`), or `all`.
+        /// Search switches to switch on, by option name (the core ones,
+        /// `NullMove`, `LMR` ..., and the techniques), joined with commas
+        /// (`ContHistory,Singular`), or `all` (every technique).
         #[arg(long, value_name = "NAMES")]
         on: Option<String>,
-        /// Search techniques to switch off (after `--on`), by option name,
-        /// joined with commas, or `all`.
+        /// Search switches to switch off (after `--on`), by option name,
+        /// joined with commas, or `all` (every technique).
         #[arg(long, value_name = "NAMES")]
         off: Option<String>,
         /// Also print the calls into the plugins per node, by kind (needs
@@ -590,8 +591,8 @@ fn run() -> ExitCode {
             calls,
         }) => {
             let game = bench_game.as_deref().or(config.game.as_deref());
-            match chosen_techniques(on.as_deref(), off.as_deref())
-                .and_then(|techniques| bench(&config, game, *depth, techniques, *calls))
+            match chosen_switches(on.as_deref(), off.as_deref())
+                .and_then(|switches| bench(&config, game, *depth, &switches, *calls))
             {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -1252,38 +1253,62 @@ fn start_state(variant: &VariantRef, fen: Option<&str>) -> Result<GameState, Str
     Ok(state)
 }
 
-/// The default search techniques with those named in `on` switched on,
-/// then those in `off` switched off (names joined with commas, or `all`).
-fn chosen_techniques(on: Option<&str>, off: Option<&str>) -> Result<Techniques, String> {
-    let mut techniques = Techniques::default();
+/// The search's core switches, by option name, which `plyd bench --on`
+/// and `--off` take beside the techniques.
+type CoreSwitch = (&'static str, fn(&mut SearchOptions) -> &mut bool);
+const CORE_SWITCHES: [CoreSwitch; 8] = [
+    (names::NULL_MOVE, |o| &mut o.null_move),
+    (names::LMR, |o| &mut o.reductions),
+    (names::FUTILITY, |o| &mut o.futility),
+    (names::QUIESCENCE, |o| &mut o.quiescence),
+    (names::CHECK_EXTENSIONS, |o| &mut o.check_extensions),
+    (names::SELECTIVE, |o| &mut o.selective),
+    (names::ENDGAME_SOLVER, |o| &mut o.endgame_solver),
+    (names::SEE, |o| &mut o.see),
+];
+
+/// The default search switches with those named in `on` switched on, then
+/// those in `off` switched off (names joined with commas; `all`: every
+/// technique from Stockfish, not the core switches).
+fn chosen_switches(on: Option<&str>, off: Option<&str>) -> Result<SearchOptions, String> {
+    let mut options = SearchOptions::default();
     for (list, value, flag) in [(on, true, "--on"), (off, false, "--off")] {
         for name in list
             .unwrap_or("")
             .split(',')
-            .filter(|n| !n.trim().is_empty())
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
         {
-            if name.trim().eq_ignore_ascii_case("all") {
+            if name.eq_ignore_ascii_case("all") {
                 for (switch_name, _) in Techniques::SWITCHES {
-                    techniques.set(switch_name, value);
+                    options.techniques.set(switch_name, value);
                 }
-            } else if !techniques.set(name, value) {
-                let known: Vec<&str> = Techniques::SWITCHES.iter().map(|(n, _)| *n).collect();
+            } else if let Some((_, field)) = CORE_SWITCHES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            {
+                *field(&mut options) = value;
+            } else if !options.techniques.set(name, value) {
+                let known: Vec<&str> = CORE_SWITCHES
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .chain(Techniques::SWITCHES.iter().map(|(n, _)| *n))
+                    .collect();
                 return Err(format!(
-                    "{flag}: no technique '{}' (known: {}, all)",
-                    name.trim(),
+                    "{flag}: no switch '{name}' (known: {}, all)",
                     known.join(", ")
                 ));
             }
         }
     }
-    Ok(techniques)
+    Ok(options)
 }
 
 fn bench(
     config: &DaemonConfig,
     game: Option<&str>,
     depth: Option<u32>,
-    techniques: Techniques,
+    switches: &SearchOptions,
     count_calls: bool,
 ) -> Result<(), String> {
     if count_calls && !plyd::host::calls::ENABLED {
@@ -1331,10 +1356,7 @@ fn bench(
     let summary = plyd::search::bench::run(
         &targets,
         depth,
-        &plyd::search::SearchOptions {
-            techniques,
-            ..plyd::search::SearchOptions::default()
-        },
+        switches,
         &mut |l| {
             outln!(
                 "{:<10} depth {:>2} nodes {:>10} time {:>6} ms  bestmove {:<8} {}",
