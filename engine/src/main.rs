@@ -16,8 +16,8 @@ use plyd::host::{default_plugin_dirs, GameState, PluginError, PluginHost, Varian
 use plyd::options::{names, split_plugin_path, ConfigFile, EngineSettings};
 use plyd::perft::Perft;
 use plyd::search::bench::BenchTarget;
-use plyd::search::{SearchOptions, Techniques};
 use plyd::search::{nps, SearchControl};
+use plyd::search::{SearchOptions, Techniques};
 use plyd_arena::{self as arena, ArenaArgs};
 use plyd_protocol::{write_record_tree, write_xqf_tree, RecordFormat, RecordGame, RecordResult};
 
