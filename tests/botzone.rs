@@ -467,36 +467,17 @@ fn a_bot_under_a_256_mb_address_space_cap_plays() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_search_with_no_thread_of_its_own_runs_on_the_controllers() {
-    use std::io::{BufRead, Write};
-    let (_dir, mut command, _held, limit) = common::with_few_threads(64);
-    let mut child = command
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut read_until = |end: &str| {
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            assert!(stdout.read_line(&mut line).unwrap() > 0, "{lines:?}");
-            let line = line.trim_end().to_string();
-            let done = line.starts_with(end);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    };
-    writeln!(stdin, "uci\nisready").unwrap();
-    read_until("readyok");
+    let (_dir, command, _held, limit) = common::with_few_threads(64);
+    let mut e = Engine::spawn(command, &[], &[]);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    assert!(e.sync().is_empty());
     // No thread more for the daemon from now on: its user's processes
     // brought up to its limit.
-    let _fillers = common::fill_threads_of_user_of(child.id(), limit);
-    writeln!(stdin, "position startpos\ngo movetime 300").unwrap();
-    let lines = read_until("bestmove");
+    let _fillers = common::fill_threads_of_user_of(e.pid(), limit);
+    e.send("position startpos");
+    e.send("go movetime 300");
+    let lines = e.until_bestmove();
     let best = lines.last().unwrap();
     assert!(
         ["d3", "c4", "f5", "e6"]
@@ -508,18 +489,17 @@ fn a_search_with_no_thread_of_its_own_runs_on_the_controllers() {
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
     );
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
+        let log = e.stderr_lines();
         assert!(
-            stderr.contains("cannot start the thread plyd-search")
-                && stderr.contains("its job runs on the controller's thread"),
-            "{stderr}"
+            log.iter()
+                .any(|l| l.contains("cannot start the thread plyd-search")
+                    && l.contains("its job runs on the controller's thread")),
+            "{log:?}"
         );
     }
+    e.send("quit");
 }
 
 /// `quit`, and a clean exit with no allocation failed on the way.

@@ -1287,14 +1287,7 @@ fn a_clock_that_loses_more_than_plyd_measured_is_kept_back() {
     e.read_until(|l| l == "uciok");
     e.send("position startpos");
     e.send("go wtime 2000 btime 2000");
-    let first = e.until_bestmove();
-    let best = first
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove_of(&e.until_bestmove());
     // White's reply, listed rather than searched (a search of White's
     // move, with no clock, would end the comparison of Black's clocks).
     e.send(&format!("position startpos moves {best}"));

@@ -345,7 +345,8 @@ impl Engine {
         Self::spawn(command, &[], &[])
     }
 
-    fn spawn(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Self {
+    /// Start `command` (plyd, set up by the caller) with `args` and `env`.
+    pub fn spawn(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Self {
         command
             .args(args)
             .env("RUST_BACKTRACE", "0")
