@@ -1494,14 +1494,7 @@ fn a_search_stuck_spinning_in_a_plugin_is_answered_and_its_thread_demoted() {
 #[cfg(unix)]
 #[test]
 fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
-    let (mut e, _dir) = panicky_engine_with_call_limit(30_000);
-    play_panicky(&mut e);
-    // From 20 counters, generating the moves at 19 takes 400 ms: the
-    // watchdog answers for the 100 ms search while the call goes on.
-    e.send("position fen 20 slow 19");
-    e.send("go movetime 100");
-    let lines = e.until_bestmove();
-    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let (mut e, _dir) = watchdog_answered_a_slow_search();
     // Stopped for a little more than the grace (1 s) from the answer.
     e.signal("STOP");
     std::thread::sleep(std::time::Duration::from_millis(1050));
@@ -1516,6 +1509,21 @@ fn a_daemon_stopped_just_past_the_grace_keeps_a_slow_plugin() {
         "{lines:?}"
     );
     assert!(e.sync().is_empty());
+}
+
+/// A panicky engine (`call_limit` 30 s) whose `go movetime 100` from 20
+/// counters the watchdog answered: generating the moves at 19 takes 400
+/// ms, so depth 1 scores the moves (19 is a leaf there) and depth 2 waits
+/// in the call, which goes on after the answer.
+#[cfg(unix)]
+fn watchdog_answered_a_slow_search() -> (Engine, common::TempDir) {
+    let (mut e, dir) = panicky_engine_with_call_limit(30_000);
+    play_panicky(&mut e);
+    e.send("position fen 20 slow 19");
+    e.send("go movetime 100");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    (e, dir)
 }
 
 /// Pin every thread of process `pid` (and those it starts later) to `cpu`;
@@ -2073,14 +2081,7 @@ fn a_plugin_path_without_the_game_in_play_names_only_the_game() {
 #[cfg(unix)]
 #[test]
 fn the_watchdog_says_its_move_was_scored() {
-    let (mut e, _dir) = panicky_engine_with_call_limit(30_000);
-    play_panicky(&mut e);
-    // From 20 counters, generating the moves at 19 takes 400 ms: depth 1
-    // scores the moves (19 is a leaf there), depth 2 waits in the call.
-    e.send("position fen 20 slow 19");
-    e.send("go movetime 100");
-    let lines = e.until_bestmove();
-    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let (mut e, _dir) = watchdog_answered_a_slow_search();
     let log = e.stderr_lines();
     assert!(
         log.iter()
