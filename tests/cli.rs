@@ -963,3 +963,93 @@ fn a_daemon_given_no_threads_says_so_in_one_line() {
         "{stderr}"
     );
 }
+
+/// `SearchParams` changes the search's numbers: the defaults, printed by
+/// `plyd params --search` and loaded back, search the shipped tree; a
+/// changed number another one, the same from the command line and the
+/// daemon; a refused file keeps the numbers in force.
+#[test]
+fn search_params_change_the_tree_and_their_defaults_do_not() {
+    let dir = othello_dir();
+    let files = TempDir::new("search-params");
+    let out = plyd_command(dir.path())
+        .args(["params", "--search"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let defaults = files.path().join("defaults.toml");
+    std::fs::write(&defaults, &out.stdout).unwrap();
+    let mine = files.path().join("mine.toml");
+    std::fs::write(&mine, "lmr_base = 200\n").unwrap();
+    let bad = files.path().join("bad.toml");
+    std::fs::write(&bad, "lmr_bse = 200\n").unwrap();
+    let bench = |file: Option<&std::path::Path>| {
+        let mut command = plyd_command(dir.path());
+        command.args(["bench", "othello", "4"]);
+        if let Some(file) = file {
+            command.arg("--search-params").arg(file);
+        }
+        let out = command.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        (out.status.code(), stdout, stderr)
+    };
+    let nodes = |stdout: &str| common::last_number(&[stdout.to_string()], "searched:");
+    let (code, plain, _) = bench(None);
+    assert_eq!(code, Some(0));
+    let (_, with_defaults, _) = bench(Some(&defaults));
+    assert_eq!(nodes(&with_defaults), nodes(&plain), "{with_defaults}");
+    let (_, changed, _) = bench(Some(&mine));
+    assert_ne!(nodes(&changed), nodes(&plain), "{changed}");
+    let (code, _, stderr) = bench(Some(&bad));
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "plyd bench: search params {}: key 'lmr_bse': unknown field",
+            bad.display()
+        )),
+        "{stderr}"
+    );
+
+    let (mut e, _d) = Engine::othello();
+    let set = |e: &mut Engine, file: &str| {
+        e.send(&format!("setoption name SearchParams value {file}"));
+        e.send("isready");
+        e.read_until(|l| l == "readyok")
+    };
+    let bench_nodes = |e: &mut Engine| {
+        e.send("bench othello 4");
+        let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
+        common::last_number(&lines, "searched:")
+    };
+    let said = set(&mut e, &mine.display().to_string());
+    assert!(
+        said.contains(&format!(
+            "info string search params {}: lmr_base=200",
+            mine.display()
+        )),
+        "{said:?}"
+    );
+    assert_eq!(bench_nodes(&mut e), nodes(&changed));
+    let said = set(&mut e, &bad.display().to_string());
+    assert_eq!(errors(&said).len(), 1, "{said:?}");
+    assert!(errors(&said)[0].contains("key 'lmr_bse'"), "{said:?}");
+    assert_eq!(bench_nodes(&mut e), nodes(&changed));
+    e.send("uci");
+    let listed = e.read_until(|l| l == "uciok");
+    assert!(
+        listed.contains(&format!(
+            "option name SearchParams type string default {}",
+            mine.display()
+        )),
+        "{listed:?}"
+    );
+    let said = set(&mut e, "");
+    assert!(
+        said.contains(&"info string search params default".to_string()),
+        "{said:?}"
+    );
+    assert_eq!(bench_nodes(&mut e), nodes(&plain));
+    e.send("quit");
+}

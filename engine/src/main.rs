@@ -136,6 +136,10 @@ enum Tool {
         /// a build with `--features call-counts`).
         #[arg(long)]
         calls: bool,
+        /// The search's parameter file (TOML; `plyd params --search`
+        /// prints the defaults), as `setoption name SearchParams` loads it.
+        #[arg(long, value_name = "FILE")]
+        search_params: Option<PathBuf>,
     },
     /// Solve a file of endgame positions with known exact scores (for
     /// Othello, plugins/othello/ffo.txt), printing time, nodes and speed per
@@ -191,7 +195,13 @@ enum Tool {
     /// ships them): a file to copy, edit and load with --eval-params or
     /// `setoption name EvalParams`. The game and evaluator are the global
     /// --game and --evaluator.
-    Params,
+    Params {
+        /// Print the search's parameters instead (margins, reductions):
+        /// a file to load with `setoption name SearchParams` or `plyd
+        /// bench --search-params`.
+        #[arg(long)]
+        search: bool,
+    },
     /// Play a match between two engines and report Elo (and an SPRT).
     Arena(Box<ArenaArgs>),
     /// Replay the games of record files (CCGC Amazons or EinStein; GGF,
@@ -589,9 +599,16 @@ fn run() -> ExitCode {
             on,
             off,
             calls,
+            search_params,
         }) => {
             let game = bench_game.as_deref().or(config.game.as_deref());
             match chosen_switches(on.as_deref(), off.as_deref())
+                .and_then(|mut switches| {
+                    if let Some(path) = search_params {
+                        switches.params = plyd::search::SearchParams::load(path)?;
+                    }
+                    Ok(switches)
+                })
                 .and_then(|switches| bench(&config, game, *depth, &switches, *calls))
             {
                 Ok(()) => ExitCode::SUCCESS,
@@ -869,7 +886,16 @@ fn run() -> ExitCode {
                 }
             }
         }
-        Some(Tool::Params) => match default_params(&config) {
+        Some(Tool::Params { search: true }) => {
+            outln!(
+                "{}",
+                plyd::search::params::DEFAULT_TEXT
+                    .strip_suffix('\n')
+                    .unwrap_or(plyd::search::params::DEFAULT_TEXT)
+            );
+            ExitCode::SUCCESS
+        }
+        Some(Tool::Params { search: false }) => match default_params(&config) {
             Ok(text) => {
                 // The whole text, ended by one newline (none when empty).
                 if !text.is_empty() {

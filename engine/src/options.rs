@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::search::{ChancePruning, SearchMode, Techniques};
+use crate::search::{ChancePruning, SearchMode, SearchParams, Techniques};
 
 /// Option names as announced in `uci` output.
 pub mod names {
@@ -102,6 +102,8 @@ pub mod names {
     pub const OWN_BOOK: &str = "OwnBook";
     /// The opening book file.
     pub const BOOK_FILE: &str = "BookFile";
+    /// The search's parameter file (margins, reductions).
+    pub const SEARCH_PARAMS: &str = "SearchParams";
 }
 
 /// A numeric option's range and default.
@@ -325,6 +327,10 @@ pub struct EngineSettings {
     pub mcts_widening: u32,
     /// `MctsTreeNodes`.
     pub mcts_tree_nodes: u32,
+    /// The search's numbers, from `SearchParams`' file.
+    pub search_params: SearchParams,
+    /// `SearchParams`' value as given (empty: the defaults).
+    pub search_params_file: String,
     /// `OwnBook`: play the book's move where the `BookFile` has the
     /// position.
     pub own_book: bool,
@@ -360,6 +366,8 @@ impl Default for EngineSettings {
             mcts_exploration: MCTS_EXPLORATION_RANGE.default as u32,
             mcts_widening: MCTS_WIDENING_RANGE.default as u32,
             mcts_tree_nodes: MCTS_TREE_NODES_RANGE.default as u32,
+            search_params: SearchParams::default(),
+            search_params_file: String::new(),
             own_book: false,
             call_limit_ms: CALL_LIMIT_RANGE.default as u32,
             botzone_turn_limit_ms: BOTZONE_TURN_LIMIT_RANGE.default as u32,

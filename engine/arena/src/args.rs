@@ -254,12 +254,18 @@ impl EngineSpec {
     /// `none`: a resumed match must find them as they were, since a log
     /// records their names only. Taken are the values of the options that
     /// name such files (`EvalFile`, `EvalFileSmall`, `EvalParams`,
-    /// `BookFile`) and the arguments after plyd's `--eval-params`,
+    /// `SearchParams`, `BookFile`) and the arguments after plyd's `--eval-params`,
     /// `--evaluator` and `--config`, where they name a file (relative to
     /// the engine's `dir`); a file that is not there is left out. Files
     /// an engine writes (a log) are never read here.
     pub fn input_files(&self) -> String {
-        const OPTIONS: [&str; 4] = ["EvalFile", "EvalFileSmall", "EvalParams", "BookFile"];
+        const OPTIONS: [&str; 5] = [
+            "EvalFile",
+            "EvalFileSmall",
+            "EvalParams",
+            "SearchParams",
+            "BookFile",
+        ];
         const FLAGS: [&str; 3] = ["--eval-params", "--evaluator", "--config"];
         let from_options = self
             .options

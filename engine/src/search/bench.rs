@@ -128,7 +128,8 @@ pub(super) fn timed_search(
 }
 
 /// The options a bench searches with: the switches of `set` (the
-/// techniques and the core ones, `NullMove`, `LMR` ...), on one thread,
+/// techniques and the core ones, `NullMove`, `LMR` ...) and its
+/// `SearchParams`, on one thread,
 /// one line, alpha-beta, with no variety: the same tree wherever it runs.
 pub fn options_from(set: &SearchOptions) -> SearchOptions {
     SearchOptions {
@@ -142,6 +143,7 @@ pub fn options_from(set: &SearchOptions) -> SearchOptions {
         endgame_solver: set.endgame_solver,
         see: set.see,
         techniques: set.techniques,
+        params: set.params,
         ..SearchOptions::default()
     }
 }

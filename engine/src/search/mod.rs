@@ -18,7 +18,8 @@
 //! [`tt`] the shared table, [`heuristics`] killers and history,
 //! [`timeman`] the clock, [`limits`] the limits and the stop flag,
 //! [`score`] score arithmetic, [`report`] `info` lines, [`bench`] the
-//! benchmark, [`solve_bench`] the endgame benchmark.
+//! benchmark, [`solve_bench`] the endgame benchmark, [`params`] the
+//! search's numbers for tuners.
 //!
 //! [`mcts`] is the second search, a Monte-Carlo tree search with the
 //! evaluation at its leaves (`SearchMode mcts`); [`search_with_trees`]
@@ -46,6 +47,7 @@ mod endgame;
 mod heuristics;
 mod limits;
 pub mod mcts;
+pub mod params;
 mod picker;
 mod pool;
 mod quiescence;
@@ -69,6 +71,7 @@ pub use limits::{
     clock_leaves_out, limits_from_go, limits_from_go_after, EvaluatingFlag, SearchControl,
     SearchLimits,
 };
+pub use params::SearchParams;
 pub use tt::TranspositionTable;
 
 /// Deepest iteration when nothing else bounds the search.
@@ -142,6 +145,9 @@ pub struct SearchOptions {
     /// The most nodes a Monte-Carlo tree holds, per thread
     /// (`MctsTreeNodes`).
     pub mcts_tree_nodes: usize,
+    /// The alpha-beta search's margins, reductions and depths
+    /// (`SearchParams`).
+    pub params: SearchParams,
 }
 
 impl SearchOptions {
@@ -472,6 +478,7 @@ impl Default for SearchOptions {
             mcts_exploration: mcts::DEFAULT_EXPLORATION_PERMILLE,
             mcts_widening: mcts::DEFAULT_WIDENING_PERMILLE,
             mcts_tree_nodes: mcts::MAX_TREE_NODES,
+            params: SearchParams::default(),
         }
     }
 }

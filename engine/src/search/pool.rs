@@ -14,6 +14,7 @@ use plyd_api::Move;
 use plyd_util::rng::SplitMix64;
 
 use super::heuristics::{Heuristics, NO_CONTEXT};
+use super::params::{LmrTable, SearchParams};
 use super::picker::{Kind, MovePicker, PickerBuffers, PickerSetup};
 use super::score::{self, EVAL_LIMIT};
 use super::worker::{Searcher, ThreadResult};
@@ -59,6 +60,10 @@ pub(crate) struct Shared<'a> {
     pub aspiration_delta: i32,
     /// Reverse-futility margin per ply of depth.
     pub futility_margin: i32,
+    /// Reverse-futility margin per ply of depth with `DeepFutility`.
+    pub deep_futility_margin: i32,
+    /// `QsFutility`'s margin.
+    pub qs_futility_margin: i32,
     /// Static-exchange pruning: what a noisy move may lose by the exchange
     /// per ply of depth, and a quiet one per square of its reduced depth.
     pub see_margins: SeeMargins,
@@ -66,18 +71,24 @@ pub(crate) struct Shared<'a> {
     /// searches are kept for.
     pub game: String,
     /// A pawn, as the margins of the techniques from Stockfish count it:
-    /// a two-hundredth of the evaluator's bound, xiangqi's `classic` scale
-    /// (see [`SeeMargins`]).
+    /// by default a two-hundredth of the evaluator's bound, xiangqi's
+    /// `classic` scale (see [`SeeMargins`]).
     pub pawn: i32,
-    /// ProbCut's margin above beta: a pawn (Stockfish: 0.9).
+    /// ProbCut's margin above beta: by default a pawn (Stockfish: 0.9).
     pub probcut_margin: i32,
-    /// `NodeProbCut`'s margin beyond the bound: five sixty-fourths of the
-    /// evaluator's bound (five discs in Othello, about one and a half
-    /// times the spread of a deep score about the shallow one there).
+    /// `NodeProbCut`'s margin beyond the bound: by default five
+    /// sixty-fourths of the evaluator's bound (five discs in Othello,
+    /// about one and a half times the spread of a deep score about the
+    /// shallow one there).
     pub node_probcut_margin: i32,
     /// How far below the singular bound the other moves must stay for a
-    /// double extension: a tenth of a pawn.
+    /// double extension: by default a tenth of a pawn.
     pub double_extension_margin: i32,
+    /// The numbers the margins above came from, and the reductions and
+    /// depths read where they apply (`SearchParams`).
+    pub params: SearchParams,
+    /// Late-move reductions by depth and move count.
+    pub lmr: Box<LmrTable>,
     /// The largest correction of the static evaluation: two pawns.
     pub correction_limit: i32,
     /// `Variety`: the largest bonus a root move's score gets for
@@ -122,8 +133,7 @@ pub(crate) struct SeeMargins {
 }
 
 impl SeeMargins {
-    fn for_bound(bound: i32) -> Self {
-        let pawn = (bound / 200).max(1);
+    fn for_pawn(pawn: i32) -> Self {
         SeeMargins {
             noisy: (pawn * 3 / 4).max(1),
             quiet: (pawn / 8).max(1),
@@ -132,17 +142,27 @@ impl SeeMargins {
 }
 
 impl Shared<'_> {
-    /// Razoring's margin at `depth`: Stockfish's 2.25 + 1.5 d² pawns.
+    /// Razoring's margin at `depth`: by default Stockfish's 2.25 + 1.5 d²
+    /// pawns.
     pub fn razor_margin(&self, depth: u32) -> i32 {
-        let d = depth as i32;
-        self.pawn * (9 + 6 * d * d) / 4
+        let d = i64::from(depth);
+        let p = &self.params;
+        SearchParams::of_pawn(
+            self.pawn,
+            i64::from(p.razor) + i64::from(p.razor_depth) * d * d,
+        )
     }
 
     /// `FutilityMoves`' margin for a quiet move searched to `lmr_depth`
-    /// after its reduction: 3 + 2.5 d pawns (Stockfish's is smaller in
-    /// pawns, but a xiangqi chariot is worth some seventeen of them here).
+    /// after its reduction: by default 3 + 2.5 d pawns (Stockfish's is
+    /// smaller in pawns, but a xiangqi chariot is worth some seventeen of
+    /// them here).
     pub fn move_futility_margin(&self, lmr_depth: u32) -> i32 {
-        self.pawn * (300 + 250 * lmr_depth as i32) / 100
+        let p = &self.params;
+        SearchParams::of_pawn(
+            self.pawn,
+            i64::from(p.move_futility) + i64::from(p.move_futility_depth) * i64::from(lmr_depth),
+        )
     }
 
     /// How far below the table's score the other moves must stay for the
@@ -398,6 +418,8 @@ pub(super) fn run(
     let threads = options.threads.max(1);
     tt.keep_memory_of(threads);
     let bound = super::score::eval_bound(evaluator);
+    let params = options.params;
+    let pawn = params.pawn_of(bound);
     let hardware_threads = crate::threads::hardware_threads().unwrap_or(usize::MAX);
     let shared = Shared {
         tt,
@@ -432,14 +454,18 @@ pub(super) fn run(
         } else {
             0
         },
-        aspiration_delta: (bound / 100).max(1),
-        futility_margin: (bound / 50).max(1),
-        see_margins: SeeMargins::for_bound(bound),
+        aspiration_delta: SearchParams::of_bound(bound, params.aspiration),
+        futility_margin: SearchParams::of_bound(bound, params.futility),
+        deep_futility_margin: SearchParams::of_pawn(pawn, params.deep_futility.into()),
+        qs_futility_margin: SearchParams::of_pawn(pawn, params.qs_futility.into()),
+        see_margins: SeeMargins::for_pawn(pawn),
         game: root.plugin().info().name.clone(),
-        pawn: (bound / 200).max(1),
-        probcut_margin: (bound / 200).max(1),
-        node_probcut_margin: (bound * 5 / 64).max(1),
-        double_extension_margin: (bound / 2000).max(1),
+        pawn,
+        probcut_margin: SearchParams::of_pawn(pawn, params.probcut.into()),
+        node_probcut_margin: SearchParams::of_bound(bound, params.node_probcut),
+        double_extension_margin: SearchParams::of_pawn(pawn, params.double_extension.into()).max(1),
+        params,
+        lmr: params.lmr_table(),
         correction_limit: (bound / 100).max(1),
         variety: (
             options.variety.min(bound.unsigned_abs()) as i32,

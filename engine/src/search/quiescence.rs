@@ -9,11 +9,6 @@ use super::score::{INFINITY, MAX_PLY};
 use super::worker::Searcher;
 use crate::host::PluginError;
 
-/// The margin of `QsFutility`, in pawns: a capture is skipped when the
-/// static evaluation plus this plus what it wins by the exchange stays at
-/// or below alpha.
-const QS_FUTILITY_PAWNS: i32 = 2;
-
 impl Searcher<'_> {
     /// As [`Searcher::child`], for quiescence.
     pub(super) fn quiet_child(
@@ -81,7 +76,7 @@ impl Searcher<'_> {
             alpha = alpha.max(best);
             if self.shared.features.see {
                 let futile = self.shared.features.techniques.qs_futility;
-                let margin = QS_FUTILITY_PAWNS * self.shared.pawn;
+                let margin = self.shared.qs_futility_margin;
                 futile_floor = (best + margin).min(alpha);
                 least_gain = Some(if futile {
                     (alpha + 1 - best - margin).max(0)

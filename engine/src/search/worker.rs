@@ -118,19 +118,11 @@ pub(super) struct Scratch {
     outcomes: Vec<Vec<(Move, u32)>>,
     chance_bounds: Vec<Vec<(i32, i32)>>,
     pv: Vec<Vec<Move>>,
-    lmr: Vec<[u8; 64]>,
     stack: Vec<Frame>,
 }
 
 impl Scratch {
     pub(super) fn new() -> Self {
-        let mut lmr = vec![[0u8; 64]; 64];
-        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (count, r) in row.iter_mut().enumerate().skip(1) {
-                let value = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
-                *r = value.max(0.0) as u8;
-            }
-        }
         Scratch {
             pickers: (0..=MAX_PLY).map(|_| PickerBuffers::default()).collect(),
             deferred: vec![Vec::new(); MAX_PLY + 1],
@@ -138,7 +130,6 @@ impl Scratch {
             outcomes: vec![Vec::new(); MAX_PLY + 1],
             chance_bounds: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
-            lmr,
             stack: vec![Frame::default(); MAX_PLY + 2],
         }
     }
@@ -205,7 +196,6 @@ pub struct Searcher<'a> {
     /// The outcomes' known intervals at a chance node, one list per ply.
     pub(super) chance_bounds: Vec<Vec<(i32, i32)>>,
     pub(super) pv: Vec<Vec<Move>>,
-    pub(super) lmr: Vec<[u8; 64]>,
     /// The current line, one frame per ply.
     pub(super) stack: Vec<Frame>,
     /// The depth of the iteration under way.
@@ -228,7 +218,6 @@ impl<'a> Searcher<'a> {
             outcomes,
             chance_bounds,
             pv,
-            lmr,
             stack,
         } = shared.tt.take_scratch(id);
         // A stack that cannot be made or reset ends the search with that
@@ -310,7 +299,6 @@ impl<'a> Searcher<'a> {
             outcomes,
             chance_bounds,
             pv,
-            lmr,
             stack,
             root_depth: 1,
             report,
@@ -330,7 +318,6 @@ impl<'a> Searcher<'a> {
                 outcomes: self.outcomes,
                 chance_bounds: self.chance_bounds,
                 pv: self.pv,
-                lmr: self.lmr,
                 stack: self.stack,
             },
         );
@@ -824,7 +811,10 @@ impl<'a> Searcher<'a> {
             // improving flag, a node that improves needs a ply less margin.
             let rfp_depth = depth.saturating_sub(u32::from(improving && depth > 1));
             let (rfp_max_depth, rfp_margin) = if techniques.deep_futility {
-                (DEEP_RFP_DEPTH, self.shared.pawn * 3 / 2)
+                (
+                    self.shared.params.deep_futility_depth,
+                    self.shared.deep_futility_margin,
+                )
             } else {
                 (3, self.shared.futility_margin)
             };
@@ -851,7 +841,8 @@ impl<'a> Searcher<'a> {
                 && ply >= 1
                 && self.state.null_move_ok()?
             {
-                let reduction = 2 + depth / 4;
+                let reduction = self.shared.params.null_move_base
+                    + depth / self.shared.params.null_move_divisor;
                 self.stack[ply].context = NO_CONTEXT;
                 self.play(NULL_MOVE)?;
                 self.nodes += 1;
@@ -943,10 +934,15 @@ impl<'a> Searcher<'a> {
                 && !in_check
                 && quiet
                 && !special
-                && depth <= 8
+                && depth <= self.shared.params.lmp_depth
                 && count > 0
                 && !losing
-                && quiets >= lmp_count(depth, improving || !techniques.improving);
+                && quiets
+                    >= lmp_count(
+                        self.shared.params.lmp_base,
+                        depth,
+                        improving || !techniques.improving,
+                    );
             // Futility pruning: near the leaves, a quiet move from a node
             // whose evaluation stays below alpha by more than a margin for
             // the move's reduced depth is not searched.
@@ -960,7 +956,7 @@ impl<'a> Searcher<'a> {
                 && eval != NO_EVAL
             {
                 let lmr_depth = self.reduced_depth(depth, count);
-                prune = lmr_depth <= FUTILITY_MOVES_DEPTH
+                prune = lmr_depth <= self.shared.params.futility_moves_depth
                     && eval + self.shared.move_futility_margin(lmr_depth) <= alpha;
             }
             // A pruned move that gives check is searched all the same
@@ -1009,7 +1005,7 @@ impl<'a> Searcher<'a> {
                 && count == 0
                 && Some(mv) == tt_move
                 && excluded == NULL_MOVE
-                && depth >= SINGULAR_MIN_DEPTH
+                && depth >= self.shared.params.singular_depth
                 && ply > 0
                 && (ply as u32) < 2 * self.root_depth
             {
@@ -1211,7 +1207,7 @@ impl<'a> Searcher<'a> {
         contexts: &[Context; 3],
     ) -> u32 {
         let techniques = self.shared.features.techniques;
-        let mut r = 1024 * i32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
+        let mut r = 1024 * i32::from(self.shared.lmr[depth.min(63) as usize][count.min(63)]);
         if pv_node {
             r -= 1024;
         }
@@ -1224,7 +1220,8 @@ impl<'a> Searcher<'a> {
             } else {
                 self.heuristics.quiet_score(side, mv, key, contexts)
             };
-            r -= stat * 1024 / HISTORY_LMR_DIVISOR;
+            let divisor = i64::from(self.shared.params.history_lmr_divisor);
+            r -= (i64::from(stat) * 1024 / divisor).clamp(-(1 << 20), 1 << 20) as i32;
         }
         ((r + 512) / 1024).max(0) as u32
     }
@@ -1400,7 +1397,7 @@ impl Searcher<'_> {
     /// to after the log table's reduction: what the pruning near the
     /// leaves weighs a move by.
     fn reduced_depth(&self, depth: u32, count: usize) -> u32 {
-        let reduction = u32::from(self.lmr[depth.min(63) as usize][count.min(63)]);
+        let reduction = u32::from(self.shared.lmr[depth.min(63) as usize][count.min(63)]);
         depth.saturating_sub(1 + reduction)
     }
 
@@ -1508,24 +1505,15 @@ impl Default for Frame {
     }
 }
 
-/// Moves searched before late-move pruning starts at `depth`
-/// (Stockfish's `(3 + d²) / (2 - improving)`).
-fn lmp_count(depth: u32, improving: bool) -> usize {
+/// Moves searched before late-move pruning starts at `depth`: with the
+/// default `base` of 3, Stockfish's `(3 + d²) / (2 - improving)`.
+fn lmp_count(base: u32, depth: u32, improving: bool) -> usize {
     let d = depth as usize;
-    (3 + d * d) / if improving { 1 } else { 2 }
+    (base as usize + d * d) / if improving { 1 } else { 2 }
 }
 
-/// Reverse futility's deepest depth with `DeepFutility`.
-const DEEP_RFP_DEPTH: u32 = 7;
-/// The deepest reduced depth at which `FutilityMoves` prunes.
-const FUTILITY_MOVES_DEPTH: u32 = 8;
-
-/// Depth from which the table's move is tested for a singular extension.
-const SINGULAR_MIN_DEPTH: u32 = 6;
 /// Double extensions allowed on one line.
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
-/// The history score worth a ply less (or more) of reduction.
-const HISTORY_LMR_DIVISOR: i32 = 10_240;
 
 /// The shallowest node `NodeProbCut` tries to cut.
 const NODE_PROBCUT_MIN_DEPTH: u32 = 4;

@@ -517,6 +517,7 @@ impl Controller {
             mcts_exploration: self.settings.mcts_exploration,
             mcts_widening: self.settings.mcts_widening,
             mcts_tree_nodes: self.settings.mcts_tree_nodes as usize,
+            params: self.settings.search_params,
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::daemon::dialect::Dialect;
 use crate::daemon::guard::watchdog::{call_limit, call_within, Blame};
 use crate::host::GameOptionKindDesc;
 use crate::options::{self, names, EngineSettings, SpinRange};
-use crate::search::{ChancePruning, SearchMode, TranspositionTable};
+use crate::search::{ChancePruning, SearchMode, SearchParams, TranspositionTable};
 
 /// One of the engine's own options.
 struct EngineOption {
@@ -60,6 +60,8 @@ enum Setting {
     ChancePruning,
     /// `SearchMode`.
     SearchMode,
+    /// `SearchParams`: the search's parameter file.
+    SearchParams,
     /// A technique of the search ([`crate::search::Techniques`]), by its
     /// option name: on or off as set, else as the current game prefers.
     Technique(&'static str),
@@ -122,7 +124,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 46] = [
+const ENGINE_OPTIONS: [EngineOption; 47] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -166,6 +168,7 @@ const ENGINE_OPTIONS: [EngineOption; 46] = [
     technique!(names::QS_EVASIONS),
     technique!(names::QS_FUTILITY),
     technique!(names::SHALLOW_SEARCH),
+    special!(names::SEARCH_PARAMS, SearchParams, true),
     special!(names::SEARCH_MODE, SearchMode, false),
     EngineOption {
         name: names::VARIETY,
@@ -318,6 +321,9 @@ impl Controller {
             },
             Setting::BookFile => OptionKind::String {
                 default: self.book_file_text.clone(),
+            },
+            Setting::SearchParams => OptionKind::String {
+                default: self.settings.search_params_file.clone(),
             },
             Setting::ChancePruning => combo(
                 self.settings.chance_pruning.name().to_string(),
@@ -526,6 +532,24 @@ impl Controller {
                     self.book_file_text = text;
                     voice.note(self, &note);
                 }
+            }
+            Setting::SearchParams => {
+                // Empty: the defaults (a GUI sends every string option).
+                let text = value.unwrap_or("").trim().to_string();
+                let params = if text.is_empty() {
+                    SearchParams::default()
+                } else {
+                    SearchParams::load(&plyd_util::files::gui_path(&text)).map_err(refused)?
+                };
+                self.settings.search_params = params;
+                self.settings.search_params_file = text.clone();
+                let changes = params.changes();
+                let said = match (text.is_empty(), changes.is_empty()) {
+                    (true, _) => "search params default".to_string(),
+                    (false, true) => format!("search params {text}: the defaults"),
+                    (false, false) => format!("search params {text}: {changes}"),
+                };
+                voice.note(self, &said);
             }
             Setting::PluginPath => {
                 let text = value.unwrap_or("").trim().to_string();
