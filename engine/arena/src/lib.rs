@@ -54,7 +54,7 @@ use record::{GameRecord, MatchHeader};
 use referee::Rules;
 use report::Standings;
 use resume::ParsedLog;
-use stats::{Sprt, SprtDecision};
+use stats::Sprt;
 use tournament::Match;
 
 /// The game played when neither `--game` nor the config file names one.
@@ -503,9 +503,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
     let mut decided = false;
     for game in &done {
         standings.add(game);
-        decided |= sprt
-            .as_ref()
-            .is_some_and(|s| s.decide(&standings.tally) != SprtDecision::Continue);
+        decided |= sprt.as_ref().is_some_and(|s| standings.sprt_decided(s));
     }
     if let Some((path, _)) = &resumed {
         say(&format!(
@@ -605,8 +603,7 @@ fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result
             }
         }
         if let Some(sprt) = &sprt {
-            let decision = sprt.decide(&standings.tally);
-            if decision != SprtDecision::Continue && !decided {
+            if standings.sprt_decided(sprt) && !decided {
                 decided = true;
                 say(&format!(
                     "SPRT decided after {} games; no new game starts",

@@ -20,6 +20,11 @@ pub struct Standings {
     pub by_side: [u64; 3],
     /// The move that left its player the least time, in any game.
     pub closest: Option<MatchClosest>,
+    /// Where the SPRT first crossed a bound: its decision, after how many
+    /// games, and the LLR then. Games that were in play at that moment
+    /// are counted after it and may move the LLR back inside the bounds;
+    /// the test still stopped there.
+    pub sprt_crossed: Option<(SprtDecision, u64, f64)>,
 }
 
 /// The closest call of a match: the move and the game it came in.
@@ -42,7 +47,20 @@ impl Standings {
             endings: BTreeMap::new(),
             by_side: [0; 3],
             closest: None,
+            sprt_crossed: None,
         }
+    }
+
+    /// Whether `sprt` has decided: on the games counted so far, or at an
+    /// earlier crossing, which stands whatever the later games do.
+    pub fn sprt_decided(&mut self, sprt: &Sprt) -> bool {
+        if self.sprt_crossed.is_none() {
+            let decision = sprt.decide(&self.tally);
+            if decision != SprtDecision::Continue {
+                self.sprt_crossed = Some((decision, self.tally.games(), sprt.llr(&self.tally)));
+            }
+        }
+        self.sprt_crossed.is_some()
     }
 
     /// Count a finished game.
@@ -187,7 +205,11 @@ impl Standings {
         }
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
-            let verdict = match sprt.decide(t) {
+            let (decision, llr, later) = match self.sprt_crossed {
+                Some((decision, games, llr)) => (decision, llr, t.games() - games),
+                None => (sprt.decide(t), sprt.llr(t), 0),
+            };
+            let verdict = match decision {
                 SprtDecision::AcceptH1 => format!(
                     "H1 accepted (elo1={} favoured over elo0={})",
                     sprt.elo1, sprt.elo0
@@ -198,11 +220,21 @@ impl Standings {
                 ),
                 SprtDecision::Continue => "no decision".to_string(),
             };
-            let _ = writeln!(
+            let _ = write!(
                 out,
-                "SPRT {sprt}: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
-                sprt.llr(t)
+                "SPRT {sprt}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict}"
             );
+            if later > 0 {
+                // The games in play at the crossing, counted since.
+                let _ = write!(
+                    out,
+                    " after {} games; with the {later} game{} in play then, counted since: LLR {:.2}",
+                    t.games() - later,
+                    if later == 1 { "" } else { "s" },
+                    sprt.llr(t)
+                );
+            }
+            let _ = writeln!(out);
         }
         out
     }
@@ -276,6 +308,50 @@ mod tests {
             closest: None,
             scores: Vec::new(),
         }
+    }
+
+    /// A game still in play when the SPRT crossed a bound is counted after
+    /// it; the verdict stays the crossing's (it read `no decision` when
+    /// that game brought the LLR back inside the bounds).
+    #[test]
+    fn the_sprt_verdict_is_the_crossings() {
+        let sprt = Sprt::parse(&["elo0=0", "elo1=50", "alpha=0.05", "beta=0.05"].map(String::from))
+            .unwrap();
+        // a wins as the first player and as the second.
+        let won_by_a = |n: usize| match n % 2 {
+            0 => record(n, 0, GameResult::FirstWins, Ending::Rules),
+            _ => record(n, 1, GameResult::SecondWins, Ending::Rules),
+        };
+        let mut s = Standings::new(["a".into(), "b".into()]);
+        for n in 1..=23 {
+            s.add(&won_by_a(n));
+            assert_eq!(s.sprt_decided(&sprt), n == 23, "{n}");
+        }
+        s.add(&record(24, 1, GameResult::FirstWins, Ending::IllegalMove));
+        assert!(s.sprt_decided(&sprt));
+        assert_eq!(sprt.decide(&s.tally), SprtDecision::Continue);
+        let table = s.final_table(Some(&sprt));
+        assert!(
+            table.contains(
+                "SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 3.07 (bounds -2.94, 2.94): \
+                 H1 accepted (elo1=50 favoured over elo0=0) after 23 games; with the 1 game \
+                 in play then, counted since: LLR 2.92\n"
+            ),
+            "{table}"
+        );
+        // Decided by the last game counted: the line as it was.
+        let mut s = Standings::new(["a".into(), "b".into()]);
+        for n in 1..=23 {
+            s.add(&won_by_a(n));
+            s.sprt_decided(&sprt);
+        }
+        let table = s.final_table(Some(&sprt));
+        assert!(
+            table.contains(
+                "LLR 3.07 (bounds -2.94, 2.94): H1 accepted (elo1=50 favoured over elo0=0)\n"
+            ),
+            "{table}"
+        );
     }
 
     #[test]
