@@ -785,6 +785,53 @@ fn the_launcher_bot_starts_plyd_from_the_storage() {
     );
 }
 
+/// An evaluator named that the game does not offer: the bot ends at its
+/// start, as for a game it does not play (it played every turn with the
+/// game's default, saying so only on stderr); one the game offers plays.
+#[test]
+fn an_evaluator_the_game_does_not_offer_is_refused_at_start() {
+    let dir = plugins();
+    let refused = [
+        &["--game", "amazons", "--evaluator", "nonesuch"][..],
+        &["--evaluator", "nonesuch"],
+        &["--game", "othello", "--evaluator", "classic"],
+    ];
+    for args in refused {
+        let mut command = common::plyd_command(dir.path());
+        command.args(["--protocol", "botzone"]).args(args);
+        let out = common::output_with_input(&mut command, b"1\n-1 -1\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?} {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?} {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "Botzone: evaluator '{}' is not offered by",
+                args[args.len() - 1]
+            )),
+            "{stderr}"
+        );
+    }
+    let mut bot = Engine::start(
+        dir.path(),
+        &[
+            "--protocol",
+            "botzone",
+            "--game",
+            "amazons",
+            "--evaluator",
+            "classic",
+        ],
+        &[],
+    );
+    let input: Vec<String> = ["1", "-1 -1 -1 -1 -1 -1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (numbers, _) = turn(&mut bot, Game::Amazons, &input, false);
+    let mut referee = Referee::new(&dir, Game::Amazons);
+    referee.play(referee_move(&numbers));
+}
+
 #[test]
 fn a_bot_with_no_botzone_game_loaded_ends_at_once_saying_why() {
     // Only xiangqi: the bot could answer no turn, and would lose each on

@@ -66,6 +66,9 @@ pub struct Controller {
     pub(crate) game_given: bool,
     /// The sentry over the plugin calls made on this thread.
     watcher: Option<Watcher>,
+    /// The evaluator the command line or the configuration named, by
+    /// name or file, which a dialect with no GUI to tell checks.
+    pub(crate) named_evaluator: Option<String>,
     /// When the line being handled was read, while it is: a search it
     /// asks for starts its clock there, so that the time the line waited
     /// behind slower commands (a large `Hash` being mapped, a plugin
@@ -284,6 +287,7 @@ impl Controller {
             startup_errors,
             startup_notes: Vec::new(),
             start_options: config.options,
+            named_evaluator: config.evaluator,
         }
     }
 
@@ -336,6 +340,8 @@ impl Controller {
             startup_errors: Vec::new(),
             startup_notes: Vec::new(),
             start_options: Vec::new(),
+            // The dialect, which checks it, was started before.
+            named_evaluator: None,
         }
     }
 

@@ -87,6 +87,38 @@ pub(super) fn a_game_is_loaded(ctl: &Controller) -> Result<(), String> {
     ))
 }
 
+/// An evaluator the command line or the configuration named must be one
+/// a game Botzone plays offers (the game named, where one is): a bot
+/// would otherwise play every turn with another, and nothing reads its
+/// warning on stderr.
+pub(super) fn the_evaluator_is_offered(ctl: &Controller, game: Option<&str>) -> Result<(), String> {
+    let Some(named) = ctl.named_evaluator.as_deref() else {
+        return Ok(());
+    };
+    let host = &ctl.session.host;
+    let name = host
+        .evaluator_loaded_from(std::path::Path::new(named))
+        .unwrap_or(named);
+    let games: Vec<_> = [BotzoneGame::Amazons, BotzoneGame::Reversi]
+        .iter()
+        .filter(|g| game.is_none_or(|wanted| BotzoneGame::of_variant(wanted) == Some(**g)))
+        .filter_map(|g| host.find_variant(g.variant()))
+        .collect();
+    if games.iter().any(|variant| {
+        host.evaluators_for(&variant.plugin)
+            .iter()
+            .any(|e| e.name().eq_ignore_ascii_case(name))
+    }) {
+        return Ok(());
+    }
+    let names: Vec<&str> = games.iter().map(|v| v.name()).collect();
+    Err(format!(
+        "Botzone: evaluator '{named}' is not offered by {} (a bot would play every turn \
+         with another evaluator); name one of its evaluators, or none",
+        names.join(" or ")
+    ))
+}
+
 /// A request of the other game (or of neither) where `game` is played.
 fn wrong_game(game: BotzoneGame, request: &BotzoneMove) -> String {
     let (name, numbers) = match game {

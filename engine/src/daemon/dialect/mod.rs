@@ -89,7 +89,14 @@ impl Protocol {
                 ctl.settings.threads = 1;
                 // A bot that can play neither game would answer no turn
                 // and lose each on time: it says why and ends at once.
-                if let Err(e) = botzone::a_game_is_loaded(ctl) {
+                let game_named = ctl
+                    .game_given
+                    .then(|| ctl.session.current().ok())
+                    .flatten()
+                    .map(|c| c.variant.name().to_string());
+                if let Err(e) = botzone::a_game_is_loaded(ctl)
+                    .and_then(|()| botzone::the_evaluator_is_offered(ctl, game_named.as_deref()))
+                {
                     log::error!("{e}");
                     crate::logpipe::exit(2);
                 }
