@@ -1053,3 +1053,34 @@ fn search_params_change_the_tree_and_their_defaults_do_not() {
     assert_eq!(bench_nodes(&mut e), nodes(&plain));
     e.send("quit");
 }
+
+/// `--option`s are set in `[options]`' order, the game before its
+/// evaluator: an evaluator of the game named after it was refused, the
+/// game then still the default's.
+#[test]
+fn option_flags_set_the_game_before_its_evaluator() {
+    let dir = common::plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let mut command = plyd_command(dir.path());
+    command.args([
+        "--option",
+        "Evaluator=seed002",
+        "--option",
+        "MultiPV=2",
+        "--option",
+        "UCI_Variant=xiangqi",
+    ]);
+    let out = common::output_with_input(&mut command, b"uci\nquit\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<String> = stdout.lines().map(str::to_string).collect();
+    assert!(errors(&lines).is_empty(), "{stdout}");
+    for listed in [
+        "option name UCI_Variant type combo default xiangqi",
+        "option name Evaluator type combo default seed002",
+        "option name MultiPV type spin default 2",
+    ] {
+        assert!(stdout.contains(listed), "{listed}: {stdout}");
+    }
+}

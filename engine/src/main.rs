@@ -320,11 +320,15 @@ fn resolve(cli: &Cli) -> DaemonConfig {
             }
         }
     }
-    options.extend(
-        cli.options
-            .iter()
-            .map(|(name, value)| (name.clone(), value.clone(), FROM_COMMAND_LINE.to_string())),
-    );
+    // `--option`s in the same order as `[options]`: the game before its
+    // evaluator, the rest as given.
+    let mut given: Vec<_> = cli
+        .options
+        .iter()
+        .map(|(name, value)| (name.clone(), value.clone(), FROM_COMMAND_LINE.to_string()))
+        .collect();
+    given.sort_by_key(|(name, _, _)| plyd::options::start_rank(name));
+    options.extend(given);
     // The `PluginPath` option outranks every other way of naming the
     // folders: the first scan is of its folders (scanning the others
     // first told of their problems, then found the games elsewhere).

@@ -375,6 +375,28 @@ impl Default for EngineSettings {
     }
 }
 
+/// Where an option set at the start goes among the others: the plugin
+/// folders first, then the game, then what chooses the evaluator, then its
+/// parameters, as a GUI would send them; the rest after them (a stable
+/// sort keeps their order).
+pub fn start_rank(name: &str) -> u8 {
+    match name.to_ascii_lowercase().as_str() {
+        "pluginpath" => 0,
+        "uci_variant" => 1,
+        "evalfile" => 2,
+        "evaluator" => 3,
+        "evalparams" => 4,
+        _ => 5,
+    }
+}
+
+/// The bare key a line of TOML sets (`Hash = 32`: `Hash`), if any.
+fn key_of_line(line: &str) -> Option<&str> {
+    line.trim_start()
+        .split_once('=')
+        .map(|(key, _)| key.trim_end())
+}
+
 /// The configuration file (`plyd --config plyd.toml`). Every key is optional.
 ///
 /// ```toml
@@ -500,14 +522,18 @@ impl ConfigFile {
     /// the file and the key's line when the text came from a file
     /// (`config /etc/plyd.toml line 3: key 'k'`).
     pub fn place_of(&self, key: &str) -> String {
-        let Some((path, text)) = &self.origin else {
+        let line = self
+            .origin
+            .as_ref()
+            .and_then(|(_, text)| text.lines().position(|line| key_of_line(line) == Some(key)));
+        self.place_at(key, line)
+    }
+
+    /// `place_of` for `key` found at the line of index `line`.
+    fn place_at(&self, key: &str, line: Option<usize>) -> String {
+        let Some((path, _)) = &self.origin else {
             return format!("config key '{key}'");
         };
-        let line = text.lines().position(|line| {
-            line.trim_start()
-                .strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with('='))
-        });
         match line {
             Some(index) => format!("config {} line {}: key '{key}'", path.display(), index + 1),
             None => format!("config {}: key '{key}'", path.display()),
@@ -520,11 +546,23 @@ impl ConfigFile {
     pub fn option_values(&self) -> (Vec<(String, String, String)>, Vec<String>) {
         let mut values = Vec::new();
         let mut problems = Vec::new();
+        // Each key's first line, found once: looked for key by key, a file
+        // of 20,000 unknown options took 9 s to start.
+        let mut lines = std::collections::HashMap::new();
+        if let Some((_, text)) = &self.origin {
+            for (index, line) in text.lines().enumerate() {
+                if let Some(key) = key_of_line(line) {
+                    lines.entry(key).or_insert(index);
+                }
+            }
+        }
         for (name, value) in self.options.iter().flatten() {
             let text = match value {
                 toml::Value::String(text) => text.clone(),
                 toml::Value::Integer(n) => n.to_string(),
-                toml::Value::Float(x) => x.to_string(),
+                // As written (`32.0`, not `32`), so that a whole-number
+                // option refuses it as `setoption` would.
+                toml::Value::Float(x) => format!("{x:?}"),
                 toml::Value::Boolean(b) => b.to_string(),
                 other => {
                     problems.push(format!(
@@ -536,20 +574,11 @@ impl ConfigFile {
                     continue;
                 }
             };
-            values.push((name.clone(), text, self.place_of(name)));
+            let place = self.place_at(name, lines.get(name.as_str()).copied());
+            values.push((name.clone(), text, place));
         }
-        // A TOML table keeps no order: the plugin folders first, then the
-        // game, then what chooses the evaluator, then its parameters, as a
-        // GUI would send them; the rest by name.
-        let rank = |name: &str| match name.to_ascii_lowercase().as_str() {
-            "pluginpath" => 0,
-            "uci_variant" => 1,
-            "evalfile" => 2,
-            "evaluator" => 3,
-            "evalparams" => 4,
-            _ => 5,
-        };
-        values.sort_by_key(|(name, _, _)| rank(name));
+        // A TOML table keeps no order: the rest by name.
+        values.sort_by_key(|(name, _, _)| start_rank(name));
         (values, problems)
     }
 
@@ -697,6 +726,26 @@ mod tests {
                 "MultiPV"
             ]
         );
+    }
+
+    /// A decimal number is passed on as written, so that a whole-number
+    /// option refuses it as `setoption` does (`32.0` was read as 32).
+    #[test]
+    fn a_decimal_start_option_stays_decimal() {
+        let file =
+            ConfigFile::parse("[options]\nHash = 32.0\nMultiPV = 1e1\nThreads = 2\n").unwrap();
+        let (values, _) = file.option_values();
+        let text = |name: &str| {
+            values
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .map(|(_, v, _)| v.clone())
+                .unwrap()
+        };
+        assert_eq!(text("Hash"), "32.0");
+        assert_eq!(text("MultiPV"), "10.0");
+        assert_eq!(text("Threads"), "2");
+        assert!(HASH_RANGE.parse("Hash", &text("Hash")).is_err());
     }
 
     #[test]
