@@ -1084,3 +1084,48 @@ fn option_flags_set_the_game_before_its_evaluator() {
         assert!(stdout.contains(listed), "{listed}: {stdout}");
     }
 }
+
+/// One config file for every game: its evaluator and parameters are its
+/// game's, left out where the command line names another game (a tool
+/// was refused: `othello has no evaluator 'seed002'`), and its game gives
+/// way to a protocol that plays another (GTP was refused at start).
+#[test]
+fn a_config_files_game_evaluator_and_parameters_go_together() {
+    let dir = common::plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let params = dir.path().join("seed002.toml");
+    let out = plyd_command(dir.path())
+        .args(["params", "--game", "xiangqi", "--evaluator", "seed002"])
+        .output()
+        .unwrap();
+    std::fs::write(&params, &out.stdout).unwrap();
+    let config = dir.path().join("xiangqi.toml");
+    std::fs::write(
+        &config,
+        "game = \"xiangqi\"\nevaluator = \"seed002\"\neval_params = \"seed002.toml\"\n",
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let eval = |args: &[&str]| {
+        let out = plyd_command(dir.path())
+            .args(["eval", "--config", config])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?} {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(eval(&[]).contains("evaluator seed002"), "{}", eval(&[]));
+    assert!(eval(&["--game", "othello"]).contains("evaluator patterns"));
+    // Another evaluator of the file's game: the file's parameters were
+    // for seed002.
+    assert!(eval(&["--evaluator", "classic"]).contains("evaluator classic"));
+    let mut gtp = plyd_command(dir.path());
+    gtp.args(["--protocol", "gtp", "--config", config]);
+    let out = common::output_with_input(&mut gtp, b"genmove b\nquit\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("= "), "{stdout}");
+}

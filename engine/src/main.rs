@@ -360,13 +360,40 @@ fn resolve(cli: &Cli) -> DaemonConfig {
         dirs if dirs.is_empty() => default_plugin_dirs(),
         dirs => dirs,
     };
+    // The config file's evaluator and its parameters are its game's: a
+    // command line naming another game leaves both out, and another
+    // evaluator the parameters, so that one file serves every game (its
+    // xiangqi evaluator was forced on Othello, and refused).
+    let other_game = matches!((&cli.game, &file.game),
+        (Some(given), Some(filed)) if !given.eq_ignore_ascii_case(filed));
+    let other_evaluator = cli.evaluator.as_ref().is_some_and(|given| {
+        file.evaluator
+            .as_ref()
+            .is_none_or(|filed| !given.eq_ignore_ascii_case(filed))
+    });
+    let file_evaluator = file.evaluator.filter(|_| !other_game);
+    let config_eval_params = match config_eval_params {
+        Some(params) if other_game || other_evaluator => {
+            log::info!(
+                "the config file's eval_params {} are left out: they are for {}",
+                params.display(),
+                if other_game {
+                    format!("its game, {}", file.game.as_deref().unwrap_or("?"))
+                } else {
+                    "its evaluator".to_string()
+                }
+            );
+            None
+        }
+        params => params,
+    };
     DaemonConfig {
         plugin_dirs,
         game: cli.game.clone().or(file.game),
         // An evaluator's file in the config file is relative to the file
         // too; a name is a name.
         evaluator: cli.evaluator.clone().or_else(|| {
-            file.evaluator.map(|e| {
+            file_evaluator.map(|e| {
                 if plyd::host::names_a_file(&e) {
                     beside_config(PathBuf::from(e)).display().to_string()
                 } else {
@@ -401,6 +428,41 @@ fn botzone_game_name(config: &mut DaemonConfig) {
 /// Whether the protocol asked for plays the game asked for: Botzone's
 /// games are the Amazons and Reversi, and its judge reads nothing but
 /// moves, so a daemon that could never answer one says so before it starts.
+/// A config file's game that the protocol fixed on the command line does
+/// not play (`game = "xiangqi"` for `--protocol gtp`) gives way to the
+/// protocol's, with the file's evaluator and parameters (`from_file`:
+/// whether they are the file's), where a game named on the command line
+/// is refused: one file serves every protocol.
+fn file_game_gives_way(
+    config: &mut DaemonConfig,
+    evaluator_from_file: bool,
+    params_from_file: bool,
+) {
+    let (Some(protocol), Some(game)) = (config.protocol, config.game.as_deref()) else {
+        return;
+    };
+    let plays = match protocol {
+        Protocol::Botzone => plyd_protocol::BotzoneGame::of_variant(game).is_some(),
+        Protocol::Gtp | Protocol::NBoard => game == "othello",
+        _ => true,
+    };
+    if plays {
+        return;
+    }
+    log::info!(
+        "the config file's game {game} is not played over --protocol {}: left out, with its \
+         evaluator and parameters",
+        format!("{protocol:?}").to_ascii_lowercase()
+    );
+    config.game = None;
+    if evaluator_from_file {
+        config.evaluator = None;
+    }
+    if params_from_file {
+        config.eval_params = None;
+    }
+}
+
 fn protocol_plays_game(config: &DaemonConfig) -> Result<(), String> {
     match (config.protocol, config.game.as_deref()) {
         (Some(Protocol::Botzone), Some(game))
@@ -570,6 +632,13 @@ fn run() -> ExitCode {
     // arena's table included): a plugin's own prints go to stderr.
     daemon::keep_stdout_for_the_protocol();
     let mut config = resolve(&cli);
+    if cli.game.is_none() {
+        file_game_gives_way(
+            &mut config,
+            cli.evaluator.is_none(),
+            cli.eval_params.is_none(),
+        );
+    }
     botzone_game_name(&mut config);
     if let Err(message) = protocol_plays_game(&config) {
         eprintln!("plyd: {message}");
