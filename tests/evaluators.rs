@@ -877,6 +877,45 @@ fn stack_failures_are_told_once_and_unsupported_scores_are_left_to_evaluate() {
     }
 }
 
+/// A bench stuck in an evaluator plugin disables it as a search does (it
+/// said the plugin was disabled, blamed "the job's plugin", and the next
+/// search hung in it again) and ends with `Nodes searched: 0`, the last
+/// line of a bench that fails.
+#[test]
+fn a_bench_stuck_in_an_evaluator_disables_it_and_ends_without_a_count() {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let config = dir.path().join("plyd.toml");
+    std::fs::write(&config, "call_limit = 2000\n").unwrap();
+    let config = config.display().to_string();
+    let mut e = Engine::start(
+        dir.path(),
+        &["--config", &config],
+        &[("PLYD_TEST_EVAL", "hang")],
+    );
+    e.send("setoption name Evaluator value odd");
+    assert_eq!(e.sync(), ["info string evaluator odd"]);
+    e.send("bench othello 4");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
+    let lines = [lines, e.sync()].concat();
+    let error = errors(&lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("plugin evaluator 'odd' (")
+            && error[0].contains(") did not return from a call: bench made no progress for 2 s")
+            && error[0].contains("(setoption name EvalFile, or PluginPath)"),
+        "{error:?}"
+    );
+    assert!(
+        lines.contains(
+            &"info string evaluator 'odd' is disabled after a failure; using patterns".to_string()
+        ),
+        "{lines:?}"
+    );
+    assert_eq!(search(&mut e, 3).1.len(), 2);
+}
+
 #[test]
 fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
     let dir = plugin_dir(&[("plyd_game_othello", "othello")]);

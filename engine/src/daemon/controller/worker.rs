@@ -707,6 +707,15 @@ pub fn start_bench(
     events: Sender<JobEvent>,
 ) -> std::io::Result<Job> {
     let job_control = Arc::clone(&control);
+    // What a stuck bench is blamed on: each game benched, and its
+    // evaluator (none was named, and none disabled: `the job's plugin`).
+    let mut plugins: Vec<Blame> = Vec::new();
+    for target in &targets {
+        plugins.extend(Blame::game_and_evaluator(
+            &target.variant.plugin,
+            target.evaluator.source(),
+        ));
+    }
     let mut started = spawn(
         "plyd-bench",
         JobKind::Bench,
@@ -782,5 +791,6 @@ pub fn start_bench(
         },
     )?;
     started.watch.expect_progress(&started.control);
+    started.plugins = plugins;
     Ok(started)
 }

@@ -175,6 +175,7 @@ impl Controller {
         job.control.stop();
         let kind = job.kind;
         let stalled = job.watch.stalled;
+        let answered = job.watch.answered();
         // The library a thread is stuck in: the evaluator's when one was
         // inside an evaluator call, else the game plugin's.
         let stuck = stuck_in(&job.plugins, job.control.in_evaluator());
@@ -200,7 +201,7 @@ impl Controller {
         };
         let demoted = job.control.demote_threads();
         log::warn!("{demoted} stuck thread(s) of the job demoted to the idle scheduling class");
-        if kind == JobKind::Search && !job.watch.answered() {
+        if kind == JobKind::Search && !answered {
             self.answer_for_job(voice);
         }
         let what = match kind {
@@ -227,6 +228,12 @@ impl Controller {
                  the plugin is disabled until it is loaded again ({reload})"
             ),
         );
+        if matches!(kind, JobKind::Perft | JobKind::Bench) && !answered {
+            // Its last line, as a perft or bench that fails ends: a tool
+            // waiting for it gets it, and no count is taken for the whole.
+            self.raw("Nodes searched: 0");
+            self.mark_answered();
+        }
         // Dropping the job detaches its thread.
         self.job = None;
         (self.events_tx, self.events_rx) = unbounded();

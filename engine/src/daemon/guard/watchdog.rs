@@ -178,16 +178,21 @@ impl Blame {
 /// Of a job's plugins, those a stuck call is in: with an evaluator on the
 /// list, the evaluator's library if a thread of the job was inside a call
 /// of the evaluator when it was given up (`in_evaluator`), else the game
-/// plugin. A built-in evaluator's library is the game plugin.
+/// plugins (one, but for a bench of every game). A built-in evaluator's
+/// library is the game plugin; of a bench of every game, only the
+/// current game's evaluator may be a plugin of its own.
 pub fn stuck_in(plugins: &[Blame], in_evaluator: bool) -> Vec<&Blame> {
-    let evaluator = plugins.iter().find_map(|b| match b {
-        Blame::Evaluator(source) => Some((b, source.is_external())),
-        Blame::Game(_) => None,
+    let evaluator = plugins.iter().find(|b| match b {
+        Blame::Evaluator(source) => source.is_external(),
+        Blame::Game(_) => false,
     });
-    let game = plugins.iter().find(|b| matches!(b, Blame::Game(_)));
-    match (evaluator, game) {
-        (Some((evaluator, true)), _) if in_evaluator => vec![evaluator],
-        (Some(_), Some(game)) => vec![game],
+    let games: Vec<&Blame> = plugins
+        .iter()
+        .filter(|b| matches!(b, Blame::Game(_)))
+        .collect();
+    match evaluator {
+        Some(evaluator) if in_evaluator => vec![evaluator],
+        _ if !games.is_empty() => games,
         _ => plugins.iter().collect(),
     }
 }
