@@ -671,9 +671,22 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains(
-            "plyd check: a plugin call did not return within 1 s (call_limit); giving up"
-        ),
+        String::from_utf8_lossy(&out.stderr)
+            .contains("plyd check: a plugin call did not return within 1 s (call_limit)"),
+        "{out:?}"
+    );
+    // So is a bench (which hung for ever, saying nothing).
+    let out = common::plyd_command(dir.path())
+        .args(["bench", "othello", "4", "--evaluator", "odd", "--config"])
+        .arg(&config)
+        .env("PLYD_TEST_EVAL", "hang")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("plyd bench: a plugin call did not return within 1 s (call_limit)")
+            && stderr.trim_end().ends_with("; giving up"),
         "{out:?}"
     );
     // An evaluator the game does not have is refused.

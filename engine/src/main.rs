@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use plyd::book::{negamax, Book, BookBuilder};
@@ -761,7 +761,13 @@ fn run() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            watch_progress("check", &config, &plyd::check::PROGRESS);
+            let main_thread = plyd::threads::current_id();
+            watch_progress(
+                "check",
+                &config,
+                || plyd::check::PROGRESS.load(Ordering::Relaxed),
+                move || main_thread.into_iter().collect(),
+            );
             let checked = configured_variant(&host, &config).and_then(|variant| {
                 let rules = plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)?;
                 // The evaluator too, when one is named.
@@ -1452,6 +1458,12 @@ fn bench(
     if count_calls {
         plyd::host::calls::start();
     }
+    // Watched as `check` and `eval` are: a plugin call that never returns
+    // ends the bench with a line, where it hung saying nothing.
+    let control: &'static plyd::search::SearchControl =
+        Box::leak(Box::new(plyd::search::SearchControl::new(false)));
+    let _on_roll = control.enter_roll();
+    watch_progress("bench", config, || control.beats(), || control.thread_ids());
     let summary = plyd::search::bench::run(
         &targets,
         depth,
@@ -1467,7 +1479,7 @@ fn bench(
                 l.position
             )
         },
-        &plyd::search::SearchControl::new(false),
+        control,
     )?;
     outln!("Nodes searched: {}", summary.nodes);
     outln!("Time: {} ms", summary.elapsed.as_millis());
@@ -1586,8 +1598,13 @@ fn endgame_bench(
 fn eval(config: &DaemonConfig, fen: Option<&str>) -> Result<(), String> {
     let host = load_plugins(config)?;
     // One evaluation: nothing to show progress, the whole of it watched.
-    static NO_PROGRESS: AtomicU64 = AtomicU64::new(0);
-    watch_progress("eval", config, &NO_PROGRESS);
+    let main_thread = plyd::threads::current_id();
+    watch_progress(
+        "eval",
+        config,
+        || 0,
+        move || main_thread.into_iter().collect(),
+    );
     let variant = configured_variant(&host, config)?;
     let evaluator = named_evaluator(config, &host, &variant)?;
     let params = config.eval_params.as_deref();
@@ -1805,24 +1822,43 @@ fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> 
 
 /// Give up on a tool whose `progress` stands still for the configuration's
 /// `call_limit` (5 s by default): a plugin call that never returns. The
-/// tool then ends with one line on stderr and exit status 2, as the daemon
-/// would disable the plugin.
-fn watch_progress(tool: &'static str, config: &DaemonConfig, progress: &'static AtomicU64) {
+/// tool then ends with one line on stderr, naming where in which plugin
+/// the tool's `threads` are where that can be told, and exit status 2, as
+/// the daemon would disable the plugin.
+fn watch_progress(
+    tool: &'static str,
+    config: &DaemonConfig,
+    progress: impl Fn() -> u64 + Send + 'static,
+    threads: impl Fn() -> Vec<i32> + Send + 'static,
+) {
     let limit = Duration::from_millis(u64::from(config.settings.call_limit_ms));
     let spawned = std::thread::Builder::new()
         .name("plyd-tool-watch".into())
         .spawn(move || {
-            let mut seen = progress.load(Ordering::Relaxed);
+            let mut seen = progress();
             let mut since = Instant::now();
             loop {
                 std::thread::sleep((limit / 10).max(Duration::from_millis(10)));
-                let now = progress.load(Ordering::Relaxed);
+                let now = progress();
                 if now != seen {
                     (seen, since) = (now, Instant::now());
                 } else if since.elapsed() >= limit {
+                    let mut places: Vec<String> = Vec::new();
+                    for tid in threads() {
+                        if let Some(place) = plyd::host::crash::plugin_place_of_thread(tid) {
+                            if !places.contains(&place) {
+                                places.push(place);
+                            }
+                        }
+                    }
+                    let places = if places.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; stuck inside {}", places.join(" and "))
+                    };
                     eprintln!(
-                        "plyd {tool}: a plugin call did not return within {} s (call_limit); \
-                         giving up",
+                        "plyd {tool}: a plugin call did not return within {} s \
+                         (call_limit){places}; giving up",
                         limit.as_secs_f64()
                     );
                     std::process::exit(2);
