@@ -486,6 +486,27 @@ fn check_calls_new_game() {
     );
 }
 
+/// `evaluate` is checked on two threads at once, as the search calls it:
+/// one that keeps its scratch in a global scores positions another
+/// thread's way (it passed, checked on one thread).
+#[test]
+fn check_tells_an_evaluator_that_shares_a_global_between_threads() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let args = ["--game", "othello", "--games", "20", "--evaluator", "odd"];
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "shared")]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "problem: evaluate scores one position two ways (is something kept between calls, \
+             or shared by the threads that call it at once?)"
+        ),
+        "{stdout}"
+    );
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "ok")]);
+    assert_eq!(status, Some(0), "{stdout}");
+}
+
 #[test]
 fn check_tells_an_evaluator_that_scores_for_one_player_whoever_moves() {
     let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);

@@ -658,13 +658,11 @@ pub fn run_evaluator(
     plies: u32,
     seed: u64,
 ) -> (CheckReport, Option<String>) {
-    // Stacks are per thread, and a shallow search may run on several
-    // threads with one context at once: both are checked on two.
-    let threads = if evaluator.is_incremental() || evaluator.shallow_plies() > 0 {
-        2
-    } else {
-        1
-    };
+    // The search calls an evaluator on several threads at once: a plain
+    // `evaluate` that keeps its scratch in a global, a stack kept in one
+    // place for all threads, a shallow search's shared context show only
+    // there (a global scratch passed on one thread).
+    let threads = 2;
     let reports: Vec<(CheckReport, Option<PluginError>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|thread| {
@@ -789,7 +787,7 @@ fn evaluator_games(
                 });
             }
             if again != score {
-                report.problem("evaluate scores one position two ways", || {
+                report.problem("evaluate scores one position two ways (is something kept between calls, or shared by the threads that call it at once?)", || {
                     place(format!(": {score}, then {again}"))
                 });
             }

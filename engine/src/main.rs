@@ -173,7 +173,8 @@ enum Tool {
     /// restoring the position, no move only when the game is over. With
     /// --evaluator (or --eval-params), the evaluator too: one score a
     /// position, within its bound, its stacks (if it keeps them) scoring
-    /// as evaluate does, on two threads, and scores for the side to move,
+    /// as evaluate does, every check on two threads at once (a global
+    /// shared by the threads shows), and scores for the side to move,
     /// not for one player whoever moves. Exits with 1 if a problem
     /// was found, 2 if the plugin failed a call (a panic, an answer that
     /// cannot be true) and was disabled.

@@ -47,7 +47,10 @@
 //! * `black`: Black's discs minus White's whoever is to move (a score for
 //!   one player, not for the side to move);
 //! * `new-game-panic`: the disc-count evaluator, which panics in
-//!   `new_game`.
+//!   `new_game`;
+//! * `shared`: the disc-count evaluator, which leaves its count in a
+//!   global for a moment before it answers: called on two threads at
+//!   once, one thread's score is the other's.
 //!
 //! The evaluator is named `odd` in every mode.
 
@@ -113,6 +116,13 @@ impl Evaluator for DiscCount {
         }
         let (own, opp) = state.position().own_and_opponent();
         let count = own.count_ones() as i32 - opp.count_ones() as i32;
+        if mode() == "shared" {
+            use std::sync::atomic::{AtomicI32, Ordering};
+            static SCRATCH: AtomicI32 = AtomicI32::new(0);
+            SCRATCH.store(count, Ordering::Relaxed);
+            std::thread::sleep(std::time::Duration::from_micros(20));
+            return SCRATCH.load(Ordering::Relaxed);
+        }
         if mode() == "loud" {
             count * 100
         } else {
@@ -324,7 +334,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
         "panic" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic" | "black"
-        | "new-game-panic" => {}
+        | "new-game-panic" | "shared" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
