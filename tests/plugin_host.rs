@@ -471,6 +471,15 @@ fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
         line.contains("libplyd_game_faulty.so, at 0x") && line.contains("addr2line"),
         "{line}"
     );
+    // The command to run names the file, as the stuck call's line does.
+    let file = line
+        .strip_prefix("plyd: SIGSEGV inside the plugin ")
+        .and_then(|rest| rest.split(", at ").next())
+        .unwrap();
+    assert!(
+        line.contains(&format!("(addr2line -f -e {file} 0x")),
+        "{line}"
+    );
 }
 
 /// In the command-line tools too, a plugin's own stdout goes to stderr,

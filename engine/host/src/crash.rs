@@ -5,7 +5,7 @@
 //! line names the signal, the plugin's file and where in it:
 //!
 //! ```text
-//! plyd: SIGSEGV inside the plugin ./libplyd_eval_mine.so, at 0x1139 (addr2line -f -e FILE 0x1139 names the function): ...
+//! plyd: SIGSEGV inside the plugin ./libplyd_eval_mine.so, at 0x1139 (addr2line -f -e ./libplyd_eval_mine.so 0x1139 names the function): ...
 //! ```
 //!
 //! The loader notes where each plugin it loads is mapped
@@ -387,7 +387,9 @@ mod imp {
         let hex = hex_of(offset, &mut hex);
         write_err(b", at ");
         write_err(hex);
-        write_err(b" (addr2line -f -e FILE ");
+        write_err(b" (addr2line -f -e ");
+        write_err(name);
+        write_err(b" ");
         write_err(hex);
         write_err(b" names the function)");
     }
