@@ -81,7 +81,7 @@ impl Job {
         if starved {
             log::warn!(
                 "the job's threads waited for a core for most of its grace \
-                 (a busy machine, not a stuck plugin); the grace starts again"
+                 (taken for a busy machine, not yet for a stuck plugin); the grace starts again"
             );
         }
         starved

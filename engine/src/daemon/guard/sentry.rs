@@ -144,7 +144,7 @@ impl Sentry {
         if patience.starved(waited(), now, STARVED_STRETCH * call_limit()) {
             log::warn!(
                 "the controller waited for a core for most of a plugin call ({}): \
-                 a busy machine, not a stuck plugin; the call's count starts again",
+                 taken for a busy machine, not yet for a stuck plugin; the call's count starts again",
                 on_clock.what
             );
             return;

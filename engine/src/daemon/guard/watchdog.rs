@@ -275,7 +275,7 @@ pub fn call_within<T: Send + 'static>(
                 }
                 log::warn!(
                     "{what}: the call's thread waited for a core for most of its limit \
-                     (a busy machine, not a stuck plugin); waiting again"
+                     (taken for a busy machine, not yet for a stuck plugin); waiting again"
                 );
             }
         }
@@ -573,7 +573,7 @@ impl Watch {
         {
             log::warn!(
                 "the job's threads waited for a core for most of the time they gave no sign \
-                 of life (a busy machine, not a stuck plugin); the count starts again"
+                 of life (taken for a busy machine, not yet for a stuck plugin); the count starts again"
             );
             return false;
         }
