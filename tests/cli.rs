@@ -73,6 +73,16 @@ fn perft_subcommand_from_a_position_and_bad_input() {
     for args in [
         &["perft", "--game", "chess", "--depth", "2"][..],
         &["perft", "--depth", "2", "--fen", "rubbish"][..],
+        // An evaluator, or parameters, that cannot be had: refused as by
+        // every tool (perft counted on).
+        &["perft", "--depth", "2", "--evaluator", "nonesuch"][..],
+        &[
+            "perft",
+            "--depth",
+            "2",
+            "--eval-params",
+            "/nonexistent.toml",
+        ][..],
     ] {
         let out = plyd_command(dir.path()).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

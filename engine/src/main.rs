@@ -32,7 +32,13 @@ macro_rules! outln {
 /// plyd: a game-engine daemon for Amazons, Othello, Xiangqi and EinStein
 /// würfelt nicht, driven over stdin/stdout with a UCI-style protocol.
 #[derive(Parser, Debug)]
-#[command(version = env!("PLYD_LONG_VERSION"), about)]
+#[command(
+    version = env!("PLYD_LONG_VERSION"),
+    about,
+    after_help = "Logs go to stderr, stdout carries the protocol or the tool's output; \
+                  RUST_LOG sets the log's level (error, warn, info, debug, trace, off; \
+                  default warn). The config file and the environment: docs/cli.md."
+)]
 struct Cli {
     /// Game variant: the daemon's at its start (default: othello); for
     /// `record`, the variant of the records (default: their own); for
@@ -1795,6 +1801,11 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
 fn perft(config: &DaemonConfig, depth: u32, fen: Option<&str>, native: bool) -> Result<(), String> {
     let host = load_plugins(config)?;
     let variant = configured_variant(&host, config)?;
+    // No evaluator counts moves, but one named (or its parameters) that
+    // cannot be had is refused, as every tool refuses it.
+    if config.evaluator.is_some() || config.eval_params.is_some() {
+        named_evaluator(config, &host, &variant)?;
+    }
     let mut state = start_state(&variant, fen)?;
     let result = Perft::new()
         .divide(&mut state, depth, native, || false)
