@@ -499,6 +499,26 @@ fn evaluator_may_name_its_file_in_the_tools_and_at_start() {
     );
 }
 
+/// An evaluator whose library is in a plugin folder but was refused as
+/// it loaded: named by where it is (the message told how libraries are
+/// named, as if it were not there).
+#[test]
+fn an_evaluator_refused_as_it_loaded_is_named_by_its_file() {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let library = add_evaluator(dir.path(), "plyd_test_no_entry", "broken");
+    let out = common::run_plyd(dir.path(), &["eval", "--evaluator", "broken"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "plyd eval: evaluator 'broken': its library {} is in a plugin folder but was not \
+             loaded (said when the folder was read)",
+            library.display()
+        )),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn eval_file_takes_a_bare_name_from_the_working_directory() {
     // The dynamic loader would search its library path for a bare name.

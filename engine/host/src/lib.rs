@@ -421,7 +421,29 @@ impl PluginHost {
             .map(|e| e.info())
             .filter(|info| info.name.eq_ignore_ascii_case(name))
             .collect();
-        if named.is_empty() || named.iter().any(|info| info.fits(game)) {
+        if named.is_empty() {
+            // A library of that name in a folder, refused as it loaded
+            // (its ABI version, a missing entry): where it is, not how
+            // libraries are named.
+            let file = format!(
+                "{}{EVALUATOR_PLUGIN_PREFIX}{name}{}",
+                std::env::consts::DLL_PREFIX,
+                std::env::consts::DLL_SUFFIX
+            );
+            return self
+                .dirs
+                .iter()
+                .map(|dir| dir.join(&file))
+                .find(|path| path.is_file())
+                .map(|path| {
+                    format!(
+                        "evaluator '{name}': its library {} is in a plugin folder but was not \
+                         loaded (said when the folder was read)",
+                        path.display()
+                    )
+                });
+        }
+        if named.iter().any(|info| info.fits(game)) {
             return None;
         }
         let info = named[named.len() - 1];
