@@ -31,6 +31,9 @@ struct Clocked {
     /// answer went out, and for an answer no move was played from (a
     /// ponder search stopped).
     used: Option<Duration>,
+    /// The plies of the position it was for, where the GUI's `position`
+    /// was read.
+    plies: Option<usize>,
 }
 
 /// The lags seen on the last moves of the game.
@@ -93,7 +96,17 @@ impl ClockLag {
         };
         let inc = inc.map_or(Duration::ZERO, ms);
         let slot = side.min(1) as usize;
-        let last = self.last[slot].filter(|last| last.side == side);
+        // The same side's last clock, for a position before this one: the
+        // same position searched again with another clock (a tuner's
+        // harness, an analysis) is no move of a game.
+        let plies = self.line.map(|(_, len, _)| len);
+        let last = self.last[slot].filter(|last| {
+            last.side == side
+                && last
+                    .plies
+                    .zip(plies)
+                    .is_none_or(|(before, now)| before < now)
+        });
         let lag = last.and_then(|last| {
             let expected = (last.time + last.inc).checked_sub(last.used?)?;
             expected
@@ -111,6 +124,7 @@ impl ClockLag {
             time,
             inc,
             used: None,
+            plies,
         });
         self.latest = Some(slot);
         lag
@@ -198,6 +212,29 @@ mod tests {
         lag.answered(Some(ms(10)));
         lag.position("X7/8/8/3OX3/3XO3/8/8/8 b", &words("d3 c5"));
         assert_eq!(lag.on_go(1, Some(100), None), None);
+    }
+
+    /// One position searched twice with two clocks (a harness's, an
+    /// analysis's) is no move of a game: 260 ms were taken for lost, and
+    /// kept back of every later move, `go movetime` answered in 2 ms.
+    #[test]
+    fn the_same_position_again_is_not_compared() {
+        let words = |text: &str| {
+            text.split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        let mut lag = ClockLag::default();
+        lag.position("startpos", &words("f5 d6"));
+        lag.on_go(0, Some(400), Some(10));
+        lag.answered(Some(ms(37)));
+        lag.position("startpos", &words("f5 d6"));
+        assert_eq!(lag.on_go(0, Some(120), None), None);
+        assert_eq!(lag.keep(ms(10)), ms(10));
+        // Two plies on, its clock is compared with the last one's.
+        lag.answered(Some(ms(20)));
+        lag.position("startpos", &words("f5 d6 c3 d3"));
+        assert_eq!(lag.on_go(0, Some(50), None), Some(ms(50)));
     }
 
     #[test]
