@@ -831,11 +831,14 @@ fn the_config_files_option_paths_are_relative_to_it() {
     std::fs::write(
         &config,
         format!(
-            "plugin_path = \"../empty\"\n[options]\nPluginPath = \"{}\"\nBookFile = \"sub/ob.book\"\n",
+            "plugin_path = \"../empty\"\n[options]\nPluginPath = \"{}\"\nBookFile = \"sub/ob.book\"\n\
+             SearchParams = \"sub/sp.toml\"\n",
             plugins_rel
         ),
     )
     .unwrap();
+    // SearchParams too (it was taken from the working folder).
+    std::fs::write(conf_dir.join("sub").join("sp.toml"), "lmr_base = 80\n").unwrap();
     let mut e = Engine::start(plugins.path(), &["--config", config.to_str().unwrap()], &[]);
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
@@ -846,6 +849,12 @@ fn the_config_files_option_paths_are_relative_to_it() {
         lines
             .iter()
             .any(|l| l.contains("sub/ob.book: ") && l.contains(" positions of othello")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("search params ") && l.ends_with("sub/sp.toml: lmr_base=80")),
         "{lines:?}"
     );
 }
@@ -1043,8 +1052,13 @@ fn search_params_change_the_tree_and_their_defaults_do_not() {
     assert_eq!(code, Some(0));
     let (_, with_defaults, _) = bench(Some(&defaults));
     assert_eq!(nodes(&with_defaults), nodes(&plain), "{with_defaults}");
-    let (_, changed, _) = bench(Some(&mine));
+    let (_, changed, said) = bench(Some(&mine));
     assert_ne!(nodes(&changed), nodes(&plain), "{changed}");
+    // What was loaded, on stderr (stdout is the bench's).
+    assert_eq!(
+        said.trim_end(),
+        format!("plyd bench: search params {}: lmr_base=200", mine.display())
+    );
     let (code, _, stderr) = bench(Some(&bad));
     assert_eq!(code, Some(2));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -314,7 +314,7 @@ fn resolve(cli: &Cli) -> DaemonConfig {
     // GUI's `setoption`, and `--option`, are read from the working folder.
     for (name, value, _) in &mut options {
         let name = name.to_ascii_lowercase();
-        if ["bookfile", "evalfile", "evalparams"].contains(&name.as_str())
+        if ["bookfile", "evalfile", "evalparams", "searchparams"].contains(&name.as_str())
             && !value.trim().is_empty()
         {
             *value = beside_config(PathBuf::from(value.trim()))
@@ -686,6 +686,17 @@ fn run() -> ExitCode {
                 .and_then(|mut switches| {
                     if let Some(path) = search_params {
                         switches.params = plyd::search::SearchParams::load(path)?;
+                        // On stderr: stdout is the bench's, which tools read.
+                        let changes = switches.params.changes();
+                        eprintln!(
+                            "plyd bench: search params {}: {}",
+                            path.display(),
+                            if changes.is_empty() {
+                                "the defaults"
+                            } else {
+                                &changes
+                            }
+                        );
                     }
                     Ok(switches)
                 })

@@ -254,8 +254,9 @@ impl EngineSpec {
     /// `none`: a resumed match must find them as they were, since a log
     /// records their names only. Taken are the values of the options that
     /// name such files (`EvalFile`, `EvalFileSmall`, `EvalParams`,
-    /// `SearchParams`, `BookFile`) and the arguments after plyd's `--eval-params`,
-    /// `--evaluator` and `--config`, where they name a file (relative to
+    /// `SearchParams`, `BookFile`), given as `option.NAME` or in plyd's
+    /// arguments as `--option NAME=FILE`, and the arguments after plyd's
+    /// `--eval-params`, `--evaluator` and `--config`, where they name a file (relative to
     /// the engine's `dir`); a file that is not there is left out. Files
     /// an engine writes (a log) are never read here.
     pub fn input_files(&self) -> String {
@@ -277,8 +278,24 @@ impl EngineSpec {
             .windows(2)
             .filter(|pair| FLAGS.contains(&pair[0].as_str()))
             .map(|pair| (format!("arg={}", pair[0]), pair[1].as_str()));
+        // plyd's `--option NAME=VALUE` (or `--option=NAME=VALUE`) in the
+        // engine's arguments sets the option as `option.NAME=VALUE` does.
+        let option_args = self.args.iter().enumerate().filter_map(|(i, arg)| {
+            let setting = match arg.strip_prefix("--option=") {
+                Some(setting) => setting,
+                None if arg == "--option" => self.args.get(i + 1)?,
+                None => return None,
+            };
+            let (name, value) = setting.split_once('=')?;
+            let name = name.trim();
+            OPTIONS
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(name))
+                .then(|| (format!("option.{name}"), value))
+        });
         let words: Vec<String> = from_options
             .chain(from_args)
+            .chain(option_args)
             .filter_map(|(key, value)| {
                 let path = Path::new(value.trim());
                 let path = match &self.dir {
@@ -590,6 +607,22 @@ mod tests {
         );
         // Same contents, same line; other contents, another.
         assert_eq!(spec(&["option.EvalParams=w.toml"]).input_files(), line);
+        // plyd's `--option NAME=FILE` among the arguments, in both
+        // spellings, is the option (it was not fingerprinted).
+        std::fs::write(dir.join("s.toml"), "lmr_base = 80\n").unwrap();
+        for args in [
+            &["arg=--option", "arg=SearchParams=s.toml"][..],
+            &["arg=--option=SearchParams=s.toml"],
+        ] {
+            let files = spec(args).input_files();
+            assert!(
+                files.contains(" option.SearchParams=s.toml:fnv1a64:"),
+                "{args:?}: {files}"
+            );
+        }
+        assert!(!spec(&["arg=--option", "arg=Hash=16"])
+            .input_files()
+            .contains("Hash"));
         std::fs::write(dir.join("w.toml"), "a = 2\n").unwrap();
         assert_ne!(spec(&["option.EvalParams=w.toml"]).input_files(), line);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -163,6 +163,21 @@ impl SearchParams {
     /// Read a parameter text: one line naming the key where it is refused
     /// (unknown, not a whole number, out of its range).
     pub fn parse(text: &str) -> Result<Self, plyd_params::ParamsError> {
+        // A whole number outside a key's range is told with the range,
+        // a negative one or one past 2^32 included (which the reader
+        // would refuse as no `u32`).
+        if let Ok(table) = text.parse::<toml::Table>() {
+            for (key, min, max) in RANGES {
+                if let Some(toml::Value::Integer(value)) = table.get(key) {
+                    if *value < i64::from(min) || *value > i64::from(max) {
+                        return Err(plyd_params::ParamsError::at_key(
+                            key,
+                            format!("{value} is outside [{min}, {max}]"),
+                        ));
+                    }
+                }
+            }
+        }
         let params: SearchParams = plyd_params::parse(text)?;
         for ((key, min, max), value) in RANGES.iter().zip(params.values()) {
             plyd_params::check_range(key, value, *min, *max)?;
@@ -265,7 +280,12 @@ mod tests {
         let e = SearchParams::parse("pawn = 1.5\n").unwrap_err();
         assert!(e.to_string().starts_with("key 'pawn': expected"), "{e}");
         let e = SearchParams::parse("pawn = -1\n").unwrap_err();
-        assert_eq!(e.key.as_deref(), Some("pawn"), "{e}");
+        assert_eq!(e.to_string(), "key 'pawn': -1 is outside [1, 1000000]");
+        let e = SearchParams::parse("razor = 99999999999\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "key 'razor': 99999999999 is outside [0, 100000]"
+        );
     }
 
     /// The defaults give the margins the search had as formulas of the
