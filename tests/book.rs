@@ -541,6 +541,32 @@ fn a_book_move_is_written_in_the_notation_set() {
     e.send("quit");
 }
 
+/// A config file's book not there yet, of a game NBoard does not play:
+/// the line names what writes it (it named NBoard's `learn`).
+#[test]
+fn a_new_configured_book_of_another_game_names_what_writes_it() {
+    let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let config = dir.path().join("plyd.toml");
+    std::fs::write(
+        &config,
+        "game = \"xiangqi\"\nbook = \"xq.book\"\nown_book = true\n",
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let mut e = Engine::start(dir.path(), &["--config", &config], &[]);
+    e.send("uci");
+    let lines = [e.read_until(|l| l == "uciok"), e.sync()].concat();
+    let errors = errors(&lines);
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(
+        errors[0].ends_with(
+            "xq.book: no such file: an empty book of xiangqi, which plyd book --game xiangqi \
+             --out FILE writes"
+        ),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn a_xiangqi_book_is_refused_under_the_other_move_ranks() {
     // Ranks 0-9 and 1-10 read the same text as different moves: the book

@@ -285,6 +285,17 @@ fn the_options_ucci_guis_send_are_taken_quietly() {
         engine.send(line);
         assert!(sync(&mut engine).is_empty(), "{line}");
     }
+    // `usebook` is the GUI's book switch: plyd's OwnBook (it was taken
+    // and ignored, a GUI's switch left the book on).
+    for (sent, listed) in [("on", "true"), ("false", "false")] {
+        engine.send(&format!("setoption usebook {sent}"));
+        assert!(sync(&mut engine).is_empty(), "{sent}");
+        let lines = handshake(&mut engine);
+        assert!(
+            lines.contains(&format!("option OwnBook type check default {listed}")),
+            "{lines:?}"
+        );
+    }
 }
 
 #[test]

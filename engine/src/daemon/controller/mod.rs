@@ -121,8 +121,15 @@ fn new_book(path: &std::path::Path, variant: Option<&str>) -> Option<(Book, Stri
         (Ok(false), Some(variant)) if folder.is_dir() => Some((
             Book::new(variant),
             format!(
-                "book {}: no such file: an empty book of {variant}, which NBoard's learn writes",
-                path.display()
+                "book {}: no such file: an empty book of {variant}{}",
+                path.display(),
+                // Only NBoard, which plays Othello, learns into a book;
+                // another game's is written by `plyd book`.
+                if variant == "othello" {
+                    ", which NBoard's learn writes".to_string()
+                } else {
+                    format!(", which plyd book --game {variant} --out FILE writes")
+                }
             ),
         )),
         _ => None,

@@ -22,16 +22,16 @@ use crate::search::score::to_protocol;
 use crate::search::tt::Bound;
 
 /// UCCI's options that plyd accepts and leaves as they are: they ask for
-/// things plyd does not have (an opening book, endgame tables, a playing
-/// style, a pluggable evaluation) or do not need (batch mode, idle time),
-/// or switch off what plyd always uses (`usehash`, `pruning`,
-/// `knowledge`). UCCI GUIs send them to every engine.
-const IGNORED_OPTIONS: [&str; 18] = [
+/// things plyd does not have (books in other formats, endgame tables, a
+/// playing style, a pluggable evaluation) or do not need (batch mode,
+/// idle time), or switch off what plyd always uses (`usehash`,
+/// `pruning`, `knowledge`). UCCI GUIs send them to every engine.
+/// (`usebook` is `OwnBook`.)
+const IGNORED_OPTIONS: [&str; 17] = [
     "batch",
     "debug",
     "bookfiles",
     "loadbook",
-    "usebook",
     "useegtb",
     "egtbpaths",
     "evalapi",
@@ -151,6 +151,8 @@ impl Ucci {
             "hashsize" => engine(ctl, self, names::HASH, value)?,
             "threads" => engine(ctl, self, names::THREADS, value)?,
             "ponder" => engine(ctl, self, names::PONDER, Some(flag(value)?))?,
+            // The GUI's book switch: plyd's own book (`BookFile`).
+            "usebook" => engine(ctl, self, names::OWN_BOOK, Some(flag(value)?))?,
             "clearhash" => ctl.clear_hash().map_err(|e| e.to_string())?,
             "moveoverhead" => engine(ctl, self, names::MOVE_OVERHEAD, value)?,
             _ if IGNORED_OPTIONS.contains(&lower.as_str()) => {
