@@ -339,6 +339,28 @@ impl Book {
         Ok(())
     }
 
+    /// Write the book to `path` under its lock ([`BookLock`]), with the
+    /// positions of the file as another process may have left it since
+    /// (a second `plyd book`, a daemon's `learn`) added first: two builds
+    /// into one file lost one build's positions. With `start`, the scores
+    /// are carried back over the whole first ([`negamax`]); its best score.
+    pub fn save_merged(
+        &mut self,
+        path: &Path,
+        start: Option<&mut GameState>,
+    ) -> Result<Option<i32>, String> {
+        let _lock = BookLock::take(path, || {})?;
+        if let Some(disk) = Book::load(path).ok().filter(|b| b.game() == self.game()) {
+            self.merge_missing(&disk);
+        }
+        let best = match start {
+            Some(state) => negamax(self, state).map_err(|e| e.to_string())?,
+            None => None,
+        };
+        self.save(path)?;
+        Ok(best)
+    }
+
     /// Add the positions of `other` this book lacks (and its spelling,
     /// where this one keeps none).
     pub fn merge_missing(&mut self, other: &Book) {
@@ -795,6 +817,34 @@ mod tests {
             "plyd-book 1 othello\n8/8/8/3OX3/3XO3/8/8/8 b\tf5 -31 12\te6 -20 12\tc4 -20 11\n"
         );
         assert_eq!(Book::read(&text).unwrap(), book);
+    }
+
+    /// A book written over a file another process wrote since it was
+    /// read keeps that process's positions (the last writer's stood).
+    #[test]
+    fn a_book_saved_merged_keeps_what_another_process_wrote() {
+        let dir = std::env::temp_dir().join(format!("plyd-book-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shared.book");
+        let mut other = Book::new("othello");
+        let theirs = BookMove {
+            mv: "d3".into(),
+            score: 5,
+            depth: 4,
+        };
+        other.insert("8/8/8/3OX3/3XXX2/8/8/8 w".to_string(), vec![theirs.clone()]);
+        other.save(&path).unwrap();
+        let mut mine = sample();
+        assert_eq!(mine.save_merged(&path, None), Ok(None));
+        let saved = Book::load(&path).unwrap();
+        assert_eq!(saved.len(), 2, "{}", saved.write());
+        assert_eq!(saved.best("8/8/8/3OX3/3XXX2/8/8/8 w"), Some(&theirs));
+        assert_eq!(saved.best("8/8/8/3OX3/3XO3/8/8/8 b").unwrap().mv, "e6");
+        // A book of another game on disk is not mixed in.
+        let mut xiangqi = Book::new("xiangqi");
+        xiangqi.save_merged(&path, None).unwrap();
+        assert_eq!(Book::load(&path).unwrap().len(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

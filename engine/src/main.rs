@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use plyd::book::{negamax, Book, BookBuilder};
+use plyd::book::{Book, BookBuilder};
 use plyd::check::View;
 use plyd::daemon::{self, create_evaluator, evaluation_lines, DaemonConfig, Protocol};
 use plyd::host::{default_plugin_dirs, GameState, PluginError, PluginHost, VariantRef};
@@ -1782,7 +1782,8 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
                     started.elapsed().as_secs()
                 );
                 if saved.elapsed() >= Duration::from_secs(60) {
-                    if let Err(e) = book.save(plan.out) {
+                    // A copy: the build goes on with its own positions.
+                    if let Err(e) = book.clone().save_merged(plan.out, None) {
                         eprintln!("book: {e}");
                     }
                     saved = Instant::now();
@@ -1790,8 +1791,7 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
             },
         )
         .map_err(fail)?;
-    let best = negamax(&mut book, &mut state).map_err(fail)?;
-    book.save(plan.out)?;
+    let best = book.save_merged(plan.out, Some(&mut state))?;
     let root = state.position_text().map_err(fail)?;
     outln!(
         "Book: {} positions ({} new), depth {}, margin {margin}, {} s",
