@@ -663,10 +663,22 @@ pub fn run_evaluator(
     // place for all threads, a shallow search's shared context show only
     // there (a global scratch passed on one thread).
     let threads = 2;
+    // The second thread starts once the first has had a score: an
+    // evaluator that ends the process (`exit`) does so on one thread,
+    // where plyd names it (two at once, the second could end it first,
+    // unnamed, with the plugin's status).
+    let first_scored = std::sync::atomic::AtomicBool::new(false);
     let reports: Vec<(CheckReport, Option<PluginError>)> = std::thread::scope(|scope| {
+        let first_scored = &first_scored;
         let handles: Vec<_> = (0..threads)
             .map(|thread| {
                 scope.spawn(move || {
+                    use std::sync::atomic::Ordering;
+                    if thread > 0 {
+                        while !first_scored.load(Ordering::Acquire) {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                    }
                     let mine = (1..=games).filter(|game| (*game as usize - 1) % threads == thread);
                     let mut report = CheckReport::default();
                     let failure = evaluator_games(
@@ -677,8 +689,11 @@ pub fn run_evaluator(
                         mine,
                         plies,
                         seed,
+                        first_scored,
                     )
                     .err();
+                    // Whatever ended this thread's games, the other goes on.
+                    first_scored.store(true, Ordering::Release);
                     (report, failure)
                 })
             })
@@ -721,6 +736,7 @@ pub fn run_evaluator(
 }
 
 /// One thread's games of [`run_evaluator`], into `report`.
+#[allow(clippy::too_many_arguments)]
 fn evaluator_games(
     report: &mut CheckReport,
     variant: &VariantRef,
@@ -729,6 +745,7 @@ fn evaluator_games(
     games: impl Iterator<Item = u32>,
     plies: u32,
     seed: u64,
+    scored: &std::sync::atomic::AtomicBool,
 ) -> Result<(), PluginError> {
     let bound = evaluator.info().score_bound;
     let mut stack = evaluator.new_stack()?;
@@ -775,6 +792,7 @@ fn evaluator_games(
             alive();
             let hash = state.hash();
             let score = evaluator.evaluate_unclamped(&state)?;
+            scored.store(true, std::sync::atomic::Ordering::Release);
             // The state is the evaluator's to read only (`const` in the
             // header): one it wrote into is another position now.
             let now = state.position_text()?;
