@@ -590,6 +590,37 @@ fn check_finds_a_c_evaluator_past_its_bound() {
     );
 }
 
+/// A search clamps a score past the bound, and says so once on stderr
+/// (nothing told of it outside `eval` and `check`).
+#[test]
+fn a_search_says_once_that_a_c_evaluator_scored_past_its_bound() {
+    let library = c_evaluator("loud", "*out = 1000;");
+    let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut e = Engine::start(plugins.path(), &[], &[]);
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        library.display()
+    ));
+    for _ in 0..2 {
+        e.send("position startpos");
+        e.send("go depth 3");
+        e.until_bestmove();
+    }
+    let stderr = e.stderr_lines().join("\n");
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("past its score_bound"))
+        .collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(
+        said[0].contains("evaluator 'loud' (")
+            && said[0].contains(
+                "evaluate scored 1000, past its score_bound 100: the search takes it as 100"
+            ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn eval_warns_of_any_score_past_the_bound_and_int32_min_is_no_score() {
     // A C evaluator's score reaches the host unclamped: `eval` must see

@@ -164,6 +164,9 @@ pub struct Evaluator {
     source: EvaluatorSource,
     game: Arc<GamePlugin>,
     ctx: NonNull<EvalContext>,
+    /// A score past the bound was said on stderr (once an evaluator: a
+    /// search clamps it, and nothing else told of it).
+    said_past_bound: std::sync::atomic::AtomicBool,
 }
 
 // SAFETY: the ABI makes an evaluator context immutable once created and lets
@@ -217,6 +220,7 @@ impl Evaluator {
                 game: Arc::clone(game),
                 source,
                 ctx,
+                said_past_bound: std::sync::atomic::AtomicBool::new(false),
             }),
             None => Err(PluginError::Params {
                 evaluator: info.name.clone(),
@@ -267,7 +271,26 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, state: &GameState) -> Result<i32, PluginError> {
         let bound = self.info().score_bound;
-        Ok(self.evaluate_unclamped(state)?.clamp(-bound, bound))
+        let score = self.evaluate_unclamped(state)?;
+        if score > bound || score < -bound {
+            self.past_bound("evaluate", score, bound);
+        }
+        Ok(score.clamp(-bound, bound))
+    }
+
+    /// Say, once, that the evaluator scored past its bound.
+    #[cold]
+    fn past_bound(&self, entry: &str, score: i32, bound: i32) {
+        use std::sync::atomic::Ordering;
+        if !self.said_past_bound.swap(true, Ordering::Relaxed) {
+            log::warn!(
+                "evaluator '{}' ({}): {entry} scored {score}, past its score_bound {bound}: \
+                 the search takes it as {}; said once (plyd check --evaluator counts them)",
+                self.name(),
+                self.source.origin(),
+                score.clamp(-bound, bound)
+            );
+        }
     }
 
     /// The evaluator's score as it gave it, not yet clamped to its
@@ -495,9 +518,11 @@ impl EvalStack<'_> {
             return health.status("stack_evaluate", status).map(|()| None);
         }
         let bound = self.evaluator.info().score_bound;
-        Ok(Some(
-            written(health, "stack_evaluate", score)?.clamp(-bound, bound),
-        ))
+        let score = written(health, "stack_evaluate", score)?;
+        if score > bound || score < -bound {
+            self.evaluator.past_bound("stack_evaluate", score, bound);
+        }
+        Ok(Some(score.clamp(-bound, bound)))
     }
 
     /// The error of a push or pop that did not answer `STATUS_OK`: the
