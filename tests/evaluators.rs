@@ -897,6 +897,38 @@ fn stack_failures_are_told_once_and_unsupported_scores_are_left_to_evaluate() {
     }
 }
 
+/// A daemon of Othello whose evaluator `odd`, in use, never returns from
+/// a position of 7 discs on (three plies in), with a call limit of 2 s.
+fn hanging_odd_engine(dir: &Path) -> Engine {
+    let config = dir.join("plyd.toml");
+    std::fs::write(&config, "call_limit = 2000\n").unwrap();
+    let config = config.display().to_string();
+    let mut e = Engine::start(dir, &["--config", &config], &[("PLYD_TEST_EVAL", "hang")]);
+    e.send("setoption name Evaluator value odd");
+    assert_eq!(e.sync(), ["info string evaluator odd"]);
+    e
+}
+
+/// One error line, blaming `odd` alone for a call that did not return
+/// while `doing`, and Othello back on its default evaluator.
+fn assert_odd_given_up(lines: &[String], doing: &str) {
+    let error = errors(lines);
+    assert_eq!(error.len(), 1, "{lines:?}");
+    assert!(
+        error[0].contains("plugin evaluator 'odd' (")
+            && error[0].contains(&format!(") did not return from a call: {doing}"))
+            && error[0].contains("(setoption name EvalFile, or PluginPath)")
+            && !error[0].contains("othello"),
+        "{error:?}"
+    );
+    assert!(
+        lines.contains(
+            &"info string evaluator 'odd' is disabled after a failure; using patterns".to_string()
+        ),
+        "{lines:?}"
+    );
+}
+
 /// A bench stuck in an evaluator plugin disables it as a search does (it
 /// said the plugin was disabled, blamed "the job's plugin", and the next
 /// search hung in it again) and ends with `Nodes searched: 0`, the last
@@ -905,34 +937,12 @@ fn stack_failures_are_told_once_and_unsupported_scores_are_left_to_evaluate() {
 fn a_bench_stuck_in_an_evaluator_disables_it_and_ends_without_a_count() {
     let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
     add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
-    let config = dir.path().join("plyd.toml");
-    std::fs::write(&config, "call_limit = 2000\n").unwrap();
-    let config = config.display().to_string();
-    let mut e = Engine::start(
-        dir.path(),
-        &["--config", &config],
-        &[("PLYD_TEST_EVAL", "hang")],
-    );
-    e.send("setoption name Evaluator value odd");
-    assert_eq!(e.sync(), ["info string evaluator odd"]);
+    let mut e = hanging_odd_engine(dir.path());
     e.send("bench othello 4");
     let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
     assert_eq!(lines.last().unwrap(), "Nodes searched: 0", "{lines:?}");
     let lines = [lines, e.sync()].concat();
-    let error = errors(&lines);
-    assert_eq!(error.len(), 1, "{lines:?}");
-    assert!(
-        error[0].contains("plugin evaluator 'odd' (")
-            && error[0].contains(") did not return from a call: bench made no progress for 2 s")
-            && error[0].contains("(setoption name EvalFile, or PluginPath)"),
-        "{error:?}"
-    );
-    assert!(
-        lines.contains(
-            &"info string evaluator 'odd' is disabled after a failure; using patterns".to_string()
-        ),
-        "{lines:?}"
-    );
+    assert_odd_given_up(&lines, "bench made no progress for 2 s");
     assert_eq!(search(&mut e, 3).1.len(), 2);
 }
 
@@ -940,65 +950,22 @@ fn a_bench_stuck_in_an_evaluator_disables_it_and_ends_without_a_count() {
 fn a_search_stuck_in_an_evaluator_disables_the_evaluator_not_the_game() {
     let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
     add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
-    let config = dir.path().join("plyd.toml");
-    std::fs::write(&config, "call_limit = 2000\n").unwrap();
-    let config = config.display().to_string();
-    let mut e = Engine::start(
-        dir.path(),
-        &["--config", &config],
-        &[("PLYD_TEST_EVAL", "hang")],
-    );
-    e.send("setoption name Evaluator value odd");
-    assert_eq!(e.sync(), ["info string evaluator odd"]);
+    let mut e = hanging_odd_engine(dir.path());
     // Three plies in, the evaluator never returns.
     e.send("position startpos moves f5 d6");
     e.send("go depth 4");
     let lines = e.until_bestmove();
     let lines = [lines, e.sync()].concat();
-    let error = errors(&lines);
-    assert_eq!(error.len(), 1, "{lines:?}");
-    assert!(
-        error[0].contains("plugin evaluator 'odd' (")
-            && error[0]
-                .contains(") did not return from a call: the search made no progress for 2 s")
-            && error[0].contains("(setoption name EvalFile, or PluginPath)")
-            && !error[0].contains("othello"),
-        "{error:?}"
-    );
     // Othello plays on, with its default evaluator.
-    assert!(
-        lines.contains(
-            &"info string evaluator 'odd' is disabled after a failure; using patterns".to_string()
-        ),
-        "{lines:?}"
-    );
+    assert_odd_given_up(&lines, "the search made no progress for 2 s");
     assert_eq!(search(&mut e, 3).1.len(), 2);
 
     // The same through `eval`, which calls the evaluator alone.
-    let mut e = Engine::start(
-        dir.path(),
-        &["--config", &config],
-        &[("PLYD_TEST_EVAL", "hang")],
-    );
-    e.send("setoption name Evaluator value odd");
+    let mut e = hanging_odd_engine(dir.path());
     e.send("position startpos moves f5 d6 c3");
     e.send("eval");
     let lines = e.sync();
-    let error = errors(&lines);
-    assert_eq!(error.len(), 1, "{lines:?}");
-    assert!(
-        error[0].contains("plugin evaluator 'odd' (")
-            && error[0].contains("did not return from a call: evaluating the position")
-            && error[0].contains("(setoption name EvalFile, or PluginPath)")
-            && !error[0].contains("othello"),
-        "{error:?}"
-    );
-    assert!(
-        lines.contains(
-            &"info string evaluator 'odd' is disabled after a failure; using patterns".to_string()
-        ),
-        "{lines:?}"
-    );
+    assert_odd_given_up(&lines, "evaluating the position");
     // The evaluation asked for comes, by the evaluator now in use.
     assert!(
         lines

@@ -1866,19 +1866,7 @@ fn watch_progress(
                 if now != seen {
                     (seen, since) = (now, Instant::now());
                 } else if since.elapsed() >= limit {
-                    let mut places: Vec<String> = Vec::new();
-                    for tid in threads() {
-                        if let Some(place) = plyd::host::crash::plugin_place_of_thread(tid) {
-                            if !places.contains(&place) {
-                                places.push(place);
-                            }
-                        }
-                    }
-                    let places = if places.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; stuck inside {}", places.join(" and "))
-                    };
+                    let places = plyd::host::crash::stuck_places(threads());
                     eprintln!(
                         "plyd {tool}: a plugin call did not return within {} s \
                          (call_limit){places}; giving up",

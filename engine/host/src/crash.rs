@@ -56,6 +56,24 @@ pub fn plugin_place_of_thread(tid: i32) -> Option<String> {
     imp::plugin_place_of_thread(tid)
 }
 
+/// Where in the plugins the threads `tids` are, for a message about a
+/// stuck call: `; stuck inside PLACE and PLACE` (each place once), or
+/// nothing where none is inside a plugin's code (a loop in a plugin
+/// shows; a thread asleep in a system call does not).
+pub fn stuck_places(tids: impl IntoIterator<Item = i32>) -> String {
+    let mut places: Vec<String> = Vec::new();
+    for place in tids.into_iter().filter_map(plugin_place_of_thread) {
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    if places.is_empty() {
+        String::new()
+    } else {
+        format!("; stuck inside {}", places.join(" and "))
+    }
+}
+
 #[cfg(all(
     target_os = "linux",
     any(target_arch = "x86_64", target_arch = "aarch64")

@@ -184,21 +184,7 @@ impl Controller {
         for plugin in stuck {
             plugin.disable();
         }
-        // Where in a plugin the stuck threads are (a loop in a plugin's
-        // code shows; a thread asleep in a system call does not).
-        let mut places: Vec<String> = Vec::new();
-        for tid in job.control.thread_ids() {
-            if let Some(place) = crate::host::crash::plugin_place_of_thread(tid) {
-                if !places.contains(&place) {
-                    places.push(place);
-                }
-            }
-        }
-        let places = if places.is_empty() {
-            String::new()
-        } else {
-            format!("; stuck inside {}", places.join(" and "))
-        };
+        let places = crate::host::crash::stuck_places(job.control.thread_ids());
         let demoted = job.control.demote_threads();
         log::warn!("{demoted} stuck thread(s) of the job demoted to the idle scheduling class");
         if kind == JobKind::Search && !answered {
