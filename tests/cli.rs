@@ -1180,6 +1180,15 @@ fn a_config_files_game_evaluator_and_parameters_go_together() {
     // Another evaluator of the file's game: the file's parameters were
     // for seed002.
     assert!(eval(&["--evaluator", "classic"]).contains("evaluator classic"));
+    // Empty on the command line: the defaults, whatever the file says
+    // (`--eval-params ""` was refused as no value).
+    assert!(
+        eval(&["--eval-params", ""])
+            .contains("evaluator seed002 (built into xiangqi) params default"),
+        "{}",
+        eval(&["--eval-params", ""])
+    );
+    assert!(eval(&["--evaluator", ""]).contains("evaluator classic"));
     let mut gtp = plyd_command(dir.path());
     gtp.args(["--protocol", "gtp", "--config", config]);
     let out = common::output_with_input(&mut gtp, b"genmove b\nquit\n");

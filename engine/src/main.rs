@@ -55,12 +55,14 @@ struct Cli {
     #[arg(long, global = true, value_name = "DIRS")]
     plugin_path: Option<String>,
     /// Evaluator to start with (in `arena`, each engine's
-    /// option.Evaluator=NAME instead).
+    /// option.Evaluator=NAME instead); "" the game's default, whatever the
+    /// config file names.
     #[arg(long, global = true)]
     evaluator: Option<String>,
     /// Parameter file (TOML) for the evaluator (in `arena`, each engine's
-    /// option.EvalParams=FILE instead).
-    #[arg(long, global = true, value_name = "FILE")]
+    /// option.EvalParams=FILE instead); "" its defaults, whatever the
+    /// config file names.
+    #[arg(long, global = true, value_name = "FILE", value_parser = parse_path)]
     eval_params: Option<PathBuf>,
     /// The protocol to speak: uci, ucci, ugi, gtp, nboard or botzone (default: chosen by
     /// the first command).
@@ -249,6 +251,12 @@ enum Tool {
     },
 }
 
+/// A path as given, the empty one included (which `--eval-params ""`
+/// gives for "none", where clap's own reader refuses it).
+fn parse_path(text: &str) -> Result<PathBuf, String> {
+    Ok(PathBuf::from(text))
+}
+
 /// `NAME=VALUE` of `--option`: the name as `setoption` takes it (spaces
 /// allowed: `"Move Overhead=50"`), the value after the first `=`.
 fn parse_option(text: &str) -> Result<(String, String), String> {
@@ -399,16 +407,23 @@ fn resolve(cli: &Cli) -> DaemonConfig {
         game: cli.game.clone().or(file.game),
         // An evaluator's file in the config file is relative to the file
         // too; a name is a name.
-        evaluator: cli.evaluator.clone().or_else(|| {
-            file_evaluator.map(|e| {
+        // Empty on the command line: the default, the file's left out.
+        evaluator: match &cli.evaluator {
+            Some(given) if given.trim().is_empty() => None,
+            Some(given) => Some(given.clone()),
+            None => file_evaluator.map(|e| {
                 if plyd::host::names_a_file(&e) {
                     beside_config(PathBuf::from(e)).display().to_string()
                 } else {
                     e
                 }
-            })
-        }),
-        eval_params: cli.eval_params.clone().or(config_eval_params),
+            }),
+        },
+        eval_params: match &cli.eval_params {
+            Some(given) if given.as_os_str().is_empty() => None,
+            Some(given) => Some(given.clone()),
+            None => config_eval_params,
+        },
         book,
         settings,
         plugin_path_text: path_text,
