@@ -541,6 +541,35 @@ fn a_book_move_is_written_in_the_notation_set() {
     e.send("quit");
 }
 
+/// A book whose header names no loaded game is kept, not played, and
+/// said so (it loaded as `0 positions of othelo`, nothing more).
+#[test]
+fn a_book_of_a_game_not_loaded_is_said_so() {
+    let dir = othello_dir();
+    let work = TempDir::new("book-unknown-game");
+    let typo = work.path().join("typo.book");
+    std::fs::write(&typo, "plyd-book 1 othelo\n").unwrap();
+    let right = work.path().join("right.book");
+    std::fs::write(&right, "plyd-book 1 othello\n").unwrap();
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send(&format!("setoption name BookFile value {}", typo.display()));
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l
+            .ends_with("0 positions of othelo (no game of that name is loaded: kept, not played)")),
+        "{lines:?}"
+    );
+    e.send(&format!(
+        "setoption name BookFile value {}",
+        right.display()
+    ));
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.ends_with("0 positions of othello")),
+        "{lines:?}"
+    );
+}
+
 /// A config file's book not there yet, of a game NBoard does not play:
 /// the line names what writes it (it named NBoard's `learn`).
 #[test]

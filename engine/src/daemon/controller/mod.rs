@@ -95,11 +95,19 @@ pub struct Controller {
 pub(super) fn open_book(
     path: &std::path::Path,
     shown: Option<&str>,
+    games: &[String],
 ) -> Result<(Book, String), String> {
     Book::load(path).map(|book| {
         let plural = if book.len() == 1 { "" } else { "s" };
+        // A game of that name not loaded (a header edited by hand, a
+        // plugin left out): kept, as another game's book is, and said.
+        let unknown = if games.iter().any(|g| g == book.game()) {
+            ""
+        } else {
+            " (no game of that name is loaded: kept, not played)"
+        };
         let note = format!(
-            "book {}: {} position{plural} of {}",
+            "book {}: {} position{plural} of {}{unknown}",
             shown.map_or_else(|| path.display().to_string(), str::to_string),
             book.len(),
             book.game()
@@ -255,10 +263,12 @@ impl Controller {
                         startup_errors.push(note);
                         Ok(book)
                     }
-                    None => open_book(path, None).map(|(book, note)| {
-                        log::info!("{note}");
-                        book
-                    }),
+                    None => {
+                        open_book(path, None, &session.host.variant_names()).map(|(book, note)| {
+                            log::info!("{note}");
+                            book
+                        })
+                    }
                 };
                 match opened {
                     Ok(book) => (Some(book), path.display().to_string()),

@@ -525,9 +525,12 @@ impl Controller {
                     *self.book.write() = None;
                     self.book_file_text.clear();
                 } else {
-                    let (book, note) =
-                        super::open_book(&plyd_util::files::gui_path(&text), Some(&text))
-                            .map_err(refused)?;
+                    let (book, note) = super::open_book(
+                        &plyd_util::files::gui_path(&text),
+                        Some(&text),
+                        &self.session.host.variant_names(),
+                    )
+                    .map_err(refused)?;
                     *self.book.write() = Some(book);
                     self.book_file_text = text;
                     voice.note(self, &note);
