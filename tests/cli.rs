@@ -1196,3 +1196,24 @@ fn a_config_files_game_evaluator_and_parameters_go_together() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("= "), "{stdout}");
 }
+
+/// A value of millions of characters is quoted back cut, on stderr as on
+/// stdout (the log line held it whole: 5 MB of stderr).
+#[test]
+fn a_huge_config_value_is_logged_cut() {
+    let dir = othello_dir();
+    let config = dir.path().join("huge.toml");
+    std::fs::write(&config, format!("game = \"{}\"\n", "x".repeat(1_000_000))).unwrap();
+    let mut command = plyd_command(dir.path());
+    command.arg("--config").arg(&config);
+    let out = common::output_with_input(&mut command, b"uci\nquit\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("uciok"), "{stdout}");
+    assert!(
+        stderr.contains("(1000000 bytes in all)") && stderr.len() < 2_000,
+        "{} bytes: {}",
+        stderr.len(),
+        &stderr[..stderr.len().min(300)]
+    );
+}

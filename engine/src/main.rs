@@ -583,6 +583,9 @@ fn main() -> ExitCode {
     }
 }
 
+/// The longest log message written whole, in bytes.
+const LOG_LINE_BYTES: usize = 4096;
+
 fn run() -> ExitCode {
     if let Err(message) = processor_supported() {
         eprintln!("plyd: {message}");
@@ -611,12 +614,19 @@ fn run() -> ExitCode {
         .format(|out, record| {
             use std::io::Write;
             let seconds = plyd::daemon::process_started().elapsed().as_secs_f64();
+            let message = record.args().to_string();
+            // A message past a few kilobytes (a value of millions of
+            // characters quoted back) is cut as the GUI's error lines are.
+            let message = if message.len() > LOG_LINE_BYTES {
+                plyd::daemon::printable(&message)
+            } else {
+                message
+            };
             writeln!(
                 out,
-                "[{seconds:.3}s {} {}] {}",
+                "[{seconds:.3}s {} {}] {message}",
                 record.level(),
                 record.target(),
-                record.args()
             )
         })
         .init();
