@@ -790,6 +790,18 @@ fn an_evaluator_that_fails_mid_search_is_dropped_and_play_goes_on() {
             "{lines:?}"
         );
         assert_back_on_the_default(&mut e);
+        // Where the call was made, for the evaluator's author, on stderr:
+        // a position of 7 discs or more (it named none).
+        let stderr = e.stderr_lines();
+        let at = stderr
+            .iter()
+            .find_map(|l| l.split("; the call was made at position '").nth(1))
+            .unwrap_or_else(|| panic!("{mode}: {stderr:?}"));
+        let board = at.split(' ').next().unwrap();
+        assert!(
+            board.chars().filter(|c| matches!(c, 'X' | 'O')).count() >= 7,
+            "{mode}: {at}"
+        );
     }
 }
 

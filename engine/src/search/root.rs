@@ -23,6 +23,31 @@ impl Searcher<'_> {
     /// clock and decides when to stop; helpers search until the main thread
     /// raises the stop flag.
     pub(super) fn iterate(&mut self) -> Result<(), PluginError> {
+        let outcome = self.deepen();
+        if let Err(e) = &outcome {
+            self.say_where(e);
+        }
+        outcome
+    }
+
+    /// Where a plugin failed the search: the position the thread was at
+    /// (a failed call is not taken back), on stderr, for the plugin's
+    /// author; the error line itself names the plugin and the entry. Not
+    /// for a plugin disabled by an earlier failure (another thread's).
+    fn say_where(&self, e: &PluginError) {
+        if matches!(e, PluginError::Disabled { .. }) {
+            return;
+        }
+        if let Ok(text) = self.state.position_text() {
+            log::error!(
+                "search thread {}: {e}; the call was made at position '{text}'",
+                self.id
+            );
+        }
+    }
+
+    /// [`Searcher::iterate`]'s work.
+    fn deepen(&mut self) -> Result<(), PluginError> {
         if let Some(e) = self.stack_error.take() {
             return Err(e);
         }
