@@ -344,12 +344,14 @@ impl Book {
     /// (a second `plyd book`, a daemon's `learn`) added first: two builds
     /// into one file lost one build's positions. With `start`, the scores
     /// are carried back over the whole first ([`negamax`]); its best score.
+    /// `waiting` is called while the lock is awaited ([`BookLock::take`]).
     pub fn save_merged(
         &mut self,
         path: &Path,
         start: Option<&mut GameState>,
+        waiting: impl FnMut(),
     ) -> Result<Option<i32>, String> {
-        let _lock = BookLock::take(path, || {})?;
+        let _lock = BookLock::take(path, waiting)?;
         if let Some(disk) = Book::load(path).ok().filter(|b| b.game() == self.game()) {
             self.merge_missing(&disk);
         }
@@ -835,14 +837,14 @@ mod tests {
         other.insert("8/8/8/3OX3/3XXX2/8/8/8 w".to_string(), vec![theirs.clone()]);
         other.save(&path).unwrap();
         let mut mine = sample();
-        assert_eq!(mine.save_merged(&path, None), Ok(None));
+        assert_eq!(mine.save_merged(&path, None, || {}), Ok(None));
         let saved = Book::load(&path).unwrap();
         assert_eq!(saved.len(), 2, "{}", saved.write());
         assert_eq!(saved.best("8/8/8/3OX3/3XXX2/8/8/8 w"), Some(&theirs));
         assert_eq!(saved.best("8/8/8/3OX3/3XO3/8/8/8 b").unwrap().mv, "e6");
         // A book of another game on disk is not mixed in.
         let mut xiangqi = Book::new("xiangqi");
-        xiangqi.save_merged(&path, None).unwrap();
+        xiangqi.save_merged(&path, None, || {}).unwrap();
         assert_eq!(Book::load(&path).unwrap().len(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -447,9 +447,6 @@ fn botzone_game_name(config: &mut DaemonConfig) {
     }
 }
 
-/// Whether the protocol asked for plays the game asked for: Botzone's
-/// games are the Amazons and Reversi, and its judge reads nothing but
-/// moves, so a daemon that could never answer one says so before it starts.
 /// A config file's game that the protocol fixed on the command line does
 /// not play (`game = "xiangqi"` for `--protocol gtp`) gives way to the
 /// protocol's, with the file's evaluator and parameters (`from_file`:
@@ -485,6 +482,9 @@ fn file_game_gives_way(
     }
 }
 
+/// Whether the protocol asked for plays the game asked for: Botzone's
+/// games are the Amazons and Reversi, and its judge reads nothing but
+/// moves, so a daemon that could never answer one says so before it starts.
 fn protocol_plays_game(config: &DaemonConfig) -> Result<(), String> {
     match (config.protocol, config.game.as_deref()) {
         (Some(Protocol::Botzone), Some(game))
@@ -712,15 +712,10 @@ fn run() -> ExitCode {
                     if let Some(path) = search_params {
                         switches.params = plyd::search::SearchParams::load(path)?;
                         // On stderr: stdout is the bench's, which tools read.
-                        let changes = switches.params.changes();
                         eprintln!(
                             "plyd bench: search params {}: {}",
                             path.display(),
-                            if changes.is_empty() {
-                                "the defaults"
-                            } else {
-                                &changes
-                            }
+                            switches.params.summary()
                         );
                     }
                     Ok(switches)
@@ -1342,11 +1337,7 @@ fn load_plugins(config: &DaemonConfig) -> Result<PluginHost, String> {
 /// The evaluator `--evaluator` asks for by name: the one loaded from its
 /// file where it names a file.
 fn wanted_evaluator<'a>(config: &'a DaemonConfig, host: &'a PluginHost) -> Option<&'a str> {
-    let wanted = config.evaluator.as_deref()?;
-    Some(
-        host.evaluator_loaded_from(Path::new(wanted))
-            .unwrap_or(wanted),
-    )
+    Some(host.evaluator_name(config.evaluator.as_deref()?))
 }
 
 /// The loaded variant `name`, or an error listing what is loaded.
@@ -1477,12 +1468,7 @@ fn bench(
     // named, that game): a misspelt name would give another count.
     let single = game.is_some();
     if let Some(wanted) = wanted_evaluator(config, &host) {
-        let offered = |v: &VariantRef| {
-            host.evaluators_for(&v.plugin)
-                .iter()
-                .any(|e| e.name().eq_ignore_ascii_case(wanted))
-        };
-        if !single && !variants.iter().any(offered) {
+        if !single && !host.offers_evaluator(wanted) {
             return Err(format!("no game loaded offers an evaluator '{wanted}'"));
         }
     }
@@ -1503,10 +1489,15 @@ fn bench(
     }
     // Watched as `check` and `eval` are: a plugin call that never returns
     // ends the bench with a line, where it hung saying nothing.
-    let control: &'static plyd::search::SearchControl =
-        Box::leak(Box::new(plyd::search::SearchControl::new(false)));
+    let control = Arc::new(SearchControl::new(false));
     let _on_roll = control.enter_roll();
-    watch_progress("bench", config, || control.beats(), || control.thread_ids());
+    let (beats, threads) = (Arc::clone(&control), Arc::clone(&control));
+    watch_progress(
+        "bench",
+        config,
+        move || beats.beats(),
+        move || threads.thread_ids(),
+    );
     let summary = plyd::search::bench::run(
         &targets,
         depth,
@@ -1522,7 +1513,7 @@ fn bench(
                 l.position
             )
         },
-        control,
+        &control,
     )?;
     outln!("Nodes searched: {}", summary.nodes);
     outln!("Time: {} ms", summary.elapsed.as_millis());
@@ -1808,7 +1799,7 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
                 );
                 if saved.elapsed() >= Duration::from_secs(60) {
                     // A copy: the build goes on with its own positions.
-                    if let Err(e) = book.clone().save_merged(plan.out, None) {
+                    if let Err(e) = book.clone().save_merged(plan.out, None, || {}) {
                         eprintln!("book: {e}");
                     }
                     saved = Instant::now();
@@ -1816,7 +1807,7 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
             },
         )
         .map_err(fail)?;
-    let best = book.save_merged(plan.out, Some(&mut state))?;
+    let best = book.save_merged(plan.out, Some(&mut state), || {})?;
     let root = state.position_text().map_err(fail)?;
     outln!(
         "Book: {} positions ({} new), depth {}, margin {margin}, {} s",

@@ -270,12 +270,19 @@ impl Evaluator {
     /// Score of `state` for its side to move, within the evaluator's bound.
     #[inline]
     pub fn evaluate(&self, state: &GameState) -> Result<i32, PluginError> {
-        let bound = self.info().score_bound;
         let score = self.evaluate_unclamped(state)?;
+        Ok(self.within_bound("evaluate", score))
+    }
+
+    /// `score`, given by `entry`, clamped to the evaluator's bound; one
+    /// past it is said once on stderr.
+    #[inline]
+    fn within_bound(&self, entry: &str, score: i32) -> i32 {
+        let bound = self.info().score_bound;
         if score > bound || score < -bound {
-            self.past_bound("evaluate", score, bound);
+            self.past_bound(entry, score, bound);
         }
-        Ok(score.clamp(-bound, bound))
+        score.clamp(-bound, bound)
     }
 
     /// Say, once, that the evaluator scored past its bound.
@@ -517,12 +524,8 @@ impl EvalStack<'_> {
         if status != abi::STATUS_OK {
             return health.status("stack_evaluate", status).map(|()| None);
         }
-        let bound = self.evaluator.info().score_bound;
         let score = written(health, "stack_evaluate", score)?;
-        if score > bound || score < -bound {
-            self.evaluator.past_bound("stack_evaluate", score, bound);
-        }
-        Ok(Some(score.clamp(-bound, bound)))
+        Ok(Some(self.evaluator.within_bound("stack_evaluate", score)))
     }
 
     /// The error of a push or pop that did not answer `STATUS_OK`: the

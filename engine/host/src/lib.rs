@@ -382,11 +382,9 @@ impl PluginHost {
     /// Whether a loaded game offers an evaluator named `name` (the
     /// letters' case aside).
     pub fn offers_evaluator(&self, name: &str) -> bool {
-        self.variants().iter().any(|v| {
-            self.evaluators_for(&v.plugin)
-                .iter()
-                .any(|e| e.name().eq_ignore_ascii_case(name))
-        })
+        self.variants()
+            .iter()
+            .any(|v| self.game_offers_evaluator(&v.plugin, name))
     }
 
     /// The game whose states the evaluator plugin loaded from the file
@@ -402,6 +400,21 @@ impl PluginHost {
             .rev()
             .find(|e| e.path() == path)
             .map(|e| e.info())
+    }
+
+    /// The evaluator an `--evaluator` value asks for, by name: the name of
+    /// the one loaded from its file where `named` names a file, else
+    /// `named` itself.
+    pub fn evaluator_name<'a>(&'a self, named: &'a str) -> &'a str {
+        self.evaluator_loaded_from(Path::new(named))
+            .unwrap_or(named)
+    }
+
+    /// Whether `game` offers an evaluator called `name` (any case).
+    pub fn game_offers_evaluator(&self, game: &Arc<GamePlugin>, name: &str) -> bool {
+        self.evaluators_for(game)
+            .iter()
+            .any(|e| e.name().eq_ignore_ascii_case(name))
     }
 
     /// The name of the evaluator plugin loaded from the file `path` (by

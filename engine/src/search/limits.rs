@@ -235,10 +235,10 @@ pub struct SearchControl {
     /// text: a legal root move from the start, then the best line's first
     /// moves as they come. The watchdog answers with it when the search
     /// cannot.
-    best_so_far: Mutex<Option<(String, Option<String>)>>,
-    /// Whether that move was scored by a search ([`SearchControl::note_best`]),
-    /// not only listed first ([`SearchControl::note_unsearched`]).
-    best_searched: AtomicBool,
+    /// And whether that move was scored by a search
+    /// ([`SearchControl::note_best`]), not only listed first
+    /// ([`SearchControl::note_unsearched`]).
+    best_so_far: Mutex<Option<(String, Option<String>, bool)>>,
     /// The root has no move to play (a chance node: the arbiter throws
     /// the dice); the watchdog answers `bestmove (none)` at once.
     no_move: AtomicBool,
@@ -331,7 +331,6 @@ impl SearchControl {
             clock_start: Mutex::new(start),
             started: start,
             best_so_far: Mutex::new(None),
-            best_searched: AtomicBool::new(false),
             no_move: AtomicBool::new(false),
             beats: AtomicU64::new(0),
             threads: ThreadRoll::default(),
@@ -386,29 +385,31 @@ impl SearchControl {
 
     /// Record the move to play should the search be unable to answer.
     pub fn note_best(&self, best: String, ponder: Option<String>) {
-        let mut kept = self.best_so_far.lock();
-        *kept = Some((best, ponder));
-        self.best_searched.store(true, Ordering::Relaxed);
+        *self.best_so_far.lock() = Some((best, ponder, true));
     }
 
     /// Record a move to answer with that no search has scored yet (the
     /// first legal one, the first in the search's order), should the
     /// watchdog have to answer before one is.
     pub fn note_unsearched(&self, best: String) {
-        let mut kept = self.best_so_far.lock();
-        *kept = Some((best, None));
-        self.best_searched.store(false, Ordering::Relaxed);
+        *self.best_so_far.lock() = Some((best, None, false));
     }
 
     /// Whether the move [`SearchControl::best_so_far`] gives was scored by
     /// a search.
     pub fn best_was_searched(&self) -> bool {
-        self.best_searched.load(Ordering::Relaxed)
+        self.best_so_far
+            .lock()
+            .as_ref()
+            .is_some_and(|(_, _, searched)| *searched)
     }
 
     /// The move last recorded with [`SearchControl::note_best`].
     pub fn best_so_far(&self) -> Option<(String, Option<String>)> {
-        self.best_so_far.lock().clone()
+        self.best_so_far
+            .lock()
+            .as_ref()
+            .map(|(best, ponder, _)| (best.clone(), ponder.clone()))
     }
 
     /// Record that the root has no move for the player to play (a chance

@@ -204,6 +204,15 @@ impl SearchParams {
             .join(" ")
     }
 
+    /// What a file set, for the line that says it was read: the keys that
+    /// differ from the defaults, or `the defaults`.
+    pub fn summary(&self) -> String {
+        match self.changes() {
+            changes if changes.is_empty() => "the defaults".to_string(),
+            changes => changes,
+        }
+    }
+
     /// `millionths` of `bound`, at least 1.
     pub(crate) fn of_bound(bound: i32, millionths: u32) -> i32 {
         (i64::from(bound) * i64::from(millionths) / 1_000_000).max(1) as i32

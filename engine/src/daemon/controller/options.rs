@@ -546,11 +546,10 @@ impl Controller {
                 };
                 self.settings.search_params = params;
                 self.settings.search_params_file = text.clone();
-                let changes = params.changes();
-                let said = match (text.is_empty(), changes.is_empty()) {
-                    (true, _) => "search params default".to_string(),
-                    (false, true) => format!("search params {text}: the defaults"),
-                    (false, false) => format!("search params {text}: {changes}"),
+                let said = if text.is_empty() {
+                    "search params default".to_string()
+                } else {
+                    format!("search params {text}: {}", params.summary())
                 };
                 voice.note(self, &said);
             }

@@ -281,13 +281,8 @@ impl Session {
             // of that name (a PluginPath without xiangqi gave Othello and
             // an error line for xiangqi's default evaluator, `classic`).
             let evaluator = match game.is_some() && wanted_name.as_deref() != Some(variant.name()) {
-                true => evaluator.filter(|name| {
-                    session
-                        .host
-                        .evaluators_for(&variant.plugin)
-                        .iter()
-                        .any(|e| e.name().eq_ignore_ascii_case(name))
-                }),
+                true => evaluator
+                    .filter(|name| session.host.game_offers_evaluator(&variant.plugin, name)),
                 false => evaluator,
             };
             match session.start(&variant, evaluator, eval_params) {

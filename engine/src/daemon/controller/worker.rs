@@ -11,7 +11,7 @@ use crossbeam_channel::Sender;
 
 use plyd_api::Move;
 
-use crate::book::{negamax, Book, BookBuilder, SharedBook};
+use crate::book::{Book, BookBuilder, SharedBook};
 use crate::daemon::guard::watchdog::{Blame, Watch};
 use crate::host::{Evaluator, GameState, PluginError};
 use crate::perft::Perft;
@@ -470,15 +470,7 @@ fn learn(mut job: LearnJob, control: Arc<SearchControl>) -> Result<(), String> {
     // Only the writing is under the lock (the searches above may take
     // long): the file as another daemon may have left it since it was
     // read, its positions this book lacks added, then written back.
-    let _lock = crate::book::BookLock::take(&job.path, || control.beat())?;
-    if let Some(disk) = Book::load(&job.path)
-        .ok()
-        .filter(|b| b.game() == job.variant)
-    {
-        book.merge_missing(&disk);
-    }
-    negamax(&mut book, &mut job.start).map_err(fail)?;
-    book.save(&job.path)?;
+    book.save_merged(&job.path, Some(&mut job.start), || control.beat())?;
     *job.book.write() = Some(book);
     Ok(())
 }

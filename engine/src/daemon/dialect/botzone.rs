@@ -96,19 +96,16 @@ pub(super) fn the_evaluator_is_offered(ctl: &Controller, game: Option<&str>) -> 
         return Ok(());
     };
     let host = &ctl.session.host;
-    let name = host
-        .evaluator_loaded_from(std::path::Path::new(named))
-        .unwrap_or(named);
+    let name = host.evaluator_name(named);
     let games: Vec<_> = [BotzoneGame::Amazons, BotzoneGame::Reversi]
         .iter()
         .filter(|g| game.is_none_or(|wanted| BotzoneGame::of_variant(wanted) == Some(**g)))
         .filter_map(|g| host.find_variant(g.variant()))
         .collect();
-    if games.iter().any(|variant| {
-        host.evaluators_for(&variant.plugin)
-            .iter()
-            .any(|e| e.name().eq_ignore_ascii_case(name))
-    }) {
+    if games
+        .iter()
+        .any(|variant| host.game_offers_evaluator(&variant.plugin, name))
+    {
         return Ok(());
     }
     let names: Vec<&str> = games.iter().map(|v| v.name()).collect();
