@@ -665,6 +665,64 @@ fn a_xiangqi_book_is_refused_under_the_other_move_ranks() {
     assert_eq!(Book::load(&file).unwrap(), book);
 }
 
+/// A xiangqi position sent with other move counters than the book's (a
+/// GUI that sends the position after the last capture as a new start) is
+/// the book's position: found by the game's hash where its text misses.
+#[test]
+fn a_book_position_sent_with_other_counters_is_played_from_the_book() {
+    let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let file = dir.path().join("xiangqi.book");
+    let book = build(
+        dir.path(),
+        &file,
+        &["--game", "xiangqi", "--plies", "2", "--depth", "1"],
+    );
+    // A position after Red's first move, as the book writes it, and the
+    // move the book gives there.
+    let written = book.write();
+    let line = positions(&written)
+        .find(|l| l.contains(" b - - ") && l.split('\t').next().unwrap().ends_with(" 1"))
+        .expect("a position after one move")
+        .to_string();
+    let position = line.split('\t').next().unwrap().to_string();
+    let best = book.best(&position).unwrap().mv.clone();
+    let mut fields: Vec<&str> = position.split(' ').collect();
+    let n = fields.len();
+    fields[n - 2] = "0";
+    fields[n - 1] = "7";
+    let resent = fields.join(" ");
+    assert!(book.moves(&resent).is_none(), "{resent}");
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send(&format!("setoption name BookFile value {}", file.display()));
+    e.send("setoption name OwnBook value true");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send(&format!("position fen {resent}"));
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert!(
+        lines.iter().any(|l| l.ends_with("string book")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with(&format!("bestmove {best}")),
+        "{lines:?}"
+    );
+    // A board the book lacks is still searched.
+    e.send(&format!("position fen {resent} moves {best}"));
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(
+        !lines.iter().any(|l| l.ends_with("string book")),
+        "{lines:?}"
+    );
+    e.send("quit");
+}
+
 /// A book named by a link to a file not made yet is written to that file,
 /// the link kept, and nothing is left beside it (the check that it can
 /// be written made the link's file empty, then removed the link).

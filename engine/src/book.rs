@@ -31,7 +31,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 use crate::search::{
@@ -67,7 +67,23 @@ pub struct Book {
     /// them when the book was written (empty where not known): the move
     /// notation the book's text is in (see [`Book::notation_refusal`]).
     spelled: Vec<String>,
+    /// The positions by the game's hash of them, made at the first
+    /// position whose text the book lacks (see [`Book::moves_at`]).
+    by_hash: HashIndex,
 }
+
+/// [`Book::positions`]' keys by the game's hash of each position: a cache,
+/// made again after the book changes, which a book's equality ignores.
+#[derive(Debug, Clone, Default)]
+struct HashIndex(OnceLock<HashMap<u64, String>>);
+
+impl PartialEq for HashIndex {
+    fn eq(&self, _: &HashIndex) -> bool {
+        true
+    }
+}
+
+impl Eq for HashIndex {}
 
 /// The comment line that keeps [`Book::spelled`] (a comment, which a
 /// reader that knows nothing of it skips).
@@ -82,6 +98,7 @@ impl Book {
             game: game.to_string(),
             positions: HashMap::new(),
             spelled: Vec::new(),
+            by_hash: HashIndex::default(),
         }
     }
 
@@ -146,15 +163,52 @@ impl Book {
     /// The best move of `position`: the highest score, the first listed
     /// among equals.
     pub fn best(&self, position: &str) -> Option<&BookMove> {
-        let moves = self.moves(position)?;
-        moves
-            .iter()
-            .reduce(|best, m| if m.score > best.score { m } else { best })
+        best_of(self.moves(position)?)
+    }
+
+    /// The moves of the position of `state`: that of its text, or, where
+    /// the book has no position of that text, of the book's position the
+    /// game hashes as it hashes `state`. A position's text may hold more
+    /// than the board and the side to move (a FEN's move counters, which
+    /// differ between a game's record and a GUI that sends the position
+    /// after the last capture as a new start), where the game's hash of
+    /// it holds only what the search holds a position by. The hashes of
+    /// the book's positions are taken once, with a copy of `state` set to
+    /// each, at the first position looked up by hash.
+    pub fn moves_at(&self, state: &GameState) -> Option<&[BookMove]> {
+        let text = state.position_text().ok()?;
+        if let Some(moves) = self.moves(&text) {
+            return Some(moves);
+        }
+        let index = self.by_hash.0.get_or_init(|| self.hash_index(state));
+        self.moves(index.get(&state.hash())?)
+    }
+
+    /// The best move of the position of `state` (found as
+    /// [`Book::moves_at`] finds it).
+    pub fn best_at(&self, state: &GameState) -> Option<&BookMove> {
+        best_of(self.moves_at(state)?)
+    }
+
+    /// The book's positions by the hash a copy of `state` takes when set
+    /// to each (those its plugin does not read are left out).
+    fn hash_index(&self, state: &GameState) -> HashMap<u64, String> {
+        let Ok(mut scratch) = state.try_clone() else {
+            return HashMap::new();
+        };
+        self.positions
+            .keys()
+            .filter_map(|text| {
+                scratch.set_position(text).ok()?;
+                Some((scratch.hash(), text.clone()))
+            })
+            .collect()
     }
 
     /// Put `position` in the book with `moves`, replacing what it had.
     pub fn insert(&mut self, position: String, moves: Vec<BookMove>) {
         self.positions.insert(position, moves);
+        self.by_hash = HashIndex::default();
     }
 
     /// Read a book from its text; the error names the line.
@@ -374,7 +428,15 @@ impl Book {
                 .entry(position.clone())
                 .or_insert_with(|| moves.clone());
         }
+        self.by_hash = HashIndex::default();
     }
+}
+
+/// The highest-scored of `moves`, the first listed among equals.
+fn best_of(moves: &[BookMove]) -> Option<&BookMove> {
+    moves
+        .iter()
+        .reduce(|best, m| if m.score > best.score { m } else { best })
 }
 
 /// A lock on a book file while it is read, merged and written back

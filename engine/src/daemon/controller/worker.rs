@@ -505,7 +505,7 @@ fn book_answer(
     let position = job.root.position_text().ok()?;
     let book = book.read();
     let book = book.as_ref()?;
-    let chosen = book.best(&position)?.clone();
+    let chosen = book.best_at(&job.root)?.clone();
     if let Some(refusal) = book.notation_refusal(&job.root) {
         let why = format!("{refusal}: the position is searched");
         log::warn!("{why}");
@@ -535,7 +535,7 @@ fn book_answer(
         if crate::book::is_chance_node(&after).unwrap_or(false) {
             return None;
         }
-        let reply = book.best(&after.position_text().ok()?)?;
+        let reply = book.best_at(&after)?;
         let reply = after.parse_legal_move(&reply.mv).ok()?;
         after.format_move(reply).ok()
     });
