@@ -1736,6 +1736,9 @@ fn evaluator_source(
     Ok(source)
 }
 
+/// How often `plyd book` says on stderr how far it has got.
+const BOOK_PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
 /// What `plyd book` was asked to build.
 struct BookPlan<'a> {
     out: &'a Path,
@@ -1785,6 +1788,9 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
     // Written every minute, so that a build stopped midway keeps its
     // searches (the same command then goes on from them).
     let mut saved = Instant::now();
+    // Progress on stderr every few seconds (a line a position was tens of
+    // thousands of lines for a long build).
+    let mut said: Option<Instant> = None;
     builder
         .expand(
             &mut book,
@@ -1792,11 +1798,14 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
             plan.plies,
             margin,
             &mut |book, scored| {
-                eprintln!(
-                    "book: {scored} positions searched, {} in the book, {} s",
-                    book.len(),
-                    started.elapsed().as_secs()
-                );
+                if said.is_none_or(|t| t.elapsed() >= BOOK_PROGRESS_EVERY) {
+                    eprintln!(
+                        "book: {scored} positions searched, {} in the book, {} s",
+                        book.len(),
+                        started.elapsed().as_secs()
+                    );
+                    said = Some(Instant::now());
+                }
                 if saved.elapsed() >= Duration::from_secs(60) {
                     // A copy: the build goes on with its own positions.
                     if let Err(e) = book.clone().save_merged(plan.out, None, || {}) {
