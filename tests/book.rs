@@ -665,6 +665,46 @@ fn a_xiangqi_book_is_refused_under_the_other_move_ranks() {
     assert_eq!(Book::load(&file).unwrap(), book);
 }
 
+/// A book's positions and moves the game does not read are counted as the
+/// book opens, the first named; the others are played.
+#[test]
+fn a_books_unreadable_lines_are_counted_as_it_opens() {
+    let dir = othello_dir();
+    let work = TempDir::new("book-unreadable");
+    let file = work.path().join("some.book");
+    std::fs::write(
+        &file,
+        "plyd-book 1 othello\n\
+         8/8/8/3OX3/3XO3/8/8/8 b\tf5 1 4\te6 0 4\n\
+         8/8/8/3OX3/3XXX2/8/8/8 w\td6 1 4\tz9 0 4\n\
+         8/8/8/3OX3/3XO3/8/8/8 q\tf5 1 4\n",
+    )
+    .unwrap();
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send(&format!("setoption name BookFile value {}", file.display()));
+    e.send("setoption name OwnBook value true");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "3 positions of othello; 2 positions the game does not read as written, never \
+             played (the first, '8/8/8/3OX3/3XO3/8/8/8 q': "
+        )),
+        "{lines:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(
+        lines.iter().any(|l| l.ends_with("string book")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("bestmove f5"),
+        "{lines:?}"
+    );
+    e.send("quit");
+}
+
 /// A xiangqi position sent with other move counters than the book's (a
 /// GUI that sends the position after the last capture as a new start) is
 /// the book's position: found by the game's hash where its text misses.

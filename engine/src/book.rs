@@ -205,6 +205,49 @@ impl Book {
             .collect()
     }
 
+    /// Read every position of the book, and its moves, with `state`'s
+    /// game (a state of the book's game; its position is changed): the
+    /// positions it does not read, or whose listed moves it does not
+    /// read as legal there, which are never played, counted with the
+    /// first of them (in the file's order) and why, for the line that
+    /// opens the book. Moves are not read where the book is in another
+    /// move notation ([`Book::notation_refusal`] says so). The positions'
+    /// hashes for [`Book::moves_at`] are taken on the way.
+    pub fn unreadable(&mut self, state: &mut GameState) -> Option<(usize, String)> {
+        let moves_read = self.notation_refusal(state).is_none();
+        let mut keys: Vec<&String> = self.positions.keys().collect();
+        keys.sort();
+        let mut index = HashMap::new();
+        let mut bad = 0;
+        let mut first = None;
+        for text in keys {
+            let why = match state.set_position(text) {
+                Err(e) => Some(e.to_string()),
+                Ok(()) => {
+                    index.insert(state.hash(), text.clone());
+                    let texts: Vec<String> =
+                        self.positions[text].iter().map(|m| m.mv.clone()).collect();
+                    match state.parse_legal_moves(&texts) {
+                        _ if !moves_read => None,
+                        Ok((_, rejected)) if rejected.is_empty() => None,
+                        Ok((_, rejected)) => Some(format!(
+                            "move{} {} not legal there",
+                            if rejected.len() == 1 { "" } else { "s" },
+                            rejected.join(", ")
+                        )),
+                        Err(e) => Some(e.to_string()),
+                    }
+                }
+            };
+            if let Some(why) = why {
+                bad += 1;
+                first.get_or_insert_with(|| format!("'{text}': {why}"));
+            }
+        }
+        self.by_hash = HashIndex(OnceLock::from(index));
+        first.map(|first| (bad, first))
+    }
+
     /// Put `position` in the book with `moves`, replacing what it had.
     pub fn insert(&mut self, position: String, moves: Vec<BookMove>) {
         self.positions.insert(position, moves);

@@ -92,22 +92,38 @@ pub struct Controller {
 /// holds.
 /// The line that says so names the book `shown` (the path as the GUI sent
 /// it), or by `path` where `None`.
+/// Every position of the book and its moves are read with the book's game
+/// as it opens: those the game does not read are counted on that line,
+/// with the first of them, rather than found only when a game reaches
+/// them.
 pub(super) fn open_book(
     path: &std::path::Path,
     shown: Option<&str>,
-    games: &[String],
+    host: &crate::host::PluginHost,
 ) -> Result<(Book, String), String> {
-    Book::load(path).map(|book| {
+    Book::load(path).map(|mut book| {
         let plural = if book.len() == 1 { "" } else { "s" };
-        // A game of that name not loaded (a header edited by hand, a
-        // plugin left out): kept, as another game's book is, and said.
-        let unknown = if games.iter().any(|g| g == book.game()) {
-            ""
-        } else {
-            " (no game of that name is loaded: kept, not played)"
+        let variant = host
+            .variants()
+            .into_iter()
+            .find(|v| v.name() == book.game());
+        let remark = match variant {
+            // A game of that name not loaded (a header edited by hand, a
+            // plugin left out): kept, as another game's book is, and said.
+            None => " (no game of that name is loaded: kept, not played)".to_string(),
+            Some(variant) => crate::host::GameState::new(&variant.plugin, variant.index)
+                .ok()
+                .and_then(|mut state| book.unreadable(&mut state))
+                .map_or_else(String::new, |(bad, first)| {
+                    let plural = if bad == 1 { "" } else { "s" };
+                    format!(
+                        "; {bad} position{plural} the game does not read as written, never \
+                         played (the first, {first})"
+                    )
+                }),
         };
         let note = format!(
-            "book {}: {} position{plural} of {}{unknown}",
+            "book {}: {} position{plural} of {}{remark}",
             shown.map_or_else(|| path.display().to_string(), str::to_string),
             book.len(),
             book.game()
@@ -263,12 +279,10 @@ impl Controller {
                         startup_errors.push(note);
                         Ok(book)
                     }
-                    None => {
-                        open_book(path, None, &session.host.variant_names()).map(|(book, note)| {
-                            log::info!("{note}");
-                            book
-                        })
-                    }
+                    None => open_book(path, None, &session.host).map(|(book, note)| {
+                        log::info!("{note}");
+                        book
+                    }),
                 };
                 match opened {
                     Ok(book) => (Some(book), path.display().to_string()),

@@ -528,7 +528,7 @@ impl Controller {
                     let (book, note) = super::open_book(
                         &plyd_util::files::gui_path(&text),
                         Some(&text),
-                        &self.session.host.variant_names(),
+                        &self.session.host,
                     )
                     .map_err(refused)?;
                     *self.book.write() = Some(book);
