@@ -477,9 +477,94 @@ fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
         .and_then(|rest| rest.split(", at ").next())
         .unwrap();
     assert!(
-        line.contains(&format!("(addr2line -f -e {file} 0x")),
+        line.contains(&format!("(addr2line -f -C -i -e {file} 0x")),
         "{line}"
     );
+}
+
+/// A fault signal sent by another process (`kill -SEGV`) ends the daemon
+/// by it, without a line (it was taken for no fault and ignored).
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[test]
+fn a_fault_signal_sent_from_outside_ends_the_daemon() {
+    use std::io::{BufRead, Write};
+    use std::os::unix::process::ExitStatusExt;
+    let dir = common::othello_dir();
+    for signal in [libc::SIGSEGV, libc::SIGBUS] {
+        let mut child = common::plyd_command(dir.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "isready").unwrap();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        while !line.starts_with("readyok") {
+            line.clear();
+            assert!(out.read_line(&mut line).unwrap() > 0, "no readyok");
+        }
+        // SAFETY: kill(2) of our own child.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert!(!stderr.contains("inside the plugin"), "{stderr}");
+        drop(stdin);
+    }
+}
+
+/// An abort inside a plugin (its `abort`, a failed `assert`, a C++
+/// exception leaving an entry) is named too, by where plyd called the
+/// plugin; the process still dies of SIGABRT.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[test]
+fn an_abort_inside_a_plugin_is_named_before_the_process_dies_of_it() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "faulty")]);
+    let out = common::plyd_command(dir.path())
+        .args(["perft", "--game", "panicky", "--depth", "1"])
+        .env("PLYD_TEST_BAD_TABLE", "abort")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("plyd: SIGABRT inside the plugin "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("libplyd_game_faulty.so, at 0x")
+            && line.contains("(addr2line -f -C -i -e ")
+            && line.contains("a C++ exception"),
+        "{line}"
+    );
+    // The place is the entry plyd called, which addr2line names.
+    let offset = line
+        .split(", at ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let file = dir.path().join("libplyd_game_faulty.so");
+    if let Ok(named) = std::process::Command::new("addr2line")
+        .args(["-f", "-C", "-e"])
+        .arg(&file)
+        .arg(offset)
+        .output()
+    {
+        let named = String::from_utf8_lossy(&named.stdout);
+        assert!(named.contains("aborting_gen"), "{named}");
+    }
 }
 
 /// In the command-line tools too, a plugin's own stdout goes to stderr,

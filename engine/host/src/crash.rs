@@ -112,18 +112,21 @@ mod imp {
     /// Slots taken.
     static TAKEN: AtomicUsize = AtomicUsize::new(0);
 
-    /// The fault signals, with the names written.
-    const SIGNALS: [(c_int, &[u8]); 4] = [
+    /// The fault signals, with the names written, and SIGABRT: a plugin's
+    /// `abort` or failed `assert`, or a C++ exception leaving an entry (or
+    /// a static initialiser), which Rust's unwinder ends the process at.
+    const SIGNALS: [(c_int, &[u8]); 5] = [
         (libc::SIGSEGV, b"SIGSEGV"),
         (libc::SIGBUS, b"SIGBUS"),
         (libc::SIGILL, b"SIGILL"),
         (libc::SIGFPE, b"SIGFPE"),
+        (libc::SIGABRT, b"SIGABRT"),
     ];
 
     /// The action each signal had before [`install`]: a `sigaction` of
     /// zeros until then.
-    static mut BEFORE: [std::mem::MaybeUninit<libc::sigaction>; 4] =
-        [std::mem::MaybeUninit::zeroed(); 4];
+    static mut BEFORE: [std::mem::MaybeUninit<libc::sigaction>; 5] =
+        [std::mem::MaybeUninit::zeroed(); 5];
 
     pub(super) fn note_library(loaded: &Path, shown: &Path) {
         let Some((base, start, end)) = mapped_span(loaded) else {
@@ -266,7 +269,7 @@ mod imp {
         let (name, offset) = plugin_at(pc)?;
         let name = String::from_utf8_lossy(name);
         Some(format!(
-            "{name}, at {offset:#x} (addr2line -f -e {name} {offset:#x} names the function)"
+            "{name}, at {offset:#x} (addr2line -f -C -i -e {name} {offset:#x} names the function)"
         ))
     }
 
@@ -315,6 +318,51 @@ mod imp {
             return 5; // _URC_END_OF_STACK: done
         }
         0 // _URC_NO_REASON: go on
+    }
+
+    /// What [`plugin_call_frame`]'s walk has seen: the last frame of the
+    /// first run of frames inside a plugin, and whether it is in that run.
+    struct CallFrame {
+        pc: usize,
+        in_run: bool,
+    }
+
+    /// `_Unwind_Backtrace`'s callback for [`plugin_call_frame`].
+    extern "C" fn last_plugin_frame(context: *mut c_void, arg: *mut c_void) -> c_int {
+        // SAFETY: the unwinder's context of this frame; `arg` the caller's
+        // `CallFrame`.
+        let (pc, seen) = unsafe { (_Unwind_GetIP(context), &mut *arg.cast::<CallFrame>()) };
+        if pc != 0 && plugin_at(pc - 1).is_some() {
+            seen.pc = pc - 1;
+            seen.in_run = true;
+            0 // _URC_NO_REASON: go on
+        } else if seen.in_run {
+            5 // _URC_END_OF_STACK: done
+        } else {
+            0
+        }
+    }
+
+    /// Where the plugin whose code the thread is in (below this handler:
+    /// an `abort` in the plugin, or Rust's unwinder ending the process at
+    /// an exception the plugin threw) was called from plyd: the outermost
+    /// frame of the innermost run of plugin frames, the entry plyd called
+    /// (with what was inlined into it); 0 where no frame is in a plugin. A
+    /// walk that does not end within two seconds (an unwinder's lock held
+    /// by the frames below) is ended by SIGALRM, which ends the process.
+    fn plugin_call_frame() -> usize {
+        let mut seen = CallFrame {
+            pc: 0,
+            in_run: false,
+        };
+        // SAFETY: alarm(2) is async-signal-safe; the callback writes only
+        // `seen`.
+        unsafe {
+            libc::alarm(2);
+            _Unwind_Backtrace(last_plugin_frame, (&mut seen as *mut CallFrame).cast());
+            libc::alarm(0);
+        }
+        seen.pc
     }
 
     /// Run by `exit`: where the thread ending the process came from a
@@ -405,7 +453,7 @@ mod imp {
         let hex = hex_of(offset, &mut hex);
         write_err(b", at ");
         write_err(hex);
-        write_err(b" (addr2line -f -e ");
+        write_err(b" (addr2line -f -C -i -e ");
         write_err(name);
         write_err(b" ");
         write_err(hex);
@@ -417,27 +465,63 @@ mod imp {
         unsafe { libc::write(2, bytes.as_ptr().cast(), bytes.len()) };
     }
 
+    /// Whether the signal of `info` was sent by another process (`kill`),
+    /// not raised by a fault or by this process's own `abort`.
+    fn sent_from_outside(info: *mut libc::siginfo_t) -> bool {
+        if info.is_null() {
+            return false;
+        }
+        // SAFETY: the kernel's siginfo of the signal being handled; a
+        // code at or below 0 (SI_USER, SI_QUEUE, SI_TKILL) carries the
+        // sender's pid.
+        unsafe { (*info).si_code <= 0 && (*info).si_pid() != libc::getpid() }
+    }
+
     extern "C" fn on_fault(signal: c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
         let index = SIGNALS.iter().position(|&(s, _)| s == signal).unwrap_or(0);
-        let pc = instruction(context);
+        if sent_from_outside(info) {
+            // `kill -SEGV`: no fault to name, and Rust's handler, which
+            // would take it for none and return, would leave the process
+            // running: the signal's default action, as for any program.
+            // SAFETY: signal(2) and raise(3) of this signal.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+            }
+            return;
+        }
+        let abort = signal == libc::SIGABRT;
+        // An abort is raised in the C library: where the plugin was
+        // called from names it. Not while a plugin is being loaded: an
+        // exception out of its initialisers can leave the loader's lock
+        // held, which the walk would wait on.
+        let pc = if abort && being_loaded().is_none() {
+            plugin_call_frame()
+        } else if abort {
+            0
+        } else {
+            instruction(context)
+        };
+        let why: &[u8] = if abort {
+            b": an abort in a plugin (its abort or a failed assert, or a C++ exception leaving \
+              it) ends the process, which plyd cannot catch (docs/plugins.md, A plugin in C++)\n"
+        } else {
+            b": a fault in a plugin ends the process, which plyd cannot catch \
+              (docs/plugins.md, A plugin in C)\n"
+        };
         if let Some((name, offset)) = plugin_at(pc) {
             write_err(b"plyd: ");
             write_err(SIGNALS[index].1);
             write_err(b" ");
             write_place(name, offset);
-            write_err(
-                b": a fault in a plugin ends the process, which plyd cannot catch \
-                  (docs/plugins.md, A plugin in C)\n",
-            );
+            write_err(why);
         } else if let Some(name) = being_loaded() {
             write_err(b"plyd: ");
             write_err(SIGNALS[index].1);
             write_err(b" while loading the plugin ");
             write_err(name);
-            write_err(
-                b" (its initialisers, a constructor): a fault in a plugin ends the process, \
-                  which plyd cannot catch (docs/plugins.md, A plugin in C)\n",
-            );
+            write_err(b" (its initialisers, a constructor)");
+            write_err(why);
         }
         // Handed on: to the handler before, else the default action, now.
         // SAFETY: BEFORE holds what sigaction gave back at install.

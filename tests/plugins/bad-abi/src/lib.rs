@@ -44,6 +44,8 @@
 //!   move with a `!` after it, which its `parse_move` does not read.
 //! * `segfault`: the same game, except that `gen_moves` writes through a
 //!   bad pointer: the process dies of SIGSEGV.
+//! * `abort`: the same game, except that `gen_moves` calls `abort` (as a
+//!   failed C `assert` does): the process dies of SIGABRT.
 //! * `contrary-legal`: the same game, except that `is_legal` answers the
 //!   opposite of the game's: every listed move refused, anything else
 //!   (the null move included) accepted.
@@ -219,6 +221,15 @@ unsafe extern "C" fn faulting_gen(
     0
 }
 
+/// A `gen_moves` that aborts, for `abort`.
+unsafe extern "C" fn aborting_gen(
+    _state: *const plyd_api::abi::State,
+    _buf: *mut plyd_api::Move,
+    _cap: usize,
+) -> i64 {
+    std::process::abort()
+}
+
 /// The game's own `format_move`, for [`bang_text`].
 static FORMAT_MOVE: std::sync::OnceLock<
     unsafe extern "C" fn(*const plyd_api::abi::State, plyd_api::Move, *mut c_char, usize) -> i64,
@@ -338,6 +349,11 @@ fn table(mode: &str) -> GameApi {
     if mode == "segfault" {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
         t.gen_moves = Some(faulting_gen);
+        return t;
+    }
+    if mode == "abort" {
+        let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
+        t.gen_moves = Some(aborting_gen);
         return t;
     }
     if mode == "declining" {
