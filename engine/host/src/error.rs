@@ -15,14 +15,24 @@ pub enum LoadError {
     },
     /// The library lacks the entry point.
     #[error(
-        "plugin {path}: missing symbol '{symbol}' (not a plyd {} plugin?)",
-        if *symbol == plyd_api::abi::GAME_ENTRY_SYMBOL { "game" } else { "evaluator" }
+        "plugin {path}: missing symbol '{symbol}' ({})",
+        if *mangled {
+            "the library holds it under a C++ name, mangled: define it at file scope with \
+             plyd_plugin.h included, or extern \"C\", outside any namespace"
+        } else if *symbol == plyd_api::abi::GAME_ENTRY_SYMBOL {
+            "not a plyd game plugin?"
+        } else {
+            "not a plyd evaluator plugin?"
+        }
     )]
     MissingSymbol {
         /// The library file.
         path: PathBuf,
         /// The symbol that was looked for.
         symbol: &'static str,
+        /// Whether the file holds the symbol's name as C++ mangles it
+        /// (`_ZN4mine18plyd_evaluator_apiEv`).
+        mangled: bool,
     },
     /// The entry point returned null (it failed or panicked).
     #[error("plugin {path}: entry point '{symbol}' returned no table")]

@@ -447,6 +447,7 @@ pub(crate) fn open_game(path: &Path) -> Result<OpenedGame, LoadError> {
                 return Err(LoadError::MissingSymbol {
                     path: path.to_path_buf(),
                     symbol: GAME_ENTRY_SYMBOL,
+                    mangled: holds_mangled(path, GAME_ENTRY_SYMBOL),
                 })
             }
         }
@@ -528,6 +529,7 @@ pub(crate) fn open_evaluator(path: &Path) -> Result<(SharedLibrary, EvaluatorInf
                 return Err(LoadError::MissingSymbol {
                     path: path.to_path_buf(),
                     symbol: EVALUATOR_ENTRY_SYMBOL,
+                    mangled: holds_mangled(path, EVALUATOR_ENTRY_SYMBOL),
                 })
             }
         }
@@ -1056,9 +1058,33 @@ unsafe fn read_evaluator_table(
     }
 }
 
+/// Whether the file at `path` holds `symbol` as C++ mangles a function of
+/// that name (its length, then the name: `18plyd_evaluator_api`), for the
+/// error of an entry point not found under its C name.
+fn holds_mangled(path: &Path, symbol: &str) -> bool {
+    let needle = format!("{}{symbol}", symbol.len());
+    std::fs::read(path)
+        .is_ok_and(|bytes| bytes.windows(needle.len()).any(|w| w == needle.as_bytes()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mangled_entry_point_is_told_from_none() {
+        let dir = std::env::temp_dir().join(format!("plyd-mangled-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mangled = dir.join("mangled.so");
+        std::fs::write(&mangled, b"\x7fELF..._ZN4mine18plyd_evaluator_apiEv\0...").unwrap();
+        let plain = dir.join("plain.so");
+        std::fs::write(&plain, b"\x7fELF...plyd_evaluator_api\0...").unwrap();
+        assert!(holds_mangled(&mangled, EVALUATOR_ENTRY_SYMBOL));
+        assert!(!holds_mangled(&plain, EVALUATOR_ENTRY_SYMBOL));
+        assert!(!holds_mangled(&mangled, GAME_ENTRY_SYMBOL));
+        assert!(!holds_mangled(&dir.join("absent.so"), GAME_ENTRY_SYMBOL));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[cfg(unix)]
     #[test]
