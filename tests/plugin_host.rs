@@ -889,6 +889,97 @@ fn a_file_changed_once_is_copied_once() {
     assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
 }
 
+/// A changed plugin is loaded again from a copy made elsewhere when the
+/// temporary folder cannot take it (not there here; mounted `noexec`, the
+/// same failure at loading rather than at copying).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_changed_plugin_loads_again_where_tmpdir_cannot_hold_its_copy() {
+    let dir = common::othello_dir();
+    let mut e = Engine::start(dir.path(), &[], &[("TMPDIR", "/no/such/folder")]);
+    e.sync();
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("othello"))
+        .unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.path().display()
+    ));
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_eq!(e.fen(), "8/8/8/3OX3/3XO3/8/8/8 b");
+    e.send("go depth 3");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+}
+
+/// A reload in which the game in play does not load again (its file
+/// broken mid-upgrade) is refused with one line: the plugins before stay,
+/// the game and its position with them, where another game took its place.
+#[test]
+fn a_reload_that_loses_the_game_in_play_to_a_broken_file_keeps_the_plugins() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let file = dir.path().join(format!(
+        "{}plyd_game_xiangqi{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("position startpos moves h2e2");
+    e.sync();
+    let before = e.fen();
+    // Replaced as installs replace a file (a new one moved over it: one
+    // written over in place would pull the mapped library from under the
+    // daemon).
+    let replace = |bytes: &[u8]| {
+        let new = dir.path().join("new.tmp");
+        std::fs::write(&new, bytes).unwrap();
+        std::fs::rename(&new, &file).unwrap();
+    };
+    let good = std::fs::read(&file).unwrap();
+    replace(b"not a library");
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.path().display()
+    ));
+    let lines = e.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("plugins not reloaded: the game in play, xiangqi, did not load again")
+            && told[0].contains("libplyd_game_xiangqi")
+            && told[0].ends_with("the plugins loaded before stay"),
+        "{lines:?}"
+    );
+    assert_eq!(e.fen(), before);
+    e.send("go depth 2");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    // Mended, the reload goes through.
+    replace(&good);
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        dir.path().display()
+    ));
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
 #[test]
 fn plugin_path_option_reloads_or_keeps_the_old_plugins() {
     let (mut e, dir) = panicky_engine();

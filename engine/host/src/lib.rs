@@ -108,6 +108,8 @@ pub struct PluginHost {
     evaluator_files: Vec<PathBuf>,
     /// Libraries in `dirs` not named as plugins, left alone.
     misnamed: Vec<PathBuf>,
+    /// Game plugin files in `dirs` that did not load.
+    failed_games: Vec<PathBuf>,
 }
 
 /// The result of scanning plugin directories: what loaded and what did not.
@@ -205,7 +207,10 @@ impl PluginHost {
                         existing.display()
                     )
                 }
-                Err(e) => errors.push(e),
+                Err(e) => {
+                    host.failed_games.push(file.clone());
+                    errors.push(e);
+                }
             }
         }
         for file in evaluator_files {
@@ -230,6 +235,12 @@ impl PluginHost {
             }
         }
         ScanReport { host, errors }
+    }
+
+    /// The game plugin files of the plugin folders that did not load (a
+    /// broken file, one the loader refused).
+    pub fn failed_game_files(&self) -> &[PathBuf] {
+        &self.failed_games
     }
 
     /// What to add to an error saying a game is not loaded: that the

@@ -113,7 +113,7 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
     }
     check_not_cut_short(path).map_err(open_error)?;
     static SWEPT: std::sync::Once = std::sync::Once::new();
-    SWEPT.call_once(|| remove_copies_of_ended_processes(&std::env::temp_dir()));
+    SWEPT.call_once(|| remove_copies_of_ended_processes(&temporary_folder()));
     let key = registry_key(path);
     let now = stamp(path);
     let opened = || OPENED.lock().unwrap_or_else(|e| e.into_inner());
@@ -148,17 +148,7 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
     match reuse {
         Reuse::Copy(library) => Ok(library),
         Reuse::NewCopy if cfg!(unix) => {
-            let copy = private_copy(path).map_err(|e| {
-                open_error(format!(
-                    "copying it to load it again, into {} (TMPDIR): {e}",
-                    std::env::temp_dir().display()
-                ))
-            })?;
-            // SAFETY: as below; the copy is the same file's bytes.
-            let library = unsafe { load_noted(&copy, path) };
-            // Mapped, the library no longer needs its file.
-            let _ = std::fs::remove_file(&copy);
-            let library = std::sync::Arc::new(library.map_err(|e| open_error(with_causes(&e)))?);
+            let library = std::sync::Arc::new(load_a_copy(path).map_err(open_error)?);
             if let Some(o) = opened().iter_mut().find(|o| o.key == key) {
                 o.fresh_next = false;
                 o.copy = now.map(|now| (now, std::sync::Arc::clone(&library)));
@@ -337,14 +327,126 @@ fn as_file_path(path: &Path) -> PathBuf {
     }
 }
 
-/// A copy of `path` under a name of its own in the temporary folder: a
+/// Where a copy of a plugin is made to load it again: the temporary
+/// folder (`TMPDIR`, where set and not empty), then, where loading a copy
+/// there fails (a folder mounted `noexec`, one not there or not
+/// writable), a file in memory (Linux), then the runtime folder and the
+/// system's temporary folders.
+enum CopyPlace {
+    Folder(PathBuf),
+    #[cfg(target_os = "linux")]
+    Memory,
+}
+
+fn copy_places() -> Vec<CopyPlace> {
+    let first = temporary_folder();
+    let mut places = vec![CopyPlace::Folder(first.clone())];
+    #[cfg(target_os = "linux")]
+    places.push(CopyPlace::Memory);
+    let mut seen = vec![first];
+    let others = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["/dev/shm", "/tmp", "/var/tmp"].map(PathBuf::from));
+    for folder in others {
+        if !folder.as_os_str().is_empty() && !seen.contains(&folder) {
+            seen.push(folder.clone());
+            places.push(CopyPlace::Folder(folder));
+        }
+    }
+    places
+}
+
+/// `TMPDIR`, or `/tmp` where it is not set or set empty (which names no
+/// folder: a copy made there would be loaded by a bare name, which the
+/// loader looks for in the system's library folders).
+fn temporary_folder() -> PathBuf {
+    std::env::var_os("TMPDIR")
+        .filter(|t| !t.is_empty())
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from)
+}
+
+/// Load a copy of the plugin file `path` (its file changed since it was
+/// loaded from its own path, which the loader would give the old library
+/// for), from the first of [`copy_places`] where that works; the error
+/// names each place tried and why it failed.
+fn load_a_copy(path: &Path) -> Result<libloading::Library, String> {
+    let mut failures = Vec::new();
+    for place in copy_places() {
+        let tried = match &place {
+            CopyPlace::Folder(folder) => private_copy(path, folder)
+                .map_err(|e| format!("copying it into {}: {e}", folder.display()))
+                .and_then(|copy| {
+                    // SAFETY: as for a plugin's own file; the copy is the
+                    // same file's bytes.
+                    let library = unsafe { load_noted(&copy, path) };
+                    // Mapped, the library no longer needs its file.
+                    let _ = std::fs::remove_file(&copy);
+                    library.map_err(|e| {
+                        format!(
+                            "loading its copy in {}: {}",
+                            folder.display(),
+                            with_causes(&e)
+                        )
+                    })
+                }),
+            #[cfg(target_os = "linux")]
+            CopyPlace::Memory => memory_copy(path)
+                .map_err(|e| format!("copying it into memory: {e}"))
+                .and_then(|copy| {
+                    // SAFETY: as above.
+                    unsafe { load_noted(&copy, path) }
+                        .map_err(|e| format!("loading its copy in memory: {}", with_causes(&e)))
+                }),
+        };
+        match tried {
+            Ok(library) => {
+                if !failures.is_empty() {
+                    log::info!(
+                        "{}: loaded again from a copy after {}",
+                        path.display(),
+                        failures.join("; ")
+                    );
+                }
+                return Ok(library);
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    Err(format!(
+        "it changed since it was loaded, and no copy of it could be loaded again ({})",
+        failures.join("; ")
+    ))
+}
+
+/// A copy of `path` in a file in memory (`memfd_create`), named by its
+/// descriptor under `/proc/self/fd` for the loader. The descriptor stays
+/// open for the process's life: the loader takes a name it has loaded
+/// before for the same library, so a number closed and given again to a
+/// later copy would load the earlier one.
+#[cfg(target_os = "linux")]
+fn memory_copy(path: &Path) -> std::io::Result<PathBuf> {
+    use std::os::fd::{FromRawFd, IntoRawFd};
+    // SAFETY: a NUL-terminated name; the flags are memfd_create's.
+    let fd = unsafe { libc::memfd_create(c"plyd-plugin".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: a descriptor just made, owned here.
+    let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
+    std::io::copy(&mut std::fs::File::open(path)?, &mut file)?;
+    let fd = file.into_raw_fd();
+    Ok(PathBuf::from(format!("/proc/self/fd/{fd}")))
+}
+
+/// A copy of `path` under a name of its own in `folder`: a
 /// new file, this user's alone (a name another user made there first,
 /// file or link, is passed over, never written through or loaded).
-fn private_copy(path: &Path) -> std::io::Result<PathBuf> {
+fn private_copy(path: &Path, folder: &Path) -> std::io::Result<PathBuf> {
     let name = path
         .file_name()
         .map_or_else(|| "plugin".into(), |n| n.to_string_lossy().into_owned());
-    let base = std::env::temp_dir().join(format!("plyd-{}-{name}", std::process::id()));
+    let base = folder.join(format!("plyd-{}-{name}", std::process::id()));
     let (copy, mut file) = plyd_util::files::create_new(&base, 0o700)?;
     let copied = std::fs::File::open(path)
         .and_then(|mut source| std::io::copy(&mut source, &mut file))

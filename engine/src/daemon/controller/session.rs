@@ -961,6 +961,27 @@ impl Session {
         if fresh.current.is_none() {
             return Err(messages.join("; "));
         }
+        // The game in play lost because its file did not load again (a
+        // file being replaced, a loader refusing the copy): the plugins
+        // before stay, the game going on, rather than another game taking
+        // its place.
+        if let Some(variant) = self.variant_name() {
+            if fresh.host.find_variant(&variant).is_none()
+                && !fresh.host.failed_game_files().is_empty()
+            {
+                let failed = fresh.host.failed_game_files();
+                let why: Vec<&str> = messages
+                    .iter()
+                    .filter(|m| failed.iter().any(|f| m.contains(&*f.to_string_lossy())))
+                    .map(String::as_str)
+                    .collect();
+                return Err(format!(
+                    "plugins not reloaded: the game in play, {variant}, did not load again \
+                     ({}); the plugins loaded before stay",
+                    why.join("; ")
+                ));
+            }
+        }
         let same_evaluator = fresh
             .current
             .as_ref()
