@@ -923,6 +923,43 @@ fn a_changed_plugin_loads_again_where_tmpdir_cannot_hold_its_copy() {
     assert_ne!(lines.last().unwrap(), "bestmove (none)");
 }
 
+/// An installed plyd whose own file an upgrade replaced while it ran still
+/// finds its plugin folder (`../lib/plyd`) when `PluginPath` is set empty:
+/// the system names the old file ` (deleted)`, and the folder was not found.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_running_plyd_replaced_by_an_upgrade_still_finds_its_plugins() {
+    let prefix = common::TempDir::new("upgraded-install");
+    let bin = prefix.path().join("bin");
+    let lib = prefix.path().join("lib").join("plyd");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&lib).unwrap();
+    let exe = bin.join("plyd");
+    std::fs::copy(common::plyd_bin(), &exe).unwrap();
+    std::fs::copy(
+        built_library("plyd_game_othello"),
+        lib.join(format!(
+            "{}plyd_game_othello{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        )),
+    )
+    .unwrap();
+    let mut command = std::process::Command::new(&exe);
+    command.env_remove("PLYD_PLUGIN_PATH");
+    let mut e = Engine::spawn(command, &[], &[]);
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    // The upgrade: a new file moved over the running one.
+    let new = bin.join("plyd.new");
+    std::fs::copy(common::plyd_bin(), &new).unwrap();
+    std::fs::rename(&new, &exe).unwrap();
+    e.send("setoption name PluginPath value");
+    let lines = e.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_eq!(e.fen(), "8/8/8/3OX3/3XO3/8/8/8 b");
+}
+
 /// A reload in which the game in play does not load again (its file
 /// broken mid-upgrade) is refused with one line: the plugins before stay,
 /// the game and its position with them, where another game took its place.

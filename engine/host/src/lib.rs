@@ -720,23 +720,64 @@ pub fn plugin_file_name(game: &str) -> String {
 
 /// The default plugin directory: the folder holding the running executable.
 pub fn default_plugin_dir() -> Option<PathBuf> {
-    std::env::current_exe()
-        .ok()
+    own_executable()
         .and_then(|exe| exe.canonicalize().ok())
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
 }
 
+/// The path of plyd's own executable: the system's answer
+/// (`/proc/self/exe` on Linux), less the ` (deleted)` Linux adds once an
+/// upgrade has replaced the file (the new one is at the same path), or,
+/// where the system cannot tell (no `/proc` in a sandbox), the command's
+/// first word: a path as given, else the first file of that name on
+/// `PATH`.
+fn own_executable() -> Option<PathBuf> {
+    if let Ok(exe) = std::env::current_exe() {
+        if exe.exists() {
+            return Some(exe);
+        }
+        let text = exe.to_string_lossy();
+        if let Some(before) = text.strip_suffix(" (deleted)") {
+            return Some(PathBuf::from(before)).filter(|p| p.exists());
+        }
+    }
+    let first = PathBuf::from(std::env::args_os().next()?);
+    if first.components().count() > 1 {
+        return Some(first).filter(|p| p.exists());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(&first))
+        .find(|candidate| candidate.is_file())
+}
+
+/// A plugin folder set when plyd was built (`PLYD_PLUGIN_DIR=/usr/lib64/plyd
+/// cargo build --release`), for a system's packages whose layout is not
+/// `bin/` and `lib/plyd/`.
+const BUILT_PLUGIN_DIR: Option<&str> = option_env!("PLYD_PLUGIN_DIR");
+
 /// The plugin folders searched when none is named: the folder holding
 /// the executable, then `../lib/plyd` beside it where there is one (an
-/// install with the program in `bin/` and its plugins in `lib/plyd/`).
+/// install with the program in `bin/` and its plugins in `lib/plyd/`),
+/// then the folder set at build time ([`BUILT_PLUGIN_DIR`]) where there
+/// is one.
 pub fn default_plugin_dirs() -> Vec<PathBuf> {
-    let Some(own) = default_plugin_dir() else {
-        return Vec::new();
-    };
-    let installed = own.parent().map(|prefix| prefix.join("lib").join("plyd"));
-    std::iter::once(own)
-        .chain(installed.filter(|dir| dir.is_dir()))
-        .collect()
+    let own = default_plugin_dir();
+    let installed = own
+        .as_deref()
+        .and_then(Path::parent)
+        .map(|prefix| prefix.join("lib").join("plyd"))
+        .filter(|dir| dir.is_dir());
+    let built = BUILT_PLUGIN_DIR
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_dir());
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for dir in own.into_iter().chain(installed).chain(built) {
+        if !dirs.iter().any(|d| same_folder(d, &dir)) {
+            dirs.push(dir);
+        }
+    }
+    dirs
 }
 
 /// Whether `dir` holds a file named as a game plugin.

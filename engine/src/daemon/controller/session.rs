@@ -245,14 +245,20 @@ impl Session {
                 1 => " (see the problem reported with it)".to_string(),
                 n => format!(" (see the {n} problems reported with it)"),
             };
-            messages.push(format!(
-                "no usable game plugin in {}{refused}{}",
-                dirs.iter()
-                    .map(|d| d.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                session.host.missing_game_hint()
-            ));
+            messages.push(if dirs.is_empty() {
+                "no plugin folder to look in: plyd cannot tell where its own executable is \
+                 (no /proc?); name the folder with --plugin-path or PLYD_PLUGIN_PATH"
+                    .to_string()
+            } else {
+                format!(
+                    "no usable game plugin in {}{refused}{}",
+                    dirs.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    session.host.missing_game_hint()
+                )
+            });
             return (session, messages);
         }
         let wanted = game.and_then(|name| {
