@@ -194,6 +194,15 @@ fn go_movetime_ends_by_itself(mode: &str) {
     let lines = e.until_bestmove();
     assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
     assert_eq!(count_bestmoves(&lines), 1);
+    // A fixed time already spent (a referee's clock gone negative) is a
+    // move at once, not a refused go and no move.
+    e.send("go movetime -5");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(
+        OPENING_MOVES.contains(&bestmove_of(&lines).as_str()),
+        "{lines:?}"
+    );
 }
 
 fn go_movetime_then_stop_gives_one_bestmove(mode: &str) {
@@ -631,7 +640,7 @@ fn malformed_lines_get_one_error_each_and_change_nothing(mode: &str) {
         "setoption value 3",
         "debug maybe",
         "frobnicate the engine",
-        "go movetime -5",
+        "go movetime soon",
     ] {
         e.send(bad);
         let lines = e.sync();

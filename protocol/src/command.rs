@@ -460,14 +460,10 @@ fn parse_go(args: &[&str], clock: fn(&str) -> &str) -> Result<Command, ParseErro
             "nodes" => params.nodes = Some(go_value(&mut tokens, "nodes", NON_NEGATIVE)?),
             "mate" => params.mate = Some(go_value(&mut tokens, "mate", NON_NEGATIVE)?),
             "movetime" => {
+                // Negative: the time is spent already, a move at once (no
+                // move would cost the game).
                 let ms = go_clock(&mut tokens, "movetime")?;
-                params.movetime =
-                    Some(u64::try_from(ms).map_err(|_| ParseError::InvalidValue {
-                        command: "go",
-                        keyword: "movetime",
-                        value: ms.to_string(),
-                        expected: NON_NEGATIVE,
-                    })?);
+                params.movetime = Some(u64::try_from(ms).unwrap_or(0));
             }
             "perft" => perft = Some(go_value(&mut tokens, "perft", NON_NEGATIVE)?),
             // Unknown token: skip it, as the UCI text asks (and say so).
@@ -1259,10 +1255,6 @@ mod tests {
             let line = format!("go {keyword} soon");
             assert_eq!(err(&line), invalid(keyword, "soon", CLOCK), "{line}");
         }
-        assert_eq!(
-            err("go movetime -1"),
-            invalid("movetime", "-1", NON_NEGATIVE)
-        );
         for keyword in ["movestogo", "depth", "nodes", "mate", "perft"] {
             let line = format!("go {keyword} many");
             assert_eq!(err(&line), invalid(keyword, "many", NON_NEGATIVE), "{line}");
@@ -1344,10 +1336,7 @@ mod tests {
         assert_eq!(params.movetime, Some(250));
         assert_eq!(err("go wtime soon"), invalid("wtime", "soon", CLOCK));
         assert_eq!(err("go wtime inf"), invalid("wtime", "inf", CLOCK));
-        assert_eq!(
-            err("go movetime -5"),
-            invalid("movetime", "-5", NON_NEGATIVE)
-        );
+        assert_eq!(go("go movetime -5").movetime, Some(0));
     }
 
     #[test]
