@@ -592,6 +592,15 @@ fn keep_time(
 ) {
     loop {
         let wait = if control.pondering() {
+            // Pondering past the hard limit, which a timed search would
+            // have stopped at: a ponder hit answers at once (an iteration
+            // begun before the soft limit, running long, otherwise ran on
+            // to the hard limit after the hit: 260 ms of a 2 s Amazons
+            // clock after 1.5 s of pondering).
+            if control.thinking_elapsed() >= hard && control.stop_on_ponderhit() {
+                time_up.store(true, Ordering::Relaxed);
+                return;
+            }
             PONDER_LOOK
         } else {
             let left = hard.saturating_sub(control.clock_elapsed());
@@ -819,8 +828,28 @@ mod tests {
             std::thread::sleep(hard * 10);
             assert!(!time_up.load(Ordering::Relaxed));
             control.ponderhit();
+            // Pondered past the hard limit, where a timed search would
+            // have stopped: the hit stops it at once.
+            assert!(control.stop_requested());
             assert!(wait_for(&time_up));
             assert!(control.clock_elapsed() >= hard);
+        });
+    }
+
+    #[test]
+    fn a_ponder_hit_before_the_hard_limit_leaves_the_search_its_time() {
+        let control = SearchControl::new(true);
+        let time_up = AtomicBool::new(false);
+        let hard = Duration::from_secs(5);
+        let (_done, done_rx) = crossbeam_channel::bounded::<()>(0);
+        std::thread::scope(|scope| {
+            scope.spawn(|| keep_time(&control, hard, &time_up, &done_rx));
+            std::thread::sleep(Duration::from_millis(20));
+            control.ponderhit();
+            std::thread::sleep(Duration::from_millis(20));
+            assert!(!control.stop_requested());
+            assert!(!time_up.load(Ordering::Relaxed));
+            drop(_done);
         });
     }
 
