@@ -883,6 +883,35 @@ fn plyd_config_names_the_config_file() {
     assert!(multipv(&["--config", other.to_str().unwrap()]).contains(" default 5 "));
 }
 
+/// A tool refusing a broken config file that `PLYD_CONFIG` named says to
+/// unset it (it said to leave out a `--config` never given).
+#[test]
+fn a_tool_refusing_plyd_configs_file_names_plyd_config() {
+    let dir = othello_dir();
+    let conf = TempDir::new("plyd-config-broken");
+    let file = conf.path().join("plyd.toml");
+    std::fs::write(&file, "threads = \"many\"\n").unwrap();
+    let run = |args: &[&str]| {
+        let out = common::plyd_command(dir.path())
+            .env("PLYD_CONFIG", &file)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let by_env = run(&["perft", "--depth", "1"]);
+    assert!(
+        by_env.contains("mend it or unset PLYD_CONFIG, which names it"),
+        "{by_env}"
+    );
+    let by_flag = run(&["--config", file.to_str().unwrap(), "perft", "--depth", "1"]);
+    assert!(
+        by_flag.contains("mend it or leave --config out"),
+        "{by_flag}"
+    );
+}
+
 /// At a chance node `plyd check` compares `chance_outcomes` with
 /// `gen_moves` and finds an outcome listed twice; weights all zero count
 /// alike, in `check` and in the arena's draws (the arena refused them).

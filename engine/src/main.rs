@@ -642,6 +642,7 @@ fn run() -> ExitCode {
     let mut cli = Cli::parse();
     // The config file a package or a user names once for every start,
     // where the GUI gives plyd no arguments.
+    let config_from_env = cli.config.is_none();
     if cli.config.is_none() {
         cli.config = std::env::var_os("PLYD_CONFIG")
             .filter(|path| !path.is_empty())
@@ -684,7 +685,15 @@ fn run() -> ExitCode {
         for problem in &config.problems {
             eprintln!("plyd: {problem}");
         }
-        eprintln!("plyd: a tool does not run with a configuration it cannot use whole; mend it or leave --config out");
+        let leave_out = if config_from_env && cli.config.is_some() {
+            "unset PLYD_CONFIG, which names it"
+        } else {
+            "leave --config out"
+        };
+        eprintln!(
+            "plyd: a tool does not run with a configuration it cannot use whole; mend it or \
+             {leave_out}"
+        );
         return ExitCode::from(2);
     }
     for problem in &config.problems {
