@@ -126,7 +126,7 @@ impl EinStein {
 
 impl Game for EinStein {
     const NAME: &'static str = "einstein";
-    const VERSION: &'static str = "1";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
     const VARIANTS: &'static [Variant] = &[Variant {
         name: "einstein",
         start_position: START,
