@@ -58,6 +58,36 @@ fn evaluator_option(e: &mut Engine) -> String {
         .expect("an Evaluator option")
 }
 
+/// An evaluator plugin named by its file on the command line is
+/// `EvalFile`'s value in `uci`, as one loaded by `setoption` is; one that
+/// did not load is not.
+#[test]
+fn an_evaluator_file_given_at_start_is_eval_files_value() {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let files = TempDir::new("eval-file-at-start");
+    let file = add_evaluator(files.path(), "plyd_eval_othello_weights", "othello_weights");
+    let eval_file = |given: &str| {
+        let mut e = Engine::start(dir.path(), &["--evaluator", given], &[]);
+        e.send("uci");
+        let lines = e.read_until(|l| l == "uciok");
+        e.send("quit");
+        lines
+            .into_iter()
+            .find(|l| l.starts_with("option name EvalFile "))
+            .expect("an EvalFile option")
+    };
+    let given = file.display().to_string();
+    assert_eq!(
+        eval_file(&given),
+        format!("option name EvalFile type string default {given}")
+    );
+    let missing = files.path().join("libplyd_eval_none.so");
+    assert_eq!(
+        eval_file(&missing.display().to_string()),
+        "option name EvalFile type string default <empty>"
+    );
+}
+
 #[test]
 fn evaluators_and_parameters_change_between_searches_in_one_daemon() {
     let plugins = othello_and_weights();

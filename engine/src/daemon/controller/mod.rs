@@ -88,6 +88,19 @@ pub struct Controller {
     start_options: Vec<(String, String, String)>,
 }
 
+/// Whether an evaluator plugin of `session` was loaded from the file
+/// `file` names.
+fn loaded_from(session: &Session, file: &str) -> bool {
+    let Ok(file) = std::path::Path::new(file).canonicalize() else {
+        return false;
+    };
+    session
+        .host
+        .external_evaluators()
+        .iter()
+        .any(|e| e.path().canonicalize().is_ok_and(|p| p == file))
+}
+
 /// The book at `path` (`BookFile`), with the line that tells what it
 /// holds.
 /// The line that says so names the book `shown` (the path as the GUI sent
@@ -295,6 +308,14 @@ impl Controller {
             }
             None => (None, String::new()),
         };
+        // An evaluator named by its file at start (`--evaluator
+        // ./libplyd_eval_x.so`, the config file's `evaluator`) and loaded
+        // is EvalFile's value, as `uci` lists it.
+        let eval_file_text = config
+            .evaluator
+            .clone()
+            .filter(|e| crate::host::names_a_file(e) && loaded_from(&session, e))
+            .unwrap_or_default();
         Controller {
             out,
             session,
@@ -302,7 +323,7 @@ impl Controller {
             tt: Arc::new(tt),
             trees: Arc::default(),
             plugin_path_text: config.plugin_path_text,
-            eval_file_text: String::new(),
+            eval_file_text,
             book: Arc::new(parking_lot::RwLock::new(book)),
             book_file_text,
             job: None,
