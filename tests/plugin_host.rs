@@ -454,19 +454,7 @@ fn an_answer_its_plugin_cannot_read_back_is_told() {
 ))]
 #[test]
 fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
-    use std::os::unix::process::ExitStatusExt;
-    let dir = plugin_dir(&[("plyd_test_bad_abi", "faulty")]);
-    let out = common::plyd_command(dir.path())
-        .args(["perft", "--game", "panicky", "--depth", "1"])
-        .env("PLYD_TEST_BAD_TABLE", "segfault")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("plyd: SIGSEGV inside the plugin "))
-        .unwrap_or_else(|| panic!("{stderr}"));
+    let (line, _) = last_words_of_faulty("segfault", libc::SIGSEGV);
     assert!(
         line.contains("libplyd_game_faulty.so, at 0x") && line.contains("addr2line"),
         "{line}"
@@ -480,6 +468,36 @@ fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
         line.contains(&format!("(addr2line -f -C -i -e {file} 0x")),
         "{line}"
     );
+}
+
+/// A `perft` of the `faulty` test game in `mode`, which ends by `signal`:
+/// plyd's line on stderr naming the signal inside the plugin, and the
+/// plugin folder.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+fn last_words_of_faulty(mode: &str, signal: i32) -> (String, common::TempDir) {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = plugin_dir(&[("plyd_test_bad_abi", "faulty")]);
+    let out = common::plyd_command(dir.path())
+        .args(["perft", "--game", "panicky", "--depth", "1"])
+        .env("PLYD_TEST_BAD_TABLE", mode)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(signal), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let name = if signal == libc::SIGABRT {
+        "SIGABRT"
+    } else {
+        "SIGSEGV"
+    };
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with(&format!("plyd: {name} inside the plugin ")))
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .to_string();
+    (line, dir)
 }
 
 /// A fault signal sent by another process (`kill -SEGV`) ends the daemon
@@ -528,19 +546,7 @@ fn a_fault_signal_sent_from_outside_ends_the_daemon() {
 ))]
 #[test]
 fn an_abort_inside_a_plugin_is_named_before_the_process_dies_of_it() {
-    use std::os::unix::process::ExitStatusExt;
-    let dir = plugin_dir(&[("plyd_test_bad_abi", "faulty")]);
-    let out = common::plyd_command(dir.path())
-        .args(["perft", "--game", "panicky", "--depth", "1"])
-        .env("PLYD_TEST_BAD_TABLE", "abort")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("plyd: SIGABRT inside the plugin "))
-        .unwrap_or_else(|| panic!("{stderr}"));
+    let (line, dir) = last_words_of_faulty("abort", libc::SIGABRT);
     assert!(
         line.contains("libplyd_game_faulty.so, at 0x")
             && line.contains("(addr2line -f -C -i -e ")
