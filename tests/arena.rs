@@ -1454,7 +1454,15 @@ impl RunningArena {
         let stdout = self.stdout.join().unwrap();
         let mut stderr = earlier;
         stderr.extend(self.stderr.iter());
-        (status.code(), stdout, stderr.join("\n"))
+        // Ended by a signal: the status a shell reports, 128 and the
+        // signal's number.
+        use std::os::unix::process::ExitStatusExt;
+        let code = status.code().or(status.signal().map(|s| 128 + s));
+        assert!(
+            status.code().is_none(),
+            "ended by exit, not by the signal: {status:?}"
+        );
+        (code, stdout, stderr.join("\n"))
     }
 }
 
@@ -1493,7 +1501,9 @@ fn a_signal_ends_the_game_in_progress_at_once() {
         let seen = arena.wait_for("arena: ");
         arena.signal(signal);
         let (code, stdout, stderr) = arena.finish(seen);
-        assert_eq!(code, Some(130), "{signal}: {stdout}\n{stderr}");
+        // Ended by the signal, as a shell's loop sees it (`$?` 130 and 143).
+        let number = if signal == "INT" { 2 } else { 15 };
+        assert_eq!(code, Some(128 + number), "{signal}: {stdout}\n{stderr}");
         assert_eq!(table_row(&stdout, "fake"), [0, 0, 0, 0], "{stdout}");
         assert!(stdout.contains("Elo difference: no games"), "{stdout}");
         assert!(

@@ -6,6 +6,12 @@
 //! the table of the finished games. A second signal exits at once with the
 //! same status, for a match that does not stop quickly enough.
 //!
+//! When the match has stopped, the arena ends by the signal it was sent
+//! ([`end_by_the_signal`]), as a program that cleans up after Ctrl-C
+//! should: a shell running matches in a loop stops at Ctrl-C, where an
+//! ordinary exit with status 130 told it the arena had handled the signal
+//! and it went on to the next match.
+//!
 //! The handler (from the `ctrlc` crate, on its own thread) holds the only
 //! sender of a channel that carries nothing; dropping it disconnects every
 //! [`Cancel`] cloned from the receiver, so a thread blocked waiting for an
@@ -58,14 +64,100 @@ pub fn install() -> Cancel {
             );
         } else {
             let _ = writeln!(stderr, "plyd arena: interrupted again: quitting at once");
+            end_by_the_signal();
             std::process::exit(i32::from(INTERRUPTED_STATUS));
         }
     });
     match installed {
-        Ok(()) => Cancel(rx),
+        Ok(()) => {
+            note_the_signal();
+            Cancel(rx)
+        }
         Err(e) => {
             log::warn!("no Ctrl-C handler: {e}");
             Cancel::never()
+        }
+    }
+}
+
+/// The signal that interrupted the match (0: none yet).
+#[cfg(unix)]
+static RECEIVED: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// The signals the handler takes.
+#[cfg(unix)]
+const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// The handlers `ctrlc` put on [`SIGNALS`], which [`noted`] calls after
+/// noting which came.
+#[cfg(unix)]
+static mut BEFORE: [std::mem::MaybeUninit<libc::sigaction>; 3] =
+    [std::mem::MaybeUninit::zeroed(); 3];
+
+#[cfg(unix)]
+extern "C" fn noted(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
+    RECEIVED.store(signal, std::sync::atomic::Ordering::Relaxed);
+    let Some(index) = SIGNALS.iter().position(|&s| s == signal) else {
+        return;
+    };
+    // SAFETY: BEFORE holds what sigaction gave back when `noted` was put
+    // on, before any signal could call it.
+    unsafe {
+        let before = (*std::ptr::addr_of!(BEFORE))[index].assume_init_ref();
+        let handler = before.sa_sigaction;
+        if handler == libc::SIG_DFL || handler == libc::SIG_IGN {
+            return;
+        }
+        if before.sa_flags & libc::SA_SIGINFO != 0 {
+            let call: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                std::mem::transmute(handler);
+            call(signal, info, context);
+        } else {
+            let call: extern "C" fn(libc::c_int) = std::mem::transmute(handler);
+            call(signal);
+        }
+    }
+}
+
+/// Put [`noted`] before the handlers `ctrlc` has put on, so that the
+/// arena knows which signal stopped it.
+#[cfg(unix)]
+fn note_the_signal() {
+    for (i, &signal) in SIGNALS.iter().enumerate() {
+        // SAFETY: a zeroed sigaction is valid; `noted` has the signature
+        // SA_SIGINFO asks; BEFORE is written here, once, before `noted`
+        // is on.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = noted as *const () as usize;
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            let before = (*std::ptr::addr_of_mut!(BEFORE))[i].as_mut_ptr();
+            libc::sigaction(signal, &action, before);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn note_the_signal() {}
+
+/// End the process by the signal that interrupted the match, its default
+/// action now (a shell then sees the arena killed by Ctrl-C, `$?` 130 for
+/// SIGINT, 143 for SIGTERM); returns where none was noted, or on a system
+/// without signals, for the caller to exit with [`INTERRUPTED_STATUS`].
+pub fn end_by_the_signal() {
+    #[cfg(unix)]
+    {
+        let signal = RECEIVED.load(std::sync::atomic::Ordering::Relaxed);
+        if signal != 0 {
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stderr().flush();
+            // SAFETY: signal(2) and raise(3) of a signal this process
+            // handles, its default action restored first.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+            }
         }
     }
 }

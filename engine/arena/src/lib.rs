@@ -86,7 +86,10 @@ pub fn run(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Exi
             say(&format!("plyd arena: match aborted: {why}"));
             ExitCode::from(3)
         }
-        Err(ArenaError::Interrupted) => ExitCode::from(INTERRUPTED_STATUS),
+        Err(ArenaError::Interrupted) => {
+            interrupt::end_by_the_signal();
+            ExitCode::from(INTERRUPTED_STATUS)
+        }
         Err(ArenaError::RecordsLost(why)) => {
             say(&format!("plyd arena: {why}"));
             ExitCode::from(3)
