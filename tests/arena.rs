@@ -515,6 +515,44 @@ fn an_illegal_move_loses() {
     assert_eq!(table_row(&stdout, "plyd"), [2, 2, 0, 0], "{stdout}");
 }
 
+/// An openings file whose line is refused is quoted in one cut line, its
+/// control characters escaped: a file not meant to be shown (a long line,
+/// `/proc/self/environ`) was written whole to stderr.
+#[test]
+fn a_refused_openings_line_is_quoted_cut() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-openings-cut");
+    let file = dir.path().join("lines.txt");
+    std::fs::write(&file, format!("SECRET{}\u{2028}x\n", "y".repeat(5000))).unwrap();
+    let cmd = format!("cmd={}", common::plyd_bin().display());
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &cmd,
+            "name=a",
+            "depth=1",
+            "--engine",
+            &cmd,
+            "name=b",
+            "depth=1",
+            "--games",
+            "2",
+            "--openings",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("bad position 'SECRET"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(line.len() < 600, "{line}");
+    assert!(line.contains(" bytes in all)'"), "{line}");
+    assert!(!stderr.contains('\u{2028}'), "{stderr}");
+}
+
 /// Random openings differ from pair to pair while the game has lines
 /// enough; past that they repeat, with a warning. Othello has 12 lines
 /// of two plies.

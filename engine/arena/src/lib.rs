@@ -777,8 +777,10 @@ fn holds_records_of(
 
 /// Write a progress line to stderr. A closed stderr (the arena piped into
 /// `head`) only silences the progress; `eprintln!` would panic instead.
+/// A line on stderr, fit for one line whatever it quotes (a file's line
+/// quoted in an error is cut, its control characters escaped).
 fn say(line: &str) {
-    let _ = writeln!(std::io::stderr(), "{line}");
+    let _ = writeln!(std::io::stderr(), "{}", plyd_util::text::printable(line));
 }
 
 /// A seed for a match run without `--seed`: the clock's nanoseconds.

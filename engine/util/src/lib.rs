@@ -8,9 +8,12 @@
 //!   files past a size.
 //! * [`output`] — stdout kept for the daemon's and the tools' own output,
 //!   out of reach of what plugins print.
+//! * [`text`] — text fit for one line whatever it quotes: control
+//!   characters escaped, quotations and the whole cut to a length.
 
 #![warn(missing_docs)]
 
 pub mod files;
 pub mod output;
 pub mod rng;
+pub mod text;
