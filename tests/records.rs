@@ -862,6 +862,36 @@ fn tree_to_xqf(plugins: &Path, folder: &Path, file: &str) -> std::process::Outpu
     run_plyd(plugins, &args)
 }
 
+/// The limit on the moves a file's lines hold, each counted from the
+/// start, holds for a PGN file of several games as for one tree file: each
+/// game within it, two together past it, is refused with one line.
+#[test]
+fn pgn_games_whose_lines_together_pass_the_limit_are_refused() {
+    // A main line of 1,000 moves with an alternative at every fourth:
+    // 250 lines of 4 to 1,000 moves, about 125,000 moves a game.
+    let mut moves = String::new();
+    for _ in 0..250 {
+        moves += "h2e2 (b2e2) h9g7 e2h2 g7h9 ";
+    }
+    let game = format!("[Game \"Chinese Chess\"]\n[Result \"*\"]\n\n{moves}*\n\n");
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-line-limit");
+    let many = dir.path().join("many.pgn");
+    // Twenty games: about 2.5 million moves in all.
+    std::fs::write(&many, game.repeat(20)).unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--variations", many.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the file's lines hold more than 2000000 moves in all"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
 #[test]
 fn a_games_variations_are_written_back_as_one_record() {
     // 1. 炮二平五 马８进７ (1... 炮８平５ 2. 马二进三 (2. 马八进七)

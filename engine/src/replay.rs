@@ -171,11 +171,29 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
     }
     // A PGN game's variations, each a game numbered as its game.
     let mut out = RecordText::default();
+    // The moves of every line given, each counted from the start: the
+    // limit a tree file's lines keep to holds for the whole file here
+    // too (it held for each game: 8 games of a million moves each took
+    // 2.8 GB).
+    let mut moves = 0usize;
     for (n, record) in split_records(&text).into_iter().enumerate() {
         let games = pgn_variations(&record)
             .map_err(|e| format!("record {}: {e}", n + 1))?
             .unwrap_or_else(|| vec![record]);
         for game in games {
+            moves += game
+                .lines()
+                .filter(|l| !l.trim_start().starts_with('['))
+                .map(|l| l.split_whitespace().count())
+                .sum::<usize>();
+            if moves > plyd_protocol::LINE_MOVES_LIMIT {
+                return Err(format!(
+                    "record {}: the file's lines hold more than {} moves in all, each counted \
+                     from the start: too many to give (read it without --variations)",
+                    n + 1,
+                    plyd_protocol::LINE_MOVES_LIMIT
+                ));
+            }
             out.text += &game;
             out.numbers.push(n + 1);
         }

@@ -41,6 +41,7 @@ pub use records::{
     write_record, write_record_tree, RecordFormat, RecordGame, RecordResult,
 };
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};
+pub use tree::LINE_MOVES_LIMIT;
 pub use ucci::{
     format_ucci_info, parse_ucci_line, ucci_score, UcciCommand, UcciGo, UCCI_MATE_SCORE,
 };
