@@ -28,14 +28,82 @@ pub fn check_regular(path: &Path, limit: u64) -> std::io::Result<()> {
 /// refused too.
 pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     check_regular(path, limit)?;
+    read_opened(path, limit)
+}
+
+/// [`read_bytes`] after the look at the path: what is opened is looked at
+/// again, for the path may name a FIFO or a device by now (a file swapped
+/// between the look and the open), which the open must not wait on and
+/// the read must not take.
+fn read_opened(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_without_waiting(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        let kind = meta.file_type();
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind_name(&kind)),
+        ));
+    }
+    if meta.len() > limit {
+        return Err(too_large(meta.len(), limit));
+    }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(limit + 1)
-        .read_to_end(&mut bytes)?;
+    file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(too_large(bytes.len() as u64, limit));
     }
     Ok(bytes)
+}
+
+/// `O_NONBLOCK`: an open that does not wait for a FIFO's writer (a
+/// regular file reads as it would without it).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const OPEN_NONBLOCK: i32 = 0o4000;
+#[cfg(any(
+    target_os = "macos",
+    target_os = "ios",
+    target_os = "freebsd",
+    target_os = "openbsd",
+    target_os = "netbsd",
+    target_os = "dragonfly"
+))]
+const OPEN_NONBLOCK: i32 = 0x0004;
+
+/// Open `path` to read without waiting: a FIFO put where the file was is
+/// opened at once (and then refused by its kind), not waited on for a
+/// writer for ever.
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(OPEN_NONBLOCK)
+            .open(path)
+    }
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    )))]
+    {
+        std::fs::File::open(path)
+    }
 }
 
 /// The text of the regular file at `path`, as [`read_bytes`], without the
@@ -340,6 +408,22 @@ mod tests {
             assert_eq!(mode & 0o077, 0, "{mode:o}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_fifo_swapped_in_after_the_look_is_refused_without_waiting() {
+        let dir = std::env::temp_dir().join(format!("plyd-fifo-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("record.pgn");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            // No writer: a plain open would wait for ever.
+            let e = read_opened(&fifo, 1000).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+            assert!(e.to_string().contains("FIFO"), "{e}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
