@@ -517,6 +517,38 @@ fn check_tells_an_evaluator_that_shares_a_global_between_threads() {
     assert_eq!(status, Some(0), "{stdout}");
 }
 
+/// `plyd check` times an evaluator's calls and finds the memory it keeps
+/// and never frees; a slow one gets a note.
+#[test]
+fn check_times_evaluate_and_finds_a_leak() {
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let args = ["--game", "othello", "--games", "2", "--evaluator", "odd"];
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "ok")]);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(stdout.contains("its evaluate: "), "{stdout}");
+    assert!(!stdout.contains("never frees"), "{stdout}");
+    if cfg!(all(target_os = "linux", target_env = "gnu")) {
+        let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "leak")]);
+        assert_eq!(status, Some(1), "{stdout}");
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("problem: evaluate keeps memory it never frees: "))
+            .unwrap_or_else(|| panic!("{stdout}"));
+        let bytes: f64 = line
+            .split(": ")
+            .nth(2)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((256.0..400.0).contains(&bytes), "{line}");
+    }
+    let (status, stdout) = check(dir.path(), &args, &[("PLYD_TEST_EVAL", "slow")]);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(stdout.contains("note: evaluate takes "), "{stdout}");
+}
+
 #[test]
 fn check_tells_an_evaluator_that_scores_for_one_player_whoever_moves() {
     let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);

@@ -735,6 +735,95 @@ pub fn run_evaluator(
     (report, failure)
 }
 
+/// What one `evaluate` call costs: its time, and the memory it keeps
+/// (allocated and never freed), measured over many calls of one position.
+#[derive(Debug, Clone, Copy)]
+pub struct CallCost {
+    /// Calls measured.
+    pub calls: u32,
+    /// Their mean time.
+    pub per_call: std::time::Duration,
+    /// The memory the process holds more after them, a call; `None`
+    /// where the allocator cannot say (not glibc).
+    pub kept_per_call: Option<f64>,
+}
+
+/// Calls measured at most, and for at most this long.
+const COST_CALLS: u32 = 20_000;
+const COST_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Kept past this many bytes a call, on average, an evaluator leaks.
+pub const LEAK_BYTES_PER_CALL: f64 = 16.0;
+
+/// Measure [`CallCost`] on one thread, with nothing else running: the
+/// position a few plies from the start (`start`, or the variant's), its
+/// first moves played, scored again and again after a few calls to warm
+/// up (an evaluator's scratch made at its first call is not a leak).
+pub fn evaluate_cost(
+    variant: &VariantRef,
+    evaluator: &Evaluator,
+    start: Option<&str>,
+) -> Result<CallCost, PluginError> {
+    let mut state = GameState::new(&variant.plugin, variant.index)?;
+    if let Some(start) = start {
+        state.set_position(start)?;
+    }
+    let mut moves = Vec::new();
+    for ply in 0..8 {
+        if state.outcome()? != Outcome::Ongoing {
+            break;
+        }
+        state.legal_moves(&mut moves)?;
+        let Some(&mv) = moves.get(ply % moves.len().max(1)) else {
+            break;
+        };
+        state.make_move(mv)?;
+    }
+    for _ in 0..100 {
+        evaluator.evaluate(&state)?;
+    }
+    let before = allocated();
+    let started = std::time::Instant::now();
+    let mut calls = 0;
+    while calls < COST_CALLS && started.elapsed() < COST_TIME {
+        evaluator.evaluate(&state)?;
+        calls += 1;
+        alive();
+    }
+    let per_call = started.elapsed() / calls.max(1);
+    let kept_per_call = before
+        .zip(allocated())
+        .map(|(before, after)| (after as f64 - before as f64) / f64::from(calls.max(1)));
+    Ok(CallCost {
+        calls,
+        per_call,
+        kept_per_call,
+    })
+}
+
+/// `d` for a line: `0.31 µs`, `2.10 ms`.
+pub fn call_time(d: std::time::Duration) -> String {
+    let micros = d.as_secs_f64() * 1e6;
+    if micros >= 1000.0 {
+        format!("{:.2} ms", micros / 1000.0)
+    } else {
+        format!("{micros:.2} µs")
+    }
+}
+
+/// The bytes the process's allocator has handed out and not had back.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn allocated() -> Option<usize> {
+    // SAFETY: mallinfo2 reads the allocator's counts.
+    let info = unsafe { libc::mallinfo2() };
+    Some(info.uordblks + info.hblkhd)
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn allocated() -> Option<usize> {
+    None
+}
+
 /// One thread's games of [`run_evaluator`], into `report`.
 #[allow(clippy::too_many_arguments)]
 fn evaluator_games(

@@ -837,12 +837,24 @@ fn run() -> ExitCode {
                         *plies,
                         *seed,
                     );
+                    // What a call costs, on one thread, the games done.
+                    let cost = match &failure {
+                        None => plyd::check::evaluate_cost(&variant, &evaluator, fen.as_deref())
+                            .map_err(|e| e.to_string()),
+                        Some(_) => Err(String::new()),
+                    };
+                    let (cost, failure) = match cost {
+                        Ok(cost) => (Some(cost), failure),
+                        Err(e) if e.is_empty() => (None, failure),
+                        Err(e) => (None, Some(format!("{e} (while timing evaluate)"))),
+                    };
                     Some((
                         evaluator.name().to_string(),
                         evaluator.is_incremental(),
                         report,
                         failure,
                         reference.map(|r| r.name().to_string()),
+                        cost,
                     ))
                 } else {
                     None
@@ -868,7 +880,8 @@ fn run() -> ExitCode {
                     let mut problems: Vec<_> = rules.problems.into_iter().collect();
                     let mut failed = None;
                     let mut side_problem = None;
-                    if let Some((name, incremental, report, failure, reference)) = evaluator {
+                    let mut leak_problem = None;
+                    if let Some((name, incremental, report, failure, reference, cost)) = evaluator {
                         let compared = if incremental {
                             format!(
                                 ", and {} scores of its stacks compared with evaluate's on {} threads",
@@ -981,6 +994,37 @@ fn run() -> ExitCode {
                                 ),
                             }
                         }
+                        if let Some(cost) = cost {
+                            outln!(
+                                "its evaluate: {} a call ({} of one position, on one thread)",
+                                plyd::check::call_time(cost.per_call),
+                                plyd::counted(cost.calls as usize, "call", "calls")
+                            );
+                            // Slow enough to matter to a search: thousands
+                            // of positions a second at most.
+                            if cost.per_call >= std::time::Duration::from_micros(100) {
+                                outln!(
+                                    "note: evaluate takes {} a call: a search scores at most \
+                                     {:.0} positions a second with it (the shipped evaluators \
+                                     take about a microsecond or less)",
+                                    plyd::check::call_time(cost.per_call),
+                                    1.0 / cost.per_call.as_secs_f64()
+                                );
+                            }
+                            if let Some(kept) = cost
+                                .kept_per_call
+                                .filter(|&kept| kept >= plyd::check::LEAK_BYTES_PER_CALL)
+                            {
+                                leak_problem = Some(format!(
+                                    "problem: evaluate keeps memory it never frees: {kept:.0} \
+                                     bytes a call over {} ({:.1} MB after a million calls, which \
+                                     a search makes in seconds)",
+                                    plyd::counted(cost.calls as usize, "call", "calls"),
+                                    // A byte a call is a megabyte a million.
+                                    kept
+                                ));
+                            }
+                        }
                         problems.extend(report.problems);
                         failed = failure;
                     }
@@ -995,12 +1039,15 @@ fn run() -> ExitCode {
                     if let Some(line) = &side_problem {
                         outln!("{line}");
                     }
+                    if let Some(line) = &leak_problem {
+                        outln!("{line}");
+                    }
                     // A failed call ends the check after what it found.
                     if let Some(e) = failed {
                         eprintln!("plyd check: {e}");
                         return ExitCode::from(2);
                     }
-                    if problems.is_empty() && side_problem.is_none() {
+                    if problems.is_empty() && side_problem.is_none() && leak_problem.is_none() {
                         outln!("no problem found");
                         return ExitCode::SUCCESS;
                     }

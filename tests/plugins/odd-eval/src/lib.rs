@@ -51,6 +51,10 @@
 //! * `shared`: the disc-count evaluator, which leaves its count in a
 //!   global for a moment before it answers: called on two threads at
 //!   once, one thread's score is the other's.
+//! * `leak`: the disc-count evaluator, which keeps 256 bytes it never
+//!   frees at every call;
+//! * `slow`: the disc-count evaluator, which sleeps a millisecond at every
+//!   call.
 //!
 //! The evaluator is named `odd` in every mode.
 
@@ -122,6 +126,12 @@ impl Evaluator for DiscCount {
             SCRATCH.store(count, Ordering::Relaxed);
             std::thread::sleep(std::time::Duration::from_micros(20));
             return SCRATCH.load(Ordering::Relaxed);
+        }
+        if mode() == "leak" {
+            std::mem::forget(std::hint::black_box(vec![1u8; 256]));
+        }
+        if mode() == "slow" {
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
         if mode() == "loud" {
             count * 100
@@ -334,7 +344,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
         "panic" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic" | "black"
-        | "new-game-panic" | "shared" => {}
+        | "new-game-panic" | "shared" | "leak" | "slow" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
