@@ -33,8 +33,10 @@ pub mod threads;
 /// any real one (Othello's largest is a few KiB; its weights, a file of
 /// their own, are read by the plugin).
 pub const PARAMS_FILE_LIMIT: u64 = 16 << 20;
-/// The most bytes a book file may have.
-pub const BOOK_FILE_LIMIT: u64 = 1 << 30;
+/// The most bytes a book file may have: a book held takes about eight
+/// times its file's size in memory (a book of 426 MB took 3 GB), and the
+/// largest plyd builds are a few megabytes.
+pub const BOOK_FILE_LIMIT: u64 = 256 << 20;
 /// The most bytes a record or position file read whole may have.
 pub const RECORD_FILE_LIMIT: u64 = 256 << 20;
 
