@@ -1244,6 +1244,96 @@ fn the_arena_draws_chance_outcomes_itself() {
     assert!(count("r3") > count("r1"), "{all:?}");
 }
 
+/// Three or more engines play a round robin: a match a pair, each
+/// pair's log in the `--out` folder, one table of every engine's games; a
+/// pair that cannot be played is passed over, said, and the exit status
+/// says so; the same command run again goes on from the logs.
+#[test]
+fn three_or_more_engines_play_a_round_robin() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-round-robin");
+    let folder = dir.path().join("rr");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let mut args = vec![
+        "--engine",
+        &plyd,
+        "name=one",
+        "depth=1",
+        "--engine",
+        &plyd,
+        "name=two",
+        "depth=2",
+        "--engine",
+        &plyd,
+        "name=three",
+        "depth=1",
+    ];
+    let out_arg = folder.to_str().unwrap();
+    let tail = ["--games", "2", "--seed", "4", "--out", out_arg];
+    let with_broken = {
+        let mut all = args.clone();
+        all.extend(["--engine", "cmd=/no/such/engine", "name=broken", "depth=1"]);
+        all.extend(tail);
+        all
+    };
+    let out = arena(plugins.path(), &with_broken);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(3), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("round robin: 4 engines, 6 pairs, 6 games"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("plyd arena: one vs broken not played to its end, passed over: "),
+        "{stderr}"
+    );
+    // Each engine played two games against each other one that started.
+    let row = |stdout: &str, name: &str| -> Vec<String> {
+        let line = stdout
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("no row of {name}: {stdout}"));
+        line.split_whitespace().map(String::from).collect()
+    };
+    for name in ["one", "two", "three"] {
+        assert_eq!(row(&stdout, name)[2], "4", "{stdout}");
+    }
+    assert_eq!(row(&stdout, "broken")[2], "0", "{stdout}");
+    for log in ["one-vs-two.txt", "one-vs-three.txt", "two-vs-three.txt"] {
+        assert_eq!(read_log(&folder.join(log)).len(), 2, "{log}");
+    }
+    assert!(!folder.join("one-vs-broken.txt").exists());
+    // Again, without the broken engine: every pair resumed, nothing new
+    // played, the same table.
+    args.extend(tail);
+    let again = arena(plugins.path(), &args);
+    let stdout_again = text(&again.stdout);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(
+        text(&again.stderr).contains("two vs three (")
+            && text(&again.stderr).contains(", resumed)"),
+        "{}",
+        text(&again.stderr)
+    );
+    for name in ["one", "two", "three"] {
+        assert_eq!(
+            row(&stdout_again, name),
+            row(&stdout, name),
+            "{stdout_again}"
+        );
+    }
+    // Options a round robin cannot take are refused.
+    let mut with_record = args.clone();
+    with_record.extend(["--record", "games.ggf"]);
+    let refused = arena(plugins.path(), &with_record);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("takes no --record"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
 #[test]
 fn bad_input_is_one_error_line() {
     let plugins = othello_dir();
@@ -1263,7 +1353,7 @@ fn bad_input_is_one_error_line() {
         (
             vec!["--engine", &plyd, "--depth", "1"],
             plugins.path(),
-            "exactly two --engine",
+            "a match needs two --engine, 1 given",
         ),
         (
             vec![

@@ -14,7 +14,7 @@ use crate::clock::{parse_clock, parse_seconds, Limits};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ArgsError {
     /// Not exactly two `--engine` groups.
-    #[error("a match needs exactly two --engine, {given} given (three or more are compared a pair at a time: one match, with its own --out, for each pair; the same --openings and --seed give every pair the same openings)")]
+    #[error("a match needs two --engine, {given} given (three or more play a round robin: a match for each pair, their logs in the --out folder)")]
     EngineCount {
         /// How many were given.
         given: usize,
@@ -144,6 +144,7 @@ pub struct ArenaArgs {
     pub max_plies: Option<u32>,
     /// Write every game to this file (the game log); a file that already
     /// holds something is refused: --resume FILE goes on with its match.
+    /// In a round robin, the folder of the pairs' logs
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Go on with an interrupted match: read the finished games from its
@@ -201,7 +202,7 @@ impl Args for EngineGroups {
                     "An engine, as key=value words: cmd=PROGRAM (may hold arguments, \
                      quoted like a shell), arg=ARG (repeatable), name=NAME, dir=FOLDER, \
                      option.NAME=VALUE, tc=.., st=SECONDS, depth=N, nodes=N, stderr=FILE. \
-                     Give it twice",
+                     Give it twice (three times or more: a round robin, --out naming a folder)",
                 ),
         )
     }

@@ -1,6 +1,7 @@
 //! `plyd arena`: matches between two engines over the protocol, refereed
 //! with the game plugins' own rules, with clocks, openings played from both
-//! sides, Elo and an optional SPRT.
+//! sides, Elo and an optional SPRT; a round robin of three or more
+//! ([`round_robin`]).
 //!
 //! * [`args`] — the command line and the engine descriptions.
 //! * [`clock`] — time controls and the clocks the arena keeps.
@@ -36,6 +37,7 @@ pub mod record;
 pub mod referee;
 pub mod report;
 pub mod resume;
+mod round_robin;
 pub mod stats;
 pub mod tournament;
 
@@ -76,7 +78,14 @@ enum ArenaError {
 /// Run `plyd arena` with plugins from `plugin_dirs` on `game` (the
 /// default game if `None`), printing the result; returns the exit status.
 pub fn run(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> ExitCode {
-    match play(args, plugin_dirs, game) {
+    // First, so that a Ctrl-C during the set-up (engines can take a while
+    // to start) already ends the match in order; once, for every match of
+    // a round robin.
+    let cancel = interrupt::install();
+    if args.engines.0.len() > 2 {
+        return round_robin::run(args, plugin_dirs, game, &cancel);
+    }
+    match play(args, plugin_dirs, game, &cancel) {
         Ok(()) => ExitCode::SUCCESS,
         Err(ArenaError::Setup(why)) => {
             say(&format!("plyd arena: {why}"));
@@ -97,10 +106,12 @@ pub fn run(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Exi
     }
 }
 
-fn play(args: &ArenaArgs, plugin_dirs: &[PathBuf], game: Option<&str>) -> Result<(), ArenaError> {
-    // First, so that a Ctrl-C during the set-up (engines can take a while
-    // to start) already ends the match in order.
-    let cancel = interrupt::install();
+fn play(
+    args: &ArenaArgs,
+    plugin_dirs: &[PathBuf],
+    game: Option<&str>,
+    cancel: &interrupt::Cancel,
+) -> Result<(), ArenaError> {
     let setup = ArenaError::Setup;
     if args.games == 0 {
         return Err(setup("--games must be at least 1".to_string()));

@@ -56,51 +56,19 @@ fn read_opened(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// `O_NONBLOCK`: an open that does not wait for a FIFO's writer (a
-/// regular file reads as it would without it).
-#[cfg(any(target_os = "linux", target_os = "android"))]
-const OPEN_NONBLOCK: i32 = 0o4000;
-#[cfg(any(
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd",
-    target_os = "openbsd",
-    target_os = "netbsd",
-    target_os = "dragonfly"
-))]
-const OPEN_NONBLOCK: i32 = 0x0004;
-
-/// Open `path` to read without waiting: a FIFO put where the file was is
-/// opened at once (and then refused by its kind), not waited on for a
-/// writer for ever.
+/// Open `path` to read without waiting (`O_NONBLOCK`): a FIFO put where
+/// the file was is opened at once (and then refused by its kind), not
+/// waited on for a writer for ever; a regular file reads as without it.
 fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    ))]
+    #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags(OPEN_NONBLOCK)
+            .custom_flags(libc::O_NONBLOCK)
             .open(path)
     }
-    #[cfg(not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    )))]
+    #[cfg(not(unix))]
     {
         std::fs::File::open(path)
     }

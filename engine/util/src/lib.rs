@@ -1,6 +1,5 @@
-//! Small utilities shared by plyd's crates, with no dependencies of their
-//! own, so that the search and the arena can both use them without either
-//! depending on the other.
+//! Small utilities shared by plyd's crates, so that the search and the
+//! arena can both use them without either depending on the other.
 //!
 //! * [`rng`] — a seeded SplitMix64 generator, behind the arena's openings
 //!   and chance outcomes and the bench's random positions.

@@ -1,0 +1,279 @@
+//! Three or more engines: a round robin, every pair a match of its own
+//! (the same settings, openings and seed for each), its games in a log of
+//! its own in the `--out` folder, and one table of every engine's games
+//! against the rest at the end.
+//!
+//! A pair that cannot be played (an engine that does not start, a match
+//! that breaks off) is said and passed over: the other pairs are played.
+//! Run again, the same command goes on from the logs: a pair whose log is
+//! there is resumed (a finished one only counted again).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::args::{ArenaArgs, EngineGroups, EngineSpec};
+use crate::interrupt::{self, Cancel, INTERRUPTED_STATUS};
+use crate::stats::{EloEstimate, Tally};
+use crate::{play, say, ArenaError};
+
+/// Play the round robin of `args`' engines; the exit status.
+pub(crate) fn run(
+    args: &ArenaArgs,
+    plugin_dirs: &[PathBuf],
+    game: Option<&str>,
+    cancel: &Cancel,
+) -> ExitCode {
+    let refuse = |why: String| {
+        say(&format!("plyd arena: {why}"));
+        ExitCode::from(2)
+    };
+    let names = match engine_names(args) {
+        Ok(names) => names,
+        Err(why) => return refuse(why),
+    };
+    for (flag, given) in [
+        ("--resume", args.resume.is_some()),
+        ("--record", args.record.is_some()),
+        ("--sprt", args.sprt.is_some()),
+    ] {
+        if given {
+            return refuse(format!(
+                "a round robin ({} engines) takes no {flag}: each pair's log is in the --out \
+                 folder, and the same command run again goes on from them",
+                names.len()
+            ));
+        }
+    }
+    let Some(folder) = args.out.clone() else {
+        return refuse(format!(
+            "a round robin ({} engines) needs --out FOLDER: each pair's games go to a log of its \
+             own there, and the same command run again goes on from them",
+            names.len()
+        ));
+    };
+    if let Err(e) = std::fs::create_dir_all(&folder) {
+        return refuse(format!("--out {}: {e}", folder.display()));
+    }
+    let groups = &args.engines.0;
+    let pairs: Vec<(usize, usize)> = (0..groups.len())
+        .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
+        .collect();
+    let mut not_played = Vec::new();
+    for (k, &(i, j)) in pairs.iter().enumerate() {
+        let log = pair_log(&folder, &names[i], &names[j]);
+        let mut pair_args = args.clone();
+        pair_args.engines = EngineGroups(vec![groups[i].clone(), groups[j].clone()]);
+        let resumed = std::fs::metadata(&log).is_ok_and(|m| m.len() > 0);
+        pair_args.resume = resumed.then(|| log.clone());
+        pair_args.out = Some(log.clone());
+        say(&format!(
+            "plyd arena: round robin, pair {} of {}: {} vs {} ({}{})",
+            k + 1,
+            pairs.len(),
+            names[i],
+            names[j],
+            log.display(),
+            if resumed { ", resumed" } else { "" }
+        ));
+        match play(&pair_args, plugin_dirs, game, cancel) {
+            Ok(()) => {}
+            Err(ArenaError::Interrupted) => {
+                print_table(&folder, &names, &pairs, &not_played);
+                say(
+                    "plyd arena: round robin interrupted; to go on, run the same command again \
+                     (each pair's log is resumed)",
+                );
+                interrupt::end_by_the_signal();
+                return ExitCode::from(INTERRUPTED_STATUS);
+            }
+            Err(
+                ArenaError::Setup(why) | ArenaError::Aborted(why) | ArenaError::RecordsLost(why),
+            ) => {
+                say(&format!(
+                    "plyd arena: {} vs {} not played to its end, passed over: {why}",
+                    names[i], names[j]
+                ));
+                not_played.push(format!("{} vs {}: {why}", names[i], names[j]));
+            }
+        }
+    }
+    print_table(&folder, &names, &pairs, &not_played);
+    if not_played.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    }
+}
+
+/// Each engine's name (`name=`, else its program's), as a pair's match
+/// names it; two of one name are refused (the logs and the table tell
+/// engines by name).
+fn engine_names(args: &ArenaArgs) -> Result<Vec<String>, String> {
+    let defaults = args.default_limits().map_err(|e| e.to_string())?;
+    let mut names: Vec<String> = Vec::new();
+    for (i, words) in args.engines.0.iter().enumerate() {
+        let all: Vec<String> = args.each.iter().chain(words).cloned().collect();
+        let spec =
+            EngineSpec::parse(&all, defaults).map_err(|e| format!("engine {}: {e}", i + 1))?;
+        if let Some(first) = names.iter().position(|n| *n == spec.name) {
+            return Err(format!(
+                "engines {} and {} are both named {}: give each a name of its own (name=...)",
+                first + 1,
+                i + 1,
+                spec.name
+            ));
+        }
+        names.push(spec.name);
+    }
+    Ok(names)
+}
+
+/// The log of the pair `a` and `b` in `folder`: `a-vs-b.txt`, the names'
+/// characters other than letters, digits, `.`, `_` and `-` written `_`.
+fn pair_log(folder: &Path, a: &str, b: &str) -> PathBuf {
+    let file = |name: &str| -> String {
+        name.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    folder.join(format!("{}-vs-{}.txt", file(a), file(b)))
+}
+
+/// Every engine's games against the rest, from the pairs' logs (those
+/// there), best first, with the cross table of the pairs' points.
+fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_played: &[String]) {
+    let n = names.len();
+    // tally[i][j]: engine i's results against engine j.
+    let mut tally = vec![vec![Tally::default(); n]; n];
+    for &(i, j) in pairs {
+        let Ok((_, log)) = crate::read_log(&pair_log(folder, &names[i], &names[j])) else {
+            continue;
+        };
+        for game in &log.games {
+            let (Some(first), Some(second), Some(result)) = (
+                game.tags.get("First"),
+                game.tags.get("Second"),
+                game.tags.get("Result"),
+            ) else {
+                continue;
+            };
+            let index = |name: &String| names.iter().position(|n| n == name);
+            let (Some(a), Some(b)) = (index(first), index(second)) else {
+                continue;
+            };
+            match result.as_str() {
+                "1-0" => {
+                    tally[a][b].wins += 1;
+                    tally[b][a].losses += 1;
+                }
+                "0-1" => {
+                    tally[a][b].losses += 1;
+                    tally[b][a].wins += 1;
+                }
+                "1/2-1/2" => {
+                    tally[a][b].draws += 1;
+                    tally[b][a].draws += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    let totals: Vec<Tally> = tally
+        .iter()
+        .map(|row| {
+            row.iter().fold(Tally::default(), |sum, t| Tally {
+                wins: sum.wins + t.wins,
+                draws: sum.draws + t.draws,
+                losses: sum.losses + t.losses,
+            })
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        totals[b]
+            .points()
+            .total_cmp(&totals[a].points())
+            .then(a.cmp(&b))
+    });
+    let games: u64 = totals.iter().map(Tally::games).sum::<u64>() / 2;
+    let width = names.iter().map(String::len).max().unwrap_or(6).max(6);
+    let mut out = String::new();
+    out += &format!(
+        "round robin: {n} engines, {} pairs, {games} games\n",
+        pairs.len()
+    );
+    out += &format!(
+        "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7}  Elo against the rest (95% interval)\n",
+        "rank", "engine", "games", "wins", "draws", "losses", "points", "score"
+    );
+    for (rank, &i) in order.iter().enumerate() {
+        let t = &totals[i];
+        let score = t
+            .score()
+            .map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0));
+        let elo = EloEstimate::from_tally(t).map_or("-".to_string(), |e| {
+            format!(
+                "{} ({} to {})",
+                crate::stats::signed(e.elo),
+                crate::stats::signed(e.low),
+                crate::stats::signed(e.high)
+            )
+        });
+        out += &format!(
+            "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7}  {elo}\n",
+            rank + 1,
+            names[i],
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            format!("{:.1}", t.points()),
+            score
+        );
+    }
+    // The cross table: each engine's points against each other, in the
+    // table's order, columns numbered by rank.
+    out += &format!("{:>4}  {:<width$}", "", "points against");
+    for rank in 1..=n {
+        out += &format!(" {rank:>7}");
+    }
+    out.push('\n');
+    for (rank, &i) in order.iter().enumerate() {
+        out += &format!("{:>4}  {:<width$}", rank + 1, names[i]);
+        for &j in &order {
+            let t = &tally[i][j];
+            let cell = if i == j {
+                "-".to_string()
+            } else if t.games() == 0 {
+                ".".to_string()
+            } else {
+                format!("{}/{}", t.points(), t.games())
+            };
+            out += &format!(" {cell:>7}");
+        }
+        out.push('\n');
+    }
+    for line in not_played {
+        out += &format!("not played to its end: {line}\n");
+    }
+    let _ = std::io::Write::write_all(&mut plyd_util::output::out(), out.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pairs_log_is_named_by_its_engines_in_file_characters() {
+        assert_eq!(
+            pair_log(Path::new("rr"), "alice", "bob 2/x"),
+            Path::new("rr").join("alice-vs-bob_2_x.txt")
+        );
+    }
+}
