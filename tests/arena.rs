@@ -1249,25 +1249,21 @@ fn the_arena_draws_chance_outcomes_itself() {
 /// pair that cannot be played is passed over, said, and the exit status
 /// says so; the same command run again goes on from the logs.
 #[test]
+#[cfg(unix)]
 fn three_or_more_engines_play_a_round_robin() {
     let plugins = othello_dir();
     let dir = TempDir::new("arena-round-robin");
     let folder = dir.path().join("rr");
     let plyd = format!("cmd={}", plyd_bin().display());
+    // The third answers an illegal move at every turn: its losses are
+    // forfeits, charged to it.
+    let fake = fake_engine(&dir, "illegal");
     let mut args = vec![
-        "--engine",
-        &plyd,
-        "name=one",
-        "depth=1",
-        "--engine",
-        &plyd,
-        "name=two",
-        "depth=2",
-        "--engine",
-        &plyd,
-        "name=three",
-        "depth=1",
+        "--engine", &plyd, "name=one", "depth=1", "--engine", &plyd, "name=two", "depth=2",
     ];
+    args.push("--engine");
+    args.extend(fake.iter().map(String::as_str));
+    args.push("depth=1");
     let out_arg = folder.to_str().unwrap();
     let tail = ["--games", "2", "--seed", "4", "--out", out_arg];
     let with_broken = {
@@ -1295,11 +1291,20 @@ fn three_or_more_engines_play_a_round_robin() {
             .unwrap_or_else(|| panic!("no row of {name}: {stdout}"));
         line.split_whitespace().map(String::from).collect()
     };
-    for name in ["one", "two", "three"] {
+    for name in ["one", "two", "fake"] {
         assert_eq!(row(&stdout, name)[2], "4", "{stdout}");
     }
     assert_eq!(row(&stdout, "broken")[2], "0", "{stdout}");
-    for log in ["one-vs-two.txt", "one-vs-three.txt", "two-vs-three.txt"] {
+    // Games, wins, draws, losses, forfeits.
+    assert_eq!(row(&stdout, "fake")[3..7], ["0", "0", "4", "4"], "{stdout}");
+    assert_eq!(row(&stdout, "one")[6], "0", "{stdout}");
+    // A pair of the engine that did not start after its first is passed
+    // over without starting it again.
+    assert!(
+        stderr.contains("passed over: engine broken could not be set up in an earlier pair"),
+        "{stderr}"
+    );
+    for log in ["one-vs-two.txt", "one-vs-fake.txt", "two-vs-fake.txt"] {
         assert_eq!(read_log(&folder.join(log)).len(), 2, "{log}");
     }
     assert!(!folder.join("one-vs-broken.txt").exists());
@@ -1310,12 +1315,12 @@ fn three_or_more_engines_play_a_round_robin() {
     let stdout_again = text(&again.stdout);
     assert!(again.status.success(), "{}", text(&again.stderr));
     assert!(
-        text(&again.stderr).contains("two vs three (")
+        text(&again.stderr).contains("two vs fake (")
             && text(&again.stderr).contains(", resumed)"),
         "{}",
         text(&again.stderr)
     );
-    for name in ["one", "two", "three"] {
+    for name in ["one", "two", "fake"] {
         assert_eq!(
             row(&stdout_again, name),
             row(&stdout, name),

@@ -153,6 +153,10 @@ pub struct ArenaArgs {
     /// same match arguments as the interrupted run.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Whether this match is one pair of a round robin, which goes on by
+    /// the same command, not by `--resume`.
+    #[arg(skip)]
+    pub in_round_robin: bool,
     /// Also write every game as its community records it: the Chinese
     /// championship's format for the Amazons and EinStein, GGF for Othello
     /// (SGF for a FILE ending in `.sgf`), PGN with ICCS moves for xiangqi;

@@ -25,6 +25,11 @@ use crossbeam_channel::{bounded, never, Receiver, TryRecvError};
 /// shells report a process ended by Ctrl-C).
 pub const INTERRUPTED_STATUS: u8 = 130;
 
+/// A second signal this soon after the first is the same one, arriving
+/// twice (the terminal's to the process group, and a parent's such as
+/// `timeout`, which passes it on): it does not quit at once.
+const SAME_INTERRUPT: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Whether the match has been told to stop, shared by every thread that
 /// waits on an engine.
 #[derive(Debug, Clone)]
@@ -55,13 +60,18 @@ impl Cancel {
 pub fn install() -> Cancel {
     let (tx, rx) = bounded::<()>(0);
     let mut sender = Some(tx);
+    let mut first: Option<std::time::Instant> = None;
     let installed = ctrlc::set_handler(move || {
         let mut stderr = std::io::stderr();
         if sender.take().is_some() {
+            first = Some(std::time::Instant::now());
             let _ = writeln!(
                 stderr,
                 "plyd arena: interrupted: ending the games in progress (again to quit at once)"
             );
+        } else if first.is_some_and(|t| t.elapsed() < SAME_INTERRUPT) {
+            // One Ctrl-C seen twice: sent to the process group and passed
+            // on by a parent (`timeout`, a supervisor) as well.
         } else {
             let _ = writeln!(stderr, "plyd arena: interrupted again: quitting at once");
             end_by_the_signal();

@@ -538,6 +538,7 @@ fn play(
         sprt: sprt.as_ref(),
         games: args.games,
         log_path: log_path.as_deref(),
+        in_round_robin: args.in_round_robin,
     };
     if pending.is_empty() || decided {
         finished.print_table();
@@ -654,6 +655,11 @@ fn play(
             // (an engine that cannot start again), the match goes on.
             let played = standings.tally.games();
             let how = match (finished.log_path, played < args.games as u64 && log_whole) {
+                (Some(path), true) if args.in_round_robin => format!(
+                    "; the {played} games finished are in {}: once mended, the same command \
+                     plays the rest",
+                    path.display()
+                ),
                 (Some(path), true) => format!(
                     "; the {played} games finished are in {}: once mended, run the same command with --resume {} to play the rest",
                     path.display(),
@@ -690,6 +696,8 @@ struct Finished<'a> {
     sprt: Option<&'a Sprt>,
     games: usize,
     log_path: Option<&'a Path>,
+    /// One pair of a round robin, which goes on by the same command.
+    in_round_robin: bool,
 }
 
 impl Finished<'_> {
@@ -707,6 +715,10 @@ impl Finished<'_> {
         let played = self.standings.tally.games();
         let left = self.games as u64 - played.min(self.games as u64);
         let how = match self.log_path {
+            Some(path) if self.in_round_robin => format!(
+                "its games are in {}, and the round robin's command run again plays the other {left}",
+                path.display()
+            ),
             Some(path) => format!(
                 "to play the other {left}, run the same command with --resume {}",
                 path.display()

@@ -59,10 +59,24 @@ pub(crate) fn run(
         .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
         .collect();
     let mut not_played = Vec::new();
+    // Engines whose set-up failed in a pair (a program that does not
+    // start, or answers nothing within the limit): the same failure waits
+    // in each of their pairs, which are passed over.
+    let mut failed_setup = vec![false; names.len()];
     for (k, &(i, j)) in pairs.iter().enumerate() {
+        if let Some(&e) = [i, j].iter().find(|&&e| failed_setup[e]) {
+            let why = format!("engine {} could not be set up in an earlier pair", names[e]);
+            say(&format!(
+                "plyd arena: {} vs {} passed over: {why}",
+                names[i], names[j]
+            ));
+            not_played.push(format!("{} vs {}: {why}", names[i], names[j]));
+            continue;
+        }
         let log = pair_log(&folder, &names[i], &names[j]);
         let mut pair_args = args.clone();
         pair_args.engines = EngineGroups(vec![groups[i].clone(), groups[j].clone()]);
+        pair_args.in_round_robin = true;
         let resumed = std::fs::metadata(&log).is_ok_and(|m| m.len() > 0);
         pair_args.resume = resumed.then(|| log.clone());
         pair_args.out = Some(log.clone());
@@ -86,9 +100,19 @@ pub(crate) fn run(
                 interrupt::end_by_the_signal();
                 return ExitCode::from(INTERRUPTED_STATUS);
             }
-            Err(
-                ArenaError::Setup(why) | ArenaError::Aborted(why) | ArenaError::RecordsLost(why),
-            ) => {
+            Err(ArenaError::Setup(why)) => {
+                for e in [i, j] {
+                    if why.starts_with(&format!("engine {}: ", names[e])) {
+                        failed_setup[e] = true;
+                    }
+                }
+                say(&format!(
+                    "plyd arena: {} vs {} not played to its end, passed over: {why}",
+                    names[i], names[j]
+                ));
+                not_played.push(format!("{} vs {}: {why}", names[i], names[j]));
+            }
+            Err(ArenaError::Aborted(why) | ArenaError::RecordsLost(why)) => {
                 say(&format!(
                     "plyd arena: {} vs {} not played to its end, passed over: {why}",
                     names[i], names[j]
@@ -151,6 +175,10 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
     let n = names.len();
     // tally[i][j]: engine i's results against engine j.
     let mut tally = vec![vec![Tally::default(); n]; n];
+    // Each engine's games lost by a forfeit of its own: on time, by an
+    // illegal move, a crash, no answer, a plugin failing (any loss not by
+    // the rules).
+    let mut forfeits = vec![0u64; n];
     for &(i, j) in pairs {
         let Ok((_, log)) = crate::read_log(&pair_log(folder, &names[i], &names[j])) else {
             continue;
@@ -167,14 +195,17 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
             let (Some(a), Some(b)) = (index(first), index(second)) else {
                 continue;
             };
+            let forfeit = game.tags.get("Ending").is_some_and(|e| e != "rules");
             match result.as_str() {
                 "1-0" => {
                     tally[a][b].wins += 1;
                     tally[b][a].losses += 1;
+                    forfeits[b] += u64::from(forfeit);
                 }
                 "0-1" => {
                     tally[a][b].losses += 1;
                     tally[b][a].wins += 1;
+                    forfeits[a] += u64::from(forfeit);
                 }
                 "1/2-1/2" => {
                     tally[a][b].draws += 1;
@@ -194,11 +225,23 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
             })
         })
         .collect();
+    // Sonneborn-Berger: the points taken from each opponent times that
+    // opponent's points, the tie-break of equal points (then the order of
+    // the command line).
+    let tie_break: Vec<f64> = (0..n)
+        .map(|i| {
+            (0..n)
+                .filter(|&j| j != i)
+                .map(|j| tally[i][j].points() * totals[j].points())
+                .sum()
+        })
+        .collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         totals[b]
             .points()
             .total_cmp(&totals[a].points())
+            .then(tie_break[b].total_cmp(&tie_break[a]))
             .then(a.cmp(&b))
     });
     let games: u64 = totals.iter().map(Tally::games).sum::<u64>() / 2;
@@ -209,8 +252,8 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
         pairs.len()
     );
     out += &format!(
-        "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7}  Elo against the rest (95% interval)\n",
-        "rank", "engine", "games", "wins", "draws", "losses", "points", "score"
+        "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  Elo against the rest (95% interval)\n",
+        "rank", "engine", "games", "wins", "draws", "losses", "forfeits", "points", "S-B", "score"
     );
     for (rank, &i) in order.iter().enumerate() {
         let t = &totals[i];
@@ -226,14 +269,16 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
             )
         });
         out += &format!(
-            "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7}  {elo}\n",
+            "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  {elo}\n",
             rank + 1,
             names[i],
             t.games(),
             t.wins,
             t.draws,
             t.losses,
+            forfeits[i],
             format!("{:.1}", t.points()),
+            format!("{:.2}", tie_break[i]),
             score
         );
     }
