@@ -239,12 +239,23 @@ pub fn play_game(
                         format!("illegal move '' (an empty bestmove) by {name}{said}"),
                     );
                 };
-                let Ok(mv) = state.parse_legal_move(&text) else {
-                    let hint = rank_notation_hint(&state, &text);
-                    break loss(
-                        Ending::IllegalMove,
-                        format!("illegal move '{text}' by {name}{hint}{said}"),
-                    );
+                let mv = match state.parse_legal_move(&text) {
+                    Ok(mv) => mv,
+                    Err(e) => {
+                        let hint = rank_notation_hint(&state, &text);
+                        // Else what was legal there, as the plugin's
+                        // refusal lists it (`(4 legal here: d3, c4, ...)`),
+                        // for the engine's author to see why.
+                        let hint = if hint.is_empty() {
+                            legal_here(&e.to_string())
+                        } else {
+                            hint
+                        };
+                        break loss(
+                            Ending::IllegalMove,
+                            format!("illegal move '{text}' by {name}{hint}{said}"),
+                        );
+                    }
                 };
                 moves.push(state.format_move(mv).map_err(plugin_error)?);
                 scores.push(score.unwrap_or_else(|| NO_SCORE.to_string()));
@@ -270,6 +281,16 @@ pub fn play_game(
         closest,
         scores,
     })
+}
+
+/// The moves legal where a move was refused, from the plugin's refusal
+/// `why` (` (4 legal here: d3, c4, f5, e6)`, ` (no move is legal here)`);
+/// empty where it lists none.
+fn legal_here(why: &str) -> String {
+    why.rfind(" (")
+        .map(|at| &why[at..])
+        .filter(|tail| tail.contains("legal here") || tail.contains("no move is legal"))
+        .map_or(String::new(), str::to_string)
 }
 
 /// Where an illegal move of coordinates (`b1c3`) is legal with every rank
