@@ -325,7 +325,7 @@ fn play(
         ),
     };
     let pairs = args.games.div_ceil(2);
-    let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], &cancel) {
+    let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], cancel) {
         Ok(openings) => openings,
         Err(_) if cancel.is_set() => {
             say("plyd arena: interrupted while preparing the openings; no game was played");
@@ -559,7 +559,7 @@ fn play(
         openings: &openings,
         pending: &pending,
         concurrency: args.concurrency,
-        cancel: &cancel,
+        cancel,
     };
     let pairs = match matched.start_engines() {
         Ok(pairs) => pairs,
