@@ -873,19 +873,8 @@ fn a_file_changed_once_is_copied_once() {
     let dir = common::othello_dir();
     let mut e = Engine::start(dir.path(), &[], &[]);
     e.sync();
-    let file = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .find(|p| p.to_string_lossy().contains("othello"))
-        .unwrap();
     // A new modification time: the file changed.
-    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
-    std::fs::File::options()
-        .write(true)
-        .open(&file)
-        .unwrap()
-        .set_modified(later)
-        .unwrap();
+    touch_the_othello_plugin(dir.path());
     let sizes: Vec<u64> = (0..7).map(|_| reload_plugins(&mut e, dir.path())).collect();
     assert!(
         sizes[6] < sizes[0] + 40,
@@ -893,6 +882,24 @@ fn a_file_changed_once_is_copied_once() {
     );
     e.send("go depth 3");
     assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
+}
+
+/// Give the Othello plugin in `dir` a new modification time: a file that
+/// changed since it was loaded.
+#[cfg(target_os = "linux")]
+fn touch_the_othello_plugin(dir: &Path) {
+    let file = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("othello"))
+        .unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
 }
 
 /// A changed plugin is loaded again from a copy made elsewhere when the
@@ -904,18 +911,7 @@ fn a_changed_plugin_loads_again_where_tmpdir_cannot_hold_its_copy() {
     let dir = common::othello_dir();
     let mut e = Engine::start(dir.path(), &[], &[("TMPDIR", "/no/such/folder")]);
     e.sync();
-    let file = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .find(|p| p.to_string_lossy().contains("othello"))
-        .unwrap();
-    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
-    std::fs::File::options()
-        .write(true)
-        .open(&file)
-        .unwrap()
-        .set_modified(later)
-        .unwrap();
+    touch_the_othello_plugin(dir.path());
     e.send(&format!(
         "setoption name PluginPath value {}",
         dir.path().display()
