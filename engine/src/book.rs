@@ -67,8 +67,9 @@ pub struct Book {
     /// them when the book was written (empty where not known): the move
     /// notation the book's text is in (see [`Book::notation_refusal`]).
     spelled: Vec<String>,
-    /// The positions by the game's hash of them, made at the first
-    /// position whose text the book lacks (see [`Book::moves_at`]).
+    /// The positions by the game's hash of them, made as the daemon opens
+    /// the book ([`Book::unreadable`]), else at the first position whose
+    /// text the book lacks (see [`Book::moves_at`]).
     by_hash: HashIndex,
 }
 
@@ -227,15 +228,15 @@ impl Book {
                     index.insert(state.hash(), text.clone());
                     let texts: Vec<String> =
                         self.positions[text].iter().map(|m| m.mv.clone()).collect();
-                    match state.parse_legal_moves(&texts) {
-                        _ if !moves_read => None,
-                        Ok((_, rejected)) if rejected.is_empty() => None,
-                        Ok((_, rejected)) => Some(format!(
+                    match moves_read.then(|| state.parse_legal_moves(&texts)) {
+                        None => None,
+                        Some(Ok((_, rejected))) if rejected.is_empty() => None,
+                        Some(Ok((_, rejected))) => Some(format!(
                             "move{} {} not legal there",
                             if rejected.len() == 1 { "" } else { "s" },
                             rejected.join(", ")
                         )),
-                        Err(e) => Some(e.to_string()),
+                        Some(Err(e)) => Some(e.to_string()),
                     }
                 }
             };
