@@ -43,6 +43,15 @@ impl Limits {
             || self.nodes.is_some()
     }
 
+    /// Whether every limit `other` sets is set alike here (an engine's
+    /// own limits that repeat the match's and add to them).
+    pub fn holds(&self, other: &Limits) -> bool {
+        (other.clock.is_none() || self.clock == other.clock)
+            && (other.movetime_ms.is_none() || self.movetime_ms == other.movetime_ms)
+            && (other.depth.is_none() || self.depth == other.depth)
+            && (other.nodes.is_none() || self.nodes == other.nodes)
+    }
+
     /// Whether a move is timed (a clock or a fixed move time), so that an
     /// overstep loses on time. Depth and node limits alone are not timed;
     /// a generous timeout guards them against an engine that never answers.
@@ -248,6 +257,29 @@ pub fn check_movetime(movetime_ms: u64, used: Duration, margin: Duration) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_hold_those_they_repeat() {
+        let tc = Limits {
+            clock: Some(ClockControl {
+                moves_per_period: None,
+                base_ms: 2000,
+                increment_ms: 20,
+            }),
+            ..Limits::default()
+        };
+        let own = Limits {
+            depth: Some(3),
+            ..tc
+        };
+        assert!(own.holds(&tc));
+        assert!(!tc.holds(&own));
+        assert!(!Limits {
+            depth: Some(3),
+            ..Limits::default()
+        }
+        .holds(&tc));
+    }
 
     const MARGIN: Duration = Duration::from_millis(50);
 

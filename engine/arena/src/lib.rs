@@ -127,7 +127,7 @@ fn play(
     // limits of its own, `--each depth=3` with `--tc`): said, since the
     // header shows only the engines' own.
     if let Ok(global) = args.default_limits() {
-        if global.is_set() && specs.iter().all(|spec| spec.limits != global) {
+        if global.is_set() && specs.iter().all(|spec| !spec.limits.holds(&global)) {
             say(&format!(
                 "plyd arena: warning: the match's limits ({global}) are used by neither engine: \
                  each names limits of its own ({}; {}), which replace them whole",
