@@ -1603,6 +1603,57 @@ impl RunningArena {
     }
 }
 
+/// A round robin interrupted in a pair ends by the signal, prints the
+/// table of what was played, and says to run the same command again, not
+/// `--resume` (which a round robin refuses).
+#[test]
+#[cfg(unix)]
+fn an_interrupted_round_robin_says_to_run_it_again() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-round-robin-interrupted");
+    let folder = dir.path().join("rr");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    // The fake engine never answers `go`: its first pair's first game
+    // can only end by the signal.
+    let fake = fake_engine(&dir, "silent");
+    let mut args: Vec<String> = ["--engine", &plyd, "name=one"]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    args.push("--engine".to_string());
+    args.extend(fake);
+    args.extend(
+        [
+            "--engine",
+            &plyd,
+            "name=two",
+            "--depth",
+            "1",
+            "--timeout",
+            "600",
+            "--games",
+            "2",
+            "--out",
+            folder.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let mut arena = RunningArena::start(plugins.path(), &args);
+    let seen = arena.wait_for("arena: ");
+    arena.signal("INT");
+    let (code, stdout, stderr) = arena.finish(seen);
+    assert_eq!(code, Some(130), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("round robin: 3 engines, 3 pairs, 0 games"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("round robin interrupted; to go on, run the same command again"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--resume"), "{stderr}");
+}
+
 #[test]
 #[cfg(unix)]
 fn a_signal_ends_the_game_in_progress_at_once() {
