@@ -1281,9 +1281,12 @@ fn three_or_more_engines_play_a_round_robin() {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(3), "{stdout}\n{stderr}");
     assert!(
-        stdout.contains("round robin: 4 engines, 6 pairs, 6 games"),
+        stdout.starts_with("round robin: 4 engines, 6 pairs, 6 games\n"),
         "{stdout}"
     );
+    // Each pair's own table went to stderr, with its progress.
+    assert!(!stdout.contains("Elo difference"), "{stdout}");
+    assert!(stderr.contains("Elo difference one - two: "), "{stderr}");
     assert!(
         stderr.contains("plyd arena: one vs broken not played to its end, passed over: "),
         "{stderr}"

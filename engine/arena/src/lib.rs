@@ -704,9 +704,16 @@ impl Finished<'_> {
     /// The final table, on stdout (as kept from the referee's plugins'
     /// prints, [`plyd_util::output`]). A closed stdout (`| head`) must not
     /// turn into a panic; the games are in the log either way.
+    /// A pair of a round robin writes its table on stderr, beside its
+    /// progress: stdout holds the round robin's own table alone.
     fn print_table(&self) {
+        let table = self.standings.final_table(self.sprt);
+        if self.in_round_robin {
+            let _ = write!(std::io::stderr(), "{table}");
+            return;
+        }
         let mut stdout = plyd_util::output::out();
-        let _ = write!(stdout, "{}", self.standings.final_table(self.sprt));
+        let _ = write!(stdout, "{table}");
         let _ = stdout.flush();
     }
 
