@@ -838,15 +838,14 @@ fn run() -> ExitCode {
                         *seed,
                     );
                     // What a call costs, on one thread, the games done.
-                    let cost = match &failure {
-                        None => plyd::check::evaluate_cost(&variant, &evaluator, fen.as_deref())
-                            .map_err(|e| e.to_string()),
-                        Some(_) => Err(String::new()),
-                    };
-                    let (cost, failure) = match cost {
-                        Ok(cost) => (Some(cost), failure),
-                        Err(e) if e.is_empty() => (None, failure),
-                        Err(e) => (None, Some(format!("{e} (while timing evaluate)"))),
+                    let (cost, failure) = match failure {
+                        Some(failure) => (None, Some(failure)),
+                        None => {
+                            match plyd::check::evaluate_cost(&variant, &evaluator, fen.as_deref()) {
+                                Ok(cost) => (Some(cost), None),
+                                Err(e) => (None, Some(format!("{e} (while timing evaluate)"))),
+                            }
+                        }
                     };
                     Some((
                         evaluator.name().to_string(),
