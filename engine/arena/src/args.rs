@@ -440,6 +440,24 @@ impl ArenaArgs {
         Ok(limits)
     }
 
+    /// Every `--engine`, read after `--each`'s words, with the match's
+    /// limits for those it does not name.
+    pub fn each_engine(&self) -> Result<Vec<EngineSpec>, ArgsError> {
+        let defaults = self.default_limits()?;
+        self.engines
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, words)| {
+                let all: Vec<String> = self.each.iter().chain(words).cloned().collect();
+                EngineSpec::parse(&all, defaults).map_err(|e| ArgsError::Engine {
+                    number: i + 1,
+                    source: Box::new(e),
+                })
+            })
+            .collect()
+    }
+
     /// The two engines, named apart if they would share a name.
     pub fn engine_specs(&self) -> Result<[EngineSpec; 2], ArgsError> {
         if self.engines.0.len() != 2 {
@@ -447,17 +465,7 @@ impl ArenaArgs {
                 given: self.engines.0.len(),
             });
         }
-        let defaults = self.default_limits()?;
-        let mut specs = Vec::new();
-        for (i, words) in self.engines.0.iter().enumerate() {
-            let all: Vec<String> = self.each.iter().chain(words).cloned().collect();
-            let spec = EngineSpec::parse(&all, defaults).map_err(|e| ArgsError::Engine {
-                number: i + 1,
-                source: Box::new(e),
-            })?;
-            specs.push(spec);
-        }
-        let [mut a, mut b]: [EngineSpec; 2] = specs.try_into().expect("two engines");
+        let [mut a, mut b]: [EngineSpec; 2] = self.each_engine()?.try_into().expect("two engines");
         if a.name == b.name {
             a.name = format!("{}-1", a.name);
             b.name = format!("{}-2", b.name);

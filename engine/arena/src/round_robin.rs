@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::args::{ArenaArgs, EngineGroups, EngineSpec};
+use crate::args::{ArenaArgs, EngineGroups};
 use crate::interrupt::{self, Cancel, INTERRUPTED_STATUS};
 use crate::stats::{EloEstimate, Tally};
 use crate::{play, say, ArenaError};
@@ -133,12 +133,9 @@ pub(crate) fn run(
 /// names it; two of one name are refused (the logs and the table tell
 /// engines by name).
 fn engine_names(args: &ArenaArgs) -> Result<Vec<String>, String> {
-    let defaults = args.default_limits().map_err(|e| e.to_string())?;
     let mut names: Vec<String> = Vec::new();
-    for (i, words) in args.engines.0.iter().enumerate() {
-        let all: Vec<String> = args.each.iter().chain(words).cloned().collect();
-        let spec =
-            EngineSpec::parse(&all, defaults).map_err(|e| format!("engine {}: {e}", i + 1))?;
+    let specs = args.each_engine().map_err(|e| e.to_string())?;
+    for (i, spec) in specs.into_iter().enumerate() {
         if let Some(first) = names.iter().position(|n| *n == spec.name) {
             return Err(format!(
                 "engines {} and {} are both named {}: give each a name of its own (name=...)",
