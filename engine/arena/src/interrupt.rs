@@ -111,21 +111,10 @@ extern "C" fn noted(signal: libc::c_int, info: *mut libc::siginfo_t, context: *m
         return;
     };
     // SAFETY: BEFORE holds what sigaction gave back when `noted` was put
-    // on, before any signal could call it.
+    // on, before any signal could call it; info and context the kernel's.
     unsafe {
         let before = (*std::ptr::addr_of!(BEFORE))[index].assume_init_ref();
-        let handler = before.sa_sigaction;
-        if handler == libc::SIG_DFL || handler == libc::SIG_IGN {
-            return;
-        }
-        if before.sa_flags & libc::SA_SIGINFO != 0 {
-            let call: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
-                std::mem::transmute(handler);
-            call(signal, info, context);
-        } else {
-            let call: extern "C" fn(libc::c_int) = std::mem::transmute(handler);
-            call(signal);
-        }
+        plyd_util::signals::call_before(before, signal, info, context);
     }
 }
 
@@ -162,12 +151,7 @@ pub fn end_by_the_signal() {
         if signal != 0 {
             let _ = std::io::stdout().flush();
             let _ = std::io::stderr().flush();
-            // SAFETY: signal(2) and raise(3) of a signal this process
-            // handles, its default action restored first.
-            unsafe {
-                libc::signal(signal, libc::SIG_DFL);
-                libc::raise(signal);
-            }
+            plyd_util::signals::end_by(signal);
         }
     }
 }

@@ -483,11 +483,7 @@ mod imp {
             // `kill -SEGV`: no fault to name, and Rust's handler, which
             // would take it for none and return, would leave the process
             // running: the signal's default action, as for any program.
-            // SAFETY: signal(2) and raise(3) of this signal.
-            unsafe {
-                libc::signal(signal, libc::SIG_DFL);
-                libc::raise(signal);
-            }
+            plyd_util::signals::end_by(signal);
             return;
         }
         let abort = signal == libc::SIGABRT;
@@ -524,23 +520,14 @@ mod imp {
             write_err(why);
         }
         // Handed on: to the handler before, else the default action, now.
-        // SAFETY: BEFORE holds what sigaction gave back at install.
-        unsafe {
+        // SAFETY: BEFORE holds what sigaction gave back at install; info
+        // and context are the kernel's.
+        let handed = unsafe {
             let before = (*std::ptr::addr_of!(BEFORE))[index].assume_init_ref();
-            let handler = before.sa_sigaction;
-            if handler != libc::SIG_DFL && handler != libc::SIG_IGN {
-                if before.sa_flags & libc::SA_SIGINFO != 0 {
-                    let call: extern "C" fn(c_int, *mut libc::siginfo_t, *mut c_void) =
-                        std::mem::transmute(handler);
-                    call(signal, info, context);
-                } else {
-                    let call: extern "C" fn(c_int) = std::mem::transmute(handler);
-                    call(signal);
-                }
-                return;
-            }
-            libc::signal(signal, libc::SIG_DFL);
-            libc::raise(signal);
+            plyd_util::signals::call_before(before, signal, info, context)
+        };
+        if !handed {
+            plyd_util::signals::end_by(signal);
         }
     }
 }

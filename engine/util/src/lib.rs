@@ -7,6 +7,8 @@
 //!   files past a size.
 //! * [`output`] — stdout kept for the daemon's and the tools' own output,
 //!   out of reach of what plugins print.
+//! * `signals` (Unix) — handing a signal on to the handler before, and
+//!   ending the process by a signal.
 //! * [`text`] — text fit for one line whatever it quotes: control
 //!   characters escaped, quotations and the whole cut to a length.
 
@@ -15,4 +17,6 @@
 pub mod files;
 pub mod output;
 pub mod rng;
+#[cfg(unix)]
+pub mod signals;
 pub mod text;
