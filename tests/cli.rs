@@ -129,6 +129,33 @@ fn config_file_sets_the_defaults() {
     }
 }
 
+/// A newline in a config key is escaped on stderr as on stdout: the log
+/// keeps a line a message, none starting with a forged prefix.
+#[test]
+fn a_newline_in_a_config_key_does_not_start_a_log_line() {
+    let plugins = othello_dir();
+    let conf_dir = TempDir::new("newlinekey");
+    let conf = conf_dir.path().join("plyd.toml");
+    std::fs::write(&conf, "\"we\\n[9.9s ERROR forged] ird\" = 1\n").unwrap();
+    let out = common::output_with_input(
+        plyd_command(plugins.path()).args(["--config", conf.to_str().unwrap()]),
+        b"isready\nquit\n",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("key 'we\\x0a[9.9s ERROR forged] ird': unknown key"),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .all(|l| l.starts_with("[") && !l.starts_with("[9.9s")),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("readyok"), "{stdout}");
+}
+
 #[test]
 fn bad_config_and_unknown_game_are_reported_and_the_daemon_runs() {
     let plugins = othello_dir();

@@ -617,10 +617,13 @@ fn run() -> ExitCode {
             let message = record.args().to_string();
             // A message past a few kilobytes (a value of millions of
             // characters quoted back) is cut as the GUI's error lines are.
+            // A newline or other control character taken from the input
+            // (a config key, a file name) is escaped: it would start a
+            // line that reads as the log's own.
             let message = if message.len() > LOG_LINE_BYTES {
                 plyd::daemon::printable(&message)
             } else {
-                message
+                plyd_util::text::escaped(&message).into_owned()
             };
             writeln!(
                 out,

@@ -82,12 +82,31 @@ fn push_cut(out: &mut String, text: &str) {
     out.push_str(&format!("... ({} bytes in all)", text.len()));
 }
 
+/// `text` with its control characters (and U+2028, U+2029) escaped as
+/// [`printable`] escapes them, nothing cut: for lines of a log, where a
+/// newline taken from the input would start a line that reads as the
+/// log's own.
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(needs_escape) {
+        let mut out = String::with_capacity(text.len() + 8);
+        push_printable(&mut out, text);
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// Whether `c` is written escaped: control characters, and the line and
+/// paragraph separators (U+2028, U+2029), which some readers take for
+/// line ends.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
 /// `text` onto `out`, control characters escaped.
 fn push_printable(out: &mut String, text: &str) {
     for c in text.chars() {
-        // Control characters, and the line and paragraph separators
-        // (U+2028, U+2029), which some readers take for line ends.
-        if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+        if needs_escape(c) {
             match u32::from(c) {
                 n @ 0..=0x7f => out.push_str(&format!("\\x{n:02x}")),
                 n => out.push_str(&format!("\\u{{{n:x}}}")),
@@ -108,5 +127,16 @@ mod tests {
             printable("a\u{2028}b\u{2029}c\u{85}d\ne"),
             "a\\u{2028}b\\u{2029}c\\u{85}d\\x0ae"
         );
+    }
+
+    #[test]
+    fn a_log_line_escapes_what_would_end_it_and_cuts_nothing() {
+        let long = "x".repeat(5000);
+        assert!(matches!(escaped(&long), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(
+            escaped("key 'a\nb' [1.0s ERROR]"),
+            "key 'a\\x0ab' [1.0s ERROR]"
+        );
+        assert_eq!(escaped("tab\there\r"), "tab\\x09here\\x0d");
     }
 }
