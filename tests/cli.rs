@@ -307,7 +307,23 @@ fn a_parameter_file_or_book_that_cannot_be_used_is_told_to_the_gui() {
 #[test]
 fn version_and_help() {
     let out = Command::new(plyd_bin()).arg("--version").output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("plyd "));
+    let version = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(version.starts_with("plyd ") && version.contains("(commit "));
+    // Each tool tells the same version (a packager's check runs
+    // `plyd perft --version`).
+    for tool in ["perft", "arena", "record"] {
+        let out = Command::new(plyd_bin())
+            .args([tool, "--version"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{tool}: {out:?}");
+        let told = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            told.split_once(' ').map(|(_, v)| v),
+            version.split_once(' ').map(|(_, v)| v),
+            "{tool}"
+        );
+    }
     let out = Command::new(plyd_bin()).arg("--help").output().unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -34,6 +34,7 @@ macro_rules! outln {
 #[derive(Parser, Debug)]
 #[command(
     version = env!("PLYD_LONG_VERSION"),
+    propagate_version = true,
     about,
     after_help = "Logs go to stderr, stdout carries the protocol or the tool's output; \
                   RUST_LOG sets the log's level (error, warn, info, debug, trace, off; \
