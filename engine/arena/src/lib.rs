@@ -805,11 +805,11 @@ fn holds_records_of(
     read.is_ok() && !held.is_empty() && written.starts_with(&held)
 }
 
-/// Write a progress line to stderr. A closed stderr (the arena piped into
-/// `head`) only silences the progress; `eprintln!` would panic instead.
-/// A line on stderr, fit for one line whatever it quotes (a file's line
-/// quoted in an error is cut, its control characters escaped).
-fn say(line: &str) {
+/// Write a progress line to stderr, fit for one line whatever it quotes
+/// (a file's line quoted in an error is cut, its control characters
+/// escaped). A closed stderr (the arena piped into `head`) only silences
+/// the progress; `eprintln!` would panic instead.
+pub(crate) fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{}", plyd_util::text::printable(line));
 }
 

@@ -180,7 +180,9 @@ impl Match<'_> {
                     Err(e) => format!("failed to start a new game ({e})"),
                 },
             };
-            log::warn!("engine {}: {why}; restarting it", spec.name);
+            // A line of the arena's own, as its progress is: not the
+            // log's, which `RUST_LOG` could silence.
+            crate::say(&format!("engine {}: {why}; restarting it", spec.name));
             engine.shut_down();
             *engine = EngineProcess::start(spec, game, self.cancel)
                 .map_err(|e| format!("cannot restart: {e}"))?;
