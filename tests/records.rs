@@ -455,6 +455,24 @@ fn xiangqi_records_in_gbk_or_big5_read_as_chinese_software_writes_them() {
     }
 }
 
+/// Two games as xqbase.com exports them, each with its site's footer
+/// after the result, in one file: each game reads, the footer is no move.
+#[test]
+fn xiangqi_games_with_a_sites_footer_after_the_result_read() {
+    let footer = "============================\n欢迎访问《象棋百科全书》网站\n\
+                  推荐用“象棋巫师”观赏棋谱\nhttps://www.xqbase.com/\n\n";
+    let body = format!(
+        "[Game \"Chinese Chess\"]\n[Red \"甲\"]\n[Result \"0-1\"]\n  1. 炮二平五 马８进７\n 0-1\n{footer}\
+         [Game \"Chinese Chess\"]\n[Red \"乙\"]\n[Result \"*\"]\n１．马二进三 马８进７ 红先和\n{footer}"
+    );
+    let out = record_of("plyd_game_xiangqi", "xiangqi", "xqbase.pgn", body);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves h2e2 h9g7\nposition startpos moves h0g2 h9g7\n"
+    );
+}
+
 #[test]
 fn sgf_games_from_set_up_stones_replay_from_their_position() {
     // White to move at the standard start (`PL[W]`), and a Black disc

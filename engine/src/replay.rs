@@ -617,7 +617,7 @@ fn replay_record(
             }
         }
         None if stated != RecordResult::Unknown => Some(format!(
-            "the game has not ended by the rules after its {}; its result ({}) is the record's word",
+            "the game has not ended by the rules after its {}; its result ({}) is taken from the record (a resignation, a time loss or an agreement)",
             crate::counted(moves.len(), "ply", "plies"),
             result_words(stated, variant_played)
         )),

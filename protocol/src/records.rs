@@ -870,11 +870,13 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
         }
     } else if let Some(flaw) = transcript_flaw(trimmed) {
         Err(flaw)
+    } else if let Some(game) = crate::xiangqi_pgn::read_bare_chinese(trimmed) {
+        game.map(|g| ("xiangqi", g))
     } else {
         Err(
             "not a record plyd reads (CCGC's #[AM] or #[WTN], a GGF or an SGF game, an Othello \
-             transcript or PGN game, a xiangqi PGN game, plyd's own `position` lines; WTHOR, \
-             XQF, CBR or CBL files)"
+             transcript or PGN game, a xiangqi PGN game or a list of Chinese moves, plyd's own \
+             `position` lines; WTHOR, XQF, CBR or CBL files)"
                 .to_string(),
         )
     }
@@ -908,7 +910,7 @@ pub fn othello_margin_of(black: i32, white: i32) -> i32 {
 /// without one, a `Red` tag, no `Black` and `White` tags, or a first move
 /// that is not a square of the board.
 fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
-    let (tags, line) = crate::xiangqi_pgn::parse(text)?;
+    let (tags, line, end) = crate::xiangqi_pgn::parse(text)?;
     let words = line.moves;
     let tag = |name: &str| crate::xiangqi_pgn::tag(&tags, name);
     let square = |w: &str| {
@@ -939,7 +941,8 @@ fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
         event: tag("Event").unwrap_or("").to_string(),
         ..RecordGame::default()
     };
-    let mut result = tag("Result").map(str::to_string);
+    // The tag's result, or the one that ended the moves.
+    let mut result = tag("Result").map(str::to_string).or(end);
     for (i, word) in words.iter().enumerate() {
         if let Some(sq) = square(word) {
             game.moves.push(sq);

@@ -390,9 +390,20 @@ fn iccs(text: &str) -> Option<(Square, Square)> {
 
 /// The tag pairs and the main line of a PGN game: its move words and
 /// comments (`{...}`, `;` to the line's end); variations (`(...)`),
-/// annotation glyphs (`$1`, `!?`), move numbers and the result left out.
-pub(crate) fn parse(text: &str) -> Result<(Tags, Line), String> {
-    parse_tree(text).map(|(tags, mut lines)| (tags, lines.swap_remove(0)))
+/// annotation glyphs (`$1`, `!?`, `！`), move numbers (`1.`, `１．`,
+/// `1、`) and the result left out. Also the result that ended the moves,
+/// where one did ([`ends_the_moves`]).
+pub(crate) fn parse(text: &str) -> Result<(Tags, Line, Option<String>), String> {
+    parse_tree(text).map(|(tags, mut lines, end)| (tags, lines.swap_remove(0), end))
+}
+
+/// Whether a word of a PGN game's moves is its result: PGN's (`1-0`,
+/// `0-1`, `1/2-1/2`, `*`) or one in Chinese words (`红胜`, `和棋`,
+/// `红先和`). Outside a variation it ends the game: what follows (a site's
+/// footer, as xqbase's files carry) is not read as moves, comments
+/// straight after it kept.
+fn ends_the_moves(word: &str) -> bool {
+    matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") || result_of(word) != RecordResult::Unknown
 }
 
 /// [`parse`] with the variations: the tag pairs, and each line from the
@@ -400,7 +411,7 @@ pub(crate) fn parse(text: &str) -> Result<(Tags, Line), String> {
 /// each variation (`(...)`, an alternative to the move before it, nested
 /// ones within) in the order it opens. A comment is on the position after
 /// the move before it in its line.
-pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
+pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>, Option<String>), String> {
     let mut tags = Vec::new();
     // Each line, the main line's first; the line being read, the place in
     // `lines` it fills, and the lines it is a variation of with their
@@ -414,19 +425,29 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
     let mut copied = 0usize;
     let mut chars = text.chars().peekable();
     let mut word = String::new();
+    // The result that ended the main line's moves.
+    let mut end: Option<String> = None;
+    // Whether `word` is a result that ends the game, read outside any
+    // variation (`outer` empty); every other word is a move's or is left
+    // out, as `flush` takes it.
+    let ends = |word: &str, outer: &[(Line, usize)]| outer.is_empty() && ends_the_moves(word);
     let flush = |word: &mut String, path: &mut Line| {
         let raw = std::mem::take(word);
-        if raw.starts_with('$') || matches!(raw.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+        if raw.starts_with('$') || ends_the_moves(&raw) {
             return;
         }
-        let w = raw.trim_matches(|c: char| matches!(c, '!' | '?'));
-        // A move number, `1.` `12...`, alone or run into its move.
-        let w = match w.find(|c: char| !c.is_ascii_digit()) {
-            Some(i) if i > 0 && w[i..].starts_with('.') => w[i..].trim_start_matches('.'),
+        let w = raw.trim_matches(|c: char| matches!(c, '!' | '?' | '！' | '？'));
+        // A move number, `1.` `12...`, alone or run into its move; in full
+        // width (`１．`) or with a Chinese comma (`1、`).
+        let digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
+        let w = match w.find(|c: char| !digit(c)) {
+            Some(i) if i > 0 && w[i..].starts_with(['.', '．', '、', '…']) => {
+                w[i..].trim_start_matches(['.', '．', '、', '…'])
+            }
             _ => w,
         };
         // `...` before Black's move, `…` as some programs write it.
-        let w = w.trim_start_matches(['.', '…']);
+        let w = w.trim_start_matches(['.', '．', '…']);
         if !w.is_empty() {
             path.moves.push(w.to_string());
         }
@@ -503,11 +524,35 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
                     place = at;
                 }
             }
-            c if c.is_whitespace() || c == '\u{3000}' => flush(&mut word, &mut path),
+            c if c.is_whitespace() || c == '\u{3000}' => {
+                if ends(&word, &outer) {
+                    end = Some(std::mem::take(&mut word));
+                    break;
+                }
+                flush(&mut word, &mut path);
+            }
             c => word.push(c),
         }
     }
+    if end.is_none() && ends(&word, &outer) {
+        end = Some(std::mem::take(&mut word));
+    }
     flush(&mut word, &mut path);
+    if end.is_some() {
+        // Comments straight after the result are the game's last; the
+        // first other word ends the reading.
+        loop {
+            while chars
+                .next_if(|c| c.is_whitespace() || *c == '\u{3000}')
+                .is_some()
+            {}
+            if chars.next_if_eq(&'{').is_none() {
+                break;
+            }
+            let text: String = chars.by_ref().take_while(|&c| c != '}').collect();
+            comment(text, &mut path);
+        }
+    }
     // Variations left open end with the text.
     while let Some((line, at)) = outer.pop() {
         lines[place] = std::mem::replace(&mut path, line);
@@ -517,7 +562,7 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>), String> {
     if lines.iter().map(|l| l.moves.len()).sum::<usize>() > LINE_MOVES_LIMIT {
         return Err(too_many_moves(lines.len() > 1, "its"));
     }
-    Ok((tags, lines))
+    Ok((tags, lines, end))
 }
 
 /// A line's move words with its comments (`{...}`) where they stand.
@@ -545,7 +590,7 @@ pub fn pgn_variations(text: &str) -> Result<Option<Vec<String>>, String> {
     if !is_pgn(trimmed) {
         return Ok(None);
     }
-    let (tags, lines) = parse_tree(trimmed)?;
+    let (tags, lines, _) = parse_tree(trimmed)?;
     if lines.len() < 2 {
         return Ok(None);
     }
@@ -590,8 +635,9 @@ pub(crate) fn date_place(tags: &Tags) -> String {
 }
 
 /// A result in PGN's words (`1-0`, `0-1`, `1/2-1/2`), or in the Chinese
-/// ones xiangqi programs write (`红胜`, `红方胜`, `黑负` Red's win; `黑胜`,
-/// `红负` Black's; `和`, `和棋`, `和局` a draw); else unknown.
+/// ones xiangqi programs and sites write (`红胜`, `红方胜`, `红先胜`, `黑负`
+/// Red's win; `黑胜`, `红负`, `红先负` Black's; `和`, `和棋`, `和局`, `红先和`,
+/// `平局` a draw); else unknown.
 fn result_of(text: &str) -> RecordResult {
     let text = text.trim();
     let has = |chars: &[char]| chars.iter().any(|&c| text.contains(c));
@@ -602,7 +648,9 @@ fn result_of(text: &str) -> RecordResult {
     match text {
         "1-0" => RecordResult::First,
         "0-1" => RecordResult::Second,
-        "1/2-1/2" | "和" | "和棋" | "和局" => RecordResult::Draw,
+        "1/2-1/2" | "和" | "和棋" | "和局" | "平局" => RecordResult::Draw,
+        // `红先和`, `黑先和`, `双方和棋`: a draw said with who moved first.
+        _ if has(&['和']) && !won && !lost => RecordResult::Draw,
         _ if (red && won && !lost) || (black && lost && !won) => RecordResult::First,
         _ if (black && won && !lost) || (red && lost && !won) => RecordResult::Second,
         _ => RecordResult::Unknown,
@@ -618,6 +666,16 @@ pub(crate) fn is_pgn(text: &str) -> bool {
             .is_some_and(|line| line.trim_end().ends_with(']') && line.contains('"'))
 }
 
+/// A game's moves in Chinese notation with no tags (`1. 炮二平五 马８进７
+/// 2. ...`, as pasted from a page), read as a xiangqi PGN game from the
+/// start; `None` where the first move is not Chinese notation.
+pub(crate) fn read_bare_chinese(text: &str) -> Option<Result<RecordGame, String>> {
+    let tagged = format!("[Game \"Chinese Chess\"]\n\n{text}");
+    let (_, line, _) = parse(&tagged).ok()?;
+    chinese(line.moves.first()?)?;
+    Some(read(&tagged))
+}
+
 /// Read a xiangqi PGN game into plyd's moves from its start.
 pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     let (
@@ -626,6 +684,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
             moves: words,
             comments,
         },
+        end,
     ) = parse(text)?;
     let tag = |name: &str| tag(&tags, name);
     let game = tag("Game").or(tag("Variant"));
@@ -676,10 +735,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     // where it says nothing plyd reads (no tag, `*`), the result that
     // ends the moves.
     let result = match result_of(tag("Result").unwrap_or("*")) {
-        RecordResult::Unknown => text
-            .split_whitespace()
-            .last()
-            .map_or(RecordResult::Unknown, result_of),
+        RecordResult::Unknown => end.as_deref().map_or(RecordResult::Unknown, result_of),
         known => known,
     };
     let date_place = date_place(&tags);
@@ -989,6 +1045,74 @@ mod tests {
         assert_eq!(with("?", ""), RecordResult::Unknown);
     }
 
+    /// A game's moves end at its result: a site's footer after it (as
+    /// every file xqbase.com exports carries) is not read as moves, a
+    /// comment straight after it is the game's.
+    #[test]
+    fn the_moves_end_at_the_result_whatever_follows() {
+        let footer = "============================\n欢迎访问《象棋百科全书》网站\n\
+                      推荐用“象棋巫师”观赏棋谱\nhttps://www.xqbase.com/\n";
+        for end in ["0-1", "黑胜", "红先负", "红负"] {
+            let text = format!(
+                "[Game \"Chinese Chess\"]\n[Result \"*\"]\n  1. 炮二平五 马８进７\n  2. 马二进三 车９平８\n {end} {{黑方胜}}\n{footer}"
+            );
+            let game = read(&text).unwrap_or_else(|e| panic!("{end}: {e}"));
+            assert_eq!(game.moves, ["h2e2", "h9g7", "h0g2", "i9h9"], "{end}");
+            assert_eq!(game.result, RecordResult::Second, "{end}");
+            assert_eq!(game.comments, [(4, "黑方胜".to_string())], "{end}");
+        }
+        // A draw in the words of 东萍 (`红先和`) or `平局`, in the tag or
+        // after the moves.
+        for (tag, end) in [("红先和", ""), ("平局", ""), ("*", "红先和"), ("*", "和棋")] {
+            let text =
+                format!("[Game \"Chinese Chess\"]\n[Result \"{tag}\"]\n1. h2e2 h9g7 {end}\n");
+            assert_eq!(
+                read(&text).unwrap().result,
+                RecordResult::Draw,
+                "{tag} {end}"
+            );
+        }
+        // A result inside a variation ends the variation's words only.
+        let (_, lines, end) =
+            parse_tree("[Game \"Chinese Chess\"]\n1. h2e2 (1. b2e2 *) h9g7 1-0\n===\n").unwrap();
+        assert_eq!(lines[0].moves, ["h2e2", "h9g7"]);
+        assert_eq!(lines[1].moves, ["b2e2"]);
+        assert_eq!(end.as_deref(), Some("1-0"));
+    }
+
+    /// Move numbers and marks as Chinese writers type them: full width
+    /// (`１．`, `！`, `？`) or with a Chinese comma (`1、`).
+    #[test]
+    fn full_width_move_numbers_and_marks_are_left_out() {
+        for moves in [
+            "１．炮二平五 马８进７ ２．马二进三 车９平８",
+            "１. 炮二平五 马８进７ ２. 马二进三 车９平８",
+            "1、炮二平五 马８进７ 2、马二进三 车９平８",
+            "1. 炮二平五！ 马８进７？ 2. 马二进三！？ 车９平８",
+            "1.炮二平五 1...马８进７ 2.马二进三 2…车９平８",
+        ] {
+            let text = format!("[Game \"Chinese Chess\"]\n\n{moves}\n");
+            let game = read(&text).unwrap_or_else(|e| panic!("{moves}: {e}"));
+            assert_eq!(game.moves, ["h2e2", "h9g7", "h0g2", "i9h9"], "{moves}");
+        }
+    }
+
+    #[test]
+    fn a_bare_list_of_chinese_moves_is_a_game_from_the_start() {
+        let game = read_bare_chinese("1. 炮二平五 马８进７\n2. 马二进三 车９平８ 和棋\n")
+            .unwrap()
+            .unwrap();
+        assert_eq!(game.moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert_eq!(game.result, RecordResult::Draw);
+        assert!(read_bare_chinese("f5d6c3d3c4\n").is_none());
+        assert!(read_bare_chinese("1. h2e2 h9g7\n").is_none());
+        // Chinese moves that are not legal are refused by name.
+        let Some(Err(e)) = read_bare_chinese("1. 炮二平五 马８进７ 2. 马二进五") else {
+            panic!()
+        };
+        assert!(e.contains("move 3 ('马二进五')"), "{e}");
+    }
+
     #[test]
     fn the_three_notations_read_as_the_same_moves() {
         for (format, moves) in [("Chinese", CHINESE), ("WXF", WXF)] {
@@ -1197,7 +1321,7 @@ mod tests {
             ),
             "{text}"
         );
-        let (_, lines) = parse_tree(&text).unwrap();
+        let (_, lines, _) = parse_tree(&text).unwrap();
         let read: Vec<String> = lines
             .iter()
             .map(|l| l.moves.join(" ").to_lowercase().replace('-', ""))
@@ -1224,7 +1348,7 @@ mod tests {
     fn comments_are_kept_on_the_position_after_the_move_before_them() {
         let text = "[Game \"Chinese Chess\"]\n\n{开局} 1. 炮二平五 {中炮\n[不是标签]} 马８进７ \
                     (1... 炮８平５ {顺炮} 2. 马二进三) ; 屏风马\n2. 马二进三 {} *\n";
-        let (_, lines) = parse_tree(text).unwrap();
+        let (_, lines, _) = parse_tree(text).unwrap();
         let comments = |i: usize| -> Vec<(usize, &str)> {
             lines[i]
                 .comments
@@ -1266,7 +1390,7 @@ mod tests {
             ),
             "{written}"
         );
-        let (_, back) = parse_tree(&written).unwrap();
+        let (_, back, _) = parse_tree(&written).unwrap();
         assert_eq!(back[0].comments, lines[0].comments);
         assert_eq!(back[1].comments, lines[1].comments);
     }
@@ -1319,7 +1443,7 @@ mod tests {
             "ICCS",
             "1. H2-E2 (1. B2-E2 H9-G7 (1... B9-C7)) H9-G7 (1... B9-C7 2. H0-G2 (2. B0-C2)) ) 2. H0-G2",
         );
-        let (_, lines) = parse_tree(&text).unwrap();
+        let (_, lines, _) = parse_tree(&text).unwrap();
         let lines: Vec<String> = lines.iter().map(|l| l.moves.join(" ")).collect();
         assert_eq!(
             lines,
