@@ -100,6 +100,24 @@ pub struct RecordGame {
     /// on the start, `n` on the position after the `n`th move. Each is as
     /// [`comment_text`] gives it.
     pub comments: Vec<(usize, String)>,
+    /// The record's other tags, as name and value in its order, kept by
+    /// the xiangqi writers: a PGN game's `Date`, `Site`, `Round`,
+    /// `RedTeam`, `ECCO`, `Opening` and any other, an XQF or CBR file's
+    /// date and site (`Date`, `Site`). Empty for the other formats, whose
+    /// when and where are `date_place`.
+    pub tags: Vec<(String, String)>,
+}
+
+impl RecordGame {
+    /// The value of the record's tag `name` (any case) among [`tags`].
+    ///
+    /// [`tags`]: RecordGame::tags
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// A comment's text as records keep it: line ends as `\n`, other control
@@ -1192,6 +1210,7 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
             .collect(),
         written: Vec::new(),
         comments: Vec::new(),
+        tags: Vec::new(),
     })
 }
 
@@ -1223,6 +1242,7 @@ mod tests {
             written: Vec::new(),
             margin: None,
             comments: Vec::new(),
+            tags: Vec::new(),
         }
     }
 

@@ -40,6 +40,12 @@ pub(crate) fn binary_games(
     } else {
         header.event
     };
+    // The date and site as tags too, for a writer that keeps them apart.
+    let tags = [("Date", &header.date), ("Site", &header.site)]
+        .into_iter()
+        .filter(|(_, value)| !value.is_empty())
+        .map(|(name, value)| (name.to_string(), value.clone()))
+        .collect();
     let date_place = [header.date, header.site]
         .into_iter()
         .filter(|t| !t.is_empty())
@@ -58,6 +64,7 @@ pub(crate) fn binary_games(
         written: Vec::new(),
         margin: None,
         comments: main.comments,
+        tags,
     };
     with_variations(game, lines)
 }

@@ -130,6 +130,7 @@ pub fn read_wthor(
             moves,
             written: Vec::new(),
             comments: Vec::new(),
+            tags: Vec::new(),
         });
     }
     Ok(games)

@@ -739,6 +739,26 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         known => known,
     };
     let date_place = date_place(&tags);
+    // The tags read into the game's own fields are left out of the rest.
+    let read_here = [
+        "Game", "Variant", "Event", "Red", "Black", "Result", "FEN", "Format",
+    ];
+    let others = tags
+        .iter()
+        .filter(|(name, value)| {
+            // PGN's tag names: letters, digits and `_` (another would not
+            // be written back as one line).
+            !name.is_empty()
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !read_here.iter().any(|n| n.eq_ignore_ascii_case(name))
+                && !value.trim().is_empty()
+                && value.trim() != "?"
+        })
+        .map(|(name, value)| {
+            let value = value.trim().replace(|c: char| c.is_control(), " ");
+            (name.clone(), value)
+        })
+        .collect();
     // The FEN read above; the standard start is no start of its own.
     let start = fen.filter(|f| {
         f.split_whitespace().take(2).collect::<Vec<_>>()
@@ -755,6 +775,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         written,
         margin: None,
         comments,
+        tags: others,
     })
 }
 
@@ -860,15 +881,32 @@ pub(crate) fn write(
         RecordResult::Unknown => "*",
     };
     let mut text = String::new();
-    for (name, value) in [
-        ("Game", "Chinese Chess"),
-        ("Event", game.event.as_str()),
-        ("Site", game.date_place.as_str()),
-        ("Red", red.as_str()),
-        ("Black", black.as_str()),
-        ("Result", result),
-        ("Format", if chinese { "Chinese" } else { "ICCS" }),
-    ] {
+    // The record's own `Date` and `Site` where it kept them apart (a PGN
+    // or XQF game read), else its when and where as `Site`; its other
+    // tags (`Round`, `ECCO`, `Opening` ...) after `Result`.
+    let (site, date) = match (game.tag("Site"), game.tag("Date")) {
+        (None, None) => (game.date_place.as_str(), None),
+        (site, date) => (site.unwrap_or(""), date),
+    };
+    let others = game
+        .tags
+        .iter()
+        .filter(|(n, _)| !n.eq_ignore_ascii_case("Site") && !n.eq_ignore_ascii_case("Date"))
+        .map(|(n, v)| (n.as_str(), v.as_str()));
+    let tags = [
+        ("Game", Some("Chinese Chess")),
+        ("Event", Some(game.event.as_str())),
+        ("Site", Some(site)),
+        ("Date", date),
+        ("Red", Some(red.as_str())),
+        ("Black", Some(black.as_str())),
+        ("Result", Some(result)),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| Some((name, value?)))
+    .chain(others)
+    .chain([("Format", if chinese { "Chinese" } else { "ICCS" })]);
+    for (name, value) in tags {
         text.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
     }
     if let Some(start) = &game.start {
@@ -1113,6 +1151,41 @@ mod tests {
         assert!(e.contains("move 3 ('马二进五')"), "{e}");
     }
 
+    /// A game's tags other than those plyd reads (`Date`, `Site`, `Round`,
+    /// `ECCO`, `Opening` ...) are written back as they were, `Date` and
+    /// `Site` apart.
+    #[test]
+    fn the_tags_of_a_game_read_are_written_back() {
+        let text = "[Game \"Chinese Chess\"]\n[Event \"一届\"]\n[Round \"1\"]\n[Date \"2006.08.03\"]\n\
+                    [Site \"北京中国科技馆\"]\n[RedTeam \"\"]\n[Red \"甲\"]\n[Black \"乙\"]\n[Result \"0-1\"]\n\
+                    [ECCO \"C48\"]\n[Opening \"中炮\"]\n[Bad\nName \"x\"]\n\n1. 炮二平五 马８进７ 0-1\n";
+        let game = read(text).unwrap();
+        assert_eq!(game.date_place, "2006.08.03 北京中国科技馆");
+        let written = write(&game, &[], false, true).unwrap();
+        let tags: Vec<&str> = written.lines().take_while(|l| l.starts_with('[')).collect();
+        assert_eq!(
+            tags,
+            [
+                "[Game \"Chinese Chess\"]",
+                "[Event \"一届\"]",
+                "[Site \"北京中国科技馆\"]",
+                "[Date \"2006.08.03\"]",
+                "[Red \"甲\"]",
+                "[Black \"乙\"]",
+                "[Result \"0-1\"]",
+                "[Round \"1\"]",
+                "[ECCO \"C48\"]",
+                "[Opening \"中炮\"]",
+                "[Format \"Chinese\"]",
+            ]
+        );
+        // The same game read back, its tags in the writer's order.
+        let (mut back, mut game) = (read(&written).unwrap(), game);
+        back.tags.sort();
+        game.tags.sort();
+        assert_eq!(back, game);
+    }
+
     #[test]
     fn the_three_notations_read_as_the_same_moves() {
         for (format, moves) in [("Chinese", CHINESE), ("WXF", WXF)] {
@@ -1175,6 +1248,7 @@ mod tests {
             written: Vec::new(),
             margin: None,
             comments: Vec::new(),
+            tags: Vec::new(),
         };
         let text = write(&record, &[], false, false).unwrap();
         assert!(text.contains("[Format \"ICCS\"]"), "{text}");
@@ -1274,6 +1348,7 @@ mod tests {
             written: Vec::new(),
             margin: None,
             comments: Vec::new(),
+            tags: Vec::new(),
         };
         let text = write(&record, &[], false, false).unwrap();
         assert!(text.contains("[Red \"red player\"]"), "{text}");

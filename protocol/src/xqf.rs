@@ -444,7 +444,15 @@ pub fn write_xqf_tree(
         header[offset + 1..offset + 1 + bytes.len()].copy_from_slice(&bytes);
     };
     field(0xd0, 63, &game.event);
-    field(0x110, 15, &game.date_place);
+    // The record's own date and site where it kept them apart (a PGN or
+    // XQF game read), else its when and where as the date.
+    match (game.tag("Date"), game.tag("Site")) {
+        (None, None) => field(0x110, 15, &game.date_place),
+        (date, site) => {
+            field(0x110, 15, date.unwrap_or(""));
+            field(0x120, 15, site.unwrap_or(""));
+        }
+    }
     field(0x130, 15, &game.first);
     field(0x140, 15, &game.second);
     // The start's record, then a record a move, depth first: a move, the

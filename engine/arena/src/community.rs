@@ -126,6 +126,9 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         .then(|| othello_margin(&game.final_position))
         .flatten(),
         comments: Vec::new(),
+        // The game's number as PGN's round (the other formats keep it in
+        // the when and where).
+        tags: vec![("Round".to_string(), game.number.to_string())],
     };
     let text = write_record(format, &record)?;
     out.write_all(text.as_bytes())
