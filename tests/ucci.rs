@@ -65,6 +65,22 @@ fn the_handshake_lists_ucci_options_and_starts_xiangqi() {
         "{lines:?}"
     );
     assert!(lines.iter().all(|l| !l.starts_with("uciok")));
+    // Xiangqi's own options are listed, Othello's (a game the GUI cannot
+    // play) and the variant's choice are not, though they can be set.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option NoCaptureDrawPlies type spin")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("option EndgameEmpties") && !l.contains("UCI_Variant")),
+        "{lines:?}"
+    );
+    engine.send("setoption EndgameEmpties 20");
+    assert!(messages(&sync(&mut engine)).is_empty());
     assert_eq!(engine.fen(), START);
 }
 

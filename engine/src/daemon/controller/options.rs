@@ -227,6 +227,34 @@ impl Controller {
     /// Every option, the engine's then the loaded games', as `uci` lists
     /// them.
     pub(crate) fn option_decls(&self) -> Vec<OptionDecl> {
+        self.option_decls_of(|_| true)
+    }
+
+    /// The options of the game in play alone: the engine's, but for the
+    /// variant's choice, and its own game's (UCCI's list: a xiangqi GUI
+    /// shows every option in its settings, and another game's are no use
+    /// to it). Another game's option can still be set.
+    pub(crate) fn option_decls_in_play(&self) -> Vec<OptionDecl> {
+        let in_play = self
+            .session
+            .current
+            .as_ref()
+            .map(|c| c.variant.plugin.clone());
+        let mut decls = self.option_decls_of(|game| {
+            in_play
+                .as_ref()
+                .is_some_and(|plugin| std::sync::Arc::ptr_eq(plugin, game))
+        });
+        decls.retain(|d| d.name != names::VARIANT);
+        decls
+    }
+
+    /// [`option_decls`](Self::option_decls) with the options of the
+    /// games `shown` lets through.
+    fn option_decls_of(
+        &self,
+        shown: impl Fn(&std::sync::Arc<plyd_host::GamePlugin>) -> bool,
+    ) -> Vec<OptionDecl> {
         let mut decls: Vec<OptionDecl> = ENGINE_OPTIONS
             .iter()
             .map(|option| OptionDecl {
@@ -236,7 +264,7 @@ impl Controller {
             .collect();
         // Each loaded game's own settings, after the engine's; a name two
         // games share is shown once (a setoption reaches both).
-        for game in self.session.host.games() {
+        for game in self.session.host.games().iter().filter(|g| shown(g)) {
             for option in &game.info().options {
                 if decls
                     .iter()

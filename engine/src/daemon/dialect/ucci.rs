@@ -92,7 +92,7 @@ impl Ucci {
         let millisec = self.millisec;
         ctl.raw(&format!("option usemillisec type check default {millisec}"));
         ctl.raw("option newgame type button");
-        for decl in ctl.option_decls() {
+        for decl in ctl.option_decls_in_play() {
             let name = match decl.name.as_str() {
                 names::HASH => "hashsize".to_string(),
                 names::THREADS => "threads".to_string(),
