@@ -23,6 +23,8 @@ if [ "$mode" = crash-once ] && [ -e "$0.crashed" ]; then exit 7; fi
 while IFS= read -r line; do
   case "$line" in
     uci)
+      # ucci: an engine of UCCI alone, which ends at a command it does not know.
+      if [ "$mode" = ucci ]; then echo "unknown command: uci"; exit 0; fi
       echo "id name fake-$mode"
       if [ "$mode" = ranks1 ]; then variant=xiangqi; else variant=othello; fi
       echo "option name UCI_Variant type combo default $variant var $variant"
@@ -1604,6 +1606,30 @@ impl RunningArena {
         );
         (code, stdout, stderr.join("\n"))
     }
+}
+
+/// An engine that ends at `uci` (a UCCI engine) is told with what it
+/// said and where engines of other protocols are played.
+#[test]
+#[cfg(unix)]
+fn an_engine_that_ends_at_uci_is_told_where_other_protocols_are_played() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-ucci-only");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let mut args: Vec<String> = vec!["--engine".to_string()];
+    args.extend(fake_engine(&dir, "ucci"));
+    args.extend(["--engine", &plyd, "--depth", "1", "--games", "2"].map(String::from));
+    let out = arena(plugins.path(), &args);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "engine fake stopped: exit status: 0, before its 'uciok'; its last line was \
+             'unknown command: uci' (the arena speaks UCI alone"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("UCCI"), "{stderr}");
 }
 
 /// A round robin interrupted in a pair ends by the signal, prints the

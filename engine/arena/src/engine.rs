@@ -531,6 +531,18 @@ impl EngineProcess {
                 Wait::Event(Event::Closed) => {
                     let what = self.exit_text();
                     self.dead = Some(what.clone());
+                    // An engine of another protocol may end at `uci` (a
+                    // UCCI engine takes it for a command it does not know):
+                    // told as one that stays silent is.
+                    let what = if expected == "uciok" {
+                        format!(
+                            "{what}, before its 'uciok'{}{}",
+                            heard_text(&seen.pop()),
+                            uci_hint(expected)
+                        )
+                    } else {
+                        what
+                    };
                     return Err(EngineError::Died {
                         name: self.name.clone(),
                         what,
