@@ -243,7 +243,7 @@ impl Standings {
 /// The columns `text` takes on a terminal: two for each wide character
 /// (the CJK blocks, Hangul, full-width forms), one for any other, so
 /// that a table of Chinese names stays in its columns.
-fn display_width(text: &str) -> usize {
+pub(crate) fn display_width(text: &str) -> usize {
     text.chars()
         .map(|c| {
             let wide = matches!(u32::from(c),

@@ -242,7 +242,18 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
             .then(a.cmp(&b))
     });
     let games: u64 = totals.iter().map(Tally::games).sum::<u64>() / 2;
-    let width = names.iter().map(String::len).max().unwrap_or(6).max(6);
+    // Columns by the names' width on a terminal (a CJK character takes
+    // two).
+    let width = names
+        .iter()
+        .map(|n| crate::report::display_width(n))
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let padded = |name: &str| {
+        let pad = width.saturating_sub(crate::report::display_width(name));
+        format!("{name}{}", " ".repeat(pad))
+    };
     let mut out = String::new();
     out += &format!(
         "round robin: {n} engines, {} pairs, {games} games\n",
@@ -266,9 +277,9 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
             )
         });
         out += &format!(
-            "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  {elo}\n",
+            "{:>4}  {} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  {elo}\n",
             rank + 1,
-            names[i],
+            padded(&names[i]),
             t.games(),
             t.wins,
             t.draws,
@@ -287,7 +298,7 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
     }
     out.push('\n');
     for (rank, &i) in order.iter().enumerate() {
-        out += &format!("{:>4}  {:<width$}", rank + 1, names[i]);
+        out += &format!("{:>4}  {}", rank + 1, padded(&names[i]));
         for &j in &order {
             let t = &tally[i][j];
             let cell = if i == j {
