@@ -312,6 +312,22 @@ fn the_options_ucci_guis_send_are_taken_quietly() {
             "{lines:?}"
         );
     }
+    // `randomness` is plyd's Variety, in points; a word it does not know
+    // is refused and leaves it.
+    engine.send("setoption randomness large");
+    assert!(sync(&mut engine).is_empty());
+    engine.send("setoption randomness lots");
+    let refused = sync(&mut engine);
+    assert_eq!(
+        messages(&refused),
+        ["info message error: option 'randomness' takes none, tiny, small, medium, large or huge"],
+        "{refused:?}"
+    );
+    let lines = handshake(&mut engine);
+    assert!(
+        lines.contains(&"option Variety type spin default 40 min 0 max 10000".to_string()),
+        "{lines:?}"
+    );
 }
 
 #[test]

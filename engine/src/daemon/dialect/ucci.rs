@@ -27,7 +27,7 @@ use crate::search::tt::Bound;
 /// idle time), or switch off what plyd always uses (`usehash`,
 /// `pruning`, `knowledge`). UCCI GUIs send them to every engine.
 /// (`usebook` is `OwnBook`.)
-const IGNORED_OPTIONS: [&str; 17] = [
+const IGNORED_OPTIONS: [&str; 16] = [
     "batch",
     "debug",
     "bookfiles",
@@ -39,7 +39,6 @@ const IGNORED_OPTIONS: [&str; 17] = [
     "pruning",
     "knowledge",
     "idle",
-    "randomness",
     "selectivity",
     "style",
     "promotion",
@@ -155,6 +154,24 @@ impl Ucci {
             "usebook" => engine(ctl, self, names::OWN_BOOK, Some(flag(value)?))?,
             "clearhash" => ctl.clear_hash().map_err(|e| e.to_string())?,
             "moveoverhead" => engine(ctl, self, names::MOVE_OVERHEAD, value)?,
+            // UCCI's five steps of randomness, as `Variety`: a root move
+            // within so many points of the best may be played.
+            "randomness" => {
+                let points = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                    Some("none") => 0,
+                    Some("tiny") => 5,
+                    Some("small") => 10,
+                    Some("medium") => 20,
+                    Some("large") => 40,
+                    Some("huge") => 80,
+                    _ => {
+                        return Err(format!(
+                            "option '{name}' takes none, tiny, small, medium, large or huge"
+                        ))
+                    }
+                };
+                engine(ctl, self, names::VARIETY, Some(&points.to_string()))?
+            }
             _ if IGNORED_OPTIONS.contains(&lower.as_str()) => {
                 log::debug!("UCCI option {name} is not used by plyd");
             }
