@@ -317,6 +317,36 @@ impl EngineSpec {
         }
     }
 
+    /// What the engine plays with, as one line: its program, arguments,
+    /// options and limits, each program or value that names a file
+    /// written as the file's contents' fingerprint. Two engines of one
+    /// line are one player (a class's two submissions of one evaluator
+    /// file, under other names), whatever their names and paths.
+    pub fn player(&self) -> String {
+        let file_or_text = |text: &str| {
+            let path = Path::new(text.trim());
+            let path = match &self.dir {
+                Some(dir) if path.is_relative() => dir.join(path),
+                _ => path.to_path_buf(),
+            };
+            fingerprint(&path).unwrap_or_else(|| text.to_string())
+        };
+        let mut options: Vec<String> = self
+            .options
+            .iter()
+            .map(|(name, value)| format!("{}={}", name.to_ascii_lowercase(), file_or_text(value)))
+            .collect();
+        options.sort();
+        let args: Vec<String> = self.args.iter().map(|a| file_or_text(a)).collect();
+        format!(
+            "{} {:?} {:?} {}",
+            file_or_text(&self.program),
+            args,
+            options,
+            self.limits
+        )
+    }
+
     /// Read an engine description from `key=value` words. `defaults` are
     /// the limits from `--tc`, `--movetime`, `--depth` and `--nodes`, used
     /// when the words name none of their own.
@@ -474,6 +504,43 @@ impl ArenaArgs {
     }
 }
 
+/// The names of the engines of `specs` that are one player
+/// ([`EngineSpec::player`]), a group for each player two or more of them
+/// are.
+pub fn same_players(specs: &[EngineSpec]) -> Vec<Vec<String>> {
+    let players: Vec<String> = specs.iter().map(EngineSpec::player).collect();
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for (i, player) in players.iter().enumerate() {
+        if players[..i].contains(player) {
+            continue;
+        }
+        let group: Vec<String> = (i..specs.len())
+            .filter(|&j| players[j] == *player)
+            .map(|j| specs[j].name.clone())
+            .collect();
+        if group.len() > 1 {
+            groups.push(group);
+        }
+    }
+    groups
+}
+
+/// A warning for each group of [`same_players`]: their games measure
+/// nothing but chance.
+pub fn same_players_warnings(specs: &[EngineSpec]) -> Vec<String> {
+    same_players(specs)
+        .into_iter()
+        .map(|group| {
+            format!(
+                "plyd arena: warning: engines {} play with the same program, arguments, options, \
+                 limits and files (byte for byte): one player under {} names",
+                group.join(", "),
+                group.len()
+            )
+        })
+        .collect()
+}
+
 /// Split a command line into words the way a POSIX shell would for plain
 /// words, single quotes, double quotes and backslashes (no expansions).
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
@@ -575,6 +642,52 @@ mod tests {
 
     fn words(s: &[&str]) -> Vec<String> {
         s.iter().map(|w| w.to_string()).collect()
+    }
+
+    /// Two engines of one program with files of the same contents under
+    /// other names are one player; another limit or file's contents, or
+    /// another option, makes another.
+    #[test]
+    fn engines_with_the_same_files_byte_for_byte_are_one_player() {
+        let dir = std::env::temp_dir().join(format!("plyd-same-players-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in [("alice.so", "one"), ("bob.so", "one"), ("carol.so", "two")] {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let spec = |name: &str, extra: &[&str]| {
+            let mut w = words(&["cmd=plyd", "option.Hash=16"]);
+            w.push(format!("name={name}"));
+            w.push(format!("dir={}", dir.display()));
+            w.extend(words(extra));
+            EngineSpec::parse(&w, Limits::default()).unwrap()
+        };
+        let specs = [
+            spec("alice", &["option.EvalFile=alice.so", "depth=2"]),
+            spec("bob", &["option.EvalFile=bob.so", "depth=2"]),
+            spec("carol", &["option.EvalFile=carol.so", "depth=2"]),
+            spec("dave", &["option.EvalFile=alice.so", "depth=3"]),
+            spec(
+                "erin",
+                &["option.EvalFile=bob.so", "depth=2", "option.Threads=2"],
+            ),
+            spec("frank", &["depth=2", "option.evalfile=alice.so"]),
+        ];
+        assert_eq!(
+            same_players(&specs),
+            [vec![
+                "alice".to_string(),
+                "bob".to_string(),
+                "frank".to_string()
+            ]]
+        );
+        assert!(same_players(&specs[2..5]).is_empty());
+        let warnings = same_players_warnings(&specs[..2]);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].contains("engines alice, bob play with the same"),
+            "{warnings:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -54,6 +54,13 @@ pub(crate) fn run(
     if let Err(e) = std::fs::create_dir_all(&folder) {
         return refuse(format!("--out {}: {e}", folder.display()));
     }
+    // Engines that are one player under other names (a class's copied
+    // submission): said before the first pair.
+    if let Ok(specs) = args.each_engine() {
+        for warning in crate::args::same_players_warnings(&specs) {
+            say(&warning);
+        }
+    }
     let groups = &args.engines.0;
     let pairs: Vec<(usize, usize)> = (0..groups.len())
         .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
