@@ -512,6 +512,29 @@ fn quits_with_no_failed_allocation(mut e: Engine) {
     assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
 }
 
+/// A long Monte-Carlo search under Botzone's cap: its tree stops growing
+/// where the memory left comes down to its margin, the nodes' move lists
+/// counted (the nodes' array alone was, and xiangqi's lists, as large
+/// again, ended the process at about 500,000 visits), and the move is
+/// answered. On a slow machine the tree may not reach the cap in the time:
+/// the search must still answer.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_long_monte_carlo_search_under_a_256_mb_cap_answers() {
+    const CAP: u64 = 256 << 20;
+    let dir = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let mut e = Engine::start_capped(dir.path(), &[], CAP);
+    // The default table (16 MiB) beside it: with 1 MiB the nodes'
+    // array stopped where the lists had room left.
+    e.send("setoption name SearchMode value mcts");
+    assert!(errors(&e.sync()).is_empty());
+    e.send("position startpos");
+    e.send("go movetime 8000");
+    let best = e.until_bestmove();
+    assert_ne!(best.last().unwrap(), "bestmove (none)", "{best:?}");
+    quits_with_no_failed_allocation(e);
+}
+
 /// Under Botzone's cap, a `Hash` set after `Threads` counts the memory the
 /// threads will take at the first search (a table that left them none was
 /// taken, and that search ended the process), and a smaller table

@@ -144,6 +144,33 @@ pub struct Tree {
     /// Whether the memory for more nodes could not be had: the tree is
     /// full below its node limit.
     capped: bool,
+    /// Bytes the nodes' own lists (their moves pending, their children)
+    /// took as they were made, and the count at which the memory the
+    /// process may still take is looked at again.
+    list_bytes: u64,
+    next_look: u64,
+}
+
+/// What a tree leaves of the memory the process may take (under an
+/// address-space limit, a control group's limit, or the machine's
+/// available memory, the least of them), in MiB: for the search's other
+/// needs, the plugins' among them. Taken to the last page, the next
+/// allocation that cannot be done without (a plugin's, a move list's)
+/// fails, and the process ends.
+pub const TREE_MARGIN_MIB: u64 = 16;
+
+/// Whether `bytes` more fit in what the process may still take, with
+/// [`TREE_MARGIN_MIB`] left after them.
+fn memory_for(bytes: u64) -> bool {
+    crate::memory::available_mib()
+        .is_none_or(|left| left >= bytes.div_ceil(1 << 20) + TREE_MARGIN_MIB)
+}
+
+/// The bytes of a node's own lists.
+fn list_bytes_of(node: &Node) -> u64 {
+    let pending = node.pending.as_ref().map_or(0, Vec::capacity);
+    (pending * std::mem::size_of::<(Move, u32)>()
+        + node.children.capacity() * std::mem::size_of::<NodeId>()) as u64
 }
 
 impl Tree {
@@ -151,7 +178,7 @@ impl Tree {
     pub fn with_root(root: Node) -> Self {
         Tree {
             nodes: vec![root],
-            capped: false,
+            ..Tree::default()
         }
     }
 
@@ -170,21 +197,65 @@ impl Tree {
         }
         let more = len.max(1024).min(max - len);
         let bytes = (more * std::mem::size_of::<Node>()) as u64;
-        if crate::memory::room_for_optional(bytes) && self.nodes.try_reserve_exact(more).is_ok() {
+        if memory_for(bytes) && self.nodes.try_reserve_exact(more).is_ok() {
             return true;
         }
-        log::warn!(
-            "not enough memory for more than {len} tree nodes (MctsTreeNodes is {max}): \
-             the tree grows no further this search"
-        );
-        self.capped = true;
+        self.cap();
         false
     }
 
+    /// Leave the tree full where it is for the rest of the search, said
+    /// once.
+    fn cap(&mut self) {
+        if !self.capped {
+            log::warn!(
+                "not enough memory for more than {} tree nodes (their move lists took {} MiB): \
+                 the tree grows no further this search (MctsTreeNodes sets fewer)",
+                self.nodes.len(),
+                self.list_bytes >> 20
+            );
+        }
+        self.capped = true;
+    }
+
+    /// Whether memory has stopped the tree: no more nodes, and no more
+    /// move lists (a node whose moves are not listed keeps its value).
+    pub fn is_capped(&self) -> bool {
+        self.capped
+    }
+
+    /// Count `bytes` more of the nodes' own lists, just made; `false`
+    /// (the tree capped for the rest of the search) where what the process
+    /// may still take has come down to [`TREE_MARGIN_MIB`]. Each node's
+    /// lists are small, but millions of them take more than the nodes
+    /// (the Amazons' and xiangqi's about half again as much): memory is
+    /// looked at again each time the lists have taken a quarter of what
+    /// was left at the last look (a quarter, as each search thread has a
+    /// tree of its own).
+    pub fn lists_grew(&mut self, bytes: u64) -> bool {
+        self.lists_grew_with(bytes, crate::memory::available_mib)
+    }
+
+    /// [`Tree::lists_grew`] with the memory left, in MiB, told by `left`.
+    fn lists_grew_with(&mut self, bytes: u64, left: impl FnOnce() -> Option<u64>) -> bool {
+        self.list_bytes += bytes;
+        if self.list_bytes >= self.next_look && !self.capped {
+            match left() {
+                None => self.next_look = u64::MAX,
+                Some(left) if left <= TREE_MARGIN_MIB => self.cap(),
+                Some(left) => {
+                    self.next_look = self.list_bytes + (((left - TREE_MARGIN_MIB) << 20) / 4).max(1)
+                }
+            }
+        }
+        !self.capped
+    }
+
     /// A new search may try again to grow the tree past where memory
-    /// stopped it.
+    /// stopped it (memory is looked at again as its lists grow).
     pub fn uncap(&mut self) {
         self.capped = false;
+        self.next_look = self.list_bytes;
     }
 
     /// The root's index.
@@ -216,7 +287,13 @@ impl Tree {
     pub fn add_child(&mut self, parent: NodeId, node: Node) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(node);
-        self.nodes[parent as usize].children.push(id);
+        let children = &mut self.nodes[parent as usize].children;
+        let before = children.capacity();
+        children.push(id);
+        let grown = children.capacity() - before;
+        if grown > 0 {
+            self.lists_grew((grown * std::mem::size_of::<NodeId>()) as u64);
+        }
         id
     }
 
@@ -281,19 +358,18 @@ impl Tree {
     /// the copy cannot be had (under an address-space limit, beside the
     /// tree it is copied from).
     pub fn subtree(&self, id: NodeId) -> Option<Tree> {
-        let mut count = 0usize;
+        let (mut count, mut lists) = (0usize, 0u64);
         let mut stack = vec![id];
         while let Some(next) = stack.pop() {
             count += 1;
+            lists += list_bytes_of(self.node(next));
             stack.extend_from_slice(&self.node(next).children);
         }
         drop(stack);
-        // The nodes, their children's indices and the queue below.
-        let bytes = count * (std::mem::size_of::<Node>() + 16);
+        // The nodes, their lists (copied with them) and the queue below.
+        let bytes = (count * (std::mem::size_of::<Node>() + 16)) as u64 + lists;
         let mut nodes = Vec::new();
-        if !crate::memory::room_for_optional(bytes as u64)
-            || nodes.try_reserve_exact(count).is_err()
-        {
+        if !memory_for(bytes) || nodes.try_reserve_exact(count).is_err() {
             log::warn!(
                 "not enough memory to keep a tree of {count} nodes: the search starts afresh"
             );
@@ -319,9 +395,13 @@ impl Tree {
         }
         let root = &mut nodes[0];
         root.weight = 0;
+        let list_bytes = nodes.iter().map(list_bytes_of).sum();
         Some(Tree {
             nodes,
             capped: false,
+            list_bytes,
+            // Memory is looked at as soon as the kept tree's lists grow.
+            next_look: list_bytes,
         })
     }
 }
@@ -338,6 +418,40 @@ mod tests {
         t.add_child(0, Node::new(12, 2, 0, 1, NodeKind::Decision));
         t.add_child(a, Node::new(13, 3, a, 0, NodeKind::Decision));
         t
+    }
+
+    /// The lists' memory is looked at when they have taken a quarter of
+    /// what was left at the last look, and caps the tree once what is left
+    /// comes down to the margin; a new search looks again.
+    #[test]
+    fn the_lists_cap_the_tree_as_memory_runs_out() {
+        let mut t = tree();
+        // As a new tree is: the first growth looks.
+        t.next_look = t.list_bytes;
+        let start = t.list_bytes;
+        let mut looks = 0;
+        let mut left = |mib: u64| {
+            looks += 1;
+            move || Some(mib)
+        };
+        // 16 MiB past the margin: the next look after 4 MiB more.
+        assert!(t.lists_grew_with(1, left(TREE_MARGIN_MIB + 16)));
+        assert_eq!(t.next_look, start + 1 + (4 << 20));
+        assert!(t.lists_grew_with((4 << 20) - 1, || panic!("not looked at yet")));
+        // At the margin: capped, said once, and the tree full.
+        assert!(!t.lists_grew_with(1, left(TREE_MARGIN_MIB)));
+        assert!(t.is_capped());
+        assert!(!t.room(1_000_000));
+        assert!(!t.lists_grew_with(1 << 30, || panic!("capped: not looked at")));
+        t.uncap();
+        assert!(t.lists_grew_with(1, left(TREE_MARGIN_MIB + 100)));
+        assert!(t.room(1_000_000));
+        // No limit known: never looked at again.
+        let mut free = tree();
+        free.next_look = free.list_bytes;
+        assert!(free.lists_grew_with(1, || None));
+        assert!(free.lists_grew_with(u64::MAX / 2, || panic!("no limit")));
+        assert_eq!(looks, 3);
     }
 
     #[test]

@@ -157,7 +157,15 @@ impl<'a> Visitor<'a> {
                 return Ok(());
             }
             if node.pending.is_none() || self.needs_relist(id) {
-                self.list_moves(id)?;
+                if !self.tree.is_capped() {
+                    self.list_moves(id)?;
+                } else if node.children.is_empty() {
+                    // Memory stopped the tree: a node whose moves were
+                    // never listed stays a leaf, its value so far standing.
+                    let (mean, side) = (node.mean(), node.side);
+                    self.backup(id, mean, side);
+                    return Ok(());
+                }
             }
             let full = !self.tree.room(self.config.max_nodes);
             let next = match self.tree.node(id).kind {
@@ -219,9 +227,11 @@ impl<'a> Visitor<'a> {
         if kind == NodeKind::Chance {
             self.state.chance_outcomes(&mut self.outcomes)?;
             pending.extend(self.outcomes.iter().copied());
+            let bytes = pending.capacity() * std::mem::size_of::<(Move, u32)>();
             let node = self.tree.node_mut(id);
             node.move_count = pending.len() as u32;
             node.pending = Some(pending);
+            self.tree.lists_grew(bytes as u64);
             return Ok(());
         }
         self.state.legal_moves(&mut self.moves)?;
@@ -274,9 +284,11 @@ impl<'a> Visitor<'a> {
                 pending.extend(ranked.iter().rev().map(|&(_, m)| (m, 0)));
             }
         }
+        let bytes = pending.capacity() * std::mem::size_of::<(Move, u32)>();
         let node = self.tree.node_mut(id);
         node.move_count = count;
         node.pending = Some(pending);
+        self.tree.lists_grew(bytes as u64);
         Ok(())
     }
 
