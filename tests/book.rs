@@ -788,3 +788,29 @@ fn plyd_book_writes_through_a_dangling_link_and_past_planted_names() {
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
 }
+
+/// A book the memory left cannot hold once read (about eight times its
+/// file) is refused with one line before it is read, under an
+/// address-space limit as a judge sets: reading it ended the process.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_book_the_memory_cannot_hold_is_refused_before_it_is_read() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("book-too-large");
+    let book = dir.path().join("large.book");
+    let file = std::fs::File::create(&book).unwrap();
+    // Sparse: 40 MiB that take no disk.
+    file.set_len(40 << 20).unwrap();
+    let mut e = Engine::start_capped(plugins.path(), &[], 192 << 20);
+    e.send(&format!("setoption name BookFile value {}", book.display()));
+    let told = e.sync();
+    let refused = errors(&told);
+    assert_eq!(refused.len(), 1, "{told:?}");
+    assert!(
+        refused[0].contains("cannot be read: its 40 MiB take about 320 MiB once read, more than"),
+        "{told:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 2");
+    assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
+}

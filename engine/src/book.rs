@@ -91,6 +91,10 @@ impl Eq for HashIndex {}
 const SPELLED: &str = "# start moves as spelled:";
 /// How many of the start's moves are kept spelled.
 const SPELLED_MOVES: usize = 8;
+/// What a book takes in memory once read, in bytes a byte of its file:
+/// its text while it is read, then its positions and moves held (a 30 MiB
+/// book added 183 MiB resident).
+const HELD_PER_FILE_BYTE: u64 = 8;
 
 impl Book {
     /// An empty book of `game`.
@@ -361,8 +365,22 @@ impl Book {
         out
     }
 
-    /// Read a book file; the error names the file.
+    /// Read a book file; the error names the file. A file the memory the
+    /// process may still take cannot hold, once read (about
+    /// [`HELD_PER_FILE_BYTE`] times its size), is refused before it is
+    /// read: the allocation that failed ended the process.
     pub fn load(path: &Path) -> Result<Book, String> {
+        if let (Ok(meta), Some(left)) = (std::fs::metadata(path), crate::memory::available_mib()) {
+            let need = (meta.len() * HELD_PER_FILE_BYTE).div_ceil(1 << 20);
+            if meta.is_file() && need + crate::memory::HEADROOM_MIB > left {
+                return Err(format!(
+                    "book {}: cannot be read: its {} MiB take about {need} MiB once read, more \
+                     than this process can have now ({left} MiB left)",
+                    path.display(),
+                    meta.len().div_ceil(1 << 20)
+                ));
+            }
+        }
         let text = plyd_util::files::read_text(path, crate::BOOK_FILE_LIMIT)
             .map_err(|e| format!("book {}: cannot be read: {e}", path.display()))?;
         Book::read(&text).map_err(|e| format!("book {}: {e}", path.display()))
