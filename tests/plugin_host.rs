@@ -925,6 +925,48 @@ fn a_changed_plugin_loads_again_where_tmpdir_cannot_hold_its_copy() {
     assert_ne!(lines.last().unwrap(), "bestmove (none)");
 }
 
+/// Under an address-space limit, reloads of a changed plugin (each copy
+/// staying loaded) are refused with one line once the memory left cannot
+/// take another, the plugins and game staying: the fifth such reload of
+/// the four games under 256 MiB ended the process.
+#[cfg(target_os = "linux")]
+#[test]
+fn reloads_the_memory_cannot_take_are_refused_under_a_limit() {
+    let dir = common::othello_dir();
+    let mut e = Engine::start_capped(dir.path(), &[], 160 << 20);
+    e.sync();
+    let mut refused = Vec::new();
+    let mut reloaded = 0;
+    for _ in 0..10 {
+        touch_the_othello_plugin(dir.path());
+        e.send(&format!(
+            "setoption name PluginPath value {}",
+            dir.path().display()
+        ));
+        let lines = e.sync();
+        refused = errors(&lines).into_iter().cloned().collect();
+        if !refused.is_empty() {
+            break;
+        }
+        reloaded += 1;
+    }
+    // Those that fit were taken (Othello's copies, about 25 MiB each).
+    assert!(reloaded >= 2, "{reloaded} reloads, then {refused:?}");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(
+        refused[0].contains("plugins not reloaded: loading them again may take about"),
+        "{refused:?}"
+    );
+    assert_eq!(e.fen(), "8/8/8/3OX3/3XO3/8/8/8 b");
+    e.send("go depth 3");
+    assert_ne!(e.until_bestmove().last().unwrap(), "bestmove (none)");
+    e.send("quit");
+    let status = e.wait_exit(std::time::Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let log = e.stderr_lines();
+    assert!(!log.iter().any(|l| l.contains("allocation")), "{log:?}");
+}
+
 /// An installed plyd whose own file an upgrade replaced while it ran still
 /// finds its plugin folder (`../lib/plyd`) when `PluginPath` is set empty:
 /// the system names the old file ` (deleted)`, and the folder was not found.

@@ -21,7 +21,7 @@ pub fn available_mib() -> Option<u64> {
 
 /// The address space the process maps, in MiB (`VmSize`); 0 where it
 /// cannot be read.
-fn mapped_mib() -> u64 {
+pub(crate) fn mapped_mib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|text| parse_vm_size_mib(&text))

@@ -201,6 +201,36 @@ fn start_current_with(
     Ok((current, problem))
 }
 
+/// What a reload needs beyond its plugins' files, in MiB: their data as
+/// they start (Othello's pattern tables alone are 22 MiB), and room left
+/// for the search.
+const RELOAD_MARGIN_MIB: u64 = 32;
+
+/// The most one reload has grown the address space the process maps, in
+/// MiB (0 before the first: a reload of changed files grew it by 31 MiB,
+/// of unchanged ones by nothing).
+static RELOAD_GROWTH_MIB: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The bytes of the plugin files a reload from `dirs` loads, with the
+/// evaluator files named one by one.
+fn plugin_files_bytes(dirs: &[PathBuf], evaluator_files: &[PathBuf]) -> u64 {
+    let in_dirs = dirs
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            plyd_host::is_game_plugin_file(path) || plyd_host::is_evaluator_plugin_file(path)
+        });
+    in_dirs
+        .chain(evaluator_files.iter().cloned())
+        .filter_map(|path| std::fs::metadata(path).ok())
+        .filter(|meta| meta.is_file())
+        .map(|meta| meta.len())
+        .sum()
+}
+
 impl Session {
     /// Load the plugins from `dirs`, and the evaluator plugins in
     /// `eval_files` (loaded before by `EvalFile`) in place of any of the
@@ -910,6 +940,29 @@ impl Session {
     /// (nothing loads) the old plugins stay. Returns the problems met along
     /// the way.
     pub fn reload(&mut self, dirs: &[PathBuf]) -> Result<Vec<String>, String> {
+        // The plugins load beside those loaded now (a changed file's copy
+        // stays mapped until the process ends): where the memory left
+        // cannot take them, the reload is refused, as a failed allocation
+        // in a plugin's start would end the process.
+        // The most a reload has grown the process so far, or before the
+        // first, the plugins' files (which hold debug sections never
+        // mapped: an over-estimate).
+        let grown = RELOAD_GROWTH_MIB.load(std::sync::atomic::Ordering::Relaxed);
+        let mapped_before = crate::memory::mapped_mib();
+        if let Some(left) = crate::memory::available_mib() {
+            let need = if grown > 0 {
+                grown
+            } else {
+                plugin_files_bytes(dirs, self.host.evaluator_files()).div_ceil(1 << 20)
+            } + RELOAD_MARGIN_MIB;
+            if need > left {
+                return Err(format!(
+                    "plugins not reloaded: loading them again may take about {need} MiB, more \
+                     than this process can have now ({left} MiB left; a changed plugin's copy \
+                     stays loaded until plyd ends); the plugins loaded before stay"
+                ));
+            }
+        }
         let variant = self.variant_name();
         let evaluator = self
             .current
@@ -999,6 +1052,8 @@ impl Session {
         }
         fresh.watcher = self.watcher.take();
         *self = fresh;
+        let growth = crate::memory::mapped_mib().saturating_sub(mapped_before);
+        RELOAD_GROWTH_MIB.fetch_max(growth, std::sync::atomic::Ordering::Relaxed);
         Ok(messages)
     }
 }
