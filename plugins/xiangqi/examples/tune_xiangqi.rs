@@ -131,7 +131,21 @@ fn main() {
     }
     let mut samples = Vec::new();
     for log in &logs {
-        let left_out = read_games(&read(log, "the game log"), &mut samples);
+        let text = read(log, "the game log");
+        // A log of another game (its moves would replay as nothing) or a
+        // file that is no log is refused by name, not fitted to nothing.
+        match log_variant(&text) {
+            Some("xiangqi") => {}
+            Some(other) => fail(&format!(
+                "{}: a log of {other} games (its Variant tag); the tuner reads xiangqi's",
+                log.display()
+            )),
+            None => fail(&format!(
+                "{}: not a plyd arena game log (no [Variant \"...\"] tag)",
+                log.display()
+            )),
+        }
+        let left_out = read_games(&text, &mut samples);
         if left_out > 0 {
             eprintln!(
                 "{}: {left_out} games start from a position text and are left out (the tuner \
@@ -148,6 +162,9 @@ fn main() {
         samples.len(),
         logs.len() + labels.len()
     );
+    if samples.is_empty() {
+        fail("no positions to fit to: the games and labels gave none past their tenth ply");
+    }
 
     let mut values = numbers(&text);
     let start = values.clone();
@@ -235,6 +252,13 @@ fn main() {
             .unwrap_or_else(|e| fail(&format!("--out {}: {e}", path.display()))),
         None => print!("{tuned}"),
     }
+}
+
+/// The variant an arena log's header names (`[Variant "xiangqi"]`).
+fn log_variant(log: &str) -> Option<&str> {
+    log.lines()
+        .take_while(|line| line.starts_with('[') || line.trim().is_empty())
+        .find_map(|line| line.strip_prefix("[Variant \"")?.strip_suffix("\"]"))
 }
 
 /// Read the games of one arena log into samples; how many games it left
