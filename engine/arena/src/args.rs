@@ -625,12 +625,12 @@ pub(crate) fn fingerprint(path: &Path) -> Option<String> {
 }
 
 /// FNV-1a's starting value.
-const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The 64-bit FNV-1a hash `hash` (from [`FNV_START`]) carried on over
 /// `bytes`: a fingerprint of a file's contents, not a guard against
 /// tampering.
-fn fnv1a64(hash: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

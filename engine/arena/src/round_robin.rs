@@ -157,18 +157,28 @@ fn engine_names(args: &ArenaArgs) -> Result<Vec<String>, String> {
 }
 
 /// The log of the pair `a` and `b` in `folder`: `a-vs-b.txt`, the names'
-/// characters other than letters, digits, `.`, `_` and `-` written `_`.
+/// characters other than letters (of any script), digits, `.`, `_` and
+/// `-` written `_`, and a name so changed followed by a fingerprint of
+/// itself (`bob_2-1f0c9a2e`): `bob 2` and `bob/2` would otherwise share
+/// a log, and resuming one would take the other's games.
 fn pair_log(folder: &Path, a: &str, b: &str) -> PathBuf {
     let file = |name: &str| -> String {
-        name.chars()
+        let plain: String = name
+            .chars()
             .map(|c| {
-                if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                if c.is_alphanumeric() || "._-".contains(c) {
                     c
                 } else {
                     '_'
                 }
             })
-            .collect()
+            .collect();
+        if plain == name {
+            plain
+        } else {
+            let hash = crate::args::fnv1a64(crate::args::FNV_START, name.as_bytes());
+            format!("{plain}-{:08x}", hash as u32)
+        }
     };
     folder.join(format!("{}-vs-{}.txt", file(a), file(b)))
 }
@@ -331,9 +341,23 @@ mod tests {
 
     #[test]
     fn a_pairs_log_is_named_by_its_engines_in_file_characters() {
+        let log = pair_log(Path::new("rr"), "alice", "bob 2/x");
+        let name = log.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with("alice-vs-bob_2_x-"), "{name}");
+        assert!(name.ends_with(".txt"), "{name}");
+        // Names that would be written alike keep logs of their own; those
+        // of any script are kept as they are.
+        assert_ne!(
+            pair_log(Path::new("rr"), "a", "bob 2"),
+            pair_log(Path::new("rr"), "a", "bob/2")
+        );
+        assert_ne!(
+            pair_log(Path::new("rr"), "a", "bob 2"),
+            pair_log(Path::new("rr"), "a", "bob_2")
+        );
         assert_eq!(
-            pair_log(Path::new("rr"), "alice", "bob 2/x"),
-            Path::new("rr").join("alice-vs-bob_2_x.txt")
+            pair_log(Path::new("rr"), "象眼甲", "象眼乙"),
+            Path::new("rr").join("象眼甲-vs-象眼乙.txt")
         );
     }
 }
