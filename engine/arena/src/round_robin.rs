@@ -159,7 +159,7 @@ fn engine_names(args: &ArenaArgs) -> Result<Vec<String>, String> {
 /// The log of the pair `a` and `b` in `folder`: `a-vs-b.txt`, the names'
 /// characters other than letters (of any script), digits, `.`, `_` and
 /// `-` written `_`, and a name so changed followed by a fingerprint of
-/// itself (`bob_2-1f0c9a2e`): `bob 2` and `bob/2` would otherwise share
+/// itself (`bob_2-d308a72a`): `bob 2` and `bob/2` would otherwise share
 /// a log, and resuming one would take the other's games.
 fn pair_log(folder: &Path, a: &str, b: &str) -> PathBuf {
     let file = |name: &str| -> String {
@@ -341,6 +341,10 @@ mod tests {
 
     #[test]
     fn a_pairs_log_is_named_by_its_engines_in_file_characters() {
+        assert_eq!(
+            pair_log(Path::new("rr"), "one", "bob 2"),
+            Path::new("rr").join("one-vs-bob_2-d308a72a.txt")
+        );
         let log = pair_log(Path::new("rr"), "alice", "bob 2/x");
         let name = log.file_name().unwrap().to_str().unwrap();
         assert!(name.starts_with("alice-vs-bob_2_x-"), "{name}");
