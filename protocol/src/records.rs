@@ -1010,8 +1010,13 @@ fn game_property(text: &str) -> Option<&str> {
     Some(text[at..at + len].trim())
 }
 
-fn header_game(line: &str, strip_sides: bool) -> RecordGame {
-    let fields = header_fields(line);
+/// The game of a CCGC header line (`#[WTN][Red][Blue][result][date
+/// place][event]`), and the side it says moved first where it has a field
+/// for it after the names (`[红方先手]`, `[蓝方先手]`, as some programs
+/// write: the fields after it then shift by one).
+fn header_game(line: &str, strip_sides: bool) -> (RecordGame, Option<String>) {
+    let mut fields = header_fields(line);
+    let first_mover = (fields.len() > 3 && fields[3].ends_with("先手")).then(|| fields.remove(3));
     let name = |i: usize| {
         let text = fields.get(i).cloned().unwrap_or_default();
         if strip_sides {
@@ -1023,19 +1028,20 @@ fn header_game(line: &str, strip_sides: bool) -> RecordGame {
             text
         }
     };
-    RecordGame {
+    let game = RecordGame {
         first: name(1),
         second: name(2),
         result: result_of_word(fields.get(3).map_or("", String::as_str)),
         date_place: fields.get(4).cloned().unwrap_or_default(),
         event: fields.get(5).cloned().unwrap_or_default(),
         ..RecordGame::default()
-    }
+    };
+    (game, first_mover)
 }
 
 fn read_amazons(text: &str) -> Result<RecordGame, String> {
     let mut lines = text.lines();
-    let mut game = header_game(lines.next().unwrap_or(""), false);
+    let (mut game, _) = header_game(lines.next().unwrap_or(""), false);
     for (n, line) in lines.enumerate() {
         for token in line.split_whitespace() {
             if token.chars().all(|c| c.is_ascii_digit() || c == '.') {
@@ -1064,7 +1070,15 @@ fn read_amazons(text: &str) -> Result<RecordGame, String> {
 
 fn read_einstein(text: &str) -> Result<RecordGame, String> {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let mut game = header_game(lines.next().unwrap_or(""), true);
+    let (mut game, first_mover) = header_game(lines.next().unwrap_or(""), true);
+    // plyd's EinStein has Red move first, as the start position's text
+    // and the records' moves do.
+    if let Some(mover) = first_mover.filter(|m| !m.starts_with('红') && !m.starts_with('紅')) {
+        return Err(format!(
+            "the header says '{mover}': a game another side than Red starts, which plyd's \
+             EinStein (Red first) does not replay"
+        ));
+    }
     let mut setups = [None, None];
     let mut stones = Stones::default();
     for (n, line) in lines.enumerate() {
@@ -1295,6 +1309,23 @@ mod tests {
         let ended = text.replace(")\n", ");\n");
         assert_ne!(ended, text);
         assert_eq!(read_record(&ended).unwrap(), ("einstein", g.clone()));
+        // A header with a field for the side that moved first after the
+        // names (`[红方先手]`) reads its result, date and event from the
+        // fields after it; one that says Blue started is refused by name.
+        let header = text.lines().next().unwrap();
+        let fields = header_fields(header);
+        let with_mover = |mover: &str| {
+            let mut shifted = fields.clone();
+            shifted.insert(3, mover.to_string());
+            let line: String = shifted.iter().map(|f| format!("[{f}]")).collect();
+            text.replacen(header, &format!("#{line};"), 1)
+        };
+        assert_eq!(
+            read_record(&with_mover("红方先手")).unwrap(),
+            ("einstein", g.clone())
+        );
+        let e = read_record(&with_mover("蓝方先手")).unwrap_err();
+        assert!(e.contains("the header says '蓝方先手'"), "{e}");
         // A step no stone can take is named where it is, not later as a
         // stone that seems to be missing.
         let line = text.lines().position(|l| l == "1:5;(R5,C3)").unwrap() + 1;
