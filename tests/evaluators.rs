@@ -1241,7 +1241,17 @@ fn eval_subcommand_prints_terms_for_tuning() {
     assert_eq!(code, Some(2));
     assert_eq!(
         stderr.trim(),
-        format!("plyd eval: eval params {p}: key 'terms': unknown field `terms`, expected one of `scale`, `weights`, `corners` (read by evaluator seed004)")
+        format!("plyd eval: eval params {p}: key 'terms': unknown field `terms`, expected one of `scale`, `weights`, `corners` (read by evaluator seed004; the file holds the parameters of weights: select weights, or give seed004 a file of its own)")
+    );
+    // The same file given to the default evaluator names the evaluator
+    // plugin it is for too (it said only `unknown field`).
+    let (code, _, stderr) = run(&["eval", "--eval-params", p]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.trim().ends_with(
+            "(read by evaluator patterns; the file holds the parameters of weights: select weights, or give patterns a file of its own)"
+        ),
+        "{stderr}"
     );
     // A file another built-in evaluator takes: named as that one's.
     let (_, seed004_params, _) = run(&["params", "--evaluator", "seed004"]);
@@ -1252,7 +1262,7 @@ fn eval_subcommand_prints_terms_for_tuning() {
     assert_eq!(code, Some(2));
     assert!(
         stderr.trim().ends_with(
-            "(read by evaluator patterns; the file is seed004's parameters: select seed004, or give patterns a file of its own)"
+            "(read by evaluator patterns; the file holds the parameters of seed004: select seed004, or give patterns a file of its own)"
         ),
         "{stderr}"
     );

@@ -1755,7 +1755,13 @@ fn named_evaluator(
     variant: &VariantRef,
 ) -> Result<plyd::host::Evaluator, String> {
     let source = evaluator_source(config, host, variant)?;
-    create_evaluator(&variant.plugin, source, config.eval_params.as_deref())
+    let refused = source.name().to_string();
+    create_evaluator(&variant.plugin, source, config.eval_params.as_deref()).map_err(|why| {
+        match config.eval_params.as_deref() {
+            Some(path) => daemon::with_plugin_owner(why, host, &variant.plugin, &refused, path),
+            None => why,
+        }
+    })
 }
 
 /// Where the evaluator `config` names for `variant` comes from (refused

@@ -37,7 +37,7 @@ use crossbeam_channel::{bounded, select, unbounded, Receiver};
 use crate::host::PluginHost;
 use crate::options::EngineSettings;
 use crate::search::{mcts::TreeMemory, SearchControl, TranspositionTable};
-pub use controller::session::{create_evaluator, evaluation_lines, Session};
+pub use controller::session::{create_evaluator, evaluation_lines, with_plugin_owner, Session};
 use controller::Controller;
 
 /// Whether `name` (in any case) is one of the engine's own options

@@ -121,6 +121,47 @@ fn params_owner(game: &Arc<GamePlugin>, refused: &str, text: &str) -> Option<Str
         .map(|source| source.name().to_string())
 }
 
+/// `why`, a refusal of the parameter file `path` by evaluator `refused`
+/// that names no built-in evaluator the file is for (` (read by evaluator
+/// X)`), with the evaluator plugin of `host` for `game` that takes it
+/// named instead: Othello's `weights` is one (its file given to the
+/// default `patterns` said only `unknown field 'terms'`).
+pub fn with_plugin_owner(
+    why: String,
+    host: &PluginHost,
+    game: &Arc<GamePlugin>,
+    refused: &str,
+    path: &Path,
+) -> String {
+    let plain = format!(" (read by evaluator {refused})");
+    if !why.contains(&plain) {
+        return why;
+    }
+    let Ok(text) = read_params(path) else {
+        return why;
+    };
+    let owner = host
+        .evaluators_for(game)
+        .into_iter()
+        .filter(|source| matches!(source, EvaluatorSource::External(_)))
+        .filter(|source| !source.name().eq_ignore_ascii_case(refused))
+        .find(|source| Evaluator::new(game, source.clone(), Some(&text)).is_ok());
+    match owner {
+        Some(owner) => {
+            let owner = owner.name();
+            why.replacen(
+                &plain,
+                &format!(
+                    " (read by evaluator {refused}; the file holds the parameters of {owner}: select \
+                     {owner}, or give {refused} a file of its own)"
+                ),
+                1,
+            )
+        }
+        None => why,
+    }
+}
+
 /// Create `source` for the states of `game` with the parameters in the
 /// file `path` (its defaults when `None`). A refusal of the parameters names
 /// the file: `eval params <file>: key '...': ...`.
@@ -141,7 +182,7 @@ pub fn create_evaluator(
                     .and_then(|t| params_owner(game, &evaluator, t))
                 {
                     Some(owner) => format!(
-                        " (read by evaluator {evaluator}; the file is {owner}'s parameters: \
+                        " (read by evaluator {evaluator}; the file holds the parameters of {owner}: \
                          select {owner}, or give {evaluator} a file of its own)"
                     ),
                     None => format!(" (read by evaluator {evaluator})"),
@@ -375,8 +416,19 @@ impl Session {
         params: Option<&Path>,
     ) -> Result<(Current, Vec<String>), String> {
         let (source, warning) = self.choose_evaluator(variant, evaluator)?;
+        let refused = source.name().to_string();
         let (current, problem) =
             start_current_with(variant.clone(), source, params.map(Path::to_path_buf))?;
+        let problem = match (problem, params) {
+            (Some(why), Some(path)) => Some(with_plugin_owner(
+                why,
+                &self.host,
+                &variant.plugin,
+                &refused,
+                path,
+            )),
+            (problem, _) => problem,
+        };
         Ok((current, warning.into_iter().chain(problem).collect()))
     }
 
@@ -701,7 +753,14 @@ impl Session {
         let missing = self.no_game();
         let current = self.current.as_mut().ok_or(missing)?;
         let source = current.evaluator.source().clone();
-        let evaluator = create_evaluator_watched(&current.variant.plugin, source, path)?;
+        let refused = source.name().to_string();
+        let game = Arc::clone(&current.variant.plugin);
+        let evaluator =
+            create_evaluator_watched(&game, source, path).map_err(|why| match path {
+                Some(path) => with_plugin_owner(why, &self.host, &game, &refused, path),
+                None => why,
+            })?;
+        let current = self.current.as_mut().ok_or("no game is loaded")?;
         current.evaluator = Arc::new(evaluator);
         current.eval_params = path.map(Path::to_path_buf);
         Ok(())
