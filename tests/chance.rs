@@ -458,6 +458,41 @@ fn a_chance_root_is_searched_for_its_expected_value() {
     }
 }
 
+/// An answer spelled as another legal move is (the plugin writes its 3 as
+/// `2`) goes out after one error line: the text reads back, as the other
+/// move, so reading it back did not tell.
+#[test]
+fn an_answer_two_legal_moves_are_spelled_as_is_told() {
+    let dir = common::plugin_dir(&[("plyd_test_dice", "dicerace")]);
+    let mut engine = common::Engine::start(dir.path(), &[], &[("PLYD_TEST_DICE", "spelled-alike")]);
+    engine.send("setoption name UCI_Variant value dicerace");
+    engine.sync();
+    for (roll, shared) in [("r3", true), ("r1", false)] {
+        engine.send(&format!("position startpos moves {roll}"));
+        engine.send("go depth 2");
+        let lines = engine.until_bestmove();
+        let told = lines.iter().any(|l| {
+            l.starts_with("info string error: the game plugin dicerace spells two or more legal moves here '2'")
+        });
+        let answer = lines.last().unwrap();
+        // With a roll of 1 only the move 1 is legal: nothing is shared.
+        assert_eq!(told, shared && answer == "bestmove 2", "{roll}: {lines:?}");
+        if !shared {
+            assert_eq!(answer, "bestmove 1", "{lines:?}");
+        }
+    }
+    engine.send("position startpos moves r3");
+    engine.send("go depth 2 searchmoves 2");
+    let lines = engine.until_bestmove();
+    assert_eq!(lines.last().unwrap(), "bestmove 2", "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("spells two or more legal moves here '2'")),
+        "{lines:?}"
+    );
+}
+
 /// The same through the daemon: `bestmove (none)` before the roll, a move
 /// (and no roll to ponder on) after it.
 #[test]

@@ -10,7 +10,8 @@
 //! `PLYD_TEST_DICE` makes it misbehave: `unlisted` leaves the rolls out of
 //! `gen_moves`; `twice` lists the roll `r3` twice among the outcomes, in
 //! place of `r1`; `zero` gives every outcome weight 0 (which counts them
-//! alike).
+//! alike); `spelled-alike` spells the move 3 as `2`, as the move 2 is
+//! (which reads back as 2).
 
 use plyd_api::{ChanceSink, Evaluator, Game, Move, MoveSink, Outcome, Variant};
 
@@ -191,6 +192,8 @@ impl Game for DiceRace {
     fn format_move(&self, mv: Move) -> String {
         if mv > ROLL {
             format!("r{}", mv - ROLL)
+        } else if mv == 3 && mode() == "spelled-alike" {
+            "2".to_string()
         } else {
             mv.to_string()
         }
