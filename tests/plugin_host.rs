@@ -550,7 +550,8 @@ fn an_abort_inside_a_plugin_is_named_before_the_process_dies_of_it() {
     assert!(
         line.contains("libplyd_game_faulty.so, at 0x")
             && line.contains("(addr2line -f -C -i -e ")
-            && line.contains("a C++ exception"),
+            && line.contains("a C++ exception")
+            && line.contains("built with panic = \"abort\""),
         "{line}"
     );
     // The place is the entry plyd called, which addr2line names.

@@ -499,8 +499,10 @@ mod imp {
             instruction(context)
         };
         let why: &[u8] = if abort {
-            b": an abort in a plugin (its abort or a failed assert, or a C++ exception leaving \
-              it) ends the process, which plyd cannot catch (docs/plugins.md, A plugin in C++)\n"
+            b": an abort in a plugin (its abort or a failed assert, a C++ exception leaving it, \
+              or a Rust panic in a plugin built with panic = \"abort\") ends the process, which \
+              plyd cannot catch (docs/plugins.md: A plugin in C++; A game in Rust, which keeps \
+              panic = \"unwind\")\n"
         } else {
             b": a fault in a plugin ends the process, which plyd cannot catch \
               (docs/plugins.md, A plugin in C)\n"
