@@ -1067,6 +1067,27 @@ fn a_failed_evaluator_call_ends_check_naming_the_position() {
     assert!(!stdout.contains("could not be told"), "{stdout}");
 }
 
+/// A game plugin that fails a call during `plyd check` (the panicky game
+/// panics listing the moves of 7 counters) is named with the position it
+/// came at, as a failed evaluator is (it said only `panicked in
+/// gen_moves`).
+#[test]
+fn a_failed_game_call_ends_check_naming_the_position() {
+    let dir = common::plugin_dir(&[("plyd_test_panicky", "panicky")]);
+    let out = plyd_command(dir.path())
+        .args(["check", "--game", "panicky", "--games", "3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("panicked in gen_moves")
+            && stderr.contains("(while checking game ")
+            && stderr.contains(", position '7' and the moves below it)"),
+        "{stderr}"
+    );
+}
+
 /// A tool refuses an option that is neither plyd's nor a loaded game's (a
 /// typo would give another run than the one asked for), and says it
 /// passes over one of the engine's given by `--option`.

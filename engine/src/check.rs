@@ -240,7 +240,17 @@ pub fn run(
 ) -> Result<CheckReport, String> {
     let mut report = CheckReport::default();
     let mut rng = SplitMix64::new(seed);
-    let failed = |e: PluginError| e.to_string();
+    // A plugin call that fails (a panic, garbage) ends the check, named
+    // with the position it came at, as an evaluator's failure is.
+    let at = std::cell::RefCell::new(String::new());
+    let failed = |e: PluginError| {
+        let at = at.borrow();
+        if at.is_empty() {
+            e.to_string()
+        } else {
+            format!("{e} (while checking {at} and the moves below it)")
+        }
+    };
     let null_moves = claims_null_moves(variant);
     // Every position seen, by hash: its side to move, its number of moves
     // and its text, for positions of one hash that differ.
@@ -282,6 +292,7 @@ pub fn run(
         'game: for ply in 0..plies {
             let before = snapshot(&state).map_err(failed)?;
             let (hash, side, text) = (before.0, before.1, before.2.as_str());
+            *at.borrow_mut() = format!("game {game} ply {ply}, position '{text}'");
             let place = |detail: &str| {
                 let at = format!("game {game} ply {ply}, position '{text}'");
                 if detail.is_empty() {
