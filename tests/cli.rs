@@ -494,6 +494,25 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
         stdout.contains("problem: the side to move never changed over a whole game"),
         "{stdout}"
     );
+    // A null move that unmake_move does not take back is named as that,
+    // and the moves' own take-backs after it are not blamed (the first
+    // move's was, the position being the null move's).
+    let (status, stdout) = check(
+        broken.path(),
+        &["--game", "panicky", "--games", "2"],
+        &[("PLYD_TEST_BAD_TABLE", "null-kept")],
+    );
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "problem: unmake_move does not restore the position after a null move (hash, side or text)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("problem: unmake_move does not restore the position (hash"),
+        "{stdout}"
+    );
     // A game claiming null moves whose make_move refuses them: a failed
     // call, named as what it is.
     let out = common::plyd_command(broken.path())

@@ -373,8 +373,15 @@ pub fn run(
                     seen.insert(hash, (side, moves.len() + unwritten, text.to_string()));
                 }
             }
-            if null_moves && !moves.is_empty() {
-                check_null_move(&mut report, &mut state, before.clone(), &place).map_err(failed)?;
+            // A null move not taken back leaves another position than the
+            // one checked: the game ends there, so that the moves' own
+            // take-backs are not blamed for it (the first move's was).
+            if null_moves
+                && !moves.is_empty()
+                && !check_null_move(&mut report, &mut state, before.clone(), &place)
+                    .map_err(failed)?
+            {
+                break 'game;
             }
             let chance_node = variant.plugin.has_chance()
                 && check_chance_node(&mut report, &mut state, &moves, &before, &place)
@@ -601,15 +608,16 @@ const NEVER_PASSES_AFTER: u32 = 4;
 
 /// For a game that claims `CAP_NULL_MOVE`: where the search would make a
 /// null move (not in check, `null_move_ok`), it is accepted, passes the
-/// turn (another side to move, another hash) and is taken back.
+/// turn (another side to move, another hash) and is taken back; `false`
+/// where it was not taken back (the state is another position now).
 fn check_null_move(
     report: &mut CheckReport,
     state: &mut GameState,
     before: (u64, u32, String),
     place: &dyn Fn(&str) -> String,
-) -> Result<(), PluginError> {
+) -> Result<bool, PluginError> {
     if !null_move_here(state)? {
-        return Ok(());
+        return Ok(true);
     }
     if let Err(e) = state.make_move(NULL_MOVE) {
         report.problem(
@@ -642,8 +650,9 @@ fn check_null_move(
                 ))
             },
         );
+        return Ok(false);
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The stack is reset at the position reached when it holds this many

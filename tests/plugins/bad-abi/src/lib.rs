@@ -209,6 +209,22 @@ unsafe extern "C" fn null_refused_make(state: *mut plyd_api::abi::State, mv: u32
     unsafe { make(state, mv) }
 }
 
+/// The game's own `unmake_move`, for `null_kept_unmake` to call.
+static UNMAKE_MOVE: std::sync::OnceLock<
+    unsafe extern "C" fn(*mut plyd_api::abi::State, plyd_api::Move) -> i32,
+> = std::sync::OnceLock::new();
+
+/// The game's `unmake_move`, which leaves a null move made (the turn stays
+/// passed).
+unsafe extern "C" fn null_kept_unmake(state: *mut plyd_api::abi::State, mv: u32) -> i32 {
+    if mv == plyd_api::NULL_MOVE {
+        return plyd_api::abi::STATUS_OK;
+    }
+    let unmake = UNMAKE_MOVE.get().expect("set with the table");
+    // SAFETY: the host's arguments, passed on.
+    unsafe { unmake(state, mv) }
+}
+
 /// A `gen_moves` that writes to address 16: a fault, as a C plugin's bad
 /// pointer gives.
 unsafe extern "C" fn faulting_gen(
@@ -322,9 +338,17 @@ fn table(mode: &str) -> GameApi {
         t.set_option = Some(unterminated_reason);
         return t;
     }
-    if mode == "sideless-hash" || mode == "null-refused" || mode == "constant-side" {
+    if mode == "sideless-hash"
+        || mode == "null-refused"
+        || mode == "constant-side"
+        || mode == "null-kept"
+    {
         let mut t = game_table::<Countdown>(&[evaluator_table::<PileEval>()]);
-        if mode == "constant-side" {
+        if mode == "null-kept" {
+            UNMAKE_MOVE.get_or_init(|| t.unmake_move.expect("the SDK's table"));
+            t.unmake_move = Some(null_kept_unmake);
+            t.capabilities |= plyd_api::abi::CAP_NULL_MOVE;
+        } else if mode == "constant-side" {
             t.side_to_move = Some(constant_side);
         } else if mode == "sideless-hash" {
             GET_POSITION.get_or_init(|| t.get_position.expect("the SDK's table"));
