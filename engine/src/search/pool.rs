@@ -407,6 +407,21 @@ pub(super) fn run(
             .position(|&m| m == mv)
             .map(|i| root_texts[i].clone())
     };
+    // Texts two root moves share (a plugin that writes h10 as h1): the
+    // answer, if it is one of them, reads back as either move, and its
+    // round trip through parse_move cannot tell.
+    let plugin_name = root.plugin().name().to_string();
+    let spelled_twice: Vec<String> = {
+        let mut texts = root_texts.clone();
+        texts.sort_unstable();
+        let mut shared: Vec<String> = texts
+            .windows(2)
+            .filter(|pair| pair[0] == pair[1])
+            .map(|pair| pair[0].clone())
+            .collect();
+        shared.dedup();
+        shared
+    };
     answer.best = root_moves.first().and_then(|&mv| spell(mv));
     // The watchdog's answer, should the first iteration not end in time:
     // the first move in the search's order (hints, the table's move), not
@@ -557,6 +572,17 @@ pub(super) fn run(
         if let Some(&best) = chosen.pv.first() {
             answer.best = spell(best);
             answer.ponder = ponder;
+        }
+        if let Some(text) = answer.best.as_ref().filter(|t| spelled_twice.contains(t)) {
+            report(SearchEvent::Info(plyd_protocol::Info {
+                string: Some(format!(
+                    "error: the game plugin {} spells two or more legal moves here '{text}': \
+                     the one played may be read as another, by a GUI and by plyd; `plyd check` \
+                     tests every move's text",
+                    plugin_name
+                )),
+                ..plyd_protocol::Info::default()
+            }));
         }
     }
     main_outcome?;

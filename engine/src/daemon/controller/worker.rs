@@ -203,9 +203,6 @@ pub fn start_search(
             let mut best_sent = false;
             // The root, kept to read the answer back before it goes out.
             let mut reader = (!chance_root).then(|| job.root.try_clone().ok()).flatten();
-            // The texts two legal root moves share, found before the search
-            // (the answer then goes out at once).
-            let shared = reader.as_ref().map(shared_texts).unwrap_or_default();
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 let mut report = |event: SearchEvent| {
                     match &event {
@@ -213,7 +210,7 @@ pub fn start_search(
                             if let Some(why) = reader
                                 .as_ref()
                                 .zip(best.as_deref())
-                                .and_then(|(root, text)| unreadable_answer(root, text, &shared))
+                                .and_then(|(root, text)| unreadable_answer(root, text))
                             {
                                 let _ = events.send(JobEvent::Search(SearchEvent::Info(Info {
                                     string: Some(why),
@@ -562,19 +559,9 @@ fn book_answer(
 /// (there is no other spelling of it); the line says why the game may
 /// stop there. `None` when it reads back, or when the plugin is disabled
 /// (its own failure has been told).
-fn unreadable_answer(root: &GameState, text: &str, shared: &[String]) -> Option<String> {
+fn unreadable_answer(root: &GameState, text: &str) -> Option<String> {
     if root.plugin().is_disabled() {
         return None;
-    }
-    // Spelled as another legal move is: it reads back as one of them,
-    // maybe not the one played.
-    if shared.iter().any(|s| s == text) {
-        return Some(format!(
-            "error: the game plugin {} spells two or more legal moves here '{text}': the one it \
-             plays may be read as another, by a GUI and by plyd; `plyd check` tests every \
-             move's text",
-            root.plugin().name()
-        ));
     }
     let again = root
         .parse_move(text)
@@ -589,28 +576,6 @@ fn unreadable_answer(root: &GameState, text: &str, shared: &[String]) -> Option<
          does not read back ({why}): a GUI may refuse it; `plyd check` tests every move's text",
         root.plugin().name()
     ))
-}
-
-/// The texts that two or more of `root`'s legal moves are spelled as (none
-/// in a plugin whose texts are right; where the moves cannot be listed or
-/// spelled, none are said).
-fn shared_texts(root: &GameState) -> Vec<String> {
-    let mut moves = Vec::new();
-    if root.plugin().is_disabled() || root.legal_moves(&mut moves).is_err() {
-        return Vec::new();
-    }
-    let mut texts: Vec<String> = moves
-        .iter()
-        .filter_map(|&mv| root.format_move(mv).ok())
-        .collect();
-    texts.sort_unstable();
-    let mut shared: Vec<String> = texts
-        .windows(2)
-        .filter(|pair| pair[0] == pair[1])
-        .map(|pair| pair[0].clone())
-        .collect();
-    shared.dedup();
-    shared
 }
 
 /// Whether the move spelled `text` leaves `root`'s other side to move
