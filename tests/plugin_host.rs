@@ -91,6 +91,18 @@ fn broken_plugins_are_refused_with_one_message_naming_the_file() {
                 "'{needle}' not in {refusals:?}"
             );
         }
+        // Asked for by the name its file gives, the game is said to be
+        // the one whose file did not load.
+        e.send("setoption name UCI_Variant value broken");
+        let told = e.sync();
+        assert!(
+            errors(&told)
+                .iter()
+                .any(|l| l.contains("unknown variant 'broken'")
+                    && l.contains("libplyd_game_broken")
+                    && l.contains(" did not load")),
+            "{library} {mode}: {told:?}"
+        );
     }
 }
 

@@ -709,6 +709,16 @@ fn is_named_plugin_file(path: &Path, prefix: &str) -> bool {
         && path.is_file()
 }
 
+/// The game a game plugin's file name names, lower case
+/// (`libplyd_game_gomoku.so`: `gomoku`); `None` for another name.
+pub fn game_of_plugin_file_name(name: &str) -> Option<String> {
+    name.strip_prefix(std::env::consts::DLL_PREFIX)?
+        .strip_suffix(std::env::consts::DLL_SUFFIX)?
+        .strip_prefix(GAME_PLUGIN_PREFIX)
+        .filter(|game| !game.is_empty())
+        .map(str::to_ascii_lowercase)
+}
+
 /// The plugin file name a game crate named `plyd_game_<game>` builds to.
 pub fn plugin_file_name(game: &str) -> String {
     format!(

@@ -587,8 +587,25 @@ impl Session {
     /// use (a GUI names it again at every new game), which keeps them.
     pub fn select_variant(&mut self, name: &str) -> Result<(), String> {
         let variant = self.host.find_variant(name).ok_or_else(|| {
+            // A game whose plugin file was refused at load (a wrong ABI
+            // version, a panic in its start) is named with that file: the
+            // refusal was said when the plugins were loaded, lines before.
+            let refused = self.host.failed_game_files().iter().find(|file| {
+                let stem = file
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(plyd_host::game_of_plugin_file_name);
+                stem.is_some_and(|game| name.to_ascii_lowercase().starts_with(&game))
+            });
+            let refused = refused.map_or(String::new(), |file| {
+                format!(
+                    "; its plugin file {} did not load (why was said when the plugins were \
+                     loaded)",
+                    file.display()
+                )
+            });
             format!(
-                "unknown variant '{name}' (loaded: {})",
+                "unknown variant '{name}' (loaded: {}){refused}",
                 self.host.variant_list()
             )
         })?;
