@@ -27,6 +27,7 @@ mod game;
 mod health;
 mod info;
 mod library;
+pub use library::loaded_bytes;
 mod solve;
 
 use std::path::{Path, PathBuf};

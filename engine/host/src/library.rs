@@ -315,6 +315,35 @@ fn check_not_cut_short(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The bytes the loader maps for the ELF file at `path` (its loadable
+/// segments' sizes in memory), without its debug sections, which a
+/// release build's plugin file is mostly made of; `None` for another
+/// file, or one whose headers cannot be read.
+pub fn loaded_bytes(path: &Path) -> Option<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut header = [0u8; 64];
+    file.read_exact(&mut header).ok()?;
+    if &header[..4] != b"\x7fELF" || header[4] != 2 || header[5] != 1 {
+        return None;
+    }
+    let u16_at = |b: &[u8], at: usize| usize::from(u16::from_le_bytes([b[at], b[at + 1]]));
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().ok()?).into();
+    let (ph_size, ph_count) = (u16_at(&header, 0x36), u16_at(&header, 0x38));
+    if ph_size < 0x38 {
+        return None;
+    }
+    let mut table = vec![0u8; ph_size * ph_count];
+    file.seek(SeekFrom::Start(u64_at(&header, 0x20)?)).ok()?;
+    file.read_exact(&mut table).ok()?;
+    // PT_LOAD entries' p_memsz.
+    table
+        .chunks_exact(ph_size)
+        .filter(|entry| entry[..4] == 1u32.to_le_bytes())
+        .map(|entry| u64_at(entry, 0x28))
+        .sum()
+}
+
 /// `path` as the dynamic loader takes a file: a bare name (`mine.so`) is
 /// the file of that name in the working directory, as every other path
 /// plyd reads, where the loader would search its library path for it
@@ -1172,6 +1201,20 @@ fn holds_mangled(path: &Path, symbol: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bytes an ELF file maps are its loadable segments: fewer than the
+    /// file holds (its debug sections are not mapped), more than nothing;
+    /// none for a file of another kind.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_elf_files_loaded_bytes_leave_out_what_is_not_mapped() {
+        let exe = std::env::current_exe().unwrap();
+        let size = std::fs::metadata(&exe).unwrap().len();
+        let loaded = loaded_bytes(&exe).unwrap();
+        assert!(loaded > 0 && loaded < size, "{loaded} of {size}");
+        assert_eq!(loaded_bytes(Path::new("Cargo.toml")), None);
+        assert_eq!(loaded_bytes(Path::new("/no/such/file")), None);
+    }
 
     #[test]
     fn a_mangled_entry_point_is_told_from_none() {

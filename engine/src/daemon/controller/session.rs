@@ -252,8 +252,9 @@ const RELOAD_MARGIN_MIB: u64 = 32;
 /// of unchanged ones by nothing).
 static RELOAD_GROWTH_MIB: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// The bytes of the plugin files a reload from `dirs` loads, with the
-/// evaluator files named one by one.
+/// The bytes the plugin files a reload from `dirs` map, with the evaluator
+/// files named one by one: their loadable segments (a file's size where
+/// its headers do not say).
 fn plugin_files_bytes(dirs: &[PathBuf], evaluator_files: &[PathBuf]) -> u64 {
     let in_dirs = dirs
         .iter()
@@ -266,9 +267,10 @@ fn plugin_files_bytes(dirs: &[PathBuf], evaluator_files: &[PathBuf]) -> u64 {
         });
     in_dirs
         .chain(evaluator_files.iter().cloned())
-        .filter_map(|path| std::fs::metadata(path).ok())
-        .filter(|meta| meta.is_file())
-        .map(|meta| meta.len())
+        .filter_map(|path| {
+            let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+            Some(plyd_host::loaded_bytes(&path).unwrap_or(meta.len()))
+        })
         .sum()
 }
 
@@ -1021,8 +1023,7 @@ impl Session {
         // cannot take them, the reload is refused, as a failed allocation
         // in a plugin's start would end the process.
         // The most a reload has grown the process so far, or before the
-        // first, the plugins' files (which hold debug sections never
-        // mapped: an over-estimate).
+        // first, what the plugins' files map.
         let grown = RELOAD_GROWTH_MIB.load(std::sync::atomic::Ordering::Relaxed);
         let mapped_before = crate::memory::mapped_mib();
         if let Some(left) = crate::memory::available_mib() {
