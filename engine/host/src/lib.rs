@@ -701,23 +701,27 @@ pub fn is_evaluator_plugin_file(path: &Path) -> bool {
 }
 
 fn is_named_plugin_file(path: &Path, prefix: &str) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return false;
-    };
-    name.strip_prefix(std::env::consts::DLL_PREFIX)
-        .and_then(|rest| rest.strip_suffix(std::env::consts::DLL_SUFFIX))
-        .is_some_and(|stem| stem.starts_with(prefix) && stem.len() > prefix.len())
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|name| named_after(name, prefix))
+        .is_some()
         && path.is_file()
+}
+
+/// What the plugin file name `name` names after `prefix`, for this
+/// platform (`libplyd_game_gomoku.so`, `plyd_game_`: `gomoku`); `None` for
+/// another name, or nothing after the prefix.
+fn named_after<'a>(name: &'a str, prefix: &str) -> Option<&'a str> {
+    name.strip_prefix(std::env::consts::DLL_PREFIX)?
+        .strip_suffix(std::env::consts::DLL_SUFFIX)?
+        .strip_prefix(prefix)
+        .filter(|named| !named.is_empty())
 }
 
 /// The game a game plugin's file name names, lower case
 /// (`libplyd_game_gomoku.so`: `gomoku`); `None` for another name.
 pub fn game_of_plugin_file_name(name: &str) -> Option<String> {
-    name.strip_prefix(std::env::consts::DLL_PREFIX)?
-        .strip_suffix(std::env::consts::DLL_SUFFIX)?
-        .strip_prefix(GAME_PLUGIN_PREFIX)
-        .filter(|game| !game.is_empty())
-        .map(str::to_ascii_lowercase)
+    named_after(name, GAME_PLUGIN_PREFIX).map(str::to_ascii_lowercase)
 }
 
 /// The plugin file name a game crate named `plyd_game_<game>` builds to.

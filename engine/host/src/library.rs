@@ -269,18 +269,9 @@ fn check_not_cut_short(path: &Path) -> Result<(), String> {
         return Ok(()); // the loader says why
     };
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut header = [0u8; 64];
-    // 64-bit little-endian ELF only (the machines plyd is built for).
-    if file.read_exact(&mut header).is_err()
-        || &header[..4] != b"\x7fELF"
-        || header[4] != 2
-        || header[5] != 1
-    {
+    let Some(header) = elf_header(&mut file) else {
         return Ok(());
-    }
-    let u16_at = |b: &[u8], at: usize| u64::from(u16::from_le_bytes([b[at], b[at + 1]]));
-    let u64_at =
-        |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("eight bytes"));
+    };
     let cut = |needed: u64| {
         format!(
             "the file is cut short: its headers need {needed} bytes, it has {len} \
@@ -315,6 +306,25 @@ fn check_not_cut_short(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The header of an ELF file opened at its start: 64-bit little-endian
+/// ELF only (the machines plyd is built for); `None` for another file.
+fn elf_header(file: &mut std::fs::File) -> Option<[u8; 64]> {
+    use std::io::Read;
+    let mut header = [0u8; 64];
+    file.read_exact(&mut header).ok()?;
+    (&header[..4] == b"\x7fELF" && header[4] == 2 && header[5] == 1).then_some(header)
+}
+
+/// The little-endian 16-bit number at `at` of `bytes`.
+fn u16_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]))
+}
+
+/// The little-endian 64-bit number at `at` of `bytes`.
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+}
+
 /// The bytes the loader maps for the ELF file at `path` (its loadable
 /// segments' sizes in memory), without its debug sections, which a
 /// release build's plugin file is mostly made of; `None` for another
@@ -322,26 +332,21 @@ fn check_not_cut_short(path: &Path) -> Result<(), String> {
 pub fn loaded_bytes(path: &Path) -> Option<u64> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = std::fs::File::open(path).ok()?;
-    let mut header = [0u8; 64];
-    file.read_exact(&mut header).ok()?;
-    if &header[..4] != b"\x7fELF" || header[4] != 2 || header[5] != 1 {
-        return None;
-    }
-    let u16_at = |b: &[u8], at: usize| usize::from(u16::from_le_bytes([b[at], b[at + 1]]));
-    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().ok()?).into();
+    let header = elf_header(&mut file)?;
     let (ph_size, ph_count) = (u16_at(&header, 0x36), u16_at(&header, 0x38));
     if ph_size < 0x38 {
         return None;
     }
-    let mut table = vec![0u8; ph_size * ph_count];
-    file.seek(SeekFrom::Start(u64_at(&header, 0x20)?)).ok()?;
+    let mut table = vec![0u8; (ph_size * ph_count) as usize];
+    file.seek(SeekFrom::Start(u64_at(&header, 0x20))).ok()?;
     file.read_exact(&mut table).ok()?;
     // PT_LOAD entries' p_memsz.
-    table
-        .chunks_exact(ph_size)
+    let loaded = table
+        .chunks_exact(ph_size as usize)
         .filter(|entry| entry[..4] == 1u32.to_le_bytes())
         .map(|entry| u64_at(entry, 0x28))
-        .sum()
+        .sum();
+    Some(loaded)
 }
 
 /// `path` as the dynamic loader takes a file: a bare name (`mine.so`) is
