@@ -302,12 +302,10 @@ impl EngineSpec {
             .chain(from_args)
             .chain(option_args)
             .filter_map(|(key, value)| {
-                let path = Path::new(value.trim());
-                let path = match &self.dir {
-                    Some(dir) if path.is_relative() => dir.join(path),
-                    _ => path.to_path_buf(),
-                };
-                Some(format!("{key}={value}:{}", fingerprint(&path)?))
+                Some(format!(
+                    "{key}={value}:{}",
+                    fingerprint(&self.in_dir(value))?
+                ))
             })
             .collect();
         if words.is_empty() {
@@ -317,20 +315,24 @@ impl EngineSpec {
         }
     }
 
+    /// The file `text` names as the engine reads it: a relative path is
+    /// taken from its `dir`.
+    fn in_dir(&self, text: &str) -> PathBuf {
+        let path = Path::new(text.trim());
+        match &self.dir {
+            Some(dir) if path.is_relative() => dir.join(path),
+            _ => path.to_path_buf(),
+        }
+    }
+
     /// What the engine plays with, as one line: its program, arguments,
     /// options and limits, each program or value that names a file
     /// written as the file's contents' fingerprint. Two engines of one
     /// line are one player (a class's two submissions of one evaluator
     /// file, under other names), whatever their names and paths.
     pub fn player(&self) -> String {
-        let file_or_text = |text: &str| {
-            let path = Path::new(text.trim());
-            let path = match &self.dir {
-                Some(dir) if path.is_relative() => dir.join(path),
-                _ => path.to_path_buf(),
-            };
-            fingerprint(&path).unwrap_or_else(|| text.to_string())
-        };
+        let file_or_text =
+            |text: &str| fingerprint(&self.in_dir(text)).unwrap_or_else(|| text.to_string());
         let mut options: Vec<String> = self
             .options
             .iter()

@@ -154,10 +154,10 @@ impl Standings {
             } else {
                 format!("{:.1}%", 100.0 * points / n as f64)
             };
-            let pad = " ".repeat(width - display_width(name));
+            let name = padded(name, width);
             let _ = writeln!(
                 out,
-                "{name}{pad}  {n:>6} {wins:>6} {:>6} {losses:>6} {points:>7.1} {score:>7}",
+                "{name}  {n:>6} {wins:>6} {:>6} {losses:>6} {points:>7.1} {score:>7}",
                 t.draws
             );
         }
@@ -243,6 +243,13 @@ impl Standings {
 /// The columns `text` takes on a terminal: two for each wide character
 /// (the CJK blocks, Hangul, full-width forms), one for any other, so
 /// that a table of Chinese names stays in its columns.
+/// `name` with blanks after it to `width` columns on a terminal
+/// ([`display_width`]).
+pub(crate) fn padded(name: &str, width: usize) -> String {
+    let pad = width.saturating_sub(display_width(name));
+    format!("{name}{}", " ".repeat(pad))
+}
+
 pub(crate) fn display_width(text: &str) -> usize {
     text.chars()
         .map(|c| {

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::args::{ArenaArgs, EngineGroups};
+use crate::args::{ArenaArgs, EngineGroups, EngineSpec};
 use crate::interrupt::{self, Cancel, INTERRUPTED_STATUS};
 use crate::stats::{EloEstimate, Tally};
 use crate::{play, say, ArenaError};
@@ -27,7 +27,11 @@ pub(crate) fn run(
         say(&format!("plyd arena: {why}"));
         ExitCode::from(2)
     };
-    let names = match engine_names(args) {
+    let specs = match args.each_engine() {
+        Ok(specs) => specs,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let names = match engine_names(&specs) {
         Ok(names) => names,
         Err(why) => return refuse(why),
     };
@@ -56,10 +60,8 @@ pub(crate) fn run(
     }
     // Engines that are one player under other names (a class's copied
     // submission): said before the first pair.
-    if let Ok(specs) = args.each_engine() {
-        for warning in crate::args::same_players_warnings(&specs) {
-            say(&warning);
-        }
+    for warning in crate::args::same_players_warnings(&specs) {
+        say(&warning);
     }
     let groups = &args.engines.0;
     let pairs: Vec<(usize, usize)> = (0..groups.len())
@@ -139,10 +141,9 @@ pub(crate) fn run(
 /// Each engine's name (`name=`, else its program's), as a pair's match
 /// names it; two of one name are refused (the logs and the table tell
 /// engines by name).
-fn engine_names(args: &ArenaArgs) -> Result<Vec<String>, String> {
+fn engine_names(specs: &[EngineSpec]) -> Result<Vec<String>, String> {
     let mut names: Vec<String> = Vec::new();
-    let specs = args.each_engine().map_err(|e| e.to_string())?;
-    for (i, spec) in specs.into_iter().enumerate() {
+    for (i, spec) in specs.iter().enumerate() {
         if let Some(first) = names.iter().position(|n| *n == spec.name) {
             return Err(format!(
                 "engines {} and {} are both named {}: give each a name of its own (name=...)",
@@ -151,7 +152,7 @@ fn engine_names(args: &ArenaArgs) -> Result<Vec<String>, String> {
                 spec.name
             ));
         }
-        names.push(spec.name);
+        names.push(spec.name.clone());
     }
     Ok(names)
 }
@@ -267,10 +268,6 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
         .max()
         .unwrap_or(6)
         .max(6);
-    let padded = |name: &str| {
-        let pad = width.saturating_sub(crate::report::display_width(name));
-        format!("{name}{}", " ".repeat(pad))
-    };
     let mut out = String::new();
     out += &format!(
         "round robin: {n} engines, {} pairs, {games} games\n",
@@ -296,7 +293,7 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
         out += &format!(
             "{:>4}  {} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  {elo}\n",
             rank + 1,
-            padded(&names[i]),
+            crate::report::padded(&names[i], width),
             t.games(),
             t.wins,
             t.draws,
@@ -315,7 +312,11 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
     }
     out.push('\n');
     for (rank, &i) in order.iter().enumerate() {
-        out += &format!("{:>4}  {}", rank + 1, padded(&names[i]));
+        out += &format!(
+            "{:>4}  {}",
+            rank + 1,
+            crate::report::padded(&names[i], width)
+        );
         for &j in &order {
             let t = &tally[i][j];
             let cell = if i == j {
