@@ -370,9 +370,9 @@ impl Book {
     /// [`HELD_PER_FILE_BYTE`] times its size), is refused before it is
     /// read: the allocation that failed ended the process.
     pub fn load(path: &Path) -> Result<Book, String> {
-        if let (Ok(meta), Some(left)) = (std::fs::metadata(path), crate::memory::available_mib()) {
+        if let Some(meta) = std::fs::metadata(path).ok().filter(|meta| meta.is_file()) {
             let need = (meta.len() * HELD_PER_FILE_BYTE).div_ceil(1 << 20);
-            if meta.is_file() && need + crate::memory::HEADROOM_MIB > left {
+            if let Some(left) = crate::memory::short_for(need + crate::memory::HEADROOM_MIB) {
                 return Err(format!(
                     "book {}: cannot be read: its {} MiB take about {need} MiB once read, more \
                      than this process can have now ({left} MiB left)",

@@ -292,7 +292,6 @@ pub fn run(
         'game: for ply in 0..plies {
             let before = snapshot(&state).map_err(failed)?;
             let (hash, side, text) = (before.0, before.1, before.2.as_str());
-            *at.borrow_mut() = format!("game {game} ply {ply}, position '{text}'");
             let place = |detail: &str| {
                 let at = format!("game {game} ply {ply}, position '{text}'");
                 if detail.is_empty() {
@@ -301,6 +300,7 @@ pub fn run(
                     format!("{at}: {detail}")
                 }
             };
+            *at.borrow_mut() = place("");
             let (counted, unwritten) = listed(&state, &mut moves).map_err(failed)?;
             report.positions += 1;
             alive();

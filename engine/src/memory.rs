@@ -19,6 +19,14 @@ pub fn available_mib() -> Option<u64> {
         .min()
 }
 
+/// What the process may still take, in MiB ([`available_mib`]), where
+/// `need_mib` more do not fit in it; `None` where they fit, or no bound
+/// is known: a book, a reload or a search tree that would not fit is
+/// refused or stopped rather than end the process.
+pub fn short_for(need_mib: u64) -> Option<u64> {
+    available_mib().filter(|&left| need_mib > left)
+}
+
 /// The address space the process maps, in MiB (`VmSize`); 0 where it
 /// cannot be read.
 pub(crate) fn mapped_mib() -> u64 {

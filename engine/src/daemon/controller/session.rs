@@ -108,17 +108,32 @@ fn looks_like_a_library(path: &Path) -> bool {
             .any(|m| head == m.to_be_bytes() || head == m.to_le_bytes())
 }
 
-/// The built-in evaluator of `game`, other than `refused`, that takes the
-/// parameter text `text`, if one does: whose file it is.
-fn params_owner(game: &Arc<GamePlugin>, refused: &str, text: &str) -> Option<String> {
-    (0..game.evaluators().len())
-        .map(|index| EvaluatorSource::BuiltIn {
-            game: Arc::clone(game),
-            index,
-        })
+/// The evaluator of `sources` (evaluators of `game`), other than
+/// `refused`, that takes the parameter text `text`, if one does: whose
+/// file it is.
+fn params_owner(
+    game: &Arc<GamePlugin>,
+    sources: impl IntoIterator<Item = EvaluatorSource>,
+    refused: &str,
+    text: &str,
+) -> Option<String> {
+    sources
+        .into_iter()
         .filter(|source| !source.name().eq_ignore_ascii_case(refused))
         .find(|source| Evaluator::new(game, source.clone(), Some(text)).is_ok())
         .map(|source| source.name().to_string())
+}
+
+/// What a refusal of a parameter file by evaluator `refused` adds: the
+/// evaluator whose file it is, where one is known.
+fn read_by(refused: &str, owner: Option<&str>) -> String {
+    match owner {
+        Some(owner) => format!(
+            " (read by evaluator {refused}; the file holds the parameters of {owner}: select \
+             {owner}, or give {refused} a file of its own)"
+        ),
+        None => format!(" (read by evaluator {refused})"),
+    }
 }
 
 /// `why`, a refusal of the parameter file `path` by evaluator `refused`
@@ -133,31 +148,19 @@ pub fn with_plugin_owner(
     refused: &str,
     path: &Path,
 ) -> String {
-    let plain = format!(" (read by evaluator {refused})");
+    let plain = read_by(refused, None);
     if !why.contains(&plain) {
         return why;
     }
     let Ok(text) = read_params(path) else {
         return why;
     };
-    let owner = host
+    let plugins = host
         .evaluators_for(game)
         .into_iter()
-        .filter(|source| matches!(source, EvaluatorSource::External(_)))
-        .filter(|source| !source.name().eq_ignore_ascii_case(refused))
-        .find(|source| Evaluator::new(game, source.clone(), Some(&text)).is_ok());
-    match owner {
-        Some(owner) => {
-            let owner = owner.name();
-            why.replacen(
-                &plain,
-                &format!(
-                    " (read by evaluator {refused}; the file holds the parameters of {owner}: select \
-                     {owner}, or give {refused} a file of its own)"
-                ),
-                1,
-            )
-        }
+        .filter(|source| matches!(source, EvaluatorSource::External(_)));
+    match params_owner(game, plugins, refused, &text) {
+        Some(owner) => why.replacen(&plain, &read_by(refused, Some(&owner)), 1),
         None => why,
     }
 }
@@ -177,16 +180,14 @@ pub fn create_evaluator(
             // another evaluator (EvalParams sent before Evaluator): say
             // which one read it.
             let reader = if reason.contains("unknown field") {
-                match text
+                let built_in = (0..game.evaluators().len()).map(|index| EvaluatorSource::BuiltIn {
+                    game: Arc::clone(game),
+                    index,
+                });
+                let owner = text
                     .as_deref()
-                    .and_then(|t| params_owner(game, &evaluator, t))
-                {
-                    Some(owner) => format!(
-                        " (read by evaluator {evaluator}; the file holds the parameters of {owner}: \
-                         select {owner}, or give {evaluator} a file of its own)"
-                    ),
-                    None => format!(" (read by evaluator {evaluator})"),
-                }
+                    .and_then(|t| params_owner(game, built_in, &evaluator, t));
+                read_by(&evaluator, owner.as_deref())
             } else {
                 String::new()
             };
@@ -1020,25 +1021,23 @@ impl Session {
     pub fn reload(&mut self, dirs: &[PathBuf]) -> Result<Vec<String>, String> {
         // The plugins load beside those loaded now (a changed file's copy
         // stays mapped until the process ends): where the memory left
-        // cannot take them, the reload is refused, as a failed allocation
-        // in a plugin's start would end the process.
-        // The most a reload has grown the process so far, or before the
-        // first, what the plugins' files map.
+        // cannot take as much as a reload has grown the process so far
+        // (before the first, what the plugins' files map), the reload is
+        // refused, as a failed allocation in a plugin's start would end
+        // the process.
         let grown = RELOAD_GROWTH_MIB.load(std::sync::atomic::Ordering::Relaxed);
         let mapped_before = crate::memory::mapped_mib();
-        if let Some(left) = crate::memory::available_mib() {
-            let need = if grown > 0 {
-                grown
-            } else {
-                plugin_files_bytes(dirs, self.host.evaluator_files()).div_ceil(1 << 20)
-            } + RELOAD_MARGIN_MIB;
-            if need > left {
-                return Err(format!(
-                    "plugins not reloaded: loading them again may take about {need} MiB, more \
-                     than this process can have now ({left} MiB left; a changed plugin's copy \
-                     stays loaded until plyd ends); the plugins loaded before stay"
-                ));
-            }
+        let need = if grown > 0 {
+            grown
+        } else {
+            plugin_files_bytes(dirs, self.host.evaluator_files()).div_ceil(1 << 20)
+        } + RELOAD_MARGIN_MIB;
+        if let Some(left) = crate::memory::short_for(need) {
+            return Err(format!(
+                "plugins not reloaded: loading them again may take about {need} MiB, more than \
+                 this process can have now ({left} MiB left; a changed plugin's copy stays \
+                 loaded until plyd ends); the plugins loaded before stay"
+            ));
         }
         let variant = self.variant_name();
         let evaluator = self

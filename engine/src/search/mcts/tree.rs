@@ -162,8 +162,7 @@ pub const TREE_MARGIN_MIB: u64 = 16;
 /// Whether `bytes` more fit in what the process may still take, with
 /// [`TREE_MARGIN_MIB`] left after them.
 fn memory_for(bytes: u64) -> bool {
-    crate::memory::available_mib()
-        .is_none_or(|left| left >= bytes.div_ceil(1 << 20) + TREE_MARGIN_MIB)
+    crate::memory::short_for(bytes.div_ceil(1 << 20) + TREE_MARGIN_MIB).is_none()
 }
 
 /// The bytes of a node's own lists.
