@@ -333,6 +333,9 @@ fn plyd_against_itself_on_othello() {
         stdout.contains("Elo difference deep - shallow: "),
         "{stdout}"
     );
+    // Four games, two colour-swapped pairs, counted by pairs too.
+    assert!(stdout.contains("Elo by pairs: "), "{stdout}");
+    assert!(stdout.contains("2 colour-swapped pairs"), "{stdout}");
     // One progress line per game.
     assert_eq!(
         stderr.lines().filter(|l| l.starts_with("game ")).count(),

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::record::{ClosestCall, Ending, GameRecord, GameResult};
-use crate::stats::{signed, EloEstimate, Sprt, SprtDecision, Tally};
+use crate::stats::{signed, EloEstimate, PairTally, Sprt, SprtDecision, Tally};
 
 /// The running totals of a match.
 #[derive(Debug, Clone)]
@@ -14,6 +14,12 @@ pub struct Standings {
     pub names: [String; 2],
     /// Results of the first engine.
     pub tally: Tally,
+    /// The colour-swapped pairs both of whose games are counted, by the
+    /// first engine's points in them.
+    pub pairs: PairTally,
+    /// The first engine's points in each pair one of whose games is
+    /// counted, by the pair's number (from 0).
+    pub open_pairs: BTreeMap<usize, f64>,
     /// Games by how they ended.
     pub endings: BTreeMap<Ending, u64>,
     /// Wins of the first player, wins of the second player, draws.
@@ -44,6 +50,8 @@ impl Standings {
         Standings {
             names,
             tally: Tally::default(),
+            pairs: PairTally::default(),
+            open_pairs: BTreeMap::new(),
             endings: BTreeMap::new(),
             by_side: [0; 3],
             closest: None,
@@ -72,6 +80,14 @@ impl Standings {
             self.tally.losses += 1;
         } else {
             self.tally.draws += 1;
+        }
+        // Games 2k+1 and 2k+2 are pair k's (numbers from 1).
+        let pair = record.number.saturating_sub(1) / 2;
+        match self.open_pairs.remove(&pair) {
+            Some(first) => self.pairs.add(first + points),
+            None => {
+                self.open_pairs.insert(pair, points);
+            }
         }
         *self.endings.entry(record.ending).or_default() += 1;
         self.by_side[match record.result {
@@ -203,6 +219,9 @@ impl Standings {
                 let _ = writeln!(out, "Elo difference: no games");
             }
         }
+        if let Some(line) = self.pairs_line() {
+            let _ = writeln!(out, "{line}");
+        }
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
             let (decision, llr, later) = match self.sprt_crossed {
@@ -237,6 +256,36 @@ impl Standings {
             let _ = writeln!(out);
         }
         out
+    }
+}
+
+impl Standings {
+    /// The Elo line by colour-swapped pairs (see
+    /// [`EloEstimate::from_pairs`]), with the pairs' points and the games
+    /// left out; `None` before the first pair is complete.
+    fn pairs_line(&self) -> Option<String> {
+        let n = self.pairs.pairs();
+        if n == 0 {
+            return None;
+        }
+        let unpaired = match self.open_pairs.len() {
+            0 => String::new(),
+            1 => "; 1 game without its pair left out".to_string(),
+            k => format!("; {k} games without their pair left out"),
+        };
+        let pairs = format!(
+            "{n} colour-swapped pair{}, the first engine's points in them {}{unpaired}",
+            if n == 1 { "" } else { "s" },
+            self.pairs
+        );
+        Some(match EloEstimate::from_pairs(&self.pairs) {
+            Some(elo) => format!(
+                "Elo by pairs: {elo} (95% interval {} to {}; {pairs}; pair score standard error)",
+                signed(elo.low),
+                signed(elo.high)
+            ),
+            None => format!("Elo by pairs: no interval, every pair scored alike ({pairs})"),
+        })
     }
 }
 
@@ -405,6 +454,46 @@ mod tests {
                 "game 4 (4/10): a vs b: 1/2-1/2 max plies | a vs b: +2 =1 -1 | Elo +88.7"
             ),
             "{line}"
+        );
+        // Pair 0: a won game 1 and lost game 2 (1 point); pair 1: a won
+        // game 3 and drew game 4 (3/2). Pair scores 0.5 and 0.75: mean
+        // 0.625, variance 0.015625, standard error sqrt(0.015625 / 2) =
+        // 0.088388, 1.96 of it 0.173240: 0.451760 to 0.798240, Elo -33.6
+        // to +238.9, +/- 136.3.
+        assert!(
+            table.contains(
+                "Elo by pairs: +88.7 +/- 136.3 (95% interval -33.6 to +238.9; 2 colour-swapped \
+                 pairs, the first engine's points in them 0: 0, 1/2: 0, 1: 1, 3/2: 1, 2: 0; \
+                 pair score standard error)"
+            ),
+            "{table}"
+        );
+        s.add(&record(5, 0, GameResult::FirstWins, Ending::Rules));
+        let table = s.final_table(None);
+        assert!(
+            table.contains("3/2: 1, 2: 0; 1 game without its pair left out;"),
+            "{table}"
+        );
+        s.add(&record(6, 1, GameResult::SecondWins, Ending::Rules));
+        let table = s.final_table(None);
+        assert!(
+            table.contains(
+                "3 colour-swapped pairs, the first engine's points in them 0: 0, \
+                 1/2: 0, 1: 1, 3/2: 1, 2: 1; pair"
+            ),
+            "{table}"
+        );
+        let mut alike = Standings::new(["a".into(), "b".into()]);
+        assert!(!alike.final_table(None).contains("pairs"));
+        alike.add(&record(2, 1, GameResult::Draw, Ending::Rules));
+        alike.add(&record(1, 0, GameResult::Draw, Ending::Rules));
+        assert!(
+            alike.final_table(None).contains(
+                "Elo by pairs: no interval, every pair scored alike (1 colour-swapped pair, the \
+                 first engine's points in them 0: 0, 1/2: 0, 1: 1, 3/2: 0, 2: 0)"
+            ),
+            "{}",
+            alike.final_table(None)
         );
     }
 

@@ -9,9 +9,14 @@
 //! * The 95% interval treats every game as an independent draw of a score
 //!   in {0, 1/2, 1}: the standard error of the mean score is the per-game
 //!   standard deviation over `sqrt(n)`, and the interval's ends on the score
-//!   scale are mapped to Elo. Games are not treated as colour-swapped pairs
-//!   (no pentanomial model), which slightly overstates the error when
-//!   openings are strongly biased.
+//!   scale are mapped to Elo.
+//! * [`PairTally`] counts the colour-swapped pairs by the first engine's
+//!   points in them (0, 1/2, 1, 3/2, 2: the pentanomial model), and
+//!   [`EloEstimate::from_pairs`] takes each pair's score as one draw: the
+//!   pair's two games share an opening (and a game's chance outcomes), so
+//!   what the opening does for one side it does for both engines, and a
+//!   pair's score varies less than two independent games' would where
+//!   openings are unbalanced.
 //! * The SPRT is the generalised SPRT on that same trinomial model, the
 //!   test fishtest runs for logistic Elo bounds: the log-likelihood ratio
 //!   compares the most likely win/draw/loss probabilities whose expected
@@ -61,6 +66,40 @@ impl Tally {
     pub fn score(&self) -> Option<f64> {
         let n = self.games();
         (n > 0).then(|| self.points() / n as f64)
+    }
+}
+
+/// The colour-swapped pairs of a match by the first engine's points in
+/// them: `counts[k]` pairs scored `k / 2` points (0 to 2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PairTally {
+    /// Pairs by points: 0, 1/2, 1, 3/2, 2.
+    pub counts: [u64; 5],
+}
+
+impl PairTally {
+    /// Pairs counted.
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Count a pair in which the first engine scored `points` (0 to 2, in
+    /// halves).
+    pub fn add(&mut self, points: f64) {
+        let k = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[k] += 1;
+    }
+}
+
+impl fmt::Display for PairTally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let points = ["0", "1/2", "1", "3/2", "2"];
+        let parts: Vec<String> = points
+            .iter()
+            .zip(&self.counts)
+            .map(|(p, c)| format!("{p}: {c}"))
+            .collect();
+        write!(f, "{}", parts.join(", "))
     }
 }
 
@@ -136,6 +175,35 @@ impl EloEstimate {
         let stderr =
             (per_game_variance(tally.wins as f64, tally.draws as f64, tally.losses as f64) / n)
                 .sqrt();
+        Some(EloEstimate {
+            elo: elo_from_score(s),
+            low: elo_from_score(s - Z_95 * stderr),
+            high: elo_from_score(s + Z_95 * stderr),
+            alike: false,
+        })
+    }
+
+    /// Estimate the difference from colour-swapped pairs, each pair's
+    /// score (its points over 2) one draw: the mean of the pairs' scores
+    /// and its standard error, mapped to Elo as
+    /// [`EloEstimate::from_tally`] maps the games'. `None` before the
+    /// first pair and where every pair scored the same (no spread to
+    /// measure; the per-game figure says what those games say).
+    pub fn from_pairs(pairs: &PairTally) -> Option<Self> {
+        let n = pairs.pairs() as f64;
+        if pairs.counts.iter().filter(|&&c| c > 0).count() < 2 {
+            return None;
+        }
+        let score = |k: usize| k as f64 / 4.0;
+        let s = (0..5)
+            .map(|k| pairs.counts[k] as f64 * score(k))
+            .sum::<f64>()
+            / n;
+        let variance = (0..5)
+            .map(|k| pairs.counts[k] as f64 * (score(k) - s).powi(2))
+            .sum::<f64>()
+            / n;
+        let stderr = (variance / n).sqrt();
         Some(EloEstimate {
             elo: elo_from_score(s),
             low: elo_from_score(s - Z_95 * stderr),
@@ -419,6 +487,35 @@ mod tests {
         // All wins: the estimate is unbounded, and printed as such.
         let all = EloEstimate::from_tally(&tally(3, 0, 0)).unwrap();
         assert_eq!(signed(all.elo), "+inf");
+    }
+
+    #[test]
+    fn elo_interval_by_pairs_of_a_worked_example() {
+        // 10 pairs: 1 at 0 points, 1 at 1/2, 3 at 1, 2 at 3/2, 3 at 2.
+        // Pair scores 0, .25, .5, .75, 1: s = (0 + .25 + 1.5 + 1.5 + 3)
+        // / 10 = 0.625; deviations -.625, -.375, -.125, .125, .375:
+        // var = (.390625 + .140625 + 3 * .015625 + 2 * .015625 + 3 *
+        // .140625) / 10 = 1.03125 / 10 = 0.103125; stderr =
+        // sqrt(0.0103125) = 0.101551; 1.96 * it = 0.199036, so the score
+        // lies within 0.425964 to 0.824036: Elo(0.625) = 88.74,
+        // Elo(0.425964) = -400 log10(1.347616) = -51.83,
+        // Elo(0.824036) = -400 log10(0.213539) = 268.21.
+        let mut pairs = PairTally::default();
+        for points in [0.0, 0.5, 1.0, 1.0, 1.0, 1.5, 1.5, 2.0, 2.0, 2.0] {
+            pairs.add(points);
+        }
+        assert_eq!(pairs.counts, [1, 1, 3, 2, 3]);
+        assert_eq!(pairs.to_string(), "0: 1, 1/2: 1, 1: 3, 3/2: 2, 2: 3");
+        let est = EloEstimate::from_pairs(&pairs).unwrap();
+        assert!(close(est.elo, 88.74, 0.01), "{est:?}");
+        assert!(close(est.low, -51.83, 0.01), "{est:?}");
+        assert!(close(est.high, 268.21, 0.01), "{est:?}");
+        // No pairs, or pairs that all scored alike: no spread to measure.
+        assert!(EloEstimate::from_pairs(&PairTally::default()).is_none());
+        let mut alike = PairTally::default();
+        alike.add(1.0);
+        alike.add(1.0);
+        assert!(EloEstimate::from_pairs(&alike).is_none());
     }
 
     #[test]
