@@ -63,12 +63,18 @@ impl Standings {
     /// earlier crossing, which stands whatever the later games do.
     pub fn sprt_decided(&mut self, sprt: &Sprt) -> bool {
         if self.sprt_crossed.is_none() {
-            let decision = sprt.decide(&self.tally);
+            let llr = self.llr(sprt);
+            let decision = sprt.verdict(llr);
             if decision != SprtDecision::Continue {
-                self.sprt_crossed = Some((decision, self.tally.games(), sprt.llr(&self.tally)));
+                self.sprt_crossed = Some((decision, self.tally.games(), llr));
             }
         }
         self.sprt_crossed.is_some()
+    }
+
+    /// `sprt`'s ratio on what it counts: the games or the finished pairs.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        sprt.llr_by_model(&self.tally, &self.pairs)
     }
 
     /// Count a finished game.
@@ -137,7 +143,11 @@ impl Standings {
         }
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
-            let _ = write!(line, " | LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(t));
+            let _ = write!(
+                line,
+                " | LLR {:.2} ({lower:.2}, {upper:.2})",
+                self.llr(sprt)
+            );
         }
         line
     }
@@ -226,7 +236,7 @@ impl Standings {
             let (lower, upper) = sprt.bounds();
             let (decision, llr, later) = match self.sprt_crossed {
                 Some((decision, games, llr)) => (decision, llr, t.games() - games),
-                None => (sprt.decide(t), sprt.llr(t), 0),
+                None => (sprt.verdict(self.llr(sprt)), self.llr(sprt), 0),
             };
             let verdict = match decision {
                 SprtDecision::AcceptH1 => format!(
@@ -250,7 +260,7 @@ impl Standings {
                     " after {} games; with the {later} game{} in play then, counted since: LLR {:.2}",
                     t.games() - later,
                     if later == 1 { "" } else { "s" },
-                    sprt.llr(t)
+                    self.llr(sprt)
                 );
             }
             let _ = writeln!(out);
@@ -405,6 +415,63 @@ mod tests {
         assert!(
             table.contains(
                 "LLR 3.07 (bounds -2.94, 2.94): H1 accepted (elo1=50 favoured over elo0=0)\n"
+            ),
+            "{table}"
+        );
+    }
+
+    /// An SPRT by pairs moves only as a pair is finished: 23 pairs won
+    /// both ways decide it (as 23 games do by games), after game 46.
+    #[test]
+    fn an_sprt_by_pairs_decides_at_a_pairs_end() {
+        let sprt = Sprt::parse(
+            &[
+                "elo0=0",
+                "elo1=50",
+                "alpha=0.05",
+                "beta=0.05",
+                "model=pairs",
+            ]
+            .map(String::from),
+        )
+        .unwrap();
+        let mut s = Standings::new(["a".into(), "b".into()]);
+        for n in 1..=46 {
+            s.add(&record(n, (n + 1) % 2, GameResult::Draw, Ending::Rules));
+            s.tally = Tally {
+                wins: n as u64,
+                ..Tally::default()
+            };
+        }
+        // The pairs count, not the games' tally: drawn pairs (1 point
+        // each) beside a tally made to read all wins, and the ratio is
+        // below 0.
+        assert!(s.llr(&sprt) < 0.0);
+        let mut s = Standings::new(["a".into(), "b".into()]);
+        let won_by_a = |n: usize| match n % 2 {
+            1 => record(n, 0, GameResult::FirstWins, Ending::Rules),
+            _ => record(n, 1, GameResult::SecondWins, Ending::Rules),
+        };
+        let mut before = 0.0;
+        for n in 1..=46 {
+            s.add(&won_by_a(n));
+            assert_eq!(s.sprt_decided(&sprt), n == 46, "{n}");
+            let llr = s.llr(&sprt);
+            if n % 2 == 1 {
+                assert_eq!(
+                    llr, before,
+                    "game {n} of an unfinished pair moved the ratio"
+                );
+            } else {
+                assert!(llr > before, "{n}");
+            }
+            before = llr;
+        }
+        let table = s.final_table(Some(&sprt));
+        assert!(
+            table.contains(
+                "SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05 model=pairs: LLR 3.07 (bounds -2.94, \
+                 2.94): H1 accepted (elo1=50 favoured over elo0=0)\n"
             ),
             "{table}"
         );

@@ -258,6 +258,10 @@ fn regularized(tally: &Tally) -> [f64; 3] {
 /// Scores of a win, a draw and a loss, in the order of the counts.
 const OUTCOME_SCORES: [f64; 3] = [1.0, 0.5, 0.0];
 
+/// Scores of a pair of 0, 1/2, 1, 3/2 and 2 points, in the order of
+/// [`PairTally::counts`].
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
 /// The win/draw/loss probabilities with expected score `mean` under which
 /// the observed frequencies `observed` (all positive) are most likely.
 ///
@@ -266,8 +270,12 @@ const OUTCOME_SCORES: [f64; 3] = [1.0, 0.5, 0.0];
 /// and `x` is the root of `sum p_i (a_i - mean) / (1 + x (a_i - mean)) = 0`.
 /// That sum falls steadily from +inf to -inf as `x` crosses the interval
 /// where every `q_i` stays positive, so bisection finds the root.
-fn most_likely_with_mean(observed: &[f64; 3], mean: f64) -> [f64; 3] {
-    let offsets = OUTCOME_SCORES.map(|a| a - mean);
+fn most_likely_with_mean<const N: usize>(
+    observed: &[f64; N],
+    scores: &[f64; N],
+    mean: f64,
+) -> [f64; N] {
+    let offsets = scores.map(|a| a - mean);
     let slope = |x: f64| -> f64 {
         observed
             .iter()
@@ -275,7 +283,8 @@ fn most_likely_with_mean(observed: &[f64; 3], mean: f64) -> [f64; 3] {
             .map(|(p, d)| p * d / (1.0 + x * d))
             .sum()
     };
-    // 1 + x d > 0 for d = 1 - mean > 0 and d = -mean < 0.
+    // 1 + x d > 0 for d = 1 - mean > 0 and d = -mean < 0 (every set of
+    // scores holds 0 and 1).
     let (mut low, mut high) = (-1.0 / (1.0 - mean), 1.0 / mean);
     for _ in 0..200 {
         let mid = (low + high) / 2.0;
@@ -310,6 +319,20 @@ pub struct Sprt {
     pub alpha: f64,
     /// Chance of accepting H0 when H1 holds.
     pub beta: f64,
+    /// What the test counts: games or colour-swapped pairs.
+    pub model: SprtModel,
+}
+
+/// What an SPRT counts (`model=` of `--sprt`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SprtModel {
+    /// Each game a draw of 0, 1/2 or 1 (the trinomial model), the test
+    /// looked at after every game.
+    #[default]
+    Games,
+    /// Each colour-swapped pair a draw of 0 to 2 points in halves (the
+    /// pentanomial model), the test looked at as each pair is finished.
+    Pairs,
 }
 
 /// Where a running SPRT stands.
@@ -328,10 +351,23 @@ impl Sprt {
     /// in any order).
     pub fn parse(words: &[String]) -> Result<Self, String> {
         let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, None, None);
+        let mut model = SprtModel::Games;
         for word in words {
             let (key, value) = word
                 .split_once('=')
                 .ok_or_else(|| format!("--sprt: '{word}' is not key=value"))?;
+            if key.trim() == "model" {
+                model = match value.trim() {
+                    "games" => SprtModel::Games,
+                    "pairs" => SprtModel::Pairs,
+                    other => {
+                        return Err(format!(
+                            "--sprt: model: '{other}' is neither 'games' nor 'pairs'"
+                        ))
+                    }
+                };
+                continue;
+            }
             let number: f64 = value
                 .trim()
                 .parse()
@@ -345,7 +381,7 @@ impl Sprt {
                 "beta" => &mut beta,
                 other => {
                     return Err(format!(
-                        "--sprt: unknown key '{other}' (expected elo0, elo1, alpha, beta)"
+                        "--sprt: unknown key '{other}' (expected elo0, elo1, alpha, beta, model)"
                     ))
                 }
             };
@@ -357,6 +393,7 @@ impl Sprt {
             elo1: need(elo1, "elo1")?,
             alpha: need(alpha, "alpha")?,
             beta: need(beta, "beta")?,
+            model,
         };
         if sprt.elo1 <= sprt.elo0 {
             return Err("--sprt: elo1 must be greater than elo0".to_string());
@@ -383,10 +420,38 @@ impl Sprt {
             return 0.0;
         }
         let counts = regularized(tally);
+        self.llr_of(counts, &OUTCOME_SCORES)
+    }
+
+    /// The log-likelihood ratio of H1 against H0 after the colour-swapped
+    /// `pairs` (the pentanomial model: each pair's score is its points
+    /// over 2, and the hypotheses' scores are those of a game).
+    pub fn llr_pairs(&self, pairs: &PairTally) -> f64 {
+        if pairs.pairs() == 0 {
+            return 0.0;
+        }
+        let counts = pairs
+            .counts
+            .map(|c| if c == 0 { ZERO_COUNT } else { c as f64 });
+        self.llr_of(counts, &PAIR_SCORES)
+    }
+
+    /// The ratio of the model this test counts by: of `tally`'s games or
+    /// of `pairs`.
+    pub fn llr_by_model(&self, tally: &Tally, pairs: &PairTally) -> f64 {
+        match self.model {
+            SprtModel::Games => self.llr(tally),
+            SprtModel::Pairs => self.llr_pairs(pairs),
+        }
+    }
+
+    /// The generalised ratio for `counts` (all positive) of outcomes
+    /// scoring `scores`.
+    fn llr_of<const N: usize>(&self, counts: [f64; N], scores: &[f64; N]) -> f64 {
         let n: f64 = counts.iter().sum();
         let observed = counts.map(|c| c / n);
-        let under_h0 = most_likely_with_mean(&observed, score_from_elo(self.elo0));
-        let under_h1 = most_likely_with_mean(&observed, score_from_elo(self.elo1));
+        let under_h0 = most_likely_with_mean(&observed, scores, score_from_elo(self.elo0));
+        let under_h1 = most_likely_with_mean(&observed, scores, score_from_elo(self.elo1));
         n * observed
             .iter()
             .zip(under_h0.iter().zip(&under_h1))
@@ -412,7 +477,11 @@ impl Sprt {
 
     /// Whether the test has decided after `tally`.
     pub fn decide(&self, tally: &Tally) -> SprtDecision {
-        let llr = self.llr(tally);
+        self.verdict(self.llr(tally))
+    }
+
+    /// Where a ratio of `llr` leaves the test.
+    pub fn verdict(&self, llr: f64) -> SprtDecision {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtDecision::AcceptH1
@@ -430,7 +499,13 @@ impl fmt::Display for Sprt {
             f,
             "elo0={} elo1={} alpha={} beta={}",
             self.elo0, self.elo1, self.alpha, self.beta
-        )
+        )?;
+        // Only when it is not the default, so that a log written before
+        // there was a choice names the same test.
+        if self.model == SprtModel::Pairs {
+            write!(f, " model=pairs")?;
+        }
+        Ok(())
     }
 }
 
@@ -558,6 +633,7 @@ mod tests {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Games,
         };
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944_439, 1e-6));
@@ -582,6 +658,7 @@ mod tests {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Games,
         };
         // The expected values of the exact ratio come from a separate
         // computation (a short Python script solving the same constrained
@@ -616,6 +693,48 @@ mod tests {
     }
 
     #[test]
+    fn sprt_llr_by_pairs_of_worked_examples() {
+        // Expected values from a separate computation (a short Python
+        // script solving the constrained maximum over the five pair
+        // outcomes, scores 0, 1/4, 1/2, 3/4, 1, by bisection), not from
+        // this code.
+        let sprt = Sprt::parse(
+            &[
+                "elo0=0",
+                "elo1=10",
+                "alpha=0.05",
+                "beta=0.05",
+                "model=pairs",
+            ]
+            .map(String::from),
+        )
+        .unwrap();
+        let pairs = |counts: [u64; 5]| PairTally { counts };
+        let llr = sprt.llr_pairs(&pairs([1, 2, 10, 5, 2]));
+        assert!(close(llr, 0.259_514, 1e-4), "{llr}");
+        // Ten times the pairs, ten times the ratio.
+        let llr = sprt.llr_pairs(&pairs([10, 20, 100, 50, 20]));
+        assert!(close(llr, 2.595_14, 1e-3), "{llr}");
+        let llr = sprt.llr_pairs(&pairs([2, 5, 10, 2, 1]));
+        assert!(close(llr, -0.314_042, 1e-4), "{llr}");
+        assert_eq!(sprt.llr_pairs(&PairTally::default()), 0.0);
+        // The model chooses what is counted.
+        let games = tally(60, 20, 20);
+        let some = pairs([1, 2, 10, 5, 2]);
+        assert_eq!(sprt.llr_by_model(&games, &some), sprt.llr_pairs(&some));
+        let by_games = Sprt {
+            model: SprtModel::Games,
+            ..sprt
+        };
+        assert_eq!(by_games.llr_by_model(&games, &some), by_games.llr(&games));
+        // Zero counts stand in as 0.001 here too: 1 pair of 1 point, 3 of
+        // 3/2, 6 of 2 against elo1 = 50.
+        let wide = Sprt { elo1: 50.0, ..sprt };
+        let llr = wide.llr_pairs(&pairs([0, 0, 1, 3, 6]));
+        assert!(close(llr, 1.335_81, 1e-3), "{llr}");
+    }
+
+    #[test]
     fn sprt_of_a_one_sided_record() {
         // Only wins: the most likely probabilities with mean s put as much
         // as they can on wins, q_win = s, the rest on losses; so the ratio
@@ -628,6 +747,7 @@ mod tests {
             elo1: 50.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Games,
         };
         assert!(close(sprt.llr(&tally(1, 0, 0)), 0.133_57, 1e-4));
         assert!(close(sprt.llr(&tally(22, 0, 0)), 2.939_00, 1e-4));
@@ -646,9 +766,18 @@ mod tests {
                 elo0: -1.5,
                 elo1: 5.0,
                 alpha: 0.05,
-                beta: 0.1
+                beta: 0.1,
+                model: SprtModel::Games,
             }
         );
+        let pairs = Sprt::parse(&words("elo0=0 elo1=5 alpha=0.05 beta=0.05 model=pairs")).unwrap();
+        assert_eq!(pairs.model, SprtModel::Pairs);
+        assert_eq!(
+            pairs.to_string(),
+            "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=pairs"
+        );
+        // A test by games is written as before there was a choice.
+        assert_eq!(sprt.to_string(), "elo0=-1.5 elo1=5 alpha=0.05 beta=0.1");
         for (bad, why) in [
             ("elo0=0 elo1=10 alpha=0.05", "beta is missing"),
             ("elo0=0 elo1=10 alpha=0.05 beta=x", "not a number"),
@@ -656,6 +785,10 @@ mod tests {
             ("elo0=0 elo1=10 alpha=0 beta=0.05", "between"),
             ("elo0=0 elo1=10 alpha=0.05 beta=0.05 gamma=1", "unknown key"),
             ("elo0", "key=value"),
+            (
+                "elo0=0 elo1=10 alpha=0.05 beta=0.05 model=pentanomial",
+                "neither",
+            ),
         ] {
             let err = Sprt::parse(&words(bad)).unwrap_err();
             assert!(err.contains(why), "{bad}: {err}");
