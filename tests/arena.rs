@@ -1339,6 +1339,22 @@ fn three_or_more_engines_play_a_round_robin() {
             "{stdout_again}"
         );
     }
+    // A larger --games plays every pair further, from its log.
+    let mut longer: Vec<&str> = args[..args.len() - tail.len()].to_vec();
+    longer.extend(["--games", "4", "--seed", "4", "--out", out_arg]);
+    let further = arena(plugins.path(), &longer);
+    assert!(further.status.success(), "{}", text(&further.stderr));
+    for name in ["one", "two", "fake"] {
+        assert_eq!(
+            row(&text(&further.stdout), name)[2],
+            "8",
+            "{}",
+            text(&further.stdout)
+        );
+    }
+    for log in ["one-vs-two.txt", "one-vs-fake.txt", "two-vs-fake.txt"] {
+        assert_eq!(read_log(&folder.join(log)).len(), 4, "{log}");
+    }
     // Options a round robin cannot take are refused.
     let mut with_record = args.clone();
     with_record.extend(["--record", "games.ggf"]);
@@ -1998,9 +2014,10 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
             "it belongs to another match: its Engine2 is 'b', this command's is 'c'",
         ),
         (
-            base("5", "name=b", "4"),
+            base("5", "name=b", "1"),
             &log_arg,
-            "it belongs to another match: its Games is '2', this command's is '4'",
+            "it holds a match of 2 games, and this command's --games is 1: a match is not made \
+             shorter",
         ),
         (base("5", "name=b", "2"), &damaged, "has no Plies tag"),
         (base("5", "name=b", "2"), &tampered, "its Result"),
@@ -2052,6 +2069,28 @@ fn resume_refuses_a_log_that_is_not_this_matchs() {
         assert_eq!(std::fs::read(file).ok(), before, "{args:?}");
         assert!(!Path::new(&other_out).exists());
     }
+
+    // A larger --games plays the match further: the two games kept as
+    // they were, two more after them, and the header's count is the new
+    // one, which the next resume reads.
+    let mut longer = base("5", "name=b", "4");
+    longer.extend(["--resume".to_string(), log_arg.clone()]);
+    let out = arena(plugins.path(), &longer);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let grown = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(read_header(&log)["Games"], "4");
+    let records = |log: &str| log.split_once("\n\n").unwrap().1.to_string();
+    assert!(records(&grown).starts_with(&records(&good)), "{grown}");
+    let games = read_log(&log);
+    let numbers: Vec<&str> = games.iter().map(|g| g.tag("Game")).collect();
+    assert_eq!(numbers.len(), 4, "{grown}");
+    assert!(
+        ["3", "4"].iter().all(|n| numbers.contains(n)),
+        "{numbers:?}"
+    );
+    let out = arena(plugins.path(), &longer);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), grown);
 }
 
 /// A `--record` refused, or an engine that cannot start, leaves no

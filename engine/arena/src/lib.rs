@@ -770,7 +770,26 @@ fn open_log(
     match resumed {
         Some(log) => {
             let mut file = plyd_util::files::open_held(path, false).map_err(cannot)?;
-            file.set_len(log.complete_len).map_err(cannot)?;
+            if log.header.games != header.games {
+                // A match made longer: its header says so, for the next
+                // resume. The log is written again from its start (the
+                // count may take more digits), in one write.
+                let mut text = Vec::new();
+                File::open(path)
+                    .and_then(|f| f.take(log.complete_len).read_to_end(&mut text))
+                    .map_err(cannot)?;
+                let text = with_games(&text, log.header.games, header.games).ok_or_else(|| {
+                    format!(
+                        "cannot write the game log {}: its header's Games tag was not found",
+                        path.display()
+                    )
+                })?;
+                file.seek(SeekFrom::Start(0)).map_err(cannot)?;
+                file.write_all(&text).map_err(cannot)?;
+                file.set_len(text.len() as u64).map_err(cannot)?;
+            } else {
+                file.set_len(log.complete_len).map_err(cannot)?;
+            }
             file.seek(SeekFrom::End(0)).map_err(cannot)?;
             Ok(BufWriter::new(file))
         }
@@ -780,6 +799,23 @@ fn open_log(
             Ok(file)
         }
     }
+}
+
+/// A game log's text `log` with its header's `Games` tag changed from
+/// `before` to `after`; `None` where its header has no such tag.
+fn with_games(log: &[u8], before: usize, after: usize) -> Option<Vec<u8>> {
+    let old = format!("[Games \"{before}\"]\n");
+    let header_end = log
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map_or(log.len(), |at| at + 1);
+    let at = log[..header_end]
+        .windows(old.len())
+        .position(|w| w == old.as_bytes())?;
+    let mut text = log[..at].to_vec();
+    text.extend_from_slice(format!("[Games \"{after}\"]\n").as_bytes());
+    text.extend_from_slice(&log[at + old.len()..]);
+    Some(text)
 }
 
 /// Whether the file at `path` holds the records of `games` in `format` as

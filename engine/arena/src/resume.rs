@@ -246,7 +246,17 @@ pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<Str
             if in_log == in_command || same_openings_file(name, &in_log, &in_command) {
                 return None;
             }
-            Some(if name == "OpeningsFile" {
+            // A match is made longer by a larger --games: the first pairs'
+            // openings and chance outcomes do not depend on the count.
+            if name == "Games" && log.games < command.games {
+                return None;
+            }
+            Some(if name == "Games" {
+                format!(
+                    "it holds a match of {in_log} games, and this command's --games is \
+                     {in_command}: a match is not made shorter (a larger --games plays it further)"
+                )
+            } else if name == "OpeningsFile" {
                 format!(
                     "its openings file is not as it was when its games were played: its {name} is \
                      '{in_log}', this command's is '{in_command}' (the games to come would start from \
