@@ -61,9 +61,22 @@ pub fn format_position(position: &Position) -> String {
 /// Read a position in either format (see the module documentation). The
 /// error is one line saying what is wrong.
 pub fn parse_position(text: &str) -> Result<Position, String> {
+    // Edax's problem files (OBF) end the position at a `;`, the moves'
+    // scores after it: `<board> X; G8:+18; H1:+12;`.
+    let text = text.split_once(';').map_or(text, |(position, _)| position);
     let mut fields = text.split_whitespace();
-    let board = fields.next().ok_or("position text is empty")?;
-    let side = fields.next().ok_or("missing side to move")?;
+    let mut board = fields.next().ok_or("position text is empty")?;
+    let side = match fields.next() {
+        Some(side) => side,
+        // The board string with its side run on, 65 characters, as
+        // Edax's `setboard` takes it.
+        None if board.chars().count() == 65 && board.is_ascii() => {
+            let (squares, side) = board.split_at(64);
+            board = squares;
+            side
+        }
+        None => return Err("missing side to move".to_string()),
+    };
     if let Some(extra) = fields.next() {
         return Err(format!("unexpected text after the side to move: '{extra}'"));
     }
@@ -248,6 +261,32 @@ mod tests {
         assert!(!position.is_game_over());
         let text = board_picture(&position);
         assert!(text.ends_with("Legal: 0000 (a pass)\n"), "{text}");
+    }
+
+    #[test]
+    fn edax_problem_lines_and_run_on_sides_are_read() {
+        let board = "---------------------------OX------XO---------------------------";
+        let start = Ok(Position::START);
+        assert_eq!(parse_position(&format!("{board} X")), start);
+        assert_eq!(parse_position(&format!("{board} X;")), start);
+        assert_eq!(parse_position(&format!("{board} X; F5:+0; D3:+0;")), start);
+        assert_eq!(parse_position(&format!("{board}X")), start);
+        assert_eq!(parse_position(&format!("{board}X;")), start);
+        let white = parse_position(&format!("{board}O")).unwrap();
+        assert_eq!(white.side, Color::White);
+        // A board string one square short is still said to be one.
+        assert_eq!(
+            parse_position(&board[1..]),
+            Err("missing side to move".to_string())
+        );
+        assert_eq!(
+            parse_position(&format!("{board}Z")),
+            Err("side to move must be 'X' or 'O', got 'Z'".to_string())
+        );
+        assert_eq!(
+            parse_position(";"),
+            Err("position text is empty".to_string())
+        );
     }
 
     #[test]
