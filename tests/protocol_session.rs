@@ -480,6 +480,23 @@ fn forced_pass_is_played_as_0000(mode: &str) {
         ));
         assert!(e.fen().ends_with(" b"), "pass spelled '{spelling}'");
     }
+    // A move list that leaves the forced pass out has it added: Black's
+    // h8 after White's pass.
+    let fen = "XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXO/XXXXXX2 w";
+    e.send(&format!("position fen {fen} moves 0000 h8"));
+    let with_pass = e.fen();
+    e.send(&format!("position fen {fen} moves h8"));
+    assert!(e.sync().is_empty(), "refused");
+    assert_eq!(e.fen(), with_pass);
+    // A move that is not legal after the pass either is refused as it was.
+    e.send(&format!("position fen {fen} moves a1"));
+    let refused = e.sync();
+    assert!(
+        refused
+            .iter()
+            .any(|l| l.contains("move 1 ('a1') rejected") && l.contains("1 legal here: 0000")),
+        "{refused:?}"
+    );
 }
 
 /// A `go` with no limit searches until `stop` as `go infinite` does, even

@@ -1160,7 +1160,11 @@ fn read_position(
             .map_err(|e| format!("{BAD_POSITION}'{text}': {e}"))?;
     }
     for (i, text) in moves.iter().enumerate() {
-        let mv = state.parse_legal_move(text).map_err(|e| {
+        let read = match state.parse_legal_move(text) {
+            Err(e) => after_a_forced_pass(&mut state, text)?.ok_or(e),
+            read => read,
+        };
+        let mv = read.map_err(|e| {
             // A GUI counting xiangqi's ranks from the other end.
             let other = state
                 .ranks_it_reads_in(text)
@@ -1175,6 +1179,31 @@ fn read_position(
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(state)
+}
+
+/// Where `text` (no move here) is refused, the side to move can only pass (its one
+/// legal move is written `0000`) and `text` is a move of the other side
+/// after that pass: the pass played and that move, for the caller to
+/// play. A GUI's move list may leave a forced pass out, as game records
+/// do (NBoard's `set game` adds it too); nothing else is read into a
+/// move it is not. `None` (the state as it was) in every other case.
+fn after_a_forced_pass(state: &mut GameState, text: &str) -> Result<Option<u32>, String> {
+    let mut legal = Vec::new();
+    if state.legal_moves(&mut legal).is_err() || legal.len() != 1 {
+        return Ok(None);
+    }
+    let pass = legal[0];
+    if state.format_move(pass).ok().as_deref() != Some("0000") {
+        return Ok(None);
+    }
+    state.make_move(pass).map_err(|e| e.to_string())?;
+    match state.parse_legal_move(text) {
+        Ok(mv) => Ok(Some(mv)),
+        Err(_) => {
+            state.unmake_move(pass).map_err(|e| e.to_string())?;
+            Ok(None)
+        }
+    }
 }
 
 /// The lines of `plyd eval` and of the daemon's `eval`: which evaluator,
