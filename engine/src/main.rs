@@ -51,8 +51,9 @@ struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Plugin directories, joined like PATH (overrides PLYD_PLUGIN_PATH and
-    /// the config file; default: the folder holding plyd, then ../lib/plyd
-    /// beside it).
+    /// the config file's plugin_path, not a PluginPath option; default:
+    /// the folder holding plyd, then ../lib/plyd beside it, then the
+    /// folder PLYD_PLUGIN_DIR named when building).
     #[arg(long, global = true, value_name = "DIRS")]
     plugin_path: Option<String>,
     /// Evaluator to start with (in `arena`, each engine's
@@ -668,6 +669,14 @@ fn run() -> ExitCode {
     // The daemon's stdout is the protocol's, and a tool's its output's (the
     // arena's table included): a plugin's own prints go to stderr.
     daemon::keep_stdout_for_the_protocol();
+    if let Some(path) = &cli.config {
+        let from = if config_from_env {
+            "PLYD_CONFIG"
+        } else {
+            "--config"
+        };
+        log::info!("config file {} (from {from})", path.display());
+    }
     let mut config = resolve(&cli);
     if cli.game.is_none() {
         file_game_gives_way(
