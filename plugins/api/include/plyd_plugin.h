@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * plyd_plugin.h - the plyd plugin ABI, version 1, for plugins written in C
  * or C++.

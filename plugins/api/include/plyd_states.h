@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * plyd_states.h - what an evaluator plugin written in C or C++ may read of
  * the states of plyd's four game plugins: state layout 1 of each.
