@@ -602,8 +602,23 @@ fn play(
 
     let mut standings = standings.clone();
     let mut log_error = None;
+    let mut alike_said = false;
     let outcome = matched.play(pairs, |record| {
-        standings.add(record);
+        if standings.add(record) && !std::mem::replace(&mut alike_said, true) {
+            let other = if record.number % 2 == 0 {
+                record.number - 1
+            } else {
+                record.number + 1
+            };
+            say(&format!(
+                "plyd arena: warning: games {} and {} are the same move for move: the engines \
+                 played as one player (the same program and settings; with Variety on, a \
+                 VarietySeed of each engine's own), and such a pair measures nothing (the \
+                 table counts them)",
+                other.min(record.number),
+                other.max(record.number)
+            ));
+        }
         say(&standings.progress_line(record, args.games, sprt.as_ref()));
         if let Some(file) = log_file.as_mut() {
             if let Err(e) = record.write_to(file) {

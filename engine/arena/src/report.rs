@@ -18,8 +18,11 @@ pub struct Standings {
     /// first engine's points in them.
     pub pairs: PairTally,
     /// The first engine's points in each pair one of whose games is
-    /// counted, by the pair's number (from 0).
-    pub open_pairs: BTreeMap<usize, f64>,
+    /// counted, and that game's moves, by the pair's number (from 0).
+    pub open_pairs: BTreeMap<usize, (f64, Vec<String>)>,
+    /// The finished pairs whose two games were the same move for move:
+    /// the engines played as one player.
+    pub alike_pairs: u64,
     /// Games by how they ended.
     pub endings: BTreeMap<Ending, u64>,
     /// Wins of the first player, wins of the second player, draws.
@@ -52,6 +55,7 @@ impl Standings {
             tally: Tally::default(),
             pairs: PairTally::default(),
             open_pairs: BTreeMap::new(),
+            alike_pairs: 0,
             endings: BTreeMap::new(),
             by_side: [0; 3],
             closest: None,
@@ -77,8 +81,9 @@ impl Standings {
         sprt.llr_by_model(&self.tally, &self.pairs)
     }
 
-    /// Count a finished game.
-    pub fn add(&mut self, record: &GameRecord) {
+    /// Count a finished game. Returns whether it finished a pair whose
+    /// other game it repeats move for move.
+    pub fn add(&mut self, record: &GameRecord) -> bool {
         let points = record.points_of_engine(0);
         if points == 1.0 {
             self.tally.wins += 1;
@@ -89,10 +94,17 @@ impl Standings {
         }
         // Games 2k+1 and 2k+2 are pair k's (numbers from 1).
         let pair = record.number.saturating_sub(1) / 2;
+        let mut alike = false;
         match self.open_pairs.remove(&pair) {
-            Some(first) => self.pairs.add(first + points),
+            Some((first, moves)) => {
+                self.pairs.add(first + points);
+                // Games of no move (an opening the rules had ended) are
+                // alike by their opening, not by their players.
+                alike = !moves.is_empty() && moves == record.moves;
+                self.alike_pairs += u64::from(alike);
+            }
             None => {
-                self.open_pairs.insert(pair, points);
+                self.open_pairs.insert(pair, (points, record.moves.clone()));
             }
         }
         *self.endings.entry(record.ending).or_default() += 1;
@@ -114,6 +126,7 @@ impl Standings {
                 });
             }
         }
+        alike
     }
 
     /// One line after a game: the game, then the totals so far.
@@ -231,6 +244,14 @@ impl Standings {
         }
         if let Some(line) = self.pairs_line() {
             let _ = writeln!(out, "{line}");
+        }
+        if self.alike_pairs > 0 {
+            let _ = writeln!(
+                out,
+                "pairs whose two games were the same move for move: {} of {}",
+                self.alike_pairs,
+                self.pairs.pairs()
+            );
         }
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
@@ -418,6 +439,33 @@ mod tests {
             ),
             "{table}"
         );
+    }
+
+    #[test]
+    fn pairs_played_alike_are_counted() {
+        let mut s = Standings::new(["a".into(), "b".into()]);
+        let played = |number: usize, first: usize, moves: &[&str]| {
+            let mut r = record(number, first, GameResult::FirstWins, Ending::Rules);
+            r.moves = moves.iter().map(|m| m.to_string()).collect();
+            r
+        };
+        assert!(!s.add(&played(1, 0, &["f5", "d6"])));
+        assert!(s.add(&played(2, 1, &["f5", "d6"])));
+        assert!(!s.add(&played(3, 0, &["f5", "d6"])));
+        assert!(!s.add(&played(4, 1, &["f5", "f6"])));
+        // No moves at all: alike by the opening, not by the players.
+        assert!(!s.add(&played(5, 0, &[])));
+        assert!(!s.add(&played(6, 1, &[])));
+        assert_eq!(s.alike_pairs, 1);
+        let table = s.final_table(None);
+        assert!(
+            table.contains("pairs whose two games were the same move for move: 1 of 3\n"),
+            "{table}"
+        );
+        let mut unlike = Standings::new(["a".into(), "b".into()]);
+        unlike.add(&played(1, 0, &["f5"]));
+        unlike.add(&played(2, 1, &["d3"]));
+        assert!(!unlike.final_table(None).contains("move for move"));
     }
 
     /// An SPRT by pairs moves only as a pair is finished: 23 pairs won
