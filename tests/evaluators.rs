@@ -1830,8 +1830,12 @@ fn a_tool_given_an_evaluator_file_of_another_game_checks_it_on_its_game() {
         stderr.contains("evaluator 'stackcheck' reads xiangqi, not othello"),
         "{stderr}"
     );
-    // And in the daemon, which starts on Othello.
-    let mut e = Engine::start(dir.path(), &["--evaluator", &file], &[]);
+    // And in the daemon told to play Othello.
+    let mut e = Engine::start(
+        dir.path(),
+        &["--game", "othello", "--evaluator", &file],
+        &[],
+    );
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     let lines: Vec<String> = lines.into_iter().chain(e.sync()).collect();
@@ -1841,6 +1845,20 @@ fn a_tool_given_an_evaluator_file_of_another_game_checks_it_on_its_game() {
         errors[0].contains("reads xiangqi, not othello: choose that game"),
         "{lines:?}"
     );
+    e.send("quit");
+    // Told no game, the daemon starts in the evaluator's, as the tools do.
+    let mut e = Engine::start(dir.path(), &["--evaluator", &file], &[]);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    let lines: Vec<String> = lines.into_iter().chain(e.sync()).collect();
+    assert!(common::errors(&lines).is_empty(), "{lines:?}");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("evaluator stackcheck")),
+        "{lines:?}"
+    );
+    assert!(e.fen().starts_with("rnbakabnr/"), "{}", e.fen());
     e.send("quit");
 }
 

@@ -312,6 +312,17 @@ impl Session {
                     }
                 },
             );
+        // Given an evaluator plugin's file and no game, the daemon starts
+        // in the evaluator's game, as the tools do (`--evaluator
+        // ./libplyd_eval_mine.so` of a xiangqi evaluator plays xiangqi).
+        let evaluators_game = match (game, &by_file, evaluator) {
+            (None, Some(_), Some(file)) => session
+                .host
+                .evaluator_game_from(Path::new(file))
+                .map(str::to_string),
+            _ => None,
+        };
+        let game = game.or(evaluators_game.as_deref());
         let evaluator = by_file.as_deref().or(evaluator);
         if session.host.games().is_empty() {
             let refused = match report.errors.len() {
