@@ -344,9 +344,12 @@ impl Searcher<'_> {
             return true;
         }
         // A forced result is fully seen once the depth passes its length,
-        // as far as a timed search cares (a deeper one may find a shorter
-        // mate, which an analysis asking for a depth is owed).
-        if limits.is_timed() && score::is_decisive(best) && depth as i32 > score::WIN - best.abs() {
+        // as far as a search on time or a node count cares (a deeper one
+        // may find a shorter mate, which an analysis asking for a depth is
+        // owed). Under a node count the iterations past it cost next to
+        // nothing and ran to the deepest, a mate said at depth 128.
+        let by_effort = limits.is_timed() || (limits.nodes.is_some() && limits.depth.is_none());
+        if by_effort && score::is_decisive(best) && depth as i32 > score::WIN - best.abs() {
             return true;
         }
         match limits.clock {
