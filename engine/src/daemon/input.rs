@@ -10,8 +10,9 @@ use crossbeam_channel::Sender;
 /// One line of input, or its end.
 pub(crate) enum Input {
     /// A line, with when it was read: a search it asks for starts its
-    /// clock there (see [`super::controller::Controller::line_arrived`]).
-    Line(String, Instant),
+    /// clock there (see [`super::controller::Controller::line_arrived`]),
+    /// and its share of the queue's bytes, given back when it is dropped.
+    Line(String, Instant, Held),
     /// A line over [`MAX_LINE_BYTES`], skipped: its length.
     TooLong(usize),
     Eof,
@@ -49,7 +50,9 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
                 if line.trim() == "quit" {
                     crate::search::tt::STOP_MAPPING.store(true, Ordering::Relaxed);
                 }
-                Input::Line(line.into_owned(), Instant::now())
+                let line = line.into_owned();
+                let held = Held::take(line.len(), QUEUED_BYTES);
+                Input::Line(line, Instant::now(), held)
             }
             Ok(Line::TooLong(bytes)) => Input::TooLong(bytes),
         };
@@ -57,6 +60,41 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
         if lines.send(input).is_err() || end {
             return;
         }
+    }
+}
+
+/// The most bytes of lines read and not yet handled: past it the reader
+/// waits, and the rest of the input waits in the pipe. The queue's count
+/// of lines alone let 4,096 lines of 8 MiB each be read ahead (two
+/// thousand megabytes in 6 s, then an abort).
+const QUEUED_BYTES: usize = 32 << 20;
+
+/// The bytes of the lines queued, and the reader's wait for room.
+static QUEUED: (parking_lot::Mutex<usize>, parking_lot::Condvar) =
+    (parking_lot::Mutex::new(0), parking_lot::Condvar::new());
+
+/// A queued line's share of [`QUEUED_BYTES`], given back when dropped.
+pub(crate) struct Held(usize);
+
+impl Held {
+    /// Take `bytes` of the queue's room, waiting while the lines queued
+    /// hold more than `cap` with them (a line alone is always taken).
+    fn take(bytes: usize, cap: usize) -> Held {
+        let (count, room) = &QUEUED;
+        let mut queued = count.lock();
+        while *queued > 0 && *queued + bytes > cap {
+            room.wait(&mut queued);
+        }
+        *queued += bytes;
+        Held(bytes)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let (count, room) = &QUEUED;
+        *count.lock() -= self.0;
+        room.notify_all();
     }
 }
 
@@ -133,6 +171,27 @@ fn read_line_capped(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_queue_holds_lines_up_to_its_bytes() {
+        // A line alone is taken whatever its size; a second waits until
+        // room is given back.
+        let first = Held::take(900, 1000);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn(move || {
+            let second = Held::take(200, 1000);
+            tx.send(()).unwrap();
+            drop(second);
+        });
+        assert!(rx
+            .recv_timeout(std::time::Duration::from_millis(200))
+            .is_err());
+        drop(first);
+        rx.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the second line was taken once the first was handled");
+        waiter.join().unwrap();
+        assert_eq!(*QUEUED.0.lock(), 0);
+    }
 
     #[test]
     fn lines_over_the_cap_are_skipped_and_the_next_one_read() {

@@ -342,7 +342,7 @@ impl Daemon {
             let events = self.controller.events();
             select! {
                 recv(lines) -> input => match input {
-                    Ok(Input::Line(line, at)) => {
+                    Ok(Input::Line(line, at, _held)) => {
                         self.controller.line_arrived = Some(at);
                         let keep_going = self.handle_line_guarded(&line);
                         self.controller.line_arrived = None;
