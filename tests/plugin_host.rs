@@ -1090,6 +1090,28 @@ fn plugin_path_option_reloads_or_keeps_the_old_plugins() {
         lines,
         vec!["info string variant othello startpos 8/8/8/3OX3/3XO3/8/8/8 b".to_string()]
     );
+    // One folder named 20,000 times is read once; 65 folders are more
+    // than a reload reads, refused with the plugins kept.
+    let folder = dir.path().display().to_string();
+    let repeated = vec![folder.as_str(); 20_000].join(":");
+    e.send(&format!("setoption name PluginPath value {repeated}"));
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        vec!["info string variant othello startpos 8/8/8/3OX3/3XO3/8/8/8 b".to_string()]
+    );
+    let many: Vec<String> = (0..65).map(|i| format!("/no/such/folder{i}")).collect();
+    e.send(&format!(
+        "setoption name PluginPath value {}",
+        many.join(":")
+    ));
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        errors(&lines)[0].contains("PluginPath names 65 folders, more than the 64 searched"),
+        "{lines:?}"
+    );
+    assert_eq!(e.fen(), "8/8/8/3OX3/3XO3/8/8/8 b", "still Othello");
 }
 
 #[test]

@@ -653,17 +653,30 @@ impl ConfigFile {
     }
 }
 
-/// Split a plugin path (one folder, or several joined like `PATH`).
+/// Split a plugin path (one folder, or several joined like `PATH`), each
+/// folder once, where it first comes.
 pub fn split_plugin_path(text: &str) -> Vec<PathBuf> {
-    std::env::split_paths(text)
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for dir in std::env::split_paths(text)
         .filter(|p| !p.as_os_str().is_empty())
         .map(|p| match p.to_str() {
             // A folder a Chinese GUI named in GBK (see `gui_path`).
             Some(folder) => plyd_util::files::gui_path(folder),
             None => p,
         })
-        .collect()
+    {
+        if seen.insert(dir.clone()) {
+            dirs.push(dir);
+        }
+    }
+    dirs
 }
+
+/// The most folders a `PluginPath` option names: each is read at a
+/// reload, on the thread that answers the GUI (100,000 folders in one
+/// line kept `isready` and `quit` waiting 70 s).
+pub const MAX_PLUGIN_FOLDERS: usize = 64;
 
 /// Parse a `check` option value.
 pub fn parse_bool(name: &str, text: &str) -> Result<bool, OptionValueError> {

@@ -588,6 +588,14 @@ impl Controller {
                 } else {
                     options::split_plugin_path(&text)
                 };
+                if dirs.len() > options::MAX_PLUGIN_FOLDERS {
+                    return Err(refused(format!(
+                        "PluginPath names {} folders, more than the {} searched at most; the \
+                         plugins loaded before stay",
+                        dirs.len(),
+                        options::MAX_PLUGIN_FOLDERS
+                    )));
+                }
                 let problems = self.session.reload(&dirs).map_err(refused)?;
                 for problem in problems {
                     voice.error(self, &problem);
