@@ -6,6 +6,7 @@
 use crate::common;
 
 use std::path::Path;
+use std::time::Duration;
 
 use crate::common::{errors, othello_dir, run_plyd, Engine, TempDir};
 use plyd::book::Book;
@@ -332,6 +333,52 @@ fn the_shipped_othello_book_is_sound() {
 }
 
 /// A daemon speaking NBoard with `config`, at depth 2.
+/// A `ping` waits for `learn`; a learning of no end in sight (NBoard's
+/// depth has no bound) gave way neither to `quit` nor to the end of the
+/// input, and only a signal ended the daemon. Now either stops it.
+#[test]
+fn a_ping_waiting_on_a_long_learn_gives_way_to_quit_or_the_end_of_input() {
+    let dir = othello_dir();
+    let work = TempDir::new("learn-quit");
+    let config = work.path().join("plyd.toml");
+    std::fs::write(&config, "book = \"long.book\"\nown_book = true\n").unwrap();
+    let config = config.display().to_string();
+    for ending in ["quit", "end of input"] {
+        let mut e = Engine::start(
+            dir.path(),
+            &["--config", &config, "--protocol", "nboard"],
+            &[],
+        );
+        e.send("nboard 2");
+        e.send("set depth 99999999");
+        e.send(
+            "set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[15:00]TY[8]\
+             BO[8 ---------------------------O*------*O--------------------------- *]\
+             B[F5]W[D6];)",
+        );
+        e.send("learn");
+        e.send("ping 1");
+        std::thread::sleep(Duration::from_millis(500));
+        if ending == "quit" {
+            e.send("quit");
+        } else {
+            e.close_stdin();
+        }
+        let lines = e.read_until(|l| l == "pong 1");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("learn: stopped before it was done")),
+            "{ending}: {lines:?}"
+        );
+        assert_eq!(lines[lines.len() - 2..], ["learned", "pong 1"], "{lines:?}");
+        assert!(
+            e.wait_exit(Duration::from_secs(20)).is_some(),
+            "{ending}: the daemon did not end"
+        );
+    }
+}
+
 fn learner(plugins: &Path, config: &Path) -> Engine {
     let config = config.display().to_string();
     let mut e = Engine::start(plugins, &["--config", &config, "--protocol", "nboard"], &[]);

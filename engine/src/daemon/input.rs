@@ -2,7 +2,7 @@
 //! capped in length, sent to the controller as an [`Input`].
 
 use std::io::BufRead;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crossbeam_channel::Sender;
@@ -18,6 +18,11 @@ pub(crate) enum Input {
     Eof,
 }
 
+/// Set when the input has ended or a `quit` was read, before the
+/// controller comes to it: a command it is waiting on meanwhile (NBoard's
+/// `ping` waits for `learn`) gives way, so that the daemon ends.
+pub(crate) static INPUT_ENDS: AtomicBool = AtomicBool::new(false);
+
 /// Read standard input until its end, sending each line to `lines`.
 pub(super) fn read_stdin(lines: Sender<Input>) {
     let stdin = std::io::stdin();
@@ -28,6 +33,7 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
         let input = match read_line_capped(&mut reader, MAX_LINE_BYTES, &mut after_cr) {
             Ok(Line::End) | Err(_) => {
                 crate::search::tt::STOP_MAPPING.store(true, Ordering::Relaxed);
+                INPUT_ENDS.store(true, Ordering::Relaxed);
                 Input::Eof
             }
             // A line that is not UTF-8 is read as GB18030 (see
@@ -49,6 +55,7 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
                 // need not be finished first.
                 if line.trim() == "quit" {
                     crate::search::tt::STOP_MAPPING.store(true, Ordering::Relaxed);
+                    INPUT_ENDS.store(true, Ordering::Relaxed);
                 }
                 let line = line.into_owned();
                 let held = Held::take(line.len(), QUEUED_BYTES);

@@ -544,10 +544,20 @@ impl Controller {
     ) {
         while self.job.as_ref().is_some_and(&waiting) {
             let due = self.next_due().map(|(at, _)| at);
-            let wake = match (due, until) {
+            let mut wake = match (due, until) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
+            // A learning job of any depth (NBoard's `set depth 99999999`)
+            // waited on by a `ping` held `quit` and the end of input back
+            // for good: the input's end stops it.
+            if self.learning() {
+                if crate::daemon::input::INPUT_ENDS.load(std::sync::atomic::Ordering::Relaxed) {
+                    self.stop_job();
+                }
+                let soon = Instant::now() + Duration::from_millis(100);
+                wake = Some(wake.map_or(soon, |at| at.min(soon)));
+            }
             let received = match wake {
                 Some(at) => self.events_rx.recv_deadline(at),
                 None => self
