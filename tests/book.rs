@@ -379,6 +379,43 @@ fn a_ping_waiting_on_a_long_learn_gives_way_to_quit_or_the_end_of_input() {
     }
 }
 
+/// A book whose `BookFile` the configuration fixes is not written by
+/// `learn`: what the file holds is fixed with its name.
+#[test]
+fn learn_does_not_write_a_book_the_configuration_fixes() {
+    let dir = othello_dir();
+    let work = TempDir::new("learn-fixed");
+    let config = work.path().join("plyd.toml");
+    std::fs::write(
+        &config,
+        "book = \"fixed.book\"\nown_book = true\nfixed_options = [\"files\"]\n",
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let mut e = Engine::start(
+        dir.path(),
+        &["--config", &config, "--protocol", "nboard"],
+        &[],
+    );
+    e.send("nboard 2");
+    e.send("set depth 2");
+    e.send(
+        "set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0]TY[8]\
+         BO[8 ---------------------------O*------*O--------------------------- *]\
+         B[F5]W[F6];)",
+    );
+    e.send("learn");
+    e.send("ping 1");
+    let lines = e.read_until(|l| l == "pong 1");
+    assert!(
+        lines.iter().any(|l| l
+            .contains("learn: the book is not written: BookFile is fixed by the configuration")),
+        "{lines:?}"
+    );
+    assert_eq!(lines[lines.len() - 2..], ["learned", "pong 1"], "{lines:?}");
+    assert!(!work.path().join("fixed.book").exists());
+}
+
 fn learner(plugins: &Path, config: &Path) -> Engine {
     let config = config.display().to_string();
     let mut e = Engine::start(plugins, &["--config", &config, "--protocol", "nboard"], &[]);

@@ -129,6 +129,81 @@ fn config_file_sets_the_defaults() {
     }
 }
 
+/// The config file's `fixed_options` are set at the start and refused to
+/// the protocol in any spelling and dialect; a name that is no option is
+/// said, as it leaves open what was meant to be closed.
+#[test]
+fn fixed_options_are_set_at_the_start_and_refused_to_the_protocol() {
+    let plugins = othello_dir();
+    let conf_dir = TempDir::new("fixed");
+    let conf = conf_dir.path().join("plyd.toml");
+    std::fs::write(
+        &conf,
+        "fixed_options = [\"files\", \"Threads\", \"Thread\"]\n[options]\nThreads = 2\n",
+    )
+    .unwrap();
+    let config = conf.to_str().unwrap();
+    let mut e = Engine::start(plugins.path(), &["--config", config], &[]);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Threads type spin default 2 ")),
+        "{lines:?}"
+    );
+    let lines: Vec<String> = lines.into_iter().chain(e.sync()).collect();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("fixed_options: 'Thread' is no option"),
+        "{lines:?}"
+    );
+    for line in [
+        "setoption name Threads value 1",
+        "setoption name evalfile value /no/such/plugin.so",
+        "hello setoption name PluginPath value /tmp",
+        "setoption name BookFile value /etc/hostname",
+        "setoption name EvalParams value /etc/hostname",
+        "setoption name SearchParams value /etc/hostname",
+    ] {
+        e.send(line);
+        let lines = e.sync();
+        let told = errors(&lines);
+        assert_eq!(told.len(), 1, "{line}: {lines:?}");
+        assert!(
+            told[0].contains("is fixed by the configuration (fixed_options): left as it is"),
+            "{line}: {lines:?}"
+        );
+    }
+    // What is not fixed is set as ever.
+    e.send("setoption name MultiPV value 2");
+    assert!(errors(&e.sync()).is_empty());
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Threads type spin default 2 ")),
+        "{lines:?}"
+    );
+    e.send("quit");
+    // UCCI's spelling, without `name`.
+    let mut e = Engine::start(plugins.path(), &["--config", config], &[]);
+    e.send("ucci");
+    e.read_until(|l| l == "ucciok");
+    e.send("setoption pluginpath /tmp");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("option 'pluginpath' is fixed by the configuration")),
+        "{lines:?}"
+    );
+    e.send("quit");
+}
+
 /// A newline in a config key is escaped on stderr as on stdout: the log
 /// keeps a line a message, none starting with a forged prefix.
 #[test]

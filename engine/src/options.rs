@@ -340,6 +340,35 @@ pub struct EngineSettings {
     /// Botzone's limit for a turn where the input names none, in ms (the
     /// configuration's `botzone_turn_limit`).
     pub botzone_turn_limit_ms: u32,
+    /// The options the protocol may not change (the configuration's
+    /// `fixed_options`, `files` read as [`FILE_OPTIONS`]), once the start's
+    /// own options are set ([`EngineSettings::fixed_in_force`]).
+    pub fixed_options: Vec<String>,
+    /// Whether [`EngineSettings::fixed_options`] hold: from the end of the
+    /// start on.
+    pub fixed_in_force: bool,
+}
+
+/// The options that name a file or folder plyd reads, loads code from or
+/// writes: `files` in `fixed_options` fixes them all.
+pub const FILE_OPTIONS: [&str; 5] = [
+    names::PLUGIN_PATH,
+    names::EVAL_FILE,
+    names::EVAL_PARAMS,
+    names::SEARCH_PARAMS,
+    names::BOOK_FILE,
+];
+
+impl EngineSettings {
+    /// Whether the protocol may not change the option `name` (any case).
+    pub fn is_fixed(&self, name: &str) -> bool {
+        self.fixed_in_force
+            && self.fixed_options.iter().any(|fixed| {
+                fixed.eq_ignore_ascii_case(name)
+                    || (fixed.eq_ignore_ascii_case("files")
+                        && FILE_OPTIONS.iter().any(|f| f.eq_ignore_ascii_case(name)))
+            })
+    }
 }
 
 impl Default for EngineSettings {
@@ -371,6 +400,8 @@ impl Default for EngineSettings {
             own_book: false,
             call_limit_ms: CALL_LIMIT_RANGE.default as u32,
             botzone_turn_limit_ms: BOTZONE_TURN_LIMIT_RANGE.default as u32,
+            fixed_options: Vec::new(),
+            fixed_in_force: false,
         }
     }
 }
@@ -412,6 +443,7 @@ fn key_of_line(line: &str) -> Option<&str> {
 /// own_book = true                     # `OwnBook`
 /// call_limit = 5000                   # ms before a plugin call is stuck
 /// botzone_turn_limit = 1000           # ms, Botzone's turn without time_limit
+/// fixed_options = ["files", "Threads"] # options the protocol may not change
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ConfigFile {
@@ -439,6 +471,9 @@ pub struct ConfigFile {
     pub call_limit: Option<i64>,
     /// Botzone's limit for a turn where the input names none, in ms.
     pub botzone_turn_limit: Option<i64>,
+    /// Options the protocol may not change (`files`: every option naming
+    /// a file or folder).
+    pub fixed_options: Option<Vec<String>>,
     /// Any option, engine's or game's, by its name, set as `setoption`
     /// sets it once the daemon has started (`[options]`, `MoveRanks =
     /// "1-10"`).
@@ -455,7 +490,8 @@ pub struct ConfigFile {
 
 /// The keys of the config file, as an unknown key's message lists them.
 const CONFIG_KEYS: &str = "plugin_path, game, evaluator, eval_params, hash, threads, \
-    move_overhead, variety, book, own_book, call_limit, botzone_turn_limit, [options]";
+    move_overhead, variety, book, own_book, call_limit, botzone_turn_limit, fixed_options, \
+    [options]";
 
 /// A configuration text that does not parse: the parser's message and,
 /// where it knows it, the line. Shown as `line 2 (hash = "big"): ...`, so
@@ -636,6 +672,9 @@ impl ConfigFile {
         );
         if let Some(own_book) = self.own_book {
             settings.own_book = own_book;
+        }
+        if let Some(fixed) = &self.fixed_options {
+            settings.fixed_options = fixed.iter().map(|n| n.trim().to_string()).collect();
         }
         if let Some(v) = self.variety {
             match VARIETY_RANGE.check("variety", v) {

@@ -328,6 +328,13 @@ impl Controller {
         depth: u32,
     ) -> Result<(), ControlError> {
         self.job_in_the_way(voice)?;
+        if self.settings.is_fixed(crate::options::names::BOOK_FILE) {
+            return Err(ControlError::Option(format!(
+                "learn: the book is not written: {} is fixed by the configuration \
+                 (fixed_options), and what its file holds with it",
+                crate::options::names::BOOK_FILE
+            )));
+        }
         if self.book_file_text.is_empty() {
             return Err(ControlError::Option(
                 "learn: no book is in use (no BookFile is set, or the book named could not be read: \

@@ -361,6 +361,17 @@ impl Controller {
             log::error!("{error}");
         }
         self.startup_errors.extend(sink.errors);
+        // The start's own options are set: from here on, those the
+        // configuration fixes are the protocol's to read, not to change.
+        for name in self.unknown_fixed_options() {
+            let why = format!(
+                "fixed_options: '{name}' is no option of plyd's or of a loaded game's (left \
+                 open; 'files' names every option that names a file)"
+            );
+            log::error!("{why}");
+            self.startup_errors.push(why);
+        }
+        self.settings.fixed_in_force = true;
     }
 
     /// A fresh controller carrying on from `state`, where the variant's

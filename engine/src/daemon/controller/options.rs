@@ -387,6 +387,11 @@ impl Controller {
         // sends the default back means the empty string, not a file of
         // that name.
         let value = value.map(|v| if v.trim() == "<empty>" { "" } else { v });
+        if self.settings.is_fixed(name) {
+            return Err(ControlError::Option(format!(
+                "option '{name}' is fixed by the configuration (fixed_options): left as it is"
+            )));
+        }
         let Some(option) = ENGINE_OPTIONS
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
@@ -621,6 +626,29 @@ impl Controller {
             }
         }
         Ok(())
+    }
+
+    /// The names in the configuration's `fixed_options` that are no
+    /// option of the engine's or of a loaded game's (nor `files`): a typo
+    /// there leaves an option open that was meant to be fixed.
+    pub(crate) fn unknown_fixed_options(&self) -> Vec<String> {
+        self.settings
+            .fixed_options
+            .iter()
+            .filter(|name| {
+                !name.eq_ignore_ascii_case("files")
+                    && !ENGINE_OPTIONS
+                        .iter()
+                        .any(|o| o.name.eq_ignore_ascii_case(name))
+                    && !self
+                        .session
+                        .host
+                        .games()
+                        .iter()
+                        .any(|game| game.info().option(name).is_some())
+            })
+            .cloned()
+            .collect()
     }
 
     /// Pass a setting to every loaded game that lists an option `name`,
