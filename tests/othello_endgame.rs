@@ -83,18 +83,29 @@ fn go_depth_at_the_empty_squares_solves_the_ffo_positions_exactly() {
         let lines = go(&mut engine, &p.position, &format!("go depth {depth}"));
         assert!(errors(&lines).is_empty(), "{lines:?}");
         let scored: Vec<&String> = lines.iter().filter(|l| cp(l).is_some()).collect();
-        assert_eq!(scored.len(), 1, "{}: {lines:?}", p.name);
-        assert_info_well_formed(scored[0]);
-        assert_eq!(cp(scored[0]), Some(100 * p.expected), "{}", p.name);
-        assert!(
-            scored[0].starts_with(&format!("info depth {empties} ")),
-            "{}",
-            scored[0]
-        );
+        // The root's move, then the whole perfect line (an analysis).
+        assert_eq!(scored.len(), 2, "{}: {lines:?}", p.name);
+        for line in &scored {
+            assert_info_well_formed(line);
+            assert_eq!(cp(line), Some(100 * p.expected), "{}", p.name);
+            assert!(
+                line.starts_with(&format!("info depth {empties} ")),
+                "{line}"
+            );
+        }
+        assert_eq!(first_move(scored[0]), first_move(scored[1]));
         assert!(
             lines.contains(&"info string exact".to_string()),
             "{lines:?}"
         );
+        // The line played out ends the game with the solve's score.
+        let pv = scored[1].split(" pv ").nth(1).unwrap();
+        engine.send(&format!("position fen {} moves {pv}", p.position));
+        let end = engine.fen();
+        let root_black = p.position.ends_with('X');
+        let end_black = end.ends_with(" b");
+        let score = final_score_of(&end) * if root_black == end_black { 1 } else { -1 };
+        assert_eq!(score, p.expected, "{}: {pv} ends at {end}", p.name);
     }
 }
 
@@ -368,7 +379,11 @@ fn play_until(
 /// Final disc difference for the side to move in a finished game, the
 /// empty squares going to the winner, read from the position text.
 fn final_score(state: &GameState) -> i32 {
-    let text = state.position_text().unwrap();
+    final_score_of(&state.position_text().unwrap())
+}
+
+/// [`final_score`] of the position text `text`.
+fn final_score_of(text: &str) -> i32 {
     let (board, side) = text.split_once(' ').unwrap();
     let (mut black, mut white, mut empty) = (0, 0, 0);
     for c in board.chars() {

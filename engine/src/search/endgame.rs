@@ -464,16 +464,74 @@ fn run_root(
         None,
         solved.complete.then_some(score),
         nodes,
-        vec![text],
+        vec![text.clone()],
     ));
+    let mut pv = vec![best];
+    let mut nodes = nodes;
+    // An analysis (no clock) is owed the whole perfect line, as Edax and
+    // Egaroucid show it: each position after it solved in turn, its best
+    // move the next, the table warm from the root's solve.
+    if solved.complete && !solving.limits.is_timed() {
+        let (line, spent) = perfect_line(&root, best, nodes, solving)?;
+        if line.len() > 1 {
+            nodes = spent;
+            let texts = spelled(&root, &line)?;
+            report(solving.info(size, None, Some(score), nodes, texts));
+            pv = line;
+        }
+    }
     report(info_string(&exactness_words(&solved)));
     Ok(SearchResult {
         best: Some(best),
         score,
-        pv: vec![best],
+        pv,
         depth: if solved.complete { size } else { 0 },
         nodes,
     })
+}
+
+/// The perfect line from `root` that begins with `best`: each position
+/// after it solved exactly, its best move played, to the game's end; cut
+/// where a solve does not finish (`stop`, a node limit) or the plugin
+/// refuses a position. With the nodes spent by the root's solve
+/// (`before`) and these.
+fn perfect_line(
+    root: &GameState,
+    best: Move,
+    before: u64,
+    solving: &Solving<'_>,
+) -> Result<(Vec<Move>, u64), PluginError> {
+    let mut line = vec![best];
+    let mut nodes = before;
+    let mut state = root.try_clone()?;
+    state.make_move(best)?;
+    while state.outcome()? == Outcome::Ongoing && !solving.control.stop_requested() {
+        let (solved, spent) = solving.solve(&mut state, nodes, None)?;
+        nodes += spent;
+        match solved {
+            Some(Solved {
+                complete: true,
+                best: Some(mv),
+                ..
+            }) => {
+                line.push(mv);
+                state.make_move(mv)?;
+            }
+            _ => break,
+        }
+    }
+    Ok((line, nodes))
+}
+
+/// `moves` played from `root`, each as the game writes it.
+fn spelled(root: &GameState, moves: &[Move]) -> Result<Vec<String>, PluginError> {
+    let mut state = root.try_clone()?;
+    let mut texts = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        texts.push(state.format_move(mv)?);
+        state.make_move(mv)?;
+    }
+    Ok(texts)
 }
 
 /// One root move's solved line.
