@@ -960,6 +960,14 @@ pub(crate) fn write(
         Open,
         Close,
     }
+    // Numbered on from the start position's move number (its FEN's sixth
+    // field), as PGN numbers a game begun from a position.
+    let first_number = fen
+        .split_whitespace()
+        .nth(5)
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| (1..=10_000).contains(&n))
+        .unwrap_or(1);
     let mut words: Vec<String> = comment_words(0).collect();
     let mut open = false;
     let mut steps = Vec::new();
@@ -983,12 +991,13 @@ pub(crate) fn write(
         let siblings = tree.children(parent);
         let node = siblings[i];
         let ply = tree.depth(node) - 1 + usize::from(!board.red_to_move);
+        let number = ply / 2 + first_number;
         let mut word = if ply.is_multiple_of(2) {
-            format!("{}. {}", ply / 2 + 1, moves[node])
+            format!("{number}. {}", moves[node])
         } else if tree.depth(node) == 1 {
-            format!("1. ... {}", moves[node])
+            format!("{number}. ... {}", moves[node])
         } else if numbered {
-            format!("{}... {}", ply / 2 + 1, moves[node])
+            format!("{number}... {}", moves[node])
         } else {
             moves[node].clone()
         };
@@ -1356,6 +1365,22 @@ mod tests {
         assert!(text.contains("1. ... E9-E8 2. D0-D1"), "{text}");
         let back = read(&text).unwrap();
         assert_eq!(back.written, ["E9-E8", "D0-D1"]);
+        // A start at move 16 (the FEN's sixth field) is numbered on from
+        // there, and reads back the same.
+        let later = RecordGame {
+            start: Some("4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 16".to_string()),
+            ..record.clone()
+        };
+        let text16 = write(&later, &[], false, false).unwrap();
+        assert!(text16.contains("\n16. ... E9-E8 17. D0-D1"), "{text16}");
+        assert_eq!(read(&text16).unwrap().moves, record.moves);
+        let red_later = RecordGame {
+            start: Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 16".to_string()),
+            moves: vec!["d0d1".to_string(), "e9e8".to_string()],
+            ..record.clone()
+        };
+        let text16 = write(&red_later, &[], false, false).unwrap();
+        assert!(text16.contains("\n16. D0-D1 E9-E8"), "{text16}");
         assert_eq!(
             RecordGame {
                 written: Vec::new(),
