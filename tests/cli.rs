@@ -460,6 +460,38 @@ fn bench_subcommand_prints_a_total_that_repeats() {
         stdout.contains(&format!("Nodes searched: {without_lmr}")),
         "{stdout}"
     );
+    // `all` comes before the names beside it, in either order; a name
+    // given to both lists is refused.
+    let bench_args = |args: &[&str]| {
+        let out = plyd_command(dir.path())
+            .args(["bench", "othello", "4"])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (_, none, _) = bench_args(&["--off", "all"]);
+    let (_, one_alone, _) = bench_args(&["--off", "all", "--on", "CounterMoves"]);
+    let (_, one_first, _) = bench_args(&["--on", "CounterMoves", "--off", "all"]);
+    let count = |out: &str| out.lines().last().unwrap_or("").to_string();
+    let nodes = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("Nodes searched"))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert_eq!(nodes(&one_alone), nodes(&one_first));
+    assert_ne!(nodes(&one_alone), nodes(&none), "{}", count(&one_alone));
+    let (status, _, stderr) = bench_args(&["--on", "LMR", "--off", "lmr"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("'LMR' is given to both --on and --off"),
+        "{stderr}"
+    );
     assert_eq!(bench_nodes("setoption name LMR value true") as u64, first);
     assert_eq!(bench_nodes("setoption name MultiPV value 3") as u64, first);
     assert_eq!(bench_nodes("setoption name Threads value 2") as u64, first);

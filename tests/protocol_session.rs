@@ -406,6 +406,32 @@ fn go_nodes_is_deterministic_across_ucinewgame(mode: &str) {
     assert_eq!(first, second);
 }
 
+/// A new `Hash` size empties the table and what the histories learned
+/// with it: the search after it counts a fresh process's nodes (the kept
+/// histories made it count neither those nor the last search's).
+#[test]
+fn a_new_hash_size_searches_as_a_fresh_daemon_does() {
+    let (mut e, _dir) = Engine::othello();
+    let nodes = |e: &mut Engine| {
+        e.send("position startpos moves f5 d6 c3");
+        e.send("go depth 8");
+        let lines = e.until_bestmove();
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 8 "))
+            .and_then(|l| l.split(" nodes ").nth(1))
+            .map(|rest| rest.split(' ').next().unwrap().to_string())
+            .expect("a depth 8 line")
+    };
+    let fresh = nodes(&mut e);
+    for hash in ["64", "16"] {
+        e.send(&format!("setoption name Hash value {hash}"));
+        assert!(e.sync().is_empty());
+        assert_eq!(nodes(&mut e), fresh, "after Hash {hash}");
+    }
+}
+
 /// `ucinewgame` empties the table before the next search that waits for
 /// nothing else (one without a clock, or any after `isready`), and a
 /// search on the clock sent straight after it keeps the last game's

@@ -1474,23 +1474,42 @@ const CORE_SWITCHES: [CoreSwitch; 8] = [
     (names::SEE, |o| &mut o.see),
 ];
 
-/// The default search switches with those named in `on` switched on, then
-/// those in `off` switched off (names joined with commas; `all`: every
-/// technique from Stockfish, not the core switches).
+/// The default search switches with those named in `on` switched on and
+/// those in `off` switched off (names joined with commas). `all` is every
+/// technique of the search (`Techniques::SWITCHES`, `ShallowSearch`
+/// among them), not the core switches, and is applied first, so that the
+/// names given beside it win over it whatever their order (`--off all
+/// --on LMP`: LMP alone); a name given to both is refused.
 fn chosen_switches(on: Option<&str>, off: Option<&str>) -> Result<SearchOptions, String> {
-    let mut options = SearchOptions::default();
-    for (list, value, flag) in [(on, true, "--on"), (off, false, "--off")] {
-        for name in list
-            .unwrap_or("")
+    let names = |list: Option<&str>| -> Vec<String> {
+        list.unwrap_or("")
             .split(',')
             .map(str::trim)
             .filter(|n| !n.is_empty())
-        {
-            if name.eq_ignore_ascii_case("all") {
-                for (switch_name, _) in Techniques::SWITCHES {
-                    options.techniques.set(switch_name, value);
-                }
-            } else if let Some((_, field)) = CORE_SWITCHES
+            .map(str::to_string)
+            .collect()
+    };
+    let (on, off) = (names(on), names(off));
+    if let Some(both) = on
+        .iter()
+        .find(|n| off.iter().any(|o| o.eq_ignore_ascii_case(n)))
+    {
+        return Err(format!(
+            "'{both}' is given to both --on and --off: name each switch once"
+        ));
+    }
+    let mut options = SearchOptions::default();
+    let lists = [(&on, true, "--on"), (&off, false, "--off")];
+    for (list, value, _) in lists {
+        if list.iter().any(|n| n.eq_ignore_ascii_case("all")) {
+            for (switch_name, _) in Techniques::SWITCHES {
+                options.techniques.set(switch_name, value);
+            }
+        }
+    }
+    for (list, value, flag) in lists {
+        for name in list.iter().filter(|n| !n.eq_ignore_ascii_case("all")) {
+            if let Some((_, field)) = CORE_SWITCHES
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))
             {

@@ -333,6 +333,12 @@ impl TranspositionTable {
             self.clear();
             return Ok(());
         }
+        // Emptied, as by `clear`: the histories go with the entries (kept,
+        // a search after `Hash` counted neither a fresh process's nodes nor
+        // the last search's).
+        for (_, heuristics) in self.memory.get_mut().iter_mut().flatten() {
+            heuristics.reset();
+        }
         let too_big = || format!("cannot allocate a {mib} MiB hash table");
         let len = clusters.checked_mul(CLUSTER * WORDS).ok_or_else(too_big)?;
         let old_len = self.words.len();
