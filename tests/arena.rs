@@ -336,6 +336,56 @@ fn plyd_against_itself_on_othello() {
     // Four games, two colour-swapped pairs, counted by pairs too.
     assert!(stdout.contains("Elo by pairs: "), "{stdout}");
     assert!(stdout.contains("2 colour-swapped pairs"), "{stdout}");
+    // The log as training rows: a row a ply, its scores from `Scores`,
+    // the result from the side to move's view.
+    let rows = plyd_command(plugins.path())
+        .args(["record", "--to", "positions"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(rows.status.success(), "{}", text(&rows.stderr));
+    let rows = text(&rows.stdout);
+    let mut lines = rows.lines();
+    assert_eq!(
+        lines.next(),
+        Some("game\tply\tposition\tmove\tscore\tdepth\tresult")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    let plies: usize = games.iter().map(|g| g.moves().len()).sum();
+    assert_eq!(rows.len(), plies, "{rows:?}");
+    for game in &games {
+        let number = game.tag("Game");
+        let of_game: Vec<&Vec<&str>> = rows.iter().filter(|r| r[0] == number).collect();
+        let opening: usize = game.tag("OpeningPlies").parse().unwrap();
+        let scores: Vec<&str> = game.tag("Scores").split(' ').collect();
+        for (ply, row) in of_game.iter().enumerate() {
+            assert_eq!(row[1], ply.to_string());
+            assert_eq!(row[3], game.moves()[ply], "{row:?}");
+            if ply < opening {
+                assert_eq!((row[4], row[5]), ("", ""), "{row:?}");
+            } else {
+                assert_eq!(format!("{}/{}", row[4], row[5]), scores[ply - opening]);
+            }
+            // The side to move's result: the first player's at even
+            // plies from the start here (no passes this early), the
+            // other's at odd.
+            let first = match game.tag("Result") {
+                "1-0" => "1",
+                "0-1" => "0",
+                _ => "0.5",
+            };
+            if ply < 8 {
+                let expected = match (ply % 2, first) {
+                    (0, r) | (1, r @ "0.5") => r,
+                    (_, "1") => "0",
+                    _ => "1",
+                };
+                assert_eq!(row[6], expected, "{row:?}");
+            }
+        }
+        assert_eq!(of_game[0][2], "8/8/8/3OX3/3XO3/8/8/8 b");
+    }
+
     // One progress line per game.
     assert_eq!(
         stderr.lines().filter(|l| l.starts_with("game ")).count(),

@@ -230,7 +230,25 @@ fn an_arena_log_is_told_apart_from_a_record() {
         err.contains("a plyd arena game log (--out), not a game record: the arena writes its games as records with --record FILE"),
         "{err}"
     );
+    assert!(err.contains("--to positions reads it"), "{err}");
     assert!(out.stdout.is_empty());
+    // A record's games as rows a ply: no scores, the result from the
+    // side to move's view (a transcript's game has none known here).
+    let transcript = dir.path().join("t.txt");
+    std::fs::write(&transcript, "f5d6c3d3c4\n").unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--to", "positions", transcript.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows = text(&out.stdout);
+    let rows: Vec<&str> = rows.lines().collect();
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    assert_eq!(rows[1], "1\t0\t8/8/8/3OX3/3XO3/8/8/8 b\tf5\t\t\t");
+    assert!(
+        rows[5].starts_with("1\t4\t") && rows[5].contains("\tc4\t"),
+        "{rows:?}"
+    );
 }
 
 #[test]

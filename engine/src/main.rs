@@ -233,7 +233,10 @@ enum Tool {
         /// Chinese moves, `炮二平五`), `ggf` or `sgf`
         /// (Othello), `ccgc` (the Amazons and EinStein); a file converted,
         /// xiangqi's comments kept. `xqf` (xiangqi) writes a file a game
-        /// into the `--out` folder.
+        /// into the `--out` folder. `positions` writes a row a ply, tab
+        /// separated (game, ply, position, move, score, depth, result for
+        /// the side to move), from any game's records and from a `plyd
+        /// arena` log, whose scores it fills in.
         #[arg(long, value_name = "FORMAT")]
         to: Option<String>,
         /// The folder `--to xqf` writes its files into (`1.xqf`, `2.xqf`,
@@ -1101,12 +1104,15 @@ fn run() -> ExitCode {
             variations,
             tree,
         }) => {
-            if let Some(to) = to
-                .as_deref()
-                .filter(|t| !matches!(*t, "pgn" | "pgn-chinese" | "ggf" | "sgf" | "ccgc" | "xqf"))
-            {
+            if let Some(to) = to.as_deref().filter(|t| {
+                !matches!(
+                    *t,
+                    "pgn" | "pgn-chinese" | "ggf" | "sgf" | "ccgc" | "xqf" | POSITIONS
+                )
+            }) {
                 eprintln!(
-                    "plyd record: --to {to}: the formats are pgn, pgn-chinese, ggf, sgf, ccgc and xqf"
+                    "plyd record: --to {to}: the formats are pgn, pgn-chinese, ggf, sgf, ccgc, xqf \
+                     and positions"
                 );
                 return ExitCode::from(2);
             }
@@ -1156,6 +1162,9 @@ fn run() -> ExitCode {
             // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
             let mut numbered = 0usize;
+            if to.as_deref() == Some(POSITIONS) {
+                outln!("{}", plyd::replay::POSITION_COLUMNS);
+            }
             for file in files {
                 let wanted = RecordWanted {
                     plies: *plies,
@@ -1209,6 +1218,10 @@ struct RecordWanted<'a> {
     tree: bool,
 }
 
+/// `--to positions`: one row a ply, tab-separated, for training data
+/// ([`plyd::replay::POSITION_COLUMNS`]).
+const POSITIONS: &str = "positions";
+
 /// The record format `to` names for a game of `variant`.
 fn record_format(to: &str, variant: &str) -> Result<RecordFormat, String> {
     let base = variant.trim_end_matches(char::is_numeric);
@@ -1249,13 +1262,30 @@ fn record_file(
             plyd::daemon::printable(&format!("{}: {what}", file.display()))
         )
     };
-    let text = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
-        Ok(bytes) => plyd::replay::record_text(&bytes, file, wanted.variations),
+    let bytes = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
+        Ok(bytes) => bytes,
         Err(e) => {
             say(&e);
             return 2;
         }
     };
+    // An arena log's games, position by position, with their scores.
+    if wanted.to == Some(POSITIONS) && plyd::replay::is_arena_log(&bytes) {
+        let text = plyd_util::files::decode_text(&bytes);
+        return match plyd::replay::arena_log_rows(host, &text) {
+            Ok(rows) => {
+                for row in rows {
+                    outln!("{row}");
+                }
+                0
+            }
+            Err(e) => {
+                say(&e);
+                1
+            }
+        };
+    }
+    let text = plyd::replay::record_text(&bytes, file, wanted.variations);
     let text = match text {
         Ok(text) => text,
         Err(e) => {
@@ -1293,7 +1323,7 @@ fn record_file(
             _ => entries.push((number, variant, record, Vec::new())),
         }
     }
-    for (_, variant, record, lines) in entries {
+    for (number, variant, record, lines) in entries {
         match wanted.to {
             Some("xqf") => {
                 let folder = wanted.folder.unwrap_or(Path::new("."));
@@ -1328,6 +1358,23 @@ fn record_file(
                 if let Err(e) = done {
                     say(&e);
                     failed = true;
+                }
+            }
+            Some(POSITIONS) => {
+                let rows = host
+                    .find_variant(&variant)
+                    .ok_or_else(|| format!("{variant} is not loaded"))
+                    .and_then(|v| plyd::replay::position_rows(&v, number, &record, &[], 0));
+                match rows {
+                    Ok(rows) => {
+                        for row in rows {
+                            outln!("{row}");
+                        }
+                    }
+                    Err(e) => {
+                        say(&e);
+                        failed = true;
+                    }
                 }
             }
             Some(to) => match record_format(to, &variant)

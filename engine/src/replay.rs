@@ -156,16 +156,16 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
         }
         return Ok(RecordText::plain(text));
     }
-    let text = plyd_util::files::decode_text(bytes);
-    let arena_log = format!("[{} \"", plyd_arena::record::HEADER_TAG);
-    if text.trim_start_matches('\u{feff}').starts_with(&arena_log) {
+    if is_arena_log(bytes) {
         return Err(
             "a plyd arena game log (--out), not a game record: the arena writes its games as \
              records with --record FILE, and its match run again with --resume LOG --record FILE \
-             writes them from the log without playing a game"
+             writes them from the log without playing a game; --to positions reads it, its \
+             scores with its positions"
                 .to_string(),
         );
     }
+    let text = plyd_util::files::decode_text(bytes);
     if !variations {
         return Ok(RecordText::plain(text));
     }
@@ -521,6 +521,91 @@ pub fn position_line(game: &RecordGame) -> String {
     } else {
         format!("{from} moves {}", game.moves.join(" "))
     }
+}
+
+/// The header of `plyd record --to positions`: one row a ply, its
+/// columns separated by tabs.
+pub const POSITION_COLUMNS: &str = "game\tply\tposition\tmove\tscore\tdepth\tresult";
+
+/// The rows of `plyd record --to positions` for game `number` of
+/// `variant`: for each ply, the position before it (its text), the move
+/// played, the mover's score and depth where `scores` (an arena log's
+/// `Scores` words, one a ply from `opening_plies` on) give one, and what
+/// the game's `result` gave the side to move there: 1, 0.5 or 0, empty
+/// where the result is not known.
+pub fn position_rows(
+    variant: &VariantRef,
+    number: usize,
+    game: &RecordGame,
+    scores: &[&str],
+    opening_plies: usize,
+) -> Result<Vec<String>, String> {
+    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    if let Some(start) = &game.start {
+        state
+            .set_position(start)
+            .map_err(|e| format!("game {number}: bad position '{start}': {e}"))?;
+    }
+    let mut rows = Vec::with_capacity(game.moves.len());
+    for (ply, text) in game.moves.iter().enumerate() {
+        let position = state.position_text().map_err(|e| e.to_string())?;
+        let side = state.side_to_move().map_err(|e| e.to_string())?;
+        let (score, depth) = ply
+            .checked_sub(opening_plies)
+            .and_then(|i| scores.get(i))
+            .filter(|word| **word != plyd_arena::record::NO_SCORE)
+            .map_or(("", ""), |word| word.split_once('/').unwrap_or((word, "")));
+        let result = match (game.result, side) {
+            (RecordResult::Draw, _) => "0.5",
+            (RecordResult::First, 0) | (RecordResult::Second, 1) => "1",
+            (RecordResult::First, 1) | (RecordResult::Second, 0) => "0",
+            _ => "",
+        };
+        rows.push(format!(
+            "{number}\t{ply}\t{position}\t{text}\t{score}\t{depth}\t{result}"
+        ));
+        let mv = state
+            .parse_legal_move(text)
+            .map_err(|e| format!("game {number}: move {} ('{text}'): {e}", ply + 1))?;
+        state.make_move(mv).map_err(|e| e.to_string())?;
+    }
+    Ok(rows)
+}
+
+/// The rows of `plyd record --to positions` for every game of the arena
+/// log `text` (see [`position_rows`]), with each game's `Scores`.
+pub fn arena_log_rows(host: &PluginHost, text: &str) -> Result<Vec<String>, String> {
+    let log = plyd_arena::resume::parse_log(text)?;
+    let variant = host.find_variant(&log.header.variant).ok_or_else(|| {
+        format!(
+            "its games are of {}, which is not loaded",
+            log.header.variant
+        )
+    })?;
+    let mut rows = Vec::new();
+    for raw in &log.games {
+        let tag = |name: &str| raw.tags.get(name).map(String::as_str).unwrap_or("");
+        let number: usize = tag("Game").parse().unwrap_or(0);
+        let mut game = position_line_game(&raw.position)
+            .ok_or_else(|| format!("game {number}: its position line does not read"))?;
+        game.result = match tag("Result") {
+            "1-0" => RecordResult::First,
+            "0-1" => RecordResult::Second,
+            "1/2-1/2" => RecordResult::Draw,
+            _ => RecordResult::Unknown,
+        };
+        let scores: Vec<&str> = tag("Scores").split_whitespace().collect();
+        let opening: usize = tag("OpeningPlies").parse().unwrap_or(0);
+        rows.extend(position_rows(&variant, number, &game, &scores, opening)?);
+    }
+    Ok(rows)
+}
+
+/// Whether `bytes` are a plyd arena game log.
+pub fn is_arena_log(bytes: &[u8]) -> bool {
+    let arena_log = format!("[{} \"", plyd_arena::record::HEADER_TAG);
+    let text = plyd_util::files::decode_text(bytes);
+    text.trim_start_matches('\u{feff}').starts_with(&arena_log)
 }
 
 /// One record replayed.
