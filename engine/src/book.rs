@@ -285,12 +285,16 @@ impl Book {
                     // A file that is no book may be one line of any length,
                     // and may be one not to be shown (`BookFile` names any
                     // file the daemon can read: /proc/self/environ): its
-                    // first word is quoted only where it is a plain one.
+                    // first word is quoted only where it is a plain one: a
+                    // format's name, small letters and hyphens. A word with
+                    // digits or capitals (a key, a token: a file of one
+                    // `AKIA...` or `sk-live-...` was quoted whole) is not.
                     let first = words.first().copied().unwrap_or_default();
-                    let plain = first.len() <= 24
+                    let plain = first.len() <= 16
+                        && first.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
                         && first
                             .bytes()
-                            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+                            .all(|b| b.is_ascii_lowercase() || b"-_".contains(&b));
                     let found = if plain {
                         let more = if words.len() > 1 { " ..." } else { "" };
                         format!("'{first}{more}'")
@@ -1019,9 +1023,17 @@ mod tests {
         for secret in [
             "KEY=s3cret\0HOME=/root\0",
             "root:x:0:0:root:/root:/bin/bash\n",
+            "AKIAIOSFODNN7EXAMPLE\n",
+            "sk-live-abcdef123456 more\n",
         ] {
             let err = Book::read(secret).unwrap_err();
-            assert!(!err.contains("s3cret") && !err.contains("root"), "{err}");
+            assert!(
+                !err.contains("s3cret")
+                    && !err.contains("root")
+                    && !err.contains("AKIA")
+                    && !err.contains("sk-live"),
+                "{err}"
+            );
         }
         let err = Book::read("edax-book 4\n").unwrap_err();
         assert!(err.ends_with("found 'edax-book ...'"), "{err}");
