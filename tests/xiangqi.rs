@@ -650,6 +650,36 @@ fn options_are_set_at_the_start_from_the_command_line_and_the_config_file() {
     assert!(errors(&lines).is_empty(), "{lines:?}");
 }
 
+/// With several lines, `go mate N` proves each to the proof's depth: a
+/// puzzle with two mates in 3 (g9i9 and f0e0, each checked by a
+/// brute-force solver) showed the second as `score cp`, the search
+/// stopped at the first line's mate.
+#[test]
+fn go_mate_with_several_lines_shows_every_mate_among_them() {
+    let (mut engine, _dir) = xiangqi();
+    engine.send("setoption name MultiPV value 4");
+    engine.send("position fen 6R1n/9/3k5/9/2P6/9/9/9/9/5K3 w - - 0 1");
+    engine.send("go mate 3");
+    let lines = engine.until_bestmove();
+    let last_depth = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .and_then(|l| l.split(' ').nth(2))
+        .expect("an info line")
+        .to_string();
+    let mates: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with(&format!("info depth {last_depth} ")))
+        .filter(|l| l.contains(" score mate 3 "))
+        .filter_map(|l| l.split(" pv ").nth(1)?.split(' ').next())
+        .collect();
+    assert!(
+        mates.contains(&"g9i9") && mates.contains(&"f0e0"),
+        "{mates:?}: {lines:?}"
+    );
+}
+
 #[test]
 fn go_mate_finds_mates_the_pruned_search_misses() {
     // Study positions whose shortest mates the pruned search missed: a

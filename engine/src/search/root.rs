@@ -321,7 +321,12 @@ impl Searcher<'_> {
         }
         let best = self.best_score();
         if let Some(mate) = limits.mate {
-            if best >= win_in(2 * mate as usize) {
+            // With several lines each is proven (or not) to the full
+            // depth of the proof, 2N plies: stopped at the first line's
+            // mate, a second mate in N showed as `score cp`, and a puzzle
+            // with two solutions passed for one with a single solution.
+            let lines = self.shared.multipv.min(self.root_moves.len());
+            if lines <= 1 && best >= win_in(2 * mate as usize) {
                 return true;
             }
         }
