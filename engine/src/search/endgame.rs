@@ -476,6 +476,8 @@ fn run_root(
         if line.len() > 1 {
             nodes = spent;
             let texts = spelled(&root, &line)?;
+            // The line's reply is the move to ponder on, as a line's is.
+            answer.ponder = texts.get(1).cloned();
             report(solving.info(size, None, Some(score), nodes, texts));
             pv = line;
         }
