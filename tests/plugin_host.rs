@@ -2376,6 +2376,30 @@ fn a_plugin_path_without_the_game_in_play_names_only_the_game() {
     );
 }
 
+/// A move the watchdog plays that no search scored is said on stdout too,
+/// before the `bestmove`: here the root's moves take 400 ms to list, four
+/// times the move's time.
+#[cfg(unix)]
+#[test]
+fn an_unsearched_answer_is_told_before_it() {
+    let (mut e, _dir) = panicky_engine_with_call_limit(30_000);
+    play_panicky(&mut e);
+    e.send("position fen 20 slow 20");
+    e.send("go movetime 100");
+    let lines = e.until_bestmove();
+    let told = lines
+        .iter()
+        .position(|l| l.contains("the search had not scored a move in its time"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert_eq!(
+        told + 1,
+        lines.len() - 1,
+        "told just before the answer: {lines:?}"
+    );
+    assert!(lines[told].starts_with("info string "), "{lines:?}");
+    e.send("quit");
+}
+
 /// The watchdog's answer says whether a search had scored the move (one
 /// no search had, the first in the search's order, was called "its best
 /// move so far" all the same): here the first iteration scored its move,

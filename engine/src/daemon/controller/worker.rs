@@ -252,6 +252,19 @@ pub fn start_search(
                     }
                     let _ = events.send(JobEvent::Search(event));
                 };
+                // The book first: its move is noted (by its `info` line)
+                // before any other, so that a watchdog answering a `go`
+                // whose time ran out before this thread ran (a fresh
+                // process given its lines at once, on a loaded machine)
+                // answers the book's move, not the first legal one.
+                if let Some((best, ponder, info)) = book_answer(&job, &job_control, &mut report) {
+                    report(SearchEvent::Info(info));
+                    report(SearchEvent::BestMove {
+                        best: Some(best),
+                        ponder,
+                    });
+                    return Ok(search::SearchResult::default());
+                }
                 if chance_root {
                     job_control.note_no_move();
                 } else if let Err(e) =
@@ -261,14 +274,6 @@ pub fn start_search(
                     // again): the search's answer, with its own error.
                     search::report_end(&mut report, Some(&e), search::Answer::default());
                     return Err(e);
-                }
-                if let Some((best, ponder, info)) = book_answer(&job, &job_control, &mut report) {
-                    report(SearchEvent::Info(info));
-                    report(SearchEvent::BestMove {
-                        best: Some(best),
-                        ponder,
-                    });
-                    return Ok(search::SearchResult::default());
                 }
                 let mut trees = job.trees.lock();
                 // An evaluator plugin that fails before a root move is

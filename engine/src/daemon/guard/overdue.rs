@@ -107,6 +107,17 @@ impl Controller {
                 .job
                 .as_ref()
                 .is_none_or(|job| job.control.best_was_searched());
+            // A move played unsearched is a blunder the GUI (a server
+            // playing people, an arbiter's log) may want to know of: told
+            // on stdout too, before the answer.
+            if !searched {
+                voice.note(
+                    self,
+                    "the search had not scored a move in its time (its clock ran out before it \
+                     could search, or the machine gave it no core): the move played is the \
+                     first in its order, unsearched",
+                );
+            }
             self.answer_for_job(voice);
             let (timing, late) = self
                 .job
