@@ -406,6 +406,47 @@ fn go_nodes_is_deterministic_across_ucinewgame(mode: &str) {
     assert_eq!(first, second);
 }
 
+/// A `Hash` given at the start (`--option Hash=1`) is the table's size
+/// from the first: the default table was mapped first and then resized,
+/// and the process's peak was the default's (48 MB against 33 MB here).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hash_given_at_the_start_is_mapped_at_its_size_from_the_first() {
+    let peak = |args: &[&str]| -> u64 {
+        let dir = crate::common::othello_dir();
+        let mut e = Engine::start(dir.path(), args, &[]);
+        e.send("uci");
+        e.read_until(|l| l == "uciok");
+        e.sync();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).unwrap();
+        e.send("quit");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .expect("VmHWM")
+    };
+    let default = peak(&[]);
+    let small = peak(&["--option", "Hash=1"]);
+    assert!(
+        small + 8 * 1024 < default,
+        "peak {small} kB with Hash 1, {default} kB with the default 16 MiB"
+    );
+}
+
+/// A byte-order mark before any line, not only the first, is passed over
+/// (a client opening a UTF-8 writer with its mark for each command had
+/// its `isready` taken for an unknown command, and no `readyok`).
+#[test]
+fn a_byte_order_mark_before_a_later_line_is_passed_over() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send_raw(b"\xEF\xBB\xBFisready\n");
+    let lines = e.read_until(|l| l == "readyok");
+    assert!(crate::common::errors(&lines).is_empty(), "{lines:?}");
+}
+
 /// A new `Hash` size empties the table and what the histories learned
 /// with it: the search after it counts a fresh process's nodes (the kept
 /// histories made it count neither those nor the last search's).

@@ -27,7 +27,6 @@ pub(crate) static INPUT_ENDS: AtomicBool = AtomicBool::new(false);
 pub(super) fn read_stdin(lines: Sender<Input>) {
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
-    let mut first = true;
     let mut after_cr = false;
     loop {
         let input = match read_line_capped(&mut reader, MAX_LINE_BYTES, &mut after_cr) {
@@ -39,14 +38,13 @@ pub(super) fn read_stdin(lines: Sender<Input>) {
             // A line that is not UTF-8 is read as GB18030 (see
             // `decode_line`); what neither reads the parser reports.
             Ok(Line::Text(bytes)) => {
-                // A UTF-8 byte-order mark before the first line (a judge's
-                // input file saved by an editor that writes one) is not
-                // part of the command.
-                let text = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-                    Some(rest) if first => rest,
-                    _ => &bytes[..],
-                };
-                first = false;
+                // A UTF-8 byte-order mark before a line (a judge's input
+                // file saved by an editor that writes one; a client that
+                // opens a new UTF-8 writer, mark and all, for each
+                // command) is not part of the command: the first line's
+                // was passed over, a later one's made `isready` an
+                // unknown command, its `readyok` never coming.
+                let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes[..]);
                 let line = plyd_util::files::decode_line(text);
                 if let std::borrow::Cow::Owned(_) = line {
                     log::info!("an input line is not UTF-8: read as GB18030 (GBK)");
