@@ -667,6 +667,35 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
         "position startpos moves c3c4 h9g7 g3g4 b7c7\n\
          position fen 1r1k5/9/9/9/9/9/9/9/r8/4K4 b moves b9b0\n"
     );
+    // A record that does not replay leaves its number unused: the games
+    // after it keep their places (a collection's second puzzle was
+    // written as 1.xqf).
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    let bad = pgn_text.replace("C3-C4", "C3-C6");
+    let three = write(
+        "three.pgn",
+        format!("{bad}\n{pgn_text}\n{pgn_text}").as_bytes(),
+    );
+    let numbered = dir.path().join("numbered");
+    std::fs::create_dir(&numbered).unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "record",
+            "--to",
+            "xqf",
+            "--out",
+            numbered.to_str().unwrap(),
+            &three,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&numbered)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["2.xqf", "3.xqf"], "{}", text(&out.stderr));
 }
 
 #[test]

@@ -240,7 +240,8 @@ enum Tool {
         #[arg(long, value_name = "FORMAT")]
         to: Option<String>,
         /// The folder `--to xqf` writes its files into (`1.xqf`, `2.xqf`,
-        /// ... in the games' order).
+        /// ..., each game's place among the records read: a record that
+        /// does not replay leaves its number unused).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Every line of an XQF, CBR or CBL game's move tree, and of a PGN
@@ -1323,13 +1324,20 @@ fn record_file(
             _ => entries.push((number, variant, record, Vec::new())),
         }
     }
+    // Games are numbered by their place among the records of every file
+    // read, a record that does not replay leaving its number unused (the
+    // games after it were renumbered: a collection's puzzle 2 became
+    // 1.xqf); each line of a game's variations, written as games of their
+    // own, takes the next number free.
+    let offset = *numbered;
     for (number, variant, record, lines) in entries {
+        let number = offset + number;
         match wanted.to {
             Some("xqf") => {
                 let folder = wanted.folder.unwrap_or(Path::new("."));
-                // Each game has its number, in the games' order, whether
-                // its file could be written or not.
-                *numbered += 1;
+                // Each game has its number, whether its file could be
+                // written or not.
+                *numbered = (*numbered + 1).max(number);
                 let number = *numbered;
                 let done = if variant == "xiangqi" {
                     write_xqf_tree(&record, &lines, &plyd_util::files::encode_gbk).and_then(
@@ -1389,6 +1397,7 @@ fn record_file(
             None => outln!("{}", plyd::replay::position_line(&record)),
         }
     }
+    *numbered = (*numbered).max(offset + replayed.records);
     if shorter > 0 {
         say(&format!(
             "games of fewer than {} plies left out: {shorter}",

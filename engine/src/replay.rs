@@ -39,6 +39,9 @@ pub struct Replayed {
     /// A line for each record that does not read or replay, or whose
     /// result the rules contradict.
     pub failures: Vec<String>,
+    /// The records of the file, those that failed among them: the last
+    /// record's number.
+    pub records: usize,
 }
 
 /// A record file as text, with what was said of it on the way.
@@ -483,6 +486,7 @@ pub fn replay_records(
     let mut out = Replayed {
         notes: text.notes.clone(),
         failures: text.failures.clone(),
+        records: text.numbers.iter().copied().max().unwrap_or(0),
         ..Replayed::default()
     };
     let records = split_records(&text.text);
@@ -492,6 +496,7 @@ pub fn replay_records(
     for (i, record) in records.iter().enumerate() {
         // Numbered as the file numbers them.
         let n = text.numbers.get(i).map_or(i, |n| n - 1);
+        out.records = out.records.max(n + 1);
         match replay_record(host, record, game) {
             Ok(ReplayedGame {
                 note,
