@@ -194,6 +194,20 @@ pub fn parse_fen(text: &str) -> Result<ParsedFen, String> {
     };
     position.set_side(side);
     if position.king_attacked(side ^ 1) {
+        // The flying general named as such: two generals on one file with
+        // nothing between them attack each other.
+        let [red, black] = position.kings.map(usize::from);
+        let facing = file_of(red) == file_of(black)
+            && (red + FILES..black)
+                .step_by(FILES)
+                .all(|sq| position.board[sq] == EMPTY);
+        if facing {
+            return Err(format!(
+                "FEN: the generals face each other on file {} with nothing between them (the \
+                 side not to move's general is attacked, which no game reaches)",
+                (b'a' + file_of(red) as u8) as char
+            ));
+        }
         return Err("FEN: the side not to move has its general attacked".to_string());
     }
     // Castling and en-passant fields, kept for the chess-like shape.
@@ -367,5 +381,22 @@ mod tests {
         assert_eq!(parse_move("h2--e2"), None);
         assert_eq!(parse_move("-h2e2"), None);
         assert_eq!(parse_move("h2e2-"), None);
+    }
+
+    #[test]
+    fn facing_generals_are_named_as_such() {
+        let err = |fen: &str| parse_fen(fen).err().unwrap_or_default();
+        assert!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w").contains("the generals face each other on file e"),
+            "{}",
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w")
+        );
+        // A piece between: no facing, and no error.
+        assert!(parse_fen("4k4/9/9/9/4p4/9/9/9/9/4K4 w").is_ok());
+        // Another attack on the general not to move is said as before.
+        assert_eq!(
+            err("3k5/3R5/9/9/9/9/9/9/9/4K4 w"),
+            "FEN: the side not to move has its general attacked"
+        );
     }
 }
