@@ -250,9 +250,10 @@ fn unsigned(x: f64) -> String {
     }
 }
 
-/// Counts of wins, draws and losses with zeros replaced by [`ZERO_COUNT`].
-fn regularized(tally: &Tally) -> [f64; 3] {
-    [tally.wins, tally.draws, tally.losses].map(|c| if c == 0 { ZERO_COUNT } else { c as f64 })
+/// Counts (wins, draws, losses; or pairs by points) with zeros replaced
+/// by [`ZERO_COUNT`].
+fn regularized<const N: usize>(counts: [u64; N]) -> [f64; N] {
+    counts.map(|c| if c == 0 { ZERO_COUNT } else { c as f64 })
 }
 
 /// Scores of a win, a draw and a loss, in the order of the counts.
@@ -419,7 +420,7 @@ impl Sprt {
         if tally.games() == 0 {
             return 0.0;
         }
-        let counts = regularized(tally);
+        let counts = regularized([tally.wins, tally.draws, tally.losses]);
         self.llr_of(counts, &OUTCOME_SCORES)
     }
 
@@ -430,10 +431,7 @@ impl Sprt {
         if pairs.pairs() == 0 {
             return 0.0;
         }
-        let counts = pairs
-            .counts
-            .map(|c| if c == 0 { ZERO_COUNT } else { c as f64 });
-        self.llr_of(counts, &PAIR_SCORES)
+        self.llr_of(regularized(pairs.counts), &PAIR_SCORES)
     }
 
     /// The ratio of the model this test counts by: of `tally`'s games or
@@ -466,7 +464,7 @@ impl Sprt {
         if tally.games() == 0 {
             return 0.0;
         }
-        let [w, d, l] = regularized(tally);
+        let [w, d, l] = regularized([tally.wins, tally.draws, tally.losses]);
         let n = w + d + l;
         let s = (w + d / 2.0) / n;
         let var = per_game_variance(w, d, l);

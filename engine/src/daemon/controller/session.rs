@@ -1192,6 +1192,19 @@ fn read_position(
     Ok(state)
 }
 
+/// The pass the side to move must play, where its one legal move is a
+/// pass (the move the game reads `pass` as, written `0000`); `None`
+/// where it has a placement or no move at all.
+pub(crate) fn forced_pass(state: &GameState) -> Result<Option<u32>, PluginError> {
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal)?;
+    let pass = state.parse_move("pass").ok();
+    Ok(match legal[..] {
+        [only] if pass == Some(only) => Some(only),
+        _ => None,
+    })
+}
+
 /// Where `text` (no move here) is refused, the side to move can only pass (its one
 /// legal move is written `0000`) and `text` is a move of the other side
 /// after that pass: the pass played and that move, for the caller to
@@ -1199,14 +1212,9 @@ fn read_position(
 /// do (NBoard's `set game` adds it too); nothing else is read into a
 /// move it is not. `None` (the state as it was) in every other case.
 fn after_a_forced_pass(state: &mut GameState, text: &str) -> Result<Option<u32>, String> {
-    let mut legal = Vec::new();
-    if state.legal_moves(&mut legal).is_err() || legal.len() != 1 {
+    let Ok(Some(pass)) = forced_pass(state) else {
         return Ok(None);
-    }
-    let pass = legal[0];
-    if state.format_move(pass).ok().as_deref() != Some("0000") {
-        return Ok(None);
-    }
+    };
     state.make_move(pass).map_err(|e| e.to_string())?;
     match state.parse_legal_move(text) {
         Ok(mv) => Ok(Some(mv)),

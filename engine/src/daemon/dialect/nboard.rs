@@ -24,6 +24,7 @@ use plyd_protocol::{
 };
 
 use super::{main_line_score, one_line, search, Dialect};
+use crate::daemon::controller::session::forced_pass;
 use crate::daemon::controller::Controller;
 use crate::host::Outcome;
 
@@ -274,15 +275,13 @@ impl NBoard {
         moves: Vec<String>,
         color: u32,
     ) -> Result<Vec<String>, String> {
-        let (side, legal, pass) = ctl.session.ask_line(start, &moves, |state| {
-            let mut legal = Vec::new();
-            state.legal_moves(&mut legal)?;
-            Ok((state.side_to_move()?, legal, state.parse_move("pass").ok()))
+        let (side, pass) = ctl.session.ask_line(start, &moves, |state| {
+            Ok((state.side_to_move()?, forced_pass(state)?))
         })?;
         if side == color {
             return Ok(moves);
         }
-        if legal.len() == 1 && pass == Some(legal[0]) {
+        if pass.is_some() {
             let mut moves = moves;
             moves.push("pass".to_string());
             Ok(moves)
