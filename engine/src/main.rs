@@ -1219,6 +1219,22 @@ struct RecordWanted<'a> {
     tree: bool,
 }
 
+/// Print `rows` on stdout, or say why there are none; whether there were.
+fn print_rows(rows: Result<Vec<String>, String>, say: &dyn Fn(&dyn std::fmt::Display)) -> bool {
+    match rows {
+        Ok(rows) => {
+            for row in rows {
+                outln!("{row}");
+            }
+            true
+        }
+        Err(e) => {
+            say(&e);
+            false
+        }
+    }
+}
+
 /// `--to positions`: one row a ply, tab-separated, for training data
 /// ([`plyd::replay::POSITION_COLUMNS`]).
 const POSITIONS: &str = "positions";
@@ -1273,18 +1289,7 @@ fn record_file(
     // An arena log's games, position by position, with their scores.
     if wanted.to == Some(POSITIONS) && plyd::replay::is_arena_log(&bytes) {
         let text = plyd_util::files::decode_text(&bytes);
-        return match plyd::replay::arena_log_rows(host, &text) {
-            Ok(rows) => {
-                for row in rows {
-                    outln!("{row}");
-                }
-                0
-            }
-            Err(e) => {
-                say(&e);
-                1
-            }
-        };
+        return u8::from(!print_rows(plyd::replay::arena_log_rows(host, &text), &say));
     }
     let text = plyd::replay::record_text(&bytes, file, wanted.variations);
     let text = match text {
@@ -1373,17 +1378,7 @@ fn record_file(
                     .find_variant(&variant)
                     .ok_or_else(|| format!("{variant} is not loaded"))
                     .and_then(|v| plyd::replay::position_rows(&v, number, &record, &[], 0));
-                match rows {
-                    Ok(rows) => {
-                        for row in rows {
-                            outln!("{row}");
-                        }
-                    }
-                    Err(e) => {
-                        say(&e);
-                        failed = true;
-                    }
-                }
+                failed |= !print_rows(rows, &say);
             }
             Some(to) => match record_format(to, &variant)
                 .and_then(|f| write_record_tree(f, &record, &lines))
