@@ -492,6 +492,36 @@ fn bench_subcommand_prints_a_total_that_repeats() {
         stderr.contains("'LMR' is given to both --on and --off"),
         "{stderr}"
     );
+    // Positions of one's own, searched as the bench's are.
+    let file = dir.path().join("mine.txt");
+    std::fs::write(
+        &file,
+        "# the start, twice\n8/8/8/3OX3/3XO3/8/8/8 b\n\n8/8/8/3OX3/3XO3/8/8/8 b\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let (status, own, stderr) = bench_args(&["--positions", file]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let counts: Vec<&str> = own
+        .lines()
+        .filter(|l| l.starts_with("othello "))
+        .map(|l| l.split_whitespace().nth(4).unwrap())
+        .collect();
+    assert_eq!(counts.len(), 2, "{own}");
+    assert_eq!(counts[0], counts[1], "{own}");
+    let total: u64 = counts.iter().map(|c| c.parse::<u64>().unwrap()).sum();
+    assert_eq!(nodes(&own), format!("Nodes searched: {total}"));
+    let out = plyd_command(dir.path())
+        .args(["bench", "--positions", file])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("name the game"));
+    std::fs::write(dir.path().join("bad.txt"), "nonsense\n").unwrap();
+    let bad = dir.path().join("bad.txt");
+    let (status, _, stderr) = bench_args(&["--positions", bad.to_str().unwrap()]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains("bad position 'nonsense'"), "{stderr}");
     assert_eq!(bench_nodes("setoption name LMR value true") as u64, first);
     assert_eq!(bench_nodes("setoption name MultiPV value 3") as u64, first);
     assert_eq!(bench_nodes("setoption name Threads value 2") as u64, first);

@@ -262,6 +262,7 @@ fn bench_node_count_is_reproducible() {
     let target = || bench::BenchTarget {
         variant: variant.clone(),
         evaluator: Arc::new(othello.evaluator()),
+        positions: None,
     };
     let run = || {
         let mut lines = Vec::new();

@@ -150,6 +150,11 @@ enum Tool {
         /// prints the defaults), as `setoption name SearchParams` loads it.
         #[arg(long, value_name = "FILE")]
         search_params: Option<PathBuf>,
+        /// Search the positions of this file (one position text a line;
+        /// blank lines and lines starting `#` left out) in place of the
+        /// bench's own; a GAME must be named.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<PathBuf>,
     },
     /// Solve a file of endgame positions with known exact scores (for
     /// Othello, plugins/othello/ffo.txt), printing time, nodes and speed per
@@ -731,8 +736,25 @@ fn run() -> ExitCode {
             off,
             calls,
             search_params,
+            positions,
         }) => {
             let game = bench_game.as_deref().or(config.game.as_deref());
+            let given = match (positions, game) {
+                (None, _) => Ok(None),
+                (Some(_), None) => Err(
+                    "--positions: name the game its positions are of (plyd bench GAME \
+                     --positions FILE)"
+                        .to_string(),
+                ),
+                (Some(path), Some(_)) => bench_positions(path).map(Some),
+            };
+            let given = match given {
+                Ok(given) => given,
+                Err(e) => {
+                    eprintln!("plyd bench: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             match chosen_switches(on.as_deref(), off.as_deref())
                 .and_then(|mut switches| {
                     if let Some(path) = search_params {
@@ -746,7 +768,7 @@ fn run() -> ExitCode {
                     }
                     Ok(switches)
                 })
-                .and_then(|switches| bench(&config, game, *depth, &switches, *calls))
+                .and_then(|switches| bench(&config, game, *depth, &switches, *calls, given))
             {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -1587,6 +1609,7 @@ fn bench(
     depth: Option<u32>,
     switches: &SearchOptions,
     count_calls: bool,
+    positions: Option<Vec<String>>,
 ) -> Result<(), String> {
     if count_calls && !plyd::host::calls::ENABLED {
         return Err(
@@ -1620,6 +1643,7 @@ fn bench(
         targets.push(BenchTarget {
             variant,
             evaluator: Arc::new(evaluator),
+            positions: positions.clone(),
         });
     }
     if count_calls {
@@ -1667,6 +1691,23 @@ fn bench(
         }
     }
     Ok(())
+}
+
+/// The positions of a `plyd bench --positions` file: a position text a
+/// line, blank lines and `#` comments left out.
+fn bench_positions(path: &Path) -> Result<Vec<String>, String> {
+    let text = plyd_util::files::read_text(path, plyd::RECORD_FILE_LIMIT)
+        .map_err(|e| format!("--positions {}: {e}", path.display()))?;
+    let positions: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    if positions.is_empty() {
+        return Err(format!("--positions {}: no position in it", path.display()));
+    }
+    Ok(positions)
 }
 
 /// `plyd endgame-bench`: solve the positions of `file` from `range.0` to

@@ -29,6 +29,9 @@ pub struct BenchTarget {
     pub variant: VariantRef,
     /// Its evaluator.
     pub evaluator: Arc<Evaluator>,
+    /// The positions to search (their texts), in place of the bench's
+    /// own ([`positions`]): `plyd bench GAME --positions FILE`.
+    pub positions: Option<Vec<String>>,
 }
 
 /// The result of one bench search.
@@ -168,14 +171,20 @@ pub fn run(
         let mut moves = Vec::new();
         start.legal_moves(&mut moves).map_err(fail)?;
         let depth = depth.unwrap_or_else(|| default_depth(moves.len()));
-        for text in positions(&target.variant).map_err(fail)? {
+        let texts = match &target.positions {
+            Some(given) => given.clone(),
+            None => positions(&target.variant).map_err(fail)?,
+        };
+        for text in texts {
             if control.stop_requested() {
                 summary.stopped = true;
                 return Ok(summary);
             }
             let mut state =
                 GameState::new(&target.variant.plugin, target.variant.index).map_err(fail)?;
-            state.set_position(&text).map_err(fail)?;
+            state
+                .set_position(&text)
+                .map_err(|e| format!("bad position '{text}': {e}"))?;
             // Each position as after `ucinewgame`: nothing kept from the
             // positions before, in the table or in the evaluator.
             tt.clear();

@@ -451,7 +451,11 @@ impl Controller {
                     )
                 }
             };
-            targets.push(BenchTarget { variant, evaluator });
+            targets.push(BenchTarget {
+                variant,
+                evaluator,
+                positions: None,
+            });
         }
         if targets.is_empty() {
             return Err(ControlError::NoGame("bench: no game is loaded".to_string()));
