@@ -270,17 +270,19 @@ impl Controller {
         }
         let (events_tx, events_rx) = unbounded();
         let mut settings = config.settings;
-        // A `Hash` among the start's options (`--option Hash=1`, the config
-        // file's `[options]`) is the table's size from the first: mapped
-        // at the default and then resized, the default's 16 MiB set the
-        // process's peak. A value refused here is refused again, and said,
-        // where the start's options are set.
+        // A smaller `Hash` among the start's options (`--option Hash=1`,
+        // the config file's `[options]`) is the table's size from the
+        // first: mapped at the default and then resized, the default's 16
+        // MiB set the process's peak. A larger one is set, or refused and
+        // said, where the start's options are set (the old table is given
+        // back before a larger is made, so the peak is the larger's).
         if let Some(mib) = config
             .options
             .iter()
             .rev()
             .find(|(name, _, _)| name.eq_ignore_ascii_case(crate::options::names::HASH))
             .and_then(|(name, value, _)| crate::options::HASH_RANGE.parse(name, value).ok())
+            .filter(|&mib| mib < i64::from(settings.hash_mib))
         {
             settings.hash_mib = mib as u32;
         }
