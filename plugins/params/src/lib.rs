@@ -139,6 +139,9 @@ fn reword(message: &str) -> String {
     format!("expected {expected}, found {found}")
 }
 
+/// The longest string value an error quotes.
+const STRING_QUOTED: usize = 12;
+
 /// serde's name for what it found, in the words of a TOML file.
 fn describe_found(found: &str) -> String {
     let kinds = [
@@ -151,7 +154,15 @@ fn describe_found(found: &str) -> String {
     ];
     for (serde_kind, toml_kind) in kinds {
         if let Some(value) = found.strip_prefix(serde_kind) {
-            return format!("{toml_kind}{}", value.replace('`', ""));
+            let value = value.replace('`', "");
+            // A long string is not quoted: a parameter file named by the
+            // protocol may be any file, a key in it (`token =
+            // "sk-live-..."`) shown to whoever named it.
+            let chars = value.trim_matches('"').chars().count();
+            if serde_kind == "string " && chars > STRING_QUOTED {
+                return format!("a string of {chars} characters");
+            }
+            return format!("{toml_kind}{value}");
         }
     }
     found.replace('`', "")
@@ -401,6 +412,14 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "key 'weights.corners': expected an integer, found a number 2.5"
+        );
+        // A long string is counted, not quoted (a key in a file that is
+        // not one of parameters).
+        let text = GOOD.replace("mobility = 0.5", "mobility = \"sk-live-SECRET-VALUE\"");
+        let e = parse::<Params>(&text).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "key 'weights.mobility': expected a number, found a string of 20 characters"
         );
     }
 
