@@ -2389,6 +2389,41 @@ fn option_is_refused_by_the_arena_with_what_to_give_instead() {
     );
 }
 
+/// A parameter file set before the evaluator it is not for is dropped by
+/// plyd (`params default`): the match would measure the defaults while
+/// its log named the file, so the set-up is refused, saying the order.
+#[test]
+fn a_parameter_file_dropped_by_a_later_evaluator_refuses_the_set_up() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("arena-params-order");
+    let params = dir.path().join("classic.toml");
+    let out = plyd_command(plugins.path())
+        .args(["params", "--game", "xiangqi"])
+        .output()
+        .unwrap();
+    std::fs::write(&params, &out.stdout).unwrap();
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let given = format!("option.EvalParams={}", params.display());
+    let run = |first: &str, second: &str| {
+        arena(
+            plugins.path(),
+            &[
+                "--game", "xiangqi", "--engine", &plyd, "name=x", first, second, "--engine", &plyd,
+                "name=y", "--depth", "1", "--games", "2",
+            ],
+        )
+    };
+    let out = run(&given, "option.Evaluator=seed002");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("give option.Evaluator before option.EvalParams"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run("option.Evaluator=classic", &given);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
 /// A game log another process holds (here this test, as a second match
 /// given the same `--out` would) is refused before anything is written to
 /// it: two matches cannot splice their games into one file.

@@ -326,19 +326,37 @@ impl EngineProcess {
         for (name, value) in &spec.options {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
-        self.ready_without_errors()
+        let lines = self.ready_without_errors()?;
+        // A parameter file set before the evaluator it is not for: plyd's
+        // evaluator chosen after it starts from its defaults, says so
+        // (`info string evaluator seed002 params default`), and the match
+        // measured the defaults while the log named the file.
+        let params_given = spec
+            .options
+            .iter()
+            .any(|(name, value)| name.eq_ignore_ascii_case("EvalParams") && !value.is_empty());
+        if params_given && lines.iter().any(|l| l.ends_with(" params default")) {
+            return Err(EngineError::Refused {
+                name: self.name.clone(),
+                what: "refused its set-up: the evaluator chosen after option.EvalParams dropped \
+                       its parameter file (it said 'params default'): give option.Evaluator \
+                       before option.EvalParams"
+                    .to_string(),
+            });
+        }
+        Ok(())
     }
 
     /// Set one option, refusing what the engine refuses.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         self.drain();
         self.send(&format!("setoption name {name} value {value}"))?;
-        self.ready_without_errors()
+        self.ready_without_errors().map(|_| ())
     }
 
     /// `isready` … `readyok`, failing when a line before `readyok` reports
-    /// an error.
-    fn ready_without_errors(&mut self) -> Result<(), EngineError> {
+    /// an error; the lines before `readyok`.
+    fn ready_without_errors(&mut self) -> Result<Vec<String>, EngineError> {
         self.send("isready")?;
         let lines = self.wait_for("readyok", HANDSHAKE_TIMEOUT)?;
         // plyd answers a setting it cannot use with `info string error: ...`;
@@ -357,7 +375,7 @@ impl EngineProcess {
                 ),
             });
         }
-        Ok(())
+        Ok(lines)
     }
 
     /// The arena's name for the engine.
