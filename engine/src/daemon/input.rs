@@ -11,7 +11,8 @@ use crossbeam_channel::Sender;
 pub(crate) enum Input {
     /// A line, with when it was read: a search it asks for starts its
     /// clock there (see [`super::controller::Controller::line_arrived`]),
-    /// and its share of the queue's bytes, given back when it is dropped.
+    /// and its share of the queue's bytes, given back when it is dropped
+    /// (as the controller takes it).
     Line(String, Instant, Held),
     /// A line over [`MAX_LINE_BYTES`], skipped: its length.
     TooLong(usize),

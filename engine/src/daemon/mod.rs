@@ -342,7 +342,11 @@ impl Daemon {
             let events = self.controller.events();
             select! {
                 recv(lines) -> input => match input {
-                    Ok(Input::Line(line, at, _held)) => {
+                    Ok(Input::Line(line, at, held)) => {
+                        // Out of the queue: its room is the reader's again
+                        // (kept while the line is handled, a controller
+                        // stuck on it would keep it for good).
+                        drop(held);
                         self.controller.line_arrived = Some(at);
                         let keep_going = self.handle_line_guarded(&line);
                         self.controller.line_arrived = None;
