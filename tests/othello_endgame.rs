@@ -503,8 +503,26 @@ fn several_lines_through_uci_are_exact_weighed_against_the_time_and_stop() {
         lines.contains(&"info string exact".to_string()),
         "{lines:?}"
     );
+    // Each line whole (an analysis): played out, each ends the game; the
+    // first line's reply is the move to ponder on.
     let best = first_move(scored[0]);
-    assert_eq!(lines.last().unwrap(), &format!("bestmove {best}"));
+    let first_pv: Vec<&str> = scored[0].split(" pv ").nth(1).unwrap().split(' ').collect();
+    assert!(first_pv.len() > 2, "{lines:?}");
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("bestmove {best} ponder {}", first_pv[1])
+    );
+    for line in &scored {
+        let pv = line.split(" pv ").nth(1).unwrap();
+        engine.send(&format!("position fen {} moves {pv}", p.position));
+        engine.send("go depth 1");
+        let after = engine.until_bestmove();
+        assert_eq!(
+            after.last().unwrap(),
+            "bestmove (none)",
+            "{line}: {after:?}"
+        );
+    }
     // One move alone (`searchmoves`): its line only, the score the one
     // the three lines gave it.
     let second = first_move(scored[1]);
@@ -522,14 +540,15 @@ fn several_lines_through_uci_are_exact_weighed_against_the_time_and_stop() {
     );
     assert!(!scored_alone[0].contains(" multipv "), "{alone:?}");
     assert_eq!(cp(scored_alone[0]), cp(scored[1]), "{alone:?}");
-    // Its move to ponder on is the reply its line shows.
+    // Its line whole, to the game's end; its move to ponder on the reply
+    // its line shows.
     let pv: Vec<&str> = scored_alone[0]
         .split(" pv ")
         .nth(1)
         .unwrap()
         .split_whitespace()
         .collect();
-    assert_eq!(pv.len(), 2, "{alone:?}");
+    assert!(pv.len() > 2, "{alone:?}");
     assert_eq!(
         alone.last().unwrap(),
         &format!("bestmove {second} ponder {}", pv[1])

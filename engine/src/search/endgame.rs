@@ -705,9 +705,17 @@ fn run_lines(
     // Best first; the plugin's order among equal scores.
     lines.sort_by_key(|line| std::cmp::Reverse(line.score));
     let shown = plan.lines.min(lines.len());
+    let complete = decided == moves.len();
+    // An analysis (no clock) whose every line was solved shows each line
+    // whole, as one line's solve does ([`perfect_line`]).
+    let whole = complete && !solving.limits.is_timed();
     for (index, line) in lines[..shown].iter().enumerate() {
         let mut pv = vec![root.format_move(line.mv)?];
-        if let Some(reply) = line.reply {
+        if whole {
+            let (played, spent) = perfect_line(&root, line.mv, nodes, solving)?;
+            nodes = spent;
+            pv = spelled(&root, &played)?;
+        } else if let Some(reply) = line.reply {
             root.make_move(line.mv)?;
             let text = root.format_move(reply);
             root.unmake_move(line.mv)?;
@@ -729,7 +737,6 @@ fn run_lines(
         let pv = vec![root.format_move(fallback)?];
         report(solving.info(plan.size, multipv, None, nodes, pv));
     }
-    let complete = decided == moves.len();
     report(info_string(&if lines.is_empty() {
         "endgame solve stopped before it ended: the move is the best found so far".to_string()
     } else if !complete {
