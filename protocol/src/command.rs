@@ -427,6 +427,8 @@ const GO_KEYWORDS: &[&str] = &[
 
 /// The `expected` text for keywords that take an unsigned number.
 const NON_NEGATIVE: &str = "a non-negative integer";
+/// The `expected` text of `go mate`.
+const POSITIVE_MATE: &str = "a positive integer (a mate in one move or more)";
 /// What a number too large for its keyword is not.
 const TOO_LARGE: &str = "an integer small enough for it";
 /// The `expected` text for clock keywords, read as numbers of milliseconds.
@@ -458,7 +460,21 @@ fn parse_go(args: &[&str], clock: fn(&str) -> &str) -> Result<Command, ParseErro
             }
             "depth" => params.depth = Some(go_value(&mut tokens, "depth", NON_NEGATIVE)?),
             "nodes" => params.nodes = Some(go_value(&mut tokens, "nodes", NON_NEGATIVE)?),
-            "mate" => params.mate = Some(go_value(&mut tokens, "mate", NON_NEGATIVE)?),
+            "mate" => {
+                let moves: u32 = go_value(&mut tokens, "mate", POSITIVE_MATE)?;
+                // A mate in no move is no search: the game is over, or
+                // it is not (`go mate 0` searched one ply and played a
+                // move without a word).
+                if moves == 0 {
+                    return Err(ParseError::InvalidValue {
+                        command: "go",
+                        keyword: "mate",
+                        value: "0".to_owned(),
+                        expected: POSITIVE_MATE,
+                    });
+                }
+                params.mate = Some(moves);
+            }
             "movetime" => {
                 // Negative: the time is spent already, a move at once (no
                 // move would cost the game).
@@ -1255,12 +1271,31 @@ mod tests {
             let line = format!("go {keyword} soon");
             assert_eq!(err(&line), invalid(keyword, "soon", CLOCK), "{line}");
         }
-        for keyword in ["movestogo", "depth", "nodes", "mate", "perft"] {
+        for (keyword, expected) in [
+            ("movestogo", NON_NEGATIVE),
+            ("depth", NON_NEGATIVE),
+            ("nodes", NON_NEGATIVE),
+            ("mate", POSITIVE_MATE),
+            ("perft", NON_NEGATIVE),
+        ] {
             let line = format!("go {keyword} many");
-            assert_eq!(err(&line), invalid(keyword, "many", NON_NEGATIVE), "{line}");
+            assert_eq!(err(&line), invalid(keyword, "many", expected), "{line}");
             let line = format!("go {keyword} -1");
-            assert_eq!(err(&line), invalid(keyword, "-1", NON_NEGATIVE), "{line}");
+            assert_eq!(err(&line), invalid(keyword, "-1", expected), "{line}");
         }
+    }
+
+    #[test]
+    fn go_mate_zero_is_refused() {
+        let e = err("go mate 0").to_string();
+        assert!(e.contains("a positive integer"), "{e}");
+        assert_eq!(
+            parse_line("go mate 1").unwrap(),
+            Some(Command::Go(GoParams {
+                mate: Some(1),
+                ..GoParams::default()
+            }))
+        );
     }
 
     #[test]
