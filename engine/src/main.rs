@@ -1309,9 +1309,11 @@ fn record_file(
         }
     };
     // An arena log's games, position by position, with their scores.
-    if wanted.to == Some(POSITIONS) && plyd::replay::is_arena_log(&bytes) {
+    if wanted.to == Some(POSITIONS) {
         let text = plyd_util::files::decode_text(&bytes);
-        return u8::from(!print_rows(plyd::replay::arena_log_rows(host, &text), &say));
+        if plyd::replay::is_arena_log(&text) {
+            return u8::from(!print_rows(plyd::replay::arena_log_rows(host, &text), &say));
+        }
     }
     let text = plyd::replay::record_text(&bytes, file, wanted.variations);
     let text = match text {
@@ -1452,8 +1454,7 @@ fn load_plugins(config: &DaemonConfig) -> Result<PluginHost, String> {
     // said where `--option` gave one (a configuration file serves the
     // daemon as well).
     for (name, value, source) in &config.options {
-        let a_games = host.games().iter().any(|g| g.info().option(name).is_some());
-        if a_games {
+        if host.has_game_option(name) {
             continue;
         }
         if !plyd::daemon::is_engine_option(name) {

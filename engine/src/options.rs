@@ -349,6 +349,10 @@ pub struct EngineSettings {
     pub fixed_in_force: bool,
 }
 
+/// The word of `fixed_options` that fixes every option of
+/// [`FILE_OPTIONS`].
+pub const FIXED_FILES: &str = "files";
+
 /// The options that name a file or folder plyd reads, loads code from or
 /// writes: `files` in `fixed_options` fixes them all.
 pub const FILE_OPTIONS: [&str; 5] = [
@@ -365,7 +369,7 @@ impl EngineSettings {
         self.fixed_in_force
             && self.fixed_options.iter().any(|fixed| {
                 fixed.eq_ignore_ascii_case(name)
-                    || (fixed.eq_ignore_ascii_case("files")
+                    || (fixed.eq_ignore_ascii_case(FIXED_FILES)
                         && FILE_OPTIONS.iter().any(|f| f.eq_ignore_ascii_case(name)))
             })
     }

@@ -159,7 +159,8 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
         }
         return Ok(RecordText::plain(text));
     }
-    if is_arena_log(bytes) {
+    let text = plyd_util::files::decode_text(bytes);
+    if is_arena_log(&text) {
         return Err(
             "a plyd arena game log (--out), not a game record: the arena writes its games as \
              records with --record FILE, and its match run again with --resume LOG --record FILE \
@@ -168,7 +169,6 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
                 .to_string(),
         );
     }
-    let text = plyd_util::files::decode_text(bytes);
     if !variations {
         return Ok(RecordText::plain(text));
     }
@@ -593,23 +593,21 @@ pub fn arena_log_rows(host: &PluginHost, text: &str) -> Result<Vec<String>, Stri
         let number: usize = tag("Game").parse().unwrap_or(0);
         let mut game = position_line_game(&raw.position)
             .ok_or_else(|| format!("game {number}: its position line does not read"))?;
-        game.result = match tag("Result") {
-            "1-0" => RecordResult::First,
-            "0-1" => RecordResult::Second,
-            "1/2-1/2" => RecordResult::Draw,
-            _ => RecordResult::Unknown,
-        };
-        let scores: Vec<&str> = tag("Scores").split_whitespace().collect();
+        game.result = tag("Result")
+            .parse()
+            .map_or(RecordResult::Unknown, record_result);
+        let scores: Vec<&str> = tag(plyd_arena::record::SCORES_TAG)
+            .split_whitespace()
+            .collect();
         let opening: usize = tag("OpeningPlies").parse().unwrap_or(0);
         rows.extend(position_rows(&variant, number, &game, &scores, opening)?);
     }
     Ok(rows)
 }
 
-/// Whether `bytes` are a plyd arena game log.
-pub fn is_arena_log(bytes: &[u8]) -> bool {
+/// Whether `text` (a file's, decoded) is a plyd arena game log.
+pub fn is_arena_log(text: &str) -> bool {
     let arena_log = format!("[{} \"", plyd_arena::record::HEADER_TAG);
-    let text = plyd_util::files::decode_text(bytes);
     text.trim_start_matches('\u{feff}').starts_with(&arena_log)
 }
 

@@ -399,6 +399,13 @@ impl PluginHost {
             .any(|v| self.game_offers_evaluator(&v.plugin, name))
     }
 
+    /// Whether a loaded game lists an option `name` (any case).
+    pub fn has_game_option(&self, name: &str) -> bool {
+        self.games()
+            .iter()
+            .any(|game| game.info().option(name).is_some())
+    }
+
     /// The game whose states the evaluator plugin loaded from the file
     /// `path` reads, if one was loaded from it.
     pub fn evaluator_game_from(&self, path: &Path) -> Option<&str> {

@@ -636,16 +636,9 @@ impl Controller {
             .fixed_options
             .iter()
             .filter(|name| {
-                !name.eq_ignore_ascii_case("files")
-                    && !ENGINE_OPTIONS
-                        .iter()
-                        .any(|o| o.name.eq_ignore_ascii_case(name))
-                    && !self
-                        .session
-                        .host
-                        .games()
-                        .iter()
-                        .any(|game| game.info().option(name).is_some())
+                !name.eq_ignore_ascii_case(options::FIXED_FILES)
+                    && !is_engine_option(name)
+                    && !self.session.host.has_game_option(name)
             })
             .cloned()
             .collect()
