@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use crate::common::{assert_info_well_formed, errors, last_number, number_after, Engine, PATIENCE};
+use crate::common::{
+    assert_info_well_formed, errors, last_number, number_after, plugin_dir, Engine, PATIENCE,
+};
 
 const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
 /// Black's four opening moves (a1 top-left, rows numbered downwards).
@@ -148,6 +150,50 @@ fn position_with_moves_and_display() {
         "a board picture, Fen and Key: {lines:#?}"
     );
     assert!(errors(&lines).is_empty());
+}
+
+/// A move list may run a game's moves together, as Othello transcripts
+/// write them, forced passes left out included: the same position as the
+/// moves one by one. A word that stops reading is refused whole, saying
+/// how far it read, and leaves no position.
+#[test]
+fn moves_written_together_are_read_as_a_transcript_is() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    let game = "d3 c5 d6 e3 f3 e2 f5 f4 f1 f2 g4 e6 c4 f6 g3 c6 g5 e1 d1 c2 d2 g6 b3 c3 g1 h5 h6 \
+                h7 b4 h4 b5 h3 c7 a4 a5 a6 b6 h2 e7 f7 f8 e8 d8 c8 b7 g8 b8 a8 d7 c1 b1 a7 b2 a3 \
+                a2 a1 0000 h1 0000 g2 0000 g7";
+    e.send(&format!("position startpos moves {game}"));
+    let one_by_one = e.fen();
+    let transcript: String = game.split(' ').filter(|m| *m != "0000").collect();
+    e.send(&format!("position startpos moves {transcript}"));
+    assert!(e.sync().is_empty(), "refused");
+    assert_eq!(e.fen(), one_by_one);
+    // Words of several moves among single ones, upper case as transcripts
+    // often are.
+    e.send("position startpos moves F5D6 c3 D3C4F4");
+    assert_eq!(e.fen(), "8/8/2XO4/2XXXO2/3OOX2/3O4/8/8 b");
+    e.send("position startpos moves f5d6c3zz");
+    let refused = e.sync();
+    assert!(
+        refused
+            .iter()
+            .any(|l| l.contains("move 1 ('f5d6c3zz') rejected")
+                && l.contains("its first 3 are legal here and what follows them is not")),
+        "{refused:?}"
+    );
+    e.send("go depth 1");
+    let lines = e.until_bestmove();
+    assert_eq!(bestmove_of(&lines), "(none)", "{lines:?}");
+    // Xiangqi's four-character moves run together too.
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("position startpos moves h2e2 h9g7");
+    let one_by_one = e.fen();
+    e.send("position startpos moves h2e2h9g7");
+    assert_eq!(e.fen(), one_by_one);
 }
 
 fn go_depth_reports_each_iteration_and_one_legal_bestmove(mode: &str) {

@@ -1175,6 +1175,21 @@ fn read_position(
             Err(e) => after_a_forced_pass(&mut state, text)?.ok_or(e),
             read => read,
         };
+        // A game's moves run together (`f5d6c3`, as Othello transcripts
+        // write them), played here whole or not at all.
+        let mut together = String::new();
+        if read.is_err() {
+            match run_together(&mut state, text)? {
+                Ok(()) => continue,
+                Err(0) => {}
+                Err(read) => {
+                    together = format!(
+                        "; read as moves written together, its first {read} are legal here and \
+                         what follows them is not"
+                    )
+                }
+            }
+        }
         let mv = read.map_err(|e| {
             // A GUI counting xiangqi's ranks from the other end.
             let other = state
@@ -1185,7 +1200,7 @@ fn read_position(
                          {ranks}, send setoption name MoveRanks value {ranks}"
                     )
                 });
-            format!("move {} ('{text}') rejected: {e}{other}", i + 1)
+            format!("move {} ('{text}') rejected: {e}{together}{other}", i + 1)
         })?;
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
@@ -1223,6 +1238,78 @@ fn after_a_forced_pass(state: &mut GameState, text: &str) -> Result<Option<u32>,
             Ok(None)
         }
     }
+}
+
+/// The longest move text [`run_together`] looks for: longer than any
+/// move of the four games (an Amazons move on its 10-by-10 board,
+/// `a10a1j10`, is 8 characters).
+const RUN_TOGETHER_MOVE: usize = 16;
+
+/// The longest word [`run_together`] reads as several moves: a whole
+/// Othello game (60 moves of two characters) and then some, and a bound
+/// on the plugin calls a word that is no moves at all can cost.
+const RUN_TOGETHER_WORD: usize = 1024;
+
+/// Where `text` (no move here) is several legal moves written without a
+/// space between them, each the only legal move the text can start with
+/// here (a forced pass the text leaves out added, as a move list's is):
+/// plays them all. Otherwise, the state as it was and the number of
+/// moves read before the text stopped reading (0 where it is not moves
+/// at all): a word the moves could split two ways is not guessed at.
+fn run_together(state: &mut GameState, text: &str) -> Result<Result<(), usize>, String> {
+    if text.len() > RUN_TOGETHER_WORD {
+        return Ok(Err(0));
+    }
+    let mut played = Vec::new();
+    let mut rest = text;
+    let mut read_moves = 0;
+    let whole = loop {
+        if rest.is_empty() {
+            break read_moves > 1;
+        }
+        let mut read = read_a_prefix(state, rest)?;
+        if read.is_none() {
+            if let Ok(Some(pass)) = forced_pass(state) {
+                state.make_move(pass).map_err(|e| e.to_string())?;
+                played.push(pass);
+                read = read_a_prefix(state, rest)?;
+            }
+        }
+        let Some((mv, length)) = read else {
+            break false;
+        };
+        state.make_move(mv).map_err(|e| e.to_string())?;
+        played.push(mv);
+        read_moves += 1;
+        rest = &rest[length..];
+    };
+    if whole {
+        return Ok(Ok(()));
+    }
+    for &mv in played.iter().rev() {
+        state.unmake_move(mv).map_err(|e| e.to_string())?;
+    }
+    // One move and the rest not read is a word that is not moves.
+    Ok(Err(if read_moves > 1 { read_moves } else { 0 }))
+}
+
+/// The one legal move that a beginning of `text` reads as here, and the
+/// bytes it takes; `None` where none does or more than one does.
+fn read_a_prefix(state: &GameState, text: &str) -> Result<Option<(u32, usize)>, String> {
+    let mut found = None;
+    let ends = text.char_indices().skip(1).map(|(end, _)| end);
+    for end in ends.chain([text.len()]) {
+        if end > RUN_TOGETHER_MOVE {
+            break;
+        }
+        if let Ok(mv) = state.parse_legal_move(&text[..end]) {
+            if found.is_some() {
+                return Ok(None);
+            }
+            found = Some((mv, end));
+        }
+    }
+    Ok(found)
 }
 
 /// The lines of `plyd eval` and of the daemon's `eval`: which evaluator,
