@@ -684,7 +684,7 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
 
 #[test]
 fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
-    let cases: [(&str, &[&str]); 4] = [
+    let cases: [(&str, &[&str]); 5] = [
         (
             "layout",
             &[
@@ -698,7 +698,7 @@ fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
             &[
                 "evaluator 'odd' reads checkers state layout 1",
                 "but no checkers game plugin is loaded",
-                "(loaded: othello state layout 1)",
+                "othello state layout 1",
             ],
         ),
         (
@@ -710,12 +710,24 @@ fn mismatched_evaluators_in_the_plugin_folder_are_refused_at_scan() {
             ],
         ),
         (
+            "variant",
+            &[
+                "evaluator 'odd' reads amazons8 state layout 1",
+                "but no amazons8 game plugin is loaded",
+                "('amazons8' is a variant of the game amazons: an evaluator names the game, \
+                 'amazons', and reads the states of all its variants)",
+            ],
+        ),
+        (
             "half-stack",
             &["evaluator 'odd' has some of the six stack entries but not stack_free, stack_reset, stack_push, stack_pop, stack_evaluate (null or past the end of its table of "],
         ),
     ];
     for (mode, needles) in cases {
-        let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+        let dir = plugin_dir(&[
+            ("plyd_game_othello", "othello"),
+            ("plyd_game_amazons", "amazons"),
+        ]);
         let file = add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
         let mut e = Engine::start(dir.path(), &[], &[("PLYD_TEST_EVAL", mode)]);
         assert_eq!(

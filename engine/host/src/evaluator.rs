@@ -38,7 +38,9 @@ fn written(health: &Health, entry: &'static str, score: i32) -> Result<i32, Plug
     if score == NO_SCORE {
         Err(health.garbage(
             entry,
-            "returned STATUS_OK without writing a score".to_string(),
+            "returned STATUS_OK without writing a score (or wrote INT32_MIN, the value \
+             that means none: scores stay within the evaluator's score_bound)"
+                .to_string(),
         ))
     } else {
         Ok(score)

@@ -529,8 +529,11 @@ impl PluginHost {
                         .iter()
                         .find(|g| g.name().eq_ignore_ascii_case(&info.game))
                     {
-                        Some(game) => game_name_hint(&info.game, game.name()),
-                        None => self.missing_game_hint(),
+                        Some(game) => game_name_hint(&info.game, game),
+                        None => match self.games.iter().find(|g| is_variant_of(&info.game, g)) {
+                            Some(game) => variant_hint(&info.game, game.name()),
+                            None => self.missing_game_hint(),
+                        },
                     }
                 ),
             }),
@@ -566,7 +569,7 @@ impl PluginHost {
                     game.name(),
                     game.info().path.display(),
                     game.info().state_layout,
-                    game_name_hint(&info.game, game.name())
+                    game_name_hint(&info.game, game)
                 ),
             });
         }
@@ -838,13 +841,31 @@ fn same_folder(a: &Path, b: &Path) -> bool {
 }
 
 /// The end of a state-layout refusal where the evaluator names the game in
-/// other letters (`Othello` for `othello`): names are matched exactly.
-pub fn game_name_hint(declared: &str, loaded: &str) -> String {
-    if declared != loaded && declared.eq_ignore_ascii_case(loaded) {
-        format!(" (game names are matched exactly: '{declared}' is not '{loaded}')")
+/// other letters (`Othello` for `othello`): names are matched exactly; or
+/// names a variant of the game (`amazons8`) where the game is meant.
+pub fn game_name_hint(declared: &str, loaded: &GamePlugin) -> String {
+    let name = loaded.name();
+    if declared != name && declared.eq_ignore_ascii_case(name) {
+        format!(" (game names are matched exactly: '{declared}' is not '{name}')")
+    } else if declared != name && is_variant_of(declared, loaded) {
+        variant_hint(declared, name)
     } else {
         String::new()
     }
+}
+
+/// Whether `name` names one of `game`'s variants (`amazons8` of the
+/// Amazons).
+fn is_variant_of(name: &str, game: &GamePlugin) -> bool {
+    game.info().variants.iter().any(|v| v.name == name)
+}
+
+/// Said where an evaluator names a variant (`amazons8`) as its game.
+fn variant_hint(variant: &str, game: &str) -> String {
+    format!(
+        " ('{variant}' is a variant of the game {game}: an evaluator names the game, '{game}', \
+         and reads the states of all its variants)"
+    )
 }
 
 #[cfg(test)]

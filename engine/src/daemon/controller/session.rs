@@ -743,7 +743,7 @@ impl Session {
                     format!(
                         "the current game is {}, another game{}",
                         game.name(),
-                        crate::host::game_name_hint(&info.game, game.name())
+                        crate::host::game_name_hint(&info.game, &game)
                     )
                 },
             }

@@ -4,6 +4,8 @@
 //! * `game`: declares game `checkers`, which no plugin provides;
 //! * `capital`: declares game `Othello`, the loaded game's name in other
 //!   letters;
+//! * `variant`: declares game `amazons8`, a variant's name where the
+//!   Amazons' game name is meant;
 //! * `abi`: declares ABI version 999;
 //! * `short`: declares a table too small for the required entries;
 //! * `huge`: declares a table of 1 MiB, more than any ABI version has;
@@ -338,6 +340,7 @@ fn table(mode: &str) -> EvaluatorApi {
     match mode {
         "game" => table.game = c"checkers".as_ptr(),
         "capital" => table.game = c"Othello".as_ptr(),
+        "variant" => table.game = c"amazons8".as_ptr(),
         "abi" => table.abi_version = 999,
         "short" => table.table_size = 16,
         "huge" => table.table_size = 1 << 20,
