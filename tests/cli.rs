@@ -1221,6 +1221,11 @@ fn a_failed_evaluator_call_ends_check_naming_the_position() {
         "{stderr}"
     );
     assert!(!stdout.contains("could not be told"), "{stdout}");
+    // Every game met the failure (at 7 discs): none was played through.
+    assert!(
+        stdout.contains("evaluator odd: 0 games of its own, "),
+        "{stdout}"
+    );
 }
 
 /// A game plugin that fails a call during `plyd check` (the panicky game

@@ -33,7 +33,7 @@ fn alive() {
 /// What `plyd check` found.
 #[derive(Debug, Default)]
 pub struct CheckReport {
-    /// Games played.
+    /// Games played through.
     pub games: u32,
     /// Positions checked.
     pub positions: u64,
@@ -877,7 +877,6 @@ fn evaluator_games(
         if let Some(start) = start {
             state.set_position(start)?;
         }
-        report.games += 1;
         // Each game a new one, as the daemon's `ucinewgame` makes it: the
         // evaluator's `new_game`, where it has one, is checked too.
         report.at = format!("the start of game {game}");
@@ -989,6 +988,9 @@ fn evaluator_games(
                 }
             }
         }
+        // Counted once played through: a failure part way stops the
+        // check, and a game it cut short is not one checked.
+        report.games += 1;
     }
     Ok(())
 }
