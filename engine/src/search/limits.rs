@@ -447,8 +447,14 @@ impl SearchControl {
     }
 
     /// [`SearchControl::ponderhit`] with the clock started at `start`
-    /// (when the `ponderhit` was read).
+    /// (when the `ponderhit` was read). Nothing where the search is not
+    /// pondering (a timed `go`, or a ponder search already hit): a stray
+    /// or second `ponderhit` would start its clock again, and a `go
+    /// movetime 500` hit at 400 ms answered at 900.
     pub fn ponderhit_at(&self, start: Instant) {
+        if !self.pondering() {
+            return;
+        }
         *self.clock_start.lock() = start;
         self.pondering.store(false, Ordering::Release);
         // A root with no move of the player's (a chance node: the answer
@@ -548,6 +554,34 @@ mod tests {
             timed.thinking_elapsed().as_millis() / 100,
             timed.clock_elapsed().as_millis() / 100
         );
+    }
+
+    /// A `ponderhit` for a search that is not pondering (a timed `go`, a
+    /// ponder search hit once already) leaves its clock and its stop as
+    /// they were.
+    #[test]
+    fn a_stray_ponder_hit_changes_nothing() {
+        let start = Instant::now() - Duration::from_millis(500);
+        let timed = SearchControl::starting_at(false, start);
+        timed.ponderhit();
+        assert_eq!(timed.clock_started(), start);
+        assert!(timed.clock_elapsed() >= Duration::from_millis(500));
+
+        let hit = SearchControl::starting_at(true, start);
+        let first = start + Duration::from_millis(200);
+        hit.ponderhit_at(first);
+        assert_eq!(hit.clock_started(), first);
+        hit.ponderhit_at(first + Duration::from_millis(200));
+        assert_eq!(
+            hit.clock_started(),
+            first,
+            "a second hit restarted the clock"
+        );
+
+        let chance = SearchControl::starting_at(false, start);
+        chance.note_no_move();
+        chance.ponderhit();
+        assert!(!chance.stop_requested());
     }
 
     #[test]
