@@ -920,23 +920,56 @@ fn options_and_a_new_game_right_after_stop_wait_for_the_stopped_search() {
     }
 }
 
+/// A perft or a bench ends by itself: a `go` sent during one waits for
+/// it, as Stockfish runs them before reading on (a GUI's `go perft 1` for
+/// the legal moves, then its `go`, was refused with `bestmove (none)`).
 #[test]
-fn a_go_during_perft_is_refused_with_its_own_answer() {
-    // perft gives no `bestmove`: the refused `go` is owed one.
+fn a_go_during_perft_or_bench_waits_for_its_count() {
     let (mut e, _dir) = Engine::othello();
-    e.send("go perft 13");
-    e.send("go depth 1");
-    let lines = e.until_bestmove();
-    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
-    assert_eq!(
-        errors(&lines),
-        ["info string error: a perft, bench or learn job is running; send stop first"],
-        "{lines:?}"
-    );
+    for job in ["go perft 6", "bench othello 4"] {
+        e.send("position startpos");
+        e.send(job);
+        e.send("go depth 1");
+        let lines = e.until_bestmove();
+        let counted = lines
+            .iter()
+            .position(|l| l.starts_with("Nodes searched: "))
+            .unwrap_or_else(|| panic!("{job}: {lines:?}"));
+        assert_ne!(lines[counted], "Nodes searched: 0", "{job}: {lines:?}");
+        assert!(errors(&lines).is_empty(), "{job}: {lines:?}");
+        assert!(
+            lines[counted..]
+                .iter()
+                .any(|l| l.starts_with("info depth 1 ")),
+            "{job}: the search came after the count: {lines:?}"
+        );
+        assert_ne!(lines.last().unwrap(), "bestmove (none)", "{job}: {lines:?}");
+        assert!(e.sync().is_empty());
+    }
+}
+
+/// `isready` after `stop` is answered once the stopped search has given
+/// its `bestmove`: a GUI takes `readyok` as the sign the old search is
+/// over (it came first, and the old `bestmove` read as the next `go`'s).
+#[test]
+fn isready_after_stop_comes_after_the_stopped_searchs_bestmove() {
+    let (mut e, _dir) = Engine::othello();
+    for _ in 0..3 {
+        e.send("go infinite");
+        e.read_until(|l| l.starts_with("info depth "));
+        e.send("stop");
+        e.send("isready");
+        let lines = e.read_until(|l| l == "readyok");
+        assert_eq!(count_bestmoves(&lines), 1, "{lines:?}");
+    }
+    // During a search that was not stopped, at once, with no bestmove.
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth "));
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok");
+    assert_eq!(count_bestmoves(&lines), 0, "{lines:?}");
     e.send("stop");
-    e.send("go depth 1");
-    let lines = e.until_bestmove();
-    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    e.until_bestmove();
 }
 
 #[test]

@@ -81,7 +81,30 @@ impl Controller {
     /// told to stop is not in the way: the GUI may send `go` right after
     /// `stop` (or after `stop` and `isready`), before the old job has wound
     /// down, and the new one starts once it has.
+    /// A perft or a bench, which ends by itself, is waited for too, as
+    /// Stockfish runs them before it reads on: a GUI's `go perft 1` for
+    /// the legal moves, then its `go`, has the count and then the search.
     pub(crate) fn job_in_the_way(&mut self, voice: &mut dyn Dialect) -> Result<(), ControlError> {
+        self.finish_stopped_job(voice);
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|job| matches!(job.kind, JobKind::Perft | JobKind::Bench))
+        {
+            self.finish_job(voice);
+        }
+        match &self.job {
+            Some(job) if job.kind == JobKind::Search => Err(ControlError::Busy),
+            // learn gives no `bestmove`: a refused `go` is owed its own.
+            Some(_) => Err(ControlError::BusyFor(
+                "a learn job is running; send stop first",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Wait for a job that was told to stop, its last lines printed.
+    pub(crate) fn finish_stopped_job(&mut self, voice: &mut dyn Dialect) {
         if self
             .job
             .as_ref()
@@ -89,15 +112,17 @@ impl Controller {
         {
             self.finish_job(voice);
         }
-        match &self.job {
-            Some(job) if job.kind == JobKind::Search => Err(ControlError::Busy),
-            // perft, bench, learn give no `bestmove`: a refused `go` is
-            // owed its own.
-            Some(_) => Err(ControlError::BusyFor(
-                "a perft, bench or learn job is running; send stop first",
-            )),
-            None => Ok(()),
-        }
+    }
+
+    /// `isready`: answered at once, even during a search, but after a
+    /// search that was told to stop has given its `bestmove` (a GUI
+    /// sending `stop` and `isready` takes `readyok` as the sign that the
+    /// old search is over, and the next `bestmove` as its next `go`'s),
+    /// and after the clear a new game asked for.
+    pub(crate) fn ready(&mut self, voice: &mut dyn Dialect) {
+        self.finish_stopped_job(voice);
+        self.settle_table(false);
+        self.send(&plyd_protocol::Response::ReadyOk);
     }
 
     /// `go` from `root`, or from the current position when `None`. The

@@ -10,8 +10,8 @@
 //! `quit` is answered with `bye`.
 
 use plyd_protocol::{
-    format_ucci_info, parse_ucci_line, ucci_score, GoParams, Info, OptionKind, Response, Score,
-    UcciCommand, UcciGo,
+    format_ucci_info, parse_ucci_line, ucci_score, GoParams, Info, OptionKind, Score, UcciCommand,
+    UcciGo,
 };
 
 use super::{main_line_score, one_line, report, search, uci, Dialect};
@@ -366,10 +366,7 @@ impl Dialect for Ucci {
         };
         match command {
             UcciCommand::Ucci => self.identify(ctl),
-            UcciCommand::IsReady => {
-                ctl.settle_table(false);
-                ctl.send(&Response::ReadyOk);
-            }
+            UcciCommand::IsReady => ctl.ready(self),
             UcciCommand::SetOption { name, value } => {
                 if let Err(e) = self.set_option(ctl, &name, value.as_deref()) {
                     self.error(ctl, &e);

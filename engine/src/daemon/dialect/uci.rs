@@ -60,10 +60,7 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
             ctl.send(&Response::UciOk);
         }
         Command::Debug(on) => ctl.debug = on,
-        Command::IsReady => {
-            ctl.settle_table(false);
-            ctl.send(&Response::ReadyOk);
-        }
+        Command::IsReady => ctl.ready(voice),
         Command::SetOption { name, value } => {
             let result = ctl.set_option(voice, &name, value.as_deref());
             report(ctl, voice, result);
