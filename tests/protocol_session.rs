@@ -948,6 +948,28 @@ fn a_go_during_perft_or_bench_waits_for_its_count() {
     }
 }
 
+/// A perft or a bench refused during a search ends, as every one does,
+/// with its count of none: a GUI waiting for the count waited for ever.
+#[test]
+fn a_perft_or_bench_refused_during_a_search_counts_none() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth "));
+    for job in ["go perft 3", "bench othello 2"] {
+        e.send(job);
+        let lines = e.read_until(|l| l.starts_with("Nodes searched: "));
+        assert_eq!(
+            lines.last().unwrap(),
+            "Nodes searched: 0",
+            "{job}: {lines:?}"
+        );
+        assert_eq!(errors(&lines).len(), 1, "{job}: {lines:?}");
+    }
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert_eq!(count_bestmoves(&lines), 1, "{lines:?}");
+}
+
 /// `isready` after `stop` is answered once the stopped search has given
 /// its `bestmove`: a GUI takes `readyok` as the sign the old search is
 /// over (it came first, and the old `bestmove` read as the next `go`'s).

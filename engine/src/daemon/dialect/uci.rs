@@ -131,13 +131,11 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
 
 /// Report a perft's or a bench's start: one that cannot start ends, as
 /// every perft and bench does, with its count (none, after the error
-/// line: a tool waiting for the line would wait for ever). One refused
-/// for a job that runs gets nothing more: that job ends as its kind does.
+/// line: a tool waiting for the line would wait for ever), one refused
+/// for a search that runs included (that search ends with a `bestmove`,
+/// no count; a perft or bench running is waited for, not refused).
 fn report_count(ctl: &mut Controller, voice: &mut dyn Dialect, result: Result<(), ControlError>) {
-    let counted_none = matches!(
-        &result,
-        Err(e) if !matches!(e, ControlError::Busy | ControlError::BusyFor(_))
-    );
+    let counted_none = result.is_err();
     report(ctl, voice, result);
     if counted_none {
         ctl.raw("Nodes searched: 0");
