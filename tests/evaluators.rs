@@ -1923,3 +1923,45 @@ fn an_eval_file_replacing_another_files_evaluator_says_so() {
         )]
     );
 }
+
+/// The variants of one game share its evaluator's parameters (an
+/// Amazons file holds both boards' tables): a change of variant keeps
+/// them, where it dropped them without a word. A change of game, whose
+/// evaluator is another, names the evaluator that now plays.
+#[test]
+fn a_change_of_variant_keeps_the_parameters_and_a_change_of_game_names_the_evaluator() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_amazons", "amazons"),
+    ]);
+    let out = common::run_plyd(dir.path(), &["params", "--game", "amazons"]);
+    assert!(out.status.success());
+    let params = dir.path().join("mine.toml");
+    std::fs::write(&params, &out.stdout).unwrap();
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("setoption name UCI_Variant value amazons8");
+    assert_eq!(
+        e.sync()[1..],
+        ["info string evaluator tables"],
+        "Othello's patterns gave way"
+    );
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        params.display()
+    ));
+    e.sync();
+    e.send("setoption name UCI_Variant value amazons");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "nothing changed but the board: {lines:?}");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines[0].ends_with(&format!("params {}", params.display())),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_Variant value othello");
+    assert_eq!(
+        e.sync()[1..],
+        ["info string evaluator patterns params default"]
+    );
+}

@@ -335,9 +335,13 @@ fn panicky_dir() -> common::TempDir {
 /// Choose the panicky game (a pile of 10 counters to start).
 fn play_panicky(e: &mut Engine) {
     e.send("setoption name UCI_Variant value panicky");
+    // The game's evaluator named: Othello's was in use.
     assert_eq!(
         e.sync(),
-        vec!["info string variant panicky startpos 10".to_string()]
+        [
+            "info string variant panicky startpos 10",
+            "info string evaluator pile"
+        ]
     );
 }
 

@@ -478,18 +478,23 @@ fn ponder_waits_for_ponderhit_and_infinite_for_stop() {
 }
 
 #[test]
-fn a_go_refused_during_perft_is_answered_and_perft_speaks_ucci() {
+fn a_go_during_perft_waits_for_it_and_perft_speaks_ucci() {
     let (mut e, _dir) = ucci_engine(&["--game", "xiangqi"]);
     handshake(&mut e);
-    e.send("go perft 6");
+    // A go sent during a perft waits for its count, then searches.
+    e.send("go perft 3");
     e.send("go depth 1");
     let lines = answer(&mut e);
-    assert_eq!(
-        lines.last().map(String::as_str),
-        Some("nobestmove"),
-        "{lines:?}"
-    );
-    assert_eq!(messages(&lines).len(), 1, "{lines:?}");
+    let counted = lines
+        .iter()
+        .position(|l| l.starts_with("Nodes searched: "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert_eq!(lines[counted], "Nodes searched: 79666", "{lines:?}");
+    assert!(messages(&lines).is_empty(), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    // A stopped perft says so in UCCI's words.
+    e.send("go perft 7");
+    std::thread::sleep(std::time::Duration::from_millis(100));
     e.send("stop");
     let lines = e.read_until(|l| l.starts_with("Nodes searched:"));
     assert!(

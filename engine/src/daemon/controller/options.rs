@@ -466,10 +466,33 @@ impl Controller {
             }
             Setting::ClearHash => self.clear_hash()?,
             Setting::Variant => {
+                let before = self
+                    .session
+                    .current()
+                    .ok()
+                    .map(|c| (c.evaluator.name().to_string(), c.eval_params.is_some()));
                 self.session
                     .select_variant(need()?.trim())
                     .map_err(refused)?;
                 self.announce_variant(voice)?;
+                // Another game has other evaluators, and parameters are
+                // one evaluator's: a GUI showing the old one is told.
+                let current = self.session.current().map_err(ControlError::NoGame)?;
+                let now = current.evaluator.name().to_string();
+                let dropped = current.eval_params.is_none();
+                if let Some((evaluator, had_params)) = before {
+                    if evaluator != now || (had_params && dropped) {
+                        let text = format!(
+                            "evaluator {now}{}",
+                            if had_params && dropped {
+                                " params default"
+                            } else {
+                                ""
+                            }
+                        );
+                        voice.note(self, &text);
+                    }
+                }
             }
             Setting::Evaluator => {
                 let had_params = self

@@ -627,10 +627,12 @@ impl Session {
             .current
             .as_ref()
             .map(|c| c.evaluator.name().to_string());
+        // The variants of one game share its evaluators, and their
+        // parameter files (an Amazons file holds both boards' tables).
         let params = self
             .current
             .as_ref()
-            .filter(|c| c.variant.name() == variant.name())
+            .filter(|c| Arc::ptr_eq(&c.variant.plugin, &variant.plugin))
             .and_then(|c| c.eval_params.clone());
         let (source, _) = self.choose_evaluator(&variant, keep.as_deref())?;
         // The parameters are the evaluator's: kept only with it.
