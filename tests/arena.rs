@@ -663,6 +663,40 @@ fn random_openings_repeat_only_when_the_lines_run_out() {
         1,
         "{stderr}"
     );
+    assert!(
+        stderr.contains("the engines played as one player"),
+        "{stderr}"
+    );
+    // Set up apart (a table size that changes no move at depth 1), the
+    // warning says the engines chose alike, not that they are one.
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "name=a",
+            "--engine",
+            &plyd,
+            "name=b",
+            "option.Hash=17",
+            "--depth",
+            "1",
+            "--max-plies",
+            "2",
+            "--games",
+            "4",
+            "--openings",
+            "random:2",
+            "--seed",
+            "5",
+        ],
+    );
+    let apart = text(&out.stderr);
+    assert!(
+        apart.contains("the two engines, set up apart, chose alike at every move")
+            && !apart.contains("played as one player"),
+        "{apart}"
+    );
     let (lines, stderr) = run("30", "fifteen.txt");
     let distinct: std::collections::BTreeSet<&Vec<String>> = lines.iter().collect();
     assert_eq!((lines.len(), distinct.len()), (15, 12), "{lines:?}");

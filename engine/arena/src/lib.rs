@@ -603,6 +603,11 @@ fn play(
     let mut standings = standings.clone();
     let mut log_error = None;
     let mut alike_said = false;
+    let same_setup = specs[0].program == specs[1].program
+        && specs[0].args == specs[1].args
+        && specs[0].dir == specs[1].dir
+        && specs[0].options == specs[1].options
+        && specs[0].limits == specs[1].limits;
     let outcome = matched.play(pairs, |record| {
         if standings.add(record) && !std::mem::replace(&mut alike_said, true) {
             let other = if record.number % 2 == 0 {
@@ -610,10 +615,19 @@ fn play(
             } else {
                 record.number + 1
             };
+            // Two set-ups that differ can choose alike where the choices
+            // are few (EinStein: both games of a pair share their rolls).
+            let why = if same_setup {
+                "the engines played as one player (the same program and settings; with \
+                 Variety on, a VarietySeed of each engine's own), and such a pair measures \
+                 nothing"
+            } else {
+                "the two engines, set up apart, chose alike at every move (where the choices \
+                 are few, as with the shared rolls of a game of dice, such pairs come; where \
+                 they are many, look for one program and settings under two names)"
+            };
             say(&format!(
-                "plyd arena: warning: games {} and {} are the same move for move: the engines \
-                 played as one player (the same program and settings; with Variety on, a \
-                 VarietySeed of each engine's own), and such a pair measures nothing (the \
+                "plyd arena: warning: games {} and {} are the same move for move: {why} (the \
                  table counts them)",
                 other.min(record.number),
                 other.max(record.number)
