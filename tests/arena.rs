@@ -789,6 +789,45 @@ fn variety_openings_are_played_by_the_first_engine() {
         varied.iter().map(|(_, moves)| moves).collect();
     assert!(distinct.len() >= 3, "{varied:?}");
     assert_eq!(pair_openings(&run("variety:4:300", "again.txt")), varied);
+
+    // A first engine in the Monte-Carlo mode, which takes no Variety: its
+    // openings are played by the alpha-beta search, and vary (every pair
+    // had one opening).
+    let log = dir.path().join("mcts.txt");
+    let out = arena(
+        plugins.path(),
+        &[
+            "--engine",
+            &plyd,
+            "name=a",
+            "option.SearchMode=mcts",
+            "--engine",
+            &plyd,
+            "name=b",
+            "--nodes",
+            "200",
+            "--max-plies",
+            "5",
+            "--games",
+            "8",
+            "--openings",
+            "variety:4:300",
+            "--seed",
+            "21",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("are the same line"),
+        "{}",
+        text(&out.stderr)
+    );
+    let openings = pair_openings(&read_log(&log));
+    let distinct: std::collections::BTreeSet<&Vec<String>> =
+        openings.iter().map(|(_, moves)| moves).collect();
+    assert!(distinct.len() >= 3, "{openings:?}");
 }
 
 #[test]

@@ -326,8 +326,11 @@ fn draw_outcome(chance: &[(u32, u32)], rng: &mut SplitMix64) -> Result<u32, Stri
     Ok(chance[pick].0)
 }
 
-/// Options the arena sets itself on the engine playing `variety:N` openings.
-const VARIETY_OPTIONS: [&str; 3] = ["Threads", "Variety", "VarietySeed"];
+/// Options the arena sets itself on the engine playing `variety:N`
+/// openings: `SearchMode` too, since `Variety` applies to the alpha-beta
+/// search only (a first engine in the Monte-Carlo mode gave every pair
+/// one opening).
+const VARIETY_OPTIONS: [&str; 4] = ["Threads", "Variety", "VarietySeed", "SearchMode"];
 
 /// `pairs` openings of `plies` plies, each played by one process of
 /// `engine` set to one thread and `Variety` `margin`, with a `VarietySeed`
@@ -349,6 +352,14 @@ fn variety_openings(
     spec.options.push(("Threads".to_string(), "1".to_string()));
     spec.options
         .push(("Variety".to_string(), margin.to_string()));
+    if engine
+        .options
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("SearchMode"))
+    {
+        spec.options
+            .push(("SearchMode".to_string(), "pvs".to_string()));
+    }
     let failed = |e: String| format!("variety openings by engine {}: {e}", engine.name);
     let mut process =
         EngineProcess::start(&spec, variant.name(), cancel).map_err(|e| failed(e.to_string()))?;
