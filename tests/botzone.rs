@@ -855,6 +855,56 @@ fn an_evaluator_the_game_does_not_offer_is_refused_at_start() {
     referee.play(referee_move(&numbers));
 }
 
+/// A parameter file named that cannot be read (missing, or with a key
+/// the evaluator lacks) ends the bot at its start, as an evaluator not
+/// offered does (it played every turn with the defaults); one read plays.
+#[test]
+fn a_parameter_file_that_is_not_read_is_refused_at_start() {
+    let dir = plugins();
+    let typo = dir.path().join("typo.toml");
+    std::fs::write(&typo, "no_such_key = 1\n").unwrap();
+    let missing = dir.path().join("missing.toml");
+    for file in [&typo, &missing] {
+        let mut command = common::plyd_command(dir.path());
+        command
+            .args([
+                "--protocol",
+                "botzone",
+                "--game",
+                "amazons",
+                "--eval-params",
+            ])
+            .arg(file);
+        let out = common::output_with_input(&mut command, b"1\n-1 -1 -1 -1 -1 -1\n");
+        assert_eq!(out.status.code(), Some(2), "{file:?} {out:?}");
+        assert!(out.stdout.is_empty(), "{file:?} {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "Botzone: the parameter file {} was not read",
+                file.display()
+            )),
+            "{stderr}"
+        );
+    }
+    let shipped = common::run_plyd(dir.path(), &["params", "--game", "amazons"]);
+    let good = dir.path().join("good.toml");
+    std::fs::write(&good, &shipped.stdout).unwrap();
+    let mut command = common::plyd_command(dir.path());
+    command
+        .args([
+            "--protocol",
+            "botzone",
+            "--game",
+            "amazons",
+            "--eval-params",
+        ])
+        .arg(&good);
+    let out = common::output_with_input(&mut command, b"1\n-1 -1 -1 -1 -1 -1\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!out.stdout.is_empty(), "{out:?}");
+}
+
 #[test]
 fn a_bot_with_no_botzone_game_loaded_ends_at_once_saying_why() {
     // Only xiangqi: the bot could answer no turn, and would lose each on

@@ -69,6 +69,9 @@ pub struct Controller {
     /// The evaluator the command line or the configuration named, by
     /// name or file, which a dialect with no GUI to tell checks.
     pub(crate) named_evaluator: Option<String>,
+    /// The parameter file the command line or the configuration named,
+    /// checked as [`Controller::named_evaluator`] is.
+    pub(crate) named_params: Option<std::path::PathBuf>,
     /// When the line being handled was read, while it is: a search it
     /// asks for starts its clock there, so that the time the line waited
     /// behind slower commands (a large `Hash` being mapped, a plugin
@@ -356,6 +359,7 @@ impl Controller {
             startup_notes: Vec::new(),
             start_options: config.options,
             named_evaluator: config.evaluator,
+            named_params: config.eval_params,
         }
     }
 
@@ -421,6 +425,7 @@ impl Controller {
             start_options: Vec::new(),
             // The dialect, which checks it, was started before.
             named_evaluator: None,
+            named_params: None,
         }
     }
 

@@ -116,6 +116,28 @@ pub(super) fn the_evaluator_is_offered(ctl: &Controller, game: Option<&str>) -> 
     ))
 }
 
+/// A parameter file the command line or the configuration named must
+/// have been read, as an evaluator named must be offered: a bot would
+/// otherwise play every turn with the evaluator's defaults, and nothing
+/// reads its warning on stderr.
+pub(super) fn the_params_are_read(ctl: &Controller) -> Result<(), String> {
+    let Some(named) = ctl.named_params.as_deref() else {
+        return Ok(());
+    };
+    if ctl
+        .session
+        .current()
+        .is_ok_and(|current| current.eval_params.is_some())
+    {
+        return Ok(());
+    }
+    Err(format!(
+        "Botzone: the parameter file {} was not read (why is said above; a bot would play \
+         every turn with the evaluator's defaults); mend it, or name none",
+        named.display()
+    ))
+}
+
 /// A request of the other game (or of neither) where `game` is played.
 fn wrong_game(game: BotzoneGame, request: &BotzoneMove) -> String {
     let (name, numbers) = match game {

@@ -99,6 +99,7 @@ impl Protocol {
                     .map(|c| c.variant.name().to_string());
                 if let Err(e) = botzone::a_game_is_loaded(ctl)
                     .and_then(|()| botzone::the_evaluator_is_offered(ctl, game_named.as_deref()))
+                    .and_then(|()| botzone::the_params_are_read(ctl))
                 {
                     log::error!("{e}");
                     crate::logpipe::exit(2);
