@@ -864,7 +864,8 @@ fn a_parameter_file_that_is_not_read_is_refused_at_start() {
     let typo = dir.path().join("typo.toml");
     std::fs::write(&typo, "no_such_key = 1\n").unwrap();
     let missing = dir.path().join("missing.toml");
-    for file in [&typo, &missing] {
+    // The bot's first turn with the parameter file `file`.
+    let first_turn = |file: &std::path::Path| {
         let mut command = common::plyd_command(dir.path());
         command
             .args([
@@ -875,7 +876,10 @@ fn a_parameter_file_that_is_not_read_is_refused_at_start() {
                 "--eval-params",
             ])
             .arg(file);
-        let out = common::output_with_input(&mut command, b"1\n-1 -1 -1 -1 -1 -1\n");
+        common::output_with_input(&mut command, b"1\n-1 -1 -1 -1 -1 -1\n")
+    };
+    for file in [&typo, &missing] {
+        let out = first_turn(file);
         assert_eq!(out.status.code(), Some(2), "{file:?} {out:?}");
         assert!(out.stdout.is_empty(), "{file:?} {out:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -890,17 +894,7 @@ fn a_parameter_file_that_is_not_read_is_refused_at_start() {
     let shipped = common::run_plyd(dir.path(), &["params", "--game", "amazons"]);
     let good = dir.path().join("good.toml");
     std::fs::write(&good, &shipped.stdout).unwrap();
-    let mut command = common::plyd_command(dir.path());
-    command
-        .args([
-            "--protocol",
-            "botzone",
-            "--game",
-            "amazons",
-            "--eval-params",
-        ])
-        .arg(&good);
-    let out = common::output_with_input(&mut command, b"1\n-1 -1 -1 -1 -1 -1\n");
+    let out = first_turn(&good);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(!out.stdout.is_empty(), "{out:?}");
 }

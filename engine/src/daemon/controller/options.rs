@@ -482,15 +482,7 @@ impl Controller {
                 let dropped = current.eval_params.is_none();
                 if let Some((evaluator, had_params)) = before {
                     if evaluator != now || (had_params && dropped) {
-                        let text = format!(
-                            "evaluator {now}{}",
-                            if had_params && dropped {
-                                " params default"
-                            } else {
-                                ""
-                            }
-                        );
-                        voice.note(self, &text);
+                        voice.note(self, &evaluator_line(&now, had_params && dropped));
                     }
                 }
             }
@@ -508,11 +500,7 @@ impl Controller {
                 // Say which evaluator plays now, as a variant is announced;
                 // parameters are one evaluator's: say where they were dropped.
                 let dropped = had_params && current.eval_params.is_none();
-                let text = format!(
-                    "evaluator {}{}",
-                    current.evaluator.name(),
-                    if dropped { " params default" } else { "" }
-                );
+                let text = evaluator_line(current.evaluator.name(), dropped);
                 voice.note(self, &text);
             }
             Setting::EvalFile => {
@@ -772,4 +760,13 @@ impl Controller {
         self.game_given = false;
         self.play_dialect_game(game);
     }
+}
+
+/// The note naming the evaluator now in use, saying where its parameters
+/// were `dropped` (`evaluator classic params default`).
+fn evaluator_line(name: &str, dropped: bool) -> String {
+    format!(
+        "evaluator {name}{}",
+        if dropped { " params default" } else { "" }
+    )
 }
