@@ -114,8 +114,8 @@ fn a_table_without_the_optional_entries_still_loads() {
     let dir = plugin_dir(&[("plyd_test_bad_abi", "old")]);
     let env = [("PLYD_TEST_BAD_TABLE", "old")];
     let mut e = Engine::start(dir.path(), &[], &env);
-    e.send("position fen 10 moves 1 2");
-    assert_eq!(e.fen(), "7");
+    e.send("position fen 10 moves 1 1");
+    assert_eq!(e.fen(), "8");
     e.send("position fen 5");
     e.send("go depth 3");
     let lines = e.until_bestmove();

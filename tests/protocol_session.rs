@@ -152,6 +152,40 @@ fn position_with_moves_and_display() {
     assert!(errors(&lines).is_empty());
 }
 
+/// `d` lists the moves that may be played, one word each, in every game
+/// (a roll's outcomes at EinStein's chance node), none at the game's end,
+/// and is answered during a search: a GUI's legal moves while it analyses.
+#[test]
+fn d_lists_the_moves_in_every_game_and_during_a_search() {
+    let dir = plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_einstein", "einstein"),
+    ]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    let moves = |e: &mut Engine| -> String {
+        e.send("d");
+        let lines = e.read_until(|l| l.starts_with("Key: "));
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        lines
+            .iter()
+            .find(|l| l.starts_with("Moves:"))
+            .unwrap_or_else(|| panic!("{lines:?}"))
+            .clone()
+    };
+    assert_eq!(moves(&mut e), "Moves: d3 c4 f5 e6");
+    e.send("position fen 8/8/8/3XX3/3XX3/8/8/8 w");
+    assert_eq!(moves(&mut e), "Moves:");
+    e.send("position startpos moves f5");
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth "));
+    assert_eq!(moves(&mut e), "Moves: f4 d6 f6");
+    e.send("stop");
+    e.until_bestmove();
+    e.send("setoption name UCI_Variant value einstein");
+    e.send("position startpos moves s123456 s123456");
+    assert_eq!(moves(&mut e), "Moves: r1 r2 r3 r4 r5 r6");
+}
+
 /// A move list may run a game's moves together, as Othello transcripts
 /// write them, forced passes left out included: the same position as the
 /// moves one by one. A word that stops reading is refused whole, saying

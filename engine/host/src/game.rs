@@ -775,7 +775,7 @@ impl GameState {
     }
 
     /// The chance node's outcomes, or else the legal moves.
-    fn moves_or_outcomes(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
+    pub fn moves_or_outcomes(&self, moves: &mut Vec<Move>) -> Result<(), PluginError> {
         if self.plugin.has_chance() {
             let mut outcomes = Vec::new();
             self.chance_outcomes(&mut outcomes)?;

@@ -499,6 +499,18 @@ impl Controller {
         if let Some(verdict) = verdict {
             lines.push(format!("Result: {verdict}"));
         }
+        // The moves a GUI may offer, one word each, as `go perft 1` lists
+        // them (`d` is answered during a search, where a perft waits).
+        let moves = self
+            .session
+            .spelled_moves()
+            .map_err(ControlError::Position)?;
+        lines.push(
+            std::iter::once("Moves:".to_string())
+                .chain(moves)
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
         lines.push(format!("Fen: {fen}"));
         lines.push(format!("Key: {hash:016x}"));
         Ok(lines)

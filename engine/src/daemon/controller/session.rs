@@ -930,6 +930,17 @@ impl Session {
         })
     }
 
+    /// The moves of the current position that may be played (a chance
+    /// node's outcomes), spelled, as `d` lists them: a watched call of its
+    /// own, after the board's.
+    pub fn spelled_moves(&self) -> Result<Vec<String>, String> {
+        self.watched_position("listing the moves", |state| {
+            let mut moves = Vec::new();
+            state.moves_or_outcomes(&mut moves)?;
+            moves.iter().map(|&mv| state.format_move(mv)).collect()
+        })
+    }
+
     /// Set the position from `position startpos|fen ... moves ...`, or
     /// change nothing and say why. Read on the controller's thread, like
     /// [`Session::ask_position`]: it is on the clock of the `go` after it.
