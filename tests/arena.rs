@@ -2731,3 +2731,52 @@ fn a_resume_writes_records_over_no_other_file() {
     );
     assert_eq!(std::fs::read(&cut).unwrap(), more);
 }
+
+/// A log's header names the build that ran the match and each engine's
+/// program with its contents' fingerprint, to tell results apart; neither
+/// is checked on a resume (a rebuilt program may go on with a match).
+#[test]
+fn a_log_names_the_build_and_the_engines_programs() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-build");
+    let log = dir.path().join("games.txt");
+    let plyd = plyd_bin().display().to_string();
+    let run = |games: &str, how: &str| {
+        arena(
+            plugins.path(),
+            &[
+                "--engine",
+                &format!("cmd={plyd}"),
+                "name=a",
+                "--engine",
+                &format!("cmd={plyd}"),
+                "name=b",
+                "--depth",
+                "1",
+                "--games",
+                games,
+                "--seed",
+                "3",
+                how,
+                log.to_str().unwrap(),
+            ],
+        )
+    };
+    let out = run("2", "--out");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let header = read_header(&log);
+    assert!(header["Build"].starts_with("plyd 0.1.0"), "{header:?}");
+    for tag in ["Program1", "Program2"] {
+        let (program, print) = header[tag].rsplit_once(' ').unwrap();
+        assert_eq!(program, plyd);
+        assert!(print.starts_with("fnv1a64:"), "{header:?}");
+    }
+    // Another build named in the log does not stop a resume.
+    let edited = std::fs::read_to_string(&log)
+        .unwrap()
+        .replace(&header["Build"], "plyd 0.0.9 (commit 000000000000)");
+    std::fs::write(&log, edited).unwrap();
+    let out = run("4", "--resume");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(read_header(&log)["Games"], "4");
+}

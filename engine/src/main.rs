@@ -1207,6 +1207,8 @@ fn run() -> ExitCode {
             ExitCode::from(code)
         }
         Some(Tool::Arena(args)) => {
+            let mut args = args.clone();
+            args.build = format!("plyd {}", env!("PLYD_LONG_VERSION"));
             // Each engine chooses its own evaluator (option.Evaluator=...);
             // one given to the arena itself would silently do nothing.
             if cli.evaluator.is_some() {
@@ -1221,7 +1223,7 @@ fn run() -> ExitCode {
                 eprintln!("plyd arena: --option does not apply to a match; give each engine option.NAME=VALUE, and the referee a game's option with --game-option NAME=VALUE");
                 return ExitCode::from(2);
             }
-            arena::run(args, &config.plugin_dirs, config.game.as_deref())
+            arena::run(&args, &config.plugin_dirs, config.game.as_deref())
         }
     }
 }

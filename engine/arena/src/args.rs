@@ -88,6 +88,10 @@ pub enum ArgsError {
 /// `plyd arena`: play a match between two engines.
 #[derive(Args, Debug, Clone)]
 pub struct ArenaArgs {
+    /// The build of plyd that runs the match (`plyd 0.1.0 (commit ...)`),
+    /// written in the log's header; set by the caller, not a flag.
+    #[arg(skip)]
+    pub build: String,
     /// The `--engine` groups, one per engine.
     #[command(flatten)]
     pub engines: EngineGroups,
@@ -322,6 +326,17 @@ impl EngineSpec {
         match &self.dir {
             Some(dir) if path.is_relative() => dir.join(path),
             _ => path.to_path_buf(),
+        }
+    }
+
+    /// The engine's program and its contents' fingerprint
+    /// (`/usr/bin/plyd fnv1a64:...`), as a log's header keeps it to tell
+    /// builds apart; a program that is no file of that path (one found on
+    /// the `PATH`) is named alone.
+    pub fn program_line(&self) -> String {
+        match fingerprint(&self.in_dir(&self.program)) {
+            Some(print) => format!("{} {print}", self.program),
+            None => self.program.clone(),
         }
     }
 

@@ -323,6 +323,8 @@ fn play(
                 .as_ref()
                 .map_or("none".to_string(), |p| p.display().to_string()),
         ),
+        build: Some(args.build.clone()).filter(|b| !b.is_empty()),
+        programs: Some([specs[0].program_line(), specs[1].program_line()]),
     };
     let pairs = args.games.div_ceil(2);
     let openings = match openings::prepare(&source, &variant, pairs, seed, &specs[0], cancel) {
@@ -603,11 +605,7 @@ fn play(
     let mut standings = standings.clone();
     let mut log_error = None;
     let mut alike_said = false;
-    let same_setup = specs[0].program == specs[1].program
-        && specs[0].args == specs[1].args
-        && specs[0].dir == specs[1].dir
-        && specs[0].options == specs[1].options
-        && specs[0].limits == specs[1].limits;
+    let same_setup = specs[0].player() == specs[1].player();
     let outcome = matched.play(pairs, |record| {
         if standings.add(record) && !std::mem::replace(&mut alike_said, true) {
             let other = if record.number % 2 == 0 {

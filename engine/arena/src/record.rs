@@ -311,6 +311,14 @@ pub struct MatchHeader {
     /// checked on a resume, which may write them elsewhere, but told when
     /// a resume writes none; `None` for a log written before it was kept.
     pub record: Option<String>,
+    /// The build of plyd whose arena began the match (`plyd 0.1.0 (commit
+    /// ...)`), and each engine's program with its fingerprint
+    /// ([`crate::args::EngineSpec::program_line`]): written to tell
+    /// results apart, never checked on a resume (a rebuilt program may go
+    /// on with a match); `None` for a log written before they were kept.
+    pub build: Option<String>,
+    /// See [`MatchHeader::build`].
+    pub programs: Option<[String; 2]>,
 }
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
@@ -385,6 +393,12 @@ impl MatchHeader {
                 .map(|f| ("OpeningsFile", f.clone())),
         )
         .chain(self.record.iter().map(|r| ("Record", r.clone())))
+        .chain(self.build.iter().map(|b| ("Build", b.clone())))
+        .chain(
+            self.programs
+                .iter()
+                .flat_map(|[a, b]| [("Program1", a.clone()), ("Program2", b.clone())]),
+        )
         .collect()
     }
 

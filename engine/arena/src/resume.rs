@@ -189,6 +189,11 @@ fn parse_header(block: &str) -> Result<MatchHeader, String> {
         sprt: tags.get("Sprt").cloned(),
         openings_file: tags.get("OpeningsFile").cloned(),
         record: tags.get("Record").cloned(),
+        build: tags.get("Build").cloned(),
+        programs: match (tags.get("Program1"), tags.get("Program2")) {
+            (Some(a), Some(b)) => Some([a.clone(), b.clone()]),
+            _ => None,
+        },
     })
 }
 
@@ -229,8 +234,9 @@ pub fn header_difference(log: &MatchHeader, command: &MatchHeader) -> Option<Str
         .tags()
         .into_iter()
         .find_map(|(name, in_command)| {
-            // Where the records go may change from run to run.
-            if name == "Record" {
+            // Where the records go may change from run to run, and so may
+            // the build (a rebuilt program may go on with a match).
+            if matches!(name, "Record" | "Build" | "Program1" | "Program2") {
                 return None;
             }
             let in_log = match in_log.iter().find(|(n, _)| *n == name) {
@@ -525,6 +531,8 @@ mod tests {
             sprt: Some("none".into()),
             openings_file: Some("none".into()),
             record: Some("none".into()),
+            build: Some("plyd 0.1.0".into()),
+            programs: Some(["plyd".into(), "plyd".into()]),
         }
     }
 
