@@ -671,6 +671,10 @@ impl Controller {
     /// written, went out well past its hard limit.
     fn note_late_answer(&self) {
         let Some(job) = &self.job else { return };
+        if let Some(note) = job.watch.slow_stop_note(&job.control) {
+            log::warn!("{note}");
+            return;
+        }
         if job.control.pondering() {
             return;
         }

@@ -367,6 +367,11 @@ impl Patience {
 /// millisecond or two of the limit.
 pub const LATE_NOTE: Duration = Duration::from_millis(5);
 
+/// How long after `stop` a search's `bestmove` may go out before the
+/// daemon notes it on stderr: a search that is alive stops within a
+/// millisecond or two.
+pub const STOP_NOTE: Duration = Duration::from_millis(10);
+
 /// When a search's `bestmove` went out, against its hard limit, and where
 /// the time went.
 struct AnswerFacts {
@@ -507,6 +512,32 @@ impl Watch {
     /// went out more than [`LATE_NOTE`] past the hard limit.
     pub fn late_answer_note(&self, control: &SearchControl) -> Option<String> {
         self.answer_facts(control)?.late()
+    }
+
+    /// The warning for a search's own `bestmove`, just written, that went
+    /// out more than [`STOP_NOTE`] after `stop` (or `quit`): a referee
+    /// charges that wait to the engine's clock (a ponder search stopped
+    /// after a miss, on cores busy with both engines), and nothing else
+    /// would show it.
+    pub fn slow_stop_note(&self, control: &SearchControl) -> Option<String> {
+        let stop = self.stop_sent?;
+        let after = self.answered_at?.saturating_duration_since(stop);
+        if after <= STOP_NOTE {
+            return None;
+        }
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let kind = if control.pondering() {
+            "a ponder search's "
+        } else {
+            ""
+        };
+        let waits = control.threads_waited().map_or(String::new(), |t| {
+            format!("; its threads waited {:.1} ms in all for a core", ms(t))
+        });
+        Some(format!(
+            "{kind}bestmove went out {:.1} ms after stop{waits}",
+            ms(after)
+        ))
     }
 
     /// Where the time went for the watchdog's answer, just written (the
@@ -820,6 +851,35 @@ mod tests {
         assert!(!watch.starved(Some(STOP_GRACE / 2 - ms(1)), end));
         assert!(watch.starved(Some(STOP_GRACE / 2), end));
         assert_eq!(watch.stop_sent, Some(end));
+    }
+
+    /// A `bestmove` that went out well after `stop` is noted, a ponder
+    /// search's said to be one; one in time is not.
+    #[test]
+    fn a_slow_answer_to_stop_is_noted() {
+        let stop = Instant::now();
+        let watch = |after: u64| Watch {
+            stop_sent: Some(stop),
+            answered_at: Some(stop + Duration::from_millis(after)),
+            ..Watch::default()
+        };
+        let pondering = SearchControl::new(true);
+        let note = watch(44).slow_stop_note(&pondering).unwrap();
+        assert!(
+            note.starts_with("a ponder search's bestmove went out 44.0 ms after stop"),
+            "{note}"
+        );
+        let timed = SearchControl::new(false);
+        assert!(watch(30)
+            .slow_stop_note(&timed)
+            .unwrap()
+            .starts_with("bestmove went out 30.0 ms after stop"));
+        assert_eq!(watch(2).slow_stop_note(&timed), None);
+        let running = Watch {
+            answered_at: Some(stop),
+            ..Watch::default()
+        };
+        assert_eq!(running.slow_stop_note(&timed), None);
     }
 
     #[test]
