@@ -447,6 +447,13 @@ fn a_clock_without_the_movers_time_is_said() {
         !lines.iter().any(|l| l.contains("no time for")),
         "{lines:?}"
     );
+    // movestogo alone is a clock without the time too: said, as winc is.
+    e.send("go movestogo 5");
+    let lines = e.until_bestmove();
+    assert!(
+        lines.iter().any(|l| l.contains("no time for the side to move")),
+        "{lines:?}"
+    );
 }
 
 fn searchmoves_restricts_the_root(mode: &str) {

@@ -205,7 +205,11 @@ pub fn clock_leaves_out(go: &GoParams, side: u32) -> bool {
     let own = if side == 0 { go.wtime } else { go.btime };
     go.movetime.is_none()
         && own.is_none()
-        && (go.wtime.is_some() || go.btime.is_some() || go.winc.is_some() || go.binc.is_some())
+        && (go.wtime.is_some()
+            || go.btime.is_some()
+            || go.winc.is_some()
+            || go.binc.is_some()
+            || go.moves_to_go.is_some())
 }
 
 /// The least time the watchdog waits past a clock's hard limit.
