@@ -2771,6 +2771,16 @@ fn a_log_names_the_build_and_the_engines_programs() {
         assert_eq!(program, plyd);
         assert!(print.starts_with("fnv1a64:"), "{header:?}");
     }
+    // Each game keeps its moves' times and nodes, a word a ply.
+    let games = read_log(&log);
+    for game in &games {
+        let plies = game.moves().len();
+        for tag in ["Times", "Nodes"] {
+            let words: Vec<&str> = game.tag(tag).split(' ').collect();
+            assert_eq!(words.len(), plies, "{tag}");
+            assert!(words.iter().all(|w| w.parse::<u64>().is_ok()), "{tag}");
+        }
+    }
     // Another build named in the log does not stop a resume.
     let edited = std::fs::read_to_string(&log)
         .unwrap()

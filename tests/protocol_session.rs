@@ -451,7 +451,9 @@ fn a_clock_without_the_movers_time_is_said() {
     e.send("go movestogo 5");
     let lines = e.until_bestmove();
     assert!(
-        lines.iter().any(|l| l.contains("no time for the side to move")),
+        lines
+            .iter()
+            .any(|l| l.contains("no time for the side to move")),
         "{lines:?}"
     );
 }

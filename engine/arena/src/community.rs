@@ -297,6 +297,8 @@ mod tests {
             seed: 5,
             closest: None,
             scores: Vec::new(),
+            times: Vec::new(),
+            nodes: Vec::new(),
         };
         let start = "---------------------------OX------XXX-------------------------- O";
         for format in [RecordFormat::Ggf, RecordFormat::Sgf] {

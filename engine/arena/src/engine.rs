@@ -114,6 +114,8 @@ pub enum Answer {
         /// several), as the log's `Scores` tag writes it (`34/12`, `#-3/9`):
         /// see [`info_score`].
         score: Option<String>,
+        /// The nodes its last `info` line with a count said it searched.
+        nodes: Option<u64>,
     },
     /// Nothing within the allowance.
     Timeout {
@@ -134,6 +136,22 @@ pub enum Answer {
     },
     /// The match was interrupted before the answer came.
     Interrupted,
+}
+
+/// The nodes an `info` line says were searched (`nodes 12345`), as the
+/// game log's `Nodes` tag keeps them; none for a `string` line, or one
+/// without a count.
+pub fn info_nodes(line: &str) -> Option<u64> {
+    let mut words = line.strip_prefix("info ")?.split_whitespace();
+    while let Some(word) = words.next() {
+        match word {
+            // What follows is the engine's free text, or its line's moves.
+            "string" | "pv" => return None,
+            "nodes" => return words.next()?.parse().ok(),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The score an `info` line gives its move, written as the game log's
@@ -428,6 +446,7 @@ impl EngineProcess {
         let deadline = sent + allowance;
         let mut said = None;
         let mut score = None;
+        let mut nodes = None;
         loop {
             match self.next_event(deadline) {
                 Wait::Event(Event::Line(at, line)) => {
@@ -436,6 +455,9 @@ impl EngineProcess {
                     }
                     if let Some(this) = info_score(&line) {
                         score = Some(this);
+                    }
+                    if let Some(this) = info_nodes(&line) {
+                        nodes = Some(this);
                     }
                     if let Some(what) = plugin_failure(&line) {
                         // It answers all the same; that answer must not be
@@ -452,6 +474,7 @@ impl EngineProcess {
                             elapsed: at.saturating_duration_since(sent),
                             said,
                             score,
+                            nodes,
                         };
                     }
                 }
@@ -696,6 +719,23 @@ mod tests {
             Some(vec![])
         );
         assert_eq!(variant_choices("option name Hash type spin"), None);
+    }
+
+    #[test]
+    fn reads_the_nodes_of_an_info_line() {
+        for (line, nodes) in [
+            (
+                "info depth 12 score cp 34 nodes 100 nps 5 pv f5 d6",
+                Some(100),
+            ),
+            ("info nodes 7", Some(7)),
+            ("info depth 3 pv a1 nodes 9", None),
+            ("info string nodes 3", None),
+            ("info depth 3 score cp 1", None),
+            ("bestmove f5", None),
+        ] {
+            assert_eq!(info_nodes(line), nodes, "{line}");
+        }
     }
 
     #[test]

@@ -173,6 +173,16 @@ pub struct GameRecord {
     /// the `Scores` tag writes them ([`NO_SCORE`] for a chance outcome or
     /// a move its engine gave no score for); empty where none was kept.
     pub scores: Vec<String>,
+    /// The milliseconds each ply after the opening took its engine, from
+    /// the `go` sent to the `bestmove` read, as the `Times` tag writes
+    /// them ([`NO_SCORE`] for a chance outcome); empty where none was
+    /// kept (logs written before the tag).
+    pub times: Vec<String>,
+    /// The nodes each ply's engine said it searched (its last `info`
+    /// line's `nodes`), as the `Nodes` tag writes them ([`NO_SCORE`] for a
+    /// chance outcome or a move whose engine said none); empty where none
+    /// was kept.
+    pub nodes: Vec<String>,
 }
 
 /// The timed move of a game that left its player the least time: how close
@@ -261,8 +271,14 @@ impl GameRecord {
         if let Some(closest) = &self.closest {
             text += &tag(LEAST_LEFT_TAG, &closest.tag_value());
         }
-        if self.scores.iter().any(|s| s != NO_SCORE) {
-            text += &tag(SCORES_TAG, &self.scores.join(" "));
+        for (name, words) in [
+            (SCORES_TAG, &self.scores),
+            (TIMES_TAG, &self.times),
+            (NODES_TAG, &self.nodes),
+        ] {
+            if words.iter().any(|s| s != NO_SCORE) {
+                text += &tag(name, &words.join(" "));
+            }
         }
         text += &self.position_line();
         text += "\n\n";
@@ -319,6 +335,19 @@ pub struct MatchHeader {
     pub build: Option<String>,
     /// See [`MatchHeader::build`].
     pub programs: Option<[String; 2]>,
+}
+
+/// The tag of a game's move times ([`GameRecord::times`]); logs written
+/// before it have none.
+pub const TIMES_TAG: &str = "Times";
+/// The tag of a game's node counts ([`GameRecord::nodes`]); logs written
+/// before it have none.
+pub const NODES_TAG: &str = "Nodes";
+
+/// Whether `word` is a word of the `Times` or `Nodes` tag: a whole
+/// number, or [`NO_SCORE`].
+pub fn is_count_word(word: &str) -> bool {
+    word == NO_SCORE || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The tag of a game's [`ClosestCall`]; logs written before it have none.
@@ -482,6 +511,8 @@ mod tests {
                 side: 0,
             }),
             scores: vec![NO_SCORE.to_string()],
+            times: Vec::new(),
+            nodes: Vec::new(),
         };
         let mut out = Vec::new();
         record.write_to(&mut out).unwrap();
@@ -511,6 +542,8 @@ mod tests {
         let scored = GameRecord {
             moves: vec!["f5".into(), "d6".into(), "c3".into()],
             scores: vec!["12/5".into(), NO_SCORE.into()],
+            times: Vec::new(),
+            nodes: Vec::new(),
             closest: None,
             ..record
         };

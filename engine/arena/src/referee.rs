@@ -96,7 +96,7 @@ pub fn play_game(
     let mut chance = Vec::new();
     let mut closest: Option<ClosestCall> = None;
     // The movers' scores, a ply at a time after the opening.
-    let mut scores = Vec::new();
+    let (mut scores, mut times, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
 
     // The ply limit ends a game the rules have not ended at its last ply:
     // a mate on the last ply allowed is a mate.
@@ -123,7 +123,9 @@ pub fn play_game(
                 .ok_or("game plugin: a chance node whose weights are all zero")?;
             let token = chance[pick].0;
             moves.push(state.format_move(token).map_err(plugin_error)?);
-            scores.push(NO_SCORE.to_string());
+            for words in [&mut scores, &mut times, &mut nodes] {
+                words.push(NO_SCORE.to_string());
+            }
             state.make_move(token).map_err(plugin_error)?;
             continue;
         }
@@ -216,6 +218,7 @@ pub fn play_game(
                 elapsed,
                 said,
                 score,
+                nodes: searched,
             } => {
                 // What the engine said was wrong, where it refused the
                 // position or the search (a line the arena wrote in a
@@ -259,6 +262,8 @@ pub fn play_game(
                 };
                 moves.push(state.format_move(mv).map_err(plugin_error)?);
                 scores.push(score.unwrap_or_else(|| NO_SCORE.to_string()));
+                times.push(elapsed.as_millis().to_string());
+                nodes.push(searched.map_or_else(|| NO_SCORE.to_string(), |n| n.to_string()));
                 state.make_move(mv).map_err(plugin_error)?;
             }
         }
@@ -280,6 +285,8 @@ pub fn play_game(
         seed: rules.seed,
         closest,
         scores,
+        times,
+        nodes,
     })
 }
 

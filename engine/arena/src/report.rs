@@ -394,6 +394,8 @@ mod tests {
             seed: 1,
             closest: None,
             scores: Vec::new(),
+            times: Vec::new(),
+            nodes: Vec::new(),
         }
     }
 

@@ -18,8 +18,9 @@ pub use plyd_util::files::same_file;
 
 use crate::openings::{play_text, Opening, Start};
 use crate::record::{
-    is_score_word, parse_tag, ClosestCall, Ending, GameRecord, GameResult, MatchHeader, HEADER_TAG,
-    LEAST_LEFT_TAG, LOG_FORMAT, NO_SCORE, SCORES_TAG,
+    is_count_word, is_score_word, parse_tag, ClosestCall, Ending, GameRecord, GameResult,
+    MatchHeader, HEADER_TAG, LEAST_LEFT_TAG, LOG_FORMAT, NODES_TAG, NO_SCORE, SCORES_TAG,
+    TIMES_TAG,
 };
 use crate::referee::adjudicate;
 
@@ -405,26 +406,30 @@ fn check_game(
         }
         None => None,
     };
-    // Logs written before the tag, and games of no scored move, have none.
-    let scores: Vec<String> = match game.tags.get(SCORES_TAG) {
-        Some(text) => {
-            let words: Vec<String> = text.split(' ').map(str::to_string).collect();
-            if let Some(bad) = words.iter().find(|w| !is_score_word(w)) {
-                return Err(format!(
-                    "its {SCORES_TAG} has '{bad}', not a score (like '34/12', '#-3/9' or '{NO_SCORE}')"
-                ));
-            }
-            if words.len() != moves.len() - opening_plies {
-                return Err(format!(
-                    "its {SCORES_TAG} has {} words, not one for each of its {} plies after the opening",
-                    words.len(),
-                    moves.len() - opening_plies
-                ));
-            }
-            words
-        }
-        None => Vec::new(),
-    };
+    // Logs written before a tag, and games with nothing to write in it,
+    // have none.
+    let plies_after = moves.len() - opening_plies;
+    let scores = ply_words(
+        game,
+        SCORES_TAG,
+        plies_after,
+        is_score_word,
+        &format!("a score (like '34/12', '#-3/9' or '{NO_SCORE}')"),
+    )?;
+    let times = ply_words(
+        game,
+        TIMES_TAG,
+        plies_after,
+        is_count_word,
+        &format!("milliseconds (a whole number, or '{NO_SCORE}')"),
+    )?;
+    let nodes = ply_words(
+        game,
+        NODES_TAG,
+        plies_after,
+        is_count_word,
+        &format!("a node count (a whole number, or '{NO_SCORE}')"),
+    )?;
     let side = || state.side_to_move().map_err(|e| e.to_string());
     // A game the rules ended cannot have ended otherwise (a player's late
     // or illegal move would have come before the end).
@@ -461,7 +466,35 @@ fn check_game(
         seed: header.seed,
         closest,
         scores,
+        times,
+        nodes,
     })
+}
+
+/// The words of a game's tag `name` that holds one word a ply after the
+/// opening (`Scores`, `Times`, `Nodes`), each checked by `fits` (`what`
+/// says what it must be); none where the game has no such tag.
+fn ply_words(
+    game: &RawGame,
+    name: &str,
+    plies: usize,
+    fits: fn(&str) -> bool,
+    what: &str,
+) -> Result<Vec<String>, String> {
+    let Some(text) = game.tags.get(name) else {
+        return Ok(Vec::new());
+    };
+    let words: Vec<String> = text.split(' ').map(str::to_string).collect();
+    if let Some(bad) = words.iter().find(|w| !fits(w)) {
+        return Err(format!("its {name} has '{bad}', not {what}"));
+    }
+    if words.len() != plies {
+        return Err(format!(
+            "its {name} has {} words, not one for each of its {plies} plies after the opening",
+            words.len(),
+        ));
+    }
+    Ok(words)
 }
 
 /// Read a `position startpos|fen <text> [moves ...]` line.
@@ -553,6 +586,8 @@ mod tests {
             seed: 9,
             closest: None,
             scores: Vec::new(),
+            times: Vec::new(),
+            nodes: Vec::new(),
         }
     }
 
