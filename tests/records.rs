@@ -1359,3 +1359,58 @@ fn control_characters_of_a_record_reach_stderr_written_out() {
     assert!(stderr.contains("\\x1b["), "{stderr}");
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
+
+/// A game's own option given to `plyd record` (`--option
+/// MoveRanks=1-10`) is how it reads the records, and an arena log's
+/// `GameOptions` how it reads the log's games: a match against an engine
+/// that counts xiangqi's ranks from 1 (each was refused as illegal moves).
+#[test]
+fn records_and_arena_logs_are_read_with_the_games_options() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-ranks");
+    let file = dir.path().join("one.txt");
+    std::fs::write(&file, "position startpos moves h3e3 h10g8\n").unwrap();
+    let read = |args: &[&str]| run_plyd(plugins.path(), args);
+    let out = read(&[
+        "record",
+        "--game",
+        "xiangqi",
+        "--option",
+        "MoveRanks=1-10",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "position startpos moves h3e3 h10g8\n");
+    let out = read(&["record", "--game", "xiangqi", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "ranks 0-9 by default");
+
+    let log = dir.path().join("match.txt");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = read(&[
+        "arena",
+        "--game",
+        "xiangqi",
+        "--game-option",
+        "MoveRanks=1-10",
+        "--engine",
+        &plyd,
+        "name=a",
+        "option.MoveRanks=1-10",
+        "--engine",
+        &plyd,
+        "name=b",
+        "option.MoveRanks=1-10",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--max-plies",
+        "4",
+        "--out",
+        log.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = read(&["record", "--to", "positions", log.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 1 + 8);
+}

@@ -1182,6 +1182,14 @@ fn run() -> ExitCode {
                 eprintln!("plyd record: {e}");
                 return ExitCode::from(2);
             }
+            // The records may be of any loaded game: each game's own
+            // options (`MoveRanks=1-10`) are set on its plugin.
+            for variant in host.variants() {
+                if let Err(e) = set_game_options(&variant.plugin, &config) {
+                    eprintln!("plyd record: {e}");
+                    return ExitCode::from(2);
+                }
+            }
             // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
             let mut numbered = 0usize;
@@ -1510,19 +1518,23 @@ fn configured_variant(host: &PluginHost, config: &DaemonConfig) -> Result<Varian
         .or(evaluators_game)
         .unwrap_or("othello");
     let variant = find_variant(host, game)?;
-    // The game's own options (a rule, a notation) hold in the tools as in
-    // the daemon: the config file's `[options]` and `--option` among them
-    // are set on its plugin; the engine's (Threads, Hash) mean nothing to
-    // a tool and are passed over.
+    set_game_options(&variant.plugin, config)?;
+    Ok(variant)
+}
+
+/// The game's own options (a rule, a notation) hold in the tools as in
+/// the daemon: the config file's `[options]` and `--option` among them
+/// are set on `plugin`; the engine's (Threads, Hash) mean nothing to a
+/// tool and are passed over.
+fn set_game_options(plugin: &plyd::host::GamePlugin, config: &DaemonConfig) -> Result<(), String> {
     for (name, value, source) in &config.options {
-        if let Some(option) = variant.plugin.info().option(name) {
-            variant
-                .plugin
+        if let Some(option) = plugin.info().option(name) {
+            plugin
                 .set_option(&option.name, value)
                 .map_err(|e| format!("option {} = {value} ({source}): {e}", option.name))?;
         }
     }
-    Ok(variant)
+    Ok(())
 }
 
 /// A state of `variant` at its start, or at the position text `fen`.

@@ -587,6 +587,25 @@ pub fn arena_log_rows(host: &PluginHost, text: &str) -> Result<Vec<String>, Stri
             log.header.variant
         )
     })?;
+    // The referee's game options (`MoveRanks=1-10`, a match against an
+    // engine that counts xiangqi's ranks from 1) are how its moves are
+    // written.
+    for setting in log
+        .header
+        .game_options
+        .as_deref()
+        .filter(|o| *o != "none")
+        .unwrap_or("")
+        .split_whitespace()
+    {
+        let (name, value) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("its header's GameOptions word '{setting}' is no NAME=VALUE"))?;
+        variant
+            .plugin
+            .set_option(name, value)
+            .map_err(|e| format!("its header's game option {setting}: {e}"))?;
+    }
     let mut rows = Vec::new();
     for raw in &log.games {
         let tag = |name: &str| raw.tags.get(name).map(String::as_str).unwrap_or("");
