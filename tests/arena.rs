@@ -1484,6 +1484,31 @@ fn three_or_more_engines_play_a_round_robin() {
     for log in ["one-vs-two.txt", "one-vs-fake.txt", "two-vs-fake.txt"] {
         assert_eq!(read_log(&folder.join(log)).len(), 4, "{log}");
     }
+    // The engines listed in another order: each pair goes on from its log
+    // in the order it began with, none is played anew.
+    let mut reordered: Vec<&str> = vec![
+        "--engine", &plyd, "name=two", "depth=2", "--engine", &plyd, "name=one", "depth=1",
+        "--engine",
+    ];
+    reordered.extend(fake.iter().map(String::as_str));
+    reordered.extend(["depth=1", "--games", "4", "--seed", "4", "--out", out_arg]);
+    let swapped = arena(plugins.path(), &reordered);
+    assert!(swapped.status.success(), "{}", text(&swapped.stderr));
+    assert!(!folder.join("two-vs-one.txt").exists());
+    assert!(
+        text(&swapped.stderr).contains("one vs two (")
+            && !text(&swapped.stderr).contains("two vs one ("),
+        "{}",
+        text(&swapped.stderr)
+    );
+    for name in ["one", "two", "fake"] {
+        assert_eq!(
+            row(&text(&swapped.stdout), name),
+            row(&text(&further.stdout), name),
+            "{}",
+            text(&swapped.stdout)
+        );
+    }
     // Options a round robin cannot take are refused.
     let mut with_record = args.clone();
     with_record.extend(["--record", "games.ggf"]);

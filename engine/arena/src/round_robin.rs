@@ -82,6 +82,9 @@ pub(crate) fn run(
             not_played.push(format!("{} vs {}: {why}", names[i], names[j]));
             continue;
         }
+        // A pair begun with its engines the other way round (listed in
+        // another order since) goes on from its log, in its order.
+        let (i, j) = played_order(&folder, &names, i, j);
         let log = pair_log(&folder, &names[i], &names[j]);
         let mut pair_args = args.clone();
         pair_args.engines = EngineGroups(vec![groups[i].clone(), groups[j].clone()]);
@@ -184,6 +187,19 @@ fn pair_log(folder: &Path, a: &str, b: &str) -> PathBuf {
     folder.join(format!("{}-vs-{}.txt", file(a), file(b)))
 }
 
+/// The pair of engines `i` and `j` in the order its log in `folder` has
+/// them: `(j, i)` where only `j-vs-i.txt` is there (the engines listed in
+/// another order than when the pair began: played anew, the pair's games
+/// would be counted twice), else `(i, j)`.
+fn played_order(folder: &Path, names: &[String], i: usize, j: usize) -> (usize, usize) {
+    let there = |a: usize, b: usize| pair_log(folder, &names[a], &names[b]).exists();
+    if !there(i, j) && there(j, i) {
+        (j, i)
+    } else {
+        (i, j)
+    }
+}
+
 /// Every engine's games against the rest, from the pairs' logs (those
 /// there), best first, with the cross table of the pairs' points.
 fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_played: &[String]) {
@@ -195,6 +211,7 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
     // the rules).
     let mut forfeits = vec![0u64; n];
     for &(i, j) in pairs {
+        let (i, j) = played_order(folder, names, i, j);
         let Ok((_, log)) = crate::read_log(&pair_log(folder, &names[i], &names[j])) else {
             continue;
         };
