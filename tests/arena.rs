@@ -936,6 +936,20 @@ fn set_ups_an_engine_refuses_or_that_change_the_game_stop_the_match() {
         "{}",
         text(&out.stderr)
     );
+    // An outside engine (its id name not plyd's) is not told of plyd's
+    // plugin folders.
+    let mut args = fake_engine(&dir, "ranks1");
+    args.insert(0, "--engine".to_string());
+    args.extend(engine("b"));
+    args.extend(["--depth", "1", "--games", "2"].map(String::from));
+    let out = arena(plugins.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("does not offer the variant 'othello' (it offers: xiangqi; the arena names")
+            && !said.contains("PLYD_PLUGIN_PATH"),
+        "{said}"
+    );
 }
 
 #[test]

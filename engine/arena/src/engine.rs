@@ -316,13 +316,24 @@ impl EngineProcess {
         // lists none is told anyway, as UCI engines ignore unknown options.
         if let Some(vars) = &variants {
             if !vars.is_empty() && !vars.iter().any(|v| v.eq_ignore_ascii_case(game)) {
+                // Where plyd's plugins are found, for a plyd engine; an
+                // outside engine may know the game by another name.
+                let hint = if self
+                    .id_name
+                    .as_deref()
+                    .is_some_and(|n| n.to_ascii_lowercase().starts_with("plyd"))
+                {
+                    "a plyd engine finds the plugins of a folder of one's own by \
+                     PLYD_PLUGIN_PATH in the arena's environment or by arg=--plugin-path \
+                     arg=DIRS: the arena's own --plugin-path does not reach it"
+                } else {
+                    "the arena names the variant as plyd's plugin does, and an engine that \
+                     knows the game by another name cannot be given it"
+                };
                 return Err(EngineError::Refused {
                     name: self.name.clone(),
                     what: format!(
-                        "does not offer the variant '{game}' (it offers: {}; a plyd engine \
-                         finds the plugins of a folder of one's own by PLYD_PLUGIN_PATH in the \
-                         arena's environment or by arg=--plugin-path arg=DIRS: the arena's \
-                         own --plugin-path does not reach it)",
+                        "does not offer the variant '{game}' (it offers: {}; {hint})",
                         vars.join(", ")
                     ),
                 });
