@@ -127,14 +127,37 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
         .flatten(),
         comments: Vec::new(),
         // The game's number as PGN's round (the other formats keep it in
-        // the when and where).
-        tags: vec![("Round".to_string(), game.number.to_string())],
+        // the when and where), and how it ended, in PGN's words and the
+        // arena's (an illegal move's forfeit was a bare `1-0`).
+        tags: vec![
+            ("Round".to_string(), game.number.to_string()),
+            (
+                "Termination".to_string(),
+                pgn_termination(game.ending).to_string(),
+            ),
+            ("Reason".to_string(), game.reason.clone()),
+        ],
     };
     let text = write_record(format, &record)?;
     out.write_all(text.as_bytes())
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write the record: {e}"))
+}
+
+/// PGN's `Termination` for an ending: `normal` by the rules,
+/// `adjudication` at the ply limit, `time forfeit`, `rules infraction`
+/// for an illegal move, `emergency` for a crash or a failed plugin,
+/// `abandoned` for no answer.
+fn pgn_termination(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Rules => "normal",
+        Ending::MaxPlies => "adjudication",
+        Ending::TimeForfeit => "time forfeit",
+        Ending::IllegalMove => "rules infraction",
+        Ending::Crash | Ending::PluginFailure => "emergency",
+        Ending::NoAnswer => "abandoned",
+    }
 }
 
 /// Black's and White's discs in an Othello position text (plyd's rows,

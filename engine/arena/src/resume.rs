@@ -611,8 +611,8 @@ mod tests {
         assert_eq!(log.games[1].tags["Game"], "3");
         assert_eq!(log.games[1].tags["Second"], "b \"quoted\"");
         assert_eq!(log.games[0].position, "position startpos moves f5 d6");
-        assert_eq!(log.games[0].line, 20);
-        assert_eq!(log.games[1].line, 34);
+        assert_eq!(log.games[0].line, 23);
+        assert_eq!(log.games[1].line, 37);
         // A header alone: a match interrupted before its first game.
         assert_eq!(parse_log(&log_text(&[])).unwrap().games.len(), 0);
     }
@@ -627,7 +627,7 @@ mod tests {
             let log = parse_log(&whole[..cut]).unwrap();
             assert_eq!(log.games.len(), 1, "cut at {cut}");
             assert_eq!(log.complete_len, before as u64);
-            assert_eq!(log.half_written_at, Some(34));
+            assert_eq!(log.half_written_at, Some(37));
         }
     }
 
@@ -640,11 +640,11 @@ mod tests {
         assert!(err("[Arena \"plyd arena game log 9\"]\n\n").contains("its format is"));
         assert!(err("garbage").contains("not a plyd arena game log"));
         let junk = log_text(&[1]) + "junk";
-        assert!(err(&junk).contains("line 34 is neither a tag nor a position line"));
+        assert!(err(&junk).contains("line 37 is neither a tag nor a position line"));
         // A broken record that is not the last one is damage, not a cut.
         let text = log_text(&[1, 2]).replacen("[Plies \"2\"]\n", "", 1);
         assert!(
-            err(&text).contains("the record at line 20 has no Plies tag"),
+            err(&text).contains("the record at line 23 has no Plies tag"),
             "{}",
             err(&text)
         );
