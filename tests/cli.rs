@@ -324,6 +324,31 @@ fn bench_refuses_an_evaluator_no_game_offers() {
     }
 }
 
+/// The bench names the evaluator its counts are of: a configuration's
+/// `evaluator` changed the count without a word.
+#[test]
+fn bench_names_the_evaluator_it_counts_with() {
+    let plugins = othello_dir();
+    let conf_dir = TempDir::new("benchconfig");
+    let conf = conf_dir.path().join("plyd.toml");
+    std::fs::write(&conf, "evaluator = \"seed004\"\n").unwrap();
+    for (args, named) in [
+        (
+            vec!["bench", "othello", "2"],
+            "Evaluator of othello: patterns (built into othello), params default\n",
+        ),
+        (
+            vec!["--config", conf.to_str().unwrap(), "bench", "othello", "2"],
+            "Evaluator of othello: seed004 (built into othello), params default\n",
+        ),
+    ] {
+        let out = common::run_plyd(plugins.path(), &args);
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.starts_with(named), "{stdout}");
+    }
+}
+
 #[test]
 fn a_tool_refuses_a_configuration_it_cannot_use_whole() {
     let plugins = othello_dir();

@@ -792,6 +792,16 @@ fn endgame_bench_solves_a_file_and_checks_its_scores() {
     assert!(out.status.success(), "{stdout}{stderr}");
     assert_eq!(stdout.matches(" ok ").count(), 7, "{stdout}");
     assert!(stdout.contains("total positions 7 wrong 0 "), "{stdout}");
+    // The daemon's ranges hold: no threads, no table, are refused.
+    for (flag, said) in [
+        ("--threads", "--threads 0 is outside 1..=256"),
+        ("--hash", "--hash 0 is outside 1..=65536"),
+    ] {
+        let out = run(&["--from", "ffo1", "--to", "ffo1", flag, "0"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(said));
+        assert!(out.stdout.is_empty());
+    }
     // A file whose score is wrong fails, naming the position.
     let wrong = std::env::temp_dir().join(format!("plyd-wrong-{}.txt", std::process::id()));
     let first = ffo_positions(14).remove(0);

@@ -785,6 +785,22 @@ fn run() -> ExitCode {
             hash,
         }) => {
             let range = (from.as_deref(), to.as_deref());
+            // The daemon's ranges: `--threads 0` ran on none and said so,
+            // `--hash 0` had no table.
+            let ranges = [
+                ("--threads", *threads, plyd::options::THREADS_RANGE),
+                ("--hash", *hash, plyd::options::HASH_RANGE),
+            ];
+            for (flag, value, range) in ranges {
+                if !(range.min..=range.max).contains(&(value as i64)) {
+                    eprintln!(
+                        "plyd endgame-bench: {flag} {value} is outside {}..={}, as the daemon's \
+                         option is",
+                        range.min, range.max
+                    );
+                    return ExitCode::from(2);
+                }
+            }
             match endgame_bench(&config, file, range, *threads, *hash) {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
@@ -1660,6 +1676,20 @@ fn bench(
             evaluator: Arc::new(evaluator),
             positions: positions.clone(),
         });
+    }
+    // What the counts below are of: another evaluator (one a
+    // configuration file names), or its parameters, give another count.
+    for target in &targets {
+        outln!(
+            "Evaluator of {}: {} ({}), params {}",
+            target.variant.name(),
+            target.evaluator.name(),
+            target.evaluator.source().origin(),
+            config
+                .eval_params
+                .as_deref()
+                .map_or("default".to_string(), |p| p.display().to_string())
+        );
     }
     if count_calls {
         plyd::host::calls::start();

@@ -45,6 +45,9 @@ class Engine:
             line = self.proc.stdout.readline()
             if not line:
                 raise RuntimeError("engine closed its output")
+            # A refused position or option would be timed as a search.
+            if line.startswith("info string error:"):
+                raise RuntimeError(f"the engine refused a line: {line.strip()}")
             if line.startswith(prefix):
                 return line
 
@@ -76,6 +79,8 @@ def main():
     ap.add_argument("--variant", default="othello")
     ap.add_argument("--fen", action="append", help="a position (default: Othello's)")
     args = ap.parse_args()
+    if args.variant != "othello" and not args.fen:
+        ap.error(f"--variant {args.variant}: give its positions with --fen (the default ones are Othello's)")
     fens = args.fen or OTHELLO
     times = {t: [[] for _ in fens] for t in args.threads}
     for r in range(args.rounds):
