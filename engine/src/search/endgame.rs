@@ -319,6 +319,10 @@ pub(super) fn run(
     }
 }
 
+/// The fewest empty squares (the plugin's endgame size) a solve is run
+/// on several threads from ([`Solving::solve`]).
+const SMP_FROM: u32 = 20;
+
 /// What every solve of one search shares.
 struct Solving<'a> {
     tt: &'a TranspositionTable,
@@ -338,7 +342,14 @@ impl Solving<'_> {
         before: u64,
         window: Option<(i32, i32)>,
     ) -> Result<(Option<Solved>, u64), PluginError> {
-        let threads = self.threads;
+        // A small solve on one thread: the helpers' start (a thread each,
+        // and the plugin's table of its own for it) costs more than they
+        // save below SMP_FROM empty squares (FFO 1-19, 14 to 16 empty
+        // squares, took 4 to 7 times as long on two threads).
+        let threads = match state.endgame_size()? {
+            Some((size, _)) if size < SMP_FROM => 1,
+            _ => self.threads,
+        };
         let shared = Shared {
             tt: self.tt,
             limits: self.limits,
