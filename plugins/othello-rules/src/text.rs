@@ -77,8 +77,23 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
         }
         None => return Err("missing side to move".to_string()),
     };
-    if let Some(extra) = fields.next() {
-        return Err(format!("unexpected text after the side to move: '{extra}'"));
+    // FEN's last fields, as a GUI writing one form for every game sends
+    // them (`b - - 0 1`, `b 0 1`): no castling, no en passant, and move
+    // counters, which mean nothing in Othello.
+    let rest: Vec<&str> = fields.collect();
+    let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let counters = match rest[..] {
+        [] => true,
+        [a, b] => number(a) && number(b),
+        ["-", "-", a, b] => number(a) && number(b),
+        _ => false,
+    };
+    if !counters {
+        return Err(format!(
+            "unexpected text after the side to move: '{}' (only FEN's move counters, `0 1` or \
+             `- - 0 1`, may follow it)",
+            rest.join(" ")
+        ));
     }
     let uses_rows = board.contains('/') || board.bytes().any(|b| b.is_ascii_digit());
     let (black, white, side) = if uses_rows {
@@ -261,6 +276,25 @@ mod tests {
         assert!(!position.is_game_over());
         let text = board_picture(&position);
         assert!(text.ends_with("Legal: 0000 (a pass)\n"), "{text}");
+    }
+
+    #[test]
+    fn fens_move_counters_are_passed_over() {
+        let start = Ok(Position::START);
+        assert_eq!(parse_position("8/8/8/3OX3/3XO3/8/8/8 b 0 1"), start);
+        assert_eq!(parse_position("8/8/8/3OX3/3XO3/8/8/8 b - - 0 1"), start);
+        for bad in [
+            "8/8/8/3OX3/3XO3/8/8/8 b 0",
+            "8/8/8/3OX3/3XO3/8/8/8 b x y",
+            "8/8/8/3OX3/3XO3/8/8/8 b - 0 1",
+        ] {
+            assert!(
+                parse_position(bad)
+                    .unwrap_err()
+                    .starts_with("unexpected text after the side to move"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -97,7 +97,8 @@ fn bad_positions_are_refused_and_leave_the_state_unchanged() {
         ),
         (
             "8/8/8/3OX3/3XO3/8/8/8 b junk",
-            "unexpected text after the side to move: 'junk'",
+            "unexpected text after the side to move: 'junk' (only FEN's move counters, `0 1` \
+             or `- - 0 1`, may follow it)",
         ),
         (
             "--------------------------OX------XO--------------------------- X",
