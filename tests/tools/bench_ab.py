@@ -18,7 +18,10 @@ bootstrap interval over the rounds.
     python3 tests/tools/bench_ab.py --build old=/tmp/old/plyd \\
         --build new=target/release/plyd --game othello --depth 13 --rounds 20
 
-`--pin CPU` runs every bench under `taskset -c CPU`. Each binary loads
+`--pin CPU` runs every bench under `taskset -c CPU`. A bench of under
+half a second (the default depths of xiangqi and EinStein) is mostly
+noise: the script warns, and a larger depth and `--pin` are the cure.
+Each binary loads
 the plugins next to it, so copy a build's `plyd` and its `lib*.so` into
 a folder of their own before rebuilding.
 """
@@ -30,11 +33,21 @@ import subprocess
 import sys
 
 
+# A bench that does not end in this long is taken for a hang.
+BENCH_TIMEOUT_S = 600
+# Below this a bench's time is mostly noise (cold caches, the clock's
+# whole milliseconds, other processes): identical builds, unpinned, gave
+# intervals that left out 1.0 (EinStein's 40 ms bench: 5 of 45
+# comparisons).
+SHORT_BENCH_MS = 500
+
+
 def bench(binary, game, depth, pin):
     command = [binary, "bench", game] + ([str(depth)] if depth else [])
     if pin is not None:
         command = ["taskset", "-c", str(pin)] + command
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(command, capture_output=True, text=True, check=True,
+                         timeout=BENCH_TIMEOUT_S).stdout
     nodes = int(re.search(r"^Nodes searched: (\d+)", out, re.M).group(1))
     nps = int(re.search(r"^Nodes/second: (\d+)", out, re.M).group(1))
     ms = int(re.search(r"^Time: (\d+) ms", out, re.M).group(1))
@@ -90,6 +103,12 @@ def main():
                      "nodes a second do not compare")
 
     first = builds[0][0]
+    shortest = min(statistics.median(times[name]) for name, _ in builds)
+    if shortest < SHORT_BENCH_MS:
+        print(f"warning: a bench of {shortest:.0f} ms (median) is short: its time is "
+              f"mostly noise, and intervals can leave out 1.0 between "
+              f"identical builds; give a larger --depth"
+              + ("" if args.pin is not None else ", and --pin a CPU"), file=sys.stderr)
     for name, _ in builds:
         v = speeds[name]
         print(f"{name}: median {statistics.median(v) / 1e6:.2f} M nodes/s "
