@@ -486,6 +486,44 @@ fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
     );
 }
 
+/// A crash inside an evaluator under `plyd check` names the position it
+/// came at, as a panic there does (the address alone was said).
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[test]
+fn a_crash_under_check_names_the_position() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    let out = common::plyd_command(dir.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            "1",
+            "--evaluator",
+            "odd",
+        ])
+        .env("PLYD_TEST_EVAL", "segfault")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("plyd: SIGSEGV inside the plugin "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        lines[at + 1].starts_with("plyd: it came while checking game 1 ply ")
+            && lines[at + 1].contains(", position '"),
+        "{stderr}"
+    );
+}
+
 /// A `perft` of the `faulty` test game in `mode`, which ends by `signal`:
 /// plyd's line on stderr naming the signal inside the plugin, and the
 /// plugin folder.

@@ -856,6 +856,14 @@ fn evaluator_games(
     seed: u64,
     scored: &std::sync::atomic::AtomicBool,
 ) -> Result<(), PluginError> {
+    // The context a crash's line names is this check's only while it runs.
+    struct Forget;
+    impl Drop for Forget {
+        fn drop(&mut self) {
+            crate::host::crash::note_context(None);
+        }
+    }
+    let _forget = Forget;
     let bound = evaluator.info().score_bound;
     let mut stack = evaluator.new_stack()?;
     let null_moves = claims_null_moves(variant);
@@ -897,6 +905,8 @@ fn evaluator_games(
             let place =
                 |detail: String| format!("game {game} ply {ply}, position '{text}'{detail}");
             report.at = place(String::new());
+            // Said after a crash's line too, which a panic's names.
+            crate::host::crash::note_context(Some(&format!("while checking {}", report.at)));
             alive();
             let hash = state.hash();
             let score = evaluator.evaluate_unclamped(&state)?;

@@ -35,6 +35,14 @@ pub(crate) fn loading(shown: Option<&Path>) {
     imp::loading(shown);
 }
 
+/// Note what this thread is doing, said after the line of a fault in a
+/// plugin on it (`while checking game 1 ply 0, position '...'`: a tool
+/// whose panics name the position names it for a crash too); `None`
+/// clears it.
+pub fn note_context(what: Option<&str>) {
+    imp::note_context(what);
+}
+
 /// Put the handler on SIGSEGV, SIGBUS, SIGILL and SIGFPE, and one on the
 /// process's exit that names a plugin calling `exit` (which ends the
 /// process with the plugin's status: plyd's handler ends it with status 2
@@ -271,6 +279,37 @@ mod imp {
         Some(format!(
             "{name}, at {offset:#x} (addr2line -f -C -i -e {name} {offset:#x} names the function)"
         ))
+    }
+
+    thread_local! {
+        /// This thread's context ([`super::note_context`]): its text, and
+        /// the buffer's address and length the handler reads (no lazy
+        /// start and nothing dropped: read from a signal handler).
+        static CONTEXT_TEXT: std::cell::RefCell<Vec<u8>> = const {
+            std::cell::RefCell::new(Vec::new())
+        };
+        static CONTEXT: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+    }
+
+    pub(super) fn note_context(what: Option<&str>) {
+        // Cleared first: a fault between the two would read no half-made
+        // text.
+        CONTEXT.set((0, 0));
+        if let Some(what) = what {
+            CONTEXT_TEXT.with_borrow_mut(|text| {
+                text.clear();
+                text.extend_from_slice(what.as_bytes());
+                CONTEXT.set((text.as_ptr() as usize, text.len()));
+            });
+        }
+    }
+
+    /// This thread's context, if one is noted.
+    fn noted_context() -> Option<&'static [u8]> {
+        let (address, length) = CONTEXT.get();
+        // SAFETY: the thread's own buffer, not touched while it faults in
+        // a plugin's call.
+        (address != 0).then(|| unsafe { std::slice::from_raw_parts(address as *const u8, length) })
     }
 
     /// The file being loaded, a leaked NUL-free buffer, and its length.
@@ -513,6 +552,11 @@ mod imp {
             write_err(b" ");
             write_place(name, offset);
             write_err(why);
+            if let Some(noted) = noted_context() {
+                write_err(b"plyd: it came ");
+                write_err(noted);
+                write_err(b"\n");
+            }
         } else if let Some(name) = being_loaded() {
             write_err(b"plyd: ");
             write_err(SIGNALS[index].1);
@@ -542,6 +586,8 @@ mod imp {
     use std::path::Path;
 
     pub(super) fn note_library(_loaded: &Path, _shown: &Path) {}
+
+    pub(super) fn note_context(_what: Option<&str>) {}
 
     pub(super) fn loading(_shown: Option<&Path>) {}
 

@@ -2,6 +2,8 @@
 //!
 //! * unset or `layout`: declares game `othello` with state layout 99;
 //! * `game`: declares game `checkers`, which no plugin provides;
+//! * `segfault`: `evaluate` writes through a bad pointer at 7 discs or
+//!   more (a C evaluator's crash);
 //! * `capital`: declares game `Othello`, the loaded game's name in other
 //!   letters;
 //! * `variant`: declares game `amazons8`, a variant's name where the
@@ -99,6 +101,10 @@ impl Evaluator for DiscCount {
     fn evaluate(&self, state: &Othello) -> i32 {
         if mode() == "panic" && discs(state) >= 7 {
             panic!("asked to panic while evaluating");
+        }
+        if mode() == "segfault" && discs(state) >= 7 {
+            // SAFETY: none; the fault is the point.
+            unsafe { std::ptr::write_volatile(16 as *mut u32, 1) };
         }
         let _held = (mode() == "hang-locked").then(|| {
             static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -346,8 +352,8 @@ fn table(mode: &str) -> EvaluatorApi {
         "huge" => table.table_size = 1 << 20,
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic" | "black"
-        | "new-game-panic" | "shared" | "leak" | "slow" => {}
+        "panic" | "segfault" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic"
+        | "black" | "new-game-panic" | "shared" | "leak" | "slow" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
             table.stack_free = Some(odd_stack_free);
