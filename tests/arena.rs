@@ -1523,13 +1523,25 @@ fn three_or_more_engines_play_a_round_robin() {
             text(&swapped.stdout)
         );
     }
+    // `--record DIR`: a file of records a pair, named as its log, written
+    // from the logs of a round robin run again.
+    let records = dir.path().join("records");
+    let records_arg = records.to_str().unwrap();
+    let mut with_record = longer.clone();
+    with_record.extend(["--record", records_arg]);
+    let recorded = arena(plugins.path(), &with_record);
+    assert!(recorded.status.success(), "{}", text(&recorded.stderr));
+    for file in ["one-vs-two.ggf", "one-vs-fake.ggf", "two-vs-fake.ggf"] {
+        let games = std::fs::read_to_string(records.join(file)).unwrap();
+        assert_eq!(games.matches("(;GM[Othello]").count(), 4, "{file}: {games}");
+    }
     // Options a round robin cannot take are refused.
-    let mut with_record = args.clone();
-    with_record.extend(["--record", "games.ggf"]);
-    let refused = arena(plugins.path(), &with_record);
+    let mut with_sprt = args.clone();
+    with_sprt.extend(["--sprt", "elo0=0", "elo1=10"]);
+    let refused = arena(plugins.path(), &with_sprt);
     assert_eq!(refused.status.code(), Some(2));
     assert!(
-        text(&refused.stderr).contains("takes no --record"),
+        text(&refused.stderr).contains("takes no --sprt"),
         "{}",
         text(&refused.stderr)
     );

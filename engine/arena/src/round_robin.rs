@@ -37,7 +37,6 @@ pub(crate) fn run(
     };
     for (flag, given) in [
         ("--resume", args.resume.is_some()),
-        ("--record", args.record.is_some()),
         ("--sprt", args.sprt.is_some()),
     ] {
         if given {
@@ -54,6 +53,27 @@ pub(crate) fn run(
              own there, and the same command run again goes on from them",
             names.len()
         ));
+    };
+    // `--record DIR` is a folder here: a file a pair, in its game's format.
+    let records = match &args.record {
+        Some(dir) => {
+            let variant = game.unwrap_or(crate::DEFAULT_GAME);
+            let Some(format) = plyd_protocol::RecordFormat::for_variant(variant) else {
+                return refuse(format!(
+                    "--record: no community record format for {variant} (amazons, einstein, \
+                     othello, xiangqi)"
+                ));
+            };
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                return refuse(format!(
+                    "--record {}: {e} (in a round robin --record names a folder, which gets a \
+                     file of records a pair)",
+                    dir.display()
+                ));
+            }
+            Some((dir.clone(), record_extension(format)))
+        }
+        None => None,
     };
     if let Err(e) = std::fs::create_dir_all(&folder) {
         return refuse(format!("--out {}: {e}", folder.display()));
@@ -87,6 +107,16 @@ pub(crate) fn run(
         let (i, j) = played_order(&folder, &names, i, j);
         let log = pair_log(&folder, &names[i], &names[j]);
         let mut pair_args = args.clone();
+        // `--record DIR`: each pair's records in a file of their own
+        // there, named as its log, written anew from the log on a resume.
+        pair_args.record = match (&records, log.file_stem()) {
+            (Some((dir, extension)), Some(stem)) => {
+                let mut name = stem.to_os_string();
+                name.push(format!(".{extension}"));
+                Some(dir.join(name))
+            }
+            _ => None,
+        };
         pair_args.engines = EngineGroups(vec![groups[i].clone(), groups[j].clone()]);
         pair_args.in_round_robin = true;
         let resumed = std::fs::metadata(&log).is_ok_and(|m| m.len() > 0);
@@ -158,6 +188,18 @@ fn engine_names(specs: &[EngineSpec]) -> Result<Vec<String>, String> {
         names.push(spec.name.clone());
     }
     Ok(names)
+}
+
+/// The file name ending of a pair's records in `format` (the ending the
+/// tools of that format read it by: `plyd record` reads them all).
+fn record_extension(format: plyd_protocol::RecordFormat) -> &'static str {
+    use plyd_protocol::RecordFormat;
+    match format {
+        RecordFormat::Ggf => "ggf",
+        RecordFormat::Sgf => "sgf",
+        RecordFormat::XiangqiPgn { .. } | RecordFormat::XiangqiPgnChinese => "pgn",
+        RecordFormat::CcgcAmazons | RecordFormat::CcgcEinstein => "txt",
+    }
 }
 
 /// The log of the pair `a` and `b` in `folder`: `a-vs-b.txt`, the names'
