@@ -1429,7 +1429,7 @@ fn three_or_more_engines_play_a_round_robin() {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(3), "{stdout}\n{stderr}");
     assert!(
-        stdout.starts_with("round robin: 4 engines, 6 pairs, 6 games\n"),
+        stdout.starts_with("round robin: 4 engines, 6 pairs, 6 games\nmade by plyd 0.1.0"),
         "{stdout}"
     );
     // Each pair's own table went to stderr, with its progress.

@@ -134,7 +134,7 @@ pub(crate) fn run(
         match play(&pair_args, plugin_dirs, game, cancel) {
             Ok(()) => {}
             Err(ArenaError::Interrupted) => {
-                print_table(&folder, &names, &pairs, &not_played);
+                print_table(&folder, &names, &pairs, &not_played, &args.build);
                 say(
                     "plyd arena: round robin interrupted; to go on, run the same command again \
                      (each pair's log is resumed)",
@@ -163,7 +163,7 @@ pub(crate) fn run(
             }
         }
     }
-    print_table(&folder, &names, &pairs, &not_played);
+    print_table(&folder, &names, &pairs, &not_played, &args.build);
     if not_played.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -244,7 +244,13 @@ fn played_order(folder: &Path, names: &[String], i: usize, j: usize) -> (usize, 
 
 /// Every engine's games against the rest, from the pairs' logs (those
 /// there), best first, with the cross table of the pairs' points.
-fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_played: &[String]) {
+fn print_table(
+    folder: &Path,
+    names: &[String],
+    pairs: &[(usize, usize)],
+    not_played: &[String],
+    build: &str,
+) {
     let n = names.len();
     // tally[i][j]: engine i's results against engine j.
     let mut tally = vec![vec![Tally::default(); n]; n];
@@ -332,6 +338,11 @@ fn print_table(folder: &Path, names: &[String], pairs: &[(usize, usize)], not_pl
         "round robin: {n} engines, {} pairs, {games} games\n",
         pairs.len()
     );
+    // The build the table was made by (each pair's log names the build
+    // that played it, and its engines' programs).
+    if !build.is_empty() {
+        out += &format!("made by {build}; each pair's log names its build and programs\n");
+    }
     out += &format!(
         "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  Elo against the rest (95% interval)\n",
         "rank", "engine", "games", "wins", "draws", "losses", "forfeits", "points", "S-B", "score"
