@@ -379,6 +379,9 @@ fn xiangqi_games_read_back_from_pgn() {
         "records.pgn",
     );
     assert!(written.contains("[Format \"ICCS\"]"), "{written}");
+    // How each game ended; no clock, no TimeControl.
+    assert_eq!(written.matches("[Termination \"").count(), 2, "{written}");
+    assert!(!written.contains("TimeControl"), "{written}");
     assert!(
         written.contains("[Red \"a\"]\n[Black \"b\"]")
             && written.contains("[Red \"b\"]\n[Black \"a\"]"),
@@ -1413,4 +1416,43 @@ fn records_and_arena_logs_are_read_with_the_games_options() {
     let out = read(&["record", "--to", "positions", log.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).lines().count(), 1 + 8);
+}
+
+/// A match on one clock for both engines names it in its PGN's
+/// `TimeControl` (seconds, `2+0.02`), as rating lists read it.
+#[test]
+fn a_clocked_match_names_its_time_control_in_pgn() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-tc");
+    let records = dir.path().join("games.pgn");
+    let plyd = format!("cmd={}", plyd_bin().display());
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "arena",
+            "--game",
+            "xiangqi",
+            "--engine",
+            &plyd,
+            "name=a",
+            "--engine",
+            &plyd,
+            "name=b",
+            "--tc",
+            "2+0.02",
+            "--games",
+            "2",
+            "--max-plies",
+            "4",
+            "--record",
+            records.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(
+        written.matches("[TimeControl \"2+0.02\"]").count(),
+        2,
+        "{written}"
+    );
 }

@@ -35,6 +35,24 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The clock as PGN's `TimeControl` tag writes it, in seconds
+    /// (`600+5`, `40/300`, `10+0.1`): `None` where the limits are not a
+    /// clock alone (a fixed time a move, a depth, a node count).
+    pub fn pgn_time_control(&self) -> Option<String> {
+        let c = self.clock.filter(|_| {
+            self.movetime_ms.is_none() && self.depth.is_none() && self.nodes.is_none()
+        })?;
+        let moves = c
+            .moves_per_period
+            .map_or(String::new(), |m| format!("{m}/"));
+        let increment = if c.increment_ms > 0 {
+            format!("+{}", seconds(c.increment_ms))
+        } else {
+            String::new()
+        };
+        Some(format!("{moves}{}{increment}", seconds(c.base_ms)))
+    }
+
     /// Whether any limit is set; `go` without one would never end.
     pub fn is_set(&self) -> bool {
         self.clock.is_some()
@@ -314,6 +332,29 @@ mod tests {
             let err = parse_clock(bad).unwrap_err();
             assert!(err.starts_with("bad time control"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn a_clock_alone_is_a_pgn_time_control() {
+        let clock = |text: &str| Limits {
+            clock: Some(parse_clock(text).unwrap()),
+            ..Limits::default()
+        };
+        assert_eq!(
+            clock("10+0.1").pgn_time_control().as_deref(),
+            Some("10+0.1")
+        );
+        assert_eq!(
+            clock("40/300").pgn_time_control().as_deref(),
+            Some("40/300")
+        );
+        assert_eq!(clock("1:30+1").pgn_time_control().as_deref(), Some("90+1"));
+        let with_depth = Limits {
+            depth: Some(4),
+            ..clock("10+0.1")
+        };
+        assert_eq!(with_depth.pgn_time_control(), None);
+        assert_eq!(Limits::default().pgn_time_control(), None);
     }
 
     #[test]

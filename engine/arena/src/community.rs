@@ -90,13 +90,21 @@ pub fn record_result(result: GameResult) -> RecordResult {
 pub fn write_game(
     format: RecordFormat,
     game: &GameRecord,
+    time_control: Option<&str>,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    write_one(format, game, out)
+    write_one(format, game, time_control, out)
         .map_err(|e| format!("--record: game {} is left out: {e}", game.number))
 }
 
-fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> Result<(), String> {
+/// [`write_game`]; `time_control` is PGN's `TimeControl` of the match,
+/// where both engines played one clock.
+fn write_one(
+    format: RecordFormat,
+    game: &GameRecord,
+    time_control: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
     let start = match (&game.start, format) {
         (Start::StartPos, _) => None,
         (Start::Fen(text), RecordFormat::Ggf | RecordFormat::Sgf) => {
@@ -136,7 +144,10 @@ fn write_one(format: RecordFormat, game: &GameRecord, out: &mut impl Write) -> R
                 pgn_termination(game.ending).to_string(),
             ),
             ("Reason".to_string(), game.reason.clone()),
-        ],
+        ]
+        .into_iter()
+        .chain(time_control.map(|tc| ("TimeControl".to_string(), tc.to_string())))
+        .collect(),
     };
     let text = write_record(format, &record)?;
     out.write_all(text.as_bytes())
@@ -326,14 +337,14 @@ mod tests {
         let start = "---------------------------OX------XXX-------------------------- O";
         for format in [RecordFormat::Ggf, RecordFormat::Sgf] {
             let mut out = Vec::new();
-            write_game(format, &game, &mut out).unwrap();
+            write_game(format, &game, None, &mut out).unwrap();
             let text = String::from_utf8(out).unwrap();
             let (_, back) = plyd_protocol::read_record(&text).unwrap();
             assert_eq!(back.start.as_deref(), Some(start), "{text}");
             assert_eq!(back.moves, ["f6", "e6"], "{text}");
             assert_eq!(back.result, RecordResult::Second, "{text}");
         }
-        let e = write_game(RecordFormat::CcgcAmazons, &game, &mut Vec::new()).unwrap_err();
+        let e = write_game(RecordFormat::CcgcAmazons, &game, None, &mut Vec::new()).unwrap_err();
         assert!(e.contains("game 3 is left out"), "{e}");
     }
 

@@ -430,6 +430,13 @@ fn play(
     }
     let pending = resume::pending_games(args.games, &done);
 
+    // PGN's `TimeControl`, where both engines play one clock and no other
+    // limit.
+    let time_control = specs[0]
+        .limits
+        .pgn_time_control()
+        .filter(|_| specs[0].limits == specs[1].limits);
+    let time_control = time_control.as_deref();
     // A `--record` in a format the game has none of is refused before the
     // log is opened, as the paths above; the records are written once the
     // log is open, a log refused leaving them as they were.
@@ -449,7 +456,7 @@ fn play(
         let kept = log.header.record.as_deref().unwrap_or("none");
         let named = kept != "none" && resume::same_file(record, Path::new(kept));
         let held = std::fs::metadata(record).map_or(0, |m| m.len());
-        if !named && held > 0 && !holds_records_of(record, format, &done) {
+        if !named && held > 0 && !holds_records_of(record, format, time_control, &done) {
             return Err(setup(format!(
                 "--resume {}: --record {} holds {held} bytes and is not this match's records \
                  (its log names {kept}, and the file does not hold the log's games): remove it \
@@ -505,7 +512,7 @@ fn play(
             // Written anew from the log, so that the records match it even
             // if the interrupted run was killed between the two files.
             for game in &done {
-                if let Err(e) = community::write_game(format, game, &mut file) {
+                if let Err(e) = community::write_game(format, game, time_control, &mut file) {
                     say(&format!("plyd arena: {e}"));
                     records_lost += 1;
                 }
@@ -639,7 +646,7 @@ fn play(
             }
         }
         if let Some((format, file)) = record_file.as_mut() {
-            if let Err(e) = community::write_game(*format, record, file) {
+            if let Err(e) = community::write_game(*format, record, time_control, file) {
                 say(&format!("plyd arena: {e}"));
                 records_lost += 1;
             }
@@ -851,11 +858,12 @@ fn with_games(log: &[u8], before: usize, after: usize) -> Option<Vec<u8>> {
 fn holds_records_of(
     path: &Path,
     format: plyd_protocol::RecordFormat,
+    time_control: Option<&str>,
     games: &[GameRecord],
 ) -> bool {
     let mut written = Vec::new();
     for game in games {
-        if community::write_game(format, game, &mut written).is_err() {
+        if community::write_game(format, game, time_control, &mut written).is_err() {
             return false;
         }
     }
