@@ -696,21 +696,7 @@ fn check_passes_the_shipped_games_and_names_an_unmake_that_restores_nothing() {
 /// daemon's `ucinewgame` does: one that fails is found there.
 #[test]
 fn check_calls_new_game() {
-    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
-    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
-    let out = common::plyd_command(dir.path())
-        .args([
-            "check",
-            "--game",
-            "othello",
-            "--games",
-            "2",
-            "--evaluator",
-            "odd",
-        ])
-        .env("PLYD_TEST_EVAL", "new-game-panic")
-        .output()
-        .unwrap();
+    let out = common::check_with_odd_evaluator("new-game-panic", "2");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
@@ -1219,21 +1205,7 @@ fn check_compares_a_chance_nodes_outcomes_with_its_moves() {
 /// checking, and leaves out the side-to-move note it could not make.
 #[test]
 fn a_failed_evaluator_call_ends_check_naming_the_position() {
-    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
-    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
-    let out = plyd_command(dir.path())
-        .args([
-            "check",
-            "--game",
-            "othello",
-            "--games",
-            "2",
-            "--evaluator",
-            "odd",
-        ])
-        .env("PLYD_TEST_EVAL", "panic")
-        .output()
-        .unwrap();
+    let out = common::check_with_odd_evaluator("panic", "2");
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),

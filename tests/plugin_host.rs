@@ -495,21 +495,7 @@ fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
 #[test]
 fn a_crash_under_check_names_the_position() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = common::plugin_dir(&[("plyd_game_othello", "othello")]);
-    common::add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
-    let out = common::plyd_command(dir.path())
-        .args([
-            "check",
-            "--game",
-            "othello",
-            "--games",
-            "1",
-            "--evaluator",
-            "odd",
-        ])
-        .env("PLYD_TEST_EVAL", "segfault")
-        .output()
-        .unwrap();
+    let out = common::check_with_odd_evaluator("segfault", "1");
     assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = stderr.lines().collect();

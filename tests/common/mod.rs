@@ -150,6 +150,26 @@ pub fn plugin_dir(plugins: &[(&str, &str)]) -> TempDir {
     dir
 }
 
+/// `plyd check` of Othello's games (`games` of them) with the `odd` test
+/// evaluator in `mode` (its `PLYD_TEST_EVAL`).
+pub fn check_with_odd_evaluator(mode: &str, games: &str) -> Output {
+    let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
+    add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
+    plyd_command(dir.path())
+        .args([
+            "check",
+            "--game",
+            "othello",
+            "--games",
+            games,
+            "--evaluator",
+            "odd",
+        ])
+        .env("PLYD_TEST_EVAL", mode)
+        .output()
+        .unwrap()
+}
+
 /// A plugin folder with only the Othello plugin.
 pub fn othello_dir() -> TempDir {
     plugin_dir(&[("plyd_game_othello", "othello")])
