@@ -550,18 +550,7 @@ const PlydEvaluatorApi *plyd_evaluator_api(void) {{ return &API; }}
 fn check_c_evaluator(library: &Path, name: &str, games: &str) -> (Option<i32>, String) {
     let plugins = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
     std::fs::copy(library, plugins.path().join(library.file_name().unwrap())).unwrap();
-    let out = plyd_command(plugins.path())
-        .args([
-            "check",
-            "--game",
-            "othello",
-            "--games",
-            games,
-            "--evaluator",
-            name,
-        ])
-        .output()
-        .unwrap();
+    let out = crate::common::check_othello_evaluator(plugins.path(), name, games, &[]);
     (out.status.code(), String::from_utf8(out.stdout).unwrap())
 }
 

@@ -792,7 +792,7 @@ fn run() -> ExitCode {
                 ("--hash", *hash, plyd::options::HASH_RANGE),
             ];
             for (flag, value, range) in ranges {
-                if !(range.min..=range.max).contains(&(value as i64)) {
+                if range.check(flag, value as i64).is_err() {
                     eprintln!(
                         "plyd endgame-bench: {flag} {value} is outside {}..={}, as the daemon's \
                          option is",

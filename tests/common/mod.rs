@@ -155,7 +155,18 @@ pub fn plugin_dir(plugins: &[(&str, &str)]) -> TempDir {
 pub fn check_with_odd_evaluator(mode: &str, games: &str) -> Output {
     let dir = plugin_dir(&[("plyd_game_othello", "othello")]);
     add_evaluator(dir.path(), "plyd_test_odd_eval", "odd");
-    plyd_command(dir.path())
+    check_othello_evaluator(dir.path(), "odd", games, &[("PLYD_TEST_EVAL", mode)])
+}
+
+/// `plyd check --game othello --games GAMES --evaluator NAME` with the
+/// plugins of `plugins`, and `env` set.
+pub fn check_othello_evaluator(
+    plugins: &Path,
+    name: &str,
+    games: &str,
+    env: &[(&str, &str)],
+) -> Output {
+    plyd_command(plugins)
         .args([
             "check",
             "--game",
@@ -163,9 +174,9 @@ pub fn check_with_odd_evaluator(mode: &str, games: &str) -> Output {
             "--games",
             games,
             "--evaluator",
-            "odd",
+            name,
         ])
-        .env("PLYD_TEST_EVAL", mode)
+        .envs(env.iter().copied())
         .output()
         .unwrap()
 }

@@ -67,6 +67,18 @@ pub fn format_for(
     }
 }
 
+/// The file name ending of records in `format` (the ending the tools of
+/// that format read it by: `plyd record` reads them all), the inverse of
+/// [`format_for`]'s reading of a name: a round robin's pair files.
+pub fn record_extension(format: RecordFormat) -> &'static str {
+    match format {
+        RecordFormat::Ggf => "ggf",
+        RecordFormat::Sgf => "sgf",
+        RecordFormat::XiangqiPgn { .. } | RecordFormat::XiangqiPgnChinese => "pgn",
+        RecordFormat::CcgcAmazons | RecordFormat::CcgcEinstein => "txt",
+    }
+}
+
 /// What `format` is, for an error.
 fn format_description(format: RecordFormat) -> &'static str {
     match format {

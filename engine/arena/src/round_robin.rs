@@ -71,7 +71,7 @@ pub(crate) fn run(
                     dir.display()
                 ));
             }
-            Some((dir.clone(), record_extension(format)))
+            Some((dir.clone(), crate::community::record_extension(format)))
         }
         None => None,
     };
@@ -188,18 +188,6 @@ fn engine_names(specs: &[EngineSpec]) -> Result<Vec<String>, String> {
         names.push(spec.name.clone());
     }
     Ok(names)
-}
-
-/// The file name ending of a pair's records in `format` (the ending the
-/// tools of that format read it by: `plyd record` reads them all).
-fn record_extension(format: plyd_protocol::RecordFormat) -> &'static str {
-    use plyd_protocol::RecordFormat;
-    match format {
-        RecordFormat::Ggf => "ggf",
-        RecordFormat::Sgf => "sgf",
-        RecordFormat::XiangqiPgn { .. } | RecordFormat::XiangqiPgnChinese => "pgn",
-        RecordFormat::CcgcAmazons | RecordFormat::CcgcEinstein => "txt",
-    }
 }
 
 /// The log of the pair `a` and `b` in `folder`: `a-vs-b.txt`, the names'
