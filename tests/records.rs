@@ -1456,3 +1456,110 @@ fn a_clocked_match_names_its_time_control_in_pgn() {
         "{written}"
     );
 }
+
+#[test]
+fn an_analysis_scores_every_move_against_the_best() {
+    // An Othello ending of 12 empty squares played at random to its end:
+    // searched to depth 12, every position is solved exactly, so the
+    // played move's score is minus the next position's, the loss is never
+    // below 0 and is 0 where the best move was played.
+    let plugins = plugin_dir(&[("plyd_game_othello", "othello")]);
+    let dir = TempDir::new("records-analysis");
+    let file = dir.path().join("ending.txt");
+    std::fs::write(
+        &file,
+        "position fen OOOOOOX1/XOOOOO1O/XOOXXOOO/OOXXXOOO/OOXXOXOO/OOXXXX2/1XXXXX2/X1X2X2 b \
+         moves h6 g7 a7 e8 h1 g6 h8 h7 d8 b8 g2 g8\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let args = ["--game", "othello", "record", "--to", "positions"];
+    let out = run_plyd(
+        plugins.path(),
+        &[&args[..], &["--analyse", "depth=12", path]].concat(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("game\tply\tposition\tmove\tscore\tdepth\tresult\tbest\tplayed\tloss")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 12, "{stdout}");
+    let number = |word: &str| -> i64 { word.parse().unwrap_or_else(|_| panic!("{word}: {stdout}")) };
+    let mut mistakes = 0;
+    for (ply, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 10, "{stdout}");
+        let (score, played, loss) = (number(row[4]), number(row[8]), number(row[9]));
+        // Depth 12 at 12 empty squares: each position to its end.
+        assert_eq!(number(row[5]), 12 - ply as i64, "{stdout}");
+        assert_eq!(loss, score - played, "{stdout}");
+        assert!(loss >= 0, "{stdout}");
+        if row[3] == row[7] {
+            assert_eq!(loss, 0, "{stdout}");
+        } else if loss > 0 {
+            mistakes += 1;
+        }
+        match rows.get(ply + 1) {
+            Some(next) => assert_eq!(played, -number(next[4]), "{stdout}"),
+            // White's last disc: 33 to 31, 2 discs, 100 a disc.
+            None => assert_eq!(played, 200, "{stdout}"),
+        }
+    }
+    assert!(mistakes >= 3, "random moves make mistakes: {stdout}");
+    // Its limit read, or refused before any file.
+    for (limit, why) in [
+        ("depth=0", "above 0"),
+        ("depth", "KEY=VALUE"),
+        ("time=5", "no limit"),
+    ] {
+        let out = run_plyd(plugins.path(), &[&args[..], &["--analyse", limit, path]].concat());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(text(&out.stderr).contains(why), "{}", text(&out.stderr));
+        assert!(out.stdout.is_empty());
+    }
+    let out = run_plyd(
+        plugins.path(),
+        &["--game", "othello", "record", "--analyse", "depth=3", path],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("give --to positions"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn an_analysis_leaves_the_rolls_of_the_dice_alone() {
+    // EinStein's rolls are nobody's choice: their rows have no verdict.
+    let plugins = plugin_dir(&[("plyd_game_einstein", "einstein")]);
+    let dir = TempDir::new("records-analysis-dice");
+    let file = dir.path().join("game.txt");
+    std::fs::write(
+        &file,
+        "position startpos moves s165234 s652143 r2 a4a3 r6 e1d1\n",
+    )
+    .unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "--game",
+            "einstein",
+            "record",
+            "--to",
+            "positions",
+            "--analyse",
+            "depth=2",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let rows: Vec<Vec<&str>> = stdout.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 6, "{stdout}");
+    for row in &rows {
+        assert_eq!(row.len(), 10, "{stdout}");
+        let roll = row[3].starts_with('r');
+        for column in [4, 5, 7, 8, 9] {
+            assert_eq!(row[column].is_empty(), roll, "{stdout}");
+        }
+    }
+}

@@ -8,6 +8,7 @@
 //! * [`daemon`] runs the protocol loop.
 //! * [`options`] holds settings, option declarations and the config file.
 //! * [`replay`] reads community game records back into `position` lines.
+//! * [`analysis`] searches a record's positions for its mistakes.
 //! * [`threads`] keeps the threads of a job, to demote one left stuck.
 //!
 //! `plyd arena` lives in the `plyd-arena` crate, which the `plyd` binary
@@ -18,6 +19,7 @@
 
 pub use plyd_host as host;
 
+pub mod analysis;
 pub mod book;
 pub mod check;
 pub mod daemon;

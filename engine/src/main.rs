@@ -259,6 +259,13 @@ enum Tool {
         /// `pgn-chinese` (nested `(...)`) or `xqf` (its move tree).
         #[arg(long)]
         tree: bool,
+        /// With `--to positions`: search every position to this limit
+        /// (`depth=N`, `nodes=N`, `movetime=MS`, joined by commas) on one
+        /// thread, with the global --evaluator and --eval-params; the score
+        /// and depth columns are the search's, and three follow: the best
+        /// move, the played move's score (searched alone) and the loss
+        #[arg(long, value_name = "LIMIT")]
+        analyse: Option<String>,
     },
 }
 
@@ -1142,6 +1149,7 @@ fn run() -> ExitCode {
             out,
             variations,
             tree,
+            analyse,
         }) => {
             if let Some(to) = to.as_deref().filter(|t| {
                 !matches!(
@@ -1159,6 +1167,18 @@ fn run() -> ExitCode {
                 eprintln!("plyd record: --tree writes xiangqi's records with their variations: give --to pgn, pgn-chinese or xqf");
                 return ExitCode::from(2);
             }
+            let limits = match analyse.as_deref().map(plyd::analysis::parse_limit) {
+                Some(Ok(_)) if to.as_deref() != Some(POSITIONS) => {
+                    eprintln!("plyd record: --analyse fills the rows of --to positions: give --to positions");
+                    return ExitCode::from(2);
+                }
+                Some(Err(e)) => {
+                    eprintln!("plyd record: --analyse: {e}");
+                    return ExitCode::from(2);
+                }
+                Some(Ok(limits)) => Some(limits),
+                None => None,
+            };
             let folder = match (to.as_deref(), out) {
                 (Some("xqf"), Some(dir)) => match std::fs::create_dir_all(dir) {
                     Ok(()) => Some(dir.as_path()),
@@ -1206,11 +1226,31 @@ fn run() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
+            let mut analyst = match limits {
+                Some(limits) => {
+                    let make = |variant: &VariantRef| named_evaluator(&config, &host, variant);
+                    match plyd::analysis::Analyst::new(limits, Box::new(make)) {
+                        Ok(analyst) => Some(analyst),
+                        Err(e) => {
+                            eprintln!("plyd record: --analyse: {e}");
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+                None => None,
+            };
             // Each file in turn; the exit code is the worst of them.
             let mut code = 0u8;
             let mut numbered = 0usize;
             if to.as_deref() == Some(POSITIONS) {
-                outln!("{}", plyd::replay::POSITION_COLUMNS);
+                match analyst {
+                    Some(_) => outln!(
+                        "{}\t{}",
+                        plyd::replay::POSITION_COLUMNS,
+                        plyd::analysis::ANALYSIS_COLUMNS
+                    ),
+                    None => outln!("{}", plyd::replay::POSITION_COLUMNS),
+                }
             }
             for file in files {
                 let wanted = RecordWanted {
@@ -1226,6 +1266,7 @@ fn run() -> ExitCode {
                     cli.game.as_deref(),
                     wanted,
                     &mut numbered,
+                    analyst.as_mut(),
                 ));
             }
             ExitCode::from(code)
@@ -1318,6 +1359,7 @@ fn record_file(
     game: Option<&str>,
     wanted: RecordWanted,
     numbered: &mut usize,
+    mut analyst: Option<&mut plyd::analysis::Analyst<'_>>,
 ) -> u8 {
     // A record's text quoted in a message reaches the terminal with its
     // control characters written out, as the daemon's error lines do.
@@ -1338,7 +1380,10 @@ fn record_file(
     if wanted.to == Some(POSITIONS) {
         let text = plyd_util::files::decode_text(&bytes);
         if plyd::replay::is_arena_log(&text) {
-            return u8::from(!print_rows(plyd::replay::arena_log_rows(host, &text), &say));
+            return u8::from(!print_rows(
+                plyd::replay::arena_log_rows(host, &text, analyst),
+                &say,
+            ));
         }
     }
     let text = plyd::replay::record_text(&bytes, file, wanted.variations);
@@ -1427,7 +1472,16 @@ fn record_file(
                 let rows = host
                     .find_variant(&variant)
                     .ok_or_else(|| format!("{variant} is not loaded"))
-                    .and_then(|v| plyd::replay::position_rows(&v, number, &record, &[], 0));
+                    .and_then(|v| {
+                        plyd::replay::position_rows(
+                            &v,
+                            number,
+                            &record,
+                            &[],
+                            0,
+                            analyst.as_deref_mut(),
+                        )
+                    });
                 failed |= !print_rows(rows, &say);
             }
             Some(to) => match record_format(to, &variant)

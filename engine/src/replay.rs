@@ -24,6 +24,7 @@ use plyd_protocol::{
     RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
 };
 
+use crate::analysis::Analyst;
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 
 /// What `plyd record` makes of a file.
@@ -537,13 +538,16 @@ pub const POSITION_COLUMNS: &str = "game\tply\tposition\tmove\tscore\tdepth\tres
 /// played, the mover's score and depth where `scores` (an arena log's
 /// `Scores` words, one a ply from `opening_plies` on) give one, and what
 /// the game's `result` gave the side to move there: 1, 0.5 or 0, empty
-/// where the result is not known.
+/// where the result is not known. With an `analyst`, the score and depth
+/// are its search's, and its [`crate::analysis::ANALYSIS_COLUMNS`] follow
+/// (empty at a chance node).
 pub fn position_rows(
     variant: &VariantRef,
     number: usize,
     game: &RecordGame,
     scores: &[&str],
     opening_plies: usize,
+    mut analyst: Option<&mut Analyst<'_>>,
 ) -> Result<Vec<String>, String> {
     let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
     if let Some(start) = &game.start {
@@ -551,27 +555,50 @@ pub fn position_rows(
             .set_position(start)
             .map_err(|e| format!("game {number}: bad position '{start}': {e}"))?;
     }
+    if let Some(analyst) = analyst.as_deref_mut() {
+        analyst
+            .new_game(variant)
+            .map_err(|e| format!("game {number}: {e}"))?;
+    }
     let mut rows = Vec::with_capacity(game.moves.len());
     for (ply, text) in game.moves.iter().enumerate() {
         let position = state.position_text().map_err(|e| e.to_string())?;
         let side = state.side_to_move().map_err(|e| e.to_string())?;
-        let (score, depth) = ply
+        let (mut score, mut depth) = ply
             .checked_sub(opening_plies)
             .and_then(|i| scores.get(i))
             .filter(|word| **word != plyd_arena::record::NO_SCORE)
-            .map_or(("", ""), |word| word.split_once('/').unwrap_or((word, "")));
+            .map_or((String::new(), String::new()), |word| {
+                let (score, depth) = word.split_once('/').unwrap_or((word, ""));
+                (score.to_string(), depth.to_string())
+            });
         let result = match (game.result, side) {
             (RecordResult::Draw, _) => "0.5",
             (RecordResult::First, 0) | (RecordResult::Second, 1) => "1",
             (RecordResult::First, 1) | (RecordResult::Second, 0) => "0",
             _ => "",
         };
-        rows.push(format!(
-            "{number}\t{ply}\t{position}\t{text}\t{score}\t{depth}\t{result}"
-        ));
         let mv = state
             .parse_legal_move(text)
             .map_err(|e| format!("game {number}: move {} ('{text}'): {e}", ply + 1))?;
+        // An analysis's columns: its own score and depth in their places,
+        // the best move, the played move's score and the loss after.
+        let mut added = String::new();
+        if let Some(analyst) = analyst.as_deref_mut() {
+            added = "\t\t\t".to_string();
+            score.clear();
+            depth.clear();
+            let verdict = analyst
+                .judge(&state, mv)
+                .map_err(|e| format!("game {number}: ply {ply}: {e}"))?;
+            if let Some(verdict) = verdict {
+                let (s, d, rest) = verdict.columns();
+                (score, depth, added) = (s, d, format!("\t{rest}"));
+            }
+        }
+        rows.push(format!(
+            "{number}\t{ply}\t{position}\t{text}\t{score}\t{depth}\t{result}{added}"
+        ));
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(rows)
@@ -579,7 +606,11 @@ pub fn position_rows(
 
 /// The rows of `plyd record --to positions` for every game of the arena
 /// log `text` (see [`position_rows`]), with each game's `Scores`.
-pub fn arena_log_rows(host: &PluginHost, text: &str) -> Result<Vec<String>, String> {
+pub fn arena_log_rows(
+    host: &PluginHost,
+    text: &str,
+    mut analyst: Option<&mut Analyst<'_>>,
+) -> Result<Vec<String>, String> {
     let log = plyd_arena::resume::parse_log(text)?;
     let variant = host.find_variant(&log.header.variant).ok_or_else(|| {
         format!(
@@ -619,7 +650,14 @@ pub fn arena_log_rows(host: &PluginHost, text: &str) -> Result<Vec<String>, Stri
             .split_whitespace()
             .collect();
         let opening: usize = tag("OpeningPlies").parse().unwrap_or(0);
-        rows.extend(position_rows(&variant, number, &game, &scores, opening)?);
+        rows.extend(position_rows(
+            &variant,
+            number,
+            &game,
+            &scores,
+            opening,
+            analyst.as_deref_mut(),
+        )?);
     }
     Ok(rows)
 }

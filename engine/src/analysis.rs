@@ -1,0 +1,275 @@
+//! `plyd record --to positions --analyse LIMIT`: every position of a game
+//! searched, its best move and score set beside the move played and its
+//! own score, for finding a game's mistakes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::host::{Evaluator, GameState, PluginError, VariantRef};
+use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchOptions};
+use plyd_api::Move;
+use plyd_protocol::Score;
+
+/// The columns `--analyse` adds after [`crate::replay::POSITION_COLUMNS`]:
+/// the best move found, the played move's own score (a search of it alone,
+/// to the same limit) and what playing it lost against the best.
+pub const ANALYSIS_COLUMNS: &str = "best\tplayed\tloss";
+
+/// The table an analysis searches with, MiB: kept through a game's
+/// positions, cleared between games.
+const ANALYSIS_HASH_MIB: usize = 64;
+
+/// How often the analysis says how far it has got.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// How far each position is searched: `depth=N`, `nodes=N`,
+/// `movetime=MS`, several joined by commas (the search stops at the first
+/// reached).
+pub fn parse_limit(text: &str) -> Result<SearchLimits, String> {
+    let mut limits = SearchLimits::default();
+    for word in text.split(',').map(str::trim) {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("'{word}' is not KEY=VALUE (depth=N, nodes=N, movetime=MS)"))?;
+        let number: u64 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("{key}: '{value}' is not a whole number above 0"))?;
+        match key.trim().to_ascii_lowercase().as_str() {
+            "depth" => {
+                let depth = u32::try_from(number)
+                    .ok()
+                    .filter(|&d| d as usize <= search::score::MAX_PLY)
+                    .ok_or_else(|| format!("depth {number} is over {}", search::score::MAX_PLY))?;
+                limits.depth = Some(depth);
+            }
+            "nodes" => limits.nodes = Some(number),
+            "movetime" => limits.movetime = Some(Duration::from_millis(number)),
+            other => {
+                return Err(format!(
+                    "'{other}' is no limit (depth=N, nodes=N, movetime=MS)"
+                ))
+            }
+        }
+    }
+    Ok(limits)
+}
+
+/// What the analysis found of one position and the move played there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The position's score for the side to move: `N` (the evaluator's
+    /// units) or `#N` (a win in N moves, `#-N` a loss), as an arena log's
+    /// `Scores` words write them.
+    pub score: String,
+    /// The depth that score was searched to.
+    pub depth: u32,
+    /// The best move found.
+    pub best: String,
+    /// The score of the move played, searched alone (the best move's own
+    /// where it was played).
+    pub played: String,
+    /// `score` less `played`, where both are in the evaluator's units.
+    pub loss: Option<i64>,
+}
+
+impl Verdict {
+    /// The row's columns this verdict fills: score, depth (in the row's
+    /// place for them) and the added columns.
+    pub fn columns(&self) -> (String, String, String) {
+        let loss = self.loss.map(|l| l.to_string()).unwrap_or_default();
+        (
+            self.score.clone(),
+            self.depth.to_string(),
+            format!("{}\t{}\t{loss}", self.best, self.played),
+        )
+    }
+}
+
+/// Searches each position it is given, one evaluator a game variant.
+pub struct Analyst<'a> {
+    limits: SearchLimits,
+    tt: search::TranspositionTable,
+    options: SearchOptions,
+    control: Arc<SearchControl>,
+    /// Makes the evaluator of a variant the first time one of its games
+    /// is analysed.
+    make: Box<dyn Fn(&VariantRef) -> Result<Evaluator, String> + 'a>,
+    evaluators: HashMap<String, Evaluator>,
+    /// The variant of the game now analysed.
+    current: Option<String>,
+    /// Positions searched so far.
+    pub searched: usize,
+    /// When the analysis began, and when its progress was last said.
+    started: Instant,
+    said: Instant,
+}
+
+impl<'a> Analyst<'a> {
+    /// An analyst searching each position within `limits` on one thread,
+    /// with evaluators made by `make`.
+    pub fn new(
+        limits: SearchLimits,
+        make: Box<dyn Fn(&VariantRef) -> Result<Evaluator, String> + 'a>,
+    ) -> Result<Self, String> {
+        Ok(Analyst {
+            limits,
+            tt: search::TranspositionTable::new(ANALYSIS_HASH_MIB)?,
+            options: SearchOptions::default(),
+            control: Arc::new(SearchControl::new(false)),
+            make,
+            evaluators: HashMap::new(),
+            current: None,
+            searched: 0,
+            started: Instant::now(),
+            said: Instant::now(),
+        })
+    }
+
+    /// Begin a game of `variant`: a fresh table, the evaluator's
+    /// `new_game`.
+    pub fn new_game(&mut self, variant: &VariantRef) -> Result<(), String> {
+        let name = variant.name().to_string();
+        if !self.evaluators.contains_key(&name) {
+            let evaluator = (self.make)(variant)?;
+            self.evaluators.insert(name.clone(), evaluator);
+        }
+        self.tt.clear();
+        self.evaluators[&name]
+            .new_game()
+            .map_err(|e| e.to_string())?;
+        self.current = Some(name);
+        Ok(())
+    }
+
+    /// The verdict on `played` in `state`; `None` at a chance node (the
+    /// dice choose, nobody errs).
+    pub fn judge(&mut self, state: &GameState, played: Move) -> Result<Option<Verdict>, String> {
+        let fail = |e: PluginError| e.to_string();
+        if crate::book::is_chance_node(state).map_err(fail)? {
+            return Ok(None);
+        }
+        let best = self.search(state, Vec::new())?;
+        let best_move = match best.best {
+            Some(mv) => mv,
+            None => return Ok(None),
+        };
+        let played_text = state.format_move(played).map_err(fail)?;
+        let played_score = if played_text == best_move {
+            best.score
+        } else {
+            self.search(state, vec![played])?.score
+        };
+        let loss = match (best.score, played_score) {
+            (Score::Cp(b), Score::Cp(p)) => Some(i64::from(b) - i64::from(p)),
+            _ => None,
+        };
+        self.searched += 1;
+        // Progress on stderr every few seconds: a long game at a deep
+        // limit takes minutes.
+        if self.said.elapsed() >= PROGRESS_EVERY {
+            eprintln!(
+                "analysis: {} searched, {} s",
+                crate::counted(self.searched, "position", "positions"),
+                self.started.elapsed().as_secs()
+            );
+            self.said = Instant::now();
+        }
+        Ok(Some(Verdict {
+            score: score_word(best.score),
+            depth: best.depth,
+            best: best_move,
+            played: score_word(played_score),
+            loss,
+        }))
+    }
+
+    /// Search `state` within the limits, the root's moves `only` these
+    /// where any are given: the last full line's score and depth, and the
+    /// best move.
+    fn search(&mut self, state: &GameState, only: Vec<Move>) -> Result<Searched, String> {
+        let name = self
+            .current
+            .as_ref()
+            .ok_or("no game begun for the analysis")?;
+        let evaluator = &self.evaluators[name];
+        let limits = SearchLimits {
+            search_moves: only,
+            ..self.limits.clone()
+        };
+        let mut found = Searched {
+            best: None,
+            score: Score::Cp(0),
+            depth: 0,
+        };
+        let mut scored = false;
+        search::search(
+            state.try_clone().map_err(|e| e.to_string())?,
+            evaluator,
+            &self.tt,
+            &limits,
+            &self.control,
+            &self.options,
+            &mut |event| match event {
+                SearchEvent::Info(info) => {
+                    // A line's exact score (not a bound), the first line's.
+                    if let (Some((score, None)), None | Some(1)) = (info.score, info.multipv) {
+                        found.score = score;
+                        found.depth = info.depth.unwrap_or(0);
+                        scored = true;
+                    }
+                }
+                SearchEvent::BestMove { best, .. } => found.best = best,
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        if !scored && found.best.is_some() {
+            return Err("the search gave a move but no score".to_string());
+        }
+        Ok(found)
+    }
+}
+
+/// One search's answer.
+struct Searched {
+    best: Option<String>,
+    score: Score,
+    depth: u32,
+}
+
+/// A score as an arena log's `Scores` words write it: `N` or `#N`.
+pub fn score_word(score: Score) -> String {
+    match score {
+        Score::Cp(n) => n.to_string(),
+        Score::Mate(n) => format!("#{n}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_read_and_bad_ones_are_refused() {
+        let limits = parse_limit("depth=6").unwrap();
+        assert_eq!(limits.depth, Some(6));
+        let limits = parse_limit("nodes=5000, movetime=300").unwrap();
+        assert_eq!(limits.nodes, Some(5000));
+        assert_eq!(limits.movetime, Some(Duration::from_millis(300)));
+        assert!(parse_limit("depth").unwrap_err().contains("KEY=VALUE"));
+        assert!(parse_limit("depth=0").unwrap_err().contains("above 0"));
+        assert!(parse_limit("depth=x").is_err());
+        assert!(parse_limit("time=5").unwrap_err().contains("no limit"));
+        assert!(parse_limit("depth=99999").unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn scores_are_written_as_arena_logs_write_them() {
+        assert_eq!(score_word(Score::Cp(-35)), "-35");
+        assert_eq!(score_word(Score::Mate(3)), "#3");
+        assert_eq!(score_word(Score::Mate(-2)), "#-2");
+    }
+}
