@@ -34,6 +34,12 @@ impl Controller {
             .map_err(ControlError::Position)
     }
 
+    /// A clock set anew (GTP's `time_settings`): what the GUI's last
+    /// clock lost is not compared with the new one.
+    pub(crate) fn clock_lag_forgotten(&mut self) {
+        self.clock_lag.new_game();
+    }
+
     /// `ucinewgame`: the start position and an empty table. A search told
     /// to stop is waited for, as `go` waits for it. The table is emptied
     /// at the next `isready` or search without a clock, and kept for a

@@ -18,7 +18,10 @@ use std::time::Duration;
 pub(crate) const KEPT: usize = 8;
 
 /// The largest lag believed: more is a clock of another kind (a new
-/// period given back less than it was, a GUI's own adjustments).
+/// period given back less than it was, a GUI's own adjustments). Nor is
+/// a lag of more than half the clock expected: that is a clock set anew
+/// (GTP's `time_settings` 5 s then 1 s mid-game took 3.8 s for lost, kept
+/// 4.7 s of each move back, and the next eight moves were played at once).
 const MOST: Duration = Duration::from_secs(5);
 
 /// One clocked `go`.
@@ -111,7 +114,7 @@ impl ClockLag {
             let expected = (last.time + last.inc).checked_sub(last.used?)?;
             expected
                 .checked_sub(time)
-                .filter(|lag| !lag.is_zero() && *lag <= MOST.min(last.time))
+                .filter(|lag| !lag.is_zero() && *lag <= MOST.min(expected / 2))
         });
         if last.is_some_and(|last| last.used.is_some()) {
             self.seen.push_back(lag.unwrap_or(Duration::ZERO));
@@ -235,6 +238,20 @@ mod tests {
         lag.answered(Some(ms(20)));
         lag.position("startpos", &words("f5 d6 c3 d3"));
         assert_eq!(lag.on_go(0, Some(50), None), Some(ms(50)));
+    }
+
+    /// GTP's `time_settings` 5 s, then 1 s two plies on: 3.8 s were taken
+    /// for lost, and the next eight moves were played at once.
+    #[test]
+    fn a_clock_of_under_half_what_was_expected_is_a_clock_set_anew() {
+        let mut lag = ClockLag::default();
+        lag.on_go(1, Some(5000), None);
+        lag.answered(Some(ms(200)));
+        assert_eq!(lag.on_go(1, Some(1000), None), None);
+        assert_eq!(lag.keep(ms(10)), ms(10));
+        // Half of it lost is still believed.
+        lag.answered(Some(ms(200)));
+        assert_eq!(lag.on_go(1, Some(400), None), Some(ms(400)));
     }
 
     #[test]

@@ -139,7 +139,10 @@ impl Gtp {
                     })
                 }
             },
-            "time_settings" => self.time_settings(&command.args),
+            "time_settings" => self.time_settings(&command.args).inspect(|_| {
+                // A clock set anew: what the last one lost says nothing.
+                ctl.clock_lag_forgotten();
+            }),
             "time_left" => self.time_left(&command.args),
             "showboard" => ctl
                 .session
