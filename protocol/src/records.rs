@@ -1039,10 +1039,24 @@ fn header_game(line: &str, strip_sides: bool) -> (RecordGame, Option<String>) {
     (game, first_mover)
 }
 
+/// `line` with full-width ASCII forms (`（`, `，`, `：`, `ｆ７`), as Chinese
+/// input methods type them, as their ASCII characters, and the
+/// ideographic space as a space.
+fn half_width(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            c => c,
+        })
+        .collect()
+}
+
 fn read_amazons(text: &str) -> Result<RecordGame, String> {
     let mut lines = text.lines();
     let (mut game, _) = header_game(lines.next().unwrap_or(""), false);
     for (n, line) in lines.enumerate() {
+        let line = half_width(line);
         for token in line.split_whitespace() {
             if token.chars().all(|c| c.is_ascii_digit() || c == '.') {
                 continue;
@@ -1082,6 +1096,7 @@ fn read_einstein(text: &str) -> Result<RecordGame, String> {
     let mut setups = [None, None];
     let mut stones = Stones::default();
     for (n, line) in lines.enumerate() {
+        let line = half_width(line);
         let line = line.trim();
         let at = n + 2;
         if let Some((side @ ("R" | "B"), placed)) = line.split_once(':') {
@@ -1269,7 +1284,13 @@ mod tests {
             text.contains("\n1 d1d7(g7) g10g8(c4)\n2 a4a5(a6)\n"),
             "{text}"
         );
-        assert_eq!(read_record(&text).unwrap(), ("amazons", g));
+        assert_eq!(read_record(&text).unwrap(), ("amazons", g.clone()));
+        // Typed on a Chinese input method: full-width brackets, digits and
+        // spaces.
+        let typed = text
+            .replace("d1d7(g7) g10g8(c4)", "d1d7（g7）\u{3000}g10g8（c4）")
+            .replace("a4a5(a6)", "ａ４ａ５（ａ６）");
+        assert_eq!(read_record(&typed).unwrap(), ("amazons", g.clone()));
         // A move cut short inside its brackets is not read as another.
         for cut in ["c3d4(d5", "c3d4d5)", "c3(d4)(d5)"] {
             let e = read_record(&text.replace("a4a5(a6)", cut)).unwrap_err();
@@ -1309,6 +1330,11 @@ mod tests {
         let ended = text.replace(")\n", ");\n");
         assert_ne!(ended, text);
         assert_eq!(read_record(&ended).unwrap(), ("einstein", g.clone()));
+        // Full-width brackets, colons and commas, as Chinese input methods
+        // type them.
+        let typed = text.replace("1:5;(R5,C3)", "1：5；（R5，C3）");
+        assert_ne!(typed, text);
+        assert_eq!(read_record(&typed).unwrap(), ("einstein", g.clone()));
         // A header with a field for the side that moved first after the
         // names (`[红方先手]`) reads its result, date and event from the
         // fields after it; one that says Blue started is refused by name.
