@@ -353,6 +353,46 @@ fn words_of_a_go_that_are_no_keyword_are_named(mode: &str) {
     );
 }
 
+/// A person at a terminal: `help` lists the commands, a command in the
+/// wrong case or an unknown one points to what was meant, a strength
+/// option names the limits that weaken the play, and a bare `go` says it
+/// runs until `stop`.
+#[test]
+fn a_person_typing_is_pointed_to_what_was_meant() {
+    let (mut e, _dir) = Engine::othello_in("pvs");
+    e.send("help");
+    let lines = e.sync();
+    assert!(lines.len() >= 4, "{lines:?}");
+    assert!(lines.iter().all(|l| l.starts_with("info string ")), "{lines:?}");
+    assert!(lines[0].contains("position startpos|fen"), "{lines:?}");
+    for (line, said) in [
+        ("Go depth 1", "unknown command 'Go' (commands are lower case: go)"),
+        ("hint", "unknown command 'hint' (help lists the commands)"),
+        (
+            "setoption name Skill Level value 3",
+            "unknown option 'Skill Level' (plyd has no strength setting: go depth N",
+        ),
+    ] {
+        e.send(line);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+        assert!(
+            lines[0].starts_with(&format!("info string error: {said}")),
+            "{line}: {lines:?}"
+        );
+    }
+    e.send("go");
+    let lines = e.read_until(|l| l.starts_with("info string go:"));
+    assert_eq!(
+        lines.last().unwrap(),
+        "info string go: no limit given (depth, nodes, movetime, a clock): this search runs \
+         until stop, as go infinite does"
+    );
+    e.send("stop");
+    let lines = e.until_bestmove();
+    assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+}
+
 fn quit_during_search_exits(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go infinite");

@@ -45,6 +45,9 @@ pub enum Command {
     /// `eval`: print the evaluation of the current position, term by term
     /// (plyd extension).
     Eval,
+    /// `help`: the commands, in a few notes (plyd extension, as
+    /// Stockfish's).
+    Help,
     /// `bench [game] [depth]` (plyd extension).
     Bench {
         /// Game or variant to bench; all loaded games when absent.
@@ -136,7 +139,7 @@ impl GoParams {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// No known command anywhere on the line.
-    #[error("unknown command '{0}'")]
+    #[error("unknown command '{0}'{hint}", hint = unknown_command_hint(.0))]
     UnknownCommand(String),
     /// A command needs an argument that is missing (`debug`, `position`,
     /// `setoption`, `register`).
@@ -212,6 +215,36 @@ impl ParseError {
     }
 }
 
+/// The command words [`parse_line`] knows.
+const COMMAND_WORDS: [&str; 15] = [
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+    "bench",
+    "help",
+];
+
+/// What follows an unknown command's error: the command meant where only
+/// its case is wrong (`Go`), else where to find the commands.
+fn unknown_command_hint(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    if COMMAND_WORDS.contains(&lower.as_str()) {
+        format!(" (commands are lower case: {lower})")
+    } else {
+        " (help lists the commands)".to_string()
+    }
+}
+
 /// Parse one input line. `Ok(None)` for a blank line.
 ///
 /// Tokens are separated by any run of ASCII whitespace, so tabs, repeated
@@ -263,6 +296,7 @@ pub(crate) fn parse_line_with_clocks(
             "quit" => Command::Quit,
             "d" => Command::Display,
             "eval" => Command::Eval,
+            "help" => Command::Help,
             "bench" => parse_bench(args)?,
             // Not a command word: the UCI text says to skip it and try the
             // rest of the line ("joho debug on" is "debug on").
@@ -716,7 +750,16 @@ mod tests {
     #[test]
     fn error_text_is_one_line() {
         let error = err("foo");
-        assert_eq!(error.to_string(), "unknown command 'foo'");
+        assert_eq!(
+            error.to_string(),
+            "unknown command 'foo' (help lists the commands)"
+        );
+        // A command in the wrong case is named as it is spelled.
+        assert_eq!(
+            err("Go movetime 100").to_string(),
+            "unknown command 'Go' (commands are lower case: go)"
+        );
+        assert_eq!(cmd("help"), Command::Help);
         assert_eq!(err("go depth").to_string(), "'go depth' needs a value");
         assert_eq!(
             err("go depth x").to_string(),

@@ -400,7 +400,10 @@ impl Controller {
             self.trees.lock().clear();
             return match self.set_game_option(name, value)? {
                 true => Ok(()),
-                false => Err(ControlError::Option(format!("unknown option '{name}'"))),
+                false => Err(ControlError::Option(format!(
+                    "unknown option '{name}'{}",
+                    unknown_option_hint(name)
+                ))),
             };
         };
         if !option.keeps_trees {
@@ -770,3 +773,18 @@ fn evaluator_line(name: &str, dropped: bool) -> String {
         if dropped { " params default" } else { "" }
     )
 }
+
+/// What follows an unknown option's error where plyd has another way to
+/// the same end: a strength setting (Stockfish's `Skill Level`, UCI's
+/// `UCI_Elo`) names the limits that weaken the play.
+fn unknown_option_hint(name: &str) -> &'static str {
+    let name = name.to_ascii_lowercase();
+    if ["skill level", "uci_elo", "uci_limitstrength", "level", "strength"].contains(&name.as_str())
+    {
+        " (plyd has no strength setting: go depth N, go nodes N or go movetime MS play \
+         weaker, and the option Variety varies the moves)"
+    } else {
+        ""
+    }
+}
+

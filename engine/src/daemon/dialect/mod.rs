@@ -225,6 +225,14 @@ pub(super) fn search(
     root: Option<GameState>,
 ) {
     let bare = !go.has_a_limit() && !go.infinite && !go.ponder;
+    if bare && go.skipped.is_empty() && go.search_moves.is_empty() {
+        // A person typing `go` waits for an answer that does not come.
+        voice.note(
+            ctl,
+            "go: no limit given (depth, nodes, movetime, a clock): this search runs until stop, \
+             as go infinite does",
+        );
+    }
     if !go.skipped.is_empty() {
         let endless = if bare {
             ": no limit is left, so this search runs until stop"

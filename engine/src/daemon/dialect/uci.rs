@@ -23,6 +23,20 @@ pub(super) fn identify(ctl: &mut Controller) {
     }
 }
 
+/// `help`'s notes: the commands, for a person at a terminal.
+const HELP: [&str; 6] = [
+    "commands (lower case): uci, isready, ucinewgame, setoption name NAME value VALUE, \
+     position startpos|fen TEXT [moves M1 M2 ...], go, stop, ponderhit, quit",
+    "go takes depth N, nodes N, movetime MS, wtime/btime/winc/binc MS, movestogo N, \
+     mate N, searchmoves M..., ponder, infinite; a go with none of them runs until stop",
+    "plyd's own: d (the board, its position text and legal moves), eval (the evaluation \
+     term by term), go perft N (move counts), bench [GAME] [DEPTH]",
+    "uci lists the options; setoption name UCI_Variant value GAME changes the game",
+    "a weaker or faster game: go depth 2, go nodes 5000 or go movetime 500; \
+     setoption name Variety value 300 varies the moves",
+    "playing by hand, the options and the games: README.md and docs/ (docs/options.md)",
+];
+
 /// Read a UCI line and carry it out for `voice`; `false` means quit.
 pub(super) fn line(ctl: &mut Controller, voice: &mut dyn Dialect, line: &str) -> bool {
     match parse_line(line) {
@@ -106,6 +120,11 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
             // As the dialect writes its notes (UCCI: `info message`).
             for line in evaluated.unwrap_or_default() {
                 voice.note(ctl, &format!("eval {line}"));
+            }
+        }
+        Command::Help => {
+            for line in HELP {
+                voice.note(ctl, line);
             }
         }
         Command::Bench {
