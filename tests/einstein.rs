@@ -538,8 +538,25 @@ fn a_move_that_is_no_move_names_what_is_legal() {
         e.sync(),
         [
             "info string error: move 3 ('r7') rejected: 'r7' is not a move of einstein \
-          (6 legal here: r1, r2, r3, r4, r5, r6); no position is set until one is read"
+          (6 legal here: r1, r2, r3, r4, r5, r6); a chance move comes first there (in \
+          EinStein, the roll of the die); no position is set until one is read"
         ]
+    );
+    // A step typed before its roll: the roll is named as what comes first.
+    e.send("position startpos moves s123456 s123456 r2 b5c4 b4c3");
+    let said = e.sync();
+    assert!(
+        said[0].contains("move 5 ('b4c3') rejected: illegal move 'b4c3' (6 legal here: r1,")
+            && said[0].contains("a chance move comes first there"),
+        "{said:?}"
+    );
+    // A reply left out: whose move it was is said.
+    e.send("position startpos moves s123456 s123456 r2 b5c4 r1 zz");
+    let said = e.sync();
+    assert!(
+        said[0].contains("move 6 ('zz') rejected")
+            && said[0].contains("the second player's move there"),
+        "{said:?}"
     );
 }
 

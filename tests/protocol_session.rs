@@ -363,10 +363,16 @@ fn a_person_typing_is_pointed_to_what_was_meant() {
     e.send("help");
     let lines = e.sync();
     assert!(lines.len() >= 4, "{lines:?}");
-    assert!(lines.iter().all(|l| l.starts_with("info string ")), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
     assert!(lines[0].contains("position startpos|fen"), "{lines:?}");
     for (line, said) in [
-        ("Go depth 1", "unknown command 'Go' (commands are lower case: go)"),
+        (
+            "Go depth 1",
+            "unknown command 'Go' (commands are lower case: go)",
+        ),
         ("hint", "unknown command 'hint' (help lists the commands)"),
         (
             "setoption name Skill Level value 3",

@@ -1487,7 +1487,8 @@ fn an_analysis_scores_every_move_against_the_best() {
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), 12, "{stdout}");
-    let number = |word: &str| -> i64 { word.parse().unwrap_or_else(|_| panic!("{word}: {stdout}")) };
+    let number =
+        |word: &str| -> i64 { word.parse().unwrap_or_else(|_| panic!("{word}: {stdout}")) };
     let mut mistakes = 0;
     for (ply, row) in rows.iter().enumerate() {
         assert_eq!(row.len(), 10, "{stdout}");
@@ -1514,7 +1515,10 @@ fn an_analysis_scores_every_move_against_the_best() {
         ("depth", "KEY=VALUE"),
         ("time=5", "no limit"),
     ] {
-        let out = run_plyd(plugins.path(), &[&args[..], &["--analyse", limit, path]].concat());
+        let out = run_plyd(
+            plugins.path(),
+            &[&args[..], &["--analyse", limit, path]].concat(),
+        );
         assert_eq!(out.status.code(), Some(2));
         assert!(text(&out.stderr).contains(why), "{}", text(&out.stderr));
         assert!(out.stdout.is_empty());
@@ -1524,7 +1528,11 @@ fn an_analysis_scores_every_move_against_the_best() {
         &["--game", "othello", "record", "--analyse", "depth=3", path],
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("give --to positions"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("give --to positions"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -1553,7 +1561,11 @@ fn an_analysis_leaves_the_rolls_of_the_dice_alone() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    let rows: Vec<Vec<&str>> = stdout.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
     assert_eq!(rows.len(), 6, "{stdout}");
     for row in &rows {
         assert_eq!(row.len(), 10, "{stdout}");

@@ -89,6 +89,9 @@ impl Verdict {
     }
 }
 
+/// Makes the evaluator of a game variant.
+pub type MakeEvaluator<'a> = Box<dyn Fn(&VariantRef) -> Result<Evaluator, String> + 'a>;
+
 /// Searches each position it is given, one evaluator a game variant.
 pub struct Analyst<'a> {
     limits: SearchLimits,
@@ -97,7 +100,7 @@ pub struct Analyst<'a> {
     control: Arc<SearchControl>,
     /// Makes the evaluator of a variant the first time one of its games
     /// is analysed.
-    make: Box<dyn Fn(&VariantRef) -> Result<Evaluator, String> + 'a>,
+    make: MakeEvaluator<'a>,
     evaluators: HashMap<String, Evaluator>,
     /// The variant of the game now analysed.
     current: Option<String>,
@@ -111,10 +114,7 @@ pub struct Analyst<'a> {
 impl<'a> Analyst<'a> {
     /// An analyst searching each position within `limits` on one thread,
     /// with evaluators made by `make`.
-    pub fn new(
-        limits: SearchLimits,
-        make: Box<dyn Fn(&VariantRef) -> Result<Evaluator, String> + 'a>,
-    ) -> Result<Self, String> {
+    pub fn new(limits: SearchLimits, make: MakeEvaluator<'a>) -> Result<Self, String> {
         Ok(Analyst {
             limits,
             tt: search::TranspositionTable::new(ANALYSIS_HASH_MIB)?,

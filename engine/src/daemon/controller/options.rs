@@ -779,7 +779,14 @@ fn evaluator_line(name: &str, dropped: bool) -> String {
 /// `UCI_Elo`) names the limits that weaken the play.
 fn unknown_option_hint(name: &str) -> &'static str {
     let name = name.to_ascii_lowercase();
-    if ["skill level", "uci_elo", "uci_limitstrength", "level", "strength"].contains(&name.as_str())
+    if [
+        "skill level",
+        "uci_elo",
+        "uci_limitstrength",
+        "level",
+        "strength",
+    ]
+    .contains(&name.as_str())
     {
         " (plyd has no strength setting: go depth N, go nodes N or go movetime MS play \
          weaker, and the option Variety varies the moves)"
@@ -787,4 +794,3 @@ fn unknown_option_hint(name: &str) -> &'static str {
         ""
     }
 }
-

@@ -1213,11 +1213,37 @@ fn read_position(
                          {ranks}, send setoption name MoveRanks value {ranks}"
                     )
                 });
-            format!("move {} ('{text}') rejected: {e}{together}{other}", i + 1)
+            format!(
+                "move {} ('{text}') rejected: {e}{together}{other}{}",
+                i + 1,
+                whose_move(&state)
+            )
         })?;
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(state)
+}
+
+/// Whose move a refused move was, for a person who left one out (a reply
+/// not typed, a roll forgotten): `; the second player's move there`, `; a
+/// chance move comes first there ...`, nothing where the game is over or
+/// the plugin cannot say.
+fn whose_move(state: &GameState) -> String {
+    if state.outcome().ok() != Some(crate::host::Outcome::Ongoing) {
+        return String::new();
+    }
+    let mut outcomes = Vec::new();
+    if state.plugin().has_chance()
+        && state.chance_outcomes(&mut outcomes).is_ok()
+        && !outcomes.is_empty()
+    {
+        return "; a chance move comes first there (in EinStein, the roll of the die)".to_string();
+    }
+    match state.side_to_move() {
+        Ok(0) => "; the first player's move there".to_string(),
+        Ok(1) => "; the second player's move there".to_string(),
+        _ => String::new(),
+    }
 }
 
 /// The pass the side to move must play, where its one legal move is a
