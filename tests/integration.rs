@@ -1,7 +1,7 @@
 //! The engine's integration tests: each file of this folder is a module of
 //! this one test binary, so that they are compiled and linked once. Run one
 //! file's tests with its module name as the filter, for example
-//! `cargo test --release --test integration arena::`.
+//! `cargo test --release -p plyd --test integration arena::`.
 
 mod common;
 // The Othello of the plugin's own tests, square by square and sharing no

@@ -1698,7 +1698,7 @@ fn bench(
 ) -> Result<(), String> {
     if count_calls && !plyd::host::calls::ENABLED {
         return Err(
-            "--calls needs a build that counts them: cargo build --release --features call-counts"
+            "--calls needs a build that counts them: cargo build --release -p plyd --features call-counts"
                 .to_string(),
         );
     }
