@@ -296,7 +296,7 @@ pub fn board_picture(board: &Board, arrangements: [Option<u16>; 2]) -> String {
             .to_string()
     };
     text.push_str(&format!(
-        "Red 1-6, Blue a-f; set-ups Red {} Blue {}\n",
+        "Red 1-6 move toward e1, Blue a-f (a = 1 ... f = 6) toward a5; set-ups Red {} Blue {}\n",
         setup(arrangements[RED]),
         setup(arrangements[BLUE])
     ));
