@@ -112,6 +112,11 @@ fn a_full_game_of_genmove_ends_with_the_score() {
     let black = rows.matches('X').count() as i32;
     let white = rows.matches('O').count() as i32;
     assert!(black + white > 4, "{board}");
+    // The end is said as `d` says it.
+    assert!(
+        board.lines().last().unwrap().starts_with("Result: "),
+        "{board}"
+    );
     let expected = if black == white {
         "0".to_string()
     } else if black > white {
