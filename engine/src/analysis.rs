@@ -3,7 +3,6 @@
 //! own score, for finding a game's mistakes.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::host::{Evaluator, GameState, PluginError, VariantRef};
@@ -16,8 +15,7 @@ use plyd_protocol::Score;
 /// to the same limit) and what playing it lost against the best.
 pub const ANALYSIS_COLUMNS: &str = "best\tplayed\tloss";
 
-/// The table an analysis searches with, MiB: kept through a game's
-/// positions, cleared between games.
+/// The table an analysis searches with, MiB: emptied before each search.
 const ANALYSIS_HASH_MIB: usize = 64;
 
 /// How often the analysis says how far it has got.
@@ -72,19 +70,19 @@ pub struct Verdict {
     /// The score of the move played, searched alone (the best move's own
     /// where it was played).
     pub played: String,
-    /// `score` less `played`, where both are in the evaluator's units.
-    pub loss: Option<i64>,
+    /// `score` less `played`, a mate counting as the evaluator's bound
+    /// ([`worth`]).
+    pub loss: i64,
 }
 
 impl Verdict {
     /// The row's columns this verdict fills: score, depth (in the row's
     /// place for them) and the added columns.
     pub fn columns(&self) -> (String, String, String) {
-        let loss = self.loss.map(|l| l.to_string()).unwrap_or_default();
         (
             self.score.clone(),
             self.depth.to_string(),
-            format!("{}\t{}\t{loss}", self.best, self.played),
+            format!("{}\t{}\t{}", self.best, self.played, self.loss),
         )
     }
 }
@@ -97,7 +95,6 @@ pub struct Analyst<'a> {
     limits: SearchLimits,
     tt: search::TranspositionTable,
     options: SearchOptions,
-    control: Arc<SearchControl>,
     /// Makes the evaluator of a variant the first time one of its games
     /// is analysed.
     make: MakeEvaluator<'a>,
@@ -119,7 +116,6 @@ impl<'a> Analyst<'a> {
             limits,
             tt: search::TranspositionTable::new(ANALYSIS_HASH_MIB)?,
             options: SearchOptions::default(),
-            control: Arc::new(SearchControl::new(false)),
             make,
             evaluators: HashMap::new(),
             current: None,
@@ -129,15 +125,13 @@ impl<'a> Analyst<'a> {
         })
     }
 
-    /// Begin a game of `variant`: a fresh table, the evaluator's
-    /// `new_game`.
+    /// Begin a game of `variant`: the evaluator's `new_game`.
     pub fn new_game(&mut self, variant: &VariantRef) -> Result<(), String> {
         let name = variant.name().to_string();
         if !self.evaluators.contains_key(&name) {
             let evaluator = (self.make)(variant)?;
             self.evaluators.insert(name.clone(), evaluator);
         }
-        self.tt.clear();
         self.evaluators[&name]
             .new_game()
             .map_err(|e| e.to_string())?;
@@ -163,10 +157,14 @@ impl<'a> Analyst<'a> {
         } else {
             self.search(state, vec![played])?.score
         };
-        let loss = match (best.score, played_score) {
-            (Score::Cp(b), Score::Cp(p)) => Some(i64::from(b) - i64::from(p)),
-            _ => None,
+        let bound = {
+            let name = self
+                .current
+                .as_ref()
+                .ok_or("no game begun for the analysis")?;
+            i64::from(search::score::eval_bound(&self.evaluators[name]))
         };
+        let loss = worth(best.score, bound) - worth(played_score, bound);
         self.searched += 1;
         // Progress on stderr every few seconds: a long game at a deep
         // limit takes minutes.
@@ -189,8 +187,14 @@ impl<'a> Analyst<'a> {
 
     /// Search `state` within the limits, the root's moves `only` these
     /// where any are given: the last full line's score and depth, and the
-    /// best move.
+    /// best move. Each search is a fresh `go`'s: its own clock (one clock
+    /// for the whole analysis gave every position after the first the
+    /// time left of one `movetime`) and an empty table (a table kept from
+    /// the position before scored one move 213 where a fresh search gave
+    /// -59, and a played move above the best).
     fn search(&mut self, state: &GameState, only: Vec<Move>) -> Result<Searched, String> {
+        self.tt.clear();
+        let control = SearchControl::new(false);
         let name = self
             .current
             .as_ref()
@@ -211,7 +215,7 @@ impl<'a> Analyst<'a> {
             evaluator,
             &self.tt,
             &limits,
-            &self.control,
+            &control,
             &self.options,
             &mut |event| match event {
                 SearchEvent::Info(info) => {
@@ -230,6 +234,18 @@ impl<'a> Analyst<'a> {
             return Err("the search gave a move but no score".to_string());
         }
         Ok(found)
+    }
+}
+
+/// What a score is worth in a loss: its points, and a mate the
+/// evaluator's score bound, a win `bound` and a loss `-bound`, whatever
+/// its distance (a win thrown away to a draw then loses `bound`, one kept
+/// loses nothing).
+pub fn worth(score: Score, bound: i64) -> i64 {
+    match score {
+        Score::Cp(n) => i64::from(n),
+        Score::Mate(n) if n > 0 => bound,
+        Score::Mate(_) => -bound,
     }
 }
 
@@ -264,6 +280,14 @@ mod tests {
         assert!(parse_limit("depth=x").is_err());
         assert!(parse_limit("time=5").unwrap_err().contains("no limit"));
         assert!(parse_limit("depth=99999").unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn a_mate_is_worth_the_bound() {
+        assert_eq!(worth(Score::Cp(-35), 1000), -35);
+        assert_eq!(worth(Score::Mate(3), 1000), 1000);
+        assert_eq!(worth(Score::Mate(-2), 1000), -1000);
+        assert_eq!(worth(Score::Mate(0), 1000), -1000);
     }
 
     #[test]

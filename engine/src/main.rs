@@ -261,7 +261,7 @@ enum Tool {
         tree: bool,
         /// With `--to positions`: search every position to this limit
         /// (`depth=N`, `nodes=N`, `movetime=MS`, joined by commas) on one
-        /// thread, with the global --evaluator and --eval-params; the score
+        /// thread, each search a fresh one, with the global --evaluator and --eval-params; the score
         /// and depth columns are the search's, and three follow: the best
         /// move, the played move's score (searched alone) and the loss
         #[arg(long, value_name = "LIMIT")]

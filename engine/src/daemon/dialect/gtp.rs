@@ -145,13 +145,14 @@ impl Gtp {
             }),
             "time_left" => self.time_left(&command.args),
             // The board, and at the end the verdict `d` gives.
-            "showboard" => ctl
-                .session
-                .show_position()
-                .map(|(board, _, _, verdict)| match verdict {
-                    Some(verdict) => format!("\n{}\nResult: {verdict}", board.trim_end()),
-                    None => format!("\n{}", board.trim_end()),
-                }),
+            "showboard" => {
+                ctl.session
+                    .show_position()
+                    .map(|(board, _, _, verdict)| match verdict {
+                        Some(verdict) => format!("\n{}\nResult: {verdict}", board.trim_end()),
+                        None => format!("\n{}", board.trim_end()),
+                    })
+            }
             "final_score" => Gtp::final_score(ctl),
             other => Err(format!("unknown command '{other}'")),
         };
