@@ -1523,6 +1523,29 @@ fn an_analysis_scores_every_move_against_the_best() {
         assert!(text(&out.stderr).contains(why), "{}", text(&out.stderr));
         assert!(out.stdout.is_empty());
     }
+    // `movetime` is each search's: six positions take six times it at
+    // least (one budget for the whole run ended it after the first).
+    let opening = dir.path().join("opening.txt");
+    std::fs::write(&opening, "f5d6c3d3c4f4\n").unwrap();
+    let started = std::time::Instant::now();
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "record",
+            "--to",
+            "positions",
+            "--analyse",
+            "movetime=200",
+            opening.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 7);
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(6 * 200),
+        "{:?}",
+        started.elapsed()
+    );
     let out = run_plyd(
         plugins.path(),
         &["--game", "othello", "record", "--analyse", "depth=3", path],
