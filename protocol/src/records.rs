@@ -886,6 +886,10 @@ pub fn read_record(text: &str) -> Result<(&'static str, RecordGame), String> {
                 "a game of GM[{other}]: plyd reads Othello's (GM[Othello] in GGF, GM[2] in SGF)"
             )),
         }
+    } else if let Some(game) = crate::xiangqi_pgn::read_bare(trimmed) {
+        // Xiangqi moves with no tags, in any of its notations (`1. C2.5
+        // H8+7`, `h2e2 h9g7`, `炮二平五`): a game from the start.
+        Ok(("xiangqi", game))
     } else if let Some(flaw) = transcript_flaw(trimmed) {
         Err(flaw)
     } else if let Some(game) = crate::xiangqi_pgn::read_bare_chinese(trimmed) {
@@ -1687,6 +1691,26 @@ mod tests {
         let (_, read) = read_record(&text).unwrap();
         assert_eq!(read.first, "Team (A)", "{text}");
         assert_eq!(read.result, RecordResult::First, "{text}");
+    }
+
+    /// Xiangqi moves with no tags, in ICCS or WXF as in Chinese: a game
+    /// from the start (they were taken for a broken Othello transcript,
+    /// `'=5' is not a square`); a true transcript stays Othello's.
+    #[test]
+    fn xiangqi_moves_without_tags_read_in_any_notation() {
+        for text in [
+            "1. C2=5 N8+7\n",
+            "1. H2-E2 H9-G7\n",
+            "h2e2 h9g7\n",
+            "1. 炮二平五 马８进７\n",
+        ] {
+            let (game, record) = read_record(text).unwrap();
+            assert_eq!(game, "xiangqi", "{text}");
+            assert_eq!(record.moves, ["h2e2", "h9g7"], "{text}");
+        }
+        assert_eq!(read_record("f5d6c3\n").unwrap().0, "othello");
+        let e = read_record("f5 d6 e9\n").unwrap_err();
+        assert!(e.contains("Othello transcript whose move 3"), "{e}");
     }
 
     #[test]

@@ -676,6 +676,18 @@ pub(crate) fn read_bare_chinese(text: &str) -> Option<Result<RecordGame, String>
     Some(read(&tagged))
 }
 
+/// A game's xiangqi moves with no tags, in any notation (`1. C2.5 H8+7`,
+/// `1. H2-E2 H9-G7`, `h2e2 h9g7`), read whole as a game from the start;
+/// `None` where they do not all read and replay so (an Othello transcript
+/// among them, whose squares are ICCS-like, does not).
+pub(crate) fn read_bare(text: &str) -> Option<RecordGame> {
+    if text.starts_with('[') {
+        return None;
+    }
+    let game = read(&format!("[Game \"Chinese Chess\"]\n\n{text}")).ok()?;
+    (!game.moves.is_empty()).then_some(game)
+}
+
 /// Read a xiangqi PGN game into plyd's moves from its start.
 pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     let (
@@ -711,6 +723,20 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     }
     let fen = tag("FEN").map(str::to_string);
     let mut board = Board::from_fen(fen.as_deref().unwrap_or(XIANGQI_START))?;
+    // `1... 马８进７` from a position with Red to move: every move would
+    // be read as the other side's (a legal game of other moves, or a
+    // puzzling refusal plies later).
+    if board.red_to_move && !words.is_empty() && opens_with_blacks_number(text) {
+        return Err(format!(
+            "its moves begin with Black's move ('...' after the number), but {} gives Red the \
+             move: a FEN with 'b' after its board, or the moves before, is missing",
+            if fen.is_some() {
+                "its FEN"
+            } else {
+                "the start position"
+            }
+        ));
+    }
     let (mut moves, mut written) = (Vec::new(), Vec::new());
     for (i, word) in words.iter().enumerate() {
         let (from, to) = match iccs(word) {
@@ -777,6 +803,46 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         comments,
         tags: others,
     })
+}
+
+/// Whether the first move number of a PGN game's moves is Black's:
+/// `1...`, `1…`, `1. ...`, `１．．．`, comments before it passed over.
+fn opens_with_blacks_number(text: &str) -> bool {
+    let digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
+    let dots = |w: &str| {
+        let dotted: String = w
+            .chars()
+            .take_while(|c| matches!(c, '.' | '．' | '…' | '。'))
+            .collect();
+        dotted.contains('…') || dotted.chars().count() >= 2
+    };
+    // The moves' text: tag lines, `{...}` and `;` comments left out.
+    let mut moves = String::new();
+    let mut in_comment = false;
+    for line in text.lines() {
+        if !in_comment && line.trim_start().starts_with('[') {
+            continue;
+        }
+        for c in line.chars() {
+            match c {
+                '{' => in_comment = true,
+                '}' if in_comment => in_comment = false,
+                ';' if !in_comment => break,
+                c if !in_comment => moves.push(c),
+                _ => {}
+            }
+        }
+        moves.push('\n');
+    }
+    let mut words = moves.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let Some(after) = first.find(|c: char| !digit(c)).filter(|&i| i > 0) else {
+        return false;
+    };
+    let rest = &first[after..];
+    dots(rest) || (matches!(rest, "." | "．") && words.next().is_some_and(dots))
 }
 
 /// A tag value with PGN's escapes: `\\` and `\"`.
@@ -1388,6 +1454,34 @@ mod tests {
             },
             record
         );
+    }
+
+    /// Black's move number where the position gives Red the move: every
+    /// move was read as the other side's (`1... 马８进７ 2. 炮二平五` became
+    /// b0c2 b7e7, a legal game of other moves).
+    #[test]
+    fn a_game_that_opens_with_blacks_number_from_reds_move_is_refused() {
+        let fen = "[Game \"Chinese Chess\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n";
+        for moves in [
+            "1... 马８进７ 2. 炮二平五 *",
+            "1. ... 马８进７ 2. 炮二平五 *",
+            "{开局} 1…马８进７ *",
+            "１．．．马８进７ *",
+        ] {
+            let e = read(&format!("{fen}\n{moves}\n")).unwrap_err();
+            assert!(e.contains("begin with Black's move"), "{moves}: {e}");
+        }
+        // Red's number, or Black's where Black is to move, reads.
+        assert!(read(&format!("{fen}\n1. 炮二平五 马８进７ *\n")).is_ok());
+        let black = fen.replace(" w - - 0 1", " b - - 0 1");
+        assert_eq!(
+            read(&format!("{black}\n1... 马８进７ 2. 炮二平五 *\n"))
+                .unwrap()
+                .moves,
+            ["h9g7", "h2e2"]
+        );
+        // A comment that holds `1...` is no move number.
+        assert!(read(&format!("{fen}\n{{1... 是黑方的}} 1. 炮二平五 *\n")).is_ok());
     }
 
     #[test]
