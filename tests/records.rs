@@ -1598,3 +1598,38 @@ fn an_analysis_leaves_the_rolls_of_the_dice_alone() {
         }
     }
 }
+
+/// A `position` line is of the config file's game where `--game` names
+/// none (`plyd perft` took it, `plyd record` asked for `--game`); the
+/// records that say their game keep it.
+#[test]
+fn position_lines_are_of_the_configured_game() {
+    let plugins = plugin_dir(&[
+        ("plyd_game_amazons", "amazons"),
+        ("plyd_game_othello", "othello"),
+    ]);
+    let dir = TempDir::new("records-config-game");
+    let config = dir.path().join("event.toml");
+    std::fs::write(&config, "game = \"amazons\"\n").unwrap();
+    let lines = dir.path().join("game.txt");
+    std::fs::write(&lines, "position startpos moves d1d8i3\n").unwrap();
+    let transcript = dir.path().join("t.txt");
+    std::fs::write(&transcript, "f5d6\n").unwrap();
+    let (config, lines, transcript) = (
+        config.to_str().unwrap(),
+        lines.to_str().unwrap(),
+        transcript.to_str().unwrap(),
+    );
+    let out = run_plyd(
+        plugins.path(),
+        &["record", "--config", config, lines, transcript],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves d1d8i3\nposition startpos moves f5 d6\n"
+    );
+    let out = run_plyd(plugins.path(), &["record", lines]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("names no game: give it with --game"));
+}

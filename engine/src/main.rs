@@ -1259,6 +1259,7 @@ fn run() -> ExitCode {
                     folder,
                     variations: *variations || *tree,
                     tree: *tree,
+                    unnamed: config.game.as_deref(),
                 };
                 code = code.max(record_file(
                     &host,
@@ -1306,6 +1307,9 @@ struct RecordWanted<'a> {
     variations: bool,
     /// The lines of a game written as one record, its variations in it.
     tree: bool,
+    /// The game of the `position` lines among the records where `--game`
+    /// names none: the configuration's.
+    unnamed: Option<&'a str>,
 }
 
 /// Print `rows` on stdout, or say why there are none; whether there were.
@@ -1394,7 +1398,7 @@ fn record_file(
             return 1;
         }
     };
-    let replayed = match plyd::replay::replay_records(host, &text, game) {
+    let replayed = match plyd::replay::replay_records(host, &text, game, wanted.unnamed) {
         Ok(replayed) => replayed,
         Err(e) => {
             say(&e);

@@ -483,6 +483,7 @@ pub fn replay_records(
     host: &PluginHost,
     text: &RecordText,
     game: Option<&str>,
+    unnamed: Option<&str>,
 ) -> Result<Replayed, String> {
     let mut out = Replayed {
         notes: text.notes.clone(),
@@ -498,7 +499,7 @@ pub fn replay_records(
         // Numbered as the file numbers them.
         let n = text.numbers.get(i).map_or(i, |n| n - 1);
         out.records = out.records.max(n + 1);
-        match replay_record(host, record, game) {
+        match replay_record(host, record, game, unnamed) {
             Ok(ReplayedGame {
                 note,
                 variant,
@@ -683,16 +684,20 @@ fn replay_record(
     host: &PluginHost,
     record: &str,
     game: Option<&str>,
+    unnamed: Option<&str>,
 ) -> Result<ReplayedGame, String> {
     let (variant_name, game_record) = read_record(record)?;
-    // A `position` line is of the game the reader names.
-    let variant_name = match (variant_name, game) {
-        ("", Some(given)) => given,
-        ("", None) => {
-            return Err("a `position` line names no game: give it with --game".to_string())
-        }
-        (name, _) => name,
-    };
+    // A `position` line is of the game the reader names, or else of the
+    // configuration's game.
+    let variant_name =
+        match (variant_name, game.or(unnamed)) {
+            ("", Some(given)) => given,
+            ("", None) => return Err(
+                "a `position` line names no game: give it with --game (or the config file's game)"
+                    .to_string(),
+            ),
+            (name, _) => name,
+        };
     // A game named for another game's record would only fail on its
     // first move: said as it is.
     if let Some(given) = game.filter(|g| !g.starts_with(variant_name)) {
