@@ -204,6 +204,14 @@ impl Controller {
         };
         let time = time.filter(|_| !chance_root);
         let lag = self.clock_lag.on_go(side, time, inc);
+        if let Some((expected, given)) = self.clock_lag.rose {
+            log::warn!(
+                "the clock rose to {:.1} s where the last one left {:.1} s, with no increment \
+                 (a clock mistyped? a new period is sent with movestogo): planned on as given",
+                given.as_secs_f64(),
+                expected.as_secs_f64()
+            );
+        }
         let set = Duration::from_millis(u64::from(self.settings.move_overhead_ms));
         let overhead = self.clock_lag.keep(set);
         if let Some(lag) = lag.filter(|_| overhead > set && self.clock_lag.rises_to(overhead)) {

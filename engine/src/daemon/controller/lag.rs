@@ -24,6 +24,10 @@ pub(crate) const KEPT: usize = 8;
 /// 4.7 s of each move back, and the next eight moves were played at once).
 const MOST: Duration = Duration::from_secs(5);
 
+/// How far past twice what was expected a clock with no increment must
+/// rise to be said: a new period given back comes with `movestogo`.
+const RISE_SAID_FROM: Duration = Duration::from_secs(1);
+
 /// One clocked `go`.
 #[derive(Debug, Clone, Copy)]
 struct Clocked {
@@ -54,6 +58,9 @@ pub(crate) struct ClockLag {
     /// The last position the GUI sent: its start's hash, how many moves
     /// followed, and their hash.
     line: Option<(u64, usize, u64)>,
+    /// The last `go`'s clock where it rose far past what was expected
+    /// with no increment: what was expected, and what came.
+    pub(crate) rose: Option<(Duration, Duration)>,
 }
 
 fn hash_of(value: &(impl std::hash::Hash + ?Sized)) -> u64 {
@@ -110,12 +117,18 @@ impl ClockLag {
                     .zip(plies)
                     .is_none_or(|(before, now)| before < now)
         });
-        let lag = last.and_then(|last| {
-            let expected = (last.time + last.inc).checked_sub(last.used?)?;
+        let expected = last.and_then(|last| (last.time + last.inc).checked_sub(last.used?));
+        let lag = expected.and_then(|expected| {
             expected
                 .checked_sub(time)
                 .filter(|lag| !lag.is_zero() && *lag <= MOST.min(expected / 2))
         });
+        // A clock with no increment that rose far past what the last one
+        // left (410 s where 40 s were left: a digit too many, typed at a
+        // board): planned on as given, but said.
+        self.rose = expected
+            .filter(|&expected| inc.is_zero() && time > expected * 2 + RISE_SAID_FROM)
+            .map(|expected| (expected, time));
         if last.is_some_and(|last| last.used.is_some()) {
             self.seen.push_back(lag.unwrap_or(Duration::ZERO));
             while self.seen.len() > KEPT {
@@ -252,6 +265,24 @@ mod tests {
         // Half of it lost is still believed.
         lag.answered(Some(ms(200)));
         assert_eq!(lag.on_go(1, Some(400), None), Some(ms(400)));
+    }
+
+    /// 410 s typed where the board's clock held 40 s: said, not believed
+    /// as lag.
+    #[test]
+    fn a_clock_that_rose_far_past_what_was_left_is_noted() {
+        let mut lag = ClockLag::default();
+        lag.on_go(0, Some(45_000), None);
+        lag.answered(Some(ms(2_000)));
+        assert_eq!(lag.on_go(0, Some(410_000), None), None);
+        assert_eq!(lag.rose, Some((ms(43_000), ms(410_000))));
+        // A clock that goes on as expected, or rises by an increment, is not.
+        lag.answered(Some(ms(2_000)));
+        lag.on_go(0, Some(407_500), None);
+        assert_eq!(lag.rose, None);
+        lag.answered(Some(ms(2_000)));
+        lag.on_go(0, Some(500_000), Some(100_000));
+        assert_eq!(lag.rose, None);
     }
 
     #[test]
