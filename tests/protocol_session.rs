@@ -387,6 +387,17 @@ fn a_person_typing_is_pointed_to_what_was_meant() {
             "{line}: {lines:?}"
         );
     }
+    // A move in the full-width forms of a Chinese input method.
+    e.send("position startpos moves ｆ５");
+    e.send("d");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: ") && l.ends_with(" w")),
+        "{lines:?}"
+    );
+    e.send("position startpos");
     e.send("go");
     let lines = e.read_until(|l| l.starts_with("info string go:"));
     assert_eq!(

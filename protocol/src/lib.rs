@@ -37,7 +37,7 @@ pub use gtp::{gtp_answer, parse_gtp_line, GtpCommand};
 pub use json::Json;
 pub use nboard::{discs, nboard_move, parse_nboard_line, plyd_move, NBoardCommand, NBoardError};
 pub use records::{
-    comment_text, othello_margin_of, position_line_game, read_record, transcript_moves,
+    comment_text, half_width, othello_margin_of, position_line_game, read_record, transcript_moves,
     write_record, write_record_tree, RecordFormat, RecordGame, RecordResult,
 };
 pub use response::{Bound, Info, OptionDecl, OptionKind, Response, Score};

@@ -1046,7 +1046,7 @@ fn header_game(line: &str, strip_sides: bool) -> (RecordGame, Option<String>) {
 /// `line` with full-width ASCII forms (`（`, `，`, `：`, `ｆ７`), as Chinese
 /// input methods type them, as their ASCII characters, and the
 /// ideographic space as a space.
-fn half_width(line: &str) -> String {
+pub fn half_width(line: &str) -> String {
     line.chars()
         .map(|c| match c {
             '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
@@ -1060,7 +1060,11 @@ fn read_amazons(text: &str) -> Result<RecordGame, String> {
     let mut lines = text.lines();
     let (mut game, _) = header_game(lines.next().unwrap_or(""), false);
     for (n, line) in lines.enumerate() {
-        let line = half_width(line);
+        // `g1i3 (i4)`: the arrow's bracket written apart from its move.
+        let mut line = half_width(line);
+        while line.contains(" (") {
+            line = line.replace(" (", "(");
+        }
         for token in line.split_whitespace() {
             if token.chars().all(|c| c.is_ascii_digit() || c == '.') {
                 continue;
@@ -1295,6 +1299,9 @@ mod tests {
             .replace("d1d7(g7) g10g8(c4)", "d1d7（g7）\u{3000}g10g8（c4）")
             .replace("a4a5(a6)", "ａ４ａ５（ａ６）");
         assert_eq!(read_record(&typed).unwrap(), ("amazons", g.clone()));
+        // An arrow's bracket apart from its move.
+        let apart = text.replace("d1d7(g7) g10g8(c4)", "d1d7 (g7)  g10g8  (c4)");
+        assert_eq!(read_record(&apart).unwrap(), ("amazons", g.clone()));
         // A move cut short inside its brackets is not read as another.
         for cut in ["c3d4(d5", "c3d4d5)", "c3(d4)(d5)"] {
             let e = read_record(&text.replace("a4a5(a6)", cut)).unwrap_err();

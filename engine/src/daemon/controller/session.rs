@@ -1184,6 +1184,15 @@ fn read_position(
             .map_err(|e| format!("{BAD_POSITION}'{text}': {e}"))?;
     }
     for (i, text) in moves.iter().enumerate() {
+        // Full-width letters and brackets, as a Chinese input method types
+        // them (`ｄ１ｄ７（ｇ７）`), are their ASCII ones.
+        let ascii;
+        let text = if text.is_ascii() {
+            text
+        } else {
+            ascii = plyd_protocol::half_width(text);
+            &ascii
+        };
         let read = match state.parse_legal_move(text) {
             Err(e) => after_a_forced_pass(&mut state, text)?.ok_or(e),
             read => read,
