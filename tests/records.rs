@@ -1633,3 +1633,54 @@ fn position_lines_are_of_the_configured_game() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("names no game: give it with --game"));
 }
+
+/// An operator's games, kept as `position` lines, written as the
+/// championship's records with the names, event, place and result the
+/// record needs (they were written empty, `#[AM][][][后手胜][][];`).
+#[test]
+fn a_record_written_takes_the_header_given() {
+    let plugins = plugin_dir(&[("plyd_game_amazons", "amazons")]);
+    let dir = TempDir::new("records-header");
+    let lines = dir.path().join("game.txt");
+    std::fs::write(&lines, "position startpos moves d1d8i3\n").unwrap();
+    let lines = lines.to_str().unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "--game",
+            "amazons",
+            "record",
+            "--to",
+            "ccgc",
+            "--header",
+            "first=plyd",
+            "--header",
+            "second=Team B",
+            "--header",
+            "event=2026 CCGC",
+            "--header",
+            "place=2026.12.07 Shenyang",
+            "--header",
+            "result=second",
+            lines,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with(
+            "#[AM][plyd][Team B][后手胜][2026.12.07 Shenyang][2026 CCGC];\n1 d1d8(i3)"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    for bad in ["result=maybe", "round=3", "=x"] {
+        let out = run_plyd(
+            plugins.path(),
+            &[
+                "--game", "amazons", "record", "--to", "ccgc", "--header", bad, lines,
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(out.stdout.is_empty(), "{bad}");
+    }
+}

@@ -266,7 +266,73 @@ enum Tool {
         /// move, the played move's score (searched alone) and the loss
         #[arg(long, value_name = "LIMIT")]
         analyse: Option<String>,
+        /// Set a field of every record written (repeatable): `first=NAME`,
+        /// `second=NAME`, `event=TEXT`, `place=TEXT` (when and where),
+        /// `result=first|second|draw` (or 1-0, 0-1, 1/2-1/2), or any other
+        /// NAME=VALUE as a PGN tag (`Round=3`)
+        #[arg(long = "header", value_name = "KEY=VALUE", value_parser = parse_header)]
+        header: Vec<(String, String)>,
     },
+}
+
+/// A `--header KEY=VALUE` of `plyd record`: a record field's name in lower
+/// case (`first`, `second`, `event`, `place`, `result`), or a PGN tag's.
+fn parse_header(text: &str) -> Result<(String, String), String> {
+    let (key, value) = text
+        .split_once('=')
+        .filter(|(key, _)| !key.trim().is_empty())
+        .ok_or_else(|| {
+            format!("'{text}' is not KEY=VALUE (first=NAME, event=TEXT, result=first ...)")
+        })?;
+    let (key, value) = (key.trim(), value.trim());
+    match key {
+        "first" | "second" | "event" | "place" => {}
+        "result" if header_result(value).is_some() => {}
+        "result" => {
+            return Err(format!(
+                "result '{value}': first, second or draw (or 1-0, 0-1, 1/2-1/2)"
+            ))
+        }
+        tag if tag.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && tag.starts_with(|c: char| c.is_uppercase()) => {}
+        other => {
+            return Err(format!(
+                "'{other}' is no field (first, second, event, place, result) nor a PGN tag \
+                 (a name in letters and digits, from a capital: Round)"
+            ))
+        }
+    }
+    Ok((key.to_string(), value.to_string()))
+}
+
+/// The result a `--header result=...` names.
+fn header_result(value: &str) -> Option<RecordResult> {
+    match value {
+        "first" | "1-0" => Some(RecordResult::First),
+        "second" | "0-1" => Some(RecordResult::Second),
+        "draw" | "1/2-1/2" => Some(RecordResult::Draw),
+        _ => None,
+    }
+}
+
+/// `record` with the fields `--header` sets.
+fn with_header(mut record: RecordGame, header: &[(String, String)]) -> RecordGame {
+    for (key, value) in header {
+        match key.as_str() {
+            "first" => record.first = value.clone(),
+            "second" => record.second = value.clone(),
+            "event" => record.event = value.clone(),
+            "place" => record.date_place = value.clone(),
+            "result" => record.result = header_result(value).unwrap_or(record.result),
+            tag => {
+                record
+                    .tags
+                    .retain(|(name, _)| !name.eq_ignore_ascii_case(tag));
+                record.tags.push((tag.to_string(), value.clone()));
+            }
+        }
+    }
+    record
 }
 
 /// A path as given, the empty one included (which `--eval-params ""`
@@ -1150,6 +1216,7 @@ fn run() -> ExitCode {
             variations,
             tree,
             analyse,
+            header,
         }) => {
             if let Some(to) = to.as_deref().filter(|t| {
                 !matches!(
@@ -1260,6 +1327,7 @@ fn run() -> ExitCode {
                     variations: *variations || *tree,
                     tree: *tree,
                     unnamed: config.game.as_deref(),
+                    header,
                 };
                 code = code.max(record_file(
                     &host,
@@ -1310,6 +1378,8 @@ struct RecordWanted<'a> {
     /// The game of the `position` lines among the records where `--game`
     /// names none: the configuration's.
     unnamed: Option<&'a str>,
+    /// The fields `--header` sets in every record written.
+    header: &'a [(String, String)],
 }
 
 /// Print `rows` on stdout, or say why there are none; whether there were.
@@ -1436,6 +1506,7 @@ fn record_file(
     let offset = *numbered;
     for (number, variant, record, lines) in entries {
         let number = offset + number;
+        let record = with_header(record, wanted.header);
         match wanted.to {
             Some("xqf") => {
                 let folder = wanted.folder.unwrap_or(Path::new("."));
