@@ -1684,3 +1684,60 @@ fn a_record_written_takes_the_header_given() {
         assert!(out.stdout.is_empty(), "{bad}");
     }
 }
+
+/// `--analyse` with a record format: each move's verdict a comment after
+/// it, the record's own comments kept.
+#[test]
+fn an_analysis_is_written_into_the_record_as_comments() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let dir = TempDir::new("records-analysis-pgn");
+    let file = dir.path().join("game.pgn");
+    std::fs::write(
+        &file,
+        "[Game \"Chinese Chess\"]\n[Result \"*\"]\n\n1. 炮二平五 {中炮} 马８进７ 2. 马二进三 *\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "record",
+            "--to",
+            "pgn-chinese",
+            "--analyse",
+            "depth=3",
+            file,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pgn = text(&out.stdout);
+    // Three moves, three verdicts: a best move's own score, or the best
+    // move with the played one's score and the loss.
+    let verdicts = pgn.matches(", best}").count() + pgn.matches(", loss ").count();
+    assert_eq!(verdicts, 3, "{pgn}");
+    assert!(pgn.contains("炮二平五 {中炮} {"), "{pgn}");
+    // The record written reads back, comments and all.
+    let back = dir.path().join("back.pgn");
+    std::fs::write(&back, &pgn).unwrap();
+    let out = run_plyd(plugins.path(), &["record", back.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves h2e2 h9g7 h0g2\n"
+    );
+    // A format that keeps no comments is refused.
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "--game",
+            "xiangqi",
+            "record",
+            "--to",
+            "ccgc",
+            "--analyse",
+            "depth=3",
+            file,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

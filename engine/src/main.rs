@@ -261,9 +261,11 @@ enum Tool {
         tree: bool,
         /// With `--to positions`: search every position to this limit
         /// (`depth=N`, `nodes=N`, `movetime=MS`, joined by commas) on one
-        /// thread, each search a fresh one, with the global --evaluator and --eval-params; the score
-        /// and depth columns are the search's, and three follow: the best
-        /// move, the played move's score (searched alone) and the loss
+        /// thread, each search a fresh one, with the global --evaluator and
+        /// --eval-params; the score and depth columns are the search's, and
+        /// three follow: the best move, the played move's score (searched
+        /// alone) and the loss. With `--to pgn`, `pgn-chinese`, `xqf` or
+        /// `sgf`: each move's verdict a comment after it
         #[arg(long, value_name = "LIMIT")]
         analyse: Option<String>,
         /// Set a field of every record written (repeatable): `first=NAME`,
@@ -1235,8 +1237,17 @@ fn run() -> ExitCode {
                 return ExitCode::from(2);
             }
             let limits = match analyse.as_deref().map(plyd::analysis::parse_limit) {
-                Some(Ok(_)) if to.as_deref() != Some(POSITIONS) => {
-                    eprintln!("plyd record: --analyse fills the rows of --to positions: give --to positions");
+                Some(Ok(_))
+                    if !matches!(
+                        to.as_deref(),
+                        Some(POSITIONS | "pgn" | "pgn-chinese" | "sgf" | "xqf")
+                    ) =>
+                {
+                    eprintln!("plyd record: --analyse fills the rows of --to positions, or writes its verdicts as comments in a record that keeps them: give --to positions, pgn, pgn-chinese, xqf or sgf");
+                    return ExitCode::from(2);
+                }
+                Some(Ok(_)) if *tree || *variations => {
+                    eprintln!("plyd record: --analyse reads each game's main line: leave --tree and --variations out");
                     return ExitCode::from(2);
                 }
                 Some(Err(e)) => {
@@ -1506,7 +1517,24 @@ fn record_file(
     let offset = *numbered;
     for (number, variant, record, lines) in entries {
         let number = offset + number;
-        let record = with_header(record, wanted.header);
+        let mut record = with_header(record, wanted.header);
+        // A record written with the analysis's verdicts as comments.
+        if let (Some(analyst), Some(to)) = (analyst.as_deref_mut(), wanted.to) {
+            if to != POSITIONS {
+                let verdicts = host
+                    .find_variant(&variant)
+                    .ok_or_else(|| format!("{variant} is not loaded"))
+                    .and_then(|v| plyd::replay::game_verdicts(&v, number, &record, analyst));
+                match verdicts {
+                    Ok(verdicts) => record = plyd::replay::with_verdicts(record, &verdicts),
+                    Err(e) => {
+                        say(&e);
+                        failed = true;
+                        continue;
+                    }
+                }
+            }
+        }
         match wanted.to {
             Some("xqf") => {
                 let folder = wanted.folder.unwrap_or(Path::new("."));

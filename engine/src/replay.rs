@@ -24,7 +24,7 @@ use plyd_protocol::{
     RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
 };
 
-use crate::analysis::Analyst;
+use crate::analysis::{Analyst, Verdict};
 use crate::host::{GameState, PluginError, PluginHost, VariantRef};
 
 /// What `plyd record` makes of a file.
@@ -548,7 +548,7 @@ pub fn position_rows(
     game: &RecordGame,
     scores: &[&str],
     opening_plies: usize,
-    mut analyst: Option<&mut Analyst<'_>>,
+    analyst: Option<&mut Analyst<'_>>,
 ) -> Result<Vec<String>, String> {
     let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
     if let Some(start) = &game.start {
@@ -556,11 +556,10 @@ pub fn position_rows(
             .set_position(start)
             .map_err(|e| format!("game {number}: bad position '{start}': {e}"))?;
     }
-    if let Some(analyst) = analyst.as_deref_mut() {
-        analyst
-            .new_game(variant)
-            .map_err(|e| format!("game {number}: {e}"))?;
-    }
+    let verdicts = match analyst {
+        Some(analyst) => Some(game_verdicts(variant, number, game, analyst)?),
+        None => None,
+    };
     let mut rows = Vec::with_capacity(game.moves.len());
     for (ply, text) in game.moves.iter().enumerate() {
         let position = state.position_text().map_err(|e| e.to_string())?;
@@ -585,14 +584,11 @@ pub fn position_rows(
         // An analysis's columns: its own score and depth in their places,
         // the best move, the played move's score and the loss after.
         let mut added = String::new();
-        if let Some(analyst) = analyst.as_deref_mut() {
+        if let Some(verdicts) = &verdicts {
             added = "\t\t\t".to_string();
             score.clear();
             depth.clear();
-            let verdict = analyst
-                .judge(&state, mv)
-                .map_err(|e| format!("game {number}: ply {ply}: {e}"))?;
-            if let Some(verdict) = verdict {
+            if let Some(verdict) = &verdicts[ply] {
                 let (s, d, rest) = verdict.columns();
                 (score, depth, added) = (s, d, format!("\t{rest}"));
             }
@@ -603,6 +599,59 @@ pub fn position_rows(
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(rows)
+}
+
+/// The analysis of every ply of game `number` of `variant`: the
+/// analyst's verdict on each move played, `None` at a chance node.
+pub fn game_verdicts(
+    variant: &VariantRef,
+    number: usize,
+    game: &RecordGame,
+    analyst: &mut Analyst<'_>,
+) -> Result<Vec<Option<Verdict>>, String> {
+    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    if let Some(start) = &game.start {
+        state
+            .set_position(start)
+            .map_err(|e| format!("game {number}: bad position '{start}': {e}"))?;
+    }
+    analyst
+        .new_game(variant)
+        .map_err(|e| format!("game {number}: {e}"))?;
+    let mut verdicts = Vec::with_capacity(game.moves.len());
+    for (ply, text) in game.moves.iter().enumerate() {
+        let mv = state
+            .parse_legal_move(text)
+            .map_err(|e| format!("game {number}: move {} ('{text}'): {e}", ply + 1))?;
+        verdicts.push(
+            analyst
+                .judge(&state, mv)
+                .map_err(|e| format!("game {number}: ply {ply}: {e}"))?,
+        );
+        state.make_move(mv).map_err(|e| e.to_string())?;
+    }
+    Ok(verdicts)
+}
+
+/// `game` with each analysed move's verdict as a comment after it (`best
+/// b2e2 12, played -30, loss 42`; the best move's own: `12, best`), where
+/// a record writes comments.
+pub fn with_verdicts(mut game: RecordGame, verdicts: &[Option<Verdict>]) -> RecordGame {
+    for (ply, verdict) in verdicts.iter().enumerate() {
+        let Some(v) = verdict else { continue };
+        let text = if v.best == game.moves[ply] {
+            format!("{}/{}, best", v.score, v.depth)
+        } else {
+            format!(
+                "best {} {}/{}, played {}, loss {}",
+                v.best, v.score, v.depth, v.played, v.loss
+            )
+        };
+        game.comments.push((ply + 1, text));
+    }
+    // The record's own comments first at each place, in their order.
+    game.comments.sort_by_key(|(at, _)| *at);
+    game
 }
 
 /// The rows of `plyd record --to positions` for every game of the arena
