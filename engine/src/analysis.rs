@@ -157,13 +157,7 @@ impl<'a> Analyst<'a> {
         } else {
             self.search(state, vec![played])?.score
         };
-        let bound = {
-            let name = self
-                .current
-                .as_ref()
-                .ok_or("no game begun for the analysis")?;
-            i64::from(search::score::eval_bound(&self.evaluators[name]))
-        };
+        let bound = i64::from(search::score::eval_bound(self.evaluator()?));
         let loss = worth(best.score, bound) - worth(played_score, bound);
         self.searched += 1;
         // Progress on stderr every few seconds: a long game at a deep
@@ -185,6 +179,14 @@ impl<'a> Analyst<'a> {
         }))
     }
 
+    /// The evaluator of the game now analysed.
+    fn evaluator(&self) -> Result<&Evaluator, String> {
+        self.current
+            .as_ref()
+            .map(|name| &self.evaluators[name])
+            .ok_or_else(|| "no game begun for the analysis".to_string())
+    }
+
     /// Search `state` within the limits, the root's moves `only` these
     /// where any are given: the last full line's score and depth, and the
     /// best move. Each search is a fresh `go`'s: its own clock (one clock
@@ -195,11 +197,7 @@ impl<'a> Analyst<'a> {
     fn search(&mut self, state: &GameState, only: Vec<Move>) -> Result<Searched, String> {
         self.tt.clear();
         let control = SearchControl::new(false);
-        let name = self
-            .current
-            .as_ref()
-            .ok_or("no game begun for the analysis")?;
-        let evaluator = &self.evaluators[name];
+        let evaluator = self.evaluator()?;
         let limits = SearchLimits {
             search_moves: only,
             ..self.limits.clone()
