@@ -1673,6 +1673,20 @@ fn a_record_written_takes_the_header_given() {
         "{}",
         text(&out.stdout)
     );
+    // With no record to write, a header is refused rather than dropped.
+    let out = run_plyd(
+        plugins.path(),
+        &[
+            "--game",
+            "amazons",
+            "record",
+            "--header",
+            "first=plyd",
+            lines,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("give --to FORMAT"));
     for bad in ["result=maybe", "round=3", "=x"] {
         let out = run_plyd(
             plugins.path(),

@@ -1236,6 +1236,12 @@ fn run() -> ExitCode {
                 eprintln!("plyd record: --tree writes xiangqi's records with their variations: give --to pgn, pgn-chinese or xqf");
                 return ExitCode::from(2);
             }
+            if !header.is_empty() && to.is_none() {
+                eprintln!(
+                    "plyd record: --header sets fields of the records written: give --to FORMAT"
+                );
+                return ExitCode::from(2);
+            }
             let limits = match analyse.as_deref().map(plyd::analysis::parse_limit) {
                 Some(Ok(_))
                     if !matches!(
