@@ -100,6 +100,7 @@ impl ClockLag {
         inc: Option<i64>,
     ) -> Option<Duration> {
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        self.rose = None;
         let Some(time) = time.map(ms) else {
             self.last = [None, None];
             return None;
@@ -282,6 +283,12 @@ mod tests {
         assert_eq!(lag.rose, None);
         lag.answered(Some(ms(2_000)));
         lag.on_go(0, Some(500_000), Some(100_000));
+        assert_eq!(lag.rose, None);
+        // Said once: a `go` with no clock after it is not said again.
+        lag.answered(Some(ms(2_000)));
+        lag.on_go(0, Some(1_500_000), None);
+        assert!(lag.rose.is_some());
+        lag.on_go(0, None, None);
         assert_eq!(lag.rose, None);
     }
 
