@@ -26,6 +26,7 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// reached).
 pub fn parse_limit(text: &str) -> Result<SearchLimits, String> {
     let mut limits = SearchLimits::default();
+    let mut seen: Vec<String> = Vec::new();
     for word in text.split(',').map(str::trim) {
         let (key, value) = word
             .split_once('=')
@@ -36,7 +37,12 @@ pub fn parse_limit(text: &str) -> Result<SearchLimits, String> {
             .ok()
             .filter(|&n| n > 0)
             .ok_or_else(|| format!("{key}: '{value}' is not a whole number above 0"))?;
-        match key.trim().to_ascii_lowercase().as_str() {
+        let key = key.trim().to_ascii_lowercase();
+        if seen.contains(&key) {
+            return Err(format!("{key} is given twice"));
+        }
+        seen.push(key.clone());
+        match key.as_str() {
             "depth" => {
                 let depth = u32::try_from(number)
                     .ok()
@@ -63,26 +69,29 @@ pub struct Verdict {
     /// units) or `#N` (a win in N moves, `#-N` a loss), as an arena log's
     /// `Scores` words write them.
     pub score: String,
-    /// The depth that score was searched to.
-    pub depth: u32,
+    /// The depth that score was searched to; `None` with no score (an
+    /// exact solve stopped by `movetime` before it had one).
+    pub depth: Option<u32>,
     /// The best move found.
     pub best: String,
     /// The score of the move played, searched alone (the best move's own
     /// where it was played).
     pub played: String,
     /// `score` less `played`, a mate counting as the evaluator's bound
-    /// ([`worth`]).
-    pub loss: i64,
+    /// ([`worth`]); `None` where either search ended with no score.
+    pub loss: Option<i64>,
 }
 
 impl Verdict {
     /// The row's columns this verdict fills: score, depth (in the row's
     /// place for them) and the added columns.
     pub fn columns(&self) -> (String, String, String) {
+        let depth = self.depth.map(|d| d.to_string()).unwrap_or_default();
+        let loss = self.loss.map(|l| l.to_string()).unwrap_or_default();
         (
             self.score.clone(),
-            self.depth.to_string(),
-            format!("{}\t{}\t{}", self.best, self.played, self.loss),
+            depth,
+            format!("{}\t{}\t{loss}", self.best, self.played),
         )
     }
 }
@@ -158,7 +167,12 @@ impl<'a> Analyst<'a> {
             self.search(state, vec![played])?.score
         };
         let bound = i64::from(search::score::eval_bound(self.evaluator()?));
-        let loss = worth(best.score, bound) - worth(played_score, bound);
+        // A search stopped before it had a score (Othello's exact solve cut
+        // by `movetime`) leaves what needs it empty.
+        let loss = best
+            .score
+            .zip(played_score)
+            .map(|(best, played)| worth(best, bound) - worth(played, bound));
         self.searched += 1;
         // Progress on stderr every few seconds: a long game at a deep
         // limit takes minutes.
@@ -171,10 +185,10 @@ impl<'a> Analyst<'a> {
             self.said = Instant::now();
         }
         Ok(Some(Verdict {
-            score: score_word(best.score),
-            depth: best.depth,
+            score: best.score.map(score_word).unwrap_or_default(),
+            depth: best.score.map(|_| best.depth),
             best: best_move,
-            played: score_word(played_score),
+            played: played_score.map(score_word).unwrap_or_default(),
             loss,
         }))
     }
@@ -204,10 +218,9 @@ impl<'a> Analyst<'a> {
         };
         let mut found = Searched {
             best: None,
-            score: Score::Cp(0),
+            score: None,
             depth: 0,
         };
-        let mut scored = false;
         search::search(
             state.try_clone().map_err(|e| e.to_string())?,
             evaluator,
@@ -219,18 +232,14 @@ impl<'a> Analyst<'a> {
                 SearchEvent::Info(info) => {
                     // A line's exact score (not a bound), the first line's.
                     if let (Some((score, None)), None | Some(1)) = (info.score, info.multipv) {
-                        found.score = score;
+                        found.score = Some(score);
                         found.depth = info.depth.unwrap_or(0);
-                        scored = true;
                     }
                 }
                 SearchEvent::BestMove { best, .. } => found.best = best,
             },
         )
         .map_err(|e| e.to_string())?;
-        if !scored && found.best.is_some() {
-            return Err("the search gave a move but no score".to_string());
-        }
         Ok(found)
     }
 }
@@ -250,7 +259,8 @@ pub fn worth(score: Score, bound: i64) -> i64 {
 /// One search's answer.
 struct Searched {
     best: Option<String>,
-    score: Score,
+    /// `None` where the search stopped before its first score.
+    score: Option<Score>,
     depth: u32,
 }
 
@@ -278,6 +288,26 @@ mod tests {
         assert!(parse_limit("depth=x").is_err());
         assert!(parse_limit("time=5").unwrap_err().contains("no limit"));
         assert!(parse_limit("depth=99999").unwrap_err().contains("over"));
+        assert!(parse_limit("depth=12,DEPTH=4")
+            .unwrap_err()
+            .contains("twice"));
+    }
+
+    /// An exact solve stopped by `movetime` before it had a score: the
+    /// row keeps its best move, its other columns empty.
+    #[test]
+    fn a_verdict_with_no_score_leaves_its_columns_empty() {
+        let verdict = Verdict {
+            score: String::new(),
+            depth: None,
+            best: "h7".to_string(),
+            played: "-3800".to_string(),
+            loss: None,
+        };
+        assert_eq!(
+            verdict.columns(),
+            (String::new(), String::new(), "h7\t-3800\t".to_string())
+        );
     }
 
     #[test]

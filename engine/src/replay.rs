@@ -639,13 +639,14 @@ pub fn game_verdicts(
 pub fn with_verdicts(mut game: RecordGame, verdicts: &[Option<Verdict>]) -> RecordGame {
     for (ply, verdict) in verdicts.iter().enumerate() {
         let Some(v) = verdict else { continue };
-        let text = if v.best == game.moves[ply] {
-            format!("{}/{}, best", v.score, v.depth)
-        } else {
-            format!(
-                "best {} {}/{}, played {}, loss {}",
-                v.best, v.score, v.depth, v.played, v.loss
-            )
+        let scored = match v.depth {
+            Some(depth) => format!("{}/{depth}", v.score),
+            None => "(stopped with no score)".to_string(),
+        };
+        let text = match &v.loss {
+            _ if v.best == game.moves[ply] => format!("{scored}, best"),
+            Some(loss) => format!("best {} {scored}, played {}, loss {loss}", v.best, v.played),
+            None => format!("best {} {scored}, played {}", v.best, v.played),
         };
         game.comments.push((ply + 1, text));
     }
