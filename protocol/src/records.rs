@@ -765,20 +765,24 @@ fn sgf_points(value: &str) -> Result<Vec<usize>, String> {
 /// Passes are left out, as transcripts leave them.
 pub fn transcript_moves(text: &str) -> Option<Vec<String>> {
     let squares = transcript_letters(text);
-    if squares.is_empty() || !squares.len().is_multiple_of(2) || squares.len() > 120 {
+    // 60 discs and a few passes.
+    if squares.is_empty() || !squares.len().is_multiple_of(2) || squares.len() > 160 {
         return None;
     }
     squares
         .chunks(2)
-        .map(|pair| {
-            (matches!(pair[0], b'a'..=b'h') && matches!(pair[1], b'1'..=b'8'))
-                .then(|| String::from_utf8_lossy(pair).into_owned())
+        .map(|pair| match pair {
+            // A pass, where the transcript writes one (`PA`, `PS`, `--`).
+            b"pa" | b"ps" | b"--" => Some("pass".to_string()),
+            _ => (matches!(pair[0], b'a'..=b'h') && matches!(pair[1], b'1'..=b'8'))
+                .then(|| String::from_utf8_lossy(pair).into_owned()),
         })
         .collect()
 }
 
 /// A transcript's letters, lower case, without the spaces and the move
-/// numbers a person may write between its moves (`1. f5 d6 2. c3`).
+/// numbers a person may write between its moves (`1. f5 d6 2. c3`); a
+/// pass written out (`pass`) as `pa`.
 fn transcript_letters(text: &str) -> Vec<u8> {
     text.split_ascii_whitespace()
         .filter(|word| {
@@ -786,6 +790,13 @@ fn transcript_letters(text: &str) -> Vec<u8> {
             !(digits.len() < word.len()
                 && !digits.is_empty()
                 && digits.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(|word| {
+            if word.eq_ignore_ascii_case("pass") {
+                "pa"
+            } else {
+                word
+            }
         })
         .flat_map(str::bytes)
         .map(|b| b.to_ascii_lowercase())
@@ -1716,6 +1727,14 @@ mod tests {
             assert_eq!(record.moves, ["h2e2", "h9g7"], "{text}");
         }
         assert_eq!(read_record("f5d6c3\n").unwrap().0, "othello");
+        // A transcript's passes written out, as some sites write them.
+        for text in ["f5 PA d6\n", "f5--d6\n", "f5 pass d6\n", "f5 ps d6\n"] {
+            assert_eq!(
+                read_record(text).unwrap().1.moves,
+                ["f5", "pass", "d6"],
+                "{text}"
+            );
+        }
         let e = read_record("f5 d6 e9\n").unwrap_err();
         assert!(e.contains("Othello transcript whose move 3"), "{e}");
     }
