@@ -335,3 +335,25 @@ fn clear_board_tells_the_evaluator_a_new_game_begins() {
     ok(&mut engine, "clear_board");
     ok(&mut engine, "play b d3");
 }
+
+/// `clear_board` empties the table before it answers: GTP has no
+/// `isready`, and a clocked `genmove` kept the last game's table (said
+/// in the log) rather than clear it on its clock.
+#[test]
+fn clear_board_empties_the_table_before_any_clock() {
+    let dir = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut command = crate::common::plyd_command(dir.path());
+    command.args(["--protocol", "gtp"]).env("RUST_LOG", "info");
+    let out = crate::common::output_with_input(
+        &mut command,
+        b"time_settings 5 0 0\ngenmove b\nclear_board\ngenmove b\nquit\n",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.matches("= ").count() + stdout.matches("=\n").count(),
+        5,
+        "{stdout}"
+    );
+    assert!(!stderr.contains("the table is kept"), "{stderr}");
+}

@@ -112,6 +112,11 @@ impl Gtp {
             // answers.
             "clear_board" => {
                 let fresh = ctl.new_game(self).map_err(|e| e.to_string());
+                // GTP has no `isready`: the table is emptied here, before
+                // the answer and any clock (it was kept for the game's
+                // first search on the clock, as after a `ucinewgame` with
+                // no `isready`).
+                ctl.settle_table(false);
                 self.left = [None, None];
                 self.marks.clear();
                 self.replay(ctl, Vec::new())
@@ -252,7 +257,9 @@ impl Gtp {
             self.replay(ctl, moves)?;
         }
         let go = self.go_params(color);
-        self.thinking = Some((color, std::time::Instant::now()));
+        // The move's clock runs from when its line was read (a queued
+        // `genmove` waited on it), as the GUI's does.
+        self.thinking = Some((color, ctl.clock_start()));
         self.pending = Some(id);
         self.failure = None;
         search(ctl, self, &go, None);
@@ -450,7 +457,10 @@ impl Dialect for Gtp {
             return;
         };
         if let Some((color, started)) = self.thinking.take() {
-            let took = started.elapsed().as_millis();
+            // Whole milliseconds, rounded up: rounded down, each move lost
+            // half of one on average, and a 1 s game of thirty moves ran up
+            // to 19 ms past its clock.
+            let took = started.elapsed().as_micros().div_ceil(1000);
             self.charge(color, u64::try_from(took).unwrap_or(u64::MAX));
         }
         let failure = self.failure.take();
