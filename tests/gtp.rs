@@ -357,3 +357,25 @@ fn clear_board_empties_the_table_before_any_clock() {
     );
     assert!(!stderr.contains("the table is kept"), "{stderr}");
 }
+
+/// `showboard` where Black must pass writes the pass as GTP does.
+#[test]
+fn showboard_writes_a_forced_pass_as_gtp_does() {
+    let moves = "d3 c3 b3 e3 f3 c5 f6 g2 b5 c6 f4 a5 h1 f5 d6 e7 d7 e6 d8 c4 c7 b7 a8 b6 a4 f8 \
+                 g4 b4 e8 a3 a7 g5 g8 c2 h4 g3 a2 h3 c1 d1 d2 e1 f1 f7 a6 h6 e2 b8 g7 c8 h5 g6 \
+                 h2 h7 h8 g1 b2 f2";
+    let mut input = String::from("clear_board\n");
+    for (i, mv) in moves.split_whitespace().enumerate() {
+        let colour = if i % 2 == 0 { "b" } else { "w" };
+        input.push_str(&format!("play {colour} {mv}\n"));
+    }
+    input.push_str("showboard\nquit\n");
+    let dir = crate::common::plugin_dir(&[("plyd_game_othello", "othello")]);
+    let mut command = crate::common::plyd_command(dir.path());
+    command.args(["--protocol", "gtp"]);
+    let out = crate::common::output_with_input(&mut command, input.as_bytes());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("? "), "{stdout}");
+    assert!(stdout.contains("Legal: pass\n"), "{stdout}");
+    assert!(!stdout.contains("0000"), "{stdout}");
+}

@@ -151,12 +151,14 @@ impl Gtp {
             "time_left" => self.time_left(&command.args),
             // The board, and at the end the verdict `d` gives.
             "showboard" => {
-                ctl.session
-                    .show_position()
-                    .map(|(board, _, _, verdict)| match verdict {
-                        Some(verdict) => format!("\n{}\nResult: {verdict}", board.trim_end()),
-                        None => format!("\n{}", board.trim_end()),
-                    })
+                ctl.session.show_position().map(|(board, _, _, verdict)| {
+                    // A forced pass in GTP's word, not UCI's `0000`.
+                    let board = board.trim_end().replace("0000 (a pass)", "pass");
+                    match verdict {
+                        Some(verdict) => format!("\n{board}\nResult: {verdict}"),
+                        None => format!("\n{board}"),
+                    }
+                })
             }
             "final_score" => Gtp::final_score(ctl),
             other => Err(format!("unknown command '{other}'")),
@@ -379,10 +381,20 @@ impl Gtp {
                     .into(),
             );
         };
+        self.left = [None, None];
+        if byo > 0 && stones == 0 {
+            // GTP's way of saying no time limits (byo-yomi time with no
+            // stones): each `genmove` gets the default second, as with no
+            // `time_settings` (it was played as sudden death of the main
+            // time).
+            self.main_ms = None;
+            self.byo_yomi_ms = 0;
+            self.byo_yomi_stones = 0;
+            return Ok(String::new());
+        }
         self.main_ms = Some(main);
         self.byo_yomi_ms = byo;
         self.byo_yomi_stones = stones;
-        self.left = [None, None];
         Ok(String::new())
     }
 
@@ -534,6 +546,10 @@ mod tests {
         assert!(gtp.time_settings(&["10", "0"]).is_err());
         assert!(gtp.time_settings(&["-1", "0", "0"]).is_err());
         assert!(gtp.time_left(&["b", "1.5", "0", "extra"]).is_err());
+        // Byo-yomi time with no stones: no time limits, the default second.
+        gtp.time_settings(&["2", "5", "0"]).unwrap();
+        assert_eq!(gtp.go_params(0).movetime, Some(DEFAULT_MOVE_MS));
+        assert_eq!(gtp.go_params(0).wtime, None);
         gtp.time_settings(&["1.5", "0", "0"]).unwrap();
         assert_eq!(gtp.go_params(0).wtime, Some(1_500));
         // A clock too large for milliseconds is the largest clock, never a
