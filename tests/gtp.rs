@@ -257,7 +257,7 @@ fn undo_takes_back_one_command_and_a_pass_after_the_end_is_accepted() {
     ok(&mut e, "undo");
     let board = ok(&mut e, "showboard");
     assert!(
-        board.contains("Black (X) to move") && board.contains("Legal: 0000"),
+        board.contains("Black (X) to move") && board.contains("Legal: pass"),
         "{board}"
     );
     ok(&mut e, "undo");
