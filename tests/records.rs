@@ -1755,3 +1755,22 @@ fn an_analysis_is_written_into_the_record_as_comments() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A PGN `Result` tag in words plyd does not read is named, where it was
+/// dropped without a word.
+#[test]
+fn an_unread_result_tag_is_named() {
+    let out = record_of(
+        "plyd_game_xiangqi",
+        "xiangqi",
+        "game.pgn",
+        "[Game \"Chinese Chess\"]\n[Result \"1:0\"]\n\n1. 炮二平五 马８进７\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "position startpos moves h2e2 h9g7\n");
+    assert!(
+        text(&out.stderr).contains("its Result tag '1:0' is no result plyd reads"),
+        "{}",
+        text(&out.stderr)
+    );
+}

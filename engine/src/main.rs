@@ -287,6 +287,12 @@ fn parse_header(text: &str) -> Result<(String, String), String> {
             format!("'{text}' is not KEY=VALUE (first=NAME, event=TEXT, result=first ...)")
         })?;
     let (key, value) = (key.trim(), value.trim());
+    // The fields in any case (`Result=1-0` is the result, not a tag).
+    let lower = key.to_ascii_lowercase();
+    let key = match lower.as_str() {
+        "first" | "second" | "event" | "place" | "result" => lower.as_str(),
+        _ => key,
+    };
     match key {
         "first" | "second" | "event" | "place" => {}
         "result" if header_result(value).is_some() => {}

@@ -821,6 +821,13 @@ fn replay_record(
             crate::counted(moves.len(), "ply", "plies"),
             result_words(stated, variant_played)
         )),
+        // A result tag in words no reader knows (`红方认输`, `1:0`).
+        _ if stated == RecordResult::Unknown => game_record.tag("Result").map(|unread| {
+            format!(
+                "its Result tag '{unread}' is no result plyd reads (1-0, 0-1, 1/2-1/2, 红胜, 黑胜, \
+                 和棋 ...): the result is taken as unknown"
+            )
+        }),
         _ => None,
     };
     // An Othello record's margin, where the rules ended the game, must be

@@ -644,7 +644,8 @@ fn result_of(text: &str) -> RecordResult {
     let red = text.starts_with('红') || text.starts_with('紅');
     let black = text.starts_with('黑');
     let won = has(&['胜', '勝']);
-    let lost = has(&['负', '負', '败', '敗']);
+    // A side that resigned (`红方认输`, `黑认负`) lost.
+    let lost = has(&['负', '負', '败', '敗']) || text.contains("认输") || text.contains("認輸");
     match text {
         "1-0" => RecordResult::First,
         "0-1" => RecordResult::Second,
@@ -769,7 +770,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
     let read_here = [
         "Game", "Variant", "Event", "Red", "Black", "Result", "FEN", "Format",
     ];
-    let others = tags
+    let mut others: Vec<(String, String)> = tags
         .iter()
         .filter(|(name, value)| {
             // PGN's tag names: letters, digits and `_` (another would not
@@ -785,6 +786,13 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
             (name.clone(), value)
         })
         .collect();
+    // A `Result` tag in words plyd does not read (`红方认输`, `1:0`), where
+    // the moves end with none either: kept, for the replay to name it.
+    if result == RecordResult::Unknown {
+        if let Some(unread) = tag("Result").filter(|v| !matches!(v.trim(), "" | "*" | "?")) {
+            others.push(("Result".to_string(), unread.trim().to_string()));
+        }
+    }
     // The FEN read above; the standard start is no start of its own.
     let start = fen.filter(|f| {
         f.split_whitespace().take(2).collect::<Vec<_>>()
@@ -957,7 +965,11 @@ pub(crate) fn write(
     let others = game
         .tags
         .iter()
-        .filter(|(n, _)| !n.eq_ignore_ascii_case("Site") && !n.eq_ignore_ascii_case("Date"))
+        .filter(|(n, _)| {
+            !["Site", "Date", "Result"]
+                .iter()
+                .any(|own| n.eq_ignore_ascii_case(own))
+        })
         .map(|(n, v)| (n.as_str(), v.as_str()));
     let tags = [
         ("Game", Some("Chinese Chess")),
@@ -1156,6 +1168,17 @@ mod tests {
         assert_eq!(with("*", "0-1"), RecordResult::Second);
         assert_eq!(with("1-0", "*"), RecordResult::First);
         assert_eq!(with("?", ""), RecordResult::Unknown);
+        // A resignation: the side that resigned lost.
+        assert_eq!(with("红方认输", ""), RecordResult::Second);
+        assert_eq!(with("黑方认输", ""), RecordResult::First);
+        // A tag in words no reader knows is kept for the replay to name,
+        // and not written back as a second `Result`.
+        let text = "[Game \"Chinese Chess\"]\n[Result \"1:0\"]\n\n1. h2e2 h9g7\n";
+        let game = read(text).unwrap();
+        assert_eq!(game.result, RecordResult::Unknown);
+        assert_eq!(game.tag("Result"), Some("1:0"));
+        let written = write(&game, &[], false, false).unwrap();
+        assert_eq!(written.matches("[Result ").count(), 1, "{written}");
     }
 
     /// A game's moves end at its result: a site's footer after it (as
