@@ -30,11 +30,23 @@ fn record_of(
     name: &str,
     body: impl AsRef<[u8]>,
 ) -> std::process::Output {
+    record_with(crate_name, plugin_game, name, body, &[])
+}
+
+/// [`record_of`] with `args` after `record` (`--to positions`, ...).
+fn record_with(
+    crate_name: &str,
+    plugin_game: &str,
+    name: &str,
+    body: impl AsRef<[u8]>,
+    args: &[&str],
+) -> std::process::Output {
     let plugins = plugin_dir(&[(crate_name, plugin_game)]);
     let dir = TempDir::new("records-file");
     let file = dir.path().join(name);
     std::fs::write(&file, body).unwrap();
-    run_plyd(plugins.path(), &["record", file.to_str().unwrap()])
+    let args = [&["record"][..], args, &[file.to_str().unwrap()]].concat();
+    run_plyd(plugins.path(), &args)
 }
 
 /// Play two games of `game` and check that the records read back.
@@ -1561,25 +1573,18 @@ fn an_analysis_scores_every_move_against_the_best() {
 #[test]
 fn an_analysis_leaves_the_rolls_of_the_dice_alone() {
     // EinStein's rolls are nobody's choice: their rows have no verdict.
-    let plugins = plugin_dir(&[("plyd_game_einstein", "einstein")]);
-    let dir = TempDir::new("records-analysis-dice");
-    let file = dir.path().join("game.txt");
-    std::fs::write(
-        &file,
+    let out = record_with(
+        "plyd_game_einstein",
+        "einstein",
+        "game.txt",
         "position startpos moves s165234 s652143 r2 a4a3 r6 e1d1\n",
-    )
-    .unwrap();
-    let out = run_plyd(
-        plugins.path(),
         &[
             "--game",
             "einstein",
-            "record",
             "--to",
             "positions",
             "--analyse",
             "depth=2",
-            file.to_str().unwrap(),
         ],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));

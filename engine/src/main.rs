@@ -1527,15 +1527,17 @@ fn record_file(
     // 1.xqf); each line of a game's variations, written as games of their
     // own, takes the next number free.
     let offset = *numbered;
+    let loaded = |name: &str| {
+        host.find_variant(name)
+            .ok_or_else(|| format!("{name} is not loaded"))
+    };
     for (number, variant, record, lines) in entries {
         let number = offset + number;
         let mut record = with_header(record, wanted.header);
         // A record written with the analysis's verdicts as comments.
         if let (Some(analyst), Some(to)) = (analyst.as_deref_mut(), wanted.to) {
             if to != POSITIONS {
-                let verdicts = host
-                    .find_variant(&variant)
-                    .ok_or_else(|| format!("{variant} is not loaded"))
+                let verdicts = loaded(&variant)
                     .and_then(|v| plyd::replay::game_verdicts(&v, number, &record, analyst));
                 match verdicts {
                     Ok(verdicts) => record = plyd::replay::with_verdicts(record, &verdicts),
@@ -1584,19 +1586,9 @@ fn record_file(
                 }
             }
             Some(POSITIONS) => {
-                let rows = host
-                    .find_variant(&variant)
-                    .ok_or_else(|| format!("{variant} is not loaded"))
-                    .and_then(|v| {
-                        plyd::replay::position_rows(
-                            &v,
-                            number,
-                            &record,
-                            &[],
-                            0,
-                            analyst.as_deref_mut(),
-                        )
-                    });
+                let rows = loaded(&variant).and_then(|v| {
+                    plyd::replay::position_rows(&v, number, &record, &[], 0, analyst.as_deref_mut())
+                });
                 failed |= !print_rows(rows, &say);
             }
             Some(to) => match record_format(to, &variant)

@@ -548,20 +548,15 @@ pub fn position_rows(
     game: &RecordGame,
     scores: &[&str],
     opening_plies: usize,
-    analyst: Option<&mut Analyst<'_>>,
+    mut analyst: Option<&mut Analyst<'_>>,
 ) -> Result<Vec<String>, String> {
-    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
-    if let Some(start) = &game.start {
-        state
-            .set_position(start)
-            .map_err(|e| format!("game {number}: bad position '{start}': {e}"))?;
+    if let Some(analyst) = analyst.as_deref_mut() {
+        analyst
+            .new_game(variant)
+            .map_err(|e| format!("game {number}: {e}"))?;
     }
-    let verdicts = match analyst {
-        Some(analyst) => Some(game_verdicts(variant, number, game, analyst)?),
-        None => None,
-    };
     let mut rows = Vec::with_capacity(game.moves.len());
-    for (ply, text) in game.moves.iter().enumerate() {
+    replay_game(variant, number, game, |ply, text, state, mv| {
         let position = state.position_text().map_err(|e| e.to_string())?;
         let side = state.side_to_move().map_err(|e| e.to_string())?;
         let (mut score, mut depth) = ply
@@ -578,17 +573,14 @@ pub fn position_rows(
             (RecordResult::First, 1) | (RecordResult::Second, 0) => "0",
             _ => "",
         };
-        let mv = state
-            .parse_legal_move(text)
-            .map_err(|e| format!("game {number}: move {} ('{text}'): {e}", ply + 1))?;
         // An analysis's columns: its own score and depth in their places,
         // the best move, the played move's score and the loss after.
         let mut added = String::new();
-        if let Some(verdicts) = &verdicts {
+        if let Some(analyst) = analyst.as_deref_mut() {
             added = "\t\t\t".to_string();
             score.clear();
             depth.clear();
-            if let Some(verdict) = &verdicts[ply] {
+            if let Some(verdict) = judge_ply(analyst, number, ply, state, mv)? {
                 let (s, d, rest) = verdict.columns();
                 (score, depth, added) = (s, d, format!("\t{rest}"));
             }
@@ -596,9 +588,50 @@ pub fn position_rows(
         rows.push(format!(
             "{number}\t{ply}\t{position}\t{text}\t{score}\t{depth}\t{result}{added}"
         ));
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// Replay game `number` of `variant` from its start, each move read as
+/// legal, `visit` called with the ply, the move's text, the position
+/// before it and the move.
+fn replay_game<F>(
+    variant: &VariantRef,
+    number: usize,
+    game: &RecordGame,
+    mut visit: F,
+) -> Result<(), String>
+where
+    F: FnMut(usize, &str, &GameState, plyd_api::Move) -> Result<(), String>,
+{
+    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
+    if let Some(start) = &game.start {
+        state
+            .set_position(start)
+            .map_err(|e| format!("game {number}: bad position '{start}': {e}"))?;
+    }
+    for (ply, text) in game.moves.iter().enumerate() {
+        let mv = state
+            .parse_legal_move(text)
+            .map_err(|e| format!("game {number}: move {} ('{text}'): {e}", ply + 1))?;
+        visit(ply, text, &state, mv)?;
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
-    Ok(rows)
+    Ok(())
+}
+
+/// The analyst's verdict on `mv`, played at `ply` of game `number`.
+fn judge_ply(
+    analyst: &mut Analyst<'_>,
+    number: usize,
+    ply: usize,
+    state: &GameState,
+    mv: plyd_api::Move,
+) -> Result<Option<Verdict>, String> {
+    analyst
+        .judge(state, mv)
+        .map_err(|e| format!("game {number}: ply {ply}: {e}"))
 }
 
 /// The analysis of every ply of game `number` of `variant`: the
@@ -609,27 +642,14 @@ pub fn game_verdicts(
     game: &RecordGame,
     analyst: &mut Analyst<'_>,
 ) -> Result<Vec<Option<Verdict>>, String> {
-    let mut state = GameState::new(&variant.plugin, variant.index).map_err(|e| e.to_string())?;
-    if let Some(start) = &game.start {
-        state
-            .set_position(start)
-            .map_err(|e| format!("game {number}: bad position '{start}': {e}"))?;
-    }
     analyst
         .new_game(variant)
         .map_err(|e| format!("game {number}: {e}"))?;
     let mut verdicts = Vec::with_capacity(game.moves.len());
-    for (ply, text) in game.moves.iter().enumerate() {
-        let mv = state
-            .parse_legal_move(text)
-            .map_err(|e| format!("game {number}: move {} ('{text}'): {e}", ply + 1))?;
-        verdicts.push(
-            analyst
-                .judge(&state, mv)
-                .map_err(|e| format!("game {number}: ply {ply}: {e}"))?,
-        );
-        state.make_move(mv).map_err(|e| e.to_string())?;
-    }
+    replay_game(variant, number, game, |ply, _, state, mv| {
+        verdicts.push(judge_ply(analyst, number, ply, state, mv)?);
+        Ok(())
+    })?;
     Ok(verdicts)
 }
 

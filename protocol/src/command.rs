@@ -117,6 +117,16 @@ pub struct GoParams {
 }
 
 impl GoParams {
+    /// The clock of `side` (0 the first player, any other the second):
+    /// its time and its increment, `wtime`/`winc` or `btime`/`binc`.
+    pub fn clock(&self, side: u32) -> (Option<i64>, Option<i64>) {
+        if side == 0 {
+            (self.wtime, self.winc)
+        } else {
+            (self.btime, self.binc)
+        }
+    }
+
     /// Whether the search ends on its own: a limit of depth, nodes, mate,
     /// time or a clock, and neither `infinite` nor `ponder`.
     pub fn has_a_limit(&self) -> bool {

@@ -158,11 +158,7 @@ fn clock_limits(
     move_overhead: Duration,
     plies_left: Option<u32>,
 ) -> Option<(TimeBudget, Duration)> {
-    let (time, inc) = if side == 0 {
-        (go.wtime, go.winc)
-    } else {
-        (go.btime, go.binc)
-    };
+    let (time, inc) = go.clock(side);
     // A clock that leaves out the side to move's time (`go btime 1000`
     // with White to move, `go winc 100 binc 100`, `go movestogo 1`) is
     // read as no time left, as Stockfish reads it, not as no limit: the
@@ -202,7 +198,7 @@ fn clock_limits(
 /// White's clock in a game where White moves second gets a move at once
 /// and no search.
 pub fn clock_leaves_out(go: &GoParams, side: u32) -> bool {
-    let own = if side == 0 { go.wtime } else { go.btime };
+    let (own, _) = go.clock(side);
     go.movetime.is_none()
         && own.is_none()
         && (go.wtime.is_some()

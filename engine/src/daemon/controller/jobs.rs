@@ -198,10 +198,7 @@ impl Controller {
         // What the GUI's clock lost beyond what plyd measured on its last
         // moves is kept back too (a chance node's `go` is no move of its
         // own: the comparison starts again after it).
-        let (time, inc) = match side {
-            0 => (go.wtime, go.winc),
-            _ => (go.btime, go.binc),
-        };
+        let (time, inc) = go.clock(side);
         let time = time.filter(|_| !chance_root);
         let lag = self.clock_lag.on_go(side, time, inc);
         if let Some((expected, given)) = self.clock_lag.rose {
@@ -624,10 +621,7 @@ const LAG_HORIZON_MOVES: u32 = 20;
 /// Whether `go` gives `side` a clock with no increment and no
 /// `movestogo`: sudden death.
 fn sudden_death(go: &GoParams, side: u32) -> bool {
-    let (time, inc) = match side {
-        0 => (go.wtime, go.winc),
-        _ => (go.btime, go.binc),
-    };
+    let (time, inc) = go.clock(side);
     time.is_some() && inc.unwrap_or(0) <= 0 && go.moves_to_go.unwrap_or(0) == 0
 }
 

@@ -1241,11 +1241,7 @@ fn whose_move(state: &GameState) -> String {
     if state.outcome().ok() != Some(crate::host::Outcome::Ongoing) {
         return String::new();
     }
-    let mut outcomes = Vec::new();
-    if state.plugin().has_chance()
-        && state.chance_outcomes(&mut outcomes).is_ok()
-        && !outcomes.is_empty()
-    {
+    if crate::book::is_chance_node(state).unwrap_or(false) {
         return "; a chance move comes first there (in EinStein, the roll of the die)".to_string();
     }
     match state.side_to_move() {
