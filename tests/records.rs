@@ -285,7 +285,7 @@ fn the_games_that_replay_are_given_beside_those_that_do_not() {
         "position startpos moves f5 d6\nposition startpos moves f5 f6\n"
     );
     let err = text(&out.stderr);
-    assert!(err.contains("record 2: move 1 ('a1')"), "{err}");
+    assert!(err.contains("record 2: ply 1 ('a1')"), "{err}");
     assert!(
         !err.contains("record 1") && !err.contains("record 3"),
         "{err}"
@@ -366,7 +366,7 @@ fn games_on_one_line_from_another_start_and_on_the_smaller_board_are_read() {
     let out = replay("#[AM][a][b][?][x][y];\n1 c1c4(c5) c8c1(c2)\n");
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("record 1: move 2 ('c8c1c2')"), "{err}");
+    assert!(err.contains("record 1: ply 2 ('c8c1c2')"), "{err}");
     // A game named for another game's record is said to be that.
     std::fs::write(&file, "(;GM[Othello]B[F5];)\n").unwrap();
     let out = run_plyd(
@@ -443,7 +443,7 @@ fn xiangqi_records_in_chinese_and_wxf_notation_replay() {
     );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("record 1: move 3 ('炮五进五', e2e7)"), "{err}");
+    assert!(err.contains("record 1: ply 3 ('炮五进五', e2e7)"), "{err}");
 }
 
 #[test]
@@ -741,7 +741,7 @@ fn a_xiangqi_record_plays_on_past_a_repetition_that_plyd_rules_drawn() {
         "{err}"
     );
     assert!(
-        err.contains("record 3: move 9 ('H2-H8', h2h8): illegal move 'h2h8' (44 legal here:"),
+        err.contains("record 3: ply 9 ('H2-H8', h2h8): illegal move 'h2h8' (44 legal here:"),
         "{err}"
     );
 }

@@ -333,14 +333,15 @@ impl Failure {
 }
 
 /// Why move `i` (from 0), `text` in plyd's notation, was refused: the
-/// move named as the record wrote it too, where that differs (`move 3
-/// ('炮五进五', e2e7): ...`).
+/// move named as the record wrote it too, where that differs, and counted
+/// in plies, both sides' moves (`ply 3 ('炮五进五', e2e7): ...`, Red's
+/// second move), as no record numbers its moves one way.
 fn refusal(written: &[String], i: usize, text: &str, why: impl std::fmt::Display) -> String {
     let name = match written.get(i) {
         Some(w) if w != text => format!("'{w}', {text}"),
         _ => format!("'{text}'"),
     };
-    format!("move {} ({name}): {why}", i + 1)
+    format!("ply {} ({name}): {why}", i + 1)
 }
 
 /// The moves of a replayed record as the plugin writes them (passes the

@@ -565,6 +565,28 @@ pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>, Option<String>)
     Ok((tags, lines, end))
 }
 
+/// The number of a game's first move: its FEN's sixth field, as PGN
+/// numbers a game begun from a position, else 1.
+fn first_move_number(fen: Option<&str>) -> usize {
+    fen.and_then(|fen| fen.split_whitespace().nth(5))
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| (1..=10_000).contains(&n))
+        .unwrap_or(1)
+}
+
+/// The `i`th move (from 0) as PGN numbers it, `3.` for Red's third and
+/// `3...` for Black's, in a game whose first move (Red's where
+/// `red_first`) is numbered `first_number`.
+fn move_label(i: usize, red_first: bool, first_number: usize) -> String {
+    let ply = i + usize::from(!red_first);
+    let number = ply / 2 + first_number;
+    if ply.is_multiple_of(2) {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
 /// A line's move words with its comments (`{...}`) where they stand.
 fn words_with_comments(line: &Line) -> String {
     let mut comments = line.comments.iter().peekable();
@@ -739,17 +761,19 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         ));
     }
     let (mut moves, mut written) = (Vec::new(), Vec::new());
+    let (first_number, red_first) = (first_move_number(fen.as_deref()), board.red_to_move);
     for (i, word) in words.iter().enumerate() {
         let (from, to) = match iccs(word) {
             Some(squares) => squares,
             None => {
+                let label = || move_label(i, red_first, first_number);
                 let described = wxf(word).or_else(|| chinese(word)).ok_or_else(|| {
                     format!(
                         "move {} ('{word}') is not ICCS, WXF or Chinese notation",
-                        i + 1
+                        label()
                     )
                 })?;
-                locate(&board, described).map_err(|e| format!("move {} ('{word}'): {e}", i + 1))?
+                locate(&board, described).map_err(|e| format!("move {} ('{word}'): {e}", label()))?
             }
         };
         board.play(from, to);
@@ -1038,14 +1062,7 @@ pub(crate) fn write(
         Open,
         Close,
     }
-    // Numbered on from the start position's move number (its FEN's sixth
-    // field), as PGN numbers a game begun from a position.
-    let first_number = fen
-        .split_whitespace()
-        .nth(5)
-        .and_then(|n| n.parse::<usize>().ok())
-        .filter(|&n| (1..=10_000).contains(&n))
-        .unwrap_or(1);
+    let first_number = first_move_number(Some(fen));
     let mut words: Vec<String> = comment_words(0).collect();
     let mut open = false;
     let mut steps = Vec::new();
@@ -1234,6 +1251,20 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_move_is_named_by_its_pgn_number() {
+        let e = read("[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. a0a1 zz9\n")
+            .unwrap_err();
+        assert!(e.contains("move 3... ('zz9') is not ICCS"), "{e}");
+        // From a FEN: its move number, and Black's first move.
+        let e = read(
+            "[Game \"Chinese Chess\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 12\"]\n\n\
+             12. ... e9e8 13. d0d1 马８进７\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("move 13... ('马８进７')"), "{e}");
+    }
+
+    #[test]
     fn a_bare_list_of_chinese_moves_is_a_game_from_the_start() {
         let game = read_bare_chinese("1. 炮二平五 马８进７\n2. 马二进三 车９平８ 和棋\n")
             .unwrap()
@@ -1246,7 +1277,7 @@ mod tests {
         let Some(Err(e)) = read_bare_chinese("1. 炮二平五 马８进７ 2. 马二进五") else {
             panic!()
         };
-        assert!(e.contains("move 3 ('马二进五')"), "{e}");
+        assert!(e.contains("move 2. ('马二进五')"), "{e}");
     }
 
     /// A game's tags other than those plyd reads (`Date`, `Site`, `Round`,
@@ -1702,6 +1733,6 @@ mod tests {
         assert_eq!(championship.date_place, "1982.01.04 Guangzhou");
         assert_eq!(championship.first, "Hu Ronghua");
         let bad = game("WXF", "1. C3.5");
-        assert!(read(&bad).unwrap_err().contains("move 1 ('C3.5')"));
+        assert!(read(&bad).unwrap_err().contains("move 1. ('C3.5')"));
     }
 }
