@@ -1535,6 +1535,37 @@ fn three_or_more_engines_play_a_round_robin() {
         let games = std::fs::read_to_string(records.join(file)).unwrap();
         assert_eq!(games.matches("(;GM[Othello]").count(), 4, "{file}: {games}");
     }
+    // An engine changed since (a student's evaluator sent in again, here
+    // a deeper search): its pairs' logs are refused, and their games left
+    // out of the table, not counted as the new engine's.
+    let changed: Vec<&str> = with_record
+        .iter()
+        .map(|&a| if a == "depth=2" { "depth=3" } else { a })
+        .collect();
+    let refused = arena(plugins.path(), &changed);
+    let (stdout, stderr) = (text(&refused.stdout), text(&refused.stderr));
+    assert_eq!(refused.status.code(), Some(3), "{stdout}\n{stderr}");
+    assert_eq!(row(&stdout, "two")[2], "0", "{stdout}");
+    assert_eq!(row(&stdout, "one")[2], "4", "{stdout}");
+    assert!(stdout.contains("round robin: 3 engines, 3 pairs, 4 games"), "{stdout}");
+    let one_two = folder.join("one-vs-two.txt");
+    assert!(
+        stderr.contains(&format!(
+            "its games are left out of the table (to play the pair anew with this command, \
+             remove {} and {})",
+            one_two.display(),
+            records.join("one-vs-two.ggf").display()
+        )),
+        "{stderr}"
+    );
+    // Removed as said, the two pairs are played anew.
+    for stem in ["one-vs-two", "two-vs-fake"] {
+        std::fs::remove_file(folder.join(format!("{stem}.txt"))).unwrap();
+        std::fs::remove_file(records.join(format!("{stem}.ggf"))).unwrap();
+    }
+    let anew = arena(plugins.path(), &changed);
+    assert!(anew.status.success(), "{}", text(&anew.stderr));
+    assert_eq!(row(&text(&anew.stdout), "two")[2], "8", "{}", text(&anew.stdout));
     // Options a round robin cannot take are refused.
     let mut with_sprt = args.clone();
     with_sprt.extend(["--sprt", "elo0=0", "elo1=10"]);

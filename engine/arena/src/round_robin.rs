@@ -88,6 +88,10 @@ pub(crate) fn run(
         .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
         .collect();
     let mut not_played = Vec::new();
+    // Pairs whose log this command refused to resume (an engine's files
+    // or settings changed since its games: a student's plugin sent in
+    // again): their games are another match's, left out of the table.
+    let mut stale: Vec<(usize, usize)> = Vec::new();
     // Engines whose set-up failed in a pair (a program that does not
     // start, or answers nothing within the limit): the same failure waits
     // in each of their pairs, which are passed over.
@@ -134,7 +138,7 @@ pub(crate) fn run(
         match play(&pair_args, plugin_dirs, game, cancel) {
             Ok(()) => {}
             Err(ArenaError::Interrupted) => {
-                print_table(&folder, &names, &pairs, &not_played, &args.build);
+                print_table(&folder, &names, &pairs, &stale, &not_played, &args.build);
                 say(
                     "plyd arena: round robin interrupted; to go on, run the same command again \
                      (each pair's log is resumed)",
@@ -148,6 +152,20 @@ pub(crate) fn run(
                         failed_setup[e] = true;
                     }
                 }
+                let why = if resumed && why.starts_with("--resume ") {
+                    stale.push((i, j));
+                    format!(
+                        "{why}; its games are left out of the table (to play the pair anew with \
+                         this command, remove {}{})",
+                        log.display(),
+                        match &pair_args.record {
+                            Some(record) => format!(" and {}", record.display()),
+                            None => String::new(),
+                        }
+                    )
+                } else {
+                    why
+                };
                 say(&format!(
                     "plyd arena: {} vs {} not played to its end, passed over: {why}",
                     names[i], names[j]
@@ -163,7 +181,7 @@ pub(crate) fn run(
             }
         }
     }
-    print_table(&folder, &names, &pairs, &not_played, &args.build);
+    print_table(&folder, &names, &pairs, &stale, &not_played, &args.build);
     if not_played.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -231,11 +249,13 @@ fn played_order(folder: &Path, names: &[String], i: usize, j: usize) -> (usize, 
 }
 
 /// Every engine's games against the rest, from the pairs' logs (those
-/// there), best first, with the cross table of the pairs' points.
+/// there, but for the `stale` pairs' whose log another match wrote),
+/// best first, with the cross table of the pairs' points.
 fn print_table(
     folder: &Path,
     names: &[String],
     pairs: &[(usize, usize)],
+    stale: &[(usize, usize)],
     not_played: &[String],
     build: &str,
 ) {
@@ -248,6 +268,9 @@ fn print_table(
     let mut forfeits = vec![0u64; n];
     for &(i, j) in pairs {
         let (i, j) = played_order(folder, names, i, j);
+        if stale.contains(&(i, j)) {
+            continue;
+        }
         let Ok((_, log)) = crate::read_log(&pair_log(folder, &names[i], &names[j])) else {
             continue;
         };
