@@ -948,6 +948,36 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
             .contains("plyd check: a plugin call did not return within 1 s (call_limit)"),
         "{out:?}"
     );
+    // One caught in a loop of its own code is named, with the place and
+    // the position it was checking.
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    {
+        let out = common::plyd_command(dir.path())
+            .args([
+                "check",
+                "--game",
+                "othello",
+                "--evaluator",
+                "odd",
+                "--config",
+            ])
+            .arg(&config)
+            .env("PLYD_TEST_EVAL", "spin")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("did not return within 1 s (call_limit); stuck inside ")
+                && stderr.contains("libplyd_eval_odd.so, at 0x")
+                && stderr.contains("while checking game ")
+                && stderr.contains(" ply 2, position '"),
+            "{stderr}"
+        );
+    }
     // So is a bench (which hung for ever, saying nothing).
     let out = common::plyd_command(dir.path())
         .args(["bench", "othello", "4", "--evaluator", "odd", "--config"])

@@ -944,12 +944,13 @@ fn run() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let main_thread = plyd::threads::current_id();
+            // The evaluator's check runs on threads of its own: every
+            // thread of the process is looked at.
             watch_progress(
                 "check",
                 &config,
                 || plyd::check::PROGRESS.load(Ordering::Relaxed),
-                move || main_thread.into_iter().collect(),
+                plyd::threads::all_ids,
             );
             let checked = configured_variant(&host, &config).and_then(|variant| {
                 let rules = plyd::check::run(&variant, fen.as_deref(), *games, *plies, *seed)?;

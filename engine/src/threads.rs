@@ -120,6 +120,27 @@ pub fn current_id() -> Option<i32> {
     None
 }
 
+/// The kernel ids of this process's threads but the caller's (those in
+/// `/proc/self/task`).
+#[cfg(target_os = "linux")]
+pub fn all_ids() -> Vec<i32> {
+    let me = current_id();
+    std::fs::read_dir("/proc/self/task")
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+                .filter(|&id| Some(id) != me)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The ids of this process's threads: not known here.
+#[cfg(not(target_os = "linux"))]
+pub fn all_ids() -> Vec<i32> {
+    Vec::new()
+}
+
 /// How long the thread `id` of this process has waited on a run queue: the
 /// second field of its `schedstat` (nanoseconds), which the kernel keeps
 /// unless built without scheduler statistics. The caller makes sure the

@@ -230,7 +230,16 @@ mod imp {
     /// The instruction the sampled thread was at; 0 until it answers.
     static SAMPLE: AtomicUsize = AtomicUsize::new(0);
 
+    /// The sampled thread's noted context ([`super::note_context`]), its
+    /// buffer's address and length (0 where none), stored before
+    /// [`SAMPLE`].
+    static SAMPLE_CONTEXT: AtomicUsize = AtomicUsize::new(0);
+    static SAMPLE_CONTEXT_LEN: AtomicUsize = AtomicUsize::new(0);
+
     extern "C" fn on_sample(_signal: c_int, _info: *mut libc::siginfo_t, context: *mut c_void) {
+        let (address, length) = CONTEXT.get();
+        SAMPLE_CONTEXT.store(address, Ordering::Relaxed);
+        SAMPLE_CONTEXT_LEN.store(length, Ordering::Relaxed);
         SAMPLE.store(instruction(context), Ordering::Release);
     }
 
@@ -276,8 +285,22 @@ mod imp {
         };
         let (name, offset) = plugin_at(pc)?;
         let name = String::from_utf8_lossy(name);
+        // What the thread noted it was doing (`while checking game 1 ply
+        // 25, position ...`): its own buffer, which it does not touch
+        // while it is inside the plugin's call.
+        let address = SAMPLE_CONTEXT.load(Ordering::Relaxed);
+        let noted = if address == 0 {
+            String::new()
+        } else {
+            let length = SAMPLE_CONTEXT_LEN.load(Ordering::Relaxed);
+            // SAFETY: the stuck thread's context buffer, as its handler
+            // read it above.
+            let text = unsafe { std::slice::from_raw_parts(address as *const u8, length) };
+            format!(", {}", String::from_utf8_lossy(text))
+        };
         Some(format!(
-            "{name}, at {offset:#x} (addr2line -f -C -i -e {name} {offset:#x} names the function)"
+            "{name}, at {offset:#x} (addr2line -f -C -i -e {name} {offset:#x} names the \
+             function){noted}"
         ))
     }
 

@@ -122,6 +122,14 @@ impl Evaluator for DiscCount {
                 std::thread::sleep(std::time::Duration::from_secs(1));
             }
         }
+        // A loop in the evaluator's own code (a student's bug), not asleep
+        // in the system.
+        if mode() == "spin" && discs(state) >= 7 {
+            let mut turns = 0u64;
+            loop {
+                turns = std::hint::black_box(turns.wrapping_add(1));
+            }
+        }
         if mode() == "black" {
             let p = state.position();
             return p.black.count_ones() as i32 - p.white.count_ones() as i32;
@@ -352,7 +360,7 @@ fn table(mode: &str) -> EvaluatorApi {
         "huge" => table.table_size = 1 << 20,
         "bound" => table.score_bound = abi::MAX_SCORE_BOUND + 1,
         "half-stack" => table.stack_new = Some(lone_stack_new),
-        "panic" | "segfault" | "ok" | "loud" | "hang" | "hang-locked" | "params-panic"
+        "panic" | "segfault" | "ok" | "loud" | "hang" | "spin" | "hang-locked" | "params-panic"
         | "black" | "new-game-panic" | "shared" | "leak" | "slow" => {}
         "stack-unsupported" | "stack-null" | "stack-push-unsupported" | "stack-wrong" => {
             table.stack_new = Some(odd_stack_new);
