@@ -385,6 +385,22 @@ fn plyd_against_itself_on_othello() {
         }
         assert_eq!(of_game[0][2], "8/8/8/3OX3/3XO3/8/8/8 b");
     }
+    // Analysed, the opening's moves (the arena's, no player's) have the
+    // position judged and the move not charged.
+    let analysed = plyd_command(plugins.path())
+        .args(["record", "--to", "positions", "--analyse", "depth=1"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(analysed.status.success(), "{}", text(&analysed.stderr));
+    let analysed = text(&analysed.stdout);
+    for line in analysed.lines().skip(1) {
+        let row: Vec<&str> = line.split('\t').collect();
+        let ply: usize = row[1].parse().unwrap();
+        assert!(!row[4].is_empty() && !row[7].is_empty(), "{line}");
+        assert_eq!(row[8].is_empty(), ply < 4, "{line}");
+        assert_eq!(row[9].is_empty(), ply < 4, "{line}");
+    }
 
     // One progress line per game.
     assert_eq!(
@@ -1547,7 +1563,10 @@ fn three_or_more_engines_play_a_round_robin() {
     assert_eq!(refused.status.code(), Some(3), "{stdout}\n{stderr}");
     assert_eq!(row(&stdout, "two")[2], "0", "{stdout}");
     assert_eq!(row(&stdout, "one")[2], "4", "{stdout}");
-    assert!(stdout.contains("round robin: 3 engines, 3 pairs, 4 games"), "{stdout}");
+    assert!(
+        stdout.contains("round robin: 3 engines, 3 pairs, 4 games"),
+        "{stdout}"
+    );
     let one_two = folder.join("one-vs-two.txt");
     assert!(
         stderr.contains(&format!(
@@ -1565,7 +1584,12 @@ fn three_or_more_engines_play_a_round_robin() {
     }
     let anew = arena(plugins.path(), &changed);
     assert!(anew.status.success(), "{}", text(&anew.stderr));
-    assert_eq!(row(&text(&anew.stdout), "two")[2], "8", "{}", text(&anew.stdout));
+    assert_eq!(
+        row(&text(&anew.stdout), "two")[2],
+        "8",
+        "{}",
+        text(&anew.stdout)
+    );
     // Options a round robin cannot take are refused.
     let mut with_sprt = args.clone();
     with_sprt.extend(["--sprt", "elo0=0", "elo1=10"]);

@@ -1571,8 +1571,11 @@ fn an_analysis_scores_every_move_against_the_best() {
 }
 
 #[test]
-fn an_analysis_leaves_the_rolls_of_the_dice_alone() {
-    // EinStein's rolls are nobody's choice: their rows have no verdict.
+fn an_analysis_weighs_each_roll_of_the_dice() {
+    // EinStein's rolls are nobody's choice: a roll's row has no best
+    // move; its score is the position's worth before the roll (the mean
+    // over the six), `played` its worth after this roll for the same
+    // side, and `loss` what the roll cost that side.
     let out = record_with(
         "plyd_game_einstein",
         "einstein",
@@ -1595,13 +1598,23 @@ fn an_analysis_leaves_the_rolls_of_the_dice_alone() {
         .map(|l| l.split('\t').collect())
         .collect();
     assert_eq!(rows.len(), 6, "{stdout}");
-    for row in &rows {
+    let mut rolls = 0;
+    for (i, row) in rows.iter().enumerate() {
         assert_eq!(row.len(), 10, "{stdout}");
+        for column in [4, 5, 8, 9] {
+            assert!(!row[column].is_empty(), "{stdout}");
+        }
         let roll = row[3].starts_with('r');
-        for column in [4, 5, 7, 8, 9] {
-            assert_eq!(row[column].is_empty(), roll, "{stdout}");
+        assert_eq!(row[7].is_empty(), roll, "{stdout}");
+        if roll {
+            rolls += 1;
+            let number = |column: usize| row[column].parse::<i64>().unwrap();
+            assert_eq!(number(9), number(4) - number(8), "{stdout}");
+            // The roller moves next: the next row's score, same depth.
+            assert_eq!(row[8], rows[i + 1][4], "{stdout}");
         }
     }
+    assert_eq!(rolls, 2, "{stdout}");
 }
 
 /// A `position` line is of the config file's game where `--game` names

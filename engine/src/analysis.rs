@@ -148,12 +148,15 @@ impl<'a> Analyst<'a> {
         Ok(())
     }
 
-    /// The verdict on `played` in `state`; `None` at a chance node (the
-    /// dice choose, nobody errs).
+    /// The verdict on `played` in `state` (at a chance node, on the
+    /// outcome: [`Analyst::judge_roll`]); `None` where the search found no
+    /// move.
     pub fn judge(&mut self, state: &GameState, played: Move) -> Result<Option<Verdict>, String> {
         let fail = |e: PluginError| e.to_string();
         if crate::book::is_chance_node(state).map_err(fail)? {
-            return Ok(None);
+            let verdict = self.judge_roll(state, played)?;
+            self.searched_one();
+            return Ok(Some(verdict));
         }
         let best = self.search(state, Vec::new())?;
         let best_move = match best.best {
@@ -173,9 +176,51 @@ impl<'a> Analyst<'a> {
             .score
             .zip(played_score)
             .map(|(best, played)| worth(best, bound) - worth(played, bound));
+        self.searched_one();
+        Ok(Some(Verdict {
+            score: best.score.map(score_word).unwrap_or_default(),
+            depth: best.score.map(|_| best.depth),
+            best: best_move,
+            played: played_score.map(score_word).unwrap_or_default(),
+            loss,
+        }))
+    }
+
+    /// The verdict on the outcome `rolled` of the chance node `state`: its
+    /// value before the roll (the mean over the outcomes), the value
+    /// after this one, both for the side to move before the roll, and
+    /// what the roll cost that side (`loss`, below 0 for a good roll); no
+    /// best move (nobody chooses).
+    fn judge_roll(&mut self, state: &GameState, rolled: Move) -> Result<Verdict, String> {
+        let fail = |e: PluginError| e.to_string();
+        let before = self.search(state, Vec::new())?;
+        let mut after = state.try_clone().map_err(fail)?;
+        after.make_move(rolled).map_err(fail)?;
+        let mut outcome = self.search(&after, Vec::new())?;
+        if after.side_to_move().map_err(fail)? != state.side_to_move().map_err(fail)? {
+            outcome.score = outcome.score.map(|score| match score {
+                Score::Cp(n) => Score::Cp(-n),
+                Score::Mate(n) => Score::Mate(-n),
+            });
+        }
+        let bound = i64::from(search::score::eval_bound(self.evaluator()?));
+        let loss = before
+            .score
+            .zip(outcome.score)
+            .map(|(before, outcome)| worth(before, bound) - worth(outcome, bound));
+        Ok(Verdict {
+            score: before.score.map(score_word).unwrap_or_default(),
+            depth: before.score.map(|_| before.depth),
+            best: String::new(),
+            played: outcome.score.map(score_word).unwrap_or_default(),
+            loss,
+        })
+    }
+
+    /// Count one position judged, and say the progress on stderr every
+    /// few seconds (a long game at a deep limit takes minutes).
+    fn searched_one(&mut self) {
         self.searched += 1;
-        // Progress on stderr every few seconds: a long game at a deep
-        // limit takes minutes.
         if self.said.elapsed() >= PROGRESS_EVERY {
             eprintln!(
                 "analysis: {} searched, {} s",
@@ -184,13 +229,6 @@ impl<'a> Analyst<'a> {
             );
             self.said = Instant::now();
         }
-        Ok(Some(Verdict {
-            score: best.score.map(score_word).unwrap_or_default(),
-            depth: best.score.map(|_| best.depth),
-            best: best_move,
-            played: played_score.map(score_word).unwrap_or_default(),
-            loss,
-        }))
     }
 
     /// The evaluator of the game now analysed.

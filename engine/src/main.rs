@@ -1478,10 +1478,18 @@ fn record_file(
     if wanted.to == Some(POSITIONS) {
         let text = plyd_util::files::decode_text(&bytes);
         if plyd::replay::is_arena_log(&text) {
-            return u8::from(!print_rows(
-                plyd::replay::arena_log_rows(host, &text, analyst),
-                &say,
-            ));
+            let mut emit = |rows: Vec<String>| {
+                for row in rows {
+                    outln!("{row}");
+                }
+            };
+            return match plyd::replay::arena_log_rows(host, &text, analyst, &mut emit) {
+                Ok(()) => 0,
+                Err(e) => {
+                    say(&e);
+                    1
+                }
+            };
         }
     }
     let text = plyd::replay::record_text(&bytes, file, wanted.variations);

@@ -542,7 +542,8 @@ pub const POSITION_COLUMNS: &str = "game\tply\tposition\tmove\tscore\tdepth\tres
 /// the game's `result` gave the side to move there: 1, 0.5 or 0, empty
 /// where the result is not known. With an `analyst`, the score and depth
 /// are its search's, and its [`crate::analysis::ANALYSIS_COLUMNS`] follow
-/// (empty at a chance node).
+/// (at a chance node, the roll's worth; a move of an arena log's opening
+/// is not charged).
 pub fn position_rows(
     variant: &VariantRef,
     number: usize,
@@ -581,7 +582,14 @@ pub fn position_rows(
             added = "\t\t\t".to_string();
             score.clear();
             depth.clear();
-            if let Some(verdict) = judge_ply(analyst, number, ply, state, mv)? {
+            if let Some(mut verdict) = judge_ply(analyst, number, ply, state, mv)? {
+                // A move of the match's opening (a random one drawn by the
+                // arena) is no player's choice: the position is judged,
+                // the move is not charged.
+                if ply < opening_plies {
+                    verdict.played.clear();
+                    verdict.loss = None;
+                }
                 let (s, d, rest) = verdict.columns();
                 (score, depth, added) = (s, d, format!("\t{rest}"));
             }
@@ -677,12 +685,15 @@ pub fn with_verdicts(mut game: RecordGame, verdicts: &[Option<Verdict>]) -> Reco
 }
 
 /// The rows of `plyd record --to positions` for every game of the arena
-/// log `text` (see [`position_rows`]), with each game's `Scores`.
+/// log `text` (see [`position_rows`]), with each game's `Scores`, handed
+/// to `emit` a game at a time (an analysis of a long log is written as
+/// it goes, not lost whole when it is stopped).
 pub fn arena_log_rows(
     host: &PluginHost,
     text: &str,
     mut analyst: Option<&mut Analyst<'_>>,
-) -> Result<Vec<String>, String> {
+    emit: &mut dyn FnMut(Vec<String>),
+) -> Result<(), String> {
     let log = plyd_arena::resume::parse_log(text)?;
     let variant = host.find_variant(&log.header.variant).ok_or_else(|| {
         format!(
@@ -709,7 +720,6 @@ pub fn arena_log_rows(
             .set_option(name, value)
             .map_err(|e| format!("its header's game option {setting}: {e}"))?;
     }
-    let mut rows = Vec::new();
     for raw in &log.games {
         let tag = |name: &str| raw.tags.get(name).map(String::as_str).unwrap_or("");
         let number: usize = tag("Game").parse().unwrap_or(0);
@@ -722,7 +732,7 @@ pub fn arena_log_rows(
             .split_whitespace()
             .collect();
         let opening: usize = tag("OpeningPlies").parse().unwrap_or(0);
-        rows.extend(position_rows(
+        emit(position_rows(
             &variant,
             number,
             &game,
@@ -731,7 +741,7 @@ pub fn arena_log_rows(
             analyst.as_deref_mut(),
         )?);
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// Whether `text` (a file's, decoded) is a plyd arena game log.
