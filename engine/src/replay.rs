@@ -623,7 +623,7 @@ where
     for (ply, text) in game.moves.iter().enumerate() {
         let mv = state
             .parse_legal_move(text)
-            .map_err(|e| format!("game {number}: move {} ('{text}'): {e}", ply + 1))?;
+            .map_err(|e| format!("game {number}: ply {} ('{text}'): {e}", ply + 1))?;
         visit(ply, text, &state, mv)?;
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
