@@ -773,7 +773,8 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
                         label()
                     )
                 })?;
-                locate(&board, described).map_err(|e| format!("move {} ('{word}'): {e}", label()))?
+                locate(&board, described)
+                    .map_err(|e| format!("move {} ('{word}'): {e}", label()))?
             }
         };
         board.play(from, to);
