@@ -466,6 +466,16 @@ fn othello_start<'a>(game: &'a RecordGame, format: &str) -> Result<(&'a str, &'a
     }
 }
 
+/// GGF's and SGF's `DT[...]` field of a game's when and where, nothing
+/// where that is not known.
+fn date_field(date_place: &str) -> String {
+    if date_place.is_empty() {
+        String::new()
+    } else {
+        format!("DT[{date_place}]")
+    }
+}
+
 fn write_ggf(game: &RecordGame) -> Result<String, String> {
     // Black's margin, as GGS writes it; the sign alone where the margin is
     // not known (a game lost on time, by an illegal move).
@@ -478,9 +488,9 @@ fn write_ggf(game: &RecordGame) -> Result<String, String> {
     };
     let (squares, side) = othello_start(game, "GGF")?;
     let mut text = format!(
-        "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{result}]TY[8]BO[8 {} {}]",
+        "(;GM[Othello]PC[{}]{}PB[{}]PW[{}]RE[{result}]TY[8]BO[8 {} {}]",
         game.event,
-        game.date_place,
+        date_field(&game.date_place),
         game.first,
         game.second,
         squares.replace('X', "*"),
@@ -512,8 +522,11 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
         (_, RecordResult::Unknown) => "?".to_string(),
     };
     let mut text = format!(
-        "(;GM[2]FF[4]SZ[8]EV[{}]DT[{}]PB[{}]PW[{}]RE[{result}]",
-        game.event, game.date_place, game.first, game.second
+        "(;GM[2]FF[4]SZ[8]EV[{}]{}PB[{}]PW[{}]RE[{result}]",
+        game.event,
+        date_field(&game.date_place),
+        game.first,
+        game.second
     );
     // A game from another start: the squares that differ from the
     // standard start set up (`AB`, `AW`, `AE` for those emptied) and the

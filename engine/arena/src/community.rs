@@ -132,12 +132,26 @@ fn write_one(
             )
         }
     };
+    // The game's number and seed where the format has a field for free
+    // text: GGF's and SGF's `DT` is a date, so there they go with the
+    // event (`PC[plyd arena game 2 seed 7]`), and no date is written (the
+    // log keeps none: records are written again from it).
+    let (date_place, event) = match format {
+        RecordFormat::Ggf | RecordFormat::Sgf => (
+            String::new(),
+            format!("plyd arena game {} seed {}", game.number, game.seed),
+        ),
+        _ => (
+            format!("game {} seed {}", game.number, game.seed),
+            "plyd arena".to_string(),
+        ),
+    };
     let record = RecordGame {
         first: game.players[0].clone(),
         second: game.players[1].clone(),
         result: record_result(game.result),
-        date_place: format!("game {} seed {}", game.number, game.seed),
-        event: "plyd arena".to_string(),
+        date_place,
+        event,
         start,
         moves: game.moves.clone(),
         written: Vec::new(),
