@@ -1553,7 +1553,10 @@ fn three_or_more_engines_play_a_round_robin() {
         // GGF's DT is a date, which the log does not keep: the game's
         // number and seed go with the event.
         assert_eq!(games.matches("PC[plyd arena game ").count(), 4, "{games}");
-        assert!(games.contains(" seed 4]") && !games.contains("DT["), "{games}");
+        assert!(
+            games.contains(" seed 4]") && !games.contains("DT["),
+            "{games}"
+        );
     }
     // An engine changed since (a student's evaluator sent in again, here
     // a deeper search): its pairs' logs are refused, and their games left

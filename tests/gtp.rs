@@ -169,7 +169,10 @@ fn bad_commands_are_refused_and_change_nothing() {
         );
         assert_eq!(ok(&mut engine, "showboard"), before, "{command}");
     }
-    assert_eq!(refused(&mut engine, "3 fly"), "unknown command 'fly'");
+    assert_eq!(
+        refused(&mut engine, "3 fly"),
+        "unknown command 'fly' (list_commands lists the commands)"
+    );
     // Black is not on move, and has a move of its own: refused.
     refused(&mut engine, "play b c5");
     assert_eq!(ok(&mut engine, "showboard"), before);

@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use crate::common::{
-    assert_info_well_formed, errors, last_number, number_after, plugin_dir, Engine, PATIENCE,
+    assert_info_well_formed, errors, last_number, number_after, othello_dir, output_with_input,
+    plugin_dir, plyd_command, Engine, PATIENCE,
 };
 
 const START: &str = "8/8/8/3OX3/3XO3/8/8/8 b";
@@ -408,6 +409,43 @@ fn a_person_typing_is_pointed_to_what_was_meant() {
     e.send("stop");
     let lines = e.until_bestmove();
     assert!(OPENING_MOVES.contains(&bestmove_of(&lines).as_str()));
+}
+
+/// `help` in the other dialects lists their own commands, and a hint
+/// points to the command a dialect has (GTP's `list_commands`); a word
+/// already in lower case gets no case hint.
+#[test]
+fn each_dialect_helps_in_its_own_words() {
+    let plugins = othello_dir();
+    let session = |protocol: &str| {
+        let out = output_with_input(
+            plyd_command(plugins.path()).args(["--protocol", protocol]),
+            b"help\nHelp\nShowboard\nquit\n",
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let ucci = session("ucci");
+    assert!(
+        ucci.starts_with("info message commands (lower case): ucci, isready,")
+            && ucci.contains("banmoves")
+            && ucci.contains(
+                "info message error: unknown command 'Help' (commands are lower case: help)"
+            )
+            && ucci.contains("unknown command 'Showboard' (help lists the commands)"),
+        "{ucci}"
+    );
+    let ugi = session("ugi");
+    assert!(
+        ugi.starts_with("info string commands (lower case): ugi, isready, uginewgame,")
+            && ugi.contains("query p1turn|gameover|result"),
+        "{ugi}"
+    );
+    let gtp = session("gtp");
+    assert!(
+        gtp.starts_with("? unknown command 'help' (list_commands lists the commands)\n")
+            && gtp.contains("? unknown command 'Showboard' (commands are lower case: showboard)"),
+        "{gtp}"
+    );
 }
 
 fn quit_during_search_exits(mode: &str) {

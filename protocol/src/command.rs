@@ -248,7 +248,7 @@ const COMMAND_WORDS: [&str; 15] = [
 /// its case is wrong (`Go`), else where to find the commands.
 fn unknown_command_hint(word: &str) -> String {
     let lower = word.to_ascii_lowercase();
-    if COMMAND_WORDS.contains(&lower.as_str()) {
+    if lower != word && COMMAND_WORDS.contains(&lower.as_str()) {
         format!(" (commands are lower case: {lower})")
     } else {
         " (help lists the commands)".to_string()

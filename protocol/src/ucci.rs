@@ -112,7 +112,7 @@ pub fn parse_ucci_line(line: &str, millisec: bool) -> Result<Option<UcciCommand>
         "stop" => UcciCommand::Stop,
         "probe" => UcciCommand::Probe,
         "quit" => UcciCommand::Quit,
-        "d" | "eval" | "bench" | "ucinewgame" => UcciCommand::Extension(
+        "d" | "eval" | "bench" | "ucinewgame" | "help" => UcciCommand::Extension(
             parse_line(line)?.ok_or_else(|| ParseError::UnknownCommand((*first).to_owned()))?,
         ),
         other => return Err(ParseError::UnknownCommand(other.to_owned())),

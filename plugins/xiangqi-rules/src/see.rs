@@ -123,6 +123,27 @@ pub fn see_ge(position: &Position, mv: Move, threshold: i32) -> Option<bool> {
     Some(!exchange.gain_exceeds(us ^ 1, bound))
 }
 
+/// Whether the piece on `sq` hangs: the side not to move in `position`
+/// would gain by capturing it, in the exchange on `sq` of the module docs
+/// (its own capture first, then the two sides in turn). False for an
+/// empty square or a piece of the side not to move.
+pub fn hangs(position: &Position, sq: usize) -> bool {
+    let us = position.side();
+    let code = position.board[sq];
+    if code == EMPTY || color_of(code) != us {
+        return false;
+    }
+    let mut exchange = Exchange {
+        board: position.board,
+        kings: [
+            usize::from(position.kings[0]),
+            usize::from(position.kings[1]),
+        ],
+        target: sq,
+    };
+    exchange.gain_exceeds(us ^ 1, 0)
+}
+
 /// The board of an exchange in progress on one square.
 struct Exchange {
     board: [u8; SQUARES],

@@ -124,3 +124,36 @@ fn see_ge_agrees_with_the_brute_force_on_random_positions() {
         positions.len()
     );
 }
+
+#[test]
+fn hangs_agrees_with_the_brute_force_on_random_positions() {
+    use plyd_xiangqi_rules::board::{color_of, kind_of, EMPTY, KING, SQUARES};
+    use plyd_xiangqi_rules::see::hangs;
+    let positions = playout_positions(40, 0x4a46_0001);
+    let (mut pieces, mut hanging) = (0usize, 0usize);
+    for position in positions.iter().copied() {
+        let us = position.side();
+        // The opponent to move, capturing first.
+        let mut theirs = position;
+        theirs.set_side(us ^ 1);
+        for sq in 0..SQUARES {
+            let code = position.board[sq];
+            let ours = code != EMPTY && color_of(code) == us;
+            if ours && kind_of(code) == KING {
+                continue;
+            }
+            let exact = ours && brute_gain(&mut theirs, sq) > 0;
+            assert_eq!(
+                hangs(&position, sq),
+                exact,
+                "hangs({sq}) in {}",
+                plyd_xiangqi_rules::text::format_fen(&position, 0, 1),
+            );
+            pieces += usize::from(ours);
+            hanging += usize::from(exact);
+        }
+    }
+    // The sample holds hanging pieces, and more safe ones.
+    assert!(hanging > pieces / 50, "{hanging} of {pieces}");
+    assert!(hanging < pieces / 2, "{hanging} of {pieces}");
+}

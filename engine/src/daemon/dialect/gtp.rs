@@ -161,7 +161,15 @@ impl Gtp {
                 })
             }
             "final_score" => Gtp::final_score(ctl),
-            other => Err(format!("unknown command '{other}'")),
+            other => Err(format!(
+                "unknown command '{other}' ({})",
+                match other.to_ascii_lowercase() {
+                    lower if lower != other && COMMANDS.contains(&lower.as_str()) => {
+                        format!("commands are lower case: {lower}")
+                    }
+                    _ => "list_commands lists the commands".to_string(),
+                }
+            )),
         };
         match result {
             Ok(text) => Gtp::answer(ctl, id, true, &text),

@@ -140,6 +140,12 @@ pub(crate) trait Dialect: Send {
     /// A copy, for the sentry's checkpoint before each line.
     fn boxed_clone(&self) -> Box<dyn Dialect>;
 
+    /// What `help` says, a note a line: UCI's commands unless the
+    /// dialect has its own words.
+    fn help(&self) -> &'static [&'static str] {
+        &uci::HELP
+    }
+
     /// Whether this dialect's errors go to the log (Botzone's, which has
     /// no channel back): the start's problems, logged as they were found,
     /// are then not told again.

@@ -354,7 +354,25 @@ impl Ucci {
     }
 }
 
+/// What `help` says in UCCI.
+const UCCI_HELP: [&str; 5] = [
+    "commands (lower case): ucci, isready, setoption NAME VALUE, position startpos|fen TEXT \
+     [moves M1 M2 ...], banmoves M1 M2 ..., go, stop, ponderhit [draw], probe, quit",
+    "go takes time/increment/opptime/oppincrement (seconds; milliseconds after setoption \
+     usemillisec true), \
+     movestogo N, depth N|infinite, nodes N, movetime MS, ponder, draw; a go with none of \
+     them runs until stop",
+    "plyd's own: d (the board, its position text and legal moves), eval (the evaluation \
+     term by term), go perft N (move counts), bench [GAME] [DEPTH], ucinewgame",
+    "ucci lists the options",
+    "the options and the protocol's details: README.md and docs/ (docs/protocols.md)",
+];
+
 impl Dialect for Ucci {
+    fn help(&self) -> &'static [&'static str] {
+        &UCCI_HELP
+    }
+
     fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
         let command = match parse_ucci_line(line, self.millisec) {
             Ok(Some(command)) => command,

@@ -24,7 +24,7 @@ pub(super) fn identify(ctl: &mut Controller) {
 }
 
 /// `help`'s notes: the commands, for a person at a terminal.
-const HELP: [&str; 6] = [
+pub(super) const HELP: [&str; 6] = [
     "commands (lower case): uci, isready, ucinewgame, setoption name NAME value VALUE, \
      position startpos|fen TEXT [moves M1 M2 ...], go, stop, ponderhit, quit",
     "go takes depth N, nodes N, movetime MS, wtime/btime/winc/binc MS, movestogo N, \
@@ -123,7 +123,7 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
             }
         }
         Command::Help => {
-            for line in HELP {
+            for line in voice.help() {
                 voice.note(ctl, line);
             }
         }

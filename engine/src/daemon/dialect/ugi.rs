@@ -35,7 +35,23 @@ impl Ugi {
     }
 }
 
+/// What `help` says in UGI.
+const UGI_HELP: [&str; 5] = [
+    "commands (lower case): ugi, isready, uginewgame, setoption name NAME value VALUE, \
+     position startpos|fen TEXT [moves M1 M2 ...], go, stop, query p1turn|gameover|result, quit",
+    "go takes p1time/p2time/p1inc/p2inc MS, movestogo N, depth N, nodes N, movetime MS, \
+     searchmoves M..., infinite; a go with none of them runs until stop",
+    "plyd's own: d (the board, its position text and legal moves), eval (the evaluation \
+     term by term), go perft N (move counts), bench [GAME] [DEPTH]",
+    "ugi lists the options; setoption name UCI_Variant value GAME changes the game",
+    "the options and the protocol's details: README.md and docs/ (docs/protocols.md)",
+];
+
 impl Dialect for Ugi {
+    fn help(&self) -> &'static [&'static str] {
+        &UGI_HELP
+    }
+
     fn line(&mut self, ctl: &mut Controller, line: &str) -> bool {
         let command = match parse_ugi_line(line) {
             Ok(Some(command)) => command,
