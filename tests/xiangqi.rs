@@ -77,6 +77,36 @@ fn moves_are_played_and_shown() {
     );
 }
 
+/// A position's moves in WXF or Chinese notation, as broadcasts and
+/// records write them, are read on the board where they are played, in
+/// either rank numbering.
+#[test]
+fn wxf_and_chinese_moves_are_read_in_a_position() {
+    let (mut engine, _dir) = xiangqi();
+    let after = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2";
+    for moves in ["炮二平五 马８进７", "C2.5 H8+7", "c2.5 马8进7", "h2e2 H8+7"] {
+        engine.send(&format!("position startpos moves {moves}"));
+        assert!(errors(&engine.sync()).is_empty(), "{moves}");
+        assert_eq!(engine.fen(), after, "{moves}");
+    }
+    engine.send("setoption name MoveRanks value 1-10");
+    engine.send("position startpos moves 炮二平五 h10g8");
+    assert!(errors(&engine.sync()).is_empty());
+    assert_eq!(engine.fen(), after);
+    engine.send("setoption name MoveRanks value 0-9");
+    // A move no piece can make so is refused, read as written.
+    engine.send("position startpos moves C2.5 R1+5");
+    let lines = engine.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains(
+            "move 2 ('R1+5') rejected: read as WXF or Chinese notation, illegal move 'a9a4'"
+        ),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn move_ranks_switch_between_0_9_and_1_10() {
     let (mut engine, _dir) = xiangqi();

@@ -388,6 +388,26 @@ fn iccs(text: &str) -> Option<(Square, Square)> {
     }
 }
 
+/// A xiangqi move written in WXF (`C2.5`) or Chinese notation (`炮二平五`)
+/// in the position `fen` (plyd's FEN: Red `w`, Black `b`), as ICCS
+/// (`h2e2`, ranks 0-9, or 1-10 where `ranks_from_one`); `None` where the
+/// word is in neither notation (ICCS itself included), an error where it
+/// names no piece that can move so here.
+pub fn xiangqi_iccs(fen: &str, word: &str, ranks_from_one: bool) -> Option<Result<String, String>> {
+    if iccs(word).is_some() {
+        return None;
+    }
+    let described = wxf(word).or_else(|| chinese(word))?;
+    let board = match Board::from_fen(fen) {
+        Ok(board) => board,
+        Err(e) => return Some(Err(e)),
+    };
+    let shift = usize::from(ranks_from_one);
+    Some(locate(&board, described).map(|(from, to)| {
+        square_name((from.0, from.1 + shift)) + &square_name((to.0, to.1 + shift))
+    }))
+}
+
 /// The tag pairs and the main line of a PGN game: its move words and
 /// comments (`{...}`, `;` to the line's end); variations (`(...)`),
 /// annotation glyphs (`$1`, `!?`, `！`), move numbers (`1.`, `１．`,
@@ -1249,6 +1269,37 @@ mod tests {
             let game = read(&text).unwrap_or_else(|e| panic!("{moves}: {e}"));
             assert_eq!(game.moves, ["h2e2", "h9g7", "h0g2", "i9h9"], "{moves}");
         }
+    }
+
+    #[test]
+    fn a_wxf_or_chinese_move_is_read_in_a_position() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+        for word in ["C2.5", "炮二平五", "c2.5"] {
+            assert_eq!(
+                xiangqi_iccs(start, word, false),
+                Some(Ok("h2e2".to_string())),
+                "{word}"
+            );
+        }
+        assert_eq!(
+            xiangqi_iccs(start, "C2.5", true),
+            Some(Ok("h3e3".to_string()))
+        );
+        // Black's, with Black to move.
+        let black = start.replace(" w", " b");
+        assert_eq!(
+            xiangqi_iccs(&black, "马８进７", false),
+            Some(Ok("h9g7".to_string()))
+        );
+        assert_eq!(
+            xiangqi_iccs(&black, "H8+7", false),
+            Some(Ok("h9g7".to_string()))
+        );
+        // ICCS and other words are not this reader's.
+        assert_eq!(xiangqi_iccs(start, "h2e2", false), None);
+        assert_eq!(xiangqi_iccs(start, "hello", false), None);
+        // A piece that is not there.
+        assert!(matches!(xiangqi_iccs(start, "R5+1", false), Some(Err(_))));
     }
 
     #[test]

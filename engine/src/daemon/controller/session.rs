@@ -1197,6 +1197,23 @@ fn read_position(
             Err(e) => after_a_forced_pass(&mut state, text)?.ok_or(e),
             read => read,
         };
+        // Xiangqi's WXF (`C2.5`) and Chinese (`炮二平五`) moves, as records
+        // and broadcasts write them, read on the board where they are
+        // played.
+        let read = match read {
+            Err(e) if variant.name() == "xiangqi" => match xiangqi_move(&state, variant, text)? {
+                Some(Ok(mv)) => Ok(mv),
+                Some(Err(why)) => {
+                    return Err(format!(
+                        "move {} ('{text}') rejected: read as WXF or Chinese notation, {why}{}",
+                        i + 1,
+                        whose_move(&state)
+                    ))
+                }
+                None => Err(e),
+            },
+            read => read,
+        };
         // A game's moves run together (`f5d6c3`, as Othello transcripts
         // write them), played here whole or not at all.
         let mut together = String::new();
@@ -1231,6 +1248,19 @@ fn read_position(
         state.make_move(mv).map_err(|e| e.to_string())?;
     }
     Ok(state)
+}
+
+/// A xiangqi move `text` in WXF or Chinese notation, read on `state`'s
+/// board (`None` where it is in neither), in the plugin's own ranks.
+fn xiangqi_move(
+    state: &GameState,
+    variant: &VariantRef,
+    text: &str,
+) -> Result<Option<Result<plyd_api::Move, String>>, String> {
+    let fen = state.position_text().map_err(|e| e.to_string())?;
+    let from_one = variant.plugin.option_value("MoveRanks").as_deref() == Some("1-10");
+    Ok(plyd_protocol::xiangqi_iccs(&fen, text, from_one)
+        .map(|iccs| iccs.and_then(|iccs| state.parse_legal_move(&iccs).map_err(|e| e.to_string()))))
 }
 
 /// Whose move a refused move was, for a person who left one out (a reply
