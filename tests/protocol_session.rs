@@ -448,6 +448,48 @@ fn each_dialect_helps_in_its_own_words() {
     );
 }
 
+/// A person at a terminal is greeted with one protocol line naming the
+/// game and `help`; a GUI on a pipe is not (every other test here).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_terminal_is_greeted() {
+    use std::os::fd::FromRawFd;
+    let plugins = othello_dir();
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes the two descriptors it opens.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "no pseudo-terminal");
+    // SAFETY: descriptors openpty just opened, each owned once here.
+    let (mut typed, terminal) = unsafe {
+        (
+            std::fs::File::from_raw_fd(master),
+            std::process::Stdio::from_raw_fd(slave),
+        )
+    };
+    let child = plyd_command(plugins.path())
+        .stdin(terminal)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut typed, b"quit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().next(),
+        Some("info string plyd 0.1.0, playing othello: help lists the commands, quit ends"),
+        "{stdout}"
+    );
+}
+
 fn quit_during_search_exits(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go infinite");

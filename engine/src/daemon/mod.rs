@@ -291,6 +291,29 @@ impl Daemon {
         controller.watch_with(watcher);
         controller.set_start_options();
         let dialect = protocol.map(|p| p.start(&mut controller));
+        // A person at a terminal hears from plyd before typing anything
+        // (a GUI, on a pipe, sees nothing before its first command; GTP
+        // and NBoard answer commands only).
+        if std::io::IsTerminal::is_terminal(&std::io::stdin())
+            && matches!(
+                protocol,
+                None | Some(Protocol::Uci | Protocol::Ucci | Protocol::Ugi)
+            )
+        {
+            let game = controller
+                .session
+                .variant_name()
+                .map_or(String::new(), |name| format!(", playing {name}"));
+            let note = if protocol == Some(Protocol::Ucci) {
+                "info message"
+            } else {
+                "info string"
+            };
+            controller.raw(&format!(
+                "{note} plyd {}{game}: help lists the commands, quit ends",
+                env!("CARGO_PKG_VERSION")
+            ));
+        }
         Daemon {
             controller,
             dialect,

@@ -521,7 +521,7 @@ impl Session {
 
     /// The variant `go` searches, or was searching before its plugin was
     /// given up.
-    pub(super) fn variant_name(&self) -> Option<String> {
+    pub(crate) fn variant_name(&self) -> Option<String> {
         match (&self.current, &self.lost) {
             (Some(current), _) => Some(current.variant.name().to_string()),
             (None, Some(lost)) => Some(lost.variant.clone()),
