@@ -490,6 +490,65 @@ fn a_terminal_is_greeted() {
     );
 }
 
+/// `play` goes on from the game kept (a `position` line's, or the plays
+/// before), and plyd's reply joins it; `undo` takes plays back, replies
+/// and all; a refused move changes nothing.
+#[test]
+fn a_person_plays_with_play_and_undo() {
+    let (mut e, _dir) = Engine::othello();
+    let first_legal = |e: &mut Engine| -> String {
+        e.send("d");
+        let lines = e.sync();
+        let legal = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Legal: "))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        legal.split(' ').next().unwrap().to_string()
+    };
+    e.send("play f5");
+    let reply = bestmove_of(&e.until_bestmove());
+    // Black's f5, then White's reply: Black to move again.
+    let after_reply = e.fen();
+    assert!(after_reply.ends_with(" b"), "{after_reply}");
+    assert_ne!(after_reply, START);
+    // The same game as a position line reaches the same position.
+    e.send(&format!("position startpos moves f5 {reply}"));
+    assert_eq!(e.fen(), after_reply);
+    let mine = first_legal(&mut e);
+    e.send(&format!("play {mine}"));
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    // Undone, the play and its reply: the position line's game again.
+    e.send("undo");
+    assert!(errors(&e.sync()).is_empty());
+    assert_eq!(e.fen(), after_reply);
+    // No play left since the position line; the position stays.
+    e.send("undo");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("undo: no play to take back"), "{lines:?}");
+    assert_eq!(e.fen(), after_reply);
+    // An illegal move: refused, the position kept, no search.
+    e.send("play a1");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("play: move 3 ('a1') rejected"),
+        "{lines:?}"
+    );
+    assert_eq!(e.fen(), after_reply);
+    // Two plays taken back at once.
+    e.send("position startpos");
+    for _ in 0..2 {
+        let mine = first_legal(&mut e);
+        e.send(&format!("play {mine}"));
+        e.until_bestmove();
+    }
+    e.send("undo 2");
+    assert!(errors(&e.sync()).is_empty());
+    assert_eq!(e.fen(), START);
+}
+
 fn quit_during_search_exits(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go infinite");

@@ -48,6 +48,12 @@ pub enum Command {
     /// `help`: the commands, in a few notes (plyd extension, as
     /// Stockfish's).
     Help,
+    /// `play M1 M2 ...`: the moves played on from the current position,
+    /// and plyd's reply (plyd extension, for a person playing by hand).
+    Play(Vec<String>),
+    /// `undo [N]`: the last `N` `play`s taken back, 1 by default (plyd
+    /// extension).
+    Undo(u32),
     /// `bench [game] [depth]` (plyd extension).
     Bench {
         /// Game or variant to bench; all loaded games when absent.
@@ -226,7 +232,7 @@ impl ParseError {
 }
 
 /// The command words [`parse_line`] knows.
-const COMMAND_WORDS: [&str; 15] = [
+const COMMAND_WORDS: [&str; 17] = [
     "uci",
     "debug",
     "isready",
@@ -242,6 +248,8 @@ const COMMAND_WORDS: [&str; 15] = [
     "eval",
     "bench",
     "help",
+    "play",
+    "undo",
 ];
 
 /// What follows an unknown command's error: the command meant where only
@@ -307,6 +315,24 @@ pub(crate) fn parse_line_with_clocks(
             "d" => Command::Display,
             "eval" => Command::Eval,
             "help" => Command::Help,
+            "play" if args.is_empty() => {
+                return Err(ParseError::MissingArgument {
+                    command: "play",
+                    what: "a move (play M1 M2 ...)",
+                })
+            }
+            "play" => Command::Play(args.iter().map(|m| (*m).to_owned()).collect()),
+            "undo" => match args.first() {
+                None => Command::Undo(1),
+                Some(n) => Command::Undo(n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    ParseError::InvalidValue {
+                        command: "undo",
+                        keyword: "N",
+                        value: (*n).to_owned(),
+                        expected: "a count of plays above 0",
+                    }
+                })?),
+            },
             "bench" => parse_bench(args)?,
             // Not a command word: the UCI text says to skip it and try the
             // rest of the line ("joho debug on" is "debug on").

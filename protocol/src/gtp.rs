@@ -48,6 +48,13 @@ pub fn is_gtp_start(line: &str) -> bool {
     if first.is_some_and(|w| w.parse::<u32>().is_ok()) {
         first = words.next();
     }
+    // GTP's `play` names a colour first; plyd's UCI `play` (a person
+    // playing by hand) names a move.
+    if first == Some("play") {
+        return words.next().is_some_and(|colour| {
+            ["b", "w", "black", "white"].contains(&colour.to_ascii_lowercase().as_str())
+        });
+    }
     first.is_some_and(|w| w != "quit" && COMMANDS.contains(&w))
 }
 
@@ -129,6 +136,9 @@ mod tests {
         assert!(is_gtp_start("1 list_games"));
         assert!(!is_gtp_start("quit"));
         assert!(!is_gtp_start("uci"));
+        // GTP's play names a colour; plyd's UCI play, a move.
+        assert!(is_gtp_start("play black f5") && is_gtp_start("2 play W pass"));
+        assert!(!is_gtp_start("play f5") && !is_gtp_start("play h2e2 h9g7"));
         assert_eq!(
             gtp_answer(Some(3), false, "illegal move"),
             "?3 illegal move"

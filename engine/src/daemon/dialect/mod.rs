@@ -108,7 +108,7 @@ impl Protocol {
             Protocol::Uci | Protocol::Ugi => {}
         }
         match self {
-            Protocol::Uci => Box::new(uci::Uci),
+            Protocol::Uci => Box::new(uci::Uci::default()),
             Protocol::Ucci => Box::<ucci::Ucci>::default(),
             Protocol::Ugi => Box::new(ugi::Ugi),
             Protocol::Gtp => Box::<gtp::Gtp>::default(),

@@ -2,14 +2,147 @@
 //! dialect of chess-style GUIs, and the commands UCCI and UGI share with
 //! it ([`command`]).
 
-use plyd_protocol::{parse_line, Command, Info, ParseError, Response};
+use plyd_protocol::{parse_line, Command, GoParams, Info, ParseError, Response, StartPosition};
 
 use super::{report, search, Dialect};
 use crate::daemon::controller::{ControlError, Controller};
 
-/// The UCI dialect. It keeps nothing between lines.
-#[derive(Clone)]
-pub(super) struct Uci;
+/// How long plyd thinks over its reply to a `play`.
+const PLAY_REPLY_MS: u64 = 1_000;
+
+/// The UCI dialect. Between lines it keeps only the game that `play`
+/// and `undo` go on from (a GUI's `position` lines need nothing kept).
+#[derive(Clone, Default)]
+pub(super) struct Uci {
+    /// The game as the last `position`, `play` or `undo` left it: its
+    /// start, its moves, and the position text they reach (a position
+    /// set otherwise since, a new variant, is told by that text).
+    game: Option<(StartPosition, Vec<String>, String)>,
+    /// The moves each `play` added (the person's and plyd's reply), for
+    /// `undo`.
+    plays: Vec<usize>,
+    /// Whether the search running answers a `play`: its move joins the
+    /// game.
+    replying: bool,
+}
+
+impl Uci {
+    /// Carry out a UCI command: the game `play` keeps, then
+    /// [`command`]'s.
+    fn command(&mut self, ctl: &mut Controller, parsed: Command) -> bool {
+        match parsed {
+            Command::Position { start, moves } => {
+                let result = ctl.set_position(&start, &moves);
+                self.plays.clear();
+                self.game = match &result {
+                    Ok(()) => Uci::reached(ctl).map(|text| (start, moves, text)),
+                    Err(_) => None,
+                };
+                report(ctl, self, result);
+                true
+            }
+            Command::Play(moves) => {
+                if let Err(e) = self.play(ctl, moves) {
+                    self.error(ctl, &format!("play: {e}"));
+                }
+                true
+            }
+            Command::Undo(count) => {
+                if let Err(e) = self.undo(ctl, count as usize) {
+                    self.error(ctl, &format!("undo: {e}"));
+                }
+                true
+            }
+            other => command(ctl, self, other),
+        }
+    }
+
+    /// Why `play` or `undo` waits: plyd's reply being searched, or
+    /// another search.
+    fn busy(replying: bool) -> String {
+        if replying {
+            "plyd's reply is being searched: wait for its bestmove (or send stop)".to_string()
+        } else {
+            "a search is running: send stop first".to_string()
+        }
+    }
+
+    /// The current position's text, if it can be read.
+    fn reached(ctl: &Controller) -> Option<String> {
+        ctl.session.ask_position(|s| s.position_text()).ok()
+    }
+
+    /// The game `play` goes on from: the one kept where it still is the
+    /// current position, else that position with no moves (its history
+    /// then unknown).
+    fn current_game(&self, ctl: &Controller) -> Result<(StartPosition, Vec<String>), String> {
+        let now = ctl.session.ask_position(|s| s.position_text())?;
+        Ok(match &self.game {
+            Some((start, moves, reached)) if *reached == now => (start.clone(), moves.clone()),
+            _ => (StartPosition::Fen(now), Vec::new()),
+        })
+    }
+
+    /// Set the position to `start` and `moves`, kept as the game; the
+    /// position is unchanged where they are refused.
+    fn set_game(
+        &mut self,
+        ctl: &mut Controller,
+        start: StartPosition,
+        moves: Vec<String>,
+    ) -> Result<(), String> {
+        ctl.session.set_position(&start, &moves)?;
+        let reached = ctl.session.ask_position(|s| s.position_text())?;
+        self.game = Some((start, moves, reached));
+        Ok(())
+    }
+
+    /// `play M1 M2 ...`: the moves played on, then plyd's reply searched
+    /// (a `go movetime 1000`), its `bestmove` joining the game. Where the
+    /// side to move after them is no player (a roll to come) or the game
+    /// is over, the search says so and nothing is added.
+    fn play(&mut self, ctl: &mut Controller, played: Vec<String>) -> Result<(), String> {
+        if ctl.searching() {
+            return Err(Uci::busy(self.replying));
+        }
+        let (start, mut moves) = self.current_game(ctl)?;
+        moves.extend(played.iter().cloned());
+        self.set_game(ctl, start, moves)?;
+        self.plays.push(played.len());
+        self.replying = true;
+        let go = GoParams {
+            movetime: Some(PLAY_REPLY_MS),
+            ..GoParams::default()
+        };
+        search(ctl, self, &go, None);
+        Ok(())
+    }
+
+    /// `undo N`: the last `N` plays taken back, plyd's replies with them.
+    fn undo(&mut self, ctl: &mut Controller, count: usize) -> Result<(), String> {
+        if ctl.searching() {
+            return Err(Uci::busy(self.replying));
+        }
+        if count > self.plays.len() {
+            return Err(format!(
+                "{} to take back since the last position line (undo takes back play's moves)",
+                match self.plays.len() {
+                    0 => "no play".to_string(),
+                    n => crate::counted(n, "play", "plays"),
+                }
+            ));
+        }
+        let (start, mut moves) = self.current_game(ctl)?;
+        let back: usize = self.plays[self.plays.len() - count..].iter().sum();
+        if back > moves.len() {
+            return Err("the position was set since the plays".to_string());
+        }
+        moves.truncate(moves.len() - back);
+        self.set_game(ctl, start, moves)?;
+        self.plays.truncate(self.plays.len() - count);
+        Ok(())
+    }
+}
 
 /// `id name` and `id author`, as UCI and UGI say them.
 pub(super) fn identify(ctl: &mut Controller) {
@@ -24,30 +157,20 @@ pub(super) fn identify(ctl: &mut Controller) {
 }
 
 /// `help`'s notes: the commands, for a person at a terminal.
-pub(super) const HELP: [&str; 6] = [
+pub(super) const HELP: [&str; 7] = [
     "commands (lower case): uci, isready, ucinewgame, setoption name NAME value VALUE, \
      position startpos|fen TEXT [moves M1 M2 ...], go, stop, ponderhit, quit",
     "go takes depth N, nodes N, movetime MS, wtime/btime/winc/binc MS, movestogo N, \
      mate N, searchmoves M..., ponder, infinite; a go with none of them runs until stop",
     "plyd's own: d (the board, its position text and legal moves), eval (the evaluation \
      term by term), go perft N (move counts), bench [GAME] [DEPTH]",
+    "playing by hand: play M (your move; plyd replies after a second and both join the \
+     game), undo [N] (the last N plays taken back), d (the board)",
     "uci lists the options; setoption name UCI_Variant value GAME changes the game",
     "a weaker or faster game: go depth 2, go nodes 5000 or go movetime 500; \
      setoption name Variety value 300 varies the moves",
     "playing by hand, the options and the games: README.md and docs/ (docs/options.md)",
 ];
-
-/// Read a UCI line and carry it out for `voice`; `false` means quit.
-pub(super) fn line(ctl: &mut Controller, voice: &mut dyn Dialect, line: &str) -> bool {
-    match parse_line(line) {
-        Ok(Some(parsed)) => command(ctl, voice, parsed),
-        Ok(None) => true,
-        Err(e) => {
-            unreadable(ctl, voice, &e);
-            true
-        }
-    }
-}
 
 /// Report a line that could not be read. Every go gets exactly one
 /// bestmove, even one that could not be read (a running search gives its
@@ -127,6 +250,13 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
                 voice.note(ctl, line);
             }
         }
+        // The game they go on from is UCI's (another dialect's lines that
+        // fall through to UCI's reach here).
+        Command::Play(_) | Command::Undo(_) => voice.error(
+            ctl,
+            "play and undo are plyd's UCI commands (plyd --protocol uci); here, send the \
+             whole game in position",
+        ),
         Command::Bench {
             game,
             depth,
@@ -163,7 +293,14 @@ fn report_count(ctl: &mut Controller, voice: &mut dyn Dialect, result: Result<()
 
 impl Dialect for Uci {
     fn line(&mut self, ctl: &mut Controller, text: &str) -> bool {
-        line(ctl, self, text)
+        match parse_line(text) {
+            Ok(Some(parsed)) => self.command(ctl, parsed),
+            Ok(None) => true,
+            Err(e) => {
+                unreadable(ctl, self, &e);
+                true
+            }
+        }
     }
 
     fn info(&mut self, ctl: &mut Controller, info: Info) {
@@ -171,7 +308,25 @@ impl Dialect for Uci {
     }
 
     fn best(&mut self, ctl: &mut Controller, best: Option<String>, ponder: Option<String>) {
+        // A reply to `play` joins the game, and the play's count.
+        let reply = std::mem::take(&mut self.replying)
+            .then(|| best.clone())
+            .flatten();
         ctl.send(&Response::BestMove { best, ponder });
+        if let Some(reply) = reply {
+            let joined = self.current_game(ctl).and_then(|(start, mut moves)| {
+                moves.push(reply);
+                self.set_game(ctl, start, moves)
+            });
+            match joined {
+                Ok(()) => {
+                    if let Some(last) = self.plays.last_mut() {
+                        *last += 1;
+                    }
+                }
+                Err(e) => self.error(ctl, &format!("play: the reply not played: {e}")),
+            }
+        }
     }
 
     fn write_note(&mut self, ctl: &mut Controller, text: &str) {

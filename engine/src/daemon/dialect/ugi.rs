@@ -91,20 +91,20 @@ impl Dialect for Ugi {
     }
 
     fn info(&mut self, ctl: &mut Controller, info: Info) {
-        uci::Uci.info(ctl, info);
+        uci::Uci::default().info(ctl, info);
     }
 
     fn best(&mut self, ctl: &mut Controller, best: Option<String>, _ponder: Option<String>) {
         // UGI arenas (Cute Games) read `bestmove M` and nothing after.
-        uci::Uci.best(ctl, best, None);
+        uci::Uci::default().best(ctl, best, None);
     }
 
     fn write_note(&mut self, ctl: &mut Controller, text: &str) {
-        uci::Uci.write_note(ctl, text);
+        uci::Uci::default().write_note(ctl, text);
     }
 
     fn write_error(&mut self, ctl: &mut Controller, text: &str) {
-        uci::Uci.write_error(ctl, text);
+        uci::Uci::default().write_error(ctl, text);
     }
 
     fn boxed_clone(&self) -> Box<dyn Dialect> {
