@@ -53,6 +53,29 @@ impl Uci {
                 }
                 true
             }
+            // The board, with the last move of the game kept where it is
+            // the position shown (a person listening to the board hears
+            // what was played; a GUI knows).
+            Command::Display => {
+                match ctl.display() {
+                    Ok(mut lines) => {
+                        let last = self
+                            .current_game(ctl)
+                            .ok()
+                            .and_then(|(_, moves)| moves.last().cloned());
+                        if let (Some(last), Some(at)) =
+                            (last, lines.iter().position(|l| l.starts_with("Fen: ")))
+                        {
+                            lines.insert(at, format!("Last move: {last}"));
+                        }
+                        for line in lines {
+                            ctl.raw(&line);
+                        }
+                    }
+                    Err(e) => self.error(ctl, &e.to_string()),
+                }
+                true
+            }
             other => command(ctl, self, other),
         }
     }
