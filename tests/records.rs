@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::common::{plugin_dir, plyd_bin, run_plyd, TempDir};
+use crate::common::{output_with_input, plugin_dir, plyd_bin, plyd_command, run_plyd, TempDir};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -1568,6 +1568,18 @@ fn an_analysis_scores_every_move_against_the_best() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// `-` reads a record from the standard input.
+#[test]
+fn a_record_is_read_from_the_standard_input() {
+    let plugins = plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let out = output_with_input(
+        plyd_command(plugins.path()).args(["record", "-"]),
+        "1. 炮二平五 马８进７\n".as_bytes(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "position startpos moves h2e2 h9g7\n");
 }
 
 #[test]

@@ -225,7 +225,8 @@ enum Tool {
     /// PGN, XQF, or CCBridge's CBR games and CBL libraries) and print the
     /// `position startpos moves ...` line of each.
     Record {
-        /// The record files (XQF files, one game each, given together).
+        /// The record files (XQF files, one game each, given together); `-`
+        /// reads the standard input.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print each game's first N plies only (openings for `plyd arena
@@ -1467,7 +1468,13 @@ fn record_file(
             plyd::daemon::printable(&format!("{}: {what}", file.display()))
         )
     };
-    let bytes = match plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT) {
+    // `-`: the standard input (a game piped in from another tool).
+    let read = if file == Path::new("-") {
+        plyd_util::files::read_stdin(plyd::RECORD_FILE_LIMIT)
+    } else {
+        plyd_util::files::read_bytes(file, plyd::RECORD_FILE_LIMIT)
+    };
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(e) => {
             say(&e);

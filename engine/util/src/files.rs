@@ -31,6 +31,19 @@ pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     read_opened(path, limit)
 }
 
+/// The standard input to its end, of at most `limit` bytes.
+pub fn read_stdin(limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64, limit));
+    }
+    Ok(bytes)
+}
+
 /// [`read_bytes`] after the look at the path: what is opened is looked at
 /// again, for the path may name a FIFO or a device by now (a file swapped
 /// between the look and the open), which the open must not wait on and
