@@ -1450,6 +1450,21 @@ fn three_or_more_engines_play_a_round_robin() {
     );
     // Each pair's own table went to stderr, with its progress.
     assert!(!stdout.contains("Elo difference"), "{stdout}");
+    // The games by side and by ending, all pairs together: 6 games, the
+    // fake engine's 4 lost by illegal moves.
+    let sides = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("first player won "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let counts: Vec<u64> = sides
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(counts.iter().sum::<u64>(), 6, "{stdout}");
+    assert!(
+        stdout.contains("endings: rules 2, illegal move 4\n"),
+        "{stdout}"
+    );
     assert!(stderr.contains("Elo difference one - two: "), "{stderr}");
     assert!(
         stderr.contains("plyd arena: one vs broken not played to its end, passed over: "),

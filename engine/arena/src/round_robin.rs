@@ -266,6 +266,10 @@ fn print_table(
     // illegal move, a crash, no answer, a plugin failing (any loss not by
     // the rules).
     let mut forfeits = vec![0u64; n];
+    // Every game's result by side (first player, second, drawn) and
+    // how the games ended, as each pair's table gives its own.
+    let mut by_side = [0u64; 3];
+    let mut endings = std::collections::BTreeMap::new();
     for &(i, j) in pairs {
         let (i, j) = played_order(folder, names, i, j);
         if stale.contains(&(i, j)) {
@@ -287,6 +291,16 @@ fn print_table(
                 continue;
             };
             let forfeit = game.tags.get("Ending").is_some_and(|e| e != "rules");
+            if let Some(ending) = game.tags.get("Ending").and_then(|tag| {
+                crate::record::Ending::ALL
+                    .into_iter()
+                    .find(|e| e.to_string() == *tag)
+            }) {
+                *endings.entry(ending).or_insert(0u64) += 1;
+            }
+            if let Some(side) = ["1-0", "0-1", "1/2-1/2"].iter().position(|r| r == result) {
+                by_side[side] += 1;
+            }
             match result.as_str() {
                 "1-0" => {
                     tally[a][b].wins += 1;
@@ -410,6 +424,17 @@ fn print_table(
             out += &format!(" {cell:>7}");
         }
         out.push('\n');
+    }
+    out += &format!(
+        "first player won {}, second player won {}, drawn {}\n",
+        by_side[0], by_side[1], by_side[2]
+    );
+    if !endings.is_empty() {
+        let endings: Vec<String> = endings
+            .iter()
+            .map(|(ending, count)| format!("{ending} {count}"))
+            .collect();
+        out += &format!("endings: {}\n", endings.join(", "));
     }
     for line in not_played {
         out += &format!("not played to its end: {line}\n");
