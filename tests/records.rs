@@ -1760,6 +1760,18 @@ fn an_analysis_is_written_into_the_record_as_comments() {
     let verdicts = pgn.matches(", best}").count() + pgn.matches(", loss ").count();
     assert_eq!(verdicts, 3, "{pgn}");
     assert!(pgn.contains("炮二平五 {中炮} {"), "{pgn}");
+    // A best move other than the played one is written in the record's
+    // notation, Chinese here: no ICCS move in the comments.
+    let bests: Vec<&str> = pgn
+        .split('{')
+        .filter_map(|c| c.strip_prefix("best "))
+        .map(|c| c.split(' ').next().unwrap())
+        .collect();
+    assert!(!bests.is_empty(), "{pgn}");
+    for best in bests {
+        assert_eq!(best.chars().count(), 4, "{pgn}");
+        assert!(!best.is_ascii(), "{pgn}");
+    }
     // The record written reads back, comments and all.
     let back = dir.path().join("back.pgn");
     std::fs::write(&back, &pgn).unwrap();

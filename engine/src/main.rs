@@ -1556,7 +1556,10 @@ fn record_file(
                 let verdicts = loaded(&variant)
                     .and_then(|v| plyd::replay::game_verdicts(&v, number, &record, analyst));
                 match verdicts {
-                    Ok(verdicts) => record = plyd::replay::with_verdicts(record, &verdicts),
+                    Ok(verdicts) => {
+                        let chinese = to == "pgn-chinese";
+                        record = plyd::replay::with_verdicts(record, &verdicts, chinese)
+                    }
                     Err(e) => {
                         say(&e);
                         failed = true;

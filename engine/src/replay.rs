@@ -664,18 +664,31 @@ pub fn game_verdicts(
 
 /// `game` with each analysed move's verdict as a comment after it (`best
 /// b2e2 12, played -30, loss 42`; the best move's own: `12, best`), where
-/// a record writes comments.
-pub fn with_verdicts(mut game: RecordGame, verdicts: &[Option<Verdict>]) -> RecordGame {
+/// a record writes comments; the best move in Chinese notation where
+/// `chinese` (a xiangqi record written so: `best 炮二平五 12, ...`).
+pub fn with_verdicts(
+    mut game: RecordGame,
+    verdicts: &[Option<Verdict>],
+    chinese: bool,
+) -> RecordGame {
     for (ply, verdict) in verdicts.iter().enumerate() {
         let Some(v) = verdict else { continue };
+        // The best move as the record writes its moves: in Chinese
+        // notation for a xiangqi record written so.
+        let best = if chinese {
+            plyd_protocol::xiangqi_chinese(game.start.as_deref(), &game.moves[..ply], &v.best)
+                .unwrap_or_else(|| v.best.clone())
+        } else {
+            v.best.clone()
+        };
         let scored = match v.depth {
             Some(depth) => format!("{}/{depth}", v.score),
             None => "(stopped with no score)".to_string(),
         };
         let text = match &v.loss {
             _ if v.best == game.moves[ply] => format!("{scored}, best"),
-            Some(loss) => format!("best {} {scored}, played {}, loss {loss}", v.best, v.played),
-            None => format!("best {} {scored}, played {}", v.best, v.played),
+            Some(loss) => format!("best {best} {scored}, played {}, loss {loss}", v.played),
+            None => format!("best {best} {scored}, played {}", v.played),
         };
         game.comments.push((ply + 1, text));
     }

@@ -408,6 +408,20 @@ pub fn xiangqi_iccs(fen: &str, word: &str, ranks_from_one: bool) -> Option<Resul
     }))
 }
 
+/// The xiangqi move `mv` (ICCS, ranks 0-9) in Chinese notation in the
+/// position `moves` reach from `start` (a FEN; the standard start where
+/// `None`); `None` where a move does not read or `mv` moves no piece of
+/// the side to move.
+pub fn xiangqi_chinese(start: Option<&str>, moves: &[String], mv: &str) -> Option<String> {
+    let mut board = Board::from_fen(start.unwrap_or(XIANGQI_START)).ok()?;
+    for played in moves {
+        let (from, to) = iccs(played)?;
+        board.play(from, to);
+    }
+    let (from, to) = iccs(mv)?;
+    chinese_text(&board, from, to)
+}
+
 /// The tag pairs and the main line of a PGN game: its move words and
 /// comments (`{...}`, `;` to the line's end); variations (`(...)`),
 /// annotation glyphs (`$1`, `!?`, `！`), move numbers (`1.`, `１．`,
@@ -1269,6 +1283,26 @@ mod tests {
             let game = read(&text).unwrap_or_else(|e| panic!("{moves}: {e}"));
             assert_eq!(game.moves, ["h2e2", "h9g7", "h0g2", "i9h9"], "{moves}");
         }
+    }
+
+    #[test]
+    fn a_move_is_written_in_chinese_where_it_is_played() {
+        let moves = ["h2e2".to_string(), "h9g7".to_string()];
+        assert_eq!(
+            xiangqi_chinese(None, &[], "h2e2").as_deref(),
+            Some("炮二平五")
+        );
+        assert_eq!(
+            xiangqi_chinese(None, &moves[..1], "h9g7").as_deref(),
+            Some("马８进７")
+        );
+        assert_eq!(
+            xiangqi_chinese(None, &moves, "h0g2").as_deref(),
+            Some("马二进三")
+        );
+        // Not the side to move's piece, or no move.
+        assert_eq!(xiangqi_chinese(None, &[], "h9g7"), None);
+        assert_eq!(xiangqi_chinese(None, &[], "zz"), None);
     }
 
     #[test]
