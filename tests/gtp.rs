@@ -64,7 +64,13 @@ fn the_administrative_commands_answer_in_gtp_form() {
     assert_eq!(ok(&mut engine, "known_command set_game"), "true");
     assert_eq!(ok(&mut engine, "list_games"), "Othello");
     assert_eq!(ok(&mut engine, "set_game Othello"), "");
-    assert_eq!(refused(&mut engine, "set_game Go"), "unsupported game");
+    assert_eq!(
+        refused(&mut engine, "set_game Go"),
+        "unsupported game (list_games: Othello)"
+    );
+    // A command missing its argument is a syntax error, said so.
+    assert!(refused(&mut engine, "set_game").starts_with("syntax error: set_game needs a game"));
+    assert!(refused(&mut engine, "known_command").starts_with("syntax error: known_command"));
     let commands = ok(&mut engine, "list_commands");
     for name in ["play", "genmove", "undo", "final_score", "showboard"] {
         assert!(commands.lines().any(|l| l == name), "{commands}");

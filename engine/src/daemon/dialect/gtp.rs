@@ -84,18 +84,20 @@ impl Gtp {
             "protocol_version" => Ok("2".to_string()),
             "name" => Ok("plyd".to_string()),
             "version" => Ok(env!("CARGO_PKG_VERSION").to_string()),
-            "known_command" => Ok(command
-                .args
-                .first()
-                .is_some_and(|c| COMMANDS.contains(c))
-                .to_string()),
+            "known_command" => match command.args.first() {
+                Some(c) => Ok(COMMANDS.contains(c).to_string()),
+                None => Err("syntax error: known_command needs a command name".to_string()),
+            },
             "list_commands" => Ok(COMMANDS.join("\n")),
             // The games GTP serves here, as Quarry and other GUIs of several
             // games ask before they offer an engine for one: Othello only.
             "list_games" => Ok(GAME.to_string()),
             "set_game" => match command.args.join(" ") {
                 name if name.eq_ignore_ascii_case(GAME) => Ok(String::new()),
-                _ => Err("unsupported game".to_string()),
+                name if name.is_empty() => Err(format!(
+                    "syntax error: set_game needs a game (list_games: {GAME})"
+                )),
+                _ => Err(format!("unsupported game (list_games: {GAME})")),
             },
             "quit" => {
                 Gtp::answer(ctl, id, true, "");
