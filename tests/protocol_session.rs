@@ -549,6 +549,25 @@ fn a_person_plays_with_play_and_undo() {
     assert_eq!(e.fen(), START);
 }
 
+/// After a refused position, each command that needs one says so with
+/// the refusal's first clause, not its list of legal moves again.
+#[test]
+fn a_refused_position_is_recalled_in_short() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("position startpos moves f5 a1");
+    let lines = e.sync();
+    assert!(lines[0].contains("(3 legal here: f4, d6, f6)"), "{lines:?}");
+    e.send("d");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        [
+            "info string error: no position: the last one sent was refused (move 2 ('a1') \
+          rejected: illegal move 'a1'); send a position first"
+        ]
+    );
+}
+
 fn quit_during_search_exits(mode: &str) {
     let (mut e, _dir) = Engine::othello_in(mode);
     e.send("go infinite");

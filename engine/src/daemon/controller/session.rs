@@ -547,7 +547,15 @@ impl Session {
     /// one was refused (see [`Session::set_gui_position`]).
     pub(crate) fn refusal(&self) -> Option<String> {
         self.refused.as_ref().map(|why| {
-            format!("no position: the last one sent was refused ({why}); send a position first")
+            // Said in full when the position was refused: here its first
+            // clause, the legal moves' list and the hints left out
+            // (`move 2 ('a1') rejected: illegal move 'a1'`).
+            let first = why.split("; ").next().unwrap_or(why);
+            let short = first
+                .find(" legal here")
+                .and_then(|legal| first[..legal].rfind(" ("))
+                .map_or(first, |at| &first[..at]);
+            format!("no position: the last one sent was refused ({short}); send a position first")
         })
     }
 
