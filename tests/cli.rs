@@ -929,19 +929,22 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
     // configuration's call limit, with exit status 2.
     let config = dir.path().join("plyd.toml");
     std::fs::write(&config, "call_limit = 1000\n").unwrap();
-    let out = common::plyd_command(dir.path())
-        .args([
-            "check",
-            "--game",
-            "othello",
-            "--evaluator",
-            "odd",
-            "--config",
-        ])
-        .arg(&config)
-        .env("PLYD_TEST_EVAL", "hang")
-        .output()
-        .unwrap();
+    let check_odd = |mode: &str| {
+        common::plyd_command(dir.path())
+            .args([
+                "check",
+                "--game",
+                "othello",
+                "--evaluator",
+                "odd",
+                "--config",
+            ])
+            .arg(&config)
+            .env("PLYD_TEST_EVAL", mode)
+            .output()
+            .unwrap()
+    };
+    let out = check_odd("hang");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
         String::from_utf8_lossy(&out.stderr)
@@ -955,19 +958,7 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
         any(target_arch = "x86_64", target_arch = "aarch64")
     ))]
     {
-        let out = common::plyd_command(dir.path())
-            .args([
-                "check",
-                "--game",
-                "othello",
-                "--evaluator",
-                "odd",
-                "--config",
-            ])
-            .arg(&config)
-            .env("PLYD_TEST_EVAL", "spin")
-            .output()
-            .unwrap();
+        let out = check_odd("spin");
         assert_eq!(out.status.code(), Some(2), "{out:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(

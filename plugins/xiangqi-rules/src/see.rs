@@ -107,14 +107,7 @@ pub fn see_ge(position: &Position, mv: Move, threshold: i32) -> Option<bool> {
     if threshold == i32::MIN {
         return Some(true);
     }
-    let mut exchange = Exchange {
-        board: position.board,
-        kings: [
-            usize::from(position.kings[0]),
-            usize::from(position.kings[1]),
-        ],
-        target: to,
-    };
+    let mut exchange = Exchange::on(position, to);
     let won = value_on(target, to);
     exchange.capture(from, us);
     // see(mv) = won - gain, and see(mv) >= threshold exactly when the
@@ -133,15 +126,7 @@ pub fn hangs(position: &Position, sq: usize) -> bool {
     if code == EMPTY || color_of(code) != us {
         return false;
     }
-    let mut exchange = Exchange {
-        board: position.board,
-        kings: [
-            usize::from(position.kings[0]),
-            usize::from(position.kings[1]),
-        ],
-        target: sq,
-    };
-    exchange.gain_exceeds(us ^ 1, 0)
+    Exchange::on(position, sq).gain_exceeds(us ^ 1, 0)
 }
 
 /// The board of an exchange in progress on one square.
@@ -152,6 +137,18 @@ struct Exchange {
 }
 
 impl Exchange {
+    /// An exchange on `target` beginning from `position`'s board.
+    fn on(position: &Position, target: usize) -> Exchange {
+        Exchange {
+            board: position.board,
+            kings: [
+                usize::from(position.kings[0]),
+                usize::from(position.kings[1]),
+            ],
+            target,
+        }
+    }
+
     /// Move the piece on `from` (of `side`) to the target square.
     #[inline]
     fn capture(&mut self, from: usize, side: usize) -> u8 {
