@@ -634,3 +634,52 @@ fn mcts_on_two_threads_reports_the_line_it_answers_with() {
         }
     }
 }
+
+/// Hand play with the dice: a roll the person gives for themselves waits
+/// for their move, a roll for plyd gets its move, a roll due is said, and
+/// a winning step ends the play there, the roll typed after it not played.
+#[test]
+fn play_waits_for_the_persons_own_roll_and_stops_at_the_end() {
+    let (mut engine, _dir) = einstein();
+    // Red's set-up: plyd sets Blue's up.
+    engine.send("play s123456");
+    assert!(bestmove(&engine.until_bestmove()).starts_with('s'));
+    let lines = engine.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("a chance move comes next")),
+        "{lines:?}"
+    );
+    // Red's own roll: Red's move is the person's, not plyd's.
+    engine.send("play r3");
+    assert_eq!(engine.sync(), ["info string your move"]);
+    // Red's move: Blue's roll comes next, which the person gives.
+    engine.send("play c5c4");
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string a chance move comes next: play one of r1 "),
+        "{lines:?}"
+    );
+    engine.send("play r4");
+    let lines = engine.until_bestmove();
+    assert_ne!(bestmove(&lines), "(none)", "{lines:?}");
+    // Red's roll is next: said after plyd's move.
+    let lines = engine.sync();
+    assert_eq!(
+        lines,
+        ["info string a chance move comes next: play it, then your move"]
+    );
+    // A winning step with the next roll typed after it.
+    engine.send("position fen ...../.ab../...../...1./..... r s123456 s123456");
+    engine.send("play r1 d2e1 r3");
+    let lines = engine.sync();
+    assert!(
+        lines[0].contains("the game is over (") && lines[0].ends_with("): r3 not played"),
+        "{lines:?}"
+    );
+    assert!(lines[1].starts_with("info string game over: "), "{lines:?}");
+    // One play of two plies: undone whole.
+    engine.send("undo");
+    assert!(engine.sync().is_empty());
+    assert!(engine.fen().starts_with("...../.ab../...../...1./..... r"));
+}

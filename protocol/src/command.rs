@@ -49,7 +49,8 @@ pub enum Command {
     /// Stockfish's).
     Help,
     /// `play M1 M2 ...`: the moves played on from the current position,
-    /// and plyd's reply (plyd extension, for a person playing by hand).
+    /// and plyd's reply (plyd extension, for a person playing by hand); a
+    /// bare `play`, plyd's move now.
     Play(Vec<String>),
     /// `undo [N]`: the last `N` `play`s taken back, 1 by default (plyd
     /// extension).
@@ -315,12 +316,6 @@ pub(crate) fn parse_line_with_clocks(
             "d" => Command::Display,
             "eval" => Command::Eval,
             "help" => Command::Help,
-            "play" if args.is_empty() => {
-                return Err(ParseError::MissingArgument {
-                    command: "play",
-                    what: "a move (play M1 M2 ...)",
-                })
-            }
             "play" => Command::Play(args.iter().map(|m| (*m).to_owned()).collect()),
             "undo" => match args.first() {
                 None => Command::Undo(1),

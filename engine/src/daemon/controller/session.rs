@@ -547,14 +547,18 @@ impl Session {
     /// one was refused (see [`Session::set_gui_position`]).
     pub(crate) fn refusal(&self) -> Option<String> {
         self.refused.as_ref().map(|why| {
-            // Said in full when the position was refused: here its first
-            // clause, the legal moves' list and the hints left out
-            // (`move 2 ('a1') rejected: illegal move 'a1'`).
-            let first = why.split("; ").next().unwrap_or(why);
-            let short = first
-                .find(" legal here")
-                .and_then(|legal| first[..legal].rfind(" ("))
-                .map_or(first, |at| &first[..at]);
+            // Said in full when the position was refused: here without
+            // the legal moves' list (`move 2 ('a1') rejected: illegal move
+            // 'a1'; the second player's move there`).
+            let short = match why.find(" legal here") {
+                Some(legal) => match (why[..legal].rfind(" ("), why[legal..].find(')')) {
+                    (Some(open), Some(close)) => {
+                        format!("{}{}", &why[..open], &why[legal + close + 1..])
+                    }
+                    _ => why.clone(),
+                },
+                None => why.clone(),
+            };
             format!("no position: the last one sent was refused ({short}); send a position first")
         })
     }

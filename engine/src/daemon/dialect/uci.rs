@@ -10,6 +10,11 @@ use crate::daemon::controller::{ControlError, Controller};
 /// How long plyd thinks over its reply to a `play`.
 const PLAY_REPLY_MS: u64 = 1_000;
 
+/// The longest game a `position` line gives that `play` keeps the moves
+/// of (a longer one, a GUI's or a test's, is kept as the position it
+/// reaches: its moves would hold memory a capped process needs).
+const KEPT_MOVES: usize = 4_096;
+
 /// The UCI dialect. Between lines it keeps only the game that `play`
 /// and `undo` go on from (a GUI's `position` lines need nothing kept).
 #[derive(Clone, Default)]
@@ -24,6 +29,19 @@ pub(super) struct Uci {
     /// Whether the search running answers a `play`: its move joins the
     /// game.
     replying: bool,
+    /// The side the person plays: the mover of the last move a `play`
+    /// gave at a player's turn (a roll is no one's); plyd does not reply
+    /// where that side is to move again (the person rolled for
+    /// themselves). `None` after a bare `play`, which hands plyd the move.
+    person: Option<u32>,
+}
+
+/// Where a game stands for `play`: the side to move, whether chance
+/// moves next (a roll), and the verdict of a finished game.
+struct Turn {
+    side: u32,
+    chance: bool,
+    over: Option<String>,
 }
 
 impl Uci {
@@ -35,8 +53,10 @@ impl Uci {
                 let result = ctl.set_position(&start, &moves);
                 self.plays.clear();
                 self.game = match &result {
-                    Ok(()) => Uci::reached(ctl).map(|text| (start, moves, text)),
-                    Err(_) => None,
+                    Ok(()) if moves.len() <= KEPT_MOVES => {
+                        Uci::reached(ctl).map(|text| (start, moves, text))
+                    }
+                    _ => None,
                 };
                 report(ctl, self, result);
                 true
@@ -59,10 +79,13 @@ impl Uci {
             Command::Display => {
                 match ctl.display() {
                     Ok(mut lines) => {
-                        let last = self
-                            .current_game(ctl)
-                            .ok()
-                            .and_then(|(_, moves)| moves.last().cloned());
+                        let now = Uci::reached(ctl);
+                        let last = match &self.game {
+                            Some((_, moves, reached)) if Some(reached) == now.as_ref() => {
+                                moves.last().cloned()
+                            }
+                            _ => None,
+                        };
                         if let (Some(last), Some(at)) =
                             (last, lines.iter().position(|l| l.starts_with("Fen: ")))
                         {
@@ -128,10 +151,66 @@ impl Uci {
         if ctl.searching() {
             return Err(Uci::busy(self.replying));
         }
-        let (start, mut moves) = self.current_game(ctl)?;
-        moves.extend(played.iter().cloned());
-        self.set_game(ctl, start, moves)?;
-        self.plays.push(played.len());
+        let (start, base) = self.current_game(ctl)?;
+        // Each move on its own, to know who made it; a game that ends
+        // part way keeps the moves up to its end (a winning step typed
+        // with plyd's roll after it).
+        let mut moves = base.clone();
+        let mut person = None;
+        for (i, mv) in played.iter().enumerate() {
+            let before = Uci::turn(ctl)?;
+            if let Some(verdict) = before.over {
+                self.note(
+                    ctl,
+                    &format!(
+                        "play: the game is over ({verdict}): {} not played",
+                        played[i..].join(" ")
+                    ),
+                );
+                break;
+            }
+            moves.push(mv.clone());
+            if let Err(e) = self.set_game(ctl, start.clone(), moves.clone()) {
+                // Back to where the play began.
+                let _ = self.set_game(ctl, start, base);
+                return Err(e);
+            }
+            if !before.chance {
+                person = Some(before.side);
+            }
+        }
+        self.plays.push(moves.len() - base.len());
+        if played.is_empty() {
+            self.person = None;
+        } else if person.is_some() {
+            self.person = person;
+        }
+        let now = Uci::turn(ctl)?;
+        if let Some(verdict) = now.over {
+            self.note(ctl, &format!("game over: {verdict}"));
+            return Ok(());
+        }
+        if now.chance {
+            let outcomes = ctl.session.ask_position(|s| {
+                let mut list = Vec::new();
+                s.legal_moves(&mut list)?;
+                list.iter()
+                    .map(|&m| s.format_move(m))
+                    .collect::<Result<Vec<_>, _>>()
+            })?;
+            self.note(
+                ctl,
+                &format!(
+                    "a chance move comes next: play one of {}",
+                    outcomes.join(" ")
+                ),
+            );
+            return Ok(());
+        }
+        if !played.is_empty() && self.person == Some(now.side) {
+            self.note(ctl, "your move");
+            return Ok(());
+        }
         self.replying = true;
         let go = GoParams {
             movetime: Some(PLAY_REPLY_MS),
@@ -139,6 +218,17 @@ impl Uci {
         };
         search(ctl, self, &go, None);
         Ok(())
+    }
+
+    /// Where the current position stands.
+    fn turn(ctl: &Controller) -> Result<Turn, String> {
+        ctl.session.ask_position(|s| {
+            Ok(Turn {
+                side: s.side_to_move()?,
+                chance: crate::book::is_chance_node(s)?,
+                over: crate::search::verdict(s)?,
+            })
+        })
     }
 
     /// `undo N`: the last `N` plays taken back, plyd's replies with them.
@@ -188,7 +278,8 @@ pub(super) const HELP: [&str; 7] = [
     "plyd's own: d (the board, its position text and legal moves), eval (the evaluation \
      term by term), go perft N (move counts), bench [GAME] [DEPTH]",
     "playing by hand: play M (your move; plyd replies after a second and both join the \
-     game), undo [N] (the last N plays taken back), d (the board)",
+     game; a bare play: plyd moves now), undo [N] (the last N plays taken back), d (the \
+     board)",
     "uci lists the options; setoption name UCI_Variant value GAME changes the game",
     "a weaker or faster game: go depth 2, go nodes 5000 or go movetime 500; \
      setoption name Variety value 300 varies the moves",
@@ -345,6 +436,16 @@ impl Dialect for Uci {
                 Ok(()) => {
                     if let Some(last) = self.plays.last_mut() {
                         *last += 1;
+                    }
+                    match Uci::turn(ctl) {
+                        Ok(Turn {
+                            over: Some(verdict),
+                            ..
+                        }) => self.note(ctl, &format!("game over: {verdict}")),
+                        Ok(Turn { chance: true, .. }) => {
+                            self.note(ctl, "a chance move comes next: play it, then your move")
+                        }
+                        _ => {}
                     }
                 }
                 Err(e) => self.error(ctl, &format!("play: the reply not played: {e}")),
