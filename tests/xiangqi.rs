@@ -94,6 +94,18 @@ fn wxf_and_chinese_moves_are_read_in_a_position() {
     assert!(errors(&engine.sync()).is_empty());
     assert_eq!(engine.fen(), after);
     engine.send("setoption name MoveRanks value 0-9");
+    // Played by hand, plyd's reply is said in Chinese notation too.
+    engine.send("position startpos");
+    engine.send("play 炮二平五");
+    let reply = bestmove(&engine.until_bestmove());
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let chinese = lines[0].strip_prefix("info string plyd plays ").unwrap();
+    assert_eq!(chinese.chars().count(), 4, "{lines:?}");
+    engine.send(&format!("position startpos moves h2e2 {reply}"));
+    let expected = engine.fen();
+    engine.send(&format!("position startpos moves h2e2 {chinese}"));
+    assert_eq!(engine.fen(), expected);
     // A move no piece can make so is refused, read as written.
     engine.send("position startpos moves C2.5 R1+5");
     let lines = engine.sync();

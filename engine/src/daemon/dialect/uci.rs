@@ -253,6 +253,10 @@ impl Uci {
         moves.truncate(moves.len() - back);
         self.set_game(ctl, start, moves)?;
         self.plays.truncate(self.plays.len() - count);
+        self.note(
+            ctl,
+            &format!("undo: {} taken back", crate::counted(back, "move", "moves")),
+        );
         Ok(())
     }
 }
@@ -429,13 +433,23 @@ impl Dialect for Uci {
         ctl.send(&Response::BestMove { best, ponder });
         if let Some(reply) = reply {
             let joined = self.current_game(ctl).and_then(|(start, mut moves)| {
+                // A xiangqi reply in Chinese notation too, as a person at
+                // the board reads moves (ranks 0-9, the default).
+                let chinese = (ctl.session.variant_name().as_deref() == Some("xiangqi"))
+                    .then(|| Uci::reached(ctl))
+                    .flatten()
+                    .and_then(|fen| plyd_protocol::xiangqi_chinese(Some(&fen), &[], &reply));
                 moves.push(reply);
-                self.set_game(ctl, start, moves)
+                self.set_game(ctl, start, moves)?;
+                Ok(chinese)
             });
             match joined {
-                Ok(()) => {
+                Ok(chinese) => {
                     if let Some(last) = self.plays.last_mut() {
                         *last += 1;
+                    }
+                    if let Some(chinese) = chinese {
+                        self.note(ctl, &format!("plyd plays {chinese}"));
                     }
                     match Uci::turn(ctl) {
                         Ok(Turn {
