@@ -554,6 +554,25 @@ fn check_c_evaluator(library: &Path, name: &str, games: &str) -> (Option<i32>, S
     (out.status.code(), String::from_utf8(out.stdout).unwrap())
 }
 
+/// The smallest C evaluator, as docs/plugins.md gives it whole, compiles
+/// and passes `plyd check`.
+#[test]
+fn the_smallest_c_evaluator_of_the_docs_passes_plyd_check() {
+    let docs = std::fs::read_to_string(repo_root().join("docs/plugins.md")).unwrap();
+    let start = docs
+        .find("```c\n/* discs.c:")
+        .expect("docs/plugins.md gives discs.c")
+        + "```c\n".len();
+    let end = start + docs[start..].find("```").unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let source = exe.parent().unwrap().join("docs-discs.c");
+    std::fs::write(&source, &docs[start..end]).unwrap();
+    let library = build_c_sample(&source, "plyd_eval_discs", "c-discs");
+    let (status, stdout) = check_c_evaluator(&library, "discs", "6");
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(stdout.ends_with("\nno problem found\n"), "{stdout}");
+}
+
 #[test]
 fn the_c_evaluator_samples_stack_scores_as_evaluate_does() {
     let (status, stdout) = check_c_evaluator(squares_library(), "squares", "6");
