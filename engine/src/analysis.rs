@@ -149,9 +149,15 @@ impl<'a> Analyst<'a> {
     }
 
     /// The verdict on `played` in `state` (at a chance node, on the
-    /// outcome: [`Analyst::judge_roll`]); `None` where the search found no
+    /// outcome: [`Analyst::judge_roll`]); where `played` is `None`, on the
+    /// position alone (its score and best move; `played` and `loss` left
+    /// empty, nothing more searched); `None` where the search found no
     /// move.
-    pub fn judge(&mut self, state: &GameState, played: Move) -> Result<Option<Verdict>, String> {
+    pub fn judge(
+        &mut self,
+        state: &GameState,
+        played: Option<Move>,
+    ) -> Result<Option<Verdict>, String> {
         let fail = |e: PluginError| e.to_string();
         if crate::book::is_chance_node(state).map_err(fail)? {
             let verdict = self.judge_roll(state, played)?;
@@ -163,11 +169,10 @@ impl<'a> Analyst<'a> {
             Some(mv) => mv,
             None => return Ok(None),
         };
-        let played_text = state.format_move(played).map_err(fail)?;
-        let played_score = if played_text == best_move {
-            best.score
-        } else {
-            self.search(state, vec![played])?.score
+        let played_score = match played {
+            None => None,
+            Some(played) if state.format_move(played).map_err(fail)? == best_move => best.score,
+            Some(played) => self.search(state, vec![played])?.score,
         };
         let bound = i64::from(search::score::eval_bound(self.evaluator()?));
         // A search stopped before it had a score (Othello's exact solve cut
@@ -190,29 +195,33 @@ impl<'a> Analyst<'a> {
     /// value before the roll (the mean over the outcomes), the value
     /// after this one, both for the side to move before the roll, and
     /// what the roll cost that side (`loss`, below 0 for a good roll); no
-    /// best move (nobody chooses).
-    fn judge_roll(&mut self, state: &GameState, rolled: Move) -> Result<Verdict, String> {
+    /// best move (nobody chooses). With no outcome, the value before the
+    /// roll alone.
+    fn judge_roll(&mut self, state: &GameState, rolled: Option<Move>) -> Result<Verdict, String> {
         let fail = |e: PluginError| e.to_string();
         let before = self.search(state, Vec::new())?;
-        let mut after = state.try_clone().map_err(fail)?;
-        after.make_move(rolled).map_err(fail)?;
-        let mut outcome = self.search(&after, Vec::new())?;
-        if after.side_to_move().map_err(fail)? != state.side_to_move().map_err(fail)? {
-            outcome.score = outcome.score.map(|score| match score {
-                Score::Cp(n) => Score::Cp(-n),
-                Score::Mate(n) => Score::Mate(-n),
-            });
+        let mut outcome = None;
+        if let Some(rolled) = rolled {
+            let mut after = state.try_clone().map_err(fail)?;
+            after.make_move(rolled).map_err(fail)?;
+            outcome = self.search(&after, Vec::new())?.score;
+            if after.side_to_move().map_err(fail)? != state.side_to_move().map_err(fail)? {
+                outcome = outcome.map(|score| match score {
+                    Score::Cp(n) => Score::Cp(-n),
+                    Score::Mate(n) => Score::Mate(-n),
+                });
+            }
         }
         let bound = i64::from(search::score::eval_bound(self.evaluator()?));
         let loss = before
             .score
-            .zip(outcome.score)
+            .zip(outcome)
             .map(|(before, outcome)| worth(before, bound) - worth(outcome, bound));
         Ok(Verdict {
             score: before.score.map(score_word).unwrap_or_default(),
             depth: before.score.map(|_| before.depth),
             best: String::new(),
-            played: outcome.score.map(score_word).unwrap_or_default(),
+            played: outcome.map(score_word).unwrap_or_default(),
             loss,
         })
     }

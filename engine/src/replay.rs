@@ -582,14 +582,11 @@ pub fn position_rows(
             added = "\t\t\t".to_string();
             score.clear();
             depth.clear();
-            if let Some(mut verdict) = judge_ply(analyst, number, ply, state, mv)? {
-                // A move of the match's opening (a random one drawn by the
-                // arena) is no player's choice: the position is judged,
-                // the move is not charged.
-                if ply < opening_plies {
-                    verdict.played.clear();
-                    verdict.loss = None;
-                }
+            // A move of the match's opening (a random one drawn by the
+            // arena) is no player's choice: the position is judged, the
+            // move is not charged (nor searched).
+            let charged = (ply >= opening_plies).then_some(mv);
+            if let Some(verdict) = judge_ply(analyst, number, ply, state, charged)? {
                 let (s, d, rest) = verdict.columns();
                 (score, depth, added) = (s, d, format!("\t{rest}"));
             }
@@ -630,13 +627,14 @@ where
     Ok(())
 }
 
-/// The analyst's verdict on `mv`, played at `ply` of game `number`.
+/// The analyst's verdict on `mv`, played at `ply` of game `number` (on
+/// the position alone where `None`).
 fn judge_ply(
     analyst: &mut Analyst<'_>,
     number: usize,
     ply: usize,
     state: &GameState,
-    mv: plyd_api::Move,
+    mv: Option<plyd_api::Move>,
 ) -> Result<Option<Verdict>, String> {
     analyst
         .judge(state, mv)
@@ -656,7 +654,7 @@ pub fn game_verdicts(
         .map_err(|e| format!("game {number}: {e}"))?;
     let mut verdicts = Vec::with_capacity(game.moves.len());
     replay_game(variant, number, game, |ply, _, state, mv| {
-        verdicts.push(judge_ply(analyst, number, ply, state, mv)?);
+        verdicts.push(judge_ply(analyst, number, ply, state, Some(mv))?);
         Ok(())
     })?;
     Ok(verdicts)

@@ -36,6 +36,36 @@ pub struct Standings {
     pub sprt_crossed: Option<(SprtDecision, u64, f64)>,
 }
 
+/// The column of `result` in a table's games by side: the first
+/// player's wins, the second's, draws.
+pub(crate) fn side_column(result: GameResult) -> usize {
+    match result {
+        GameResult::FirstWins => 0,
+        GameResult::SecondWins => 1,
+        GameResult::Draw => 2,
+    }
+}
+
+/// The games by side, as the tables say them.
+pub(crate) fn sides_line(by_side: &[u64; 3]) -> String {
+    format!(
+        "first player won {}, second player won {}, drawn {}",
+        by_side[0], by_side[1], by_side[2]
+    )
+}
+
+/// The games by ending, `rules 12, time forfeit 1` (`none` where none).
+pub(crate) fn endings_list(endings: &BTreeMap<Ending, u64>) -> String {
+    if endings.is_empty() {
+        return "none".to_string();
+    }
+    let endings: Vec<String> = endings
+        .iter()
+        .map(|(ending, count)| format!("{ending} {count}"))
+        .collect();
+    endings.join(", ")
+}
+
 /// The closest call of a match: the move and the game it came in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatchClosest {
@@ -108,11 +138,7 @@ impl Standings {
             }
         }
         *self.endings.entry(record.ending).or_default() += 1;
-        self.by_side[match record.result {
-            GameResult::FirstWins => 0,
-            GameResult::SecondWins => 1,
-            GameResult::Draw => 2,
-        }] += 1;
+        self.by_side[side_column(record.result)] += 1;
         if let Some(call) = record.closest {
             let closer = self
                 .closest
@@ -200,25 +226,8 @@ impl Standings {
                 t.draws
             );
         }
-        let _ = writeln!(
-            out,
-            "first player won {}, second player won {}, drawn {}",
-            self.by_side[0], self.by_side[1], self.by_side[2]
-        );
-        let endings: Vec<String> = self
-            .endings
-            .iter()
-            .map(|(ending, count)| format!("{ending} {count}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "endings: {}",
-            if endings.is_empty() {
-                "none".to_string()
-            } else {
-                endings.join(", ")
-            }
-        );
+        let _ = writeln!(out, "{}", sides_line(&self.by_side));
+        let _ = writeln!(out, "endings: {}", endings_list(&self.endings));
         if let Some(c) = &self.closest {
             let _ = writeln!(
                 out,

@@ -13,6 +13,8 @@ use std::process::ExitCode;
 
 use crate::args::{ArenaArgs, EngineGroups, EngineSpec};
 use crate::interrupt::{self, Cancel, INTERRUPTED_STATUS};
+use crate::record::{Ending, GameResult};
+use crate::report::{endings_list, side_column, sides_line};
 use crate::stats::{EloEstimate, Tally};
 use crate::{play, say, ArenaError};
 
@@ -291,15 +293,11 @@ fn print_table(
                 continue;
             };
             let forfeit = game.tags.get("Ending").is_some_and(|e| e != "rules");
-            if let Some(ending) = game.tags.get("Ending").and_then(|tag| {
-                crate::record::Ending::ALL
-                    .into_iter()
-                    .find(|e| e.to_string() == *tag)
-            }) {
+            if let Some(Ok(ending)) = game.tags.get("Ending").map(|tag| tag.parse::<Ending>()) {
                 *endings.entry(ending).or_insert(0u64) += 1;
             }
-            if let Some(side) = ["1-0", "0-1", "1/2-1/2"].iter().position(|r| r == result) {
-                by_side[side] += 1;
+            if let Ok(played) = result.parse::<GameResult>() {
+                by_side[side_column(played)] += 1;
             }
             match result.as_str() {
                 "1-0" => {
@@ -425,16 +423,9 @@ fn print_table(
         }
         out.push('\n');
     }
-    out += &format!(
-        "first player won {}, second player won {}, drawn {}\n",
-        by_side[0], by_side[1], by_side[2]
-    );
+    out += &format!("{}\n", sides_line(&by_side));
     if !endings.is_empty() {
-        let endings: Vec<String> = endings
-            .iter()
-            .map(|(ending, count)| format!("{ending} {count}"))
-            .collect();
-        out += &format!("endings: {}\n", endings.join(", "));
+        out += &format!("endings: {}\n", endings_list(&endings));
     }
     for line in not_played {
         out += &format!("not played to its end: {line}\n");

@@ -54,7 +54,7 @@ impl Uci {
                 self.plays.clear();
                 self.game = match &result {
                     Ok(()) if moves.len() <= KEPT_MOVES => {
-                        Uci::reached(ctl).map(|text| (start, moves, text))
+                        Uci::reached(ctl).ok().map(|text| (start, moves, text))
                     }
                     _ => None,
                 };
@@ -77,26 +77,14 @@ impl Uci {
             // the position shown (a person listening to the board hears
             // what was played; a GUI knows).
             Command::Display => {
-                match ctl.display() {
-                    Ok(mut lines) => {
-                        let now = Uci::reached(ctl);
-                        let last = match &self.game {
-                            Some((_, moves, reached)) if Some(reached) == now.as_ref() => {
-                                moves.last().cloned()
-                            }
-                            _ => None,
-                        };
-                        if let (Some(last), Some(at)) =
-                            (last, lines.iter().position(|l| l.starts_with("Fen: ")))
-                        {
-                            lines.insert(at, format!("Last move: {last}"));
-                        }
-                        for line in lines {
-                            ctl.raw(&line);
-                        }
+                let now = Uci::reached(ctl).ok();
+                let last = match &self.game {
+                    Some((_, moves, reached)) if Some(reached) == now.as_ref() => {
+                        moves.last().cloned()
                     }
-                    Err(e) => self.error(ctl, &e.to_string()),
-                }
+                    _ => None,
+                };
+                display(ctl, self, last.as_deref());
                 true
             }
             other => command(ctl, self, other),
@@ -113,16 +101,16 @@ impl Uci {
         }
     }
 
-    /// The current position's text, if it can be read.
-    fn reached(ctl: &Controller) -> Option<String> {
-        ctl.session.ask_position(|s| s.position_text()).ok()
+    /// The current position's text.
+    fn reached(ctl: &Controller) -> Result<String, String> {
+        ctl.session.ask_position(|s| s.position_text())
     }
 
     /// The game `play` goes on from: the one kept where it still is the
     /// current position, else that position with no moves (its history
     /// then unknown).
     fn current_game(&self, ctl: &Controller) -> Result<(StartPosition, Vec<String>), String> {
-        let now = ctl.session.ask_position(|s| s.position_text())?;
+        let now = Uci::reached(ctl)?;
         Ok(match &self.game {
             Some((start, moves, reached)) if *reached == now => (start.clone(), moves.clone()),
             _ => (StartPosition::Fen(now), Vec::new()),
@@ -138,8 +126,7 @@ impl Uci {
         moves: Vec<String>,
     ) -> Result<(), String> {
         ctl.session.set_position(&start, &moves)?;
-        let reached = ctl.session.ask_position(|s| s.position_text())?;
-        self.game = Some((start, moves, reached));
+        self.game = Some((start, moves, Uci::reached(ctl)?));
         Ok(())
     }
 
@@ -191,13 +178,7 @@ impl Uci {
             return Ok(());
         }
         if now.chance {
-            let outcomes = ctl.session.ask_position(|s| {
-                let mut list = Vec::new();
-                s.legal_moves(&mut list)?;
-                list.iter()
-                    .map(|&m| s.format_move(m))
-                    .collect::<Result<Vec<_>, _>>()
-            })?;
+            let outcomes = ctl.session.spelled_moves()?;
             self.note(
                 ctl,
                 &format!(
@@ -290,6 +271,24 @@ pub(super) const HELP: [&str; 7] = [
     "playing by hand, the options and the games: README.md and docs/ (docs/options.md)",
 ];
 
+/// `d`: the board and the position's lines, with `Last move: X` before
+/// the `Fen:` line where `last` gives it.
+fn display(ctl: &mut Controller, voice: &mut dyn Dialect, last: Option<&str>) {
+    match ctl.display() {
+        Ok(mut lines) => {
+            if let (Some(last), Some(at)) =
+                (last, lines.iter().position(|l| l.starts_with("Fen: ")))
+            {
+                lines.insert(at, format!("Last move: {last}"));
+            }
+            for line in lines {
+                ctl.raw(&line);
+            }
+        }
+        Err(e) => voice.error(ctl, &e.to_string()),
+    }
+}
+
 /// Report a line that could not be read. Every go gets exactly one
 /// bestmove, even one that could not be read (a running search gives its
 /// own).
@@ -337,14 +336,7 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
         Command::Stop => ctl.stop_job(),
         Command::PonderHit => ctl.ponderhit(),
         Command::Quit => return false,
-        Command::Display => match ctl.display() {
-            Ok(lines) => {
-                for line in lines {
-                    ctl.raw(&line);
-                }
-            }
-            Err(e) => voice.error(ctl, &e.to_string()),
-        },
+        Command::Display => display(ctl, voice, None),
         Command::Eval => {
             let mut evaluated = ctl.eval();
             if let Err(e) = &evaluated {
@@ -436,7 +428,7 @@ impl Dialect for Uci {
                 // A xiangqi reply in Chinese notation too, as a person at
                 // the board reads moves (ranks 0-9, the default).
                 let chinese = (ctl.session.variant_name().as_deref() == Some("xiangqi"))
-                    .then(|| Uci::reached(ctl))
+                    .then(|| Uci::reached(ctl).ok())
                     .flatten()
                     .and_then(|fen| plyd_protocol::xiangqi_chinese(Some(&fen), &[], &reply));
                 moves.push(reply);
