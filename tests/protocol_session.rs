@@ -1155,6 +1155,43 @@ fn go_while_searching_is_refused_and_stop_when_idle_is_harmless(mode: &str) {
     assert!(e.sync().is_empty());
 }
 
+/// A `stop` sent with its `go` still gets a searched move: the first
+/// iteration ends (a ply, milliseconds) and is reported before the
+/// `bestmove`, whose move is that line's. Stopped at once, the search
+/// answered the first move in its order, unscored, with no `info` line.
+#[test]
+fn stop_right_after_go_answers_a_move_the_first_iteration_scored() {
+    let dir = plugin_dir(&[
+        ("plyd_game_amazons", "amazons"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    for (game, go) in [
+        ("amazons", "go infinite"),
+        ("xiangqi", "go infinite"),
+        ("xiangqi", "go ponder wtime 60000 btime 60000"),
+    ] {
+        e.send(&format!("setoption name UCI_Variant value {game}"));
+        e.send("position startpos");
+        e.sync();
+        e.send_raw(format!("{go}\nstop\n").as_bytes());
+        let lines = e.until_bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth "))
+            .unwrap_or_else(|| panic!("{game}: no info line before the bestmove: {lines:?}"));
+        assert_info_well_formed(last_info);
+        let pv_first = last_info
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split(' ').next());
+        let best = lines.last().unwrap().split(' ').nth(1);
+        assert_eq!(pv_first, best, "{game}: {lines:?}");
+    }
+}
+
 #[test]
 fn options_and_a_new_game_right_after_stop_wait_for_the_stopped_search() {
     // As `go` does: a GUI may send `stop` and go on at once.

@@ -195,7 +195,14 @@ impl Shared<'_> {
     /// Whether the threads must stop now.
     #[inline]
     pub fn should_stop(&self) -> bool {
-        self.control.stop_requested() || self.halt.load(Ordering::Relaxed)
+        self.control.stop_requested() || self.halted()
+    }
+
+    /// Whether the search was told to end by one of its own threads (not
+    /// by the GUI's `stop`).
+    #[inline(always)]
+    pub fn halted(&self) -> bool {
+        self.halt.load(Ordering::Relaxed)
     }
 
     /// Whether the timer found the clock past the hard limit.

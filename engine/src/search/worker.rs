@@ -380,10 +380,11 @@ impl<'a> Searcher<'a> {
     pub(super) fn check_limits(&mut self) {
         let shared = self.shared;
         // The main thread finishes its first iteration whatever the clock
-        // says (a ply: a fraction of a millisecond in xiangqi and Othello,
-        // about one in the Amazons): stopped sooner, it would play a move
-        // it had not looked at. The watchdog still answers for a first
-        // iteration that takes too long.
+        // or a `stop` says (a ply: a fraction of a millisecond in xiangqi
+        // and Othello, a few in the Amazons): stopped sooner, it would play
+        // a move it had not looked at, with no `info` line. The watchdog
+        // still answers for a first iteration that takes too long (past
+        // the hard limit, or `STOP_GRACE` after a `stop`).
         let clock_binds = !self.is_main() || self.completed_depth > 0;
         if shared.time_up() && clock_binds {
             self.stopped = true;
@@ -419,7 +420,7 @@ impl<'a> Searcher<'a> {
         self.check_countdown = self.check_interval;
         shared.publish_nodes(self.id, self.nodes);
         shared.control.beat();
-        if shared.should_stop() {
+        if shared.halted() || (shared.control.stop_requested() && clock_binds) {
             self.stopped = true;
         } else if self.is_main() {
             // Only the main thread reads the clock; it stops the others.
