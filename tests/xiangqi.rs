@@ -77,6 +77,24 @@ fn moves_are_played_and_shown() {
     );
 }
 
+/// A hand-played game that plyd's reply ends is told as plyd's win, by
+/// its rule (xiangqi's stalemate loses), not as the side to move's loss.
+#[test]
+fn a_play_that_plyd_wins_is_told_so() {
+    let (mut engine, _dir) = xiangqi();
+    // Red's king has one move; the chariots then leave it none.
+    engine.send("position fen 3k5/9/9/9/9/9/9/1r7/r8/4K4 w");
+    engine.send("play e0f0");
+    assert_eq!(bestmove(&engine.until_bestmove()), "a1e1");
+    assert_eq!(
+        engine.sync(),
+        [
+            "info string plyd plays 车１平５",
+            "info string game over: plyd wins (stalemate)"
+        ]
+    );
+}
+
 /// A position's moves in WXF or Chinese notation, as broadcasts and
 /// records write them, are read on the board where they are played, in
 /// either rank numbering.

@@ -4,6 +4,8 @@
 
 use plyd_protocol::{parse_line, Command, GoParams, Info, ParseError, Response, StartPosition};
 
+use crate::host::Outcome;
+
 use super::{report, search, Dialect};
 use crate::daemon::controller::{ControlError, Controller};
 
@@ -37,11 +39,34 @@ pub(super) struct Uci {
 }
 
 /// Where a game stands for `play`: the side to move, whether chance
-/// moves next (a roll), and the verdict of a finished game.
+/// moves next (a roll), and the verdict of a finished game with its
+/// winner (`None` in a draw) and the rule that ended it.
 struct Turn {
     side: u32,
     chance: bool,
     over: Option<String>,
+    winner: Option<u32>,
+    reason: Option<String>,
+}
+
+impl Turn {
+    /// A finished game's verdict told to the person playing it: `you
+    /// win (checkmate)`, `plyd wins`, `a draw (repetition)`; the plugin's
+    /// verdict (`the side to move has lost ...`) where neither side's
+    /// player is known.
+    fn told(&self, person: Option<u32>, plyd: Option<u32>) -> Option<String> {
+        let verdict = self.over.as_ref()?;
+        let words = match self.winner {
+            Some(w) if Some(w) == person => "you win",
+            Some(w) if Some(w) == plyd => "plyd wins",
+            None if person.is_some() || plyd.is_some() => "a draw",
+            _ => return Some(verdict.clone()),
+        };
+        Some(match &self.reason {
+            Some(reason) => format!("{words} ({reason})"),
+            None => words.to_string(),
+        })
+    }
 }
 
 impl Uci {
@@ -146,11 +171,11 @@ impl Uci {
         let mut person = None;
         for (i, mv) in played.iter().enumerate() {
             let before = Uci::turn(ctl)?;
-            if let Some(verdict) = before.over {
+            if let Some(told) = before.told(person.or(self.person), None) {
                 self.note(
                     ctl,
                     &format!(
-                        "play: the game is over ({verdict}): {} not played",
+                        "play: game over, {told}: {} not played",
                         played[i..].join(" ")
                     ),
                 );
@@ -173,8 +198,8 @@ impl Uci {
             self.person = person;
         }
         let now = Uci::turn(ctl)?;
-        if let Some(verdict) = now.over {
-            self.note(ctl, &format!("game over: {verdict}"));
+        if let Some(told) = now.told(self.person, None) {
+            self.note(ctl, &format!("game over: {told}"));
             return Ok(());
         }
         if now.chance {
@@ -204,10 +229,24 @@ impl Uci {
     /// Where the current position stands.
     fn turn(ctl: &Controller) -> Result<Turn, String> {
         ctl.session.ask_position(|s| {
+            let side = s.side_to_move()?;
+            let over = crate::search::verdict(s)?;
+            let (winner, reason) = if over.is_some() {
+                let winner = match s.outcome()? {
+                    Outcome::Win => Some(side),
+                    Outcome::Loss => Some(1 - side.min(1)),
+                    Outcome::Draw | Outcome::Ongoing => None,
+                };
+                (winner, s.outcome_reason()?)
+            } else {
+                (None, None)
+            };
             Ok(Turn {
-                side: s.side_to_move()?,
+                side,
                 chance: crate::book::is_chance_node(s)?,
-                over: crate::search::verdict(s)?,
+                over,
+                winner,
+                reason,
             })
         })
     }
@@ -424,6 +463,8 @@ impl Dialect for Uci {
             .flatten();
         ctl.send(&Response::BestMove { best, ponder });
         if let Some(reply) = reply {
+            // plyd's side: the one to move before its reply.
+            let plyd = Uci::turn(ctl).ok().map(|turn| turn.side);
             let joined = self.current_game(ctl).and_then(|(start, mut moves)| {
                 // A xiangqi reply in Chinese notation too, as a person at
                 // the board reads moves (ranks 0-9, the default).
@@ -444,10 +485,10 @@ impl Dialect for Uci {
                         self.note(ctl, &format!("plyd plays {chinese}"));
                     }
                     match Uci::turn(ctl) {
-                        Ok(Turn {
-                            over: Some(verdict),
-                            ..
-                        }) => self.note(ctl, &format!("game over: {verdict}")),
+                        Ok(turn) if turn.over.is_some() => {
+                            let told = turn.told(self.person, plyd).unwrap_or_default();
+                            self.note(ctl, &format!("game over: {told}"));
+                        }
                         Ok(Turn { chance: true, .. }) => {
                             self.note(ctl, "a chance move comes next: play it, then your move")
                         }
