@@ -1060,3 +1060,91 @@ fn check_finds_an_evaluator_that_changes_the_position() {
         "{stdout}"
     );
 }
+
+/// A C++ evaluator whose score is the static of an inline function, which
+/// g++ exports with GNU-unique binding, built with `flags` (`-DTAG=N`)
+/// into `library` (under a temporary name, renamed into place: a new
+/// file, as a rebuild makes).
+#[cfg(target_os = "linux")]
+fn build_cpp_evaluator(library: &Path, flags: &[&str]) {
+    let cxx = crate::common::compiler("CXX", "c++");
+    let dir = library.parent().unwrap();
+    let source = dir.join("tagged.cpp");
+    std::fs::write(
+        &source,
+        r#"#include "plyd_plugin.h"
+inline int &tag() { static int t = TAG; return t; }
+namespace {
+int context;
+PlydEvalContext *create(const char *, char *, size_t) { return reinterpret_cast<PlydEvalContext *>(&context); }
+void destroy(PlydEvalContext *) {}
+int32_t evaluate(const PlydEvalContext *, const PlydState *, int32_t *out) {
+    *out = tag();
+    return PLYD_STATUS_OK;
+}
+PlydEvaluatorApi table() {
+    PlydEvaluatorApi t{};
+    t.abi_version = PLYD_ABI_VERSION; t.table_size = sizeof t;
+    t.name = "tagged"; t.description = "a test evaluator"; t.game = "othello";
+    t.state_layout = 1; t.score_bound = 100; t.default_params = "";
+    t.create = create; t.destroy = destroy; t.evaluate = evaluate;
+    return t;
+}
+const PlydEvaluatorApi API = table();
+}
+PLYD_EXPORT const PlydEvaluatorApi *plyd_evaluator_api(void) { return &API; }
+"#,
+    )
+    .unwrap();
+    let output = dir.join("tagged.so.tmp");
+    let out = Command::new(&cxx)
+        .args(["-std=c++17", "-O2", "-shared", "-fPIC", "-I"])
+        .arg(repo_root().join("plugins/api/include"))
+        .args(flags)
+        .arg(&source)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C++ compiler '{cxx}' (set CXX): {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::rename(&output, library).unwrap();
+}
+
+/// A rebuilt C++ evaluator whose first build defined GNU-unique symbols
+/// is not loaded again: the loader would bind the new copy's statics to
+/// the first copy's objects (a rebuild that changed their layout ended
+/// the daemon with a SIGSEGV). The error says how to build it, the
+/// evaluator loaded before goes on scoring, and a build without them
+/// loads.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_rebuilt_cpp_evaluator_sharing_its_statics_is_not_loaded_again() {
+    let dir = TempDir::new("cpp-unique");
+    let library = dir.path().join("libplyd_eval_tagged.so");
+    build_cpp_evaluator(&library, &["-DTAG=1"]);
+    let (mut e, _plugins) = Engine::othello();
+    let load = format!("setoption name EvalFile value {}", library.display());
+    let start = "8/8/8/3OX3/3XO3/8/8/8 b";
+    e.send(&load);
+    assert!(errors(&e.sync()).is_empty());
+    assert_eq!(eval_score(&mut e, start), 1);
+    build_cpp_evaluator(&library, &["-DTAG=2"]);
+    e.send(&load);
+    let lines = e.sync();
+    let told = errors(&lines);
+    assert_eq!(told.len(), 1, "{lines:?}");
+    assert!(
+        told[0].contains("defines 1 GNU-unique symbol (_ZZ3tagvE1t: ")
+            && told[0].contains("Build it with -fno-gnu-unique"),
+        "{lines:?}"
+    );
+    assert_eq!(eval_score(&mut e, start), 1, "the first build is kept");
+    build_cpp_evaluator(&library, &["-DTAG=3", "-fno-gnu-unique"]);
+    e.send(&load);
+    assert!(errors(&e.sync()).is_empty());
+    assert_eq!(eval_score(&mut e, start), 3);
+}

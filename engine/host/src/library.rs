@@ -56,6 +56,10 @@ struct Opened {
     /// The next load takes a fresh copy whatever the file
     /// ([`load_fresh_next`]).
     fresh_next: bool,
+    /// The GNU-unique symbols the copies loaded so far define
+    /// ([`gnu_unique_symbols`]): a later copy defining one of them would
+    /// share its object.
+    unique: Vec<String>,
 }
 
 /// What a load of a file opened before is given.
@@ -116,6 +120,7 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
     SWEPT.call_once(|| remove_copies_of_ended_processes(&temporary_folder()));
     let key = registry_key(path);
     let now = stamp(path);
+    let unique = gnu_unique_symbols(path);
     let opened = || OPENED.lock().unwrap_or_else(|e| e.into_inner());
     // Decided under the lock, loaded without it: a library whose loading
     // never returns (given up on by a watch) must not hold every later
@@ -129,6 +134,7 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
                     loader: now.clone(),
                     copy: None,
                     fresh_next: false,
+                    unique: unique.clone(),
                 });
                 Reuse::Loader
             }
@@ -148,10 +154,24 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
     match reuse {
         Reuse::Copy(library) => Ok(library),
         Reuse::NewCopy if cfg!(unix) => {
+            let shared: Vec<&String> = {
+                let list = opened();
+                let before = list.iter().find(|o| o.key == key).map(|o| o.unique.clone());
+                let before = before.unwrap_or_default();
+                unique.iter().filter(|name| before.contains(name)).collect()
+            };
+            if !shared.is_empty() {
+                return Err(open_error(shares_unique_objects(&shared)));
+            }
             let library = std::sync::Arc::new(load_a_copy(path).map_err(open_error)?);
             if let Some(o) = opened().iter_mut().find(|o| o.key == key) {
                 o.fresh_next = false;
                 o.copy = now.map(|now| (now, std::sync::Arc::clone(&library)));
+                for name in unique {
+                    if !o.unique.contains(&name) {
+                        o.unique.push(name);
+                    }
+                }
             }
             Ok(library)
         }
@@ -165,6 +185,31 @@ fn open_library(path: &Path) -> Result<SharedLibrary, LoadError> {
                 .map_err(|e| open_error(with_causes(&e)))
         }
     }
+}
+
+/// Why a plugin whose earlier copy defines the GNU-unique symbols
+/// `shared` is not loaded again.
+fn shares_unique_objects(shared: &[&String]) -> String {
+    const NAMED: usize = 3;
+    let mut names: Vec<&str> = shared.iter().take(NAMED).map(|s| s.as_str()).collect();
+    if shared.len() > NAMED {
+        names.push("...");
+    }
+    format!(
+        "it changed since it was loaded, and it defines {} GNU-unique {} ({}: \
+         C++'s statics of inline functions, inline variables and templates, as g++ \
+         builds them), which the dynamic loader binds to the copy loaded first, so the \
+         new build would run on the old build's objects (and crash where their layout \
+         changed); the plugin loaded before is kept. Build it with -fno-gnu-unique (or \
+         -fvisibility=hidden) to reload it, or restart plyd",
+        shared.len(),
+        if shared.len() == 1 {
+            "symbol"
+        } else {
+            "symbols"
+        },
+        names.join(" ")
+    )
 }
 
 /// A loader's error with the errors under it (`LoadLibraryExW failed:
@@ -323,6 +368,69 @@ fn u16_at(bytes: &[u8], at: usize) -> u64 {
 /// The little-endian 64-bit number at `at` of `bytes`.
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+}
+
+/// The symbols the ELF file at `path` defines with GNU-unique binding
+/// (`STB_GNU_UNIQUE`, `u` in `nm -D`): g++ gives it to the static objects
+/// of inline functions and variables and of templates, and the dynamic
+/// loader binds every later library defining the same name to the first
+/// one's object, even one loaded `RTLD_LOCAL`, and never unloads a library
+/// defining one. Empty for another file, or one whose tables cannot be
+/// read.
+pub fn gnu_unique_symbols(path: &Path) -> Vec<String> {
+    read_unique_symbols(path).unwrap_or_default()
+}
+
+fn read_unique_symbols(path: &Path) -> Option<Vec<String>> {
+    use std::io::{Read, Seek, SeekFrom};
+    /// Larger symbol tables than this are taken as garbage.
+    const MAX_TABLE: u64 = 64 << 20;
+    const SHT_DYNSYM: u32 = 11;
+    const STB_GNU_UNIQUE: u8 = 10;
+    let mut file = std::fs::File::open(path).ok()?;
+    let header = elf_header(&mut file)?;
+    let (sh_offset, sh_size, sh_count) = (
+        u64_at(&header, 0x28),
+        u16_at(&header, 0x3A),
+        u16_at(&header, 0x3C),
+    );
+    if sh_size < 0x40 {
+        return None;
+    }
+    let mut sections = vec![0u8; (sh_size * sh_count) as usize];
+    file.seek(SeekFrom::Start(sh_offset)).ok()?;
+    file.read_exact(&mut sections).ok()?;
+    let section = |i: usize| sections.chunks_exact(sh_size as usize).nth(i);
+    let mut read = |offset: u64, size: u64| -> Option<Vec<u8>> {
+        if size > MAX_TABLE {
+            return None;
+        }
+        let mut bytes = vec![0u8; size as usize];
+        file.seek(SeekFrom::Start(offset)).ok()?;
+        file.read_exact(&mut bytes).ok()?;
+        Some(bytes)
+    };
+    let mut names = Vec::new();
+    for entry in sections.chunks_exact(sh_size as usize) {
+        if u32::from_le_bytes(entry[4..8].try_into().ok()?) != SHT_DYNSYM {
+            continue;
+        }
+        let link = u32::from_le_bytes(entry[0x28..0x2C].try_into().ok()?) as usize;
+        let strings = section(link)?;
+        let symbols = read(u64_at(entry, 0x18), u64_at(entry, 0x20))?;
+        let strings = read(u64_at(strings, 0x18), u64_at(strings, 0x20))?;
+        for symbol in symbols.chunks_exact(24) {
+            let defined = u16_at(symbol, 6) != 0;
+            if symbol[4] >> 4 != STB_GNU_UNIQUE || !defined {
+                continue;
+            }
+            let start = u32::from_le_bytes(symbol[..4].try_into().ok()?) as usize;
+            let name = strings.get(start..)?;
+            let end = name.iter().position(|&b| b == 0)?;
+            names.push(String::from_utf8_lossy(&name[..end]).into_owned());
+        }
+    }
+    Some(names)
 }
 
 /// The bytes the loader maps for the ELF file at `path` (its loadable
