@@ -1129,6 +1129,30 @@ fn eval_file_again_says_the_parameters_are_the_defaults() {
     );
 }
 
+/// The note of a failed evaluator's replacement says that its parameter
+/// file went with it: a reload of it starts from its defaults.
+#[test]
+fn a_failed_evaluators_parameters_are_said_to_be_dropped() {
+    let (mut e, dir) = odd_engine("garbage");
+    let file = dir.path().join("odd.toml");
+    std::fs::write(&file, "anything = 1\n").unwrap();
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    assert!(errors(&e.sync()).is_empty());
+    e.send("go depth 4");
+    assert_eq!(errors(&e.until_bestmove()).len(), 1);
+    assert_eq!(
+        e.sync(),
+        [format!(
+            "info string evaluator 'odd' is disabled after a failure; using patterns \
+             (its params {} are dropped: send EvalParams again after reloading it)",
+            file.display()
+        )]
+    );
+}
+
 #[test]
 fn an_evaluator_that_answers_garbage_is_dropped() {
     // Status 42 from evaluate, at 7 discs.

@@ -824,6 +824,7 @@ impl Session {
             return None;
         }
         let failed_name = failed.name().to_string();
+        let params = current.eval_params.clone();
         let variant = current.variant.clone();
         if variant.plugin.is_disabled() {
             // No evaluator of a disabled game can be made: the game's own
@@ -841,8 +842,16 @@ impl Session {
                 let current = self.current.as_mut()?;
                 current.evaluator = Arc::new(evaluator);
                 current.eval_params = None;
+                // Its parameters went with it: a reload starts from its
+                // defaults.
+                let params = params.map_or(String::new(), |file| {
+                    format!(
+                        " (its params {} are dropped: send EvalParams again after reloading it)",
+                        file.display()
+                    )
+                });
                 Some(Ok(format!(
-                    "evaluator '{failed_name}' is disabled after a failure; using {name}"
+                    "evaluator '{failed_name}' is disabled after a failure; using {name}{params}"
                 )))
             }
             Err(e) => Some(Err(format!(
