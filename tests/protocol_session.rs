@@ -376,8 +376,8 @@ fn a_person_typing_is_pointed_to_what_was_meant() {
         ),
         ("hint", "unknown command 'hint' (help lists the commands)"),
         (
-            "setoption name Skill Level value 3",
-            "unknown option 'Skill Level' (plyd has no strength setting: go depth N",
+            "setoption name UCI_Elo value 1500",
+            "unknown option 'UCI_Elo' (plyd's strength setting is Skill Level, 0 to 20",
         ),
     ] {
         e.send(line);

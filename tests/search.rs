@@ -760,6 +760,40 @@ fn variety_draws_a_move_within_its_margin() {
     engine.send("quit");
 }
 
+/// `Skill Level` below 20 caps the depth at one ply more than the level
+/// and plays, by `Variety`'s seeded draw, a move near the best (a fifth
+/// of a pawn a level below 20: at level 0, within four pawns); at 20 a
+/// `go depth` goes as deep as asked and the seed changes nothing.
+#[test]
+fn skill_level_searches_shallower_and_varies_the_moves() {
+    let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let mut engine = common::Engine::start(dir.path(), &[], &[]);
+    engine.send("setoption name UCI_Variant value xiangqi");
+    let mut search = |engine: &mut common::Engine, seed: u32| -> (String, i64) {
+        engine.send(&format!("setoption name VarietySeed value {seed}"));
+        // Each search from an empty table, as the first.
+        engine.send("ucinewgame");
+        engine.send("position startpos");
+        engine.send("go depth 6");
+        let lines = engine.until_bestmove();
+        assert!(common::errors(&lines).is_empty(), "{lines:?}");
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        (best.to_string(), common::last_number(&lines, "depth"))
+    };
+    let full: std::collections::BTreeSet<_> =
+        (1..=4).map(|seed| search(&mut engine, seed)).collect();
+    assert_eq!(full.len(), 1, "{full:?}");
+    assert_eq!(full.first().unwrap().1, 6);
+    engine.send("setoption name Skill Level value 2");
+    let weak: std::collections::BTreeSet<_> =
+        (1..=8).map(|seed| search(&mut engine, seed)).collect();
+    assert!(weak.iter().all(|(_, depth)| *depth == 3), "{weak:?}");
+    assert!(weak.len() >= 3, "{weak:?}");
+    engine.send("setoption name Skill Level value 21");
+    assert_eq!(common::errors(&engine.sync()).len(), 1);
+    engine.send("quit");
+}
+
 #[test]
 fn node_probcut_cuts_nodes_and_keeps_the_moves_legal() {
     // ProbCut of the whole node searches the node again, shallower, and

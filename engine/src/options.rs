@@ -92,6 +92,8 @@ pub mod names {
     pub const VARIETY: &str = "Variety";
     /// The seed of that choice.
     pub const VARIETY_SEED: &str = "VarietySeed";
+    /// Weaker play, 0 to 20 (20: full strength), as Stockfish names it.
+    pub const SKILL_LEVEL: &str = "Skill Level";
     /// The Monte-Carlo search's exploration constant, in thousandths.
     pub const MCTS_EXPLORATION: &str = "MctsExploration";
     /// The Monte-Carlo search's widening factor, in thousandths.
@@ -162,6 +164,12 @@ pub const BOTZONE_TURN_LIMIT_RANGE: SpinRange = SpinRange {
     default: 1_000,
     min: 50,
     max: 60_000,
+};
+/// `Skill Level`: 20 is full strength.
+pub const SKILL_LEVEL_RANGE: SpinRange = SpinRange {
+    default: crate::search::FULL_SKILL as i64,
+    min: 0,
+    max: crate::search::FULL_SKILL as i64,
 };
 /// `VarietySeed` (0: a fresh seed every search).
 pub const VARIETY_SEED_RANGE: SpinRange = SpinRange {
@@ -321,6 +329,9 @@ pub struct EngineSettings {
     pub variety: Option<u32>,
     /// `VarietySeed`: the draw's seed; 0 draws a fresh one every search.
     pub variety_seed: u32,
+    /// `Skill Level`: below 20, shallower searches and moves chosen
+    /// among those near the best ([`crate::search::FULL_SKILL`]).
+    pub skill_level: u32,
     /// `MctsExploration`, in thousandths.
     pub mcts_exploration: u32,
     /// `MctsWidening`, in thousandths.
@@ -396,6 +407,7 @@ impl Default for EngineSettings {
             search_mode: None,
             variety: None,
             variety_seed: VARIETY_SEED_RANGE.default as u32,
+            skill_level: SKILL_LEVEL_RANGE.default as u32,
             mcts_exploration: MCTS_EXPLORATION_RANGE.default as u32,
             mcts_widening: MCTS_WIDENING_RANGE.default as u32,
             mcts_tree_nodes: MCTS_TREE_NODES_RANGE.default as u32,

@@ -133,6 +133,11 @@ pub struct SearchOptions {
     /// that the move played is one within this margin of the best; 0
     /// plays the best. The alpha-beta search only, not at a chance root.
     pub variety: u32,
+    /// `Skill Level` ([`FULL_SKILL`] plays at full strength): below it the
+    /// root's choice gets a margin of its own ([`skill_margin`]), and the
+    /// daemon caps the depth ([`skill_depth`]) and leaves the exact
+    /// endgame solver and the book out.
+    pub skill_level: u32,
     /// The seed of the bonuses (each search draws its own unless the
     /// GUI fixed one).
     pub variety_seed: u64,
@@ -474,6 +479,7 @@ impl Default for SearchOptions {
             techniques: Techniques::default(),
             mode: SearchMode::default(),
             variety: 0,
+            skill_level: FULL_SKILL,
             variety_seed: 0,
             mcts_exploration: mcts::DEFAULT_EXPLORATION_PERMILLE,
             mcts_widening: mcts::DEFAULT_WIDENING_PERMILLE,
@@ -676,6 +682,23 @@ pub(crate) fn report_end(
         best: answer.best,
         ponder: answer.ponder,
     });
+}
+
+/// `Skill Level` at full strength; the levels below it play weaker.
+pub const FULL_SKILL: u32 = 20;
+
+/// The deepest iteration at `Skill Level` `level`: one ply more than the
+/// level, as Stockfish's levels go; none at full strength.
+pub fn skill_depth(level: u32) -> Option<u32> {
+    (level < FULL_SKILL).then_some(level + 1)
+}
+
+/// The margin of the root's choice at `Skill Level` `level` (as
+/// `Variety`'s, in score points), for a game whose pawn is worth `pawn`
+/// points: a fifth of a pawn a level below full strength, so level 0
+/// plays any move within four pawns of the best, at random.
+pub fn skill_margin(level: u32, pawn: i32) -> u32 {
+    FULL_SKILL.saturating_sub(level) * pawn.max(1).unsigned_abs() / 5
 }
 
 /// The spelled-out answer, kept outside the search so that it survives a

@@ -490,7 +490,10 @@ pub(super) fn run(
         lmr: params.lmr_table(),
         correction_limit: (bound / 100).max(1),
         variety: (
-            options.variety.min(bound.unsigned_abs()) as i32,
+            options
+                .variety
+                .max(super::skill_margin(options.skill_level, pawn))
+                .min(bound.unsigned_abs()) as i32,
             options.variety_seed,
         ),
         halt: AtomicBool::new(false),

@@ -249,6 +249,9 @@ impl Controller {
             go
         };
         let mut limits = limits_from_go_after(planned, side, overhead, plies_left, waited);
+        if let Some(cap) = crate::search::skill_depth(self.settings.skill_level) {
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        }
         if !chance_root && crate::search::clock_leaves_out(go, side) {
             let (player, time) = if side == 0 {
                 ("first", "wtime")
@@ -319,6 +322,7 @@ impl Controller {
         let variant = self.session.current().map(|c| c.variant.name().to_string());
         let book = Arc::clone(&self.book);
         let book = (self.settings.own_book
+            && self.settings.skill_level >= crate::search::FULL_SKILL
             && book
                 .read()
                 .as_ref()
@@ -581,11 +585,13 @@ impl Controller {
             quiescence: self.settings.quiescence,
             check_extensions: self.settings.check_extensions,
             selective: self.settings.selective,
-            endgame_solver: self.settings.endgame_solver,
+            endgame_solver: self.settings.endgame_solver
+                && self.settings.skill_level >= crate::search::FULL_SKILL,
             see: self.settings.see,
             techniques: self.settings.techniques,
             mode: self.search_mode(),
             variety: self.settings.variety.unwrap_or(0),
+            skill_level: self.settings.skill_level,
             variety_seed: match self.settings.variety_seed {
                 0 => fresh_seed(),
                 seed => u64::from(seed),

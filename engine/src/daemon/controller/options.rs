@@ -124,7 +124,7 @@ macro_rules! special {
 }
 
 /// The engine's options, in the order `uci` declares them.
-const ENGINE_OPTIONS: [EngineOption; 47] = [
+const ENGINE_OPTIONS: [EngineOption; 48] = [
     special!(names::VARIANT, Variant, false),
     special!(names::EVALUATOR, Evaluator, false),
     special!(names::EVAL_FILE, EvalFile, false),
@@ -183,6 +183,12 @@ const ENGINE_OPTIONS: [EngineOption; 47] = [
         names::VARIETY_SEED,
         options::VARIETY_SEED_RANGE,
         variety_seed,
+        true
+    ),
+    spin!(
+        names::SKILL_LEVEL,
+        options::SKILL_LEVEL_RANGE,
+        skill_level,
         true
     ),
     spin!(
@@ -775,21 +781,13 @@ fn evaluator_line(name: &str, dropped: bool) -> String {
 }
 
 /// What follows an unknown option's error where plyd has another way to
-/// the same end: a strength setting (Stockfish's `Skill Level`, UCI's
-/// `UCI_Elo`) names the limits that weaken the play.
+/// the same end: a strength setting of another kind (UCI's `UCI_Elo`)
+/// names plyd's own, `Skill Level`.
 fn unknown_option_hint(name: &str) -> &'static str {
     let name = name.to_ascii_lowercase();
-    if [
-        "skill level",
-        "uci_elo",
-        "uci_limitstrength",
-        "level",
-        "strength",
-    ]
-    .contains(&name.as_str())
-    {
-        " (plyd has no strength setting: go depth N, go nodes N or go movetime MS play \
-         weaker, and the option Variety varies the moves)"
+    if ["uci_elo", "uci_limitstrength", "level", "strength", "skill"].contains(&name.as_str()) {
+        " (plyd's strength setting is Skill Level, 0 to 20, 20 the full strength: \
+         setoption name Skill Level value 5)"
     } else {
         ""
     }
