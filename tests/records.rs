@@ -322,6 +322,8 @@ fn a_result_the_rules_contradict_is_refused_and_a_cut_game_is_noted() {
         err.contains("record 1: its result says") && err.contains("but the rules end the game"),
         "{err}"
     );
+    // With the rule that ended it: the discs.
+    assert!(err.contains(" discs, "), "{err}");
     assert!(out.stdout.is_empty());
     // Two moves and a result: a resignation, say. Replayed, and the
     // result named as unchecked.

@@ -850,11 +850,18 @@ fn replay_record(
                     crate::counted(moves.len(), "ply", "plies"),
                 )),
                 None => {
+                    // The rule that ended it, where the game names one
+                    // (stalemate, checkmate, a disc count).
+                    let why = end
+                        .outcome_reason()
+                        .ok()
+                        .flatten()
+                        .map_or_else(String::new, |reason| format!(" ({reason})"));
                     return Err(format!(
-                        "its result says {}, but the rules end the game after its {} as {ruled_words}",
+                        "its result says {}, but the rules end the game after its {} as {ruled_words}{why}",
                         result_words(stated, variant_played),
                         crate::counted(moves.len(), "ply", "plies"),
-                    ))
+                    ));
                 }
             }
         }
