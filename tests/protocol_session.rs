@@ -490,6 +490,61 @@ fn a_terminal_is_greeted() {
     );
 }
 
+/// A stdout that is non-blocking (a socket of an event loop, a pipe its
+/// parent set `O_NONBLOCK` on) and full while the GUI does not read is
+/// waited for: every answer arrives, the `bestmove` included. The writes
+/// refused with `EAGAIN` were dropped, without a word.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_full_non_blocking_stdout_loses_no_answer() {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    let plugins = othello_dir();
+    let mut fds = [0i32; 2];
+    // SAFETY: pipe writes the two descriptors it opens into the array.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: the descriptors just opened; the write end made non-blocking
+    // and as small as the system allows, each owned once below.
+    let (mut reader, writer) = unsafe {
+        let flags = libc::fcntl(fds[1], libc::F_GETFL);
+        libc::fcntl(fds[1], libc::F_SETFL, flags | libc::O_NONBLOCK);
+        libc::fcntl(fds[1], libc::F_SETPIPE_SZ, 4096);
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::process::Stdio::from_raw_fd(fds[1]),
+        )
+    };
+    let mut child = plyd_command(plugins.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(writer)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(b"uci\nuci\nisready\nposition startpos\ngo movetime 300\n")
+        .unwrap();
+    // Nothing read while the search runs: the pipe fills.
+    std::thread::sleep(Duration::from_millis(1000));
+    let reading = std::thread::spawn(move || {
+        let mut out = String::new();
+        reader.read_to_string(&mut out).unwrap();
+        out
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    input.write_all(b"quit\n").unwrap();
+    drop(input);
+    child.wait().unwrap();
+    let out = reading.join().unwrap();
+    assert_eq!(out.lines().filter(|l| *l == "uciok").count(), 2, "{out}");
+    assert_eq!(out.lines().filter(|l| *l == "readyok").count(), 1, "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{out}"
+    );
+}
+
 /// `play` goes on from the game kept (a `position` line's, or the plays
 /// before), and plyd's reply joins it; `undo` takes plays back, replies
 /// and all; a refused move changes nothing.

@@ -31,12 +31,127 @@ pub fn keep_stdout() {
     }
 }
 
-/// Where the output goes: the descriptor [`keep_stdout`] kept, or stdout.
+/// Where the output goes: the descriptor [`keep_stdout`] kept, or stdout,
+/// written in full even where the descriptor is non-blocking
+/// ([`Patient`]).
 pub fn out() -> Box<dyn std::io::Write + Send> {
     // The kept descriptor itself, not a duplicate: under a tight limit on
     // open files a duplicate may not be had, and stdout is stderr by then.
     match KEPT.get() {
-        Some(file) => Box::new(file),
-        None => Box::new(std::io::stdout()),
+        Some(file) => {
+            #[cfg(unix)]
+            let fd = std::os::fd::AsRawFd::as_raw_fd(file);
+            #[cfg(not(unix))]
+            let fd = 1;
+            Box::new(Patient { inner: file, fd })
+        }
+        None => Box::new(Patient {
+            inner: std::io::stdout(),
+            fd: 1,
+        }),
+    }
+}
+
+/// A writer that waits for room where its descriptor is non-blocking (a
+/// socket of an event loop, a pipe whose writing end the parent set
+/// `O_NONBLOCK` on, which plyd inherits) and full, as a blocking one
+/// would: a write refused with `WouldBlock` was dropped, the `bestmove`
+/// with it, and nothing said.
+struct Patient<W> {
+    inner: W,
+    /// The descriptor waited on (Unix).
+    #[cfg_attr(not(unix), allow(dead_code))]
+    fd: i32,
+}
+
+impl<W> Patient<W> {
+    /// Wait until the descriptor takes more (or has failed: the next
+    /// write says how).
+    fn wait_for_room(&self) {
+        #[cfg(unix)]
+        {
+            let mut poll = libc::pollfd {
+                fd: self.fd,
+                events: libc::POLLOUT,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for the duration of the call.
+            let ready = unsafe { libc::poll(&mut poll, 1, 100) };
+            if ready >= 0 {
+                return;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Patient<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        loop {
+            match self.inner.write(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => self.wait_for_room(),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                other => return other,
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        loop {
+            match self.inner.flush() {
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => self.wait_for_room(),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                other => return other,
+            }
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::os::fd::{AsRawFd, FromRawFd};
+
+    /// Written through a non-blocking pipe that fills, every byte arrives
+    /// once the reader reads, none dropped.
+    #[test]
+    fn a_full_non_blocking_pipe_is_waited_for() {
+        let mut fds = [0i32; 2];
+        // SAFETY: two descriptors written into a valid array, owned below.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: the pipe's two ends, owned by these files from here on.
+        let (mut reader, writer) = unsafe {
+            (
+                std::fs::File::from_raw_fd(fds[0]),
+                std::fs::File::from_raw_fd(fds[1]),
+            )
+        };
+        // SAFETY: a descriptor this test owns.
+        unsafe {
+            let flags = libc::fcntl(writer.as_raw_fd(), libc::F_GETFL);
+            libc::fcntl(writer.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        let text: Vec<u8> = (0..400_000u32)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        let expected = text.clone();
+        let fd = writer.as_raw_fd();
+        let writing = std::thread::spawn(move || {
+            let mut out = Patient { inner: &writer, fd };
+            out.write_all(&text).unwrap();
+            out.flush().unwrap();
+        });
+        // Let the pipe fill before reading.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let mut got = Vec::new();
+        let mut chunk = [0u8; 65536];
+        while got.len() < expected.len() {
+            let n = reader.read(&mut chunk).unwrap();
+            assert!(n > 0);
+            got.extend_from_slice(&chunk[..n]);
+        }
+        writing.join().unwrap();
+        assert_eq!(got, expected);
     }
 }

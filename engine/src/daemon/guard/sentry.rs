@@ -305,12 +305,11 @@ impl Write for GatedOut {
                 log::error!("stdout is closed at the other end ({e}): plyd exits");
                 crate::logpipe::exit(1);
             }
-            if e.kind() != std::io::ErrorKind::WouldBlock {
-                // Nor can anyone when they cannot be written (a full
-                // disk, a file of stdout's past its limit).
-                log::error!("stdout cannot be written ({e}): plyd exits");
-                crate::logpipe::exit(1);
-            }
+            // Nor can anyone when they cannot be written (a full disk, a
+            // file of stdout's past its limit; a non-blocking descriptor
+            // that is full is waited for, see `plyd_util::output`).
+            log::error!("stdout cannot be written ({e}): plyd exits");
+            crate::logpipe::exit(1);
         }
         result
     }
