@@ -334,15 +334,13 @@ fn the_options_ucci_guis_send_are_taken_quietly() {
 fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
     let (mut engine, _dir) = ucci_engine(&[]);
     handshake(&mut engine);
-    // Black's rook has harried Red back and forth, checking its general
-    // and, on the move that does not check (a1a2), attacking the advisor
-    // on d2: plyd's rules rule a perpetual chase, a loss for Black, and
-    // say so, but Red still has moves, and the GUI adjudicates.
-    // The search keeps the history: Red's only move, d1d0, repeats the
-    // position once more, a win by plyd's rules.
+    // Red's chariot has followed Black's pawn across the river from a3 to
+    // b3 and back, attacking it on every move: plyd's rules rule a
+    // perpetual chase, a loss for Red, and say so, but Black still has
+    // moves, and the GUI adjudicates.
     engine.send(
-        "position fen 3aka3/5R3/9/p3p4/8R/9/9/3AB4/r2K5/9 w - - 0 1 \
-         moves d1d0 a1a0 d0d1 a0a1 d1d0 a1a2 d0d1 a2a1",
+        "position fen 4k4/R8/9/9/9/9/p8/9/9/3K5 b - - 0 1 \
+         moves a3b3 a8b8 b3a3 b8a8 a3b3 a8b8 b3a3 b8a8",
     );
     engine.send("go depth 4");
     let lines = answer(&mut engine);
@@ -355,7 +353,7 @@ fn a_repetition_verdict_with_moves_left_is_answered_by_a_move() {
     assert!(
         lines.iter().any(|l| l
             == "info message plyd's rules judge this position: the side to move has won \
-                 (third repetition, Black chased perpetually); \
+                 (third repetition, Red chased perpetually); \
                  a move is played all the same, for the arbiter to rule"),
         "{lines:?}"
     );

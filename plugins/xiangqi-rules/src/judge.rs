@@ -6,8 +6,9 @@
 //!
 //! * A side **checks perpetually** if every one of its moves in that span
 //!   gave check.
-//! * A side **chases perpetually** if, on every one of its moves that was
-//!   not a check, it newly chased one and the same enemy piece (followed
+//! * A side **chases perpetually** if, on every one of its moves in that
+//!   span, checks among them, it newly chased one and the same enemy piece
+//!   (followed
 //!   as it moves): the moved piece newly attacked it, or another of its
 //!   pieces chases it after the move and did not before (a discovered
 //!   attack, a protector pinned or whose recapture the move made illegal).
@@ -23,11 +24,14 @@
 //!   perpetually too (a check against a chase: the checker loses; a chase
 //!   against a chase: drawn). Every other repetition is a draw.
 //!
-//! Simplifications against the Asian (AXF) and Chinese rule books, which
-//! judge dozens of named cases: a chase of a protected piece of equal or
-//! lesser value, sacrifices, and "one chase, one idle" alternations are
-//! draws; the span judged is the whole run since the first occurrence
-//! (docs/xiangqi.md).
+//! So a check that chases nothing breaks a chase: "one check, one chase"
+//! alternations are a chase only where the checks chase the same piece
+//! too (a cannon's check that uncovers another's attack on it), as the
+//! Asian rules have it. Simplifications against the Asian (AXF) and
+//! Chinese rule books, which judge dozens of named cases: a chase of a
+//! protected piece of equal or lesser value, sacrifices, and "one chase,
+//! one idle" alternations are draws; the span judged is the whole run
+//! since the first occurrence (docs/xiangqi.md).
 
 use plyd_api::Move;
 
@@ -52,8 +56,8 @@ pub enum Verdict {
 struct Conduct {
     moves: u32,
     all_checks: bool,
-    /// Enemy pieces chased on every non-check move so far, by square;
-    /// `None` before the first non-check move.
+    /// Enemy pieces chased on every move so far, by square; `None`
+    /// before the first move.
     chased: Option<u128>,
 }
 
@@ -138,11 +142,9 @@ fn conducts(start: &Position, moves: &[Move]) -> (usize, [Conduct; 2]) {
         let check = position.in_check();
         let mine = &mut conduct[mover];
         mine.moves += 1;
-        if !check {
-            mine.all_checks = false;
-            let chased = chases(&before, &position, mv);
-            mine.chased = Some(mine.chased.unwrap_or(u128::MAX) & chased);
-        }
+        mine.all_checks &= check;
+        let chased = chases(&before, &position, mv);
+        mine.chased = Some(mine.chased.unwrap_or(u128::MAX) & chased);
         // The mover's own pieces are what the other side may be chasing:
         // follow the moved piece to its new square.
         let theirs = &mut conduct[mover ^ 1];
@@ -291,4 +293,32 @@ fn defended(board: &[u8; SQUARES], sq: usize, by: usize, king: usize) -> bool {
             && attacks(board, from, sq)
             && legal_capture(board, from, sq, king)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{parse_fen, parse_move};
+
+    /// The pieces `mv` chases from the position `fen`, as squares' names.
+    fn chased_by(fen: &str, mv: &str) -> Vec<String> {
+        let before = parse_fen(fen).unwrap().position;
+        let mut after = before;
+        let mv = parse_move(mv).unwrap();
+        after.play(mv);
+        let set = chases(&before, &after, mv);
+        (0..SQUARES)
+            .filter(|&sq| set & (1u128 << sq) != 0)
+            .map(|sq| crate::text::square_text(sq, false))
+            .collect()
+    }
+
+    /// A chariot's new attack on an unguarded pawn is a chase once the
+    /// pawn has crossed the river (Black's pawn on a4), and never before
+    /// (on a5).
+    #[test]
+    fn a_pawn_is_chased_only_across_the_river() {
+        assert_eq!(chased_by("4k4/9/9/9/9/p8/2R6/9/9/3K5 w", "c3c4"), ["a4"]);
+        assert!(chased_by("4k4/9/9/9/p8/2R6/9/9/9/3K5 w", "c4c5").is_empty());
+    }
 }
