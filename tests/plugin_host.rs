@@ -486,6 +486,46 @@ fn a_fault_inside_a_plugin_is_named_before_the_process_dies_of_it() {
     );
 }
 
+/// A plugin file written over in place while plyd runs (`cp` onto it)
+/// changes the code mapped from it; the fault that follows is named with
+/// a line saying the file was written over, and how to install instead.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[test]
+fn a_plugin_written_over_in_place_is_named_at_the_fault() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::Duration;
+    let dir = common::plugin_dir(&[
+        ("plyd_game_othello", "othello"),
+        ("plyd_game_xiangqi", "xiangqi"),
+    ]);
+    let mut e = Engine::start(dir.path(), &["--game", "othello"], &[]);
+    e.send("position startpos");
+    assert!(e.sync().is_empty());
+    let othello = dir.path().join("libplyd_game_othello.so");
+    std::fs::copy(dir.path().join("libplyd_game_xiangqi.so"), &othello).unwrap();
+    for _ in 0..20 {
+        e.send("go depth 3");
+        if e.wait_exit(Duration::from_millis(300)).is_some() {
+            break;
+        }
+    }
+    let status = e
+        .wait_exit(Duration::from_secs(10))
+        .expect("plyd ran on with its plugin's code written over");
+    assert!(status.signal().is_some(), "{status:?}");
+    let stderr = e.stderr_lines().join("\n");
+    assert!(
+        stderr.contains(&format!(
+            "plyd: the plugin file {} was written over after it was loaded",
+            othello.display()
+        )),
+        "{stderr}"
+    );
+}
+
 /// A crash inside an evaluator under `plyd check` names the position it
 /// came at, as a panic there does (the address alone was said).
 #[cfg(all(

@@ -90,7 +90,7 @@ mod imp {
     use std::ffi::{c_int, c_void, CStr};
     use std::os::unix::ffi::OsStrExt;
     use std::path::Path;
-    use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicI64, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
     use std::sync::Once;
 
     /// Plugins noted at most (a daemon reloading its folders many times
@@ -105,6 +105,14 @@ mod imp {
         end: AtomicUsize,
         name: AtomicPtr<u8>,
         len: AtomicUsize,
+        /// The file mapped (NUL-terminated; null where it could not be
+        /// looked at), and its length, inode and modification time then
+        /// ([`changed_on_disk`]).
+        file: AtomicPtr<libc::c_char>,
+        size: AtomicI64,
+        inode: AtomicU64,
+        mtime: AtomicI64,
+        mtime_ns: AtomicI64,
     }
 
     #[allow(clippy::declare_interior_mutable_const)]
@@ -114,6 +122,11 @@ mod imp {
         end: AtomicUsize::new(0),
         name: AtomicPtr::new(std::ptr::null_mut()),
         len: AtomicUsize::new(0),
+        file: AtomicPtr::new(std::ptr::null_mut()),
+        size: AtomicI64::new(0),
+        inode: AtomicU64::new(0),
+        mtime: AtomicI64::new(0),
+        mtime_ns: AtomicI64::new(0),
     };
 
     static RANGES: [Range; SLOTS] = [EMPTY; SLOTS];
@@ -158,6 +171,18 @@ mod imp {
             Box::leak(shown.as_os_str().as_bytes().to_vec().into_boxed_slice());
         range.len.store(name.len(), Ordering::Relaxed);
         range.name.store(name.as_mut_ptr(), Ordering::Relaxed);
+        // The file as it is now, to tell at a fault whether it was
+        // written over since (a private copy, removed once mapped, has
+        // nothing to compare).
+        if let Ok(file) = std::ffi::CString::new(loaded.as_os_str().as_bytes()) {
+            if let Some(now) = stat(&file) {
+                range.size.store(now.st_size, Ordering::Relaxed);
+                range.inode.store(now.st_ino, Ordering::Relaxed);
+                range.mtime.store(now.st_mtime, Ordering::Relaxed);
+                range.mtime_ns.store(now.st_mtime_nsec, Ordering::Relaxed);
+                range.file.store(file.into_raw(), Ordering::Relaxed);
+            }
+        }
         range.base.store(base, Ordering::Relaxed);
         range.start.store(start, Ordering::Relaxed);
         // Last, with release: a handler that sees the end sees the rest.
@@ -209,6 +234,56 @@ mod imp {
         // SAFETY: the callback reads only what the loader hands it.
         unsafe { libc::dl_iterate_phdr(Some(visit), (&mut search as *mut Search).cast()) };
         search.span
+    }
+
+    /// `stat` of the file `path` (async-signal-safe).
+    fn stat(path: &CStr) -> Option<libc::stat> {
+        let mut out = std::mem::MaybeUninit::<libc::stat>::zeroed();
+        // SAFETY: a NUL-terminated path and a buffer for one `stat`.
+        let done = unsafe { libc::stat(path.as_ptr(), out.as_mut_ptr()) };
+        // SAFETY: filled where it returned 0.
+        (done == 0).then(|| unsafe { out.assume_init() })
+    }
+
+    /// Write a line for each plugin file noted whose file changed on disk
+    /// since it was mapped (its length, inode or time): written over in
+    /// place (`cp` onto it), its code changes under the running process,
+    /// which then faults in it, or anywhere. Only atomics and `stat` are
+    /// used: the fault handler calls it.
+    fn tell_changed_on_disk() {
+        let taken = TAKEN.load(Ordering::Acquire).min(SLOTS);
+        for range in &RANGES[..taken] {
+            if range.end.load(Ordering::Acquire) == 0 {
+                continue;
+            }
+            let file = range.file.load(Ordering::Relaxed);
+            if file.is_null() {
+                continue;
+            }
+            // SAFETY: a leaked NUL-terminated string, never freed.
+            let Some(now) = stat(unsafe { CStr::from_ptr(file) }) else {
+                continue;
+            };
+            let same = now.st_size == range.size.load(Ordering::Relaxed)
+                && now.st_ino == range.inode.load(Ordering::Relaxed)
+                && now.st_mtime == range.mtime.load(Ordering::Relaxed)
+                && now.st_mtime_nsec == range.mtime_ns.load(Ordering::Relaxed);
+            if same {
+                continue;
+            }
+            let name = range.name.load(Ordering::Relaxed);
+            let len = range.len.load(Ordering::Relaxed);
+            // SAFETY: a leaked buffer of `len` bytes, written before `end`.
+            let name = unsafe { std::slice::from_raw_parts(name, len) };
+            write_err(b"plyd: the plugin file ");
+            write_err(name);
+            write_err(
+                b" was written over after it was loaded: a library in use changes under the \
+                  running process, which may be this fault, wherever it shows; install a \
+                  plugin as a new file (install, or a copy renamed into place), not with cp \
+                  onto the old one (docs/plugins.md, An evaluator in Rust)\n",
+            );
+        }
     }
 
     /// The plugin file mapped at instruction `pc`, and `pc`'s offset in it
@@ -580,6 +655,9 @@ mod imp {
                 write_err(noted);
                 write_err(b"\n");
             }
+            if !abort {
+                tell_changed_on_disk();
+            }
         } else if let Some(name) = being_loaded() {
             write_err(b"plyd: ");
             write_err(SIGNALS[index].1);
@@ -587,6 +665,8 @@ mod imp {
             write_err(name);
             write_err(b" (its initialisers, a constructor)");
             write_err(why);
+        } else if !abort {
+            tell_changed_on_disk();
         }
         // Handed on: to the handler before, else the default action, now.
         // SAFETY: BEFORE holds what sigaction gave back at install; info
