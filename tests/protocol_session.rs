@@ -1247,6 +1247,25 @@ fn stop_right_after_go_answers_a_move_the_first_iteration_scored() {
     }
 }
 
+/// A timed `go` that waited behind the commands before it (a perft counted
+/// first, a large `Hash` mapped) says on stderr that its clock ran
+/// meanwhile: the GUI sees only a late move.
+#[test]
+fn a_timed_go_kept_waiting_says_so() {
+    let (mut e, _dir) = Engine::othello();
+    e.send("position startpos");
+    e.send_raw(b"go perft 11\ngo movetime 50\n");
+    let lines = e.until_bestmove();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let stderr = e.stderr_lines();
+    assert!(
+        stderr.iter().any(|l| l.contains("WARN")
+            && l.contains("this go was read ")
+            && l.contains("send isready")),
+        "{stderr:?}"
+    );
+}
+
 #[test]
 fn options_and_a_new_game_right_after_stop_wait_for_the_stopped_search() {
     // As `go` does: a GUI may send `stop` and go on at once.

@@ -231,6 +231,19 @@ impl Controller {
         } else {
             self.clock_start().elapsed()
         };
+        let timed = go.movetime.is_some() || time.is_some();
+        if timed && waited >= LATE_START {
+            // Said: the GUI sees a late or unsearched move and nothing
+            // else (a `go` right after `setoption name Hash value 3000`
+            // was answered 6.4 s late, the table being mapped).
+            log::warn!(
+                "this go was read {:.0} ms before plyd could start it (busy with the commands \
+                 before it: a perft counted first, a large Hash mapped, which takes seconds); its clock ran meanwhile, so \
+                 its move comes late: send isready after setoption Hash or ucinewgame and \
+                 wait for readyok before go",
+                waited.as_secs_f64() * 1000.0
+            );
+        }
         // A clock that loses more than plyd measured, move after move (a
         // person relaying the moves at a board, a starved engine), loses it
         // on every move still to come: in sudden death, where the game does
@@ -617,6 +630,10 @@ fn fresh_seed() -> u64 {
     plyd_util::rng::SplitMix64::new(nanos ^ u64::from(std::process::id()).rotate_left(32) ^ draw)
         .next_u64()
 }
+
+/// How long after its line was read a timed `go` may start before plyd
+/// says that its clock ran meanwhile.
+const LATE_START: Duration = Duration::from_millis(100);
 
 /// The moves a clock that loses a measured amount every move keeps it
 /// aside for, in sudden death (see [`Controller::go`]). 30, the time
