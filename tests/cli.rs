@@ -1521,3 +1521,45 @@ fn a_huge_config_value_is_logged_cut() {
         &stderr[..stderr.len().min(300)]
     );
 }
+
+/// `--strict` ends the daemon with exit status 2 at a problem at the start
+/// (a game not loaded, no plugin at all, an option value refused), each
+/// named on stderr, where the daemon would start on what it could load;
+/// with none it serves as usual.
+#[test]
+fn strict_ends_the_daemon_at_a_problem_at_the_start() {
+    let plugins = othello_dir();
+    let empty = TempDir::new("strict-empty");
+    for (folder, args, named) in [
+        (
+            plugins.path(),
+            &["--game", "xiangqi9"][..],
+            "game 'xiangqi9' is not loaded",
+        ),
+        (
+            plugins.path(),
+            &["--option", "Hash=abc"][..],
+            "'abc' is not an integer",
+        ),
+        (empty.path(), &[][..], "no usable game plugin in "),
+    ] {
+        let out = common::output_with_input(
+            plyd_command(folder).arg("--strict").args(args),
+            b"uci\nquit\n",
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            stderr.contains(named)
+                && stderr.contains("--strict: 1 problem at the start: plyd exits"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let out = common::output_with_input(
+        plyd_command(plugins.path()).args(["--strict", "--game", "othello"]),
+        b"uci\nquit\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("uciok"));
+}

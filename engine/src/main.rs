@@ -70,6 +70,12 @@ struct Cli {
     /// the first command).
     #[arg(long, value_name = "DIALECT", value_parser = parse_protocol)]
     protocol: Option<Protocol>,
+    /// The daemon ends with exit status 2 at a problem at the start (a
+    /// game, evaluator, parameter file, option or config value it cannot
+    /// use), as the tools do, rather than start on what it could load:
+    /// for servers and health checks.
+    #[arg(long)]
+    strict: bool,
     /// Set an option at the start, engine's or game's, as `setoption`
     /// sets it (repeatable): `--option MoveRanks=1-10 --option Threads=2`;
     /// after the config file's `[options]`. The tools (perft, check, eval,
@@ -523,6 +529,7 @@ fn resolve(cli: &Cli) -> DaemonConfig {
         protocol: cli.protocol,
         problems,
         options,
+        strict: cli.strict,
     }
 }
 

@@ -133,6 +133,10 @@ pub struct DaemonConfig {
     /// handled: name, value, and where it was given (`--option`, or the
     /// file and line), for the error that refuses it.
     pub options: Vec<(String, String, String)>,
+    /// `--strict`: a problem at the start (a game, evaluator, parameter
+    /// file, option or config value the daemon cannot use) ends it with
+    /// exit status 2 rather than starting it on what it could load.
+    pub strict: bool,
 }
 
 /// The controller and the dialect it speaks.
@@ -287,10 +291,19 @@ impl Daemon {
     /// The first controller, watched by `watcher`'s sentry.
     fn new(config: DaemonConfig, watcher: Watcher) -> Self {
         let protocol = config.protocol;
+        let strict = config.strict;
         let mut controller = Controller::new(config, watcher.output());
         controller.watch_with(watcher);
         controller.set_start_options();
         let dialect = protocol.map(|p| p.start(&mut controller));
+        // Each problem was logged as it was found.
+        if strict && !controller.startup_errors.is_empty() {
+            log::error!(
+                "--strict: {} at the start: plyd exits",
+                crate::counted(controller.startup_errors.len(), "problem", "problems")
+            );
+            crate::logpipe::exit(2);
+        }
         // A person at a terminal hears from plyd before typing anything
         // (a GUI, on a pipe, sees nothing before its first command; GTP
         // and NBoard answer commands only).
