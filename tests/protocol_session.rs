@@ -1016,6 +1016,36 @@ fn a_perft_piped_in_before_quit_is_counted_to_its_end() {
     assert!(e.wait_exit(PATIENCE).is_some());
 }
 
+/// A perft whose reader is gone with the input (the controller killed)
+/// is stopped, not counted on for nobody: the process ends.
+#[test]
+fn a_perft_whose_reader_is_gone_ends_with_its_input() {
+    use std::io::Write;
+    let plugins = othello_dir();
+    let mut child = plyd_command(plugins.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(b"uci\nposition startpos\ngo perft 13\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    // The reader goes first, then the input, as when a controller dies.
+    drop(child.stdout.take());
+    drop(input);
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "plyd counted on with nobody to read the count"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn stop_ends_a_deep_perft_or_bench_at_once_and_costs_the_plugin_nothing() {
     let (mut e, _dir) = Engine::othello();

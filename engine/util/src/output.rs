@@ -52,6 +52,27 @@ pub fn out() -> Box<dyn std::io::Write + Send> {
     }
 }
 
+/// Whether the output's reader is gone (a pipe whose reading end is
+/// closed, a socket hung up): what is written would be lost. False where
+/// it cannot be told (a file, a terminal, another system).
+pub fn reader_gone() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = KEPT.get().map_or(1, |file| file.as_raw_fd());
+        let mut poll = libc::pollfd {
+            fd,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, for the duration of the call.
+        let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+        ready > 0 && poll.revents & (libc::POLLERR | libc::POLLHUP) != 0
+    }
+    #[cfg(not(unix))]
+    false
+}
+
 /// A writer that waits for room where its descriptor is non-blocking (a
 /// socket of an event loop, a pipe whose writing end the parent set
 /// `O_NONBLOCK` on, which plyd inherits) and full, as a blocking one

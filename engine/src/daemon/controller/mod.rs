@@ -540,11 +540,14 @@ impl Controller {
         // A count piped in ahead of `quit` (or of the end of the input),
         // `go perft 6` or `bench`, is counted to its end, as Stockfish
         // counts it: a script comparing counts gets them. `stop` still
-        // stops it, and a signal ends the process.
+        // stops it, and a signal ends the process; so does the reader's
+        // end (a controller killed): nobody would read the count, and the
+        // process counted on alone (13 s of `go perft 13`).
         if self
             .job
             .as_ref()
             .is_some_and(|job| matches!(job.kind, JobKind::Perft | JobKind::Bench))
+            && !plyd_util::output::reader_gone()
         {
             self.finish_job(voice);
         }
