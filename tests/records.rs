@@ -1818,3 +1818,25 @@ fn an_unread_result_tag_is_named() {
         text(&out.stderr)
     );
 }
+
+/// Lines ended by a lone carriage return (the classic Mac's) read as lines
+/// ended by `\n` do: a `;` comment ends with its line, and a file of bare
+/// moves reads (the comment swallowed the moves after it, and the bare
+/// moves were refused).
+#[test]
+fn lines_ended_by_a_lone_carriage_return_read_as_lines() {
+    for (body, expected) in [
+        (
+            "[Game \"Chinese Chess\"]\r[Result \"1-0\"]\r\r1. 炮二平五 马８进７ ; note\r2. 马二进三 车９平８ 1-0\r",
+            "position startpos moves h2e2 h9g7 h0g2 i9h9\n",
+        ),
+        (
+            "[Game \"Chinese Chess\"]\r\r1. h2e2 h9g7 2. h0g2 h7h0 1-0\r",
+            "position startpos moves h2e2 h9g7 h0g2 h7h0\n",
+        ),
+    ] {
+        let out = record_of("plyd_game_xiangqi", "xiangqi", "mac.pgn", body);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), expected);
+    }
+}

@@ -70,6 +70,18 @@ impl RecordText {
     }
 }
 
+/// `text` with its lines ended by `\n` alone: a lone `\r` (the classic
+/// Mac's line end) ends a line too, as `\r\n` does. Read as they were, a
+/// PGN's `;` comment ran to the end of the file, swallowing every move
+/// after it, and a file of moves alone did not read at all.
+fn line_ends(text: String) -> String {
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text
+    }
+}
+
 /// A record file's text: UTF-8, or GBK or Big5 as Chinese software writes
 /// records (names in a CCGC record, a xiangqi PGN in Chinese notation),
 /// without a byte-order mark. Binary databases are given as the text
@@ -160,7 +172,7 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
         }
         return Ok(RecordText::plain(text));
     }
-    let text = plyd_util::files::decode_text(bytes);
+    let text = line_ends(plyd_util::files::decode_text(bytes));
     if is_arena_log(&text) {
         return Err(
             "a plyd arena game log (--out), not a game record: the arena writes its games as \
