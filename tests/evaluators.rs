@@ -771,6 +771,20 @@ fn odd_engine(mode: &str) -> (Engine, TempDir) {
     (e, dir)
 }
 
+/// [`odd_engine`] with a parameter file of its own set (`EvalParams`),
+/// and the file.
+fn odd_engine_with_params(mode: &str) -> (Engine, TempDir, std::path::PathBuf) {
+    let (mut e, dir) = odd_engine(mode);
+    let file = dir.path().join("odd.toml");
+    std::fs::write(&file, "anything = 1\n").unwrap();
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    assert!(errors(&e.sync()).is_empty());
+    (e, dir, file)
+}
+
 /// After a failed evaluator: the next command brings back the default (patterns), with one
 /// note saying so (the failure had its one error line), and the daemon searches as before.
 fn assert_back_on_the_default(e: &mut Engine) {
@@ -1100,14 +1114,7 @@ fn a_panic_reading_parameters_is_told_with_its_message() {
 
 #[test]
 fn eval_file_again_says_the_parameters_are_the_defaults() {
-    let (mut e, dir) = odd_engine("ok");
-    let file = dir.path().join("odd.toml");
-    std::fs::write(&file, "anything = 1\n").unwrap();
-    e.send(&format!(
-        "setoption name EvalParams value {}",
-        file.display()
-    ));
-    assert!(errors(&e.sync()).is_empty());
+    let (mut e, dir, file) = odd_engine_with_params("ok");
     let library = dir.path().join(format!(
         "{}plyd_eval_odd{}",
         std::env::consts::DLL_PREFIX,
@@ -1133,14 +1140,7 @@ fn eval_file_again_says_the_parameters_are_the_defaults() {
 /// file went with it: a reload of it starts from its defaults.
 #[test]
 fn a_failed_evaluators_parameters_are_said_to_be_dropped() {
-    let (mut e, dir) = odd_engine("garbage");
-    let file = dir.path().join("odd.toml");
-    std::fs::write(&file, "anything = 1\n").unwrap();
-    e.send(&format!(
-        "setoption name EvalParams value {}",
-        file.display()
-    ));
-    assert!(errors(&e.sync()).is_empty());
+    let (mut e, _dir, file) = odd_engine_with_params("garbage");
     e.send("go depth 4");
     assert_eq!(errors(&e.until_bestmove()).len(), 1);
     assert_eq!(

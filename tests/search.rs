@@ -769,7 +769,7 @@ fn skill_level_searches_shallower_and_varies_the_moves() {
     let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
     let mut engine = common::Engine::start(dir.path(), &[], &[]);
     engine.send("setoption name UCI_Variant value xiangqi");
-    let mut search = |engine: &mut common::Engine, seed: u32| -> (String, i64) {
+    let search = |engine: &mut common::Engine, seed: u32| -> (String, i64) {
         engine.send(&format!("setoption name VarietySeed value {seed}"));
         // Each search from an empty table, as the first.
         engine.send("ucinewgame");

@@ -107,7 +107,7 @@ mod imp {
         len: AtomicUsize,
         /// The file mapped (NUL-terminated; null where it could not be
         /// looked at), and its length, inode and modification time then
-        /// ([`changed_on_disk`]).
+        /// ([`tell_changed_on_disk`]).
         file: AtomicPtr<libc::c_char>,
         size: AtomicI64,
         inode: AtomicU64,

@@ -377,7 +377,7 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
 /// one's object, even one loaded `RTLD_LOCAL`, and never unloads a library
 /// defining one. Empty for another file, or one whose tables cannot be
 /// read.
-pub fn gnu_unique_symbols(path: &Path) -> Vec<String> {
+pub(crate) fn gnu_unique_symbols(path: &Path) -> Vec<String> {
     read_unique_symbols(path).unwrap_or_default()
 }
 
@@ -394,7 +394,7 @@ fn read_unique_symbols(path: &Path) -> Option<Vec<String>> {
         u16_at(&header, 0x3A),
         u16_at(&header, 0x3C),
     );
-    if sh_size < 0x40 {
+    if sh_size < 0x40 || sh_size * sh_count > MAX_TABLE {
         return None;
     }
     let mut sections = vec![0u8; (sh_size * sh_count) as usize];

@@ -8,8 +8,7 @@
 //!   gave check.
 //! * A side **chases perpetually** if, on every one of its moves in that
 //!   span, checks among them, it newly chased one and the same enemy piece
-//!   (followed
-//!   as it moves): the moved piece newly attacked it, or another of its
+//!   (followed as it moves): the moved piece newly attacked it, or another of its
 //!   pieces chases it after the move and did not before (a discovered
 //!   attack, a protector pinned or whose recapture the move made illegal).
 //!   An attack is a chase when the capture is legal and the target is
