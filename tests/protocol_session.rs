@@ -545,6 +545,45 @@ fn a_full_non_blocking_stdout_loses_no_answer() {
     );
 }
 
+/// Passes in hand play: a square typed where the person can only pass is
+/// refused, not played for plyd after an implied pass; plyd's own pass is
+/// said; a game the person's move ends is told as won or lost.
+#[test]
+fn hand_play_says_passes_and_who_won() {
+    let (mut e, _dir) = Engine::othello();
+    let pass_only = "2OOOO2/OXXXXX2/OOXOX3/OXOXX3/OOXXX3/OXXXX3/O1XX4/2OOO3 b";
+    e.send(&format!("position fen {pass_only}"));
+    e.send("play g3");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        [
+            "info string error: play: 'g3' is not played: the side to move has no move but a \
+          pass here; play 0000 to pass"
+        ]
+    );
+    assert_eq!(e.fen(), pass_only);
+    // plyd, White, has no move after g8: it passes, and h8 ends the game.
+    e.send("position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXOO/XXXXXX2 b");
+    e.send("play g8");
+    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove 0000");
+    assert_eq!(e.sync(), ["info string plyd passes: it has no move"]);
+    e.send("play h8");
+    assert_eq!(
+        e.sync(),
+        ["info string game over: you win (Black has 64 discs, White 0)"]
+    );
+    // The person's last move loses.
+    e.send(
+        "position fen OOOOOOOO/OOXOOOOO/OOXOOOOO/OOXOOOOO/OOXOOOOO/OOXOOOOO/OOOOOOOO/OOOO1OOO b",
+    );
+    e.send("play e8");
+    assert_eq!(
+        e.sync(),
+        ["info string game over: plyd wins (White has 57 discs, Black 7)"]
+    );
+}
+
 /// `play` goes on from the game kept (a `position` line's, or the plays
 /// before), and plyd's reply joins it; `undo` takes plays back, replies
 /// and all; a refused move changes nothing.

@@ -238,7 +238,8 @@ impl Controller {
             // was answered 6.4 s late, the table being mapped).
             log::warn!(
                 "this go was read {:.0} ms before plyd could start it (busy with the commands \
-                 before it: a perft counted first, a large Hash mapped, which takes seconds); \
+                 before it: a game's plugin loaded, a perft counted first, a large Hash \
+                 mapped, which takes seconds); \
                  its clock ran meanwhile, so its move comes late: send isready after setoption \
                  Hash or ucinewgame and wait for readyok before go",
                 waited.as_secs_f64() * 1000.0

@@ -56,6 +56,11 @@ impl Turn {
     /// player is known.
     fn told(&self, person: Option<u32>, plyd: Option<u32>) -> Option<String> {
         let verdict = self.over.as_ref()?;
+        // Two players: knowing one side knows the other.
+        let (person, plyd) = (
+            person.or(plyd.map(|p| 1 - p.min(1))),
+            plyd.or(person.map(|p| 1 - p.min(1))),
+        );
         let words = match self.winner {
             Some(w) if Some(w) == person => "you win",
             Some(w) if Some(w) == plyd => "plyd wins",
@@ -181,6 +186,19 @@ impl Uci {
                 );
                 break;
             }
+            // A square typed where the side to move can only pass would
+            // be read as a position line reads it, the pass put in before
+            // it: the person would move for plyd.
+            let legal = ctl.session.spelled_moves()?;
+            if legal.len() == 1 && legal[0] == PASS && !is_pass(mv) {
+                if i > 0 {
+                    let _ = self.set_game(ctl, start.clone(), base.clone());
+                }
+                return Err(format!(
+                    "'{mv}' is not played: the side to move has no move but a pass here; \
+                     play {PASS} to pass"
+                ));
+            }
             moves.push(mv.clone());
             if let Err(e) = self.set_game(ctl, start.clone(), moves.clone()) {
                 // Back to where the play began.
@@ -293,6 +311,16 @@ pub(super) fn identify(ctl: &mut Controller) {
     }
 }
 
+/// The pass's spelling, UCI's null move.
+const PASS: &str = "0000";
+
+/// Whether `text` is a pass as a person types it.
+fn is_pass(text: &str) -> bool {
+    [PASS, "pass", "pa", "@@"]
+        .iter()
+        .any(|p| p.eq_ignore_ascii_case(text))
+}
+
 /// `help`'s notes: the commands, for a person at a terminal.
 pub(super) const HELP: [&str; 7] = [
     "commands (lower case): uci, isready, ucinewgame, setoption name NAME value VALUE, \
@@ -305,8 +333,8 @@ pub(super) const HELP: [&str; 7] = [
      game; a bare play: plyd moves now), undo [N] (the last N plays taken back), d (the \
      board)",
     "uci lists the options; setoption name UCI_Variant value GAME changes the game",
-    "a weaker or faster game: go depth 2, go nodes 5000 or go movetime 500; \
-     setoption name Variety value 300 varies the moves",
+    "a weaker game: setoption name Skill Level value 5 (0 to 20, 20 the full strength; \
+     play's replies too); a faster one: go depth 2, go nodes 5000 or go movetime 500",
     "playing by hand, the options and the games: README.md and docs/ (docs/options.md)",
 ];
 
@@ -463,6 +491,7 @@ impl Dialect for Uci {
             .flatten();
         ctl.send(&Response::BestMove { best, ponder });
         if let Some(reply) = reply {
+            let passed = reply == PASS;
             // plyd's side: the one to move before its reply.
             let plyd = Uci::turn(ctl).ok().map(|turn| turn.side);
             let joined = self.current_game(ctl).and_then(|(start, mut moves)| {
@@ -484,6 +513,9 @@ impl Dialect for Uci {
                     if let Some(chinese) = chinese {
                         self.note(ctl, &format!("plyd plays {chinese}"));
                     }
+                    if passed {
+                        self.note(ctl, "plyd passes: it has no move");
+                    }
                     match Uci::turn(ctl) {
                         Ok(turn) if turn.over.is_some() => {
                             let told = turn.told(self.person, plyd).unwrap_or_default();
@@ -492,7 +524,11 @@ impl Dialect for Uci {
                         Ok(Turn { chance: true, .. }) => {
                             self.note(ctl, "a chance move comes next: play it, then your move")
                         }
-                        _ => {}
+                        _ => {
+                            if ctl.session.spelled_moves().is_ok_and(|m| m == [PASS]) {
+                                self.note(ctl, &format!("you have no move: play {PASS} to pass"));
+                            }
+                        }
                     }
                 }
                 Err(e) => self.error(ctl, &format!("play: the reply not played: {e}")),
