@@ -1606,9 +1606,23 @@ fn record_file(
                         "game {number}: a game of {variant} is not written as xqf (xiangqi only)"
                     ))
                 };
-                if let Err(e) = done {
-                    say(&e);
-                    failed = true;
+                match done {
+                    // What the file could not keep, said: an archive
+                    // converted whole would lose it unseen.
+                    Ok(()) => {
+                        let lost =
+                            plyd_protocol::xqf_losses(&record, &plyd_util::files::encode_gbk);
+                        if !lost.is_empty() {
+                            say(&format!(
+                                "record {number}: written as {number}.xqf without all of it: {}",
+                                lost.join("; ")
+                            ));
+                        }
+                    }
+                    Err(e) => {
+                        say(&e);
+                        failed = true;
+                    }
                 }
             }
             Some(POSITIONS) => {

@@ -363,6 +363,43 @@ pub fn write_xqf(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Result<
     write_xqf_tree(game, &[], encode)
 }
 
+/// What an XQF file of `game` leaves out, in words, for a note: each name,
+/// event, date or site cut to its field's room (15 bytes, the event 63, as
+/// `encode` writes them), and the record's tags that XQF has no field for.
+/// Empty where the file keeps everything.
+pub fn xqf_losses(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Vec<String> {
+    let mut lost = Vec::new();
+    let (date, site) = match (game.tag("Date"), game.tag("Site")) {
+        (None, None) => (Some(game.date_place.as_str()), None),
+        (date, site) => (date, site),
+    };
+    for (what, room, text) in [
+        ("Event", 63, Some(game.event.as_str())),
+        ("Date", 15, date),
+        ("Site", 15, site),
+        ("Red", 15, Some(game.first.as_str())),
+        ("Black", 15, Some(game.second.as_str())),
+    ] {
+        let Some(text) = text else { continue };
+        if encode(text).len() > room {
+            lost.push(format!("{what} '{text}' cut to {room} bytes"));
+        }
+    }
+    let kept = [
+        "Date", "Site", "Event", "Red", "Black", "Result", "FEN", "Format", "Game",
+    ];
+    let dropped: Vec<&str> = game
+        .tags
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| !kept.iter().any(|k| k.eq_ignore_ascii_case(name)))
+        .collect();
+    if !dropped.is_empty() {
+        lost.push(format!("no XQF field for {}", dropped.join(", ")));
+    }
+    lost
+}
+
 /// [`write_xqf`] with `variations`: other lines from the game's start
 /// (their moves and comments), written into the file's move tree beside
 /// the game's moves, its main line; a line that another begins with adds
@@ -939,9 +976,32 @@ mod tests {
         assert_eq!(back.moves, game.moves);
         assert_eq!((back.start, back.result), (None, RecordResult::Second));
         assert_eq!(back.first, "柳大华");
-        // Cut at a character's end to the field's 15 bytes.
+        // Cut at a character's end to the field's 15 bytes, and said.
         assert_eq!(back.second, "a name longer t");
         assert_eq!(back.event, "全国赛");
+        let bytes = |t: &str| t.as_bytes().to_vec();
+        assert_eq!(
+            xqf_losses(&game, &bytes),
+            ["Black 'a name longer than fifteen bytes' cut to 15 bytes"]
+        );
+        // Tags with no field are named; those it has are not.
+        let tagged = RecordGame {
+            tags: vec![
+                ("Date".to_string(), "1997".to_string()),
+                ("Round".to_string(), "5".to_string()),
+                ("ECCO".to_string(), "C70".to_string()),
+            ],
+            ..game.clone()
+        };
+        assert_eq!(
+            xqf_losses(&tagged, &bytes)[1],
+            "no XQF field for Round, ECCO"
+        );
+        let fits = RecordGame {
+            second: "a name".to_string(),
+            ..game.clone()
+        };
+        assert!(xqf_losses(&fits, &bytes).is_empty());
         // From a set position with Black to move, with and without moves.
         for moves in [vec!["d9d8".to_string(), "a0a8".to_string()], vec![]] {
             let set = RecordGame {
