@@ -521,12 +521,26 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
         (_, RecordResult::Draw) => "0".to_string(),
         (_, RecordResult::Unknown) => "?".to_string(),
     };
+    // The record's date, place and round where it kept them apart (an
+    // Othello PGN's `Date`, `Site` and `Round`, an SGF's `DT`, `PC` and
+    // `RO`), else its when and where as the date.
+    // An Othello PGN's when and where joined its date and site: the date
+    // alone then.
+    let date = match (game.tag("Date"), game.tag("Site")) {
+        (Some(date), _) => date,
+        (None, Some(site)) if site == game.date_place => "",
+        _ => game.date_place.as_str(),
+    };
+    let when_where: String = std::iter::once(date_field(date))
+        .chain(
+            [("PC", "Site"), ("RO", "Round")]
+                .iter()
+                .filter_map(|(key, tag)| game.tag(tag).map(|v| format!("{key}[{v}]"))),
+        )
+        .collect();
     let mut text = format!(
-        "(;GM[2]FF[4]SZ[8]EV[{}]{}PB[{}]PW[{}]RE[{result}]",
-        game.event,
-        date_field(&game.date_place),
-        game.first,
-        game.second
+        "(;GM[2]FF[4]SZ[8]EV[{}]{when_where}PB[{}]PW[{}]RE[{result}]",
+        game.event, game.first, game.second
     );
     // A game from another start: the squares that differ from the
     // standard start set up (`AB`, `AW`, `AE` for those emptied) and the
@@ -668,6 +682,8 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
             "PB" => game.first = value.to_string(),
             "PW" => game.second = value.to_string(),
             "DT" => game.date_place = value.to_string(),
+            "PC" => game.tags.push(("Site".to_string(), value.to_string())),
+            "RO" => game.tags.push(("Round".to_string(), value.to_string())),
             "EV" => game.event = value.to_string(),
             "C" => node_comments.extend(comment_text(value)),
             "RE" => {
@@ -985,6 +1001,11 @@ fn read_othello_pgn(text: &str) -> Result<Option<RecordGame>, String> {
         second: tag("White").unwrap_or("").to_string(),
         date_place: crate::xiangqi_pgn::date_place(&tags),
         event: tag("Event").unwrap_or("").to_string(),
+        // Kept apart too, for SGF's date, place and round.
+        tags: ["Date", "Site", "Round"]
+            .iter()
+            .filter_map(|&name| tag(name).map(|v| (name.to_string(), v.to_string())))
+            .collect(),
         ..RecordGame::default()
     };
     // The tag's result, or the one that ended the moves.
@@ -1680,6 +1701,28 @@ mod tests {
             let (_, back) = read_record(&write_record(RecordFormat::Ggf, &g).unwrap()).unwrap();
             assert_eq!(back.result, result);
         }
+    }
+
+    /// An Othello PGN's date, site and round go to SGF's `DT`, `PC` and
+    /// `RO` (the site was joined to the date in `DT`, the round dropped),
+    /// and an SGF's `PC` and `RO` are read back.
+    #[test]
+    fn sgf_keeps_date_place_and_round_apart() {
+        let pgn = "[Event \"Open\"]\n[Site \"Paris\"]\n[Date \"2026.01.01\"]\n[Round \"2\"]\n\
+                   [Black \"A\"]\n[White \"B\"]\n[Result \"1-0\"]\n\n1. f5 d6 2. c3 d3\n";
+        let (_, game) = read_record(pgn).unwrap();
+        let sgf = write_record(RecordFormat::Sgf, &game).unwrap();
+        assert!(
+            sgf.starts_with("(;GM[2]FF[4]SZ[8]EV[Open]DT[2026.01.01]PC[Paris]RO[2]PB[A]"),
+            "{sgf}"
+        );
+        let (_, back) = read_record(&sgf).unwrap();
+        assert_eq!(write_record(RecordFormat::Sgf, &back).unwrap(), sgf);
+        // A site alone is no date.
+        let site_only = pgn.replace("[Date \"2026.01.01\"]\n", "");
+        let (_, game) = read_record(&site_only).unwrap();
+        let sgf = write_record(RecordFormat::Sgf, &game).unwrap();
+        assert!(sgf.contains("EV[Open]PC[Paris]RO[2]PB"), "{sgf}");
     }
 
     #[test]
