@@ -626,7 +626,7 @@ fn xqf_files_and_pgn_games_are_read_together_black_first_and_ruled_otherwise() {
     // A format that does not hold the game, or none plyd writes.
     let out = run_plyd(plugins.path(), &["record", "--to", "ggf", &game]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("a game of xiangqi is not written as ggf"));
+    assert!(text(&out.stderr).contains(": record 1: a game of xiangqi is not written as ggf"));
     let out = run_plyd(plugins.path(), &["record", "--to", "mp3", &game]);
     assert_eq!(out.status.code(), Some(2));
     // XQF written, a file a game, reads back to the same lines.

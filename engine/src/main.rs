@@ -1447,7 +1447,7 @@ fn record_format(to: &str, variant: &str) -> Result<RecordFormat, String> {
         ("ccgc", "amazons") => Ok(RecordFormat::CcgcAmazons),
         ("ccgc", "einstein") => Ok(RecordFormat::CcgcEinstein),
         _ => Err(format!(
-            "a game of {variant} is not written as {to} (pgn, pgn-chinese: xiangqi; ggf, sgf: othello; ccgc: amazons, einstein)"
+            "a game of {variant} is not written as {to} (pgn, pgn-chinese, xqf: xiangqi; ggf, sgf: othello; ccgc: amazons, einstein; positions: every game)"
         )),
     }
 }
@@ -1636,7 +1636,7 @@ fn record_file(
             {
                 Ok(text) => outln!("{text}"),
                 Err(e) => {
-                    say(&e);
+                    say(&format!("record {number}: {e}"));
                     failed = true;
                 }
             },
