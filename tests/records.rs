@@ -1813,7 +1813,7 @@ fn an_unread_result_tag_is_named() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "position startpos moves h2e2 h9g7\n");
     assert!(
-        text(&out.stderr).contains("its Result tag '1:0' is no result plyd reads"),
+        text(&out.stderr).contains("its result '1:0' is none plyd reads"),
         "{}",
         text(&out.stderr)
     );
@@ -1839,4 +1839,49 @@ fn lines_ended_by_a_lone_carriage_return_read_as_lines() {
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert_eq!(text(&out.stdout), expected);
     }
+}
+
+/// A CCGC header's result word: a resignation or a time loss is read as
+/// the other side's win, a word plyd does not know is named on stderr
+/// (it became `?` without a word), and a bracket inside a name stays in
+/// the name (every later field shifted by one, the result lost).
+#[test]
+fn ccgc_result_words_and_brackets_in_names() {
+    let moves = "1 g1i1(h1) d10f10(f3)\n";
+    let out = record_with(
+        "plyd_game_amazons",
+        "amazons",
+        "resigned.txt",
+        format!("#[AM][a][b][先手认输][d][e];\n{moves}"),
+        &["--to", "ccgc"],
+    );
+    assert!(
+        text(&out.stdout).starts_with("#[AM][a][b][后手胜][d][e];"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = record_with(
+        "plyd_game_amazons",
+        "amazons",
+        "unknown.txt",
+        format!("#[AM][a][b][先手弃权][d][e];\n{moves}"),
+        &["--to", "ccgc"],
+    );
+    assert!(
+        text(&out.stderr).contains("record 1: its result '先手弃权' is none plyd reads"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = record_with(
+        "plyd_game_amazons",
+        "amazons",
+        "bracket.txt",
+        format!("#[AM][a][Team [B]][先手胜][2026 place][event];\n{moves}"),
+        &["--to", "ccgc"],
+    );
+    assert!(
+        text(&out.stdout).starts_with("#[AM][a][Team (B)][先手胜][2026 place][event];"),
+        "{}",
+        text(&out.stdout)
+    );
 }

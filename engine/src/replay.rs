@@ -882,11 +882,12 @@ fn replay_record(
             crate::counted(moves.len(), "ply", "plies"),
             result_words(stated, variant_played)
         )),
-        // A result tag in words no reader knows (`红方认输`, `1:0`).
+        // A result in words no reader knows (a PGN's `1:0`, a CCGC
+        // header's `先手弃权`).
         _ if stated == RecordResult::Unknown => game_record.tag("Result").map(|unread| {
             format!(
-                "its Result tag '{unread}' is no result plyd reads (1-0, 0-1, 1/2-1/2, 红胜, 黑胜, \
-                 和棋 ...): the result is taken as unknown"
+                "its result '{unread}' is none plyd reads (1-0, 0-1, 1/2-1/2, 红胜, 黑胜, 先手胜, \
+                 后手负, 红方认输, 和棋 ...): the result is taken as unknown"
             )
         }),
         _ => None,

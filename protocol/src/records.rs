@@ -196,7 +196,11 @@ fn result_of_word(word: &str) -> RecordResult {
     let word = word.trim();
     let has = |chars: &[char]| chars.iter().any(|&c| word.contains(c));
     let won = has(&['胜', '勝']);
-    let lost = has(&['负', '負', '败', '敗']);
+    // Lost, resigned or out of time.
+    let lost = has(&['负', '負', '败', '敗'])
+        || ["认输", "認輸", "超时", "超時"]
+            .iter()
+            .any(|w| word.contains(w));
     let first = ["先手", "红", "紅"].iter().any(|p| word.starts_with(p));
     let second = ["后手", "後手", "蓝", "藍"]
         .iter()
@@ -209,12 +213,23 @@ fn result_of_word(word: &str) -> RecordResult {
     }
 }
 
-/// The bracketed fields of a CCGC header line.
+/// The bracketed fields of a CCGC header line, split where one field's
+/// `]` meets the next's `[`: a bracket inside a name (`[Team [B]]`) stays
+/// in it (split at every `[`, it shifted every field after it).
 fn header_fields(line: &str) -> Vec<String> {
-    line.split('[')
-        .skip(1)
-        .map(|part| part.split(']').next().unwrap_or("").to_string())
-        .collect()
+    let line = line
+        .trim()
+        .trim_start_matches('#')
+        .trim_end_matches(';')
+        .trim_end();
+    let Some(inner) = line.strip_prefix('[') else {
+        return Vec::new();
+    };
+    let inner = match inner.rfind(']') {
+        Some(end) => &inner[..end],
+        None => inner,
+    };
+    inner.split("][").map(str::to_string).collect()
 }
 
 /// Write `game` in `format`, from its start (`game.start`, GGF and PGN
@@ -1077,12 +1092,19 @@ fn header_game(line: &str, strip_sides: bool) -> (RecordGame, Option<String>) {
             text
         }
     };
+    let word = fields.get(3).map_or("", String::as_str);
+    let result = result_of_word(word);
     let game = RecordGame {
         first: name(1),
         second: name(2),
-        result: result_of_word(fields.get(3).map_or("", String::as_str)),
+        result,
         date_place: fields.get(4).cloned().unwrap_or_default(),
         event: fields.get(5).cloned().unwrap_or_default(),
+        // A result word not read is kept, for the note that says so.
+        tags: (result == RecordResult::Unknown && !matches!(word.trim(), "" | "?"))
+            .then(|| ("Result".to_string(), word.to_string()))
+            .into_iter()
+            .collect(),
         ..RecordGame::default()
     };
     (game, first_mover)
@@ -1811,6 +1833,9 @@ mod tests {
             ("蓝方胜", RecordResult::Second),
             ("?", RecordResult::Unknown),
             ("先手", RecordResult::Unknown),
+            ("先手认输", RecordResult::Second),
+            ("红方超时", RecordResult::Second),
+            ("後手認輸", RecordResult::First),
         ] {
             assert_eq!(result_of_word(word), result, "{word}");
         }
