@@ -1885,3 +1885,32 @@ fn ccgc_result_words_and_brackets_in_names() {
         text(&out.stdout)
     );
 }
+
+/// Comments a format has no place for (GGF) are counted on stderr when
+/// left out, not dropped unseen; SGF keeps them and says nothing.
+#[test]
+fn comments_a_format_cannot_hold_are_said_to_be_left_out() {
+    let sgf = "(;GM[2]FF[4]SZ[8]PB[a]PW[b];B[fe]C[keep me];W[df])\n";
+    let out = record_with(
+        "plyd_game_othello",
+        "othello",
+        "c.sgf",
+        sgf,
+        &["--to", "ggf"],
+    );
+    assert!(out.status.success());
+    assert!(
+        text(&out.stderr).contains("record 1: 1 comment left out (ggf has no place for them)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = record_with(
+        "plyd_game_othello",
+        "othello",
+        "c.sgf",
+        sgf,
+        &["--to", "sgf"],
+    );
+    assert!(text(&out.stdout).contains("C[keep me]"));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}

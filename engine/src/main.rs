@@ -1634,7 +1634,19 @@ fn record_file(
             Some(to) => match record_format(to, &variant)
                 .and_then(|f| write_record_tree(f, &record, &lines))
             {
-                Ok(text) => outln!("{text}"),
+                Ok(text) => {
+                    outln!("{text}");
+                    // What the format has no room for, said: an archive
+                    // converted whole would lose it unseen.
+                    let comments = record.comments.len()
+                        + lines.iter().map(|l| l.comments.len()).sum::<usize>();
+                    if comments > 0 && matches!(to, "ggf" | "ccgc") {
+                        say(&format!(
+                            "record {number}: {} left out ({to} has no place for them)",
+                            plyd::counted(comments, "comment", "comments")
+                        ));
+                    }
+                }
                 Err(e) => {
                     say(&format!("record {number}: {e}"));
                     failed = true;
