@@ -1914,3 +1914,32 @@ fn comments_a_format_cannot_hold_are_said_to_be_left_out() {
     assert!(text(&out.stdout).contains("C[keep me]"));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
+
+/// A PGN game's variations, not read without `--variations`, are counted
+/// on stderr, not dropped unseen.
+#[test]
+fn variations_left_out_are_said() {
+    let pgn = "[Game \"Chinese Chess\"]\n[Result \"*\"]\n\n1. h2e2 h9g7 (1... h7e7) 2. h0g2 (2. b0c2) *\n";
+    let out = record_of("plyd_game_xiangqi", "xiangqi", "var.pgn", pgn);
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves h2e2 h9g7 h0g2\n"
+    );
+    assert!(
+        text(&out.stderr).contains("record 1: 2 variations left out (only the main line is read"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = record_with(
+        "plyd_game_xiangqi",
+        "xiangqi",
+        "var.pgn",
+        pgn,
+        &["--variations"],
+    );
+    assert!(
+        !text(&out.stderr).contains("left out"),
+        "{}",
+        text(&out.stderr)
+    );
+}

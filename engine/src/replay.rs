@@ -183,7 +183,20 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
         );
     }
     if !variations {
-        return Ok(RecordText::plain(text));
+        // A PGN game's variations are not read: said, not lost unseen.
+        let mut out = RecordText::default();
+        for (n, record) in split_records(&text).iter().enumerate() {
+            if let Ok(Some(lines)) = pgn_variations(record) {
+                out.notes.push(format!(
+                    "record {}: {} left out (only the main line is read: --variations reads \
+                     each line, --tree writes them with --to pgn, pgn-chinese or xqf)",
+                    n + 1,
+                    crate::counted(lines.len() - 1, "variation", "variations")
+                ));
+            }
+        }
+        out.text = text;
+        return Ok(out);
     }
     // A PGN game's variations, each a game numbered as its game.
     let mut out = RecordText::default();
