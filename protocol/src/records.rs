@@ -91,6 +91,10 @@ pub struct RecordGame {
     /// less White's, the empty squares the winner's), where the record
     /// gives it: GGF's `RE[+12.000]`, SGF's `RE[B+12]`.
     pub margin: Option<i32>,
+    /// How an Othello game won otherwise than by the rules ended, where
+    /// the record says: `R` resigned, `T` on time, `F` forfeited (SGF's
+    /// `B+R`, `W+T`, `B+F`; GGF's `:r` and `:t`), written back to SGF.
+    pub ending: Option<char>,
     /// Each move as the record wrote it, where the reader translated it
     /// (xiangqi's ICCS, WXF or Chinese notation), for messages; empty
     /// where the record writes plyd's notation.
@@ -531,8 +535,12 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
     let result = match (agreed_margin(game), game.result) {
         (Some(m), _) if m > 0 => format!("B+{m}"),
         (Some(m), _) if m < 0 => format!("W+{}", -m),
-        (_, RecordResult::First) => "B+".to_string(),
-        (_, RecordResult::Second) => "W+".to_string(),
+        (_, RecordResult::First) => {
+            format!("B+{}", game.ending.map_or(String::new(), String::from))
+        }
+        (_, RecordResult::Second) => {
+            format!("W+{}", game.ending.map_or(String::new(), String::from))
+        }
         (_, RecordResult::Draw) => "0".to_string(),
         (_, RecordResult::Unknown) => "?".to_string(),
     };
@@ -712,6 +720,7 @@ fn read_sgf(text: &str) -> Result<RecordGame, String> {
                 // `B+12`, `W+4`: the margin, when a number follows
                 // (`B+R`, `W+T` are a resignation and a loss on time).
                 let margin = value.get(2..).and_then(|m| m.parse::<i32>().ok());
+                game.ending = sgf_ending(value.get(2..).unwrap_or(""));
                 game.margin = match game.result {
                     RecordResult::First => margin.filter(|m| (1..=64).contains(m)),
                     RecordResult::Second => margin.filter(|m| (1..=64).contains(m)).map(|m| -m),
@@ -1249,6 +1258,13 @@ fn read_einstein(text: &str) -> Result<RecordGame, String> {
     Ok(game)
 }
 
+/// The way an SGF result after `B+`/`W+` says a game ended other than
+/// by the score (`R`/`Resign`, `T`/`Time`, `F`/`Forfeit`).
+fn sgf_ending(after_sign: &str) -> Option<char> {
+    let first = after_sign.trim().chars().next()?.to_ascii_uppercase();
+    matches!(first, 'R' | 'T' | 'F').then_some(first)
+}
+
 fn read_ggf(text: &str) -> Result<RecordGame, String> {
     let ggf = GgfGame::parse(text).map_err(|e| e.to_string())?;
     // Black's margin (`+12.000`, `-4`, `0.000`), perhaps with how the game
@@ -1298,6 +1314,11 @@ fn read_ggf(text: &str) -> Result<RecordGame, String> {
         second: ggf.get("PW").unwrap_or("").to_string(),
         result,
         margin: discs,
+        ending: how.and_then(|how| match how.chars().next()?.to_ascii_lowercase() {
+            'r' => Some('R'),
+            't' => Some('T'),
+            _ => None,
+        }),
         date_place: ggf.get("DT").unwrap_or("").to_string(),
         event: ggf.get("PC").unwrap_or("").to_string(),
         start,
@@ -1345,6 +1366,7 @@ mod tests {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             written: Vec::new(),
             margin: None,
+            ending: None,
             comments: Vec::new(),
             tags: Vec::new(),
         }
@@ -1745,6 +1767,25 @@ mod tests {
         let (_, game) = read_record(&site_only).unwrap();
         let sgf = write_record(RecordFormat::Sgf, &game).unwrap();
         assert!(sgf.contains("EV[Open]PC[Paris]RO[2]PB"), "{sgf}");
+    }
+
+    /// A game won otherwise than by the score keeps how it ended in SGF
+    /// (`B+R`, `W+T`, `B+F` were written back as `B+` and `W+`), read from
+    /// SGF and from GGF's `:r` and `:t`.
+    #[test]
+    fn sgf_keeps_how_a_game_was_won() {
+        for (text, re) in [
+            ("(;GM[2]FF[4]SZ[8]RE[B+R];B[fe])", "RE[B+R]"),
+            ("(;GM[2]FF[4]SZ[8]RE[W+Time];B[fe])", "RE[W+T]"),
+            ("(;GM[2]FF[4]SZ[8]RE[B+F];B[fe])", "RE[B+F]"),
+            ("(;GM[2]FF[4]SZ[8]RE[B+12];B[fe])", "RE[B+12]"),
+            ("(;GM[Othello]RE[-4.000:t]TY[8]B[F5];)", "RE[W+T]"),
+            ("(;GM[Othello]RE[+2.000:r]TY[8]B[F5];)", "RE[B+R]"),
+        ] {
+            let (_, game) = read_record(text).unwrap();
+            let sgf = write_record(RecordFormat::Sgf, &game).unwrap();
+            assert!(sgf.contains(re), "{text}: {sgf}");
+        }
     }
 
     #[test]

@@ -63,6 +63,7 @@ pub(crate) fn binary_games(
         moves: main.moves,
         written: Vec::new(),
         margin: None,
+        ending: None,
         comments: main.comments,
         tags,
     };

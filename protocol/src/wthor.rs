@@ -124,6 +124,7 @@ pub fn read_wthor(
                 _ => RecordResult::Draw,
             },
             margin: Some(margin),
+            ending: None,
             date_place: year.to_string(),
             event: name(tournaments, number(0), "tournament"),
             start: None,

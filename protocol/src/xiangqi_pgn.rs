@@ -867,6 +867,7 @@ pub(crate) fn read(text: &str) -> Result<RecordGame, String> {
         moves,
         written,
         margin: None,
+        ending: None,
         comments,
         tags: others,
     })
@@ -1462,6 +1463,7 @@ mod tests {
             moves: ICCS.iter().map(|m| m.to_string()).collect(),
             written: Vec::new(),
             margin: None,
+            ending: None,
             comments: Vec::new(),
             tags: Vec::new(),
         };
@@ -1562,6 +1564,7 @@ mod tests {
             moves: vec!["e9e8".to_string(), "d0d1".to_string()],
             written: Vec::new(),
             margin: None,
+            ending: None,
             comments: Vec::new(),
             tags: Vec::new(),
         };

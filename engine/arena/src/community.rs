@@ -159,6 +159,13 @@ fn write_one(
             && matches!(format, RecordFormat::Ggf | RecordFormat::Sgf))
         .then(|| othello_margin(&game.final_position))
         .flatten(),
+        // A game lost otherwise than by the rules, as SGF writes it
+        // (`W+T`, `B+F`).
+        ending: match game.ending {
+            Ending::Rules | Ending::MaxPlies => None,
+            Ending::TimeForfeit | Ending::NoAnswer => Some('T'),
+            Ending::IllegalMove | Ending::Crash | Ending::PluginFailure => Some('F'),
+        },
         comments: Vec::new(),
         // The game's number as PGN's round (the other formats keep it in
         // the when and where), and how it ended, in PGN's words and the
