@@ -154,6 +154,18 @@ fn banned_moves_are_not_chosen_until_the_position_changes() {
     // A ban of a move that is not legal is refused whole.
     engine.send("banmoves h2e2 a0a5");
     assert_eq!(messages(&sync(&mut engine)).len(), 1);
+    // Every legal move banned: `nobestmove`, said why.
+    engine.send("position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    engine.send("banmoves e0e1 e0f0");
+    engine.send("go depth 2");
+    let lines = answer(&mut engine);
+    assert_eq!(
+        lines,
+        [
+            "info message every legal move here is banned (banmoves): there is no move to play",
+            "nobestmove"
+        ]
+    );
 }
 
 #[test]

@@ -264,8 +264,13 @@ impl Ucci {
         };
         self.root_judged = judged;
         let search_moves = match allowed {
-            // Every legal move is banned: nothing can be played.
+            // Every legal move is banned: nothing can be played, and said
+            // (as a stalemate's `nobestmove` is).
             Some(moves) if moves.is_empty() => {
+                self.note(
+                    ctl,
+                    "every legal move here is banned (banmoves): there is no move to play",
+                );
                 ctl.raw("nobestmove");
                 return;
             }
