@@ -641,6 +641,16 @@ fn a_person_plays_with_play_and_undo() {
     e.send("undo 2");
     assert!(errors(&e.sync()).is_empty());
     assert_eq!(e.fen(), START);
+    // More than were played: every play taken back, said.
+    let mine = first_legal(&mut e);
+    e.send(&format!("play {mine}"));
+    e.until_bestmove();
+    e.send("undo 10");
+    assert_eq!(
+        e.sync(),
+        ["info string undo: 2 moves taken back (every play since the last position line: 1 play)"]
+    );
+    assert_eq!(e.fen(), START);
 }
 
 /// After a refused position, each command that needs one says so with

@@ -274,15 +274,16 @@ impl Uci {
         if ctl.searching() {
             return Err(Uci::busy(self.replying));
         }
-        if count > self.plays.len() {
-            return Err(format!(
-                "{} to take back since the last position line (undo takes back play's moves)",
-                match self.plays.len() {
-                    0 => "no play".to_string(),
-                    n => crate::counted(n, "play", "plays"),
-                }
-            ));
+        if self.plays.is_empty() {
+            return Err(
+                "no play to take back since the last position line (undo takes back play's \
+                 moves)"
+                    .to_string(),
+            );
         }
+        // More than were made: back to where the plays began, said.
+        let all = count > self.plays.len();
+        let count = count.min(self.plays.len());
         let (start, mut moves) = self.current_game(ctl)?;
         let back: usize = self.plays[self.plays.len() - count..].iter().sum();
         if back > moves.len() {
@@ -291,9 +292,20 @@ impl Uci {
         moves.truncate(moves.len() - back);
         self.set_game(ctl, start, moves)?;
         self.plays.truncate(self.plays.len() - count);
+        let plays = if all {
+            format!(
+                " (every play since the last position line: {})",
+                crate::counted(count, "play", "plays")
+            )
+        } else {
+            String::new()
+        };
         self.note(
             ctl,
-            &format!("undo: {} taken back", crate::counted(back, "move", "moves")),
+            &format!(
+                "undo: {} taken back{plays}",
+                crate::counted(back, "move", "moves")
+            ),
         );
         Ok(())
     }
