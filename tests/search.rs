@@ -769,7 +769,7 @@ fn skill_level_searches_shallower_and_varies_the_moves() {
     let dir = common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
     let mut engine = common::Engine::start(dir.path(), &[], &[]);
     engine.send("setoption name UCI_Variant value xiangqi");
-    let search = |engine: &mut common::Engine, seed: u32| -> (String, i64) {
+    let search = |engine: &mut common::Engine, seed: u32| -> (String, i64, bool) {
         engine.send(&format!("setoption name VarietySeed value {seed}"));
         // Each search from an empty table, as the first.
         engine.send("ucinewgame");
@@ -777,8 +777,16 @@ fn skill_level_searches_shallower_and_varies_the_moves() {
         engine.send("go depth 6");
         let lines = engine.until_bestmove();
         assert!(common::errors(&lines).is_empty(), "{lines:?}");
+        // The depth asked for is said to be capped below full strength.
+        let capped = lines
+            .iter()
+            .any(|l| l == "info string Skill Level 2 searches to depth 3 at most");
         let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-        (best.to_string(), common::last_number(&lines, "depth"))
+        (
+            best.to_string(),
+            common::last_number(&lines, "depth"),
+            capped,
+        )
     };
     let full: std::collections::BTreeSet<_> =
         (1..=4).map(|seed| search(&mut engine, seed)).collect();
@@ -787,7 +795,11 @@ fn skill_level_searches_shallower_and_varies_the_moves() {
     engine.send("setoption name Skill Level value 2");
     let weak: std::collections::BTreeSet<_> =
         (1..=8).map(|seed| search(&mut engine, seed)).collect();
-    assert!(weak.iter().all(|(_, depth)| *depth == 3), "{weak:?}");
+    assert!(
+        weak.iter().all(|&(_, depth, capped)| depth == 3 && capped),
+        "{weak:?}"
+    );
+    assert!(!full.first().unwrap().2);
     assert!(weak.len() >= 3, "{weak:?}");
     engine.send("setoption name Skill Level value 21");
     assert_eq!(common::errors(&engine.sync()).len(), 1);

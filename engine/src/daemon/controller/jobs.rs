@@ -264,6 +264,16 @@ impl Controller {
         };
         let mut limits = limits_from_go_after(planned, side, overhead, plies_left, waited);
         if let Some(cap) = crate::search::skill_depth(self.settings.skill_level) {
+            // A depth asked for beyond the level's is said to be capped.
+            if go.depth.is_some_and(|asked| asked > cap) {
+                voice.note(
+                    self,
+                    &format!(
+                        "Skill Level {} searches to depth {cap} at most",
+                        self.settings.skill_level
+                    ),
+                );
+            }
             limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
         }
         if !chance_root && crate::search::clock_leaves_out(go, side) {
