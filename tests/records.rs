@@ -1943,3 +1943,27 @@ fn variations_left_out_are_said() {
         text(&out.stderr)
     );
 }
+
+/// A record that plays on past a position plyd's rules judge (a
+/// repetition its arbiter ruled otherwise) says where and what plyd
+/// judged, and still replays to its end.
+#[test]
+fn a_record_played_past_a_verdict_says_so() {
+    let cycle = "a8a9 e9e8 a9a8 e8e9";
+    let pgn = format!(
+        "[Game \"Chinese Chess\"]\n[FEN \"4ka3/R8/4n4/9/9/9/9/9/9/3K5 w - - 0 1\"]\n\
+         [Result \"1/2-1/2\"]\n\n{cycle} {cycle} d0e0 f9e8 1/2-1/2\n"
+    );
+    let out = record_of("plyd_game_xiangqi", "xiangqi", "past.pgn", pgn);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with(" d0e0 f9e8\n"));
+    assert!(
+        text(&out.stderr).contains(
+            "; plyd's rules judge the position after its 8 plies: the side to move has \
+             lost (third repetition, Red checked perpetually); the record plays on to its 10 \
+             plies (its arbiter ruled otherwise)"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -377,6 +377,11 @@ struct Played {
     /// For each of the record's moves, how many moves were played up to
     /// it, it included (more than its number where passes were added).
     through: Vec<usize>,
+    /// The first position the rules judged before the record's end (a
+    /// repetition or move-count verdict, moves still listed, which the
+    /// game's arbiter ruled otherwise): the plies played to it and the
+    /// verdict in words.
+    judged_before_end: Option<(usize, String)>,
 }
 
 /// Play `moves` from `start` (the start of `variant` when `None`).
@@ -399,8 +404,14 @@ fn replay(
     }
     let mut played = Vec::new();
     let mut through = Vec::with_capacity(moves.len());
+    let mut judged_before_end = None;
     for (i, text) in moves.iter().enumerate() {
         let failed = Failure::at(i);
+        if judged_before_end.is_none() && i > 0 {
+            if let Ok(Some(verdict)) = crate::search::verdict(&state) {
+                judged_before_end = Some((played.len(), verdict));
+            }
+        }
         let mv = match state.parse_legal_move(text) {
             Ok(mv) => mv,
             Err(e) => {
@@ -437,6 +448,7 @@ fn replay(
         played,
         end: state,
         through,
+        judged_before_end,
     })
 }
 
@@ -859,6 +871,7 @@ fn replay_record(
             played: moves,
             end,
             through,
+            judged_before_end,
         },
     ) = found.ok_or_else(|| failure.map_or_else(|| "it does not replay".to_string(), |f| f.why))?;
     let stated = game_record.result;
@@ -957,6 +970,19 @@ fn replay_record(
         result,
         margin,
         ..game_record
+    };
+    // A game its players (or arbiter) played on past plyd's verdict.
+    let judged = judged_before_end.map(|(plies, verdict)| {
+        format!(
+            "plyd's rules judge the position after its {}: {verdict}; the record plays on to \
+             its {} (its arbiter ruled otherwise)",
+            crate::counted(plies, "ply", "plies"),
+            crate::counted(played.moves.len(), "ply", "plies")
+        )
+    });
+    let note = match (note, judged) {
+        (Some(note), Some(judged)) => Some(format!("{note}; {judged}")),
+        (note, judged) => note.or(judged),
     };
     Ok(ReplayedGame {
         note,
