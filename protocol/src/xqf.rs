@@ -363,23 +363,31 @@ pub fn write_xqf(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Result<
     write_xqf_tree(game, &[], encode)
 }
 
+/// The header's text fields [`write_xqf_tree`] fills from `game`: each
+/// one's name (as a note names it), offset, room in bytes and text. The
+/// record's own date and site where it kept them apart (a PGN or XQF game
+/// read), else its when and where as the date (no site then).
+fn header_texts(game: &RecordGame) -> [(&'static str, usize, usize, Option<&str>); 5] {
+    let (date, site) = match (game.tag("Date"), game.tag("Site")) {
+        (None, None) => (game.date_place.as_str(), None),
+        (date, site) => (date.unwrap_or(""), Some(site.unwrap_or(""))),
+    };
+    [
+        ("Event", 0xd0, 63, Some(game.event.as_str())),
+        ("Date", 0x110, 15, Some(date)),
+        ("Site", 0x120, 15, site),
+        ("Red", 0x130, 15, Some(game.first.as_str())),
+        ("Black", 0x140, 15, Some(game.second.as_str())),
+    ]
+}
+
 /// What an XQF file of `game` leaves out, in words, for a note: each name,
 /// event, date or site cut to its field's room (15 bytes, the event 63, as
 /// `encode` writes them), and the record's tags that XQF has no field for.
 /// Empty where the file keeps everything.
 pub fn xqf_losses(game: &RecordGame, encode: &dyn Fn(&str) -> Vec<u8>) -> Vec<String> {
     let mut lost = Vec::new();
-    let (date, site) = match (game.tag("Date"), game.tag("Site")) {
-        (None, None) => (Some(game.date_place.as_str()), None),
-        (date, site) => (date, site),
-    };
-    for (what, room, text) in [
-        ("Event", 63, Some(game.event.as_str())),
-        ("Date", 15, date),
-        ("Site", 15, site),
-        ("Red", 15, Some(game.first.as_str())),
-        ("Black", 15, Some(game.second.as_str())),
-    ] {
+    for (what, _, room, text) in header_texts(game) {
         let Some(text) = text else { continue };
         if encode(text).len() > room {
             lost.push(format!("{what} '{text}' cut to {room} bytes"));
@@ -480,18 +488,11 @@ pub fn write_xqf_tree(
         header[offset] = bytes.len() as u8;
         header[offset + 1..offset + 1 + bytes.len()].copy_from_slice(&bytes);
     };
-    field(0xd0, 63, &game.event);
-    // The record's own date and site where it kept them apart (a PGN or
-    // XQF game read), else its when and where as the date.
-    match (game.tag("Date"), game.tag("Site")) {
-        (None, None) => field(0x110, 15, &game.date_place),
-        (date, site) => {
-            field(0x110, 15, date.unwrap_or(""));
-            field(0x120, 15, site.unwrap_or(""));
+    for (_, offset, room, text) in header_texts(game) {
+        if let Some(text) = text {
+            field(offset, room, text);
         }
     }
-    field(0x130, 15, &game.first);
-    field(0x140, 15, &game.second);
     // The start's record, then a record a move, depth first: a move, the
     // moves after it, then its alternatives; each of four bytes, then its
     // comment's length (32 bits) and text, the lines ended as Windows ends
