@@ -713,25 +713,37 @@ pub(crate) struct Answer {
 /// the search's `no legal move` line give it (`the side to move has lost
 /// (checkmate)`); `None` while the game goes on.
 pub(crate) fn verdict(state: &GameState) -> Result<Option<String>, PluginError> {
+    Ok(judgement(state)?.map(|(outcome, reason)| verdict_text(outcome, reason.as_deref())))
+}
+
+/// A finished game's outcome at `state` and the rule that gave it, where
+/// the plugin says; `None` while the game goes on.
+pub(crate) fn judgement(
+    state: &GameState,
+) -> Result<Option<(Outcome, Option<String>)>, PluginError> {
     let outcome = state.outcome()?;
     if outcome == Outcome::Ongoing {
         return Ok(None);
     }
-    verdict_words(state, outcome).map(Some)
+    Ok(Some((outcome, state.outcome_reason()?)))
+}
+
+/// `outcome` in words, with the rule `reason` where given (`the side to
+/// move has lost (checkmate)`).
+pub(crate) fn verdict_text(outcome: Outcome, reason: Option<&str>) -> String {
+    let why = reason.map_or_else(String::new, |reason| format!(" ({reason})"));
+    format!("{}{why}", outcome_words(outcome))
 }
 
 /// `outcome` at `state` in words, with the rule that gave it where the
-/// plugin says (`the side to move has lost (checkmate)`); the rule is
-/// asked only of a finished game.
+/// plugin says; the rule is asked only of a finished game.
 fn verdict_words(state: &GameState, outcome: Outcome) -> Result<String, PluginError> {
-    let why = if outcome == Outcome::Ongoing {
-        String::new()
+    let reason = if outcome == Outcome::Ongoing {
+        None
     } else {
-        state
-            .outcome_reason()?
-            .map_or_else(String::new, |reason| format!(" ({reason})"))
+        state.outcome_reason()?
     };
-    Ok(format!("{}{why}", outcome_words(outcome)))
+    Ok(verdict_text(outcome, reason.as_deref()))
 }
 
 fn outcome_words(outcome: Outcome) -> &'static str {

@@ -131,6 +131,11 @@ impl Uci {
         }
     }
 
+    /// Whether the side to move has no move but a pass.
+    fn only_pass(ctl: &Controller) -> Result<bool, String> {
+        Ok(ctl.session.spelled_moves()? == [PASS])
+    }
+
     /// The current position's text.
     fn reached(ctl: &Controller) -> Result<String, String> {
         ctl.session.ask_position(|s| s.position_text())
@@ -189,8 +194,7 @@ impl Uci {
             // A square typed where the side to move can only pass would
             // be read as a position line reads it, the pass put in before
             // it: the person would move for plyd.
-            let legal = ctl.session.spelled_moves()?;
-            if legal.len() == 1 && legal[0] == PASS && !is_pass(mv) {
+            if Uci::only_pass(ctl)? && !is_pass(mv) {
                 if i > 0 {
                     let _ = self.set_game(ctl, start.clone(), base.clone());
                 }
@@ -248,23 +252,21 @@ impl Uci {
     fn turn(ctl: &Controller) -> Result<Turn, String> {
         ctl.session.ask_position(|s| {
             let side = s.side_to_move()?;
-            let over = crate::search::verdict(s)?;
-            let (winner, reason) = if over.is_some() {
-                let winner = match s.outcome()? {
-                    Outcome::Win => Some(side),
-                    Outcome::Loss => Some(1 - side.min(1)),
-                    Outcome::Draw | Outcome::Ongoing => None,
-                };
-                (winner, s.outcome_reason()?)
-            } else {
-                (None, None)
-            };
+            let judged = crate::search::judgement(s)?;
+            let winner = judged.as_ref().and_then(|(outcome, _)| match outcome {
+                Outcome::Win => Some(side),
+                Outcome::Loss => Some(1 - side.min(1)),
+                Outcome::Draw | Outcome::Ongoing => None,
+            });
+            let over = judged
+                .as_ref()
+                .map(|(outcome, reason)| crate::search::verdict_text(*outcome, reason.as_deref()));
             Ok(Turn {
                 side,
                 chance: crate::book::is_chance_node(s)?,
                 over,
                 winner,
-                reason,
+                reason: judged.and_then(|(_, reason)| reason),
             })
         })
     }
@@ -505,7 +507,7 @@ impl Dialect for Uci {
         if let Some(reply) = reply {
             let passed = reply == PASS;
             // plyd's side: the one to move before its reply.
-            let plyd = Uci::turn(ctl).ok().map(|turn| turn.side);
+            let plyd = ctl.session.ask_position(|s| s.side_to_move()).ok();
             let joined = self.current_game(ctl).and_then(|(start, mut moves)| {
                 // A xiangqi reply in Chinese notation too, as a person at
                 // the board reads moves (ranks 0-9, the default).
@@ -537,7 +539,7 @@ impl Dialect for Uci {
                             self.note(ctl, "a chance move comes next: play it, then your move")
                         }
                         _ => {
-                            if ctl.session.spelled_moves().is_ok_and(|m| m == [PASS]) {
+                            if Uci::only_pass(ctl).unwrap_or(false) {
                                 self.note(ctl, &format!("you have no move: play {PASS} to pass"));
                             }
                         }
