@@ -60,17 +60,25 @@ pub fn reader_gone() -> bool {
     {
         use std::os::fd::AsRawFd;
         let fd = KEPT.get().map_or(1, |file| file.as_raw_fd());
-        let mut poll = libc::pollfd {
-            fd,
-            events: libc::POLLOUT,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd, for the duration of the call.
-        let ready = unsafe { libc::poll(&mut poll, 1, 0) };
-        ready > 0 && poll.revents & (libc::POLLERR | libc::POLLHUP) != 0
+        poll_out(fd, 0).is_some_and(|events| events & (libc::POLLERR | libc::POLLHUP) != 0)
     }
     #[cfg(not(unix))]
     false
+}
+
+/// Wait up to `wait_ms` for the descriptor `fd` to take output: the
+/// events it reports (none where the wait ran out), or `None` where the
+/// wait itself failed.
+#[cfg(unix)]
+fn poll_out(fd: i32, wait_ms: i32) -> Option<libc::c_short> {
+    let mut poll = libc::pollfd {
+        fd,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, for the duration of the call.
+    let ready = unsafe { libc::poll(&mut poll, 1, wait_ms) };
+    (ready >= 0).then_some(poll.revents)
 }
 
 /// A writer that waits for room where its descriptor is non-blocking (a
@@ -90,17 +98,8 @@ impl<W> Patient<W> {
     /// write says how).
     fn wait_for_room(&self) {
         #[cfg(unix)]
-        {
-            let mut poll = libc::pollfd {
-                fd: self.fd,
-                events: libc::POLLOUT,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd, for the duration of the call.
-            let ready = unsafe { libc::poll(&mut poll, 1, 100) };
-            if ready >= 0 {
-                return;
-            }
+        if poll_out(self.fd, 100).is_some() {
+            return;
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
