@@ -18,10 +18,10 @@ use std::path::Path;
 use plyd_arena::community::{othello_discs, othello_margin, record_result};
 use plyd_arena::referee::adjudicate;
 use plyd_protocol::{
-    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variations, position_line_game, read_cbl,
-    read_cbl_variations, read_cbr, read_cbr_variations, read_record, read_wthor, read_xqf,
-    read_xqf_variations, transcript_moves, write_record, wthor_names, RecordFormat, RecordGame,
-    RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
+    is_cbl, is_cbr, is_wthor, is_xqf, pgn_variation_count, pgn_variations, position_line_game,
+    read_cbl, read_cbl_variations, read_cbr, read_cbr_variations, read_record, read_wthor,
+    read_xqf, read_xqf_variations, transcript_moves, write_record, wthor_names, RecordFormat,
+    RecordGame, RecordResult, WTHOR_PLAYER, WTHOR_TOURNAMENT,
 };
 
 use crate::analysis::{Analyst, Verdict};
@@ -186,12 +186,13 @@ pub fn record_text(bytes: &[u8], file: &Path, variations: bool) -> Result<Record
         // A PGN game's variations are not read: said, not lost unseen.
         let mut out = RecordText::default();
         for (n, record) in split_records(&text).iter().enumerate() {
-            if let Ok(Some(lines)) = pgn_variations(record) {
+            let left_out = pgn_variation_count(record);
+            if left_out > 0 {
                 out.notes.push(format!(
                     "record {}: {} left out (only the main line is read: --variations reads \
                      each line, --tree writes them with --to pgn, pgn-chinese or xqf)",
                     n + 1,
-                    crate::counted(lines.len() - 1, "variation", "variations")
+                    crate::counted(left_out, "variation", "variations")
                 ));
             }
         }

@@ -47,5 +47,5 @@ pub use ucci::{
 };
 pub use ugi::{parse_ugi_line, UgiCommand, UgiQuery};
 pub use wthor::{is_wthor, read_wthor, wthor_names, WTHOR_PLAYER, WTHOR_TOURNAMENT};
-pub use xiangqi_pgn::{pgn_variations, xiangqi_chinese, xiangqi_iccs};
+pub use xiangqi_pgn::{pgn_variation_count, pgn_variations, xiangqi_chinese, xiangqi_iccs};
 pub use xqf::{is_xqf, read_xqf, read_xqf_variations, write_xqf, write_xqf_tree, xqf_losses};

@@ -445,7 +445,7 @@ fn ends_the_moves(word: &str) -> bool {
 /// each variation (`(...)`, an alternative to the move before it, nested
 /// ones within) in the order it opens. A comment is on the position after
 /// the move before it in its line.
-pub(crate) fn parse_tree(text: &str) -> Result<(Tags, Vec<Line>, Option<String>), String> {
+pub(crate) fn parse_tree(text: &str) -> Result<Tree, String> {
     let mut tags = Vec::new();
     // Each line, the main line's first; the line being read, the place in
     // `lines` it fills, and the lines it is a variation of with their
@@ -636,17 +636,39 @@ fn words_with_comments(line: &Line) -> String {
     words.join(" ")
 }
 
+/// A PGN game read whole: its tags, its lines (the main line first) and
+/// the result after its moves, as [`parse_tree`] gives them.
+type Tree = (Tags, Vec<Line>, Option<String>);
+
+/// [`parse_tree`] of `text` where it is a PGN game (a byte-order mark and
+/// blanks before it left out); `None` where it is not.
+fn pgn_tree(text: &str) -> Result<Option<Tree>, String> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if !is_pgn(trimmed) {
+        return Ok(None);
+    }
+    parse_tree(trimmed).map(Some)
+}
+
+/// How many variations a PGN game holds (its lines but the main one),
+/// counted without writing them out as [`pgn_variations`] does; 0 for
+/// text that is not a PGN game or does not read.
+pub fn pgn_variation_count(text: &str) -> usize {
+    pgn_tree(text)
+        .ok()
+        .flatten()
+        .map_or(0, |(_, lines, _)| lines.len().saturating_sub(1))
+}
+
 /// The lines of a PGN game with variations, each written as a PGN game of
 /// its own with the game's tags: the main line first, then each variation
 /// from the game's start, its `Result` `*` (the moves are followed by no
 /// result: the tag gives it), each with the comments along it. `None`
 /// where `text` is not a PGN game or has no variation.
 pub fn pgn_variations(text: &str) -> Result<Option<Vec<String>>, String> {
-    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if !is_pgn(trimmed) {
+    let Some((tags, lines, _)) = pgn_tree(text)? else {
         return Ok(None);
-    }
-    let (tags, lines, _) = parse_tree(trimmed)?;
+    };
     if lines.len() < 2 {
         return Ok(None);
     }
