@@ -532,23 +532,20 @@ fn write_ggf(game: &RecordGame) -> Result<String, String> {
 }
 
 fn write_sgf(game: &RecordGame) -> Result<String, String> {
+    // How a game won otherwise ended (`B+R`), where the record says.
+    let how = game.ending.map_or(String::new(), String::from);
     let result = match (agreed_margin(game), game.result) {
         (Some(m), _) if m > 0 => format!("B+{m}"),
         (Some(m), _) if m < 0 => format!("W+{}", -m),
-        (_, RecordResult::First) => {
-            format!("B+{}", game.ending.map_or(String::new(), String::from))
-        }
-        (_, RecordResult::Second) => {
-            format!("W+{}", game.ending.map_or(String::new(), String::from))
-        }
+        (_, RecordResult::First) => format!("B+{how}"),
+        (_, RecordResult::Second) => format!("W+{how}"),
         (_, RecordResult::Draw) => "0".to_string(),
         (_, RecordResult::Unknown) => "?".to_string(),
     };
     // The record's date, place and round where it kept them apart (an
     // Othello PGN's `Date`, `Site` and `Round`, an SGF's `DT`, `PC` and
-    // `RO`), else its when and where as the date.
-    // An Othello PGN's when and where joined its date and site: the date
-    // alone then.
+    // `RO`), else its when and where as the date; an Othello PGN's when
+    // and where joined its date and site, so the date alone then.
     let date = match (game.tag("Date"), game.tag("Site")) {
         (Some(date), _) => date,
         (None, Some(site)) if site == game.date_place => "",
