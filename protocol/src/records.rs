@@ -551,11 +551,16 @@ fn write_sgf(game: &RecordGame) -> Result<String, String> {
         (None, Some(site)) if site == game.date_place => "",
         _ => game.date_place.as_str(),
     };
-    let when_where: String = std::iter::once(date_field(date))
+    // Tags are the record's text as read: made a field's text here, as
+    // `write_record_tree` makes the names (a `\` or `]` in a place, read
+    // back, had lost or cut it).
+    let when_where: String = std::iter::once(date_field(&field_text(date)))
         .chain(
             [("PC", "Site"), ("RO", "Round")]
                 .iter()
-                .filter_map(|(key, tag)| game.tag(tag).map(|v| format!("{key}[{v}]"))),
+                .filter_map(|(key, tag)| {
+                    game.tag(tag).map(|v| format!("{key}[{}]", field_text(v)))
+                }),
         )
         .collect();
     let mut text = format!(
@@ -1757,6 +1762,13 @@ mod tests {
             sgf.starts_with("(;GM[2]FF[4]SZ[8]EV[Open]DT[2026.01.01]PC[Paris]RO[2]PB[A]"),
             "{sgf}"
         );
+        let (_, back) = read_record(&sgf).unwrap();
+        assert_eq!(write_record(RecordFormat::Sgf, &back).unwrap(), sgf);
+        // A place with SGF's escape and a bracket in it reads back as
+        // the field's text it was written as.
+        let (_, odd) = read_record("(;GM[2]FF[4]SZ[8]PC[af|er \\\\ it [x\\]]RO[1];B[fe])").unwrap();
+        let sgf = write_record(RecordFormat::Sgf, &odd).unwrap();
+        assert!(sgf.contains("PC[af|er / it (x)]RO[1]"), "{sgf}");
         let (_, back) = read_record(&sgf).unwrap();
         assert_eq!(write_record(RecordFormat::Sgf, &back).unwrap(), sgf);
         // A site alone is no date.
