@@ -35,6 +35,7 @@ while IFS= read -r line; do
       case "$mode" in
         sleep) sleep 3; echo "bestmove 0000" ;;
         illegal) echo "bestmove z9" ;;
+        a1) echo "bestmove a1" ;;
         f5) echo "bestmove f5" ;;
         ranks1) echo "bestmove b1c3" ;;
         gbk) printf 'info string \326\320\316\304\n'; echo "bestmove f5" ;;
@@ -559,6 +560,26 @@ fn an_engine_that_oversleeps_loses_on_time() {
             "{stdout}"
         );
     }
+}
+
+/// A move that reads but is not legal is refused naming the rule it
+/// breaks, before the moves that were legal.
+#[test]
+#[cfg(unix)]
+fn an_illegal_move_is_refused_with_the_rule_it_breaks() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-illegal-why");
+    let log = dir.path().join("games.txt");
+    let mut args = fake_against_plyd(&dir, "a1", &[], true);
+    args.extend(logged_games_at_depth_1(1, &log));
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(
+        games[0].tag("Reason"),
+        "illegal move 'a1' by fake: a disc on a1 would flip none of the other side's \
+         (4 legal here: d3, c4, f5, e6)"
+    );
 }
 
 #[test]

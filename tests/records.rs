@@ -743,7 +743,10 @@ fn a_xiangqi_record_plays_on_past_a_repetition_that_plyd_rules_drawn() {
         "{err}"
     );
     assert!(
-        err.contains("record 3: ply 9 ('H2-H8', h2h8): illegal move 'h2h8' (44 legal here:"),
+        err.contains(
+            "record 3: ply 9 ('H2-H8', h2h8): illegal move 'h2h8': h7 stands in the cannon's \
+             way (a cannon jumps only to capture) (44 legal here:"
+        ),
         "{err}"
     );
 }

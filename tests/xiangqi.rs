@@ -170,7 +170,7 @@ fn move_ranks_switch_between_0_9_and_1_10() {
     let told = errors(&lines);
     assert_eq!(told.len(), 1, "{lines:?}");
     assert!(
-        told[0].contains("illegal move 'h2e2' (44 legal here: a1a2, a1a3, ")
+        told[0].contains("illegal move 'h2e2': no piece stands on h2 (44 legal here: a1a2, a1a3, ")
             && told[0].contains(
                 "it is legal with its ranks counted one higher: if the GUI writes ranks 0-9, \
                  send setoption name MoveRanks value 0-9"

@@ -246,17 +246,24 @@ pub fn play_game(
                     Ok(mv) => mv,
                     Err(e) => {
                         let hint = rank_notation_hint(&state, &text);
-                        // Else what was legal there, as the plugin's
-                        // refusal lists it (`(4 legal here: d3, c4, ...)`),
-                        // for the engine's author to see why.
-                        let hint = if hint.is_empty() {
-                            legal_here(&e.to_string())
+                        // Else the rule the move breaks, where it reads as
+                        // a move and the game names one, and what was legal
+                        // there, as the plugin's refusal lists it (`(4 legal
+                        // here: d3, c4, ...)`), for the engine's author to
+                        // see why.
+                        let (why, hint) = if hint.is_empty() {
+                            let why = state
+                                .parse_move(&text)
+                                .ok()
+                                .and_then(|mv| state.illegal_reason(mv).ok().flatten())
+                                .map_or(String::new(), |why| format!(": {why}"));
+                            (why, legal_here(&e.to_string()))
                         } else {
-                            hint
+                            (String::new(), hint)
                         };
                         break loss(
                             Ending::IllegalMove,
-                            format!("illegal move '{text}' by {name}{hint}{said}"),
+                            format!("illegal move '{text}' by {name}{why}{hint}{said}"),
                         );
                     }
                 };

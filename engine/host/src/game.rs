@@ -56,6 +56,8 @@ pub(crate) struct GameVtable {
     pub count_after: Option<unsafe extern "C" fn(*const State, Move) -> i64>,
     /// Optional: why the outcome is what it is, as text.
     pub outcome_reason: Option<unsafe extern "C" fn(*const State, *mut c_char, usize) -> i64>,
+    /// Optional: why a move that reads is not legal, as text.
+    pub illegal_reason: Option<unsafe extern "C" fn(*const State, Move, *mut c_char, usize) -> i64>,
 }
 
 /// A loaded game plugin. The library stays loaded while any `Arc` to this,
@@ -333,6 +335,26 @@ impl GameState {
             .health
             .read_text("outcome_reason", |buf, cap| unsafe { entry(ptr, buf, cap) })
         {
+            Err(PluginError::Unsupported { .. }) => return Ok(None),
+            read => read?,
+        };
+        Ok((!text.trim().is_empty()).then(|| text.trim().to_string()))
+    }
+
+    /// Why `mv`, which reads but is not legal here, is not, where the
+    /// plugin says (`illegal_reason`): the rule it breaks.
+    pub fn illegal_reason(&self, mv: Move) -> Result<Option<String>, PluginError> {
+        let Some(entry) = self.plugin.vtable.illegal_reason else {
+            return Ok(None);
+        };
+        let ptr = self.ptr.as_ptr();
+        // SAFETY: live state; the closure passes a buffer and its length.
+        let text = match self
+            .plugin
+            .health
+            .read_text("illegal_reason", |buf, cap| unsafe {
+                entry(ptr, mv, buf, cap)
+            }) {
             Err(PluginError::Unsupported { .. }) => return Ok(None),
             read => read?,
         };
@@ -892,8 +914,14 @@ impl GameState {
                 self.plugin.name()
             )));
         }
+        // The rule it breaks, where the plugin names one (one that fails
+        // here is disabled, as anywhere; the move is refused all the same).
+        let why = match self.illegal_reason(mv) {
+            Ok(Some(why)) => format!(": {why}"),
+            _ => String::new(),
+        };
         Err(PluginError::Invalid(format!(
-            "illegal move '{text}'{}",
+            "illegal move '{text}'{why}{}",
             self.legal_hint()
         )))
     }

@@ -22,8 +22,15 @@ const MAX_TEXT: usize = 1 << 20;
 /// The entries, among those whose status goes through
 /// [`Health::status`], that may answer `STATUS_UNSUPPORTED` ("not here"):
 /// a stack declining a search, perft left to the host, no terms to
-/// explain, no rule to name. From any other it disables the plugin.
-const MAY_DECLINE: [&str; 4] = ["stack_reset", "perft", "explain", "outcome_reason"];
+/// explain, no rule to name (for an outcome or a refused move). From any
+/// other it disables the plugin.
+const MAY_DECLINE: [&str; 5] = [
+    "stack_reset",
+    "perft",
+    "explain",
+    "outcome_reason",
+    "illegal_reason",
+];
 
 /// Whether `text` is one word, as names and moves are on the protocol's
 /// lines: not empty, no space, line break or other control character.

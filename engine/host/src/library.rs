@@ -1077,6 +1077,7 @@ unsafe fn read_game_table(
             gives_check: optional_field!(table, table_size, GameApi, gives_check),
             count_after: optional_field!(table, table_size, GameApi, count_after),
             outcome_reason: optional_field!(table, table_size, GameApi, outcome_reason),
+            illegal_reason: optional_field!(table, table_size, GameApi, illegal_reason),
         };
         let name = table_word(path, "name", (*table).name)?;
         let version = table_string(path, "plugin_version", (*table).plugin_version)?;

@@ -379,6 +379,36 @@ impl Board {
         }
     }
 
+    /// The first square that stands between `from` and `to` on their queen
+    /// line, not in `empty`; `None` where they share no line or the way
+    /// is clear.
+    pub fn first_in_way(&self, from: Sq, to: Sq, empty: u128) -> Option<Sq> {
+        let (ff, fr) = self.geometry.file_rank(from);
+        let (tf, tr) = self.geometry.file_rank(to);
+        let df = i32::from(tf) - i32::from(ff);
+        let dr = i32::from(tr) - i32::from(fr);
+        if (df == 0 && dr == 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return None;
+        }
+        let step = df.signum() + dr.signum() * i32::from(self.geometry.stride);
+        let mut s = i32::from(from) + step;
+        while s != i32::from(to) {
+            if !has(empty, s) {
+                return Some(s as Sq);
+            }
+            s += step;
+        }
+        None
+    }
+
+    /// Whether `from` and `to`, two squares, share a queen line.
+    pub fn on_queen_line(&self, from: Sq, to: Sq) -> bool {
+        let (ff, fr) = self.geometry.file_rank(from);
+        let (tf, tr) = self.geometry.file_rank(to);
+        let (df, dr) = (ff.abs_diff(tf), fr.abs_diff(tr));
+        (df, dr) != (0, 0) && (df == 0 || dr == 0 || df == dr)
+    }
+
     /// Whether `mv` is a legal move here (any `u32` may come in).
     pub fn is_legal(&self, mv: Move) -> bool {
         if mv >> 24 != 0 {

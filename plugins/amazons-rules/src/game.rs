@@ -281,6 +281,78 @@ impl Game for Amazons {
         self.board.is_legal(mv)
     }
 
+    const HAS_ILLEGAL_REASON: bool = true;
+
+    /// What is wrong with the amazon's square, its way or the arrow's;
+    /// empty for a legal move and one off the board.
+    fn illegal_reason(&self, mv: Move) -> String {
+        let board = &self.board;
+        let geometry = board.geometry();
+        let (from, to, arrow) = (from_sq(mv), to_sq(mv), arrow_sq(mv));
+        if mv >> 24 != 0
+            || board.is_legal(mv)
+            || ![from, to, arrow]
+                .into_iter()
+                .all(|sq| geometry.on_board(sq))
+        {
+            return String::new();
+        }
+        let name = |sq: Sq| text::square_name(geometry, sq);
+        let what = |sq: Sq| match board.at(sq) {
+            crate::board::ARROW => "an arrow",
+            crate::board::EMPTY => "nothing",
+            _ => "an amazon",
+        };
+        let ours = board.amazons[usize::from(board.side)];
+        if ours >> from & 1 == 0 {
+            return if board.amazons[usize::from(board.side ^ 1)] >> from & 1 != 0 {
+                format!("the amazon on {} is the other side's", name(from))
+            } else {
+                format!(
+                    "{} stands on {}, not an amazon of the side to move",
+                    what(from),
+                    name(from)
+                )
+            };
+        }
+        let empty = board.empties();
+        if from == to {
+            return "an amazon must move before it shoots".to_string();
+        }
+        if !board.on_queen_line(from, to) {
+            return format!(
+                "an amazon moves along a line, as a chess queen does, and {} is not on one from {}",
+                name(to),
+                name(from)
+            );
+        }
+        if !board.is_empty(to) {
+            return format!("{} holds {}", name(to), what(to));
+        }
+        if let Some(sq) = board.first_in_way(from, to, empty) {
+            return format!("{} ({}) stands in the amazon's way", name(sq), what(sq));
+        }
+        // The amazon has moved: its first square is empty now.
+        let empty = empty & !(1u128 << to) | 1u128 << from;
+        if arrow == to {
+            return "the arrow must fly from the amazon's new square to another".to_string();
+        }
+        if !board.on_queen_line(to, arrow) {
+            return format!(
+                "the arrow flies along a line from {}, and {} is not on one",
+                name(to),
+                name(arrow)
+            );
+        }
+        if empty >> arrow & 1 == 0 {
+            return format!("{} holds {}", name(arrow), what(arrow));
+        }
+        match board.first_in_way(to, arrow, empty) {
+            Some(sq) => format!("{} ({}) stands in the arrow's way", name(sq), what(sq)),
+            None => String::new(),
+        }
+    }
+
     #[inline]
     fn make_move(&mut self, mv: Move) {
         if mv == NULL_MOVE {
@@ -420,6 +492,79 @@ mod tests {
         let mut moves = Vec::new();
         game.board.for_each_move(|mv| moves.push(mv));
         moves
+    }
+
+    #[test]
+    fn a_refused_move_says_which_rule_it_breaks() {
+        let game = Amazons::new(0);
+        let why = |text: &str| {
+            let mv = game.parse_move(text).expect("a move");
+            game.illegal_reason(mv)
+        };
+        assert_eq!(why("d1d7g7"), "", "a legal move has no reason against it");
+        assert_eq!(why("a7a6a5"), "the amazon on a7 is the other side's");
+        assert_eq!(
+            why("e5e6e7"),
+            "nothing stands on e5, not an amazon of the side to move"
+        );
+        assert_eq!(
+            why("d1e3e4"),
+            "an amazon moves along a line, as a chess queen does, and e3 is not on one from d1"
+        );
+        assert_eq!(why("d1a4a5"), "a4 holds an amazon");
+        assert_eq!(why("a4a9a8"), "a7 (an amazon) stands in the amazon's way");
+        assert_eq!(why("d1d1d2"), "an amazon must move before it shoots");
+        assert_eq!(
+            why("d1d7d7"),
+            "the arrow must fly from the amazon's new square to another"
+        );
+        assert_eq!(
+            why("d1d7e9"),
+            "the arrow flies along a line from d7, and e9 is not on one"
+        );
+        assert_eq!(why("d1d7d10"), "d10 holds an amazon");
+        assert_eq!(why("d1e1j1"), "g1 (an amazon) stands in the arrow's way");
+        assert_eq!(why("d1d7a10"), "", "a clear diagonal");
+        // An amazon walled in by an arrow.
+        let mut walled = Amazons::new(0);
+        walled.make_move(walled.parse_move("d1d7d2").expect("a move"));
+        walled.make_move(walled.parse_move("a7b7a7").expect("a move"));
+        let mv = walled.parse_move("d7d1d3").expect("a move");
+        assert_eq!(
+            walled.illegal_reason(mv),
+            "d2 (an arrow) stands in the amazon's way"
+        );
+        // Over random games on the 8x8 board: a reason exactly where a
+        // move is not legal, for every move and many triples of squares.
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..10 {
+            let mut game = Amazons::new(1);
+            let geometry = *game.board.geometry();
+            let squares: Vec<Sq> = (0..128).filter(|&sq| geometry.on_board(sq)).collect();
+            loop {
+                let moves = moves_of(&game);
+                for &mv in &moves {
+                    assert_eq!(game.illegal_reason(mv), "");
+                }
+                for _ in 0..3000 {
+                    let pick = |r: u64| squares[(r % squares.len() as u64) as usize];
+                    let mv = crate::board::make_move(pick(next()), pick(next()), pick(next()));
+                    let reason = game.illegal_reason(mv);
+                    assert_eq!(reason.is_empty(), moves.contains(&mv), "{mv:x}: {reason}");
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(next() % moves.len() as u64) as usize];
+                game.make_move(mv);
+            }
+        }
     }
 
     #[test]

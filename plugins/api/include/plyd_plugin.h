@@ -470,6 +470,13 @@ typedef struct PlydGameApi {
      * the host to call solve (the full window). Asked for several lines. */
     int32_t (*solve_window)(PlydState *state, const PlydSolveRequest *request,
                             int32_t alpha, int32_t beta, PlydSolveResult *result);
+    /* Why mv, a move parse_move read that is not legal in the state, is
+     * not: one line for the person who sent it ("the horse's leg at c1 is
+     * blocked", "f5 flips no disc"), written as get_position writes its
+     * text; an empty text (return 0) where there is nothing to say, or
+     * PLYD_STATUS_UNSUPPORTED. The host adds it to the line that refuses
+     * the move. Optional; appended after solve_window. */
+    int64_t (*illegal_reason)(const PlydState *state, PlydMove mv, char *buf, size_t cap);
 } PlydGameApi;
 
 /* The table of one evaluator: listed in PlydGameApi.evaluators, or returned

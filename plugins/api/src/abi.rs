@@ -427,6 +427,15 @@ pub struct GameApi {
             result: *mut SolveResult,
         ) -> i32,
     >,
+    /// Optional: why `mv`, a move `parse_move` read that is not legal in
+    /// this state, is not: one line for the person who sent it ("the
+    /// horse's leg at c1 is blocked", "f5 flips no disc"), written like
+    /// `get_position`'s text; an empty text (0) where there is nothing to
+    /// say, or [`STATUS_UNSUPPORTED`]. The host adds it to the line that
+    /// refuses the move. Appended after `solve_window`.
+    pub illegal_reason: Option<
+        unsafe extern "C" fn(state: *const State, mv: Move, buf: *mut c_char, cap: usize) -> i64,
+    >,
 }
 
 /// [`GameApi::move_keys`]: every key, its noisy bit cleared, is below this.

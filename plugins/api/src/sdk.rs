@@ -399,6 +399,17 @@ pub trait Game: Clone + Send + 'static {
     fn outcome_reason(&self) -> String {
         String::new()
     }
+    /// Whether [`Game::illegal_reason`] is meaningful (sets
+    /// `illegal_reason`).
+    const HAS_ILLEGAL_REASON: bool = false;
+    /// Why `mv`, a move [`Game::parse_move`] read that is not legal in this
+    /// state, is not, in one line for the person who sent it (the rule it
+    /// breaks: "the horse's leg at c1 is blocked"); empty where there is
+    /// nothing to say. The host adds it to the line that refuses the move.
+    fn illegal_reason(&self, mv: Move) -> String {
+        let _ = mv;
+        String::new()
+    }
     /// Whether [`Game::move_keys`] is meaningful (sets `move_keys`).
     const HAS_MOVE_KEYS: bool = false;
     /// A small key per move of this state's legal list, `keys[i]` for
@@ -805,6 +816,7 @@ pub fn game_table<G: Game>(evaluators: &[&'static EvaluatorApi]) -> GameApi {
         count_after: G::HAS_COUNT_AFTER.then_some(shim::count_after::<G> as _),
         outcome_reason: G::HAS_OUTCOME_REASON.then_some(shim::outcome_reason::<G> as _),
         solve_window: G::HAS_SOLVER.then_some(shim::solve_window::<G> as _),
+        illegal_reason: G::HAS_ILLEGAL_REASON.then_some(shim::illegal_reason::<G> as _),
     }
 }
 
@@ -1251,6 +1263,18 @@ mod shim {
         guard(i64::from(abi::STATUS_PANIC), || {
             // SAFETY: live state; buf valid for cap bytes.
             unsafe { write_text(&state_ref::<G>(state).outcome_reason(), buf, cap) }
+        })
+    }
+
+    pub unsafe extern "C" fn illegal_reason<G: Game>(
+        state: *const State,
+        mv: Move,
+        buf: *mut c_char,
+        cap: usize,
+    ) -> i64 {
+        guard(i64::from(abi::STATUS_PANIC), || {
+            // SAFETY: live state; buf valid for cap bytes.
+            unsafe { write_text(&state_ref::<G>(state).illegal_reason(mv), buf, cap) }
         })
     }
 

@@ -49,7 +49,8 @@ fn game_fields() -> Vec<Field> {
         outcome, gen_moves, make_move, unmake_move, hash, parse_move, format_move,
         board_text, gen_noisy, order_hints, in_check, chance_outcomes, perft,
         is_legal, null_move_ok, option_count, options, set_option, endgame_size, solve,
-        see_ge, move_keys, gives_check, count_after, outcome_reason, solve_window)
+        see_ge, move_keys, gives_check, count_after, outcome_reason, solve_window,
+        illegal_reason)
 }
 
 fn evaluator_fields() -> Vec<Field> {

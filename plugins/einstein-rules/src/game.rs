@@ -191,6 +191,12 @@ impl Game for EinStein {
         self.board.is_legal(mv)
     }
 
+    const HAS_ILLEGAL_REASON: bool = true;
+
+    fn illegal_reason(&self, mv: Move) -> String {
+        crate::text::illegal_reason(&self.board, mv)
+    }
+
     #[inline]
     fn make_move(&mut self, mv: Move) {
         if mv >= ARRANGE {
@@ -264,6 +270,72 @@ impl Game for EinStein {
 mod tests {
     use super::*;
     use crate::board::{ARRANGEMENTS, RED};
+
+    #[test]
+    fn a_refused_move_says_which_rule_it_breaks() {
+        let mut g = EinStein::new(0);
+        let why = |g: &EinStein, text: &str| g.illegal_reason(g.parse_move(text).expect("a move"));
+        assert_eq!(
+            why(&g, "r3"),
+            "Red sets its stones out first (an arrangement such as s123456)"
+        );
+        g.make_move(g.parse_move("s123456").expect("a move"));
+        g.make_move(g.parse_move("s123456").expect("a move"));
+        assert_eq!(why(&g, "a5b5"), "", "the host says the roll comes first");
+        assert_eq!(why(&g, "s654321"), "the stones are set out already");
+        g.make_move(g.parse_move("r1").expect("a move"));
+        assert_eq!(why(&g, "r2"), "the die shows 1 already");
+        assert_eq!(why(&g, "c3d3"), "no stone stands on c3");
+        assert_eq!(why(&g, "e1d1"), "the stone on e1 is Blue's");
+        assert_eq!(
+            why(&g, "b5c5"),
+            "the die shows 1, which moves Red's stone 1, not stone 2"
+        );
+        assert_eq!(
+            why(&g, "a5c5"),
+            "a Red stone steps one square towards e1: along its rank, its file or the diagonal between"
+        );
+        assert_eq!(why(&g, "a5a4"), "", "a legal move has no reason against it");
+        // Over random games: a reason exactly where a move is not legal,
+        // every step, roll and a few arrangements.
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..100 {
+            let mut g = EinStein::new(0);
+            loop {
+                let mut moves = Vec::new();
+                g.board().for_each_move(|m| moves.push(m));
+                let candidates = (0..25 * 32)
+                    .chain(ROLL + 1..=ROLL + 6)
+                    .chain([ARRANGE, ARRANGE + 719]);
+                for mv in candidates {
+                    if mv < ROLL && (mv % 32 >= 25) {
+                        continue;
+                    }
+                    let reason = g.illegal_reason(mv);
+                    let chance = g.board().stage == STAGE_PLAY && g.board().roll == 0;
+                    let expected =
+                        g.board().is_over() || (chance && mv < ROLL) || moves.contains(&mv);
+                    assert_eq!(
+                        reason.is_empty(),
+                        expected,
+                        "{}: {reason}",
+                        text::move_text(mv)
+                    );
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(next() % moves.len() as u64) as usize];
+                g.make_move(mv);
+            }
+        }
+    }
 
     #[test]
     fn the_hash_kept_move_by_move_is_the_hash_of_the_board() {

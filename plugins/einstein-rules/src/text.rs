@@ -92,6 +92,72 @@ pub fn parse_arrangement(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("'{text}' is not an arrangement: a stone number appears twice"))
 }
 
+/// A side's name.
+fn side_name(side: usize) -> &'static str {
+    if side == RED {
+        "Red"
+    } else {
+        "Blue"
+    }
+}
+
+/// Why `mv` is not legal on `board`: the stage it does not belong to, the
+/// stone the die does not move, the way a stone does not step; empty for
+/// a legal move, before a roll (the host says a chance move comes first)
+/// and after the game's end (the host says it is over).
+pub fn illegal_reason(board: &Board, mv: u32) -> String {
+    if board.is_legal(mv) || board.is_over() {
+        return String::new();
+    }
+    let side = board.mover();
+    let name = side_name(side);
+    if board.stage != STAGE_PLAY {
+        return format!("{name} sets its stones out first (an arrangement such as s123456)");
+    }
+    if mv >= ARRANGE {
+        return "the stones are set out already".to_string();
+    }
+    if board.roll == 0 {
+        return String::new();
+    }
+    if mv >= ROLL {
+        return format!("the die shows {} already", board.roll);
+    }
+    let (from, to) = ((mv / 32) as u8, (mv % 32) as u8);
+    if from >= 25 || to >= 25 {
+        return String::new();
+    }
+    let cell = board.cells[usize::from(from)];
+    if cell == 0 {
+        return format!("no stone stands on {}", square_name(from));
+    }
+    if owner(cell) != side {
+        return format!(
+            "the stone on {} is {}'s",
+            square_name(from),
+            side_name(owner(cell))
+        );
+    }
+    let (stones, count) = board.movable(side, board.roll);
+    if !stones[..count].contains(&number(cell)) {
+        let allowed = match stones[..count] {
+            [one] if one == board.roll => format!("stone {one}"),
+            [one] => format!("stone {one}, the nearest left to it"),
+            [lower, higher] => format!("stone {lower} or {higher}, the nearest left to it"),
+            _ => "none".to_string(),
+        };
+        return format!(
+            "the die shows {}, which moves {name}'s {allowed}, not stone {}",
+            board.roll,
+            number(cell)
+        );
+    }
+    format!(
+        "a {name} stone steps one square towards {}: along its rank, its file or the diagonal between",
+        square_name(TARGET[side])
+    )
+}
+
 /// The text of a move.
 pub fn move_text(mv: u32) -> String {
     if mv >= ARRANGE {

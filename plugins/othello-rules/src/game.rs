@@ -377,6 +377,45 @@ impl Game for Othello {
         }
     }
 
+    const HAS_ILLEGAL_REASON: bool = true;
+
+    /// A taken square, a placement that flips nothing, a placement where
+    /// the side can only pass, a pass where it has a placement; empty for
+    /// a legal move and at a game's end (the host says the game is over).
+    fn illegal_reason(&self, mv: Move) -> String {
+        if self.is_legal(mv) || self.outcome() != Outcome::Ongoing {
+            return String::new();
+        }
+        let side = match self.position.side {
+            Color::Black => "Black",
+            Color::White => "White",
+        };
+        let placements = self.own_placements();
+        if mv == PASS {
+            let count = placements.count_ones();
+            let moves = if count == 1 {
+                "placement"
+            } else {
+                "placements"
+            };
+            return format!("{side} may pass only with no placement, and has {count} {moves}");
+        }
+        if mv >= 64 {
+            return String::new();
+        }
+        let square = text::format_move(mv);
+        let bit = 1u64 << mv;
+        if self.position.black & bit != 0 {
+            format!("{square} holds a black disc")
+        } else if self.position.white & bit != 0 {
+            format!("{square} holds a white disc")
+        } else if placements == 0 {
+            format!("{side} has no placement and must pass (0000)")
+        } else {
+            format!("a disc on {square} would flip none of the other side's")
+        }
+    }
+
     #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         let placements = self.own_placements();
@@ -498,6 +537,74 @@ impl Game for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The legal moves of `game`.
+    fn legal(game: &Othello) -> Vec<Move> {
+        let mut buf = [0; 65];
+        let mut sink = MoveSink::new(&mut buf);
+        game.generate_moves(&mut sink);
+        let count = sink.len();
+        buf[..count].to_vec()
+    }
+
+    #[test]
+    fn a_refused_move_says_which_rule_it_breaks() {
+        let start = Othello::new(0);
+        let why = |text: &str| start.illegal_reason(text::parse_move(text).expect("a move"));
+        assert_eq!(why("d4"), "d4 holds a white disc");
+        assert_eq!(why("e4"), "e4 holds a black disc");
+        assert_eq!(
+            why("a1"),
+            "a disc on a1 would flip none of the other side's"
+        );
+        assert_eq!(
+            why("0000"),
+            "Black may pass only with no placement, and has 4 placements"
+        );
+        assert_eq!(why("d3"), "", "a legal move has no reason against it");
+        // Over random games, every square and the pass: a reason exactly
+        // where the move is not legal, and the must-pass reason met.
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut passes_met = 0;
+        for _ in 0..200 {
+            let mut game = Othello::new(0);
+            loop {
+                let moves = legal(&game);
+                for mv in (0..64).chain([PASS]) {
+                    let reason = game.illegal_reason(mv);
+                    let ended = game.outcome() != Outcome::Ongoing;
+                    assert_eq!(
+                        reason.is_empty(),
+                        ended || moves.contains(&mv),
+                        "{mv}: {reason}"
+                    );
+                }
+                if moves == [PASS] {
+                    let side = if game.side_to_move() == 0 {
+                        "Black"
+                    } else {
+                        "White"
+                    };
+                    let square = (0..64).find(|&sq| {
+                        game.position.black & 1 << sq == 0 && game.position.white & 1 << sq == 0
+                    });
+                    assert_eq!(
+                        game.illegal_reason(square.expect("an empty square")),
+                        format!("{side} has no placement and must pass (0000)")
+                    );
+                    passes_met += 1;
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                game.make_move(moves[(rng % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(passes_met > 0, "no pass in the random games");
+    }
 
     #[test]
     fn both_solver_bounds_and_the_level_survive_the_host_score() {

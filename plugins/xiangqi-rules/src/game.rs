@@ -356,6 +356,12 @@ impl Game for Xiangqi {
         self.why()
     }
 
+    const HAS_ILLEGAL_REASON: bool = true;
+
+    fn illegal_reason(&self, mv: Move) -> String {
+        crate::why::illegal_reason(&self.position, mv)
+    }
+
     /// The general of the side not to move is attacked once `mv` is played:
     /// the same test as `in_check` after the move, on a copy of the board.
     fn gives_check(&self, mv: Move) -> Option<bool> {

@@ -41,5 +41,6 @@ pub mod perft;
 pub mod see;
 pub mod tables;
 pub mod text;
+pub mod why;
 
 pub use game::{Xiangqi, STATE_LAYOUT};
