@@ -44,6 +44,9 @@ while IFS= read -r line; do
         plugin-fails)
           echo "info string error: plugin evaluator 'mine' panicked in evaluate; the plugin is disabled until it is reloaded"
           echo "bestmove f5" ;;
+        fails-after)
+          echo "bestmove f5"
+          echo "info string error: plugin evaluator 'mine' did not return from a call: the search was given up 1 s after it should have ended; the plugin is disabled until it is loaded again (setoption name EvalFile, or PluginPath)" ;;
         silent) ;;
       esac ;;
     quit) exit 0 ;;
@@ -1116,6 +1119,34 @@ fn an_engine_whose_plugin_fails_loses_and_is_restarted() {
         assert_eq!(points(game, "fake"), 0.0);
     }
     assert!(stdout.contains("endings: plugin failure 2"), "{stdout}");
+}
+
+/// A plugin given up after the engine's answer (an evaluator hung in the
+/// search that plyd's watchdog answered for) is the engine's loss at its
+/// next move, not a game played on with another evaluator.
+#[test]
+#[cfg(unix)]
+fn a_plugin_failure_said_after_the_answer_loses_at_the_next_move() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-plugin-failure-after");
+    let log = dir.path().join("games.txt");
+    let mut args = fake_against_plyd(&dir, "fails-after", &[], true);
+    args.extend(logged_games_at_depth_1(1, &log));
+    let out = arena(plugins.path(), &args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let games = read_log(&log);
+    assert_eq!(games[0].tag("Ending"), "plugin failure", "{:?}", games[0]);
+    assert!(
+        games[0]
+            .tag("Reason")
+            .starts_with("plugin failure in fake: plugin evaluator 'mine' did not return"),
+        "{:?}",
+        games[0]
+    );
+    // Its first move stands; the failure is charged at its second.
+    assert_eq!(games[0].tag("Plies"), "2", "{:?}", games[0]);
+    assert_eq!(points(&games[0], "fake"), 0.0);
 }
 
 #[test]

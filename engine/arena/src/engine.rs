@@ -88,6 +88,15 @@ pub enum EngineError {
         /// What it refused.
         what: String,
     },
+    /// The engine said that a plugin of its failed and was disabled, after
+    /// its last answer.
+    #[error("engine {name}: a plugin failed after its last answer: {what}")]
+    PluginFailed {
+        /// Engine name.
+        name: String,
+        /// plyd's words for the failure.
+        what: String,
+    },
     /// The match was interrupted while the arena waited for the engine.
     #[error("engine {name}: interrupted")]
     Interrupted {
@@ -435,11 +444,29 @@ impl EngineProcess {
     }
 
     /// Prepare for a new game: `ucinewgame`, then `isready` … `readyok`.
+    /// A plugin failure said after the last game's last answer (an
+    /// evaluator given up a second after the move it hung in was answered
+    /// for it) is an error: the engine would play on with another
+    /// evaluator than its own.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
-        self.drain();
+        let failed = self.drain();
         self.send("ucinewgame")?;
         self.send("isready")?;
-        self.wait_for("readyok", HANDSHAKE_TIMEOUT).map(|_| ())
+        let seen = self.wait_for("readyok", HANDSHAKE_TIMEOUT)?;
+        let failed = failed.or_else(|| {
+            seen.iter()
+                .find_map(|line| plugin_failure(line).map(str::to_string))
+        });
+        match failed {
+            Some(what) => {
+                self.mark_unusable("a plugin failed");
+                Err(EngineError::PluginFailed {
+                    name: self.name.clone(),
+                    what,
+                })
+            }
+            None => Ok(()),
+        }
     }
 
     /// Send `position` and `go`, and wait up to `allowance` for `bestmove`.
@@ -447,7 +474,14 @@ impl EngineProcess {
         if self.cancel.is_set() {
             return Answer::Interrupted;
         }
-        self.drain();
+        // A plugin given up after the engine's last answer (an evaluator
+        // hung in that move's search, answered for by plyd's watchdog a
+        // second before it gave the plugin up): the move about to be asked
+        // for would come from another evaluator.
+        if let Some(what) = self.drain() {
+            self.mark_unusable("a plugin failed");
+            return Answer::PluginFailed { what };
+        }
         if let Err(e) = self.send(position).and_then(|()| self.send(go)) {
             return Answer::Died {
                 what: died_text(&e),
@@ -614,8 +648,16 @@ impl EngineProcess {
     }
 
     /// Throw away lines already read (`info` lines of an earlier search).
-    fn drain(&mut self) {
-        while let Ok(Event::Line(..)) = self.events.try_recv() {}
+    /// Drop the lines written since the last answer; the first plugin
+    /// failure among them, if any.
+    fn drain(&mut self) -> Option<String> {
+        let mut failure = None;
+        while let Ok(Event::Line(_, line)) = self.events.try_recv() {
+            if failure.is_none() {
+                failure = plugin_failure(&line).map(str::to_string);
+            }
+        }
+        failure
     }
 
     /// How the process ended, waiting briefly for the system to say.
