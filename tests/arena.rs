@@ -2669,12 +2669,26 @@ fn a_parameter_file_dropped_by_a_later_evaluator_refuses_the_set_up() {
     let out = run(&given, "option.Evaluator=seed002");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(
-        text(&out.stderr).contains("give option.Evaluator before option.EvalParams"),
+        text(&out.stderr)
+            .contains("give option.Evaluator or option.EvalFile before option.EvalParams"),
         "{}",
         text(&out.stderr)
     );
     let out = run("option.Evaluator=classic", &given);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // An evaluator loaded from a file after the parameters drops them too
+    // (`params default (FILE is not read again: ...)`).
+    let file = format!(
+        "option.EvalFile={}",
+        common::built_library("plyd_test_xq_stack").display()
+    );
+    let out = run(&given, &file);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("before option.EvalParams"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A game log another process holds (here this test, as a second match

@@ -367,18 +367,23 @@ impl EngineProcess {
         let lines = self.ready_without_errors()?;
         // A parameter file set before the evaluator it is not for: plyd's
         // evaluator chosen after it starts from its defaults, says so
-        // (`info string evaluator seed002 params default`), and the match
-        // measured the defaults while the log named the file.
+        // (`info string evaluator seed002 params default`; one loaded from
+        // a file, `... params default (FILE is not read again: ...)`), and
+        // the match measured the defaults while the log named the file.
         let params_given = spec
             .options
             .iter()
             .any(|(name, value)| name.eq_ignore_ascii_case("EvalParams") && !value.is_empty());
-        if params_given && lines.iter().any(|l| l.ends_with(" params default")) {
+        let dropped = |l: &String| {
+            l.starts_with("info string evaluator ")
+                && (l.ends_with(" params default") || l.contains(" params default ("))
+        };
+        if params_given && lines.iter().any(dropped) {
             return Err(EngineError::Refused {
                 name: self.name.clone(),
                 what: "refused its set-up: the evaluator chosen after option.EvalParams dropped \
                        its parameter file (it said 'params default'): give option.Evaluator \
-                       before option.EvalParams"
+                       or option.EvalFile before option.EvalParams"
                     .to_string(),
             });
         }
