@@ -253,6 +253,53 @@ fn played_order(folder: &Path, names: &[String], i: usize, j: usize) -> (usize, 
 /// Every engine's games against the rest, from the pairs' logs (those
 /// there, but for the `stale` pairs' whose log another match wrote),
 /// best first, with the cross table of the pairs' points.
+/// The table's order and each row's place. By points; among engines equal
+/// on points, by the points they took from one another (the direct
+/// encounter), then by Sonneborn-Berger (`sonneborn`), then by wins.
+/// Engines equal on all of these share their place (`2-3`), listed in the
+/// order of the command line.
+fn standings(
+    tally: &[Vec<Tally>],
+    totals: &[Tally],
+    sonneborn: &[f64],
+) -> (Vec<usize>, Vec<String>) {
+    let n = totals.len();
+    // Points and half points, and their products, are exact in f64.
+    let direct: Vec<f64> = (0..n)
+        .map(|i| {
+            (0..n)
+                .filter(|&j| j != i && totals[j].points() == totals[i].points())
+                .map(|j| tally[i][j].points())
+                .sum()
+        })
+        .collect();
+    let compare = |a: usize, b: usize| {
+        totals[b]
+            .points()
+            .total_cmp(&totals[a].points())
+            .then(direct[b].total_cmp(&direct[a]))
+            .then(sonneborn[b].total_cmp(&sonneborn[a]))
+            .then(totals[b].wins.cmp(&totals[a].wins))
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| compare(a, b).then(a.cmp(&b)));
+    let mut places = Vec::with_capacity(n);
+    let mut start = 0;
+    while start < n {
+        let end = (start..n)
+            .find(|&k| compare(order[start], order[k]).is_ne())
+            .unwrap_or(n);
+        let place = if end - start == 1 {
+            (start + 1).to_string()
+        } else {
+            format!("{}-{end}", start + 1)
+        };
+        places.extend(std::iter::repeat_n(place, end - start));
+        start = end;
+    }
+    (order, places)
+}
+
 fn print_table(
     folder: &Path,
     names: &[String],
@@ -329,8 +376,7 @@ fn print_table(
         })
         .collect();
     // Sonneborn-Berger: the points taken from each opponent times that
-    // opponent's points, the tie-break of equal points (then the order of
-    // the command line).
+    // opponent's points.
     let tie_break: Vec<f64> = (0..n)
         .map(|i| {
             (0..n)
@@ -339,14 +385,7 @@ fn print_table(
                 .sum()
         })
         .collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        totals[b]
-            .points()
-            .total_cmp(&totals[a].points())
-            .then(tie_break[b].total_cmp(&tie_break[a]))
-            .then(a.cmp(&b))
-    });
+    let (order, places) = standings(&tally, &totals, &tie_break);
     let games: u64 = totals.iter().map(Tally::games).sum::<u64>() / 2;
     // Columns by the names' width on a terminal (a CJK character takes
     // two).
@@ -370,7 +409,7 @@ fn print_table(
         "{:>4}  {:<width$} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  Elo against the rest (95% interval)\n",
         "rank", "engine", "games", "wins", "draws", "losses", "forfeits", "points", "S-B", "score"
     );
-    for (rank, &i) in order.iter().enumerate() {
+    for (&i, place) in order.iter().zip(&places) {
         let t = &totals[i];
         let score = t
             .score()
@@ -385,7 +424,7 @@ fn print_table(
         });
         out += &format!(
             "{:>4}  {} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7}  {elo}\n",
-            rank + 1,
+            place,
             crate::report::padded(&names[i], width),
             t.games(),
             t.wins,
@@ -436,6 +475,76 @@ fn print_table(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Results of a round robin from `results[i][j]`, engine i's wins,
+    /// draws and losses against j: the table's order and places.
+    fn placed(results: &[&[(u64, u64, u64)]]) -> (Vec<usize>, Vec<String>) {
+        let tally: Vec<Vec<Tally>> = results
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&(wins, draws, losses)| Tally {
+                        wins,
+                        draws,
+                        losses,
+                    })
+                    .collect()
+            })
+            .collect();
+        let n = tally.len();
+        let totals: Vec<Tally> = tally
+            .iter()
+            .map(|row| Tally {
+                wins: row.iter().map(|t| t.wins).sum(),
+                draws: row.iter().map(|t| t.draws).sum(),
+                losses: row.iter().map(|t| t.losses).sum(),
+            })
+            .collect();
+        let sonneborn: Vec<f64> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .filter(|&j| j != i)
+                    .map(|j| tally[i][j].points() * totals[j].points())
+                    .sum()
+            })
+            .collect();
+        standings(&tally, &totals, &sonneborn)
+    }
+
+    #[test]
+    fn engines_equal_on_every_tie_break_share_their_place() {
+        let o = (0, 0, 0);
+        // Every pair split: four engines share the first place.
+        let split = (1, 0, 1);
+        let (order, places) = placed(&[
+            &[o, split, split, split],
+            &[split, o, split, split],
+            &[split, split, o, split],
+            &[split, split, split, o],
+        ]);
+        assert_eq!(order, [0, 1, 2, 3]);
+        assert_eq!(places, ["1-4", "1-4", "1-4", "1-4"]);
+        // Engines 1 and 2 equal on points (3 each), 1 ahead on
+        // Sonneborn-Berger (9 against 7.5), but 2 won both their games: 2
+        // goes first though the command line lists it after.
+        let (order, places) = placed(&[
+            &[o, (0, 1, 1), (2, 0, 0), (2, 0, 0)],
+            &[(1, 1, 0), o, (0, 0, 2), (1, 1, 0)],
+            &[(0, 0, 2), (2, 0, 0), o, (1, 0, 1)],
+            &[(0, 0, 2), (0, 1, 1), (1, 0, 1), o],
+        ]);
+        assert_eq!(order, [0, 2, 1, 3]);
+        assert_eq!(places, ["1", "2", "3", "4"]);
+        // Equal on points and with each other, and on Sonneborn-Berger:
+        // shared; the first engine's place its own.
+        let (order, places) = placed(&[
+            &[o, (1, 0, 0), (1, 0, 0)],
+            &[(0, 0, 1), o, (0, 1, 0)],
+            &[(0, 0, 1), (0, 1, 0), o],
+        ]);
+        assert_eq!(order, [0, 1, 2]);
+        assert_eq!(places, ["1", "2-3", "2-3"]);
+    }
 
     #[test]
     fn a_pairs_log_is_named_by_its_engines_in_file_characters() {
