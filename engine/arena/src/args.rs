@@ -558,6 +558,42 @@ pub fn same_players_warnings(specs: &[EngineSpec]) -> Vec<String> {
         .collect()
 }
 
+/// A warning for each engine whose moves plyd draws at random from the
+/// clock: a `Skill Level` below 20 or a `Variety` above 0 with no
+/// `VarietySeed` of its own (0, the default, seeds each search afresh), so
+/// that its games do not repeat with the match's `--seed`, whatever the
+/// limits.
+pub fn unseeded_draw_warnings(specs: &[EngineSpec]) -> Vec<String> {
+    let value = |spec: &EngineSpec, name: &str| {
+        spec.options
+            .iter()
+            .rev()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim().to_string())
+    };
+    specs
+        .iter()
+        .filter_map(|spec| {
+            let skill = value(spec, "Skill Level")
+                .filter(|v| v.parse::<u32>().is_ok_and(|level| level < 20))
+                .map(|v| format!("Skill Level {v}"));
+            let variety = value(spec, "Variety")
+                .filter(|v| v.parse::<u32>().is_ok_and(|margin| margin > 0))
+                .map(|v| format!("Variety {v}"));
+            let drawn = skill.or(variety)?;
+            let seeded = value(spec, "VarietySeed").is_some_and(|v| v != "0");
+            (!seeded).then(|| {
+                format!(
+                    "plyd arena: warning: engine {} plays with {drawn}, whose moves plyd draws \
+                     from the clock: its games do not repeat with --seed; give it \
+                     option.VarietySeed=N (any N but 0) to draw them from N",
+                    spec.name
+                )
+            })
+        })
+        .collect()
+}
+
 /// Split a command line into words the way a POSIX shell would for plain
 /// words, single quotes, double quotes and backslashes (no expansions).
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
@@ -659,6 +695,34 @@ mod tests {
 
     fn words(s: &[&str]) -> Vec<String> {
         s.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_draw_from_the_clock_is_warned_of_unless_seeded() {
+        let spec = |name: &str, extra: &[&str]| {
+            let mut w = words(&["cmd=plyd", "depth=2"]);
+            w.push(format!("name={name}"));
+            w.extend(words(extra));
+            EngineSpec::parse(&w, Limits::default()).unwrap()
+        };
+        let specs = [
+            spec("weak", &["option.Skill Level=5"]),
+            spec("full", &["option.Skill Level=20"]),
+            spec("varied", &["option.Variety=30"]),
+            spec("seeded", &["option.Skill Level=3", "option.VarietySeed=7"]),
+            spec("plain", &[]),
+            spec("unseeded", &["option.Variety=10", "option.VarietySeed=0"]),
+        ];
+        let warnings = unseeded_draw_warnings(&specs);
+        let named: Vec<&str> = warnings
+            .iter()
+            .map(|w| w.split_whitespace().nth(4).unwrap())
+            .collect();
+        assert_eq!(named, ["weak", "varied", "unseeded"], "{warnings:?}");
+        assert!(
+            warnings[0].contains("plays with Skill Level 5, whose moves"),
+            "{warnings:?}"
+        );
     }
 
     /// Two engines of one program with files of the same contents under

@@ -123,6 +123,12 @@ fn play(
         return Err(setup("--timeout must be at least 1 second".to_string()));
     }
     let specs = args.engine_specs().map_err(|e| setup(e.to_string()))?;
+    // Said once for a round robin, before its first pair.
+    if !args.in_round_robin {
+        for warning in crate::args::unseeded_draw_warnings(&specs) {
+            say(&warning);
+        }
+    }
     // Limits given for the match that neither engine takes (each names
     // limits of its own, `--each depth=3` with `--tc`): said, since the
     // header shows only the engines' own.

@@ -85,6 +85,9 @@ pub(crate) fn run(
     for warning in crate::args::same_players_warnings(&specs) {
         say(&warning);
     }
+    for warning in crate::args::unseeded_draw_warnings(&specs) {
+        say(&warning);
+    }
     let groups = &args.engines.0;
     let pairs: Vec<(usize, usize)> = (0..groups.len())
         .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
