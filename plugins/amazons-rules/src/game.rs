@@ -272,6 +272,19 @@ impl Game for Amazons {
         }
     }
 
+    const HAS_OUTCOME_REASON: bool = true;
+
+    /// The side that cannot move, as the board shows it (`Q` moves
+    /// first): `q has no move (every amazon of it walled in)`; empty while
+    /// the game goes on.
+    fn outcome_reason(&self) -> String {
+        if self.board.has_legal_move() {
+            return String::new();
+        }
+        let side = if self.board.side == 0 { "Q" } else { "q" };
+        format!("{side} has no move (every amazon of it walled in)")
+    }
+
     #[inline]
     fn generate_moves(&self, moves: &mut MoveSink<'_>) {
         self.board.for_each_move(|mv| moves.push(mv));
@@ -492,6 +505,29 @@ mod tests {
         let mut moves = Vec::new();
         game.board.for_each_move(|mv| moves.push(mv));
         moves
+    }
+
+    #[test]
+    fn a_finished_game_names_the_side_that_cannot_move() {
+        let mut game = Amazons::new(1);
+        assert_eq!(game.outcome_reason(), "");
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        loop {
+            let moves = moves_of(&game);
+            if moves.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            game.make_move(moves[(rng % moves.len() as u64) as usize]);
+        }
+        let side = if game.board.side == 0 { "Q" } else { "q" };
+        assert_eq!(game.outcome(), Outcome::Loss);
+        assert_eq!(
+            game.outcome_reason(),
+            format!("{side} has no move (every amazon of it walled in)")
+        );
     }
 
     #[test]
