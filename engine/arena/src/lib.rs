@@ -810,6 +810,18 @@ fn open_log(
     match resumed {
         Some(log) => {
             let mut file = plyd_util::files::open_held(path, false).map_err(cannot)?;
+            // Read before it was held: another process that wrote it in
+            // between (a round robin started twice on one folder, the
+            // first finishing the pair's last game as the second read
+            // it) would lose its games to this one's.
+            if file.metadata().map_err(cannot)?.len() != log.read_len {
+                return Err(format!(
+                    "cannot write the game log {}: it changed while it was being read (another \
+                     plyd arena given the same file, which has let it go since?); run the \
+                     command again to go on from it as it is now",
+                    path.display()
+                ));
+            }
             if log.header.games != header.games {
                 // A match made longer: its header says so, for the next
                 // resume. The log is written again from its start (the
@@ -908,5 +920,33 @@ fn openings_file_fingerprint(source: &OpeningSource) -> String {
             crate::args::fingerprint(path).unwrap_or_else(|| "unread".to_string())
         }
         _ => "none".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log written by another process after this one read it (the
+    /// other finishing a pair's last game as a second round robin on the
+    /// same folder came to it) is not cut back and appended to.
+    #[test]
+    fn a_log_written_after_it_was_read_is_not_taken_over() {
+        let dir = std::env::temp_dir().join(format!("plyd-arena-log-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a-vs-b.txt");
+        std::fs::write(&path, resume::tests::log_text(&[1])).unwrap();
+        let (_, read) = read_log(&path).unwrap();
+        // Unchanged since it was read: taken up.
+        drop(open_log(&path, &read.header, Some(&read)).unwrap());
+        std::fs::write(&path, resume::tests::log_text(&[1, 2])).unwrap();
+        let err = open_log(&path, &read.header, Some(&read)).unwrap_err();
+        assert!(err.contains("it changed while it was being read"), "{err}");
+        // The other's game is kept.
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            resume::tests::log_text(&[1, 2])
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

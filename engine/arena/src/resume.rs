@@ -52,6 +52,9 @@ pub struct ParsedLog {
     pub complete_len: u64,
     /// The line where a half-written last record starts, if there is one.
     pub half_written_at: Option<usize>,
+    /// Bytes of the file as it was read: a log that has another length
+    /// once held for writing was written meanwhile.
+    pub read_len: u64,
 }
 
 /// One game record's tags and `position` line, not yet checked.
@@ -121,6 +124,7 @@ pub fn parse_log(text: &str) -> Result<ParsedLog, String> {
         games,
         complete_len,
         half_written_at,
+        read_len: text.len() as u64,
     })
 }
 
@@ -542,7 +546,7 @@ fn same_openings_file(tag: &str, a: &str, b: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::record::{Ending, GameResult};
 
@@ -591,7 +595,8 @@ mod tests {
         }
     }
 
-    fn log_text(games: &[usize]) -> String {
+    /// A log of `games`, as the arena writes one.
+    pub(crate) fn log_text(games: &[usize]) -> String {
         let mut out = Vec::new();
         header().write_to(&mut out).unwrap();
         for &n in games {
