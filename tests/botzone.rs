@@ -237,15 +237,18 @@ fn play_a_game(game: Game, json: bool) -> usize {
     }
     assert!(referee.game_over(), "no end after {plies} plies");
     // The simple input names no limit: the configured one applies (doubled
-    // on the first turn); the JSON input's `time_limit` of 0.3 s likewise.
+    // on the first turn); the JSON input's `time_limit` of 0.3 s is each
+    // turn's as it is, the first's too.
     for bot in &mut bots {
         let log = bot.stderr_lines();
         let limits: Vec<&String> = log.iter().filter(|l| l.contains(": a limit of ")).collect();
         assert!(limits.len() >= plies / 2, "{log:?}");
-        assert!(
-            limits[0].contains("turn 1: a limit of 300 ms (doubled)"),
-            "{limits:?}"
-        );
+        let first = if json {
+            "turn 1: a limit of 300 ms,"
+        } else {
+            "turn 1: a limit of 300 ms (doubled)"
+        };
+        assert!(limits[0].contains(first), "{limits:?}");
         assert!(
             limits[1..].iter().all(|l| l.contains("a limit of 300 ms,")),
             "{limits:?}"
@@ -806,6 +809,48 @@ fn the_launcher_bot_starts_plyd_from_the_storage() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// An option refused at the start (an unknown one, a book that is not
+/// there) is logged and the bot plays on; with `--strict` it ends the
+/// bot instead, for an author who would rather lose a test game than
+/// play every turn without what was set up.
+#[test]
+fn an_option_refused_at_the_start_ends_a_strict_bot() {
+    let dir = plugins();
+    for option in ["Bogus=1", "BookFile=/no/such/book"] {
+        for strict in [false, true] {
+            let mut command = common::plyd_command(dir.path());
+            command.args([
+                "--protocol",
+                "botzone",
+                "--game",
+                "othello",
+                "--option",
+                option,
+            ]);
+            if strict {
+                command.arg("--strict");
+            }
+            let out = common::output_with_input(&mut command, b"1\n-1 -1\n");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if strict {
+                assert_eq!(out.status.code(), Some(2), "{option} {out:?}");
+                assert!(out.stdout.is_empty(), "{option} {out:?}");
+                assert!(
+                    stderr.contains("--strict: 1 problem at the start: plyd exits"),
+                    "{stderr}"
+                );
+            } else {
+                assert_eq!(out.status.code(), Some(0), "{option} {out:?}");
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stdout).lines().count(),
+                    2,
+                    "{out:?}"
+                );
+            }
+        }
+    }
 }
 
 /// An evaluator named that the game does not offer: the bot ends at its

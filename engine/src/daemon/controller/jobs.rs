@@ -232,7 +232,7 @@ impl Controller {
             self.clock_start().elapsed()
         };
         let timed = go.movetime.is_some() || time.is_some();
-        if timed && waited >= LATE_START {
+        if timed && waited >= LATE_START && !voice.times_its_own_turns() {
             // Said: the GUI sees a late or unsearched move and nothing
             // else (a `go` right after `setoption name Hash value 3000`
             // was answered 6.4 s late, the table being mapped).

@@ -7,9 +7,9 @@
 //! A full input replays the whole history; a kept-running turn adds the
 //! opponent's move to the game plyd keeps. Each answer is searched on one
 //! thread within Botzone's limit for the turn — the input's `time_limit`
-//! when it gives one, else the configuration's `botzone_turn_limit` (1 s
-//! unless set, Botzone's limit for C++), doubled on the game's first turn as
-//! Botzone doubles it — less what has passed since the turn's input came
+//! when it gives one, taken as the turn's own, else the configuration's
+//! `botzone_turn_limit` (1 s unless set, Botzone's limit for C++), doubled
+//! on the game's first turn as Botzone doubles it — less what has passed since the turn's input came
 //! (since the process started, on its first turn) and a margin for
 //! answering. Root moves within a small margin of the best are chosen by a
 //! seeded draw (`Variety`), so that an opponent cannot replay a won game.
@@ -197,7 +197,15 @@ impl Botzone {
     /// configuration's `botzone_turn_limit`, 1 s unless set, Botzone's
     /// limit for a C++ bot) less the time taken so far and the margin.
     fn budget(&self, started: Instant, first_turn: bool, default_limit: Duration) -> Duration {
-        let limit = self.time_limit.unwrap_or(default_limit) * if first_turn { 2 } else { 1 };
+        let limit = match self.time_limit {
+            // The input's own limit is taken as this turn's: whether
+            // Botzone's field already holds a first turn's doubled time is
+            // not written down, and doubling it again would lose the game
+            // on time where it does.
+            Some(limit) => limit,
+            None if first_turn => 2 * default_limit,
+            None => default_limit,
+        };
         let (since, margin) = if self.turns_served == 0 {
             (crate::daemon::process_started(), FIRST_TURN_MARGIN)
         } else {
@@ -333,12 +341,15 @@ impl Botzone {
             "turn {}: a limit of {} ms{}, {} ms to search",
             self.moves.len() / 2 + 1,
             self.time_limit.unwrap_or(default_limit).as_millis(),
-            if first_turn { " (doubled)" } else { "" },
+            if first_turn && self.time_limit.is_none() {
+                " (doubled)"
+            } else {
+                ""
+            },
             budget.as_millis()
         );
-        // Move Overhead is kept back inside the margin, not again.
         let go = GoParams {
-            movetime: Some(budget.as_millis() as u64 + u64::from(ctl.settings.move_overhead_ms)),
+            movetime: Some(turn_movetime(budget, ctl.settings.move_overhead_ms)),
             ..GoParams::default()
         };
         search(ctl, self, &go, None);
@@ -346,8 +357,26 @@ impl Botzone {
     }
 }
 
+/// The `movetime` of a turn whose search may take `budget`, with `Move
+/// Overhead` `overhead_ms`: the overhead is kept back inside the turn's
+/// margin, not again, and what is set above its default widens the margin
+/// by as much (a judge slower to read the answer than the margin allows
+/// for); the search keeps its least time.
+fn turn_movetime(budget: Duration, overhead_ms: u32) -> u64 {
+    let overhead = u64::from(overhead_ms);
+    let default = crate::options::MOVE_OVERHEAD_RANGE.default.max(0) as u64;
+    let search = (budget.as_millis() as u64)
+        .saturating_sub(overhead.saturating_sub(default))
+        .max(LEAST_SEARCH.as_millis() as u64);
+    search + overhead
+}
+
 impl Dialect for Botzone {
     fn answers_after_end_of_input(&self) -> bool {
+        true
+    }
+
+    fn times_its_own_turns(&self) -> bool {
         true
     }
 
@@ -477,8 +506,22 @@ impl Dialect for Botzone {
 mod tests {
     use super::*;
 
-    /// The budget is the turn's limit (doubled on the game's first turn)
-    /// less the margin and the time the turn has taken; the process's
+    /// The search stops at the budget (`movetime` less the overhead), less
+    /// what the overhead is set above its default.
+    #[test]
+    fn move_overhead_above_its_default_widens_the_margin() {
+        let budget = Duration::from_millis(700);
+        assert_eq!(turn_movetime(budget, 10) - 10, 700);
+        assert_eq!(turn_movetime(budget, 0), 700);
+        assert_eq!(turn_movetime(budget, 400) - 400, 310);
+        assert_eq!(
+            turn_movetime(budget, 5000) - 5000,
+            LEAST_SEARCH.as_millis() as u64
+        );
+    }
+
+    /// The budget is the turn's limit (the configured one doubled on the
+    /// game's first turn, the input's as it is) less the margin and the time the turn has taken; the process's
     /// first turn counts from the process's start.
     #[test]
     fn a_turn_searches_its_limit_less_the_margin() {
@@ -506,6 +549,11 @@ mod tests {
             bot.budget(now, false, TURN_LIMIT),
             Duration::from_millis(3_000) - TURN_MARGIN,
         );
+        // The input's limit is the first turn's as it is, not doubled.
+        close(
+            bot.budget(now, true, TURN_LIMIT),
+            Duration::from_millis(3_000) - TURN_MARGIN,
+        );
         let earlier = now - Duration::from_millis(500);
         close(
             bot.budget(earlier, false, TURN_LIMIT),
@@ -518,6 +566,6 @@ mod tests {
         bot.turns_served = 0;
         let since_start = crate::daemon::process_started().elapsed();
         let got = bot.budget(now, true, TURN_LIMIT);
-        assert!(got <= Duration::from_millis(6_000) - FIRST_TURN_MARGIN - since_start);
+        assert!(got <= Duration::from_millis(3_000) - FIRST_TURN_MARGIN - since_start);
     }
 }

@@ -166,6 +166,14 @@ pub(crate) trait Dialect: Send {
         false
     }
 
+    /// Whether the dialect times its turns itself from when their input
+    /// came, the time taken before the search (a fresh process's plugins
+    /// loaded) counted in its `movetime` (Botzone's): a late start is then
+    /// not the GUI's to mend, and not warned of.
+    fn times_its_own_turns(&self) -> bool {
+        false
+    }
+
     /// An input line too long to be read, skipped: told as an error,
     /// where a dialect that answers every command (GTP) answers it.
     fn skipped_line(&mut self, ctl: &mut Controller, text: &str) {
