@@ -644,7 +644,11 @@ fn eval_file_refusals_name_the_file_and_keep_the_evaluator() {
         (
             "",
             built_library("plyd_test_no_entry"),
-            vec!["missing symbol 'plyd_evaluator_api' (not a plyd evaluator plugin?)".to_string()],
+            vec![
+                "missing symbol 'plyd_evaluator_api' (not a plyd evaluator plugin? In Rust, \
+                 plyd_api::export_evaluator!(T) exports it)"
+                    .to_string()
+            ],
         ),
         (
             // A weights file where a library belongs: the line says where

@@ -20,9 +20,9 @@ pub enum LoadError {
             "the library holds it under a C++ name, mangled: define it at file scope with \
              plyd_plugin.h included, or extern \"C\", outside any namespace"
         } else if *symbol == plyd_api::abi::GAME_ENTRY_SYMBOL {
-            "not a plyd game plugin?"
+            "not a plyd game plugin? In Rust, plyd_api::export_game!(T) exports it"
         } else {
-            "not a plyd evaluator plugin?"
+            "not a plyd evaluator plugin? In Rust, plyd_api::export_evaluator!(T) exports it"
         }
     )]
     MissingSymbol {
