@@ -951,6 +951,21 @@ fn check_with_an_evaluator_compares_its_stacks_on_two_threads() {
             .contains("plyd check: a plugin call did not return within 1 s (call_limit)"),
         "{out:?}"
     );
+    // Asleep in the C library, outside the plugin's own code: the
+    // position it was checking is still named.
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("in the C library or the kernel (sleeping or waiting)")
+                && stderr.contains("while checking game ")
+                && stderr.contains(", position '"),
+            "{stderr}"
+        );
+    }
     // One caught in a loop of its own code is named, with the place and
     // the position it was checking.
     #[cfg(all(

@@ -358,8 +358,6 @@ mod imp {
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         };
-        let (name, offset) = plugin_at(pc)?;
-        let name = String::from_utf8_lossy(name);
         // What the thread noted it was doing (`while checking game 1 ply
         // 25, position ...`): its own buffer, which it does not touch
         // while it is inside the plugin's call.
@@ -373,6 +371,19 @@ mod imp {
             let text = unsafe { std::slice::from_raw_parts(address as *const u8, length) };
             format!(", {}", String::from_utf8_lossy(text))
         };
+        let Some((name, offset)) = plugin_at(pc) else {
+            // Not in a plugin's own code: a plugin's call sleeping or
+            // waiting in the C library or the kernel. Said only where
+            // the thread noted what it was doing (a thread with nothing
+            // noted may be one idle outside any call).
+            return (!noted.is_empty()).then(|| {
+                format!(
+                    "a plugin's call, in the C library or the kernel (sleeping or waiting) at \
+                     the moment{noted}"
+                )
+            });
+        };
+        let name = String::from_utf8_lossy(name);
         Some(format!(
             "{name}, at {offset:#x} (addr2line -f -C -i -e {name} {offset:#x} names the \
              function){noted}"
