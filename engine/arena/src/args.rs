@@ -157,6 +157,10 @@ pub struct ArenaArgs {
     /// same match arguments as the interrupted run.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// With three or more engines: the first plays each of the others,
+    /// who do not play one another (a gauntlet), instead of a round robin.
+    #[arg(long)]
+    pub gauntlet: bool,
     /// Whether this match is one pair of a round robin, which goes on by
     /// the same command, not by `--resume`.
     #[arg(skip)]

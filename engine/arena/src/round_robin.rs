@@ -89,9 +89,14 @@ pub(crate) fn run(
         say(&warning);
     }
     let groups = &args.engines.0;
-    let pairs: Vec<(usize, usize)> = (0..groups.len())
-        .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
-        .collect();
+    // A gauntlet: the first engine against each of the others.
+    let pairs: Vec<(usize, usize)> = if args.gauntlet {
+        (1..groups.len()).map(|j| (0, j)).collect()
+    } else {
+        (0..groups.len())
+            .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
+            .collect()
+    };
     let mut not_played = Vec::new();
     // Pairs whose log this command refused to resume (an engine's files
     // or settings changed since its games: a student's plugin sent in
@@ -143,7 +148,15 @@ pub(crate) fn run(
         match play(&pair_args, plugin_dirs, game, cancel) {
             Ok(()) => {}
             Err(ArenaError::Interrupted) => {
-                print_table(&folder, &names, &pairs, &stale, &not_played, &args.build);
+                print_table(
+                    &folder,
+                    &names,
+                    &pairs,
+                    &stale,
+                    &not_played,
+                    &args.build,
+                    args.gauntlet,
+                );
                 say(
                     "plyd arena: round robin interrupted; to go on, run the same command again \
                      (each pair's log is resumed)",
@@ -186,7 +199,15 @@ pub(crate) fn run(
             }
         }
     }
-    print_table(&folder, &names, &pairs, &stale, &not_played, &args.build);
+    print_table(
+        &folder,
+        &names,
+        &pairs,
+        &stale,
+        &not_played,
+        &args.build,
+        args.gauntlet,
+    );
     if not_played.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -253,33 +274,38 @@ fn played_order(folder: &Path, names: &[String], i: usize, j: usize) -> (usize, 
     }
 }
 
-/// Every engine's games against the rest, from the pairs' logs (those
-/// there, but for the `stale` pairs' whose log another match wrote),
-/// best first, with the cross table of the pairs' points.
-/// The table's order and each row's place. By points; among engines equal
-/// on points, by the points they took from one another (the direct
-/// encounter), then by Sonneborn-Berger (`sonneborn`), then by wins.
-/// Engines equal on all of these share their place (`2-3`), listed in the
-/// order of the command line.
+/// The table's order and each row's place. By points (in a `gauntlet`,
+/// whose first engine plays every game, by the share of its points an
+/// engine took); among engines equal on that, by the points they took
+/// from one another (the direct encounter), then by Sonneborn-Berger
+/// (`sonneborn`), then by wins. Engines equal on all of these share their
+/// place (`2-3`), listed in the order of the command line.
 fn standings(
     tally: &[Vec<Tally>],
     totals: &[Tally],
     sonneborn: &[f64],
+    gauntlet: bool,
 ) -> (Vec<usize>, Vec<String>) {
     let n = totals.len();
+    let first_key = |i: usize| {
+        if gauntlet {
+            totals[i].score().unwrap_or(-1.0)
+        } else {
+            totals[i].points()
+        }
+    };
     // Points and half points, and their products, are exact in f64.
     let direct: Vec<f64> = (0..n)
         .map(|i| {
             (0..n)
-                .filter(|&j| j != i && totals[j].points() == totals[i].points())
+                .filter(|&j| j != i && first_key(j) == first_key(i))
                 .map(|j| tally[i][j].points())
                 .sum()
         })
         .collect();
     let compare = |a: usize, b: usize| {
-        totals[b]
-            .points()
-            .total_cmp(&totals[a].points())
+        first_key(b)
+            .total_cmp(&first_key(a))
             .then(direct[b].total_cmp(&direct[a]))
             .then(sonneborn[b].total_cmp(&sonneborn[a]))
             .then(totals[b].wins.cmp(&totals[a].wins))
@@ -303,6 +329,9 @@ fn standings(
     (order, places)
 }
 
+/// Every engine's games against the rest, from the pairs' logs (those
+/// there, but for the `stale` pairs' whose log another match wrote),
+/// best first, with the cross table of the pairs' points.
 fn print_table(
     folder: &Path,
     names: &[String],
@@ -310,6 +339,7 @@ fn print_table(
     stale: &[(usize, usize)],
     not_played: &[String],
     build: &str,
+    gauntlet: bool,
 ) {
     let n = names.len();
     // tally[i][j]: engine i's results against engine j.
@@ -388,7 +418,7 @@ fn print_table(
                 .sum()
         })
         .collect();
-    let (order, places) = standings(&tally, &totals, &tie_break);
+    let (order, places) = standings(&tally, &totals, &tie_break, gauntlet);
     let games: u64 = totals.iter().map(Tally::games).sum::<u64>() / 2;
     // Columns by the names' width on a terminal (a CJK character takes
     // two).
@@ -399,10 +429,19 @@ fn print_table(
         .unwrap_or(6)
         .max(6);
     let mut out = String::new();
-    out += &format!(
-        "round robin: {n} engines, {} pairs, {games} games\n",
-        pairs.len()
-    );
+    out += &if gauntlet {
+        format!(
+            "gauntlet: {} against {} engines, {} pairs, {games} games (ranked by score)\n",
+            names[0],
+            n - 1,
+            pairs.len()
+        )
+    } else {
+        format!(
+            "round robin: {n} engines, {} pairs, {games} games\n",
+            pairs.len()
+        )
+    };
     // The build the table was made by (each pair's log names the build
     // that played it, and its engines' programs).
     if !build.is_empty() {
@@ -482,6 +521,12 @@ mod tests {
     /// Results of a round robin from `results[i][j]`, engine i's wins,
     /// draws and losses against j: the table's order and places.
     fn placed(results: &[&[(u64, u64, u64)]]) -> (Vec<usize>, Vec<String>) {
+        let (tally, totals, sonneborn) = tables(results);
+        standings(&tally, &totals, &sonneborn, false)
+    }
+
+    /// The tallies, totals and Sonneborn-Berger scores of `results`.
+    fn tables(results: &[&[(u64, u64, u64)]]) -> (Vec<Vec<Tally>>, Vec<Tally>, Vec<f64>) {
         let tally: Vec<Vec<Tally>> = results
             .iter()
             .map(|row| {
@@ -511,7 +556,7 @@ mod tests {
                     .sum()
             })
             .collect();
-        standings(&tally, &totals, &sonneborn)
+        (tally, totals, sonneborn)
     }
 
     #[test]
@@ -547,6 +592,26 @@ mod tests {
         ]);
         assert_eq!(order, [0, 1, 2]);
         assert_eq!(places, ["1", "2-3", "2-3"]);
+    }
+
+    #[test]
+    fn a_gauntlet_ranks_by_score() {
+        let o = (0, 0, 0);
+        // The first engine scores 2 of 6 against three that met only it:
+        // by points it would rank second, above two that took half their
+        // games from it.
+        let results: [&[(u64, u64, u64)]; 4] = [
+            &[o, (0, 0, 2), (1, 0, 1), (1, 0, 1)],
+            &[(2, 0, 0), o, o, o],
+            &[(1, 0, 1), o, o, o],
+            &[(1, 0, 1), o, o, o],
+        ];
+        let (tally, totals, sonneborn) = tables(&results);
+        let (order, places) = standings(&tally, &totals, &sonneborn, true);
+        assert_eq!(order, [1, 2, 3, 0]);
+        assert_eq!(places, ["1", "2-3", "2-3", "4"]);
+        let (order, _) = standings(&tally, &totals, &sonneborn, false);
+        assert_eq!(order, [1, 0, 2, 3]);
     }
 
     #[test]
