@@ -667,7 +667,8 @@ fn a_refused_position_is_recalled_in_short() {
         lines,
         [
             "info string error: no position: the last one sent was refused (move 2 ('a1') \
-          rejected: illegal move 'a1'; the second player's move there); send a position first"
+          rejected: illegal move 'a1': a disc on a1 would flip none of the other side's; the \
+          second player's move there); send a position first"
         ]
     );
 }
