@@ -1255,9 +1255,13 @@ fn the_rules_end_games_from_book_positions() {
         match game.tag("Game") {
             "1" | "2" => {
                 assert_eq!(game.tag("Result"), "1-0", "{game:?}");
+                // The loser, the second player, named by its engine.
                 assert_eq!(
                     game.tag("Reason"),
-                    "rules: Black has 64 discs, White 0, a loss for the side to move"
+                    format!(
+                        "rules: Black has 64 discs, White 0, a loss for {}, the side to move",
+                        game.tag("Second")
+                    )
                 );
                 assert_eq!(game.tag("Plies"), "0");
                 assert!(game.tag("Opening").ends_with("book.txt:2"), "{game:?}");

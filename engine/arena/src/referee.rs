@@ -146,6 +146,7 @@ pub fn play_game(
                     outcome,
                     legal.is_empty(),
                     state.outcome_reason().ok().flatten(),
+                    Some(engines[by_side[side as usize]].name()),
                 ),
             };
         }
@@ -336,19 +337,28 @@ pub fn over_already(state: &GameState) -> Result<Option<String>, String> {
         return Ok(None);
     }
     let reason = state.outcome_reason().ok().flatten();
-    Ok(Some(rules_reason(outcome, legal.is_empty(), reason)))
+    Ok(Some(rules_reason(outcome, legal.is_empty(), reason, None)))
 }
 
 /// The `Reason` of a game the rules ended: the rule, where the plugin
 /// names it (`reason`), else whether the game was over with no move left
 /// or the plugin ruled with moves left (a repetition or move-count rule,
-/// which an arbiter of its own could rule otherwise); and what for.
-fn rules_reason(outcome: Outcome, no_move: bool, reason: Option<String>) -> String {
+/// which an arbiter of its own could rule otherwise); and what for, the
+/// side to move named by its engine (`mover`) where a game is played.
+fn rules_reason(
+    outcome: Outcome,
+    no_move: bool,
+    reason: Option<String>,
+    mover: Option<&str>,
+) -> String {
+    let side = mover.map_or("the side to move".to_string(), |name| {
+        format!("{name}, the side to move")
+    });
     let verdict = match outcome {
-        Outcome::Win => "a win for the side to move",
-        Outcome::Loss => "a loss for the side to move",
-        Outcome::Draw => "a draw",
-        Outcome::Ongoing => "no result",
+        Outcome::Win => format!("a win for {side}"),
+        Outcome::Loss => format!("a loss for {side}"),
+        Outcome::Draw => "a draw".to_string(),
+        Outcome::Ongoing => "no result".to_string(),
     };
     if let Some(reason) = reason {
         format!("rules: {reason}, {verdict}")
