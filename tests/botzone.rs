@@ -1017,8 +1017,16 @@ fn malformed_turn_inputs_are_told_and_answered_at_most_once() {
     let (stdout, stderr) = botzone_run(&dir, b"2 0 2 5 5 2\n");
     assert_eq!(stdout, "", "{stderr}");
     assert!(
-        errors(&stderr)[0]
-            .contains("is a request alone, which Botzone sends only to a bot kept running"),
+        errors(&stderr)[0].contains(
+            "'2 0 2 5 5 2' is a request alone, which Botzone sends only to a bot kept running"
+        ),
+        "{stderr}"
+    );
+    // A JSON request is quoted as JSON.
+    let (stdout, stderr) = botzone_run(&dir, b"{\"x\":3,\"y\":2}\n");
+    assert_eq!(stdout, "", "{stderr}");
+    assert!(
+        errors(&stderr)[0].contains("'{\"x\":3,\"y\":2}' is a request alone"),
         "{stderr}"
     );
     let (stdout, stderr) = botzone_run(&dir, b"");

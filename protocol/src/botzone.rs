@@ -170,6 +170,12 @@ impl BotzoneMove {
                 .collect::<Vec<_>>()
                 .join(" ");
         }
+        format!("{{\"response\":{}}}", self.object())
+    }
+
+    /// The move as a JSON object of Botzone's keys (`{"x":3,"y":2}`), as
+    /// a JSON request holds it.
+    pub fn object(&self) -> String {
         let game = self.game().unwrap_or(BotzoneGame::Reversi);
         let members: Vec<String> = game
             .keys()
@@ -177,7 +183,17 @@ impl BotzoneMove {
             .zip(&self.0)
             .map(|(k, n)| format!("\"{k}\":{n}"))
             .collect();
-        format!("{{\"response\":{{{}}}}}", members.join(","))
+        format!("{{{}}}", members.join(","))
+    }
+
+    /// The move as the input that held it spelled it: numbers, or a
+    /// JSON object where the input was JSON.
+    pub fn as_sent(&self, json: bool) -> String {
+        if json {
+            self.object()
+        } else {
+            self.answer(false)
+        }
     }
 }
 

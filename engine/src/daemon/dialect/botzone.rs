@@ -308,7 +308,7 @@ impl Botzone {
                         "'{}' is a request alone, which Botzone sends only to a bot kept \
                          running after an answer: a turn's first input is the turn number and \
                          the history (or one line of JSON)",
-                        request.answer(false)
+                        request.as_sent(json)
                     ));
                 }
                 self.game(ctl, &request)?;
@@ -318,7 +318,7 @@ impl Botzone {
                     None => moves.push("pass".to_string()),
                 }
                 let mut sources = vec![String::new(); moves.len() - 1];
-                sources.push(format!("the request '{}'", request.answer(false)));
+                sources.push(format!("the request '{}'", request.as_sent(json)));
                 botzone_position(ctl, &moves, &sources)?;
                 (moves, json, false)
             }
