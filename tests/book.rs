@@ -220,6 +220,69 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     );
     let log = e.stderr_lines().join("\n");
     assert!(log.contains("book move 'a1' is not legal in"), "{log}");
+
+    // Beside a legal one, the illegal move is passed over and the best
+    // legal one played.
+    std::fs::write(
+        &illegal,
+        format!("plyd-book 1 othello\n{START}\ta1 900 12\tc4 100 12\td3 200 12\n"),
+    )
+    .unwrap();
+    e.send(&format!(
+        "setoption name BookFile value {}",
+        illegal.display()
+    ));
+    e.sync();
+    let (lines, from_book) = go(&mut e, "position startpos", 2);
+    assert!(from_book, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: book move 'a1' is not legal in ")
+            && lines[0].ends_with(": passed over"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("bestmove d3"),
+        "{lines:?}"
+    );
+}
+
+/// The book's moves within `Variety` of the best are drawn among, as the
+/// search's root moves are; without it, the first of the best is played.
+#[test]
+fn variety_draws_among_the_book_moves_within_it() {
+    let dir = othello_dir();
+    let file = dir.path().join("equal.book");
+    std::fs::write(
+        &file,
+        format!("plyd-book 1 othello\n{START}\td3 10 8\tc4 10 8\tf5 10 8\te6 0 8\n"),
+    )
+    .unwrap();
+    let mut e = engine_with_book(dir.path(), &file, true);
+    let mut played = std::collections::BTreeSet::new();
+    for seed in 1..=12 {
+        e.send(&format!("setoption name VarietySeed value {seed}"));
+        e.send("setoption name Variety value 5");
+        let (lines, from_book) = go(&mut e, "position startpos", 2);
+        assert!(from_book, "{lines:?}");
+        played.insert(
+            lines
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string(),
+        );
+    }
+    // The three best, never the one 10 below them.
+    assert!(played.len() > 1, "{played:?}");
+    assert!(!played.contains("e6"), "{played:?}");
+    e.send("setoption name Variety value 0");
+    let (lines, _) = go(&mut e, "position startpos", 2);
+    assert!(
+        lines.last().unwrap().starts_with("bestmove d3"),
+        "{lines:?}"
+    );
 }
 
 #[test]

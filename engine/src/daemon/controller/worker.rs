@@ -483,10 +483,13 @@ fn learn(mut job: LearnJob, control: Arc<SearchControl>) -> Result<(), String> {
 /// The book's move for the root of `job` and the line that tells of it,
 /// where the book has the root and the `go` is one the book may answer:
 /// not `infinite`, not `ponder`, without `searchmoves`, with one line
-/// asked for (`MultiPV` 1). A book move that is not legal here is passed
+/// asked for (`MultiPV` 1). The move is the best legal one, or with
+/// `Variety` one drawn among those within it of the best, as the search
+/// draws among root moves. A book move that is not legal here is passed
 /// over, with an error line for the GUI (a book from another version of
-/// the plugin, or edited by hand). The move to ponder on is the book's
-/// reply, where it holds the position after the move.
+/// the plugin, or edited by hand); the position is searched where none
+/// is. The move to ponder on is the book's reply, where it holds the
+/// position after the move.
 fn book_answer(
     job: &SearchJob,
     control: &SearchControl,
@@ -510,7 +513,7 @@ fn book_answer(
     let position = job.root.position_text().ok()?;
     let book = book.read();
     let book = book.as_ref()?;
-    let chosen = book.best_at(&job.root)?.clone();
+    let moves = book.moves_at(&job.root)?;
     if let Some(refusal) = book.notation_refusal(&job.root) {
         let why = format!("{refusal}: the position is searched");
         log::warn!("{why}");
@@ -520,18 +523,39 @@ fn book_answer(
         }));
         return None;
     }
-    let Ok(mv) = job.root.parse_legal_move(&chosen.mv) else {
+    let (legal, illegal): (Vec<_>, Vec<_>) = moves
+        .iter()
+        .map(|m| (m, job.root.parse_legal_move(&m.mv)))
+        .partition(|(_, mv)| mv.is_ok());
+    if !illegal.is_empty() {
+        let named: Vec<String> = illegal.iter().map(|(m, _)| format!("'{}'", m.mv)).collect();
+        let then = if legal.is_empty() {
+            "the position is searched"
+        } else {
+            "passed over"
+        };
+        let (moves, are) = if named.len() == 1 {
+            ("move", "is")
+        } else {
+            ("moves", "are")
+        };
         let why = format!(
-            "book move '{}' is not legal in {position}: the position is searched",
-            chosen.mv
+            "book {moves} {} {are} not legal in {position}: {then}",
+            named.join(", ")
         );
         log::warn!("{why}");
         report(SearchEvent::Info(Info {
             string: Some(format!("error: {why}")),
             ..Info::default()
         }));
-        return None;
-    };
+    }
+    let (chosen, mv) = choose_book_move(
+        legal.into_iter().filter_map(|(m, mv)| Some((m, mv.ok()?))),
+        job.options.variety,
+        job.options.variety_seed,
+        job.root.hash(),
+    )?;
+    let chosen = chosen.clone();
     // Spelled as the game now spells moves: the book's text is read in
     // any notation the plugin reads, and may be another of them.
     let text = job.root.format_move(mv).ok()?;
@@ -555,6 +579,31 @@ fn book_answer(
         ..Info::default()
     };
     Some((text, ponder, info))
+}
+
+/// The book move to play of `legal`, the book's legal moves here: the
+/// highest scored (the first listed among equals), or with a `variety`
+/// margin the highest once each gets a bonus of 0 to `variety` drawn from
+/// `seed`, the position's `key` and the move, as `Variety` draws among the
+/// search's root moves.
+fn choose_book_move<'a>(
+    legal: impl Iterator<Item = (&'a crate::book::BookMove, plyd_api::Move)>,
+    variety: u32,
+    seed: u64,
+    key: u64,
+) -> Option<(&'a crate::book::BookMove, plyd_api::Move)> {
+    let bonus = |mv: plyd_api::Move| {
+        if variety == 0 {
+            0
+        } else {
+            let mut draw = plyd_util::rng::SplitMix64::for_item(seed, key, u64::from(mv));
+            draw.below(u64::from(variety) + 1) as i64
+        }
+    };
+    legal
+        .map(|(m, mv)| (i64::from(m.score) + bonus(mv), m, mv))
+        .reduce(|best, next| if next.0 > best.0 { next } else { best })
+        .map(|(_, m, mv)| (m, mv))
 }
 
 /// The error line for an answer `text` that the game plugin's own
