@@ -547,10 +547,17 @@ fn learning_writes_through_a_link_and_refuses_a_read_only_book() {
     assert!(Book::load(&real).unwrap().len() >= 2);
     let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
-    // Read-only: refused with one line, the file as it was.
+    // Read-only: refused with one line, the file as it was, and before
+    // any search (at depth 40, one would outlast the test's wait).
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o440)).unwrap();
     let before = std::fs::read_to_string(&real).unwrap();
+    e.send("set depth 40");
+    let asked = std::time::Instant::now();
     let lines = learn_game(&mut e, "B[D3]W[C3]");
+    assert!(
+        asked.elapsed() < std::time::Duration::from_secs(20),
+        "{lines:?}"
+    );
     assert!(
         lines
             .iter()

@@ -447,6 +447,11 @@ impl Controller {
                 self.book_file_text
             )));
         }
+        // A book the searches could not be written to: refused before
+        // them, not after (searched to the GUI's depth, and thrown away).
+        let path = plyd_util::files::gui_path(&self.book_file_text);
+        crate::book::Book::check_writable(&path)
+            .map_err(|e| ControlError::Option(format!("learn: {e}")))?;
         let start_state = self
             .session
             .ask_line(start, &[], |state| state.try_clone())
@@ -456,7 +461,7 @@ impl Controller {
             moves: moves.to_vec(),
             evaluator,
             book: Arc::clone(&self.book),
-            path: plyd_util::files::gui_path(&self.book_file_text),
+            path,
             variant,
             depth,
         };
