@@ -246,6 +246,30 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     );
 }
 
+/// A book whose last line has no line end (cut short in a copy) is read,
+/// and its line says so; one that ends whole does not.
+#[test]
+fn a_book_cut_short_is_said_so() {
+    let dir = othello_dir();
+    let cut = dir.path().join("cut.book");
+    std::fs::write(&cut, format!("plyd-book 1 othello\n{START}\td3 183 6")).unwrap();
+    let whole = dir.path().join("whole.book");
+    std::fs::write(&whole, format!("plyd-book 1 othello\n{START}\td3 183 6\n")).unwrap();
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    for (file, said) in [(&cut, true), (&whole, false)] {
+        e.send(&format!("setoption name BookFile value {}", file.display()));
+        let lines = e.sync();
+        assert!(
+            lines[0].starts_with("info string book ")
+                && lines[0].contains("1 position of othello")
+                && lines[0].contains("its last line has no line end") == said,
+            "{lines:?}"
+        );
+    }
+}
+
 /// The book's moves within `Variety` of the best are drawn among, as the
 /// search's root moves are; without it, the first of the best is played.
 #[test]

@@ -390,6 +390,22 @@ impl Book {
         Book::read(&text).map_err(|e| format!("book {}: {e}", path.display()))
     }
 
+    /// Whether the file at `path` ends in the middle of a line (not empty,
+    /// its last byte no line end): a book cut short in a copy, whose last
+    /// position may have lost moves and still reads. plyd writes every
+    /// line whole.
+    pub fn cut_short(path: &Path) -> bool {
+        use std::io::{Read, Seek, SeekFrom};
+        let Ok(mut file) = std::fs::File::open(path) else {
+            return false;
+        };
+        let mut last = [0u8; 1];
+        file.seek(SeekFrom::End(-1)).is_ok()
+            && file.read_exact(&mut last).is_ok()
+            && last[0] != b'\n'
+            && last[0] != b'\r'
+    }
+
     /// Whether a book can be written at `path`: the file (where a link
     /// names one, that file, made where it is not there yet) writable by
     /// this user, or its folder where it is to be made; the reason where

@@ -138,8 +138,14 @@ pub(super) fn open_book(
                     )
                 }),
         };
+        let cut = if Book::cut_short(path) {
+            "; its last line has no line end (a file cut short in a copy? its last position may \
+             have lost moves)"
+        } else {
+            ""
+        };
         let note = format!(
-            "book {}: {} position{plural} of {}{remark}",
+            "book {}: {} position{plural} of {}{remark}{cut}",
             shown.map_or_else(|| path.display().to_string(), str::to_string),
             book.len(),
             book.game()
