@@ -63,6 +63,10 @@ pub enum ArgsError {
     /// `cmd=` with no program.
     #[error("cmd= is empty")]
     EmptyCommand,
+    /// `name=` with a control character (a line end), which would write
+    /// a false row into the table and a log no resume reads.
+    #[error("name={}: a name holds no control character (a line end, a tab)", .0.escape_debug())]
+    BadName(String),
     /// No `cmd=` at all.
     #[error("cmd= is missing")]
     MissingCommand,
@@ -403,7 +407,12 @@ impl EngineSpec {
                     cmd_args = words.collect();
                 }
                 "arg" => extra_args.push(value.to_string()),
-                "name" => spec.name = value.trim().to_string(),
+                "name" => {
+                    if value.chars().any(char::is_control) {
+                        return Err(ArgsError::BadName(value.to_string()));
+                    }
+                    spec.name = value.trim().to_string();
+                }
                 "dir" => spec.dir = Some(value.into()),
                 "stderr" => spec.stderr = Some(value.into()),
                 "tc" => match value.strip_prefix("st=") {
@@ -910,6 +919,10 @@ mod tests {
     fn bad_engines() {
         let err = |bad: &[&str]| EngineSpec::parse(&words(bad), depth(1)).unwrap_err();
         assert_eq!(err(&["name=a"]), ArgsError::MissingCommand);
+        assert_eq!(
+            err(&["cmd=x", "name=cand\nbase 2 2"]),
+            ArgsError::BadName("cand\nbase 2 2".to_string())
+        );
         assert_eq!(err(&["cmd="]), ArgsError::EmptyCommand);
         assert_eq!(
             err(&["cmd=x", "colour=red"]),
