@@ -246,6 +246,42 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     );
 }
 
+/// `book` lists the book's moves at the current position, best first,
+/// with their scores and depths; or says the position is not there.
+#[test]
+fn the_book_command_shows_the_positions_moves() {
+    let dir = othello_dir();
+    let file = dir.path().join("shown.book");
+    std::fs::write(
+        &file,
+        format!("plyd-book 1 othello\n{START}\td3 10 8\tc4 30 8\tf5 -5 6\n"),
+    )
+    .unwrap();
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("book");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        ["info string error: book: no book is in use (setoption name BookFile value FILE)"]
+    );
+    e.send(&format!("setoption name BookFile value {}", file.display()));
+    e.sync();
+    e.send("position startpos");
+    e.send("book");
+    assert_eq!(
+        e.sync(),
+        ["info string book: c4 30 depth 8, d3 10 depth 8, f5 -5 depth 6"]
+    );
+    e.send("position startpos moves f5");
+    e.send("book");
+    assert_eq!(
+        e.sync(),
+        ["info string book: this position is not in the book (1 position of othello)"]
+    );
+}
+
 /// A book whose last line has no line end (cut short in a copy) is read,
 /// and its line says so; one that ends whole does not.
 #[test]

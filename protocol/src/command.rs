@@ -45,6 +45,9 @@ pub enum Command {
     /// `eval`: print the evaluation of the current position, term by term
     /// (plyd extension).
     Eval,
+    /// `book`: print the opening book's moves at the current position,
+    /// with their scores and depths (plyd extension).
+    Book,
     /// `help`: the commands, in a few notes (plyd extension, as
     /// Stockfish's).
     Help,
@@ -233,7 +236,7 @@ impl ParseError {
 }
 
 /// The command words [`parse_line`] knows.
-const COMMAND_WORDS: [&str; 17] = [
+const COMMAND_WORDS: [&str; 18] = [
     "uci",
     "debug",
     "isready",
@@ -247,6 +250,7 @@ const COMMAND_WORDS: [&str; 17] = [
     "quit",
     "d",
     "eval",
+    "book",
     "bench",
     "help",
     "play",
@@ -315,6 +319,7 @@ pub(crate) fn parse_line_with_clocks(
             "quit" => Command::Quit,
             "d" => Command::Display,
             "eval" => Command::Eval,
+            "book" => Command::Book,
             "help" => Command::Help,
             "play" => Command::Play(args.iter().map(|m| (*m).to_owned()).collect()),
             "undo" => match args.first() {
@@ -814,6 +819,7 @@ mod tests {
         assert_eq!(cmd("quit"), Command::Quit);
         assert_eq!(cmd("d"), Command::Display);
         assert_eq!(cmd("eval"), Command::Eval);
+        assert_eq!(cmd("book"), Command::Book);
     }
 
     #[test]

@@ -582,6 +582,48 @@ impl Controller {
         self.session.eval_report().map_err(ControlError::Position)
     }
 
+    /// `book`: the `BookFile` book's moves at the current position, best
+    /// first, each with its score and depth, as one line (`book: d3 183
+    /// depth 6, c4 183 depth 6`); or why there are none.
+    pub(crate) fn book_report(&self) -> Result<String, ControlError> {
+        let book = self.book.read();
+        let Some(book) = book.as_ref() else {
+            return Err(ControlError::Option(
+                "book: no book is in use (setoption name BookFile value FILE)".to_string(),
+            ));
+        };
+        let variant = self
+            .session
+            .current()
+            .map_err(ControlError::NoGame)?
+            .variant
+            .name()
+            .to_string();
+        if book.game() != variant {
+            return Err(ControlError::Option(format!(
+                "book: the book is of {}, not of {variant}, the game in use",
+                book.game()
+            )));
+        }
+        let moves = self
+            .session
+            .ask_position(|state| Ok(book.moves_at(state).map(<[_]>::to_vec)))
+            .map_err(ControlError::Position)?;
+        let Some(mut moves) = moves else {
+            return Ok(format!(
+                "book: this position is not in the book ({} of {variant})",
+                crate::counted(book.len(), "position", "positions")
+            ));
+        };
+        // Best first; equal scores as the book lists them.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        let listed: Vec<String> = moves
+            .iter()
+            .map(|m| format!("{} {} depth {}", m.mv, m.score, m.depth))
+            .collect();
+        Ok(format!("book: {}", listed.join(", ")))
+    }
+
     /// The search in force: the one `SearchMode` chose, else the one the
     /// current game's plugin recommends.
     pub(super) fn search_mode(&self) -> SearchMode {

@@ -342,7 +342,8 @@ pub(super) const HELP: [&str; 7] = [
     "go takes depth N, nodes N, movetime MS, wtime/btime/winc/binc MS, movestogo N, \
      mate N, searchmoves M..., ponder, infinite; a go with none of them runs until stop",
     "plyd's own: d (the board, its position text and legal moves), eval (the evaluation \
-     term by term), go perft N (move counts), bench [GAME] [DEPTH]",
+     term by term), book (the opening book's moves here), go perft N (move counts), bench \
+     [GAME] [DEPTH]",
     "playing by hand: play M (your move; plyd replies after a second and both join the \
      game; a bare play: plyd moves now), undo [N] (the last N plays taken back), d (the \
      board)",
@@ -418,6 +419,10 @@ pub(super) fn command(ctl: &mut Controller, voice: &mut dyn Dialect, command: Co
         Command::PonderHit => ctl.ponderhit(),
         Command::Quit => return false,
         Command::Display => display(ctl, voice, None),
+        Command::Book => match ctl.book_report() {
+            Ok(line) => voice.note(ctl, &line),
+            Err(e) => voice.error(ctl, &e.to_string()),
+        },
         Command::Eval => {
             let mut evaluated = ctl.eval();
             if let Err(e) = &evaluated {
