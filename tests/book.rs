@@ -246,6 +246,45 @@ fn the_daemon_plays_the_books_best_move_with_own_book() {
     );
 }
 
+/// `plyd book --line`: every position along the line typed in is added
+/// with all its moves, and the book grows from where it ends, so the line
+/// is reached from the start; an illegal move in it is refused before any
+/// search.
+#[test]
+fn a_line_typed_in_is_added_from_the_start() {
+    let dir = othello_dir();
+    let file = dir.path().join("line.book");
+    let book = build(
+        dir.path(),
+        &file,
+        &["--line", "f5 f6 e6 f4", "--plies", "1", "--depth", "1"],
+    );
+    // The start, the three positions along the line, and its end.
+    assert_eq!(book.len(), 5, "{}", book.write());
+    assert!(book
+        .moves(START)
+        .is_some_and(|m| m.iter().any(|m| m.mv == "f5")));
+    assert_sound(&book);
+    let mut e = engine_with_book(dir.path(), &file, true);
+    e.send("position startpos moves f5 f6 e6 f4");
+    e.send("book");
+    let lines = e.sync();
+    assert!(lines[0].starts_with("info string book: "), "{lines:?}");
+    assert!(!lines[0].contains("not in the book"), "{lines:?}");
+    // Refused before any search, the file as it was.
+    let before = std::fs::read_to_string(&file).unwrap();
+    let run = run_plyd(
+        dir.path(),
+        &["book", "--out", file.to_str().unwrap(), "--line", "f5 a1"],
+    );
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("--line: move 2 ('a1'): illegal move 'a1'"),
+        "{run:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+}
+
 /// `book` lists the book's moves at the current position, best first,
 /// with their scores and depths; or says the position is not there.
 #[test]

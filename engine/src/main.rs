@@ -116,6 +116,12 @@ enum Tool {
         /// Start from this position text instead of the start position.
         #[arg(long)]
         fen: Option<String>,
+        /// Moves played from the start (or --fen), space-separated: each
+        /// position along them is added with all its moves scored, and the
+        /// book is built from where they end, so that a line typed in is
+        /// reached from the start.
+        #[arg(long, value_name = "MOVES")]
+        line: Option<String>,
     },
     /// Count the leaf nodes of the move tree, per root move.
     Perft {
@@ -906,6 +912,7 @@ fn run() -> ExitCode {
             margin,
             hash,
             fen,
+            line,
         }) => {
             let plan = BookPlan {
                 out,
@@ -914,6 +921,7 @@ fn run() -> ExitCode {
                 margin: *margin,
                 hash: *hash,
                 fen: fen.as_deref(),
+                line: line.as_deref(),
             };
             match build_book(&config, &plan) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -2190,6 +2198,7 @@ struct BookPlan<'a> {
     margin: Option<i32>,
     hash: usize,
     fen: Option<&'a str>,
+    line: Option<&'a str>,
 }
 
 /// `plyd book`: build or extend the book at `plan.out`.
@@ -2225,9 +2234,33 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
         return Err(format!("book {}: {why}", plan.out.display()));
     }
     book.note_spelling(&state).map_err(fail)?;
+    // `--line`: read whole before any search, each move legal where it
+    // stands.
+    let line: Vec<String> = plan
+        .line
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut line_moves = Vec::with_capacity(line.len());
+    {
+        let mut probe = state.try_clone().map_err(fail)?;
+        for (i, text) in line.iter().enumerate() {
+            let mv = probe
+                .parse_legal_move(text)
+                .map_err(|e| format!("--line: move {} ('{text}'): {e}", i + 1))?;
+            probe.make_move(mv).map_err(fail)?;
+            line_moves.push(mv);
+        }
+    }
     let started = Instant::now();
     let control = Arc::new(SearchControl::new(false));
     let mut builder = BookBuilder::new(&evaluator, plan.depth, plan.hash, control)?;
+    // The positions along the line, then the book from where it ends.
+    builder
+        .add_line(&mut book, &mut state, &line, line.len())
+        .map_err(fail)?;
+    for &mv in &line_moves {
+        state.make_move(mv).map_err(fail)?;
+    }
     // Written every minute, so that a build stopped midway keeps its
     // searches (the same command then goes on from them).
     let mut saved = Instant::now();
@@ -2259,6 +2292,9 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
             },
         )
         .map_err(fail)?;
+    for &mv in line_moves.iter().rev() {
+        state.unmake_move(mv).map_err(fail)?;
+    }
     let best = book.save_merged(plan.out, Some(&mut state), || {})?;
     let root = state.position_text().map_err(fail)?;
     outln!(
