@@ -285,6 +285,49 @@ fn a_line_typed_in_is_added_from_the_start() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
 }
 
+/// A book names the evaluator that scored it, and is not extended by
+/// another, whose scores are in another scale.
+#[test]
+fn a_book_is_extended_only_by_the_evaluator_that_scored_it() {
+    let dir = othello_dir();
+    let file = dir.path().join("scored.book");
+    let book = build(dir.path(), &file, &["--plies", "1", "--depth", "1"]);
+    assert_eq!(book.scored_by(), Some("patterns"));
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("\n# scored by evaluator patterns\n"));
+    let before = std::fs::read_to_string(&file).unwrap();
+    let run = run_plyd(
+        dir.path(),
+        &[
+            "--evaluator",
+            "seed004",
+            "book",
+            "--out",
+            file.to_str().unwrap(),
+            "--plies",
+            "2",
+            "--depth",
+            "1",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        String::from_utf8_lossy(&run.stderr)
+            .contains("the book was scored by evaluator patterns; extending it with seed004"),
+        "{run:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    // The same evaluator extends it.
+    let wider = build(dir.path(), &file, &["--plies", "2", "--depth", "1"]);
+    assert!(wider.len() > book.len());
+    // A book of no scorer (written before it was kept) takes the first.
+    let old = dir.path().join("old.book");
+    std::fs::write(&old, format!("plyd-book 1 othello\n{START}\td3 10 1\n")).unwrap();
+    let taken = build(dir.path(), &old, &["--plies", "1", "--depth", "1"]);
+    assert_eq!(taken.scored_by(), Some("patterns"));
+}
+
 /// `book` lists the book's moves at the current position, best first,
 /// with their scores and depths; or says the position is not there.
 #[test]

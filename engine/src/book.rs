@@ -67,6 +67,10 @@ pub struct Book {
     /// them when the book was written (empty where not known): the move
     /// notation the book's text is in (see [`Book::notation_refusal`]).
     spelled: Vec<String>,
+    /// The evaluator whose searches scored the book, where known (a book
+    /// written before it was kept knows none): another's scores are in
+    /// another scale, and the two are not mixed.
+    scored_by: Option<String>,
     /// The positions by the game's hash of them, made as the daemon opens
     /// the book ([`Book::unreadable`]), else at the first position whose
     /// text the book lacks (see [`Book::moves_at`]).
@@ -89,6 +93,8 @@ impl Eq for HashIndex {}
 /// The comment line that keeps [`Book::spelled`] (a comment, which a
 /// reader that knows nothing of it skips).
 const SPELLED: &str = "# start moves as spelled:";
+/// The comment line naming the evaluator whose searches scored the book.
+const SCORED_BY: &str = "# scored by evaluator";
 /// How many of the start's moves are kept spelled.
 const SPELLED_MOVES: usize = 8;
 /// What a book takes in memory once read, in bytes a byte of its file:
@@ -103,7 +109,32 @@ impl Book {
             game: game.to_string(),
             positions: HashMap::new(),
             spelled: Vec::new(),
+            scored_by: None,
             by_hash: HashIndex::default(),
+        }
+    }
+
+    /// The evaluator whose searches scored the book, where known.
+    pub fn scored_by(&self) -> Option<&str> {
+        self.scored_by.as_deref()
+    }
+
+    /// Note that `evaluator`'s searches are to extend the book: taken as
+    /// its scorer where it has none, refused where another scored it (its
+    /// scores are in another scale: a move of one would be preferred to
+    /// the other's for the units alone).
+    pub fn note_scorer(&mut self, evaluator: &str) -> Result<(), String> {
+        match &self.scored_by {
+            Some(by) if by != evaluator => Err(format!(
+                "the book was scored by evaluator {by}; extending it with {evaluator} would mix \
+                 the two's scores, each in its own scale: extend it with {by} (--evaluator {by}, \
+                 setoption name Evaluator value {by}), or start another book"
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.scored_by = Some(evaluator.to_string());
+                Ok(())
+            }
         }
     }
 
@@ -314,6 +345,10 @@ impl Book {
                 book.spelled = spelled.split_whitespace().map(String::from).collect();
                 continue;
             }
+            if let Some(by) = line.strip_prefix(SCORED_BY) {
+                book.scored_by = Some(by.trim().to_string()).filter(|by| !by.is_empty());
+                continue;
+            }
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
@@ -358,6 +393,9 @@ impl Book {
         let mut out = format!("{MAGIC} {VERSION} {}\n", self.game);
         if !self.spelled.is_empty() {
             out.push_str(&format!("{SPELLED} {}\n", self.spelled.join(" ")));
+        }
+        if let Some(by) = &self.scored_by {
+            out.push_str(&format!("{SCORED_BY} {by}\n"));
         }
         for position in positions {
             out.push_str(position);
@@ -504,6 +542,9 @@ impl Book {
     pub fn merge_missing(&mut self, other: &Book) {
         if self.spelled.is_empty() {
             self.spelled.clone_from(&other.spelled);
+        }
+        if self.scored_by.is_none() {
+            self.scored_by.clone_from(&other.scored_by);
         }
         for (position, moves) in &other.positions {
             self.positions

@@ -2234,6 +2234,8 @@ fn build_book(config: &DaemonConfig, plan: &BookPlan) -> Result<(), String> {
         return Err(format!("book {}: {why}", plan.out.display()));
     }
     book.note_spelling(&state).map_err(fail)?;
+    book.note_scorer(evaluator.name())
+        .map_err(|e| format!("book {}: {e}", plan.out.display()))?;
     // `--line`: read whole before any search, each move legal where it
     // stands.
     let line: Vec<String> = plan

@@ -447,6 +447,13 @@ impl Controller {
                 self.book_file_text
             )));
         }
+        // A book another evaluator scored: refused (its scale is not this
+        // one's); one that names none takes this one's name.
+        if let Some(book) = self.book.write().as_mut() {
+            book.note_scorer(evaluator.name()).map_err(|e| {
+                ControlError::Option(format!("learn: book {}: {e}", self.book_file_text))
+            })?;
+        }
         // A book the searches could not be written to: refused before
         // them, not after (searched to the GUI's depth, and thrown away).
         let path = plyd_util::files::gui_path(&self.book_file_text);
