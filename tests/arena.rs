@@ -1495,6 +1495,9 @@ fn a_gauntlet_plays_the_first_engine_against_each_other() {
         "--out",
         out_arg,
     ]);
+    let json = dir.path().join("g.json");
+    let json_arg = json.to_str().unwrap();
+    args.extend(["--json", json_arg]);
     let out = arena(plugins.path(), &args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
@@ -1512,6 +1515,66 @@ fn a_gauntlet_plays_the_first_engine_against_each_other() {
         .last()
         .unwrap();
     assert!(last.split_whitespace().nth(1) == Some("fake"), "{stdout}");
+    // The same table as JSON: the fake last, with its two forfeits.
+    let json = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        json.starts_with("{\n  \"kind\": \"gauntlet\",\n  \"engines\": 3,"),
+        "{json}"
+    );
+    assert!(
+        json.contains(
+            "{\"place\": \"3\", \"engine\": \"fake\", \"games\": 2, \"wins\": 0, \"draws\": 0, \"losses\": 2, \"forfeits\": 2,"
+        ),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"endings\": {\"rules\": 2, \"illegal move\": 2}"),
+        "{json}"
+    );
+}
+
+/// `--json FILE`: a match's result for a script, the table's figures.
+#[test]
+#[cfg(unix)]
+fn a_match_writes_its_result_as_json() {
+    let plugins = othello_dir();
+    let dir = TempDir::new("arena-json");
+    let json = dir.path().join("m.json");
+    let mut args = fake_against_plyd(&dir, "illegal", &[], true);
+    args.extend(
+        [
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--json",
+            json.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    let out = arena(plugins.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json = std::fs::read_to_string(&json).unwrap();
+    for said in [
+        "\"engines\": [\"fake\", \"plyd\"],",
+        "\"games_asked\": 2,",
+        "\"complete\": true,",
+        "\"games\": 2,",
+        "\"wins\": 0,",
+        "\"losses\": 2,",
+        "\"points\": [0, 2],",
+        "\"endings\": {\"illegal move\": 2},",
+        "\"sprt\": null,",
+    ] {
+        assert!(json.contains(said), "{said}: {json}");
+    }
+    // Every game lost: an Elo of minus infinity, null in JSON, and the
+    // table's text beside it.
+    assert!(
+        json.contains("\"elo\": {\"elo\": null, \"low\": null,"),
+        "{json}"
+    );
 }
 
 /// Three or more engines play a round robin: a match a pair, each

@@ -161,6 +161,10 @@ pub struct ArenaArgs {
     /// same match arguments as the interrupted run.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Write the match's result as JSON to this file at its end (and when
+    /// it is interrupted): the tables' figures for a script to read.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
     /// With three or more engines: the first plays each of the others,
     /// who do not play one another (a gauntlet), instead of a round robin.
     #[arg(long)]

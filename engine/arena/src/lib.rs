@@ -554,6 +554,7 @@ fn play(
         games: args.games,
         log_path: log_path.as_deref(),
         in_round_robin: args.in_round_robin,
+        json: args.json.as_deref().filter(|_| !args.in_round_robin),
     };
     if pending.is_empty() || decided {
         finished.print_table();
@@ -738,6 +739,8 @@ struct Finished<'a> {
     log_path: Option<&'a Path>,
     /// One pair of a round robin, which goes on by the same command.
     in_round_robin: bool,
+    /// `--json FILE`: the result written there too.
+    json: Option<&'a Path>,
 }
 
 impl Finished<'_> {
@@ -747,6 +750,13 @@ impl Finished<'_> {
     /// A pair of a round robin writes its table on stderr, beside its
     /// progress: stdout holds the round robin's own table alone.
     fn print_table(&self) {
+        if let Some(path) = self.json {
+            let complete = self.standings.tally.games() >= self.games as u64;
+            let text = self.standings.to_json(self.sprt, self.games, complete);
+            if let Err(e) = std::fs::write(path, text) {
+                say(&format!("plyd arena: --json {}: {e}", path.display()));
+            }
+        }
         let table = self.standings.final_table(self.sprt);
         if self.in_round_robin {
             let _ = write!(std::io::stderr(), "{table}");

@@ -299,7 +299,127 @@ impl Standings {
     }
 }
 
+/// `text` as a JSON string, quoted and escaped.
+pub(crate) fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `value` as a JSON number, `null` where it is not finite (an Elo of a
+/// match won every game).
+pub(crate) fn json_number(value: f64) -> String {
+    if value == 0.0 {
+        // Not `-0`.
+        "0".to_string()
+    } else if value.is_finite() {
+        format!("{value}")
+    } else {
+        "null".to_string()
+    }
+}
+
+/// An Elo estimate as a JSON object (`null` where there is none): the
+/// difference and the interval's ends, each `null` where infinite, and
+/// the line's own text, with its `inf`s.
+pub(crate) fn json_elo(elo: Option<EloEstimate>) -> String {
+    elo.map_or("null".to_string(), |e| {
+        format!(
+            "{{\"elo\": {}, \"low\": {}, \"high\": {}, \"text\": {}}}",
+            json_number(e.elo),
+            json_number(e.low),
+            json_number(e.high),
+            json_string(&format!(
+                "{e} (95% interval {} to {})",
+                signed(e.low),
+                signed(e.high)
+            ))
+        )
+    })
+}
+
 impl Standings {
+    /// The match's result as one JSON object, for a script to read
+    /// (`--json FILE`): the engines, the first engine's wins, draws and
+    /// losses and each one's points, the games by side and by ending,
+    /// the Elo by games and by pairs, and the SPRT's state; `complete`
+    /// whether every game asked for was played.
+    pub fn to_json(&self, sprt: Option<&Sprt>, games_asked: usize, complete: bool) -> String {
+        let t = &self.tally;
+        let points = [
+            t.wins as f64 + t.draws as f64 / 2.0,
+            t.losses as f64 + t.draws as f64 / 2.0,
+        ];
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(ending, count)| format!("{}: {count}", json_string(&ending.to_string())))
+            .collect();
+        let elo_by_pairs = (self.pairs.pairs() > 0)
+            .then(|| EloEstimate::from_pairs(&self.pairs))
+            .flatten();
+        let sprt = sprt.map_or("null".to_string(), |sprt| {
+            let (lower, upper) = sprt.bounds();
+            let (decision, llr) = match self.sprt_crossed {
+                Some((decision, _, llr)) => (decision, llr),
+                None => (sprt.verdict(self.llr(sprt)), self.llr(sprt)),
+            };
+            let decision = match decision {
+                SprtDecision::AcceptH1 => "H1",
+                SprtDecision::AcceptH0 => "H0",
+                SprtDecision::Continue => "none",
+            };
+            format!(
+                "{{\"elo0\": {}, \"elo1\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"decision\": {}}}",
+                json_number(sprt.elo0),
+                json_number(sprt.elo1),
+                json_number(llr),
+                json_number(lower),
+                json_number(upper),
+                json_string(decision)
+            )
+        });
+        let least = self.closest.as_ref().map_or("null".to_string(), |c| {
+            format!(
+                "{{\"ms\": {}, \"engine\": {}, \"game\": {}, \"ply\": {}}}",
+                c.call.left_ms,
+                json_string(&c.player),
+                c.game,
+                c.call.ply
+            )
+        });
+        format!(
+            "{{\n  \"engines\": [{}, {}],\n  \"games_asked\": {games_asked},\n  \"complete\": {complete},\n  \"games\": {},\n  \"wins\": {},\n  \"draws\": {},\n  \"losses\": {},\n  \"points\": [{}, {}],\n  \"first_player_won\": {},\n  \"second_player_won\": {},\n  \"drawn\": {},\n  \"endings\": {{{}}},\n  \"elo\": {},\n  \"pairs\": {},\n  \"elo_by_pairs\": {},\n  \"alike_pairs\": {},\n  \"sprt\": {sprt},\n  \"least_time_left\": {least}\n}}\n",
+            json_string(&self.names[0]),
+            json_string(&self.names[1]),
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            json_number(points[0]),
+            json_number(points[1]),
+            self.by_side[0],
+            self.by_side[1],
+            self.by_side[2],
+            endings.join(", "),
+            json_elo(EloEstimate::from_tally(t)),
+            self.pairs.pairs(),
+            json_elo(elo_by_pairs),
+            self.alike_pairs,
+        )
+    }
+
     /// The Elo line by colour-swapped pairs (see
     /// [`EloEstimate::from_pairs`]), with the pairs' points and the games
     /// left out; `None` before the first pair is complete.
@@ -366,6 +486,19 @@ pub(crate) fn display_width(text: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn json_strings_and_numbers_are_written_as_json_reads_them() {
+        use super::{json_elo, json_number, json_string};
+        assert_eq!(
+            json_string("b \"q\"\\n\u{1}\u{e9}"),
+            "\"b \\\"q\\\"\\\\n\\u0001\u{e9}\""
+        );
+        assert_eq!(json_number(-0.0), "0");
+        assert_eq!(json_number(1.5), "1.5");
+        assert_eq!(json_number(f64::INFINITY), "null");
+        assert_eq!(json_elo(None), "null");
+    }
+
     #[test]
     fn wide_names_keep_their_columns() {
         assert_eq!(super::display_width("甲队"), 4);

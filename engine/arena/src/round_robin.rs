@@ -154,8 +154,11 @@ pub(crate) fn run(
                     &pairs,
                     &stale,
                     &not_played,
-                    &args.build,
-                    args.gauntlet,
+                    &TableSetup {
+                        build: &args.build,
+                        gauntlet: args.gauntlet,
+                        json: args.json.as_deref(),
+                    },
                 );
                 say(
                     "plyd arena: round robin interrupted; to go on, run the same command again \
@@ -205,8 +208,11 @@ pub(crate) fn run(
         &pairs,
         &stale,
         &not_played,
-        &args.build,
-        args.gauntlet,
+        &TableSetup {
+            build: &args.build,
+            gauntlet: args.gauntlet,
+            json: args.json.as_deref(),
+        },
     );
     if not_played.is_empty() {
         ExitCode::SUCCESS
@@ -329,6 +335,15 @@ fn standings(
     (order, places)
 }
 
+/// What the round robin's table says besides the games: the build that
+/// made it, whether it is a gauntlet's, and the `--json` file it is
+/// written to too.
+struct TableSetup<'a> {
+    build: &'a str,
+    gauntlet: bool,
+    json: Option<&'a Path>,
+}
+
 /// Every engine's games against the rest, from the pairs' logs (those
 /// there, but for the `stale` pairs' whose log another match wrote),
 /// best first, with the cross table of the pairs' points.
@@ -338,9 +353,13 @@ fn print_table(
     pairs: &[(usize, usize)],
     stale: &[(usize, usize)],
     not_played: &[String],
-    build: &str,
-    gauntlet: bool,
+    setup: &TableSetup,
 ) {
+    let TableSetup {
+        build,
+        gauntlet,
+        json,
+    } = *setup;
     let n = names.len();
     // tally[i][j]: engine i's results against engine j.
     let mut tally = vec![vec![Tally::default(); n]; n];
@@ -512,6 +531,65 @@ fn print_table(
         out += &format!("not played to its end: {line}\n");
     }
     let _ = std::io::Write::write_all(&mut plyd_util::output::out(), out.as_bytes());
+    if let Some(path) = json {
+        use crate::report::{json_elo, json_number, json_string};
+        let standings: Vec<String> = order
+            .iter()
+            .zip(&places)
+            .map(|(&i, place)| {
+                let t = &totals[i];
+                format!(
+                    "    {{\"place\": {}, \"engine\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"forfeits\": {}, \"points\": {}, \"sonneborn_berger\": {}, \"score\": {}, \"elo\": {}}}",
+                    json_string(place),
+                    json_string(&names[i]),
+                    t.games(),
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    forfeits[i],
+                    json_number(t.points()),
+                    json_number(tie_break[i]),
+                    t.score().map_or("null".to_string(), json_number),
+                    json_elo(EloEstimate::from_tally(t)),
+                )
+            })
+            .collect();
+        // Each played pair from each side: the points one took from the
+        // other, and their games.
+        let cross: Vec<String> = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .filter(|&(i, j)| i != j && tally[i][j].games() > 0)
+            .map(|(i, j)| {
+                format!(
+                    "    {{\"engine\": {}, \"against\": {}, \"points\": {}, \"games\": {}}}",
+                    json_string(&names[i]),
+                    json_string(&names[j]),
+                    json_number(tally[i][j].points()),
+                    tally[i][j].games()
+                )
+            })
+            .collect();
+        let endings: Vec<String> = endings
+            .iter()
+            .map(|(ending, count)| format!("{}: {count}", json_string(&ending.to_string())))
+            .collect();
+        let not_played: Vec<String> = not_played.iter().map(|l| json_string(l)).collect();
+        let text = format!(
+            "{{\n  \"kind\": {},\n  \"engines\": {n},\n  \"pairs\": {},\n  \"games\": {games},\n  \"standings\": [\n{}\n  ],\n  \"cross\": [\n{}\n  ],\n  \"first_player_won\": {},\n  \"second_player_won\": {},\n  \"drawn\": {},\n  \"endings\": {{{}}},\n  \"not_played\": [{}]\n}}\n",
+            json_string(if gauntlet { "gauntlet" } else { "round robin" }),
+            pairs.len(),
+            standings.join(",\n"),
+            cross.join(",\n"),
+            by_side[0],
+            by_side[1],
+            by_side[2],
+            endings.join(", "),
+            not_played.join(", "),
+        );
+        if let Err(e) = std::fs::write(path, text) {
+            say(&format!("plyd arena: --json {}: {e}", path.display()));
+        }
+    }
 }
 
 #[cfg(test)]
