@@ -237,7 +237,7 @@ fn bad_parameter_files_are_refused_and_the_evaluator_stays() {
             // A binary file: the line says a parameter file is text.
             binary.clone(),
             format!(
-                "info string error: eval params {}: cannot be read: stream did not contain valid UTF-8 (a parameter file is TOML text;",
+                "info string error: eval params {}: cannot be read: stream did not contain valid UTF-8 (a parameter file is TOML text, as plyd params prints one",
                 binary.display()
             ),
         ),

@@ -69,8 +69,9 @@ fn read_params(path: &Path) -> Result<String, String> {
 fn read_params_text(path: &Path) -> Result<String, String> {
     plyd_util::files::read_text(path, crate::PARAMS_FILE_LIMIT).map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::InvalidData {
-            " (a parameter file is TOML text; a binary file, such as a patterns \
-             weights file, is named inside one: weights = \"FILE\")"
+            " (a parameter file is TOML text, as plyd params prints one for the evaluator; \
+             an evaluator that reads a binary file, as Othello's patterns reads its weights, \
+             names it inside one: weights = \"FILE\")"
                 .to_string()
         } else if e.kind() == std::io::ErrorKind::NotFound && path.is_relative() {
             // A relative path is taken from plyd's working directory,
