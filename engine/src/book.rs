@@ -562,6 +562,44 @@ fn best_of(moves: &[BookMove]) -> Option<&BookMove> {
         .reduce(|best, m| if m.score > best.score { m } else { best })
 }
 
+/// Remove the half-written copies of the book at `target` (`NAME.partial.
+/// PID.XXXX`, written beside it and renamed over it) more than 10 s old:
+/// left by a process that ended while it wrote (killed, or past a file
+/// size limit), whose lock was just taken over.
+fn remove_stale_partials(target: &Path) {
+    let (Some(folder), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let mut prefix = name.to_owned();
+    prefix.push(".partial.");
+    let prefix = prefix.to_string_lossy().into_owned();
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_string_lossy().starts_with(&prefix)
+            && entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > std::time::Duration::from_secs(10));
+        if stale {
+            log::warn!(
+                "book {}: {} was left half-written by a process that ended: removed",
+                target.display(),
+                entry.path().display()
+            );
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// A lock on a book file while it is read, merged and written back
 /// (NBoard's `learn`, a few milliseconds): a file beside it, made only if
 /// absent, removed when dropped. Daemons learning into one book take turns,
@@ -600,6 +638,7 @@ impl BookLock {
                             lock.display()
                         );
                         let _ = std::fs::remove_file(&lock);
+                        remove_stale_partials(&target);
                         continue;
                     }
                     // A wait the operator can see: another daemon learning
@@ -1004,6 +1043,30 @@ mod tests {
             "plyd-book 1 othello\n8/8/8/3OX3/3XO3/8/8/8 b\tf5 -31 12\te6 -20 12\tc4 -20 11\n"
         );
         assert_eq!(Book::read(&text).unwrap(), book);
+    }
+
+    /// A lock left by a process that ended is taken over, and the
+    /// half-written copy it left beside the book removed; a copy written
+    /// now (another process's, still writing) is left.
+    #[test]
+    fn a_stale_lock_is_taken_over_with_its_half_written_copy() {
+        let dir = std::env::temp_dir().join(format!("plyd-book-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("left.book");
+        std::fs::write(&path, "plyd-book 1 othello\n").unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        let aged = |name: &str| {
+            let file = std::fs::File::create(dir.join(name)).unwrap();
+            file.set_modified(old).unwrap();
+        };
+        aged("left.book.lock");
+        aged("left.book.partial.12345.ab12");
+        std::fs::write(dir.join("left.book.partial.999.cd34"), "new").unwrap();
+        let lock = BookLock::take(&path, || {}).unwrap();
+        assert!(!dir.join("left.book.partial.12345.ab12").exists());
+        assert!(dir.join("left.book.partial.999.cd34").exists());
+        drop(lock);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A book written over a file another process wrote since it was
