@@ -562,6 +562,16 @@ fn best_of(moves: &[BookMove]) -> Option<&BookMove> {
         .reduce(|best, m| if m.score > best.score { m } else { best })
 }
 
+/// Whether a file of `meta` was last written more than 10 s ago: a lock
+/// or a half-written copy left by a process that ended (one at work
+/// holds a lock for milliseconds, and writes a copy in one go).
+fn left_behind(meta: std::io::Result<std::fs::Metadata>) -> bool {
+    meta.and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > std::time::Duration::from_secs(10))
+}
+
 /// Remove the half-written copies of the book at `target` (`NAME.partial.
 /// PID.XXXX`, written beside it and renamed over it) more than 10 s old:
 /// left by a process that ended while it wrote (killed, or past a file
@@ -583,12 +593,7 @@ fn remove_stale_partials(target: &Path) {
     };
     for entry in entries.flatten() {
         let stale = entry.file_name().to_string_lossy().starts_with(&prefix)
-            && entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age > std::time::Duration::from_secs(10));
+            && left_behind(entry.metadata());
         if stale {
             log::warn!(
                 "book {}: {} was left half-written by a process that ended: removed",
@@ -625,12 +630,7 @@ impl BookLock {
             {
                 Ok(_) => return Ok(BookLock(lock)),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let stale = std::fs::metadata(&lock)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|t| t.elapsed().ok())
-                        .is_some_and(|age| age > std::time::Duration::from_secs(10));
-                    if stale {
+                    if left_behind(std::fs::metadata(&lock)) {
                         log::warn!(
                             "book {}: {} is more than 10 s old, left by a process that \
                              ended: taken over",

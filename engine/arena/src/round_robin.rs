@@ -88,6 +88,11 @@ pub(crate) fn run(
     for warning in crate::args::unseeded_draw_warnings(&specs) {
         say(&warning);
     }
+    let setup = TableSetup {
+        build: &args.build,
+        gauntlet: args.gauntlet,
+        json: args.json.as_deref(),
+    };
     let groups = &args.engines.0;
     // A gauntlet: the first engine against each of the others.
     let pairs: Vec<(usize, usize)> = if args.gauntlet {
@@ -148,18 +153,7 @@ pub(crate) fn run(
         match play(&pair_args, plugin_dirs, game, cancel) {
             Ok(()) => {}
             Err(ArenaError::Interrupted) => {
-                print_table(
-                    &folder,
-                    &names,
-                    &pairs,
-                    &stale,
-                    &not_played,
-                    &TableSetup {
-                        build: &args.build,
-                        gauntlet: args.gauntlet,
-                        json: args.json.as_deref(),
-                    },
-                );
+                print_table(&folder, &names, &pairs, &stale, &not_played, &setup);
                 say(
                     "plyd arena: round robin interrupted; to go on, run the same command again \
                      (each pair's log is resumed)",
@@ -202,18 +196,7 @@ pub(crate) fn run(
             }
         }
     }
-    print_table(
-        &folder,
-        &names,
-        &pairs,
-        &stale,
-        &not_played,
-        &TableSetup {
-            build: &args.build,
-            gauntlet: args.gauntlet,
-            json: args.json.as_deref(),
-        },
-    );
+    print_table(&folder, &names, &pairs, &stale, &not_played, &setup);
     if not_played.is_empty() {
         ExitCode::SUCCESS
     } else {
