@@ -82,6 +82,9 @@ impl Uci {
             Command::Position { start, moves } => {
                 let result = ctl.set_position(&start, &moves);
                 self.plays.clear();
+                // Another game: the side the person played in the last
+                // one is not known to be theirs in this one.
+                self.person = None;
                 self.game = match &result {
                     Ok(()) if moves.len() <= KEPT_MOVES => {
                         Uci::reached(ctl).ok().map(|text| (start, moves, text))
