@@ -4,8 +4,8 @@
 use plyd_api::Move;
 
 use crate::board::{
-    attacked, color_of, file_of, from_sq, kind_of, rank_of, square, to_sq, Position, ADVISOR,
-    CANNON, CHARIOT, ELEPHANT, EMPTY, HORSE, KING, PAWN, RED, SQUARES,
+    attacked, attacks_from, color_of, file_of, from_sq, kind_of, rank_of, square, to_sq, Position,
+    ADVISOR, CANNON, CHARIOT, ELEPHANT, EMPTY, HORSE, KING, PAWN, RED, SQUARES,
 };
 use crate::text::{ranks_from_one, square_text};
 
@@ -89,6 +89,11 @@ pub fn illegal_reason(position: &Position, mv: Move) -> String {
     }
     let target = board[to];
     if target != EMPTY && color_of(target) == us {
+        // A move no piece of its kind makes, wherever it stood, is told
+        // so first: the own piece on the point is not what is wrong.
+        if !shaped(kind_of(moving), us, from, to) {
+            return movement_rule(position, from, to);
+        }
         return format!(
             "{} holds {}'s own {}",
             name(to),
@@ -114,19 +119,58 @@ pub fn illegal_reason(position: &Position, mv: Move) -> String {
     let facing =
         file_of(king) == file_of(other) && between(king, other).all(|sq| after[sq] == EMPTY);
     if facing {
-        format!(
+        return format!(
             "the generals would face each other on the {} file with nothing between",
             (b'a' + file_of(king) as u8) as char
+        );
+    }
+    // The piece that would attack the general, named.
+    let by = attacker(&after, king, us ^ 1).map_or(String::new(), |sq| {
+        format!(
+            " (by the {} on {})",
+            kind_name(kind_of(after[sq])),
+            name(sq)
         )
-    } else if kind_of(moving) == KING {
-        format!("the general would stand attacked on {}", name(to))
+    });
+    if kind_of(moving) == KING {
+        format!("the general would stand attacked on {}{by}", name(to))
     } else if attacked(board, king, us ^ 1) {
         format!(
-            "{}'s general is in check, and this move does not answer it",
+            "{}'s general is in check{by}, and this move does not answer it",
             side_name(us)
         )
     } else {
-        format!("it leaves {}'s general in check", side_name(us))
+        format!("it leaves {}'s general in check{by}", side_name(us))
+    }
+}
+
+/// A piece of `by`'s that attacks `sq` on `board`, where one does.
+fn attacker(board: &[u8; SQUARES], sq: usize, by: usize) -> Option<usize> {
+    (0..SQUARES)
+        .filter(|&from| board[from] != EMPTY && color_of(board[from]) == by)
+        .find(|&from| {
+            let mut hits = false;
+            attacks_from(board, from, &mut |to| hits |= to == sq);
+            hits
+        })
+}
+
+/// Whether a piece of `kind` of `us` could ever go from `from` to `to`
+/// on an empty board: its way of moving, palace, river and blocks aside.
+fn shaped(kind: u8, us: usize, from: usize, to: usize) -> bool {
+    let (df, dr) = (
+        file_of(to).abs_diff(file_of(from)),
+        rank_of(to) as i32 - rank_of(from) as i32,
+    );
+    let forward = if us == RED { 1 } else { -1 };
+    match kind {
+        KING => df + dr.unsigned_abs() as usize == 1,
+        ADVISOR => df == 1 && dr.abs() == 1,
+        ELEPHANT => df == 2 && dr.abs() == 2,
+        HORSE => (df, dr.abs()) == (1, 2) || (df, dr.abs()) == (2, 1),
+        CHARIOT | CANNON => df == 0 || dr == 0,
+        PAWN => (df == 0 && dr == forward) || (df == 1 && dr == 0),
+        _ => true,
     }
 }
 
@@ -139,20 +183,21 @@ fn movement_rule(position: &Position, from: usize, to: usize) -> String {
         rank_of(to) as i32 - rank_of(from) as i32,
     );
     let straight = df == 0 || dr == 0;
+    let shape = shaped(kind_of(board[from]), us, from, to);
     match kind_of(board[from]) {
-        KING if !in_palace(us, to) => "the general stays in the palace".to_string(),
-        KING => "the general moves one point along a file or rank".to_string(),
-        ADVISOR if !in_palace(us, to) => "an advisor stays in the palace".to_string(),
-        ADVISOR => "an advisor moves one point diagonally".to_string(),
+        KING if !shape => "the general moves one point along a file or rank".to_string(),
+        KING => "the general stays in the palace".to_string(),
+        ADVISOR if !shape => "an advisor moves one point diagonally".to_string(),
+        ADVISOR => "an advisor stays in the palace".to_string(),
+        ELEPHANT if !shape => "an elephant moves two points diagonally".to_string(),
         ELEPHANT if !own_side(us, to) => "an elephant does not cross the river".to_string(),
-        ELEPHANT if df.abs() == 2 && dr.abs() == 2 => {
+        ELEPHANT => {
             let eye = square(
                 (file_of(from) as i32 + df / 2) as usize,
                 (rank_of(from) as i32 + dr / 2) as usize,
             );
             format!("the elephant's eye at {} is blocked", name(eye))
         }
-        ELEPHANT => "an elephant moves two points diagonally".to_string(),
         HORSE if (df.abs(), dr.abs()) == (1, 2) || (df.abs(), dr.abs()) == (2, 1) => {
             let leg = if df.abs() == 2 {
                 square((file_of(from) as i32 + df / 2) as usize, rank_of(from))
@@ -191,7 +236,7 @@ fn movement_rule(position: &Position, from: usize, to: usize) -> String {
         }
         PAWN if (dr < 0) == (us == RED) && dr != 0 => "a pawn never moves back".to_string(),
         PAWN if dr == 0 && df.abs() == 1 && own_side(us, from) => {
-            "a pawn moves sideways only once across the river".to_string()
+            "a pawn may step sideways only after it has crossed the river".to_string()
         }
         PAWN => "a pawn moves one point forward (and, across the river, sideways)".to_string(),
         _ => String::new(),
@@ -246,7 +291,7 @@ mod tests {
         );
         assert_eq!(
             why(START, "a3b3"),
-            "a pawn moves sideways only once across the river"
+            "a pawn may step sideways only after it has crossed the river"
         );
         assert_eq!(why(START, "a3a2"), "a pawn never moves back");
         assert_eq!(
@@ -309,6 +354,27 @@ mod tests {
         }
     }
 
+    /// A move wrong in two ways is told by its shape first: no piece of
+    /// its kind ever moves so.
+    #[test]
+    fn a_move_no_piece_of_its_kind_makes_is_told_so_first() {
+        let elephant = "4k4/9/9/9/9/2B6/9/3K1A3/3N5/2B6 w - - 0 1";
+        assert_eq!(
+            why(elephant, "c4c5"),
+            "an elephant moves two points diagonally"
+        );
+        assert_eq!(why(START, "d0f2"), "an advisor moves one point diagonally");
+        let cannon = "3k5/9/9/9/4P4/9/2P6/1C7/9/R3K4 w - - 0 1";
+        assert_eq!(why(cannon, "b2c3"), "a cannon moves along a file or rank");
+        // Its shape right, the own piece is what is wrong.
+        assert_eq!(why(START, "h2h0"), "h0 holds Red's own horse");
+        // The cannon screen a beginner makes of the advisor.
+        assert_eq!(
+            why("3k5/9/4c4/9/9/9/R8/9/9/3AK4 w - - 0 1", "d0e1"),
+            "it leaves Red's general in check (by the cannon on e7)"
+        );
+    }
+
     #[test]
     fn a_move_that_exposes_the_general_says_how() {
         // The generals on one file with a horse between: it may not step
@@ -320,17 +386,17 @@ mod tests {
         // A general stepping onto an attacked point.
         assert_eq!(
             why("3rk4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1", "e0d0"),
-            "the general would stand attacked on d0"
+            "the general would stand attacked on d0 (by the chariot on d9)"
         );
         // In check, a move elsewhere does not answer it.
         assert_eq!(
             why("3k5/9/9/9/9/4r4/9/9/9/R3K4 w - - 0 1", "a0b0"),
-            "Red's general is in check, and this move does not answer it"
+            "Red's general is in check (by the chariot on e4), and this move does not answer it"
         );
         // A pinned chariot.
         assert_eq!(
             why("4k4/4r4/9/9/9/9/9/4R4/9/4K4 w - - 0 1", "e2d2"),
-            "it leaves Red's general in check"
+            "it leaves Red's general in check (by the chariot on e8)"
         );
     }
 }
