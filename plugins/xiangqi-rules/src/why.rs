@@ -186,9 +186,9 @@ fn movement_rule(position: &Position, from: usize, to: usize) -> String {
     let shape = shaped(kind_of(board[from]), us, from, to);
     match kind_of(board[from]) {
         KING if !shape => "the general moves one point along a file or rank".to_string(),
-        KING => "the general stays in the palace".to_string(),
+        KING if !in_palace(us, to) => "the general stays in the palace".to_string(),
         ADVISOR if !shape => "an advisor moves one point diagonally".to_string(),
-        ADVISOR => "an advisor stays in the palace".to_string(),
+        ADVISOR if !in_palace(us, to) => "an advisor stays in the palace".to_string(),
         ELEPHANT if !shape => "an elephant moves two points diagonally".to_string(),
         ELEPHANT if !own_side(us, to) => "an elephant does not cross the river".to_string(),
         ELEPHANT => {
