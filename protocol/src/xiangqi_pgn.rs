@@ -250,6 +250,19 @@ fn chinese_piece(c: char) -> Option<char> {
     }
 }
 
+/// A piece kind's name in English, for messages.
+fn piece_name(kind: char) -> &'static str {
+    match kind {
+        'k' => "general",
+        'a' => "advisor",
+        'b' => "elephant",
+        'n' => "horse",
+        'r' => "chariot",
+        'c' => "cannon",
+        _ => "pawn",
+    }
+}
+
 /// A Chinese move (`炮二平五`, `马８进７`, `前车退二`, `后炮平四`).
 fn chinese(text: &str) -> Option<Described> {
     let chars: Vec<char> = text.chars().collect();
@@ -298,7 +311,20 @@ fn locate(board: &Board, m: Described) -> Result<(Square, Square), String> {
                 .collect();
             match fits[..] {
                 [rank] => (file, rank),
-                [] => return Err("no such piece there".to_string()),
+                [] if ranks.is_empty() => return Err("no such piece there".to_string()),
+                // The piece is there: its way of moving (or the board's
+                // edge) rules the move out.
+                [] => {
+                    return Err(format!(
+                        "the {} on that file cannot go {} so",
+                        piece_name(m.kind),
+                        match m.motion {
+                            '+' => "forward",
+                            '-' => "back",
+                            _ => "sideways",
+                        }
+                    ))
+                }
                 _ => return Err("two such pieces on that file".to_string()),
             }
         }
@@ -1356,7 +1382,22 @@ mod tests {
         assert_eq!(xiangqi_iccs(start, "h2e2", false), None);
         assert_eq!(xiangqi_iccs(start, "hello", false), None);
         // A piece that is not there.
-        assert!(matches!(xiangqi_iccs(start, "R5+1", false), Some(Err(_))));
+        assert_eq!(
+            xiangqi_iccs(start, "R5+1", false),
+            Some(Err("no such piece there".to_string()))
+        );
+        // One that is there, but cannot move so: the advisor back from its
+        // back rank, the horse sideways.
+        assert_eq!(
+            xiangqi_iccs(start, "仕四退五", false),
+            Some(Err("the advisor on that file cannot go back so".to_string()))
+        );
+        assert_eq!(
+            xiangqi_iccs(start, "H2.3", false),
+            Some(Err(
+                "the horse on that file cannot go sideways so".to_string()
+            ))
+        );
     }
 
     #[test]
