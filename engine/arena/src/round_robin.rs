@@ -263,6 +263,20 @@ fn played_order(folder: &Path, names: &[String], i: usize, j: usize) -> (usize, 
     }
 }
 
+/// Each engine's Sonneborn-Berger score: the points it took from each
+/// opponent times that opponent's points (`tally[i][j]`: engine i's
+/// results against j; `totals`: each one's against all).
+fn sonneborn_berger(tally: &[Vec<Tally>], totals: &[Tally]) -> Vec<f64> {
+    (0..totals.len())
+        .map(|i| {
+            (0..totals.len())
+                .filter(|&j| j != i)
+                .map(|j| tally[i][j].points() * totals[j].points())
+                .sum()
+        })
+        .collect()
+}
+
 /// The table's order and each row's place. By points (in a `gauntlet`,
 /// whose first engine plays every game, by the share of its points an
 /// engine took); among engines equal on that, by the points they took
@@ -410,16 +424,7 @@ fn print_table(
             })
         })
         .collect();
-    // Sonneborn-Berger: the points taken from each opponent times that
-    // opponent's points.
-    let tie_break: Vec<f64> = (0..n)
-        .map(|i| {
-            (0..n)
-                .filter(|&j| j != i)
-                .map(|j| tally[i][j].points() * totals[j].points())
-                .sum()
-        })
-        .collect();
+    let tie_break = sonneborn_berger(&tally, &totals);
     let (order, places) = standings(&tally, &totals, &tie_break, gauntlet);
     let games: u64 = totals.iter().map(Tally::games).sum::<u64>() / 2;
     // Columns by the names' width on a terminal (a CJK character takes
@@ -609,14 +614,7 @@ mod tests {
                 losses: row.iter().map(|t| t.losses).sum(),
             })
             .collect();
-        let sonneborn: Vec<f64> = (0..n)
-            .map(|i| {
-                (0..n)
-                    .filter(|&j| j != i)
-                    .map(|j| tally[i][j].points() * totals[j].points())
-                    .sum()
-            })
-            .collect();
+        let sonneborn = sonneborn_berger(&tally, &totals);
         (tally, totals, sonneborn)
     }
 

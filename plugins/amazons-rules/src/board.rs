@@ -356,17 +356,26 @@ impl Board {
         reach
     }
 
-    /// Whether `to` is reached from `from` by a queen line through `empty`
-    /// (both squares on the board, `to` itself empty).
-    fn queen_line(&self, from: Sq, to: Sq, empty: u128) -> bool {
+    /// The bit offset of one step from `from` towards `to` along their
+    /// queen line; `None` where they share none (or are one square).
+    #[inline]
+    fn queen_step(&self, from: Sq, to: Sq) -> Option<i32> {
         let (ff, fr) = self.geometry.file_rank(from);
         let (tf, tr) = self.geometry.file_rank(to);
         let df = i32::from(tf) - i32::from(ff);
         let dr = i32::from(tr) - i32::from(fr);
         if (df == 0 && dr == 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
-            return false;
+            return None;
         }
-        let step = df.signum() + dr.signum() * i32::from(self.geometry.stride);
+        Some(df.signum() + dr.signum() * i32::from(self.geometry.stride))
+    }
+
+    /// Whether `to` is reached from `from` by a queen line through `empty`
+    /// (both squares on the board, `to` itself empty).
+    fn queen_line(&self, from: Sq, to: Sq, empty: u128) -> bool {
+        let Some(step) = self.queen_step(from, to) else {
+            return false;
+        };
         let mut s = i32::from(from) + step;
         loop {
             if !has(empty, s) {
@@ -383,14 +392,7 @@ impl Board {
     /// line, not in `empty`; `None` where they share no line or the way
     /// is clear.
     pub fn first_in_way(&self, from: Sq, to: Sq, empty: u128) -> Option<Sq> {
-        let (ff, fr) = self.geometry.file_rank(from);
-        let (tf, tr) = self.geometry.file_rank(to);
-        let df = i32::from(tf) - i32::from(ff);
-        let dr = i32::from(tr) - i32::from(fr);
-        if (df == 0 && dr == 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
-            return None;
-        }
-        let step = df.signum() + dr.signum() * i32::from(self.geometry.stride);
+        let step = self.queen_step(from, to)?;
         let mut s = i32::from(from) + step;
         while s != i32::from(to) {
             if !has(empty, s) {
@@ -403,10 +405,7 @@ impl Board {
 
     /// Whether `from` and `to`, two squares, share a queen line.
     pub fn on_queen_line(&self, from: Sq, to: Sq) -> bool {
-        let (ff, fr) = self.geometry.file_rank(from);
-        let (tf, tr) = self.geometry.file_rank(to);
-        let (df, dr) = (ff.abs_diff(tf), fr.abs_diff(tr));
-        (df, dr) != (0, 0) && (df == 0 || dr == 0 || df == dr)
+        self.queen_step(from, to).is_some()
     }
 
     /// Whether `mv` is a legal move here (any `u32` may come in).
