@@ -585,15 +585,21 @@ fn hand_play_says_passes_and_who_won() {
     // A new position is another game: the side the person played before
     // (Black) is not taken for theirs; a game over there is told as the
     // rules say it, not as the last game's "you win".
-    e.send("position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX w");
+    e.send(
+        "position fen XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX w",
+    );
     e.send("play a1");
     let lines = e.sync();
     assert!(
-        lines.iter().all(|l| !l.contains("you win") && !l.contains("plyd wins")),
+        lines
+            .iter()
+            .all(|l| !l.contains("you win") && !l.contains("plyd wins")),
         "{lines:?}"
     );
     assert!(
-        lines.iter().any(|l| l.contains("game over: the side to move has lost")),
+        lines
+            .iter()
+            .any(|l| l.contains("game over: the side to move has lost")),
         "{lines:?}"
     );
 }

@@ -605,7 +605,6 @@ mod tests {
                     .collect()
             })
             .collect();
-        let n = tally.len();
         let totals: Vec<Tally> = tally
             .iter()
             .map(|row| Tally {
