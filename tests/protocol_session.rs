@@ -604,6 +604,33 @@ fn hand_play_says_passes_and_who_won() {
     );
 }
 
+/// One move typed as two words (`play d3 c3`'s squares apart) is refused
+/// with the play written again, the two joined, where they are legal so.
+#[test]
+fn a_move_typed_as_two_words_is_shown_joined() {
+    let dir = crate::common::plugin_dir(&[("plyd_game_xiangqi", "xiangqi")]);
+    let mut e = Engine::start(dir.path(), &[], &[]);
+    e.send("position startpos");
+    e.send("play h2 e2");
+    let lines = e.sync();
+    assert!(
+        lines[0].ends_with("(one move typed as two words? play h2e2)"),
+        "{lines:?}"
+    );
+    e.send("play h2e2 h9 g7");
+    let lines = e.sync();
+    assert!(
+        lines[0].ends_with("(one move typed as two words? play h2e2 h9g7)"),
+        "{lines:?}"
+    );
+    // Nothing was played.
+    assert!(e.fen().starts_with("rnbakabnr/9/1c5c1/"), "{}", e.fen());
+    // Two words that are no move together get no hint.
+    e.send("play a3 b9");
+    let lines = e.sync();
+    assert!(!lines[0].contains("two words"), "{lines:?}");
+}
+
 /// `play` goes on from the game kept (a `position` line's, or the plays
 /// before), and plyd's reply joins it; `undo` takes plays back, replies
 /// and all; a refused move changes nothing.

@@ -208,9 +208,33 @@ impl Uci {
             }
             moves.push(mv.clone());
             if let Err(e) = self.set_game(ctl, start.clone(), moves.clone()) {
+                // One move typed in two words (`play h2 e2`): said, where
+                // the two together are legal here.
+                let hint = played
+                    .get(i + 1)
+                    .map(|next| format!("{mv}{next}"))
+                    .filter(|joined| {
+                        let before = &moves[..moves.len() - 1];
+                        ctl.session
+                            .ask_line(&start, before, |state| {
+                                Ok(state.parse_legal_move(joined).is_ok())
+                            })
+                            .unwrap_or(false)
+                    })
+                    .map_or(String::new(), |joined| {
+                        // The whole play again, the two words joined:
+                        // nothing of it was played.
+                        let again: Vec<&str> = played[..i]
+                            .iter()
+                            .map(String::as_str)
+                            .chain([joined.as_str()])
+                            .chain(played[i + 2..].iter().map(String::as_str))
+                            .collect();
+                        format!(" (one move typed as two words? play {})", again.join(" "))
+                    });
                 // Back to where the play began.
                 let _ = self.set_game(ctl, start, base);
-                return Err(e);
+                return Err(format!("{e}{hint}"));
             }
             if !before.chance {
                 person = Some(before.side);
