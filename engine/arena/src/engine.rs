@@ -652,9 +652,8 @@ impl EngineProcess {
         }
     }
 
-    /// Throw away lines already read (`info` lines of an earlier search).
-    /// Drop the lines written since the last answer; the first plugin
-    /// failure among them, if any.
+    /// Throw away lines already read (`info` lines of an earlier search);
+    /// the first plugin failure among them, if any.
     fn drain(&mut self) -> Option<String> {
         let mut failure = None;
         while let Ok(Event::Line(_, line)) = self.events.try_recv() {

@@ -64,6 +64,7 @@ use std::time::Duration;
 use plyd_api::abi::{CAP_FUTILITY, CAP_NULL_MOVE, CAP_REDUCTIONS, CAP_SELECTIVE};
 use plyd_api::Move;
 use plyd_protocol::Info;
+use plyd_util::rng::SplitMix64;
 
 use crate::host::{Evaluator, GameState, Outcome, PluginError};
 use crate::options::names;
@@ -691,6 +692,18 @@ pub const FULL_SKILL: u32 = 20;
 /// level, as Stockfish's levels go; none at full strength.
 pub fn skill_depth(level: u32) -> Option<u32> {
     (level < FULL_SKILL).then_some(level + 1)
+}
+
+/// `Variety`'s bonus for the move `mv` of the position hashed `key`: 0 to
+/// `margin`, drawn from `seed`, the position and the move, so that it is
+/// the same wherever it is drawn (every thread of one search, the opening
+/// book's choice among its moves).
+pub(crate) fn variety_draw(margin: u32, seed: u64, key: u64, mv: Move) -> u32 {
+    if margin == 0 {
+        return 0;
+    }
+    let mut draw = SplitMix64::for_item(seed, key, u64::from(mv));
+    draw.below(u64::from(margin) + 1) as u32
 }
 
 /// The margin of the root's choice at `Skill Level` `level` (as

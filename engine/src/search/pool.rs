@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use plyd_api::Move;
-use plyd_util::rng::SplitMix64;
 
 use super::heuristics::{Heuristics, NO_CONTEXT};
 use super::params::{LmrTable, SearchParams};
@@ -180,8 +179,7 @@ impl Shared<'_> {
         if margin <= 0 || self.root.is_chance {
             return 0;
         }
-        let mut draw = SplitMix64::for_item(seed, self.root.key, u64::from(mv));
-        draw.below(margin as u64 + 1) as i32
+        super::variety_draw(margin as u32, seed, self.root.key, mv) as i32
     }
 }
 

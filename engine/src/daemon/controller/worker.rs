@@ -592,14 +592,7 @@ fn choose_book_move<'a>(
     seed: u64,
     key: u64,
 ) -> Option<(&'a crate::book::BookMove, plyd_api::Move)> {
-    let bonus = |mv: plyd_api::Move| {
-        if variety == 0 {
-            0
-        } else {
-            let mut draw = plyd_util::rng::SplitMix64::for_item(seed, key, u64::from(mv));
-            draw.below(u64::from(variety) + 1) as i64
-        }
-    };
+    let bonus = |mv| i64::from(search::variety_draw(variety, seed, key, mv));
     legal
         .map(|(m, mv)| (i64::from(m.score) + bonus(mv), m, mv))
         .reduce(|best, next| if next.0 > best.0 { next } else { best })
