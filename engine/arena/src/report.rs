@@ -330,6 +330,16 @@ pub(crate) fn json_number(value: f64) -> String {
     }
 }
 
+/// The games by ending as a JSON object (`{"rules": 12, "time forfeit":
+/// 1}`), as [`endings_list`] says them in words.
+pub(crate) fn json_endings(endings: &BTreeMap<Ending, u64>) -> String {
+    let members: Vec<String> = endings
+        .iter()
+        .map(|(ending, count)| format!("{}: {count}", json_string(&ending.to_string())))
+        .collect();
+    format!("{{{}}}", members.join(", "))
+}
+
 /// An Elo estimate as a JSON object (`null` where there is none): the
 /// difference and the interval's ends, each `null` where infinite, and
 /// the line's own text, with its `inf`s.
@@ -361,11 +371,6 @@ impl Standings {
             t.wins as f64 + t.draws as f64 / 2.0,
             t.losses as f64 + t.draws as f64 / 2.0,
         ];
-        let endings: Vec<String> = self
-            .endings
-            .iter()
-            .map(|(ending, count)| format!("{}: {count}", json_string(&ending.to_string())))
-            .collect();
         let elo_by_pairs = (self.pairs.pairs() > 0)
             .then(|| EloEstimate::from_pairs(&self.pairs))
             .flatten();
@@ -400,7 +405,7 @@ impl Standings {
             )
         });
         format!(
-            "{{\n  \"engines\": [{}, {}],\n  \"games_asked\": {games_asked},\n  \"complete\": {complete},\n  \"games\": {},\n  \"wins\": {},\n  \"draws\": {},\n  \"losses\": {},\n  \"points\": [{}, {}],\n  \"first_player_won\": {},\n  \"second_player_won\": {},\n  \"drawn\": {},\n  \"endings\": {{{}}},\n  \"elo\": {},\n  \"pairs\": {},\n  \"elo_by_pairs\": {},\n  \"alike_pairs\": {},\n  \"sprt\": {sprt},\n  \"least_time_left\": {least}\n}}\n",
+            "{{\n  \"engines\": [{}, {}],\n  \"games_asked\": {games_asked},\n  \"complete\": {complete},\n  \"games\": {},\n  \"wins\": {},\n  \"draws\": {},\n  \"losses\": {},\n  \"points\": [{}, {}],\n  \"first_player_won\": {},\n  \"second_player_won\": {},\n  \"drawn\": {},\n  \"endings\": {},\n  \"elo\": {},\n  \"pairs\": {},\n  \"elo_by_pairs\": {},\n  \"alike_pairs\": {},\n  \"sprt\": {sprt},\n  \"least_time_left\": {least}\n}}\n",
             json_string(&self.names[0]),
             json_string(&self.names[1]),
             t.games(),
@@ -412,7 +417,7 @@ impl Standings {
             self.by_side[0],
             self.by_side[1],
             self.by_side[2],
-            endings.join(", "),
+            json_endings(&self.endings),
             json_elo(EloEstimate::from_tally(t)),
             self.pairs.pairs(),
             json_elo(elo_by_pairs),

@@ -263,6 +263,21 @@ fn played_order(folder: &Path, names: &[String], i: usize, j: usize) -> (usize, 
     }
 }
 
+/// Each engine's results against all (`tally[i][j]`: engine i's results
+/// against j).
+fn row_totals(tally: &[Vec<Tally>]) -> Vec<Tally> {
+    tally
+        .iter()
+        .map(|row| {
+            row.iter().fold(Tally::default(), |sum, t| Tally {
+                wins: sum.wins + t.wins,
+                draws: sum.draws + t.draws,
+                losses: sum.losses + t.losses,
+            })
+        })
+        .collect()
+}
+
 /// Each engine's Sonneborn-Berger score: the points it took from each
 /// opponent times that opponent's points (`tally[i][j]`: engine i's
 /// results against j; `totals`: each one's against all).
@@ -414,16 +429,7 @@ fn print_table(
             }
         }
     }
-    let totals: Vec<Tally> = tally
-        .iter()
-        .map(|row| {
-            row.iter().fold(Tally::default(), |sum, t| Tally {
-                wins: sum.wins + t.wins,
-                draws: sum.draws + t.draws,
-                losses: sum.losses + t.losses,
-            })
-        })
-        .collect();
+    let totals = row_totals(&tally);
     let tie_break = sonneborn_berger(&tally, &totals);
     let (order, places) = standings(&tally, &totals, &tie_break, gauntlet);
     let games: u64 = totals.iter().map(Tally::games).sum::<u64>() / 2;
@@ -520,7 +526,7 @@ fn print_table(
     }
     let _ = std::io::Write::write_all(&mut plyd_util::output::out(), out.as_bytes());
     if let Some(path) = json {
-        use crate::report::{json_elo, json_number, json_string};
+        use crate::report::{json_elo, json_endings, json_number, json_string};
         let standings: Vec<String> = order
             .iter()
             .zip(&places)
@@ -557,13 +563,9 @@ fn print_table(
                 )
             })
             .collect();
-        let endings: Vec<String> = endings
-            .iter()
-            .map(|(ending, count)| format!("{}: {count}", json_string(&ending.to_string())))
-            .collect();
         let not_played: Vec<String> = not_played.iter().map(|l| json_string(l)).collect();
         let text = format!(
-            "{{\n  \"kind\": {},\n  \"engines\": {n},\n  \"pairs\": {},\n  \"games\": {games},\n  \"standings\": [\n{}\n  ],\n  \"cross\": [\n{}\n  ],\n  \"first_player_won\": {},\n  \"second_player_won\": {},\n  \"drawn\": {},\n  \"endings\": {{{}}},\n  \"not_played\": [{}]\n}}\n",
+            "{{\n  \"kind\": {},\n  \"engines\": {n},\n  \"pairs\": {},\n  \"games\": {games},\n  \"standings\": [\n{}\n  ],\n  \"cross\": [\n{}\n  ],\n  \"first_player_won\": {},\n  \"second_player_won\": {},\n  \"drawn\": {},\n  \"endings\": {},\n  \"not_played\": [{}]\n}}\n",
             json_string(if gauntlet { "gauntlet" } else { "round robin" }),
             pairs.len(),
             standings.join(",\n"),
@@ -571,7 +573,7 @@ fn print_table(
             by_side[0],
             by_side[1],
             by_side[2],
-            endings.join(", "),
+            json_endings(&endings),
             not_played.join(", "),
         );
         if let Err(e) = std::fs::write(path, text) {
@@ -605,14 +607,7 @@ mod tests {
                     .collect()
             })
             .collect();
-        let totals: Vec<Tally> = tally
-            .iter()
-            .map(|row| Tally {
-                wins: row.iter().map(|t| t.wins).sum(),
-                draws: row.iter().map(|t| t.draws).sum(),
-                losses: row.iter().map(|t| t.losses).sum(),
-            })
-            .collect();
+        let totals = row_totals(&tally);
         let sonneborn = sonneborn_berger(&tally, &totals);
         (tally, totals, sonneborn)
     }
