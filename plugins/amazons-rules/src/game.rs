@@ -507,6 +507,14 @@ mod tests {
         moves
     }
 
+    /// The next number of the xorshift sequence whose state is `state`.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
     #[test]
     fn a_finished_game_names_the_side_that_cannot_move() {
         let mut game = Amazons::new(1);
@@ -517,10 +525,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            game.make_move(moves[(rng % moves.len() as u64) as usize]);
+            game.make_move(moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
         }
         let side = if game.board.side == 0 { "Q" } else { "q" };
         assert_eq!(game.outcome(), Outcome::Loss);
@@ -573,12 +578,7 @@ mod tests {
         // Over random games on the 8x8 board: a reason exactly where a
         // move is not legal, for every move and many triples of squares.
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = move || xorshift(&mut rng);
         for _ in 0..10 {
             let mut game = Amazons::new(1);
             let geometry = *game.board.geometry();

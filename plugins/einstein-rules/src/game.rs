@@ -271,6 +271,14 @@ mod tests {
     use super::*;
     use crate::board::{ARRANGEMENTS, RED};
 
+    /// The next number of the xorshift sequence whose state is `state`.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
     #[test]
     fn a_refused_move_says_which_rule_it_breaks() {
         let mut g = EinStein::new(0);
@@ -299,12 +307,7 @@ mod tests {
         // Over random games: a reason exactly where a move is not legal,
         // every step, roll and a few arrangements.
         let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = move || xorshift(&mut rng);
         for _ in 0..100 {
             let mut g = EinStein::new(0);
             loop {
@@ -340,12 +343,7 @@ mod tests {
     #[test]
     fn the_hash_kept_move_by_move_is_the_hash_of_the_board() {
         let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = move || xorshift(&mut rng);
         for _ in 0..300 {
             let mut g = EinStein::new(0);
             let mut played = Vec::new();

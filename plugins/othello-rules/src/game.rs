@@ -597,10 +597,8 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                game.make_move(moves[(rng % moves.len() as u64) as usize]);
+                let pick = crate::testing::next(&mut rng) % moves.len() as u64;
+                game.make_move(moves[pick as usize]);
             }
         }
         assert!(passes_met > 0, "no pass in the random games");
